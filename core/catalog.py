@@ -1,0 +1,152 @@
+"""The catalog of real things: weapons, armor and barrier materials by what they
+physically are. Filled through the ``xsys_register_catalog`` hook (the built-in
+``catalog`` plugin ships the bundled lists) and from users' own TOML/YAML/JSON files."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from . import codec
+from .errors import InputError
+from .model import Armor, Barrier, Base, Name, Text, Weapon
+from .units import Density, Energy, Length
+
+
+class Material(Base, kw_only=True):
+    """A barrier material. A barrier of thickness t stops t x ``stops_per_cm`` joules of
+    muzzle energy: the one protection axis that armor ``stops`` also uses."""
+
+    id: Name
+    name: Name
+    density: Density | None = None
+    stops_per_cm: Energy
+    typical_thickness: Length | None = None
+    note: Text = ""
+    source: Text = ""
+
+
+class WeaponEntry(Weapon, kw_only=True, forbid_unknown_fields=True):
+    id: Name
+    feed: Name = ""
+    era: Name = ""
+    source: Text = ""
+
+
+class ArmorEntry(Armor, kw_only=True, forbid_unknown_fields=True):
+    id: Name
+    source: Text = ""
+
+
+class CatalogFile(Base, kw_only=True):
+    weapon: list[WeaponEntry] = []
+    armor: list[ArmorEntry] = []
+    material: list[Material] = []
+
+
+class Catalog:
+    """Weapons, armor and materials by id. ``add_*`` refuse a clashing id."""
+
+    def __init__(self) -> None:
+        self.weapons: dict[str, WeaponEntry] = {}
+        self.armor: dict[str, ArmorEntry] = {}
+        self.materials: dict[str, Material] = {}
+        self.origin: dict[tuple[str, str], str] = {}
+
+    # -- registration ------------------------------------------------------------------
+    def _add(self, table: dict, kind: str, item: Any, origin: str) -> None:
+        if item.id in table:
+            raise InputError(
+                f"catalog {kind} id {item.id!r} is defined twice",
+                file=origin, found=f"also in {self.origin[(kind, item.id)]}",
+            )
+        table[item.id] = item
+        self.origin[(kind, item.id)] = origin
+
+    def add_weapon(self, item: WeaponEntry, origin: str = "<code>") -> None:
+        self._add(self.weapons, "weapon", item, origin)
+
+    def add_armor(self, item: ArmorEntry, origin: str = "<code>") -> None:
+        self._add(self.armor, "armor", item, origin)
+
+    def add_material(self, item: Material, origin: str = "<code>") -> None:
+        self._add(self.materials, "material", item, origin)
+
+    def add_data(self, data: Any, origin: str) -> None:
+        parsed: CatalogFile = codec.convert(data, CatalogFile, file=origin)
+        for w in parsed.weapon:
+            self.add_weapon(w, origin)
+        for a in parsed.armor:
+            self.add_armor(a, origin)
+        for mt in parsed.material:
+            self.add_material(mt, origin)
+
+    def add_toml(self, path: str | Path) -> None:
+        p = Path(path)
+        try:
+            with p.open("rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"malformed TOML: {exc}", file=str(p)) from None
+        except OSError as exc:
+            raise InputError(f"cannot read catalog file: {exc.strerror}", file=str(p)) from None
+        self.add_data(data, str(p))
+
+    # -- look-ups ----------------------------------------------------------------------
+    def material(self, material_id: str) -> Material:
+        try:
+            return self.materials[material_id]
+        except KeyError:
+            raise InputError(
+                "unknown barrier material",
+                expected="one of " + ", ".join(sorted(self.materials)),
+                found=repr(material_id),
+            ) from None
+
+    def weapon(self, weapon_id: str) -> WeaponEntry:
+        try:
+            return self.weapons[weapon_id]
+        except KeyError:
+            raise InputError("unknown catalog weapon", expected="a weapon id from `xsys catalog`",
+                             found=repr(weapon_id)) from None
+
+    def armor_item(self, armor_id: str) -> ArmorEntry:
+        try:
+            return self.armor[armor_id]
+        except KeyError:
+            raise InputError("unknown catalog armor", expected="an armor id from `xsys catalog`",
+                             found=repr(armor_id)) from None
+
+    def barrier_stops(self, barrier: Barrier) -> float:
+        """Joules of muzzle energy the barrier absorbs (thickness in cm x stops_per_cm)."""
+        return float(barrier.thickness) * 100.0 * float(self.material(barrier.material).stops_per_cm)
+
+    def find_weapon(self, name: str) -> WeaponEntry | None:
+        """A weapon by id or (case-insensitive) name."""
+        if name in self.weapons:
+            return self.weapons[name]
+        low = name.strip().lower()
+        for w in self.weapons.values():
+            if w.name.lower() == low:
+                return w
+        return None
+
+    def weapons_of_class(self, weapon_class: str) -> list[WeaponEntry]:
+        return [w for w in self.weapons.values() if w.weapon_class == weapon_class]
+
+    def as_plain(self) -> dict[str, Any]:
+        return codec.to_builtins({
+            "weapon": sorted(self.weapons.values(), key=lambda w: w.id),
+            "armor": sorted(self.armor.values(), key=lambda a: a.id),
+            "material": sorted(self.materials.values(), key=lambda m: m.id),
+        })
+
+
+def strip_entry(item: WeaponEntry | ArmorEntry) -> Weapon | Armor:
+    """A catalog entry as a plain neutral Weapon/Armor that remembers its catalog id."""
+    fields = {f: getattr(item, f) for f in item.__struct_fields__ if f not in ("id", "source", "feed", "era")}
+    fields["catalog"] = item.id
+    cls = Weapon if isinstance(item, Weapon) else Armor
+    return cls(**fields)
+

@@ -1,0 +1,95 @@
+"""msgspec hooks for the neutral model: quantities as ``"25 m"`` strings, fractions as
+``"p/q"``, and readable errors that keep msgspec's ``$.path``."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+
+from .errors import InputError
+from .units import QUANTITY_TYPES, _Quantity, _example, parse, to_text
+
+
+def dec_hook(type_: type, obj: Any) -> Any:
+    if isinstance(type_, type) and issubclass(type_, _Quantity):
+        return parse(obj, type_)
+    if type_ is Fraction:
+        try:
+            if isinstance(obj, (int, str)) and not isinstance(obj, bool):
+                return Fraction(obj)
+            if isinstance(obj, float):
+                return Fraction(obj).limit_denominator(10**9)
+        except (ValueError, ZeroDivisionError):
+            pass
+        raise InputError("not a fraction", expected="'p/q' or a number", found=repr(obj))
+    raise NotImplementedError(f"no decoder for {type_!r}")
+
+
+def enc_hook(obj: Any) -> Any:
+    if isinstance(obj, _Quantity):
+        return to_text(obj)
+    if isinstance(obj, Fraction):
+        return f"{obj.numerator}/{obj.denominator}"
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+def schema_hook(type_: type) -> dict[str, Any]:
+    if isinstance(type_, type) and issubclass(type_, _Quantity):
+        return {
+            "type": "string",
+            "description": f"{type_.what} with its unit, e.g. '{_example(type_)}' (canonical unit {type_.unit})",
+            "pattern": r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*\S.*$",
+        }
+    if type_ is Fraction:
+        return {"type": "string", "pattern": r"^-?\d+(/\d+)?$", "description": "an exact fraction 'p/q'"}
+    raise NotImplementedError
+
+
+_AT = re.compile(r"^(.*) - at `(\$[^`]*)`$", re.S)
+
+
+def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: str | None = None) -> InputError:
+    """Turn msgspec's 'message - at `$.path`' into an InputError with the path kept."""
+    text = str(exc)
+    m = _AT.match(text)
+    if m:
+        message, path = m.group(1), m.group(2)
+    else:
+        message, path = text, None
+    message = message.replace("Object contains unknown field", "unknown field")
+    um = re.match(r"^unknown field `([^`]*)`$", message)
+    if um:  # name the offending field in the path itself
+        path = f"{path or '$'}.{um.group(1)}"
+    fm = re.match(r"^@(\w+): (.*)$", message, re.S)
+    if fm:  # raised by a Struct's __post_init__ for one of its fields (model.field_error)
+        path = f"{path or '$'}.{fm.group(1)}"
+        message = fm.group(2)
+    expected = found = None
+    em = re.match(r"^Expected `([^`]*)`, got `([^`]*)`$", message)
+    if em:
+        expected, found = em.group(1), em.group(2)
+        message = "wrong type"
+    return InputError(message, file=file, path=path, expected=expected, found=found)
+
+
+_json_encoder = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")
+
+
+def to_builtins(obj: Any) -> Any:
+    """Struct -> plain dicts/lists/strings, quantities as canonical strings."""
+    return msgspec.to_builtins(obj, enc_hook=enc_hook, order="deterministic")
+
+
+def convert(data: Any, type_: Any, *, file: str | None = None, strict: bool = True) -> Any:
+    """Plain data -> typed Struct, with InputError on any problem."""
+    try:
+        return msgspec.convert(data, type_, dec_hook=dec_hook, strict=strict)
+    except msgspec.ValidationError as exc:
+        raise validation_error(exc, file) from None
+
+
+def json_encode(obj: Any) -> bytes:
+    return _json_encoder.encode(obj)

@@ -1,0 +1,264 @@
+"""Exact dice (DESIGN §4): every chance is a Fraction, computed once and cached.
+
+Mechanisms only; the numbers that make them a particular game's rules (critical bands,
+thresholds, clamps) are supplied by the plugins. Distributions are built with icepool,
+imported on first use so that commands that roll nothing do not pay for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Mapping
+
+Dist = Mapping[int, Fraction]
+
+ZERO = Fraction(0)
+ONE = Fraction(1)
+
+
+def _icepool():
+    import icepool
+
+    return icepool
+
+
+def _to_dist(die) -> dict[int, Fraction]:
+    den = die.denominator()
+    return {int(k): Fraction(q, den) for k, q in die.items() if q}
+
+
+# ---- sums of dice ---------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def sum_distribution(n: int, sides: int) -> dict[int, Fraction]:
+    """Distribution of the sum of n dice with `sides` faces (n >= 0)."""
+    if n < 0:
+        raise ValueError("number of dice must be >= 0")
+    if n == 0:
+        return {0: ONE}
+    ice = _icepool()
+    return _to_dist(n @ ice.d(sides))
+
+
+def at_least(dist: Dist, k: int) -> Fraction:
+    return sum((p for v, p in dist.items() if v >= k), ZERO)
+
+
+def at_most(dist: Dist, k: int) -> Fraction:
+    return sum((p for v, p in dist.items() if v <= k), ZERO)
+
+
+def mean(dist: Dist) -> Fraction:
+    return sum((v * p for v, p in dist.items()), ZERO)
+
+
+# ---- d100 roll-under ------------------------------------------------------------------
+
+def d100(target: int, *, always_succeed: int = 0, always_fail: int = 101) -> Fraction:
+    """P(d100 <= target), where rolls <= always_succeed always succeed and rolls >=
+    always_fail always fail (the system supplies its bands; 0/101 means none)."""
+    lo = max(0, min(100, always_succeed))
+    hi = max(1, min(101, always_fail))
+    t = max(0, min(100, target))
+    successes = {r for r in range(1, 101) if (r <= t or r <= lo) and r < hi}
+    return Fraction(len(successes), 100)
+
+
+def d100_at_most(threshold: int) -> Fraction:
+    """P(d100 <= threshold), no bands."""
+    return Fraction(max(0, min(100, threshold)), 100)
+
+
+# ---- 3d6 roll-under with critical bands -----------------------------------------------
+
+@dataclass(frozen=True)
+class RollUnderBands:
+    """Critical rules of a roll-under game on a sum of dice.
+
+    - rolls <= ``auto_success`` always succeed and are critical successes;
+    - ``crit_success_at`` maps a roll to the minimum target at which it is a critical
+      success (e.g. {5: 15, 6: 16});
+    - rolls >= ``auto_fail`` always fail;
+    - ``crit_fail_rolls`` are always critical failures; ``crit_fail_below`` maps a roll to
+      the target below which it is a critical failure (e.g. {17: 16});
+    - a roll >= target + ``crit_fail_margin`` is a critical failure (None: no such rule).
+    """
+
+    dice: int = 3
+    sides: int = 6
+    auto_success: int = 0
+    crit_success_at: Mapping[int, int] = field(default_factory=dict)
+    auto_fail: int = 10**9
+    crit_fail_rolls: frozenset[int] = frozenset()
+    crit_fail_below: Mapping[int, int] = field(default_factory=dict)
+    crit_fail_margin: int | None = None
+
+    def __hash__(self) -> int:
+        return hash((self.dice, self.sides, self.auto_success, tuple(sorted(self.crit_success_at.items())),
+                     self.auto_fail, self.crit_fail_rolls, tuple(sorted(self.crit_fail_below.items())),
+                     self.crit_fail_margin))
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Exact probabilities of a roll's outcomes. ``success`` includes critical success;
+    ``failure`` includes critical failure."""
+
+    success: Fraction
+    critical_success: Fraction = ZERO
+    critical_failure: Fraction = ZERO
+
+    @property
+    def failure(self) -> Fraction:
+        return ONE - self.success
+
+
+@lru_cache(maxsize=4096)
+def roll_under(target: int, bands: RollUnderBands = RollUnderBands()) -> Outcomes:
+    """Outcomes of rolling `dice`d`sides` and needing a total <= target."""
+    dist = sum_distribution(bands.dice, bands.sides)
+    succ = crit_s = crit_f = ZERO
+    for roll, p in dist.items():
+        crit_success = roll <= bands.auto_success or (
+            roll in bands.crit_success_at and target >= bands.crit_success_at[roll]
+        )
+        always_fail = roll >= bands.auto_fail
+        success = not always_fail and (roll <= target or roll <= bands.auto_success)
+        crit_failure = (
+            roll in bands.crit_fail_rolls
+            or (roll in bands.crit_fail_below and target < bands.crit_fail_below[roll])
+            or (bands.crit_fail_margin is not None and roll >= target + bands.crit_fail_margin)
+        ) and not success
+        if success:
+            succ += p
+            if crit_success:
+                crit_s += p
+        elif crit_failure:
+            crit_f += p
+    return Outcomes(succ, crit_s, crit_f)
+
+
+# ---- d10 pools counting successes -----------------------------------------------------
+
+@dataclass(frozen=True)
+class PoolRules:
+    """A dice pool: each die succeeds at >= ``threshold``; a die showing >= ``again`` is
+    rolled again and adds its successes (None: no again-rule). A pool of 0 or fewer dice
+    rolls one chance die, which succeeds only on ``chance_success`` (and, when
+    ``chance_again`` is set, rolls again on it) and is a dramatic failure on
+    ``chance_dramatic``. ``depth`` bounds the re-rolls of one die: the mass of longer
+    chains (below 10^-depth for 10-again) is kept on the deepest count, so the chance of
+    at least one success stays exact."""
+
+    sides: int = 10
+    threshold: int = 8
+    again: int | None = 10
+    chance_success: int = 10
+    chance_dramatic: int = 1
+    chance_again: bool = False
+    depth: int = 12
+
+
+@lru_cache(maxsize=64)
+def die_successes(rules: PoolRules = PoolRules()) -> dict[int, Fraction]:
+    """Successes from one die of the pool."""
+    s = rules.sides
+    hit = Fraction(max(0, s - rules.threshold + 1), s)
+    reroll = Fraction(max(0, s - rules.again + 1), s) if rules.again else ZERO
+    stay_hit = hit - reroll  # a success that does not roll again
+    miss = ONE - hit
+    dist: dict[int, Fraction] = {}
+    # A chain: k rerolling faces (each a success), then a last die that hits or misses.
+    carry = ONE
+    for k in range(rules.depth + 1):
+        if k == rules.depth:
+            dist[k] = dist.get(k, ZERO) + carry  # tail mass kept on the deepest count
+            break
+        dist[k] = dist.get(k, ZERO) + carry * miss
+        dist[k + 1] = dist.get(k + 1, ZERO) + carry * stay_hit
+        carry *= reroll
+        if carry == 0:
+            break
+    return {k: p for k, p in dist.items() if p}
+
+
+@lru_cache(maxsize=256)
+def pool_successes(n: int, rules: PoolRules = PoolRules()) -> dict[int, Fraction]:
+    """Distribution of successes of a pool of n dice (n <= 0: the chance die)."""
+    if n <= 0:
+        return chance_die(rules)
+    ice = _icepool()
+    one = ice.Die({k: p.numerator * (_lcm_den(die_successes(rules)) // p.denominator)
+                   for k, p in die_successes(rules).items()})
+    return _to_dist(n @ one)
+
+
+def _lcm_den(dist: Mapping[int, Fraction]) -> int:
+    from math import lcm
+
+    out = 1
+    for p in dist.values():
+        out = lcm(out, p.denominator)
+    return out
+
+
+@lru_cache(maxsize=16)
+def chance_die(rules: PoolRules = PoolRules()) -> dict[int, Fraction]:
+    s = Fraction(1, rules.sides)
+    if rules.chance_again:
+        # a success rolls again as an ordinary die
+        more = die_successes(rules)
+        dist: dict[int, Fraction] = {0: ONE - s}
+        for k, p in more.items():
+            dist[k + 1] = dist.get(k + 1, ZERO) + s * p
+        return dist
+    return {0: ONE - s, 1: s}
+
+
+def chance_die_dramatic(rules: PoolRules = PoolRules()) -> Fraction:
+    return Fraction(1, rules.sides)
+
+
+def pool_hit(n: int, rules: PoolRules = PoolRules()) -> Fraction:
+    """P(at least one success)."""
+    return ONE - pool_successes(n, rules).get(0, ZERO)
+
+
+# ---- per-die target numbers (count dice that reach a number) ------------------------
+
+@lru_cache(maxsize=4096)
+def count_at_least(n: int, sides: int, target: int) -> dict[int, Fraction]:
+    """Number of n dice (d`sides`) showing >= target."""
+    p = Fraction(max(0, min(sides, sides - target + 1)), sides)
+    from math import comb
+
+    return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+
+# ---- resistance and opposed checks ----------------------------------------------------
+
+def resistance(active: int, passive: int, *, lo: int = 0, hi: int = 100, base: int = 50, step: int = 5) -> Fraction:
+    """The BRP resistance table: base% + step% x (active - passive), clamped to lo..hi%."""
+    pct = max(lo, min(hi, base + step * (active - passive)))
+    return Fraction(pct, 100)
+
+
+def opposed(a: Dist, b: Dist) -> tuple[Fraction, Fraction, Fraction]:
+    """(P(a > b), P(a == b), P(a < b)) for two independent results."""
+    win = tie = lose = ZERO
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            if va > vb:
+                win += pa * pb
+            elif va == vb:
+                tie += pa * pb
+            else:
+                lose += pa * pb
+    return win, tie, lose
+
+
+def clear_caches() -> None:
+    for f in (sum_distribution, roll_under, die_successes, pool_successes, chance_die, count_at_least):
+        f.cache_clear()

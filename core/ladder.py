@@ -1,0 +1,322 @@
+"""Ladders: the one mechanism for step tables (DESIGN §3).
+
+A ladder is an ordered list of steps over one neutral axis (metres, lux, m/s, joules,
+probability ...). Each step holds the native value a system gives that part of the axis,
+the rule ID it comes from and whether the value is from the seed text or assumed.
+
+- neutral -> native (:meth:`Ladder.step_for`): which step a magnitude falls in, with the
+  table's own rounding: ``up`` ("round up to the next row": the first row whose value is
+  >= x), ``down`` (the last row whose value is <= x), or ``nearest`` (midpoints, linear or
+  geometric for log axes such as illuminance).
+- native -> neutral (:meth:`Ladder.neutral`): a representative magnitude inside the step,
+  chosen so that neutral(native) maps back to the same native (checked at build time).
+
+Lookups compare plain floats with :mod:`bisect`; no pint in the inner loop. A ladder
+whose native values are not strictly monotone along the axis refuses to build.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Literal, Mapping, Sequence
+
+from .errors import XsysError
+
+Source = Literal["seed", "assumed"]
+Rounding = Literal["up", "down", "nearest"]
+SOURCES = ("seed", "assumed")
+
+
+class LadderError(XsysError):
+    """A table that cannot be a ladder (not monotone, a bad row, a duplicate native)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    native: Any
+    at: float
+    rule: str
+    source: Source
+    label: str = ""
+    rep: float = math.nan  # representative neutral value; filled at build time
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"native": self.native, "at": self.at, "rule": self.rule, "source": self.source,
+                "label": self.label, "rep": self.rep}
+
+
+# Axis units a ladder can carry, with the quantity type that parses rows written with units.
+def _axis_type(unit: str):
+    from . import units
+
+    return {
+        "m": units.Length, "m/s": units.Speed, "s": units.Duration, "lx": units.Illuminance,
+        "kg": units.Mass, "J": units.Energy,
+    }.get(unit)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """An ordered step table over one neutral axis."""
+
+    name: str
+    axis: str  # canonical unit ("m", "lx", "m/s", "J", "s", "kg") or "probability"/"percentile"/a plain name
+    steps: tuple[Step, ...]
+    rounding: Rounding = "down"
+    scale: Literal["linear", "log"] = "linear"
+    native_order: Literal["increasing", "decreasing", "none"] = "increasing"
+    # What to do outside the table: "clamp" to the end row, or "error".
+    above: Literal["clamp", "error"] = "clamp"
+    below: Literal["clamp", "error"] = "clamp"
+    _ats: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    _edges: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    _by_native: Mapping[Any, Step] = field(default_factory=dict, repr=False, compare=False)
+
+    # ---- construction -------------------------------------------------------------
+    @classmethod
+    def build(
+        cls,
+        name: str,
+        axis: str,
+        rows: Iterable[Step | tuple | Mapping[str, Any]],
+        *,
+        rounding: Rounding = "down",
+        scale: Literal["linear", "log"] = "linear",
+        native_order: Literal["increasing", "decreasing", "none"] = "increasing",
+        rule: str | None = None,
+        source: Source | None = None,
+        above: Literal["clamp", "error"] = "clamp",
+        below: Literal["clamp", "error"] = "clamp",
+    ) -> "Ladder":
+        steps = [_coerce_step(name, axis, r, rule, source) for r in rows]
+        if not steps:
+            raise LadderError(f"ladder {name!r} has no rows")
+        ats = [s.at for s in steps]
+        for i in range(1, len(ats)):
+            if not ats[i] > ats[i - 1]:
+                raise LadderError(
+                    f"ladder {name!r}: axis values must strictly increase",
+                    path=f"rows[{i}]", expected=f"> {ats[i - 1]}", found=str(ats[i]),
+                )
+        _check_native_order(name, steps, native_order)
+        edges = _edges_for(ats, rounding, scale)
+        # Representatives: the row's own value, unless the row gave one; must lie inside.
+        final: list[Step] = []
+        for i, s in enumerate(steps):
+            rep = s.rep if not math.isnan(s.rep) else s.at
+            final.append(Step(s.native, s.at, s.rule, s.source, s.label, rep))
+        by_native: dict[Any, Step] = {}
+        for s in final:
+            key = _native_key(s.native)
+            if key in by_native:
+                raise LadderError(f"ladder {name!r}: native value {s.native!r} appears twice")
+            by_native[key] = s
+        lad = cls(name, axis, tuple(final), rounding, scale, native_order, above, below,
+                  tuple(ats), tuple(edges), by_native)
+        for i, s in enumerate(final):
+            if lad.index_for(s.rep) != i:
+                raise LadderError(
+                    f"ladder {name!r}: representative of row {i} lies outside its step",
+                    path=f"rows[{i}].rep", found=str(s.rep),
+                )
+        return lad
+
+    @classmethod
+    def from_table(cls, name: str, table: Mapping[str, Any]) -> "Ladder":
+        """Build from a TOML table: ``axis``, ``rounding``, ``scale``, ``native_order``,
+        ``rule``, ``source``, ``above``, ``below`` and ``rows`` (each ``at``, ``native``
+        and optionally ``rule``, ``source``, ``label``, ``rep``; ``at``/``rep`` may carry
+        units, e.g. ``"30 m"``)."""
+        known = {"axis", "rounding", "scale", "native_order", "rule", "source", "above", "below", "rows", "note"}
+        unknown = set(table) - known
+        if unknown:
+            raise LadderError(f"ladder {name!r}: unknown keys {sorted(unknown)}")
+        try:
+            return cls.build(
+                name, table["axis"], table["rows"],
+                rounding=table.get("rounding", "down"), scale=table.get("scale", "linear"),
+                native_order=table.get("native_order", "increasing"), rule=table.get("rule"),
+                source=table.get("source"), above=table.get("above", "clamp"),
+                below=table.get("below", "clamp"),
+            )
+        except KeyError as exc:
+            raise LadderError(f"ladder {name!r}: missing key {exc.args[0]!r}") from None
+
+    # ---- neutral -> native ----------------------------------------------------------
+    def index_for(self, x: float) -> int:
+        x = float(x)
+        if math.isnan(x):
+            raise LadderError(f"ladder {self.name!r}: NaN is not on the axis")
+        ats = self._ats
+        if self.rounding == "up":
+            i = bisect_left(ats, x)
+            if i == len(ats):
+                if self.above == "error":
+                    raise LadderError(f"{self.name}: {x:g} {self.axis} is beyond the table",
+                                      expected=f"<= {ats[-1]:g} {self.axis}", found=f"{x:g} {self.axis}")
+                i = len(ats) - 1
+            return i
+        if self.rounding == "down":
+            i = bisect_right(ats, x) - 1
+            if i < 0:
+                if self.below == "error":
+                    raise LadderError(f"{self.name}: {x:g} {self.axis} is below the table",
+                                      expected=f">= {ats[0]:g} {self.axis}", found=f"{x:g} {self.axis}")
+                i = 0
+            return i
+        return bisect_left(self._edges, x)
+
+    def step_for(self, x: float) -> Step:
+        return self.steps[self.index_for(x)]
+
+    def native(self, x: float) -> Any:
+        return self.steps[self.index_for(x)].native
+
+    # ---- native -> neutral ----------------------------------------------------------
+    def step_of(self, native: Any) -> Step:
+        try:
+            return self._by_native[_native_key(native)]
+        except KeyError:
+            raise LadderError(
+                f"{self.name}: no row for native value {native!r}",
+                expected="one of " + ", ".join(repr(s.native) for s in self.steps[:12])
+                + (" ..." if len(self.steps) > 12 else ""),
+                found=repr(native),
+            ) from None
+
+    def neutral(self, native: Any) -> float:
+        return self.step_of(native).rep
+
+    def has_native(self, native: Any) -> bool:
+        return _native_key(native) in self._by_native
+
+    # ---- helpers --------------------------------------------------------------------
+    @property
+    def natives(self) -> list[Any]:
+        return [s.native for s in self.steps]
+
+    def nearest_native(self, native: float) -> Any:
+        """The table's native value closest to a number not in the table (ties: lower)."""
+        return min(self.natives, key=lambda n: (abs(n - native), n))
+
+    def rules(self) -> set[str]:
+        return {s.rule for s in self.steps}
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+
+def _native_key(native: Any) -> Any:
+    if isinstance(native, float) and native.is_integer():
+        return int(native)
+    if isinstance(native, list):
+        return tuple(native)
+    return native
+
+
+def _coerce_step(name: str, axis: str, row: Any, rule: str | None, source: Source | None) -> Step:
+    if isinstance(row, Step):
+        step = row
+    elif isinstance(row, tuple):
+        native, at = row[0], row[1]
+        step = Step(native, _axis_value(name, axis, at), row[2] if len(row) > 2 else rule or "",
+                    row[3] if len(row) > 3 else source or "seed",  # type: ignore[arg-type]
+                    row[4] if len(row) > 4 else "")
+    elif isinstance(row, Mapping):
+        extra = set(row) - {"at", "native", "rule", "source", "label", "rep", "note"}
+        if extra:
+            raise LadderError(f"ladder {name!r}: unknown row keys {sorted(extra)}")
+        try:
+            native, at = row["native"], row["at"]
+        except KeyError as exc:
+            raise LadderError(f"ladder {name!r}: a row lacks {exc.args[0]!r}") from None
+        rep = row.get("rep")
+        step = Step(native, _axis_value(name, axis, at), row.get("rule", rule or ""),
+                    row.get("source", source or "seed"), row.get("label", ""),
+                    math.nan if rep is None else _axis_value(name, axis, rep))
+    else:
+        raise LadderError(f"ladder {name!r}: a row must be a table or tuple, found {row!r}")
+    if not step.rule:
+        raise LadderError(f"ladder {name!r}: every row needs a rule ID", found=repr(row))
+    if step.source not in SOURCES:
+        raise LadderError(f"ladder {name!r}: source must be seed or assumed", found=repr(step.source))
+    if math.isnan(step.at):
+        raise LadderError(f"ladder {name!r}: NaN axis value")
+    return step
+
+
+def _axis_value(name: str, axis: str, value: Any) -> float:
+    if isinstance(value, bool):
+        raise LadderError(f"ladder {name!r}: axis value must be a number", found=repr(value))
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        if value.strip().lower() in ("inf", "+inf", "infinity"):
+            return math.inf
+        qtype = _axis_type(axis)
+        if qtype is None:
+            try:
+                return float(value)
+            except ValueError:
+                raise LadderError(f"ladder {name!r}: {value!r} is not a number on axis {axis}") from None
+        from .units import parse
+
+        try:
+            return float(parse(value, qtype))
+        except XsysError as exc:
+            raise LadderError(f"ladder {name!r}: {exc.message}", expected=exc.expected, found=exc.found) from None
+    raise LadderError(f"ladder {name!r}: bad axis value {value!r}")
+
+
+def _check_native_order(name: str, steps: Sequence[Step], order: str) -> None:
+    if order == "none":
+        return
+    for i in range(1, len(steps)):
+        a, b = steps[i - 1].native, steps[i].native
+        try:
+            ok = b > a if order == "increasing" else b < a
+        except TypeError:
+            raise LadderError(f"ladder {name!r}: native values {a!r} and {b!r} cannot be ordered") from None
+        if not ok:
+            raise LadderError(
+                f"ladder {name!r} is not monotone: native values must be strictly {order} along the axis",
+                path=f"rows[{i}]", expected=f"{'>' if order == 'increasing' else '<'} {a!r}", found=repr(b),
+            )
+
+
+def _edges_for(ats: Sequence[float], rounding: str, scale: str) -> list[float]:
+    if rounding != "nearest":
+        return []
+    edges = []
+    for a, b in zip(ats, ats[1:]):
+        if scale == "log" and a > 0 and math.isfinite(b):
+            edges.append(math.sqrt(a * b))
+        elif scale == "log" and a <= 0:
+            edges.append(b / 10.0)  # between nothing and the first lit row: a decade below it
+        elif not math.isfinite(b):
+            edges.append(a * 2 if a > 0 else a + 1)
+        else:
+            edges.append((a + b) / 2.0)
+    return edges
+
+
+def load_ladders(path: str | Path) -> dict[str, Ladder]:
+    """Every ``[ladder.NAME]`` table of a TOML file, built (and so checked)."""
+    p = Path(path)
+    with p.open("rb") as fh:
+        data = tomllib.load(fh)
+    return ladders_from_data(data, str(p))
+
+
+def ladders_from_data(data: Mapping[str, Any], where: str = "<data>") -> dict[str, Ladder]:
+    out: dict[str, Ladder] = {}
+    for name, table in data.get("ladder", {}).items():
+        try:
+            out[name] = Ladder.from_table(name, table)
+        except LadderError as exc:
+            raise exc.with_file(where)
+    return out

@@ -1,0 +1,234 @@
+"""The neutral model (DESIGN §2): the physical situation in SI magnitudes, competence as
+probabilities. Frozen, keyword-only msgspec Structs that refuse unknown fields."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+
+from .units import Duration, Energy, Illuminance, Length, Mass, Speed
+from .vocab import (
+    POSTURE_HEIGHT,
+    SHORT_ARMS,
+    ArmorKind,
+    FireMode,
+    Location,
+    Posture,
+    Sight,
+    VisionAid,
+    WeaponClass,
+)
+
+Probability = Annotated[float, Meta(ge=0.0, le=1.0, description="a probability, 0 to 1")]
+Percentile = Annotated[float, Meta(ge=0.0, le=1.0, description="a percentile among ordinary adults, 0 to 1")]
+Exposure = Annotated[float, Meta(ge=0.0, le=1.0, description="visible fraction of the target, 0 to 1")]
+Count = Annotated[int, Meta(ge=0, le=100_000)]
+Name = Annotated[str, Meta(max_length=200)]
+Text = Annotated[str, Meta(max_length=20_000)]
+
+
+class Base(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Common settings of every neutral Struct."""
+
+
+def field_error(field: str, message: str) -> ValueError:
+    """An error raised in __post_init__ that names its field (codec adds it to the path)."""
+    return ValueError(f"@{field}: {message}")
+
+
+def _non_negative(obj: Any, *fields: str) -> None:
+    for f in fields:
+        v = getattr(obj, f)
+        if v is not None and not (v >= 0):
+            raise field_error(f, f"must not be negative (found {v})")
+
+
+class Weapon(Base, kw_only=True):
+    """A weapon by what it physically is."""
+
+    name: Name
+    weapon_class: WeaponClass
+    catalog: str | None = None
+    length: Length | None = None
+    mass: Mass | None = None
+    calibre: Name = ""
+    muzzle_energy: Energy
+    fire_modes: list[FireMode] = msgspec.field(default_factory=lambda: ["semi"])
+    cyclic_rate: Annotated[float, Meta(ge=0, le=10_000, description="rounds per minute")] = 0.0
+    capacity: Count = 0
+    sights: Sight = "iron"
+    note: Text = ""
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "length", "mass", "muzzle_energy")
+
+    @property
+    def short_arm(self) -> bool:
+        return self.weapon_class in SHORT_ARMS
+
+
+class Armor(Base, kw_only=True):
+    """Armor by what it physically is, and what it covers."""
+
+    name: Name
+    kind: ArmorKind = "other"
+    catalog: str | None = None
+    nij_level: Annotated[str, Meta(pattern=r"^(I|IIA|II|IIIA|III|IV)$")] | None = None
+    material: Name = ""
+    thickness: Length | None = None
+    mass: Mass | None = None
+    covers: list[Location] = msgspec.field(default_factory=lambda: ["torso"])
+    stops: Energy
+    note: Text = ""
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "thickness", "mass", "stops")
+
+
+class Barrier(Base, kw_only=True):
+    """Something solid between shooter and target: a material and its thickness."""
+
+    material: Name
+    thickness: Length
+    name: Name = ""
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "thickness")
+
+
+class Light(Base, kw_only=True):
+    """Light on the target and the aids that help see it."""
+
+    illuminance: Illuminance = Illuminance(10_000.0)
+    aids: list[VisionAid] = msgspec.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "illuminance")
+
+
+class Cover(Base, kw_only=True):
+    """How much of someone shows, and what (if anything) stands in front of the rest."""
+
+    exposure: Exposure = 1.0
+    barrier: Barrier | None = None
+
+
+class Combatant(Base, kw_only=True):
+    """A person in the neutral model."""
+
+    name: Name
+    characteristics: dict[str, Percentile] = msgspec.field(default_factory=dict)
+    skills: dict[str, Probability] = msgspec.field(default_factory=dict)
+    weapons: list[Weapon] = msgspec.field(default_factory=list)
+    armor: list[Armor] = msgspec.field(default_factory=list)
+    notes: Text = ""
+    # Native details no neutral field holds, kept verbatim per system key so that a round
+    # trip through another system gives them back and nothing is dropped silently.
+    native: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+
+
+class Shooter(Base, kw_only=True):
+    name: Name = ""
+    skill: Probability = 0.5
+    characteristics: dict[str, Percentile] = msgspec.field(default_factory=dict)
+    posture: Posture = "standing"
+    speed: Speed = Speed(0.0)
+    hands: Annotated[int, Meta(ge=1, le=2)] = 2
+    off_hand: bool = False
+    braced: bool = False
+    aim_time: Duration = Duration(0.0)
+    cover: Cover = msgspec.field(default_factory=Cover)
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "speed", "aim_time")
+
+
+class Target(Base, kw_only=True):
+    name: Name = ""
+    posture: Posture = "standing"
+    speed: Speed = Speed(0.0)
+    height: Length = Length(1.75)
+    cover: Cover = msgspec.field(default_factory=Cover)
+    armor: list[Armor] = msgspec.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "speed", "height")
+
+    @property
+    def silhouette(self) -> float:
+        """Visible height in metres for the posture (standing height scaled)."""
+        return float(self.height) * POSTURE_HEIGHT[self.posture] / POSTURE_HEIGHT["standing"]
+
+
+class Shot(Base, kw_only=True):
+    """One shot: who fires what at whom, how far, in what light, through what cover."""
+
+    name: Name = ""
+    shooter: Shooter = msgspec.field(default_factory=Shooter)
+    weapon: Weapon
+    target: Target = msgspec.field(default_factory=Target)
+    distance: Length
+    elevation: Length = Length(0.0)
+    light: Light = msgspec.field(default_factory=Light)
+    called_location: Location | None = None
+    burst: Annotated[int, Meta(ge=1, le=1000)] = 1
+    underwater: bool = False
+
+    def __post_init__(self) -> None:
+        _non_negative(self, "distance")
+        if not math.isfinite(self.elevation):
+            raise field_error("elevation", "must be finite")
+
+
+class Scene(Base, kw_only=True):
+    name: Name = ""
+    light: Light = msgspec.field(default_factory=Light)
+    barriers: list[Barrier] = msgspec.field(default_factory=list)
+    combatants: list[Combatant] = msgspec.field(default_factory=list)
+    shots: list[Shot] = msgspec.field(default_factory=list)
+    notes: Text = ""
+
+
+class Scenario(Base, kw_only=True):
+    name: Name
+    scenes: list[Scene] = msgspec.field(default_factory=list)
+    notes: Text = ""
+
+
+# --- the standard task (DESIGN §2) -------------------------------------------------
+
+STANDARD_DISTANCE_SHORT = Length(10.0)
+STANDARD_DISTANCE_LONG = Length(25.0)
+
+_GENERIC_ENERGY = {
+    "handgun": 500.0, "revolver": 500.0, "smg": 600.0, "carbine": 1800.0, "rifle": 3300.0,
+    "shotgun": 3000.0, "mg": 3300.0, "thrown": 50.0,
+}
+
+
+def generic_weapon(weapon_class: str) -> Weapon:
+    """A representative weapon of a class, for the standard shot and inline odds."""
+    return Weapon(
+        name=f"generic {weapon_class}",
+        weapon_class=weapon_class,  # type: ignore[arg-type]
+        muzzle_energy=Energy(_GENERIC_ENERGY[weapon_class]),
+    )
+
+
+def standard_distance(weapon_class: str) -> Length:
+    return STANDARD_DISTANCE_SHORT if weapon_class in SHORT_ARMS else STANDARD_DISTANCE_LONG
+
+
+def standard_shot(weapon_class: str, skill: float = 0.5, weapon: Weapon | None = None) -> Shot:
+    """The standard shot of DESIGN §2: a stationary, standing, unarmoured adult in daylight,
+    no cover; the shooter stationary, standing, two-handed, not aiming; 10 m for a short
+    arm, 25 m for a long arm."""
+    return Shot(
+        name=f"standard shot ({weapon_class})",
+        shooter=Shooter(skill=skill),
+        weapon=weapon or generic_weapon(weapon_class),
+        distance=standard_distance(weapon_class),
+    )

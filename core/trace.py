@@ -1,0 +1,178 @@
+"""Provenance and loss (DESIGN §4): modifiers with rule IDs, native checks with their
+exact chance, conversion trace entries, and typed loss messages with a stable JSON form
+(pandoc's Logging is the model: a closed set of kinds, each with a level and a text)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Generic, Literal, TypeVar
+
+import msgspec
+
+Source = Literal["seed", "assumed"]
+ModifierKind = Literal["add", "multiply", "set", "dice", "difficulty"]
+
+
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One modifier of a native check.
+
+    kind: ``add`` (GURPS -3), ``multiply`` (CoC x1/2), ``set`` (CoC 01%), ``dice`` (nWoD
+    -2 dice, Polish +1 die), ``difficulty`` (Polish +4)."""
+
+    rule: str
+    kind: ModifierKind
+    value: int | float | str
+    source: Source
+    why: str = ""
+
+    def render(self) -> str:
+        v = self.value
+        if self.kind == "multiply":
+            txt = f"x{v}"
+        elif self.kind == "set":
+            txt = f"= {v}"
+        elif self.kind == "dice":
+            txt = f"{_signed(v)} dice"
+        elif self.kind == "difficulty":
+            txt = f"{_signed(v)} difficulty"
+        else:
+            txt = _signed(v)
+        why = f" {self.why}" if self.why else ""
+        return f"{txt}{why} [{self.rule}, {self.source}]"
+
+
+def _signed(v: Any) -> str:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return f"{v:+g}"
+    return str(v)
+
+
+class Check(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A neutral shot as one system's check: what is rolled, against what, and the
+    exact chance of the result the shot needs."""
+
+    system: str
+    stat: str  # the skill or characteristic rolled, in the system's own words
+    base: int | float | str  # its value before modifiers
+    modifiers: list[Modifier] = []
+    target: int | float | str  # what the dice need: effective skill, %, pool size, difficulty
+    needs: str  # how to read `target` ("3d6 <= 11", "d100 <= 27", "pool 5, 1+ success at 8")
+    chance: Fraction  # exact probability of the needed result
+    native: str = ""  # the check as players write it ("Guns (Pistol)-14 at -7: roll 7 or less")
+    damage_mean: float | None = None  # expected damage, where successes or a roll mean damage
+    damage: dict[str, str] | None = None  # distribution of damage (value -> 'p/q'), if known
+    outcomes: dict[str, Fraction] = {}  # critical success/failure etc.
+    notes: list[str] = []
+
+    @property
+    def percent(self) -> float:
+        return float(self.chance) * 100.0
+
+    def rules(self) -> list[str]:
+        return [m.rule for m in self.modifiers]
+
+
+class TraceEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """How one number crossed: native in A -> neutral value -> native in B."""
+
+    path: str  # where in the document ("$.skills.Handgun")
+    source_value: Any = None  # the native value read ("45%")
+    neutral: Any = None  # the neutral value in between ("standard-shot chance 0.50")
+    target_value: Any = None  # the native value written ("Guns (Pistol)-14 (P = 0.50)")
+    rules: list[str] = []
+    source: Source = "seed"
+    note: str = ""
+
+    def render(self) -> str:
+        parts = [str(x) for x in (self.source_value, self.neutral, self.target_value) if x is not None]
+        rules = f" [{', '.join(self.rules)}; {self.source}]" if self.rules else f" [{self.source}]"
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.path}: {' -> '.join(parts)}{rules}{note}"
+
+
+LossKind = Literal[
+    "unsupported-field",  # the target system has no place for this field
+    "merged",  # several source values collapse into one target value
+    "clamped",  # the value lies beyond what the target can express
+    "rounded",  # the target's step is coarser than the source's value
+    "assumed",  # the conversion relied on an assumed (not seed) rule
+    "dropped-item",  # an item the target cannot represent at all
+    "kept-verbatim",  # kept as a note because the target cannot express it
+]
+LossLevel = Literal["info", "warning"]
+
+LOSS_LEVELS: dict[str, LossLevel] = {
+    "unsupported-field": "warning",
+    "merged": "warning",
+    "clamped": "warning",
+    "rounded": "info",
+    "assumed": "info",
+    "dropped-item": "warning",
+    "kept-verbatim": "info",
+}
+
+
+class Loss(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What a conversion could not carry over exactly. Stable JSON form:
+    ``{"kind", "level", "path", "message", "rule", "system"}``."""
+
+    kind: LossKind
+    path: str
+    message: str
+    rule: str = ""
+    system: str = ""
+    level: LossLevel = "warning"
+
+    @classmethod
+    def of(cls, kind: LossKind, path: str, message: str, rule: str = "", system: str = "") -> "Loss":
+        return cls(kind=kind, path=path, message=message, rule=rule, system=system, level=LOSS_LEVELS[kind])
+
+    def render(self) -> str:
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{self.level}: {self.path}: {self.message}{rule}"
+
+
+# Kinds that make --strict fail: real information loss (not mere provenance notes).
+STRICT_KINDS = frozenset({"unsupported-field", "merged", "clamped", "dropped-item"})
+
+T = TypeVar("T")
+
+
+class Result(Generic[T]):
+    """A converted value with its loss report and trace."""
+
+    __slots__ = ("value", "losses", "trace")
+
+    def __init__(self, value: T, losses: list[Loss] | None = None, trace: list[TraceEntry] | None = None):
+        self.value = value
+        self.losses = losses if losses is not None else []
+        self.trace = trace if trace is not None else []
+
+    def __repr__(self) -> str:
+        return f"Result({self.value!r}, losses={len(self.losses)}, trace={len(self.trace)})"
+
+
+class Collector:
+    """Accumulates losses and trace entries while a conversion runs."""
+
+    __slots__ = ("losses", "trace", "system")
+
+    def __init__(self, system: str = ""):
+        self.losses: list[Loss] = []
+        self.trace: list[TraceEntry] = []
+        self.system = system
+
+    def loss(self, kind: LossKind, path: str, message: str, rule: str = "") -> None:
+        self.losses.append(Loss.of(kind, path, message, rule, self.system))
+
+    def step(self, path: str, source_value: Any = None, neutral: Any = None, target_value: Any = None,
+             rules: list[str] | None = None, source: Source = "seed", note: str = "") -> None:
+        self.trace.append(TraceEntry(path=path, source_value=source_value, neutral=neutral,
+                                     target_value=target_value, rules=rules or [], source=source, note=note))
+
+    def result(self, value: T) -> Result[T]:
+        return Result(value, self.losses, self.trace)
+
+
+def fraction_text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"

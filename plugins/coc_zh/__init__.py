@@ -1,0 +1,1 @@
+"""Built-in xsys system plugin (being written)."""

@@ -1,0 +1,247 @@
+"""The conformance checks behind :func:`conformance_suite`."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from xsys.core.ladder import SOURCES, Ladder
+from xsys.core.model import Barrier, Cover, Light, Shooter, Shot, Target, generic_weapon
+from xsys.core.registry import Registry, default_registry
+from xsys.core.system import System
+from xsys.core.units import Illuminance, Length, Speed
+from xsys.core.vocab import POSTURES, firearm_skill_for
+
+FIREARM_CLASSES = ("handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg")
+BARRIER_MATERIALS = ("soft-wood", "hard-wood", "brick", "concrete", "mild-steel", "sand")
+
+
+def check_ladder(name: str, lad: Ladder) -> None:
+    """A ladder carries rule IDs and sources, is ordered, and round-trips every step."""
+    assert len(lad) > 0, f"{name}: empty ladder"
+    ats = [s.at for s in lad.steps]
+    assert all(b > a for a, b in zip(ats, ats[1:])), f"{name}: axis values not increasing"
+    for s in lad.steps:
+        assert s.rule and isinstance(s.rule, str), f"{name}: step {s.native!r} has no rule ID"
+        assert s.source in SOURCES, f"{name}: step {s.native!r} has source {s.source!r}"
+    if lad.native_order != "none":
+        nat = lad.natives
+        pairs = list(zip(nat, nat[1:]))
+        if lad.native_order == "increasing":
+            assert all(b > a for a, b in pairs), f"{name}: natives not increasing"
+        else:
+            assert all(b < a for a, b in pairs), f"{name}: natives not decreasing"
+    for s in lad.steps:
+        rep = lad.neutral(s.native)
+        assert lad.native(rep) == s.native, f"{name}: native {s.native!r} -> {rep} -> {lad.native(rep)!r}"
+
+
+def _materials(reg: Registry) -> list[str]:
+    cat = reg.catalog()
+    mats = [m for m in BARRIER_MATERIALS if m in cat.materials]
+    return mats or sorted(cat.materials)[:4]
+
+
+def shot_strategy(materials: list[str] | None = None) -> st.SearchStrategy[Shot]:
+    """Random but physically sensible neutral shots."""
+    mats = materials or []
+
+    @st.composite
+    def shots(draw) -> Shot:
+        wclass = draw(st.sampled_from(FIREARM_CLASSES))
+        barrier = None
+        exposure = draw(st.sampled_from([1.0, 0.5, 0.2, 0.1, 0.05]) | st.floats(0.05, 1.0))
+        if mats and draw(st.booleans()):
+            barrier = Barrier(material=draw(st.sampled_from(mats)), thickness=Length(draw(st.floats(0.0, 0.5))))
+        lux = draw(st.sampled_from([100000.0, 10000.0, 1000.0, 300.0, 10.0, 3.0, 0.25, 0.01, 0.001, 0.0001, 0.0])
+                   | st.floats(0.0, 100000.0))
+        return Shot(
+            shooter=Shooter(
+                skill=draw(st.floats(0.02, 0.98)),
+                characteristics={"dexterity": draw(st.floats(0.05, 0.95))},
+                posture=draw(st.sampled_from(["standing", "kneeling", "prone"])),
+                speed=Speed(draw(st.sampled_from([0.0, 1.4, 2.7, 5.0]))),
+            ),
+            weapon=generic_weapon(wclass),
+            target=Target(
+                posture=draw(st.sampled_from(POSTURES)),
+                speed=Speed(draw(st.floats(0.0, 8.0))),
+                cover=Cover(exposure=exposure, barrier=barrier),
+            ),
+            distance=Length(draw(st.floats(1.0, 400.0))),
+            light=Light(illuminance=Illuminance(lux)),
+        )
+
+    return shots()
+
+
+def _with(shot: Shot, **changes: Any) -> Shot:
+    import msgspec
+
+    return msgspec.structs.replace(shot, **changes)
+
+
+def _chance(system: System, shot: Shot) -> float:
+    c = system.check(shot)
+    return c.chance
+
+
+def conformance_suite(key: str, settings: Any = None, registry: Registry | None = None,
+                      fixtures: str | Path | None = None) -> type:
+    """A pytest test class checking system `key` (with `settings`) for conformance.
+
+    ``fixtures``: a folder of the system's NPC documents that must round-trip
+    native -> neutral -> native (default: ``fixtures/<key>`` under the working directory,
+    when it exists)."""
+
+    def reg() -> Registry:
+        return registry or default_registry()
+
+    def system() -> System:
+        return reg().system(key, settings)
+
+    mats_cache: list[list[str]] = []
+
+    def mats() -> list[str]:
+        if not mats_cache:
+            mats_cache.append(_materials(reg()))
+        return mats_cache[0]
+
+    shots = st.deferred(lambda: shot_strategy(mats()))
+
+    def axis_test(make_harder: Callable[[Shot, Any], Shot | None], extra: st.SearchStrategy) -> Callable:
+        def run(self, shot: Shot, delta: Any) -> None:
+            harder = make_harder(shot, delta)
+            assume(harder is not None)
+            sysm = system()
+            easy, hard = _chance(sysm, shot), _chance(sysm, harder)
+            assert hard <= easy, f"{key}: harder shot has higher chance {float(hard):.4f} > {float(easy):.4f}"
+
+        return given(shot=shots, delta=extra)(run)
+
+    def farther(shot: Shot, d: float) -> Shot:
+        return _with(shot, distance=Length(float(shot.distance) + d))
+
+    def faster_target(shot: Shot, d: float) -> Shot:
+        return _with(shot, target=_with(shot.target, speed=Speed(float(shot.target.speed) + d)))
+
+    def faster_shooter(shot: Shot, d: float) -> Shot:
+        return _with(shot, shooter=_with(shot.shooter, speed=Speed(float(shot.shooter.speed) + d)))
+
+    def darker(shot: Shot, f: float) -> Shot:
+        return _with(shot, light=Light(illuminance=Illuminance(float(shot.light.illuminance) * f)))
+
+    def less_exposed(shot: Shot, f: float) -> Shot:
+        cov = shot.target.cover
+        return _with(shot, target=_with(shot.target, cover=_with(cov, exposure=cov.exposure * f)))
+
+    def thicker(shot: Shot, d: float) -> Shot | None:
+        cov = shot.target.cover
+        if cov.barrier is None:
+            return None
+        b = _with(cov.barrier, thickness=Length(float(cov.barrier.thickness) + d))
+        return _with(shot, target=_with(shot.target, cover=_with(cov, barrier=b)))
+
+    def lower_posture(shot: Shot, steps: int) -> Shot | None:
+        i = POSTURES.index(shot.target.posture)
+        j = min(len(POSTURES) - 1, i + steps)
+        return _with(shot, target=_with(shot.target, posture=POSTURES[j]))
+
+    def worse_skill(shot: Shot, f: float) -> Shot:
+        return _with(shot, shooter=_with(shot.shooter, skill=shot.shooter.skill * f))
+
+    class Conformance:
+        system_key = key
+
+        def test_registered(self) -> None:
+            s = system()
+            assert s.key == key and s.name and s.edition and s.dice
+            assert key in reg().keys()
+
+        def test_ladders(self) -> None:
+            lads = system().ladders()
+            assert lads, f"{key} declares no ladders"
+            for name, lad in lads.items():
+                check_ladder(f"{key}.{name}", lad)
+
+        def test_characteristics_round_trip(self) -> None:
+            specs = system().characteristics()
+            assert specs, f"{key} declares no characteristics"
+            for name, spec in specs.items():
+                check_ladder(f"{key}.characteristic.{name}", spec.ladder)
+                assert spec.ladder.axis == "percentile"
+                assert all(0.0 <= s.rep <= 1.0 for s in spec.ladder.steps)
+
+        def test_skill_ladders_round_trip(self) -> None:
+            s = system()
+            skills = s.skills()
+            assert skills, f"{key} declares no skills"
+            for name in skills:
+                lad = s.skill_ladder(name, None)
+                check_ladder(f"{key}.skill.{name}", lad)
+                for step in lad.steps:
+                    got = float(s.standard_chance(name, step.native, None))
+                    assert math.isclose(got, step.at, rel_tol=1e-9, abs_tol=1e-12), (
+                        f"{key}.{name} {step.native}: ladder says {step.at}, standard_chance says {got}")
+
+        @given(a=st.floats(0.0, 1.0), b=st.floats(0.0, 1.0))
+        def test_skill_conversion_monotone(self, a: float, b: float) -> None:
+            s = system()
+            lo, hi = sorted((a, b))
+            for name in s.skills():
+                lad = s.skill_ladder(name, None)
+                i, j = lad.index_for(lo), lad.index_for(hi)
+                assert i <= j
+                assert s.standard_chance(name, lad.steps[i].native) <= s.standard_chance(name, lad.steps[j].native)
+
+        test_farther = axis_test(farther, st.floats(0.0, 300.0))
+        test_faster_target = axis_test(faster_target, st.floats(0.0, 10.0))
+        test_faster_shooter = axis_test(faster_shooter, st.floats(0.0, 7.0))
+        test_darker = axis_test(darker, st.floats(0.0, 1.0))
+        test_less_exposed = axis_test(less_exposed, st.floats(0.0, 1.0))
+        test_thicker_barrier = axis_test(thicker, st.floats(0.0, 0.5))
+        test_lower_target_posture = axis_test(lower_posture, st.integers(1, 5))
+        test_less_skill = axis_test(worse_skill, st.floats(0.0, 1.0))
+
+        @given(shot=shots)
+        def test_check_provenance(self, shot: Shot) -> None:
+            c = system().check(shot)
+            assert 0 <= c.chance <= 1
+            assert c.system == key
+            for m in c.modifiers:
+                assert m.rule, f"modifier without rule ID: {m}"
+                assert m.source in SOURCES, f"modifier with source {m.source!r}"
+                assert m.kind in ("add", "multiply", "set", "dice", "difficulty")
+
+        def test_rule_ids(self) -> None:
+            ids = system().rule_ids()
+            assert ids, f"{key} cites no rule IDs"
+            assert all(isinstance(i, str) and i and " " not in i for i in ids)
+
+        def test_npc_fixtures_round_trip(self) -> None:
+            from xsys.conversions import documents
+
+            folder = Path(fixtures) if fixtures is not None else Path("fixtures") / key
+            files = sorted(folder.rglob("*.yaml")) if folder.is_dir() else []
+            s = system()
+            checked = 0
+            for f in files:
+                plain = documents.read_plain(f)
+                if not isinstance(plain, dict) or plain.get("kind") != "npc" or plain.get("system") != key:
+                    continue
+                doc = documents.load(f)
+                fields = {n: getattr(doc, n) for n in s.npc_type.__struct_fields__}
+                npc = s.npc_type(**fields)
+                back = s.npc_from_neutral(s.npc_to_neutral(npc).value).value
+                assert back == npc, f"{f}: native -> neutral -> native changed the stat block"
+                checked += 1
+            if folder.is_dir():
+                assert checked, f"no {key} NPC fixtures found in {folder}"
+
+    Conformance.__name__ = f"TestConformance_{key.replace('-', '_')}"
+    Conformance.__qualname__ = Conformance.__name__
+    return Conformance

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("TERMINAL_WIDTH", "200")
+os.environ.setdefault("COLUMNS", "200")
+
+
+@pytest.fixture
+def toy_registry():
+    """A registry holding only the test system `toy` (and the bundled catalog), set as
+    the process default for the test."""
+    from toy import toy_system
+    from xsys.core import registry
+    from xsys.plugins import catalog
+
+    reg = registry.Registry(entry_points=[], extra_plugins=[("toy", toy_system), ("catalog", catalog)])
+    old = registry._default
+    registry.set_default_registry(reg)
+    try:
+        yield reg
+    finally:
+        registry.set_default_registry(old)
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT
+pytest_plugins = ["pytester"]

@@ -1,0 +1,79 @@
+from fractions import Fraction as F
+
+import pytest
+
+from xsys.core import dice
+
+GURPS3E = dice.RollUnderBands(auto_success=4, crit_success_at={5: 15, 6: 16}, auto_fail=17,
+                              crit_fail_rolls=frozenset({18}), crit_fail_below={17: 16}, crit_fail_margin=10)
+
+
+def test_3d6_closed_forms():
+    d = dice.sum_distribution(3, 6)
+    assert sum(d.values()) == 1
+    assert d[3] == F(1, 216) and d[10] == F(27, 216) and d[18] == F(1, 216)
+    assert dice.roll_under(10).success == F(1, 2)
+    assert dice.roll_under(12).success == F(20, 27)
+
+
+def test_3d6_critical_bands():
+    # skill 3: only 3 and 4 succeed (always), both critical
+    o = dice.roll_under(3, GURPS3E)
+    assert o.success == F(4, 216) and o.critical_success == F(4, 216)
+    # skill 20: 17 and 18 still fail
+    o = dice.roll_under(20, GURPS3E)
+    assert o.success == 1 - F(4, 216)
+    assert o.critical_success == F(1 + 3 + 6 + 10, 216)  # 3,4,5,6 at skill >= 16
+    assert o.critical_failure == F(1, 216)  # only 18 (17 is an ordinary failure at 16+)
+    o = dice.roll_under(15, GURPS3E)
+    assert o.critical_success == F(1 + 3 + 6, 216)
+    # skill 5: critical failure on 17, 18 and any roll >= 15
+    o = dice.roll_under(5, GURPS3E)
+    d = dice.sum_distribution(3, 6)
+    assert o.critical_failure == sum(d[r] for r in range(15, 19))
+
+
+def test_d100_bands():
+    assert dice.d100(45) == F(45, 100)
+    assert dice.d100(0, always_succeed=1) == F(1, 100)
+    assert dice.d100(120, always_fail=100) == F(99, 100)
+    assert dice.d100(-5) == 0
+
+
+@pytest.mark.parametrize("n", range(1, 16))
+def test_pool_at_least_one_success(n):
+    assert dice.pool_hit(n) == 1 - F(7, 10) ** n
+
+
+@pytest.mark.parametrize("k", range(1, 8))
+def test_per_die_ten_again(k):
+    assert dice.die_successes()[k] == F(7, 10) * F(1, 10) ** k + F(2, 10) * F(1, 10) ** (k - 1)
+
+
+def test_chance_die():
+    assert dice.pool_successes(0) == {0: F(9, 10), 1: F(1, 10)}
+    assert dice.pool_hit(-3) == F(1, 10)
+    assert dice.chance_die_dramatic() == F(1, 10)
+
+
+def test_pool_distribution_sums_to_one_and_mean():
+    for n in (1, 5, 12):
+        d = dice.pool_successes(n)
+        assert sum(d.values()) == 1
+        # mean successes of one die: 0.3 / 0.9 (a geometric chain of 10s)
+        assert abs(float(dice.mean(d)) - n * (0.3 / 0.9)) < 1e-9
+
+
+def test_resistance_table_and_clamps():
+    assert dice.resistance(10, 10) == F(1, 2)
+    assert dice.resistance(13, 10) == F(65, 100)
+    assert dice.resistance(20, 5) == 1 and dice.resistance(5, 20) == 0
+    assert dice.resistance(20, 5, lo=5, hi=95) == F(95, 100)
+
+
+def test_opposed_and_counts():
+    a = dice.sum_distribution(1, 6)
+    win, tie, lose = dice.opposed(a, a)
+    assert tie == F(1, 6) and win == lose == F(5, 12)
+    c = dice.count_at_least(2, 10, 8)
+    assert c[2] == F(9, 100) and sum(c.values()) == 1
