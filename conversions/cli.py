@@ -119,6 +119,146 @@ def catalog_cmd(
             _emit(f"{item['id']:<28} {item['name']}  ({extra})")
 
 
+OUT_EXT = {"yaml": ".yaml", "json": ".json", "toml": ".toml", "md": ".md"}
+
+
+@app.command()
+def convert(
+    inputs: Annotated[list[str], typer.Argument(help="Document files, folders, or - for standard input.")],
+    to: Annotated[str, typer.Option("--to", "-t", help="Target system key (or 'neutral').")],
+    from_: Annotated[Optional[str], typer.Option("--from", "-f", help="Source system, for files that do not say.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (one input).")] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out-dir", help="Write each output here, mirroring input names.")] = None,
+    fmt: Annotated[Optional[str], typer.Option("--format", help="yaml, json, toml or md (default: the input's, or yaml).")] = None,
+    input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml (for - or odd names).")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Add the trace: rule IDs, seed/assumed, the neutral value between.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) when anything is lost.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the loss report.")] = False,
+    set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+) -> None:
+    """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B)."""
+    from . import api
+    from .output import write_atomic
+
+    if fmt is not None and fmt not in OUT_EXT:
+        raise XsysError("unknown output format", expected="yaml, json, toml or md", found=repr(fmt))
+    if output is not None and out_dir is not None:
+        raise XsysError("give -o or --out-dir, not both")
+    settings = api.parse_settings(set_)
+    default_registry().entry(to) if to != "neutral" else None
+    jobs = _jobs(inputs)
+    if len(jobs) > 1 and out_dir is None:
+        raise XsysError("several inputs need --out-dir", expected="--out-dir DIR", found=f"{len(jobs)} inputs")
+    failed = strict_failed = 0
+    show_progress = len(jobs) > 1 and sys.stderr.isatty()
+    for n, (src, rel) in enumerate(jobs, 1):
+        if show_progress:
+            sys.stderr.write(f"\r[{n}/{len(jobs)}] {rel}"[:120].ljust(60))
+            sys.stderr.flush()
+        try:
+            conv = api.convert(src if src != "-" else api.from_plain(
+                documents.read_plain("-", input_format or "yaml"), "<stdin>", from_),
+                to, default_system=from_, settings=settings, strict=strict, fmt=input_format)
+            out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
+            data = api.dump(conv, out_fmt, explain)
+            if not quiet:
+                for loss in conv.losses:
+                    if loss.level == "warning" or explain:
+                        typer.echo(f"{src}: {loss.render()}", err=True)
+            if out_dir is not None:
+                write_atomic(out_dir / Path(rel).with_suffix(OUT_EXT[out_fmt]), data)
+            elif output is not None:
+                write_atomic(output, data)
+            else:
+                sys.stdout.write(data.decode("utf-8"))
+                sys.stdout.flush()
+        except XsysError as exc:
+            if show_progress:
+                sys.stderr.write("\n")
+            typer.echo(exc.with_file(str(src)).line(), err=True)
+            if exc.exit_code == 1:
+                strict_failed += 1
+            else:
+                failed += 1
+    if show_progress:
+        sys.stderr.write("\n")
+    if len(jobs) > 1:
+        typer.echo(f"converted {len(jobs) - failed - strict_failed} of {len(jobs)} file(s)"
+                   + (f"; {failed + strict_failed} failed" if failed + strict_failed else ""), err=True)
+    if failed:
+        raise typer.Exit(2)
+    if strict_failed:
+        raise typer.Exit(1)
+
+
+def _jobs(inputs: list[str]) -> list[tuple[str, str]]:
+    """(input path, output name relative to --out-dir) for every input file."""
+    jobs: list[tuple[str, str]] = []
+    for raw in inputs:
+        if raw == "-":
+            jobs.append(("-", "stdin.yaml"))
+            continue
+        p = Path(raw)
+        if p.is_dir():
+            files = sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() in (".yaml", ".yml", ".json", ".toml"))
+            jobs.extend((str(q), str(q.relative_to(p))) for q in files)
+        else:
+            jobs.append((raw, p.name))
+    return jobs
+
+
+@app.command()
+def odds(
+    file: Annotated[Optional[Path], typer.Argument(help="A shot or scenario document (or use the inline options).")] = None,
+    system: Annotated[list[str], typer.Option("--system", "-s", help="Only this system (repeatable).")] = [],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
+    from_: Annotated[Optional[str], typer.Option("--from", "-f", help="System of a file that does not say.")] = None,
+    input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml.")] = None,
+    set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+    distance: Annotated[Optional[str], typer.Option("--distance", help="Inline shot: distance, e.g. 30m.")] = None,
+    light: Annotated[str, typer.Option("--light", help="Illuminance (0.2lx) or a preset (full-moon, daylight ...).")] = "daylight",
+    exposure: Annotated[float, typer.Option("--exposure", help="Visible fraction of the target, 0-1.")] = 1.0,
+    skill: Annotated[float, typer.Option("--skill", help="Standard-shot chance of the shooter, 0-1.")] = 0.5,
+    weapon: Annotated[str, typer.Option("--weapon", help="Weapon class or catalog id (handgun, rifle, glock-17 ...).")] = "handgun",
+    target_speed: Annotated[str, typer.Option("--target-speed", help="Target speed (2.7m/s) or gait (walk, run ...).")] = "still",
+    shooter_speed: Annotated[str, typer.Option("--shooter-speed", help="Shooter speed or gait.")] = "still",
+    posture: Annotated[str, typer.Option("--posture", help="Target posture.")] = "standing",
+    shooter_posture: Annotated[str, typer.Option("--shooter-posture", help="Shooter posture.")] = "standing",
+    barrier: Annotated[Optional[str], typer.Option("--barrier", help="MATERIAL:THICKNESS, e.g. concrete:15cm.")] = None,
+    aim: Annotated[str, typer.Option("--aim", help="Time spent aiming, e.g. 2s.")] = "0 s",
+    burst: Annotated[int, typer.Option("--burst", help="Rounds fired at the target.")] = 1,
+) -> None:
+    """One shot in every installed system side by side: native check, modifiers with rule
+    IDs, exact chance."""
+    from . import api
+    from .inline import inline_shot
+
+    settings = api.parse_settings(set_)
+    if file is not None:
+        loaded = api.load(file, input_format, from_)
+        shots, _ = api.shots_of(loaded, settings=settings)
+        settings = api._merge_settings(loaded.settings, settings)
+    elif distance is not None:
+        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure, skill=skill,
+                                             weapon=weapon, target_speed=target_speed, shooter_speed=shooter_speed,
+                                             posture=posture, shooter_posture=shooter_posture, barrier=barrier,
+                                             aim=aim, burst=burst))]
+    else:
+        raise XsysError("odds needs a FILE or an inline shot", expected="a shot/scenario file or --distance ...")
+    keys = system or None
+    all_results = [(name, shot, api.odds(shot, keys, settings=settings)) for name, shot in shots]
+    if as_json:
+        if len(all_results) == 1:
+            payload: dict = {"shot": all_results[0][0], "results": [r.as_json() for r in all_results[0][2]]}
+        else:
+            payload = {"shots": [{"shot": n, "results": [r.as_json() for r in rs]} for n, _, rs in all_results]}
+        _emit(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    from .report import odds_text
+
+    _emit(odds_text(all_results))
+
+
 def _expand(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:

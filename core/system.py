@@ -178,7 +178,7 @@ class System:
         covered = {k for keys in self.skills().values() for k in keys}
         for k in chances:
             if k not in covered:
-                col.loss("unsupported-field", f"{path}.skills.{k}", f"{self.name} has no skill for {k}")
+                col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}")
         return out
 
 

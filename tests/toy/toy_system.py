@@ -95,6 +95,23 @@ class Toy(System):
         return col.result(ToyNpc(name=c.name, skills=skills, **chars))
 
 
+    def shot_to_neutral(self, shot: ToyShot) -> Result[Shot]:
+        from xsys.core.model import Shooter, generic_weapon
+
+        col = Collector(self.key)
+        chance = float(dice.d100(shot.skill))
+        col.step("$.skill", f"Gun {shot.skill}", f"standard-shot chance {chance:.2f}", rules=["toy.skill"])
+        return col.result(Shot(shooter=Shooter(skill=chance), weapon=generic_weapon("handgun"),
+                               distance=shot.range))
+
+    def shot_from_neutral(self, shot: Shot) -> Result[ToyShot]:
+        col = Collector(self.key)
+        if shot.light.illuminance < 10:
+            col.loss("unsupported-field", "$.light", "toy shots carry no light", "toy.light")
+        level = _skill_ladder("Gun").native(shot.shooter.skill)
+        return col.result(ToyShot(skill=level, range=shot.distance))
+
+
 @lru_cache(maxsize=None)
 def _agi() -> Ladder:
     return percentile_ladder("AGI", dice.sum_distribution(2, 6), "toy.agi", "assumed")
