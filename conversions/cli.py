@@ -259,6 +259,54 @@ def odds(
     _emit(odds_text(all_results))
 
 
+@app.command()
+def curve(
+    file: Annotated[Optional[Path], typer.Argument(help="A shot document (or use the inline options).")] = None,
+    sweep: Annotated[str, typer.Option("--sweep", help="AXIS=FROM..TO: distance=2m..200m, light=100000lx..0lx, "
+                                       "exposure=1..0, skill=0.05..0.95, armor=0J..4000J, target-speed=0m/s..8m/s, "
+                                       "barrier=0cm..40cm.")] = "distance=2m..200m",
+    points: Annotated[int, typer.Option("--points", help="Sampled points.")] = 60,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="chart.png or chart.svg (needs xsys[plot]).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the sampled points as JSON.")] = False,
+    system: Annotated[list[str], typer.Option("--system", "-s", help="Only this system (repeatable).")] = [],
+    shot_index: Annotated[int, typer.Option("--shot", help="Which shot of a scenario (1-based).")] = 1,
+    from_: Annotated[Optional[str], typer.Option("--from", "-f", help="System of a file that does not say.")] = None,
+    set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+    distance: Annotated[str, typer.Option("--distance", help="Inline shot: distance.")] = "25m",
+    light: Annotated[str, typer.Option("--light", help="Inline shot: illuminance or preset.")] = "daylight",
+    exposure: Annotated[float, typer.Option("--exposure", help="Inline shot: visible fraction.")] = 1.0,
+    skill: Annotated[float, typer.Option("--skill", help="Inline shot: standard-shot chance.")] = 0.5,
+    weapon: Annotated[str, typer.Option("--weapon", help="Inline shot: weapon class or catalog id.")] = "handgun",
+) -> None:
+    """How the chance to hit falls along one axis, in every system, as a chart."""
+    from . import api
+    from . import curve as curves
+    from .inline import inline_shot
+
+    settings = api.parse_settings(set_)
+    axis, lo, hi = curves.parse_sweep(sweep)
+    if file is not None:
+        loaded = api.load(file, None, from_)
+        shots, _ = api.shots_of(loaded, settings=settings)
+        settings = api._merge_settings(loaded.settings, settings)
+        if not 1 <= shot_index <= len(shots):
+            raise XsysError("no such shot", path="--shot", expected=f"1 to {len(shots)}", found=str(shot_index))
+        name, shot = shots[shot_index - 1]
+    else:
+        shot = inline_shot(distance=distance, light=light, exposure=exposure, skill=skill, weapon=weapon)
+    data = curves.sweep(shot, axis, lo, hi, points, system or None, settings)
+    if output:
+        curves.plot(data, output)
+    if as_json:
+        _emit(json.dumps(data.as_json(), indent=2, ensure_ascii=False))
+    elif not output:
+        _emit(curves.terminal_chart(data))
+        _emit("")
+        _emit(curves.table(data))
+    else:
+        _emit(f"wrote {output}")
+
+
 def _expand(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
