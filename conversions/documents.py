@@ -29,6 +29,8 @@ MAX_INPUT_BYTES = int(os.environ.get("XSYS_MAX_INPUT_BYTES", str(16 * 1024 * 102
 
 def format_for(path: str | Path, explicit: str | None = None) -> str:
     if explicit:
+        if explicit not in FORMATS and explicit.lower() in default_registry().formats():
+            return "plugin:" + explicit.lower()
         if explicit not in FORMATS:
             raise InputError("unknown input format", file=str(path), expected="yaml, json or toml", found=repr(explicit))
         return explicit
@@ -36,6 +38,8 @@ def format_for(path: str | Path, explicit: str | None = None) -> str:
     for name, exts in FORMATS.items():
         if ext in exts:
             return name
+    if ext and ext in default_registry().formats():
+        return "plugin:" + ext
     raise InputError("cannot tell the format from the file name", file=str(path),
                      expected="a .yaml, .yml, .json or .toml file (or --input-format)", found=repr("." + ext if ext else ""))
 
@@ -45,6 +49,14 @@ def parse_bytes(data: bytes, fmt: str, file: str) -> Any:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError("input too large", file=file, expected=f"at most {MAX_INPUT_BYTES} bytes",
                          found=f"{len(data)} bytes")
+    if fmt.startswith("plugin:"):
+        name, loader, _ = default_registry().formats()[fmt[len("plugin:"):]]
+        try:
+            return loader(data)
+        except XsysError as exc:
+            raise exc.with_file(file)
+        except Exception as exc:
+            raise InputError(f"malformed {name} document: {type(exc).__name__}: {exc}", file=file) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

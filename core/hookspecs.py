@@ -30,7 +30,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 # ---- registration -----------------------------------------------------------------
 
 @hookspec
-def xsys_register_systems(register: "Callable[[type[System]], None]") -> None:
+def xsys_register_systems(register: Callable[[type[System]], None]) -> None:
     """Register game systems by calling ``register(SystemClass)`` once per system.
 
     ``SystemClass`` is a subclass of :class:`xsys.core.system.System` with a unique
@@ -39,7 +39,7 @@ def xsys_register_systems(register: "Callable[[type[System]], None]") -> None:
 
 
 @hookspec
-def xsys_register_catalog(catalog: "Catalog") -> None:
+def xsys_register_catalog(catalog: Catalog) -> None:
     """Add weapons, armor items and barrier materials to the shared catalog with
     ``catalog.add_weapon``, ``add_armor``, ``add_material`` or ``add_toml(path)``.
 
@@ -48,7 +48,7 @@ def xsys_register_catalog(catalog: "Catalog") -> None:
 
 
 @hookspec
-def xsys_register_formats(register: "Callable[..., None]") -> None:
+def xsys_register_formats(register: Callable[..., None]) -> None:
     """Register extra document formats: ``register(name, extensions, load, dump)`` where
     ``load(bytes) -> plain data`` and ``dump(plain data) -> bytes``. Extensions are
     matched case-insensitively and must not clash with another format's. Return value
@@ -58,7 +58,7 @@ def xsys_register_formats(register: "Callable[..., None]") -> None:
 # ---- checks -----------------------------------------------------------------------
 
 @hookspec
-def xsys_shot_modifiers(system: str, shot: "Shot") -> "list[Modifier] | None":
+def xsys_shot_modifiers(system: str, shot: Shot) -> list[Modifier] | None:
     """House rules: extra modifiers for a shot in a system the plugin need not own.
 
     ``system`` is the system key being checked. Return a list of
