@@ -46,6 +46,14 @@ def format_for(path: str | Path, explicit: str | None = None) -> str:
 
 def parse_bytes(data: bytes, fmt: str, file: str) -> Any:
     """Bytes -> plain data (dicts, lists, scalars), with clear errors."""
+    try:
+        return _parse_bytes(data, fmt, file)
+    except RecursionError:
+        raise InputError("nested too deeply", file=file, expected="a document of ordinary depth",
+                         found="more levels of nesting than the parser can follow") from None
+
+
+def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError("input too large", file=file, expected=f"at most {MAX_INPUT_BYTES} bytes",
                          found=f"{len(data)} bytes")

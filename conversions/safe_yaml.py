@@ -1,7 +1,7 @@
 """YAML read with PyYAML's safe loader only: no tags that construct objects, and limits
 on alias expansion and nesting so that an "alias bomb" is refused instead of eating the
-machine's memory. Limits (docs/troubleshooting.md): at most MAX_ALIASES alias uses and
-MAX_DEPTH levels of nesting per document."""
+machine's memory. Limits (docs/troubleshooting.md): at most MAX_ALIASES alias uses,
+MAX_DEPTH levels of nesting, and MAX_NODES nodes once every alias is expanded."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from xsys.core.errors import InputError
 
 MAX_ALIASES = 100
 MAX_DEPTH = 64
+MAX_NODES = 1_000_000  # nodes of the document with every alias expanded
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -57,11 +58,35 @@ class _LimitedLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    """Nodes of `node` with aliases expanded; shared (aliased) nodes are counted once per
+    use but measured once, so a billion-node bomb is measured in microseconds."""
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = 1  # a cycle counts once instead of recursing forever
+    if isinstance(node, yaml.SequenceNode):
+        size = 1 + sum(_expanded_size(n, memo) for n in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size = 1 + sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
+    else:
+        size = 1
+    memo[key] = size
+    return size
+
+
 def load_yaml(text: str, file: str) -> Any:
     try:
         loader = _LimitedLoader(text)
         try:
-            return loader.get_single_data()
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            size = _expanded_size(node, {})
+            if size > MAX_NODES:
+                raise InputError("YAML aliases expand the document too far",
+                                 expected=f"at most {MAX_NODES} nodes", found=f"{size} nodes")
+            return loader.construct_document(node)
         finally:
             loader.dispose()
     except InputError as exc:

@@ -89,6 +89,8 @@ def convert(data: Any, type_: Any, *, file: str | None = None, strict: bool = Tr
         return msgspec.convert(data, type_, dec_hook=dec_hook, strict=strict)
     except msgspec.ValidationError as exc:
         raise validation_error(exc, file) from None
+    except RecursionError:
+        raise InputError("nested too deeply", file=file, expected="a document of ordinary depth") from None
 
 
 def json_encode(obj: Any) -> bytes:
