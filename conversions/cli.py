@@ -86,11 +86,15 @@ def validate(
     system: Annotated[Optional[str], typer.Option("--from", help="System of files that do not say.")] = None,
 ) -> None:
     """Check documents without converting them; reports every file."""
+    from . import api
+
     bad = 0
     for f in _expand(files):
         try:
-            doc = documents.load(f, input_format, default_system=system)
-            _emit(f"ok: {f} ({doc.system} {doc.kind})")
+            loaded = api.load(f, input_format, default_system=system)
+            for key, raw in loaded.settings.items():
+                api.system_for(key, {key: raw})  # settings are checked too
+            _emit(f"ok: {f} ({loaded.system} {loaded.kind})")
         except XsysError as exc:
             bad += 1
             typer.echo(exc.with_file(str(f)).line(), err=True)

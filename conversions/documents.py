@@ -214,9 +214,16 @@ def schema(kind: str, system: str = NEUTRAL, registry: Registry | None = None) -
 
     _json_schema.to_builtins = with_hook
     try:
-        return msgspec.json.schema(typ, schema_hook=codec.schema_hook)
+        out = msgspec.json.schema(typ, schema_hook=codec.schema_hook)
     finally:
         _json_schema.to_builtins = plain
+    # Two optional top-level blocks are read outside the typed pass (api.from_plain).
+    props = out["$defs"][typ.__name__]["properties"]
+    props["settings"] = {"type": "object", "description": "per-system settings: system key -> its settings, "
+                         "e.g. {pl-trudnosc: {mechanic: per-die-d10}}",
+                         "additionalProperties": {"type": "object"}}
+    props["xsys"] = {"type": "object", "description": "metadata written by xsys convert (ignored on input)"}
+    return out
 
 
 def dumps(obj: Any, fmt: str) -> bytes:

@@ -1,1 +1,11 @@
-"""Built-in xsys system plugin (being written)."""
+"""new World of Darkness (2004 World of Darkness Rulebook): d10 pools, 8+ succeeds,
+10-again; cover and barrier rules of seed 003_8459a0d9262d5e70.txt (README.md)."""
+
+from xsys.core.hookspecs import hookimpl
+
+
+@hookimpl
+def xsys_register_systems(register):
+    from .system import NwodSystem  # lazy: `xsys --help` does not pay for the tables
+
+    register(NwodSystem)

@@ -1,0 +1,942 @@
+"""pl-trudnosc: the Polish firefight rules "Walka strzelecka" (seed 001_b9af1ba476f3eeb3.txt,
+digest shared/rules/polish-firefight.md) as an xsys system.
+
+The text names no game and never says which dice are rolled (``pl.resolution``), so the
+resolution is a named, swappable mechanic (:data:`MECHANICS`), chosen per run through the
+settings Struct :class:`PlSettings` or, when no settings are given, the environment
+variable ``XSYS_PL_MECHANIC``; the default is ``sum-d6``. Everything the text does not give
+(light, armor, barriers, weapon damage, turn length, trait scales) is an ``assumed`` value
+from tables.toml, reported in the Check's modifiers/notes and in the loss report.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequence, get_args
+
+import msgspec
+from msgspec import Meta
+
+from xsys.core import codec, dice
+from xsys.core.catalog import strip_entry
+from xsys.core.errors import InputError
+from xsys.core.ladder import Ladder, Step, ladders_from_data
+from xsys.core.model import (
+    Armor,
+    Barrier,
+    Combatant,
+    Cover,
+    Light,
+    Name,
+    Shooter,
+    Shot,
+    Target,
+    Text,
+    Weapon,
+    standard_shot,
+)
+from xsys.core.registry import catalog
+from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
+from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, ureg
+from xsys.core.vocab import POSTURE_HEIGHT, VisionAid, firearm_skill_for
+
+KEY = "pl-trudnosc"
+ENV_MECHANIC = "XSYS_PL_MECHANIC"
+ONE = Fraction(1)
+ZERO = Fraction(0)
+
+
+# ---- tables -----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def tables() -> dict[str, Any]:
+    """tables.toml, parsed once."""
+    res = resources.files(__package__).joinpath("tables.toml")
+    with resources.as_file(res) as path, open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _range_ladder(name: str, spec: Mapping[str, Any]) -> Ladder:
+    """pl.difficulty.range: +1 per started step beyond the base range (rounding "up": the
+    first row at or beyond the distance). Below the base range: +0 (the base is the floor)."""
+    from xsys.core.units import parse
+
+    base = float(parse(spec["base"], Length))
+    step = float(parse(spec["step"], Length))
+    rows = [Step(k, base + k * step, "pl.difficulty.range", "seed",
+                 f"{base + k * step:g} m" + (" (base range, pl.difficulty.base)" if k == 0 else ""))
+            for k in range(int(spec["max_steps"]) + 1)]
+    return Ladder.build(name, "m", rows, rounding="up", native_order="increasing")
+
+
+def range_modifier(distance: float, weapon: Literal["short", "long"]) -> int:
+    """pl.difficulty.range as a formula (no cap): +1 per started step beyond the base
+    range (ceil), 0 at or below it. The ladders of :func:`all_ladders` are its table."""
+    spec = tables()["range"][weapon]
+    from xsys.core.units import parse
+
+    base = float(parse(spec["base"], Length))
+    step = float(parse(spec["step"], Length))
+    over = float(distance) - base
+    if over <= 0:
+        return 0
+    # ceil with a tolerance so that 12.000000000001 m (unit round-off) is still +1
+    return math.ceil(over / step - 1e-9)
+
+
+def _aim_ladder() -> Ladder:
+    """pl.aim: aiming turns spent before the shot <- seconds of aim (full turns count;
+    one tura = 3 s, assumed in core/data/units.txt as ``pl_tura``)."""
+    tura = turn_seconds()
+    rows = [Step(k, k * tura, "pl.aim", "assumed", f"{k} tura" if k == 1 else f"{k} tur")
+            for k in range(int(tables()["aim"]["max_turns"]) + 1)]
+    return Ladder.build("aim", "s", rows, rounding="down", native_order="increasing")
+
+
+def _points_ladder(name: str, rule: str) -> Ladder:
+    pts = tables()["points"]
+    return Ladder.from_table(name, {"axis": pts["axis"], "rounding": pts["rounding"], "rule": rule,
+                                    "source": "assumed", "native_order": "increasing", "rows": pts["rows"]})
+
+
+@lru_cache(maxsize=1)
+def all_ladders() -> dict[str, Ladder]:
+    data = tables()
+    lads = ladders_from_data(data, "pl_trudnosc/tables.toml")
+    lads["range_short"] = _range_ladder("range_short", data["range"]["short"])
+    lads["range_long"] = _range_ladder("range_long", data["range"]["long"])
+    lads["aim"] = _aim_ladder()
+    lads["damage"] = _points_ladder("damage", "pl.damage")
+    lads["armor"] = _points_ladder("armor", "pl.armor")
+    lads["barrier"] = _points_ladder("barrier", "pl.barrier")
+    return lads
+
+
+def turn_seconds() -> float:
+    """One tura in seconds, through pint (``pl_tura``; the text gives no length: assumed)."""
+    return float(ureg().Quantity(1, "pl_tura").to("s").magnitude)
+
+
+def _canon(label: str, literal: Any) -> str:
+    """The Literal's own string object for `label` (msgspec's omit_defaults compares
+    non-interned strings by identity, so a label read from TOML must be swapped for it)."""
+    for v in get_args(literal):
+        if v == label:
+            return v
+    raise KeyError(label)
+
+
+def _by_label(lad: Ladder, label: str) -> Step:
+    for s in lad.steps:
+        if s.label == label:
+            return s
+    raise KeyError(label)
+
+
+# ---- resolution mechanics (pl.resolution, assumed) --------------------------------
+
+Dist = dict[int, Fraction]
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    """One way to resolve "test X z Y" against Trudność. ``successes(trait, skill,
+    extra_dice, trudnosc)`` is the exact distribution of the number of successes: 0 =
+    failed, 1 = passed, 1 + k = passed with k additional successes."""
+
+    key: str
+    dice: str  # in words, for System.dice
+    successes: Callable[[int, int, int, int], Dist]
+    pool: Callable[[int, int, int], int]  # dice rolled for (trait, skill, extra_dice)
+    needs: Callable[[int, int, int], str]  # (pool, skill, trudnosc) -> how to read the roll
+    note: str = ""
+
+
+@lru_cache(maxsize=None)
+def _sum_d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
+    """sum-d6: roll (trait + skill) d6 and add them; the test passes when the sum reaches
+    Trudność; every full 5 points above it is one additional success."""
+    step = int(tables()["resolution"]["sum-d6"]["step"])
+    n = trait + skill + extra
+    if n <= 0:
+        return {0: ONE}
+    out: Dist = {}
+    for total, p in dice.sum_distribution(n, 6).items():
+        k = 0 if total < trudnosc else 1 + (total - trudnosc) // step
+        out[k] = out.get(k, ZERO) + p
+    return out
+
+
+@lru_cache(maxsize=None)
+def _per_die_d10(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
+    """per-die-d10: roll trait d10, add the skill to each die; every die reaching Trudność
+    is a success."""
+    n = trait + extra
+    if n <= 0:
+        return {0: ONE}
+    return {k: p for k, p in dice.count_at_least(n, 10, trudnosc - skill).items() if p}
+
+
+MECHANICS: dict[str, Mechanic] = {
+    "sum-d6": Mechanic(
+        "sum-d6",
+        "sum-d6 (assumed): (trait + skill) d6 summed against Trudność; each full 5 over it is an additional success",
+        _sum_d6,
+        lambda trait, skill, extra: trait + skill + extra,
+        lambda n, skill, t: f"sum of {n}d6 >= {t}",
+    ),
+    "per-die-d10": Mechanic(
+        "per-die-d10",
+        "per-die-d10 (assumed): trait d10, skill added to each die; each die reaching Trudność is a success",
+        _per_die_d10,
+        lambda trait, skill, extra: trait + extra,
+        lambda n, skill, t: f"{n}d10 +{skill} each, 1+ die >= {t}",
+    ),
+}
+DEFAULT_MECHANIC = tables()["resolution"]["default"]
+
+
+def pass_chance(dist: Mapping[int, Fraction]) -> Fraction:
+    return ONE - dist.get(0, ZERO)
+
+
+# ---- settings ----------------------------------------------------------------------
+
+class PlSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Per-run settings of pl-trudnosc. ``mechanic``: a key of MECHANICS (``sum-d6``,
+    ``per-die-d10``). Without settings, ``XSYS_PL_MECHANIC`` chooses, else ``sum-d6``."""
+
+    mechanic: Name = DEFAULT_MECHANIC
+
+    def __post_init__(self) -> None:
+        if self.mechanic not in MECHANICS:
+            raise ValueError(f"@mechanic: unknown mechanic {self.mechanic!r}; "
+                             f"expected one of {', '.join(sorted(MECHANICS))}")
+
+
+# ---- native Structs ----------------------------------------------------------------
+
+class _S(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+Cecha = Annotated[int, Meta(ge=1, le=5, description="trait 1-5 (scale assumed, pl.traits)")]
+Poziom = Annotated[int, Meta(ge=0, le=5, description="skill 0-5 (scale assumed, pl.traits)")]
+Punkty = Annotated[int, Meta(ge=0, le=12, description="points on the assumed 0-12 scale (pl.damage/pl.armor)")]
+Tempo = Literal["stoi", "marsz", "trucht", "bieg"]
+Postawa = Literal["stojąca", "klęcząca", "leżąca"]
+OsłonaCelu = Literal["brak", "zza osłony", "ukryty"]
+Oświetlenie = Literal["dzień", "zmierzch", "księżyc", "gwiazdy", "ciemność"]
+Rodzaj = Literal["krótka", "długa", "rzucana"]
+
+
+class Umiejętności(_S, kw_only=True):
+    """The skills the text names (used in "test X z Y")."""
+
+    Broń_krótka: Poziom = msgspec.field(default=0, name="Broń krótka")
+    Broń_długa: Poziom = msgspec.field(default=0, name="Broń długa")
+    Rzucanie: Poziom = 0
+    Czujność: Poziom = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"Broń krótka": self.Broń_krótka, "Broń długa": self.Broń_długa,
+                "Rzucanie": self.Rzucanie, "Czujność": self.Czujność}
+
+    @classmethod
+    def of(cls, levels: Mapping[str, int]) -> "Umiejętności":
+        return cls(Broń_krótka=levels.get("Broń krótka", 0), Broń_długa=levels.get("Broń długa", 0),
+                   Rzucanie=levels.get("Rzucanie", 0), Czujność=levels.get("Czujność", 0))
+
+
+class Broń(_S, kw_only=True):
+    """A weapon. ``katalog``: catalog id, needed only when ``nazwa`` is not the catalog's
+    name; ``obrażenia``: base damage points (pl.damage, assumed scale), derived from the
+    catalog weapon's muzzle energy when omitted."""
+
+    nazwa: Name
+    rodzaj: Rodzaj
+    obrażenia: Punkty | None = None
+    katalog: Name | None = None
+
+
+class Pancerz(_S, kw_only=True):
+    """Armor: ``punkty`` on the assumed points scale (pl.armor), or a catalog item."""
+
+    nazwa: Name
+    punkty: Punkty | None = None
+    katalog: Name | None = None
+
+
+class Przeszkoda(_S, kw_only=True):
+    """A solid barrier a shot at a hidden target passes through (pl.barrier, assumed)."""
+
+    materiał: Name
+    grubość: Length
+    nazwa: Name = ""
+
+
+class Postać(_S, kw_only=True):
+    """A native stat block: the four traits, the four skills, Zalety, weapons, armor."""
+
+    imię: Name
+    Motoryka: Cecha = 3
+    Percepcja: Cecha = 3
+    Atletyka: Cecha = 3
+    Odwaga: Cecha = 3
+    umiejętności: Umiejętności = msgspec.field(default_factory=Umiejętności)
+    Zalety: list[Name] = msgspec.field(default_factory=list)
+    broń: list[Broń] = msgspec.field(default_factory=list)
+    pancerz: list[Pancerz] = msgspec.field(default_factory=list)
+    opis: Text = ""
+
+
+class Strzał(_S, kw_only=True):
+    """One shot as the text describes it (pl.shoot with pl.difficulty.*, pl.defence.*, pl.aim).
+    ``umiejętność`` is the level of the skill the weapon uses (Broń krótka, Broń długa or
+    Rzucanie); ``celowanie`` the aiming turns spent before the shot; ``osłona_celu`` whether
+    the target fires from behind cover (+10) or is hidden behind it."""
+
+    nazwa: Name = ""
+    strzelec: Name = ""
+    cel: Name = ""
+    Motoryka: Cecha = 3
+    umiejętność: Poziom = 0
+    broń: Broń
+    dystans: Length
+    ruch_strzelca: Tempo = "stoi"
+    ruch_celu: Tempo = "stoi"
+    postawa_celu: Postawa = "stojąca"
+    osłona_celu: OsłonaCelu = "brak"
+    przeszkoda: Przeszkoda | None = None
+    celowanie: Annotated[int, Meta(ge=0, le=20)] = 0
+    oświetlenie: Oświetlenie = "dzień"
+    pomoce_wzroku: list[VisionAid] = msgspec.field(default_factory=list)
+    pancerz_celu: list[Pancerz] = msgspec.field(default_factory=list)
+
+
+# ---- vocabulary maps ---------------------------------------------------------------
+
+TRAITS = ("Motoryka", "Percepcja", "Atletyka", "Odwaga")
+SKILL_OF_NEUTRAL = {"handgun": "Broń krótka", "rifle": "Broń długa", "shotgun": "Broń długa",
+                    "smg": "Broń długa", "machine_gun": "Broń długa", "throw": "Rzucanie"}
+RODZAJ_OF_CLASS = {"handgun": "krótka", "revolver": "krótka", "smg": "długa", "carbine": "długa",
+                   "rifle": "długa", "shotgun": "długa", "mg": "długa", "thrown": "rzucana"}
+CLASS_OF_RODZAJ = {"krótka": "handgun", "długa": "rifle", "rzucana": "thrown"}
+SKILL_OF_RODZAJ = {"krótka": "Broń krótka", "długa": "Broń długa", "rzucana": "Rzucanie"}
+POSTURE_OF = {"stojąca": "standing", "klęcząca": "kneeling", "leżąca": "prone"}
+# "test Motoryki z Bronią krótką": genitive of the trait, instrumental of the skill
+GENITIVE = {"Motoryka": "Motoryki", "Percepcja": "Percepcji", "Atletyka": "Atletyki", "Odwaga": "Odwagi"}
+INSTRUMENTAL = {"Broń krótka": "Bronią krótką", "Broń długa": "Bronią długą", "Rzucanie": "Rzucaniem",
+                "Czujność": "Czujnością"}
+NIGHT_AIDS = {"nv-goggles", "thermal-goggles", "weapon-light", "hand-light"}
+NIGHT_SIGHTS = {"nv-sight", "thermal"}
+
+
+def skill_trait(skill: str) -> str:
+    return tables()["skills"][skill]["trait"]
+
+
+def skill_rule(skill: str) -> str:
+    return tables()["skills"][skill]["rule"]
+
+
+# ---- rules that are formulas -------------------------------------------------------
+
+def aim_modifiers(turns: int) -> tuple[int, int]:
+    """pl.aim: (extra dice, Trudność change) after `turns` aiming turns: the first gives +1
+    die, each further one -1 Trudność."""
+    a = tables()["aim"]
+    if turns <= 0:
+        return 0, 0
+    return int(a["first_turn_dice"]), int(a["further_turn_difficulty"]) * (turns - 1)
+
+
+def suppression_difficulty(*rounds: int) -> int:
+    """pl.suppress: Odwaga test at 15 + rounds fired toward the target; several shooters
+    suppressing the same target at once add up their rounds (reading of "fired in his
+    direction"; the text allows several suppressors)."""
+    if any(r < 0 for r in rounds):
+        raise InputError("rounds fired must not be negative", found=repr(rounds))
+    return int(tables()["suppress"]["base"]) + sum(rounds)
+
+
+def movement(npc: Postać) -> dict[str, Length]:
+    """pl.sprint / pl.crawl / pl.swim: distance per tura. Sprint and swim have no unit in
+    the text: metres (assumed); crawl is stated in metres."""
+    mv = tables()["movement"]
+    reg = ureg()
+    unit = mv["length_unit"]
+    trained = mv["military_training"] in npc.Zalety
+    sprint = reg.Quantity(mv["sprint_per_motoryka"] * npc.Motoryka, unit)
+    crawl = reg.Quantity(*_q(mv["crawl_trained"] if trained else mv["crawl"]))
+    swim = reg.Quantity(mv["swim_per_atletyka"] * npc.Atletyka, unit)
+    return {k: Length(float(q.to("m").magnitude)) for k, q in
+            (("sprint", sprint), ("crawl", crawl), ("swim", swim))}
+
+
+def movement_speeds(npc: Postać) -> dict[str, Speed]:
+    """The same distances as speeds, through pint's ``pl_tura`` (3 s, assumed)."""
+    reg = ureg()
+    return {k: Speed(float(reg.Quantity(float(d), "m / pl_tura").to("m/s").magnitude))
+            for k, d in movement(npc).items()}
+
+
+def _q(text: str) -> tuple[float, str]:
+    num, unit = text.split(None, 1)
+    return float(num), unit
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """A test without a shot: exact chance to pass and the distribution of the effect."""
+
+    chance: Fraction
+    effect: dict[int, Fraction] = field(default_factory=dict)  # effect value -> probability (failures excluded)
+    trudnosc: int = 0
+    pool: int = 0
+
+
+def _test(mechanic: Mechanic, trait: int, skill: int, trudnosc: int, extra: int = 0) -> Dist:
+    return mechanic.successes(trait, skill, extra, trudnosc)
+
+
+def observe(mechanic: Mechanic, percepcja: int, czujnosc: int, hidden: int,
+            trudnosc: int | None = None) -> TestOutcome:
+    """pl.observe: Percepcja (wzrok) with Czujność; passed = every enemy not hidden behind
+    cover is spotted; each additional success reveals one hidden enemy (capped by how
+    many there are). Trudność not stated: 10 (assumed)."""
+    t = int(tables()["observe"]["difficulty"]) if trudnosc is None else trudnosc
+    dist = _test(mechanic, percepcja, czujnosc, t)
+    eff: dict[int, Fraction] = {}
+    for k, p in dist.items():
+        if k >= 1:
+            r = min(k - 1, hidden)
+            eff[r] = eff.get(r, ZERO) + p
+    return TestOutcome(pass_chance(dist), eff, t, mechanic.pool(percepcja, czujnosc, 0))
+
+
+def suppression(mechanic: Mechanic, odwaga: int, *rounds: int) -> TestOutcome:
+    """pl.suppress: chance the target ignores the fire (passes Odwaga at 15 + rounds; a
+    single-trait test: skill 0)."""
+    t = suppression_difficulty(*rounds)
+    dist = _test(mechanic, odwaga, 0, t)
+    return TestOutcome(pass_chance(dist), {}, t, mechanic.pool(odwaga, 0, 0))
+
+
+def grenade(mechanic: Mechanic, motoryka: int, rzucanie: int, *, distance: float, in_radius: int,
+            room_size: float | None = None, blast_radius: float | None = None, room_occupants: int = 0,
+            room_hidden: int = 0) -> TestOutcome:
+    """pl.grenade: Motoryka with Rzucanie; passed = 1 enemy in the blast, each additional
+    success 1 more (up to those in the radius). In an enclosed room smaller than the blast
+    radius everyone in it is affected automatically, except those additionally hidden
+    (no roll: "automatycznie"). Throw Trudność: as a short weapon (assumed)."""
+    if room_size is not None and blast_radius is not None and room_size < blast_radius:
+        return TestOutcome(ONE, {max(0, room_occupants - room_hidden): ONE}, 0, 0)
+    t = int(tables()["difficulty"]["base"]) + range_modifier(distance, "short")
+    dist = _test(mechanic, motoryka, rzucanie, t)
+    eff: dict[int, Fraction] = {}
+    for k, p in dist.items():
+        if k >= 1:
+            n = min(k, in_radius)
+            eff[n] = eff.get(n, ZERO) + p
+    return TestOutcome(pass_chance(dist), eff, t, mechanic.pool(motoryka, rzucanie, 0))
+
+
+# ---- the system --------------------------------------------------------------------
+
+class PlTrudnosc(System):
+    key: ClassVar[str] = KEY
+    name: ClassVar[str] = "Polish firefight rules — Trudność difficulty system"
+    edition: ClassVar[str] = "unidentified source (Walka strzelecka)"
+    dice: ClassVar[str] = MECHANICS[DEFAULT_MECHANIC].dice  # replaced per instance by the selected mechanic
+    rule_prefix: ClassVar[str] = "pl."
+    npc_type: ClassVar[type] = Postać
+    shot_type: ClassVar[type | None] = Strzał
+    settings_type: ClassVar[type | None] = PlSettings
+
+    def __init__(self, settings: Any = None) -> None:
+        if settings is None:
+            name = os.environ.get(ENV_MECHANIC, "").strip() or DEFAULT_MECHANIC
+            if name not in MECHANICS:
+                raise InputError(f"unknown dice mechanic in {ENV_MECHANIC}",
+                                 expected="one of " + ", ".join(sorted(MECHANICS)), found=repr(name))
+            settings = PlSettings(mechanic=name)
+        elif isinstance(settings, Mapping):
+            settings = codec.convert(dict(settings), PlSettings)
+        elif not isinstance(settings, PlSettings):
+            raise InputError("pl-trudnosc settings must be PlSettings or a mapping", found=type(settings).__name__)
+        self.settings = settings
+        self.mechanic = MECHANICS[settings.mechanic]
+        self.dice = self.mechanic.dice  # type: ignore[misc]
+
+    # ---- tables --------------------------------------------------------------------
+    def ladders(self) -> dict[str, Ladder]:
+        return dict(all_ladders())
+
+    def characteristics(self) -> dict[str, CharacteristicSpec]:
+        return _characteristics()
+
+    def skills(self) -> dict[str, tuple[str, ...]]:
+        return {name: tuple(spec["neutral"]) for name, spec in tables()["skills"].items()}
+
+    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
+        return _skill_ladder(self.mechanic.key, skill, self._trait(skill, context))
+
+    def rule_ids(self) -> set[str]:
+        ids = super().rule_ids()
+        ids |= {a["id"] for a in tables()["actions"]}
+        ids |= {"pl.resolution", "pl.actions", "pl.observe", "pl.shoot", "pl.suppress", "pl.grenade",
+                "pl.aim", "pl.sprint", "pl.crawl", "pl.swim", "pl.difficulty.base", "pl.difficulty.range",
+                "pl.difficulty.target-motion", "pl.difficulty.shooter-motion", "pl.defence.posture",
+                "pl.defence.cover", "pl.traits", "pl.light", "pl.damage", "pl.armor", "pl.barrier", "pl.turn"}
+        return ids
+
+    @staticmethod
+    def _trait(skill: str, context: Mapping[str, Any] | None) -> int:
+        trait = skill_trait(skill)
+        v = (context or {}).get(trait, 3)
+        return int(v) if v is not None else 3
+
+    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        return _standard_chance(self.mechanic.key, skill, int(level), self._trait(skill, context))
+
+    # ---- the check -----------------------------------------------------------------
+    def difficulty(self, shot: Shot) -> tuple[list[Modifier], int, list[str]]:
+        """The situation modifiers of a shot (Trudność and dice), the aiming turns, and
+        notes on what the text does not cover. Trudność = 10 + the difficulty modifiers."""
+        lads = all_ladders()
+        mods: list[Modifier] = []
+        notes: list[str] = []
+        cls = shot.weapon.weapon_class
+        thrown = cls == "thrown"
+        long_arm = RODZAJ_OF_CLASS[cls] == "długa"
+        # pl.difficulty.range: base 10 m short / 25 m long; thrown like short (pl.grenade, assumed)
+        r = range_modifier(shot.distance, "long" if long_arm else "short")
+        if r:
+            step = "10 m beyond 25 m" if long_arm else "2 m beyond 10 m"
+            mods.append(Modifier(rule="pl.grenade" if thrown else "pl.difficulty.range", kind="difficulty",
+                                 value=r, source="assumed" if thrown else "seed",
+                                 why=f"{shot.distance}: +1 per started {step}"))
+        if thrown:
+            notes.append("assumed [pl.grenade]: the throw's Trudność is not stated; read as a short weapon")
+        # pl.difficulty.target-motion / shooter-motion: gait ladders over m/s (nearest preset)
+        ts = lads["target_motion"].step_for(shot.target.speed)
+        if ts.native:
+            mods.append(Modifier(rule=ts.rule, kind="difficulty", value=ts.native, source=ts.source,
+                                 why=f"target moves {shot.target.speed} ({ts.label})"))
+        ss = lads["shooter_motion"].step_for(shot.shooter.speed)
+        if ss.native:
+            mods.append(Modifier(rule=ss.rule, kind="difficulty", value=ss.native, source=ss.source,
+                                 why=f"shooter moves {shot.shooter.speed} ({ss.label})"))
+        # pl.defence.cover / pl.defence.posture: firing from cover replaces the posture
+        # modifier (the posture values are for "nieosłonięta" positions; assumed: no stacking)
+        exposure = shot.target.cover.exposure
+        cs = lads["cover"].step_for(exposure)
+        ps = lads["posture"].step_for(POSTURE_HEIGHT[shot.target.posture])
+        if cs.native:
+            hidden = exposure == 0
+            mods.append(Modifier(rule=cs.rule, kind="difficulty", value=cs.native,
+                                 source="assumed" if hidden or exposure > 0.2 else cs.source,
+                                 why=("target hidden behind cover (text: no Difficulty given; read as firing from cover)"
+                                      if hidden else f"target behind cover, {exposure:g} visible (zza osłony)")))
+            if ps.native:
+                notes.append(f"assumed [pl.defence.posture]: {ps.label} (+{ps.native}) does not stack with cover")
+        elif ps.native:
+            src = "seed" if shot.target.posture in ("kneeling", "prone") else "assumed"
+            mods.append(Modifier(rule=ps.rule, kind="difficulty", value=ps.native, source=src,
+                                 why=f"target {shot.target.posture} in the open ({ps.label})"))
+        if 0 < 1 - exposure and not cs.native:
+            notes.append(f"assumed [pl.defence.cover]: {exposure:g} visible is read as uncovered")
+        # pl.aim: aiming turns from seconds (tura = 3 s, assumed)
+        turns = lads["aim"].native(shot.shooter.aim_time)
+        dice_bonus, diff = aim_modifiers(turns)
+        if dice_bonus:
+            mods.append(Modifier(rule="pl.aim", kind="dice", value=dice_bonus, source="seed",
+                                 why=f"aimed {turns} tura/tur ({shot.shooter.aim_time}; tura = 3 s assumed)"))
+        if diff:
+            mods.append(Modifier(rule="pl.aim", kind="difficulty", value=diff, source="seed",
+                                 why=f"{turns - 1} further aiming turn(s)"))
+        if turns >= int(tables()["aim"]["max_turns"]):
+            notes.append(f"assumed [pl.aim]: aiming counted up to {turns} turns (the text gives no cap)")
+        # pl.light (assumed): the text has no light rules
+        ls = lads["light"].step_for(shot.light.illuminance)
+        light = ls.native
+        aids = set(shot.light.aids) | ({shot.weapon.sights} & NIGHT_SIGHTS)
+        if light and aids & (NIGHT_AIDS | NIGHT_SIGHTS):
+            light = min(light, 3)
+        if light:
+            mods.append(Modifier(rule="pl.light", kind="difficulty", value=light, source="assumed",
+                                 why=f"light {shot.light.illuminance} ({ls.label})"
+                                     + (f", with {', '.join(sorted(aids))}" if light != ls.native else "")))
+        # what the text does not cover
+        ignored = []
+        if shot.elevation:
+            ignored.append(f"elevation {shot.elevation}")
+        if shot.called_location:
+            ignored.append(f"called shot to {shot.called_location}")
+        if shot.burst > 1:
+            ignored.append(f"burst of {shot.burst} (no burst rule; one shot resolved)")
+        if shot.underwater:
+            ignored.append("underwater")
+        sh = shot.shooter
+        if sh.posture != "standing":
+            ignored.append(f"shooter {sh.posture} (posture counts only for the target)")
+        if sh.hands == 1 or sh.off_hand or sh.braced:
+            ignored.append("shooter's hands/brace")
+        if ignored:
+            notes.append("not in the text, no effect: " + "; ".join(ignored))
+        return mods, turns, notes
+
+    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
+        mech = self.mechanic
+        cls = shot.weapon.weapon_class
+        skill = SKILL_OF_NEUTRAL[firearm_skill_for(cls)]
+        chars = _characteristics()
+        motoryka = chars["Motoryka"].ladder.step_for(shot.shooter.characteristics.get("dexterity", 0.5)).native
+        level = self.skill_ladder(skill, {"Motoryka": motoryka}).step_for(shot.shooter.skill).native
+        mods, _turns, notes = self.difficulty(shot)
+        mods = mods + list(extra)
+        trudnosc = int(tables()["difficulty"]["base"])
+        extra_dice = 0
+        mult = ONE
+        set_to: Fraction | None = None
+        for m in mods:
+            if m.kind == "difficulty":
+                trudnosc += int(m.value)
+            elif m.kind == "add":  # a bonus to the roll = the same amount off Trudność
+                trudnosc -= int(m.value)
+            elif m.kind == "dice":
+                extra_dice += int(m.value)
+            elif m.kind == "multiply":
+                mult *= Fraction(str(m.value))
+            elif m.kind == "set":
+                v = Fraction(str(m.value))
+                set_to = v / 100 if v > 1 else v
+        dist = mech.successes(motoryka, level, extra_dice, trudnosc)
+        raw = pass_chance(dist)
+        chance = set_to if set_to is not None else min(ONE, raw * mult)
+        scale = chance / raw if raw else ZERO
+        n = mech.pool(motoryka, level, extra_dice)
+        # damage: base points from muzzle energy (pl.damage), minus armor (pl.armor) and, for
+        # a hidden target, the barrier (pl.barrier); +1 per additional success (pl.shoot),
+        # except a grenade, whose additional successes catch more enemies (pl.grenade)
+        lads = all_ladders()
+        base_dmg = lads["damage"].native(shot.weapon.muzzle_energy)
+        loc = shot.called_location or "torso"
+        stops = sum(float(a.stops) for a in shot.target.armor if loc in a.covers)
+        soak = lads["armor"].native(stops) if stops else 0
+        notes.append(f"assumed [pl.damage]: {shot.weapon.muzzle_energy} -> {base_dmg} damage points")
+        if stops:
+            notes.append(f"assumed [pl.armor]: armor stopping {Energy(stops)} -> {soak} points off damage")
+        barrier = shot.target.cover.barrier
+        if barrier is not None and shot.target.cover.exposure == 0:
+            b_stops = catalog().barrier_stops(barrier)
+            b_pts = lads["barrier"].native(b_stops)
+            soak += b_pts
+            notes.append(f"assumed [pl.barrier]: {barrier.thickness} {barrier.material} stops "
+                         f"{Energy(b_stops)} -> {b_pts} points off damage")
+        damage: dict[int, Fraction] = {}
+        for k, p in dist.items():
+            if k == 0:
+                continue
+            bonus = 0 if cls == "thrown" else k - 1
+            d = max(0, base_dmg + bonus - soak)
+            damage[d] = damage.get(d, ZERO) + p * scale
+        miss = ONE - sum(damage.values(), ZERO)
+        if miss:
+            damage[0] = damage.get(0, ZERO) + miss
+        dmg_mean = float(sum((v * p for v, p in damage.items()), ZERO))
+        if cls == "thrown":
+            notes.append("pl.grenade: additional successes catch more enemies in the blast, not more damage")
+        notes.insert(0, f"assumed [pl.resolution]: mechanic {mech.key}")
+        outcomes = {f"{k - 1} additional": p * scale for k, p in sorted(dist.items()) if k >= 1}
+        return Check(
+            system=self.key,
+            stat=f"Motoryka + {skill}",
+            base=f"Motoryka {motoryka} + {skill} {level}",
+            modifiers=mods,
+            target=trudnosc,
+            needs=mech.needs(n, level, trudnosc),
+            chance=chance,
+            native=(f"test {GENITIVE['Motoryka']} z {INSTRUMENTAL[skill]} ({motoryka}+{level}), "
+                    f"Trudność {trudnosc}: {mech.needs(n, level, trudnosc)}"),
+            damage_mean=dmg_mean,
+            damage={str(v): fraction_text(p) for v, p in sorted(damage.items())},
+            outcomes=outcomes,
+            notes=notes,
+        )
+
+    # ---- npc conversions -----------------------------------------------------------
+    def npc_to_neutral(self, npc: Postać) -> Result[Combatant]:
+        col = Collector(self.key)
+        traits = {t: getattr(npc, t) for t in TRAITS}
+        chars = self.characteristics_to_neutral(traits, col, "$")
+        skills = self.skills_to_neutral(npc.umiejętności.as_dict(), col, "$.umiejętności", context=traits)
+        weapons = [self._weapon_to_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(npc.broń)]
+        armor = [self._armor_to_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(npc.pancerz)]
+        native: dict[str, Any] = {}
+        if npc.Zalety:
+            native["Zalety"] = list(npc.Zalety)
+            col.loss("kept-verbatim", "$.Zalety", "Zalety have no neutral equivalent; kept verbatim", "pl.crawl")
+        for k, v in movement(npc).items():
+            rule = {"sprint": "pl.sprint", "crawl": "pl.crawl", "swim": "pl.swim"}[k]
+            col.step(f"$.{k}", None, f"{v} per tura", f"{movement_speeds(npc)[k]} (tura = 3 s, assumed)",
+                     rules=[rule, "pl.turn"], source="assumed" if k != "crawl" else "seed")
+        value = Combatant(name=npc.imię, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
+                          notes=npc.opis, native={self.key: native} if native else {})
+        return col.result(value)
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[Postać]:
+        col = Collector(self.key)
+        traits = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        levels = self.skills_from_neutral(combatant.skills, col, "$.umiejętności", context=traits)
+        mine = combatant.native.get(self.key, {})
+        zalety = [str(z) for z in mine.get("Zalety", [])]
+        for other in combatant.native:
+            if other != self.key:
+                col.loss("unsupported-field", f"$.native.{other}", f"details kept for {other} have no place here")
+        weapons = [self._weapon_from_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(combatant.weapons)]
+        armor = [self._armor_from_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(combatant.armor)]
+        npc = Postać(imię=combatant.name, **traits, umiejętności=Umiejętności.of(levels), Zalety=zalety,
+                     broń=weapons, pancerz=armor, opis=combatant.notes)
+        return col.result(npc)
+
+    # ---- weapons and armor -----------------------------------------------------------
+    def _weapon_to_neutral(self, b: Broń, col: Collector, path: str) -> Weapon:
+        cat = catalog()
+        entry = None
+        if b.katalog:
+            entry = cat.weapons.get(b.katalog)
+            if entry is None:
+                raise InputError("unknown catalog weapon", path=f"{path}.katalog",
+                                 expected="a weapon id from `xsys catalog weapon`", found=repr(b.katalog))
+        elif b.obrażenia is None:
+            entry = cat.find_weapon(b.nazwa)
+            if entry is None:
+                raise InputError("a weapon needs obrażenia or a catalog weapon", path=path,
+                                 expected="obrażenia: <points> or katalog: <id>", found=repr(b.nazwa))
+        lad = all_ladders()["damage"]
+        if entry is not None:
+            w = strip_entry(entry)
+            if RODZAJ_OF_CLASS[w.weapon_class] != b.rodzaj:
+                raise InputError("weapon kind does not match the catalog weapon", path=f"{path}.rodzaj",
+                                 expected=repr(RODZAJ_OF_CLASS[w.weapon_class]), found=repr(b.rodzaj))
+            if b.nazwa != w.name:
+                w = msgspec.structs.replace(w, name=b.nazwa)
+            derived = lad.native(w.muzzle_energy)
+            if b.obrażenia is not None and b.obrażenia != derived:
+                col.loss("rounded", f"{path}.obrażenia", f"obrażenia {b.obrażenia} replaced by {derived}, from "
+                         f"the catalog weapon's {w.muzzle_energy}", "pl.damage")
+            col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
+            return w
+        step = lad.step_of(b.obrażenia)
+        col.loss("assumed", f"{path}.obrażenia", f"obrażenia {b.obrażenia} read as {Energy(step.rep)} muzzle "
+                 "energy (assumed points scale)", "pl.damage")
+        return Weapon(name=b.nazwa, weapon_class=CLASS_OF_RODZAJ[b.rodzaj],  # type: ignore[arg-type]
+                      muzzle_energy=Energy(step.rep))
+
+    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> Broń:
+        rodzaj = RODZAJ_OF_CLASS[w.weapon_class]
+        entry = catalog().weapons.get(w.catalog) if w.catalog else None
+        if entry is not None:
+            return Broń(nazwa=w.name, rodzaj=rodzaj, katalog=None if w.name == entry.name else entry.id)  # type: ignore[arg-type]
+        if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class:
+            col.loss("merged", f"{path}.rodzaj", f"{w.weapon_class} is a broń {rodzaj} here "
+                     "(the text has only short and long weapons)", "pl.shoot")
+        pts = all_ladders()["damage"].native(w.muzzle_energy)
+        col.loss("rounded", f"{path}.obrażenia", f"{w.muzzle_energy} read as {pts} damage points (assumed scale)",
+                 "pl.damage")
+        return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
+
+    def _armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
+        cat = catalog()
+        entry = None
+        if a.katalog:
+            entry = cat.armor.get(a.katalog)
+            if entry is None:
+                raise InputError("unknown catalog armor", path=f"{path}.katalog",
+                                 expected="an armor id from `xsys catalog armor`", found=repr(a.katalog))
+        elif a.punkty is None:
+            entry = next((x for x in cat.armor.values() if x.name.lower() == a.nazwa.strip().lower()), None)
+            if entry is None:
+                raise InputError("armor needs punkty or a catalog item", path=path,
+                                 expected="punkty: <points> or katalog: <id>", found=repr(a.nazwa))
+        lad = all_ladders()["armor"]
+        if entry is not None:
+            arm = strip_entry(entry)
+            if a.nazwa != arm.name:
+                arm = msgspec.structs.replace(arm, name=a.nazwa)
+            derived = lad.native(arm.stops)
+            if a.punkty is not None and a.punkty != derived:
+                col.loss("rounded", f"{path}.punkty", f"punkty {a.punkty} replaced by {derived}, from the "
+                         f"catalog item's {arm.stops}", "pl.armor")
+            return arm  # type: ignore[return-value]
+        step = lad.step_of(a.punkty)
+        col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
+                 "(assumed points scale)", "pl.armor")
+        return Armor(name=a.nazwa, stops=Energy(step.rep))
+
+    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
+        entry = catalog().armor.get(a.catalog) if a.catalog else None
+        if entry is not None:
+            return Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
+        pts = all_ladders()["armor"].native(a.stops)
+        col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
+                 "pl.armor")
+        if a.covers != ["torso"]:
+            col.loss("unsupported-field", f"{path}.covers", "armor points carry no coverage; torso assumed",
+                     "pl.armor")
+        return Pancerz(nazwa=a.name, punkty=pts)
+
+    # ---- shot conversions ------------------------------------------------------------
+    def shot_to_neutral(self, s: Strzał) -> Result[Shot]:
+        col = Collector(self.key)
+        lads = all_ladders()
+        skill = SKILL_OF_RODZAJ[s.broń.rodzaj]
+        weapon = self._weapon_to_neutral(s.broń, col, "$.broń")
+        chance = float(self.standard_chance(skill, s.umiejętność, {"Motoryka": s.Motoryka}))
+        dex = _characteristics()["Motoryka"].ladder.neutral(s.Motoryka)
+        col.step("$.umiejętność", f"{skill} {s.umiejętność}", f"standard-shot chance {chance:.3f}",
+                 rules=[skill_rule(skill), "pl.resolution"], source="assumed")
+        aim = Duration(lads["aim"].neutral(s.celowanie))
+        if s.celowanie:
+            col.loss("assumed", "$.celowanie", f"{s.celowanie} aiming turn(s) = {aim} (tura = 3 s assumed)", "pl.turn")
+        shooter = Shooter(name=s.strzelec, skill=chance, characteristics={"dexterity": dex},
+                          speed=Speed(_by_label(lads["shooter_motion"], s.ruch_strzelca).rep), aim_time=aim)
+        if s.osłona_celu == "brak":
+            cover = Cover()
+        elif s.osłona_celu == "zza osłony":
+            cover = Cover(exposure=_by_label(lads["cover"], "zza osłony").rep)
+        else:
+            cover = Cover(exposure=0.0)
+        if s.przeszkoda is not None:
+            cover = Cover(exposure=cover.exposure, barrier=Barrier(material=s.przeszkoda.materiał,
+                                                                  thickness=s.przeszkoda.grubość,
+                                                                  name=s.przeszkoda.nazwa))
+            catalog().material(s.przeszkoda.materiał)  # unknown material: a clear error now
+            col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
+        armor = [self._armor_to_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(s.pancerz_celu)]
+        target = Target(name=s.cel, posture=POSTURE_OF[s.postawa_celu],  # type: ignore[arg-type]
+                        speed=Speed(_by_label(lads["target_motion"], s.ruch_celu).rep), cover=cover, armor=armor)
+        light = Light(illuminance=Illuminance(_by_label(lads["light"], s.oświetlenie).rep),
+                      aids=list(s.pomoce_wzroku))
+        if s.oświetlenie != "dzień":
+            col.loss("assumed", "$.oświetlenie", f"{s.oświetlenie} = {light.illuminance} (no light rules in the text)",
+                     "pl.light")
+        shot = Shot(name=s.nazwa, shooter=shooter, weapon=weapon, target=target, distance=s.dystans, light=light)
+        return col.result(shot)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[Strzał]:
+        col = Collector(self.key)
+        lads = all_ladders()
+        cls = shot.weapon.weapon_class
+        skill = SKILL_OF_NEUTRAL[firearm_skill_for(cls)]
+        dex = shot.shooter.characteristics.get("dexterity")
+        if dex is None:
+            dex = 0.5
+            col.loss("assumed", "$.Motoryka", "no dexterity in the source; Motoryka set to the adult median",
+                     "pl.traits")
+        motoryka = _characteristics()["Motoryka"].ladder.step_for(dex).native
+        sstep = self.skill_ladder(skill, {"Motoryka": motoryka}).step_for(shot.shooter.skill)
+        if abs(sstep.rep - shot.shooter.skill) > 1e-9:
+            col.loss("rounded", "$.umiejętność", f"skill chance {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
+                     f"(P = {sstep.rep:.3f})", sstep.rule)
+        weapon = self._weapon_from_neutral(shot.weapon, col, "$.broń")
+
+        def gait(lad: Ladder, speed: float, path: str) -> str:
+            st = lad.step_for(speed)
+            if abs(st.rep - speed) > 1e-9:
+                col.loss("rounded", path, f"{Speed(speed)} read as {st.label} ({Speed(st.rep)})", st.rule)
+            return _canon(st.label, Tempo)
+
+        ruch_s = gait(lads["shooter_motion"], shot.shooter.speed, "$.ruch_strzelca")
+        ruch_c = gait(lads["target_motion"], shot.target.speed, "$.ruch_celu")
+        pst = lads["posture"].step_for(POSTURE_HEIGHT[shot.target.posture])
+        if POSTURE_OF[pst.label] != shot.target.posture:
+            col.loss("rounded", "$.postawa_celu", f"{shot.target.posture} read as {pst.label}", pst.rule)
+        cov = shot.target.cover
+        if cov.exposure == 0:
+            osl = "ukryty"
+        else:
+            cst = lads["cover"].step_for(cov.exposure)
+            osl = "zza osłony" if cst.native else "brak"
+            if abs(cst.rep - cov.exposure) > 1e-9:
+                col.loss("rounded", "$.osłona_celu", f"{cov.exposure:g} visible read as {osl}", cst.rule)
+        przeszkoda = None
+        if cov.barrier is not None:
+            b = cov.barrier
+            przeszkoda = Przeszkoda(materiał=b.material, grubość=b.thickness, nazwa=b.name)
+        ast = lads["aim"].step_for(shot.shooter.aim_time)
+        if abs(ast.rep - shot.shooter.aim_time) > 1e-9:
+            col.loss("clamped" if ast is lads["aim"].steps[-1] and shot.shooter.aim_time > ast.rep else "rounded",
+                     "$.celowanie", f"aim {shot.shooter.aim_time} -> {ast.native} full turn(s) (tura = 3 s assumed)",
+                     "pl.aim")
+        lst = lads["light"].step_for(shot.light.illuminance)
+        if lst.label != "dzień":
+            col.loss("assumed", "$.oświetlenie", f"{shot.light.illuminance} read as {lst.label} "
+                     "(no light rules in the text)", "pl.light")
+        armor = [self._armor_from_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(shot.target.armor)]
+        for path, cond, what in (
+            ("$.elevation", bool(shot.elevation), f"elevation {shot.elevation}"),
+            ("$.called_location", shot.called_location is not None, f"called shot to {shot.called_location}"),
+            ("$.burst", shot.burst > 1, f"burst of {shot.burst}"),
+            ("$.underwater", shot.underwater, "underwater"),
+            ("$.shooter.posture", shot.shooter.posture != "standing", f"shooter {shot.shooter.posture}"),
+            ("$.shooter.hands", shot.shooter.hands != 2 or shot.shooter.off_hand or shot.shooter.braced,
+             "shooter's hands/brace"),
+            ("$.shooter.cover", shot.shooter.cover != Cover(), "shooter's own cover"),
+            ("$.target.height", float(shot.target.height) != 1.75, f"target height {shot.target.height}"),
+        ):
+            if cond:
+                col.loss("unsupported-field", path, f"{what}: the text has no rule for it")
+        value = Strzał(nazwa=shot.name, strzelec=shot.shooter.name, cel=shot.target.name, Motoryka=motoryka,
+                       umiejętność=sstep.native, broń=weapon, dystans=shot.distance,
+                       ruch_strzelca=ruch_s, ruch_celu=ruch_c, postawa_celu=_canon(pst.label, Postawa),  # type: ignore[arg-type]
+                       osłona_celu=_canon(osl, OsłonaCelu), przeszkoda=przeszkoda, celowanie=ast.native,  # type: ignore[arg-type]
+                       oświetlenie=_canon(lst.label, Oświetlenie), pomoce_wzroku=list(shot.light.aids),  # type: ignore[arg-type]
+                       pancerz_celu=armor)
+        return col.result(value)
+
+
+# ---- cached builders (module level: shared by every instance) ------------------------
+
+@lru_cache(maxsize=1)
+def _characteristics() -> dict[str, CharacteristicSpec]:
+    tr = tables()["traits"]
+    dist = {int(k): Fraction(int(v), 100) for k, v in tr["distribution"].items()}
+    if sum(dist.values()) != 1:
+        raise ValueError("pl_trudnosc/tables.toml: trait distribution must add up to 100")
+    return {name: CharacteristicSpec(neutral, percentile_ladder(f"trait {name}", dist, tr["rule"], tr["source"]))
+            for name, neutral in tr["neutral"].items()}
+
+
+@lru_cache(maxsize=None)
+def _standard_chance(mechanic: str, skill: str, level: int, trait: int) -> Fraction:
+    """Chance at the skill's standard task under `mechanic`: firearm and throwing skills
+    take the standard shot (Trudność 10 by pl.difficulty.base: 10 m short, 25 m long;
+    thrown at 10 m, assumed); Czujność the unmodified observation test (Trudność 10,
+    assumed)."""
+    mech = MECHANICS[mechanic]
+    if skill == "Czujność":
+        return pass_chance(mech.successes(trait, level, 0, int(tables()["observe"]["difficulty"])))
+    cls = {"Broń krótka": "handgun", "Broń długa": "rifle", "Rzucanie": "thrown"}[skill]
+    sys_ = PlTrudnosc(PlSettings(mechanic=mechanic))
+    mods, _, _ = sys_.difficulty(standard_shot(cls))
+    t = int(tables()["difficulty"]["base"]) + sum(int(m.value) for m in mods if m.kind == "difficulty")
+    extra = sum(int(m.value) for m in mods if m.kind == "dice")
+    return pass_chance(mech.successes(trait, level, extra, t))
+
+
+@lru_cache(maxsize=None)
+def _skill_ladder(mechanic: str, skill: str, trait: int) -> Ladder:
+    tr = tables()["traits"]
+    levels = [(lv, _standard_chance(mechanic, skill, lv, trait))
+              for lv in range(int(tr["skill_min"]), int(tr["skill_max"]) + 1)]
+    return chance_ladder(f"{skill} (trait {trait}, {mechanic})", levels, skill_rule(skill), "assumed")
