@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from .errors import InputError
-from .units import QUANTITY_TYPES, _Quantity, _example, parse, to_text
+from .units import _Quantity, _example, parse, to_text
 
 
 def dec_hook(type_: type, obj: Any) -> Any:

@@ -14,7 +14,7 @@ from xsys.core.model import Barrier, Cover, Light, Shooter, Shot, Target, generi
 from xsys.core.registry import Registry, default_registry
 from xsys.core.system import System
 from xsys.core.units import Illuminance, Length, Speed
-from xsys.core.vocab import POSTURES, firearm_skill_for
+from xsys.core.vocab import POSTURES
 
 FIREARM_CLASSES = ("handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg")
 BARRIER_MATERIALS = ("soft-wood", "hard-wood", "brick", "concrete", "mild-steel", "sand")

@@ -388,26 +388,9 @@ def _catalog():
     return catalog()
 
 
-_FALLBACK_STOPS: dict[str, float] | None = None
-
-
 def barrier_stops(barrier: Barrier) -> float:
-    """Joules the barrier stops (catalog). If the catalog cannot load (it is being
-    written), read the bundled materials.toml directly (a core gap noted in README)."""
-    global _FALLBACK_STOPS
-    try:
-        return _catalog().barrier_stops(barrier)
-    except XsysError:
-        if _FALLBACK_STOPS is None:
-            from xsys.core.units import parse
-
-            res = resources.files("xsys.plugins.catalog").joinpath("materials.toml")
-            with resources.as_file(res) as path, open(path, "rb") as fh:
-                data = tomllib.load(fh)
-            _FALLBACK_STOPS = {m["id"]: float(parse(m["stops_per_cm"], Energy)) for m in data.get("material", [])}
-        if barrier.material not in _FALLBACK_STOPS:
-            raise
-        return float(barrier.thickness) * 100.0 * _FALLBACK_STOPS[barrier.material]
+    """Joules the barrier stops (the catalog's one protection axis)."""
+    return _catalog().barrier_stops(barrier)
 
 
 def _find_catalog_weapon(name: str):
