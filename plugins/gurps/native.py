@@ -1,0 +1,146 @@
+"""Native GURPS 3rd edition documents: the stat block, its weapons and armor, and one shot
+as a GURPS scenario writes it. Field names are the game's own (ST, DX, Acc, SS ...)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from xsys.core.model import Barrier
+from xsys.core.units import Length, Speed
+
+Attr = Annotated[int, Meta(ge=1, le=30, description="a GURPS attribute (10 = average adult)")]
+Derived = Annotated[int, Meta(ge=0, le=60)]
+Level = Annotated[int, Meta(ge=-10, le=40, description="a skill level (3d6 roll-under)")]
+Name = Annotated[str, Meta(max_length=200)]
+Text = Annotated[str, Meta(max_length=20_000)]
+Dice = Annotated[str, Meta(pattern=r"^\d{1,2}d([+-]\d{1,2})?$", description="damage dice, e.g. '2d+2'")]
+
+DamageType = Literal["cr", "cut", "imp"]  # 叩き / 切り / 刺し (firearms in 3e: crushing)
+# Native postures of gurps.posture.
+Posture = Literal["standing", "crouching", "kneeling", "sitting", "crawling", "prone"]
+# How much of the target shows (gurps.ranged-modifiers, target posture group).
+Exposure = Literal["full", "light_cover", "half", "head_shoulders", "head_only", "hidden"]
+# Called shot keys of gurps.hit-location.
+HitLocation = Literal[
+    "head", "face", "eye", "eye_helmet_gap", "jaw", "nose", "throat", "arm_far", "hand_random",
+    "hand_far", "arm_near", "torso", "leg_far", "leg_near", "foot_random", "vitals", "kidneys",
+    "groin", "weapon", "disarm",
+]
+# Parts an armor piece covers (same words as the neutral model's locations).
+ArmorLocation = Literal["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet"]
+Unfamiliar = Literal["", "unfamiliar_same_type", "unknown_weapon"]
+
+
+class _Base(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class GurpsWeapon(_Base, kw_only=True):
+    """A weapon line of a GURPS 3e stat block."""
+
+    name: Name
+    skill: Name = "Guns (Pistol)"  # the skill that fires it
+    damage: Dice
+    type: DamageType = "cr"
+    Acc: Annotated[int, Meta(ge=0, le=30)] = 0
+    SS: Annotated[int, Meta(ge=0, le=40)] | None = None
+    RoF: Annotated[str, Meta(max_length=20)] = "1"
+    Shots: Annotated[int, Meta(ge=0, le=10_000)] = 0
+    ST: Annotated[int, Meta(ge=0, le=30)] | None = None
+    catalog: Name | None = None  # id in the xsys catalog, when it is a catalogued weapon
+
+
+class GurpsArmor(_Base, kw_only=True):
+    """An armor piece: passive defense, damage resistance and what it covers."""
+
+    name: Name
+    PD: Annotated[int, Meta(ge=0, le=10)] = 0
+    DR: Annotated[int, Meta(ge=0, le=200)]
+    locations: list[ArmorLocation] = msgspec.field(default_factory=lambda: ["torso"])
+    catalog: Name | None = None
+
+
+class GurpsNpc(_Base, kw_only=True):
+    """A GURPS 3rd edition stat block."""
+
+    name: Name
+    ST: Attr = 10
+    DX: Attr = 10
+    IQ: Attr = 10
+    HT: Attr = 10
+    # Derived (gurps.derived): HP = HT, Will = IQ, Per = IQ, Move = (HT + DX) / 4 rounded
+    # down, Dodge = Move. Written explicitly; a value that differs (an advantage) is kept.
+    HP: Derived | None = None
+    Will: Derived | None = None
+    Per: Derived | None = None
+    Move: Derived | None = None
+    Dodge: Derived | None = None
+    skills: dict[Name, Level] = msgspec.field(default_factory=dict)
+    advantages: list[Name] = msgspec.field(default_factory=list)
+    disadvantages: list[Name] = msgspec.field(default_factory=list)
+    weapons: list[GurpsWeapon] = msgspec.field(default_factory=list)
+    armor: list[GurpsArmor] = msgspec.field(default_factory=list)
+    notes: Text = ""
+
+
+class GurpsShot(_Base, kw_only=True):
+    """One ranged attack as a GURPS scenario states it."""
+
+    name: Name = ""
+    shooter: Name = ""
+    skill: Name | None = None  # default: the weapon's skill
+    level: Level  # the shooter's skill level
+    weapon: Name | GurpsWeapon  # catalog id, or a weapon line
+    distance: Length
+    target: Name = ""
+    target_speed: Speed = Speed(0.0)  # e.g. "15 km/h"; gurps.ssr reads it as km/h / 3
+    target_height: Length = Length(1.75)  # size column of gurps.ssr
+    target_posture: Posture = "standing"
+    exposure: Exposure = "full"
+    barrier: Barrier | None = None  # what the hidden part is behind
+    target_armor: list[GurpsArmor] = msgspec.field(default_factory=list)
+    light: Annotated[int, Meta(ge=-10, le=0)] = 0  # gurps.hit-modifiers poor_light / darkness
+    aim_turns: Annotated[int, Meta(ge=0, le=100)] = 0
+    braced: bool = False
+    shooter_posture: Posture = "standing"
+    shooter_speed: Speed = Speed(0.0)
+    off_hand: bool = False
+    shooter_ST: Attr | None = None
+    elevation: Length = Length(0.0)  # shooter's height above the target (negative: below)
+    location: HitLocation | None = None
+    underwater: bool = False
+    # Native situations with no neutral equivalent (kept by native_check, reported as loss
+    # when converted out): gurps.ranged-modifiers and gurps.hit-modifiers rows.
+    behind_characters: Annotated[int, Meta(ge=0, le=20)] = 0
+    opportunity_hexes: Annotated[int, Meta(ge=0, le=1000)] = 0
+    checking_target: bool = False
+    pop_up: bool = False
+    nearsighted: bool = False
+    one_eye: bool = False
+    bad_footing: Annotated[int, Meta(ge=-10, le=0)] = 0
+    shock: Annotated[int, Meta(ge=-50, le=0)] = 0
+    unfamiliar: Unfamiliar = ""
+    bad_condition: Annotated[int, Meta(ge=-10, le=0)] = 0
+    blind_fire: bool = False
+    missed_behind: bool = False
+    notes: Text = ""
+
+
+# Native-only fields of GurpsShot and the rule row each one cites.
+NATIVE_ONLY = {
+    "behind_characters": "gurps.ranged-modifiers.tgt_behind_char",
+    "opportunity_hexes": "gurps.ranged-modifiers",
+    "checking_target": "gurps.ranged-modifiers.of_check",
+    "pop_up": "gurps.ranged-modifiers.pop_up",
+    "nearsighted": "gurps.ranged-modifiers.nearsighted",
+    "one_eye": "gurps.hit-modifiers.one_eye",
+    "bad_footing": "gurps.hit-modifiers.bad_footing",
+    "shock": "gurps.hit-modifiers.shock",
+    "unfamiliar": "gurps.ranged-modifiers",
+    "bad_condition": "gurps.ranged-modifiers.bad_condition",
+    "blind_fire": "gurps.ranged-modifiers.blind_fire",
+    "missed_behind": "gurps.ranged-modifiers.missed_behind",
+}

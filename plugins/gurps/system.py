@@ -1,0 +1,845 @@
+"""GURPS 3rd edition (Japanese Basic Set): 3d6 roll-under, the situation tables of
+002_4c3cd43900644b25.txt (digest: shared/rules/gurps-3e-tables.md).
+
+Tables are data (tables.toml: ladders; rules.toml: crit/fumble/fright/maneuver tables;
+weapons.toml: assumed weapon lines); this module holds the formulas of
+`gurps.ranged-attack` and the conversions native <-> neutral.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import msgspec
+
+from xsys.core import dice
+from xsys.core.catalog import strip_entry
+from xsys.core.dice import RollUnderBands, roll_under
+from xsys.core.errors import InputError
+from xsys.core.ladder import Ladder, Step, ladders_from_data
+from xsys.core.model import Armor, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, standard_shot
+from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
+from xsys.core.units import Duration, Energy, Length, Speed
+from xsys.core.vocab import SHORT_ARMS
+
+from .native import NATIVE_ONLY, GurpsArmor, GurpsNpc, GurpsShot, GurpsWeapon
+
+HERE = Path(__file__).parent
+
+# ---- resolution ------------------------------------------------------------------------
+# gurps.resolution: 3d6 <= effective skill. 3-4 always succeed (critical); 5 is critical at
+# effective skill 15+, 6 at 16+; 17-18 always fail; 18 is a critical failure, 17 one below
+# skill 16; a roll >= skill + 10 is a critical failure. (Issue 3; the seed does not restate it.)
+BANDS = RollUnderBands(
+    dice=3, sides=6, auto_success=4, crit_success_at={5: 15, 6: 16}, auto_fail=17,
+    crit_fail_rolls=frozenset({18}), crit_fail_below={17: 16}, crit_fail_margin=10,
+)
+
+TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (core unit gurps_turn)
+KMH_PER_MPS = 3.6
+
+
+def success(effective: int) -> Fraction:
+    """P(3d6 <= effective) with the 3e critical bands (gurps.resolution)."""
+    return roll_under(int(effective), BANDS).success
+
+
+# ---- data ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _toml(name: str) -> dict[str, Any]:
+    with (HERE / name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=None)
+def table_ladders() -> dict[str, Ladder]:
+    return ladders_from_data(_toml("tables.toml"), str(HERE / "tables.toml"))
+
+
+def rule_tables() -> dict[str, dict[str, Any]]:
+    """The data tables of rules.toml by rule ID (gurps.crit.basic, gurps.fright ...)."""
+    return _toml("rules.toml")["table"]
+
+
+def lookup(rule: str, key: int | str) -> dict[str, Any]:
+    """A row of a data table: by 3d6 roll (or 3d6 + margin for gurps.fright) or by key.
+    ``lookup("gurps.crit.basic", 10)["effect"] == "Normal damage"``."""
+    table = rule_tables().get(rule)
+    if table is None:
+        raise InputError("unknown GURPS table", expected="one of " + ", ".join(sorted(rule_tables())),
+                         found=repr(rule))
+    for row in table["rows"]:
+        if "key" in row and row["key"] == key:
+            return row
+        if isinstance(key, int) and not isinstance(key, bool):
+            if row.get("roll") == key or (row.get("from", 99) <= key <= row.get("to", -99)):
+                return row
+    raise InputError(f"{rule}: no row for {key!r}", found=repr(key))
+
+
+def row_modifier(rule: str, key: str, field: str = "modifier") -> int:
+    return int(lookup(rule, key)[field])
+
+
+# ---- population of attributes (gurps.population, assumed) ------------------------------
+
+@lru_cache(maxsize=None)
+def attribute_distribution() -> dict[int, Fraction]:
+    """Ordinary adults: 10 + 8dF (eight dice of -1/0/+1): mean 10, s.d. 2.3, 2..18."""
+    dist = {0: Fraction(1)}
+    for _ in range(8):
+        nxt: dict[int, Fraction] = {}
+        for v, p in dist.items():
+            for d in (-1, 0, 1):
+                nxt[v + d] = nxt.get(v + d, Fraction(0)) + p / 3
+        dist = nxt
+    return {10 + v: p for v, p in sorted(dist.items())}
+
+
+ATTRIBUTES = {"ST": "strength", "DX": "dexterity", "IQ": "intelligence", "HT": "constitution"}
+DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
+
+
+def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None) -> dict[str, int]:
+    """gurps.derived (3e): HP = HT, Will = IQ, Per = IQ, Move = (HT + DX) / 4 rounded down,
+    Dodge = Move; `offsets` are a stat block's own differences (advantages)."""
+    o = offsets or {}
+    move = (HT + DX) // 4 + o.get("Move", 0)
+    return {"HP": HT + o.get("HP", 0), "Will": IQ + o.get("Will", 0), "Per": IQ + o.get("Per", 0),
+            "Move": move, "Dodge": move + o.get("Dodge", 0)}
+
+
+# ---- skills ----------------------------------------------------------------------------
+
+SKILLS: dict[str, tuple[str, ...]] = {
+    "Guns (Pistol)": ("handgun",), "Guns (Rifle)": ("rifle",), "Guns (Shotgun)": ("shotgun",),
+    "Guns (SMG)": ("smg",), "Guns (Machine Gun)": ("machine_gun",), "Throwing": ("throw",),
+    "Vision": ("spot",), "Hearing": ("listen",), "Stealth": ("stealth",), "Holdout": ("conceal",),
+    "Lockpicking": ("locksmith",), "Brawling": ("brawl",), "Knife": ("melee",), "Running": ("athletics",),
+    "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
+    "Jumping": ("jump",), "Tracking": ("track",),
+}
+SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
+               "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown"}
+CLASS_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "Guns (SMG)",
+               "carbine": "Guns (Rifle)", "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)",
+               "mg": "Guns (Machine Gun)", "thrown": "Throwing"}
+SKILL_LEVELS = range(0, 41)
+
+# ---- situations ------------------------------------------------------------------------
+
+EXPOSURE_MOD = {"full": 0, "light_cover": -2, "half": -3, "head_shoulders": -4, "head_only": -5, "hidden": -7}
+EXPOSURE_KEY = {v: k for k, v in EXPOSURE_MOD.items()}
+TARGET_POSTURE_ROW = {"crouching": "tgt_low", "kneeling": "tgt_low", "sitting": "tgt_low",
+                      "crawling": "tgt_crawl_prone", "prone": "tgt_crawl_prone"}
+# Called shots: neutral location -> gurps.hit-location key, and back.
+LOCATION_TO_NATIVE = {
+    "head": "head", "skull": "head", "eye": "eye", "face": "face", "jaw": "jaw", "nose": "nose",
+    "neck": "throat", "throat": "throat", "torso": "torso", "vitals": "vitals", "groin": "groin",
+    "arm": "arm_near", "arms": "arm_near", "hand": "hand_random", "hands": "hand_random",
+    "weapon": "weapon", "leg": "leg_near", "legs": "leg_near", "foot": "foot_random", "feet": "foot_random",
+}
+LOCATION_TO_NEUTRAL = {
+    "head": "head", "face": "face", "eye": "eye", "eye_helmet_gap": "eye", "jaw": "jaw", "nose": "nose",
+    "throat": "throat", "arm_far": "arm", "hand_random": "hand", "hand_far": "hand", "arm_near": "arm",
+    "torso": "torso", "leg_far": "leg", "leg_near": "leg", "foot_random": "foot", "vitals": "vitals",
+    "kidneys": "vitals", "groin": "groin", "weapon": "weapon", "disarm": "weapon",
+}
+LOSSY_LOCATIONS = {"eye_helmet_gap", "arm_far", "hand_far", "leg_far", "kidneys", "disarm"}
+# Which armor `covers` entries protect a hit on a location (assumed: plates over the torso
+# protect the torso as well as the vitals).
+COVERED_BY = {
+    "torso": {"torso", "vitals"}, "vitals": {"torso", "vitals"}, "groin": {"groin"},
+    "head": {"head", "skull"}, "skull": {"head", "skull"}, "face": {"face"}, "eye": {"face", "eye"},
+    "jaw": {"face"}, "nose": {"face"}, "neck": {"neck"}, "throat": {"neck"},
+    "arm": {"arm", "arms"}, "arms": {"arm", "arms"}, "hand": {"hand", "hands"}, "hands": {"hand", "hands"},
+    "leg": {"leg", "legs"}, "legs": {"leg", "legs"}, "foot": {"foot", "feet"}, "feet": {"foot", "feet"},
+    "weapon": set(),
+}
+ARMOR_LOCATIONS = {"head": "head", "skull": "head", "face": "face", "eye": "face", "neck": "neck",
+                   "throat": "neck", "torso": "torso", "vitals": "vitals", "groin": "groin",
+                   "arm": "arms", "arms": "arms", "hand": "hands", "hands": "hands", "leg": "legs",
+                   "legs": "legs", "foot": "feet", "feet": "feet"}
+AIM_EXTRA = {1: 0, 2: 1, 3: 2}  # gurps.ranged-modifiers aim_2..aim_4 (max +3)
+LIGHT_AIDS = {"weapon-light", "hand-light"}
+NV_AIDS = {"nv-goggles", "thermal-goggles"}
+NV_SIGHTS = {"nv-sight", "thermal"}
+
+_DICE = re.compile(r"^(\d+)d([+-]\d+)?$")
+
+
+def dice_code(text: str) -> int:
+    """'2d+2' -> 10 (4 x dice + adds), the native of the `damage` ladder."""
+    m = _DICE.match(text)
+    if not m:
+        raise InputError("not GURPS damage dice", expected="e.g. '2d+2'", found=repr(text))
+    return 4 * int(m.group(1)) + int(m.group(2) or 0)
+
+
+def dice_text(code: int) -> str:
+    n = max(1, (code + 1) // 4)
+    a = code - 4 * n
+    return f"{n}d" if a == 0 else f"{n}d{a:+d}"
+
+
+def damage_distribution(code: int) -> dict[int, Fraction]:
+    n = max(1, (code + 1) // 4)
+    a = code - 4 * n
+    return {v + a: p for v, p in dice.sum_distribution(n, 6).items()}
+
+
+@dataclass(frozen=True)
+class WeaponStats:
+    """What a GURPS weapon line adds to a neutral weapon (gurps.weapon-stats)."""
+
+    skill: str
+    damage: int  # dice code
+    Acc: int
+    SS: int | None
+    RoF: str
+    ST: int | None
+    source: str  # "seed" when from a native weapon line, else "assumed"
+    origin: str
+
+
+def effective_distance(distance: float, elevation: float) -> float:
+    """gurps.height: shooting down (elevation > 0), -1 m per full 2 m higher, never below half
+    the distance; shooting up (elevation < 0), +1 m per full 1 m lower."""
+    if elevation > 0:
+        return max(distance - math.floor(elevation / 2.0 + 1e-9), distance / 2.0)
+    if elevation < 0:
+        return distance + math.floor(-elevation + 1e-9)
+    return distance
+
+
+class Gurps(System):
+    key = "gurps"
+    name = "GURPS"
+    edition = "3rd edition (Japanese Basic Set)"
+    dice = "3d6 roll-under"
+    rule_prefix = "gurps."
+    npc_type = GurpsNpc
+    shot_type = GurpsShot
+
+    def __init__(self, settings: Any = None) -> None:
+        super().__init__(settings)
+        self._lad = table_ladders()
+        self._attr = percentile_ladder("attribute", attribute_distribution(), "gurps.population", "assumed")
+        self._skill_ladders: dict[str, Ladder] = {}
+        self._std: dict[tuple[str, int], Fraction] = {}
+
+    # ---- tables ------------------------------------------------------------------------
+    def ladders(self) -> dict[str, Ladder]:
+        return {**self._lad, "attribute": self._attr}
+
+    def ladder(self, name: str) -> Ladder:
+        return self.ladders()[name]
+
+    def characteristics(self) -> dict[str, CharacteristicSpec]:
+        return {k: CharacteristicSpec(v, self._attr) for k, v in ATTRIBUTES.items()}
+
+    def skills(self) -> dict[str, tuple[str, ...]]:
+        return dict(SKILLS)
+
+    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
+        lad = self._skill_ladders.get(skill)
+        if lad is None:
+            if skill not in SKILLS:
+                raise InputError("unknown GURPS skill", expected="one of " + ", ".join(SKILLS), found=repr(skill))
+            rule = "gurps.ranged-attack" if skill in SKILL_CLASS else "gurps.resolution"
+            lad = chance_ladder(f"skill {skill}", [(lv, self.standard_chance(skill, lv)) for lv in SKILL_LEVELS],
+                                rule, "seed")
+            self._skill_ladders[skill] = lad
+        return lad
+
+    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        key = (skill, int(level))
+        p = self._std.get(key)
+        if p is None:
+            cls = SKILL_CLASS.get(skill)
+            if cls is None:
+                p = success(int(level))  # the unmodified roll
+            else:
+                p = self._evaluate(standard_shot(cls), int(level), skill).chance
+            self._std[key] = p
+        return p
+
+    def rule_ids(self) -> set[str]:
+        ids = super().rule_ids()
+        for rid, table in rule_tables().items():
+            ids.add(rid)
+            ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
+        ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived",
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor"}
+        return ids
+
+    # ---- weapons -----------------------------------------------------------------------
+    def weapon_stats(self, weapon: Weapon) -> WeaponStats:
+        """A neutral weapon's GURPS line: the catalog entry of weapons.toml, else the class
+        line, with damage from the muzzle-energy ladder (all gurps.weapon-stats, assumed)."""
+        data = _toml("weapons.toml")
+        cls = data["class"][weapon.weapon_class]
+        per = data["weapon"].get(weapon.catalog or "", {})
+        code = dice_code(per["damage"]) if "damage" in per else self._lad["damage"].native(float(weapon.muzzle_energy))
+        return WeaponStats(
+            skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
+            RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
+            origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]",
+        )
+
+    @staticmethod
+    def native_stats(w: GurpsWeapon) -> WeaponStats:
+        return WeaponStats(skill=w.skill, damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
+                           source="seed", origin=f"weapon line {w.name}")
+
+    # ---- the check ---------------------------------------------------------------------
+    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
+        skill = CLASS_SKILL[shot.weapon.weapon_class]
+        step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
+        note = (f"shooter skill {float(shot.shooter.skill):.3f} (standard-shot chance) -> {skill}-{step.native} "
+                f"(P = {step.rep:.3f}) [gurps.ranged-attack]")
+        return self._evaluate(shot, int(step.native), skill, extra, notes=[note])
+
+    def native_check(self, native: GurpsShot) -> Check:
+        """A GURPS shot with everything it says, including the situations the neutral model
+        has no field for (opportunity fire, nearsighted, shock ...), at its exact level."""
+        res = self.shot_to_neutral(native)
+        shot = res.value
+        stats = self.native_stats(native.weapon) if isinstance(native.weapon, GurpsWeapon) else None
+        skill = native.skill or (stats.skill if stats else CLASS_SKILL[shot.weapon.weapon_class])
+        return self._evaluate(shot, native.level, skill, stats=stats, native=native)
+
+    def _evaluate(self, shot: Shot, level: int, skill: str, extra: Sequence[Modifier] = (),
+                  stats: WeaponStats | None = None, native: GurpsShot | None = None,
+                  notes: list[str] | None = None) -> Check:
+        """gurps.ranged-attack: target number = skill + size + speed/range + other modifiers
+        (+ aim), the snap-shot -4 below SS when not aiming; 3d6 <= target number."""
+        lad = self._lad
+        stats = stats or self.weapon_stats(shot.weapon)
+        mods: list[Modifier] = []
+        notes = list(notes or [])
+
+        def add(rule: str, value: int, source: str, why: str) -> None:
+            mods.append(Modifier(rule=rule, kind="add", value=int(value), source=source, why=why))  # type: ignore[arg-type]
+
+        cls = shot.weapon.weapon_class
+        d = float(shot.distance)
+        elev = float(shot.elevation)
+        # gurps.ssr: speed (the text's m/s = km/h / 3, i.e. 1.2 x true m/s) + distance, round up.
+        speed_value = float(shot.target.speed) * KMH_PER_MPS / 3.0
+        ssr = lad["ssr"]
+        st_true = ssr.step_for(d + speed_value)
+        why = f"{d:g} m" + (f" + speed {float(shot.target.speed) * KMH_PER_MPS:g} km/h / 3 = {speed_value:g}"
+                            if speed_value else "") + f" -> {st_true.at:g} m row"
+        add("gurps.ssr", st_true.native, "seed", f"speed/range: {why}")
+        range_mod = st_true.native
+        d_eff = effective_distance(d, elev)
+        if d_eff != d:
+            st_eff = ssr.step_for(d_eff + speed_value)
+            rule = "gurps.height.shoot_down" if elev > 0 else "gurps.height.shoot_up"
+            add(rule, st_eff.native - st_true.native, "seed",
+                f"{'shooting down' if elev > 0 else 'shooting up'} {abs(elev):g} m: distance counts as {d_eff:g} m")
+            range_mod = st_eff.native
+        if native is not None and native.nearsighted and range_mod:
+            add("gurps.ranged-modifiers.nearsighted", range_mod, "seed", "Nearsighted: speed/range modifier doubled")
+        # Size column of the same table, sign reversed (the target's standing height).
+        st_size = ssr.step_for(float(shot.target.height))
+        add("gurps.ssr", -st_size.native, "seed", f"size: {float(shot.target.height):g} m -> {st_size.at:g} m row")
+
+        # Target exposure and posture (gurps.ranged-modifiers, target posture group).
+        ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
+        if ex.native:
+            add("gurps.ranged-modifiers." + ex.label.split(":")[0], ex.native, ex.source,
+                f"target visible fraction {float(shot.target.cover.exposure):g}: {ex.label.split(': ', 1)[-1]}")
+        row = TARGET_POSTURE_ROW.get(shot.target.posture)
+        if row:
+            add(f"gurps.ranged-modifiers.{row}", row_modifier("gurps.ranged-modifiers", row), "seed",
+                f"target {shot.target.posture}")
+        if native is not None and native.behind_characters:
+            add("gurps.ranged-modifiers.tgt_behind_char", -4 * native.behind_characters, "seed",
+                f"behind {native.behind_characters} other character(s)")
+
+        # Light (gurps.hit-modifiers poor_light / darkness; lux breakpoints assumed).
+        lx = lad["light"].step_for(float(shot.light.illuminance))
+        light_mod, light_src, light_why = lx.native, lx.source, f"{float(shot.light.illuminance):g} lx: {lx.label}"
+        aids = set(shot.light.aids)
+        if light_mod < 0 and (aids & NV_AIDS or shot.weapon.sights in NV_SIGHTS):
+            if light_mod < -2:
+                light_mod, light_src, light_why = -2, "assumed", light_why + "; night vision: at most -2"
+        if light_mod < 0 and aids & LIGHT_AIDS:
+            cap = -1 if d <= 25 else (-3 if d <= 50 else None)
+            if cap is not None and light_mod < cap:
+                light_mod, light_src, light_why = cap, "assumed", light_why + f"; lit by a light at {d:g} m: {cap}"
+        if light_mod:
+            key = "darkness" if light_mod == -10 else "poor_light"
+            add(f"gurps.hit-modifiers.{key}", light_mod, light_src, light_why)
+
+        # Shooter: posture (gurps.posture, attack column), motion, hand, strength.
+        post = lookup("gurps.posture", shot.shooter.posture)
+        impossible = None
+        if isinstance(post["attack"], str):
+            impossible = f"shooter {shot.shooter.posture}: {post['attack']}"
+        elif post["attack"]:
+            add(f"gurps.posture.{shot.shooter.posture}", post["attack"], "seed", f"shooter {shot.shooter.posture}")
+        mv = lad["shooter_speed"].step_for(float(shot.shooter.speed))
+        moving = float(shot.shooter.speed) > 0
+        if mv.native:
+            add("gurps.maneuvers.move", mv.native, mv.source,
+                f"shooter moving {float(shot.shooter.speed):g} m/s: {mv.label}; no Aim")
+        if shot.shooter.off_hand:
+            add("gurps.hit-modifiers.off_hand", row_modifier("gurps.hit-modifiers", "off_hand"), "seed", "off hand")
+        if stats.ST is not None and not (native is not None and native.shooter_ST is None):
+            ST = self._attr.step_for(float(shot.shooter.characteristics.get("strength", 0.5))).native
+            if ST < stats.ST:
+                add("gurps.hit-modifiers.low_st", ST - stats.ST, stats.source,
+                    f"ST {ST} below the weapon's ST {stats.ST} ({stats.origin})")
+        if shot.underwater:
+            add("gurps.hit-modifiers.in_water", row_modifier("gurps.hit-modifiers", "in_water"), "assumed",
+                "firing underwater: the in-water -6 (the underwater table lists melee reaches only)")
+
+        # Called shot (gurps.hit-location).
+        loc_key = None
+        if native is not None and native.location:
+            loc_key = native.location
+        elif shot.called_location:
+            loc_key = LOCATION_TO_NATIVE[shot.called_location]
+        if loc_key and loc_key != "torso":
+            loc = lookup("gurps.hit-location", loc_key)
+            src = "seed"
+            val = loc["modifier"]
+            if loc_key in ("weapon", "disarm"):
+                src = "assumed"  # the target's weapon is unknown: the "any other" value
+            add(f"gurps.hit-location.{loc_key}", val, src, f"called shot: {loc_key}")
+
+        # Native-only situations (gurps.ranged-modifiers / gurps.hit-modifiers).
+        cap9 = None
+        if native is not None:
+            for m in self._native_only_modifiers(native):
+                mods.append(m)
+            if native.blind_fire or native.missed_behind:
+                cap9 = "blind fire" if native.blind_fire else "shooting at a character behind a missed target"
+
+        # Aim (gurps.maneuvers.aim, gurps.ranged-modifiers aim_1..aim_4, brace): + Acc on the
+        # first turn, +1/+2/+3 for further turns; the aim bonus never exceeds the skill level.
+        turns = int(lad["aim_turns"].step_for(float(shot.shooter.aim_time)).native)
+        if native is not None:
+            turns = native.aim_turns
+        if turns and moving:
+            notes.append("aim ignored: a moving shooter takes the Move maneuver, not Aim [gurps.maneuvers]")
+            turns = 0
+        if turns:
+            cap = max(level, 0)
+            aim = stats.Acc + AIM_EXTRA.get(turns, 3)
+            row_key = f"aim_{min(turns, 4)}"
+            add(f"gurps.ranged-modifiers.{row_key}", min(aim, cap), stats.source,
+                f"aim {turns} turn(s): Acc {stats.Acc} ({stats.origin}) + {AIM_EXTRA.get(turns, 3)}"
+                + (f", capped at skill {cap}" if aim > cap else ""))
+            if shot.shooter.braced and cls != "thrown" and aim < cap:
+                add("gurps.ranged-modifiers.brace", 1, "seed", "braced while aiming (inside the skill cap)")
+
+        tn = level + sum(int(m.value) for m in mods if m.kind == "add")
+        # House rules from other plugins, each by its kind.
+        for m in extra:
+            mods.append(m)
+            tn = _apply(tn, m)
+        # Snap shot: final target number below SS without aiming.
+        if not turns and stats.SS is not None and tn < stats.SS:
+            add("gurps.ranged-modifiers.snap_shot", -4, stats.source,
+                f"snap shot: {tn} below SS {stats.SS} ({stats.origin})")
+            tn -= 4
+        if cap9 is not None and tn > 9:
+            mods.append(Modifier(rule="gurps.ranged-modifiers", kind="set", value=9, source="seed",
+                                 why=f"{cap9}: target number at most 9"))
+            tn = 9
+        if impossible is not None:
+            mods.append(Modifier(rule=f"gurps.posture.{shot.shooter.posture}", kind="set", value="impossible",
+                                 source="seed", why=impossible))
+            chance = Fraction(0)
+            outcomes: dict[str, Fraction] = {}
+        else:
+            o = roll_under(tn, BANDS)
+            chance = o.success
+            outcomes = {"critical_success": o.critical_success, "critical_failure": o.critical_failure}
+
+        dmg_mean, dmg_dist, dnotes = self._damage(shot, stats, loc_key)
+        notes += dnotes
+        if shot.burst > 1:
+            notes.append(f"burst of {shot.burst}: the text has no autofire rule; this is the chance of the first round")
+        if shot.shooter.hands == 1 and cls not in SHORT_ARMS:
+            notes.append("long arm fired one-handed: the text gives no modifier")
+        delta = tn - level
+        return Check(
+            system=self.key, stat=skill, base=level, modifiers=mods, target=tn, needs=f"3d6 <= {tn}",
+            chance=chance, outcomes=outcomes,
+            native=(f"{skill}-{level} at {delta:+d}: roll {tn} or less" if impossible is None
+                    else f"{skill}-{level}: not allowed ({impossible})"),
+            damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
+        )
+
+    def _native_only_modifiers(self, n: GurpsShot) -> list[Modifier]:
+        out: list[Modifier] = []
+
+        def add(key: str, value: int, why: str, table: str = "gurps.ranged-modifiers") -> None:
+            out.append(Modifier(rule=f"{table}.{key}", kind="add", value=value, source="seed", why=why))
+
+        if n.opportunity_hexes:
+            h = n.opportunity_hexes
+            key = ("of_1" if h <= 1 else "of_2" if h == 2 else "of_3_4" if h <= 4 else "of_5_6" if h <= 6
+                   else "of_7_10" if h <= 10 else "of_10_plus")
+            add(key, row_modifier("gurps.ranged-modifiers", key), f"opportunity fire, watching {h} hexes")
+        if n.checking_target:
+            add("of_check", -2, "opportunity fire: checking the target before firing")
+        if n.pop_up:
+            add("pop_up", -2, "pop-up shot from cover")
+        if n.one_eye:
+            add("one_eye", -3, "one eye, missile weapon", "gurps.hit-modifiers")
+        if n.bad_footing and not n.aim_turns:
+            add("bad_footing", n.bad_footing, "unstable footing (aiming cancels it)", "gurps.hit-modifiers")
+        if n.shock:
+            add("shock", n.shock, "wounded last turn", "gurps.hit-modifiers")
+        if n.unfamiliar:
+            add(n.unfamiliar, row_modifier("gurps.ranged-modifiers", n.unfamiliar), n.unfamiliar.replace("_", " "))
+        if n.bad_condition:
+            add("bad_condition", n.bad_condition, "weapon in poor condition")
+        if n.blind_fire:
+            add("blind_fire", -10, "attacking without looking")
+        return out
+
+    def _damage(self, shot: Shot, stats: WeaponStats, loc_key: str | None
+                ) -> tuple[float | None, dict[str, str] | None, list[str]]:
+        """Expected damage of one hit past DR (armor + barrier), with the head's skull DR 2
+        and x4 (gurps.hit-location) and underwater halving (gurps.underwater)."""
+        notes: list[str] = []
+        loc = LOCATION_TO_NEUTRAL.get(loc_key or "torso", "torso")
+        covered = COVERED_BY.get(loc, {loc})
+        dr = 0
+        for a in shot.target.armor:
+            if covered & set(a.covers):
+                dr += int(self._lad["dr"].native(float(a.stops)))
+        mult = Fraction(1)
+        if loc_key in ("head",):
+            dr += 2
+            mult = Fraction(4)
+        elif loc_key in ("eye", "eye_helmet_gap"):
+            mult = Fraction(4)  # through the eye to the brain: skull DR ignored
+            if loc_key == "eye_helmet_gap":
+                dr = 0
+        barrier = shot.target.cover.barrier
+        # A target on the ladder's hidden row (visible fraction below 0.1) is shot through
+        # the barrier in front of him (assumed).
+        hidden = self._lad["exposure"].step_for(float(shot.target.cover.exposure)).native == EXPOSURE_MOD["hidden"]
+        if barrier is not None and hidden:
+            from xsys.core.registry import catalog
+
+            bdr = int(self._lad["dr"].native(catalog().barrier_stops(barrier)))
+            dr += bdr
+            notes.append(f"shot through {barrier.material} {float(barrier.thickness) * 100:g} cm: DR {bdr} [gurps.armor]")
+        if shot.underwater:
+            mult /= 2
+        dist: dict[int, Fraction] = {}
+        for v, p in damage_distribution(stats.damage).items():
+            dmg = math.floor(max(0, v - dr) * mult)
+            dist[dmg] = dist.get(dmg, Fraction(0)) + p
+        mean = float(sum(k * p for k, p in dist.items()))
+        notes.append(f"damage {dice_text(stats.damage)} cr vs DR {dr}: damage_mean is per hit")
+        return mean, {str(k): fraction_text(p) for k, p in sorted(dist.items())}, notes
+
+    # ---- stat blocks -------------------------------------------------------------------
+    def npc_to_neutral(self, npc: GurpsNpc) -> Result[Combatant]:
+        col = Collector(self.key)
+        chars = self.characteristics_to_neutral({k: getattr(npc, k) for k in ATTRIBUTES}, col, "$")
+        blob: dict[str, Any] = {}
+        base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
+        offsets: dict[str, int] = {}
+        omitted: list[str] = []
+        for f in DERIVED:
+            v = getattr(npc, f)
+            if v is None:
+                omitted.append(f)
+                continue
+            expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
+            if v != expect:
+                offsets[f] = v - expect
+                col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
+                         f"{v - expect:+d} is kept for GURPS", "gurps.derived")
+        if offsets:
+            blob["derived_offsets"] = offsets
+        if omitted:
+            blob["omitted"] = omitted
+        known = {k: v for k, v in npc.skills.items() if k in SKILLS}
+        other = {k: v for k, v in npc.skills.items() if k not in SKILLS}
+        skills = self.skills_to_neutral(known, col, "$.skills")
+        exact = {}
+        for k, v in known.items():
+            back = self.skill_ladder(k).step_for(float(self.standard_chance(k, v))).native
+            if back != v:
+                exact[k] = v
+                col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same standard-task chance as {k}-{back}; "
+                         "the exact level is kept for GURPS", self.skill_ladder(k).steps[0].rule)
+        if exact:
+            blob["skill_levels"] = exact
+        if other:
+            blob["skills"] = other
+            for k in other:
+                col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept for GURPS")
+        for f in ("advantages", "disadvantages"):
+            if getattr(npc, f):
+                blob[f] = list(getattr(npc, f))
+                col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
+        weapons: list[Weapon] = []
+        for i, w in enumerate(npc.weapons):
+            nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]")
+            entry = msgspec.to_builtins(w)
+            if nw is None:
+                blob.setdefault("extra_weapons", []).append(entry)
+            else:
+                weapons.append(nw)
+                blob.setdefault("weapons", {})[w.name] = entry
+        armor: list[Armor] = []
+        for i, a in enumerate(npc.armor):
+            armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
+            blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
+        return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
+                                    armor=armor, notes=npc.notes, native={self.key: blob} if blob else {}))
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[GurpsNpc]:
+        col = Collector(self.key)
+        blob = combatant.native.get(self.key, {})
+        attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
+        for f in blob.get("omitted", []):
+            derived.pop(f, None)
+        col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills")
+        for k, lv in blob.get("skill_levels", {}).items():
+            if k in skills:
+                chance = max(combatant.skills.get(n, -1.0) for n in SKILLS[k])
+                if abs(float(self.standard_chance(k, lv)) - chance) < 1e-9:
+                    skills[k] = lv
+        skills.update(blob.get("skills", {}))
+        weapons: list[GurpsWeapon] = []
+        for i, w in enumerate(combatant.weapons):
+            kept = blob.get("weapons", {}).get(w.name)
+            if kept is not None:
+                weapons.append(msgspec.convert(kept, GurpsWeapon))
+            else:
+                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
+        weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
+        armor: list[GurpsArmor] = []
+        for i, a in enumerate(combatant.armor):
+            kept = blob.get("armor", {}).get(a.name)
+            armor.append(msgspec.convert(kept, GurpsArmor) if kept is not None
+                         else self._armor_from_neutral(a, col, f"$.armor[{i}]"))
+        npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
+                       advantages=list(blob.get("advantages", [])), disadvantages=list(blob.get("disadvantages", [])),
+                       weapons=weapons, armor=armor, notes=combatant.notes)
+        return col.result(npc)
+
+    def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str) -> Weapon | None:
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        if entry is not None:
+            nw = strip_entry(entry)
+            col.step(path, w.name, f"catalog {entry.id}", rules=["gurps.weapon-stats"], source="assumed")
+            return msgspec.structs.replace(nw, name=w.name)  # type: ignore[return-value]
+        cls = SKILL_CLASS.get(w.skill)
+        if cls is None:
+            col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is not a firearm or thrown weapon; kept for GURPS")
+            return None
+        code = dice_code(w.damage)
+        lad = self._lad["damage"]
+        if not lad.has_native(code):
+            near = lad.nearest_native(code)
+            col.loss("rounded", f"{path}.damage", f"{w.damage} read as {dice_text(near)}", "gurps.damage")
+            code = near
+        energy = lad.neutral(code)
+        col.loss("assumed", f"{path}.damage", f"{w.name}: no catalog match; {w.damage} -> muzzle energy "
+                 f"{energy:g} J", "gurps.damage")
+        modes = ["semi", "auto"] if "*" in w.RoF else ["semi"]
+        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                      fire_modes=modes, capacity=w.Shots)  # type: ignore[arg-type]
+
+    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
+        s = self.weapon_stats(w)
+        col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
+                 f"ST {s.ST}) from {s.origin}", "gurps.weapon-stats")
+        return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
+                           Shots=w.capacity, ST=s.ST, catalog=w.catalog)
+
+    def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry = cat.armor.get(a.catalog) if a.catalog else None
+        if entry is None:
+            low = a.name.strip().lower()
+            entry = next((e for e in cat.armor.values() if e.name.lower() == low or e.id == a.name), None)
+        if entry is not None:
+            return msgspec.structs.replace(strip_entry(entry), name=a.name)  # type: ignore[return-value]
+        lad = self._lad["dr"]
+        dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+        if dr != a.DR:
+            col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
+        if a.PD:
+            col.loss("kept-verbatim", f"{path}.PD", "PD has no neutral equivalent; kept for GURPS")
+        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)))  # type: ignore[arg-type]
+
+    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
+        dr = int(self._lad["dr"].native(float(a.stops)))
+        locs: list[str] = []
+        for c in a.covers:
+            n = ARMOR_LOCATIONS.get(c)
+            if n is None:
+                col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
+            elif n not in locs:
+                locs.append(n)
+        col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
+        return GurpsArmor(name=a.name, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
+
+    # ---- shots -------------------------------------------------------------------------
+    def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:
+        from xsys.core.registry import catalog
+
+        col = Collector(self.key)
+        if isinstance(n.weapon, str):
+            entry = catalog().weapons.get(n.weapon) or catalog().find_weapon(n.weapon)
+            if entry is None:
+                raise InputError("unknown catalog weapon", path="$.weapon",
+                                 expected="a catalog id (see `xsys catalog weapon`) or a weapon line", found=repr(n.weapon))
+            weapon = strip_entry(entry)
+        else:
+            weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon")
+            if weapon is None:
+                raise InputError("not a ranged weapon", path="$.weapon.skill",
+                                 expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
+            if weapon.catalog is None:
+                back = self._weapon_from_neutral(weapon, Collector(self.key), "$.weapon")
+                for f in ("Acc", "SS", "RoF", "ST"):
+                    if getattr(back, f) != getattr(n.weapon, f):
+                        col.loss("unsupported-field", f"$.weapon.{f}", f"{f} {getattr(n.weapon, f)} has no neutral "
+                                 f"field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
+        cls_skill = CLASS_SKILL[weapon.weapon_class]
+        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else cls_skill)
+        if skill != cls_skill:
+            col.loss("merged", "$.skill", f"{skill} is read as {cls_skill}, the skill of a {weapon.weapon_class}")
+        chance = float(self.standard_chance(cls_skill, n.level))
+        back = self.skill_ladder(cls_skill).step_for(chance).native
+        if back != n.level:
+            col.loss("rounded", "$.level", f"{cls_skill}-{n.level} has the same standard-shot chance as "
+                     f"{cls_skill}-{back}", "gurps.ranged-attack")
+        col.step("$.level", f"{cls_skill}-{n.level}", f"standard-shot chance {chance:.4f}", rules=["gurps.ranged-attack"])
+        chars = {}
+        if n.shooter_ST is not None:
+            chars["strength"] = self._attr.neutral(n.shooter_ST)
+        armor = [self._armor_to_neutral_dr(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
+        location = None
+        if n.location is not None:
+            location = LOCATION_TO_NEUTRAL[n.location]
+            if n.location in LOSSY_LOCATIONS:
+                col.loss("merged", "$.location", f"{n.location} is read as {location}", f"gurps.hit-location.{n.location}")
+        for f, rule in NATIVE_ONLY.items():
+            v = getattr(n, f)
+            if v not in (0, False, ""):
+                col.loss("unsupported-field", f"$.{f}", f"{f} = {v!r} has no neutral equivalent "
+                         "(Gurps.native_check keeps it)", rule)
+        light = self._lad["light"].neutral(n.light)
+        exposure = self._lad["exposure"].neutral(EXPOSURE_MOD[n.exposure])
+        shot = Shot(
+            name=n.name,
+            shooter=Shooter(name=n.shooter, skill=chance, characteristics=chars, posture=n.shooter_posture,
+                            speed=n.shooter_speed, off_hand=n.off_hand, braced=n.braced,
+                            aim_time=Duration(n.aim_turns * TURN_SECONDS)),
+            weapon=weapon,
+            target=Target(name=n.target, posture=n.target_posture, speed=n.target_speed, height=n.target_height,
+                          cover=Cover(exposure=exposure, barrier=n.barrier), armor=armor),
+            distance=n.distance, elevation=n.elevation, light=Light(illuminance=light),  # type: ignore[arg-type]
+            called_location=location, underwater=n.underwater,  # type: ignore[arg-type]
+        )
+        return col.result(shot)
+
+    def _armor_to_neutral_dr(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
+        """Target armor of a shot goes by its DR alone, so that the shot round-trips."""
+        lad = self._lad["dr"]
+        dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+        if dr != a.DR:
+            col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
+        if a.PD:
+            col.loss("unsupported-field", f"{path}.PD", "PD has no neutral equivalent")
+        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                     catalog=a.catalog)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
+        from xsys.core.registry import catalog
+
+        col = Collector(self.key)
+        w = shot.weapon
+        weapon: str | GurpsWeapon
+        if w.catalog and w.catalog in catalog().weapons:
+            weapon = w.catalog
+        else:
+            weapon = self._weapon_from_neutral(w, col, "$.weapon")
+        skill = CLASS_SKILL[w.weapon_class]
+        step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
+        col.step("$.level", None, f"standard-shot chance {float(shot.shooter.skill):.4f}",
+                 f"{skill}-{step.native} (P = {step.rep:.4f})", rules=[step.rule], source=step.source)
+        lx = self._lad["light"].step_for(float(shot.light.illuminance))
+        if shot.light.aids:
+            col.loss("unsupported-field", "$.light.aids", "the GURPS text has no vision aids; check() applies an "
+                     "assumed cap", "gurps.hit-modifiers")
+        ex = self._lad["exposure"].step_for(float(shot.target.cover.exposure))
+        if abs(ex.rep - float(shot.target.cover.exposure)) > 1e-9:
+            col.loss("rounded", "$.target.cover.exposure", f"visible fraction {float(shot.target.cover.exposure):g} "
+                     f"-> {EXPOSURE_KEY[ex.native]}", "gurps.ranged-modifiers")
+        ST = None
+        if "strength" in shot.shooter.characteristics:
+            ST = int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
+        for path, cond, msg in (
+            ("$.shooter.cover", float(shot.shooter.cover.exposure) < 1, "the shooter's own cover has no modifier"),
+            ("$.burst", shot.burst > 1, "the text has no autofire rule"),
+            ("$.shooter.hands", shot.shooter.hands == 1 and w.weapon_class not in SHORT_ARMS,
+             "one-handed long arm: no modifier in the text"),
+        ):
+            if cond:
+                col.loss("unsupported-field", path, msg)
+        armor = [self._armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
+        turns = int(math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9))
+        return col.result(GurpsShot(
+            name=shot.name, shooter=shot.shooter.name, level=int(step.native), weapon=weapon,
+            distance=shot.distance, target=shot.target.name, target_speed=shot.target.speed,
+            target_height=shot.target.height, target_posture=shot.target.posture,
+            exposure=EXPOSURE_KEY[ex.native], barrier=shot.target.cover.barrier, target_armor=armor,  # type: ignore[arg-type]
+            light=int(lx.native), aim_turns=turns, braced=shot.shooter.braced,
+            shooter_posture=shot.shooter.posture, shooter_speed=shot.shooter.speed, off_hand=shot.shooter.off_hand,
+            shooter_ST=ST, elevation=shot.elevation,
+            location=LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None,  # type: ignore[arg-type]
+            underwater=shot.underwater,
+        ))
+
+
+def _apply(tn: int, m: Modifier) -> int:
+    """Fold a house-rule modifier into the target number by its kind (dice: one point per
+    die; difficulty: +1 difficulty = -1; assumed, see README)."""
+    v = m.value
+    if m.kind == "set":
+        return int(v) if isinstance(v, (int, float)) else tn
+    if not isinstance(v, (int, float)):
+        return tn
+    if m.kind == "multiply":
+        return math.floor(tn * v)
+    if m.kind == "difficulty":
+        return tn - int(v)
+    return tn + int(v)
+
+
+__all__ = ["Gurps", "BANDS", "success", "lookup", "rule_tables", "effective_distance", "dice_code", "dice_text"]
