@@ -171,6 +171,7 @@ class Shot(Base, kw_only=True):
     weapon: Weapon
     target: Target = msgspec.field(default_factory=Target)
     distance: Length
+    # The shooter's height above the target (negative: the shooter is below it).
     elevation: Length = Length(0.0)
     light: Light = msgspec.field(default_factory=Light)
     called_location: Location | None = None

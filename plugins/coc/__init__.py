@@ -1,1 +1,43 @@
-"""Built-in xsys system plugin (being written)."""
+"""Call of Cthulhu (d100) with the Japanese firearms house rules, as an xsys system.
+
+Public API (for variants such as ``coc-zh`` and for scenario tools)::
+
+    from xsys.plugins.coc import CocSystem, CocNpc, CocShot, CocWeapon, CocArmor, CocBarrier
+    from xsys.plugins.coc import Situation, LightEffect, build_armor_ladders, rules
+
+Names are imported lazily so that registering the plugin (``xsys --help``) stays fast.
+See README.md, "Public API for variants".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xsys.core.hookspecs import hookimpl
+
+_PUBLIC = {
+    "CocSystem": "system", "Situation": "system", "LightEffect": "system", "build_armor_ladders": "system",
+    "FIREARM_SKILLS": "system",
+    "CocNpc": "model", "CocShot": "model", "CocWeapon": "model", "CocArmor": "model", "CocBarrier": "model",
+}
+
+__all__ = sorted(_PUBLIC) + ["rules", "xsys_register_systems"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_PUBLIC[name]}", __name__), name)
+    if name == "rules":
+        from importlib import import_module
+
+        return import_module(".rules", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@hookimpl
+def xsys_register_systems(register):
+    from .system import CocSystem  # lazy import keeps `xsys --help` fast
+
+    register(CocSystem)

@@ -23,11 +23,11 @@ from xsys.core import dice
 from xsys.core.catalog import strip_entry
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
-from xsys.core.ladder import Ladder, Step, ladders_from_data
+from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, standard_shot
 from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
-from xsys.core.units import Duration, Energy, Length, Speed
+from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
 
 from .native import NATIVE_ONLY, GurpsArmor, GurpsNpc, GurpsShot, GurpsWeapon
