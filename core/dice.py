@@ -186,13 +186,38 @@ def die_successes(rules: PoolRules = PoolRules()) -> dict[int, Fraction]:
 
 @lru_cache(maxsize=256)
 def pool_successes(n: int, rules: PoolRules = PoolRules()) -> dict[int, Fraction]:
-    """Distribution of successes of a pool of n dice (n <= 0: the chance die)."""
+    """Distribution of successes of a pool of n dice (n <= 0: the chance die).
+
+    Pools are built one die at a time from the pool one smaller (cached), as integer
+    weights over a common denominator, so all pools up to n cost n small convolutions;
+    tests check the result against icepool."""
     if n <= 0:
         return chance_die(rules)
-    ice = _icepool()
-    one = ice.Die({k: p.numerator * (_lcm_den(die_successes(rules)) // p.denominator)
-                   for k, p in die_successes(rules).items()})
-    return _to_dist(n @ one)
+    weights, den = _pool_weights(n, rules)
+    return {k: Fraction(w, den) for k, w in enumerate(weights) if w}
+
+
+@lru_cache(maxsize=256)
+def _pool_weights(n: int, rules: PoolRules) -> tuple[tuple[int, ...], int]:
+    one, den1 = _die_weights(rules)
+    if n == 1:
+        return one, den1
+    prev, den = _pool_weights(n - 1, rules)
+    out = [0] * (len(prev) + len(one) - 1)
+    for i, a in enumerate(prev):
+        if a:
+            for j, b in enumerate(one):
+                if b:
+                    out[i + j] += a * b
+    return tuple(out), den * den1
+
+
+@lru_cache(maxsize=16)
+def _die_weights(rules: PoolRules) -> tuple[tuple[int, ...], int]:
+    dist = die_successes(rules)
+    den = _lcm_den(dist)
+    top = max(dist)
+    return tuple((dist.get(k, ZERO) * den).numerator for k in range(top + 1)), den
 
 
 def _lcm_den(dist: Mapping[int, Fraction]) -> int:
@@ -260,5 +285,6 @@ def opposed(a: Dist, b: Dist) -> tuple[Fraction, Fraction, Fraction]:
 
 
 def clear_caches() -> None:
-    for f in (sum_distribution, roll_under, die_successes, pool_successes, chance_die, count_at_least):
+    for f in (sum_distribution, roll_under, die_successes, pool_successes, chance_die, count_at_least,
+              _pool_weights, _die_weights):
         f.cache_clear()

@@ -77,3 +77,24 @@ def test_opposed_and_counts():
     assert tie == F(1, 6) and win == lose == F(5, 12)
     c = dice.count_at_least(2, 10, 8)
     assert c[2] == F(9, 100) and sum(c.values()) == 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 13, 30])
+def test_pools_agree_with_icepool(n):
+    import icepool
+
+    rules = dice.PoolRules()
+    one = dice.die_successes(rules)
+    den = 10 ** (rules.depth + 1)
+    die = icepool.Die({k: int(p * den) for k, p in one.items()})
+    expected = {int(k): F(q, (n @ die).denominator()) for k, q in (n @ die).items()}
+    assert dice.pool_successes(n, rules) == {k: v for k, v in expected.items() if v}
+
+
+def test_ten_again_against_deep_icepool_explosion():
+    import icepool
+
+    # icepool's own exploding d10, 30 rerolls deep, counted as successes at 8+
+    die = icepool.d10.explode([10], depth=30).map(lambda x: x // 10 + (1 if x % 10 >= 8 else 0))
+    for k in range(0, 6):
+        assert abs(float(die.probability(k)) - float(dice.die_successes()[k])) < 1e-12
