@@ -153,7 +153,7 @@ _FAST: dict[type[_Quantity], dict[str, float]] = {
         "s": 1.0, "sec": 1.0, "second": 1.0, "seconds": 1.0,
         "min": 60.0, "minute": 60.0, "minutes": 60.0, "h": 3600.0, "hour": 3600.0,
         "ms": 0.001,
-        "gurps_turn": 1.0, "coc_round": 12.0, "nwod_turn": 3.0, "pl_tura": 3.0, "coc7_round": 6.0,
+        "gurps_turn": 1.0, "coc_round": 3.0, "nwod_turn": 3.0, "pl_tura": 3.0, "coc7_round": 6.0,
     },
     Illuminance: {"lx": 1.0, "lux": 1.0, "klx": 1000.0},
     Mass: {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "pound": 0.45359237, "t": 1000.0},

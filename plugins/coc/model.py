@@ -1,0 +1,138 @@
+"""Native Call of Cthulhu documents: the stat block (npc) and one shot as a CoC scenario
+says it. Field names are the game's own (STR, SIZ, Handgun, base range ...)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from xsys.core.units import Energy, Length
+from xsys.core.vocab import Location, Posture, Sight
+
+_OPTS = dict(frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
+
+# Human characteristics are 3..18 (EDU 6..21); the type allows monsters and the ladders
+# report anything outside the population table as a "clamped" loss.
+Characteristic = Annotated[int, Meta(ge=1, le=99, description="a CoC characteristic (3-18 for most humans)")]
+Percent = Annotated[int, Meta(ge=0, le=200, description="a skill chance in %")]
+Name = Annotated[str, Meta(max_length=200)]
+Text = Annotated[str, Meta(max_length=20_000)]
+
+FirearmSkill = Literal["Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun", "Throw"]
+DamageRoll = Annotated[str, Meta(pattern=r"^\d+d\d+([+-](\d+d\d+|\d+))*(/\d+d\d+([+-](\d+d\d+|\d+))*)*$",
+                                 description="damage dice, e.g. '1d10+2'; shotguns by range band '4d6/2d6/1d6'")]
+
+LightWord = Literal["daylight", "dim light", "starlight", "total darkness"]
+LightAid = Literal["flashlight", "weapon light", "night-vision goggles", "thermal goggles"]
+Hold = Literal["two-handed", "one-handed", "off-hand", "two guns"]
+Support = Literal["hand-held", "braced", "mounted"]
+Fire = Literal["single", "double tap", "mozambique", "full auto"]
+ExposureWord = Literal["full", "half", "head and shoulders", "head only", "barely", "none"]
+
+
+class CocWeapon(msgspec.Struct, **_OPTS):
+    """A weapon line of a CoC stat block."""
+
+    name: Name
+    skill: FirearmSkill
+    damage: DamageRoll
+    base_range: Length
+    shots_per_round: Annotated[int, Meta(ge=1, le=100)] = 1
+    burst: bool = False  # "1 or burst": may fire automatic bursts
+    capacity: Annotated[int, Meta(ge=0, le=10_000)] = 0
+    malfunction: Annotated[int, Meta(ge=1, le=100)] = 100
+    length: Length | None = None
+    STR: Annotated[int, Meta(ge=1, le=99)] | None = None  # required STR (coc-ja.quickdraw.str)
+    sights: Sight = "iron"
+    carry: Name | None = None  # holster / sling (coc-ja.quickdraw.carry, coc-ja.conceal.holster)
+    ammo: Literal["bullet", "shot", "slug"] = "bullet"
+    catalog: Name | None = None
+    # What the gun physically delivers when it is not a catalog weapon (kept so that a
+    # conversion does not collapse it onto the damage row's representative).
+    muzzle_energy: Energy | None = None
+
+
+class CocArmor(msgspec.Struct, **_OPTS):
+    """Armor with both numbers of the armor table (coc-ja.armor.table, "A/B")."""
+
+    name: Name
+    A: Annotated[int, Meta(ge=0, le=1000)]
+    B: Annotated[float, Meta(ge=0, le=1000)]
+    catalog: Name | None = None
+    # What it physically stops when that is not its catalog item's or its row's value.
+    stops: Energy | None = None
+
+
+class CocNpc(msgspec.Struct, **_OPTS):
+    """A Call of Cthulhu (5th/6th edition framework) stat block."""
+
+    name: Name
+    STR: Characteristic
+    CON: Characteristic
+    SIZ: Characteristic
+    DEX: Characteristic
+    APP: Characteristic
+    INT: Characteristic
+    POW: Characteristic
+    EDU: Characteristic
+    HP: Annotated[int, Meta(ge=0, le=999)] | None = None
+    skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
+    weapons: list[CocWeapon] = msgspec.field(default_factory=list)
+    armor: list[CocArmor] = msgspec.field(default_factory=list)
+    notes: Text = ""
+
+    # Derived rolls (coc-ja.hp, assumed CoC convention): characteristic x 5.
+    @property
+    def Luck(self) -> int:
+        return self.POW * 5
+
+    @property
+    def Idea(self) -> int:
+        return self.INT * 5
+
+    @property
+    def Know(self) -> int:
+        return self.EDU * 5
+
+    @property
+    def derived_HP(self) -> int:
+        return -(-(self.CON + self.SIZ) // 2)
+
+
+class CocBarrier(msgspec.Struct, **_OPTS):
+    """What the target stands behind: a catalog material and its thickness
+    ("behind a 15 cm concrete wall")."""
+
+    material: Name
+    thickness: Length
+
+
+class CocShot(msgspec.Struct, **_OPTS):
+    """One shot as a CoC scenario states it."""
+
+    weapon: Name  # catalog id or name
+    distance: Length
+    skill_value: Percent
+    skill: FirearmSkill | None = None  # default: the weapon's skill
+    name: Name = ""
+    shooter: Name = ""
+    DEX: Characteristic | None = None  # shooter's DEX (point-blank, close range); None = 10
+    sights: Sight | None = None  # overrides the weapon's own sights
+    light: LightWord = "daylight"
+    light_aids: list[LightAid] = msgspec.field(default_factory=list)
+    hold: Hold = "two-handed"
+    off_hand_skill: Percent | None = None  # coc-ja.skill.off-hand-shooting
+    support: Support = "hand-held"
+    careful_aim: bool = False
+    called_location: Location | None = None
+    keeper_double: bool = False  # coc-ja.aimed.keeper-double
+    fire: Fire = "single"
+    rounds: Annotated[int, Meta(ge=1, le=1000)] = 1
+    target: Name = ""
+    target_posture: Posture = "standing"
+    target_exposure: ExposureWord = "full"
+    cover: CocBarrier | None = None
+    target_armor: list[CocArmor] = msgspec.field(default_factory=list)
+    target_SIZ: Characteristic | None = None  # large target (coc-ja.autofire.order)

@@ -1,0 +1,949 @@
+"""Call of Cthulhu with the Japanese firearms house rules (000_70d49b29616a9cbd.txt,
+digest shared/rules/coc-ja-firearms.md) as an xsys system.
+
+Replaceable parts for variants (README, "Public API for variants"):
+- the armor list: ``armor_file`` / ``armor_path()`` / ``armor_data()`` (a TOML in the
+  schema of armor.toml) -> ``armor_ladders()``, ``armor_value()``, ``barrier_value()``;
+- the darkness rule: ``darkness_ladder()`` and ``light_effect(situation)``;
+- the resolution: ``resolve(target)`` (success and impale chances of a d100 roll).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Mapping, Sequence
+
+import msgspec
+
+from xsys.core import dice
+from xsys.core.catalog import strip_entry
+from xsys.core.ladder import Ladder, Step
+from xsys.core.model import (
+    Armor,
+    Barrier,
+    Combatant,
+    Cover,
+    Light,
+    Shooter,
+    Shot,
+    Target,
+    Weapon,
+    generic_weapon,
+    standard_shot,
+)
+from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.trace import Check, Collector, Modifier, Result
+from xsys.core.units import Duration, Energy, Illuminance, Length, parse
+from xsys.core.vocab import SHORT_ARMS
+
+from . import rules
+from .model import CocArmor, CocBarrier, CocNpc, CocShot, CocWeapon
+
+PACKAGE = __package__  # "xsys.plugins.coc"
+
+FIREARM_SKILLS = ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun", "Throw")
+HEAD = frozenset({"head", "skull", "eye", "face", "jaw", "nose"})
+
+LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
+              "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
+LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
+
+
+def _tables_ladders() -> dict[str, Ladder]:
+    return rules.table_ladders()
+
+
+def _catalog():
+    from xsys.core.registry import catalog
+
+    return catalog()
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything one CoC shot depends on, native and neutral parts together. Built from a
+    neutral Shot by :meth:`CocSystem.situation_from_shot` or from a native CocShot by
+    :meth:`CocSystem.situation_from_native`; evaluated by :meth:`CocSystem.evaluate`."""
+
+    skill: str
+    skill_value: int
+    weapon: Weapon
+    distance: float
+    native_weapon: CocWeapon | None = None
+    DEX: int = 10
+    illuminance: float = 10_000.0
+    aids: tuple[str, ...] = ()
+    sights: str = "iron"
+    hands: int = 2
+    off_hand: bool = False
+    two_guns: bool = False
+    off_hand_skill: int | None = None
+    braced: bool = False
+    mounted: bool = False
+    careful_aim: bool = False
+    called_location: str | None = None
+    keeper_double: bool = False
+    fire: str = "single"
+    rounds: int = 1
+    exposure: float = 1.0
+    barrier: Barrier | None = None
+    armor: tuple[Armor, ...] = ()
+    target_SIZ: int | None = None
+
+
+@dataclass
+class LightEffect:
+    """What the light does to a shot (coc-ja.darkness and its sight/aid rules)."""
+
+    multiply: Fraction = Fraction(1)
+    cap: int | None = None  # chance at most this many % (01% in total darkness)
+    unaimed: bool = False  # careful aim (and with it location shots' range doubling) lost
+    modifiers: list[Modifier] = field(default_factory=list)
+    level: str = "daylight"
+
+
+class CocSystem(System):
+    """Call of Cthulhu (d100, BRP family) with the Japanese firearms rules."""
+
+    key: ClassVar[str] = "coc"
+    name: ClassVar[str] = "Call of Cthulhu"
+    edition: ClassVar[str] = "5th/6th edition framework, Japanese firearms house rules"
+    dice: ClassVar[str] = "d100 roll-under"
+    rule_prefix: ClassVar[str] = "coc-ja."
+    npc_type: ClassVar[type] = CocNpc
+    shot_type: ClassVar[type | None] = CocShot
+
+    #: The armor list (coc-ja.armor.table). A variant points this at its own file (an
+    #: absolute path) or overrides armor_path()/armor_data().
+    armor_file: ClassVar[str] = "armor.toml"
+
+    def __init__(self, settings: Any = None) -> None:
+        super().__init__(settings)
+        self._skill_ladders: dict[str, Ladder] = {}
+        self._armor: tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]] | None = None
+
+    # ==== tables ========================================================================
+    def tables(self) -> dict[str, Any]:
+        """tables.toml (rules data) of this plugin."""
+        return rules.tables()
+
+    def table_ladders(self) -> dict[str, Ladder]:
+        """The ladders of tables.toml."""
+        return dict(_tables_ladders())
+
+    def rule_source(self, rule: str) -> str:
+        entry = self.tables()["rule"].get(rule)
+        return entry["source"] if entry else "assumed"
+
+    def ladders(self) -> dict[str, Ladder]:
+        out = self.table_ladders()
+        out["darkness"] = self.darkness_ladder()
+        out.update(self.armor_ladders())
+        for native, spec in self.characteristics().items():
+            out[f"characteristic.{native}"] = spec.ladder
+        out["encumbrance.example"] = rules.encumbrance_ladder(11, 13)
+        return out
+
+    def rule_ids(self) -> set[str]:
+        ids = super().rule_ids()
+        ids |= set(self.tables()["rule"])
+        return ids
+
+    # ==== armor list (replaceable) =====================================================
+    def armor_path(self) -> Any:
+        """Where the armor TOML is: ``armor_file`` if absolute, else inside this package."""
+        p = Path(self.armor_file)
+        if p.is_absolute():
+            return p
+        return resources.files(PACKAGE).joinpath(self.armor_file)
+
+    def armor_data(self) -> dict[str, Any]:
+        """The parsed armor TOML (schema: armor.toml, README 'Armor files')."""
+        with resources.as_file(self.armor_path()) as path:
+            with open(path, "rb") as fh:
+                return tomllib.load(fh)
+
+    def _armor_built(self):
+        if self._armor is None:
+            self._armor = build_armor_ladders(self.armor_data())
+        return self._armor
+
+    def armor_ladders(self) -> dict[str, Ladder]:
+        """``armor.worn`` (over J), ``armor.barrier.<material>`` (over m) and
+        ``armor.barrier.generic`` (over J)."""
+        return dict(self._armor_built()[0])
+
+    def armor_row(self, ladder: str, A: Any) -> dict[str, Any]:
+        """B, catalog id and label of the row with armor value A of an armor ladder."""
+        return self._armor_built()[1][ladder][_key(A)]
+
+    def armor_value(self, armor: Armor) -> tuple[int, float, Step]:
+        """A worn armor item -> (A, B, step) by the joules it stops (coc-ja.armor.table)."""
+        lad = self.armor_ladders()["armor.worn"]
+        step = lad.step_for(float(armor.stops))
+        return step.native, self.armor_row("armor.worn", step.native)["B"], step
+
+    def barrier_value(self, barrier: Barrier) -> tuple[int, float, Step, str]:
+        """A barrier -> (A, B, step, ladder name): by material and thickness where the armor
+        list has that material, else by the joules it stops (catalog stops_per_cm)."""
+        lads = self.armor_ladders()
+        name = f"armor.barrier.{barrier.material}"
+        if name in lads:
+            step = lads[name].step_for(float(barrier.thickness))
+        else:
+            name = "armor.barrier.generic"
+            step = lads[name].step_for(_catalog().barrier_stops(barrier))
+        return step.native, self.armor_row(name, step.native)["B"], step, name
+
+    # ==== darkness (replaceable) =======================================================
+    def darkness_ladder(self) -> Ladder:
+        """Visibility level over lux (coc-ja.darkness; breakpoints assumed)."""
+        return _tables_ladders()["darkness"]
+
+    def light_effect(self, sit: Situation) -> LightEffect:
+        """coc-ja.darkness with coc-ja.darkness.matrix: lights cancel it
+        (coc-ja.light.flashlight), thermal ignores it (coc-ja.sight.thermal), night vision
+        cancels all but total darkness (coc-ja.sight.night-vision / .nvg), tritium gives
+        x3/4 and x1/2 (coc-ja.sight.luminous)."""
+        step = self.darkness_ladder().step_for(sit.illuminance)
+        level = step.label
+        eff = LightEffect(level=level)
+        if level == "daylight":
+            return eff
+        t = self.tables()
+        sights = t["sights"]
+        aids = set(sit.aids)
+        if aids & {"hand-light", "weapon-light"}:
+            eff.modifiers.append(Modifier(rule="coc-ja.light.flashlight", kind="multiply", value=1, source="seed",
+                                          why=f"{level}: a light cancels the darkness penalty"))
+            return eff
+        if sit.sights in sights["thermal"] or "thermal-goggles" in aids:
+            src = "seed" if sit.sights in sights["thermal"] else "assumed"
+            eff.modifiers.append(Modifier(rule="coc-ja.sight.thermal", kind="multiply", value=1, source=src,
+                                          why=f"{level}: thermal imaging ignores light"))
+            return eff
+        if sit.sights in sights["night_vision"] or "nv-goggles" in aids:
+            kind, rule = "night-vision", ("coc-ja.sight.night-vision" if sit.sights in sights["night_vision"]
+                                          else "coc-ja.sight.nvg")
+        elif sit.sights in sights["luminous"]:
+            kind, rule = "tritium", "coc-ja.sight.luminous"
+        else:
+            kind, rule = "plain", "coc-ja.darkness"
+        cell = t["darkness"][kind].get(level)
+        if cell is None:  # night vision in dim light / starlight: cancelled
+            eff.modifiers.append(Modifier(rule=rule, kind="multiply", value=1, source="seed",
+                                          why=f"{level}: night vision cancels the penalty"))
+            return eff
+        rule = cell.get("rule", rule)
+        # the effects are seed (cells the text is silent on say "assumed"); the lux
+        # breakpoints are the darkness ladder's own (assumed) rows
+        src = cell.get("source", "seed")
+        if "cap" in cell:
+            eff.cap = int(cell["cap"])
+            eff.modifiers.append(Modifier(rule=rule, kind="set", value=f"{eff.cap:02d}%", source=src,
+                                          why=f"{level} (at most 01%)"))
+        else:
+            eff.multiply = rules.frac(cell["multiply"])
+            eff.modifiers.append(Modifier(rule=rule, kind="multiply", value=_ftext(eff.multiply), source=src,
+                                          why=f"{level}" + (" (tritium sights)" if kind == "tritium" else "")))
+        eff.unaimed = bool(cell.get("unaimed", False))
+        if eff.unaimed:
+            eff.modifiers.append(Modifier(rule=rule, kind="multiply", value=1, source=src,
+                                          why="every shot counts as unaimed: no careful aim"))
+        return eff
+
+    # ==== resolution (replaceable) =====================================================
+    def resolve(self, target: int) -> dice.Outcomes:
+        """coc-ja.resolution: d100 <= target succeeds; an impale (BRP 'special') on
+        <= ceil(target / 5). No automatic success or failure bands (the text states none)."""
+        div = self.tables()["resolution"]["impale_divisor"]
+        t = max(0, target)
+        return dice.Outcomes(dice.d100_at_most(t), critical_success=dice.d100_at_most(rules.ceil(Fraction(t, div))))
+
+    def impale_threshold(self, target: int) -> int:
+        return rules.ceil(Fraction(max(0, target), self.tables()["resolution"]["impale_divisor"]))
+
+    # ==== characteristics and skills ===================================================
+    def characteristics(self) -> dict[str, CharacteristicSpec]:
+        return _characteristics()
+
+    def skills(self) -> dict[str, tuple[str, ...]]:
+        return {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
+
+    def skill_class(self, skill: str) -> str | None:
+        return self.tables()["skills"].get(skill, {}).get("weapon_class")
+
+    def skill_for_class(self, weapon_class: str) -> str:
+        return self.tables()["weapon_class"][weapon_class]["skill"]
+
+    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
+        lad = self._skill_ladders.get(skill)
+        if lad is None:
+            levels = [(lvl, self.standard_chance(skill, lvl)) for lvl in range(0, 101)]
+            lad = chance_ladder(f"skill.{skill}", levels, "coc-ja.skills", "assumed")
+            self._skill_ladders[skill] = lad
+        return lad
+
+    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        cls = self.skill_class(skill)
+        if cls is None:
+            return self.resolve(int(level)).success
+        shot = standard_shot(cls)
+        sit = self.situation_from_shot(shot, skill_value=int(level))
+        return self.evaluate(sit, with_damage=False).chance
+
+    # ==== weapons ======================================================================
+    def weapon_defaults(self, weapon: Weapon) -> CocWeapon:
+        """Native data of a neutral weapon: its [weapon.<catalog id>] row, else the class
+        defaults with damage from muzzle energy (coc-ja.damage, assumed)."""
+        t = self.tables()
+        cls = t["weapon_class"][weapon.weapon_class]
+        row = t["weapon"].get(weapon.catalog or "", {})
+        if "damage" in row:
+            damage = row["damage"]
+        elif weapon.weapon_class == "shotgun":
+            damage = "4d6/2d6/1d6"
+        else:
+            damage = _tables_ladders()["damage"].step_for(float(weapon.muzzle_energy)).label
+        auto = "auto" in weapon.fire_modes or "burst" in weapon.fire_modes
+        return CocWeapon(
+            name=weapon.name, skill=cls["skill"], damage=damage,
+            base_range=parse(row.get("base_range", cls["base_range"]), Length),
+            shots_per_round=row.get("shots_per_round", cls["shots_per_round"]),
+            burst=row.get("burst", auto), capacity=weapon.capacity,
+            malfunction=row.get("malfunction", cls["malfunction"]), length=weapon.length,
+            STR=row.get("STR", cls["STR"]), sights=weapon.sights,
+            ammo="shot" if weapon.weapon_class == "shotgun" else "bullet", catalog=weapon.catalog,
+            muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
+        )
+
+    def weapon_to_neutral(self, w: CocWeapon, col: Collector | None = None, path: str = "$") -> Weapon:
+        """A native weapon as what it physically is: its catalog entry (by id or name),
+        else a weapon of its skill's class with the muzzle energy of its damage."""
+        cat = _catalog()
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        if entry is not None:
+            base = strip_entry(entry)
+            fields: dict[str, Any] = {"name": w.name, "capacity": w.capacity or base.capacity, "sights": w.sights}
+            if w.length is not None:
+                fields["length"] = w.length
+            if w.burst and not ({"auto", "burst"} & set(base.fire_modes)):
+                fields["fire_modes"] = list(base.fire_modes) + ["auto"]
+            return msgspec.structs.replace(base, **fields)
+        cls = self.tables()["skills"][w.skill]["weapon_class"]
+        if w.muzzle_energy is not None:
+            return Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=w.muzzle_energy,
+                          fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
+                          sights=w.sights)
+        lad = _tables_ladders()["damage"]
+        first = w.damage.split("/")[0]
+        energy = None
+        for s in lad.steps:
+            if s.label == first:
+                energy = s.rep
+        if cls == "shotgun" or energy is None:
+            energy = float(generic_weapon(cls).muzzle_energy)
+            if col is not None:
+                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy of a generic {cls}",
+                         "coc-ja.damage")
+        elif col is not None:
+            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy from {first}",
+                     "coc-ja.damage")
+        return Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=Energy(energy),
+                      fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity, sights=w.sights)
+
+    def find_weapon(self, name: str) -> Weapon | None:
+        entry = _catalog().find_weapon(name)
+        return strip_entry(entry) if entry is not None else None
+
+    # ==== situations ===================================================================
+    def situation_from_shot(self, shot: Shot, skill_value: int | None = None) -> Situation:
+        """A neutral shot as a Situation; the shooter's skill goes through the skill ladder
+        unless ``skill_value`` is given."""
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        if skill_value is None:
+            skill_value = self.skill_ladder(skill).native(shot.shooter.skill)
+        dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics.get("dexterity", 0.5)).native
+        careful = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
+        return Situation(
+            skill=skill, skill_value=int(skill_value), weapon=w, distance=float(shot.distance),
+            native_weapon=None, DEX=int(dex), illuminance=float(shot.light.illuminance), aids=tuple(shot.light.aids),
+            sights=w.sights, hands=shot.shooter.hands, off_hand=shot.shooter.off_hand,
+            braced=shot.shooter.braced or shot.shooter.posture == "prone", careful_aim=careful,
+            called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
+            rounds=shot.burst, exposure=float(shot.target.cover.exposure), barrier=shot.target.cover.barrier,
+            armor=tuple(shot.target.armor),
+        )
+
+    def situation_from_native(self, shot: CocShot, npc: CocNpc | None = None) -> Situation:
+        """A native CocShot as a Situation, keeping what the neutral model cannot say (two
+        guns, Off-hand Shooting, Keeper doubling, double tap, mounted weapons, SIZ)."""
+        weapon = self._shot_weapon(shot)
+        native_w = None
+        if npc is not None:
+            for nw in npc.weapons:
+                if nw.name == shot.weapon or nw.catalog == shot.weapon:
+                    native_w = nw
+        if native_w is None:
+            native_w = self.weapon_defaults(weapon)
+        skill = shot.skill or self.skill_for_class(weapon.weapon_class)
+        ohs = shot.off_hand_skill
+        if ohs is None and npc is not None:
+            ohs = npc.skills.get("Off-hand Shooting")
+        dex = shot.DEX if shot.DEX is not None else (npc.DEX if npc is not None else 10)
+        exp = _tables_ladders()["exposure"]
+        return Situation(
+            skill=skill, skill_value=shot.skill_value, weapon=weapon, distance=float(shot.distance),
+            native_weapon=native_w, DEX=dex, illuminance=self._light_rep(shot.light),
+            aids=tuple(LIGHT_AIDS[a] for a in shot.light_aids), sights=weapon.sights,
+            hands=2 if shot.hold == "two-handed" else 1, off_hand=shot.hold == "off-hand",
+            two_guns=shot.hold == "two guns", off_hand_skill=ohs,
+            braced=shot.support != "hand-held", mounted=shot.support == "mounted",
+            careful_aim=shot.careful_aim, called_location=shot.called_location, keeper_double=shot.keeper_double,
+            fire=shot.fire, rounds=shot.rounds if shot.fire == "full auto" else (2 if shot.fire == "double tap" else 1),
+            exposure=exp.neutral(_label_native(exp, shot.target_exposure)),
+            barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness) if shot.cover else None,
+            armor=tuple(self.armor_to_neutral(a) for a in shot.target_armor), target_SIZ=shot.target_SIZ,
+        )
+
+    def _shot_weapon(self, shot: CocShot) -> Weapon:
+        w = self.find_weapon(shot.weapon)
+        if w is None:
+            cls = self.tables()["skills"][shot.skill or "Handgun"]["weapon_class"]
+            w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)
+        if shot.sights is not None:
+            w = msgspec.structs.replace(w, sights=shot.sights)
+        return w
+
+    def _light_rep(self, word: str) -> float:
+        lad = self.darkness_ladder()
+        return lad.neutral(_label_native(lad, word))
+
+    # ==== the check ====================================================================
+    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
+        return self.evaluate(self.situation_from_shot(shot), extra)
+
+    def check_native(self, shot: CocShot, npc: CocNpc | None = None, extra: Sequence[Modifier] = ()) -> Check:
+        """A native shot (with everything the neutral model cannot hold) as a Check."""
+        return self.evaluate(self.situation_from_native(shot, npc), extra)
+
+    def evaluate(self, sit: Situation, extra: Sequence[Modifier] = (), with_damage: bool = True) -> Check:
+        t = self.tables()
+        st, aimed = t["stance"], t["aimed"]
+        mods: list[Modifier] = []
+        notes: list[str] = []
+
+        def mod(rule: str, kind: str, value: Any, why: str, source: str | None = None) -> None:
+            mods.append(Modifier(rule=rule, kind=kind, value=value, source=source or self.rule_source(rule), why=why))
+
+        cls = sit.weapon.weapon_class
+        short = cls in SHORT_ARMS
+        handgun = cls in ("handgun", "revolver")
+        nw = sit.native_weapon or self.weapon_defaults(sit.weapon)
+        skill = Fraction(sit.skill_value)
+
+        # -- the base chance: two guns / off hand replace it ---------------------------
+        value = skill
+        if sit.two_guns:
+            value = rules.two_guns_chance(sit.skill_value, sit.skill, sit.sights == "laser", sit.off_hand_skill)
+            if value == skill:
+                mod("coc-ja.stance.two-guns", "multiply", 1, "two guns, Handgun >= 60% with a laser: normal chance")
+            elif sit.off_hand_skill is not None and value == Fraction(sit.off_hand_skill) * rules.frac(
+                    st["two_guns_off_hand_skill"]) and value > skill * rules.frac(st["two_guns"]):
+                mod("coc-ja.skill.off-hand-shooting", "set", _ftext(value),
+                    f"two guns: Off-hand Shooting {sit.off_hand_skill}% x1/2")
+            else:
+                mod("coc-ja.stance.two-guns", "multiply", st["two_guns"], "two guns, no sights: x1/5 each")
+        elif sit.off_hand:
+            value = rules.off_hand_chance(sit.skill_value, sit.off_hand_skill)
+            if sit.off_hand_skill is not None and value > skill * rules.frac(st["off_hand"]):
+                mod("coc-ja.skill.off-hand-shooting", "set", _ftext(value),
+                    f"off hand: Off-hand Shooting {sit.off_hand_skill}% (at most the {sit.skill} skill)")
+            else:
+                mod("coc-ja.stance.off-hand", "multiply", st["off_hand"], "off hand")
+
+        # -- additions to the base chance ----------------------------------------------
+        if handgun and sit.hands == 2 and not sit.two_guns:
+            value += st["two_hand_bonus"]
+            mod("coc-ja.stance.two-hand", "add", st["two_hand_bonus"], "handgun held two-handed")
+        big = rules.large_target_bonus(sit.target_SIZ)
+        if big:
+            value += big
+            mod("coc-ja.autofire.order", "add", big, f"large target (SIZ {sit.target_SIZ})")
+
+        # -- multipliers ---------------------------------------------------------------
+        mult = Fraction(1)
+        if not short and (sit.hands == 1 or sit.two_guns):
+            mult *= rules.frac(st["long_arm_one_hand"])
+            mod("coc-ja.stance.long-arm-one-hand", "multiply", st["long_arm_one_hand"], "long arm fired one-handed")
+
+        light = self.light_effect(sit)
+        aim_sight = sit.sights in t["sights"]["careful_aim"]
+        braced = sit.braced or sit.mounted
+        wants_aim = sit.careful_aim or sit.called_location is not None
+        careful = wants_aim and (braced or aim_sight) and not light.unaimed and not sit.two_guns
+        if wants_aim and not careful:
+            notes.append("coc-ja.aimed.careful-aim: careful aim needs a brace or a laser/scope, usable sights and "
+                         "aimed fire; not possible here")
+
+        base_range = float(nw.base_range)
+        if braced or careful:
+            base_range *= st["braced_range"]
+            rule = "coc-ja.stance.braced" if braced else "coc-ja.aimed.careful-aim"
+            notes.append(f"{rule}: base range x2 = {base_range:g} m")
+        pb = rules.point_blank(sit.DEX, careful)
+        if sit.distance <= pb:
+            m2 = t["point_blank"]["multiplier"]
+            mult *= m2
+            mod("coc-ja.range.point-blank", "multiply", m2, f"point-blank: {sit.distance:g} m <= {pb:g} m")
+        else:
+            step = _tables_ladders()["range"].step_for(sit.distance / base_range if base_range > 0 else math.inf)
+            if step.native != 1:
+                mult *= Fraction(1, step.native)
+                mod(step.rule, "multiply", f"1/{step.native}", f"{sit.distance:g} m, base range {base_range:g} m: "
+                    + step.label, step.source)
+
+        mult *= light.multiply
+        mods.extend(light.modifiers)
+
+        exp_step = _tables_ladders()["exposure"].step_for(sit.exposure)
+        # a called location already is a location shot (coc-ja.aimed.location below)
+        if exp_step.native < t["exposure"]["location_below"] and sit.called_location is None:
+            div = t["exposure"]["location_divisor"]
+            mult *= Fraction(1, div)
+            mod(exp_step.rule, "multiply", f"1/{div}", f"target shows {exp_step.label}: only a location can be hit",
+                exp_step.source)
+
+        if sit.called_location is not None and sit.keeper_double:
+            mult *= aimed["keeper_double"]
+            mod("coc-ja.aimed.keeper-double", "multiply", aimed["keeper_double"], "the Keeper doubles the aimed shot")
+
+        S = max(0, rules.ceil(value * mult))
+
+        # -- house-rule modifiers from other plugins ------------------------------------
+        for m in extra:
+            mods.append(m)
+            if m.kind == "add":
+                S = max(0, S + int(m.value))
+            elif m.kind == "multiply":
+                S = max(0, rules.ceil(S * rules.frac(m.value)))
+            elif m.kind == "set":
+                S = max(0, int(str(m.value).rstrip("%")))
+            else:
+                notes.append(f"{m.rule}: a {m.kind} modifier has no meaning on d100; ignored")
+
+        # -- location, autofire, darkness cap -------------------------------------------
+        T = S
+        autofire = sit.fire == "full auto" and sit.rounds > 1
+        if sit.called_location is not None and not autofire:
+            T = rules.ceil(Fraction(S, aimed["location_divisor"]))
+            mod("coc-ja.aimed.location", "set", T, f"{sit.called_location} hit on <= 1/5 of {S}%")
+        if sit.fire == "mozambique":
+            T = rules.ceil(Fraction(S, t["mozambique"]["divisor"]))
+            mod("coc-ja.mozambique", "set", T, f"third shot at 1/5 of {S}%: location and impale on success")
+        M = T
+        if autofire:
+            mount = "mounted" if sit.mounted else ("braced" if sit.braced else "hand-held")
+            M = rules.autofire_modified(T, sit.rounds, mount)
+            mod("coc-ja.autofire.penalty", "add", M - T,
+                f"{sit.rounds} rounds {mount}: -{t['autofire']['per_round'][mount]} per round after the first "
+                f"(floor {t['autofire']['floor']}%)")
+        if light.cap is not None:
+            T, M, S = min(T, light.cap), min(M, light.cap), min(S, light.cap)
+        if sit.fire in ("double tap", "mozambique"):
+            fn = rules.double_tap_allowed if sit.fire == "double tap" else rules.mozambique_allowed
+            why = fn(sit.skill_value, nw.shots_per_round, sit.distance, sit.DEX)
+            if why:
+                notes.append(f"coc-ja.{sit.fire.replace(' ', '-')}: not allowed ({'; '.join(why)})")
+
+        # -- the roll ------------------------------------------------------------------
+        outcomes: dict[str, Fraction] = {}
+        if autofire:
+            hits = rules.autofire_hit_distribution(M, T, sit.rounds)
+            chance = 1 - hits.get(0, Fraction(0))
+            imp = self.resolve(T).critical_success
+            outcomes["impale"] = imp
+            outcomes["mean_hits"] = sum((h * p for h, p in hits.items()), Fraction(0))
+            needs = f"d100 <= {M} (1 hit up to {T}; +1 hit per 5 under {M}; max {sit.rounds})"
+            target: int = M
+        else:
+            res = self.resolve(T)
+            chance = res.success
+            outcomes["impale"] = res.critical_success
+            needs = f"d100 <= {T}" + (", twice (double tap)" if sit.fire == "double tap" else "")
+            target = T
+
+        damage_mean = None
+        if with_damage and cls != "thrown":
+            damage_mean = float(self._damage_mean(sit, nw, T, M, chance, outcomes, hits if autofire else None))
+
+        mods_txt = " ".join(m.render().split(" [")[0] for m in mods)
+        native = f"{sit.skill} {sit.skill_value}%" + (f" {mods_txt}" if mods_txt else "") + f": roll d100 <= {target:02d}"
+        return Check(system=self.key, stat=sit.skill, base=sit.skill_value, modifiers=mods, target=target,
+                     needs=needs, chance=chance, native=native, damage_mean=damage_mean, outcomes=outcomes,
+                     notes=notes)
+
+    # ==== damage =======================================================================
+    def damage_roll(self, sit: Situation, nw: CocWeapon) -> tuple[str, bool]:
+        """The damage dice at this distance and whether armor applies per die
+        (coc-ja.armor.shotgun-pellets)."""
+        if sit.weapon.weapon_class == "shotgun" and nw.ammo != "slug":
+            return _tables_ladders()["shotgun.damage"].step_for(sit.distance).label, nw.ammo == "shot"
+        return nw.damage.split("/")[0], False
+
+    def armor_points(self, sit: Situation) -> tuple[int, list[str]]:
+        """Armor A between the bullet and the target: worn armor covering the hit location
+        (torso unless called) and, for a hidden target, the barrier."""
+        loc = sit.called_location or "torso"
+        total, why = 0, []
+        for a in sit.armor:
+            if loc in a.covers or (loc == "torso" and "vitals" in a.covers):
+                A, _, step = self.armor_value(a)
+                total += A
+                why.append(f"{a.name}: {A} [{step.rule}]")
+        if sit.barrier is not None and _tables_ladders()["exposure"].step_for(sit.exposure).native == 0:
+            A, _, step, _ = self.barrier_value(sit.barrier)
+            total += A
+            why.append(f"{sit.barrier.thickness.to('cm'):g} cm {sit.barrier.material}: {A} [{step.rule}]")
+        return total, why
+
+    def _damage_mean(self, sit, nw, T, M, chance, outcomes, hits) -> Fraction:
+        roll, pellets = self.damage_roll(sit, nw)
+        A, _ = self.armor_points(sit)
+        if pellets:
+            e1 = rules.mean_pellets_after_armor(roll, A)
+            e2 = e1  # shot does not impale (assumed CoC convention)
+        else:
+            e1 = rules.mean_after_armor(roll, A)
+            e2 = rules.mean_after_armor(roll, A, impale=True)
+        imp = outcomes["impale"] if not pellets else Fraction(0)
+        if hits is not None:
+            mean_hits = sum((h * p for h, p in hits.items()), Fraction(0))
+            return mean_hits * e1 + imp * (e2 - e1)
+        if sit.fire == "mozambique" or (sit.called_location in HEAD):
+            return chance * e2  # head shot / Mozambique: damage x2 as an impale (coc-ja.aimed.effects)
+        one = (chance - imp) * e1 + imp * e2
+        return 2 * one if sit.fire == "double tap" else one
+
+    # ==== npc conversions ==============================================================
+    def armor_to_neutral(self, a: CocArmor, col: Collector | None = None, path: str = "$") -> Armor:
+        """Armor as what it physically is: the catalog item it names (by ``catalog`` id or
+        by name), else the joules of its armor-table row. Only an explicit ``catalog`` id is
+        carried into the neutral item, so conversions stay stable after one round trip."""
+        cat = _catalog()
+        entry = cat.armor.get(a.catalog) if a.catalog else None
+        if entry is None:
+            low = a.name.strip().lower()
+            entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
+        if entry is not None:
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
+            return msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
+        if a.stops is not None:
+            return Armor(name=a.name, stops=a.stops)
+        lad = self.armor_ladders()["armor.worn"]
+        A = a.A if lad.has_native(a.A) else lad.nearest_native(a.A)
+        if col is not None:
+            col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
+                     lad.step_of(A).rule)
+        return Armor(name=a.name, stops=Energy(lad.neutral(A)))
+
+    def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
+        A, B, step = self.armor_value(armor)
+        if col is not None:
+            col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A}/{_num(B)} ({step.label})",
+                     rules=[step.rule], source=step.source)
+        # keep the physical value unless the catalog id or the row itself gives it back
+        stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
+        return CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog, stops=stops)
+
+    def npc_to_neutral(self, npc: CocNpc) -> Result[Combatant]:
+        col = Collector(self.key)
+        chars = {k: getattr(npc, k) for k in self.characteristics()}
+        neutral_chars = self.characteristics_to_neutral(chars, col, "$")
+        mapped = self.skills()
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
+                                        context=chars)
+        native: dict[str, Any] = {}
+        verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
+        for k in verbatim:
+            col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
+        if verbatim:
+            native["skills"] = verbatim
+        if npc.HP is not None and npc.HP != npc.derived_HP:
+            native["HP"] = npc.HP
+            col.loss("kept-verbatim", "$.HP", f"HP {npc.HP} differs from (CON+SIZ)/2 = {npc.derived_HP}; kept",
+                     "coc-ja.hp")
+        weapons, wnative = [], []
+        for i, w in enumerate(npc.weapons):
+            nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
+            weapons.append(nw)
+            wnative.append(msgspec.to_builtins(w, enc_hook=_enc))
+        if wnative:
+            native["weapons"] = wnative
+        armor, anative = [], []
+        for i, a in enumerate(npc.armor):
+            na = self.armor_to_neutral(a, col, f"$.armor[{i}]")
+            armor.append(na)
+            anative.append(msgspec.to_builtins(a, enc_hook=_enc))
+        if anative:
+            native["armor"] = anative
+        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
+                         notes=npc.notes, native={self.key: native} if native else {})
+        return col.result(comb)
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[CocNpc]:
+        col = Collector(self.key)
+        chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
+        native = combatant.native.get(self.key, {})
+        skills.update(native.get("skills", {}))
+        stored_w = native.get("weapons", [])
+        weapons = []
+        for i, w in enumerate(combatant.weapons):
+            derived = self.weapon_defaults(w)
+            old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
+            if old is not None:
+                # native-only fields (damage, base range, ROF, malfunction, STR, carry, ammo)
+                # come back verbatim; what the neutral weapon says is re-read from it.
+                keep = {k: v for k, v in old.items() if k not in ("capacity", "length", "sights")}
+                cw = msgspec.convert(keep, CocWeapon, dec_hook=_dec)
+                fields = {"capacity": w.capacity if w.capacity else cw.capacity, "sights": w.sights}
+                if "length" in old or w.catalog is None:
+                    fields["length"] = w.length
+                cw = msgspec.structs.replace(cw, **fields)
+            else:
+                cw = derived
+                col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
+                         f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed")
+            weapons.append(cw)
+        stored_a = native.get("armor", [])
+        armor = []
+        for i, a in enumerate(combatant.armor):
+            ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
+            old = stored_a[i] if i < len(stored_a) and stored_a[i].get("name") == a.name else None
+            if old is not None:
+                ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
+            armor.append(ca)
+        npc_chars = {k: chars[k] for k in chars}
+        hp = native.get("HP", -(-(npc_chars["CON"] + npc_chars["SIZ"]) // 2))
+        npc = CocNpc(name=combatant.name, HP=hp, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
+                     **npc_chars)
+        return col.result(npc)
+
+    # ==== shot conversions =============================================================
+    def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:
+        col = Collector(self.key)
+        weapon = self._shot_weapon(shot)
+        skill = shot.skill or self.skill_for_class(weapon.weapon_class)
+        if self.find_weapon(shot.weapon) is None:
+            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; a generic "
+                     f"{weapon.weapon_class} stands in", "coc-ja.damage")
+        p = float(self.standard_chance(skill, shot.skill_value))
+        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"standard-shot chance {p:.3f}",
+                 rules=["coc-ja.skills"], source="assumed")
+        chars = {}
+        if shot.DEX is not None:
+            chars["dexterity"] = self.characteristics()["DEX"].ladder.neutral(shot.DEX)
+        aim = _tables_ladders()["careful-aim"]
+        hands = 2 if shot.hold == "two-handed" else 1
+        if shot.hold == "two guns":
+            col.loss("unsupported-field", "$.hold", "two guns at once has no neutral form; one gun one-handed",
+                     "coc-ja.stance.two-guns")
+        for f, rule in (("off_hand_skill", "coc-ja.skill.off-hand-shooting"),
+                        ("keeper_double", "coc-ja.aimed.keeper-double"),
+                        ("target_SIZ", "coc-ja.autofire.order")):
+            if getattr(shot, f) not in (None, False):
+                col.loss("unsupported-field", f"$.{f}", f"{f} has no neutral form", rule)
+        if shot.fire in ("double tap", "mozambique"):
+            col.loss("unsupported-field", "$.fire", f"{shot.fire} has no neutral form; one shot",
+                     f"coc-ja.{shot.fire.replace(' ', '-')}")
+        if shot.support == "mounted":
+            col.loss("merged", "$.support", "a mounted weapon is only 'braced' in the neutral model",
+                     "coc-ja.autofire.penalty")
+        shooter = Shooter(name=shot.shooter, skill=p, characteristics=chars, hands=hands,
+                          off_hand=shot.hold == "off-hand", braced=shot.support != "hand-held",
+                          aim_time=Duration(aim.neutral(1 if shot.careful_aim else 0)))
+        exp = _tables_ladders()["exposure"]
+        cover = Cover(exposure=exp.neutral(_label_native(exp, shot.target_exposure)),
+                      barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
+                      if shot.cover else None)
+        target = Target(name=shot.target, posture=shot.target_posture, cover=cover,
+                        armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
+                               for i, a in enumerate(shot.target_armor)])
+        light = Light(illuminance=Illuminance(self._light_rep(shot.light)),
+                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])
+        out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
+                   light=light, called_location=shot.called_location,
+                   burst=shot.rounds if shot.fire == "full auto" else 1)
+        return col.result(out)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[CocShot]:
+        col = Collector(self.key)
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        lad = self.skill_ladder(skill)
+        step = lad.step_for(shot.shooter.skill)
+        col.step("$.skill_value", f"P = {shot.shooter.skill:.3f}", None, f"{skill} {step.native}%",
+                 rules=[step.rule], source=step.source)
+        dex = None
+        if "dexterity" in shot.shooter.characteristics:
+            dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics["dexterity"]).native
+        weapon_name = w.catalog or w.name
+        base = self.find_weapon(weapon_name)
+        sights = w.sights if base is None or base.sights != w.sights else None
+        dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
+        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
+                 source=dark.source)
+        exp = _tables_ladders()["exposure"].step_for(shot.target.cover.exposure)
+        aim = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
+        hold = "two-handed" if shot.shooter.hands == 2 else ("off-hand" if shot.shooter.off_hand else "one-handed")
+        if shot.shooter.hands == 2 and shot.shooter.off_hand:
+            hold = "off-hand"
+            col.loss("merged", "$.hold", "two-handed off-hand hold read as off-hand (one hand)", "coc-ja.stance.off-hand")
+        barrier = shot.target.cover.barrier
+        for f, rule in (("speed", "coc-ja.range"),):
+            if float(shot.target.speed) or float(shot.shooter.speed):
+                col.loss("unsupported-field", f"$.{f}", "CoC has no movement modifier to hit; speed dropped", rule)
+        out = CocShot(
+            name=shot.name, shooter=shot.shooter.name, weapon=weapon_name, distance=shot.distance,
+            skill_value=step.native, DEX=dex, sights=sights, light=dark.label,
+            light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],
+            hold=hold, support="braced" if shot.shooter.braced else "hand-held", careful_aim=aim,
+            called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
+            rounds=shot.burst, target=shot.target.name, target_posture=shot.target.posture,
+            target_exposure=exp.label,
+            cover=CocBarrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
+            target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]")
+                          for i, a in enumerate(shot.target.armor)],
+        )
+        return col.result(out)
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _characteristics() -> dict[str, CharacteristicSpec]:
+    out = {}
+    for native, spec in rules.tables()["characteristics"].items():
+        dist = {v + spec["plus"]: p for v, p in dice.sum_distribution(spec["dice"], spec["sides"]).items()}
+        out[native] = CharacteristicSpec(spec["neutral"],
+                                         percentile_ladder(f"characteristic.{native}", dist,
+                                                           "coc-ja.characteristics", "assumed"))
+    return out
+
+
+def _label_native(lad: Ladder, label: str) -> Any:
+    for s in lad.steps:
+        if s.label == label:
+            return s.native
+    raise ValueError(f"{lad.name}: no row {label!r}; one of " + ", ".join(s.label for s in lad.steps))
+
+
+def _key(v: Any) -> Any:
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _ftext(x: Fraction | int) -> str | int:
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _enc(obj: Any) -> Any:
+    from xsys.core.codec import enc_hook
+
+    return enc_hook(obj)
+
+
+def _dec(type_: type, obj: Any) -> Any:
+    from xsys.core.codec import dec_hook
+
+    return dec_hook(type_, obj)
+
+
+def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]]:
+    """Ladders of an armor file (schema of armor.toml): ``armor.worn`` over J,
+    ``armor.barrier.<material>`` over thickness (seed anchors, linear in between and
+    beyond, floored to whole points on the grid; assumed), ``armor.barrier.generic``
+    over J. Returns (ladders, rows: ladder -> A -> {B, catalog, label})."""
+    head = data["armor"]
+    rule = head["rule"]
+    ratio = rules.frac(head.get("b_ratio", "1/2"))
+    ladders: dict[str, Ladder] = {}
+    info: dict[str, dict[Any, dict[str, Any]]] = {}
+
+    def energy(x: Any) -> float:
+        return float(parse(x, Energy)) if isinstance(x, str) else float(x)
+
+    worn = []
+    meta: dict[Any, dict[str, Any]] = {}
+    for r in head.get("worn", []):
+        worn.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "seed"), r.get("label", "")))
+        meta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": r.get("catalog"),
+                              "label": r.get("label", "")}
+    ladders["armor.worn"] = Ladder.build("armor.worn", "J", worn, rounding="down")
+    info["armor.worn"] = meta
+
+    gen = list(worn)
+    gmeta = dict(meta)
+    for r in head.get("generic", []):
+        gen.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "assumed"), r.get("label", "")))
+        gmeta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": None,
+                               "label": r.get("label", "")}
+    ladders["armor.barrier.generic"] = Ladder.build("armor.barrier.generic", "J", gen, rounding="down")
+    info["armor.barrier.generic"] = gmeta
+
+    grid = [float(parse(g, Length)) for g in head.get("grid", [])]
+    anchors: dict[str, list[dict[str, Any]]] = {}
+    for r in head.get("barrier", []):
+        anchors.setdefault(r["material"], []).append(r)
+    for material, rows in anchors.items():
+        pts = sorted(((float(parse(r["thickness"], Length)), r) for r in rows), key=lambda x: x[0])
+
+        def a_at(t: float, pts=pts) -> float:
+            t0, r0 = pts[0]
+            if t <= t0:
+                return r0["A"] * t / t0
+            for (ta, ra), (tb, rb) in zip(pts, pts[1:]):
+                if t <= tb:
+                    return ra["A"] + (rb["A"] - ra["A"]) * (t - ta) / (tb - ta)
+            tl, rl = pts[-1]
+            return rl["A"] * t / tl
+
+        anchor_t = {t: r for t, r in pts}
+        steps = [Step(0, 0.0, rule, "assumed", "no barrier")]
+        bmeta: dict[Any, dict[str, Any]] = {0: {"B": 0.0, "catalog": None, "label": "no barrier"}}
+        for t in sorted(set(grid) | set(anchor_t)):
+            if t in anchor_t:
+                r = anchor_t[t]
+                A, B, src, label = r["A"], float(r.get("B", float(Fraction(r["A"]) * ratio))), \
+                    r.get("source", "seed"), r.get("label", "")
+            else:
+                A = math.floor(a_at(t) + 1e-9)
+                B, src, label = float(Fraction(A) * ratio), "assumed", f"{t * 100:g} cm {material}"
+            if A <= steps[-1].native:
+                if t in anchor_t:  # an anchor never yields to a generated row
+                    steps.pop()
+                else:
+                    continue
+            steps.append(Step(A, t, r.get("rule", rule) if t in anchor_t else rule, src, label))
+            bmeta[_key(A)] = {"B": B, "catalog": None, "label": label}
+        name = f"armor.barrier.{material}"
+        ladders[name] = Ladder.build(name, "m", steps, rounding="down")
+        info[name] = bmeta
+    return ladders, info
+
+
+__all__ = ["CocSystem", "Situation", "LightEffect", "build_armor_ladders", "FIREARM_SKILLS"]
