@@ -40,6 +40,7 @@ class Conversion:
     kind: str
     losses: list[Loss] = field(default_factory=list)
     trace: list[TraceEntry] = field(default_factory=list)
+    origin: dict[str, Any] | None = None  # the source document, for lossless round trips
 
     @property
     def strict_losses(self) -> list[Loss]:
@@ -50,6 +51,8 @@ class Conversion:
                                "losses": codec.to_builtins(self.losses)}
         if explain:
             out["trace"] = [t.render() for t in self.trace]
+        if self.origin is not None:
+            out["origin"] = self.origin
         return out
 
 
@@ -107,6 +110,7 @@ class Loaded:
     kind: str
     file: str
     settings: dict[str, dict[str, Any]]
+    meta: Any = None  # the `xsys:` block a previous conversion wrote, if any
 
 
 def load(path: str | Path, fmt: str | None = None, default_system: str | None = None,
@@ -116,9 +120,10 @@ def load(path: str | Path, fmt: str | None = None, default_system: str | None = 
 
 def from_plain(data: Any, file: str = "<data>", default_system: str | None = None,
                registry: Registry | None = None) -> Loaded:
+    meta = None
     if isinstance(data, dict):
         data = dict(data)
-        data.pop("xsys", None)  # metadata written by a previous conversion
+        meta = data.pop("xsys", None)  # metadata written by a previous conversion
         settings = data.pop("settings", None)
         if settings is not None and not (isinstance(settings, dict)
                                          and all(isinstance(v, dict) for v in settings.values())):
@@ -127,7 +132,7 @@ def from_plain(data: Any, file: str = "<data>", default_system: str | None = Non
     else:
         settings = None
     doc = documents.decode(data, file, registry, default_system)
-    return Loaded(doc, doc.system, doc.kind, file, dict(settings or {}))
+    return Loaded(doc, doc.system, doc.kind, file, dict(settings or {}), meta)
 
 
 # ---- path helpers ---------------------------------------------------------------
@@ -269,20 +274,100 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
     reg = registry or default_registry()
     if to != NEUTRAL:
         reg.entry(to)  # unknown target system: one clear error before any work
+    restored = _restore(loaded, to, registry)
+    if restored is not None:
+        return restored
     src_sys = None if loaded.system == NEUTRAL else system_for(loaded.system, merged, reg)
     dst_sys = None if to == NEUTRAL else system_for(to, merged, reg)
     losses: list[Loss] = []
     trace: list[TraceEntry] = []
     neutral = to_neutral(loaded, src_sys, losses, trace)
     doc = loaded.document
-    out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, trace,
-                       name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "")
-    conv = Conversion(out, loaded.system, to, loaded.kind, losses, trace)
+    out = codec.canonical(from_neutral(neutral, loaded.kind, to, dst_sys, losses, trace,
+                                       name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or ""))
+    conv = Conversion(out, loaded.system, to, loaded.kind, losses, trace,
+                      origin=_origin_of(loaded) if loaded.system != to else None)
     if strict and conv.strict_losses:
         first = conv.strict_losses[0]
         raise LossError(f"{len(conv.strict_losses)} loss(es) under --strict; first: {first.path}: {first.message}",
                         file=loaded.file)
     return conv
+
+
+# ---- lossless round trips ----------------------------------------------------------
+#
+# A conversion that rounds to the nearest native value cannot in general be both
+# faithful (within half a step of the source) and stable after one round trip: with
+# A = {-0.09, 0.1} and B = {-0.15, 0}, nearest rounding takes 0.1 -> 0 -> -0.09 -> -0.15.
+# So every converted document remembers its source (`xsys.origin`, with a digest of the
+# document as written). Converting an unedited document back to a system in its chain
+# of origins returns that original; an edited one is converted afresh.
+
+ORIGIN_DEPTH = 3
+
+
+def digest(document: Any) -> str:
+    import hashlib
+
+    plain = codec.to_builtins(codec.canonical(document))
+    plain.pop("xsys", None)
+    return hashlib.sha256(codec.json_encode(plain)).hexdigest()
+
+
+def _origin_of(loaded: Loaded, depth: int = ORIGIN_DEPTH) -> dict[str, Any]:
+    plain = codec.to_builtins(loaded.document)
+    if loaded.settings:
+        plain["settings"] = loaded.settings
+    inner = _origin_block(loaded.meta)
+    if inner is not None and depth > 1:
+        plain["xsys"] = {"origin": _trim(inner, depth - 1)}
+    return {"system": loaded.system, "document": plain}
+
+
+def _trim(origin: dict[str, Any], depth: int) -> dict[str, Any]:
+    doc = dict(origin["document"])
+    inner = _origin_block(doc.get("xsys"))
+    if inner is not None and depth > 1:
+        doc["xsys"] = {"origin": _trim(inner, depth - 1)}
+    else:
+        doc.pop("xsys", None)
+    return {"system": origin["system"], "document": doc}
+
+
+def _origin_block(meta: Any) -> dict[str, Any] | None:
+    if not isinstance(meta, dict):
+        return None
+    origin = meta.get("origin")
+    if not (isinstance(origin, dict) and isinstance(origin.get("system"), str)
+            and isinstance(origin.get("document"), dict)):
+        return None
+    return origin
+
+
+def _restore(loaded: Loaded, to: str, registry: Registry | None) -> Conversion | None:
+    """The original document, if `loaded` is an unedited conversion whose chain of origins
+    reaches system `to`."""
+    meta = loaded.meta
+    if not isinstance(meta, dict) or meta.get("digest") != digest(loaded.document):
+        return None
+    origin = _origin_block(meta)
+    hops = 0
+    while origin is not None and hops < ORIGIN_DEPTH:
+        hops += 1
+        try:
+            source = from_plain(origin["document"], loaded.file, None, registry)
+        except XsysError:
+            return None  # an origin that no longer reads (a plugin changed): convert afresh
+        if source.system == to and source.kind == loaded.kind:
+            conv = Conversion(source.document, loaded.system, to, loaded.kind, [], [TraceEntry(
+                path="$", source_value=f"{loaded.system} document (unedited)",
+                neutral=f"original {to} document", rules=["xsys.origin"], source="seed",
+                note=f"restored from the document this {loaded.system} document was converted from")])
+            conv.origin = _origin_of(loaded)
+            return conv
+        inner = source.meta
+        origin = _origin_block(inner)
+    return None
 
 
 # ---- odds -----------------------------------------------------------------------
@@ -358,5 +443,7 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
 
         return render(conv, explain).encode("utf-8")
     plain = codec.to_builtins(conv.document)
-    plain["xsys"] = conv.meta(explain)
+    meta = conv.meta(explain)
+    meta["digest"] = digest(conv.document)
+    plain["xsys"] = meta
     return documents.dumps(plain, fmt)

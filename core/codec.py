@@ -95,3 +95,44 @@ def convert(data: Any, type_: Any, *, file: str | None = None, strict: bool = Tr
 
 def json_encode(obj: Any) -> bytes:
     return _json_encoder.encode(obj)
+
+
+_DEFAULTS: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _defaults_of(cls: type) -> tuple[tuple[str, Any], ...]:
+    out = _DEFAULTS.get(cls)
+    if out is None:
+        out = tuple((f.name, f.default) for f in msgspec.structs.fields(cls)
+                    if f.default is not msgspec.NODEFAULT)
+        _DEFAULTS[cls] = out
+    return out
+
+
+def canonical(obj: Any) -> Any:
+    """The same value with every field that equals its default holding the default object
+    itself. msgspec's ``omit_defaults`` tests strings by identity, so a plugin that builds
+    ``"two-handed"`` at run time would otherwise write a default out; canonical documents
+    encode the same whichever way they were made (deterministic output, stable digests)."""
+    if isinstance(obj, msgspec.Struct):
+        changes = {}
+        for name, default in _defaults_of(type(obj)):
+            value = getattr(obj, name)
+            if value is not default and type(value) is type(default) and value == default:
+                changes[name] = default
+        for name in obj.__struct_fields__:
+            if name in changes:
+                continue
+            value = getattr(obj, name)
+            if isinstance(value, (msgspec.Struct, list, dict)):
+                new = canonical(value)
+                if new is not value:
+                    changes[name] = new
+        return msgspec.structs.replace(obj, **changes) if changes else obj
+    if isinstance(obj, list):
+        new_list = [canonical(v) for v in obj]
+        return new_list if any(a is not b for a, b in zip(new_list, obj)) else obj
+    if isinstance(obj, dict):
+        new_dict = {k: canonical(v) for k, v in obj.items()}
+        return new_dict if any(new_dict[k] is not v for k, v in obj.items()) else obj
+    return obj

@@ -9,7 +9,11 @@ the rule ID it comes from and whether the value is from the seed text or assumed
   >= x), ``down`` (the last row whose value is <= x), or ``nearest`` (midpoints, linear or
   geometric for log axes such as illuminance).
 - native -> neutral (:meth:`Ladder.neutral`): a representative magnitude inside the step,
-  chosen so that neutral(native) maps back to the same native (checked at build time).
+  chosen so that neutral(native) maps back to the same native (checked at build time): by
+  default the middle of the step (geometric on a log axis), so that trips through other
+  systems' tables are not biased towards one end; ``represent = "row"`` uses each row's
+  own value instead (tables whose rows are real items or shared presets), and a row may
+  give its own ``rep``.
 
 Lookups compare plain floats with :mod:`bisect`; no pint in the inner loop. A ladder
 whose native values are not strictly monotone along the axis refuses to build.
@@ -72,6 +76,7 @@ class Ladder:
     # What to do outside the table: "clamp" to the end row, or "error".
     above: Literal["clamp", "error"] = "clamp"
     below: Literal["clamp", "error"] = "clamp"
+    represent: Literal["middle", "row"] = "middle"
     _ats: tuple[float, ...] = field(default=(), repr=False, compare=False)
     _edges: tuple[float, ...] = field(default=(), repr=False, compare=False)
     _by_native: Mapping[Any, Step] = field(default_factory=dict, repr=False, compare=False)
@@ -91,6 +96,7 @@ class Ladder:
         source: Source | None = None,
         above: Literal["clamp", "error"] = "clamp",
         below: Literal["clamp", "error"] = "clamp",
+        represent: Literal["middle", "row"] = "middle",
     ) -> "Ladder":
         steps = [_coerce_step(name, axis, r, rule, source) for r in rows]
         if not steps:
@@ -104,10 +110,17 @@ class Ladder:
                 )
         _check_native_order(name, steps, native_order)
         edges = _edges_for(ats, rounding, scale)
-        # Representatives: the row's own value, unless the row gave one; must lie inside.
+        # Representatives: the middle of each step (geometric on a log axis), unless the row
+        # gives one; a step's lower edge would bias every trip through another system's
+        # table downwards, one row at a time. Checked below to lie inside the step.
         final: list[Step] = []
         for i, s in enumerate(steps):
-            rep = s.rep if not math.isnan(s.rep) else s.at
+            if not math.isnan(s.rep):
+                rep = s.rep
+            elif represent == "row":
+                rep = s.at
+            else:
+                rep = _middle(ats, i, rounding, scale)
             final.append(Step(s.native, s.at, s.rule, s.source, s.label, rep))
         by_native: dict[Any, Step] = {}
         for s in final:
@@ -115,7 +128,9 @@ class Ladder:
             if key in by_native:
                 raise LadderError(f"ladder {name!r}: native value {s.native!r} appears twice")
             by_native[key] = s
-        lad = cls(name, axis, tuple(final), rounding, scale, native_order, above, below,
+        if represent not in ("middle", "row"):
+            raise LadderError(f"ladder {name!r}: represent must be 'middle' or 'row'", found=repr(represent))
+        lad = cls(name, axis, tuple(final), rounding, scale, native_order, above, below, represent,
                   tuple(ats), tuple(edges), by_native)
         for i, s in enumerate(final):
             if lad.index_for(s.rep) != i:
@@ -131,7 +146,8 @@ class Ladder:
         ``rule``, ``source``, ``above``, ``below`` and ``rows`` (each ``at``, ``native``
         and optionally ``rule``, ``source``, ``label``, ``rep``; ``at``/``rep`` may carry
         units, e.g. ``"30 m"``)."""
-        known = {"axis", "rounding", "scale", "native_order", "rule", "source", "above", "below", "rows", "note"}
+        known = {"axis", "rounding", "scale", "native_order", "rule", "source", "above", "below", "rows", "note",
+                 "represent"}
         unknown = set(table) - known
         if unknown:
             raise LadderError(f"ladder {name!r}: unknown keys {sorted(unknown)}")
@@ -141,7 +157,7 @@ class Ladder:
                 rounding=table.get("rounding", "down"), scale=table.get("scale", "linear"),
                 native_order=table.get("native_order", "increasing"), rule=table.get("rule"),
                 source=table.get("source"), above=table.get("above", "clamp"),
-                below=table.get("below", "clamp"),
+                below=table.get("below", "clamp"), represent=table.get("represent", "middle"),
             )
         except KeyError as exc:
             raise LadderError(f"ladder {name!r}: missing key {exc.args[0]!r}") from None
@@ -286,6 +302,30 @@ def _check_native_order(name: str, steps: Sequence[Step], order: str) -> None:
                 f"ladder {name!r} is not monotone: native values must be strictly {order} along the axis",
                 path=f"rows[{i}]", expected=f"{'>' if order == 'increasing' else '<'} {a!r}", found=repr(b),
             )
+
+
+def _mid(a: float, b: float, scale: str) -> float:
+    if scale == "log" and a > 0 and b > 0:
+        return math.sqrt(a * b)
+    if scale == "log" and a <= 0 < b:
+        return b / 10.0  # between nothing and the first lit row: a decade below it
+    return (a + b) / 2.0
+
+
+def _middle(ats: Sequence[float], i: int, rounding: str, scale: str) -> float:
+    """A representative inside step i: the row's own value for points (`nearest`), else
+    the middle of the step's interval; an open end step takes its row's value."""
+    n = len(ats)
+    if rounding == "nearest" or n == 1:
+        return ats[i]
+    if rounding == "down":  # step i is [ats[i], ats[i+1])
+        if i + 1 < n and math.isfinite(ats[i + 1]) and math.isfinite(ats[i]):
+            return _mid(ats[i], ats[i + 1], scale)
+        return ats[i]
+    # up: step i is (ats[i-1], ats[i]]
+    if i > 0 and math.isfinite(ats[i]) and math.isfinite(ats[i - 1]):
+        return _mid(ats[i - 1], ats[i], scale)
+    return ats[i]
 
 
 def _edges_for(ats: Sequence[float], rounding: str, scale: str) -> list[float]:

@@ -39,11 +39,43 @@ def field_error(field: str, message: str) -> ValueError:
     return ValueError(f"@{field}: {message}")
 
 
-def _non_negative(obj: Any, *fields: str) -> None:
+def _quantity_fields(obj: Any, *fields: str, non_negative: bool = True) -> None:
+    """Hold each quantity field in its own type (a plugin may pass a bare float in the
+    canonical unit), and refuse negative values where the field cannot be negative."""
+    hints = _QUANTITY_HINTS.get(type(obj))
+    if hints is None:
+        hints = _QUANTITY_HINTS[type(obj)] = _quantity_hints(type(obj))
     for f in fields:
         v = getattr(obj, f)
-        if v is not None and not (v >= 0):
+        if v is None:
+            continue
+        qtype = hints.get(f)
+        if qtype is not None and type(v) is not qtype:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise field_error(f, f"expected {qtype.what}, found {v!r}")
+            v = qtype(v)
+            msgspec.structs.force_setattr(obj, f, v)
+        if non_negative and not (v >= 0):
             raise field_error(f, f"must not be negative (found {v})")
+
+
+_QUANTITY_HINTS: dict[type, dict[str, type]] = {}
+
+
+def _quantity_hints(cls: type) -> dict[str, type]:
+    from .units import QUANTITY_TYPES
+
+    out = {}
+    for f in msgspec.structs.fields(cls):
+        t = f.type
+        for arg in getattr(t, "__args__", None) or (t,):
+            if isinstance(arg, type) and arg in QUANTITY_TYPES:
+                out[f.name] = arg
+    return out
+
+
+def _non_negative(obj: Any, *fields: str) -> None:
+    _quantity_fields(obj, *fields)
 
 
 class Weapon(Base, kw_only=True):
@@ -180,6 +212,7 @@ class Shot(Base, kw_only=True):
 
     def __post_init__(self) -> None:
         _non_negative(self, "distance")
+        _quantity_fields(self, "elevation", non_negative=False)
         if not math.isfinite(self.elevation):
             raise field_error("elevation", "must be finite")
 

@@ -893,7 +893,8 @@ def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dic
         worn.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "seed"), r.get("label", "")))
         meta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": r.get("catalog"),
                               "label": r.get("label", "")}
-    ladders["armor.worn"] = Ladder.build("armor.worn", "J", worn, rounding="down")
+    # rows sit at real armor items' stopping energy: they represent themselves
+    ladders["armor.worn"] = Ladder.build("armor.worn", "J", worn, rounding="down", represent="row")
     info["armor.worn"] = meta
 
     gen = list(worn)
@@ -902,7 +903,8 @@ def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dic
         gen.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "assumed"), r.get("label", "")))
         gmeta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": None,
                                "label": r.get("label", "")}
-    ladders["armor.barrier.generic"] = Ladder.build("armor.barrier.generic", "J", gen, rounding="down")
+    ladders["armor.barrier.generic"] = Ladder.build("armor.barrier.generic", "J", gen, rounding="down",
+                                                    represent="row")
     info["armor.barrier.generic"] = gmeta
 
     grid = [float(parse(g, Length)) for g in head.get("grid", [])]

@@ -832,7 +832,7 @@ class NwodSystem(System):
                 entry = _catalog().weapons.get(w.catalog)
                 if entry is not None:
                     col.step(path, w.name, f"catalog {w.catalog}", rules=["nwod.weapon.damage"], source="assumed")
-                    return strip_entry(entry)
+                    return msgspec.structs.replace(strip_entry(entry), name=w.name)
             except XsysError:
                 pass
         t = w.type if w.type in CHART else ""
@@ -880,7 +880,7 @@ class NwodSystem(System):
 
                     entry = _catalog().armor.get(a.catalog)
                     if entry is not None:
-                        armor.append(strip_entry(entry))
+                        armor.append(msgspec.structs.replace(strip_entry(entry), name=a.name))
                         continue
                 except XsysError:
                     pass
@@ -957,10 +957,20 @@ class NwodSystem(System):
 
         return strip_entry(found)
 
-    def _weapon_native_name(self, w: Weapon) -> str:
+    def _weapon_native_name(self, w: Weapon, col: Collector | None = None) -> str:
+        """What an nWoD shot names: a chart line, a catalog weapon, else the chart line the
+        weapon falls on (its own name then goes to the loss report)."""
         if w.name in CHART:
             return w.name
-        return w.catalog or w.name
+        if w.catalog:
+            return w.catalog
+        if _find_catalog_weapon(w.name) is not None:
+            return w.name
+        line = chart_type_for(w)
+        if col is not None:
+            col.loss("unsupported-field", "$.weapon.name", f"{w.name!r} is written as the chart line {line!r}",
+                     "nwod.weapon.damage")
+        return line
 
     def shot_to_neutral(self, ns: NwodShot) -> Result[Shot]:
         col = Collector(self.key)
@@ -1080,7 +1090,7 @@ class NwodSystem(System):
                 col.loss("unsupported-field", f"$.{fld}", f"{fld} is not written in an nWoD shot", rule)
         ns = NwodShot(
             name=shot.name, shooter=shot.shooter.name, Dexterity=dex, Strength=st, Firearms=level,
-            weapon=self._weapon_native_name(shot.weapon), range=rng, lighting=LIGHTING_NAME[dark],
+            weapon=self._weapon_native_name(shot.weapon, col), range=rng, lighting=LIGHTING_NAME[dark],
             concealment=concealment, shooter_cover=shooter_cover, leaning_out=leaning, barrier=barrier,
             aiming=int(_LADDERS["aim"].step_for(float(shot.shooter.aim_time)).native), autofire=burst,
             prone=int(_LADDERS["posture"].step_for(POSTURE_HEIGHT[shot.target.posture]).native) < 0,
