@@ -17,7 +17,15 @@ def _register_profiles() -> None:
     settings.register_profile("default", max_examples=40, derandomize=True, **common)
     settings.register_profile("ci", max_examples=40, derandomize=True, **common)
     settings.register_profile("deep", max_examples=100_000, derandomize=False, **common)
-    settings.load_profile(os.environ.get("XSYS_HYPOTHESIS_PROFILE", "default"))
+    name = os.environ.get("XSYS_HYPOTHESIS_PROFILE", "default")
+    if name not in PROFILES:
+        import pytest
+
+        raise pytest.UsageError(f"XSYS_HYPOTHESIS_PROFILE={name!r}: expected one of {', '.join(PROFILES)}")
+    settings.load_profile(name)
+
+
+PROFILES = ("default", "ci", "deep")
 
 
 def pytest_configure(config) -> None:  # noqa: D401 - pytest hook
