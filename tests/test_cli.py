@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from helpers import run_main
 from xsys.conversions.cli import app
 
 HERE = Path(__file__).parent
@@ -17,15 +18,6 @@ runner = CliRunner()
 
 def run(*args):
     return runner.invoke(app, list(args), catch_exceptions=False, env={"TERMINAL_WIDTH": "200"})
-
-
-def run_main(capsys, *args):
-    from xsys.conversions.cli import main
-
-    with pytest.raises(SystemExit) as ex:
-        main(list(args))
-    out = capsys.readouterr()
-    return ex.value.code, out.out, out.err
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from helpers import run_main
 from xsys.conversions import api
 
 HERE = Path(__file__).parent
@@ -18,15 +19,6 @@ ALLEY = HERE / "toy" / "fixtures" / "scenarios" / "alley.yaml"
 @pytest.fixture(autouse=True)
 def _toy(toy_registry):
     yield
-
-
-def run_main(capsys, *args):
-    from xsys.conversions.cli import main
-
-    with pytest.raises(SystemExit) as ex:
-        main([str(a) for a in args])
-    out = capsys.readouterr()
-    return ex.value.code, out.out, out.err
 
 
 def test_same_system_is_a_normalising_no_op(capsys):

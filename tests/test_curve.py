@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import run_main
 from xsys.conversions import api, curve
 from xsys.conversions.inline import inline_shot
 
@@ -15,15 +16,6 @@ pytest.importorskip("matplotlib")
 @pytest.fixture(autouse=True)
 def _toy(toy_registry):
     yield
-
-
-def run_main(capsys, *args):
-    from xsys.conversions.cli import main
-
-    with pytest.raises(SystemExit) as ex:
-        main([str(a) for a in args])
-    out = capsys.readouterr()
-    return ex.value.code, out.out, out.err
 
 
 SWEEPS = {
