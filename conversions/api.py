@@ -10,6 +10,7 @@ Every conversion returns its output together with its loss report and trace.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from xsys.core.errors import InputError, LossError, PluginError, XsysError
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import Registry, default_registry
 from xsys.core.system import System
-from xsys.core.trace import STRICT_KINDS, Check, Loss, Result, TraceEntry
+from xsys.core.trace import STRICT_KINDS, Check, Loss, Result, TraceEntry, tracing
 
 from . import documents
 from .documents import NEUTRAL
@@ -41,6 +42,7 @@ class Conversion:
     losses: list[Loss] = field(default_factory=list)
     trace: list[TraceEntry] = field(default_factory=list)
     origin: dict[str, Any] | None = None  # the source document, for lossless round trips
+    canonical: bool = False  # the document is in canonical form (codec.canonical), as convert() makes it
 
     @property
     def strict_losses(self) -> list[Loss]:
@@ -259,11 +261,13 @@ def _fields(obj: Any) -> dict[str, Any]:
 # ---- convert --------------------------------------------------------------------
 
 def convert(source: Any, to: str, *, default_system: str | None = None, settings: Settings | None = None,
-            strict: bool = False, registry: Registry | None = None, fmt: str | None = None) -> Conversion:
+            strict: bool = False, registry: Registry | None = None, fmt: str | None = None,
+            trace: bool = True) -> Conversion:
     """Convert a document (a :class:`Loaded`, plain data, or a path) to system `to`.
 
     Returns a :class:`Conversion`; with ``strict=True`` raises :class:`LossError` when
-    anything is lost."""
+    anything is lost. ``trace=False`` skips recording how every number crossed (the
+    conversion's ``trace`` stays empty; the loss report is complete either way)."""
     if isinstance(source, Loaded):
         loaded = source
     elif isinstance(source, (str, Path)):
@@ -276,17 +280,21 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
         reg.entry(to)  # unknown target system: one clear error before any work
     restored = _restore(loaded, to, registry)
     if restored is not None:
+        if not trace:
+            restored.trace = []
         return restored
     src_sys = None if loaded.system == NEUTRAL else system_for(loaded.system, merged, reg)
     dst_sys = None if to == NEUTRAL else system_for(to, merged, reg)
     losses: list[Loss] = []
-    trace: list[TraceEntry] = []
-    neutral = to_neutral(loaded, src_sys, losses, trace)
+    entries: list[TraceEntry] = []
     doc = loaded.document
-    out = codec.canonical(from_neutral(neutral, loaded.kind, to, dst_sys, losses, trace,
-                                       name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or ""))
-    conv = Conversion(out, loaded.system, to, loaded.kind, losses, trace,
-                      origin=_origin_of(loaded) if loaded.system != to else None)
+    with tracing(trace):
+        neutral = to_neutral(loaded, src_sys, losses, entries)
+        out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, entries,
+                           name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "")
+    out = codec.canonical(out)
+    conv = Conversion(out, loaded.system, to, loaded.kind, losses, entries,
+                      origin=_origin_of(loaded) if loaded.system != to else None, canonical=True)
     if strict and conv.strict_losses:
         first = conv.strict_losses[0]
         raise LossError(f"{len(conv.strict_losses)} loss(es) under --strict; first: {first.path}: {first.message}",
@@ -307,10 +315,12 @@ ORIGIN_DEPTH = 3
 
 
 def digest(document: Any) -> str:
-    import hashlib
-
     plain = codec.to_builtins(codec.canonical(document))
     plain.pop("xsys", None)
+    return _digest_of_plain(plain)
+
+
+def _digest_of_plain(plain: Any) -> str:
     return hashlib.sha256(codec.json_encode(plain)).hexdigest()
 
 
@@ -406,7 +416,8 @@ def shots_of(loaded: Loaded, registry: Registry | None = None,
     merged = _merge_settings(loaded.settings, settings)
     src = None if loaded.system == NEUTRAL else system_for(loaded.system, merged, registry)
     losses: list[Loss] = []
-    neutral = to_neutral(loaded, src, losses, [])
+    with tracing(False):  # the shots are wanted, not how they crossed
+        neutral = to_neutral(loaded, src, losses, [])
     if loaded.kind == "shot":
         return [(neutral.name or "shot", neutral)], losses
     out = []
@@ -444,6 +455,7 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
         return render(conv, explain).encode("utf-8")
     plain = codec.to_builtins(conv.document)
     meta = conv.meta(explain)
-    meta["digest"] = digest(conv.document)
+    # a canonical document is its own canonical form: its plain data is what digest() hashes
+    meta["digest"] = _digest_of_plain(plain) if conv.canonical else digest(conv.document)
     plain["xsys"] = meta
     return documents.dumps(plain, fmt)

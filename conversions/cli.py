@@ -162,7 +162,8 @@ def convert(
         try:
             conv = api.convert(src if src != "-" else api.from_plain(
                 documents.read_plain("-", input_format or "yaml"), "<stdin>", from_),
-                to, default_system=from_, settings=settings, strict=strict, fmt=input_format)
+                to, default_system=from_, settings=settings, strict=strict, fmt=input_format,
+                trace=explain)
             out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
             data = api.dump(conv, out_fmt, explain)
             if not quiet:

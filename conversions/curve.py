@@ -205,8 +205,11 @@ def plot(curve: Curve, path: str, width: float = 10.0, height: float = 6.0, dpi:
                              dpi=dpi, sharex=True, squeeze=False)
     ax = axes[0][0]
     xs = curve.x
-    for s in curve.series:
-        line, = ax.step(xs, [c * 100 for c in s.chance], where="post", label=s.label, linewidth=2)
+    # a variant may share its parent's numbers: line styles keep overlapping curves visible
+    styles = ["-", "--", ":", "-.", (0, (5, 1, 1, 1))]
+    for i, s in enumerate(curve.series):
+        line, = ax.step(xs, [c * 100 for c in s.chance], where="post", label=s.label, linewidth=2,
+                        linestyle=styles[i % len(styles)])
         line.set_gid(f"curve-{s.system}")
     ax.set_ylabel("chance to hit (%)")
     ax.set_ylim(-2, 102)
@@ -215,12 +218,12 @@ def plot(curve: Curve, path: str, width: float = 10.0, height: float = 6.0, dpi:
     ax.legend(loc="best", fontsize="small")
     if has_damage:
         dax = axes[1][0]
-        for s in curve.series:
+        for i, s in enumerate(curve.series):
             if any(v is not None for v in s.damage):
                 line, = dax.step(xs, [v if v is not None else float("nan") for v in s.damage], where="post",
-                                 label=s.label, linewidth=2)
+                                 label=s.label, linewidth=2, linestyle=styles[i % len(styles)])
                 line.set_gid(f"damage-{s.system}")
-        dax.set_ylabel("expected damage (native)")
+        dax.set_ylabel("expected damage per shot (native)")
         dax.grid(True, alpha=0.3)
         dax.legend(loc="best", fontsize="small")
     bottom = axes[-1][0]

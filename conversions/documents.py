@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -228,18 +229,60 @@ def schema(kind: str, system: str = NEUTRAL, registry: Registry | None = None) -
 
 def dumps(obj: Any, fmt: str) -> bytes:
     """A document (Struct or plain data) -> bytes in yaml/json/toml, deterministic."""
-    plain = codec.to_builtins(obj)
     if fmt == "json":
-        return json.dumps(plain, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
+        return _json_text(obj)
+    plain = codec.to_builtins(obj)
     if fmt == "toml":
         import tomli_w
 
         return tomli_w.dumps(_toml_safe(plain)).encode("utf-8")
     if fmt == "yaml":
-        import yaml
-
-        return yaml.safe_dump(plain, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")
+        return _yaml_text(plain)
     raise InputError("unknown output format", expected="yaml, json, toml or md", found=repr(fmt))
+
+
+# The text xsys writes is that of the json module (indent 2, UTF-8 as is) and of PyYAML's
+# safe_dump (width 100, Unicode as is). msgspec's JSON encoder and libyaml's emitter write
+# the same bytes many times faster, except for the forms below (the tests compare both
+# writers): there the reference writer is used.
+#
+# JSON: msgspec writes floats below 1e-4 or from 1e16 on in another form (0.00001, 1e16
+# where the json module writes 1e-05, 1e+16) and NaN or infinities as null. In compact
+# JSON a number follows ":", "," or "["; the table folds separators to ":", 0 to "z",
+# the other digits to "0" and the letters of null to "n", so that one pass finds them all
+# (a match inside a string only costs the slower writer).
+_JSON_CLASSES = bytes.maketrans(b":,[0123456789nul", b":::z000000000nnn")
+_JSON_DIFFERS = re.compile(rb":(?:-?[z0.]+e|-?z\.zzzz|nnnn)")
+_YAML_DIFFERS = re.compile(
+    rb"\\"  # any escape in the JSON: control characters, quotes, backslashes, line breaks
+    rb"|\x7f|\xc2[\x80-\x9f]|\xef\xbb\xbf|\xef\xbf[\xbe\xbf]|[\xf0-\xf4]"  # DEL, C1, BOM, non-characters, beyond the BMP
+    rb'|"":|"[^"]{100,}":'  # empty or long keys (PyYAML writes them as "? " complex keys)
+)
+
+
+def _json_text(obj: Any) -> bytes:
+    try:
+        # the same order as codec.to_builtins: Struct fields as defined, dict keys sorted
+        text = msgspec.json.encode(obj, enc_hook=codec.enc_hook, order="deterministic")
+    except Exception:  # whatever msgspec cannot write, the reference writer writes (or refuses) as before
+        text = None
+    if text is None or text[:1] not in b"{[" or _JSON_DIFFERS.search(text.translate(_JSON_CLASSES)):
+        return json.dumps(codec.to_builtins(obj), indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
+    return msgspec.json.format(text, indent=2) + b"\n"
+
+
+def _yaml_text(plain: Any) -> bytes:
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", None)
+    if dumper is not None:
+        try:
+            fast = not _YAML_DIFFERS.search(msgspec.json.encode(plain))
+        except Exception:  # not JSON-able: the reference writer writes (or refuses) it as before
+            fast = False
+        if fast:
+            return yaml.dump(plain, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")
+    return yaml.safe_dump(plain, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")
 
 
 def _toml_safe(obj: Any) -> Any:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import codec
+from .cache import load_toml
 from .errors import InputError
 from .model import Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
@@ -85,8 +86,7 @@ class Catalog:
     def add_toml(self, path: str | Path) -> None:
         p = Path(path)
         try:
-            with p.open("rb") as fh:
-                data = tomllib.load(fh)
+            data = load_toml(p)
         except tomllib.TOMLDecodeError as exc:
             raise InputError(f"malformed TOML: {exc}", file=str(p)) from None
         except OSError as exc:
@@ -144,9 +144,22 @@ class Catalog:
 
 
 def strip_entry(item: WeaponEntry | ArmorEntry) -> Weapon | Armor:
-    """A catalog entry as a plain neutral Weapon/Armor that remembers its catalog id."""
+    """A catalog entry as a plain neutral Weapon/Armor that remembers its catalog id.
+
+    Both are frozen, so the neutral form of an entry is made once and shared: every NPC
+    carrying the same catalog weapon asks for it again."""
+    hit = _STRIPPED.get(id(item))
+    if hit is not None and hit[0] is item:
+        return hit[1]
     fields = {f: getattr(item, f) for f in item.__struct_fields__ if f not in ("id", "source", "feed", "era")}
     fields["catalog"] = item.id
     cls = Weapon if isinstance(item, Weapon) else Armor
-    return cls(**fields)
+    out = cls(**fields)
+    if len(_STRIPPED) < _STRIPPED_MAX:
+        _STRIPPED[id(item)] = (item, out)  # the entry is held, so its id is not reused
+    return out
+
+
+_STRIPPED: dict[int, tuple[Any, Weapon | Armor]] = {}
+_STRIPPED_MAX = 4096
 

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import re
+import types
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
@@ -97,16 +98,34 @@ def json_encode(obj: Any) -> bytes:
     return _json_encoder.encode(obj)
 
 
-_DEFAULTS: dict[type, tuple[tuple[str, Any], ...]] = {}
+_PLANS: dict[type, tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]] = {}
 
 
-def _defaults_of(cls: type) -> tuple[tuple[str, Any], ...]:
-    out = _DEFAULTS.get(cls)
-    if out is None:
-        out = tuple((f.name, f.default) for f in msgspec.structs.fields(cls)
-                    if f.default is not msgspec.NODEFAULT)
-        _DEFAULTS[cls] = out
-    return out
+def _plan(cls: type) -> tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]:
+    """What canonical() looks at in a Struct class: the fields with a default it may have
+    to restore (None and booleans are singletons: always the default object already), and
+    the fields whose type may hold Structs, lists or dicts to descend into."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        fields = msgspec.structs.fields(cls)
+        defaults = tuple((f.name, f.default) for f in fields
+                         if f.default is not msgspec.NODEFAULT and f.default is not None
+                         and not isinstance(f.default, bool))
+        nested = tuple(f.name for f in fields if not _flat(f.type))
+        plan = _PLANS[cls] = (defaults, nested)
+    return plan
+
+
+def _flat(t: Any) -> bool:
+    """Whether values of type `t` can never be (or contain) a Struct, list or dict."""
+    origin = get_origin(t)
+    if origin is Annotated:
+        return _flat(get_args(t)[0])
+    if origin is Literal:
+        return True
+    if origin is Union or origin is types.UnionType:
+        return all(_flat(a) for a in get_args(t))
+    return t is type(None) or (isinstance(t, type) and issubclass(t, (str, int, float, Fraction)))
 
 
 def canonical(obj: Any) -> Any:
@@ -115,24 +134,32 @@ def canonical(obj: Any) -> Any:
     ``"two-handed"`` at run time would otherwise write a default out; canonical documents
     encode the same whichever way they were made (deterministic output, stable digests)."""
     if isinstance(obj, msgspec.Struct):
+        defaults, nested = _plan(type(obj))
         changes = {}
-        for name, default in _defaults_of(type(obj)):
+        for name, default in defaults:
             value = getattr(obj, name)
             if value is not default and type(value) is type(default) and value == default:
                 changes[name] = default
-        for name in obj.__struct_fields__:
+        for name in nested:
             if name in changes:
                 continue
             value = getattr(obj, name)
-            if isinstance(value, (msgspec.Struct, list, dict)):
+            if isinstance(value, _NESTED):
                 new = canonical(value)
                 if new is not value:
                     changes[name] = new
         return msgspec.structs.replace(obj, **changes) if changes else obj
     if isinstance(obj, list):
-        new_list = [canonical(v) for v in obj]
+        if not any(isinstance(v, _NESTED) for v in obj):
+            return obj
+        new_list = [canonical(v) if isinstance(v, _NESTED) else v for v in obj]
         return new_list if any(a is not b for a, b in zip(new_list, obj)) else obj
     if isinstance(obj, dict):
-        new_dict = {k: canonical(v) for k, v in obj.items()}
+        if not any(isinstance(v, _NESTED) for v in obj.values()):
+            return obj
+        new_dict = {k: canonical(v) if isinstance(v, _NESTED) else v for k, v in obj.items()}
         return new_dict if any(new_dict[k] is not v for k, v in obj.items()) else obj
     return obj
+
+
+_NESTED = (msgspec.Struct, list, dict)

@@ -1,8 +1,8 @@
 """Exact dice (DESIGN §4): every chance is a Fraction, computed once and cached.
 
 Mechanisms only; the numbers that make them a particular game's rules (critical bands,
-thresholds, clamps) are supplied by the plugins. Distributions are built with icepool,
-imported on first use so that commands that roll nothing do not pay for it.
+thresholds, clamps) are supplied by the plugins. Distributions are convolutions over
+integer weights, which need no library at start-up; the tests check them against icepool.
 """
 
 from __future__ import annotations
@@ -10,23 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from math import comb, lcm
 from typing import Mapping
 
 Dist = Mapping[int, Fraction]
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
-
-
-def _icepool():
-    import icepool
-
-    return icepool
-
-
-def _to_dist(die) -> dict[int, Fraction]:
-    den = die.denominator()
-    return {int(k): Fraction(q, den) for k, q in die.items() if q}
 
 
 # ---- sums of dice ---------------------------------------------------------------------
@@ -38,20 +28,47 @@ def sum_distribution(n: int, sides: int) -> dict[int, Fraction]:
         raise ValueError("number of dice must be >= 0")
     if n == 0:
         return {0: ONE}
-    ice = _icepool()
-    return _to_dist(n @ ice.d(sides))
+    weights = _sum_weights(n, sides)
+    den = sides ** n
+    return {n + k: Fraction(w, den) for k, w in enumerate(weights)}
+
+
+@lru_cache(maxsize=None)
+def _sum_weights(n: int, sides: int) -> tuple[int, ...]:
+    """Ways to roll n + k on n dice, for k = 0 .. n x (sides - 1): one die at a time."""
+    if n == 1:
+        return (1,) * sides
+    prev = _sum_weights(n - 1, sides)
+    out = [0] * (len(prev) + sides - 1)
+    for i, w in enumerate(prev):
+        for j in range(i, i + sides):
+            out[j] += w
+    return tuple(out)
 
 
 def at_least(dist: Dist, k: int) -> Fraction:
-    return sum((p for v, p in dist.items() if v >= k), ZERO)
+    return _exact_sum([(1, p) for v, p in dist.items() if v >= k])
 
 
 def at_most(dist: Dist, k: int) -> Fraction:
-    return sum((p for v, p in dist.items() if v <= k), ZERO)
+    return _exact_sum([(1, p) for v, p in dist.items() if v <= k])
 
 
 def mean(dist: Dist) -> Fraction:
-    return sum((v * p for v, p in dist.items()), ZERO)
+    return _exact_sum(list(dist.items()))
+
+
+def _exact_sum(terms: list[tuple[int, Fraction]]) -> Fraction:
+    """sum(v * p) as one Fraction over the common denominator of the p: the same exact
+    value as adding Fractions one by one, without reducing after every term."""
+    try:
+        den = lcm(*(p.denominator for _, p in terms))
+        num = sum(v * p.numerator * (den // p.denominator) for v, p in terms)
+    except AttributeError:  # a float probability: ordinary arithmetic
+        return sum((v * p for v, p in terms), ZERO)
+    if not isinstance(num, int):  # non-integer values
+        return sum((v * p for v, p in terms), ZERO)
+    return Fraction(num, den)
 
 
 # ---- d100 roll-under ------------------------------------------------------------------
@@ -197,6 +214,15 @@ def pool_successes(n: int, rules: PoolRules = PoolRules()) -> dict[int, Fraction
     return {k: Fraction(w, den) for k, w in enumerate(weights) if w}
 
 
+def pool_weights(n: int, rules: PoolRules = PoolRules()) -> tuple[tuple[int, ...], int]:
+    """The successes of a pool of n >= 1 dice as integer weights over one denominator:
+    P(k successes) = weights[k] / denominator (not reduced). Exact sums over many pools
+    add integers instead of Fractions."""
+    if n < 1:
+        raise ValueError("a pool of weights needs at least one die")
+    return _pool_weights(n, rules)
+
+
 @lru_cache(maxsize=256)
 def _pool_weights(n: int, rules: PoolRules) -> tuple[tuple[int, ...], int]:
     one, den1 = _die_weights(rules)
@@ -221,8 +247,6 @@ def _die_weights(rules: PoolRules) -> tuple[tuple[int, ...], int]:
 
 
 def _lcm_den(dist: Mapping[int, Fraction]) -> int:
-    from math import lcm
-
     out = 1
     for p in dist.values():
         out = lcm(out, p.denominator)
@@ -257,8 +281,6 @@ def pool_hit(n: int, rules: PoolRules = PoolRules()) -> Fraction:
 def count_at_least(n: int, sides: int, target: int) -> dict[int, Fraction]:
     """Number of n dice (d`sides`) showing >= target."""
     p = Fraction(max(0, min(sides, sides - target + 1)), sides)
-    from math import comb
-
     return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
 
 
@@ -286,5 +308,5 @@ def opposed(a: Dist, b: Dist) -> tuple[Fraction, Fraction, Fraction]:
 
 def clear_caches() -> None:
     for f in (sum_distribution, roll_under, die_successes, pool_successes, chance_die, count_at_least,
-              _pool_weights, _die_weights):
+              _pool_weights, _die_weights, _sum_weights):
         f.cache_clear()

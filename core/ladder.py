@@ -22,7 +22,6 @@ whose native values are not strictly monotone along the axis refuses to build.
 from __future__ import annotations
 
 import math
-import tomllib
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -346,10 +345,10 @@ def _edges_for(ats: Sequence[float], rounding: str, scale: str) -> list[float]:
 
 def load_ladders(path: str | Path) -> dict[str, Ladder]:
     """Every ``[ladder.NAME]`` table of a TOML file, built (and so checked)."""
+    from .cache import load_toml
+
     p = Path(path)
-    with p.open("rb") as fh:
-        data = tomllib.load(fh)
-    return ladders_from_data(data, str(p))
+    return ladders_from_data(load_toml(p), str(p))
 
 
 def ladders_from_data(data: Mapping[str, Any], where: str = "<data>") -> dict[str, Ladder]:

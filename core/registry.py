@@ -7,6 +7,12 @@ Environment:
 
 A plugin that fails to import or raises inside a registration hook is recorded as
 broken with the reason (``xsys systems`` shows it); the others keep working.
+
+A command pays only for the systems it touches: :meth:`Registry.system` asks the plugin
+whose entry-point name is the system key first (the built-in plugins are named so), and
+collects every plugin's systems only when that plugin does not register the key. Listing
+the systems (:meth:`Registry.keys`, :meth:`Registry.load`) collects them all, and so
+checks that no key is claimed twice.
 """
 
 from __future__ import annotations
@@ -54,8 +60,10 @@ class Registry:
     def __post_init__(self) -> None:
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
+        self._plugins_loaded = False
         self._loaded = False
         self._systems: dict[str, SystemEntry] = {}
+        self._first: dict[str, SystemEntry] = {}  # systems found before all were collected
         self._instances: dict[tuple[str, Any], System] = {}
         self._catalog: Catalog | None = None
         self._formats: dict[str, Any] | None = None
@@ -65,9 +73,20 @@ class Registry:
 
     # ---- loading -------------------------------------------------------------------
     def load(self) -> "Registry":
+        """Import every plugin and collect every system (PluginError if a key is claimed twice)."""
         with self._lock:
             if self._loaded:
                 return self
+            self._load_plugins()
+            self._collect_systems()
+            self._loaded = True
+            return self
+
+    def _load_plugins(self) -> None:
+        """Import every plugin and register its hooks; no hook is called yet."""
+        with self._lock:
+            if self._plugins_loaded:
+                return
             eps = list(self.entry_points) if self.entry_points is not None else list(
                 metadata.entry_points(group=GROUP))
             eps.sort(key=lambda e: e.name)
@@ -87,9 +106,7 @@ class Registry:
                 self._register_plugin(ep.name, obj, dname, dver)
             for name, obj in self.extra_plugins:
                 self._register_plugin(name, obj, name, "local")
-            self._collect_systems()
-            self._loaded = True
-            return self
+            self._plugins_loaded = True
 
     def _register_plugin(self, name: str, obj: Any, dname: str, dver: str) -> None:
         if self.pm.has_plugin(name) or self.pm.is_registered(obj):
@@ -142,6 +159,10 @@ class Registry:
         return sorted(self._systems)
 
     def entry(self, key: str) -> SystemEntry:
+        if not self._loaded:
+            found = self._first.get(key) or self._from_own_plugin(key)
+            if found is not None:
+                return found
         self.load()
         try:
             return self._systems[key]
@@ -150,6 +171,26 @@ class Registry:
                 "unknown system", expected="one of " + ", ".join(sorted(self._systems)) if self._systems
                 else "an installed system (none is installed)", found=repr(key),
             ) from None
+
+    def _from_own_plugin(self, key: str) -> SystemEntry | None:
+        """System `key` from the plugin of the same name alone, or None (then every plugin
+        is asked, which also records any fault)."""
+        with self._lock:
+            self._load_plugins()
+            for impl in self.pm.hook.xsys_register_systems.get_hookimpls():
+                if impl.plugin_name != key:
+                    continue
+                found: list[Any] = []
+                try:
+                    impl.function(register=found.append)
+                except Exception:
+                    return None
+                for cls in found:
+                    if isinstance(cls, type) and issubclass(cls, System) and cls.key == key:
+                        dname, dver = self.plugin_dist.get(key, (key, "?"))
+                        entry = self._first[key] = SystemEntry(cls, key, dname, dver)
+                        return entry
+            return None
 
     def system(self, key: str, settings: Any = None) -> System:
         """A (cached) instance of system `key` with `settings` (None: its defaults)."""
@@ -177,7 +218,7 @@ class Registry:
         if self._catalog is None:
             with self._lock:
                 if self._catalog is None:
-                    self.load()
+                    self._load_plugins()
                     cat = Catalog()
                     for impl in self.pm.hook.xsys_register_catalog.get_hookimpls():
                         try:
@@ -195,7 +236,7 @@ class Registry:
         return self._catalog
 
     def shot_modifiers(self, system: str, shot: Any) -> list[Any]:
-        self.load()
+        self._load_plugins()
         out: list[Any] = []
         for impl in self.pm.hook.xsys_shot_modifiers.get_hookimpls():
             try:
@@ -208,7 +249,7 @@ class Registry:
         return out
 
     def register_commands(self, app: Any) -> None:
-        self.load()
+        self._load_plugins()
         for impl in self.pm.hook.xsys_register_commands.get_hookimpls():
             try:
                 impl.function(app=app)
@@ -218,7 +259,7 @@ class Registry:
 
     def formats(self) -> dict[str, Any]:
         if self._formats is None:
-            self.load()
+            self._load_plugins()
             found: dict[str, Any] = {}
 
             def register(name: str, extensions: Iterable[str], load: Callable, dump: Callable) -> None:

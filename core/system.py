@@ -120,8 +120,9 @@ class System:
                 value = near
             step = lad.step_of(value)
             out[spec.neutral] = step.rep
-            col.step(f"{path}.{native}", f"{native} {value}", f"{spec.neutral} percentile {step.rep:.3f}",
-                     rules=[step.rule], source=step.source)
+            if col.tracing:
+                col.step(f"{path}.{native}", f"{native} {value}", f"{spec.neutral} percentile {step.rep:.3f}",
+                         rules=[step.rule], source=step.source)
         return out
 
     def characteristics_from_neutral(self, percentiles: Mapping[str, float], col: Collector,
@@ -137,8 +138,9 @@ class System:
                          f"no {spec.neutral} in the source; {native} set to the adult median", spec.ladder.steps[0].rule)
             step = spec.ladder.step_for(p)
             out[native] = step.native
-            col.step(f"{path}.{native}", None, f"{spec.neutral} percentile {p:.3f}", f"{native} {step.native}",
-                     rules=[step.rule], source=step.source)
+            if col.tracing:
+                col.step(f"{path}.{native}", None, f"{spec.neutral} percentile {p:.3f}", f"{native} {step.native}",
+                         rules=[step.rule], source=step.source)
         return out
 
     def skills_to_neutral(self, levels: Mapping[str, Any], col: Collector, path: str = "$",
@@ -151,17 +153,19 @@ class System:
                 col.loss("unsupported-field", f"{path}.{native}", f"skill {native!r} has no neutral equivalent")
                 continue
             chance = float(self.standard_chance(native, level, context))
-            lad = self.skill_ladder(native, context)
             for k in keys:
                 out[k] = max(out.get(k, 0.0), chance)
-            col.step(f"{path}.{native}", f"{native} {level}", f"standard-task chance {chance:.3f}",
-                     rules=sorted({lad.steps[0].rule}), source=lad.steps[0].source)
+            if col.tracing:
+                lad = self.skill_ladder(native, context)
+                col.step(f"{path}.{native}", f"{native} {level}", f"standard-task chance {chance:.3f}",
+                         rules=sorted({lad.steps[0].rule}), source=lad.steps[0].source)
         return out
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for native, keys in self.skills().items():
+        spec = self.skills()
+        for native, keys in spec.items():
             present = [(k, chances[k]) for k in keys if k in chances]
             if not present:
                 continue
@@ -173,9 +177,10 @@ class System:
             lad = self.skill_ladder(native, context)
             step = lad.step_for(chance)
             out[native] = step.native
-            col.step(f"{path}.{native}", None, f"standard-task chance {chance:.3f}",
-                     f"{native} {step.native} (P = {step.rep:.3f})", rules=[step.rule], source=step.source)
-        covered = {k for keys in self.skills().values() for k in keys}
+            if col.tracing:
+                col.step(f"{path}.{native}", None, f"standard-task chance {chance:.3f}",
+                         f"{native} {step.native} (P = {step.rep:.3f})", rules=[step.rule], source=step.source)
+        covered = {k for keys in spec.values() for k in keys}
         for k in chances:
             if k not in covered:
                 col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}")

@@ -4,8 +4,10 @@ exact chance, conversion trace entries, and typed loss messages with a stable JS
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Iterator, Literal, TypeVar
 
 import msgspec
 
@@ -152,21 +154,41 @@ class Result(Generic[T]):
         return f"Result({self.value!r}, losses={len(self.losses)}, trace={len(self.trace)})"
 
 
-class Collector:
-    """Accumulates losses and trace entries while a conversion runs."""
+# Whether Collectors made in this context record trace entries. A conversion whose trace
+# nobody reads (the CLI without --explain) turns it off; losses are always recorded.
+_TRACING: ContextVar[bool] = ContextVar("xsys_tracing", default=True)
 
-    __slots__ = ("losses", "trace", "system")
+
+@contextmanager
+def tracing(on: bool) -> Iterator[None]:
+    """Record trace entries in Collectors created inside the block only when ``on``."""
+    token = _TRACING.set(on)
+    try:
+        yield
+    finally:
+        _TRACING.reset(token)
+
+
+class Collector:
+    """Accumulates losses and trace entries while a conversion runs. ``tracing`` is False
+    when nobody will read the trace: :meth:`step` then records nothing, and callers may
+    skip building the texts they would pass to it."""
+
+    __slots__ = ("losses", "trace", "system", "tracing")
 
     def __init__(self, system: str = ""):
         self.losses: list[Loss] = []
         self.trace: list[TraceEntry] = []
         self.system = system
+        self.tracing = _TRACING.get()
 
     def loss(self, kind: LossKind, path: str, message: str, rule: str = "") -> None:
         self.losses.append(Loss.of(kind, path, message, rule, self.system))
 
     def step(self, path: str, source_value: Any = None, neutral: Any = None, target_value: Any = None,
              rules: list[str] | None = None, source: Source = "seed", note: str = "") -> None:
+        if not self.tracing:
+            return
         self.trace.append(TraceEntry(path=path, source_value=source_value, neutral=neutral,
                                      target_value=target_value, rules=rules or [], source=source, note=note))
 

@@ -55,6 +55,7 @@ def reset_registry() -> None:
     with _lock:
         _registry = None
     _pint_factor.cache_clear()
+    _parse_text.cache_clear()
 
 
 class _Quantity(float):
@@ -209,6 +210,12 @@ def parse(text: Any, qtype: type[_Quantity]) -> _Quantity:
             expected=f"a string such as '{_example(qtype)}'",
             found=repr(text),
         )
+    return _parse_text(text, qtype)
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str, qtype: type[_Quantity]) -> _Quantity:
+    """parse() of a string, memoised: documents repeat the same few quantities."""
     m = _NUMBER_UNIT.match(text)
     if m is None or not m.group(2):
         raise UnitError(
@@ -238,6 +245,7 @@ def format_magnitude(x: float) -> str:
     return repr(x)
 
 
+@lru_cache(maxsize=4096, typed=True)  # typed: Length(1) and Mass(1) are equal floats
 def to_text(value: _Quantity) -> str:
     """The canonical string written to documents: magnitude and canonical unit."""
     return f"{format_magnitude(value)} {value.unit}"

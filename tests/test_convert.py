@@ -2,7 +2,6 @@
 have their own suites that run the same commands on their fixtures)."""
 
 import json
-import os
 from pathlib import Path
 
 import pytest

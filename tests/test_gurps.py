@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from xsys.core.model import Armor, Barrier, Cover, Light, Shooter, Shot, Target, standard_shot
 from xsys.core.registry import default_registry
-from xsys.core.units import Duration, Energy, Length, Speed
+from xsys.core.units import Energy, Length, Speed
 from xsys.plugins.gurps.native import GurpsShot
 from xsys.plugins.gurps.system import (
     BANDS, Gurps, dice_code, dice_text, effective_distance, lookup, rule_tables, success,

@@ -11,7 +11,7 @@ import pytest
 
 from xsys.conversions import documents
 from xsys.core import codec
-from xsys.core.model import Armor, Combatant, Weapon
+from xsys.core.model import Combatant, Weapon
 from xsys.core.registry import default_registry
 from xsys.core.units import Energy, Length
 from xsys.plugins.gurps.native import GurpsNpc, GurpsShot

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Sequence
 
 from xsys.core import dice
+from xsys.core.cache import load_toml
 from xsys.core.ladder import Ladder, Step
 
 
@@ -24,8 +24,7 @@ from xsys.core.ladder import Ladder, Step
 def tables() -> dict[str, Any]:
     """tables.toml of this package, parsed once."""
     with resources.as_file(resources.files(__package__).joinpath("tables.toml")) as path:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return load_toml(path)
 
 
 @lru_cache(maxsize=None)
@@ -435,6 +434,11 @@ def damage_distribution(text: str) -> dict[int, Fraction]:
 def mean_after_armor(text: str, armor: int, impale: bool = False) -> Fraction:
     """E[max(0, damage - armor)]; an impale rolls the damage twice (assumed CoC rule,
     coc-ja.aimed.effects: 'damage x2, as with an impale') and armor subtracts once."""
+    return _mean_after_armor(text, armor, impale)
+
+
+@lru_cache(maxsize=1024)  # every shot with the same weapon and armor asks again
+def _mean_after_armor(text: str, armor: int, impale: bool) -> Fraction:
     d = damage_distribution(text)
     if impale:
         d2: dict[int, Fraction] = {}
@@ -448,6 +452,11 @@ def mean_after_armor(text: str, armor: int, impale: bool = False) -> Fraction:
 def mean_pellets_after_armor(text: str, armor: int) -> Fraction:
     """coc-ja.armor.shotgun-pellets: E[sum over dice of max(0, die - armor)], the bonus on
     the first die."""
+    return _mean_pellets_after_armor(text, armor)
+
+
+@lru_cache(maxsize=1024)
+def _mean_pellets_after_armor(text: str, armor: int) -> Fraction:
     groups, bonus = parse_dice(text)
     total = Fraction(0)
     first = True

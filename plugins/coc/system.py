@@ -11,7 +11,6 @@ Replaceable parts for variants (README, "Public API for variants"):
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -21,7 +20,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import dice
+from xsys.core import cache, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
@@ -126,6 +125,8 @@ class CocSystem(System):
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
         self._skill_ladders: dict[str, Ladder] = {}
+        self._chances: dict[tuple[str, int], Fraction] = {}
+        self._skills: dict[str, tuple[str, ...]] | None = None
         self._armor: tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]] | None = None
 
     # ==== tables ========================================================================
@@ -166,8 +167,7 @@ class CocSystem(System):
     def armor_data(self) -> dict[str, Any]:
         """The parsed armor TOML (schema: armor.toml, README 'Armor files')."""
         with resources.as_file(self.armor_path()) as path:
-            with open(path, "rb") as fh:
-                return tomllib.load(fh)
+            return cache.load_toml(path)
 
     def _armor_built(self):
         if self._armor is None:
@@ -274,7 +274,9 @@ class CocSystem(System):
         return _characteristics()
 
     def skills(self) -> dict[str, tuple[str, ...]]:
-        return {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
+        if self._skills is None:
+            self._skills = {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
+        return dict(self._skills)
 
     def skill_class(self, skill: str) -> str | None:
         return self.tables()["skills"].get(skill, {}).get("weapon_class")
@@ -285,18 +287,27 @@ class CocSystem(System):
     def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
         lad = self._skill_ladders.get(skill)
         if lad is None:
-            levels = [(lvl, self.standard_chance(skill, lvl)) for lvl in range(0, 101)]
-            lad = chance_ladder(f"skill.{skill}", levels, "coc-ja.skills", "assumed")
+            levels = list(range(0, 101))
+            chances = cache.chances(self, f"skill.{skill}", levels, lambda lvl: self.standard_chance(skill, lvl))
+            for lvl, p in zip(levels, chances):
+                self._chances.setdefault((skill, lvl), p)
+            lad = chance_ladder(f"skill.{skill}", zip(levels, chances), "coc-ja.skills", "assumed")
             self._skill_ladders[skill] = lad
         return lad
 
     def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        cls = self.skill_class(skill)
-        if cls is None:
-            return self.resolve(int(level)).success
-        shot = standard_shot(cls)
-        sit = self.situation_from_shot(shot, skill_value=int(level))
-        return self.evaluate(sit, with_damage=False).chance
+        # memoised per instance: every NPC with the same skill value asks the same question
+        key = (skill, int(level))
+        p = self._chances.get(key)
+        if p is None:
+            cls = self.skill_class(skill)
+            if cls is None:
+                p = self.resolve(int(level)).success
+            else:
+                sit = self.situation_from_shot(standard_shot(cls), skill_value=int(level))
+                p = self.evaluate(sit, with_damage=False).chance
+            self._chances[key] = p
+        return p
 
     # ==== weapons ======================================================================
     def weapon_defaults(self, weapon: Weapon) -> CocWeapon:
@@ -656,7 +667,7 @@ class CocSystem(System):
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
         A, B, step = self.armor_value(armor)
-        if col is not None:
+        if col is not None and col.tracing:
             col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A}/{_num(B)} ({step.label})",
                      rules=[step.rule], source=step.source)
         # keep the physical value unless the catalog id or the row itself gives it back
@@ -707,7 +718,6 @@ class CocSystem(System):
         stored_w = native.get("weapons", [])
         weapons = []
         for i, w in enumerate(combatant.weapons):
-            derived = self.weapon_defaults(w)
             old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
             if old is not None:
                 # native-only fields (damage, base range, ROF, malfunction, STR, carry, ammo)
@@ -719,9 +729,10 @@ class CocSystem(System):
                     fields["length"] = w.length
                 cw = msgspec.structs.replace(cw, **fields)
             else:
-                cw = derived
-                col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
-                         f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed")
+                cw = self.weapon_defaults(w)
+                if col.tracing:
+                    col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
+                             f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed")
             weapons.append(cw)
         stored_a = native.get("armor", [])
         armor = []

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -19,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import dice
+from xsys.core import cache, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
@@ -56,8 +55,7 @@ def success(effective: int) -> Fraction:
 
 @lru_cache(maxsize=None)
 def _toml(name: str) -> dict[str, Any]:
-    with (HERE / name).open("rb") as fh:
-        return tomllib.load(fh)
+    return cache.load_toml(HERE / name)
 
 
 @lru_cache(maxsize=None)
@@ -256,8 +254,11 @@ class Gurps(System):
             if skill not in SKILLS:
                 raise InputError("unknown GURPS skill", expected="one of " + ", ".join(SKILLS), found=repr(skill))
             rule = "gurps.ranged-attack" if skill in SKILL_CLASS else "gurps.resolution"
-            lad = chance_ladder(f"skill {skill}", [(lv, self.standard_chance(skill, lv)) for lv in SKILL_LEVELS],
-                                rule, "seed")
+            levels = list(SKILL_LEVELS)
+            chances = cache.chances(self, f"skill {skill}", levels, lambda lv: self.standard_chance(skill, lv))
+            for lv, p in zip(levels, chances):
+                self._std.setdefault((skill, lv), p)
+            lad = chance_ladder(f"skill {skill}", zip(levels, chances), rule, "seed")
             self._skill_ladders[skill] = lad
         return lad
 
@@ -269,7 +270,7 @@ class Gurps(System):
             if cls is None:
                 p = success(int(level))  # the unmodified roll
             else:
-                p = self._evaluate(standard_shot(cls), int(level), skill).chance
+                p = self._evaluate(standard_shot(cls), int(level), skill, with_damage=False).chance
             self._std[key] = p
         return p
 
@@ -320,9 +321,10 @@ class Gurps(System):
 
     def _evaluate(self, shot: Shot, level: int, skill: str, extra: Sequence[Modifier] = (),
                   stats: WeaponStats | None = None, native: GurpsShot | None = None,
-                  notes: list[str] | None = None) -> Check:
+                  notes: list[str] | None = None, with_damage: bool = True) -> Check:
         """gurps.ranged-attack: target number = skill + size + speed/range + other modifiers
-        (+ aim), the snap-shot -4 below SS when not aiming; 3d6 <= target number."""
+        (+ aim), the snap-shot -4 below SS when not aiming; 3d6 <= target number.
+        ``with_damage=False`` leaves the damage out (a standard chance needs none)."""
         lad = self._lad
         stats = stats or self.weapon_stats(shot.weapon)
         mods: list[Modifier] = []
@@ -470,8 +472,10 @@ class Gurps(System):
             chance = o.success
             outcomes = {"critical_success": o.critical_success, "critical_failure": o.critical_failure}
 
-        dmg_mean, dmg_dist, dnotes = self._damage(shot, stats, loc_key)
-        notes += dnotes
+        dmg_mean = dmg_dist = None
+        if with_damage:
+            dmg_mean, dmg_dist, dnotes = self._damage(shot, stats, loc_key)
+            notes += dnotes
         if shot.burst > 1:
             notes.append(f"burst of {shot.burst}: the text has no autofire rule; this is the chance of the first round")
         if shot.shooter.hands == 1 and cls not in SHORT_ARMS:
@@ -545,13 +549,9 @@ class Gurps(System):
             notes.append(f"shot through {barrier.material} {float(barrier.thickness) * 100:g} cm: DR {bdr} [gurps.armor]")
         if shot.underwater:
             mult /= 2
-        dist: dict[int, Fraction] = {}
-        for v, p in damage_distribution(stats.damage).items():
-            dmg = math.floor(max(0, v - dr) * mult)
-            dist[dmg] = dist.get(dmg, Fraction(0)) + p
-        mean = float(sum(k * p for k, p in dist.items()))
+        mean, shown = _damage_past_dr(stats.damage, dr, mult)
         notes.append(f"damage {dice_text(stats.damage)} cr vs DR {dr}: damage_mean is per hit")
-        return mean, {str(k): fraction_text(p) for k, p in sorted(dist.items())}, notes
+        return mean, dict(shown), notes
 
     # ---- stat blocks -------------------------------------------------------------------
     def npc_to_neutral(self, npc: GurpsNpc) -> Result[Combatant]:
@@ -618,7 +618,8 @@ class Gurps(System):
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
         for f in blob.get("omitted", []):
             derived.pop(f, None)
-        col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
+        if col.tracing:
+            col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills")
         for k, lv in blob.get("skill_levels", {}).items():
             if k in skills:
@@ -651,7 +652,8 @@ class Gurps(System):
         entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
         if entry is not None:
             nw = strip_entry(entry)
-            col.step(path, w.name, f"catalog {entry.id}", rules=["gurps.weapon-stats"], source="assumed")
+            if col.tracing:
+                col.step(path, w.name, f"catalog {entry.id}", rules=["gurps.weapon-stats"], source="assumed")
             return msgspec.structs.replace(nw, name=w.name)  # type: ignore[return-value]
         cls = SKILL_CLASS.get(w.skill)
         if cls is None:
@@ -704,7 +706,8 @@ class Gurps(System):
                 col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
             elif n not in locs:
                 locs.append(n)
-        col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
+        if col.tracing:
+            col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
         return GurpsArmor(name=a.name, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
 
     # ---- shots -------------------------------------------------------------------------
@@ -825,6 +828,18 @@ class Gurps(System):
             location=LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None,  # type: ignore[arg-type]
             underwater=shot.underwater,
         ))
+
+
+@lru_cache(maxsize=1024)
+def _damage_past_dr(code: int, dr: int, mult: Fraction) -> tuple[float, dict[str, str]]:
+    """Mean and distribution of one hit's damage past DR: the same for every shot with the
+    same dice, DR and multiplier, so computed once."""
+    dist: dict[int, Fraction] = {}
+    for v, p in damage_distribution(code).items():
+        dmg = math.floor(max(0, v - dr) * mult)
+        dist[dmg] = dist.get(dmg, Fraction(0)) + p
+    mean = float(sum(k * p for k, p in dist.items()))
+    return mean, {str(k): fraction_text(p) for k, p in sorted(dist.items())}
 
 
 def _apply(tn: int, m: Modifier) -> int:

@@ -10,7 +10,6 @@ shot needs is the standard rules, marked ``assumed`` with its page in README.md.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -20,10 +19,10 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 import msgspec
 from msgspec import Meta
 
-from xsys.core import dice
+from xsys.core import cache, dice
 from xsys.core.dice import PoolRules
 from xsys.core.errors import XsysError
-from xsys.core.ladder import Ladder, Step, load_ladders
+from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
     Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, standard_shot,
 )
@@ -48,10 +47,8 @@ Text = Annotated[str, Meta(max_length=20_000)]
 def _load_tables() -> tuple[dict[str, Any], dict[str, Ladder]]:
     res = resources.files(__package__).joinpath("tables.toml")
     with resources.as_file(res) as path:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        ladders = load_ladders(path)
-    return data, ladders
+        data = cache.load_toml(path)
+    return data, ladders_from_data(data, str(path))
 
 
 TABLES, _LADDERS = _load_tables()
@@ -245,19 +242,48 @@ def barrier_damage(first: Mapping[int, Fraction], durability: int, armor: int,
     ``tail`` (10^-15); that remaining mass is returned, exactly, under key -1 ("more
     than shown"), so the values are exact and sum to 1 (chance and mean are computed in
     closed form over every S: barrier_hit, barrier_damage_mean)."""
-    out: dict[int, Fraction] = {}
-    left = Fraction(1)
-    for s, p in sorted(first.items()):
-        if left < tail:
-            out[-1] = out.get(-1, Fraction(0)) + p
+    # Exact sums over one common denominator, reduced once per value instead of once per
+    # term: p = P / base and q = Q / den (the pools' own integer weights), so
+    # p x q = P x Q x (common / (base x den)) / common.
+    items = sorted(first.items())
+    base = math.lcm(*{p.denominator for _, p in items})
+    expanded: list[tuple[int, int, list[tuple[int, int]]]] = []  # (P, den, [(k, Q)])
+    flat: dict[int, int] = {}  # key -> sum of P (over base)
+    left = base
+    for s, p in items:
+        num = _over(p, base)
+        if Fraction(left, base) < tail:
+            flat[-1] = flat.get(-1, 0) + num
             continue
-        left -= p
+        left -= num
         if s > durability:
-            for k, q in successes(s - durability - armor, again).items():
-                out[k] = out.get(k, Fraction(0)) + p * q
+            qs, den = _success_weights(s - durability - armor, again)
+            expanded.append((num, den, qs))
         else:
-            out[0] = out.get(0, Fraction(0)) + p
-    return {k: v for k, v in sorted(out.items()) if v}
+            flat[0] = flat.get(0, 0) + num
+    common = base * math.lcm(*{den for _, den, _ in expanded})
+    sums = {k: v * (common // base) for k, v in flat.items()}
+    for num, den, qs in expanded:
+        scale = num * (common // (base * den))
+        for k, q in qs:
+            sums[k] = sums.get(k, 0) + scale * q
+    return {k: Fraction(v, common) for k, v in sorted(sums.items()) if v}
+
+
+def _success_weights(n: int, again: int) -> tuple[list[tuple[int, int]], int]:
+    """successes(n, again) as (successes, weight) pairs over one denominator."""
+    rules = RULES if again == 10 else PoolRules(again=again)
+    if n >= 1:
+        weights, den = dice.pool_weights(n, rules)
+        return [(k, w) for k, w in enumerate(weights) if w], den
+    dist = dice.chance_die(rules)
+    den = math.lcm(*{q.denominator for q in dist.values()})
+    return [(k, _over(q, den)) for k, q in dist.items()], den
+
+
+def _over(p: Fraction, den: int) -> int:
+    """The numerator of p written over `den` (a multiple of its denominator)."""
+    return p.numerator if p.denominator == den else p.numerator * (den // p.denominator)
 
 
 def barrier_hit(first: Mapping[int, Fraction], durability: int, armor: int) -> Fraction:
@@ -300,6 +326,30 @@ def shown(dist: Mapping[int, Fraction], tail: float = 1e-12) -> dict[str, str]:
     if dist.get(-1):
         out["more"] = fraction_text(dist[-1])
     return out
+
+
+# The outcomes of a roll depend on the pool (and barrier) alone, not on the shot that led
+# to it: each is computed once per system and kept across processes (NwodSystem._outcomes),
+# so a check does no exact arithmetic on pools it has met before.
+_PoolOutcomes = tuple[Fraction, Fraction, Fraction, dict[str, str]]
+
+
+def _pool_outcomes(pool: int, again: int) -> _PoolOutcomes:
+    """(chance of 1+ success, of an exceptional success, mean successes, shown distribution)."""
+    first = successes(pool, again)
+    return 1 - first.get(0, Fraction(0)), dice.at_least(first, EXCEPTIONAL), dice.mean(first), shown(first)
+
+
+_BarrierOutcomes = tuple[Fraction, Fraction, Fraction, Fraction, dict[str, str]]
+
+
+def _barrier_outcomes(pool: int, again: int, durability: int, size: int, armor: int) -> _BarrierOutcomes:
+    """(chance of 1+ Health lost, of penetrating, of destroying the barrier, mean Health
+    lost, shown damage distribution) of a pool fired through a barrier."""
+    first = successes(pool, again)
+    return (barrier_hit(first, durability, armor), dice.at_least(first, durability + 1),
+            dice.at_least(first, durability + (durability + size)),
+            barrier_damage_mean(first, durability, armor, again), shown(barrier_damage(first, durability, armor, again)))
 
 
 def cover_penalty(attacker_cover: str, target_cover: str) -> tuple[int, int, int]:
@@ -441,6 +491,8 @@ class NwodSystem(System):
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
         self._skill_cache: dict[tuple, Ladder] = {}
+        self._chance_cache: dict[tuple, Fraction] = {}
+        self._rolls: dict[tuple, Any] = {}  # (table, arguments) -> outcomes (_outcomes)
 
     # ------------------------------------------------------------------ tables
     def ladders(self) -> dict[str, Ladder]:
@@ -506,12 +558,18 @@ class NwodSystem(System):
         return self._standard_chance(skill, int(level), attr, (context or {}).get("@class"))
 
     def _standard_chance(self, skill: str, level: int, attr: int, cls: str | None) -> Fraction:
-        if skill == "Firearms" or (skill == "Athletics" and cls == "thrown"):
-            cls = cls or "handgun"
-            shot = standard_shot(cls, 0.5)
-            return self._pool_check(shot, attr, level, skill=skill).chance
-        pool = attr + (level if level > 0 else self._untrained(skill))
-        return p_hit(pool)
+        """Memoised per instance (the settings take part in thrown attacks): every NPC with
+        the same dots asks the same question."""
+        key = (skill, level, attr, cls)
+        p = self._chance_cache.get(key)
+        if p is None:
+            if skill == "Firearms" or (skill == "Athletics" and cls == "thrown"):
+                shot = standard_shot(cls or "handgun", 0.5)
+                p = self._pool_check(shot, attr, level, skill=skill).chance
+            else:
+                p = p_hit(attr + (level if level > 0 else self._untrained(skill)))
+            self._chance_cache[key] = p
+        return p
 
     # ------------------------------------------------------------------ the check
     def _attr_from_percentile(self, name: str, p: float | None) -> int:
@@ -682,29 +740,25 @@ class NwodSystem(System):
                                  why="target wholly hidden and no barrier: attack blind, chance roll (WoD p. 166)"))
         if forced_chance:
             pool = 0
-        first = successes(pool, again)
         # outcomes
         stat = "Dexterity + " + skill
         if barrier is not None:
-            return self._barrier_check(shot, barrier, first, pool, armor, armor_name, again, stat, base,
-                                       mods, notes)
-        hit = 1 - first.get(0, Fraction(0))
-        outcomes = {"exceptional_success": dice.at_least(first, EXCEPTIONAL)}
+            return self._barrier_check(shot, barrier, pool, armor, armor_name, again, stat, base, mods, notes)
+        hit, exceptional, dmg_mean, dmg_shown = self._outcomes("pool", _PoolOutcomes, _pool_outcomes, pool, again)
+        outcomes = {"exceptional_success": exceptional}
         if pool <= 0:
             outcomes["dramatic_failure"] = Fraction(1, 10)
-        dmg_mean = dice.mean(first)
         return Check(
             system=self.key, stat=stat, base=base, modifiers=mods,
             target=pool if pool > 0 else "chance die",
             needs=self._needs(pool, again), chance=hit, native=self._native(stat, dex=base - level, level=level,
                                                                             mods=mods, pool=pool),
-            damage_mean=float(dmg_mean), damage=shown(first),
+            damage_mean=float(dmg_mean), damage=dict(dmg_shown),
             outcomes=outcomes, notes=notes + ["successes are Health points of damage (lethal from firearms)"],
         )
 
-    def _barrier_check(self, shot: Shot, barrier: Barrier, first: dict[int, Fraction], pool: int, armor: int,
-                       armor_name: str, again: int, stat: str, base: int, mods: list[Modifier],
-                       notes: list[str]) -> Check:
+    def _barrier_check(self, shot: Shot, barrier: Barrier, pool: int, armor: int, armor_name: str, again: int,
+                       stat: str, base: int, mods: list[Modifier], notes: list[str]) -> Check:
         stops = barrier_stops(barrier)
         window = barrier.material == "window-glass"
         if window:
@@ -719,10 +773,9 @@ class NwodSystem(System):
                                 why=f"target behind {barrier.name or barrier.material} ({stops:g} J stopped: "
                                     f"Durability {dur} [{rule}, {src}], Structure {dur + size}): successes "
                                     f"beyond Durability roll again as damage, minus armor {armor}")]
-        dmg = barrier_damage(first, dur, armor, again)
-        chance = barrier_hit(first, dur, armor)
-        outcomes = {"penetrates": dice.at_least(first, dur + 1),
-                    "barrier_destroyed": dice.at_least(first, dur + (dur + size))}
+        chance, penetrates, destroyed, dmg_mean, dmg_shown = self._outcomes(
+            "barrier", _BarrierOutcomes, _barrier_outcomes, pool, again, dur, size, armor)
+        outcomes = {"penetrates": penetrates, "barrier_destroyed": destroyed}
         if pool <= 0:
             outcomes["dramatic_failure"] = Fraction(1, 10)
         notes = notes + [
@@ -736,9 +789,17 @@ class NwodSystem(System):
                                              f"(successes - {dur} - {armor}) dice",
             chance=chance, native=self._native(stat, dex=None, level=None, mods=mods, pool=pool)
             + f", through Durability {dur}",
-            damage_mean=float(barrier_damage_mean(first, dur, armor, again)), damage=shown(dmg),
+            damage_mean=float(dmg_mean), damage=dict(dmg_shown),
             outcomes=outcomes, notes=notes,
         )
+
+    def _outcomes(self, name: str, kind: Any, compute: Any, *key: int) -> Any:
+        """compute(*key) once per system (and, through the cache, once across processes);
+        `name` names the table, `kind` is the type of its values."""
+        found = self._rolls.get((name, *key))
+        if found is None:
+            found = self._rolls[(name, *key)] = cache.remembered(self, f"{name} {key}", kind, lambda: compute(*key))
+        return found
 
     @staticmethod
     def _needs(pool: int, again: int) -> str:
@@ -778,32 +839,37 @@ class NwodSystem(System):
         """Per neutral key: a Firearms level's chance differs by class (each class's
         standard shot, its generic weapon's damage), so each key gets its own."""
         out: dict[str, float] = {}
+        context = context or {}
         for native, level in levels.items():
             if native not in self.SKILLS:
                 col.loss("kept-verbatim", f"{path}.{native}", f"skill {native!r} has no neutral equivalent; "
                                                               "kept in native.nwod")
                 continue
+            attr = int(context.get(self._attr_of(native), 2))
             for k in self.SKILLS[native][1]:
-                ctx = dict(context or {})
-                if k in self.FIREARM_CLASS and (native == "Firearms" or k == "throw"):
-                    ctx["@class"] = self.FIREARM_CLASS[k]
-                chance = float(self.standard_chance(native, level, ctx))
+                chance = float(self._standard_chance(native, int(level), attr, self._class_for(native, k, context)))
                 out[k] = max(out.get(k, 0.0), chance)
-                col.step(f"{path}.{native}", f"{native} {level}", f"{k}: standard-task chance {chance:.3f}",
-                         rules=["nwod.pool"], source="assumed")
+                if col.tracing:
+                    col.step(f"{path}.{native}", f"{native} {level}", f"{k}: standard-task chance {chance:.3f}",
+                             rules=["nwod.pool"], source="assumed")
         return out
+
+    def _class_for(self, native: str, key: str, context: Mapping[str, Any]) -> str | None:
+        """The weapon class whose standard shot measures `native` for neutral skill `key`."""
+        if key in self.FIREARM_CLASS and (native == "Firearms" or key == "throw"):
+            return self.FIREARM_CLASS[key]
+        return context.get("@class")
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        context = context or {}
         for native, (_, keys) in self.SKILLS.items():
             found = []
             for k in keys:
                 if k not in chances:
                     continue
-                ctx = dict(context or {})
-                if k in self.FIREARM_CLASS and (native == "Firearms" or k == "throw"):
-                    ctx["@class"] = self.FIREARM_CLASS[k]
+                ctx = {**context, "@class": self._class_for(native, k, context)}
                 step = self.skill_ladder(native, ctx).step_for(chances[k])
                 found.append((k, int(step.native)))
             if not found:
@@ -813,8 +879,9 @@ class NwodSystem(System):
                 col.loss("merged", f"{path}.{native}", f"{native} covers {', '.join(k for k, _ in found)} at "
                                                        f"levels {sorted({v for _, v in found})}; the best kept")
             out[native] = best
-            col.step(f"{path}.{native}", None, ", ".join(f"{k} {chances[k]:.3f}" for k, _ in found),
-                     f"{native} {best}", rules=["nwod.pool"], source="assumed")
+            if col.tracing:
+                col.step(f"{path}.{native}", None, ", ".join(f"{k} {chances[k]:.3f}" for k, _ in found),
+                         f"{native} {best}", rules=["nwod.pool"], source="assumed")
         covered = {k for _, keys in self.SKILLS.values() for k in keys}
         for k in chances:
             if k not in covered:
@@ -831,7 +898,8 @@ class NwodSystem(System):
 
                 entry = _catalog().weapons.get(w.catalog)
                 if entry is not None:
-                    col.step(path, w.name, f"catalog {w.catalog}", rules=["nwod.weapon.damage"], source="assumed")
+                    if col.tracing:
+                        col.step(path, w.name, f"catalog {w.catalog}", rules=["nwod.weapon.damage"], source="assumed")
                     return msgspec.structs.replace(strip_entry(entry), name=w.name)
             except XsysError:
                 pass
@@ -840,14 +908,17 @@ class NwodSystem(System):
                                            else "smg" if w.autofire and w.size <= 2 else "rifle")
         energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
         modes = ["semi", "auto"] if w.autofire else ["semi"]
-        col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
-                 source="assumed")
+        if col.tracing:
+            col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
+                     source="assumed")
         return Weapon(name=t or w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes,
                       capacity=w.clip + (1 if w.chamber else 0))
 
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> NwodWeapon:
         t, entry, dmg, rule, src = self.weapon_stats(w)
-        col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule], source=src)
+        if col.tracing:
+            col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
+                     source=src)
         yd = [Length(float(x) * YARD) for x in entry["ranges"]]
         return NwodWeapon(name=w.name, type=t, catalog=w.catalog, damage=dmg, ranges=(yd[0], yd[1], yd[2]),
                           clip=int(entry["clip"]), chamber=bool(entry.get("chamber", False)),
@@ -887,8 +958,9 @@ class NwodSystem(System):
             stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
                 _LADDERS["armor_general"].neutral(a.general)
             armor.append(Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops)))
-            col.step(f"$.armor[{i}]", f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
-                     rules=["nwod.armor"], source="assumed")
+            if col.tracing:
+                col.step(f"$.armor[{i}]", f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
+                         rules=["nwod.armor"], source="assumed")
         native = msgspec.to_builtins(npc, enc_hook=_enc)
         for k in ("Resolve", "specialties", "merits"):
             if getattr(npc, k):
@@ -924,7 +996,9 @@ class NwodSystem(System):
             g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
             b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
             armor.append(NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog))
-            col.step(f"$.armor[{i}]", a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"], source="assumed")
+            if col.tracing:
+                col.step(f"$.armor[{i}]", a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"],
+                         source="assumed")
         base = NwodNpc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
                        **{k: v for k, v in attrs.items()})
         npc = msgspec.structs.replace(base, **self.derived(base))

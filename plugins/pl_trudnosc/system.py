@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -24,6 +23,7 @@ import msgspec
 from msgspec import Meta
 
 from xsys.core import codec, dice
+from xsys.core.cache import load_toml
 from xsys.core.catalog import strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
@@ -44,7 +44,7 @@ from xsys.core.model import (
 from xsys.core.registry import catalog
 from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
-from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, ureg
+from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, unit_factor
 from xsys.core.vocab import POSTURE_HEIGHT, VisionAid, firearm_skill_for
 
 KEY = "pl-trudnosc"
@@ -59,8 +59,8 @@ ZERO = Fraction(0)
 def tables() -> dict[str, Any]:
     """tables.toml, parsed once."""
     res = resources.files(__package__).joinpath("tables.toml")
-    with resources.as_file(res) as path, open(path, "rb") as fh:
-        return tomllib.load(fh)
+    with resources.as_file(res) as path:
+        return load_toml(path)
 
 
 def _range_ladder(name: str, spec: Mapping[str, Any]) -> Ladder:
@@ -76,14 +76,18 @@ def _range_ladder(name: str, spec: Mapping[str, Any]) -> Ladder:
     return Ladder.build(name, "m", rows, rounding="up", native_order="increasing")
 
 
+@lru_cache(maxsize=None)
+def _range_base_step(weapon: str) -> tuple[float, float]:
+    from xsys.core.units import parse
+
+    spec = tables()["range"][weapon]
+    return float(parse(spec["base"], Length)), float(parse(spec["step"], Length))
+
+
 def range_modifier(distance: float, weapon: Literal["short", "long"]) -> int:
     """pl.difficulty.range as a formula (no cap): +1 per started step beyond the base
     range (ceil), 0 at or below it. The ladders of :func:`all_ladders` are its table."""
-    spec = tables()["range"][weapon]
-    from xsys.core.units import parse
-
-    base = float(parse(spec["base"], Length))
-    step = float(parse(spec["step"], Length))
+    base, step = _range_base_step(weapon)
     over = float(distance) - base
     if over <= 0:
         return 0
@@ -120,8 +124,8 @@ def all_ladders() -> dict[str, Ladder]:
 
 
 def turn_seconds() -> float:
-    """One tura in seconds, through pint (``pl_tura``; the text gives no length: assumed)."""
-    return float(ureg().Quantity(1, "pl_tura").to("s").magnitude)
+    """One tura in seconds (unit ``pl_tura``; the text gives no length: assumed)."""
+    return unit_factor("pl_tura", Duration)
 
 
 def _canon(label: str, literal: Any) -> str:
@@ -370,22 +374,26 @@ def suppression_difficulty(*rounds: int) -> int:
 def movement(npc: Postać) -> dict[str, Length]:
     """pl.sprint / pl.crawl / pl.swim: distance per tura. Sprint and swim have no unit in
     the text: metres (assumed); crawl is stated in metres."""
-    mv = tables()["movement"]
-    reg = ureg()
-    unit = mv["length_unit"]
-    trained = mv["military_training"] in npc.Zalety
-    sprint = reg.Quantity(mv["sprint_per_motoryka"] * npc.Motoryka, unit)
-    crawl = reg.Quantity(*_q(mv["crawl_trained"] if trained else mv["crawl"]))
-    swim = reg.Quantity(mv["swim_per_atletyka"] * npc.Atletyka, unit)
-    return {k: Length(float(q.to("m").magnitude)) for k, q in
-            (("sprint", sprint), ("crawl", crawl), ("swim", swim))}
+    return dict(_movement(npc.Motoryka, npc.Atletyka, tables()["movement"]["military_training"] in npc.Zalety)[0])
 
 
 def movement_speeds(npc: Postać) -> dict[str, Speed]:
-    """The same distances as speeds, through pint's ``pl_tura`` (3 s, assumed)."""
-    reg = ureg()
-    return {k: Speed(float(reg.Quantity(float(d), "m / pl_tura").to("m/s").magnitude))
-            for k, d in movement(npc).items()}
+    """The same distances as speeds, per ``pl_tura`` (3 s, assumed)."""
+    return dict(_movement(npc.Motoryka, npc.Atletyka, tables()["movement"]["military_training"] in npc.Zalety)[1])
+
+
+@lru_cache(maxsize=None)
+def _movement(motoryka: int, atletyka: int, trained: bool) -> tuple[dict[str, Length], dict[str, Speed]]:
+    """Distances and speeds by the traits they depend on, with the unit factors pint gives
+    (a test compares them with pint for every trait value)."""
+    mv = tables()["movement"]
+    unit = mv["length_unit"]
+    crawl, crawl_unit = _q(mv["crawl_trained"] if trained else mv["crawl"])
+    dist = {k: Length(float(v) * unit_factor(u, Length)) for k, v, u in
+            (("sprint", mv["sprint_per_motoryka"] * motoryka, unit), ("crawl", crawl, crawl_unit),
+             ("swim", mv["swim_per_atletyka"] * atletyka, unit))}
+    per_second = 1.0 / turn_seconds()  # pint converts m/pl_tura to m/s by this factor
+    return dist, {k: Speed(float(d) * per_second) for k, d in dist.items()}
 
 
 def _q(text: str) -> tuple[float, str]:
@@ -685,10 +693,12 @@ class PlTrudnosc(System):
         if npc.Zalety:
             native["Zalety"] = list(npc.Zalety)
             col.loss("kept-verbatim", "$.Zalety", "Zalety have no neutral equivalent; kept verbatim", "pl.crawl")
-        for k, v in movement(npc).items():
-            rule = {"sprint": "pl.sprint", "crawl": "pl.crawl", "swim": "pl.swim"}[k]
-            col.step(f"$.{k}", None, f"{v} per tura", f"{movement_speeds(npc)[k]} (tura = 3 s, assumed)",
-                     rules=[rule, "pl.turn"], source="assumed" if k != "crawl" else "seed")
+        if col.tracing:
+            speeds = movement_speeds(npc)
+            for k, v in movement(npc).items():
+                rule = {"sprint": "pl.sprint", "crawl": "pl.crawl", "swim": "pl.swim"}[k]
+                col.step(f"$.{k}", None, f"{v} per tura", f"{speeds[k]} (tura = 3 s, assumed)",
+                         rules=[rule, "pl.turn"], source="assumed" if k != "crawl" else "seed")
         value = Combatant(name=npc.imię, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
                           notes=npc.opis, native={self.key: native} if native else {})
         return col.result(value)
@@ -734,7 +744,8 @@ class PlTrudnosc(System):
             if b.obrażenia is not None and b.obrażenia != derived:
                 col.loss("rounded", f"{path}.obrażenia", f"obrażenia {b.obrażenia} replaced by {derived}, from "
                          f"the catalog weapon's {w.muzzle_energy}", "pl.damage")
-            col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
+            if col.tracing:
+                col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
             return w
         step = lad.step_of(b.obrażenia)
         col.loss("assumed", f"{path}.obrażenia", f"obrażenia {b.obrażenia} read as {Energy(step.rep)} muzzle "

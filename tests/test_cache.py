@@ -1,0 +1,263 @@
+"""Tables kept across processes and within one (issue 10): cached and uncached dice
+tables and ladders are identical; the disk cache is keyed, atomic, ignores what it cannot
+trust, and can be turned off."""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import tomllib
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from xsys.core import cache, dice
+from xsys.core.registry import default_registry
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = default_registry().keys()
+DISK_CACHED = {"coc", "coc-zh", "gurps"}  # the systems whose skill ladders take many evaluations
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    """An empty cache directory for the test, with the cache on."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("XSYS_CACHE", "1")
+    cache.forget()
+    yield tmp_path / "xsys"
+    cache.forget()
+
+
+def _contexts(system) -> list[dict | None]:
+    """No context, and every characteristic at its lowest and at its highest value (with
+    each weapon class, for systems whose skill chance depends on it)."""
+    out: list[dict | None] = [None]
+    specs = system.characteristics()
+    for pick in (0, -1):
+        ctx = {name: spec.ladder.natives[pick] for name, spec in specs.items()}
+        out.append(ctx)
+        out += [{**ctx, "@class": c} for c in ("handgun", "rifle", "shotgun", "thrown")]
+    return out
+
+
+def _tables(system) -> dict[str, object]:
+    """Every ladder of a system and the standard chances behind its skill ladders."""
+    out: dict[str, object] = {f"ladder {k}": v for k, v in system.ladders().items()}
+    out |= {f"characteristic {k}": spec.ladder for k, spec in system.characteristics().items()}
+    for skill in system.skills():
+        for ctx in _contexts(system):
+            lad = system.skill_ladder(skill, ctx)
+            out[f"skill {skill} {ctx}"] = lad
+            out[f"chances {skill} {ctx}"] = [system.standard_chance(skill, s.native, ctx) for s in lad.steps]
+    return out
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_cached_and_uncached_tables_are_identical(key, cache_home, monkeypatch):
+    cls = default_registry().entry(key).cls
+    monkeypatch.setenv("XSYS_CACHE", "0")
+    computed = _tables(cls())
+    monkeypatch.setenv("XSYS_CACHE", "1")
+    assert _tables(cls()) == computed  # computed again, and written to the cache
+    cache.save_all()
+    cache.forget()
+    if key in DISK_CACHED:
+        assert list(cache_home.glob(f"{key}-*.tables"))
+        # read back: building the skill ladders asks the rules nothing
+        system = cls()
+        monkeypatch.setattr(system, "standard_chance", _refuse)
+        for skill in system.skills():
+            system.skill_ladder(skill)
+    assert _tables(cls()) == computed
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("computed, not read from the cache")
+
+
+def test_pool_and_barrier_outcomes_read_back_are_identical(cache_home, monkeypatch):
+    from xsys.conversions import api
+    from xsys.core.model import Barrier, Cover, standard_shot
+    from xsys.core.units import Length
+    from xsys.plugins.nwod import system as nw
+
+    door = api.load(ROOT / "fixtures" / "nwod" / "scenarios" / "door.yaml")
+    shots = [s for _, s in api.shots_of(door)[0]]
+    for cls, skill in (("handgun", 0.3), ("rifle", 0.7), ("shotgun", 0.95)):
+        shot = standard_shot(cls, skill)
+        barrier = Barrier(material="concrete", thickness=Length(0.1))
+        target = msgspec_replace(shot.target, cover=Cover(exposure=0.0, barrier=barrier))
+        shots += [shot, msgspec_replace(shot, target=target)]
+    monkeypatch.setenv("XSYS_CACHE", "0")
+    computed = [nw.NwodSystem().check(s) for s in shots]
+    monkeypatch.setenv("XSYS_CACHE", "1")
+    assert [nw.NwodSystem().check(s) for s in shots] == computed  # computed again, and written
+    cache.save_all()
+    cache.forget()
+    monkeypatch.setattr(nw, "_pool_outcomes", _refuse)
+    monkeypatch.setattr(nw, "_barrier_outcomes", _refuse)
+    system = nw.NwodSystem()
+    assert [system.check(s) for s in shots] == computed  # read back
+
+
+def msgspec_replace(obj, **changes):
+    import msgspec
+
+    return msgspec.structs.replace(obj, **changes)
+
+
+def test_dice_tables_cached_in_the_process_equal_fresh_ones():
+    before = {(n, s): dict(dice.sum_distribution(n, s)) for n in range(0, 9) for s in (4, 6, 10, 20)}
+    pools = {(n, a): dict(dice.pool_successes(n, dice.PoolRules(again=a))) for n in range(-1, 25) for a in (8, 9, 10)}
+    dice.clear_caches()
+    assert before == {(n, s): dice.sum_distribution(n, s) for n in range(0, 9) for s in (4, 6, 10, 20)}
+    assert pools == {(n, a): dice.pool_successes(n, dice.PoolRules(again=a)) for n in range(-1, 25) for a in (8, 9, 10)}
+
+
+@pytest.mark.parametrize("sides", [2, 4, 6, 10, 20])
+def test_sums_of_dice_agree_with_icepool(sides):
+    import icepool
+
+    for n in range(1, 7):
+        die = n @ icepool.d(sides)
+        expected = {int(k): F(q, die.denominator()) for k, q in die.items() if q}
+        got = dice.sum_distribution(n, sides)
+        assert got == expected and list(got) == list(expected)
+
+
+def test_sums_over_weights_equal_fraction_sums():
+    ref = {0: F(1, 3), 2: F(1, 6), 5: F(1, 2)}
+    for k in range(-1, 7):
+        assert dice.at_least(ref, k) == sum((p for v, p in ref.items() if v >= k), F(0))
+        assert dice.at_most(ref, k) == sum((p for v, p in ref.items() if v <= k), F(0))
+    assert dice.mean(ref) == F(0) + F(2, 6) + F(5, 2)
+    assert dice.mean({}) == 0 and isinstance(dice.mean({}), F)
+    assert dice.mean({1.5: F(1, 2)}) == 0.75  # non-integer values: ordinary arithmetic
+    assert dice.at_least({1: 0.25, 2: 0.75}, 2) == 0.75
+
+
+# ---- the disk cache itself -------------------------------------------------------------
+
+def _fill(cls) -> dict[str, object]:
+    tables = _tables(cls())
+    cache.save_all()
+    cache.forget()
+    return tables
+
+
+def test_off_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("XSYS_CACHE", "0")
+    cache.forget()
+    cls = default_registry().entry("gurps").cls
+    _fill(cls)
+    cache.load_toml(ROOT / "plugins" / "gurps" / "tables.toml")
+    assert not (tmp_path / "xsys").exists()
+
+
+def test_files_are_whole_and_checked(cache_home):
+    cls = default_registry().entry("gurps").cls
+    _fill(cls)
+    files = list(cache_home.glob("*"))
+    assert [f.name for f in files if ".tmp" in f.name] == []  # no temporary file left behind
+    (path,) = [f for f in files if f.suffix == ".tables"]
+    raw = path.read_bytes()
+    assert raw[:32] == hashlib.sha256(raw[32:]).digest()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped", "empty", "zero-denominator"])
+def test_damaged_cache_is_ignored(cache_home, damage):
+    cls = default_registry().entry("gurps").cls
+    computed = _fill(cls)
+    (path,) = cache_home.glob("gurps-*.tables")
+    raw = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(b"\x00not a cache file" * 10)
+    elif damage == "truncated":
+        path.write_bytes(raw[: len(raw) // 2])
+    elif damage == "flipped":
+        path.write_bytes(raw[:-5] + bytes([raw[-5] ^ 0x40]) + raw[-4:])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:  # well formed and checked, but impossible
+        import msgspec
+
+        payload = msgspec.msgpack.encode(cache._Tables(cache._fingerprint(cls), {
+            "skill Guns (Pistol)": [(lv, 1, 0) for lv in range(41)]}))
+        path.write_bytes(hashlib.sha256(payload).digest() + payload)
+    assert _tables(cls()) == computed
+
+
+def test_stale_cache_is_ignored(cache_home, monkeypatch):
+    cls = default_registry().entry("gurps").cls
+    computed = _fill(cls)
+    # the same file under another fingerprint (as after an edit of a rule file)
+    monkeypatch.setattr(cache, "_fingerprint", lambda c: "another version of the rules")
+    system = cls()
+    calls = []
+    real = system.standard_chance
+    monkeypatch.setattr(system, "standard_chance", lambda *a, **k: calls.append(a) or real(*a, **k))
+    system.skill_ladder("Guns (Pistol)")
+    assert calls  # not trusted: computed
+    cache.forget()
+    monkeypatch.undo()
+    assert _tables(cls()) == computed
+
+
+def test_fingerprint_covers_the_class_and_its_parents():
+    coc_zh = default_registry().entry("coc-zh").cls
+    sources = {p.name for p in cache._sources(coc_zh)}
+    assert {"core", "coc", "coc_zh"} <= sources
+
+
+def test_unwritable_cache_is_not_an_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.setenv("XSYS_CACHE", "1")
+    cache.forget()
+    try:
+        cls = default_registry().entry("gurps").cls
+        assert _fill(cls)
+        assert cache.load_toml(ROOT / "plugins" / "gurps" / "tables.toml")
+    finally:
+        cache.forget()
+
+
+# ---- TOML data -------------------------------------------------------------------------
+
+TOML_FILES = sorted(glob.glob(str(ROOT / "plugins" / "*" / "*.toml")) + glob.glob(str(ROOT / "core" / "data" / "*.toml")))
+
+
+@pytest.mark.parametrize("path", TOML_FILES, ids=lambda p: str(Path(p).relative_to(ROOT)))
+def test_toml_read_back_from_the_cache_is_the_same(path, cache_home):
+    with open(path, "rb") as fh:
+        expected = tomllib.load(fh)
+    first = cache.load_toml(path)  # parsed, and written to the cache
+    assert first == expected
+    assert list((cache_home / "toml").glob("*.msgpack"))
+    again = cache.load_toml(path)  # read from the cache
+    assert again == expected and again is not first
+
+
+def test_toml_that_msgpack_cannot_keep_is_not_cached(tmp_path, cache_home):
+    path = tmp_path / "dated.toml"
+    path.write_text('when = 1979-05-27\nbig = 123456789012345678901234567890\n[t]\nx = nan\n')
+    for _ in range(2):
+        data = cache.load_toml(path)
+        assert str(data["when"]) == "1979-05-27" and data["big"] == 123456789012345678901234567890
+    assert not (cache_home / "toml").exists()
+
+
+def test_toml_errors_are_tomllibs(tmp_path, cache_home):
+    path = tmp_path / "bad.toml"
+    path.write_text("a = = 1\n")
+    with pytest.raises(tomllib.TOMLDecodeError):
+        cache.load_toml(path)
+    good = tmp_path / "good.toml"
+    good.write_text("a = 1\n")
+    assert cache.load_toml(good) == {"a": 1}
+    good.write_text("a = 2\n")  # edited: the cached data is stale
+    assert cache.load_toml(good) == {"a": 2}
