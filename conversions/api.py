@@ -209,9 +209,10 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
 
 
 def from_neutral(value: Any, kind: str, key: str, system: System | None, losses: list[Loss],
-                 trace: list[TraceEntry], name: str = "", notes: str = "") -> Any:
+                 trace: list[TraceEntry], name: str = "", notes: str = "",
+                 registry: Registry | None = None) -> Any:
     """Neutral content -> the typed document of system `key` (or neutral)."""
-    typ = documents.doc_type(key, kind)
+    typ = documents.doc_type(key, kind, registry)
     if key == NEUTRAL:
         if kind == "npc":
             return typ(system=key, kind=kind, **_fields(value))
@@ -291,7 +292,8 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
     with tracing(trace):
         neutral = to_neutral(loaded, src_sys, losses, entries)
         out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, entries,
-                           name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "")
+                           name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "",
+                           registry=reg)
     out = codec.canonical(out)
     conv = Conversion(out, loaded.system, to, loaded.kind, losses, entries,
                       origin=_origin_of(loaded) if loaded.system != to else None, canonical=True)
@@ -394,17 +396,11 @@ class OddsResult:
             "system": self.system,
             "chance": float(c.chance),
             "exact": f"{c.chance.numerator}/{c.chance.denominator}",
-            "check": codec.to_builtins(msgspec.structs.replace(c, modifiers=[])) | {"modifiers": None},
+            # the check itself; its modifiers are listed once, below
+            "check": {k: v for k, v in codec.to_builtins(c).items() if k != "modifiers"},
             "modifiers": [{"rule": m.rule, "kind": m.kind, "value": m.value, "source": m.source, "why": m.why}
                           for m in c.modifiers],
         }
-
-
-@dataclass
-class ShotOdds:
-    name: str
-    shot: Shot
-    results: list[OddsResult]
 
 
 def shots_of(loaded: Loaded, registry: Registry | None = None,
@@ -428,20 +424,33 @@ def shots_of(loaded: Loaded, registry: Registry | None = None,
 
 
 def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings | None = None,
-         registry: Registry | None = None) -> list[OddsResult]:
-    """The shot as each system's native check, with its exact chance."""
+         registry: Registry | None = None, failures: list[PluginError] | None = None) -> list[OddsResult]:
+    """The shot as each system's native check, with its exact chance.
+
+    A system whose plugin fails (raises, or returns something that is not a check) raises
+    :class:`PluginError`; with a ``failures`` list the error is appended there instead and
+    the other systems still answer."""
     reg = registry or default_registry()
     keys = list(systems) if systems else reg.keys()
     out = []
     for key in keys:
-        sysm = system_for(key, settings, reg)
-        extra = reg.shot_modifiers(key, shot)
         try:
-            check = sysm.check(shot, extra)
-        except XsysError:
-            raise
-        except Exception as exc:
-            raise PluginError(f"system {key!r} failed to check the shot: {type(exc).__name__}: {exc}") from exc
+            sysm = system_for(key, settings, reg)
+            extra = reg.shot_modifiers(key, shot)
+            try:
+                check = sysm.check(shot, extra)
+            except XsysError:
+                raise
+            except Exception as exc:
+                raise PluginError(f"system {key!r} failed to check the shot: {type(exc).__name__}: {exc}") from exc
+            if not isinstance(check, Check) or not 0 <= check.chance <= 1:
+                raise PluginError(f"system {key!r} returned {type(check).__name__} for a shot, not a check "
+                                  "with a chance from 0 to 1")
+        except PluginError as exc:
+            if failures is None:
+                raise
+            failures.append(exc)
+            continue
         out.append(OddsResult(key, sysm.label(), check))
     return out
 
@@ -457,5 +466,6 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
     meta = conv.meta(explain)
     # a canonical document is its own canonical form: its plain data is what digest() hashes
     meta["digest"] = _digest_of_plain(plain) if conv.canonical else digest(conv.document)
-    plain["xsys"] = meta
-    return documents.dumps(plain, fmt)
+    # what the document is comes first, then its fields, then what xsys adds
+    head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
+    return documents.dumps({**head, **plain, "xsys": meta}, fmt)

@@ -251,17 +251,25 @@ def odds(
     else:
         raise XsysError("odds needs a FILE or an inline shot", expected="a shot/scenario file or --distance ...")
     keys = system or None
-    all_results = [(name, shot, api.odds(shot, keys, settings=settings)) for name, shot in shots]
+    failures: list = []
+    all_results = [(name, shot, api.odds(shot, keys, settings=settings, failures=failures)) for name, shot in shots]
+    failed = {f.line(): f for f in failures}  # one message per failing system, however many shots
     if as_json:
         if len(all_results) == 1:
             payload: dict = {"shot": all_results[0][0], "results": [r.as_json() for r in all_results[0][2]]}
         else:
             payload = {"shots": [{"shot": n, "results": [r.as_json() for r in rs]} for n, _, rs in all_results]}
+        if failed:
+            payload["errors"] = list(failed)
         _emit(json.dumps(payload, indent=2, ensure_ascii=False))
-        return
-    from .report import odds_text
+    else:
+        from .report import odds_text
 
-    _emit(odds_text(all_results))
+        _emit(odds_text(all_results))
+    for line in failed:
+        typer.echo(f"xsys: error: {line}", err=True)
+    if failed:
+        raise typer.Exit(2)
 
 
 @app.command()

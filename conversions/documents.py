@@ -262,8 +262,8 @@ _YAML_DIFFERS = re.compile(
 
 def _json_text(obj: Any) -> bytes:
     try:
-        # the same order as codec.to_builtins: Struct fields as defined, dict keys sorted
-        text = msgspec.json.encode(obj, enc_hook=codec.enc_hook, order="deterministic")
+        # the same order as codec.to_builtins: Struct fields as defined, dict keys as built
+        text = msgspec.json.encode(obj, enc_hook=codec.enc_hook)
     except Exception:  # whatever msgspec cannot write, the reference writer writes (or refuses) as before
         text = None
     if text is None or text[:1] not in b"{[" or _JSON_DIFFERS.search(text.translate(_JSON_CLASSES)):

@@ -81,7 +81,9 @@ _json_encoder = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")
 
 def to_builtins(obj: Any) -> Any:
     """Struct -> plain dicts/lists/strings, quantities as canonical strings."""
-    return msgspec.to_builtins(obj, enc_hook=enc_hook, order="deterministic")
+    # Struct fields in their defined order, dict keys in the order they were built (plugins
+    # build them deterministically): what a reader expects to see, and the same every run
+    return msgspec.to_builtins(obj, enc_hook=enc_hook)
 
 
 def convert(data: Any, type_: Any, *, file: str | None = None, strict: bool = True) -> Any:

@@ -61,7 +61,9 @@ class Check(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     needs: str  # how to read `target` ("3d6 <= 11", "d100 <= 27", "pool 5, 1+ success at 8")
     chance: Fraction  # exact probability of the needed result
     native: str = ""  # the check as players write it ("Guns (Pistol)-14 at -7: roll 7 or less")
-    damage_mean: float | None = None  # expected damage, where successes or a roll mean damage
+    # expected damage of the shot in native points, a miss counting 0 (where the system
+    # computes damage), and its distribution (value -> 'p/q')
+    damage_mean: float | None = None
     damage: dict[str, str] | None = None  # distribution of damage (value -> 'p/q'), if known
     outcomes: dict[str, Fraction] = {}  # critical success/failure etc.
     notes: list[str] = []

@@ -332,16 +332,18 @@ def test_dice_codes():
 
 
 def test_damage_mean_past_dr(gurps):
-    # glock-17: 2d+2 (weapons.toml), mean 9 unarmoured; vs a IIIA vest (1480 J -> DR 15) hardly anything.
+    # glock-17: 2d+2 (weapons.toml), mean 9 per hit unarmoured; damage_mean is per shot (a miss
+    # counts 0); vs a IIIA vest (1480 J -> DR 15) hardly anything.
     ch = gurps.check(Shot(weapon=_cat("glock-17"), distance=Length(10.0)))
-    assert ch.damage_mean == pytest.approx(9.0)
+    assert ch.damage_mean == pytest.approx(float(ch.chance) * 9.0)
+    assert sum(Fraction(p) for p in ch.damage.values()) == 1
     vest = Target(armor=[Armor(name="IIIA", stops=Energy(1480.0))])
     ch = gurps.check(Shot(weapon=_cat("glock-17"), distance=Length(10.0), target=vest))
     assert gurps.ladder("dr").native(1480.0) == 15
     assert ch.damage_mean == pytest.approx(0.0)  # 2d+2 never exceeds 14
     # head: skull DR 2, x4 (gurps.hit-location.head)
     ch = gurps.check(Shot(weapon=_cat("glock-17"), distance=Length(10.0), called_location="head"))
-    assert ch.damage_mean == pytest.approx(4 * 7.0)
+    assert ch.damage_mean == pytest.approx(float(ch.chance) * 4 * 7.0)
 
 
 def _cat(wid):

@@ -67,3 +67,50 @@ def test_output_is_byte_identical_across_runs_and_hash_seeds(args):
     first = _run(args, 0)
     second = _run(args, 4242)
     assert first == second
+
+
+def test_a_failing_system_is_contained_in_odds(capsys):
+    """A plugin whose check raises or returns garbage is named in one message; the other
+    systems still answer (exit 2 so scripts notice)."""
+    import json as _json
+
+    from helpers import run_main
+    from toy import toy_system
+
+    from xsys.core import registry
+    from xsys.core.hookspecs import hookimpl
+    from xsys.plugins import catalog
+
+    class Raises(toy_system.Toy):
+        key = "raises"
+
+        def check(self, shot, extra=()):
+            raise ZeroDivisionError("bad table")
+
+    class Garbage(toy_system.Toy):
+        key = "garbage"
+
+        def check(self, shot, extra=()):
+            return {"chance": 2}
+
+    class Plugin:
+        @hookimpl
+        def xsys_register_systems(register):
+            register(Raises)
+            register(Garbage)
+
+    old = registry._default
+    registry.set_default_registry(registry.Registry(entry_points=[], extra_plugins=[
+        ("toy", toy_system), ("bad", Plugin), ("catalog", catalog)]))
+    try:
+        code, out, err = run_main(capsys, "odds", "--distance", "10m", "--json")
+    finally:
+        registry.set_default_registry(old)
+    assert code == 2
+    data = _json.loads(out)
+    assert [r["system"] for r in data["results"]] == ["toy"]
+    assert any("'raises' failed to check the shot: ZeroDivisionError: bad table" in e for e in data["errors"])
+    assert any("'garbage' returned dict" in e for e in data["errors"])
+    lines = err.strip().splitlines()
+    assert len(lines) == 2 and all(line.startswith("xsys: error: system '") for line in lines)
+    assert "Traceback" not in err

@@ -474,8 +474,13 @@ class Gurps(System):
 
         dmg_mean = dmg_dist = None
         if with_damage:
-            dmg_mean, dmg_dist, dnotes = self._damage(shot, stats, loc_key)
+            hit_mean, hit_dist, dnotes = self._damage(shot, stats, loc_key)
             notes += dnotes
+            # Check.damage_mean is the expected damage of the shot (a miss does 0)
+            dmg_mean = float(chance) * hit_mean
+            per_shot = {int(k): Fraction(v) * chance for k, v in hit_dist.items()}
+            per_shot[0] = per_shot.get(0, Fraction(0)) + (1 - chance)
+            dmg_dist = {str(k): fraction_text(p) for k, p in sorted(per_shot.items()) if p}
         if shot.burst > 1:
             notes.append(f"burst of {shot.burst}: the text has no autofire rule; this is the chance of the first round")
         if shot.shooter.hands == 1 and cls not in SHORT_ARMS:
@@ -550,7 +555,7 @@ class Gurps(System):
         if shot.underwater:
             mult /= 2
         mean, shown = _damage_past_dr(stats.damage, dr, mult)
-        notes.append(f"damage {dice_text(stats.damage)} cr vs DR {dr}: damage_mean is per hit")
+        notes.append(f"damage {dice_text(stats.damage)} cr vs DR {dr}: {mean:.2f} per hit")
         return mean, dict(shown), notes
 
     # ---- stat blocks -------------------------------------------------------------------
