@@ -119,7 +119,12 @@ def catalog_cmd(
     for sec in [section] if section else list(plain):
         _emit(f"# {sec}")
         for item in plain[sec]:
-            extra = item.get("weapon_class") or item.get("kind") or item.get("stops_per_cm", "")
+            if sec == "material":
+                extra = f"stops {item['stops_per_cm']} per cm"
+            elif sec == "armor":
+                extra = f"{item.get('kind', '')}, stops {item['stops']}"
+            else:
+                extra = f"{item['weapon_class']}, {item['muzzle_energy']}"
             _emit(f"{item['id']:<28} {item['name']}  ({extra})")
 
 
