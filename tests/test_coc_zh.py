@@ -24,7 +24,7 @@ from xsys.plugins.coc_zh import CocZhArmor, CocZhNpc, CocZhShot, CocZhSystem, ru
 ROOT = Path(__file__).resolve().parents[1]
 COC_FIXTURES = ROOT / "fixtures" / "coc"
 ZH_FIXTURES = ROOT / "fixtures" / "coc-zh"
-DIGEST = Path("/work/shared/rules/coc-zh-combat.md")
+DIGEST = Path(__file__).resolve().parents[2] / "shared" / "rules" / "coc-zh-combat.md"
 SYS = CocZhSystem()
 COC = CocSystem()
 
