@@ -1,9 +1,5 @@
 """The conformance kit for the gurps system (xsys.testing)."""
 
-import pytest
+from xsys.testing import conformance_suite
 
-testing = pytest.importorskip("xsys.testing")
-if not hasattr(testing, "conformance_suite"):
-    pytest.skip("xsys.testing.conformance_suite is not available yet", allow_module_level=True)
-
-TestConformance = testing.conformance_suite("gurps")
+TestConformance = conformance_suite("gurps")
