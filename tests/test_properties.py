@@ -372,7 +372,7 @@ class RosterChain(RuleBasedStateMachine):
         assert all(x <= y for x, y in zip(values, values[1:])), (self.steps, self.order, values)
 
 
-RosterChain.TestCase.settings = settings(max_examples=max(15, EXAMPLES // 10), stateful_step_count=6,
+RosterChain.TestCase.settings = settings(max_examples=max(15, EXAMPLES if DEEP else EXAMPLES // 4), stateful_step_count=6,
                                          deadline=None, derandomize=not DEEP,
                                          suppress_health_check=list(HealthCheck))
 TestRosterChain = RosterChain.TestCase
