@@ -36,9 +36,10 @@ sys.path.insert(0, str(PLUGIN))  # the unit tests import the plugin from its sou
 from xsys_coc7 import d100  # noqa: E402
 from xsys_coc7.convert6 import from_6th_edition  # noqa: E402
 from xsys_coc7.model import Coc7Npc, Coc7Shot, build_and_damage_bonus  # noqa: E402
-from xsys_coc7.system import Coc7System, mean_after_armor  # noqa: E402
+from xsys_coc7.system import Coc7System, load_tables, mean_after_armor  # noqa: E402
 
 from xsys.conversions import documents  # noqa: E402
+from xsys.core import dice, equating  # noqa: E402
 from xsys.core.model import Armor, Barrier, Cover, Light, Shot, standard_shot  # noqa: E402
 from xsys.core.trace import Modifier  # noqa: E402
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed  # noqa: E402
@@ -201,7 +202,7 @@ def test_chance_monotone_in_threshold_and_dice():
 
 
 # =========================================================================================
-# 3. The system: standard task, range bands, modifiers as dice, damage
+# 3. The system: skill levels and competence, range bands, modifiers as dice, damage
 # =========================================================================================
 
 def _shot(cls="handgun", skill=0.5, distance=10.0, **kw) -> Shot:
@@ -209,6 +210,11 @@ def _shot(cls="handgun", skill=0.5, distance=10.0, **kw) -> Shot:
     shooter = msgspec.structs.replace(base.shooter, **kw.pop("shooter", {}))
     target = msgspec.structs.replace(base.target, **kw.pop("target", {}))
     return msgspec.structs.replace(base, shooter=shooter, target=target, distance=Length(distance), **kw)
+
+
+def check(shot: Shot, extra=(), level: int = 50):
+    """The 7e check of `shot` by a shooter with the firing skill at `level`% (check_at)."""
+    return SYS.check_at(shot, SYS.skill_for_weapon(shot.weapon.weapon_class), level, extra=extra)
 
 
 def test_identity_and_registration():
@@ -224,13 +230,71 @@ def test_identity_and_registration():
     assert all(r.startswith("coc7.") for r in SYS.rule_ids())
 
 
-@pytest.mark.parametrize("skill", ["Firearms (Handgun)", "Firearms (Rifle/Shotgun)", "Firearms (Submachine Gun)",
-                                   "Firearms (Machine Gun)", "Throw", "Spot Hidden"])
-def test_standard_task_is_a_plain_regular_roll(skill):
-    # coc7.skills: the standard shot is within base range with no modifier
+FIREARM_SKILLS = {"Firearms (Handgun)": "handgun", "Firearms (Rifle/Shotgun)": "rifle",
+                  "Firearms (Submachine Gun)": "smg", "Firearms (Machine Gun)": "mg", "Throw": "thrown"}
+
+
+@pytest.mark.parametrize("skill", sorted(FIREARM_SKILLS))
+def test_firearm_levels_are_checked_by_7e_rules_and_equated(skill):
+    cls = FIREARM_SKILLS[skill]
+    assert list(SYS.skill_levels(skill)) == list(range(1, 100))
+    # coc7.range: 10 m is within every class's base range and beyond point-blank, so a level's
+    # check there is a plain Regular roll
+    for level in (1, 25, 50, 99):
+        assert SYS.check_at(_shot(cls, distance=10.0), skill, level).chance == Fraction(level, 100)
+    # every level is its own step (none of 1-99 shares a battery score) and competence
+    # rises strictly with the level; a level's competence is its battery true score
+    ctx = {"@class": cls}
+    assert SYS.skill_ladder(skill, ctx).natives == list(range(1, 100))
+    comps = [SYS.competence(skill, lv, ctx) for lv in range(1, 100)]
+    assert all(a < b for a, b in zip(comps, comps[1:]))
+    assert comps[49] == pytest.approx(equating.true_score(SYS, skill, 50, cls))
+    assert all(SYS.level_for(skill, c, ctx) == lv for lv, c in zip(range(1, 100), comps))
+    # 0% (critical 01 only, like 1%) and values above 99 read as the nearest level
+    assert SYS.competence(skill, 0, ctx) == comps[0] and SYS.competence(skill, 120, ctx) == comps[-1]
+
+
+@pytest.mark.parametrize("skill", ["Spot Hidden", "Dodge", "Sleight of Hand"])
+def test_skills_without_a_battery_are_the_regular_roll(skill):
     for level in range(1, 100):
-        assert SYS.standard_chance(skill, level) == Fraction(level, 100)
-    assert [s.native for s in SYS.skill_ladder(skill).steps] == list(range(1, 100))
+        assert SYS.roll_chance(skill, level) == Fraction(level, 100)
+        assert SYS.competence(skill, level) == pytest.approx(level / 100)
+
+
+def test_battery_items_through_7e_rules():
+    # Firearms (Handgun) 50% over the handgun battery (core.equating.BATTERY, in order)
+    shots = equating.battery("handgun")
+    got = [SYS.check_at(s, "Firearms (Handgun)", 50).chance for s in shots]
+    assert got[0] == d100.chance(50, 2)  # 3 m, aimed: point-blank + aim, two bonus dice
+    assert got[1] == Fraction(1, 2)  # the standard shot: a plain Regular roll
+    assert got[2] == d100.chance(50, 1)  # aimed
+    assert got[3] == d100.chance(25, 1) and got[5] == Fraction(1, 4)  # 20 m: long range, Hard
+    assert got[4] == d100.chance(10, 1)  # 40 m: extreme range
+    assert got[6] == d100.chance(50, -1)  # full moon: dim light, a penalty die
+    assert got[7] == d100.chance(25, -1)  # 15 m (long range), half behind cover
+    assert got[9] == Fraction(1, 2)  # walking is not running (coc7.shooter-running)
+    assert got[0] == max(got) and got[-1] == min(got) == d100.chance(10, -1)  # easiest and hardest items
+
+
+def test_generic_check_reads_competence_as_a_level():
+    ctx = {"@key": "handgun"}
+    for level in (10, 50, 90):
+        shot = _shot(skill=SYS.competence("Firearms (Handgun)", level, ctx))
+        c = SYS.check(shot)
+        assert c.base == level and c.chance == check(shot, level=level).chance
+    lo, hi = (SYS.check(_shot(distance=30.0, skill=p)).chance for p in (0.2, 0.4))
+    assert lo < hi
+
+
+def test_standard_health_is_the_mean_adult_hp():
+    # coc7.derived: HP = (CON + SIZ) / 10 rounded down, over adults rolled by coc7.characteristics
+    ch = load_tables()["characteristics"]
+    con, siz = ch["CON"], ch["SIZ"]
+    mean = sum(p * q * (((a + con["plus"]) * con["times"] + (b + siz["plus"]) * siz["times"]) // 10)
+               for a, p in dice.sum_distribution(con["dice"], con["sides"]).items()
+               for b, q in dice.sum_distribution(siz["dice"], siz["sides"]).items())
+    assert SYS.standard_health == mean == Fraction(23, 2)
+    assert SYS.health_rule == "coc7.derived" and SYS.health_rule in SYS.rule_ids()
 
 
 def test_range_bands_are_difficulty_levels():
@@ -238,46 +302,46 @@ def test_range_bands_are_difficulty_levels():
     cases = [(10, d100.chance(50)), (20, d100.chance(25)), (40, d100.chance(10)),
              (60, d100.chance(10, -1)), (200, d100.chance(10, -2))]
     for distance, expected in cases:
-        c = SYS.check(_shot(distance=distance))
+        c = check(_shot(distance=distance))
         assert c.chance == expected, distance
-    c = SYS.check(_shot(distance=20))
+    c = check(_shot(distance=20))
     assert c.target == 25 and "Hard" in c.needs
     assert [m.rule for m in c.modifiers] == ["coc7.range"]
     # braced (bipod, rest): base range x2 -> 20 m is within base range again
-    assert SYS.check(_shot(distance=20, shooter={"braced": True})).chance == Fraction(1, 2)
+    assert check(_shot(distance=20, shooter={"braced": True})).chance == Fraction(1, 2)
 
 
 def test_bonus_dice_point_blank_aim_prone_shooter():
     # DEX at the adult median -> DEX 53 -> 53/5 ft = 3.23 m (coc7.point-blank)
-    assert SYS.check(_shot(distance=3.0)).chance == Fraction(3, 4)
-    assert SYS.check(_shot(distance=3.5)).chance == Fraction(1, 2)
-    assert SYS.check(_shot("rifle", distance=3.0)).chance == Fraction(1, 2)  # not for rifles
-    aimed = SYS.check(_shot(shooter={"aim_time": Duration(6.0)}))
+    assert check(_shot(distance=3.0)).chance == Fraction(3, 4)
+    assert check(_shot(distance=3.5)).chance == Fraction(1, 2)
+    assert check(_shot("rifle", distance=3.0)).chance == Fraction(1, 2)  # not for rifles
+    aimed = check(_shot(shooter={"aim_time": Duration(6.0)}))
     assert aimed.chance == Fraction(3, 4) and [m.rule for m in aimed.modifiers] == ["coc7.aim"]
-    assert SYS.check(_shot(shooter={"aim_time": Duration(1.0)})).chance == Fraction(1, 2)
-    both = SYS.check(_shot(distance=3.0, shooter={"aim_time": Duration(6.0), "posture": "prone"}))
+    assert check(_shot(shooter={"aim_time": Duration(1.0)})).chance == Fraction(1, 2)
+    both = check(_shot(distance=3.0, shooter={"aim_time": Duration(6.0), "posture": "prone"}))
     assert both.chance == d100.chance(50, 2)  # three bonus dice, at most two remain
     assert any("at most 2 remain" in n for n in both.notes)
 
 
 def test_penalty_dice():
     one = d100.chance(50, -1)
-    assert SYS.check(_shot(target={"cover": Cover(exposure=0.5)})).chance == one  # coc7.cover
-    assert SYS.check(_shot(target={"speed": Speed(5.0)})).chance == one  # coc7.fast-target
-    assert SYS.check(_shot(target={"speed": Speed(2.7)})).chance == Fraction(1, 2)
-    assert SYS.check(_shot(shooter={"speed": Speed(2.7)})).chance == one  # coc7.shooter-running
-    assert SYS.check(_shot(target={"posture": "prone"})).chance == one  # coc7.prone-target
-    assert SYS.check(_shot(distance=3.0, target={"posture": "prone"})).chance == Fraction(3, 4)  # not point-blank
-    assert SYS.check(_shot(light=Light(illuminance=Illuminance(0.25)))).chance == one  # dim light
-    dark = SYS.check(_shot(light=Light(illuminance=Illuminance(0.0))))
+    assert check(_shot(target={"cover": Cover(exposure=0.5)})).chance == one  # coc7.cover
+    assert check(_shot(target={"speed": Speed(5.0)})).chance == one  # coc7.fast-target
+    assert check(_shot(target={"speed": Speed(2.7)})).chance == Fraction(1, 2)
+    assert check(_shot(shooter={"speed": Speed(2.7)})).chance == one  # coc7.shooter-running
+    assert check(_shot(target={"posture": "prone"})).chance == one  # coc7.prone-target
+    assert check(_shot(distance=3.0, target={"posture": "prone"})).chance == Fraction(3, 4)  # not point-blank
+    assert check(_shot(light=Light(illuminance=Illuminance(0.25)))).chance == one  # dim light
+    dark = check(_shot(light=Light(illuminance=Illuminance(0.0))))
     assert dark.chance == d100.chance(50, -2)  # darkness: 2 penalty dice
-    lit = SYS.check(_shot(light=Light(illuminance=Illuminance(0.0), aids=["hand-light"])))
+    lit = check(_shot(light=Light(illuminance=Illuminance(0.0), aids=["hand-light"])))
     assert lit.chance == Fraction(1, 2)
-    small = SYS.check(_shot(target={"cover": Cover(exposure=0.1)}))
+    small = check(_shot(target={"cover": Cover(exposure=0.1)}))
     assert small.chance == d100.chance(50, -2)
     assert [m.rule for m in small.modifiers] == ["coc7.cover", "coc7.small-target"]
     # hidden + darkness = 4 penalty dice, at most 2 remain
-    worst = SYS.check(_shot(target={"cover": Cover(exposure=0.0)}, light=Light(illuminance=Illuminance(0.0))))
+    worst = check(_shot(target={"cover": Cover(exposure=0.0)}, light=Light(illuminance=Illuminance(0.0))))
     assert worst.chance == d100.chance(50, -2)
 
 
@@ -290,12 +354,12 @@ def test_every_modifier_is_dice_or_difficulty_with_rule_and_source():
 
 def test_extra_modifiers_apply_by_kind():
     base = _shot()
-    assert SYS.check(base, [Modifier(rule="house.x", kind="dice", value=1, source="assumed")]).chance == Fraction(3, 4)
-    assert SYS.check(base, [Modifier(rule="house.x", kind="difficulty", value=1, source="assumed")]).chance == \
+    assert check(base, [Modifier(rule="house.x", kind="dice", value=1, source="assumed")]).chance == Fraction(3, 4)
+    assert check(base, [Modifier(rule="house.x", kind="difficulty", value=1, source="assumed")]).chance == \
         Fraction(25, 100)
-    assert SYS.check(base, [Modifier(rule="house.x", kind="add", value=10, source="assumed")]).chance == \
+    assert check(base, [Modifier(rule="house.x", kind="add", value=10, source="assumed")]).chance == \
         Fraction(60, 100)
-    assert SYS.check(base, [Modifier(rule="house.x", kind="set", value="05%", source="assumed")]).chance == \
+    assert check(base, [Modifier(rule="house.x", kind="set", value="05%", source="assumed")]).chance == \
         Fraction(5, 100)
 
 
@@ -312,7 +376,7 @@ def test_automatic_fire_in_volleys():
     assert c.outcomes["any_hit"] == 1 - (1 - p0) * (1 - p1)
     assert c.outcomes["mean_hits"] == (p0 - e0) * 2 + e0 * 5 + (p1 - e1) * 2 + e1 * 5
     # non-automatic weapon, several shots: a penalty die on each (coc7.multiple-shots)
-    pistol = SYS.check(msgspec.structs.replace(_shot(), burst=3))
+    pistol = check(msgspec.structs.replace(_shot(), burst=3))
     assert pistol.chance == d100.chance(50, -1) and pistol.outcomes["mean_hits"] == 3 * d100.chance(50, -1)
 
 
@@ -331,10 +395,10 @@ def test_damage_and_impales():
     assert mean_after_armor("1D10", 1) == Fraction(45, 10)
     assert mean_after_armor("1D10+2", 20) == 0
     # handgun at the standard shot, skill 50: regular hits 40%, extreme (<= 10) 10%
-    c = SYS.check(_shot(weapon=SYS.find_weapon("sw-model-10")))
+    c = check(_shot(weapon=SYS.find_weapon("sw-model-10")))
     assert c.damage_mean == pytest.approx(float(Fraction(40, 100) * Fraction(11, 2) + Fraction(10, 100) * Fraction(31, 2)))
     # shotgun shot: 4D6 close, no impale (coc7.damage.shotgun, coc7.impale)
-    sg = SYS.check(_shot("shotgun", distance=5.0, weapon=SYS.find_weapon("remington-870")))
+    sg = check(_shot("shotgun", distance=5.0, weapon=SYS.find_weapon("remington-870")))
     assert sg.damage_mean == pytest.approx(float(sg.chance * 14))
 
 
@@ -444,8 +508,17 @@ def test_npc_from_another_system_gets_derived_values():
                      skills={"handgun": 0.4, "shotgun": 0.3, "rifle": 0.5})
     res = SYS.npc_from_neutral(comb)
     npc = res.value
-    assert npc.skills["Firearms (Handgun)"] == 40 and npc.skills["Firearms (Rifle/Shotgun)"] == 50
-    assert any(loss.kind == "merged" for loss in res.losses)  # rifle and shotgun share one 7e skill
+    assert npc.skills["Firearms (Handgun)"] == SYS.level_for("Firearms (Handgun)", 0.4, {"@key": "handgun"})
+    rifle, shotgun = (SYS.level_for("Firearms (Rifle/Shotgun)", p, {"@key": k}) for k, p in
+                      (("rifle", 0.5), ("shotgun", 0.3)))
+    assert npc.skills["Firearms (Rifle/Shotgun)"] in (rifle, shotgun)
+    # rifle and shotgun share one 7e skill: the loss names both levels
+    (merged,) = [loss for loss in res.losses if loss.kind == "merged"]
+    assert f"rifle {rifle}" in merged.message and f"shotgun {shotgun}" in merged.message
+    # back to neutral, the handgun competence is the nearest 7e level's
+    back = SYS.npc_to_neutral(npc).value.skills["handgun"]
+    assert back == SYS.competence("Firearms (Handgun)", npc.skills["Firearms (Handgun)"], {"@key": "handgun"})
+    assert abs(back - 0.4) < 0.01
     assert npc.HP == npc.derived_HP and npc.MOV == npc.derived_MOV
 
 
