@@ -4,7 +4,10 @@
 Axes: ``distance`` (m), ``light`` (lx, log scale; 0 lx is sampled too), ``exposure``
 (visible fraction), ``skill`` (standard-shot chance), ``armor`` (J the target's armor
 stops), ``target-speed`` (m/s), ``barrier`` (thickness of the shot's barrier material,
-concrete when the shot has none)."""
+concrete when the shot has none).
+
+Limits: 2 to MAX_POINTS (10,000) sampled points; both ends of a sweep finite (after the
+unit conversion) and not negative."""
 
 from __future__ import annotations
 
@@ -16,11 +19,13 @@ from typing import Any, Iterable
 import msgspec
 
 from xsys.core import units
-from xsys.core.errors import InputError
+from xsys.core.errors import InputError, XsysError
 from xsys.core.model import Armor, Barrier, Cover, Shot
 from xsys.core.vocab import ILLUMINANCE
 
 from . import api
+
+MAX_POINTS = 10_000
 
 AXES: dict[str, tuple[Any, str, str]] = {
     # name: (quantity type or None, unit label, scale)
@@ -63,8 +68,9 @@ class Curve:
 
 def parse_sweep(spec: str) -> tuple[str, float, float]:
     m = re.match(r"^\s*([a-z-]+)\s*=\s*(.+?)\s*\.\.\s*(.+?)\s*$", spec)
-    if not m:
-        raise InputError("bad --sweep", path="--sweep", expected="AXIS=FROM..TO, e.g. distance=2m..200m",
+    # exactly two dots between the ends: "1m...2m" is not read as 1 m to .2 m
+    if not m or spec.count("..") != 1 or "..." in spec:
+        raise InputError("bad --sweep", path="--sweep", expected="AXIS=FROM..TO (two dots), e.g. distance=2m..200m",
                          found=repr(spec))
     axis, a, b = m.group(1), m.group(2), m.group(3)
     if axis not in AXES:
@@ -91,6 +97,9 @@ def _value(axis: str, text: str, qtype: Any) -> float:
     except InputError as exc:
         exc.path = "--sweep"
         raise
+    if not math.isfinite(v):  # 1e308 km is a finite number but no finite length in metres
+        raise InputError("out of range", path="--sweep", expected=f"a finite {axis} in {AXES[axis][1]}",
+                         found=repr(text))
     if v < 0:
         raise InputError("out of range", path="--sweep", expected="not negative", found=text)
     return v
@@ -100,6 +109,8 @@ def sample(axis: str, lo: float, hi: float, n: int) -> list[float]:
     """n points from lo to hi (in that order), geometric for light with 0 kept as an end."""
     if n < 2:
         raise InputError("too few points", path="--points", expected="at least 2", found=str(n))
+    if n > MAX_POINTS:
+        raise InputError("too many points", path="--points", expected=f"at most {MAX_POINTS:,}", found=f"{n:,}")
     if AXES[axis][2] == "log":
         a, b = lo, hi
         zero_end = None
@@ -120,7 +131,7 @@ def sample(axis: str, lo: float, hi: float, n: int) -> list[float]:
         elif zero_end == "hi":
             pts = pts + [0.0]
         return pts
-    return [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+    return [lo + (hi - lo) * (i / (n - 1)) for i in range(n)]  # (hi - lo) * i could overflow
 
 
 def apply(shot: Shot, axis: str, x: float) -> Shot:
@@ -155,7 +166,7 @@ def sweep(shot: Shot, axis: str, lo: float, hi: float, points: int = 60, systems
     curve = Curve(axis, unit, scale, title or _title(shot, axis), xs)
     by_system: dict[str, Series] = {}
     for x in xs:
-        for r in api.odds(apply(shot, axis, x), systems, settings=settings):
+        for r in _odds_at(shot, axis, x, systems, settings):
             s = by_system.get(r.system)
             if s is None:
                 s = by_system[r.system] = Series(r.system, r.label, [], [], [])
@@ -164,6 +175,19 @@ def sweep(shot: Shot, axis: str, lo: float, hi: float, points: int = 60, systems
             s.exact.append(f"{r.check.chance.numerator}/{r.check.chance.denominator}")
             s.damage.append(r.check.damage_mean)
     return curve
+
+
+def _odds_at(shot: Shot, axis: str, x: float, systems: Iterable[str] | None, settings: Any) -> list[Any]:
+    """The odds at one point; a number no system can work with (an overflow on the way)
+    is an error naming the point, not a traceback."""
+    try:
+        return api.odds(apply(shot, axis, x), systems, settings=settings)
+    except XsysError:
+        raise
+    except (OverflowError, ValueError, ZeroDivisionError) as exc:
+        raise InputError(f"cannot compute the chance at {axis} = {_fmt(x)} {AXES[axis][1]}: "
+                         f"{type(exc).__name__}: {exc}", path="--sweep",
+                         expected="a sweep within what the systems can compute", found=_fmt(x)) from None
 
 
 def _title(shot: Shot, axis: str) -> str:
@@ -208,20 +232,20 @@ def plot(curve: Curve, path: str, width: float = 10.0, height: float = 6.0, dpi:
     # a variant may share its parent's numbers: line styles keep overlapping curves visible
     styles = ["-", "--", ":", "-.", (0, (5, 1, 1, 1))]
     for i, s in enumerate(curve.series):
-        line, = ax.step(xs, [c * 100 for c in s.chance], where="post", label=s.label, linewidth=2,
+        line, = ax.step(xs, [c * 100 for c in s.chance], where="post", label=_plain(s.label), linewidth=2,
                         linestyle=styles[i % len(styles)])
         line.set_gid(f"curve-{s.system}")
     ax.set_ylabel("chance to hit (%)")
     ax.set_ylim(-2, 102)
     ax.grid(True, alpha=0.3)
-    ax.set_title(curve.title)
+    ax.set_title(_plain(curve.title))
     ax.legend(loc="best", fontsize="small")
     if has_damage:
         dax = axes[1][0]
         for i, s in enumerate(curve.series):
             if any(v is not None for v in s.damage):
                 line, = dax.step(xs, [v if v is not None else float("nan") for v in s.damage], where="post",
-                                 label=s.label, linewidth=2, linestyle=styles[i % len(styles)])
+                                 label=_plain(s.label), linewidth=2, linestyle=styles[i % len(styles)])
                 line.set_gid(f"damage-{s.system}")
         dax.set_ylabel("expected damage per shot (native)")
         dax.grid(True, alpha=0.3)
@@ -237,6 +261,12 @@ def plot(curve: Curve, path: str, width: float = 10.0, height: float = 6.0, dpi:
     fig.savefig(buf, format=ext, metadata={"Date": None} if ext == "svg" else {"Software": None})
     plt.close(fig)
     write_atomic(path, buf.getvalue())
+
+
+def _plain(text: str) -> str:
+    """Text matplotlib shows as written: a ``$`` would start mathtext (a shot named
+    ``$\\foo$`` must not fail the chart)."""
+    return text.replace("$", r"\$")
 
 
 def terminal_chart(curve: Curve, width: int = 60, height: int = 12) -> str:
