@@ -1,20 +1,44 @@
 """The ``xsys`` command line (typer). Every user error prints one line to stderr and
-exits 2; nothing here prints a traceback for bad input."""
+exits 2; nothing here prints a traceback for bad input.
+
+Exit status: 0 success, 1 ``--strict`` losses, 2 a usage or input error (also ``xsys``
+with no arguments: the help on stderr), 130 Ctrl-C, 141 standard output closed by its
+reader (a broken pipe, as a shell reports a program ended by SIGPIPE)."""
 
 from __future__ import annotations
 
-import json
+import signal
 import sys
-from pathlib import Path
-from typing import Annotated, Optional
 
-import typer
 
-from xsys.core import __version__
-from xsys.core.errors import XsysError
-from xsys.core.registry import default_registry
+def _interrupted_while_starting(signum, frame):  # pragma: no cover - timing dependent
+    sys.stderr.write("xsys: interrupted\n")
+    raise SystemExit(130)
 
-from . import documents
+
+# Ctrl-C while the modules below load (a good part of a second on a slow machine) ends
+# with one line, not a traceback from deep inside an import; main() takes over from here.
+_sigint_before = None
+try:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        _sigint_before = signal.signal(signal.SIGINT, _interrupted_while_starting)
+except ValueError:  # not the main thread: signals are not ours to handle
+    pass
+
+import errno  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Annotated, Any, Optional  # noqa: E402
+
+import typer  # noqa: E402
+
+from xsys.core import __version__  # noqa: E402
+from xsys.core.errors import InputError, XsysError  # noqa: E402
+from xsys.core.registry import default_registry  # noqa: E402
+
+from . import documents  # noqa: E402
 
 app = typer.Typer(
     name="xsys",
@@ -39,8 +63,117 @@ def _root(
     """xsys: NPCs, weapons, armor and firefight scenarios from one game system to another."""
 
 
+# ---- standard streams ----------------------------------------------------------------
+
+class _Stop(BaseException):
+    """Ends the run at once with one line on stderr and an exit status: Ctrl-C, or a
+    standard output that cannot be written. A BaseException, so that neither typer nor a
+    command's ``except Exception`` turns it into something else."""
+
+    def __init__(self, code: int, line: str) -> None:
+        super().__init__(line)
+        self.code = code
+        self.line = line
+
+
+def _output_failed(exc: OSError) -> _Stop:
+    if exc.errno == errno.EPIPE:
+        return _Stop(141, "xsys: stopped: standard output was closed by its reader (broken pipe)")
+    return _Stop(2, f"xsys: error: cannot write to standard output: {exc.strerror or exc}")
+
+
+def _unencodable(exc: UnicodeEncodeError) -> _Stop:
+    bad = exc.object[exc.start:exc.end] if isinstance(exc.object, str) else "?"
+    return _Stop(2, f"xsys: error: standard output cannot show {ascii(bad)} in its encoding {exc.encoding} "
+                    "(expected a UTF-8 terminal: set PYTHONIOENCODING=utf-8, or write to a file with -o)")
+
+
 def _emit(text: str) -> None:
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    """Human-readable text to stdout, in the terminal's encoding."""
+    try:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        raise _output_failed(exc) from None
+    except UnicodeEncodeError as exc:
+        raise _unencodable(exc) from None
+
+
+def _emit_bytes(data: bytes) -> None:
+    """A document or JSON to stdout: UTF-8 whatever the terminal's encoding, as files are."""
+    out = sys.stdout
+    try:
+        buf = getattr(out, "buffer", None)
+        if buf is None:
+            out.write(data.decode("utf-8"))
+        else:
+            out.flush()
+            buf.write(data)
+            buf.flush()
+    except OSError as exc:
+        raise _output_failed(exc) from None
+    except UnicodeEncodeError as exc:
+        raise _unencodable(exc) from None
+
+
+def _emit_json(obj: Any) -> None:
+    _emit_bytes(json.dumps(obj, indent=2, ensure_ascii=False).encode("utf-8") + b"\n")
+
+
+class _ClosedStream(io.RawIOBase):
+    """Stands in for a standard stream the process was started without (``<&-``, ``>&-``):
+    using it is an OSError that the usual handlers report, not an AttributeError on None."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__()
+        self.which = which
+        self.silent = False
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        raise OSError(errno.EBADF, f"standard {self.which} is closed")
+
+    def write(self, b: Any) -> int:
+        if self.silent:
+            return len(b)
+        raise OSError(errno.EBADF, f"standard {self.which} is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    if sys.stdin is None:
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedStream("input")), encoding="utf-8")
+    if sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedStream("output")), encoding="utf-8")
+
+
+def _silence_stdout() -> None:
+    """After stdout failed: send what is still buffered nowhere, so that the interpreter's
+    final flush does not fail a second time with a message of its own."""
+    out = sys.stdout
+    raw = getattr(getattr(out, "buffer", None), "raw", None)
+    if isinstance(raw, _ClosedStream):
+        raw.silent = True
+        return
+    try:
+        fd = out.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        raise _output_failed(exc) from None
 
 
 @app.command()
@@ -57,7 +190,7 @@ def systems(
                      "plugin": e.plugin, "distribution": e.distribution, "version": e.version})
     broken = [{"plugin": b.name, "distribution": b.distribution, "reason": b.reason} for b in reg.broken]
     if as_json:
-        _emit(json.dumps({"systems": rows, "broken": broken}, indent=2, ensure_ascii=False))
+        _emit_json({"systems": rows, "broken": broken})
         return
     if not rows:
         _emit("no systems installed")
@@ -76,22 +209,28 @@ def schema(
     """Print the JSON Schema of the input documents (from msgspec)."""
     kinds = [kind] if kind else list(documents.KINDS)
     out = {k: documents.schema(k, system) for k in kinds}
-    _emit(json.dumps(out[kind] if kind else out, indent=2, ensure_ascii=False, sort_keys=True))
+    _emit_bytes(json.dumps(out[kind] if kind else out, indent=2, ensure_ascii=False, sort_keys=True).encode("utf-8")
+                + b"\n")
 
 
 @app.command()
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="Documents to check (YAML, JSON or TOML).")],
+    files: Annotated[list[Path], typer.Argument(help="Documents or folders to check (YAML, JSON or TOML).")],
     input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml.")] = None,
     system: Annotated[Optional[str], typer.Option("--from", help="System of files that do not say.")] = None,
 ) -> None:
-    """Check documents without converting them; reports every file."""
+    """Check documents without converting them; reports every file. In a folder, files
+    that are not xsys documents (no system: or kind:) and special files are skipped."""
     from . import api
 
     bad = 0
-    for f in _expand(files):
+    for f, folder in _expand([str(x) for x in files]):
         try:
-            loaded = api.load(f, input_format, default_system=system)
+            data = documents.read_plain(f, input_format)
+            if folder is not None and not _is_document(data):
+                _info(f"skipped {f}: not an xsys document (it has no system: or kind: key)")
+                continue
+            loaded = api.from_plain(data, str(f), system)
             for key, raw in loaded.settings.items():
                 api.system_for(key, {key: raw})  # settings are checked too
             _emit(f"ok: {f} ({loaded.system} {loaded.kind})")
@@ -101,6 +240,52 @@ def validate(
     if bad:
         typer.echo(f"{bad} file(s) invalid", err=True)
         raise typer.Exit(2)
+
+
+DOC_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+
+
+def _info(text: str) -> None:
+    typer.echo(f"xsys: info: {text}", err=True)
+
+
+def _is_document(data: Any) -> bool:
+    """Whether plain data means to be an xsys document: a mapping with a ``system`` or a
+    ``kind`` key. One with a typo in either still names the other and is reported."""
+    return isinstance(data, dict) and ("system" in data or "kind" in data)
+
+
+def _expand(inputs: list[str], skip_under: Path | None = None) -> list[tuple[str, str | None]]:
+    """Every file to read, with the folder it was found in (None for a file named as it
+    is; one found in a folder is skipped when it is not a document). A folder gives its regular .yaml/.yml/.json/.toml files, in
+    order, except those under ``skip_under`` (an output folder inside it); a folder with
+    none is an error. A named file is read as it is, even a pipe (``<(...)``)."""
+    out: list[tuple[str, str | None]] = []
+    skip = skip_under.resolve() if skip_under is not None else None
+    for raw in inputs:
+        p = Path(raw)
+        if raw == "-" or not p.is_dir():
+            out.append((raw, None))
+            continue
+        root = p.resolve()
+        # an output folder inside this one holds what an earlier run wrote: not input
+        skip_here = skip if skip is not None and skip != root and skip.is_relative_to(root) else None
+        found = []
+        for q in sorted(p.rglob("*")):
+            if q.suffix.lower() not in DOC_SUFFIXES:
+                continue
+            if skip_here is not None and q.resolve().is_relative_to(skip_here):
+                continue
+            if not q.is_file():
+                if not q.is_dir():
+                    _info(f"skipped {q}: not a regular file")
+                continue
+            found.append((str(q), raw))
+        if not found:
+            raise InputError("no documents in this folder", file=raw,
+                             expected="files ending in .yaml, .yml, .json or .toml", found="none")
+        out.extend(found)
+    return out
 
 
 @app.command("catalog")
@@ -114,7 +299,7 @@ def catalog_cmd(
     if section is not None and section not in plain:
         raise XsysError("unknown catalog section", expected="weapon, armor or material", found=repr(section))
     if as_json:
-        _emit(json.dumps(plain[section] if section else plain, indent=2, ensure_ascii=False))
+        _emit_json(plain[section] if section else plain)
         return
     for sec in [section] if section else list(plain):
         _emit(f"# {sec}")
@@ -131,12 +316,33 @@ def catalog_cmd(
 OUT_EXT = {"yaml": ".yaml", "json": ".json", "toml": ".toml", "md": ".md"}
 
 
+def _settings(pairs: list[str]) -> dict[str, dict[str, Any]]:
+    """``--set`` options, each checked against its system now: an unknown system or field
+    is an error even when the conversion would not use that system."""
+    from . import api
+
+    try:
+        settings = api.parse_settings(pairs)
+    except XsysError as exc:
+        exc.path = exc.path or "--set"
+        raise
+    for key, raw in settings.items():
+        try:
+            api.system_for(key, {key: raw})
+        except XsysError as exc:
+            sub = exc.path or ""
+            field = sub[1:] if sub.startswith("$.") and not sub.startswith("$.settings") else ""
+            exc.path = f"--set {key}{field}"
+            raise
+    return settings
+
+
 @app.command()
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="Document files, folders, or - for standard input.")],
     to: Annotated[str, typer.Option("--to", "-t", help="Target system key (or 'neutral').")],
     from_: Annotated[Optional[str], typer.Option("--from", "-f", help="Source system, for files that do not say.")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (one input).")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (one input); - for standard output.")] = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out-dir", help="Write each output here, mirroring input names.")] = None,
     fmt: Annotated[Optional[str], typer.Option("--format", help="yaml, json, toml or md (default: the input's, or yaml).")] = None,
     input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml (for - or odd names).")] = None,
@@ -145,7 +351,8 @@ def convert(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the loss report.")] = False,
     set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
 ) -> None:
-    """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B)."""
+    """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B).
+    Files in a folder that are not xsys documents are skipped (said on stderr)."""
     from . import api
     from .output import write_atomic
 
@@ -153,68 +360,104 @@ def convert(
         raise XsysError("unknown output format", expected="yaml, json, toml or md", found=repr(fmt))
     if output is not None and out_dir is not None:
         raise XsysError("give -o or --out-dir, not both")
-    settings = api.parse_settings(set_)
+    settings = _settings(set_)
     default_registry().entry(to) if to != "neutral" else None
-    jobs = _jobs(inputs)
+    jobs = _jobs(inputs, out_dir)
     if len(jobs) > 1 and out_dir is None:
         raise XsysError("several inputs need --out-dir", expected="--out-dir DIR", found=f"{len(jobs)} inputs")
-    failed = strict_failed = 0
-    show_progress = len(jobs) > 1 and sys.stderr.isatty()
-    for n, (src, rel) in enumerate(jobs, 1):
+    dests = _destinations(jobs, out_dir, fmt, input_format) if out_dir is not None else {}
+    to_stdout = output is None or output == "-"
+    failed = strict_failed = skipped = 0
+    show_progress = len(jobs) > 1 and sys.stderr is not None and sys.stderr.isatty()
+    for n, (src, rel, in_folder) in enumerate(jobs, 1):
         if show_progress:
             sys.stderr.write(f"\r[{n}/{len(jobs)}] {rel}"[:120].ljust(60))
             sys.stderr.flush()
+        name = "<stdin>" if src == "-" else src
         try:
-            conv = api.convert(src if src != "-" else api.from_plain(
-                documents.read_plain("-", input_format or "yaml"), "<stdin>", from_),
-                to, default_system=from_, settings=settings, strict=strict, fmt=input_format,
-                trace=explain)
+            data = documents.read_plain(src, input_format or ("yaml" if src == "-" else None))
+            if in_folder and not _is_document(data):
+                skipped += 1
+                _info(f"skipped {src}: not an xsys document (it has no system: or kind: key)")
+                continue
+            conv = api.convert(api.from_plain(data, name, from_), to, default_system=from_, settings=settings,
+                               strict=strict, trace=explain)
             out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
-            data = api.dump(conv, out_fmt, explain)
+            out = api.dump(conv, out_fmt, explain)
             if not quiet:
                 for loss in conv.losses:
                     if loss.level == "warning" or explain:
                         typer.echo(f"{src}: {loss.render()}", err=True)
             if out_dir is not None:
-                write_atomic(out_dir / Path(rel).with_suffix(OUT_EXT[out_fmt]), data)
-            elif output is not None:
-                write_atomic(output, data)
+                write_atomic(dests[src], out)
+            elif not to_stdout:
+                write_atomic(output, out)
             else:
-                sys.stdout.write(data.decode("utf-8"))
-                sys.stdout.flush()
+                _emit_bytes(out)
         except XsysError as exc:
             if show_progress:
                 sys.stderr.write("\n")
-            typer.echo(exc.with_file(str(src)).line(), err=True)
+            typer.echo(exc.with_file(name).line(), err=True)
             if exc.exit_code == 1:
                 strict_failed += 1
             else:
                 failed += 1
     if show_progress:
         sys.stderr.write("\n")
+    done = len(jobs) - failed - strict_failed - skipped
     if len(jobs) > 1:
-        typer.echo(f"converted {len(jobs) - failed - strict_failed} of {len(jobs)} file(s)"
-                   + (f"; {failed + strict_failed} failed" if failed + strict_failed else ""), err=True)
+        typer.echo(f"converted {done} of {len(jobs) - skipped} file(s)"
+                   + (f"; {failed + strict_failed} failed" if failed + strict_failed else "")
+                   + (f"; {skipped} skipped" if skipped else ""), err=True)
     if failed:
         raise typer.Exit(2)
     if strict_failed:
         raise typer.Exit(1)
+    if done == 0:
+        raise InputError("nothing converted", file=", ".join(inputs), expected="at least one xsys document",
+                         found=f"{skipped} file(s) that are not xsys documents")
 
 
-def _jobs(inputs: list[str]) -> list[tuple[str, str]]:
-    """(input path, output name relative to --out-dir) for every input file."""
-    jobs: list[tuple[str, str]] = []
-    for raw in inputs:
-        if raw == "-":
-            jobs.append(("-", "stdin.yaml"))
-            continue
-        p = Path(raw)
-        if p.is_dir():
-            files = sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() in (".yaml", ".yml", ".json", ".toml"))
-            jobs.extend((str(q), str(q.relative_to(p))) for q in files)
+def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str, bool]]:
+    """(input path, output name relative to --out-dir, found in a folder) for every input
+    file: a named file keeps its name, a folder's files their path inside it."""
+    jobs: list[tuple[str, str, bool]] = []
+    for src, folder in _expand(inputs, out_dir):
+        if src == "-":
+            jobs.append(("-", "stdin.yaml", False))
+        elif folder is not None:
+            jobs.append((src, str(Path(src).relative_to(folder)), True))
         else:
-            jobs.append((raw, p.name))
+            jobs.append((src, Path(src).name, False))
     return jobs
+
+
+def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | None,
+                  input_format: str | None) -> dict[str, Path]:
+    """Where each input goes in --out-dir; two inputs that would write the same file (even
+    differing only in case), or an output that would replace an input, are refused before
+    anything is written."""
+    dests: dict[str, Path] = {}
+    taken: dict[str, str] = {}
+    sources = {Path(src).resolve(): src for src, _, _ in jobs if src != "-"}
+    for src, rel, _ in jobs:
+        try:
+            out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
+        except XsysError:
+            continue  # reported when this file's turn comes
+        dest = out_dir / Path(rel).with_suffix(OUT_EXT[out_fmt])
+        key = os.path.normpath(str(dest)).casefold()
+        if key in taken:
+            raise InputError("two inputs would write the same output file", file=str(dest), path="--out-dir",
+                             expected="inputs with different names (or convert their folder, which keeps "
+                             "sub-folders apart)", found=f"{taken[key]} and {src}")
+        if dest.resolve() in sources:
+            raise InputError("the output would replace an input", file=str(dest), path="--out-dir",
+                             expected="an output folder other than the input's, or another --format",
+                             found=f"{sources[dest.resolve()]}")
+        taken[key] = src
+        dests[src] = dest
+    return dests
 
 
 @app.command()
@@ -243,7 +486,7 @@ def odds(
     from . import api
     from .inline import inline_shot
 
-    settings = api.parse_settings(set_)
+    settings = _settings(set_)
     if file is not None:
         loaded = api.load(file, input_format, from_)
         shots, _ = api.shots_of(loaded, settings=settings)
@@ -266,7 +509,7 @@ def odds(
             payload = {"shots": [{"shot": n, "results": [r.as_json() for r in rs]} for n, _, rs in all_results]}
         if failed:
             payload["errors"] = list(failed)
-        _emit(json.dumps(payload, indent=2, ensure_ascii=False))
+        _emit_json(payload)
     else:
         from .report import odds_text
 
@@ -301,7 +544,7 @@ def curve(
     from . import curve as curves
     from .inline import inline_shot
 
-    settings = api.parse_settings(set_)
+    settings = _settings(set_)
     axis, lo, hi = curves.parse_sweep(sweep)
     if file is not None:
         loaded = api.load(file, None, from_)
@@ -316,23 +559,13 @@ def curve(
     if output:
         curves.plot(data, output)
     if as_json:
-        _emit(json.dumps(data.as_json(), indent=2, ensure_ascii=False))
+        _emit_json(data.as_json())
     elif not output:
         _emit(curves.terminal_chart(data))
         _emit("")
         _emit(curves.table(data))
     else:
         _emit(f"wrote {output}")
-
-
-def _expand(paths: list[Path]) -> list[Path]:
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.suffix.lower() in (".yaml", ".yml", ".json", ".toml")))
-        else:
-            out.append(p)
-    return out
 
 
 _commands_added = False
@@ -350,27 +583,108 @@ def build_app() -> typer.Typer:
     return app
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the app, turning user errors into one line and exit 2."""
-    try:
-        rv = build_app()(args=argv, prog_name="xsys", standalone_mode=False)
-    except XsysError as exc:
-        typer.echo(f"xsys: error: {exc.line()}", err=True)
-        sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("xsys: aborted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        typer.echo("xsys: interrupted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors and the like
-        import click
+def _usage_error_type() -> type | None:
+    """The base class of typer's usage errors (click's ClickException): typer >= 0.26
+    bundles its own click, older versions use click itself. Found through what typer
+    exports in every version, never by importing click or typer's private modules."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == "ClickException":
+            return cls
+    return None
 
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(2)
+
+def _is_usage_error(exc: BaseException) -> bool:
+    base = _usage_error_type()
+    if base is not None:
+        return isinstance(exc, base)
+    return callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    raise _Stop(130, "xsys: interrupted")
+
+
+def _err(line: str) -> None:
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _dispatch(args: list[str]) -> int:
+    """Run the app on `args`; user errors become one line on stderr. The exit status."""
+    app_ = build_app()
+    if not args:
+        # no command: the help, on stderr as for any other usage error, and exit 2
+        saved, sys.stdout = sys.stdout, sys.stderr
+        try:
+            app_(args=["--help"], prog_name="xsys", standalone_mode=False)
+        except Exception as exc:  # typer.Exit from --help, in the versions that raise it
+            if not isinstance(exc, typer.Exit) and not _is_usage_error(exc):
+                raise
+        finally:
+            sys.stdout = saved
+        return 2
+    try:
+        rv = app_(args=args, prog_name="xsys", standalone_mode=False)
+    except XsysError as exc:
+        _flush_stdout()
+        _err(f"xsys: error: {exc.line()}")
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        _err("xsys: aborted")
+        return 1
+    except UnicodeEncodeError as exc:
+        raise _unencodable(exc) from None
+    except OSError as exc:  # a plugin's command writing to stdout, say
+        raise _output_failed(exc) if exc.errno == errno.EPIPE else _Stop(
+            2, f"xsys: error: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")) from None
+    except Exception as exc:
+        if _is_usage_error(exc):
+            exc.show()  # typer's own message: usage, a hint, and what was wrong
+            return exc.exit_code
         raise
-    # click returns the code of a typer.Exit instead of raising it when not standalone
-    sys.exit(rv if isinstance(rv, int) else 0)
+    # not standalone, a typer.Exit inside a command is returned, not raised
+    return rv if isinstance(rv, int) else 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the app; every user error, Ctrl-C, and a standard output
+    that cannot be written end with one line on stderr and the exit status documented at
+    the top of this module, never a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    handler_set = False
+    try:
+        try:
+            if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):
+                signal.signal(signal.SIGINT, _on_sigint)
+                handler_set = True
+        except ValueError:  # not the main thread
+            pass
+        _stand_in_for_closed_streams()
+        code = _dispatch(args)
+        _flush_stdout()
+    except _Stop as stop:
+        code = stop.code
+        if code != 130:
+            _silence_stdout()
+        _err(stop.line)
+    except KeyboardInterrupt:
+        code = 130
+        _err("xsys: interrupted")
+    finally:
+        if handler_set:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.exit(code)
+
+
+# Started: Ctrl-C from now on is main()'s to report.
+try:
+    if _sigint_before is not None and signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, _sigint_before)
+except ValueError:
+    pass
