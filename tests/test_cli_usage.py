@@ -52,7 +52,7 @@ def files_in(folder: Path) -> list[str]:
 @pytest.mark.parametrize("args,fragments", [
     ([], ["Usage: xsys", "convert", "validate"]),
     (["frobnicate"], ["Usage: xsys", "No such command 'frobnicate'"]),
-    (["convert", "--bogus"], ["Usage: xsys convert", "No such option: --bogus"]),
+    (["convert", "--bogus"], ["Usage: xsys convert", "No such option", "--bogus"]),
     (["convert", NPC], ["Usage: xsys convert", "Missing option '--to'"]),
     (["odds", "--distance", "10m", "--skill", "abc"], ["Usage: xsys odds", "'--skill'"]),
     (["curve", "--points", "2**64"], ["Usage: xsys curve", "'--points'"]),
@@ -102,10 +102,10 @@ def test_ci_installs_the_newest_versions_the_bounds_allow():
     (["curve", "--points", 2**64], ["--points: too many points", "at most 10,000"]),
     (["curve", "--sweep", "distance=0m..1e308km"], ["--sweep: ", "found '1e308km'"]),
     (["curve", "--sweep", "light=1e308klx..0lx"], ["--sweep: ", "found '1e308klx'"]),
-    (["convert", NPC, "--to", "gurps", "--set", "nosuch.x=1"], ["--set nosuch: unknown system", "'nosuch'"]),
-    (["convert", NPC, "--to", "gurps", "--set", "gurps.x=1"], ["--set gurps:", "takes no settings"]),
-    (["odds", "--distance", "10m", "--set", "nosuch.x=1"], ["--set nosuch: unknown system"]),
-    (["curve", "--set", "nosuch.x=1"], ["--set nosuch: unknown system"]),
+    (["convert", NPC, "--to", "gurps", "--set", "nosuch.x=1"], ["--set", "unknown system", "found 'nosuch'"]),
+    (["convert", NPC, "--to", "gurps", "--set", "gurps.x=1"], ["--set", "'gurps' takes no settings"]),
+    (["odds", "--distance", "10m", "--set", "nosuch.x=1"], ["--set", "unknown system", "found 'nosuch'"]),
+    (["curve", "--set", "nosuch.x=1"], ["--set", "unknown system", "found 'nosuch'"]),
 ], ids=["negative-distance", "overflowing-distance", "burst-2**70", "burst-1001", "negative-aim", "three-dots",
         "points-1e8", "points-2**64", "sweep-overflow", "light-overflow", "set-unknown-system",
         "set-unknown-field", "odds-set", "curve-set"])
@@ -259,7 +259,8 @@ def test_a_fifo_in_a_folder_is_skipped_not_waited_on(tmp_path, command):
 def test_closed_stdin(tmp_path):
     r = xsys("convert", "-", "--to", "gurps", "-o", tmp_path / "out.yaml", preexec_fn=lambda: os.close(0))
     line = one_error_line(r)
-    assert line == "-: cannot read: standard input is closed"
+    name, _, message = line.partition(": ")
+    assert name in ("-", "<stdin>") and message == "cannot read: standard input is closed"
     assert files_in(tmp_path) == []
 
 
