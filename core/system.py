@@ -6,21 +6,22 @@ rules) subclasses another system's class through its public module and overrides
 what differs (sqlglot's dialects are the model).
 
 The helpers here do the parts that are the same for every system: characteristics by
-adult-population percentile, skills by standard-task chance, the standard shot.
+adult-population percentile, skills by equated competence (core.equating), the standard shot.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
+from . import cache, equating
 from .dice import Dist
 from .ladder import Ladder, Source, Step
-from .model import Combatant, Shot, standard_shot
+from .model import Combatant, Shot
 from .trace import Check, Collector, Modifier, Result
-from .vocab import SKILLS
+from .vocab import SKILLS, firearm_skill_for
 
 
 class CharacteristicSpec(msgspec.Struct, frozen=True):
@@ -68,11 +69,103 @@ class System:
         """Native skill name -> the neutral skill keys it covers (vocab.SKILLS)."""
         return {}
 
+    # ---- skills: the plugin states its levels and its check; equating is the core's ----
+    standard_health: ClassVar[float] = 10.0  # health of a standard adult, in the system's points
+    health_rule: ClassVar[str] = ""  # rule ID the standard health comes from
+    health_source: ClassVar[Source] = "assumed"
+    skill_rule: ClassVar[str] = ""  # rule ID of a skill's competence ladder (default: "<prefix>skills")
+    skill_source: ClassVar[Source] = "assumed"
+
+    def skill_levels(self, skill: str) -> Sequence[Any]:
+        """The native levels of `skill`, lowest first (every value a stat block may hold)."""
+        raise NotImplementedError(f"{self.key}: skill_levels")
+
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
+                 extra: Sequence[Modifier] = ()) -> Check:
+        """The system's own check of `shot` fired with `skill` at native `level` (``context``:
+        native characteristics the check also uses, e.g. nWoD Dexterity)."""
+        raise NotImplementedError(f"{self.key}: check_at")
+
+    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        """Chance of the system's unmodified roll of `skill` at `level` (skills with no
+        battery: Spot, Dodge, Conceal ...)."""
+        raise NotImplementedError(f"{self.key}: roll_chance")
+
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The part of ``context`` that `skill`'s results depend on (ladders are built once per
+        distinct context): nothing by default; a pool system keeps the skill's attribute."""
+        return {}
+
+    def shot_context(self, shot: Shot) -> dict[str, Any]:
+        """Native characteristics of the shooter that ``check_at`` uses (none by default)."""
+        return {}
+
+    def skill_for_weapon(self, weapon_class: str) -> str:
+        """The native skill that fires a weapon class (first skill covering its neutral skill)."""
+        key = firearm_skill_for(weapon_class)
+        skills = self.skills()
+        for native, keys in skills.items():
+            if key in keys:
+                return native
+        for native, keys in skills.items():  # no skill of its own: the first firearm skill
+            if any(SKILLS.get(k) for k in keys):
+                return native
+        raise NotImplementedError(f"{self.key}: no skill fires {weapon_class}")
+
+    def _skill_key(self, skill: str, context: Mapping[str, Any] | None) -> str | None:
+        keys = self.skills().get(skill, ())
+        wanted = (context or {}).get("@key")
+        if wanted is None and (context or {}).get("@class"):
+            wanted = firearm_skill_for(str(context["@class"]))  # type: ignore[index]
+        if wanted is not None:
+            return wanted
+        return keys[0] if keys else None
+
     def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
-        """Native skill levels of `skill` -> their standard-task chance (a ladder over
-        probability, rounding to the nearest). ``context`` holds native characteristics
-        for systems where the chance also depends on them (dice pools)."""
-        raise NotImplementedError(f"{self.key}: skill_ladder")
+        """Native levels of `skill` -> equated competence (core.equating). For a skill that
+        covers several neutral skills, ``context["@key"]`` (or ``"@class"``) names which one;
+        the first is the default. Built once per (skill, neutral skill, context), cached on disk."""
+        key = self._skill_key(skill, context)
+        weapon_class = SKILLS.get(key) if key else None
+        ctx = self.skill_context(skill, {k: v for k, v in (context or {}).items() if not k.startswith("@")})
+        memo_key = (skill, weapon_class, tuple(sorted(ctx.items())))
+        memo = self.__dict__.setdefault("_competence_ladders", {})
+        lad = memo.get(memo_key)
+        if lad is None:
+            rule = self.competence_rule(skill)
+            table = f"competence {skill} | {weapon_class or 'roll'} | {sorted(ctx.items())}"
+            scores = cache.remembered(self, table, list[float],
+                                      lambda: equating.level_scores(self, skill, weapon_class, ctx))
+            what = f"{skill} on the {weapon_class} battery" if weapon_class else f"{skill} (unmodified roll)"
+            lad = memo[memo_key] = equating.competence_ladder(what, list(self.skill_levels(skill)), scores, rule,
+                                                              self.skill_source)
+        return lad
+
+    def competence_rule(self, skill: str) -> str:
+        """The rule ID a skill's levels are read by (its check's rule)."""
+        return self.skill_rule or f"{self.rule_prefix}skills"
+
+    def competence(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> float:
+        """Equated competence of `skill` at native `level` (a level between two distinct
+        steps reads as the lower one)."""
+        lad = self.skill_ladder(skill, context)
+        if lad.has_native(level):
+            return lad.step_of(level).rep
+        below = [st for st in lad.steps if st.native <= level]
+        return (below[-1] if below else lad.steps[0]).rep
+
+    def level_for(self, skill: str, competence: float, context: Mapping[str, Any] | None = None) -> Any:
+        """The native level of `skill` whose competence is nearest `competence`."""
+        return self.skill_ladder(skill, context).step_for(float(competence)).native
+
+    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
+        """A neutral shot as this system's check: the shooter's competence becomes the native
+        level of the skill that fires the weapon, then the system's own ``check_at``."""
+        skill = self.skill_for_weapon(shot.weapon.weapon_class)
+        ctx = self.shot_context(shot)
+        level = self.level_for(skill, float(shot.shooter.skill),
+                               {**ctx, "@key": firearm_skill_for(shot.weapon.weapon_class)})
+        return self.check_at(shot, skill, level, ctx, extra)
 
     def rule_ids(self) -> set[str]:
         """Every rule ID the system implements (for the coverage tests and docs)."""
@@ -80,16 +173,6 @@ class System:
         for lad in self.ladders().values():
             ids |= lad.rules()
         return ids
-
-    # ---- checks ------------------------------------------------------------------------
-    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
-        """A neutral shot as this system's native check with its exact chance. ``extra``
-        are house-rule modifiers (the ``xsys_shot_modifiers`` hook) to fold in."""
-        raise NotImplementedError(f"{self.key}: check")
-
-    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        """Chance of `skill` at native `level` on its standard task."""
-        raise NotImplementedError(f"{self.key}: standard_chance")
 
     # ---- conversions -------------------------------------------------------------------
     def npc_to_neutral(self, npc: Any) -> Result[Combatant]:
@@ -145,46 +228,67 @@ class System:
 
     def skills_to_neutral(self, levels: Mapping[str, Any], col: Collector, path: str = "$",
                           context: Mapping[str, Any] | None = None) -> dict[str, float]:
+        """Native skill levels -> neutral competences. A native skill covering several neutral
+        skills (nWoD Firearms: handgun, rifle ...) gets each one's own battery."""
         out: dict[str, float] = {}
         spec = self.skills()
+        ctx = dict(context or {})
         for native, level in levels.items():
             keys = spec.get(native)
             if not keys:
                 col.loss("unsupported-field", f"{path}.{native}", f"skill {native!r} has no neutral equivalent")
                 continue
-            chance = float(self.standard_chance(native, level, context))
             for k in keys:
-                out[k] = max(out.get(k, 0.0), chance)
-            if col.tracing:
-                lad = self.skill_ladder(native, context)
-                col.step(f"{path}.{native}", f"{native} {level}", f"standard-task chance {chance:.3f}",
-                         rules=sorted({lad.steps[0].rule}), source=lad.steps[0].source)
+                lad = self.skill_ladder(native, {**ctx, "@key": k})
+                value = self.competence(native, level, {**ctx, "@key": k})
+                out[k] = max(out.get(k, 0.0), value)
+                if col.tracing:
+                    col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
+                             rules=[lad.steps[0].rule], source=lad.steps[0].source,
+                             note=_battery_note(k))
         return out
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Neutral competences -> native levels: for each native skill, the level nearest each
+        neutral skill it covers; where they differ, the best is kept (a ``merged`` loss)."""
         out: dict[str, Any] = {}
         spec = self.skills()
+        ctx = dict(context or {})
         for native, keys in spec.items():
-            present = [(k, chances[k]) for k in keys if k in chances]
-            if not present:
+            found = []
+            for k in keys:
+                if k not in chances:
+                    continue
+                step = self.skill_ladder(native, {**ctx, "@key": k}).step_for(float(chances[k]))
+                found.append((k, step))
+            if not found:
                 continue
-            values = {round(c, 6) for _, c in present}
-            chance = max(c for _, c in present)
-            if len(values) > 1:
+            # competences of different batteries do not compare: the highest native level wins
+            order = {lv: i for i, lv in enumerate(self.skill_levels(native))}
+            k_best, best = max(found, key=lambda f: (order.get(f[1].native, -1), f[0]))
+            if len({st.native for _, st in found}) > 1:
                 col.loss("merged", f"{path}.{native}",
-                         f"{native} covers {', '.join(k for k, _ in present)}; the best ({chance:.3f}) is kept")
-            lad = self.skill_ladder(native, context)
-            step = lad.step_for(chance)
-            out[native] = step.native
+                         f"{native} covers {', '.join(k for k, _ in found)} at levels "
+                         f"{', '.join(f'{k} {st.native}' for k, st in found)}; the best ({best.native}) is kept",
+                         best.rule)
+            out[native] = best.native
             if col.tracing:
-                col.step(f"{path}.{native}", None, f"standard-task chance {chance:.3f}",
-                         f"{native} {step.native} (P = {step.rep:.3f})", rules=[step.rule], source=step.source)
+                col.step(f"{path}.{native}", None, ", ".join(f"{k} competence {chances[k]:.3f}" for k, _ in found),
+                         f"{native} {best.native} (competence {best.rep:.3f})", rules=[best.rule],
+                         source=best.source, note=_battery_note(k_best))
         covered = {k for keys in spec.values() for k in keys}
         for k in chances:
             if k not in covered:
                 col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}")
         return out
+
+
+def _battery_note(neutral_skill: str) -> str:
+    cls = SKILLS.get(neutral_skill)
+    if cls is None:
+        return "equated on the unmodified roll [core.equating]"
+    return f"equated over the {cls} battery: expected share of a standard adult's health per shot [core.equating]"
 
 
 # ---- ladder builders shared by systems --------------------------------------------
@@ -204,28 +308,8 @@ def percentile_ladder(name: str, dist: Mapping[int, Fraction] | Dist, rule: str,
     return Ladder.build(name, "percentile", rows, rounding="down", native_order="increasing")
 
 
-def chance_ladder(name: str, levels: Iterable[tuple[Any, float | Fraction]], rule: str, source: Source,
-                  native_order: str = "increasing") -> Ladder:
-    """Native levels with their standard-task chance -> a ladder over probability that
-    rounds to the nearest chance. Levels whose chance equals a lower level's add nothing
-    a conversion could tell apart and are left out (the lowest level of a run is kept)."""
-    rows: list[Step] = []
-    last = None
-    for level, chance in levels:
-        c = float(chance)
-        if last is not None and c <= last:
-            continue
-        rows.append(Step(level, c, rule, source))
-        last = c
-    return Ladder.build(name, "probability", rows, rounding="nearest", native_order=native_order)  # type: ignore[arg-type]
-
-
-def standard_shot_for(weapon_class: str, skill: float = 0.5) -> Shot:
-    return standard_shot(weapon_class, skill)
-
-
 Converter = Callable[[Any], Result[Any]]
 __all__ = [
-    "System", "CharacteristicSpec", "percentile_ladder", "chance_ladder", "standard_shot_for",
+    "System", "CharacteristicSpec", "percentile_ladder",
     "SKILLS",
 ]

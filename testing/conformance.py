@@ -9,12 +9,13 @@ from typing import Any, Callable
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from xsys.core import equating
 from xsys.core.ladder import SOURCES, Ladder
 from xsys.core.model import Barrier, Cover, Light, Shooter, Shot, Target, generic_weapon
 from xsys.core.registry import Registry, default_registry
 from xsys.core.system import System
 from xsys.core.units import Illuminance, Length, Speed
-from xsys.core.vocab import POSTURES
+from xsys.core.vocab import POSTURES, SKILLS
 
 FIREARM_CLASSES = ("handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg")
 BARRIER_MATERIALS = ("soft-wood", "hard-wood", "brick", "concrete", "mild-steel", "sand")
@@ -177,26 +178,39 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                 assert all(0.0 <= s.rep <= 1.0 for s in spec.ladder.steps)
 
         def test_skill_ladders_round_trip(self) -> None:
+            """Every skill, for every neutral skill it covers: a monotone competence ladder
+            whose steps read back to themselves, each step's competence the battery's true
+            score of that level recomputed now (core.equating; no stale cache)."""
             s = system()
             skills = s.skills()
             assert skills, f"{key} declares no skills"
-            for name in skills:
-                lad = s.skill_ladder(name, None)
-                check_ladder(f"{key}.skill.{name}", lad)
-                for step in lad.steps:
-                    got = float(s.standard_chance(name, step.native, None))
-                    assert math.isclose(got, step.at, rel_tol=1e-9, abs_tol=1e-12), (
-                        f"{key}.{name} {step.native}: ladder says {step.at}, standard_chance says {got}")
+            for name, keys in skills.items():
+                for k in keys:
+                    ctx = {"@key": k}
+                    lad = s.skill_ladder(name, ctx)
+                    check_ladder(f"{key}.skill.{name}.{k}", lad)
+                    levels = list(s.skill_levels(name))
+                    fresh = equating.level_scores(s, name, SKILLS.get(k), s.skill_context(name, None))
+                    by_level = dict(zip(levels, fresh))
+                    for step in lad.steps:
+                        assert math.isclose(by_level[step.native], step.at, rel_tol=1e-9, abs_tol=1e-9), (
+                            f"{key}.{name} ({k}) {step.native}: ladder says {step.at}, the battery says "
+                            f"{by_level[step.native]}")
+                        assert s.level_for(name, s.competence(name, step.native, ctx), ctx) == step.native
 
         @given(a=st.floats(0.0, 1.0), b=st.floats(0.0, 1.0))
         def test_skill_conversion_monotone(self, a: float, b: float) -> None:
+            """A higher competence never gives a lower native level, and a higher level never a
+            lower competence (ordering preserved both ways)."""
             s = system()
             lo, hi = sorted((a, b))
-            for name in s.skills():
-                lad = s.skill_ladder(name, None)
-                i, j = lad.index_for(lo), lad.index_for(hi)
-                assert i <= j
-                assert s.standard_chance(name, lad.steps[i].native) <= s.standard_chance(name, lad.steps[j].native)
+            for name, keys in s.skills().items():
+                for k in keys:
+                    ctx = {"@key": k}
+                    assert s.level_for(name, lo, ctx) <= s.level_for(name, hi, ctx)
+                    levels = list(s.skill_levels(name))
+                    comps = [s.competence(name, lv, ctx) for lv in levels]
+                    assert comps == sorted(comps), f"{key}.{name} ({k}): competence falls somewhere along the levels"
 
         test_farther = axis_test(farther, st.floats(0.0, 300.0))
         test_faster_target = axis_test(faster_target, st.floats(0.0, 10.0))

@@ -50,7 +50,7 @@ def _tables(system) -> dict[str, object]:
         for ctx in _contexts(system):
             lad = system.skill_ladder(skill, ctx)
             out[f"skill {skill} {ctx}"] = lad
-            out[f"chances {skill} {ctx}"] = [system.standard_chance(skill, s.native, ctx) for s in lad.steps]
+            out[f"competence {skill} {ctx}"] = [system.competence(skill, s.native, ctx) for s in lad.steps]
     return out
 
 
@@ -67,7 +67,8 @@ def test_cached_and_uncached_tables_are_identical(key, cache_home, monkeypatch):
         assert list(cache_home.glob(f"{key}-*.tables"))
         # read back: building the skill ladders asks the rules nothing
         system = cls()
-        monkeypatch.setattr(system, "standard_chance", _refuse)
+        monkeypatch.setattr(system, "check_at", _refuse)
+        monkeypatch.setattr(system, "roll_chance", _refuse)
         for skill in system.skills():
             system.skill_ladder(skill)
     assert _tables(cls()) == computed
@@ -197,8 +198,8 @@ def test_stale_cache_is_ignored(cache_home, monkeypatch):
     monkeypatch.setattr(cache, "_fingerprint", lambda c: "another version of the rules")
     system = cls()
     calls = []
-    real = system.standard_chance
-    monkeypatch.setattr(system, "standard_chance", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = system.check_at
+    monkeypatch.setattr(system, "check_at", lambda *a, **k: calls.append(a) or real(*a, **k))
     system.skill_ladder("Guns (Pistol)")
     assert calls  # not trusted: computed
     cache.forget()

@@ -90,9 +90,13 @@ def test_resolution_d100_and_impale(target, success, impale):
 @pytest.mark.parametrize("skill,level,chance", [("Handgun", 45, 50), ("Rifle", 50, 50), ("Shotgun", 40, 40),
                                                 ("SMG", 65, 65), ("Machine Gun", 30, 30), ("Dodge", 34, 34),
                                                 ("Handgun", 97, 100)])
-def test_standard_chance(skill, level, chance):
+def test_standard_shot_at_a_level(skill, level, chance):
     # the handgun standard shot is two-handed: +5 (coc-ja.stance.two-hand)
-    assert SYS.standard_chance(skill, level) == F(chance, 100)
+    cls = SYS.skill_class(skill)
+    if cls is None:
+        assert SYS.roll_chance(skill, level) == F(chance, 100)
+    else:
+        assert SYS.check_at(standard_shot(cls), skill, level).chance == F(chance, 100)
 
 
 def test_skill_conversion_round_trip():
@@ -268,7 +272,9 @@ def test_npc_round_trip(path):
 def test_npc_neutral_content():
     swat = SYS.npc_to_neutral(_npc(str(FIXTURES / "npcs" / "swat_officer.yaml"))).value
     assert swat.armor[0].catalog == "nij-iiia-vest" and float(swat.armor[0].stops) == 1480
-    assert swat.skills["smg"] == pytest.approx(0.65) and swat.skills["handgun"] == pytest.approx(0.75)
+    # SMG 65 and Handgun 70 as their battery true scores (core.equating)
+    assert swat.skills["smg"] == pytest.approx(SYS.competence("SMG", 65, {"@key": "smg"}))
+    assert swat.skills["handgun"] == pytest.approx(SYS.competence("Handgun", 70, {"@key": "handgun"}))
     assert swat.native["coc"]["skills"] == {"Off-hand Shooting": 35}
     assert {w.catalog for w in swat.weapons} == {"mp5", "glock-17"}
 
@@ -277,7 +283,8 @@ def test_npc_from_foreign_combatant_derives_everything():
     from xsys.core.catalog import strip_entry
     from xsys.core.model import Combatant
 
-    c = Combatant(name="thug", characteristics={"strength": 0.9}, skills={"handgun": 0.5, "brawl": 0.4},
+    c = Combatant(name="thug", characteristics={"strength": 0.9},
+                  skills={"handgun": SYS.competence("Handgun", 45), "brawl": 0.4},
                   weapons=[strip_entry(catalog().weapons["colt-python"])],
                   armor=[strip_entry(catalog().armor["nij-iiia-vest"])])
     r = SYS.npc_from_neutral(c)
@@ -444,6 +451,7 @@ def test_variant_can_swap_armor_darkness_and_resolution(tmp_path):
     assert v.barrier_value(Barrier(material="concrete", thickness=Length(0.1524)))[0] == 9
     assert v.armor_value(Armor(name="x", stops=Energy(1480)))[:2] == (8, 4.0)
     assert "x.armor" in v.rule_ids() and "coc-ja.stance.two-hand" in v.rule_ids()
-    assert pct(v.check(_shot("handgun", 0.5, lux=2.0))) == 50
-    assert pct(v.check(_shot("handgun", 0.5, lux=0.0))) == 1
+    h45 = v.competence("Handgun", 45)  # Handgun 45, two-handed +5: 50
+    assert pct(v.check(_shot("handgun", h45, lux=2.0))) == 50
+    assert pct(v.check(_shot("handgun", h45, lux=0.0))) == 1
     assert v.resolve(52).critical_success == F(10, 100)

@@ -15,6 +15,12 @@ SCOUT = HERE / "toy" / "fixtures" / "scout.yaml"
 ALLEY = HERE / "toy" / "fixtures" / "scenarios" / "alley.yaml"
 
 
+def _toy_system():
+    from xsys.core.registry import default_registry
+
+    return default_registry().system("toy")
+
+
 @pytest.fixture(autouse=True)
 def _toy(toy_registry):
     yield
@@ -34,7 +40,9 @@ def test_to_neutral_and_back(tmp_path, capsys):
     assert code == 0, err
     neutral = json.loads(out.read_text())
     assert neutral["system"] == "neutral" and neutral["kind"] == "npc"
-    assert neutral["skills"]["handgun"] == pytest.approx(0.55)
+    # Gun 55: the toy's true score over the handgun battery (core.equating); Look 40: its roll
+    toy = _toy_system()
+    assert neutral["skills"]["handgun"] == pytest.approx(toy.competence("Gun", 55, {"@key": "handgun"}))
     assert neutral["skills"]["spot"] == pytest.approx(0.40)
     back = tmp_path / "back.yaml"
     code, _, err = run_main(capsys, "convert", out, "--to", "toy", "-o", back)
@@ -46,12 +54,13 @@ def test_explain_carries_rule_ids_and_sources(capsys):
     code, out, _ = run_main(capsys, "convert", SCOUT, "--to", "neutral", "--explain")
     trace = yaml.safe_load(out)["xsys"]["trace"]
     assert any("$.AGI: AGI 9 -> dexterity percentile" in t and "[toy.agi; assumed]" in t for t in trace)
-    assert any(t.startswith("$.skills.Gun: Gun 55 -> standard-task chance 0.550") for t in trace)
+    comp = _toy_system().competence("Gun", 55, {"@key": "handgun"})
+    assert any(t.startswith(f"$.skills.Gun: Gun 55 -> handgun competence {comp:.3f}") for t in trace)
 
 
 def test_strict_fails_on_loss_and_writes_nothing(tmp_path, capsys):
     neutral = tmp_path / "n.yaml"
-    neutral.write_text("system: neutral\nkind: npc\nname: Odd\nskills: {handgun: 0.5, rifle: 0.7, swim: 0.3}\n")
+    neutral.write_text("system: neutral\nkind: npc\nname: Odd\nskills: {handgun: 0.1, rifle: 0.3, swim: 0.3}\n")
     out = tmp_path / "out.yaml"
     code, _, err = run_main(capsys, "convert", neutral, "--to", "toy", "--strict", "-o", out)
     assert code == 1 and not out.exists()
@@ -101,8 +110,9 @@ def test_scenario_to_neutral_and_odds_json(capsys):
 
 
 def test_inline_odds(capsys):
+    skill = _toy_system().competence("Gun", 60, {"@key": "handgun"})  # the competence of Gun 60
     code, out, err = run_main(capsys, "odds", "--distance", "30m", "--light", "0.5lx", "--exposure", "0.5",
-                              "--skill", "0.6", "--weapon", "handgun")
+                              "--skill", f"{skill:.9f}", "--weapon", "handgun")
     assert code == 0, err
     # 60 - 10 (range) - 15 (light) - 20 (cover) = 15
     assert "15.00%  (3/20)" in out and "[toy.light, assumed]" in out
@@ -132,7 +142,7 @@ def test_unwritable_output(tmp_path, capsys):
 
 def test_python_api():
     conv = api.convert(SCOUT, "neutral")
-    assert conv.document.skills["handgun"] == pytest.approx(0.55)
+    assert conv.document.skills["handgun"] == pytest.approx(_toy_system().competence("Gun", 55, {"@key": "handgun"}))
     shots, _ = api.shots_of(api.load(ALLEY))
     (name, shot), = shots
     (res,) = api.odds(shot)

@@ -174,8 +174,9 @@ def test_issue_example_skill14_30m_half_dim(gurps):
 
 
 def test_standard_shot_pistol_14_is_half(gurps):  # 10 m -> -4; 14 - 4 = 10 = SS: no snap shot
-    assert gurps.standard_chance("Guns (Pistol)", 14) == Fraction(1, 2)
-    assert gurps.standard_chance("Guns (Pistol)", 13) == success(13 - 4 - 4)  # 9 < SS 10: -4
+    shot = standard_shot("handgun")
+    assert gurps.check_at(shot, "Guns (Pistol)", 14).chance == Fraction(1, 2)
+    assert gurps.check_at(shot, "Guns (Pistol)", 13).chance == success(13 - 4 - 4)  # 9 < SS 10: -4
 
 
 def test_aim_bonus_and_cap(gurps):
@@ -425,11 +426,11 @@ def test_every_modifier_cites_a_known_rule(gurps):
 def test_house_rule_modifiers_by_kind(gurps):
     from xsys.core.trace import Modifier
 
-    base = gurps.check(_shot(shooter=Shooter(skill=0.5)))
+    base = gurps.check(_shot(shooter=Shooter(skill=gurps.competence("Guns (Pistol)", 14))))
     assert base.target == 10
     add = Modifier(rule="house.x", kind="add", value=2, source="assumed")
-    assert gurps.check(_shot(shooter=Shooter(skill=0.5)), extra=[add]).target == 12
+    assert gurps.check(_shot(shooter=Shooter(skill=gurps.competence("Guns (Pistol)", 14))), extra=[add]).target == 12
     diff = Modifier(rule="house.y", kind="difficulty", value=1, source="assumed")
-    assert gurps.check(_shot(shooter=Shooter(skill=0.5)), extra=[diff]).target == 9 - 4  # 9 < SS 10: snap shot
+    assert gurps.check(_shot(shooter=Shooter(skill=gurps.competence("Guns (Pistol)", 14))), extra=[diff]).target == 9 - 4  # 9 < SS 10: snap shot
     half = Modifier(rule="house.z", kind="multiply", value=0.5, source="assumed")
-    assert gurps.check(_shot(shooter=Shooter(skill=0.5)), extra=[half]).target == 5 - 4
+    assert gurps.check(_shot(shooter=Shooter(skill=gurps.competence("Guns (Pistol)", 14))), extra=[half]).target == 5 - 4

@@ -72,7 +72,7 @@ def test_foreign_combatant_gets_a_full_stat_block(gurps):
 
     comb = Combatant(
         name="Someone", characteristics={"dexterity": 0.9, "strength": 0.3},
-        skills={"handgun": 0.5, "rifle": 0.75, "spot": 0.6, "dodge": 0.4},
+        skills={"handgun": gurps.competence("Guns (Pistol)", 14), "rifle": 0.75, "spot": 0.6, "dodge": 0.4},
         weapons=[strip_entry(catalog().weapons["glock-17"]),
                  Weapon(name="Zip gun", weapon_class="handgun", muzzle_energy=Energy(150.0))],
         armor=[strip_entry(catalog().armor["nij-iiia-vest"])],
@@ -82,7 +82,7 @@ def test_foreign_combatant_gets_a_full_stat_block(gurps):
     assert npc.DX > 10 and npc.ST < 10
     assert npc.IQ == 10 and npc.HT == 10  # medians, with an `assumed` loss each
     assert npc.HP == npc.HT and npc.Move == (npc.HT + npc.DX) // 4 and npc.Dodge == npc.Move
-    assert npc.skills["Guns (Pistol)"] == 14  # P = 1/2 at the standard shot
+    assert npc.skills["Guns (Pistol)"] == 14  # the competence of Guns (Pistol)-14 reads back as 14
     assert "Guns (Rifle)" in npc.skills and "Vision" in npc.skills
     glock, zip_gun = npc.weapons
     assert glock.damage == "2d+2" and glock.Acc == 2 and glock.catalog == "glock-17"
@@ -97,7 +97,7 @@ def test_skill_ladder_identity(gurps):
     for skill in gurps.skills():
         lad = gurps.skill_ladder(skill)
         for s in lad.steps:
-            assert lad.native(float(gurps.standard_chance(skill, s.native))) == s.native
+            assert lad.native(gurps.competence(skill, s.native)) == s.native
 
 
 def test_unknown_weapon_line_goes_by_damage(gurps):

@@ -349,13 +349,15 @@ def test_skill_ladder_depends_on_attribute():
 
 
 def test_standard_shot_reads_back():
-    # A skill level's standard-shot chance is what check() gives that standard shot, and
-    # check() reads the level back from it (Dexterity 2 default).
+    # A level's competence is its true score over the class battery (core.equating), and
+    # check() reads the level back from it (Dexterity 2 default): pool = Dexterity + dots.
+    from xsys.core import equating
+
     for cls in ("handgun", "rifle", "shotgun", "smg"):
         lad = SYS.skill_ladder("Firearms", {"Dexterity": 2, "@class": cls})
         for step in lad.steps:
+            assert step.rep == pytest.approx(equating.true_score(SYS, "Firearms", step.native, cls, {"Dexterity": 2}))
             c = SYS.check(standard_shot(cls, step.rep))
-            assert float(c.chance) == pytest.approx(step.rep, abs=1e-12)
             assert c.base == 2 + step.native
 
 

@@ -234,24 +234,26 @@ def test_per_die_d10_closed_forms():
 def test_standard_chances():
     s6 = PlTrudnosc(PlSettings(mechanic="sum-d6"))
     s10 = PlTrudnosc(PlSettings(mechanic="per-die-d10"))
-    assert s6.standard_chance("Broń krótka", 0, {"Motoryka": 3}) == F(5, 8)
-    assert s6.standard_chance("Broń długa", 0, {"Motoryka": 2}) == F(1, 6)
-    assert s6.standard_chance("Czujność", 1, {"Percepcja": 1}) == F(1, 6)
-    assert s10.standard_chance("Broń krótka", 0, {"Motoryka": 3}) == F(271, 1000)
-    assert s10.standard_chance("Broń długa", 3, {"Motoryka": 2}) == F(16, 25)
+    # the standard shot (pl.difficulty.base: Trudność 10) at a level, and the observation roll
+    hg, rf = standard_shot("handgun"), standard_shot("rifle")
+    assert s6.check_at(hg, "Broń krótka", 0, {"Motoryka": 3}).chance == F(5, 8)
+    assert s6.check_at(rf, "Broń długa", 0, {"Motoryka": 2}).chance == F(1, 6)
+    assert s6.roll_chance("Czujność", 1, {"Percepcja": 1}) == F(1, 6)
+    assert s10.check_at(hg, "Broń krótka", 0, {"Motoryka": 3}).chance == F(271, 1000)
+    assert s10.check_at(rf, "Broń długa", 3, {"Motoryka": 2}).chance == F(16, 25)
 
 
 def test_check_damage_mean_exact():
-    # standard handgun shot, Motoryka 3 + Broń krótka 0 (skill 0.5 reads as level 0): 3d6 vs 10.
+    # standard handgun shot, Motoryka 3 + Broń krótka 0: 3d6 vs 10.
     # 500 J -> 4 points (pl.damage, assumed); +1 on 15+ (pl.shoot): (4 * 135 + 20) / 216
-    c = SUM.check(standard_shot("handgun", 0.5))
+    c = SUM.check(standard_shot("handgun", SUM.competence("Broń krótka", 0, {"Motoryka": 3, "@key": "handgun"})))
     assert c.chance == F(135, 216)
     assert c.damage_mean == pytest.approx(560 / 216)
     # armor stopping 970 J (5 points) against 4 points: 4 + 1 additional (15-18) - 5 = 0; 20+ impossible -> 0
     from xsys.core.model import Armor
     from xsys.core.units import Energy
     vest = Armor(name="vest", stops=Energy(970))
-    armored = Shot(shooter=Shooter(), weapon=generic_weapon("handgun"), target=Target(armor=[vest]), distance=Length(10))
+    armored = Shot(shooter=Shooter(skill=SUM.competence("Broń krótka", 0, {"Motoryka": 3, "@key": "handgun"})), weapon=generic_weapon("handgun"), target=Target(armor=[vest]), distance=Length(10))
     assert SUM.check(armored).damage_mean == 0
 
 
@@ -394,7 +396,10 @@ def test_scenario_example_shot_is_26():
 
 def test_merged_long_weapon_skills_reported():
     from xsys.core.model import Combatant
-    c = Combatant(name="x", characteristics={"dexterity": 0.5}, skills={"rifle": 0.9, "smg": 0.99})
+    ctx = {"Motoryka": 3}
+    c = Combatant(name="x", characteristics={"dexterity": 0.5},
+                  skills={"rifle": SUM.competence("Broń długa", 1, {**ctx, "@key": "rifle"}),
+                          "smg": SUM.competence("Broń długa", 4, {**ctx, "@key": "smg"})})
     r = SUM.npc_from_neutral(c)
     assert any(l.kind == "merged" and "Broń długa" in l.path for l in r.losses)
 

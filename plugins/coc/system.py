@@ -34,12 +34,11 @@ from xsys.core.model import (
     Target,
     Weapon,
     generic_weapon,
-    standard_shot,
 )
-from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, parse
-from xsys.core.vocab import SHORT_ARMS
+from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
 
 from . import rules
 from .model import CocArmor, CocBarrier, CocNpc, CocShot, CocWeapon
@@ -124,8 +123,6 @@ class CocSystem(System):
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
-        self._skill_ladders: dict[str, Ladder] = {}
-        self._chances: dict[tuple[str, int], Fraction] = {}
         self._skills: dict[str, tuple[str, ...]] | None = None
         self._armor: tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]] | None = None
 
@@ -284,30 +281,21 @@ class CocSystem(System):
     def skill_for_class(self, weapon_class: str) -> str:
         return self.tables()["weapon_class"][weapon_class]["skill"]
 
-    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
-        lad = self._skill_ladders.get(skill)
-        if lad is None:
-            levels = list(range(0, 101))
-            chances = cache.chances(self, f"skill.{skill}", levels, lambda lvl: self.standard_chance(skill, lvl))
-            for lvl, p in zip(levels, chances):
-                self._chances.setdefault((skill, lvl), p)
-            lad = chance_ladder(f"skill.{skill}", zip(levels, chances), "coc-ja.skills", "assumed")
-            self._skill_ladders[skill] = lad
-        return lad
+    # the standard adult: HP = (CON + SIZ) / 2 rounded up with CON 3d6 (mean 10.5) and SIZ
+    # 2d6+6 (mean 13) gives 12 (coc-ja.hp; the population is assumed)
+    standard_health = 12.0
+    health_rule = "coc-ja.hp"
+    skill_rule = "coc-ja.skills"
 
-    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        # memoised per instance: every NPC with the same skill value asks the same question
-        key = (skill, int(level))
-        p = self._chances.get(key)
-        if p is None:
-            cls = self.skill_class(skill)
-            if cls is None:
-                p = self.resolve(int(level)).success
-            else:
-                sit = self.situation_from_shot(standard_shot(cls), skill_value=int(level))
-                p = self.evaluate(sit, with_damage=False).chance
-            self._chances[key] = p
-        return p
+    def skill_levels(self, skill: str) -> Sequence[int]:
+        return range(0, 101)
+
+    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        return self.resolve(int(level)).success
+
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
+                 extra: Sequence[Modifier] = ()) -> Check:
+        return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)
 
     # ==== weapons ======================================================================
     def weapon_defaults(self, weapon: Weapon) -> CocWeapon:
@@ -380,7 +368,7 @@ class CocSystem(System):
         w = shot.weapon
         skill = self.skill_for_class(w.weapon_class)
         if skill_value is None:
-            skill_value = self.skill_ladder(skill).native(shot.shooter.skill)
+            skill_value = self.level_for(skill, shot.shooter.skill, {"@key": firearm_skill_for(w.weapon_class)})
         dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics.get("dexterity", 0.5)).native
         careful = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
         return Situation(
@@ -438,9 +426,6 @@ class CocSystem(System):
         return lad.neutral(_label_native(lad, word))
 
     # ==== the check ====================================================================
-    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
-        return self.evaluate(self.situation_from_shot(shot), extra)
-
     def check_native(self, shot: CocShot, npc: CocNpc | None = None, extra: Sequence[Modifier] = ()) -> Check:
         """A native shot (with everything the neutral model cannot hold) as a Check."""
         return self.evaluate(self.situation_from_native(shot, npc), extra)
@@ -756,9 +741,10 @@ class CocSystem(System):
         if self.find_weapon(shot.weapon) is None:
             col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; a generic "
                      f"{weapon.weapon_class} stands in", "coc-ja.damage")
-        p = float(self.standard_chance(skill, shot.skill_value))
-        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"standard-shot chance {p:.3f}",
-                 rules=["coc-ja.skills"], source="assumed")
+        key = firearm_skill_for(weapon.weapon_class)
+        p = self.competence(skill, shot.skill_value, {"@key": key})
+        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
+                 rules=["coc-ja.skills"], source="assumed", note="equated over the battery [core.equating]")
         chars = {}
         if shot.DEX is not None:
             chars["dexterity"] = self.characteristics()["DEX"].ladder.neutral(shot.DEX)
@@ -799,10 +785,10 @@ class CocSystem(System):
         col = Collector(self.key)
         w = shot.weapon
         skill = self.skill_for_class(w.weapon_class)
-        lad = self.skill_ladder(skill)
+        lad = self.skill_ladder(skill, {"@key": firearm_skill_for(w.weapon_class)})
         step = lad.step_for(shot.shooter.skill)
-        col.step("$.skill_value", f"P = {shot.shooter.skill:.3f}", None, f"{skill} {step.native}%",
-                 rules=[step.rule], source=step.source)
+        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
+                 rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
         dex = None
         if "dexterity" in shot.shooter.characteristics:
             dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics["dexterity"]).native

@@ -23,8 +23,8 @@ from xsys.core.catalog import strip_entry
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, ladders_from_data
-from xsys.core.model import Armor, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, standard_shot
-from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.model import Armor, Combatant, Cover, Light, Shooter, Shot, Target, Weapon
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -232,8 +232,6 @@ class Gurps(System):
         super().__init__(settings)
         self._lad = table_ladders()
         self._attr = percentile_ladder("attribute", attribute_distribution(), "gurps.population", "assumed")
-        self._skill_ladders: dict[str, Ladder] = {}
-        self._std: dict[tuple[str, int], Fraction] = {}
 
     # ---- tables ------------------------------------------------------------------------
     def ladders(self) -> dict[str, Ladder]:
@@ -248,31 +246,22 @@ class Gurps(System):
     def skills(self) -> dict[str, tuple[str, ...]]:
         return dict(SKILLS)
 
-    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
-        lad = self._skill_ladders.get(skill)
-        if lad is None:
-            if skill not in SKILLS:
-                raise InputError("unknown GURPS skill", expected="one of " + ", ".join(SKILLS), found=repr(skill))
-            rule = "gurps.ranged-attack" if skill in SKILL_CLASS else "gurps.resolution"
-            levels = list(SKILL_LEVELS)
-            chances = cache.chances(self, f"skill {skill}", levels, lambda lv: self.standard_chance(skill, lv))
-            for lv, p in zip(levels, chances):
-                self._std.setdefault((skill, lv), p)
-            lad = chance_ladder(f"skill {skill}", zip(levels, chances), rule, "seed")
-            self._skill_ladders[skill] = lad
-        return lad
+    # ---- skills: levels, the unmodified roll, the check at a level (equating: core) ----
+    standard_health = 10.0  # HP = HT, and HT 10 is the average adult (gurps.derived, gurps.population)
+    health_rule = "gurps.derived"
+    skill_source = "seed"  # the levels' results come from the text's own check
 
-    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        key = (skill, int(level))
-        p = self._std.get(key)
-        if p is None:
-            cls = SKILL_CLASS.get(skill)
-            if cls is None:
-                p = success(int(level))  # the unmodified roll
-            else:
-                p = self._evaluate(standard_shot(cls), int(level), skill, with_damage=False).chance
-            self._std[key] = p
-        return p
+    def skill_levels(self, skill: str) -> Sequence[int]:
+        if skill not in SKILLS:
+            raise InputError("unknown GURPS skill", expected="one of " + ", ".join(SKILLS), found=repr(skill))
+        return SKILL_LEVELS
+
+    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        return success(int(level))  # gurps.resolution: the unmodified roll
+
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
+                 extra: Sequence[Modifier] = ()) -> Check:
+        return self._evaluate(shot, int(level), skill, extra)
 
     def rule_ids(self) -> set[str]:
         ids = super().rule_ids()
@@ -303,13 +292,6 @@ class Gurps(System):
                            source="seed", origin=f"weapon line {w.name}")
 
     # ---- the check ---------------------------------------------------------------------
-    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
-        skill = CLASS_SKILL[shot.weapon.weapon_class]
-        step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
-        note = (f"shooter skill {float(shot.shooter.skill):.3f} (standard-shot chance) -> {skill}-{step.native} "
-                f"(P = {step.rep:.3f}) [gurps.ranged-attack]")
-        return self._evaluate(shot, int(step.native), skill, extra, notes=[note])
-
     def native_check(self, native: GurpsShot) -> Check:
         """A GURPS shot with everything it says, including the situations the neutral model
         has no field for (opportunity fire, nearsighted, shock ...), at its exact level."""
@@ -585,10 +567,10 @@ class Gurps(System):
         skills = self.skills_to_neutral(known, col, "$.skills")
         exact = {}
         for k, v in known.items():
-            back = self.skill_ladder(k).step_for(float(self.standard_chance(k, v))).native
+            back = self.level_for(k, self.competence(k, v))
             if back != v:
                 exact[k] = v
-                col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same standard-task chance as {k}-{back}; "
+                col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same competence as {k}-{back}; "
                          "the exact level is kept for GURPS", self.skill_ladder(k).steps[0].rule)
         if exact:
             blob["skill_levels"] = exact
@@ -629,7 +611,7 @@ class Gurps(System):
         for k, lv in blob.get("skill_levels", {}).items():
             if k in skills:
                 chance = max(combatant.skills.get(n, -1.0) for n in SKILLS[k])
-                if abs(float(self.standard_chance(k, lv)) - chance) < 1e-9:
+                if abs(self.competence(k, lv) - chance) < 1e-9:
                     skills[k] = lv
         skills.update(blob.get("skills", {}))
         weapons: list[GurpsWeapon] = []
@@ -741,12 +723,13 @@ class Gurps(System):
         skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else cls_skill)
         if skill != cls_skill:
             col.loss("merged", "$.skill", f"{skill} is read as {cls_skill}, the skill of a {weapon.weapon_class}")
-        chance = float(self.standard_chance(cls_skill, n.level))
-        back = self.skill_ladder(cls_skill).step_for(chance).native
+        chance = self.competence(cls_skill, n.level)
+        back = self.level_for(cls_skill, chance)
         if back != n.level:
-            col.loss("rounded", "$.level", f"{cls_skill}-{n.level} has the same standard-shot chance as "
+            col.loss("rounded", "$.level", f"{cls_skill}-{n.level} has the same competence as "
                      f"{cls_skill}-{back}", "gurps.ranged-attack")
-        col.step("$.level", f"{cls_skill}-{n.level}", f"standard-shot chance {chance:.4f}", rules=["gurps.ranged-attack"])
+        col.step("$.level", f"{cls_skill}-{n.level}", f"competence {chance:.4f}", rules=["gurps.ranged-attack"],
+                 note="equated over the battery [core.equating]")
         chars = {}
         if n.shooter_ST is not None:
             chars["strength"] = self._attr.neutral(n.shooter_ST)
@@ -799,8 +782,9 @@ class Gurps(System):
             weapon = self._weapon_from_neutral(w, col, "$.weapon")
         skill = CLASS_SKILL[w.weapon_class]
         step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
-        col.step("$.level", None, f"standard-shot chance {float(shot.shooter.skill):.4f}",
-                 f"{skill}-{step.native} (P = {step.rep:.4f})", rules=[step.rule], source=step.source)
+        col.step("$.level", None, f"competence {float(shot.shooter.skill):.4f}",
+                 f"{skill}-{step.native} (competence {step.rep:.4f})", rules=[step.rule], source=step.source,
+                 note="equated over the battery [core.equating]")
         lx = self._lad["light"].step_for(float(shot.light.illuminance))
         if shot.light.aids:
             col.loss("unsupported-field", "$.light.aids", "the GURPS text has no vision aids; check() applies an "

@@ -24,9 +24,9 @@ from xsys.core.dice import PoolRules
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
-    Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, standard_shot,
+    Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon,
 )
-from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
 from xsys.core.vocab import POSTURE_HEIGHT
@@ -490,8 +490,6 @@ class NwodSystem(System):
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
-        self._skill_cache: dict[tuple, Ladder] = {}
-        self._chance_cache: dict[tuple, Fraction] = {}
         self._rolls: dict[tuple, Any] = {}  # (table, arguments) -> outcomes (_outcomes)
 
     # ------------------------------------------------------------------ tables
@@ -537,54 +535,36 @@ class NwodSystem(System):
     def _untrained(self, skill: str) -> int:
         return -3 if skill in self.MENTAL else -1  # nwod.untrained (WoD p. 55)
 
-    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
-        """Skill dots 0-5 -> standard-task chance, for the context's attribute (default 2).
-        Firearms (and Athletics for throwing) take the standard shot of the class in
-        ``context["@class"]`` (default handgun / thrown)."""
-        attr_name = self._attr_of(skill)
-        attr = int((context or {}).get(attr_name, 2))
-        cls = (context or {}).get("@class")
-        key = (skill, attr, cls)
-        lad = self._skill_cache.get(key)
-        if lad is None:
-            levels = [(lvl, self._standard_chance(skill, lvl, attr, cls)) for lvl in range(6)]
-            lad = chance_ladder(f"{skill} ({attr_name} {attr}{', ' + cls if cls else ''})", levels,
-                                "nwod.pool", "assumed")
-            self._skill_cache[key] = lad
-        return lad
+    # the standard adult: Health = Stamina + Size (nwod.derived) with Stamina 2 and Size 5
+    standard_health = 7.0
+    health_rule = "nwod.derived"
+    skill_rule = "nwod.pool"
 
-    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+    def skill_levels(self, skill: str) -> Sequence[int]:
+        return range(6)
+
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A pool is attribute + skill: the skill's attribute (2 when not given) is its context."""
+        attr = self._attr_of(skill)
+        return {attr: int((context or {}).get(attr, 2))}
+
+    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
         attr = int((context or {}).get(self._attr_of(skill), 2))
-        return self._standard_chance(skill, int(level), attr, (context or {}).get("@class"))
+        return p_hit(attr + (int(level) if int(level) > 0 else self._untrained(skill)))
 
-    def _standard_chance(self, skill: str, level: int, attr: int, cls: str | None) -> Fraction:
-        """Memoised per instance (the settings take part in thrown attacks): every NPC with
-        the same dots asks the same question."""
-        key = (skill, level, attr, cls)
-        p = self._chance_cache.get(key)
-        if p is None:
-            if skill == "Firearms" or (skill == "Athletics" and cls == "thrown"):
-                shot = standard_shot(cls or "handgun", 0.5)
-                p = self._pool_check(shot, attr, level, skill=skill).chance
-            else:
-                p = p_hit(attr + (level if level > 0 else self._untrained(skill)))
-            self._chance_cache[key] = p
-        return p
+    def shot_context(self, shot: Shot) -> dict[str, Any]:
+        return {"Dexterity": self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))}
+
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
+                 extra: Sequence[Modifier] = ()) -> Check:
+        dex = int((context or {}).get("Dexterity", 2))
+        return self._pool_check(shot, dex, int(level), skill=skill, extra=extra)
 
     # ------------------------------------------------------------------ the check
     def _attr_from_percentile(self, name: str, p: float | None) -> int:
         if p is None:
             return 2  # the brief: default attribute 2 when absent
         return int(self.characteristics()[name].ladder.step_for(p).native)
-
-    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
-        cls = shot.weapon.weapon_class
-        skill = "Athletics" if cls == "thrown" else "Firearms"
-        ch = shot.shooter.characteristics
-        dex = self._attr_from_percentile("Dexterity", ch.get("dexterity"))
-        lad = self.skill_ladder(skill, {"Dexterity": dex, "@class": cls})
-        level = int(lad.step_for(shot.shooter.skill).native)
-        return self._pool_check(shot, dex, level, skill=skill, extra=extra)
 
     def weapon_stats(self, weapon: Weapon) -> tuple[str, dict[str, Any], int, str, str]:
         """(chart line, its entry, damage rating, rule, source) of a neutral weapon."""
@@ -834,60 +814,6 @@ class NwodSystem(System):
             return {a: getattr(npc, a) for a in self.ATTRIBUTES}
         return dict(npc)
 
-    def skills_to_neutral(self, levels: Mapping[str, Any], col: Collector, path: str = "$",
-                          context: Mapping[str, Any] | None = None) -> dict[str, float]:
-        """Per neutral key: a Firearms level's chance differs by class (each class's
-        standard shot, its generic weapon's damage), so each key gets its own."""
-        out: dict[str, float] = {}
-        context = context or {}
-        for native, level in levels.items():
-            if native not in self.SKILLS:
-                col.loss("kept-verbatim", f"{path}.{native}", f"skill {native!r} has no neutral equivalent; "
-                                                              "kept in native.nwod")
-                continue
-            attr = int(context.get(self._attr_of(native), 2))
-            for k in self.SKILLS[native][1]:
-                chance = float(self._standard_chance(native, int(level), attr, self._class_for(native, k, context)))
-                out[k] = max(out.get(k, 0.0), chance)
-                if col.tracing:
-                    col.step(f"{path}.{native}", f"{native} {level}", f"{k}: standard-task chance {chance:.3f}",
-                             rules=["nwod.pool"], source="assumed")
-        return out
-
-    def _class_for(self, native: str, key: str, context: Mapping[str, Any]) -> str | None:
-        """The weapon class whose standard shot measures `native` for neutral skill `key`."""
-        if key in self.FIREARM_CLASS and (native == "Firearms" or key == "throw"):
-            return self.FIREARM_CLASS[key]
-        return context.get("@class")
-
-    def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
-                            context: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        context = context or {}
-        for native, (_, keys) in self.SKILLS.items():
-            found = []
-            for k in keys:
-                if k not in chances:
-                    continue
-                ctx = {**context, "@class": self._class_for(native, k, context)}
-                step = self.skill_ladder(native, ctx).step_for(chances[k])
-                found.append((k, int(step.native)))
-            if not found:
-                continue
-            best = max(v for _, v in found)
-            if len({v for _, v in found}) > 1:
-                col.loss("merged", f"{path}.{native}", f"{native} covers {', '.join(k for k, _ in found)} at "
-                                                       f"levels {sorted({v for _, v in found})}; the best kept")
-            out[native] = best
-            if col.tracing:
-                col.step(f"{path}.{native}", None, ", ".join(f"{k} {chances[k]:.3f}" for k, _ in found),
-                         f"{native} {best}", rules=["nwod.pool"], source="assumed")
-        covered = {k for _, keys in self.SKILLS.values() for k in keys}
-        for k in chances:
-            if k not in covered:
-                col.loss("unsupported-field", f"{path}.skills.{k}", f"{self.name} has no skill for {k}")
-        return out
-
     def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | None:
         if w.ranges is None:
             col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} has no neutral form; kept in native.nwod")
@@ -931,7 +857,11 @@ class NwodSystem(System):
         values = {a: getattr(npc, a) for a in self.ATTRIBUTES if a in self.NEUTRAL_ATTR}
         values["Size"] = npc.Size
         chars = self.characteristics_to_neutral(values, col)
-        skills = self.skills_to_neutral(npc.skills, col, "$.skills", self._skill_context(npc))
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in self.SKILLS}, col, "$.skills",
+                                        self._skill_context(npc))
+        for k in npc.skills:
+            if k not in self.SKILLS:
+                col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept in native.nwod")
         der = self.derived(npc)
         for k, v in der.items():
             stated = getattr(npc, k)
@@ -1011,7 +941,8 @@ class NwodSystem(System):
         chars = self.characteristics_to_neutral(values, col)
         if any(abs(chars[k] - comb.characteristics.get(k, -1)) > 1e-9 for k in chars):
             return False
-        skills = self.skills_to_neutral(npc.skills, col, "$", self._skill_context(npc))
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in self.SKILLS}, col, "$",
+                                        self._skill_context(npc))
         return all(abs(v - comb.skills.get(k, -1)) <= 1e-9 for k, v in skills.items()) and \
             set(skills) == set(comb.skills)
 
@@ -1054,9 +985,9 @@ class NwodSystem(System):
         skill = "Athletics" if cls == "thrown" else "Firearms"
         dex_p = self.characteristics()["Dexterity"].ladder.neutral(ns.Dexterity)
         str_p = self.characteristics()["Strength"].ladder.neutral(ns.Strength)
-        chance = float(self.standard_chance(skill, ns.Firearms, {"Dexterity": ns.Dexterity, "@class": cls}))
-        col.step("$.Firearms", f"Dexterity {ns.Dexterity} + {skill} {ns.Firearms}", f"standard-shot chance {chance:.3f}",
-                 rules=["nwod.pool"], source="assumed")
+        chance = self.competence(skill, ns.Firearms, {"Dexterity": ns.Dexterity, "@class": cls})
+        col.step("$.Firearms", f"Dexterity {ns.Dexterity} + {skill} {ns.Firearms}", f"competence {chance:.3f}",
+                 rules=["nwod.pool"], source="assumed", note="equated over the battery [core.equating]")
         if ns.specialty:
             col.loss("unsupported-field", "$.specialty", "a specialty (+1 die) has no neutral field", "nwod.specialty")
         distance = RANGE_LADDERS[chart].neutral(RANGE_PENALTY[ns.range]) if chart != "Thrown" else \
@@ -1123,7 +1054,7 @@ class NwodSystem(System):
         cls = shot.weapon.weapon_class
         skill = "Athletics" if cls == "thrown" else "Firearms"
         dex = self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))
-        level = int(self.skill_ladder(skill, {"Dexterity": dex, "@class": cls}).step_for(shot.shooter.skill).native)
+        level = int(self.level_for(skill, shot.shooter.skill, {"Dexterity": dex, "@class": cls}))
         st = self._attr_from_percentile("Strength", shot.shooter.characteristics.get("strength"))
         chart = chart_type_for(shot.weapon)
         if chart == "Thrown":

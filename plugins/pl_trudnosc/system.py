@@ -39,10 +39,9 @@ from xsys.core.model import (
     Target,
     Text,
     Weapon,
-    standard_shot,
 )
 from xsys.core.registry import catalog
-from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, unit_factor
 from xsys.core.vocab import POSTURE_HEIGHT, VisionAid, firearm_skill_for
@@ -494,8 +493,32 @@ class PlTrudnosc(System):
     def skills(self) -> dict[str, tuple[str, ...]]:
         return {name: tuple(spec["neutral"]) for name, spec in tables()["skills"].items()}
 
-    def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
-        return _skill_ladder(self.mechanic.key, skill, self._trait(skill, context))
+    # ---- skills: levels, the observation roll, the check at a level (equating: core) ----
+    # The text has no health or wounds: a standard adult takes 10 damage points (assumed,
+    # pl.damage: a generic pistol's 4 points are ~40% of it, a rifle's 9 nearly all, the
+    # proportions Call of Cthulhu and GURPS give their standard adult; README).
+    standard_health = 10.0
+    health_rule = "pl.damage"
+
+    def skill_levels(self, skill: str) -> Sequence[int]:
+        tr = tables()["traits"]
+        return range(int(tr["skill_min"]), int(tr["skill_max"]) + 1)
+
+    def competence_rule(self, skill: str) -> str:
+        return skill_rule(skill)
+
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A test is trait + skill: the skill's trait (3, the median, when not given)."""
+        return {skill_trait(skill): self._trait(skill, context)}
+
+    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        """Czujność: the unmodified observation test (pl.observe; its Trudność is assumed)."""
+        difficulty = int(tables()["observe"]["difficulty"])
+        return pass_chance(self.mechanic.successes(self._trait(skill, context), int(level), 0, difficulty))
+
+    def shot_context(self, shot: Shot) -> dict[str, Any]:
+        dex = shot.shooter.characteristics.get("dexterity", 0.5)
+        return {"Motoryka": _characteristics()["Motoryka"].ladder.step_for(dex).native}
 
     def rule_ids(self) -> set[str]:
         ids = super().rule_ids()
@@ -511,9 +534,6 @@ class PlTrudnosc(System):
         trait = skill_trait(skill)
         v = (context or {}).get(trait, 3)
         return int(v) if v is not None else 3
-
-    def standard_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        return _standard_chance(self.mechanic.key, skill, int(level), self._trait(skill, context))
 
     # ---- the check -----------------------------------------------------------------
     def difficulty(self, shot: Shot) -> tuple[list[Modifier], int, list[str]]:
@@ -602,13 +622,13 @@ class PlTrudnosc(System):
             notes.append("not in the text, no effect: " + "; ".join(ignored))
         return mods, turns, notes
 
-    def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
+                 extra: Sequence[Modifier] = ()) -> Check:
+        """pl.shoot: test Motoryka z Bronią (or Rzucanie) against the shot's Trudność."""
         mech = self.mechanic
         cls = shot.weapon.weapon_class
-        skill = SKILL_OF_NEUTRAL[firearm_skill_for(cls)]
-        chars = _characteristics()
-        motoryka = chars["Motoryka"].ladder.step_for(shot.shooter.characteristics.get("dexterity", 0.5)).native
-        level = self.skill_ladder(skill, {"Motoryka": motoryka}).step_for(shot.shooter.skill).native
+        motoryka = self._trait(skill, context)
+        level = int(level)
         mods, _turns, notes = self.difficulty(shot)
         mods = mods + list(extra)
         trudnosc = int(tables()["difficulty"]["base"])
@@ -812,10 +832,12 @@ class PlTrudnosc(System):
         lads = all_ladders()
         skill = SKILL_OF_RODZAJ[s.broń.rodzaj]
         weapon = self._weapon_to_neutral(s.broń, col, "$.broń")
-        chance = float(self.standard_chance(skill, s.umiejętność, {"Motoryka": s.Motoryka}))
+        key = firearm_skill_for(weapon.weapon_class)
+        chance = self.competence(skill, s.umiejętność, {"Motoryka": s.Motoryka, "@key": key})
         dex = _characteristics()["Motoryka"].ladder.neutral(s.Motoryka)
-        col.step("$.umiejętność", f"{skill} {s.umiejętność}", f"standard-shot chance {chance:.3f}",
-                 rules=[skill_rule(skill), "pl.resolution"], source="assumed")
+        col.step("$.umiejętność", f"{skill} {s.umiejętność}", f"{key} competence {chance:.3f}",
+                 rules=[skill_rule(skill), "pl.resolution"], source="assumed",
+                 note="equated over the battery [core.equating]")
         aim = Duration(lads["aim"].neutral(s.celowanie))
         if s.celowanie:
             col.loss("assumed", "$.celowanie", f"{s.celowanie} aiming turn(s) = {aim} (tura = 3 s assumed)", "pl.turn")
@@ -855,10 +877,11 @@ class PlTrudnosc(System):
             col.loss("assumed", "$.Motoryka", "no dexterity in the source; Motoryka set to the adult median",
                      "pl.traits")
         motoryka = _characteristics()["Motoryka"].ladder.step_for(dex).native
-        sstep = self.skill_ladder(skill, {"Motoryka": motoryka}).step_for(shot.shooter.skill)
+        sstep = self.skill_ladder(skill, {"Motoryka": motoryka, "@key": firearm_skill_for(cls)}).step_for(
+            shot.shooter.skill)
         if abs(sstep.rep - shot.shooter.skill) > 1e-9:
-            col.loss("rounded", "$.umiejętność", f"skill chance {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
-                     f"(P = {sstep.rep:.3f})", sstep.rule)
+            col.loss("rounded", "$.umiejętność", f"competence {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
+                     f"(competence {sstep.rep:.3f})", sstep.rule)
         weapon = self._weapon_from_neutral(shot.weapon, col, "$.broń")
 
         def gait(lad: Ladder, speed: float, path: str) -> str:
@@ -928,26 +951,3 @@ def _characteristics() -> dict[str, CharacteristicSpec]:
             for name, neutral in tr["neutral"].items()}
 
 
-@lru_cache(maxsize=None)
-def _standard_chance(mechanic: str, skill: str, level: int, trait: int) -> Fraction:
-    """Chance at the skill's standard task under `mechanic`: firearm and throwing skills
-    take the standard shot (Trudność 10 by pl.difficulty.base: 10 m short, 25 m long;
-    thrown at 10 m, assumed); Czujność the unmodified observation test (Trudność 10,
-    assumed)."""
-    mech = MECHANICS[mechanic]
-    if skill == "Czujność":
-        return pass_chance(mech.successes(trait, level, 0, int(tables()["observe"]["difficulty"])))
-    cls = {"Broń krótka": "handgun", "Broń długa": "rifle", "Rzucanie": "thrown"}[skill]
-    sys_ = PlTrudnosc(PlSettings(mechanic=mechanic))
-    mods, _, _ = sys_.difficulty(standard_shot(cls))
-    t = int(tables()["difficulty"]["base"]) + sum(int(m.value) for m in mods if m.kind == "difficulty")
-    extra = sum(int(m.value) for m in mods if m.kind == "dice")
-    return pass_chance(mech.successes(trait, level, extra, t))
-
-
-@lru_cache(maxsize=None)
-def _skill_ladder(mechanic: str, skill: str, trait: int) -> Ladder:
-    tr = tables()["traits"]
-    levels = [(lv, _standard_chance(mechanic, skill, lv, trait))
-              for lv in range(int(tr["skill_min"]), int(tr["skill_max"]) + 1)]
-    return chance_ladder(f"{skill} (trait {trait}, {mechanic})", levels, skill_rule(skill), "assumed")

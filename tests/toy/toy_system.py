@@ -14,7 +14,7 @@ from xsys.core import dice
 from xsys.core.hookspecs import hookimpl
 from xsys.core.ladder import Ladder
 from xsys.core.model import Combatant, Shot
-from xsys.core.system import CharacteristicSpec, System, chance_ladder, percentile_ladder
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Length
 from xsys.core.vocab import POSTURE_HEIGHT
@@ -54,16 +54,17 @@ class Toy(System):
     def skills(self) -> dict[str, tuple[str, ...]]:
         return {"Gun": ("handgun", "rifle"), "Look": ("spot",)}
 
-    def skill_ladder(self, skill: str, context: Any = None) -> Ladder:
-        return _skill_ladder(skill)
+    standard_health = 10.0
+    skill_rule = "toy.skill"
+    skill_source = "seed"
 
-    def standard_chance(self, skill: str, level: Any, context: Any = None) -> Fraction:
-        if skill == "Gun":
-            return dice.d100(level)  # the standard shot is at 10 m: range modifier 0
+    def skill_levels(self, skill: str) -> range:
+        return range(0, 101)
+
+    def roll_chance(self, skill: str, level: Any, context: Any = None) -> Fraction:
         return dice.d100(level)
 
-    def check(self, shot: Shot, extra=()) -> Check:
-        level = _skill_ladder("Gun").native(shot.shooter.skill)
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Any = None, extra=()) -> Check:
         mods = []
         r = _RANGE.step_for(float(shot.distance) + float(shot.target.speed) + float(shot.shooter.speed))
         if r.native:
@@ -99,8 +100,8 @@ class Toy(System):
         from xsys.core.model import Shooter, generic_weapon
 
         col = Collector(self.key)
-        chance = float(dice.d100(shot.skill))
-        col.step("$.skill", f"Gun {shot.skill}", f"standard-shot chance {chance:.2f}", rules=["toy.skill"])
+        chance = self.competence("Gun", shot.skill)
+        col.step("$.skill", f"Gun {shot.skill}", f"competence {chance:.2f}", rules=["toy.skill"])
         return col.result(Shot(shooter=Shooter(skill=chance), weapon=generic_weapon("handgun"),
                                distance=shot.range))
 
@@ -108,18 +109,13 @@ class Toy(System):
         col = Collector(self.key)
         if shot.light.illuminance < 10:
             col.loss("unsupported-field", "$.light", "toy shots carry no light", "toy.light")
-        level = _skill_ladder("Gun").native(shot.shooter.skill)
+        level = self.level_for("Gun", shot.shooter.skill)
         return col.result(ToyShot(skill=level, range=shot.distance))
 
 
 @lru_cache(maxsize=None)
 def _agi() -> Ladder:
     return percentile_ladder("AGI", dice.sum_distribution(2, 6), "toy.agi", "assumed")
-
-
-@lru_cache(maxsize=None)
-def _skill_ladder(skill: str) -> Ladder:
-    return chance_ladder(f"skill.{skill}", [(lv, dice.d100(lv)) for lv in range(0, 101)], "toy.skill", "seed")
 
 
 @hookimpl
