@@ -12,12 +12,14 @@ import sys
 
 
 def _interrupted_while_starting(signum, frame):  # pragma: no cover - timing dependent
-    sys.stderr.write("xsys: interrupted\n")
+    if sys.stderr is not None:
+        sys.stderr.write("xsys: interrupted\n")
     raise SystemExit(130)
 
 
 # Ctrl-C while the modules below load (a good part of a second on a slow machine) ends
-# with one line, not a traceback from deep inside an import; main() takes over from here.
+# with one line, not a traceback from deep inside an import. The handler is put back at
+# the end of this module; main() installs its own for the run.
 _sigint_before = None
 try:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
