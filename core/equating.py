@@ -163,3 +163,30 @@ def describe_battery(weapon_class: str) -> list[dict[str, Any]]:
 
 __all__ = ["BATTERY", "Item", "battery", "shot_effect", "true_score", "level_scores", "competence_ladder", "describe_battery",
            "LONG_ARM_SCALE"]
+
+
+# ---- published competence tiers (a check on the equating, never an input to it) ------------
+
+TIER_NAMES = ("untrained", "amateur", "professional", "expert", "master")
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One of a system's published competence tiers for its firearm skills: the common rank
+    (0 untrained ... 4 master), the system's own name, its lowest level and a typical level."""
+
+    rank: int
+    name: str
+    lowest: Any
+    typical: Any
+    rule: str
+    source: str
+
+
+def tier_of(tiers: "Sequence[Tier]", level: Any) -> Tier:
+    """The tier a native level falls in (the last whose lowest level it reaches)."""
+    found = tiers[0]
+    for t in tiers:
+        if level >= t.lowest:
+            found = t
+    return found

@@ -141,6 +141,11 @@ class System:
                                                               self.skill_source)
         return lad
 
+    def tiers(self, skill: str) -> tuple[equating.Tier, ...]:
+        """The system's published competence tiers for firearm `skill`, lowest first (empty
+        when it publishes none). Equated conversions are checked against them."""
+        return ()
+
     def competence_rule(self, skill: str) -> str:
         """The rule ID a skill's levels are read by (its check's rule)."""
         return self.skill_rule or f"{self.rule_prefix}skills"

@@ -35,6 +35,7 @@ from xsys.core.model import (
     Weapon,
     generic_weapon,
 )
+from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, parse
@@ -104,6 +105,13 @@ class LightEffect:
     unaimed: bool = False  # careful aim (and with it location shots' range doubling) lost
     modifiers: list[Modifier] = field(default_factory=list)
     level: str = "daylight"
+
+
+# The Keeper Rulebook's skill chart (not in the seed text, so assumed): novice up to 5%,
+# neophyte 6-25% (a firearm's untrained base chance lies here), amateur 26-50%, professional
+# 51-75%, expert 76-90%, master 91%+. (rank, name, lowest level, typical level)
+COC_TIERS = ((0, "novice/neophyte (base chance)", 0, 20), (1, "amateur", 26, 40), (2, "professional", 51, 63),
+             (3, "expert", 76, 83), (4, "master", 91, 95))
 
 
 class CocSystem(System):
@@ -289,6 +297,9 @@ class CocSystem(System):
 
     def skill_levels(self, skill: str) -> Sequence[int]:
         return range(0, 101)
+
+    def tiers(self, skill: str) -> tuple[Tier, ...]:
+        return tuple(Tier(r, n, lo, ty, 'coc-ja.skills', 'assumed') for r, n, lo, ty in COC_TIERS)
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
         return self.resolve(int(level)).success

@@ -24,6 +24,7 @@ from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Combatant, Cover, Light, Shooter, Shot, Target, Weapon
+from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
@@ -219,6 +220,12 @@ def effective_distance(distance: float, elevation: float) -> float:
     return distance
 
 
+# GURPS 3e skill levels as players read them (assumed, not in the seed's tables): the default
+# from DX (DX-4: 6 for DX 10), 10-11 amateur, about 12 competent, 14 expert, 16+ master.
+GURPS_TIERS = ((0, "default (DX-4)", 0, 6), (1, "amateur", 10, 10), (2, "competent", 12, 12),
+               (3, "expert", 14, 14), (4, "master", 16, 16))
+
+
 class Gurps(System):
     key = "gurps"
     name = "GURPS"
@@ -255,6 +262,9 @@ class Gurps(System):
         if skill not in SKILLS:
             raise InputError("unknown GURPS skill", expected="one of " + ", ".join(SKILLS), found=repr(skill))
         return SKILL_LEVELS
+
+    def tiers(self, skill: str) -> tuple[Tier, ...]:
+        return tuple(Tier(r, n, lo, ty, 'gurps.ranged-attack', 'assumed') for r, n, lo, ty in GURPS_TIERS)
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
         return success(int(level))  # gurps.resolution: the unmodified roll

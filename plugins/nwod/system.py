@@ -26,6 +26,7 @@ from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
     Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon,
 )
+from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
@@ -452,6 +453,12 @@ def _find_catalog_weapon(name: str):
 
 # ======================================================================= the system
 
+# nWoD skill dots (World of Darkness Rulebook): none untrained, 1 novice, 2 practitioner,
+# 3 professional, 4 expert, 5 master (Dexterity alongside: tiers are read at Dexterity 2).
+NWOD_TIERS = ((0, "untrained", 0, 0), (1, "novice/practitioner", 1, 2), (2, "professional", 3, 3),
+              (3, "expert", 4, 4), (4, "master", 5, 5))
+
+
 class NwodSystem(System):
     key = "nwod"
     name = "new World of Darkness"
@@ -542,6 +549,9 @@ class NwodSystem(System):
 
     def skill_levels(self, skill: str) -> Sequence[int]:
         return range(6)
+
+    def tiers(self, skill: str) -> tuple[Tier, ...]:
+        return tuple(Tier(r, n, lo, ty, 'nwod.pool', 'assumed') for r, n, lo, ty in NWOD_TIERS)
 
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """A pool is attribute + skill: the skill's attribute (2 when not given) is its context."""

@@ -41,6 +41,7 @@ from xsys.core.model import (
     Weapon,
 )
 from xsys.core.registry import catalog
+from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, unit_factor
@@ -100,7 +101,9 @@ def _aim_ladder() -> Ladder:
     tura = turn_seconds()
     rows = [Step(k, k * tura, "pl.aim", "assumed", f"{k} tura" if k == 1 else f"{k} tur")
             for k in range(int(tables()["aim"]["max_turns"]) + 1)]
-    return Ladder.build("aim", "s", rows, rounding="down", native_order="increasing")
+    # each step stands for its own row (0 turns = no aim at all, 1 = one full tura): a middle
+    # of the step would read "0 turns" as 1.5 s of aim, another system's careful aim
+    return Ladder.build("aim", "s", rows, rounding="down", native_order="increasing", represent="row")
 
 
 def _points_ladder(name: str, rule: str) -> Ladder:
@@ -458,6 +461,12 @@ def grenade(mechanic: Mechanic, motoryka: int, rzucanie: int, *, distance: float
 
 # ---- the system --------------------------------------------------------------------
 
+# The text gives no skill scale (pl.traits): skills 0-5 are assumed to read like dots, 0
+# untrained, 1-2 amateur, 3 professional, 4 expert, 5 master (README).
+PL_TIERS = ((0, "untrained", 0, 0), (1, "amateur", 1, 1), (2, "professional", 3, 3),
+            (3, "expert", 4, 4), (4, "master", 5, 5))
+
+
 class PlTrudnosc(System):
     key: ClassVar[str] = KEY
     name: ClassVar[str] = "Polish firefight rules — Trudność difficulty system"
@@ -503,6 +512,9 @@ class PlTrudnosc(System):
     def skill_levels(self, skill: str) -> Sequence[int]:
         tr = tables()["traits"]
         return range(int(tr["skill_min"]), int(tr["skill_max"]) + 1)
+
+    def tiers(self, skill: str) -> tuple[Tier, ...]:
+        return tuple(Tier(r, n, lo, ty, 'pl.shoot', 'assumed') for r, n, lo, ty in PL_TIERS)
 
     def competence_rule(self, skill: str) -> str:
         return skill_rule(skill)

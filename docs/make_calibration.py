@@ -1,0 +1,13 @@
+"""Regenerate docs/calibration.md's measured table: python docs/make_calibration.py"""
+
+from pathlib import Path
+
+from xsys.conversions import calibration
+
+HERE = Path(__file__).parent
+MARK = "<!-- generated table below: python docs/make_calibration.py -->\n"
+
+if __name__ == "__main__":
+    doc = HERE / "calibration.md"
+    head = doc.read_text(encoding="utf-8").split(MARK)[0]
+    doc.write_text(head + MARK + "\n" + calibration.markdown(calibration.table()), encoding="utf-8")

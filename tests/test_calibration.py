@@ -1,0 +1,114 @@
+"""Calibration (issue 16): competence is equated over the battery; converted NPCs land where a
+player of the target system would put them; the published tiers check the equating."""
+
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api, calibration
+from xsys.core import equating
+from xsys.core.model import Combatant
+from xsys.core.registry import default_registry
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+REG = default_registry()
+
+
+@pytest.fixture(scope="module")
+def cells():
+    return calibration.table()
+
+
+def test_the_battery_spans_easy_to_hard():
+    shots = equating.battery("handgun")
+    assert len(shots) >= 8
+    coc = REG.system("coc")
+    chances = [float(coc.check_at(s, "Handgun", 50).chance) for s in shots]
+    assert max(chances) >= 0.9 and min(chances) <= 0.15  # point-blank aimed vs long, dark, covered
+
+
+def test_measure_is_share_of_health_not_hit_chance():
+    # nWoD untrained rifle: pool Dex 2 - 1 + 4 damage dice hits ~85% of the time, but for about a
+    # quarter of a standard adult's 7 Health: competence stays with CoC's untrained rifleman
+    nwod = REG.system("nwod")
+    comp = nwod.competence("Firearms", 0, {"Dexterity": 2, "@key": "rifle"})
+    assert 0.15 < comp < 0.35
+    coc_level = REG.system("coc").level_for("Rifle", comp)
+    assert 20 <= coc_level <= 40
+
+
+def test_competence_is_the_true_score():
+    g = REG.system("gurps")
+    assert g.competence("Guns (Pistol)", 13) == pytest.approx(equating.true_score(g, "Guns (Pistol)", 13, "handgun"))
+
+
+@pytest.mark.parametrize("src,path,skill,target,tskill,lo,hi", [
+    # the issue's table: a GURPS patrol officer with Guns (Pistol)-13 was CoC Handgun 0
+    ("gurps", FIXTURES / "gurps/npcs/policeman.yaml", "Guns (Pistol)", "coc", "Handgun", 26, 75),
+    # the CoC detective, Handgun 55, was nWoD Firearms 0 and nothing in the Polish system
+    ("coc", FIXTURES / "coc/npcs/police_detective.yaml", "Handgun", "nwod", "Firearms", 2, 4),
+    ("coc", FIXTURES / "coc/npcs/police_detective.yaml", "Handgun", "pl-trudnosc", "Broń krótka", 1, 3),
+])
+def test_fixture_cops_convert_to_believable_levels(src, path, skill, target, tskill, lo, hi):
+    doc = api.convert(path, target, fresh=True).document
+    skills = doc.skills if hasattr(doc, "skills") and isinstance(doc.skills, dict) else doc.umiejętności.as_dict()
+    assert lo <= skills[tskill] <= hi, skills
+
+
+def test_issue_examples():
+    coc, gurps, nwod = REG.system("coc"), REG.system("gurps"), REG.system("nwod")
+    # CoC Rifle 20 was Guns (Rifle)-18: now an untrained-to-amateur rifleman
+    assert gurps.level_for("Guns (Rifle)", coc.competence("Rifle", 20, {"@key": "rifle"})) <= 11
+    # nWoD Dexterity 2, Firearms 2 was CoC Handgun 87 and GURPS Guns-26
+    comp = nwod.competence("Firearms", 2, {"Dexterity": 2, "@key": "handgun"})
+    assert 26 <= coc.level_for("Handgun", comp) <= 60
+    assert 11 <= gurps.level_for("Guns (Pistol)", comp) <= 14
+
+
+def test_tiers_stay_strictly_ordered(cells):
+    """A higher tier never converts lower, in every target (ordering preserved)."""
+    by = {}
+    for c in cells:
+        by.setdefault((c.weapon_class, c.source, c.target), []).append((c.rank, c.level))
+    for key, rows in by.items():
+        levels = [lv for _, lv in sorted(rows)]
+        assert levels == sorted(levels), key
+
+
+def test_pistol_tiers_agree_within_one_tier_among_coc_gurps_nwod(cells):
+    core = {"coc", "coc-zh", "gurps", "nwod"}
+    off = [c for c in cells if c.weapon_class == "handgun" and c.source in core and c.target in core and c.off_by > 1]
+    assert not off, off
+
+
+def test_most_conversions_land_in_the_target_tier_or_next(cells):
+    """The measured state (docs/calibration.md): at least 85% within one tier. The remaining
+    disagreements (nWoD and GURPS rifles, the Polish default mechanic) are documented there."""
+    within = sum(c.off_by <= 1 for c in cells)
+    assert within / len(cells) >= 0.85, f"{within} of {len(cells)}"
+
+
+def test_none_stays_none():
+    pl = REG.system("pl-trudnosc")
+    lads = pl.ladders()
+    assert lads["aim"].neutral(0) == 0.0 and lads["light"].neutral(15) == 0.0
+    assert REG.system("gurps").ladders()["aim_turns"].neutral(0) == 0.0
+    assert REG.system("coc").ladders()["careful-aim"].neutral(0) == 0.0
+
+
+def test_fresh_round_trip_returns_to_own_tier():
+    """CoC professional (Handgun 63) -> every system -> back, the remembered source ignored."""
+    coc = REG.system("coc")
+    comp = coc.competence("Handgun", 63)
+    c = Combatant(name="pro", skills={"handgun": comp})
+    for key in ("gurps", "nwod"):
+        other = REG.system(key)
+        there = other.npc_from_neutral(c).value
+        back = coc.npc_from_neutral(other.npc_to_neutral(there).value).value
+        assert 51 <= back.skills["Handgun"] <= 75, (key, back.skills)
+
+
+def test_calibration_doc_is_up_to_date():
+    doc = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    assert calibration.markdown(calibration.table()) in doc, "run python docs/make_calibration.py"
