@@ -352,6 +352,8 @@ def convert(
     strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) when anything is lost.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the loss report.")] = False,
     set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+    fresh: Annotated[bool, typer.Option("--fresh", help="Ignore the source a converted document remembers: "
+                                        "show the conversion for what it is.")] = False,
 ) -> None:
     """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B).
     Files in a folder that are not xsys documents are skipped (said on stderr)."""
@@ -383,7 +385,7 @@ def convert(
                 _info(f"skipped {src}: not an xsys document (it has no system: or kind: key)")
                 continue
             conv = api.convert(api.from_plain(data, name, from_), to, default_system=from_, settings=settings,
-                               strict=strict, trace=explain)
+                               strict=strict, trace=explain, fresh=fresh)
             out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
             out = api.dump(conv, out_fmt, explain)
             if not quiet:

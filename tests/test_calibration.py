@@ -112,3 +112,21 @@ def test_fresh_round_trip_returns_to_own_tier():
 def test_calibration_doc_is_up_to_date():
     doc = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
     assert calibration.markdown(calibration.table()) in doc, "run python docs/make_calibration.py"
+
+
+def test_cli_fresh_ignores_the_remembered_source(tmp_path):
+    """--fresh converts a converted document for what it is: GURPS Guns (Pistol)-13 -> coc ->
+    gurps with --fresh is read from the CoC numbers (a believable level), not restored."""
+    import subprocess
+    import sys
+
+    xsys = str(Path(sys.executable).parent / "xsys")
+    there = tmp_path / "coc.yaml"
+    subprocess.run([xsys, "convert", str(FIXTURES / "gurps/npcs/policeman.yaml"), "--to", "coc", "-q", "-o",
+                    str(there)], check=True)
+    out = subprocess.run([xsys, "convert", str(there), "--to", "gurps", "-q", "--fresh"], capture_output=True,
+                         text=True, check=True).stdout
+    import yaml
+
+    level = yaml.safe_load(out)["skills"]["Guns (Pistol)"]
+    assert 11 <= level <= 15
