@@ -8,21 +8,26 @@ items. Two levels of two systems are equated when their true scores are equal. T
 score is the neutral value of a skill (``Combatant.skills``, ``Shooter.skill``): a number
 in [0, 1] that means the same thing in every system.
 
-**The measure** of one item is the expected share of a standard adult's health that the
-shot takes, each shot counting at most the whole of it (``E[min(damage, health)] / health``
-over the system's own damage distribution of the check). Hit chance alone is not
-comparable: new World of Darkness folds the weapon's damage into the attack pool (its
-successes *are* the damage), so an untrained rifleman "hits" 88% of the time for one point
-of seven; measured by what the hit does, the same shooter stands where Call of Cthulhu's
-untrained rifleman stands. Each system states its standard adult's health (seed where its
-text has one, assumed otherwise) as ``System.standard_health``.
+**The measure** of one item is the chance that a standard adult is down (health at 0)
+within three shots taken in that situation, from the system's own damage distribution of the
+check (``shot_effect``). Hit chance alone is not comparable: new World of Darkness adds the
+weapon's damage dice to the attack pool (its successes *are* the damage), so an untrained
+rifleman "hits" 85% of the time for about a quarter of a standard adult's health. The
+expected share of health per shot (the first measure tried) is comparable but linear in
+each hit's lethality, so a system whose rifle hit takes the whole adult (Call of Cthulhu)
+spread its rifle skill over twice the range of one whose hits take a quarter (nWoD): its
+professional equated to nWoD's master. Putting the adult down within a short exchange
+saturates both ways alike: a lethal hit or several lighter ones. Each system states its
+standard adult's health (seed where its text has one, assumed otherwise) as
+``System.standard_health``.
 
-**The battery** (``BATTERY``) spans what a firearm is used for: point-blank and aimed,
-unaimed snap shots, long aimed shots, dim light and darkness, partial cover, a moving target
-and a moving shooter, and the long shot in poor light behind cover. Short arms (handguns,
-revolvers, thrown weapons) take the distances as written; long arms take them ×2.5 (the
-standard shot is 10 m for a short arm, 25 m for a long one). Every item uses the class's
-generic weapon (``model.generic_weapon``), the same in every system.
+**The battery** (``BATTERY_SHORT``, ``BATTERY_LONG``) spans what a firearm is used for:
+point-blank, unaimed snap shots, aimed shots out to four (short arms) or eight (long arms)
+times the standard distance, moonlight and twilight, half cover, a moving target and a
+moving shooter, and the long shot in poor light behind cover. Short arms work around the
+10 m standard shot, long arms around 25 m, and a long arm is aimed wherever there is time.
+Every item uses the class's generic weapon (``model.generic_weapon``), the same in every
+system.
 
 Skills without a physical task (Spot, Dodge, Conceal ...) have no battery: their competence
 is the chance of the system's own unmodified roll (``System.roll_chance``).
@@ -34,6 +39,7 @@ measure, the ladders and their cache — is here, once.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -48,12 +54,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .system import System
     from .trace import Check
 
-LONG_ARM_SCALE = 2.5  # 25 m / 10 m: the standard shot's distance for a long arm over a short arm
-
-
 @dataclass(frozen=True)
 class Item:
-    """One reference situation. Distances are for a short arm (×2.5 for a long arm)."""
+    """One reference situation."""
 
     name: str
     distance: float  # m
@@ -64,9 +67,10 @@ class Item:
     shooter_speed: float = 0.0  # m/s
 
 
-# Twelve items, easy to hard. Aim times are 3 s (a careful shot); gaits are the shared
-# presets (walk 1.4 m/s); light levels are the presets (full moon 0.25 lx, twilight 3 lx).
-BATTERY: tuple[Item, ...] = (
+# Short arms (handguns, revolvers, thrown): twelve items, easy to hard, around the 10 m
+# standard shot. Aim times are 3 s (a careful shot); gaits and light are the shared presets
+# (walk 1.4 m/s, full moon 0.25 lx, twilight 3 lx).
+BATTERY_SHORT: tuple[Item, ...] = (
     Item("point-blank, aimed", 3.0, aim=3.0),
     Item("standard shot (unaimed)", 10.0),
     Item("standard distance, aimed", 10.0, aim=3.0),
@@ -80,24 +84,50 @@ BATTERY: tuple[Item, ...] = (
     Item("twilight, half behind cover, aimed", 25.0, aim=3.0, illuminance=3.0, exposure=0.5),
     Item("moonlight, half behind cover, long and aimed", 40.0, aim=3.0, illuminance=0.25, exposure=0.5),
 )
+# Long arms (SMGs, carbines, rifles, shotguns, MGs) around the 25 m standard shot: a long arm
+# is aimed when there is time, so beyond the standard distance its items are aimed shots
+# (an unaimed rifle shot at 50 m and more is a rare thing in every system's world).
+BATTERY_LONG: tuple[Item, ...] = (
+    Item("point-blank snap shot", 7.5),
+    Item("standard shot (unaimed)", 25.0),
+    Item("standard distance, aimed", 25.0, aim=3.0),
+    Item("twice the distance, aimed", 50.0, aim=3.0),
+    Item("four times the distance, aimed", 100.0, aim=3.0),
+    Item("eight times the distance, aimed", 200.0, aim=3.0),
+    Item("full moonlight, aimed", 50.0, aim=3.0, illuminance=0.25),
+    Item("half behind cover, aimed", 75.0, aim=3.0, exposure=0.5),
+    Item("walking target, aimed", 50.0, aim=3.0, target_speed=1.4),
+    Item("walking shooter", 25.0, shooter_speed=1.4),
+    Item("twilight, half behind cover, aimed", 100.0, aim=3.0, illuminance=3.0, exposure=0.5),
+    Item("moonlight, half behind cover, long and aimed", 200.0, aim=3.0, illuminance=0.25, exposure=0.5),
+)
+
+
+def items(weapon_class: str) -> tuple[Item, ...]:
+    return BATTERY_SHORT if weapon_class in SHORT_ARMS else BATTERY_LONG
 
 
 @lru_cache(maxsize=None)
 def battery(weapon_class: str) -> tuple[Shot, ...]:
-    """The battery's shots for one weapon class (its generic weapon, its distances)."""
-    scale = 1.0 if weapon_class in SHORT_ARMS else LONG_ARM_SCALE
+    """The battery's shots for one weapon class (its generic weapon, its items)."""
     weapon = generic_weapon(weapon_class)
     return tuple(
         Shot(
             name=f"battery: {it.name}",
             weapon=weapon,
-            distance=Length(it.distance * scale),
+            distance=Length(it.distance),
             shooter=Shooter(skill=0.5, aim_time=Duration(it.aim), speed=Speed(it.shooter_speed)),
             target=Target(speed=Speed(it.target_speed), cover=Cover(exposure=it.exposure)),
             light=Light(illuminance=Illuminance(it.illuminance)),
         )
-        for it in BATTERY
+        for it in items(weapon_class)
     )
+
+
+SHOTS = 3  # the exchange an item is measured over: three shots in the same situation
+# Where no level can put the adult down in three shots (a weak thrown weapon), levels still
+# differ by the share of health one shot takes: it breaks such ties at a thousandth the weight.
+TIE_WEIGHT = 1e-3
 
 
 def _points(value: str) -> float:
@@ -105,18 +135,40 @@ def _points(value: str) -> float:
     return float(value.rstrip("+"))
 
 
-def shot_effect(check: "Check", health: float) -> float:
-    """The measure of one item: expected share of a standard adult's health the shot takes,
-    one shot counting at most all of it. Uses the check's damage distribution (which holds
-    the misses at 0); without one, its mean damage, capped; without either, its chance."""
+def damage_per_shot(check: "Check") -> dict[float, float]:
+    """One shot's damage distribution, misses at 0: the check's own where it gives one; else
+    every hit dealing the mean damage of a hit (``damage_mean / chance``)."""
     if check.damage:
-        total = 0.0
+        out: dict[float, float] = {}
         for value, p in check.damage.items():
-            total += float(Fraction(p)) * min(_points(value), health)
-        return total / health
-    if check.damage_mean is not None:
-        return min(float(check.damage_mean) / health, float(check.chance))
-    return float(check.chance)
+            v = _points(value)
+            out[v] = out.get(v, 0.0) + float(Fraction(p))
+        return out
+    chance = float(check.chance)
+    if check.damage_mean is None or chance <= 0:
+        return {0.0: 1.0 - chance, math.inf: chance}  # no damage known: a hit counts as taking the adult down
+    return {0.0: 1.0 - chance, float(check.damage_mean) / chance: chance}
+
+
+def shot_effect(check: "Check", health: float, shots: int = SHOTS) -> float:
+    """The measure of one item: the chance that a standard adult (``health``) is down within
+    ``shots`` shots taken in this situation, each shot's damage as the check gives it (ties
+    broken by the expected share of health one shot takes, at ``TIE_WEIGHT``)."""
+    per = sorted(damage_per_shot(check).items())
+    reached: dict[float, float] = {0.0: 1.0}  # damage so far (capped at health) -> probability
+    for _ in range(shots):
+        nxt: dict[float, float] = {}
+        for done, p in reached.items():
+            if done >= health:
+                nxt[health] = nxt.get(health, 0.0) + p
+                continue
+            for d, q in per:
+                t = min(health, done + d)
+                nxt[t] = nxt.get(t, 0.0) + p * q
+        reached = nxt
+    down = reached.get(health, 0.0)
+    share = sum(min(d, health) * q for d, q in per) / health
+    return (down + TIE_WEIGHT * share) / (1.0 + TIE_WEIGHT)
 
 
 def true_score(system: "System", skill: str, level: Any, weapon_class: str,
@@ -155,14 +207,14 @@ def competence_ladder(name: str, levels: Sequence[Any], scores: Sequence[float],
 
 def describe_battery(weapon_class: str) -> list[dict[str, Any]]:
     """The battery as plain rows (docs, ``xsys`` output)."""
-    return [{"item": it.name, "distance": f"{float(s.distance):g} m", "aim": f"{it.aim:g} s",
+    return [{"item": it.name, "distance": f"{it.distance:g} m", "aim": f"{it.aim:g} s",
              "light": f"{it.illuminance:g} lx", "exposure": it.exposure,
              "target speed": f"{it.target_speed:g} m/s", "shooter speed": f"{it.shooter_speed:g} m/s"}
-            for it, s in zip(BATTERY, battery(weapon_class))]
+            for it in items(weapon_class)]
 
 
-__all__ = ["BATTERY", "Item", "battery", "shot_effect", "true_score", "level_scores", "competence_ladder", "describe_battery",
-           "LONG_ARM_SCALE"]
+__all__ = ["BATTERY_SHORT", "BATTERY_LONG", "Item", "items", "battery", "damage_per_shot", "shot_effect", "TIE_WEIGHT", "true_score", "level_scores", "competence_ladder", "describe_battery",
+           "SHOTS"]
 
 
 # ---- published competence tiers (a check on the equating, never an input to it) ------------

@@ -289,6 +289,37 @@ class System:
         return out
 
 
+    def levels_kept(self, levels: Mapping[str, Any], col: Collector, path: str = "$",
+                    context: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Native levels the equating cannot tell from a lower level (the same competence on
+        every battery they cover): returned to be kept in the stat block's native details, so
+        a trip back into this system restores them, each with a ``rounded`` loss."""
+        out: dict[str, Any] = {}
+        for native, level in levels.items():
+            for k in self.skills().get(native, ()):
+                ctx = {**(context or {}), "@key": k}
+                back = self.level_for(native, self.competence(native, level, ctx), ctx)
+                if back != level:
+                    out[native] = level
+                    col.loss("rounded", f"{path}.{native}", f"{native} {level} has the same {k} competence as "
+                             f"{native} {back}; the exact level is kept for {self.name}",
+                             self.competence_rule(native))
+                    break
+        return out
+
+    def levels_restored(self, levels: dict[str, Any], kept: Mapping[str, Any], chances: Mapping[str, float],
+                        context: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Put back the kept exact levels whose competences still match the neutral values
+        (an edited or foreign value is converted, not overridden)."""
+        for native, level in kept.items():
+            if native not in levels:
+                continue
+            keys = [k for k in self.skills().get(native, ()) if k in chances]
+            if keys and all(abs(self.competence(native, level, {**(context or {}), "@key": k}) - chances[k]) < 1e-9
+                            for k in keys):
+                levels[native] = level
+        return levels
+
 def _battery_note(neutral_skill: str) -> str:
     cls = SKILLS.get(neutral_skill)
     if cls is None:

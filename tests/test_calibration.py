@@ -28,7 +28,31 @@ def test_the_battery_spans_easy_to_hard():
     assert max(chances) >= 0.9 and min(chances) <= 0.15  # point-blank aimed vs long, dark, covered
 
 
-def test_measure_is_share_of_health_not_hit_chance():
+def test_measure_is_the_adult_down_within_three_shots():
+    from fractions import Fraction
+
+    from xsys.core.trace import Check
+
+    def check(damage, chance):
+        return Check(system="t", stat="x", base=0, target=0, needs="", chance=Fraction(chance), damage=damage)
+
+    w = equating.TIE_WEIGHT
+
+    def measure(down, share):
+        return (down + w * share) / (1 + w)
+
+    # half the shots take all 10 health: down unless all three miss
+    assert equating.shot_effect(check({"0": "1/2", "10": "1/2"}, "1/2"), 10) == pytest.approx(measure(7 / 8, 1 / 2))
+    # every shot hits for 4 of 10: down on the third
+    assert equating.shot_effect(check({"4": "1"}, 1), 10) == pytest.approx(measure(1.0, 0.4))
+    # hits of 3 of 10: three hits are not enough; only the tie-breaking share remains
+    assert equating.shot_effect(check({"3": "1"}, 1), 10) == pytest.approx(measure(0.0, 0.3))
+    # no distribution: each hit deals the mean damage of a hit (12 / (1/2) = 24 >= 10)
+    bare = Check(system="t", stat="x", base=0, target=0, needs="", chance=Fraction(1, 2), damage_mean=12.0)
+    assert equating.shot_effect(bare, 10) == pytest.approx(measure(7 / 8, 1 / 2))
+
+
+def test_hit_chance_alone_does_not_decide():
     # nWoD untrained rifle: pool Dex 2 - 1 + 4 damage dice hits ~85% of the time, but for about a
     # quarter of a standard adult's 7 Health: competence stays with CoC's untrained rifleman
     nwod = REG.system("nwod")
@@ -83,10 +107,13 @@ def test_pistol_tiers_agree_within_one_tier_among_coc_gurps_nwod(cells):
 
 
 def test_most_conversions_land_in_the_target_tier_or_next(cells):
-    """The measured state (docs/calibration.md): at least 85% within one tier. The remaining
-    disagreements (nWoD and GURPS rifles, the Polish default mechanic) are documented there."""
+    """The measured state (docs/calibration.md): 185 of 200 within one tier, 114 in the target's
+    own. The remaining disagreements (the Polish default mechanic, GURPS rifles) are documented
+    there."""
     within = sum(c.off_by <= 1 for c in cells)
-    assert within / len(cells) >= 0.85, f"{within} of {len(cells)}"
+    assert within / len(cells) >= 0.9, f"{within} of {len(cells)}"
+    exact = sum(c.off_by == 0 for c in cells)
+    assert exact / len(cells) >= 0.55, f"{exact} of {len(cells)}"
 
 
 def test_none_stays_none():

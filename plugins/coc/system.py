@@ -37,7 +37,7 @@ from xsys.core.model import (
 )
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
-from xsys.core.trace import Check, Collector, Modifier, Result
+from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length, parse
 from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
 
@@ -588,14 +588,17 @@ class CocSystem(System):
             target = T
 
         damage_mean = None
+        damage = None
         if with_damage and cls != "thrown":
             damage_mean = float(self._damage_mean(sit, nw, T, M, chance, outcomes, hits if autofire else None))
+            if not autofire and sit.fire == "single":
+                damage = self._damage_distribution(sit, nw, chance, outcomes)
 
         mods_txt = " ".join(m.render().split(" [")[0] for m in mods)
         native = f"{sit.skill} {sit.skill_value}%" + (f" {mods_txt}" if mods_txt else "") + f": roll d100 <= {target:02d}"
         return Check(system=self.key, stat=sit.skill, base=sit.skill_value, modifiers=mods, target=target,
-                     needs=needs, chance=chance, native=native, damage_mean=damage_mean, outcomes=outcomes,
-                     notes=notes)
+                     needs=needs, chance=chance, native=native, damage_mean=damage_mean, damage=damage,
+                     outcomes=outcomes, notes=notes)
 
     # ==== damage =======================================================================
     def damage_roll(self, sit: Situation, nw: CocWeapon) -> tuple[str, bool]:
@@ -620,6 +623,34 @@ class CocSystem(System):
             total += A
             why.append(f"{sit.barrier.thickness.to('cm'):g} cm {sit.barrier.material}: {A} [{step.rule}]")
         return total, why
+
+    def _damage_distribution(self, sit: Situation, nw: CocWeapon, chance: Fraction,
+                             outcomes: Mapping[str, Fraction]) -> dict[str, str] | None:
+        """Exact damage of one single shot, misses at 0: a hit rolls the damage, an impale (and
+        a head shot) rolls it twice (coc-ja.aimed.effects); armor A subtracts once. Shot
+        pellets against armor (armor per die) have only their mean."""
+        roll, pellets = self.damage_roll(sit, nw)
+        A, _ = self.armor_points(sit)
+        if pellets and A:
+            return None
+        once = rules.damage_distribution(roll)
+        twice: dict[int, Fraction] = {}
+        for a, pa in once.items():
+            for b, pb in once.items():
+                twice[a + b] = twice.get(a + b, Fraction(0)) + pa * pb
+        imp = Fraction(0) if pellets else outcomes["impale"]
+        if sit.called_location in HEAD:
+            plain, doubled = Fraction(0), chance
+        else:
+            plain, doubled = chance - imp, imp
+        out: dict[int, Fraction] = {0: 1 - chance}
+        for dist, weight in ((once, plain), (twice, doubled)):
+            if not weight:
+                continue
+            for v, p in dist.items():
+                d = max(0, v - A)
+                out[d] = out.get(d, Fraction(0)) + weight * p
+        return {str(v): fraction_text(p) for v, p in sorted(out.items()) if p}
 
     def _damage_mean(self, sit, nw, T, M, chance, outcomes, hits) -> Fraction:
         roll, pellets = self.damage_roll(sit, nw)

@@ -365,6 +365,7 @@ class CocZhSystem(CocSystem):
             roll, pellets = self.damage_roll(sit, nw)
             if pellets:
                 fields["damage_mean"] = float(self._shot_damage_mean(sit, roll, check))
+                fields["damage"] = None  # coc's distribution lets no pellet impale: only the mean here
         return msgspec.structs.replace(check, **fields)
 
     def _shot_damage_mean(self, sit: Situation, roll: str, check: Check) -> Fraction:

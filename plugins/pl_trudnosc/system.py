@@ -722,6 +722,9 @@ class PlTrudnosc(System):
         weapons = [self._weapon_to_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(npc.broń)]
         armor = [self._armor_to_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(npc.pancerz)]
         native: dict[str, Any] = {}
+        exact = self.levels_kept(npc.umiejętności.as_dict(), col, "$.umiejętności", context=traits)
+        if exact:
+            native["umiejętności"] = exact
         if npc.Zalety:
             native["Zalety"] = list(npc.Zalety)
             col.loss("kept-verbatim", "$.Zalety", "Zalety have no neutral equivalent; kept verbatim", "pl.crawl")
@@ -740,6 +743,7 @@ class PlTrudnosc(System):
         traits = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         levels = self.skills_from_neutral(combatant.skills, col, "$.umiejętności", context=traits)
         mine = combatant.native.get(self.key, {})
+        levels = self.levels_restored(levels, mine.get("umiejętności", {}), combatant.skills, context=traits)
         zalety = [str(z) for z in mine.get("Zalety", [])]
         for other in combatant.native:
             if other != self.key:
