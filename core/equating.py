@@ -40,7 +40,7 @@ measure, the ladders and their cache — is here, once.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -103,8 +103,20 @@ BATTERY_LONG: tuple[Item, ...] = (
 )
 
 
+# How far past the standard distance a class reaches, as a share of the long battery's
+# (an SMG or a shotgun is not a 200 m weapon): an item at d metres is fired at
+# 25 + (d - 25) x reach. Rifles, carbines and MGs take the battery as written.
+REACH = {"smg": 0.5, "shotgun": 0.35}
+
+
 def items(weapon_class: str) -> tuple[Item, ...]:
-    return BATTERY_SHORT if weapon_class in SHORT_ARMS else BATTERY_LONG
+    if weapon_class in SHORT_ARMS:
+        return BATTERY_SHORT
+    reach = REACH.get(weapon_class, 1.0)
+    if reach == 1.0:
+        return BATTERY_LONG
+    return tuple(replace(it, distance=it.distance if it.distance <= 25.0 else 25.0 + (it.distance - 25.0) * reach)
+                 for it in BATTERY_LONG)
 
 
 @lru_cache(maxsize=None)
