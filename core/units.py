@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 import threading
 from functools import lru_cache
 from importlib import resources
@@ -232,7 +233,11 @@ def _parse_text(text: str, qtype: type[_Quantity]) -> _Quantity:
     except UnitError as exc:
         exc.found = repr(text)
         raise
-    return qtype(value * factor)
+    value *= factor
+    if not math.isfinite(value):  # finite as written, but not once in the canonical unit ('1e308 km')
+        raise UnitError(f"{qtype.what} too large", expected=f"a size of at most {sys.float_info.max:.4g} {qtype.unit}",
+                        found=repr(text))
+    return qtype(value)
 
 
 def format_magnitude(x: float) -> str:
