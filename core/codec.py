@@ -50,30 +50,240 @@ def schema_hook(type_: type) -> dict[str, Any]:
 
 
 _AT = re.compile(r"^(.*) - at `(\$[^`]*)`$", re.S)
+_AT_KEY = re.compile(r"^(.*) - at `key` in `(\$[^`]*)`$", re.S)
 
 
-def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: str | None = None) -> InputError:
-    """Turn msgspec's 'message - at `$.path`' into an InputError with the path kept."""
+def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: str | None = None,
+                     locate: "Locator | None" = None) -> InputError:
+    """Turn msgspec's 'message - at `$.path`' into an InputError with the path kept.
+
+    msgspec writes a mapping's entry as ``[...]`` (``$.skills[...]``) and says nothing of
+    which key; given a `locate` (the data and a way to re-run the decoding), the key is
+    found and named (``$.skills.Handgun``, ``$.skills["Spot Hidden"]``) and the value that
+    was refused is reported as found."""
     text = str(exc)
+    bad_key = False
+    km = _AT_KEY.match(text)
     m = _AT.match(text)
-    if m:
+    if km:
+        message, path, bad_key = km.group(1), km.group(2), True
+    elif m:
         message, path = m.group(1), m.group(2)
     else:
         message, path = text, None
+    value: Any = _NOTHING
+    if locate is not None and path is not None and (bad_key or "[...]" in path):
+        found_at = locate.find(text, path, bad_key)
+        if found_at is not None:
+            path, value = found_at
+    elif locate is not None and path is not None:
+        value = locate.value_at(path)
     message = message.replace("Object contains unknown field", "unknown field")
     um = re.match(r"^unknown field `([^`]*)`$", message)
     if um:  # name the offending field in the path itself
         path = f"{path or '$'}.{um.group(1)}"
+        value = _NOTHING
     fm = re.match(r"^@(\w+): (.*)$", message, re.S)
     if fm:  # raised by a Struct's __post_init__ for one of its fields (model.field_error)
         path = f"{path or '$'}.{fm.group(1)}"
         message = fm.group(2)
+        value = _NOTHING
     expected = found = None
     em = re.match(r"^Expected `([^`]*)`, got `([^`]*)`$", message)
     if em:
         expected, found = em.group(1), em.group(2)
         message = "wrong type"
+    elif bad_key:
+        message = f"bad key: {message}"
+        found = _short(value) if value is not _NOTHING else None
+    elif message.startswith("Expected ") and value is not _NOTHING and not isinstance(value, (dict, list)):
+        found = _short(value)  # e.g. "Expected `int` <= 200 (found 400)"
     return InputError(message, file=file, path=path, expected=expected, found=found)
+
+
+_NOTHING: Any = object()
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def key_path(path: str, key: Any) -> str:
+    """``$.skills`` and ``"Handgun"`` -> ``$.skills.Handgun``; keys that are not plain
+    words are quoted: ``$.skills["Spot Hidden"]``."""
+    if isinstance(key, str):
+        if _PLAIN_KEY.match(key):
+            return f"{path}.{key}"
+        import json
+
+        return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+    return f"{path}[{key!r}]"
+
+
+_PLAIN_KEY = re.compile(r"^[^\W\d][\w-]*$")
+_SEGMENT = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\[(\.\.\.)\]")
+
+
+class Locator:
+    """Finds which mapping key msgspec's ``[...]`` stands for by decoding again with only
+    that entry kept (lists on the way kept to their one element on the path): the key
+    whose trial fails the same way is the one. Only runs on the error path, with a
+    bounded number of trials."""
+
+    MAX_TRIALS = 2000
+
+    def __init__(self, data: Any, run: Any) -> None:
+        self.data = data
+        self.run = run  # data -> None, raising msgspec.ValidationError
+
+    def _segments(self, path: str) -> list[tuple[str, Any]] | None:
+        if not path.startswith("$"):
+            return None
+        rest, segs, pos = path[1:], [], 0
+        while pos < len(rest):
+            m = _SEGMENT.match(rest, pos)
+            if m is None:
+                return None
+            if m.group(1) is not None:
+                segs.append(("field", m.group(1)))
+            elif m.group(2) is not None:
+                segs.append(("index", int(m.group(2))))
+            else:
+                segs.append(("key", None))
+            pos = m.end()
+        return segs
+
+    def value_at(self, path: str) -> Any:
+        segs = self._segments(path)
+        if segs is None or any(kind == "key" for kind, _ in segs):
+            return _NOTHING
+        node = self.data
+        try:
+            for kind, key in segs:
+                node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return _NOTHING
+        return node
+
+    @staticmethod
+    def _render(segs: list[tuple[str, Any]], as_msgspec: bool) -> str:
+        """The path as users read it, or as msgspec writes it for the pruned data (every
+        list index 0, every mapping key ``[...]``)."""
+        out = "$"
+        for kind, key in segs:
+            if kind == "field":
+                out += f".{key}"
+            elif kind == "index":
+                out += f"[{0 if as_msgspec else key}]"
+            elif as_msgspec:
+                out += "[...]"
+            else:
+                out = key_path(out, key)
+        return out
+
+    def _pruned(self, node: Any, segs: list[tuple[str, Any]], i: int) -> Any:
+        """The data with, along `segs`, each list cut to its one element on the path and
+        each mapping to its one entry on the path."""
+        if i == len(segs):
+            return node
+        kind, key = segs[i]
+        if kind == "field":
+            new = dict(node)
+            new[key] = self._pruned(node[key], segs, i + 1)
+            return new
+        if kind == "index":
+            return [self._pruned(node[key], segs, i + 1)]
+        return {key: self._pruned(node[key], segs, i + 1)}
+
+    def find(self, text: str, path: str, bad_key: bool) -> tuple[str, Any] | None:
+        segs = self._segments(path)
+        if segs is None:
+            return None
+        message = text.rsplit(" - at `", 1)[0]
+        trials = 0
+        resolved: list[tuple[str, Any]] = []
+        node = self.data
+        try:
+            # the open entries: every `[...]`, and with a bad key the mapping itself
+            todo = segs + ([("key", None)] if bad_key else [])
+            for idx, (kind, key) in enumerate(todo):
+                if kind != "key":
+                    resolved.append((kind, key))
+                    node = node[key]
+                    continue
+                if not isinstance(node, dict):
+                    return None
+                rest = todo[idx + 1:]
+                if bad_key and idx == len(todo) - 1:
+                    want = f"{message} - at `key` in `{self._render(resolved, True)}`"
+                else:
+                    want = f"{message} - at `{self._render(resolved + [('key', None)] + rest, True)}`"
+                culprit = _NOTHING
+                for candidate in node:
+                    trials += 1
+                    if trials > self.MAX_TRIALS:
+                        return None
+                    try:
+                        self.run(self._pruned(self.data, resolved + [("key", candidate)], 0))
+                    except msgspec.ValidationError as exc:
+                        if str(exc) == want:
+                            culprit = candidate
+                            break
+                    except Exception:
+                        continue
+                if culprit is _NOTHING:
+                    return None
+                resolved.append(("key", culprit))
+                node = node[culprit]
+        except (KeyError, IndexError, TypeError, RecursionError):
+            return None
+        if bad_key:
+            return self._render(resolved, False), resolved[-1][1]
+        return self._render(resolved, False), node
+
+
+# ---- TOML keys, checked before parsing -------------------------------------------------
+#
+# Python's TOML parser takes time quadratic in the number of parts of a dotted key or
+# table header: a 100 KB file with one 50,000-part key takes minutes and gigabytes. No
+# document needs more than a few parts, so keys are measured first, in linear time:
+# strings and comments are blanked out, then runs of `part.part.part` are looked for.
+
+MAX_TOML_KEY_PARTS = 64
+
+_TOML_SKIP = re.compile(
+    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*+(?:"{3,5}|\Z)'  # multi-line basic string (to the end if unclosed)
+    r"|'''[\s\S]*?(?:'{3,5}|\Z)"  # multi-line literal string
+    r'|"(?:[^"\\\n]|\\.)*+(?:"|$)'  # basic string (to the end of the line if unclosed)
+    r"|'[^'\n]*+(?:'|$)"  # literal string
+    r"|#[^\n]*+",  # comment
+    re.M,
+)
+# MAX_TOML_KEY_PARTS dots with only what a key part holds between them (anchored on the
+# dots, so a file of numbers such as 1.5 costs one attempt per number)
+_TOML_LONG_KEY = re.compile(r"\.(?:[A-Za-z0-9_ \t-]*+\.){%d}" % (MAX_TOML_KEY_PARTS - 1))
+_TOML_KEY_RUN = re.compile(r"(?:\.[A-Za-z0-9_ \t-]*+)*+")
+
+
+def check_toml_keys(text: str) -> None:
+    """Refuse TOML whose dotted keys or table headers have more than MAX_TOML_KEY_PARTS
+    parts, before the parser sees it."""
+    if text.count(".") < MAX_TOML_KEY_PARTS:
+        return
+    blanked = _TOML_SKIP.sub(_blank, text)  # a string (a quoted key part too) becomes one bare part
+    m = _TOML_LONG_KEY.search(blanked)
+    if m is None:
+        return
+    parts = _TOML_KEY_RUN.match(blanked, m.start()).group().count(".") + 1
+    line = blanked.count("\n", 0, m.start()) + 1
+    raise InputError("TOML key has too many dotted parts", expected=f"at most {MAX_TOML_KEY_PARTS} parts",
+                     found=f"{parts} parts at line {line}")
+
+
+def _blank(m: re.Match[str]) -> str:
+    # keep the newlines of multi-line strings, so that line numbers stay right
+    return "q" + "\n" * m.group().count("\n")
 
 
 _json_encoder = msgspec.json.Encoder(enc_hook=enc_hook, order="deterministic")
@@ -91,7 +301,10 @@ def convert(data: Any, type_: Any, *, file: str | None = None, strict: bool = Tr
     try:
         return msgspec.convert(data, type_, dec_hook=dec_hook, strict=strict)
     except msgspec.ValidationError as exc:
-        raise validation_error(exc, file) from None
+        def run(trial: Any) -> None:
+            msgspec.convert(trial, type_, dec_hook=dec_hook, strict=strict)
+
+        raise validation_error(exc, file, Locator(data, run)) from None
     except RecursionError:
         raise InputError("nested too deeply", file=file, expected="a document of ordinary depth") from None
 
