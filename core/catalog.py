@@ -86,20 +86,37 @@ class Catalog:
     def add_toml(self, path: str | Path) -> None:
         p = Path(path)
         try:
-            data = load_toml(p)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"malformed TOML: {exc}", file=str(p)) from None
+            raw = p.read_bytes()
         except OSError as exc:
             raise InputError(f"cannot read catalog file: {exc.strerror}", file=str(p)) from None
+        bom = raw.startswith(b"\xef\xbb\xbf")  # a UTF-8 byte order mark: not part of the text
+        try:
+            text = raw[3 if bom else 0:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError("catalog file is not valid UTF-8", file=str(p), expected="UTF-8 text",
+                             found=f"byte 0x{raw[exc.start]:02x} at offset {exc.start}") from None
+        try:
+            codec.check_toml_keys(text)
+            try:
+                data = tomllib.loads(text) if bom else load_toml(p)
+            except (UnicodeError, OSError):
+                # a name that is not UTF-8 (the cache keys files by name), or a file that
+                # changed meanwhile: the text already read, without the cache
+                data = tomllib.loads(text)
+        except InputError as exc:
+            raise exc.with_file(str(p))
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"malformed TOML: {exc}", file=str(p)) from None
         self.add_data(data, str(p))
 
     # -- look-ups ----------------------------------------------------------------------
-    def material(self, material_id: str) -> Material:
+    def material(self, material_id: str, path: str | None = None) -> Material:
+        """A material by id; `path` (e.g. ``$.target.cover.barrier.material``) goes into the error."""
         try:
             return self.materials[material_id]
-        except KeyError:
+        except (KeyError, TypeError):
             raise InputError(
-                "unknown barrier material",
+                "unknown barrier material", path=path,
                 expected="one of " + ", ".join(sorted(self.materials)),
                 found=repr(material_id),
             ) from None
