@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
+import sys
 import tomllib
+import types
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
@@ -25,7 +28,6 @@ from xsys.core.registry import Registry, default_registry
 KINDS = ("npc", "roster", "scenario", "shot")
 NEUTRAL = "neutral"
 FORMATS = {"yaml": ("yaml", "yml"), "json": ("json",), "toml": ("toml",)}
-MAX_INPUT_BYTES = int(os.environ.get("XSYS_MAX_INPUT_BYTES", str(16 * 1024 * 1024)))
 
 
 def format_for(path: str | Path, explicit: str | None = None) -> str:
@@ -54,10 +56,102 @@ def parse_bytes(data: bytes, fmt: str, file: str) -> Any:
                          found="more levels of nesting than the parser can follow") from None
 
 
-def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError("input too large", file=file, expected=f"at most {MAX_INPUT_BYTES} bytes",
+# ---- size limits ------------------------------------------------------------------
+#
+# XSYS_MAX_INPUT_BYTES (default 16 MiB) bounds a document given to xsys. What `xsys
+# convert` writes carries the converted document, the loss report (and with --explain the
+# trace) and the source it came from, so it is often many times its source: measured on the
+# fixtures, a compact flow-style roster comes out about 3x larger, a single NPC 6 to 14x
+# (the loss report is most of it), a pl-trudnosc roster converted to nwod 22x, 45x with
+# --explain. A file that carries the `xsys:` block convert writes may therefore be up to
+# OUTPUT_FACTOR times the limit, and convert refuses to write a conversion larger than
+# that, before writing anything, naming the variable to raise. So whatever xsys writes,
+# xsys reads back.
+
+DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024
+OUTPUT_FACTOR = 8
+_ENV = "XSYS_MAX_INPUT_BYTES"
+
+
+def _limit_from_env() -> int | None:
+    raw = os.environ.get(_ENV)
+    if raw is None or not raw.strip():
+        return DEFAULT_MAX_INPUT_BYTES
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+MAX_INPUT_BYTES: int | None = _limit_from_env()  # None: the variable is set but is not a size
+
+
+def max_input_bytes() -> int:
+    """The input limit in bytes; a clear error if XSYS_MAX_INPUT_BYTES is not a size."""
+    if MAX_INPUT_BYTES is None:
+        raise InputError(f"{_ENV} is not a size in bytes", expected="a whole number above 0, e.g. 16777216",
+                         found=repr(os.environ.get(_ENV)))
+    return MAX_INPUT_BYTES
+
+
+# a top-level `xsys` key: the block `xsys convert` writes
+_OUTPUT_MARK = {
+    "yaml": re.compile(rb"(?m)^xsys:[ \t]*(?:#.*)?\r?$"),
+    "json": re.compile(rb'"xsys"[ \t\r\n]*:[ \t\r\n]*\{'),
+    "toml": re.compile(rb"(?m)^[ \t]*\[+[ \t]*xsys[ \t]*[.\]]"),
+}
+
+
+def _too_large(data: bytes, fmt: str, file: str, rest: Any = None, size: int | None = None) -> None:
+    """Refuse `data` (the first bytes of a file or stream) if it is over the limit,
+    reporting the real size: `size` if known, else `rest` (a stream) is counted."""
+    limit = max_input_bytes()
+    if len(data) <= limit:
+        return
+    mark = _OUTPUT_MARK.get(fmt)
+    if len(data) <= limit * OUTPUT_FACTOR and mark is not None and mark.search(data):
+        return
+    found = f"{size} bytes" if size is not None else None
+    if size is None:  # a stream: count what is left (up to a point)
+        cap = max(limit * 64, 1 << 30)
+        size = len(data) + (_count(rest, cap - len(data)) if rest is not None else 0)
+        found = f"{size} bytes" if size < cap else f"more than {size} bytes"
+    if mark is not None and mark.search(data):
+        expected = f"at most {limit * OUTPUT_FACTOR} bytes for a file xsys wrote, {OUTPUT_FACTOR} x {_ENV}"
+    else:
+        expected = f"at most {limit} bytes, the {_ENV} limit"
+    raise InputError("input too large", file=file, expected=expected, found=found)
+
+
+def _count(stream: Any, cap: int) -> int:
+    """Bytes left in `stream`, read and dropped, up to about `cap`."""
+    n = 0
+    try:
+        while n < cap:
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                break
+            n += len(chunk)
+    except OSError:
+        pass
+    return n
+
+
+def check_output_size(data: bytes) -> None:
+    """Refuse to write a conversion that xsys could not read back."""
+    limit = MAX_INPUT_BYTES or DEFAULT_MAX_INPUT_BYTES
+    if len(data) > limit * OUTPUT_FACTOR:
+        raise InputError("output too large for xsys to read back",
+                         expected=f"at most {limit * OUTPUT_FACTOR} bytes, {OUTPUT_FACTOR} x {_ENV} (raise it)",
                          found=f"{len(data)} bytes")
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
+    _too_large(data, fmt, file)
     if fmt.startswith("plugin:"):
         name, loader, _ = default_registry().formats()[fmt[len("plugin:"):]]
         try:
@@ -66,19 +160,23 @@ def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
             raise exc.with_file(file)
         except Exception as exc:
             raise InputError(f"malformed {name} document: {type(exc).__name__}: {exc}", file=file) from None
+    if data.startswith(_BOM):  # a UTF-8 byte order mark, as some editors write: not part of the text
+        data = data[len(_BOM):]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError("not valid UTF-8", file=file, expected="UTF-8 text",
-                         found=f"byte 0x{data[exc.start]:02x} at offset {exc.start}") from None
+        found = f"byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            found += " (a UTF-16 byte order mark)"
+        raise InputError("not valid UTF-8", file=file, expected="UTF-8 text", found=found) from None
     if fmt == "json":
-        try:
-            return msgspec.json.decode(data)
-        except msgspec.DecodeError as exc:
-            raise InputError(f"malformed JSON: {exc}", file=file) from None
+        return _load_json(data, text, file)
     if fmt == "toml":
         try:
+            codec.check_toml_keys(text)
             return tomllib.loads(text)
+        except InputError as exc:
+            raise exc.with_file(file)
         except tomllib.TOMLDecodeError as exc:
             raise InputError(f"malformed TOML: {exc}", file=file) from None
     from .safe_yaml import load_yaml
@@ -86,24 +184,140 @@ def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
     return load_yaml(text, file)
 
 
-def read_plain(path: str | Path, fmt: str | None = None) -> Any:
-    p = str(path)
-    fmt = format_for(p, fmt)
-    try:
-        if p == "-":
-            import sys
+# ---- JSON: duplicate keys ---------------------------------------------------------
+#
+# msgspec keeps the last of two equal keys without a word. A valid JSON text has one key
+# for each string followed by ':'; the decoded data, written back, has one for each entry
+# it kept. Both are counted with regular expressions (C speed); only when they differ is
+# the text read again, slowly, to name the key and where it is.
 
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_KEY = re.compile(rb'"[ \t\r\n]*:')
+
+
+def _json_keys(raw: bytes) -> int:
+    return len(_JSON_KEY.findall(_JSON_STRING.sub(b'"', raw)))
+
+
+def _load_json(data: bytes, text: str, file: str) -> Any:
+    try:
+        value = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        raise InputError(f"malformed JSON: {exc}", file=file) from None
+    if b":" not in data:
+        return value
+    try:
+        same = _json_keys(data) == _json_keys(msgspec.json.encode(value))
+    except (TypeError, ValueError, OverflowError):  # e.g. an integer msgspec will not write back
+        same = False
+    if not same:
+        _find_duplicate_json_key(text, file)
+    return value
+
+
+class _Dup(dict):
+    """An object of the slow second reading that repeats a key."""
+
+    repeated: Any = None
+
+
+def _find_duplicate_json_key(text: str, file: str) -> None:
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        out: dict = {}
+        for k, v in items:
+            if k in out and not isinstance(out, _Dup):
+                out = _Dup(out)
+                out.repeated = k
+            out[k] = v
+        return out
+
+    try:
+        root = json.loads(text, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return
+    stack: list[tuple[Any, str]] = [(root, "$")]
+    while stack:  # depth first, in document order
+        node, path = stack.pop()
+        if isinstance(node, _Dup):
+            raise InputError("duplicate key", file=file, path=codec.key_path(path, node.repeated),
+                             expected="each key once in an object", found=f"{node.repeated!r} twice")
+        if isinstance(node, dict):
+            stack.extend((v, codec.key_path(path, k)) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(node))))
+
+
+# ---- reading files and standard input ---------------------------------------------
+
+def sniff_format(data: bytes) -> str:
+    """The format of a document whose name does not say it (standard input): "json" for
+    a text starting with `{` or `[` (unless that is a TOML table header), "toml" for a
+    first line `key = value` or `[table]`, else "yaml"."""
+    head = data[:65536]
+    if head.startswith(_BOM):
+        head = head[len(_BOM):]
+    text = head.decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if _TOML_TABLE.match(stripped) or _TOML_PAIR.match(stripped):
+            return "toml"
+        if stripped[0] in "{[":
+            return "json"
+        return "yaml"
+    return "yaml"
+
+
+_TOML_BARE = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_TOML_KEY = rf"{_TOML_BARE}(?:[ \t]*\.[ \t]*{_TOML_BARE})*"
+_TOML_TABLE = re.compile(rf"^\[\[?[ \t]*{_TOML_KEY}[ \t]*\]\]?[ \t]*(?:#.*)?$")
+_TOML_PAIR = re.compile(rf"^{_TOML_KEY}[ \t]*=")
+
+
+def read_with_format(path: str | Path, fmt: str | None = None) -> tuple[Any, str]:
+    """Read one document to plain data; also say the format it was read as. For standard
+    input ("-") without a format, the format is sniffed (sniff_format); a text that looks
+    like JSON but is not, and is valid YAML (a flow mapping), is read as YAML."""
+    p = str(path)
+    stdin = p == "-"
+    name = "<stdin>" if stdin else p
+    sniffed = stdin and fmt is None
+    if not sniffed:
+        fmt = format_for(p, fmt)
+    limit = max_input_bytes()
+    try:
+        if stdin:
+            stream = sys.stdin.buffer
+            data = stream.read(limit * OUTPUT_FACTOR + 1)
+            if fmt is None:
+                fmt = sniff_format(data)
+            _too_large(data, fmt, name, rest=stream)
         else:
             with open(p, "rb") as fh:
-                data = fh.read(MAX_INPUT_BYTES + 1)
+                st = os.fstat(fh.fileno())
+                data = fh.read(limit * OUTPUT_FACTOR + 1)
+                _too_large(data, fmt, name, rest=fh, size=st.st_size if stat.S_ISREG(st.st_mode) else None)
     except FileNotFoundError:
-        raise InputError("no such file", file=p) from None
+        raise InputError("no such file", file=name) from None
     except IsADirectoryError:
-        raise InputError("is a directory, not a file", file=p) from None
+        raise InputError("is a directory, not a file", file=name) from None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", file=p) from None
-    return parse_bytes(data, fmt, p)
+        raise InputError(f"cannot read: {exc.strerror}", file=name) from None
+    if sniffed and fmt == "json":
+        try:
+            return parse_bytes(data, "json", name), "json"
+        except InputError as json_error:
+            try:
+                return parse_bytes(data, "yaml", name), "yaml"
+            except InputError:
+                raise json_error from None
+    return parse_bytes(data, fmt, name), fmt
+
+
+def read_plain(path: str | Path, fmt: str | None = None) -> Any:
+    """Read one document to plain data (see read_with_format)."""
+    return read_with_format(path, fmt)[0]
 
 
 # ---- typed document Structs -------------------------------------------------------
@@ -192,7 +406,77 @@ def decode(data: Any, file: str, registry: Registry | None = None, default_syste
         if exc.path is None:
             exc.path = "$.system"
         raise exc.with_file(file)
-    return codec.convert(data, typ, file=file)
+    doc = codec.convert(data, typ, file=file)
+    if _holders(typ):
+        check_barriers(doc, file, registry)
+    return doc
+
+
+# ---- barrier materials ------------------------------------------------------------
+#
+# A barrier names a catalog material; the systems look it up only when a shot goes through
+# it (full cover), so an unknown material would pass unnoticed in a shot with partial
+# cover, or fail later without a path. Every barrier of a document is checked when it is
+# read: the neutral Barrier, and a system's own barrier Struct (a Struct named *Barrier with
+# a `material` field).
+
+def _is_barrier(cls: type) -> bool:
+    from xsys.core.model import Barrier
+
+    return issubclass(cls, Barrier) or (cls.__name__.endswith("Barrier") and "material" in cls.__struct_fields__)
+
+
+_HOLDERS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _holders(cls: type) -> tuple[tuple[str, str], ...]:
+    """(attribute, name in the document) of the fields of Struct `cls` that may hold a barrier."""
+    found = _HOLDERS.get(cls)
+    if found is None:
+        _HOLDERS[cls] = ()  # a Struct that contains itself: no barrier through that path
+        found = _HOLDERS[cls] = tuple((f.name, f.encode_name) for f in msgspec.structs.fields(cls)
+                                      if _may_hold(f.type))
+    return found
+
+
+def _may_hold(t: Any) -> bool:
+    origin = get_origin(t)
+    if origin is Annotated:
+        return _may_hold(get_args(t)[0])
+    if origin is Union or origin is types.UnionType:
+        return any(_may_hold(a) for a in get_args(t))
+    if origin in (list, tuple, set, frozenset):
+        return any(_may_hold(a) for a in get_args(t) if a is not Ellipsis)
+    if origin is dict:
+        args = get_args(t)
+        return bool(args) and _may_hold(args[-1])
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        return _is_barrier(t) or bool(_holders(t))
+    return False
+
+
+def check_barriers(doc: Any, file: str | None = None, registry: Registry | None = None) -> None:
+    """Refuse a barrier whose material is not in the catalog, naming its path."""
+    known = None
+    stack: list[tuple[Any, str]] = [(doc, "$")]
+    while stack:
+        obj, path = stack.pop()
+        if isinstance(obj, msgspec.Struct):
+            cls = type(obj)
+            if _is_barrier(cls):
+                if known is None:
+                    known = (registry or default_registry()).catalog().materials
+                material = getattr(obj, "material", None)
+                if material not in known:
+                    raise InputError("unknown barrier material", file=file, path=f"{path}.material",
+                                     expected=("one of " + ", ".join(sorted(known))) if known
+                                     else "a catalog material (no catalog is installed)",
+                                     found=repr(material))
+            stack.extend((getattr(obj, attr), f"{path}.{name}") for attr, name in reversed(_holders(cls)))
+        elif isinstance(obj, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(obj))))
+        elif isinstance(obj, dict):
+            stack.extend((v, codec.key_path(path, k)) for k, v in reversed(list(obj.items())))
 
 
 def load(path: str | Path, fmt: str | None = None, registry: Registry | None = None,
@@ -228,7 +512,15 @@ def schema(kind: str, system: str = NEUTRAL, registry: Registry | None = None) -
 
 
 def dumps(obj: Any, fmt: str) -> bytes:
-    """A document (Struct or plain data) -> bytes in yaml/json/toml, deterministic."""
+    """A document (Struct or plain data) -> bytes in yaml/json/toml, deterministic. A
+    conversion (a mapping with the `xsys` block) that xsys could not read back is refused."""
+    out = _dumps(obj, fmt)
+    if isinstance(obj, dict) and "xsys" in obj:
+        check_output_size(out)
+    return out
+
+
+def _dumps(obj: Any, fmt: str) -> bytes:
     if fmt == "json":
         return _json_text(obj)
     plain = codec.to_builtins(obj)
