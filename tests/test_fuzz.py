@@ -208,12 +208,17 @@ def test_input_size_limit(tmp_path, monkeypatch, toy_registry):
     assert "input too large (expected at most 1000 bytes" in err.value.line()
 
 
-def test_alias_count_limit(tmp_path, toy_registry):
+def test_alias_count_limit(tmp_path, monkeypatch, toy_registry):
+    from xsys.conversions import safe_yaml
+
+    monkeypatch.setattr(safe_yaml, "MAX_ALIASES", 100)
     f = tmp_path / "many.yaml"
-    f.write_text("a: &a x\nb: [" + ", ".join(["*a"] * 150) + "]\n")
+    f.write_text("a: &a [x]\nb: [" + ", ".join(["*a"] * 150) + "]\n")
     with pytest.raises(XsysError) as err:
         api.load(f)
-    assert "too many YAML aliases (expected at most 100" in err.value.line()
+    assert "$.b[100]: too many YAML aliases (expected at most 100" in err.value.line()
+    # an alias to a scalar is one node wherever it is used: any number of them is fine
+    assert safe_yaml.load_yaml("a: &a x\nb: [" + ", ".join(["*a"] * 150) + "]\n", "f")["b"][149] == "x"
 
 
 def test_deep_json_is_a_clean_error(tmp_path, toy_registry):
@@ -222,3 +227,144 @@ def test_deep_json_is_a_clean_error(tmp_path, toy_registry):
     with pytest.raises(XsysError) as err:
         api.load(f)
     assert str(f) in err.value.line()
+
+
+# ---- attack families of issue 15: dotted keys, unit overflow, special files at -o ----
+
+def _toml_key_part(draw_part: str, style: int) -> str:
+    return [draw_part, f'"{draw_part}"', f"'{draw_part}'"][style]
+
+
+@st.composite
+def dotted_toml(draw):
+    """A toy NPC in TOML with one long dotted key or table header (quoted parts, blanks
+    around the dots), sometimes hidden in a string or a comment."""
+    parts = draw(st.integers(1, 100_000))
+    styles = draw(st.lists(st.integers(0, 2), min_size=1, max_size=3))
+    sep = draw(st.sampled_from([".", " . ", "\t.", "."]))
+    key = sep.join(_toml_key_part("k", styles[i % len(styles)]) for i in range(parts))
+    head = "system = 'toy'\nkind = 'npc'\nname = 'x'\n"
+    where = draw(st.sampled_from(["key", "header", "array-header", "string", "comment", "inline"]))
+    body = {"key": f"{key} = 1\n", "header": f"[{key}]\n", "array-header": f"[[{key}]]\n",
+            "string": f"notes = \"{key.replace(chr(34), '')}\"\n", "comment": f"# {key}\n",
+            "inline": f"t = {{ {key} = 1 }}\n"}[where]
+    return head + body
+
+
+@settings(max_examples=min(N, 40), deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=dotted_toml())
+def test_dotted_toml_keys_are_refused_fast(text, tmp_path_factory, capsys, toy_registry):
+    import time
+
+    path = tmp_path_factory.mktemp("dotted") / "doc.toml"
+    path.write_text(text)
+    t = time.perf_counter()
+    try:
+        api.load(path)
+    except XsysError as exc:
+        assert str(path) in exc.line() and "\n" not in exc.line()
+    assert time.perf_counter() - t < 2.0  # tomllib alone takes minutes on 100,000 parts
+    _check(path, "toy", capsys)
+
+
+HUGE = st.sampled_from(["1e308", "1.7976931348623157e308", "9e307", "-1e308", "1e300", "3.4e38", "1e200"])
+UNITS = {("distance",): ["km", "mi", "yd", "m"], ("elevation",): ["km", "mi", "ft"],
+         ("shooter", "aim_time"): ["h", "min", "s", "coc_round"], ("shooter", "speed"): ["km/h", "mph", "m/s"],
+         ("target", "height"): ["km", "in"], ("light", "illuminance"): ["klx", "lx"],
+         ("weapon", "muzzle_energy"): ["kJ", "J"], ("weapon", "mass"): ["t", "lb"]}
+
+
+@settings(max_examples=min(N, 40), deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), fmt=st.sampled_from(["json", "yaml", "toml"]), to=st.sampled_from(["toy", "neutral"]))
+def test_numbers_that_overflow_through_a_unit(data, fmt, to, tmp_path_factory, capsys, toy_registry):
+    import copy
+
+    doc = copy.deepcopy(NEUTRAL_SHOT)
+    for field in data.draw(st.lists(st.sampled_from(sorted(UNITS)), min_size=1, max_size=3, unique=True)):
+        value = f"{data.draw(HUGE)} {data.draw(st.sampled_from(UNITS[field]))}"
+        cur = doc
+        for p in field[:-1]:
+            cur = cur.setdefault(p, {})
+        cur[field[-1]] = value
+    path = tmp_path_factory.mktemp("overflow") / f"doc.{fmt}"
+    path.write_bytes(_encode(doc, fmt))
+    _check(path, to, capsys)  # a clean error, or an output that reads back
+
+
+def _special(kind: str, where: Path) -> Path:
+    import stat as st_
+
+    target = where / "out.yaml"
+    if kind == "char-device":
+        os.mknod(target, 0o666 | st_.S_IFCHR, os.makedev(1, 3))
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        (where / "real.yaml").write_text("old\n")
+        target.symlink_to("real.yaml")
+    elif kind == "dangling-symlink":
+        target.symlink_to("nothing-yet.yaml")
+    elif kind == "symlink-to-device":
+        try:  # a private /dev/null: an xsys that replaced it would not break the machine's
+            os.mknod(where / "null", 0o666 | st_.S_IFCHR, os.makedev(1, 3))
+            target.symlink_to("null")
+        except PermissionError:
+            target.symlink_to("/dev/null")  # only root could replace it
+    elif kind == "symlink-loop":
+        target.symlink_to("out.yaml")
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "under-a-file":
+        (where / "file").write_text("x")
+        target = where / "file" / "out.yaml"
+    elif kind == "read-only-file":
+        target.write_text("old\n")
+        target.chmod(0o444)
+    return target
+
+
+SPECIAL = ["char-device", "fifo", "symlink", "dangling-symlink", "symlink-to-device", "symlink-loop", "folder",
+           "under-a-file", "read-only-file"]
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_special_files_at_output(kind, tmp_path, capsys, toy_registry):
+    """Whatever is at -o: a regular file (or a new one) is replaced whole, anything else is
+    written through (never replaced), or a one-line error; no temporary file is left."""
+    import stat as st_
+    import threading
+
+    from xsys.conversions.cli import main
+
+    src = tmp_path / "npc.yaml"
+    src.write_text(yaml.safe_dump(TOY_NPC))
+    where = tmp_path / "o"
+    where.mkdir()
+    try:
+        target = _special(kind, where)
+    except PermissionError:
+        pytest.skip("needs root")
+    before = {p.name: os.lstat(p).st_mode for p in where.iterdir()}
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(target.read_bytes()), daemon=True)
+    if kind == "fifo":
+        reader.start()
+    with pytest.raises(SystemExit) as ex:
+        main(["convert", str(src), "--to", "toy", "-q", "-o", str(target)])
+    if kind == "fifo":
+        reader.join(30)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if ex.value.code:
+        assert ex.value.code == 2 and len(err.strip().splitlines()) == 1 and str(target) in err, err
+    after = {p.name: os.lstat(p).st_mode for p in where.iterdir()}
+    for name, mode in before.items():  # nothing was turned into something else
+        if not st_.S_ISREG(mode):
+            assert after.get(name) == mode, (name, oct(mode), after)
+    assert not [n for n in after if n.startswith(".")], after
+    if kind == "fifo":
+        assert ex.value.code == 0 and got and got[0].startswith(b"system: toy\n")
+    if kind in ("symlink", "dangling-symlink"):
+        assert ex.value.code == 0
+        real = where / ("real.yaml" if kind == "symlink" else "nothing-yet.yaml")
+        assert real.read_text().startswith("system: toy\n")
