@@ -188,6 +188,11 @@ def true_score(system: "System", skill: str, level: Any, weapon_class: str,
     """Mean of the measure over the battery for `skill` at native `level`."""
     health = float(system.standard_health)
     shots = battery(weapon_class)
+    if weapon_class == "thrown":
+        # a thrown weapon's harm is the grenade's or the knife's, not the thrower's: a throw is
+        # measured by whether it lands (the generic thrown object carries too little energy to
+        # put anyone down, which would tie every level)
+        return sum(float(system.check_at(s, skill, level, context).chance) for s in shots) / len(shots)
     return sum(shot_effect(system.check_at(s, skill, level, context), health) for s in shots) / len(shots)
 
 

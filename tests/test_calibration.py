@@ -157,3 +157,54 @@ def test_cli_fresh_ignores_the_remembered_source(tmp_path):
 
     level = yaml.safe_load(out)["skills"]["Guns (Pistol)"]
     assert 11 <= level <= 15
+
+
+def _fixture_extremes():
+    """(file, neutral skill, target, native level, 'floor'|'ceiling') for every fixture NPC's
+    firearm skill that converts to a target's lowest or highest level while neither the
+    source level is at its own end nor the competence beyond the target's end."""
+    from xsys.core.vocab import SKILLS
+
+    out = set()
+    for sysdir in sorted(FIXTURES.iterdir()):
+        if not (sysdir / "npcs").is_dir() or sysdir.name == "neutral":
+            continue
+        for f in sorted((sysdir / "npcs").glob("*.yaml")):
+            loaded = api.load(f)
+            src = REG.system(loaded.system)
+            comb = src.npc_to_neutral(loaded.document).value
+            for k, comp in comb.skills.items():
+                if SKILLS.get(k) is None:
+                    continue
+                src_native = [n for n, ks in src.skills().items() if k in ks]
+                src_lad = src.skill_ladder(src_native[0], {"@key": k}) if src_native else None
+                if src_lad and (abs(comp - src_lad.steps[0].rep) < 1e-9 or abs(comp - src_lad.steps[-1].rep) < 1e-9):
+                    continue  # the source is at its own floor or ceiling
+                for t in REG.keys():
+                    if t == loaded.system:
+                        continue
+                    target = REG.system(t)
+                    native = [n for n, ks in target.skills().items() if k in ks]
+                    if not native:
+                        continue
+                    lad = target.skill_ladder(native[0], {"@key": k})
+                    if comp <= lad.steps[0].rep + 1e-9 or comp >= lad.steps[-1].rep - 1e-9:
+                        continue  # beyond what the target can express: a real clamp
+                    st = lad.step_for(comp)
+                    if st is lad.steps[0] or st is lad.steps[-1]:
+                        out.add((f.name, k, t, st.native, "floor" if st is lad.steps[0] else "ceiling"))
+    return out
+
+
+def test_no_fixture_skill_falls_to_a_floor_or_ceiling():
+    """Issue 16: no fixture NPC's firearm skill converts to the target's floor or ceiling unless
+    the source is at its own. Known exceptions, listed so that a new one fails and a fixed one
+    is noticed (docs/calibration.md): the Polish default mechanic puts its level 0 above other
+    systems' untrained shooters, and the CoC hunter's weak shotgun (CoC shot loses its dice with
+    range) reads as nWoD's untrained."""
+    found = _fixture_extremes()
+    polish = {f.name for f in (FIXTURES / "pl-trudnosc" / "npcs").glob("*.yaml")}
+    known = {x for x in found if x[2] == "pl-trudnosc" or x[0] in polish}
+    known |= {("hunter_rifle.yaml", "shotgun", "nwod", 0, "floor")} & found
+    assert found - known == set(), sorted(found - known)
+    assert len(known) <= 15, sorted(known)  # the measured state: 14 Polish, one shotgun
