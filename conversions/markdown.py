@@ -2,10 +2,17 @@
 
 A system may provide ``markdown_npc(npc) -> str`` for its own conventional layout; the
 generic layout lists characteristics first (as a one-line strip, the way most rulebooks
-print them), then skills, weapons and armor as tables."""
+print them), then skills, weapons and armor as tables.
+
+Everything a document says (names, notes, skill names, loss messages) is written as
+text, never as Markdown or HTML: HTML is escaped (no ``<script>``, no ``<!--`` that would
+hide the rest, such as the loss report), newlines and control characters cannot start a
+heading or a list, and Markdown's own punctuation is backslash-escaped (no links, so no
+``javascript:`` link, no emphasis, no table cells broken by ``|``)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from xsys.core import codec
@@ -26,71 +33,106 @@ def render(conv: Any, explain: bool = False) -> str:
     if conv.kind == "npc":
         lines += _npc(plain, system, doc, label)
     elif conv.kind == "roster":
-        lines.append(f"# {plain.get('name') or 'Roster'} — {label}\n")
+        lines.append(f"# {md(plain.get('name') or 'Roster')} — {md(label)}\n")
         for npc_plain, npc in zip(plain.get("npcs", []), getattr(doc, "npcs", [])):
             lines += _npc(npc_plain, system, npc, label, level=2)
     elif conv.kind == "shot":
-        lines.append(f"# {plain.get('name') or 'Shot'} — {label}\n")
+        lines.append(f"# {md(plain.get('name') or 'Shot')} — {md(label)}\n")
         lines += _fields_table(plain)
     else:
-        lines.append(f"# {plain.get('name') or 'Scenario'} — {label}\n")
+        lines.append(f"# {md(plain.get('name') or 'Scenario')} — {md(label)}\n")
         if plain.get("notes"):
-            lines.append(plain["notes"] + "\n")
+            lines.append(md(plain["notes"], block=True) + "\n")
         for scene, scene_doc in zip(plain.get("scenes", []), getattr(doc, "scenes", [])):
-            lines.append(f"## {scene.get('name') or 'Scene'}\n")
+            lines.append(f"## {md(scene.get('name') or 'Scene')}\n")
             if scene.get("notes"):
-                lines.append(scene["notes"] + "\n")
+                lines.append(md(scene["notes"], block=True) + "\n")
             for npc_plain, npc in zip(scene.get("combatants", []), getattr(scene_doc, "combatants", [])):
                 lines += _npc(npc_plain, system, npc, label, level=3)
             for i, shot in enumerate(scene.get("shots", [])):
-                lines.append(f"### Shot {i + 1}{': ' + shot['name'] if shot.get('name') else ''}\n")
+                lines.append(f"### Shot {i + 1}{': ' + md(shot['name']) if shot.get('name') else ''}\n")
                 lines += _fields_table(shot)
     if conv.losses:
         lines.append("\n## Loss report\n")
-        lines += [f"- {x.render()}" for x in conv.losses]
+        lines += [f"- {md(x.render())}" for x in conv.losses]
     if explain and conv.trace:
         lines.append("\n## Trace\n")
-        lines += [f"- {t.render()}" for t in conv.trace]
+        lines += [f"- {md(t.render())}" for t in conv.trace]
     return "\n".join(lines).rstrip() + "\n"
 
 
 def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int = 1) -> list[str]:
     custom = getattr(system, "markdown_npc", None) if system else None
     if custom is not None:
-        return [custom(native)]
+        return [_plugin_markdown(custom(native))]
     h = "#" * level
-    out = [f"{h} {plain.get('name', 'NPC')} — {label}\n"]
+    out = [f"{h} {md(plain.get('name', 'NPC'))} — {md(label)}\n"]
     scalars = {k: v for k, v in plain.items() if k != "name" and not isinstance(v, (dict, list))}
     if scalars:
-        out.append(" · ".join(f"**{k}** {v}" for k, v in scalars.items()) + "\n")
+        out.append(" · ".join(f"**{md(k)}** {md(v)}" for k, v in scalars.items()) + "\n")
     for k, v in plain.items():
         if isinstance(v, dict) and v:
-            out.append(f"**{k}**: " + ", ".join(f"{a} {b}" for a, b in v.items()) + "\n")
+            out.append(f"**{md(k)}**: " + ", ".join(f"{md(a)} {_cell(b)}" for a, b in v.items()) + "\n")
     for k, v in plain.items():
         if isinstance(v, list) and v and isinstance(v[0], dict):
             cols = sorted({c for row in v for c in row}, key=lambda c: (c != "name", c))
-            out.append(f"**{k}**\n")
-            out.append("| " + " | ".join(cols) + " |")
+            out.append(f"**{md(k)}**\n")
+            out.append("| " + " | ".join(md(c) for c in cols) + " |")
             out.append("|" + "---|" * len(cols))
             for row in v:
                 out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
             out.append("")
         elif isinstance(v, list) and v:
-            out.append(f"**{k}**: " + ", ".join(map(str, v)) + "\n")
+            out.append(f"**{md(k)}**: " + ", ".join(_cell(x) for x in v) + "\n")
     return out
 
 
 def _fields_table(plain: dict[str, Any]) -> list[str]:
     out = ["| field | value |", "|---|---|"]
     for k, v in plain.items():
-        out.append(f"| {k} | {_cell(v)} |")
+        out.append(f"| {md(k)} | {_cell(v)} |")
     out.append("")
     return out
 
 
 def _cell(v: Any) -> str:
     if isinstance(v, dict):
-        return ", ".join(f"{a}: {_cell(b)}" for a, b in v.items())
+        return ", ".join(f"{md(a)}: {_cell(b)}" for a, b in v.items())
     if isinstance(v, list):
         return ", ".join(_cell(x) for x in v)
-    return str(v).replace("|", "\\|").replace("\n", " ")
+    return md(v)
+
+
+# ---- text as Markdown -------------------------------------------------------------------
+
+# The Markdown punctuation that acts inside a line (CommonMark lets any ASCII punctuation
+# be backslash-escaped): code, emphasis, links and images (no "[", no link), headings,
+# table cells, strike-through. What acts only at the start of a line is handled there.
+_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+_SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
+_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+
+
+def md(value: Any, block: bool = False) -> str:
+    """`value` as inline Markdown text that shows exactly what it says: on one line
+    (newlines and control characters become spaces), HTML escaped, Markdown punctuation
+    backslash-escaped. With ``block`` (text that starts a line of its own) nothing at its
+    start can open a block either (a list, a quote, a rule, an indented code block)."""
+    text = _SPACE.sub(" ", str(value)).strip()
+    text = "".join(_HTML.get(c, c) for c in text)
+    text = _SPECIAL.sub(r"\\\1", text)
+    text = re.sub(r"(?i)(javascript|vbscript|data)(\s*):", r"\1\2&#58;", text)
+    if block:
+        if re.match(r"^\d+[.)]", text):
+            text = re.sub(r"^(\d+)([.)])", r"\1\\\2", text)
+        elif text[:1] in ("-", "+", "=", "."):
+            text = "\\" + text
+    return text
+
+
+def _plugin_markdown(text: Any) -> str:
+    """A system's own Markdown layout: kept as Markdown, but no raw HTML (which could hide
+    the loss report) and no control characters."""
+    text = str(text)
+    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", "", text)
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -4,6 +4,7 @@ exact chance, conversion trace entries, and typed loss messages with a stable JS
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
@@ -12,6 +13,30 @@ from typing import Any, Generic, Iterator, Literal, TypeVar
 import msgspec
 
 Source = Literal["seed", "assumed"]
+
+# Characters that must not reach a terminal as they are: C0 and C1 controls (escape
+# sequences, carriage returns, backspaces, newlines that fake a second line), DEL, and
+# the Unicode line separators and bidirectional overrides that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def printable(text: Any) -> str:
+    """`text` for one line of a terminal: every control character shown as an escape
+    (``\\x1b``, ``\\n``, ``\\u202e``) instead of acting on the terminal."""
+    text = str(text)
+    if not _UNPRINTABLE.search(text):
+        return text
+    return _UNPRINTABLE.sub(_escape_char, text)
+
+
+def _escape_char(m: "re.Match[str]") -> str:
+    c = m.group(0)
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if c in named:
+        return named[c]
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
 ModifierKind = Literal["add", "multiply", "set", "dice", "difficulty"]
 
 
@@ -40,7 +65,7 @@ class Modifier(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         else:
             txt = _signed(v)
         why = f" {self.why}" if self.why else ""
-        return f"{txt}{why} [{self.rule}, {self.source}]"
+        return printable(f"{txt}{why} [{self.rule}, {self.source}]")
 
 
 def _signed(v: Any) -> str:
@@ -91,7 +116,7 @@ class TraceEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         parts = [str(x) for x in (self.source_value, self.neutral, self.target_value) if x is not None]
         rules = f" [{', '.join(self.rules)}; {self.source}]" if self.rules else f" [{self.source}]"
         note = f" ({self.note})" if self.note else ""
-        return f"{self.path}: {' -> '.join(parts)}{rules}{note}"
+        return printable(f"{self.path}: {' -> '.join(parts)}{rules}{note}")
 
 
 LossKind = Literal[
@@ -132,8 +157,9 @@ class Loss(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         return cls(kind=kind, path=path, message=message, rule=rule, system=system, level=LOSS_LEVELS[kind])
 
     def render(self) -> str:
+        """One line for a terminal or a log (control characters shown as escapes)."""
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.level}: {self.path}: {self.message}{rule}"
+        return printable(f"{self.level}: {self.path}: {self.message}{rule}")
 
 
 # Kinds that make --strict fail: real information loss (not mere provenance notes).
