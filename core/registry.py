@@ -3,34 +3,59 @@ their systems, catalog entries and formats, and contains their faults.
 
 Environment:
 - ``XSYS_PLUGINS=a,b``: load only these entry points (by entry-point name);
-- ``XSYS_DISABLE_PLUGINS=a,b``: skip these.
+- ``XSYS_DISABLE_PLUGINS=a,b``: skip these;
+- ``XSYS_PLUGIN_TIMEOUT=S``: seconds a third-party plugin may take to import or to run
+  a registration hook (default 30; 0: no limit). See :func:`time_limit` for what can
+  and cannot be stopped.
 
-A plugin that fails to import or raises inside a registration hook is recorded as
-broken with the reason (``xsys systems`` shows it); the others keep working.
+A plugin is contained: one that fails to import, raises (or calls ``sys.exit``) in any
+hook, returns something of the wrong type, takes too long to import, or claims what is
+already someone else's (a system key, an entry-point name, a catalog id, a file
+extension, a command name) is recorded as broken with its distribution and the reason
+(``xsys systems`` lists them) and skipped; every other plugin keeps working. The
+built-in plugins (distribution ``xsys``) are loaded first and keep what they register:
+a third-party plugin's garbage is never blamed on them.
 
 A command pays only for the systems it touches: :meth:`Registry.system` asks the plugin
 whose entry-point name is the system key first (the built-in plugins are named so), and
 collects every plugin's systems only when that plugin does not register the key. Listing
-the systems (:meth:`Registry.keys`, :meth:`Registry.load`) collects them all, and so
-checks that no key is claimed twice.
+the systems (:meth:`Registry.keys`, :meth:`Registry.load`) collects them all. A key is
+given to a built-in plugin, else to the plugin named after it; when neither claims it,
+two plugins claiming it are both skipped (the lazy and the full look-up agree).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import os
+import re
+import signal
 import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib import metadata
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
+import msgspec
 import pluggy
 
 from . import hookspecs
 from .catalog import Catalog
-from .errors import PluginError, UnknownSystemError
+from .errors import InputError, PluginError, UnknownSystemError, XsysError
 from .system import System
 
 GROUP = "xsys"
+BUILTIN_DISTRIBUTION = "xsys"
+RESERVED_KEYS = frozenset({"neutral"})  # the neutral model is no plugin's system
+BUILTIN_FORMATS = frozenset({"yaml", "yml", "json", "toml", "md"})
+# What a plugin may raise: any exception, and SystemExit (a plugin calling sys.exit() must
+# not end xsys). KeyboardInterrupt still stops everything, as the user asked.
+PLUGIN_FAULTS: tuple[type[BaseException], ...] = (Exception, SystemExit)
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+DEFAULT_TIMEOUT = 30.0
 
 
 @dataclass
@@ -40,12 +65,98 @@ class SystemEntry:
     distribution: str
     version: str
 
+    @property
+    def builtin(self) -> bool:
+        return self.distribution == BUILTIN_DISTRIBUTION
+
 
 @dataclass
 class BrokenPlugin:
     name: str
     distribution: str
     reason: str
+
+
+class PluginTimeout(BaseException):
+    """A plugin ran past its time (a BaseException, so ``except Exception`` in the plugin
+    does not swallow it)."""
+
+
+def plugin_timeout() -> float:
+    raw = os.environ.get("XSYS_PLUGIN_TIMEOUT", "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise InputError("bad XSYS_PLUGIN_TIMEOUT", path="XSYS_PLUGIN_TIMEOUT",
+                         expected="seconds, e.g. 30 (0: no limit)", found=repr(raw))
+    return value
+
+
+@contextmanager
+def time_limit(seconds: float, what: str) -> Iterator[None]:
+    """Stop the block with :class:`PluginTimeout` after `seconds`.
+
+    A hang cannot in general be contained inside a process: there is no safe way to stop
+    another thread, and code stuck inside a C call never returns to the interpreter. What
+    can be stopped without threads is Python code running in the main thread on POSIX (a
+    loop, a sleep, a blocking read that Python retries): SIGALRM interrupts it and the
+    handler raises. So the limit holds there and only there: in another thread, on a
+    platform without ``setitimer``, or when a SIGALRM handler was installed outside
+    Python (it could not be put back), the block runs without a limit, and a plugin
+    that hangs must be switched off with ``XSYS_DISABLE_PLUGINS``. The previous SIGALRM
+    handler and any pending timer are restored afterwards."""
+    usable = (seconds > 0 and hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
+              and threading.current_thread() is threading.main_thread())
+    if usable:
+        try:
+            previous = signal.getsignal(signal.SIGALRM)
+        except (ValueError, OSError):
+            previous = None
+        usable = previous is not None
+    if not usable:
+        yield
+        return
+    state = {"on": True}
+
+    def handler(signum: int, frame: Any) -> None:
+        if state["on"]:
+            raise PluginTimeout(f"{what} took longer than {seconds:g} s (XSYS_PLUGIN_TIMEOUT)")
+
+    start = time.monotonic()
+    signal.signal(signal.SIGALRM, handler)
+    # fire again every 0.2 s until the block ends: a plugin that catches the first one goes on
+    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds, 0.2)
+    try:
+        yield
+    finally:
+        while True:  # a last alarm may land here: switch off first, then clean up
+            try:
+                state["on"] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except PluginTimeout:
+                continue
+        signal.signal(signal.SIGALRM, previous)
+        if old_delay:
+            signal.setitimer(signal.ITIMER_REAL, max(old_delay - (time.monotonic() - start), 1e-3), old_interval)
+
+
+def _fault(hook: str, exc: BaseException) -> str:
+    """``xsys_register_systems raised ValueError: boom``, ``... called sys.exit(3)``."""
+    return f"{hook} {'raised ' if isinstance(exc, Exception) else ''}{describe_fault(exc)}"
+
+
+def describe_fault(exc: BaseException) -> str:
+    """A plugin's fault in a few words: ``ValueError: boom``, ``called sys.exit(3)``."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    if isinstance(exc, PluginTimeout):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass
@@ -69,11 +180,32 @@ class Registry:
         self._formats: dict[str, Any] | None = None
         self.broken: list[BrokenPlugin] = []
         self.plugin_dist: dict[str, tuple[str, str]] = {}
+        self._skip: set[str] = set()  # plugins whose hooks failed at run time
         self._lock = threading.RLock()
+
+    # ---- who is who ----------------------------------------------------------------
+    def distribution(self, plugin: str) -> tuple[str, str]:
+        return self.plugin_dist.get(plugin, (plugin, "?"))
+
+    def is_builtin(self, plugin: str) -> bool:
+        return self.distribution(plugin)[0] == BUILTIN_DISTRIBUTION
+
+    def who(self, plugin: str) -> str:
+        """``plugin 'evil' (xsys-evil 1.0)``: how errors name a plugin."""
+        dname, dver = self.distribution(plugin)
+        return f"plugin {plugin!r} ({dname} {dver})"
+
+    def _broken(self, plugin: str, reason: str, dname: str | None = None) -> None:
+        dist = dname if dname is not None else self.distribution(plugin)[0]
+        if not any(b.name == plugin and b.reason == reason for b in self.broken):
+            self.broken.append(BrokenPlugin(plugin, dist, reason))
+
+    def _limit(self, plugin: str, what: str):
+        return time_limit(0 if self.is_builtin(plugin) else plugin_timeout(), f"{self.who(plugin)}: {what}")
 
     # ---- loading -------------------------------------------------------------------
     def load(self) -> "Registry":
-        """Import every plugin and collect every system (PluginError if a key is claimed twice)."""
+        """Import every plugin and collect every system (faults are recorded, not raised)."""
         with self._lock:
             if self._loaded:
                 return self
@@ -89,34 +221,51 @@ class Registry:
                 return
             eps = list(self.entry_points) if self.entry_points is not None else list(
                 metadata.entry_points(group=GROUP))
-            eps.sort(key=lambda e: e.name)
+            eps.sort(key=lambda e: (not _ep_builtin(e), e.name))  # the built-in plugins first
             for ep in eps:
                 if self.only is not None and ep.name not in self.only:
                     continue
                 if ep.name in self.disabled:
                     continue
                 dist = getattr(ep, "dist", None)
-                dname = dist.name if dist is not None else "?"
-                dver = dist.version if dist is not None else "?"
+                dname = _text(getattr(dist, "name", None)) if dist is not None else "?"
+                dver = _text(getattr(dist, "version", None)) if dist is not None else "?"
+                if self.pm.has_plugin(ep.name):
+                    owner = self.who(ep.name)
+                    self._broken(ep.name, f"entry-point name {ep.name!r} is already taken by {owner}; skipped",
+                                 dname)
+                    continue
+                limit = 0 if dname == BUILTIN_DISTRIBUTION else plugin_timeout()
                 try:
-                    obj = ep.load()
-                except Exception as exc:  # contained: a third-party import error
-                    self.broken.append(BrokenPlugin(ep.name, dname, f"import failed: {type(exc).__name__}: {exc}"))
+                    with time_limit(limit, f"importing plugin {ep.name!r} ({dname} {dver})"):
+                        obj = ep.load()
+                except (*PLUGIN_FAULTS, PluginTimeout) as exc:  # contained: a third-party import fault
+                    self._broken(ep.name, f"import failed: {describe_fault(exc)}", dname)
                     continue
                 self._register_plugin(ep.name, obj, dname, dver)
             for name, obj in self.extra_plugins:
-                self._register_plugin(name, obj, name, "local")
+                if self.pm.has_plugin(name):
+                    self._broken(name, f"entry-point name {name!r} is already taken by {self.who(name)}; skipped",
+                                 name)
+                    continue
+                self._register_plugin(name, obj, _extra_distribution(obj, name), "local")
             self._plugins_loaded = True
 
     def _register_plugin(self, name: str, obj: Any, dname: str, dver: str) -> None:
-        if self.pm.has_plugin(name) or self.pm.is_registered(obj):
-            raise PluginError(f"plugin {name!r} ({dname}) is registered twice")
+        if self.pm.is_registered(obj):
+            self._broken(name, f"the same plugin object is already registered as {self.pm.get_name(obj)!r}; "
+                         "skipped", dname)
+            return
         try:
             self.pm.register(obj, name=name)
             self.pm.check_pending()
         except pluggy.PluginValidationError as exc:
             self._unregister(name)
-            self.broken.append(BrokenPlugin(name, dname, f"invalid hook implementation: {exc}"))
+            self._broken(name, f"invalid hook implementation: {exc}", dname)
+            return
+        except PLUGIN_FAULTS as exc:
+            self._unregister(name)
+            self._broken(name, f"cannot be registered: {describe_fault(exc)}", dname)
             return
         self.plugin_dist[name] = (dname, dver)
 
@@ -126,32 +275,67 @@ class Registry:
         except Exception:
             pass
 
+    def _impls(self, hook: str) -> list[Any]:
+        """The implementations of `hook`: built-in plugins first, then the others by name,
+        leaving out those found faulty at run time."""
+        impls = getattr(self.pm.hook, hook).get_hookimpls()
+        order = {n: i for i, n in enumerate(self.plugin_dist)}
+        impls = [i for i in impls if i.plugin_name not in self._skip]
+        return sorted(impls, key=lambda i: (not self.is_builtin(i.plugin_name), order.get(i.plugin_name, 1 << 30)))
+
+    def _systems_of(self, impl: Any) -> list[type[System]]:
+        """Call one plugin's xsys_register_systems; what it registers, checked (raises the
+        plugin's fault as a PluginError with the reason)."""
+        found: list[Any] = []
+        name = impl.plugin_name
+        try:
+            with self._limit(name, "xsys_register_systems"):
+                impl.function(register=found.append)
+        except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+            raise PluginError(_fault("xsys_register_systems", exc)) from exc
+        for cls in found:
+            problem = _system_problem(cls)
+            if problem:
+                raise PluginError(f"registered {cls!r}, which is not a usable system: {problem}")
+        return found
+
     def _collect_systems(self) -> None:
-        for impl in self.pm.hook.xsys_register_systems.get_hookimpls():
+        claims: dict[str, list[tuple[str, type[System]]]] = {}
+        for impl in self._impls("xsys_register_systems"):
             name = impl.plugin_name
-            found: list[type[System]] = []
-
-            def register(cls: type[System], _found=found) -> None:
-                _found.append(cls)
-
             try:
-                impl.function(register=register)
-                for cls in found:
-                    if not (isinstance(cls, type) and issubclass(cls, System)) or not cls.key:
-                        raise TypeError(f"registered {cls!r}, which is not a System subclass with a key")
-            except Exception as exc:
-                self.broken.append(BrokenPlugin(name, self.plugin_dist.get(name, ("?",))[0],
-                                                f"xsys_register_systems raised {type(exc).__name__}: {exc}"))
+                found = self._systems_of(impl)
+            except PluginError as exc:
+                self._broken(name, exc.message)
                 continue
-            dname, dver = self.plugin_dist.get(name, (name, "?"))
             for cls in found:
-                prev = self._systems.get(cls.key)
-                if prev is not None:
-                    raise PluginError(
-                        f"system key {cls.key!r} is claimed by two plugins: {prev.plugin!r} ({prev.distribution}) "
-                        f"and {name!r} ({dname})"
-                    )
-                self._systems[cls.key] = SystemEntry(cls, name, dname, dver)
+                claims.setdefault(cls.key, []).append((name, cls))
+        for key, who in claims.items():
+            winner = self._owner(key, who)
+            if winner is None:
+                names = ", ".join(self.who(n) for n, _ in who)
+                for n, _ in who:
+                    self._broken(n, f"system key {key!r} is claimed by several plugins ({names}), none of them "
+                                 "built in or named after it; skipped")
+                continue
+            wname, wcls = winner
+            dname, dver = self.distribution(wname)
+            self._systems[key] = SystemEntry(wcls, wname, dname, dver)
+            for n, _ in who:
+                if n != wname:
+                    self._broken(n, f"system key {key!r} is already registered by {self.who(wname)}; skipped")
+
+    def _owner(self, key: str, who: list[tuple[str, type[System]]]) -> tuple[str, type[System]] | None:
+        builtin = [w for w in who if self.is_builtin(w[0])]
+        if len(builtin) > 1:  # our own packaging error, not a user's plugin
+            raise PluginError(f"system key {key!r} is claimed by two built-in plugins: "
+                              + " and ".join(repr(n) for n, _ in builtin))
+        if builtin:
+            return builtin[0]
+        named = [w for w in who if w[0] == key]
+        if named:
+            return named[0]
+        return who[0] if len(who) == 1 else None
 
     # ---- systems -------------------------------------------------------------------
     def keys(self) -> list[str]:
@@ -177,17 +361,16 @@ class Registry:
         is asked, which also records any fault)."""
         with self._lock:
             self._load_plugins()
-            for impl in self.pm.hook.xsys_register_systems.get_hookimpls():
+            for impl in self._impls("xsys_register_systems"):
                 if impl.plugin_name != key:
                     continue
-                found: list[Any] = []
                 try:
-                    impl.function(register=found.append)
-                except Exception:
+                    found = self._systems_of(impl)
+                except PluginError:
                     return None
                 for cls in found:
-                    if isinstance(cls, type) and issubclass(cls, System) and cls.key == key:
-                        dname, dver = self.plugin_dist.get(key, (key, "?"))
+                    if cls.key == key:
+                        dname, dver = self.distribution(key)
                         entry = self._first[key] = SystemEntry(cls, key, dname, dver)
                         return entry
             return None
@@ -200,13 +383,15 @@ class Registry:
             entry = self.entry(key)
             try:
                 inst = entry.cls(settings)
-            except Exception as exc:
-                from .errors import XsysError
-
-                if isinstance(exc, XsysError):
-                    raise
-                raise PluginError(f"system {key!r} from plugin {entry.plugin!r} failed to start: "
-                                  f"{type(exc).__name__}: {exc}") from exc
+            except XsysError:
+                raise
+            except PLUGIN_FAULTS as exc:
+                raise PluginError(f"system {key!r} from {self.who(entry.plugin)} failed to start: "
+                                  f"{describe_fault(exc)}") from exc
+            try:  # errors about this instance name its plugin and distribution
+                inst.xsys_plugin = self.who(entry.plugin)  # type: ignore[attr-defined]
+            except Exception:
+                pass
             self._instances[cache_key] = inst
         return inst
 
@@ -215,64 +400,290 @@ class Registry:
 
     # ---- catalog and formats ---------------------------------------------------------
     def catalog(self) -> Catalog:
+        """The catalog: the built-in plugin's entries, then each other plugin's (a plugin
+        whose hook fails, or that reuses an id already taken, is skipped as a whole), then
+        the user's files in ``XSYS_CATALOG`` (a clash there is the user's error)."""
         if self._catalog is None:
             with self._lock:
                 if self._catalog is None:
                     self._load_plugins()
                     cat = Catalog()
-                    for impl in self.pm.hook.xsys_register_catalog.get_hookimpls():
+                    for impl in self._impls("xsys_register_catalog"):
+                        name = impl.plugin_name
+                        stage = Catalog()
                         try:
-                            impl.function(catalog=cat)
-                        except Exception as exc:
-                            from .errors import XsysError
-
-                            if isinstance(exc, XsysError):
+                            with self._limit(name, "xsys_register_catalog"):
+                                impl.function(catalog=stage)
+                            _merge_catalog(cat, stage)
+                        except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+                            if self.is_builtin(name) and isinstance(exc, XsysError):
                                 raise
-                            self.broken.append(BrokenPlugin(impl.plugin_name, "?",
-                                                            f"xsys_register_catalog raised {type(exc).__name__}: {exc}"))
+                            text = exc.line() if isinstance(exc, XsysError) else _fault("xsys_register_catalog", exc)
+                            self._broken(name, f"{text}; its entries are skipped")
                     for path in _split(os.environ.get("XSYS_CATALOG", "")):
                         cat.add_toml(path)
                     self._catalog = cat
         return self._catalog
 
-    def shot_modifiers(self, system: str, shot: Any) -> list[Any]:
+    def shot_modifiers(self, system: str, shot: Any, faults: list[PluginError] | None = None) -> list[Any]:
+        """Every plugin's house-rule modifiers for `shot` in `system`. A plugin that raises
+        or returns anything but a list of Modifiers is skipped from now on (recorded as
+        broken; its PluginError is appended to `faults`, or raised when `faults` is None)."""
+        from .trace import Modifier
+
         self._load_plugins()
         out: list[Any] = []
-        for impl in self.pm.hook.xsys_shot_modifiers.get_hookimpls():
+        for impl in self._impls("xsys_shot_modifiers"):
+            name = impl.plugin_name
             try:
                 res = impl.function(system=system, shot=shot)
-            except Exception as exc:
-                raise PluginError(f"plugin {impl.plugin_name!r} raised in xsys_shot_modifiers: "
-                                  f"{type(exc).__name__}: {exc}") from exc
-            if res:
-                out.extend(res)
+                if res is None:
+                    continue
+                if not isinstance(res, (list, tuple)):
+                    raise TypeError(f"returned {type(res).__name__}, not a list of Modifiers")
+                for m in res:
+                    problem = _modifier_problem(m, Modifier)
+                    if problem:
+                        raise TypeError(f"returned {problem}")
+            except PLUGIN_FAULTS as exc:
+                err = PluginError(f"{self.who(name)} failed in xsys_shot_modifiers ({describe_fault(exc)}); its "
+                                  "house rules are skipped")
+                self._skip.add(name)
+                self._broken(name, err.message)
+                if faults is None:
+                    raise err from exc
+                faults.append(err)
+                continue
+            out.extend(res)
         return out
 
     def register_commands(self, app: Any) -> None:
+        """Each plugin's commands, added to `app`: a command that would replace an existing
+        one is refused, and a plugin command that fails ends as a one-line error naming the
+        plugin, never a traceback."""
         self._load_plugins()
-        for impl in self.pm.hook.xsys_register_commands.get_hookimpls():
+        for impl in self._impls("xsys_register_commands"):
+            name = impl.plugin_name
+            before_cmds = list(getattr(app, "registered_commands", []))
+            before_groups = list(getattr(app, "registered_groups", []))
+            taken = {_command_name(c) for c in before_cmds} | {_group_name(g) for g in before_groups}
             try:
-                impl.function(app=app)
-            except Exception as exc:
-                self.broken.append(BrokenPlugin(impl.plugin_name, "?",
-                                                f"xsys_register_commands raised {type(exc).__name__}: {exc}"))
+                with self._limit(name, "xsys_register_commands"):
+                    impl.function(app=app)
+            except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+                _restore_list(app, "registered_commands", before_cmds)
+                _restore_list(app, "registered_groups", before_groups)
+                self._broken(name, f"{_fault('xsys_register_commands', exc)}; its commands are skipped")
+                continue
+            new_cmds = [c for c in getattr(app, "registered_commands", []) if not any(c is b for b in before_cmds)]
+            new_groups = [g for g in getattr(app, "registered_groups", []) if not any(g is b for b in before_groups)]
+            clash = sorted({_command_name(c) for c in new_cmds} & taken | {_group_name(g) for g in new_groups} & taken)
+            if clash:
+                _restore_list(app, "registered_commands", before_cmds)
+                _restore_list(app, "registered_groups", before_groups)
+                self._broken(name, "xsys_register_commands: command name(s) " + ", ".join(map(repr, clash))
+                             + " already taken; its commands are skipped")
+                continue
+            for c in new_cmds:
+                _guard_command(c, self.who(name))
+            for g in new_groups:
+                for c in _group_commands(g):
+                    _guard_command(c, self.who(name))
 
     def formats(self) -> dict[str, Any]:
+        """Extra document formats: extension -> (name, load, dump). A plugin that raises,
+        registers a built-in extension or one another plugin has, is skipped; its load and
+        dump are guarded (a fault in them is an error naming the plugin)."""
         if self._formats is None:
-            self._load_plugins()
-            found: dict[str, Any] = {}
+            with self._lock:
+                if self._formats is None:
+                    self._load_plugins()
+                    found: dict[str, Any] = {}
+                    owner: dict[str, str] = {}
+                    for impl in self._impls("xsys_register_formats"):
+                        name = impl.plugin_name
+                        stage: dict[str, Any] = {}
 
-            def register(name: str, extensions: Iterable[str], load: Callable, dump: Callable) -> None:
-                for ext in extensions:
-                    e = ext.lower().lstrip(".")
-                    if e in found:
-                        raise PluginError(f"format extension .{e} registered twice ({found[e][0]!r} and {name!r})")
-                    found[e] = (name, load, dump)
+                        def register(fmt_name: Any, extensions: Iterable[str], load: Callable, dump: Callable,
+                                     _stage=stage, _who=self.who(name)) -> None:
+                            if not isinstance(fmt_name, str) or not fmt_name:
+                                raise TypeError(f"format name {fmt_name!r} is not a string")
+                            if isinstance(extensions, str) or not all(isinstance(e, str) for e in extensions):
+                                raise TypeError(f"extensions {extensions!r} are not a list of strings")
+                            if not (callable(load) and callable(dump)):
+                                raise TypeError("load and dump must be callables")
+                            for ext in extensions:
+                                e = ext.lower().lstrip(".")
+                                if e in BUILTIN_FORMATS:
+                                    raise PluginError(f"format extension .{e} is built in")
+                                if e in found or e in _stage:
+                                    other = owner.get(e, _who)
+                                    raise PluginError(f"format extension .{e} is already registered by {other}")
+                                _stage[e] = (fmt_name, _guard_io(load, fmt_name, "read", _who),
+                                             _guard_io(dump, fmt_name, "write", _who))
 
-            for impl in self.pm.hook.xsys_register_formats.get_hookimpls():
-                impl.function(register=register)
-            self._formats = found
+                        try:
+                            with self._limit(name, "xsys_register_formats"):
+                                impl.function(register=register)
+                        except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+                            text = exc.message if isinstance(exc, XsysError) else _fault("xsys_register_formats", exc)
+                            self._broken(name, f"{text}; its formats are skipped")
+                            continue
+                        found.update(stage)
+                        owner.update({e: self.who(name) for e in stage})
+                    self._formats = found
         return self._formats
+
+
+# ---- checks on what plugins hand over ------------------------------------------------
+
+def _ep_builtin(ep: Any) -> bool:
+    dist = getattr(ep, "dist", None)
+    return getattr(dist, "name", None) == BUILTIN_DISTRIBUTION
+
+
+def _extra_distribution(obj: Any, name: str) -> str:
+    """Plugins passed in code (tests, embedding): ours count as built in."""
+    module = getattr(obj, "__name__", None) or getattr(obj, "__module__", "") or ""
+    return BUILTIN_DISTRIBUTION if str(module).startswith("xsys.plugins") else name
+
+
+def _text(x: Any) -> str:
+    return x if isinstance(x, str) else "?"
+
+
+def _system_problem(cls: Any) -> str:
+    """Why `cls` cannot be a system ('' if it can)."""
+    if not (isinstance(cls, type) and issubclass(cls, System)):
+        return "not a subclass of xsys.core.system.System"
+    key = getattr(cls, "key", None)
+    if not isinstance(key, str) or not _KEY.match(key):
+        return f"its key {key!r} is not a short name (letters, digits, '-', '_')"
+    if key in RESERVED_KEYS:
+        return f"its key {key!r} is reserved"
+    for attr in ("name", "edition", "dice"):
+        if not isinstance(getattr(cls, attr, ""), str):
+            return f"its {attr} is not a string"
+    npc_type = getattr(cls, "npc_type", None)
+    if not (isinstance(npc_type, type) and issubclass(npc_type, msgspec.Struct)) or npc_type is msgspec.Struct:
+        return "its npc_type is not a msgspec Struct of its own"
+    for attr in ("shot_type", "settings_type"):
+        t = getattr(cls, attr, None)
+        if t is not None and not (isinstance(t, type) and issubclass(t, msgspec.Struct)):
+            return f"its {attr} is not a msgspec Struct"
+    return ""
+
+
+def _modifier_problem(m: Any, modifier_type: type) -> str:
+    if not isinstance(m, modifier_type):
+        return f"{type(m).__name__} {m!r:.60}, not a Modifier"
+    v = m.value
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        return f"a modifier whose value is {type(v).__name__}"
+    if isinstance(v, float) and not math.isfinite(v):
+        return f"a modifier whose value is {v!r}"
+    if not (isinstance(m.rule, str) and m.rule and m.kind in ("add", "multiply", "set", "dice", "difficulty")
+            and m.source in ("seed", "assumed") and isinstance(m.why, str)):
+        return "a modifier without a rule ID, a known kind and a source"
+    return ""
+
+
+def _merge_catalog(cat: Catalog, stage: Catalog) -> None:
+    """Add a plugin's entries as a whole, or none if one of its ids is taken."""
+    for kind, mine, theirs in (("weapon", cat.weapons, stage.weapons), ("armor", cat.armor, stage.armor),
+                               ("material", cat.materials, stage.materials)):
+        for item_id in theirs:
+            if item_id in mine:
+                raise InputError(f"catalog {kind} id {item_id!r} is defined twice",
+                                 file=stage.origin.get((kind, item_id), "<plugin>"),
+                                 found=f"also in {cat.origin.get((kind, item_id), '<code>')}")
+    for item in stage.weapons.values():
+        cat.add_weapon(item, stage.origin.get(("weapon", item.id), "<plugin>"))
+    for item in stage.armor.values():
+        cat.add_armor(item, stage.origin.get(("armor", item.id), "<plugin>"))
+    for item in stage.materials.values():
+        cat.add_material(item, stage.origin.get(("material", item.id), "<plugin>"))
+
+
+def _guard_io(fn: Callable, fmt_name: str, what: str, who: str) -> Callable:
+    @functools.wraps(fn)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except XsysError:
+            raise
+        except PLUGIN_FAULTS as exc:
+            raise PluginError(f"format {fmt_name!r} of {who} failed to {what}: {describe_fault(exc)}") from exc
+    return guarded
+
+
+def _command_name(info: Any) -> str:
+    name = getattr(info, "name", None)
+    if not name:
+        cb = getattr(info, "callback", None)
+        name = getattr(cb, "__name__", "")
+    return str(name).lower().replace("_", "-")
+
+
+def _group_name(info: Any) -> str:
+    name = getattr(info, "name", None)
+    if not name:
+        sub = getattr(info, "typer_instance", None)
+        name = getattr(getattr(sub, "info", None), "name", None) or ""
+    return str(name).lower().replace("_", "-")
+
+
+def _group_commands(info: Any) -> list[Any]:
+    sub = getattr(info, "typer_instance", None)
+    out = list(getattr(sub, "registered_commands", []) or [])
+    for g in getattr(sub, "registered_groups", []) or []:
+        out += _group_commands(g)
+    return out
+
+
+def _restore_list(app: Any, attr: str, items: list[Any]) -> None:
+    current = getattr(app, attr, None)
+    if isinstance(current, list):
+        current[:] = items
+
+
+def _guard_command(info: Any, who: str) -> None:
+    cb = getattr(info, "callback", None)
+    if cb is None or getattr(cb, "_xsys_guarded", False):
+        return
+
+    @functools.wraps(cb)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return cb(*args, **kwargs)
+        except XsysError:
+            raise
+        except Exception as exc:
+            if type(exc).__module__.split(".")[0] in ("click", "typer"):
+                raise  # typer.Exit, usage errors: the command line's own way out
+            raise PluginError(f"command of {who} failed: {describe_fault(exc)}") from exc
+        except SystemExit as exc:
+            if exc.code in (None, 0):
+                raise
+            raise PluginError(f"command of {who} {describe_fault(exc)}") from exc
+
+    guarded._xsys_guarded = True  # type: ignore[attr-defined]
+    info.callback = guarded
+
+
+def check_chance(value: Any) -> Fraction | None:
+    """`value` as an exact chance in [0, 1] (a Fraction, an int, or a finite float), or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Fraction):
+        chance = value
+    elif isinstance(value, int):
+        chance = Fraction(value)
+    elif isinstance(value, float) and math.isfinite(value):
+        chance = Fraction(value)
+    else:
+        return None
+    return chance if 0 <= chance <= 1 else None
 
 
 def _split(text: str) -> list[str]:
