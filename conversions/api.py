@@ -11,19 +11,24 @@ Every conversion returns its output together with its loss report and trace.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
+import types
 from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Annotated, Any, Iterable, Literal, Mapping, Union, get_args, get_origin
 
 import msgspec
 
-from xsys.core import codec
+from xsys.core import codec, units
 from xsys.core.errors import InputError, LossError, PluginError, XsysError
 from xsys.core.model import Combatant, Scenario, Scene, Shot
-from xsys.core.registry import Registry, default_registry
+from xsys.core.registry import PLUGIN_FAULTS, Registry, check_chance, default_registry, describe_fault
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Check, Loss, Result, TraceEntry, tracing
+from xsys.core.units import _Quantity
 
 from . import documents
 from .documents import NEUTRAL
@@ -73,14 +78,20 @@ def system_for(key: str, settings: Settings | None = None, registry: Registry | 
     return reg.system(key, parsed)
 
 
-def parse_settings(pairs: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """``["pl-trudnosc.mechanic=per-die-d10"]`` -> ``{"pl-trudnosc": {"mechanic": "per-die-d10"}}``."""
+def parse_settings(pairs: Iterable[str], registry: Registry | None = None) -> dict[str, dict[str, Any]]:
+    """``["pl-trudnosc.mechanic=per-die-d10"]`` -> ``{"pl-trudnosc": {"mechanic": "per-die-d10"}}``.
+
+    The system must be installed and take a setting of that name (an error names
+    ``--set``, what is expected and what was found); the value is checked when the
+    system starts."""
     out: dict[str, dict[str, Any]] = {}
     for pair in pairs:
         m = re.match(r"^([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)=(.*)$", pair)
         if not m:
-            raise InputError("bad --set", expected="SYSTEM.FIELD=VALUE, e.g. pl-trudnosc.mechanic=per-die-d10",
-                             found=repr(pair))
+            raise InputError("bad --set", path="--set",
+                             expected="SYSTEM.FIELD=VALUE, e.g. pl-trudnosc.mechanic=per-die-d10", found=repr(pair))
+        key, name = m.group(1), m.group(2)
+        _check_setting(key, name, pair, registry or default_registry())
         value: Any = m.group(3)
         if value.lower() in ("true", "false"):
             value = value.lower() == "true"
@@ -89,8 +100,26 @@ def parse_settings(pairs: Iterable[str]) -> dict[str, dict[str, Any]]:
                 value = int(value)
             except ValueError:
                 pass
-        out.setdefault(m.group(1), {})[m.group(2)] = value
+        out.setdefault(key, {})[name] = value
     return out
+
+
+def _check_setting(key: str, name: str, pair: str, reg: Registry) -> None:
+    try:
+        entry = reg.entry(key)
+    except XsysError as exc:
+        if not isinstance(exc, InputError):
+            raise
+        raise InputError(f"unknown system in --set {pair!r}", path="--set",
+                         expected=exc.expected or "an installed system", found=repr(key)) from None
+    stype = entry.cls.settings_type
+    fields = list(getattr(stype, "__struct_fields__", ())) if stype is not None else []
+    if not fields:
+        raise InputError(f"system {key!r} takes no settings (--set {pair!r})", path="--set",
+                         expected=f"no --set for {key}", found=repr(name))
+    if name not in fields:
+        raise InputError(f"unknown setting of system {key!r} in --set {pair!r}", path="--set",
+                         expected="one of " + ", ".join(f"{key}.{f}" for f in fields), found=repr(name))
 
 
 def _merge_settings(doc_settings: Any, cli: Settings | None) -> dict[str, dict[str, Any]]:
@@ -162,16 +191,30 @@ def _native_fields(obj: Any, typ: type) -> Any:
     return typ(**{f: getattr(obj, f) for f in typ.__struct_fields__})
 
 
-def _guard(system: System, what: str, fn, *args) -> Result[Any]:
-    """Call a plugin's conversion; a crash inside it is named, never a traceback."""
+def _who(system: Any) -> str:
+    """How an error names a system: its key and the plugin (and distribution) it comes from."""
+    key = getattr(system, "key", "?")
+    plugin = getattr(system, "xsys_plugin", None)
+    return f"system {key!r} ({plugin})" if plugin else f"system {key!r}"
+
+
+def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] | None = None) -> Result[Any]:
+    """Call a plugin's conversion; a crash inside it (or garbage out of it) is an error
+    naming the system and its plugin, never a traceback. `want`: the type of the value."""
     try:
         res = fn(*args)
     except XsysError:
         raise
-    except Exception as exc:
-        raise PluginError(f"system {system.key!r} failed in {what}: {type(exc).__name__}: {exc}") from exc
+    except PLUGIN_FAULTS as exc:
+        raise PluginError(f"{_who(system)} failed in {what}: {describe_fault(exc)}") from exc
     if not isinstance(res, Result):
-        raise PluginError(f"system {system.key!r} returned {type(res).__name__} from {what}, not a Result")
+        raise PluginError(f"{_who(system)} returned {type(res).__name__} from {what}, not a Result")
+    if want is not None and not isinstance(res.value, want):
+        names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
+        raise PluginError(f"{_who(system)} returned {type(res.value).__name__} from {what}, not a {names}")
+    if not (isinstance(res.losses, list) and all(isinstance(x, Loss) for x in res.losses)
+            and isinstance(res.trace, list) and all(isinstance(t, TraceEntry) for t in res.trace)):
+        raise PluginError(f"{_who(system)} returned losses or trace entries of the wrong type from {what}")
     return res
 
 
@@ -190,19 +233,19 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
         return _native_fields(doc, Scenario)
     assert system is not None
     if kind == "npc":
-        return _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(doc, system.npc_type)),
-                       losses, trace, "$")
+        return _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(doc, system.npc_type),
+                              want=Combatant), losses, trace, "$")
     if kind == "roster":
-        return [_absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(n, system.npc_type)),
-                        losses, trace, f"$.npcs[{i}]") for i, n in enumerate(doc.npcs)]
+        return [_absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(n, system.npc_type),
+                               want=Combatant), losses, trace, f"$.npcs[{i}]") for i, n in enumerate(doc.npcs)]
     if kind == "shot":
         return _absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral,
-                              _native_fields(doc, system.shot_type)), losses, trace, "$")
+                              _native_fields(doc, system.shot_type), want=Shot), losses, trace, "$")
     scenes = []
     for si, scene in enumerate(doc.scenes):
-        combatants = [_absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, n), losses, trace,
-                              f"$.scenes[{si}].combatants[{i}]") for i, n in enumerate(scene.combatants)]
-        shots = [_absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral, s), losses, trace,
+        combatants = [_absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, n, want=Combatant), losses,
+                              trace, f"$.scenes[{si}].combatants[{i}]") for i, n in enumerate(scene.combatants)]
+        shots = [_absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral, s, want=Shot), losses, trace,
                          f"$.scenes[{si}].shots[{i}]") for i, s in enumerate(scene.shots)]
         scenes.append(Scene(name=scene.name, notes=scene.notes, combatants=combatants, shots=shots))
     return Scenario(name=doc.name or "scenario", notes=doc.notes, scenes=scenes)
@@ -210,8 +253,12 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
 
 def from_neutral(value: Any, kind: str, key: str, system: System | None, losses: list[Loss],
                  trace: list[TraceEntry], name: str = "", notes: str = "",
-                 registry: Registry | None = None) -> Any:
-    """Neutral content -> the typed document of system `key` (or neutral)."""
+                 registry: Registry | None = None, audit: "LossAudit | None" = None) -> Any:
+    """Neutral content -> the typed document of system `key` (or neutral).
+
+    With an ``audit`` (as :func:`convert` passes), every item written is read back into
+    the neutral model and whatever did not survive joins the loss report (see
+    :class:`LossAudit`)."""
     typ = documents.doc_type(key, kind, registry)
     if key == NEUTRAL:
         if kind == "npc":
@@ -222,28 +269,39 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
             return typ(system=key, kind=kind, **_fields(value))
         return typ(system=key, kind=kind, **_fields(value))
     assert system is not None
+
+    def item(what: str, neutral: Any, prefix: str) -> Any:
+        first = len(losses)
+        method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
+        want = system.npc_type if what == "npc" else system.shot_type
+        native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
+        if audit is not None:
+            audit.check(system, what, neutral, native, prefix, losses, first)
+        return native
+
     if kind == "npc":
-        npc = _absorb(_guard(system, "npc_from_neutral", system.npc_from_neutral, value), losses, trace, "$")
-        return typ(system=key, kind=kind, **_fields(npc))
+        return typ(system=key, kind=kind, **_fields(item("npc", value, "$")))
     if kind == "roster":
-        npcs = [_absorb(_guard(system, "npc_from_neutral", system.npc_from_neutral, c), losses, trace,
-                        f"$.npcs[{i}]") for i, c in enumerate(value)]
+        npcs = [item("npc", c, f"$.npcs[{i}]") for i, c in enumerate(value)]
         return typ(system=key, kind=kind, name=name, notes=notes, npcs=npcs)
     if kind == "shot":
-        shot = _absorb(_guard(system, "shot_from_neutral", system.shot_from_neutral, value), losses, trace, "$")
-        return typ(system=key, kind=kind, **_fields(shot))
+        return typ(system=key, kind=kind, **_fields(item("shot", value, "$")))
     scen: Scenario = value
     scene_t = _scene_type(typ)
     scenes = []
+    default_light = Scene().light
     for si, scene in enumerate(scen.scenes):
-        if scene.barriers or scene.light != Scene().light:
-            losses.append(Loss.of("kept-verbatim", f"$.scenes[{si}]",
-                                  "scene-wide light and barriers are carried by each shot in this system",
+        # a scene of a system document has no light or barriers of its own: each shot has them
+        if scene.light != default_light:
+            losses.append(Loss.of("unsupported-field", f"$.scenes[{si}].light",
+                                  f"a {key} scene has no light of its own (each shot has its light); dropped",
                                   system=key))
-        combatants = [_absorb(_guard(system, "npc_from_neutral", system.npc_from_neutral, c), losses, trace,
-                              f"$.scenes[{si}].combatants[{i}]") for i, c in enumerate(scene.combatants)]
-        shots = [_absorb(_guard(system, "shot_from_neutral", system.shot_from_neutral, s), losses, trace,
-                         f"$.scenes[{si}].shots[{i}]") for i, s in enumerate(scene.shots)]
+        if scene.barriers:
+            losses.append(Loss.of("unsupported-field", f"$.scenes[{si}].barriers",
+                                  f"a {key} scene has no barriers of its own (each shot has its cover); dropped",
+                                  system=key))
+        combatants = [item("npc", c, f"$.scenes[{si}].combatants[{i}]") for i, c in enumerate(scene.combatants)]
+        shots = [item("shot", s, f"$.scenes[{si}].shots[{i}]") for i, s in enumerate(scene.shots)]
         scenes.append(scene_t(name=scene.name, notes=scene.notes, combatants=combatants, shots=shots))
     return typ(system=key, kind=kind, name=scen.name, notes=scen.notes, scenes=scenes)
 
@@ -259,16 +317,509 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {f: getattr(obj, f) for f in obj.__struct_fields__ if f not in ("system", "kind")}
 
 
+# ---- the loss audit ---------------------------------------------------------------
+#
+# A plugin reports what its system cannot write, but a report it forgets must not let
+# a loss through --strict. So every item a conversion writes (an NPC, a shot) is read
+# back into the neutral model with the target system's own npc_to_neutral /
+# shot_to_neutral and compared, field by field, with the neutral item it was made from.
+# A field that was stated (not a default) and did not come back is a loss, unless the
+# report already holds it:
+#
+# - it came back empty, as its default or not at all: ``unsupported-field``, unless the
+#   system does write the field for other values (tried with one far-off value, or each
+#   other choice of a closed set): then ``rounded`` (numbers) or ``merged`` (choices);
+# - an item of a list (armor, weapons) that did not come back: ``dropped-item``;
+# - a number that came back different: ``rounded`` (info: the system's step is coarser);
+# - a choice or flag that came back different: ``merged``; free text: ``unsupported-field``.
+#
+# Loss paths point into the source document: a neutral source has the field itself; a
+# system document is searched for the same path (keys compared without case, and
+# ``target_armor`` read as ``target.armor`` or the reverse), else the nearest existing
+# parent, with the neutral field named in the message.
+
+_MISSING: Any = msgspec.UNSET  # a sentinel that is never a document value
+_SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "unsupported-field": 1, "merged": 1, "clamped": 1,
+             "dropped-item": 1}
+_PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
+_ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
+
+
+class _Field:
+    __slots__ = ("default", "omitted", "type", "choices", "bounds")
+
+    def __init__(self, default: Any, type_: Any) -> None:
+        self.default = default
+        self.omitted = False
+        self.type = type_
+        self.choices: tuple[Any, ...] = ()
+        self.bounds: tuple[float | None, float | None] = (None, None)
+        t = type_
+        while True:  # unwrap Annotated[...] and Optional[...]
+            origin = get_origin(t)
+            if origin is Annotated:
+                args = get_args(t)
+                for meta in args[1:]:
+                    if isinstance(meta, msgspec.Meta):
+                        lo = meta.ge if meta.ge is not None else meta.gt
+                        hi = meta.le if meta.le is not None else meta.lt
+                        self.bounds = (lo, hi)
+                t = args[0]
+            elif origin in (Union, types.UnionType):
+                rest = [a for a in get_args(t) if a is not type(None)]
+                if len(rest) != 1:
+                    break
+                t = rest[0]
+            else:
+                break
+        if get_origin(t) is Literal:
+            self.choices = get_args(t)
+
+
+_FIELDS: dict[type, dict[str, _Field]] = {}
+
+
+def _struct_fields(cls: type) -> dict[str, _Field]:
+    out = _FIELDS.get(cls)
+    if out is None:
+        out = {}
+        for f in msgspec.structs.fields(cls):
+            info = _Field(_MISSING, f.type)
+            if f.default is not msgspec.NODEFAULT:
+                info.default = f.default
+                info.omitted = True  # a default value is not written: it states nothing
+            elif f.default_factory is not msgspec.NODEFAULT:
+                info.default = f.default_factory()  # written unless empty (["torso"] is stated)
+            out[f.name] = info
+        _FIELDS[cls] = out
+    return out
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float, Fraction)) and not isinstance(x, bool)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if _is_number(a) and _is_number(b):
+        return a == b or math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def _empty(x: Any) -> bool:
+    return x is _MISSING or x is None or (isinstance(x, (str, list, dict)) and not x)
+
+
+def _show(x: Any) -> str:
+    if isinstance(x, _Quantity):
+        return units.to_text(x)
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    if isinstance(x, msgspec.Struct):
+        name = getattr(x, "name", "") or getattr(x, "material", "")
+        return f"{type(x).__name__.lower()} {name!r}" if name else type(x).__name__.lower()
+    if isinstance(x, list):
+        return ", ".join(_show(v) for v in x) or "none"
+    if isinstance(x, str):
+        return repr(x)
+    return str(x)
+
+
+class _Diff:
+    __slots__ = ("path", "src", "back", "field")
+
+    def __init__(self, path: str, src: Any, back: Any, field: _Field | None) -> None:
+        self.path, self.src, self.back, self.field = path, src, back, field
+
+
+def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list[_Diff]) -> None:
+    """Every stated leaf of `src` that `back` does not hold, as a _Diff (paths from "$")."""
+    if type(src) is type(back) and (src is back or src == back):
+        return
+    if isinstance(src, msgspec.Struct):
+        if type(back) is not type(src):
+            out.append(_Diff(path, src, back, field))
+            return
+        for name, f in _struct_fields(type(src)).items():
+            value = getattr(src, name)
+            if (f.omitted and _same(value, f.default)) or (name == "native" and type(src) is Combatant):
+                continue  # a default states nothing; native blocks are compared by LossAudit
+            _differences(value, getattr(back, name), f"{path}.{name}", f, out)
+        return
+    if isinstance(src, dict):
+        theirs = back if isinstance(back, dict) else {}
+        for k, v in src.items():
+            _differences(v, theirs.get(k, _MISSING), f"{path}.{k}", None, out)
+        return
+    if isinstance(src, list) and any(isinstance(v, (msgspec.Struct, dict, list)) for v in src):
+        theirs = back if isinstance(back, list) else []
+        for i, v in enumerate(src):
+            _differences(v, theirs[i] if i < len(theirs) else _MISSING, f"{path}[{i}]", None, out)
+        return
+    if isinstance(src, list) and isinstance(back, list):
+        if all(any(_same(x, y) for y in back) for x in src):
+            return  # every stated element is there (order and additions are no loss)
+    elif _same(src, back):
+        return
+    out.append(_Diff(path, src, back, field))
+
+
+@lru_cache(maxsize=8192)
+def _tokens(path: str) -> tuple[str | int, ...] | None:
+    if not path.startswith("$"):
+        return None
+    out: list[str | int] = []
+    pos = 1
+    for m in _PATH_TOKEN.finditer(path, 1):
+        if m.start() != pos:
+            return None
+        out.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    return tuple(out) if pos == len(path) else None
+
+
+def _path_text(tokens: Iterable[str | int]) -> str:
+    return "$" + "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens)
+
+
+@lru_cache(maxsize=8192)
+def _norm(key: Any) -> str:
+    return str(key).lower().replace("-", "_").replace(" ", "_")
+
+
+def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = None) -> tuple[str, bool]:
+    """The path in the source document that `path` names: (path, exact). Keys match
+    without case or separators; ``a_b`` may be ``a.b`` and the reverse; what does not
+    exist is cut back to the nearest existing parent (exact is then False)."""
+    tokens = _tokens(path)
+    if tokens is None:
+        return "$", False
+    node = plain
+    for t in tokens:  # most paths are the source's own
+        if isinstance(t, int) and isinstance(node, list) and 0 <= t < len(node):
+            node = node[t]
+        elif isinstance(t, str) and isinstance(node, dict) and t in node:
+            node = node[t]
+        else:
+            break
+    else:
+        return path, True
+    maps = keymaps if keymaps is not None else {}
+
+    def keys_of(d: dict[Any, Any]) -> dict[str, Any]:
+        km = maps.get(id(d))
+        if km is None:
+            km = maps[id(d)] = {_norm(k): k for k in d}
+        return km
+
+    node, done, i = plain, [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if isinstance(t, int):
+            if isinstance(node, list) and 0 <= t < len(node):
+                node, i = node[t], i + 1
+                done.append(t)
+                continue
+            break
+        if not isinstance(node, dict):
+            break
+        keys = keys_of(node)
+        # the key itself, or this key and the next ones joined (target.armor -> target_armor)
+        hit = None
+        for j in range(min(len(tokens), i + 3), i, -1):
+            part = tokens[i:j]
+            if all(isinstance(p, str) for p in part):
+                k = keys.get(_norm("_".join(part)))  # type: ignore[arg-type]
+                if k is not None:
+                    hit = (k, j)
+                    break
+        if hit is not None:
+            node, i = node[hit[0]], hit[1]
+            done.append(hit[0])
+            continue
+        # or this key split in two (target_armor -> target.armor)
+        pieces = t.split("_")
+        if len(pieces) > 1:
+            sub, walked = node, []
+            for piece in pieces:
+                k = keys_of(sub).get(_norm(piece)) if isinstance(sub, dict) else None
+                if k is None:
+                    walked = []
+                    break
+                sub = sub[k]
+                walked.append(k)
+            if walked:
+                node, i = sub, i + 1
+                done.extend(walked)
+                continue
+        break
+    return _path_text(done), i == len(tokens)
+
+
+def _get(obj: Any, tokens: list[str | int]) -> Any:
+    for t in tokens:
+        if isinstance(t, int):
+            obj = obj[t] if isinstance(obj, list) and t < len(obj) else _MISSING
+        elif isinstance(obj, msgspec.Struct):
+            obj = getattr(obj, t, _MISSING)
+        elif isinstance(obj, dict):
+            obj = obj.get(t, _MISSING)
+        else:
+            return _MISSING
+        if obj is _MISSING:
+            return obj
+    return obj
+
+
+def _put(obj: Any, tokens: list[str | int], value: Any) -> Any:
+    if not tokens:
+        return value
+    t, rest = tokens[0], tokens[1:]
+    if isinstance(obj, msgspec.Struct) and isinstance(t, str):
+        return msgspec.structs.replace(obj, **{t: _put(getattr(obj, t), rest, value)})
+    if isinstance(obj, list) and isinstance(t, int):
+        new = list(obj)
+        new[t] = _put(obj[t], rest, value)
+        return new
+    if isinstance(obj, dict):
+        new_d = dict(obj)
+        new_d[t] = _put(obj[t], rest, value)
+        return new_d
+    raise KeyError(t)
+
+
+def _far_values(d: _Diff) -> list[Any]:
+    """Values to try when a field came back as its default: does the system write the
+    field at all? (a number far from the default, or each other choice)."""
+    f = d.field
+    if f is None:
+        return []
+    if f.choices:
+        return [c for c in f.choices if c != f.default and c != d.src]
+    if _is_number(d.src) and _is_number(f.default):
+        lo, hi = f.bounds
+        if lo is not None and hi is not None:
+            far = lo if float(f.default) >= (lo + hi) / 2 else hi
+        else:
+            far = float(d.src) * 4 + (1 if float(d.src) >= 0 else -1)
+            if hi is not None:
+                far = min(far, hi)
+        value: Any = type(d.src)(far) if isinstance(d.src, (_Quantity, int)) else far
+        return [value] if not _same(value, f.default) else []
+    return []
+
+
+class LossAudit:
+    """Checks a conversion's loss report against what each written item reads back as
+    (see the comment above). :func:`convert` makes one per conversion."""
+
+    def __init__(self, source: Any, source_system: str, key: str) -> None:
+        self.plain = codec.to_builtins(source)
+        self.source_system = source_system
+        self.key = key
+        self._exists: dict[str, tuple[str, bool]] = {}
+        self._keymaps: dict[int, dict[str, Any]] = {}
+        self._mine: dict[str, list[int]] = {}  # item path -> indices of its losses from reading the source
+
+    def begin(self, losses: list[Loss]) -> None:
+        """Note the losses of reading the source (before any item is written)."""
+        for i, loss in enumerate(losses):
+            m = _ITEM.match(loss.path)
+            self._mine.setdefault(m.group(0) if m else "$", []).append(i)
+
+    def resolve(self, path: str) -> tuple[str, bool]:
+        hit = self._exists.get(path)
+        if hit is None:
+            hit = self._exists[path] = _resolve(self.plain, path, self._keymaps)
+        return hit
+
+    def check(self, system: System, what: str, neutral: Any, native: Any, prefix: str, losses: list[Loss],
+              first: int) -> None:
+        """Audit one item: `neutral` was written as `native`, whose plugin losses are
+        ``losses[first:]``; fix their paths and add what they left out."""
+        back = self._read_back(system, what, native)
+        found: list[_Diff] = []
+        _differences(neutral, back, "$", None, found)
+        new: list[Loss] = []
+        for d in found:
+            loss = self._classify(system, what, neutral, d)
+            if loss is not None:
+                new.append(_with_prefix(loss, prefix))
+        if what == "npc":
+            new += self._native_blocks(neutral, back, prefix, losses)
+        mine = losses[first:]
+        del losses[first:]
+        losses.extend(self._settle(mine, new, losses, prefix))
+
+    # ---- reading back -----------------------------------------------------------------
+    def _read_back(self, system: System, what: str, native: Any) -> Any:
+        method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral
+        with tracing(False):
+            res = _guard(system, f"{what}_to_neutral (reading back its own {what})", method, native,
+                         want=Combatant if what == "npc" else Shot)
+        return res.value
+
+    def _written_at_all(self, system: System, what: str, neutral: Any, d: _Diff) -> bool:
+        tokens = _tokens(d.path)
+        if not tokens:
+            return False
+        for value in _far_values(d):
+            try:
+                trial = _put(neutral, tokens, value)
+                with tracing(False):
+                    method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
+                    back = self._read_back(system, what, method(trial).value)
+            except PLUGIN_FAULTS:
+                continue
+            got = _get(back, tokens)
+            if not _empty(got) and not (d.field is not None and _same(got, d.field.default)):
+                return True
+        return False
+
+    # ---- classifying --------------------------------------------------------------------
+    def _classify(self, system: System, what: str, neutral: Any, d: _Diff) -> Loss | None:
+        field = d.path[2:]
+        src, back = d.src, d.back
+        default = d.field.default if d.field is not None else _MISSING
+        where = f"a {self.key} {'stat block' if what == 'npc' else what}"
+        if back is _MISSING and isinstance(src, (msgspec.Struct, dict)) and d.path.endswith("]"):
+            return Loss.of("dropped-item", d.path, f"{field} ({_show(src)}): no place for it in {where}; dropped",
+                           system=self.key)
+        if isinstance(src, list):
+            missing = [x for x in src if not (isinstance(back, list) and any(_same(x, y) for y in back))]
+            return Loss.of("unsupported-field", d.path, f"{field} {_show(missing)}: no place for it in {where}; "
+                           "dropped", system=self.key)
+        if _empty(back) or (default is not _MISSING and _same(back, default)):
+            if self._written_at_all(system, what, neutral, d):
+                kind = "rounded" if _is_number(src) else "merged"
+                return Loss.of(kind, d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}",
+                               system=self.key)
+            return Loss.of("unsupported-field", d.path, f"{field} {_show(src)}: no place for it in {where}; dropped",
+                           system=self.key)
+        if _is_number(src) and _is_number(back):
+            return Loss.of("rounded", d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}",
+                           system=self.key)
+        if isinstance(src, bool) or (d.field is not None and d.field.choices):
+            return Loss.of("merged", d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}, "
+                           "which does not tell them apart", system=self.key)
+        return Loss.of("unsupported-field", d.path, f"{field} {_show(src)}: no place for it in {where}, which "
+                       f"writes {_show(back)}", system=self.key)
+
+    def _native_blocks(self, neutral: Combatant, back: Combatant, prefix: str, losses: list[Loss]) -> list[Loss]:
+        """Native details kept for a round trip (Combatant.native) that the target drops."""
+        out: list[Loss] = []
+        for k, block in neutral.native.items():
+            theirs = back.native.get(k)
+            lost = list(block) if not isinstance(theirs, dict) else [x for x in block if x not in theirs]
+            if not lost or not block:
+                continue
+            if k == self.source_system:
+                # the source's own details: its plugin reported each one it kept ("kept-verbatim");
+                # they are now lost for real
+                whole = not isinstance(theirs, dict)
+                for i in self._mine.get(prefix, ()):
+                    loss = losses[i]
+                    if (loss.kind == "kept-verbatim" and loss.system == k
+                            and (whole or _first_key(loss.path, prefix) in {_norm(x) for x in lost})):
+                        losses[i] = Loss.of("unsupported-field", loss.path,
+                                            f"{loss.message.rstrip('.')}; but a {self.key} stat block has no "
+                                            "place for it: dropped",
+                                            loss.rule, system=self.key)
+                continue
+            paths = [f"$.native.{k}"] if not isinstance(theirs, dict) else [f"$.native.{k}.{x}" for x in lost]
+            for p in paths:
+                out.append(_with_prefix(Loss.of("unsupported-field", p, f"{p[2:]} (details kept for {k}): no place "
+                                                f"for them in a {self.key} stat block; dropped", system=self.key),
+                                        prefix))
+        return out
+
+    # ---- settling paths -----------------------------------------------------------------
+    def _settle(self, plugin: list[Loss], found: list[Loss], before: list[Loss], prefix: str) -> list[Loss]:
+        """The plugin's losses and the audit's, with paths into the source and no repeats."""
+        known = [before[i] for i in self._mine.get(prefix, ())] + plugin
+        said: dict[str, int] = {}  # path (as written, and in the source) -> most severe loss there
+        parts: set[str] = set()  # parts of the item lost as a whole (strict)
+        for x in known:
+            sev = _SEVERITY[x.kind]
+            where, exact = self.resolve(x.path)
+            for p in (x.path, where) if exact else (x.path,):
+                if said.get(p, -1) < sev:
+                    said[p] = sev
+            if sev and x.path != prefix and _inside(x.path, prefix):
+                parts.add(x.path)
+        kept: list[Loss] = []
+        for g in found:
+            sev = _SEVERITY[g.kind]
+            where, exact = self.resolve(g.path)
+            if said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev):
+                continue
+            if parts and any(_inside(g.path, p) for p in parts):
+                continue
+            kept.append(g)
+        out: list[Loss] = []
+        taken: set[int] = set()
+        for loss in plugin:
+            where, exact = self.resolve(loss.path)
+            if exact:
+                out.append(msgspec.structs.replace(loss, path=where) if where != loss.path else loss)
+                continue
+            # a path the source does not have (the target's own field name, e.g. "$.speed"):
+            # the audit's findings with the same last key take over its message and rule;
+            # else those under the nearest existing parent that the message names
+            # ("$.skills.Gun: Gun covers handgun, rifle" -> $.skills.handgun)
+            tokens = _tokens(loss.path)
+            last = _norm(tokens[-1]) if tokens else None
+            heirs = [i for i, g in enumerate(kept) if i not in taken and last is not None
+                     and _last_key(g.path) == last]
+            if not heirs and where != prefix and where != "$":
+                words = set(_norm(w) for w in re.findall(r"[\w-]+", loss.message))
+                heirs = [i for i, g in enumerate(kept) if i not in taken and _inside(g.path, where)
+                         and _last_key(g.path) in words]
+            if not heirs:
+                out.append(msgspec.structs.replace(loss, path=where))
+                continue
+            for i in heirs:
+                g = kept[i]
+                kind = loss.kind if _SEVERITY[loss.kind] >= _SEVERITY[g.kind] else g.kind
+                out.append(self._placed(Loss.of(kind, g.path, loss.message, loss.rule or g.rule, system=loss.system)))
+                taken.add(i)
+        out.extend(self._placed(g) for i, g in enumerate(kept) if i not in taken)
+        return out
+
+    def _placed(self, loss: Loss) -> Loss:
+        where, _ = self.resolve(loss.path)
+        return loss if where == loss.path else msgspec.structs.replace(loss, path=where)
+
+
+def _last_key(path: str) -> str | None:
+    tokens = _tokens(path)
+    return _norm(tokens[-1]) if tokens and isinstance(tokens[-1], str) else None
+
+
+def _with_prefix(loss: Loss, prefix: str) -> Loss:
+    return loss if prefix == "$" else msgspec.structs.replace(loss, path=prefix + loss.path[1:])
+
+
+def _inside(path: str, prefix: str) -> bool:
+    return path == prefix or (path.startswith(prefix) and path[len(prefix):len(prefix) + 1] in (".", "["))
+
+
+def _first_key(path: str, prefix: str) -> str | None:
+    tokens = _tokens("$" + path[len(prefix):])
+    return _norm(tokens[0]) if tokens and isinstance(tokens[0], str) else None
+
+
 # ---- convert --------------------------------------------------------------------
 
 def convert(source: Any, to: str, *, default_system: str | None = None, settings: Settings | None = None,
             strict: bool = False, registry: Registry | None = None, fmt: str | None = None,
-            trace: bool = True) -> Conversion:
+            trace: bool = True, fresh: bool = False) -> Conversion:
     """Convert a document (a :class:`Loaded`, plain data, or a path) to system `to`.
 
     Returns a :class:`Conversion`; with ``strict=True`` raises :class:`LossError` when
     anything is lost. ``trace=False`` skips recording how every number crossed (the
-    conversion's ``trace`` stays empty; the loss report is complete either way)."""
+    conversion's ``trace`` stays empty; the loss report is complete either way).
+    ``fresh=True`` ignores the source a converted document remembers (``xsys.origin``):
+    the document is converted as it reads, and the output remembers only it."""
     if isinstance(source, Loaded):
         loaded = source
     elif isinstance(source, (str, Path)):
@@ -279,11 +830,26 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
     reg = registry or default_registry()
     if to != NEUTRAL:
         reg.entry(to)  # unknown target system: one clear error before any work
-    restored = _restore(loaded, to, registry)
+    notes: list[Loss] = []
+    restored, carry = (None, False) if fresh else _restore(loaded, to, settings, reg, notes)
     if restored is not None:
+        conv = restored
         if not trace:
-            restored.trace = []
-        return restored
+            conv.trace = []
+    else:
+        conv = _convert_afresh(loaded, to, merged, reg, trace)
+        if loaded.system != to:
+            conv.origin = _origin_of(loaded, carry=carry)
+    conv.losses[:0] = notes
+    if strict and conv.strict_losses:
+        first = conv.strict_losses[0]
+        raise LossError(f"{len(conv.strict_losses)} loss(es) under --strict; first: {first.path}: {first.message}",
+                        file=loaded.file)
+    return conv
+
+
+def _convert_afresh(loaded: Loaded, to: str, merged: dict[str, dict[str, Any]], reg: Registry,
+                    trace: bool) -> Conversion:
     src_sys = None if loaded.system == NEUTRAL else system_for(loaded.system, merged, reg)
     dst_sys = None if to == NEUTRAL else system_for(to, merged, reg)
     losses: list[Loss] = []
@@ -291,17 +857,13 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
     doc = loaded.document
     with tracing(trace):
         neutral = to_neutral(loaded, src_sys, losses, entries)
+        audit = None if to == NEUTRAL else LossAudit(doc, loaded.system, to)
+        if audit is not None:
+            audit.begin(losses)
         out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, entries,
                            name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "",
-                           registry=reg)
-    out = codec.canonical(out)
-    conv = Conversion(out, loaded.system, to, loaded.kind, losses, entries,
-                      origin=_origin_of(loaded) if loaded.system != to else None, canonical=True)
-    if strict and conv.strict_losses:
-        first = conv.strict_losses[0]
-        raise LossError(f"{len(conv.strict_losses)} loss(es) under --strict; first: {first.path}: {first.message}",
-                        file=loaded.file)
-    return conv
+                           registry=reg, audit=audit)
+    return Conversion(codec.canonical(out), loaded.system, to, loaded.kind, losses, entries, canonical=True)
 
 
 # ---- lossless round trips ----------------------------------------------------------
@@ -312,8 +874,18 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
 # So every converted document remembers its source (`xsys.origin`, with a digest of the
 # document as written). Converting an unedited document back to a system in its chain
 # of origins returns that original; an edited one is converted afresh.
+#
+# The memory is not trusted for being there: anyone can write an `xsys.origin` block and
+# its (unkeyed) digest. A remembered source is used only if it reads as a valid document
+# and, converted afresh, gives exactly the document at hand (each hop of the chain to the
+# one restored); the document at hand is then a function of the source, so restoring the
+# source loses nothing of it. Otherwise the memory is ignored with a warning in the loss
+# report and the document is converted as it reads. A restored document remembers only
+# what its own source remembered: converting it on to another system is a fresh
+# conversion with its own loss report.
 
 ORIGIN_DEPTH = 3
+ORIGIN_RULE = "xsys.origin"
 
 
 def digest(document: Any) -> str:
@@ -326,11 +898,13 @@ def _digest_of_plain(plain: Any) -> str:
     return hashlib.sha256(codec.json_encode(plain)).hexdigest()
 
 
-def _origin_of(loaded: Loaded, depth: int = ORIGIN_DEPTH) -> dict[str, Any]:
+def _origin_of(loaded: Loaded, depth: int = ORIGIN_DEPTH, carry: bool = True) -> dict[str, Any]:
+    """The `xsys.origin` block of a conversion of `loaded`: the document itself and (with
+    ``carry``) what it remembers in turn, up to `depth` documents."""
     plain = codec.to_builtins(loaded.document)
     if loaded.settings:
         plain["settings"] = loaded.settings
-    inner = _origin_block(loaded.meta)
+    inner = _origin_block(loaded.meta) if carry else None
     if inner is not None and depth > 1:
         plain["xsys"] = {"origin": _trim(inner, depth - 1)}
     return {"system": loaded.system, "document": plain}
@@ -356,30 +930,60 @@ def _origin_block(meta: Any) -> dict[str, Any] | None:
     return origin
 
 
-def _restore(loaded: Loaded, to: str, registry: Registry | None) -> Conversion | None:
-    """The original document, if `loaded` is an unedited conversion whose chain of origins
-    reaches system `to`."""
-    meta = loaded.meta
-    if not isinstance(meta, dict) or meta.get("digest") != digest(loaded.document):
-        return None
-    origin = _origin_block(meta)
-    hops = 0
-    while origin is not None and hops < ORIGIN_DEPTH:
-        hops += 1
+def _origin_ignored(why: str) -> Loss:
+    """A warning (not a loss: --strict judges the fresh conversion's own report)."""
+    return Loss(kind="assumed", level="warning", path="$.xsys.origin", rule=ORIGIN_RULE,
+                message=f"the remembered source is ignored: {why}; converted as the document reads")
+
+
+def _restore(loaded: Loaded, to: str, settings: Settings | None, reg: Registry,
+             notes: list[Loss]) -> tuple[Conversion | None, bool]:
+    """(the original `to` document, if `loaded` is an unedited conversion whose chain of
+    remembered sources reaches `to` and checks out; whether the chain may be carried on
+    into the output's memory)."""
+    origin = _origin_block(loaded.meta)
+    if origin is None:
+        return None, True
+    chain: list[Loaded] = []
+    while origin is not None and len(chain) < ORIGIN_DEPTH:
+        try:  # validated like any input
+            source = from_plain(origin["document"], f"{loaded.file} (xsys.origin)", None, reg)
+        except XsysError as exc:
+            notes.append(_origin_ignored(f"it does not read ({exc.line()})"))
+            return None, False
+        chain.append(source)
+        if source.system == to:
+            break
+        origin = _origin_block(source.meta)
+    if not chain or chain[-1].system != to:
+        return None, True  # not needed here; carried on unchecked (checked where it is used)
+    wanted = chain[-1]
+    if wanted.kind != loaded.kind:
+        notes.append(_origin_ignored(f"it is a {wanted.kind}, not a {loaded.kind}"))
+        return None, False
+    if not isinstance(loaded.meta, dict) or loaded.meta.get("digest") != digest(loaded.document):
+        notes.append(_origin_ignored("the document was edited after it was converted"))
+        return None, False
+    here, here_system = loaded.document, loaded.system
+    for source in chain:
         try:
-            source = from_plain(origin["document"], loaded.file, None, registry)
-        except XsysError:
-            return None  # an origin that no longer reads (a plugin changed): convert afresh
-        if source.system == to and source.kind == loaded.kind:
-            conv = Conversion(source.document, loaded.system, to, loaded.kind, [], [TraceEntry(
-                path="$", source_value=f"{loaded.system} document (unedited)",
-                neutral=f"original {to} document", rules=["xsys.origin"], source="seed",
-                note=f"restored from the document this {loaded.system} document was converted from")])
-            conv.origin = _origin_of(loaded)
-            return conv
-        inner = source.meta
-        origin = _origin_block(inner)
-    return None
+            again = convert(source, here_system, settings=settings, registry=reg, trace=False, fresh=True)
+        except XsysError as exc:
+            notes.append(_origin_ignored(f"it does not convert to {here_system} ({exc.line()})"))
+            return None, False
+        if digest(again.document) != digest(here):
+            notes.append(_origin_ignored(
+                f"converted afresh it is not this {here_system} document (forged, edited, or converted with other "
+                "settings or plugin versions)"))
+            return None, False
+        here, here_system = source.document, source.system
+    conv = Conversion(wanted.document, loaded.system, to, loaded.kind, [], [TraceEntry(
+        path="$", source_value=f"{loaded.system} document (unedited)",
+        neutral=f"original {to} document", rules=[ORIGIN_RULE], source="seed",
+        note=f"restored from the document this {loaded.system} document was converted from")])
+    inner = _origin_block(wanted.meta)
+    conv.origin = None if inner is None else _trim(inner, ORIGIN_DEPTH)
+    return conv, True
 
 
 # ---- odds -----------------------------------------------------------------------
@@ -427,32 +1031,88 @@ def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings
          registry: Registry | None = None, failures: list[PluginError] | None = None) -> list[OddsResult]:
     """The shot as each system's native check, with its exact chance.
 
-    A system whose plugin fails (raises, or returns something that is not a check) raises
-    :class:`PluginError`; with a ``failures`` list the error is appended there instead and
-    the other systems still answer."""
+    A system whose plugin fails (raises, or returns something that is not a check with a
+    chance from 0 to 1) raises :class:`PluginError` naming the system and its plugin; with
+    a ``failures`` list the error is appended there instead and the other systems still
+    answer. A house-rule plugin (``xsys_shot_modifiers``) that fails is skipped: its error
+    goes the same way, and every system answers without its modifiers."""
     reg = registry or default_registry()
     keys = list(systems) if systems else reg.keys()
     out = []
     for key in keys:
         try:
             sysm = system_for(key, settings, reg)
-            extra = reg.shot_modifiers(key, shot)
+            extra = reg.shot_modifiers(key, shot, failures)
             try:
                 check = sysm.check(shot, extra)
+                label = sysm.label()
             except XsysError:
                 raise
-            except Exception as exc:
-                raise PluginError(f"system {key!r} failed to check the shot: {type(exc).__name__}: {exc}") from exc
-            if not isinstance(check, Check) or not 0 <= check.chance <= 1:
-                raise PluginError(f"system {key!r} returned {type(check).__name__} for a shot, not a check "
-                                  "with a chance from 0 to 1")
+            except PLUGIN_FAULTS as exc:
+                raise PluginError(f"{_who(sysm)} failed to check the shot: {describe_fault(exc)}") from exc
+            check = _valid_check(sysm, check)
+            if not isinstance(label, str):
+                raise PluginError(f"{_who(sysm)} has a label of type {type(label).__name__}, not a string")
         except PluginError as exc:
             if failures is None:
                 raise
             failures.append(exc)
             continue
-        out.append(OddsResult(key, sysm.label(), check))
+        out.append(OddsResult(key, label, check))
     return out
+
+
+def _valid_check(system: System, check: Any) -> Check:
+    """A plugin's check, held to what the report writes: an exact chance from 0 to 1 (a
+    finite float is taken exactly), finite numbers, Modifiers, text where text goes (no
+    NaN or infinity ever reaches a JSON report)."""
+    from xsys.core.trace import Modifier
+
+    def bad(what: str) -> PluginError:
+        return PluginError(f"{_who(system)} returned a check with {what}")
+
+    if not isinstance(check, Check):
+        raise PluginError(f"{_who(system)} returned {type(check).__name__} for a shot, not a check "
+                          "with a chance from 0 to 1")
+    chance = check_chance(check.chance)
+    if chance is None:
+        raise bad(f"chance {check.chance!r}, not a number from 0 to 1")
+    changes: dict[str, Any] = {}
+    if chance is not check.chance:
+        changes["chance"] = chance
+    for f in ("base", "target"):
+        v = getattr(check, f)
+        if (isinstance(v, bool) or not isinstance(v, (int, float, str))
+                or (isinstance(v, float) and not math.isfinite(v))):
+            raise bad(f"{f} {v!r}")
+    for f in ("system", "stat", "needs", "native"):
+        if not isinstance(getattr(check, f), str):
+            raise bad(f"{f} of type {type(getattr(check, f)).__name__}, not text")
+    dm = check.damage_mean
+    if dm is not None and (isinstance(dm, bool) or not isinstance(dm, (int, float, Fraction))
+                           or not math.isfinite(float(dm))):
+        raise bad(f"damage_mean {dm!r}")
+    if not isinstance(check.modifiers, list) or not all(isinstance(m, Modifier) for m in check.modifiers):
+        raise bad("modifiers that are not Modifiers")
+    for m in check.modifiers:
+        if isinstance(m.value, float) and not math.isfinite(m.value):
+            raise bad(f"a modifier of value {m.value!r}")
+    if not isinstance(check.outcomes, dict):
+        raise bad("outcomes that are not a mapping")
+    outcomes = {}
+    for k, v in check.outcomes.items():
+        p = check_chance(v)
+        if not isinstance(k, str) or p is None:
+            raise bad(f"outcome {k!r}: {v!r}")
+        outcomes[k] = p
+    if any(outcomes[k] is not v for k, v in check.outcomes.items()):
+        changes["outcomes"] = outcomes
+    if check.damage is not None and not (isinstance(check.damage, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in check.damage.items())):
+        raise bad("a damage distribution that is not text")
+    if not isinstance(check.notes, list) or not all(isinstance(n, str) for n in check.notes):
+        raise bad("notes that are not text")
+    return msgspec.structs.replace(check, **changes) if changes else check
 
 
 def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
