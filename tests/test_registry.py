@@ -59,12 +59,24 @@ def test_discovery_from_the_environment_group(on_path, monkeypatch):
 
 
 def test_two_plugins_claiming_one_key_name_both(on_path):
+    # neither is built in or named after the key: both are skipped, each naming the other
     dist = make_dist(on_path, "xsys-twins", {"one": "xsys_test_one", "two": "xsys_test_two"},
                      {"xsys_test_one": TOY_PLUGIN, "xsys_test_two": TOY_PLUGIN})
-    with pytest.raises(PluginError) as err:
-        Registry(entry_points=dist.entry_points).load()
-    msg = err.value.line()
-    assert "'toy'" in msg and "'one'" in msg and "'two'" in msg
+    reg = Registry(entry_points=dist.entry_points).load()
+    assert reg.keys() == []
+    reasons = {b.name: (b.distribution, b.reason) for b in reg.broken}
+    for name in ("one", "two"):
+        dist_name, msg = reasons[name]
+        assert dist_name == "xsys-twins" and "'toy'" in msg and "'one'" in msg and "'two'" in msg
+
+
+def test_the_plugin_named_after_a_key_keeps_it(on_path):
+    dist = make_dist(on_path, "xsys-twins", {"toy": "xsys_test_toy", "twin": "xsys_test_twin"},
+                     {"xsys_test_toy": TOY_PLUGIN, "xsys_test_twin": TOY_PLUGIN})
+    reg = Registry(entry_points=dist.entry_points)
+    assert reg.entry("toy").plugin == "toy"  # found lazily through its own plugin ...
+    assert reg.keys() == ["toy"] and reg.entry("toy").plugin == "toy"  # ... and after collecting all
+    assert [b.name for b in reg.broken] == ["twin"] and "already registered by plugin 'toy'" in reg.broken[0].reason
 
 
 def test_hook_typo_is_an_error_naming_the_plugin(on_path):
@@ -136,3 +148,40 @@ def test_catalog_covers_what_the_issue_asks(toy_registry):
     for m in ("soft-wood", "hard-wood", "sand", "armor-steel", "bulletproof-glass", "window-glass", "concrete",
               "brick", "car-door"):
         assert m in cat.materials and cat.materials[m].source
+
+
+# ---- --set names an installed system and one of its settings (issue 15) -------------------
+
+def _xsys(*args):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in ("XSYS_PLUGINS", "XSYS_DISABLE_PLUGINS")}
+    return subprocess.run([str(Path(sys.executable).with_name("xsys")), *args], capture_output=True, text=True,
+                          env=env)
+
+
+@pytest.mark.parametrize("pair, expected, found", [
+    ("nosuch.x=1", "expected one of coc, coc-zh, gurps, nwod, pl-trudnosc", "found 'nosuch'"),
+    ("pl-trudnosc.nosuch=1", "expected one of pl-trudnosc.mechanic", "found 'nosuch'"),
+    ("gurps.x=1", "expected no --set for gurps", "found 'x'"),
+])
+def test_cli_set_refuses_what_no_system_takes(pair, expected, found):
+    r = _xsys("odds", "--distance", "10m", "--set", pair)
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    line = r.stderr.strip()
+    assert len(line.splitlines()) == 1 and "Traceback" not in line
+    assert "--set" in line and expected in line and found in line
+
+
+def test_parse_settings_checks_against_the_registry(toy_registry):
+    from xsys.conversions import api
+    from xsys.core.errors import InputError
+
+    with pytest.raises(InputError) as err:
+        api.parse_settings(["gurps.mechanic=x"])  # not installed in this registry
+    assert err.value.path == "--set" and "expected one of toy" in err.value.line()
+    with pytest.raises(InputError) as err:
+        api.parse_settings(["toy.x=1"])  # toy takes no settings
+    assert "takes no settings" in err.value.line()
