@@ -369,7 +369,15 @@ def convert(
     jobs = _jobs(inputs, out_dir)
     if len(jobs) > 1 and out_dir is None:
         raise XsysError("several inputs need --out-dir", expected="--out-dir DIR", found=f"{len(jobs)} inputs")
-    dests = _destinations(jobs, out_dir, fmt, input_format) if out_dir is not None else {}
+    # standard input is read first: its format, sniffed, names its output in --out-dir
+    stdin: tuple[Any, str] | XsysError | None = None
+    if any(src == "-" for src, _, _ in jobs):
+        try:
+            stdin = documents.read_with_format("-", input_format)
+        except XsysError as exc:
+            stdin = exc
+    stdin_fmt = stdin[1] if isinstance(stdin, tuple) else None
+    dests = _destinations(jobs, out_dir, fmt, input_format, stdin_fmt) if out_dir is not None else {}
     to_stdout = output is None or output == "-"
     failed = strict_failed = skipped = 0
     show_progress = len(jobs) > 1 and sys.stderr is not None and sys.stderr.isatty()
@@ -379,14 +387,20 @@ def convert(
             sys.stderr.flush()
         name = "<stdin>" if src == "-" else src
         try:
-            data = documents.read_plain(src, input_format or ("yaml" if src == "-" else None))
+            if src == "-":
+                if isinstance(stdin, XsysError):
+                    raise stdin
+                assert stdin is not None
+                data, in_fmt = stdin
+            else:
+                data, in_fmt = documents.read_with_format(src, input_format)
             if in_folder and not _is_document(data):
                 skipped += 1
                 _info(f"skipped {src}: not an xsys document (it has no system: or kind: key)")
                 continue
             conv = api.convert(api.from_plain(data, name, from_), to, default_system=from_, settings=settings,
                                strict=strict, trace=explain, fresh=fresh)
-            out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
+            out_fmt = fmt or in_fmt  # the input's format (sniffed for standard input)
             out = api.dump(conv, out_fmt, explain)
             if not quiet:
                 for loss in conv.losses:
@@ -437,7 +451,7 @@ def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str
 
 
 def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | None,
-                  input_format: str | None) -> dict[str, Path]:
+                  input_format: str | None, stdin_fmt: str | None = None) -> dict[str, Path]:
     """Where each input goes in --out-dir; two inputs that would write the same file (even
     differing only in case), or an output that would replace an input, are refused before
     anything is written."""
@@ -446,9 +460,11 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
     sources = {Path(src).resolve(): src for src, _, _ in jobs if src != "-"}
     for src, rel, _ in jobs:
         try:
-            out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else "yaml")
+            out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else stdin_fmt or "yaml")
         except XsysError:
             continue  # reported when this file's turn comes
+        if out_fmt not in OUT_EXT:
+            continue  # a plugin's input format: no output in it, reported when this file's turn comes
         dest = out_dir / Path(rel).with_suffix(OUT_EXT[out_fmt])
         key = os.path.normpath(str(dest)).casefold()
         if key in taken:

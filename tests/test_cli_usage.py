@@ -142,6 +142,14 @@ def test_dash_o_dash_writes_to_stdout(tmp_path):
     assert files_in(tmp_path) == []  # no file named "-"
 
 
+def test_standard_input_keeps_its_sniffed_format(tmp_path):
+    doc = '{"system": "neutral", "kind": "npc", "name": "J"}'
+    r = xsys("convert", "-", "--to", "neutral", "-q", "-o", "-", input=doc)
+    assert r.returncode == 0 and json.loads(r.stdout)["name"] == "J", r.stderr
+    r = xsys("convert", "-", "--to", "neutral", "-q", "--out-dir", tmp_path / "out", input=doc)
+    assert r.returncode == 0 and files_in(tmp_path / "out") == ["stdin.json"], r.stderr
+
+
 def _collide(tmp_path: Path, names: list[str]) -> list[Path]:
     paths = []
     for name in names:
