@@ -507,8 +507,13 @@ def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = 
 
     def keys_of(d: dict[Any, Any]) -> dict[str, Any]:
         km = maps.get(id(d))
-        if km is None:
-            km = maps[id(d)] = {_norm(k): k for k in d}
+        if km is None:  # dicts with the same keys (the NPCs of a roster) share one map
+            sig = tuple(d)
+            km = maps.get(sig)  # type: ignore[call-overload]
+            if km is None:
+                km = maps[sig] = {_norm(k): k for k in sig}  # type: ignore[index]
+                maps[("memo", id(km))] = {}  # type: ignore[index]  # look-ups in this map
+            maps[id(d)] = km
         return km
 
     node, done, i = plain, [], 0
@@ -524,16 +529,21 @@ def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = 
             break
         keys = keys_of(node)
         # the key itself, or this key and the next ones joined (target.armor -> target_armor)
-        hit = None
-        for j in range(min(len(tokens), i + 3), i, -1):
-            part = tokens[i:j]
-            if all(isinstance(p, str) for p in part):
-                k = keys.get(_norm("_".join(part)))  # type: ignore[arg-type]
-                if k is not None:
-                    hit = (k, j)
-                    break
+        ahead = tokens[i:i + 3]
+        memo = maps[("memo", id(keys))]  # type: ignore[index]
+        hit = memo.get(ahead, False)  # type: ignore[union-attr]
+        if hit is False:
+            hit = None
+            for n in range(len(ahead), 0, -1):
+                part = ahead[:n]
+                if all(isinstance(p, str) for p in part):
+                    k = keys.get("_".join(_norm(p) for p in part))
+                    if k is not None:
+                        hit = (k, n)
+                        break
+            memo[ahead] = hit  # type: ignore[index]
         if hit is not None:
-            node, i = node[hit[0]], hit[1]
+            node, i = node[hit[0]], i + hit[1]
             done.append(hit[0])
             continue
         # or this key split in two (target_armor -> target.armor)
@@ -1099,14 +1109,10 @@ def _valid_check(system: System, check: Any) -> Check:
             raise bad(f"a modifier of value {m.value!r}")
     if not isinstance(check.outcomes, dict):
         raise bad("outcomes that are not a mapping")
-    outcomes = {}
-    for k, v in check.outcomes.items():
-        p = check_chance(v)
-        if not isinstance(k, str) or p is None:
+    for k, v in check.outcomes.items():  # chances of critical results, expected hits ...: finite numbers
+        if (not isinstance(k, str) or isinstance(v, bool) or not isinstance(v, (int, float, Fraction))
+                or not math.isfinite(v)):
             raise bad(f"outcome {k!r}: {v!r}")
-        outcomes[k] = p
-    if any(outcomes[k] is not v for k, v in check.outcomes.items()):
-        changes["outcomes"] = outcomes
     if check.damage is not None and not (isinstance(check.damage, dict) and all(
             isinstance(k, str) and isinstance(v, str) for k, v in check.damage.items())):
         raise bad("a damage distribution that is not text")
