@@ -8,6 +8,13 @@ A plugin is a module (or object) registered under the ``xsys`` entry-point group
 and implements any of the hooks below with ``@xsys.core.hookspecs.hookimpl``. Built-in
 systems are registered through the very same entry points. An implementation whose name
 matches no hook here is an error (a typo would otherwise be silently ignored).
+
+Plugins are contained (see :mod:`xsys.core.registry`): a plugin that fails to import,
+raises or calls ``sys.exit`` in a hook, returns something of the wrong type, takes longer
+than ``XSYS_PLUGIN_TIMEOUT`` seconds to import or register, or claims what is already
+taken (a system key, a catalog id, a file extension, a command name) is reported with its
+distribution name and skipped; the built-in plugins are loaded first and keep what they
+register.
 """
 
 from __future__ import annotations
@@ -34,8 +41,11 @@ def xsys_register_systems(register: Callable[[type[System]], None]) -> None:
     """Register game systems by calling ``register(SystemClass)`` once per system.
 
     ``SystemClass`` is a subclass of :class:`xsys.core.system.System` with a unique
-    ``key``. Two plugins registering one key is an error naming both. Called once, when
-    the registry loads. Return value ignored."""
+    ``key`` (letters, digits, ``-``, ``_``; not ``neutral``) and msgspec Structs as its
+    ``npc_type`` (and ``shot_type``, ``settings_type``). A key already registered by a
+    built-in plugin, or by the plugin named after the key, is refused (the plugin is
+    reported as broken); two other plugins claiming one key are both skipped. Called once,
+    when the registry loads. Return value ignored."""
 
 
 @hookspec
@@ -43,16 +53,18 @@ def xsys_register_catalog(catalog: Catalog) -> None:
     """Add weapons, armor items and barrier materials to the shared catalog with
     ``catalog.add_weapon``, ``add_armor``, ``add_material`` or ``add_toml(path)``.
 
-    Ids must be unique across plugins (a clash is an error naming both origins). Called
-    once, the first time the catalog is needed. Return value ignored."""
+    Ids must be unique across plugins: a plugin that adds an id already taken (by the
+    built-in catalog or an earlier plugin) is skipped as a whole, the reason naming both
+    origins. Called once, the first time the catalog is needed. Return value ignored."""
 
 
 @hookspec
 def xsys_register_formats(register: Callable[..., None]) -> None:
     """Register extra document formats: ``register(name, extensions, load, dump)`` where
     ``load(bytes) -> plain data`` and ``dump(plain data) -> bytes``. Extensions are
-    matched case-insensitively and must not clash with another format's. Return value
-    ignored."""
+    matched case-insensitively and must not clash with another format's or a built-in one
+    (yaml, yml, json, toml, md). An exception in ``load`` or ``dump`` is reported as an
+    error naming the plugin. Return value ignored."""
 
 
 # ---- checks -----------------------------------------------------------------------
@@ -64,7 +76,8 @@ def xsys_shot_modifiers(system: str, shot: Shot) -> list[Modifier] | None:
     ``system`` is the system key being checked. Return a list of
     :class:`xsys.core.trace.Modifier` (each with its own rule ID and ``source``) or None.
     Every plugin's list is applied, after the system's own modifiers, and appears in the
-    trace."""
+    trace. A plugin that raises or returns anything else is skipped from then on (every
+    system still answers; the error names the plugin)."""
 
 
 # ---- command line -----------------------------------------------------------------
@@ -73,7 +86,9 @@ def xsys_shot_modifiers(system: str, shot: Shot) -> list[Modifier] | None:
 def xsys_register_commands(app: Any) -> None:
     """Add commands to the ``xsys`` command line. ``app`` is the root ``typer.Typer``;
     use ``app.command(rich_help_panel="Plugins")(fn)`` or ``app.add_typer(...)``. Called
-    once while the CLI is built. Return value ignored."""
+    once while the CLI is built. A command may not replace an existing one (the plugin's
+    commands are then skipped); an exception in a command ends it with a one-line error
+    naming the plugin. Return value ignored."""
 
 
 HOOK_NAMES: tuple[str, ...] = (
