@@ -622,13 +622,25 @@ class LossAudit:
     """Checks a conversion's loss report against what each written item reads back as
     (see the comment above). :func:`convert` makes one per conversion."""
 
-    def __init__(self, source: Any, source_system: str, key: str) -> None:
+    def __init__(self, source: Any, source_system: str, key: str, system: System | None = None) -> None:
         self.plain = codec.to_builtins(source)
         self.source_system = source_system
         self.key = key
         self._exists: dict[str, tuple[str, bool]] = {}
         self._keymaps: dict[int, dict[str, Any]] = {}
         self._mine: dict[str, list[int]] = {}  # item path -> indices of its losses from reading the source
+        # the source system's own names for neutral characteristics and skills, so that a
+        # path like $.characteristics.size is found as $.SIZ in a coc document
+        self._aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
+        if system is not None:
+            try:
+                for native, spec in system.characteristics().items():
+                    self._aliases["characteristics"].setdefault(spec.neutral, []).append(native)
+                for native, keys in system.skills().items():
+                    for k in keys:
+                        self._aliases["skills"].setdefault(k, []).append(native)
+            except PLUGIN_FAULTS:
+                pass
 
     def begin(self, losses: list[Loss]) -> None:
         """Note the losses of reading the source (before any item is written)."""
@@ -639,8 +651,30 @@ class LossAudit:
     def resolve(self, path: str) -> tuple[str, bool]:
         hit = self._exists.get(path)
         if hit is None:
-            hit = self._exists[path] = _resolve(self.plain, path, self._keymaps)
+            hit = _resolve(self.plain, path, self._keymaps)
+            if not hit[1]:
+                hit = self._by_native_name(path) or hit
+            self._exists[path] = hit
         return hit
+
+    def _by_native_name(self, path: str) -> tuple[str, bool] | None:
+        """``...characteristics.X`` / ``...skills.X`` where the source calls X by its own
+        name: the characteristic at its item (or an enclosing part), the skill in its
+        ``skills``."""
+        tokens = _tokens(path)
+        if not tokens or len(tokens) < 2 or tokens[-2] not in self._aliases or not isinstance(tokens[-1], str):
+            return None
+        where, natives = list(tokens[:-2]), self._aliases[str(tokens[-2])].get(tokens[-1], [])
+        for native in natives:
+            if tokens[-2] == "skills":
+                candidates = [where + ["skills", native]]
+            else:
+                candidates = [where[:n] + [native] for n in range(len(where), -1, -1)]
+            for c in candidates:
+                found, exact = _resolve(self.plain, _path_text(c), self._keymaps)
+                if exact:
+                    return found, True
+        return None
 
     def check(self, system: System, what: str, neutral: Any, native: Any, prefix: str, losses: list[Loss],
               first: int) -> None:
@@ -867,7 +901,7 @@ def _convert_afresh(loaded: Loaded, to: str, merged: dict[str, dict[str, Any]], 
     doc = loaded.document
     with tracing(trace):
         neutral = to_neutral(loaded, src_sys, losses, entries)
-        audit = None if to == NEUTRAL else LossAudit(doc, loaded.system, to)
+        audit = None if to == NEUTRAL else LossAudit(doc, loaded.system, to, src_sys)
         if audit is not None:
             audit.begin(losses)
         out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, entries,
@@ -1003,10 +1037,14 @@ class OddsResult:
     system: str
     label: str
     check: Check
+    #: the check is the system's own check of the document's native shot (``check_native``)
+    native: bool = False
+    #: what of the native shot did not cross into the neutral shot this system checked
+    losses: list[Loss] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         c = self.check
-        return {
+        out = {
             "system": self.system,
             "chance": float(c.chance),
             "exact": f"{c.chance.numerator}/{c.chance.denominator}",
@@ -1015,11 +1053,49 @@ class OddsResult:
             "modifiers": [{"rule": m.rule, "kind": m.kind, "value": m.value, "source": m.source, "why": m.why}
                           for m in c.modifiers],
         }
+        if self.native:
+            out["native_check"] = True
+        if self.losses:
+            out["losses"] = [codec.to_builtins(x) for x in self.losses]
+        return out
+
+
+class NativeShot(Shot, dict=True):
+    """A neutral shot read from a system's own document by :func:`shots_of`. The document's
+    native shot rides beside the neutral fields (never encoded, never compared), so that
+    :func:`odds` runs that system's ``check_native`` on it. A copy made with
+    ``msgspec.structs.replace`` (an edited shot, a ``curve`` sweep) carries only the neutral
+    fields: it is checked as a neutral shot."""
+
+
+@dataclass(frozen=True)
+class NativeSource:
+    """The native side of a :class:`NativeShot`: the system key, its native shot Struct, the
+    shooter's native stat block when the scene has one of that name, and the losses of the
+    shot's way into the neutral model (paths as in the document)."""
+
+    system: str
+    shot: Any
+    npc: Any = None
+    losses: tuple[Loss, ...] = ()
+
+
+def native_source(shot: Shot) -> NativeSource | None:
+    """The native shot a neutral shot was read from (None for a neutral or edited shot)."""
+    d = getattr(shot, "__dict__", None)
+    return d.get("xsys_native") if d else None
+
+
+def _with_native(shot: Shot, src: NativeSource) -> NativeShot:
+    out = NativeShot(**{f: getattr(shot, f) for f in Shot.__struct_fields__})
+    out.__dict__["xsys_native"] = src
+    return out
 
 
 def shots_of(loaded: Loaded, registry: Registry | None = None,
              settings: Settings | None = None) -> tuple[list[tuple[str, Shot]], list[Loss]]:
-    """Every shot of a shot or scenario document, in the neutral model."""
+    """Every shot of a shot or scenario document, in the neutral model. A shot of a system's
+    own document is a :class:`NativeShot`: it keeps its native shot for :func:`odds`."""
     if loaded.kind not in ("shot", "scenario"):
         raise InputError("odds needs a shot or a scenario", file=loaded.file, path="$.kind",
                          expected="shot or scenario", found=repr(loaded.kind))
@@ -1029,17 +1105,73 @@ def shots_of(loaded: Loaded, registry: Registry | None = None,
     with tracing(False):  # the shots are wanted, not how they crossed
         neutral = to_neutral(loaded, src, losses, [])
     if loaded.kind == "shot":
-        return [(neutral.name or "shot", neutral)], losses
+        shot = neutral
+        if src is not None:
+            shot = _with_native(neutral, NativeSource(loaded.system, _native_fields(loaded.document, src.shot_type),
+                                                      None, tuple(losses)))
+        return [(neutral.name or "shot", shot)], losses
     out = []
     for si, scene in enumerate(neutral.scenes):
         for i, s in enumerate(scene.shots):
+            if src is not None:
+                nscene = loaded.document.scenes[si]
+                nshot = nscene.shots[i]
+                who = getattr(nshot, "shooter", None)
+                npc = next((c for c in getattr(nscene, "combatants", ()) if who and getattr(c, "name", None) == who),
+                           None)
+                prefix = f"$.scenes[{si}].shots[{i}]"
+                mine = tuple(x for x in losses if _inside(x.path, prefix))
+                s = _with_native(s, NativeSource(loaded.system, nshot, npc, mine))
             out.append((s.name or f"{scene.name or f'scene {si + 1}'} shot {i + 1}", s))
     return out, losses
+
+
+def native_check_of(system: System) -> Any:
+    """The system's check of its own native shot: ``check_native`` (``native_check``, the
+    older GURPS name, while it lasts), or None."""
+    fn = getattr(system, "check_native", None)
+    if fn is None:
+        fn = getattr(system, "native_check", None)
+    return fn if callable(fn) else None
+
+
+def check_native(system: System, src: NativeSource, extra: Iterable[Any] = ()) -> Check:
+    """``system.check_native(native_shot)`` with what it accepts of the shooter's stat block
+    (``npc=``) and house-rule modifiers (``extra=``). A system without a native check is
+    given the neutral shot of its own document (its ordinary ``check``)."""
+    import inspect
+
+    fn = native_check_of(system)
+    extra = list(extra)
+    if fn is None:
+        res = system.shot_to_neutral(src.shot)
+        return system.check(res.value, extra)
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        params = {}
+    kw: dict[str, Any] = {}
+    if src.npc is not None and "npc" in params:
+        kw["npc"] = src.npc
+    if extra and "extra" in params:
+        kw["extra"] = extra
+    check = fn(src.shot, **kw)
+    if extra and "extra" not in params and isinstance(check, Check):
+        check = msgspec.structs.replace(check, notes=list(check.notes) + [
+            f"house-rule modifiers ({', '.join(m.rule for m in extra)}) are not applied: "
+            f"{system.key}'s native check takes none"])
+    return check
 
 
 def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings | None = None,
          registry: Registry | None = None, failures: list[PluginError] | None = None) -> list[OddsResult]:
     """The shot as each system's native check, with its exact chance.
+
+    A shot read from a system's own document (:func:`shots_of`, a :class:`NativeShot`) is,
+    for that system, its own ``check_native`` of the native shot: rules the neutral model
+    cannot hold (CoC two guns, Mozambique, Keeper x2; GURPS nearsighted; nWoD specialties
+    ...) keep their effect. Every other system checks the neutral shot, and its result
+    carries the losses of the native shot's way into the neutral model.
 
     A system whose plugin fails (raises, or returns something that is not a check with a
     chance from 0 to 1) raises :class:`PluginError` naming the system and its plugin; with
@@ -1048,13 +1180,15 @@ def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings
     goes the same way, and every system answers without its modifiers."""
     reg = registry or default_registry()
     keys = list(systems) if systems else reg.keys()
+    src = native_source(shot)
     out = []
     for key in keys:
+        own = src is not None and src.system == key
         try:
             sysm = system_for(key, settings, reg)
             extra = reg.shot_modifiers(key, shot, failures)
             try:
-                check = sysm.check(shot, extra)
+                check = check_native(sysm, src, extra) if own else sysm.check(shot, extra)  # type: ignore[arg-type]
                 label = sysm.label()
             except XsysError:
                 raise
@@ -1068,7 +1202,8 @@ def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings
                 raise
             failures.append(exc)
             continue
-        out.append(OddsResult(key, label, check))
+        lost = list(src.losses) if src is not None and not own else []
+        out.append(OddsResult(key, label, check, native=own, losses=lost))
     return out
 
 
