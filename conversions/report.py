@@ -18,10 +18,13 @@ def odds_text(all_results: list[tuple[str, Any, list[Any]]]) -> str:
         for r in results:
             c = r.check
             dmg = f"  mean damage {c.damage_mean:.2f}" if c.damage_mean is not None else ""
+            own = "  (native check)" if getattr(r, "native", False) else ""
             out.append(printable(f"  {r.system:<{width}}  {float(c.chance) * 100:6.2f}%  ({c.chance.numerator}/"
-                                 f"{c.chance.denominator})  {c.native or c.needs}{dmg}"))
+                                 f"{c.chance.denominator})  {c.native or c.needs}{dmg}{own}"))
             for m in c.modifiers:
                 out.append(f"  {'':<{width}}    {m.render()}")
+            for loss in getattr(r, "losses", ()):  # what of the native shot did not reach this check
+                out.append(f"  {'':<{width}}    not carried over: {loss.render()}")
         out.append("")
     return "\n".join(out)
 
