@@ -283,14 +283,15 @@ def darkness_level(lux: float) -> str:
 
 def darkness_chance(chance: int, lux: float) -> int:
     """coc-zh.darkness for any skill roll: poor visibility at least halves it (x1/2, rounded
-    up like every coc chance, coc-ja.resolution), darkness makes it 01%."""
+    down: "at least half" off, so 45% -> 22%, not coc's usual rounding up), darkness makes
+    it 01%."""
     level = darkness_level(lux)
     cell = tables()["darkness"]["plain"].get(level)
     if cell is None:
         return chance
     if "cap" in cell:
         return min(chance, int(cell["cap"]))
-    return coc_rules.ceil(Fraction(chance) * frac(cell["multiply"]))
+    return math.floor(Fraction(chance) * frac(cell["multiply"]))
 
 
 # ---- knockout -----------------------------------------------------------------------------

@@ -21,9 +21,11 @@ is coc's.
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import dataclasses
 import math
+import re
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -46,6 +48,10 @@ from .model import CocZhArmor, CocZhNpc, CocZhShot
 # Called locations that do impale damage as a head shot (coc-ja.aimed.effects, inherited).
 HEAD = frozenset({"head", "skull", "eye", "face", "jaw", "nose"})
 INCH = 0.0254
+# coc-zh.darkness "at least halve": while True, light_effect() leaves the x1/2 out and
+# evaluate() applies it to the whole-percent chance, rounded down (45% -> 22%).
+_FLOOR_HALF: contextvars.ContextVar[bool] = contextvars.ContextVar("coc_zh_floor_half", default=False)
+HALF = Fraction(1, 2)
 
 
 def _catalog():
@@ -335,7 +341,20 @@ class CocZhSystem(CocSystem):
             eff.modifiers.append(Modifier(rule="coc-zh.partial-concealment", kind="multiply", value=1, source="seed",
                                           why=f"target shows {visible.label}: a partly concealed target is no "
                                               "harder to hit"))
+        if _FLOOR_HALF.get() and self._halves(eff):
+            mods = [msgspec.structs.replace(m, value=1, why=m.why + "; halved below, rounded down")
+                    if self._is_halving(m) else m for m in eff.modifiers]
+            eff = dataclasses.replace(eff, multiply=Fraction(1), modifiers=mods)
         return eff
+
+    @staticmethod
+    def _is_halving(m: Modifier) -> bool:
+        return m.rule == "coc-zh.darkness" and m.kind == "multiply" and str(m.value) == "1/2"
+
+    def _halves(self, eff: LightEffect) -> bool:
+        """The light's effect is coc-zh.darkness's x1/2 (poor visibility, or a target that
+        cannot be seen), which "at least halves" the chance: rounded down, not up."""
+        return eff.cap is None and eff.multiply == HALF and any(self._is_halving(m) for m in eff.modifiers)
 
     # ==== resolution: coc-zh.impale ======================================================
     def resolve(self, target: int) -> dice.Outcomes:
@@ -350,15 +369,46 @@ class CocZhSystem(CocSystem):
     def evaluate(self, sit: Situation, extra: Sequence[Modifier] = (), with_damage: bool = True) -> Check:
         """coc's evaluation; then coc-zh.impale's "all firearms impale": shotgun shot, which
         coc never lets impale, impales here (damage dice rolled twice, armor per die as
-        coc-ja.armor.shotgun-pellets)."""
+        coc-ja.armor.shotgun-pellets).
+
+        coc-zh.darkness: poor visibility "at least halves" the chance, so the x1/2 rounds
+        down (45% -> 22%), where coc rounds every chance up: the chance without the light is
+        found first, then halved and set before any house-rule modifier (as coc orders them)."""
+        if not self._halves(self.light_effect(sit)):
+            return self._evaluate_zh(sit, extra, with_damage)
+        token = _FLOOR_HALF.set(True)
+        try:
+            probe = super().evaluate(sit, (), with_damage=False)
+            before = _chance_before_location(probe)
+            half = before // 2
+            why = self._halving_why(sit)
+            setm = Modifier(rule="coc-zh.darkness", kind="set", value=half,
+                            source="seed" if why.startswith("poor") else self.tables()["unseen"]["source"],
+                            why=f"{why}: {before}% at least halved, rounded down -> {half:02d}%")
+            return self._evaluate_zh(sit, (setm, *extra), with_damage)
+        finally:
+            _FLOOR_HALF.reset(token)
+
+    def _halving_why(self, sit: Situation) -> str:
+        visible = coc_rules.table_ladders()["exposure"].step_for(sit.exposure)
+        return "the target cannot be seen" if visible.native == 0 else "poor visibility"
+
+    def _evaluate_zh(self, sit: Situation, extra: Sequence[Modifier], with_damage: bool) -> Check:
         check = super().evaluate(sit, extra, with_damage)
         imp = check.outcomes.get("impale", Fraction(0))
         thr = int(imp * 100)
         notes = list(check.notes)
+        # The impale is read against the chance before the autofire penalty (coc resolves
+        # it on T, the one-hit chance), not against the burst's penalised target M.
+        burst_penalty = sum(int(m.value) for m in check.modifiers
+                            if m.rule == "coc-ja.autofire.penalty" and m.kind == "add")
+        base = int(check.target) - burst_penalty
+        what = f"{base}%" + (f", the one-hit chance before the burst penalty ({int(check.target)}% after it)"
+                             if burst_penalty else "")
         if thr:
-            notes.append(f"coc-zh.impale: d100 01-{thr:02d} impales (1/5 of {int(check.target)}%, rounded down)")
+            notes.append(f"coc-zh.impale: d100 01-{thr:02d} impales (1/5 of {what}, rounded down)")
         else:
-            notes.append(f"coc-zh.impale: no impale below 5% ({int(check.target)}%)")
+            notes.append(f"coc-zh.impale: no impale below 5% ({what})")
         fields: dict[str, Any] = {"notes": notes}
         if with_damage and check.damage_mean is not None:
             nw = sit.native_weapon or self.weapon_defaults(sit.weapon)
@@ -432,6 +482,19 @@ class CocZhSystem(CocSystem):
             self.barrier_trace(col, "$.cover", shot.target.cover.barrier)
         out = CocZhShot(**{f: getattr(res.value, f) for f in CocZhShot.__struct_fields__})
         return Result(out, res.losses + col.losses, res.trace + col.trace)
+
+
+def _chance_before_location(check: Check) -> int:
+    """The whole-percent chance coc computed before the location (x1/5), Mozambique or
+    autofire step: what coc-zh.darkness halves."""
+    for m in check.modifiers:
+        if m.rule == "coc-ja.autofire.penalty" and m.kind == "add":
+            return int(check.target) - int(m.value)
+        if m.rule in ("coc-ja.aimed.location", "coc-ja.mozambique") and m.kind == "set":
+            found = re.search(r"of (\d+)%", m.why)
+            if found:
+                return int(found.group(1))
+    return int(check.target)
 
 
 __all__ = ["CocZhSystem", "merged_tables", "parent"]
