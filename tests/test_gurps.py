@@ -157,7 +157,7 @@ def test_issue_example_skill14_30m_half_dim(gurps):
     Unaimed, 1 is below the pistol's SS 10, so the snap-shot -4 follows (gurps.ranged-modifiers):
     -3 has the same exact chance, since 3 and 4 always succeed."""
     n = GurpsShot(level=14, weapon="glock-17", distance=Length(30.0), exposure="half", light=-3)
-    ch = gurps.native_check(n)
+    ch = gurps.check_native(n)
     before_snap = 14 + sum(int(m.value) for m in ch.modifiers if m.rule != "gurps.ranged-modifiers.snap_shot")
     assert before_snap == 1
     vals = {m.rule: m.value for m in ch.modifiers}
@@ -168,7 +168,7 @@ def test_issue_example_skill14_30m_half_dim(gurps):
     assert ch.target == -3
     assert ch.chance == Fraction(4, 216) == success(1)
     # With one turn of aim (Acc 2, no snap shot): 14 - 13 + 2 = 3 -> still only 3-4.
-    ch = gurps.native_check(GurpsShot(level=14, weapon="glock-17", distance=Length(30.0), exposure="half",
+    ch = gurps.check_native(GurpsShot(level=14, weapon="glock-17", distance=Length(30.0), exposure="half",
                                        light=-3, aim_turns=1))
     assert ch.target == 3 and ch.chance == Fraction(4, 216)
 
@@ -182,7 +182,7 @@ def test_standard_shot_pistol_14_is_half(gurps):  # 10 m -> -4; 14 - 4 = 10 = SS
 def test_aim_bonus_and_cap(gurps):
     # gurps.ranged-modifiers aim_1..aim_4, brace; aim bonus <= skill (gurps.ranged-attack).
     def aim(level, turns, braced=False):
-        ch = gurps.native_check(GurpsShot(level=level, weapon="remington-700-308", distance=Length(2.0),
+        ch = gurps.check_native(GurpsShot(level=level, weapon="remington-700-308", distance=Length(2.0),
                                           aim_turns=turns, braced=braced))
         return sum(int(m.value) for m in ch.modifiers if "aim_" in m.rule or m.rule.endswith(".brace"))
 
@@ -202,20 +202,20 @@ def test_digest_aim_example():
     w = GurpsWeapon(name="bow-like", skill="Guns (Rifle)", damage="2d", Acc=7, SS=12)
     g = Gurps()
     for level, expect in ((12, 10), (8, 8)):
-        ch = g.native_check(GurpsShot(level=level, weapon=w, distance=Length(2.0), aim_turns=3, braced=True))
+        ch = g.check_native(GurpsShot(level=level, weapon=w, distance=Length(2.0), aim_turns=3, braced=True))
         assert sum(int(m.value) for m in ch.modifiers if "aim_" in m.rule or m.rule.endswith(".brace")) == expect
 
 
 def test_snap_shot_only_without_aim(gurps):
     n = GurpsShot(level=12, weapon="glock-17", distance=Length(10.0))
-    assert any(m.rule.endswith("snap_shot") for m in gurps.native_check(n).modifiers)  # 8 < SS 10
+    assert any(m.rule.endswith("snap_shot") for m in gurps.check_native(n).modifiers)  # 8 < SS 10
     n = GurpsShot(level=12, weapon="glock-17", distance=Length(10.0), aim_turns=1)
-    assert not any(m.rule.endswith("snap_shot") for m in gurps.native_check(n).modifiers)
+    assert not any(m.rule.endswith("snap_shot") for m in gurps.check_native(n).modifiers)
 
 
 def test_situation_rows(gurps):
     def mods(**kw):
-        return {m.rule: m.value for m in gurps.native_check(GurpsShot(level=14, weapon="glock-17",
+        return {m.rule: m.value for m in gurps.check_native(GurpsShot(level=14, weapon="glock-17",
                                                                       distance=Length(2.0), **kw)).modifiers}
 
     assert mods(exposure="head_only")["gurps.ranged-modifiers.tgt_head_only"] == -5
@@ -238,10 +238,10 @@ def test_situation_rows(gurps):
     assert mods(underwater=True)["gurps.hit-modifiers.in_water"] == -6
     assert mods(shooter_speed=Speed(5.0))["gurps.maneuvers.move"] == -4
     # blind fire: -10 and target number at most 9
-    ch = gurps.native_check(GurpsShot(level=30, weapon="glock-17", distance=Length(2.0), blind_fire=True))
+    ch = gurps.check_native(GurpsShot(level=30, weapon="glock-17", distance=Length(2.0), blind_fire=True))
     assert ch.target == 9
     # nearsighted doubles the speed/range modifier
-    ch = gurps.native_check(GurpsShot(level=14, weapon="glock-17", distance=Length(10.0), nearsighted=True))
+    ch = gurps.check_native(GurpsShot(level=14, weapon="glock-17", distance=Length(10.0), nearsighted=True))
     assert {m.rule: m.value for m in ch.modifiers}["gurps.ranged-modifiers.nearsighted"] == -4
 
 
@@ -417,7 +417,7 @@ def test_every_modifier_cites_a_known_rule(gurps):
                   light=-3, target_posture="kneeling", shooter_posture="crouching", off_hand=True, shooter_ST=5,
                   location="vitals", opportunity_hexes=2, pop_up=True, one_eye=True, shock=-2, unfamiliar="unknown_weapon",
                   bad_condition=-4, nearsighted=True, behind_characters=1, target_speed=Speed(3.0))
-    ch = gurps.native_check(n)
+    ch = gurps.check_native(n)
     assert len(ch.modifiers) >= 15
     for m in ch.modifiers:
         assert m.rule in ids and m.source in ("seed", "assumed")

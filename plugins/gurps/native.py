@@ -112,7 +112,7 @@ class GurpsShot(_Base, kw_only=True):
     elevation: Length = Length(0.0)  # shooter's height above the target (negative: below)
     location: HitLocation | None = None
     underwater: bool = False
-    # Native situations with no neutral equivalent (kept by native_check, reported as loss
+    # Native situations with no neutral equivalent (kept by check_native, reported as loss
     # when converted out): gurps.ranged-modifiers and gurps.hit-modifiers rows.
     behind_characters: Annotated[int, Meta(ge=0, le=20)] = 0
     opportunity_hexes: Annotated[int, Meta(ge=0, le=1000)] = 0
@@ -134,7 +134,6 @@ NATIVE_ONLY = {
     "behind_characters": "gurps.ranged-modifiers.tgt_behind_char",
     "opportunity_hexes": "gurps.ranged-modifiers",
     "checking_target": "gurps.ranged-modifiers.of_check",
-    "pop_up": "gurps.ranged-modifiers.pop_up",
     "nearsighted": "gurps.ranged-modifiers.nearsighted",
     "one_eye": "gurps.hit-modifiers.one_eye",
     "bad_footing": "gurps.hit-modifiers.bad_footing",

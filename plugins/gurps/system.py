@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -38,6 +39,17 @@ HERE = Path(__file__).parent
 # gurps.resolution: 3d6 <= effective skill. 3-4 always succeed (critical); 5 is critical at
 # effective skill 15+, 6 at 16+; 17-18 always fail; 18 is a critical failure, 17 one below
 # skill 16; a roll >= skill + 10 is a critical failure. (Issue 3; the seed does not restate it.)
+# Part by part (RESOLUTION_PARTS): what the seed says and what is assumed.
+RESOLUTION_PARTS: tuple[tuple[str, str, str], ...] = (
+    ("target number = skill + size + speed/range + other modifiers, rolled on 3d6", "seed",
+     "gurps.ranged-attack: the seed's tables are modifiers to the target number (目標値)"),
+    ("a critical hit is read on gurps.crit.basic / gurps.crit.head; a fumble on the fumble tables", "seed",
+     "the seed's critical and fumble tables"),
+    ("3-4 always succeed (critical); 5 critical at 15+, 6 at 16+", "assumed",
+     "standard 3e (issue 3); the seed gives no critical bands"),
+    ("17-18 always fail; 18 a critical failure, 17 one below 16; skill + 10 or more a critical failure",
+     "assumed", "standard 3e (issue 3); the seed says 17-18 fumble only for yojutsu rolls"),
+)
 BANDS = RollUnderBands(
     dice=3, sides=6, auto_success=4, crit_success_at={5: 15, 6: 16}, auto_fail=17,
     crit_fail_rolls=frozenset({18}), crit_fail_below={17: 16}, crit_fail_margin=10,
@@ -45,6 +57,26 @@ BANDS = RollUnderBands(
 
 TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (core unit gurps_turn)
 KMH_PER_MPS = 3.6
+HEX = Fraction(1)  # one hex = 1 m (gurps.maneuvers: Step and Attack moves 1 hex)
+STEP_SPEED = HEX / Fraction(1)  # 1 hex per 1 s turn: Step and Attack, the attack is normal
+
+
+def exact(x: float) -> Fraction:
+    """A measured float as the exact number it was written as (5 m, 30 km/h -> 25/3 m/s ...):
+    the nearest fraction with a denominator up to 10^6, so that table lookups do not fall
+    past a row on a rounding error (issue 18: 5 m + 30 km/h / 3 is the 15 m row, not 20 m)."""
+    return Fraction(float(x)).limit_denominator(1_000_000)
+
+
+def ssr_index(lad: Ladder, value: Fraction) -> int:
+    """gurps.ssr, "round up to the next row", in exact arithmetic: the first row >= value."""
+    ats = [exact(st.at) for st in lad.steps]
+    return min(bisect_left(ats, value), len(ats) - 1)
+
+
+def speed_value(speed_mps: float) -> Fraction:
+    """gurps.ssr's speed column in the text's "m/s": km/h / 3, exactly."""
+    return exact(float(speed_mps) * KMH_PER_MPS) / 3
 
 
 def success(effective: int) -> Fraction:
@@ -210,14 +242,31 @@ class WeaponStats:
     origin: str
 
 
-def effective_distance(distance: float, elevation: float) -> float:
+def effective_distance(distance: float | Fraction, elevation: float | Fraction) -> Fraction:
     """gurps.height: shooting down (elevation > 0), -1 m per full 2 m higher, never below half
-    the distance; shooting up (elevation < 0), +1 m per full 1 m lower."""
-    if elevation > 0:
-        return max(distance - math.floor(elevation / 2.0 + 1e-9), distance / 2.0)
-    if elevation < 0:
-        return distance + math.floor(-elevation + 1e-9)
-    return distance
+    the distance; shooting up (elevation < 0), +1 m per full 1 m lower (exact arithmetic)."""
+    d = distance if isinstance(distance, Fraction) else exact(distance)
+    e = elevation if isinstance(elevation, Fraction) else exact(elevation)
+    if e > 0:
+        return max(d - math.floor(e / 2), d / 2)
+    if e < 0:
+        return d + math.floor(-e)
+    return d
+
+
+# gurps.hit-location: where a roll of exactly one more than the target number lands instead
+# of missing (the seed's redirection rows). vitals: only for a gun or impaling weapon;
+# head and face: only for a swung weapon (never a gun); throat, kidneys: any attack.
+MISS_BY_1 = {"vitals": "torso", "throat": "torso", "kidneys": "torso", "jaw": "face", "nose": "face",
+             "groin": "leg_near"}
+# gurps.hit-location: limbs ignore damage beyond the crippling amount (HT/2 arm and leg,
+# HT/3 hand and foot).
+LIMB_CAP = {"arm_far": Fraction(1, 2), "arm_near": Fraction(1, 2), "leg_far": Fraction(1, 2),
+            "leg_near": Fraction(1, 2), "hand_random": Fraction(1, 3), "hand_far": Fraction(1, 3),
+            "foot_random": Fraction(1, 3)}
+CRUSHING_X15 = {"throat", "kidneys"}  # 喉「叩きは1.5倍」, 腎臓「叩きダメージは1.5倍」
+POP_UP_EXPOSURE = 0.5  # a shooter popping out of cover shows about half of himself (assumed)
+STANDARD_HT = 10  # the target's HT when the shot does not say (gurps.population: the average adult)
 
 
 # GURPS 3e skill levels as players read them (assumed, not in the seed's tables): the default
@@ -256,7 +305,9 @@ class Gurps(System):
     # ---- skills: levels, the unmodified roll, the check at a level (equating: core) ----
     standard_health = 10.0  # HP = HT, and HT 10 is the average adult (gurps.derived, gurps.population)
     health_rule = "gurps.derived"
-    skill_source = "seed"  # the levels' results come from the text's own check
+    # The levels' results come from the check, whose modifiers are the seed's, but whose
+    # critical bands (gurps.resolution: 3-4 / 17-18 ...) and battery weapons are assumed.
+    skill_source = "assumed"
 
     def skill_levels(self, skill: str) -> Sequence[int]:
         if skill not in SKILLS:
@@ -301,15 +352,20 @@ class Gurps(System):
         return WeaponStats(skill=w.skill, damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
                            source="seed", origin=f"weapon line {w.name}")
 
+    @staticmethod
+    def resolution_parts() -> tuple[tuple[str, str, str], ...]:
+        """gurps.resolution part by part: (what, "seed" or "assumed", why)."""
+        return RESOLUTION_PARTS
+
     # ---- the check ---------------------------------------------------------------------
-    def native_check(self, native: GurpsShot) -> Check:
+    def check_native(self, native: GurpsShot, extra: Sequence[Modifier] = ()) -> Check:
         """A GURPS shot with everything it says, including the situations the neutral model
         has no field for (opportunity fire, nearsighted, shock ...), at its exact level."""
         res = self.shot_to_neutral(native)
         shot = res.value
         stats = self.native_stats(native.weapon) if isinstance(native.weapon, GurpsWeapon) else None
         skill = native.skill or (stats.skill if stats else CLASS_SKILL[shot.weapon.weapon_class])
-        return self._evaluate(shot, native.level, skill, stats=stats, native=native)
+        return self._evaluate(shot, native.level, skill, extra, stats=stats, native=native)
 
     def _evaluate(self, shot: Shot, level: int, skill: str, extra: Sequence[Modifier] = (),
                   stats: WeaponStats | None = None, native: GurpsShot | None = None,
@@ -328,30 +384,53 @@ class Gurps(System):
         cls = shot.weapon.weapon_class
         d = float(shot.distance)
         elev = float(shot.elevation)
-        # gurps.ssr: speed (the text's m/s = km/h / 3, i.e. 1.2 x true m/s) + distance, round up.
-        speed_value = float(shot.target.speed) * KMH_PER_MPS / 3.0
+        # gurps.ssr: speed (the text's m/s = km/h / 3, i.e. 1.2 x true m/s) + distance, round
+        # up; looked up in exact arithmetic (no float error past a row).
+        dx = exact(d)
+        sv = speed_value(float(shot.target.speed))
         ssr = lad["ssr"]
-        st_true = ssr.step_for(d + speed_value)
-        why = f"{d:g} m" + (f" + speed {float(shot.target.speed) * KMH_PER_MPS:g} km/h / 3 = {speed_value:g}"
-                            if speed_value else "") + f" -> {st_true.at:g} m row"
+        st_true = ssr.steps[ssr_index(ssr, dx + sv)]
+        why = f"{d:g} m" + (f" + speed {float(exact(float(shot.target.speed) * KMH_PER_MPS)):g} km/h / 3 = "
+                            f"{float(sv):g}" if sv else "") + f" -> {st_true.at:g} m row"
         add("gurps.ssr", st_true.native, "seed", f"speed/range: {why}")
         range_mod = st_true.native
-        d_eff = effective_distance(d, elev)
-        if d_eff != d:
-            st_eff = ssr.step_for(d_eff + speed_value)
+        d_eff = effective_distance(dx, exact(elev))
+        if d_eff != dx:
+            st_eff = ssr.steps[ssr_index(ssr, d_eff + sv)]
             rule = "gurps.height.shoot_down" if elev > 0 else "gurps.height.shoot_up"
             add(rule, st_eff.native - st_true.native, "seed",
-                f"{'shooting down' if elev > 0 else 'shooting up'} {abs(elev):g} m: distance counts as {d_eff:g} m")
+                f"{'shooting down' if elev > 0 else 'shooting up'} {abs(elev):g} m: distance counts as "
+                f"{float(d_eff):g} m")
             range_mod = st_eff.native
         if native is not None and native.nearsighted and range_mod:
             add("gurps.ranged-modifiers.nearsighted", range_mod, "seed", "Nearsighted: speed/range modifier doubled")
         # Size column of the same table, sign reversed (the target's standing height).
-        st_size = ssr.step_for(float(shot.target.height))
+        st_size = ssr.steps[ssr_index(ssr, exact(float(shot.target.height)))]
         add("gurps.ssr", -st_size.native, "seed", f"size: {float(shot.target.height):g} m -> {st_size.at:g} m row")
+
+        # A target that cannot be seen at all: nothing of it shows (visible fraction 0, full
+        # cover), or total darkness with no light or night vision (assumed readings of the
+        # row): gurps.ranged-modifiers.blind_fire, -10 and target number at most 9
+        # (「全く見ずに攻撃する時 -10。目標値は最大9」), instead of the "almost invisible" -7 /
+        # the darkness -10.
+        aids = set(shot.light.aids)
+        sees_in_dark = bool(aids & (NV_AIDS | LIGHT_AIDS)) or shot.weapon.sights in NV_SIGHTS
+        unseen_why = None
+        if float(shot.target.cover.exposure) == 0:
+            unseen_why = "nothing of the target shows (visible fraction 0)"
+        elif float(shot.light.illuminance) == 0 and not sees_in_dark:
+            unseen_why = "total darkness (0 lx) and no light or night vision"
+        if native is not None and native.blind_fire:
+            unseen_why = None  # the native row is applied below (_native_only_modifiers)
+        cap9 = None
+        if unseen_why is not None:
+            add("gurps.ranged-modifiers.blind_fire", row_modifier("gurps.ranged-modifiers", "blind_fire"), "seed",
+                f"the target cannot be seen at all: {unseen_why} (reading of the row assumed)")
+            cap9 = "the target cannot be seen at all"
 
         # Target exposure and posture (gurps.ranged-modifiers, target posture group).
         ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
-        if ex.native:
+        if ex.native and float(shot.target.cover.exposure) > 0:
             add("gurps.ranged-modifiers." + ex.label.split(":")[0], ex.native, ex.source,
                 f"target visible fraction {float(shot.target.cover.exposure):g}: {ex.label.split(': ', 1)[-1]}")
         row = TARGET_POSTURE_ROW.get(shot.target.posture)
@@ -365,7 +444,9 @@ class Gurps(System):
         # Light (gurps.hit-modifiers poor_light / darkness; lux breakpoints assumed).
         lx = lad["light"].step_for(float(shot.light.illuminance))
         light_mod, light_src, light_why = lx.native, lx.source, f"{float(shot.light.illuminance):g} lx: {lx.label}"
-        aids = set(shot.light.aids)
+        if light_mod == -10 and not sees_in_dark and (unseen_why is not None
+                                                       or (native is not None and native.blind_fire)):
+            light_mod = 0  # counted once, as the "cannot be seen" row above
         if light_mod < 0 and (aids & NV_AIDS or shot.weapon.sights in NV_SIGHTS):
             if light_mod < -2:
                 light_mod, light_src, light_why = -2, "assumed", light_why + "; night vision: at most -2"
@@ -384,11 +465,24 @@ class Gurps(System):
             impossible = f"shooter {shot.shooter.posture}: {post['attack']}"
         elif post["attack"]:
             add(f"gurps.posture.{shot.shooter.posture}", post["attack"], "seed", f"shooter {shot.shooter.posture}")
-        mv = lad["shooter_speed"].step_for(float(shot.shooter.speed))
-        moving = float(shot.shooter.speed) > 0
-        if mv.native:
+        # gurps.maneuvers.step_attack: up to 1 hex per turn (1 m/s with 1 s turns) the attack
+        # is normal and Aim (1/2 Move) is kept; only faster is the Move maneuver.
+        v = exact(float(shot.shooter.speed))
+        moving = v > STEP_SPEED
+        if v > 0 and not moving:
+            mods.append(Modifier(rule="gurps.maneuvers.step_attack", kind="add", value=0, source="seed",
+                                 why=f"shooter moving {float(v):g} m/s, at most 1 hex per turn: Step and Attack, "
+                                     "attack normal (Aim allows 1/2 Move)"))
+        elif moving:
+            mv = lad["shooter_speed"].step_for(float(shot.shooter.speed))
             add("gurps.maneuvers.move", mv.native, mv.source,
-                f"shooter moving {float(shot.shooter.speed):g} m/s: {mv.label}; no Aim")
+                f"shooter moving {float(shot.shooter.speed):g} m/s, more than 1 hex per turn: {mv.label}; no Aim")
+        # The shooter's own cover: a pop-up attack from it (gurps.ranged-modifiers.pop_up, -2;
+        # reading any cover of the shooter as popping out of it is assumed).
+        if native is None and float(shot.shooter.cover.exposure) < 1:
+            add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "seed",
+                f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}): a pop-up "
+                "attack, popping out, firing and ducking back (reading assumed)")
         if shot.shooter.off_hand:
             add("gurps.hit-modifiers.off_hand", row_modifier("gurps.hit-modifiers", "off_hand"), "seed", "off hand")
         if stats.ST is not None and not (native is not None and native.shooter_ST is None):
@@ -415,7 +509,6 @@ class Gurps(System):
             add(f"gurps.hit-location.{loc_key}", val, src, f"called shot: {loc_key}")
 
         # Native-only situations (gurps.ranged-modifiers / gurps.hit-modifiers).
-        cap9 = None
         if native is not None:
             for m in self._native_only_modifiers(native):
                 mods.append(m)
@@ -463,15 +556,32 @@ class Gurps(System):
             o = roll_under(tn, BANDS)
             chance = o.success
             outcomes = {"critical_success": o.critical_success, "critical_failure": o.critical_failure}
+        # gurps.hit-location: a roll of exactly target number + 1 on some called locations
+        # hits another one instead of missing (not on 17-18, which always fail).
+        redirect = None
+        redirect_p = Fraction(0)
+        if impossible is None and loc_key in MISS_BY_1 and (loc_key != "vitals" or cls != "thrown"):
+            redirect = MISS_BY_1[loc_key]
+            roll = tn + 1
+            if 3 <= roll <= 16:
+                redirect_p = dice.sum_distribution(3, 6).get(roll, Fraction(0))
+            outcomes[f"miss_by_1_hits_{LOCATION_TO_NEUTRAL[redirect]}"] = redirect_p
+            notes.append(f"a roll of {roll} (miss by 1) hits the {LOCATION_TO_NEUTRAL[redirect]} instead: "
+                         f"{float(redirect_p):.2%} [gurps.hit-location.{loc_key}, seed]")
 
         dmg_mean = dmg_dist = None
         if with_damage:
-            hit_mean, hit_dist, dnotes = self._damage(shot, stats, loc_key)
+            hit_mean, hit_dist, dnotes = self._damage(shot, stats, loc_key, native)
             notes += dnotes
             # Check.damage_mean is the expected damage of the shot (a miss does 0)
             dmg_mean = float(chance) * hit_mean
             per_shot = {int(k): Fraction(v) * chance for k, v in hit_dist.items()}
-            per_shot[0] = per_shot.get(0, Fraction(0)) + (1 - chance)
+            if redirect is not None and redirect_p:
+                r_mean, r_dist, _ = self._damage(shot, stats, redirect, native)
+                dmg_mean += float(redirect_p) * r_mean
+                for k, v in r_dist.items():
+                    per_shot[int(k)] = per_shot.get(int(k), Fraction(0)) + Fraction(v) * redirect_p
+            per_shot[0] = per_shot.get(0, Fraction(0)) + (1 - chance - redirect_p)
             dmg_dist = {str(k): fraction_text(p) for k, p in sorted(per_shot.items()) if p}
         if shot.burst > 1:
             notes.append(f"burst of {shot.burst}: the text has no autofire rule; this is the chance of the first round")
@@ -500,7 +610,7 @@ class Gurps(System):
         if n.checking_target:
             add("of_check", -2, "opportunity fire: checking the target before firing")
         if n.pop_up:
-            add("pop_up", -2, "pop-up shot from cover")
+            add("pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "pop-up shot from cover")
         if n.one_eye:
             add("one_eye", -3, "one eye, missile weapon", "gurps.hit-modifiers")
         if n.bad_footing and not n.aim_turns:
@@ -515,10 +625,11 @@ class Gurps(System):
             add("blind_fire", -10, "attacking without looking")
         return out
 
-    def _damage(self, shot: Shot, stats: WeaponStats, loc_key: str | None
-                ) -> tuple[float | None, dict[str, str] | None, list[str]]:
+    def _damage(self, shot: Shot, stats: WeaponStats, loc_key: str | None, native: GurpsShot | None = None
+                ) -> tuple[float, dict[str, str], list[str]]:
         """Expected damage of one hit past DR (armor + barrier), with the head's skull DR 2
-        and x4 (gurps.hit-location) and underwater halving (gurps.underwater)."""
+        and x4, throat and kidneys crushing x1.5, limbs ignoring damage beyond HT/2 or HT/3
+        (gurps.hit-location) and underwater halving (gurps.underwater)."""
         notes: list[str] = []
         loc = LOCATION_TO_NEUTRAL.get(loc_key or "torso", "torso")
         covered = COVERED_BY.get(loc, {loc})
@@ -544,10 +655,21 @@ class Gurps(System):
             bdr = int(self._lad["dr"].native(catalog().barrier_stops(barrier)))
             dr += bdr
             notes.append(f"shot through {barrier.material} {float(barrier.thickness) * 100:g} cm: DR {bdr} [gurps.armor]")
+        dtype = native.weapon.type if native is not None and isinstance(native.weapon, GurpsWeapon) else "cr"
+        if loc_key in CRUSHING_X15 and dtype == "cr":
+            mult = Fraction(3, 2)
+            notes.append(f"{loc_key}: crushing damage x1.5 [gurps.hit-location.{loc_key}]")
         if shot.underwater:
             mult /= 2
-        mean, shown = _damage_past_dr(stats.damage, dr, mult)
-        notes.append(f"damage {dice_text(stats.damage)} cr vs DR {dr}: {mean:.2f} per hit")
+        cap = None
+        if loc_key in LIMB_CAP:
+            # damage beyond the crippling amount is ignored; the crippling amount is the
+            # first whole point at or above HT/2 (HT/3) (rounding assumed); HT 10 unless given
+            cap = math.ceil(STANDARD_HT * LIMB_CAP[loc_key])
+            notes.append(f"{loc_key}: damage beyond {cap} (HT {STANDARD_HT} x {LIMB_CAP[loc_key]}, cripples) "
+                         f"is ignored [gurps.hit-location.{loc_key}]")
+        mean, shown = _damage_past_dr(stats.damage, dr, mult, cap)
+        notes.append(f"damage {dice_text(stats.damage)} {dtype} vs DR {dr}: {mean:.2f} per hit")
         return mean, dict(shown), notes
 
     # ---- stat blocks -------------------------------------------------------------------
@@ -749,18 +871,28 @@ class Gurps(System):
             location = LOCATION_TO_NEUTRAL[n.location]
             if n.location in LOSSY_LOCATIONS:
                 col.loss("merged", "$.location", f"{n.location} is read as {location}", f"gurps.hit-location.{n.location}")
+        # blind fire (gurps.ranged-modifiers.blind_fire) at a hidden target or in total darkness
+        # is the neutral "cannot be seen at all": nothing shows, or 0 lx with no aid.
+        blind_neutral = n.blind_fire and (n.exposure == "hidden" or n.light == -10)
         for f, rule in NATIVE_ONLY.items():
             v = getattr(n, f)
+            if f == "blind_fire" and blind_neutral:
+                continue
             if v not in (0, False, ""):
                 col.loss("unsupported-field", f"$.{f}", f"{f} = {v!r} has no neutral equivalent "
-                         "(Gurps.native_check keeps it)", rule)
+                         "(Gurps.check_native keeps it)", rule)
         light = self._lad["light"].neutral(n.light)
         exposure = self._lad["exposure"].neutral(EXPOSURE_MOD[n.exposure])
+        if blind_neutral and n.exposure == "hidden":
+            exposure = 0.0
+        # pop-up attack (gurps.ranged-modifiers.pop_up): the shooter fires from cover; half of
+        # him shows while he pops out (assumed).
+        shooter_cover = Cover(exposure=POP_UP_EXPOSURE) if n.pop_up else Cover()
         shot = Shot(
             name=n.name,
             shooter=Shooter(name=n.shooter, skill=chance, characteristics=chars, posture=n.shooter_posture,
                             speed=n.shooter_speed, off_hand=n.off_hand, braced=n.braced,
-                            aim_time=Duration(n.aim_turns * TURN_SECONDS)),
+                            aim_time=Duration(n.aim_turns * TURN_SECONDS), cover=shooter_cover),
             weapon=weapon,
             target=Target(name=n.target, posture=n.target_posture, speed=n.target_speed, height=n.target_height,
                           cover=Cover(exposure=exposure, barrier=n.barrier), armor=armor),
@@ -806,8 +938,14 @@ class Gurps(System):
         ST = None
         if "strength" in shot.shooter.characteristics:
             ST = int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
+        pop_up = float(shot.shooter.cover.exposure) < 1
+        if pop_up and abs(float(shot.shooter.cover.exposure) - POP_UP_EXPOSURE) > 1e-9:
+            col.loss("merged", "$.shooter.cover", f"the shooter's cover (visible fraction "
+                     f"{float(shot.shooter.cover.exposure):g}) is read as a pop-up attack", "gurps.ranged-modifiers.pop_up")
+        exposure0 = float(shot.target.cover.exposure) == 0
+        dark = float(shot.light.illuminance) == 0 and not (set(shot.light.aids) & (NV_AIDS | LIGHT_AIDS)
+                                                           or w.sights in NV_SIGHTS)
         for path, cond, msg in (
-            ("$.shooter.cover", float(shot.shooter.cover.exposure) < 1, "the shooter's own cover has no modifier"),
             ("$.burst", shot.burst > 1, "the text has no autofire rule"),
             ("$.shooter.hands", shot.shooter.hands == 1 and w.weapon_class not in SHORT_ARMS,
              "one-handed long arm: no modifier in the text"),
@@ -825,17 +963,19 @@ class Gurps(System):
             shooter_posture=shot.shooter.posture, shooter_speed=shot.shooter.speed, off_hand=shot.shooter.off_hand,
             shooter_ST=ST, elevation=shot.elevation,
             location=LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None,  # type: ignore[arg-type]
-            underwater=shot.underwater,
+            underwater=shot.underwater, pop_up=pop_up, blind_fire=exposure0 or dark,
         ))
 
 
 @lru_cache(maxsize=1024)
-def _damage_past_dr(code: int, dr: int, mult: Fraction) -> tuple[float, dict[str, str]]:
-    """Mean and distribution of one hit's damage past DR: the same for every shot with the
-    same dice, DR and multiplier, so computed once."""
+def _damage_past_dr(code: int, dr: int, mult: Fraction, cap: int | None = None) -> tuple[float, dict[str, str]]:
+    """Mean and distribution of one hit's damage past DR (at most ``cap``): the same for every
+    shot with the same dice, DR, multiplier and cap, so computed once."""
     dist: dict[int, Fraction] = {}
     for v, p in damage_distribution(code).items():
         dmg = math.floor(max(0, v - dr) * mult)
+        if cap is not None:
+            dmg = min(dmg, cap)
         dist[dmg] = dist.get(dmg, Fraction(0)) + p
     mean = float(sum(k * p for k, p in dist.items()))
     return mean, {str(k): fraction_text(p) for k, p in sorted(dist.items())}
