@@ -344,12 +344,14 @@ def _pool_outcomes(pool: int, again: int) -> _PoolOutcomes:
 _BarrierOutcomes = tuple[Fraction, Fraction, Fraction, Fraction, dict[str, str]]
 
 
-def _barrier_outcomes(pool: int, again: int, durability: int, size: int, armor: int) -> _BarrierOutcomes:
+def _barrier_outcomes(pool: int, again: int, durability: int, structure_left: int, armor: int) -> _BarrierOutcomes:
     """(chance of 1+ Health lost, of penetrating, of destroying the barrier, mean Health
-    lost, shown damage distribution) of a pool fired through a barrier."""
+    lost, shown damage distribution) of a pool fired through a barrier with
+    ``structure_left`` Structure (nwod.barrier.penetration: each success beyond Durability
+    is 1 Structure; at 0 the barrier is destroyed)."""
     first = successes(pool, again)
     return (barrier_hit(first, durability, armor), dice.at_least(first, durability + 1),
-            dice.at_least(first, durability + (durability + size)),
+            dice.at_least(first, durability + max(1, structure_left)),
             barrier_damage_mean(first, durability, armor, again), shown(barrier_damage(first, durability, armor, again)))
 
 
@@ -374,6 +376,7 @@ def barrier_applies(attack: Literal["melee", "ranged"], separation_m: float) -> 
 
 
 CONCEALMENT: dict[str, int] = {"none": 0, "barely": -1, "partial": -2, "substantial": -3}
+CONCEALED = {"none": "not", "barely": "barely", "partial": "partially", "substantial": "substantially"}
 CONCEALMENT_NAME = {v: k for k, v in CONCEALMENT.items()}
 LIGHTING: dict[str, int] = {"lit": 0, "dim": -1, "poor": -2, "dark": -3, "pitch-black": -9}
 LIGHTING_NAME = {v: k for k, v in LIGHTING.items()}
@@ -587,7 +590,8 @@ class NwodSystem(System):
         return t, entry, int(step.native), step.rule, step.source
 
     def _pool_check(self, shot: Shot, dex: int, level: int, *, skill: str = "Firearms",
-                    extra: Sequence[Modifier] = ()) -> Check:
+                    extra: Sequence[Modifier] = (), native_barrier: NwodBarrier | None = None,
+                    armor_piercing: int = 0, native: bool = False) -> Check:
         mods: list[Modifier] = []
         notes: list[str] = []
         ch = shot.shooter.characteristics
@@ -632,24 +636,31 @@ class NwodSystem(System):
         if cover.exposure > 0:
             cstep = _LADDERS["concealment"].step_for(cover.exposure)
             if cstep.native:
-                mods.append(Modifier(rule="nwod.cover.partial", kind="dice", value=cstep.native, source="seed",
-                                     why=f"target {cstep.label}ly concealed (visible fraction {cover.exposure:g})"))
+                mods.append(Modifier(
+                    rule="nwod.cover.partial", kind="dice", value=cstep.native, source="seed" if native else "assumed",
+                    why=f"target {CONCEALED[cstep.label]} concealed" + (" (as the shot states it)" if native else
+                        f" (visible fraction {cover.exposure:g}): {cstep.native} is the seed's for that degree; "
+                        "reading the visible fraction as the degree is derived (ladder `concealment`, assumed)")))
             target_rating = int(cstep.native)
         else:
             target_rating = -3
         # shooter's own cover (nwod.cover.firing-from, nwod.cover.full, nwod.cover.both)
         own = shot.shooter.cover
         if own.exposure <= 0 or own.barrier is not None and own.exposure < 0.35:
-            mods.append(Modifier(rule="nwod.cover.full", kind="dice", value=-2, source="seed",
-                                 why="shooter in full cover leans out: now in good cover, fires at -2 "
-                                     "(nwod.cover.firing-from); attacks on him take -3"))
+            mods.append(Modifier(rule="nwod.cover.full", kind="dice", value=-2, source="assumed",
+                                 why="shooter in full cover leans out: the seed drops him to good cover "
+                                     "(attacks on him -3); his own -2 is derived, not stated: good cover's "
+                                     "-3 at one less (nwod.cover.firing-from)"))
             own_rating = -3
         else:
             own_rating = int(_LADDERS["concealment"].step_for(own.exposure).native)
             f = firing_from(own_rating)
             if f:
-                mods.append(Modifier(rule="nwod.cover.firing-from", kind="dice", value=f, source="seed",
-                                     why=f"firing from {CONCEALMENT_NAME[own_rating]} cover ({own_rating}) at one less"))
+                mods.append(Modifier(rule="nwod.cover.firing-from", kind="dice", value=f,
+                                     source="seed" if native else "assumed",
+                                     why=f"firing from {CONCEALMENT_NAME[own_rating]} cover ({own_rating}) at one less"
+                                         + ("" if native else " (the degree read from the shooter's visible fraction: "
+                                                              "derived)")))
         if own_rating < 0 and target_rating < 0 and not barrier and not hidden:
             notes.append(f"nwod.cover.both: both in cover, penalties add "
                          f"({target_rating} + {firing_from(own_rating)})")
@@ -733,7 +744,8 @@ class NwodSystem(System):
         # outcomes
         stat = "Dexterity + " + skill
         if barrier is not None:
-            return self._barrier_check(shot, barrier, pool, armor, armor_name, again, stat, base, mods, notes)
+            return self._barrier_check(shot, barrier, pool, armor, armor_name, again, stat, base, mods, notes,
+                                       native_barrier, armor_piercing)
         hit, exceptional, dmg_mean, dmg_shown = self._outcomes("pool", _PoolOutcomes, _pool_outcomes, pool, again)
         outcomes = {"exceptional_success": exceptional}
         if pool <= 0:
@@ -748,31 +760,51 @@ class NwodSystem(System):
         )
 
     def _barrier_check(self, shot: Shot, barrier: Barrier, pool: int, armor: int, armor_name: str, again: int,
-                       stat: str, base: int, mods: list[Modifier], notes: list[str]) -> Check:
+                       stat: str, base: int, mods: list[Modifier], notes: list[str],
+                       native_barrier: NwodBarrier | None = None, armor_piercing: int = 0) -> Check:
         stops = barrier_stops(barrier)
         window = barrier.material == "window-glass"
-        if window:
+        taken = 0
+        if native_barrier is not None:
+            # the native barrier as the scenario states it: its own Durability, Size and the
+            # Structure earlier shots took (nwod.barrier.penetration)
+            dur, size, taken = native_barrier.Durability, native_barrier.Size, native_barrier.damage_taken
+            rule, src = ("nwod.window", "seed") if native_barrier.window else ("nwod.barrier", "seed")
+        elif window:
             dur, size = int(WINDOW["Durability"]), int(WINDOW["Size"])
             rule, src = "nwod.window", "seed"
         else:
             dur = int(_LADDERS["barrier_durability"].step_for(stops).native)
             size = int(_LADDERS["barrier_size"].step_for(stops).native)
             rule, src = "nwod.barrier.durability", "assumed"
+        structure = dur + size  # object rules: Structure = Durability + Size
+        left = structure - taken
+        eff_armor = armor
+        if armor_piercing and armor:
+            eff_armor = max(0, armor - armor_piercing)
+            mods = mods + [Modifier(rule="nwod.armor-piercing", kind="difficulty",
+                                    value=f"armor {armor} -> {eff_armor}", source="assumed",
+                                    why=f"armor piercing {armor_piercing}: the target's armor {armor} takes "
+                                        f"{armor - eff_armor} fewer dice off the roll behind the barrier (WoD p. 168)")]
         mods = mods + [Modifier(rule="nwod.barrier.penetration", kind="difficulty", value=f"S > {dur}",
                                 source="seed",
                                 why=f"target behind {barrier.name or barrier.material} ({stops:g} J stopped: "
-                                    f"Durability {dur} [{rule}, {src}], Structure {dur + size}): successes "
-                                    f"beyond Durability roll again as damage, minus armor {armor}")]
+                                    f"Durability {dur} [{rule}, {src}], Structure {structure}"
+                                    + (f", {taken} already lost, {left} left" if taken else "")
+                                    + f"): successes beyond Durability roll again as damage, minus armor {eff_armor}")]
         chance, penetrates, destroyed, dmg_mean, dmg_shown = self._outcomes(
-            "barrier", _BarrierOutcomes, _barrier_outcomes, pool, again, dur, size, armor)
+            "barrier-left", _BarrierOutcomes, _barrier_outcomes, pool, again, dur, left, eff_armor)
         outcomes = {"penetrates": penetrates, "barrier_destroyed": destroyed}
         if pool <= 0:
             outcomes["dramatic_failure"] = Fraction(1, 10)
         notes = notes + [
             f"nwod.barrier: every shot hits the barrier first; S > {dur} passes, S - {dur} Structure damage "
-            f"(Structure {dur + size}), pool S - {dur} - armor {armor} against the target (chance die at 0 or less)",
+            f"(Structure {structure}" + (f", {left} left after earlier shots" if taken else "")
+            + f"; destroyed at S >= {dur + left}), pool S - {dur} - armor {eff_armor} against the target "
+            "(chance die at 0 or less)",
             "damage is the second roll's successes",
         ]
+        armor = eff_armor
         return Check(
             system=self.key, stat=stat, base=base, modifiers=mods, target=pool if pool > 0 else "chance die",
             needs=self._needs(pool, again) + f"; then successes > Durability {dur}, and 1+ success on "
@@ -1020,7 +1052,8 @@ class NwodSystem(System):
             barrier = Barrier(material=rep["material"], thickness=parse(rep["thickness"], Length), name=b.name)
             if b.damage_taken:
                 col.loss("unsupported-field", "$.barrier.damage_taken",
-                         f"{b.damage_taken} Structure already lost has no neutral field", "nwod.barrier.penetration")
+                         f"{b.damage_taken} Structure already lost has no neutral field (check_native keeps it)",
+                         "nwod.barrier.penetration")
             exp_size = int(WINDOW["Size"]) if b.window else int(_LADDERS["barrier_size"].step_for(
                 barrier_stops(barrier)).native)
             if b.Size != exp_size:
@@ -1113,22 +1146,27 @@ class NwodSystem(System):
         )
         return col.result(ns)
 
-    def check_native(self, ns: NwodShot) -> Check:
-        """A native shot checked directly (keeps what the neutral shot cannot: a specialty,
-        armor piercing, aiming at the glass, damage already on the barrier)."""
+    def check_native(self, ns: NwodShot, extra: Sequence[Modifier] = ()) -> Check:
+        """A native shot checked directly, at its own Dexterity and dots (keeps what the
+        neutral shot cannot: a specialty, armor piercing, also behind a barrier, aiming at
+        the glass, the barrier's own Size and the Structure earlier shots took)."""
         shot = self.shot_to_neutral(ns).value
-        extra: list[Modifier] = []
+        barrier = ns.barrier if ns.barrier is not None and not ns.barrier.destroyed else None
+        own: list[Modifier] = []
         if ns.specialty:
-            extra.append(Modifier(rule="nwod.specialty", kind="dice", value=1, source="assumed",
-                                  why="Firearms specialty (WoD p. 56)"))
-        if ns.aimed_at_glass and ns.barrier is not None and ns.barrier.window:
-            extra.append(Modifier(rule="nwod.window", kind="dice", value=int(WINDOW["aim_at_glass"]), source="seed",
-                                  why="attack aimed specifically at the glass"))
-        if ns.armor_piercing and ns.armor and ns.barrier is None:
-            extra.append(Modifier(rule="nwod.armor-piercing", kind="dice", value=min(ns.armor, ns.armor_piercing),
-                                  source="assumed", why=f"armor piercing {ns.armor_piercing} ignores that much "
-                                                        "armor (WoD p. 168)"))
-        return self.check(shot, extra)
+            own.append(Modifier(rule="nwod.specialty", kind="dice", value=1, source="assumed",
+                                why="Firearms specialty (WoD p. 56)"))
+        if ns.aimed_at_glass and barrier is not None and barrier.window:
+            own.append(Modifier(rule="nwod.window", kind="dice", value=int(WINDOW["aim_at_glass"]), source="seed",
+                                why="attack aimed specifically at the glass"))
+        if ns.armor_piercing and ns.armor and barrier is None:
+            own.append(Modifier(rule="nwod.armor-piercing", kind="dice", value=min(ns.armor, ns.armor_piercing),
+                                source="assumed", why=f"armor piercing {ns.armor_piercing} ignores that much "
+                                                      "armor (WoD p. 168)"))
+        skill = "Athletics" if shot.weapon.weapon_class == "thrown" else "Firearms"
+        return self._pool_check(shot, ns.Dexterity, ns.Firearms, skill=skill, extra=[*own, *extra],
+                                native_barrier=barrier, armor_piercing=ns.armor_piercing if barrier else 0,
+                                native=True)
 
 
 def _enc(obj: Any) -> Any:
