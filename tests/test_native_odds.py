@@ -1,0 +1,139 @@
+"""Issue 18: `xsys odds` on a native shot is that system's own native check (`check_native`);
+every other system checks the neutral shot and its result carries the losses of the way there."""
+
+from __future__ import annotations
+
+import glob
+import json
+import subprocess
+import sys
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = sorted(glob.glob(str(ROOT / "fixtures" / "*" / "scenarios" / "*.yaml")))
+XSYS = Path(sys.executable).parent / "xsys"
+
+
+def expected_native(system, nshot, npc):
+    """The system's own check of its native shot, called directly (the contract of
+    docs/hooks.md): check_native (GURPS: native_check until its rename), the shooter's stat
+    block where the method takes one."""
+    fn = getattr(system, "check_native", None) or getattr(system, "native_check", None)
+    if fn is None:  # no native check: the neutral shot of its own document
+        return system.check(system.shot_to_neutral(nshot).value)
+    if npc is not None and "npc" in fn.__code__.co_varnames[:fn.__code__.co_argcount]:
+        return fn(nshot, npc=npc)
+    return fn(nshot)
+
+
+def native_shots():
+    for path in SCENARIOS:
+        loaded = api.load(path)
+        scenario = loaded.document
+        for si, scene in enumerate(scenario.scenes):
+            for i, nshot in enumerate(scene.shots):
+                who = getattr(nshot, "shooter", None)
+                npc = next((c for c in scene.combatants if who and c.name == who), None)
+                yield pytest.param(path, si, i, nshot, npc, id=f"{Path(path).parent.parent.name}:{Path(path).stem}:"
+                                                            f"{si}.{i}")
+
+
+@pytest.mark.parametrize("path,si,i,nshot,npc", list(native_shots()))
+def test_odds_on_every_native_fixture_shot_is_the_native_check(path, si, i, nshot, npc):
+    loaded = api.load(path)
+    shots, _ = api.shots_of(loaded)
+    idx = sum(len(s.shots) for s in loaded.document.scenes[:si]) + i
+    _, shot = shots[idx]
+    key = loaded.system
+    (res,) = api.odds(shot, [key])
+    want = expected_native(api.system_for(key), nshot, npc)
+    assert res.native is True and res.losses == []
+    assert res.check.chance == want.chance
+    assert res.check == want
+
+
+def test_other_systems_check_the_neutral_shot_and_carry_its_losses():
+    loaded = api.load(ROOT / "fixtures" / "gurps" / "scenarios" / "alley_at_night.yaml")
+    shots, losses = api.shots_of(loaded)
+    _, shot = shots[1]  # the thug's target wears armor whose PD has no neutral form
+    results = {r.system: r for r in api.odds(shot, ["gurps", "coc"])}
+    assert results["gurps"].native and not results["coc"].native
+    assert results["coc"].check == api.system_for("coc").check(shot)
+    assert results["coc"].losses and all(x.path.startswith("$.scenes[0].shots[1]") for x in results["coc"].losses)
+    assert {x.path for x in results["coc"].losses} <= {x.path for x in losses}
+    js = results["coc"].as_json()
+    assert js["losses"][0]["path"].startswith("$.scenes[0].shots[1]") and "native_check" not in js
+    assert results["gurps"].as_json()["native_check"] is True
+
+
+def test_an_edited_native_shot_is_checked_as_neutral():
+    import msgspec
+
+    loaded = api.load(ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml")
+    _, shot = api.shots_of(loaded)[0][0]
+    edited = msgspec.structs.replace(shot, distance=shot.distance)
+    assert api.native_source(edited) is None
+    (res,) = api.odds(edited, ["coc"])
+    assert not res.native and res.check == api.system_for("coc").check(edited)
+
+
+def _coc_odds(**fields):
+    doc = {"system": "coc", "kind": "shot", "weapon": "colt-m1911a1", "distance": "5 m", **fields}
+    loaded = api.from_plain(doc, "<test>")
+    (_, shot), = api.shots_of(loaded)[0]
+    (res,) = api.odds(shot, ["coc"])
+    assert res.native
+    return res.check
+
+
+def test_issue_18_coc_native_rules_reach_odds():
+    # coc-ja.stance.two-guns: each gun at 1/5 of the skill (50 -> 10)
+    assert _coc_odds(skill_value=50, hold="two guns").chance == F(10, 100)
+    # coc-ja.mozambique: the third shot at 1/5 of 85 = 17
+    assert _coc_odds(skill_value=85, fire="mozambique", DEX=12, hold="one-handed").chance == F(17, 100)
+    # coc-ja.skill.off-hand-shooting: Off-hand Shooting 40 with Handgun 50 -> 40
+    assert _coc_odds(skill_value=50, hold="off-hand", off_hand_skill=40).chance == F(40, 100)
+    # coc-ja.aimed.keeper-double: the Keeper's x2 survives (a called, braced head shot)
+    plain = _coc_odds(skill_value=30, called_location="head", support="braced", distance="20 m")
+    doubled = _coc_odds(skill_value=30, called_location="head", support="braced", distance="20 m", keeper_double=True)
+    assert doubled.outcomes["location"] == 2 * plain.outcomes["location"]
+    # coc-ja.autofire.order: a target's SIZ survives (+5 per 10 SIZ above 30)
+    assert _coc_odds(skill_value=40, target_SIZ=50).chance == F(50 + 5, 100)  # 40 + 5 two-handed + 10
+
+
+def test_issue_18_gurps_nearsighted_reaches_odds():
+    doc = ROOT / "fixtures" / "gurps" / "scenarios" / "alley_at_night.yaml"
+    loaded = api.load(doc)
+    nshot = loaded.document.scenes[0].shots[0]
+    shots, _ = api.shots_of(loaded)
+    (res,) = api.odds(shots[0][1], ["gurps"])
+    want = expected_native(api.system_for("gurps"), nshot, None)
+    assert res.check.chance == want.chance
+    neutral = api.system_for("gurps").check(shots[0][1])
+    if getattr(nshot, "nearsighted", False):
+        assert res.check.chance != neutral.chance
+
+
+def test_cli_odds_json_on_a_native_scenario_is_the_native_check():
+    path = ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml"
+    out = subprocess.run([str(XSYS), "odds", str(path), "--json", "-s", "coc", "-s", "gurps"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    loaded = api.load(path)
+    coc = api.system_for("coc")
+    k = 0
+    for scene in loaded.document.scenes:
+        for nshot in scene.shots:
+            npc = next((c for c in scene.combatants if c.name == nshot.shooter), None)
+            want = expected_native(coc, nshot, npc)
+            got = {r["system"]: r for r in data["shots"][k]["results"]}
+            assert got["coc"]["exact"] == f"{want.chance.numerator}/{want.chance.denominator}"
+            assert got["coc"]["native_check"] is True and "native_check" not in got["gurps"]
+            k += 1
+    assert k == len(data["shots"])
