@@ -146,10 +146,12 @@ def test_careful_aim_and_location():
     rifle = dict(weapon="winchester-70-30-06", skill_value=60)
     assert pct(SYS.check_native(native(distance=Length(200), **rifle))) == 30
     assert pct(SYS.check_native(native(distance=Length(200), careful_aim=True, **rifle))) == 60  # scope: x2 range
+    # coc-ja.aimed.location: <= 1/5 of the chance hits the head; any other success still hits
     c = SYS.check_native(native(distance=Length(50), called_location="head", **rifle))
-    assert pct(c) == 12 and "coc-ja.aimed.location" in c.rules()
+    assert pct(c) == 60 and "coc-ja.aimed.location" in c.rules()
+    assert c.outcomes["location"] == c.outcomes["impale"] == F(12, 100)
     c = SYS.check_native(native(distance=Length(50), called_location="head", keeper_double=True, **rifle))
-    assert pct(c) == 24 and "coc-ja.aimed.keeper-double" in c.rules()
+    assert pct(c) == 100 and c.outcomes["location"] == F(24, 100) and "coc-ja.aimed.keeper-double" in c.rules()
 
 
 @pytest.mark.parametrize("light,sights,aids,expected", [

@@ -157,6 +157,23 @@ def reload_rounds(feed: str, rounds_to_load: int = 0, skill_success: bool = Fals
     raise ValueError(f"coc-ja.reload: unknown feed {feed!r}")
 
 
+def reload_and_fire(feed: str, DEX: int, skill_success: bool = False) -> tuple[int, int]:
+    """coc-ja.reload.loose-rounds / coc-ja.reload.magazine: load and fire in the same round.
+    Returns (rounds loaded, the DEX rank the shot is fired at). Loose rounds: 1 round loaded
+    and fired at DEX x 1/2; after a successful firearm roll 2 loaded and fired at DEX x 1/2.
+    Magazine: only after a successful roll (the optional rule): the magazine goes in and the
+    shot is fired at DEX x 1/2. DEX x 1/2 rounds up (the text's convention, assumed)."""
+    r = tables()["reload"]
+    rank = ceil(Fraction(DEX, 2))
+    if feed == "loose":
+        return (r.get("loose_and_fire_with_roll", 2) if skill_success else r.get("loose_and_fire", 1)), rank
+    if feed == "magazine":
+        if not skill_success:
+            raise ValueError("coc-ja.reload.magazine: firing in the reloading round needs a successful skill roll")
+        return 0, rank
+    raise ValueError(f"coc-ja.reload: no reload-and-fire for feed {feed!r}")
+
+
 # ---- stances --------------------------------------------------------------------------
 
 def off_hand_chance(firearm_skill: int, off_hand_skill: int | None = None) -> Fraction:
@@ -181,6 +198,24 @@ def two_guns_chance(firearm_skill: int, skill: str = "Handgun", laser: bool = Fa
     if off_hand_skill is None:
         return fifth
     return max(fifth, Fraction(off_hand_skill) * frac(st["two_guns_off_hand_skill"]))
+
+
+def two_guns_spray_target(targets: Sequence[str]) -> dict[str, Fraction]:
+    """coc-ja.stance.two-guns: suppressive spraying with both guns (not precise fire): a hit
+    strikes a target chosen at random among those sprayed. The text does not say how; each
+    target is taken as equally likely (assumed). Each gun still rolls on its own
+    (``two_guns_chance``)."""
+    if not targets:
+        raise ValueError("coc-ja.stance.two-guns: a spray needs at least one target")
+    names = list(dict.fromkeys(targets))
+    return {t: Fraction(1, len(names)) for t in names}
+
+
+def suppressed_spray(skill_value: int, rate_of_fire: int) -> tuple[int, int]:
+    """coc-ja.autofire.suppression: a suppressed (stunned) defender may still make unaimed
+    spray fire: up to 2 x rate of fire shots, each at 1/5 of the success chance (rounded up,
+    coc-ja.resolution). Returns (most shots, % per shot)."""
+    return 2 * rate_of_fire, ceil(Fraction(max(0, skill_value), 5))
 
 
 # ---- autofire -------------------------------------------------------------------------

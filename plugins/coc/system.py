@@ -105,6 +105,9 @@ class LightEffect:
     unaimed: bool = False  # careful aim (and with it location shots' range doubling) lost
     modifiers: list[Modifier] = field(default_factory=list)
     level: str = "daylight"
+    # night-vision goggles see for the shooter, but without a compatible reflex, dot or laser
+    # sight they allow no aimed location shot (coc-ja.sight.nvg)
+    no_location: bool = False
 
 
 # The Keeper Rulebook's skill chart (not in the seed text, so assumed): novice up to 5%,
@@ -236,6 +239,9 @@ class CocSystem(System):
         if sit.sights in sights["night_vision"] or "nv-goggles" in aids:
             kind, rule = "night-vision", ("coc-ja.sight.night-vision" if sit.sights in sights["night_vision"]
                                           else "coc-ja.sight.nvg")
+            if rule == "coc-ja.sight.nvg" and sit.sights not in sights.get("nvg_location", ("laser", "red-dot",
+                                                                                             "reflex")):
+                eff.no_location = True
         elif sit.sights in sights["luminous"]:
             kind, rule = "tritium", "coc-ja.sight.luminous"
         else:
@@ -480,18 +486,22 @@ class CocSystem(System):
         if handgun and sit.hands == 2 and not sit.two_guns:
             value += st["two_hand_bonus"]
             mod("coc-ja.stance.two-hand", "add", st["two_hand_bonus"], "handgun held two-handed")
-        big = rules.large_target_bonus(sit.target_SIZ)
-        if big:
-            value += big
-            mod("coc-ja.autofire.order", "add", big, f"large target (SIZ {sit.target_SIZ})")
+        big = rules.large_target_bonus(sit.target_SIZ)  # added after range and the burst reduction, below
 
         # -- multipliers ---------------------------------------------------------------
         mult = Fraction(1)
-        if not short and (sit.hands == 1 or sit.two_guns):
+        if not short and (sit.hands == 1 or sit.two_guns) and not sit.off_hand:
+            # coc-ja.stance.off-hand: any gun in the off hand is halved once (the SMG example:
+            # Off-hand Shooting 40, SMG 35 -> 35), not halved again as a one-handed long arm
             mult *= rules.frac(st["long_arm_one_hand"])
             mod("coc-ja.stance.long-arm-one-hand", "multiply", st["long_arm_one_hand"], "long arm fired one-handed")
 
         light = self.light_effect(sit)
+        called = sit.called_location
+        if called is not None and light.no_location:
+            notes.append(f"coc-ja.sight.nvg: night-vision goggles without a reflex, dot or laser sight allow no "
+                         f"aimed location shot; the shot at the {called} is an ordinary shot")
+            called = None
         aim_sight = sit.sights in t["sights"]["careful_aim"]
         braced = sit.braced or sit.mounted
         wants_aim = sit.careful_aim or sit.called_location is not None
@@ -522,17 +532,22 @@ class CocSystem(System):
 
         exp_step = _tables_ladders()["exposure"].step_for(sit.exposure)
         # a called location already is a location shot (coc-ja.aimed.location below)
-        if exp_step.native < t["exposure"]["location_below"] and sit.called_location is None:
+        low_exposure = exp_step.native < t["exposure"]["location_below"]
+        if low_exposure and called is None:
             div = t["exposure"]["location_divisor"]
             mult *= Fraction(1, div)
             mod(exp_step.rule, "multiply", f"1/{div}", f"target shows {exp_step.label}: only a location can be hit",
                 exp_step.source)
 
-        if sit.called_location is not None and sit.keeper_double:
+        if called is not None and sit.keeper_double:
             mult *= aimed["keeper_double"]
             mod("coc-ja.aimed.keeper-double", "multiply", aimed["keeper_double"], "the Keeper doubles the aimed shot")
 
         S = max(0, rules.ceil(value * mult))
+        autofire = sit.fire == "full auto" and sit.rounds > 1
+        if big and not autofire:  # after range and the other multipliers, as the order rule puts it
+            S += big
+            mod("coc-ja.autofire.order", "add", big, f"large target (SIZ {sit.target_SIZ}), after the multipliers")
 
         # -- house-rule modifiers from other plugins ------------------------------------
         for m in extra:
@@ -547,14 +562,25 @@ class CocSystem(System):
                 notes.append(f"{m.rule}: a {m.kind} modifier has no meaning on d100; ignored")
 
         # -- location, autofire, darkness cap -------------------------------------------
+        # coc-ja.aimed.location: a roll <= 1/5 of the chance hits the called location (the
+        # impale threshold); any other success still hits. A target showing less than half
+        # of itself can be hit only there.
         T = S
-        autofire = sit.fire == "full auto" and sit.rounds > 1
-        if sit.called_location is not None and not autofire:
-            T = rules.ceil(Fraction(S, aimed["location_divisor"]))
-            mod("coc-ja.aimed.location", "set", T, f"{sit.called_location} hit on <= 1/5 of {S}%")
+        L: int | None = None  # the called location's threshold
+        if called is not None and not autofire and sit.fire != "mozambique":
+            L = rules.ceil(Fraction(S, aimed["location_divisor"]))
+            if low_exposure:
+                T = L
+                mod("coc-ja.aimed.location", "set", T, f"target shows {exp_step.label}: only the {called} can be "
+                    f"hit, on <= 1/5 of {S}%")
+            else:
+                mod("coc-ja.aimed.location", "multiply", 1, f"{called} hit on d100 <= {L:02d} (1/5 of {S}%, "
+                    "outcomes 'location'); any other success hits as an ordinary shot")
         if sit.fire == "mozambique":
-            T = rules.ceil(Fraction(S, t["mozambique"]["divisor"]))
-            mod("coc-ja.mozambique", "set", T, f"third shot at 1/5 of {S}%: location and impale on success")
+            T = L = rules.ceil(Fraction(S, t["mozambique"]["divisor"]))
+            mod("coc-ja.mozambique", "set", T, f"third shot at 1/5 of {S}%: every success is a location hit and "
+                "an impale")
+            notes.append("coc-ja.mozambique: cost: no shot at the next DEX rank and no Dodge for the rest of the round")
         M = T
         if autofire:
             mount = "mounted" if sit.mounted else ("braced" if sit.braced else "hand-held")
@@ -562,8 +588,14 @@ class CocSystem(System):
             mod("coc-ja.autofire.penalty", "add", M - T,
                 f"{sit.rounds} rounds {mount}: -{t['autofire']['per_round'][mount]} per round after the first "
                 f"(floor {t['autofire']['floor']}%)")
+            if big:  # after the reduction, with the equipment bonuses (coc-ja.autofire.order)
+                M, T = M + big, T + big
+                mod("coc-ja.autofire.order", "add", big, f"large target (SIZ {sit.target_SIZ}), after the burst "
+                    "reduction")
         if light.cap is not None:
             T, M, S = min(T, light.cap), min(M, light.cap), min(S, light.cap)
+            if L is not None:
+                L = min(L, T)
         if sit.fire in ("double tap", "mozambique"):
             fn = rules.double_tap_allowed if sit.fire == "double tap" else rules.mozambique_allowed
             why = fn(sit.skill_value, nw.shots_per_round, sit.distance, sit.DEX)
@@ -583,7 +615,16 @@ class CocSystem(System):
         else:
             res = self.resolve(T)
             chance = res.success
-            outcomes["impale"] = res.critical_success
+            # the impale threshold is 1/5 of the chance S (of the burst's unmodified chance),
+            # not 1/5 of a location or Mozambique target already cut to 1/5
+            if sit.fire == "mozambique":
+                outcomes["impale"] = chance  # every success impales (coc-ja.mozambique)
+            elif T != S:
+                outcomes["impale"] = min(chance, self.resolve(S).critical_success)
+            else:
+                outcomes["impale"] = res.critical_success
+            if L is not None:
+                outcomes["location"] = min(chance, dice.d100_at_most(L))
             needs = f"d100 <= {T}" + (", twice (double tap)" if sit.fire == "double tap" else "")
             target = T
 
@@ -608,10 +649,10 @@ class CocSystem(System):
             return _tables_ladders()["shotgun.damage"].step_for(sit.distance).label, nw.ammo == "shot"
         return nw.damage.split("/")[0], False
 
-    def armor_points(self, sit: Situation) -> tuple[int, list[str]]:
+    def armor_points(self, sit: Situation, location: str | None = None) -> tuple[int, list[str]]:
         """Armor A between the bullet and the target: worn armor covering the hit location
-        (torso unless called) and, for a hidden target, the barrier."""
-        loc = sit.called_location or "torso"
+        (``location``, else the called one, else the torso) and, for a hidden target, the barrier."""
+        loc = location or sit.called_location or "torso"
         total, why = 0, []
         for a in sit.armor:
             if loc in a.covers or (loc == "torso" and "vitals" in a.covers):
@@ -624,50 +665,61 @@ class CocSystem(System):
             why.append(f"{sit.barrier.thickness.to('cm'):g} cm {sit.barrier.material}: {A} [{step.rule}]")
         return total, why
 
+    def hit_parts(self, sit: Situation, chance: Fraction, outcomes: Mapping[str, Fraction],
+                  pellets: bool) -> list[tuple[Fraction, str, bool]]:
+        """A single shot's hits as (probability, location, damage rolled twice): a called
+        location's hits (roll <= 1/5: they are the impales, and a head shot's x2 is that
+        same doubling, coc-ja.aimed.effects), impales elsewhere, ordinary hits on the torso.
+        Shot pellets do not impale (assumed)."""
+        loc = sit.called_location or "torso"
+        if sit.fire == "mozambique":
+            return [(chance, loc, not pellets)]
+        imp = Fraction(0) if pellets else outcomes.get("impale", Fraction(0))
+        p_loc = outcomes.get("location", Fraction(0))
+        imp_rest = max(Fraction(0), imp - p_loc)
+        parts = [(p_loc, loc, not pellets), (imp_rest, "torso", True), (chance - p_loc - imp_rest, "torso", False)]
+        return [p for p in parts if p[0] > 0]
+
     def _damage_distribution(self, sit: Situation, nw: CocWeapon, chance: Fraction,
                              outcomes: Mapping[str, Fraction]) -> dict[str, str] | None:
         """Exact damage of one single shot, misses at 0: a hit rolls the damage, an impale (and
-        a head shot) rolls it twice (coc-ja.aimed.effects); armor A subtracts once. Shot
-        pellets against armor (armor per die) have only their mean."""
+        a called location's hit) rolls it twice (coc-ja.aimed.effects); armor A of the
+        location hit subtracts once. Shot pellets against armor (armor per die) have only
+        their mean."""
         roll, pellets = self.damage_roll(sit, nw)
-        A, _ = self.armor_points(sit)
-        if pellets and A:
+        parts = self.hit_parts(sit, chance, outcomes, pellets)
+        armor = {loc: self.armor_points(sit, loc)[0] for _, loc, _ in parts}
+        if pellets and any(armor.values()):
             return None
         once = rules.damage_distribution(roll)
         twice: dict[int, Fraction] = {}
         for a, pa in once.items():
             for b, pb in once.items():
                 twice[a + b] = twice.get(a + b, Fraction(0)) + pa * pb
-        imp = Fraction(0) if pellets else outcomes["impale"]
-        if sit.called_location in HEAD:
-            plain, doubled = Fraction(0), chance
-        else:
-            plain, doubled = chance - imp, imp
         out: dict[int, Fraction] = {0: 1 - chance}
-        for dist, weight in ((once, plain), (twice, doubled)):
-            if not weight:
-                continue
-            for v, p in dist.items():
-                d = max(0, v - A)
+        for weight, loc, doubled in parts:
+            for v, p in (twice if doubled else once).items():
+                d = max(0, v - armor[loc])
                 out[d] = out.get(d, Fraction(0)) + weight * p
         return {str(v): fraction_text(p) for v, p in sorted(out.items()) if p}
 
     def _damage_mean(self, sit, nw, T, M, chance, outcomes, hits) -> Fraction:
         roll, pellets = self.damage_roll(sit, nw)
-        A, _ = self.armor_points(sit)
-        if pellets:
-            e1 = rules.mean_pellets_after_armor(roll, A)
-            e2 = e1  # shot does not impale (assumed CoC convention)
-        else:
-            e1 = rules.mean_after_armor(roll, A)
-            e2 = rules.mean_after_armor(roll, A, impale=True)
-        imp = outcomes["impale"] if not pellets else Fraction(0)
         if hits is not None:
+            A, _ = self.armor_points(sit)
+            if pellets:
+                e1 = e2 = rules.mean_pellets_after_armor(roll, A)  # shot does not impale (assumed)
+            else:
+                e1 = rules.mean_after_armor(roll, A)
+                e2 = rules.mean_after_armor(roll, A, impale=True)
+            imp = outcomes["impale"] if not pellets else Fraction(0)
             mean_hits = sum((h * p for h, p in hits.items()), Fraction(0))
             return mean_hits * e1 + imp * (e2 - e1)
-        if sit.fire == "mozambique" or (sit.called_location in HEAD):
-            return chance * e2  # head shot / Mozambique: damage x2 as an impale (coc-ja.aimed.effects)
-        one = (chance - imp) * e1 + imp * e2
+        one = Fraction(0)
+        for weight, loc, doubled in self.hit_parts(sit, chance, outcomes, pellets):
+            A, _ = self.armor_points(sit, loc)
+            e = rules.mean_pellets_after_armor(roll, A) if pellets else rules.mean_after_armor(roll, A, impale=doubled)
+            one += weight * e
         return 2 * one if sit.fire == "double tap" else one
 
     # ==== npc conversions ==============================================================
@@ -709,6 +761,12 @@ class CocSystem(System):
         skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
                                         context=chars)
         native: dict[str, Any] = {}
+        # levels the equating cannot tell from a lower one (Handgun 97 = 96: +5 two-handed
+        # takes both past 100) are kept exactly, with a "rounded" loss, for the way back
+        exact = self.levels_kept({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
+                                 context=chars)
+        if exact:
+            native["levels"] = exact
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
             col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
@@ -741,6 +799,7 @@ class CocSystem(System):
         chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
         native = combatant.native.get(self.key, {})
+        skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
         skills.update(native.get("skills", {}))
         stored_w = native.get("weapons", [])
         weapons = []
@@ -787,6 +846,10 @@ class CocSystem(System):
         p = self.competence(skill, shot.skill_value, {"@key": key})
         col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
                  rules=["coc-ja.skills"], source="assumed", note="equated over the battery [core.equating]")
+        back = self.level_for(skill, p, {"@key": key})
+        if back != shot.skill_value:
+            col.loss("rounded", "$.skill_value", f"{skill} {shot.skill_value}% has the same {key} competence as "
+                     f"{skill} {back}%; a neutral shot converts back as {back}%", "coc-ja.skills")
         chars = {}
         if shot.DEX is not None:
             chars["dexterity"] = self.characteristics()["DEX"].ladder.neutral(shot.DEX)
