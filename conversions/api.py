@@ -1127,11 +1127,8 @@ def shots_of(loaded: Loaded, registry: Registry | None = None,
 
 
 def native_check_of(system: System) -> Any:
-    """The system's check of its own native shot: ``check_native`` (``native_check``, the
-    older GURPS name, while it lasts), or None."""
+    """The system's check of its own native shot, ``check_native`` (docs/hooks.md), or None."""
     fn = getattr(system, "check_native", None)
-    if fn is None:
-        fn = getattr(system, "native_check", None)
     return fn if callable(fn) else None
 
 

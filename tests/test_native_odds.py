@@ -21,9 +21,8 @@ XSYS = Path(sys.executable).parent / "xsys"
 
 def expected_native(system, nshot, npc):
     """The system's own check of its native shot, called directly (the contract of
-    docs/hooks.md): check_native (GURPS: native_check until its rename), the shooter's stat
-    block where the method takes one."""
-    fn = getattr(system, "check_native", None) or getattr(system, "native_check", None)
+    docs/hooks.md): check_native, with the shooter's stat block where the method takes one."""
+    fn = getattr(system, "check_native", None)
     if fn is None:  # no native check: the neutral shot of its own document
         return system.check(system.shot_to_neutral(nshot).value)
     if npc is not None and "npc" in fn.__code__.co_varnames[:fn.__code__.co_argcount]:
