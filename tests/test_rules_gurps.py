@@ -112,6 +112,8 @@ def test_gurps_ranged_modifiers_blind_fire_target_cannot_be_seen(gurps):
         assert m["gurps.ranged-modifiers.blind_fire"] == -10
         assert "gurps.ranged-modifiers.tgt_hidden" not in m and "gurps.hit-modifiers.darkness" not in m
         assert c.target == 9 and c.chance == roll_under(9, BANDS).success
+        # the row's numbers are the seed's, the reading of the neutral situation is not
+        assert next(x for x in c.modifiers if x.rule == "gurps.ranged-modifiers.blind_fire").source == "assumed"
     # "almost invisible" (a sliver shows) is still -7
     c = gurps.check_at(_shot(target=Target(cover=Cover(exposure=0.05))), "Guns (Pistol)", level)
     assert _mods(c)["gurps.ranged-modifiers.tgt_hidden"] == -7 and c.target > 9
@@ -134,6 +136,7 @@ def test_gurps_ranged_modifiers_pop_up_from_cover(gurps):
     covered = _shot(shooter=Shooter(skill=0.5, cover=Cover(exposure=0.5)))
     c = gurps.check(covered)
     assert _mods(c)["gurps.ranged-modifiers.pop_up"] == -2
+    assert next(x for x in c.modifiers if x.rule == "gurps.ranged-modifiers.pop_up").source == "assumed"
     assert c.target == open_.target - 2 or c.target == open_.target - 6  # snap shot may follow
     res = gurps.shot_from_neutral(covered)
     assert res.value.pop_up

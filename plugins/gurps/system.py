@@ -423,10 +423,14 @@ class Gurps(System):
         if native is not None and native.blind_fire:
             unseen_why = None  # the native row is applied below (_native_only_modifiers)
         cap9 = None
+        cap9_src = "seed"
         if unseen_why is not None:
-            add("gurps.ranged-modifiers.blind_fire", row_modifier("gurps.ranged-modifiers", "blind_fire"), "seed",
-                f"the target cannot be seen at all: {unseen_why} (reading of the row assumed)")
-            cap9 = "the target cannot be seen at all"
+            # the -10 and the 9 are the seed's; reading the neutral situation as "cannot be
+            # seen at all" is assumed, so the trace says assumed
+            add("gurps.ranged-modifiers.blind_fire", row_modifier("gurps.ranged-modifiers", "blind_fire"), "assumed",
+                f"the target cannot be seen at all: {unseen_why} (the row's -10 and 9 are the seed's; this reading "
+                "is assumed)")
+            cap9, cap9_src = "the target cannot be seen at all", "assumed"
 
         # Target exposure and posture (gurps.ranged-modifiers, target posture group).
         ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
@@ -480,9 +484,9 @@ class Gurps(System):
         # The shooter's own cover: a pop-up attack from it (gurps.ranged-modifiers.pop_up, -2;
         # reading any cover of the shooter as popping out of it is assumed).
         if native is None and float(shot.shooter.cover.exposure) < 1:
-            add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "seed",
+            add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "assumed",
                 f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}): a pop-up "
-                "attack, popping out, firing and ducking back (reading assumed)")
+                "attack, popping out, firing and ducking back (the -2 is the seed's row; this reading is assumed)")
         if shot.shooter.off_hand:
             add("gurps.hit-modifiers.off_hand", row_modifier("gurps.hit-modifiers", "off_hand"), "seed", "off hand")
         if stats.ST is not None and not (native is not None and native.shooter_ST is None):
@@ -514,6 +518,7 @@ class Gurps(System):
                 mods.append(m)
             if native.blind_fire or native.missed_behind:
                 cap9 = "blind fire" if native.blind_fire else "shooting at a character behind a missed target"
+                cap9_src = "seed"
 
         # Aim (gurps.maneuvers.aim, gurps.ranged-modifiers aim_1..aim_4, brace): + Acc on the
         # first turn, +1/+2/+3 for further turns; the aim bonus never exceeds the skill level.
@@ -544,7 +549,7 @@ class Gurps(System):
                 f"snap shot: {tn} below SS {stats.SS} ({stats.origin})")
             tn -= 4
         if cap9 is not None and tn > 9:
-            mods.append(Modifier(rule="gurps.ranged-modifiers", kind="set", value=9, source="seed",
+            mods.append(Modifier(rule="gurps.ranged-modifiers", kind="set", value=9, source=cap9_src,  # type: ignore[arg-type]
                                  why=f"{cap9}: target number at most 9"))
             tn = 9
         if impossible is not None:
