@@ -568,7 +568,7 @@ class Gurps(System):
         if impossible is None and loc_key in MISS_BY_1 and (loc_key != "vitals" or cls != "thrown"):
             redirect = MISS_BY_1[loc_key]
             roll = tn + 1
-            if 3 <= roll <= 16:
+            if BANDS.auto_success < roll < BANDS.auto_fail:  # 3-4 always hit, 17-18 always miss
                 redirect_p = dice.sum_distribution(3, 6).get(roll, Fraction(0))
             outcomes[f"miss_by_1_hits_{LOCATION_TO_NEUTRAL[redirect]}"] = redirect_p
             notes.append(f"a roll of {roll} (miss by 1) hits the {LOCATION_TO_NEUTRAL[redirect]} instead: "
