@@ -60,6 +60,9 @@ def test_called_shot_at_a_barely_visible_target_hits_only_the_location():
     hit only there, on <= 1/5; every such hit is also an impale (same threshold)."""
     c = SYS.check_native(shot(skill_value=45, called_location="head", support="braced", target_exposure="head only"))
     assert c.chance == F(10, 100) and c.outcomes["location"] == c.chance and c.outcomes["impale"] == c.chance
+    # not called: the same 1/5 (coc-ja.cover.exposure), and its hits impale alike, not at 1/25
+    u = SYS.check_native(shot(skill_value=45, support="braced", target_exposure="head only"))
+    assert u.chance == F(10, 100) and u.outcomes["impale"] == u.chance
 
 
 # ---- coc-ja.mozambique -------------------------------------------------------------------

@@ -621,6 +621,10 @@ class CocSystem(System):
                 outcomes["impale"] = chance  # every success impales (coc-ja.mozambique)
             elif T != S:
                 outcomes["impale"] = min(chance, self.resolve(S).critical_success)
+            elif low_exposure and called is None:
+                # only a location can be hit, on <= 1/5 of the unreduced chance: the impale
+                # threshold itself, so every hit impales (as a called shot at such a target)
+                outcomes["impale"] = chance
             else:
                 outcomes["impale"] = res.critical_success
             if L is not None:
