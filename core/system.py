@@ -179,6 +179,12 @@ class System:
             ids |= lad.rules()
         return ids
 
+    def check_native(self, shot: Any, extra: Sequence[Modifier] = ()) -> Check:
+        """The system's own check of its native shot, with everything the native document says
+        (docs/hooks.md). Default: the check of its neutral form; a system whose shots hold more
+        than the neutral model overrides it."""
+        return self.check(self.shot_to_neutral(shot).value, extra)
+
     # ---- conversions -------------------------------------------------------------------
     def npc_to_neutral(self, npc: Any) -> Result[Combatant]:
         raise NotImplementedError(f"{self.key}: npc_to_neutral")

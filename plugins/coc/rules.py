@@ -466,6 +466,17 @@ def damage_distribution(text: str) -> dict[int, Fraction]:
     return dist
 
 
+@lru_cache(maxsize=256)
+def damage_rolled_twice(text: str) -> dict[int, Fraction]:
+    """The damage of an impale: the roll made twice and added (coc-ja.aimed.effects)."""
+    d = damage_distribution(text)
+    out: dict[int, Fraction] = {}
+    for a, pa in d.items():
+        for b, pb in d.items():
+            out[a + b] = out.get(a + b, Fraction(0)) + pa * pb
+    return out
+
+
 def mean_after_armor(text: str, armor: int, impale: bool = False) -> Fraction:
     """E[max(0, damage - armor)]; an impale rolls the damage twice (assumed CoC rule,
     coc-ja.aimed.effects: 'damage x2, as with an impale') and armor subtracts once."""

@@ -695,11 +695,7 @@ class CocSystem(System):
         armor = {loc: self.armor_points(sit, loc)[0] for _, loc, _ in parts}
         if pellets and any(armor.values()):
             return None
-        once = rules.damage_distribution(roll)
-        twice: dict[int, Fraction] = {}
-        for a, pa in once.items():
-            for b, pb in once.items():
-                twice[a + b] = twice.get(a + b, Fraction(0)) + pa * pb
+        once, twice = rules.damage_distribution(roll), rules.damage_rolled_twice(roll)
         out: dict[int, Fraction] = {0: 1 - chance}
         for weight, loc, doubled in parts:
             for v, p in (twice if doubled else once).items():
