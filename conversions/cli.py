@@ -491,7 +491,7 @@ def odds(
     distance: Annotated[Optional[str], typer.Option("--distance", help="Inline shot: distance, e.g. 30m.")] = None,
     light: Annotated[str, typer.Option("--light", help="Illuminance (0.2lx) or a preset (full-moon, daylight ...).")] = "daylight",
     exposure: Annotated[float, typer.Option("--exposure", help="Visible fraction of the target, 0-1.")] = 1.0,
-    skill: Annotated[float, typer.Option("--skill", help="Standard-shot chance of the shooter, 0-1.")] = 0.5,
+    skill: Annotated[float, typer.Option("--skill", help="Competence of the shooter, 0-1 (equated over the battery: docs/calibration.md).")] = 0.5,
     weapon: Annotated[str, typer.Option("--weapon", help="Weapon class or catalog id (handgun, rifle, glock-17 ...).")] = "handgun",
     target_speed: Annotated[str, typer.Option("--target-speed", help="Target speed (2.7m/s) or gait (walk, run ...).")] = "still",
     shooter_speed: Annotated[str, typer.Option("--shooter-speed", help="Shooter speed or gait.")] = "still",
@@ -556,7 +556,7 @@ def curve(
     distance: Annotated[str, typer.Option("--distance", help="Inline shot: distance.")] = "25m",
     light: Annotated[str, typer.Option("--light", help="Inline shot: illuminance or preset.")] = "daylight",
     exposure: Annotated[float, typer.Option("--exposure", help="Inline shot: visible fraction.")] = 1.0,
-    skill: Annotated[float, typer.Option("--skill", help="Inline shot: standard-shot chance.")] = 0.5,
+    skill: Annotated[float, typer.Option("--skill", help="Inline shot: competence of the shooter, 0-1.")] = 0.5,
     weapon: Annotated[str, typer.Option("--weapon", help="Inline shot: weapon class or catalog id.")] = "handgun",
 ) -> None:
     """How the chance to hit falls along one axis, in every system, as a chart."""

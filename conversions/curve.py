@@ -2,7 +2,7 @@
 (and expected damage where a system has it) at each point.
 
 Axes: ``distance`` (m), ``light`` (lx, log scale; 0 lx is sampled too), ``exposure``
-(visible fraction), ``skill`` (standard-shot chance), ``armor`` (J the target's armor
+(visible fraction), ``skill`` (competence, equated over the battery), ``armor`` (J the target's armor
 stops), ``target-speed`` (m/s), ``barrier`` (thickness of the shot's barrier material,
 concrete when the shot has none).
 
@@ -32,7 +32,7 @@ AXES: dict[str, tuple[Any, str, str]] = {
     "distance": (units.Length, "m", "linear"),
     "light": (units.Illuminance, "lx", "log"),
     "exposure": (None, "visible fraction", "linear"),
-    "skill": (None, "standard-shot chance", "linear"),
+    "skill": (None, "competence", "linear"),
     "armor": (units.Energy, "J stopped", "linear"),
     "target-speed": (units.Speed, "m/s", "linear"),
     "barrier": (units.Length, "m", "linear"),

@@ -330,7 +330,7 @@ def _battery_note(neutral_skill: str) -> str:
     cls = SKILLS.get(neutral_skill)
     if cls is None:
         return "equated on the unmodified roll [core.equating]"
-    return f"equated over the {cls} battery: expected share of a standard adult's health per shot [core.equating]"
+    return f"equated over the {cls} battery: chance a standard adult is down within three shots [core.equating]"
 
 
 # ---- ladder builders shared by systems --------------------------------------------

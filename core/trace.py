@@ -106,7 +106,7 @@ class TraceEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     path: str  # where in the document ("$.skills.Handgun")
     source_value: Any = None  # the native value read ("45%")
-    neutral: Any = None  # the neutral value in between ("standard-shot chance 0.50")
+    neutral: Any = None  # the neutral value in between ("handgun competence 0.333")
     target_value: Any = None  # the native value written ("Guns (Pistol)-14 (P = 0.50)")
     rules: list[str] = []
     source: Source = "seed"

@@ -74,7 +74,8 @@ CHARACTERISTICS: dict[str, str] = {
     "charisma": "persuasion and manipulation",
 }
 
-# Neutral skills: each is the probability of success at the skill's standard task.
+# Neutral skills: each is an equated competence (core.equating): for a firearm skill its true
+# score over the weapon class's battery of reference shots, for the others the unmodified roll.
 # A skill with a weapon class takes the standard shot with that class (DESIGN §2); the
 # others take the unmodified roll.
 SKILLS: dict[str, str | None] = {

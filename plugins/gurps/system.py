@@ -317,6 +317,9 @@ class Gurps(System):
     def tiers(self, skill: str) -> tuple[Tier, ...]:
         return tuple(Tier(r, n, lo, ty, 'gurps.ranged-attack', 'assumed') for r, n, lo, ty in GURPS_TIERS)
 
+    def competence_rule(self, skill: str) -> str:
+        return "gurps.ranged-attack" if skill in SKILL_CLASS else "gurps.resolution"
+
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
         return success(int(level))  # gurps.resolution: the unmodified roll
 
