@@ -588,6 +588,21 @@ def curve(
         _emit(f"wrote {output}")
 
 
+@app.command("rules", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def rules_cmd(
+    ctx: typer.Context,
+    system: Annotated[Optional[str], typer.Argument(metavar="SYSTEM", help="A system key (all when omitted).")] = None,
+    rule: Annotated[Optional[str], typer.Argument(metavar="RULE-ID",
+                                                help="A rule ID of SYSTEM; a formula takes --NAME VALUE after it.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
+) -> None:
+    """Rule IDs with title, source (seed/assumed) and table; one rule's rows; a formula
+    evaluated, e.g. `xsys rules coc coc-ja.conceal --length 21cm`."""
+    from . import rules_cmd as rules_
+
+    rules_.run(system, rule, list(ctx.args), as_json, _emit, _emit_json)
+
+
 _commands_added = False
 
 
