@@ -47,7 +47,7 @@ def _quantity(kind: str):
     from xsys.core import units
 
     return {"length": (units.Length, "a length", "21 cm"), "mass": (units.Mass, "a mass", "12 kg"),
-            "energy": (units.Energy, "an energy", "540 J"), "lux": (units.Illuminance, "an illuminance", "0.2 lx")
+            "energy": (units.Energy, "an energy", "540 J"), "speed": (units.Speed, "a speed", "1.4 m/s"), "lux": (units.Illuminance, "an illuminance", "0.2 lx")
             }[kind]
 
 
@@ -464,6 +464,26 @@ def _(s, v):
     return _armor_values(s, v, "coc-zh.armor.table")
 
 
+@formula("coc-ja.quickdraw.ready", COC, "can the gun fire in the first DEX cycle?",
+         P("str", help="STR"), _opt("required-str", help="the gun's required STR"),
+         _opt("single-action", "flag", default=False), _opt("cocked", "flag", default=False),
+         _opt("empty-chamber", "flag", default=False))
+def _(s, v):
+    return {"ready": _coc().ready_first_cycle(STR=v["str"], required_STR=v["required-str"],
+                                              single_action=v["single-action"], cocked=v["cocked"],
+                                              chambered=not v["empty-chamber"])}
+
+
+@formula("coc-ja.armor.shotgun-pellets", COC, "mean damage of shot through armor (armor against each die)",
+         P("damage", "text", "damage dice, e.g. 4d6"), P("armor"))
+def _(s, v):
+    try:
+        return {"mean_damage": _coc().mean_pellets_after_armor(v["damage"], v["armor"])}
+    except (ValueError, KeyError):
+        raise _error("coc-ja.armor.shotgun-pellets", "--damage", f"expected dice such as '4d6', found {v['damage']!r}"
+                     ) from None
+
+
 # ---- coc-zh ---------------------------------------------------------------------------------
 
 def _zh():
@@ -614,6 +634,25 @@ def _(s, v):
     return {"chance": n.p_hit(v["dice"], v["again"]), "successes": n.successes(v["dice"], v["again"])}
 
 
+@formula("nwod.barrier.durability", "nwod", "Durability, Size and Structure of a barrier",
+         P("material", "text", "barrier material (catalog)"), P("thickness", "length"))
+def _(s, v):
+    from xsys.core.model import Barrier
+
+    try:
+        stops = _nwod().barrier_stops(Barrier(material=v["material"], thickness=v["thickness"]))
+    except XsysError as exc:
+        raise _error("nwod.barrier.durability", "--material", exc.line()) from None
+    lads = s.ladders()
+    d = int(lads["barrier_durability"].step_for(stops).native)
+    size = int(lads["barrier_size"].step_for(stops).native)
+    return {"stops_J": stops, "durability": d, "size": size, "structure": d + size}
+
+
+alias("nwod.barrier.size", "nwod.barrier.durability")
+alias("nwod.object.structure", "nwod.barrier.durability")
+
+
 # ---- pl-trudnosc ----------------------------------------------------------------------------
 
 def _pl():
@@ -678,6 +717,15 @@ def _(s, v):
     return {"modifier": _pl().range_modifier(float(v["distance"]), v["weapon"])}
 
 
+@formula("pl.resolution", "pl-trudnosc", "chance to pass a test \"trait with skill\" against Trudność",
+         P("trait"), P("skill"), P("trudnosc"), _opt("extra-dice", default=0), _mech_param())
+def _(s, v):
+    m = _mechanic(s, v)
+    dist = m.successes(v["trait"], v["skill"], v["extra-dice"], v["trudnosc"])
+    return {"chance": _pl().pass_chance(dist), "pool": m.pool(v["trait"], v["skill"], v["extra-dice"]),
+            "successes": dist}
+
+
 # ---- gurps ----------------------------------------------------------------------------------
 
 def _gurps():
@@ -710,6 +758,20 @@ def _gurps_lookup_formula(rule: str) -> Formula:
     return Formula(rule, ("gurps",), "a row of the table, by 3d6 roll or by key",
                    (_opt("roll", help="3d6 roll"), _opt("margin", default=0, help="margin of failure (gurps.fright)"),
                     _opt("key", "text", "row key")), run)
+
+
+@formula("gurps.ssr", "gurps", "speed/range and size modifiers", P("distance", "length"),
+         _opt("speed", "speed", "target speed", default=None), _opt("size", "length", "target height"))
+def _(s, v):
+    g = _gurps()
+    lad = s.ladders()["ssr"]
+    sv = g.speed_value(float(v["speed"])) if v["speed"] is not None else Fraction(0)
+    row = lad.steps[g.ssr_index(lad, g.exact(float(v["distance"])) + sv)]
+    out: dict[str, Any] = {"speed_range": row.native, "row_m": row.at}
+    if v["size"] is not None:
+        srow = lad.steps[g.ssr_index(lad, g.exact(float(v["size"])))]
+        out["size"] = -srow.native
+    return out
 
 
 @formula("gurps.height", "gurps", "effective distance shooting up or down", P("distance", "length"),
@@ -790,7 +852,10 @@ def _readme_rules(system: Any) -> dict[str, tuple[str, str]]:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             m = _README_ID.match(cells[0]) if cells else None
             if m and len(cells) > 1:
-                found.append((m.group(1), max(cells[1:], key=len)))
+                desc = cells[1]
+                if len(cells) > 2 and (desc.startswith("`") or desc.startswith("ladder ")) and len(desc) < 60:
+                    desc = cells[2]  # a "where" column (`Gurps._evaluate`): the next one says what
+                found.append((m.group(1), desc))
         else:
             for bm in _README_BULLET.finditer(line):
                 found.append((bm.group(1), bm.group(2)))
@@ -1030,6 +1095,10 @@ def evaluate(system_key: str, rule: str, args: Sequence[str]) -> dict[str, Any]:
     values = f.parse_args(args)
     try:
         result = f.run(s, values)
+    except RulesError as exc:  # a formula serving several rule IDs speaks of the one asked for
+        if exc.path:
+            exc.path = re.sub(r"^rules [^:]+", f"rules {rule}", exc.path)
+        raise
     except XsysError:
         raise
     except (ValueError, KeyError, ZeroDivisionError) as exc:

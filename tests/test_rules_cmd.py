@@ -194,6 +194,26 @@ def test_gurps_lookup_tables():
     assert ev("gurps", "gurps.resolution", "--skill", "10") == {"chance": Fraction(1, 2)}
 
 
+def test_more_formulas():
+    # gurps.ssr: 30 m is the 30 m row (-7); a 1.8 m target is size 0 (2 m row, rounded up)
+    assert ev("gurps", "gurps.ssr", "--distance", "30m", "--size", "1.8m") == {"speed_range": -7, "row_m": 30,
+                                                                               "size": 0}
+    brick = ev("nwod", "nwod.barrier.size", "--material", "brick", "--thickness", "23cm")
+    assert brick["structure"] == brick["durability"] + brick["size"] and brick["durability"] >= 1
+    from xsys.plugins.pl_trudnosc import system as pl
+
+    m = pl.MECHANICS["sum-d6"]
+    out = ev("pl-trudnosc", "pl.resolution", "--trait", "3", "--skill", "2", "--trudnosc", "15", "--mechanic", "sum-d6")
+    assert out["chance"] == pl.pass_chance(m.successes(3, 2, 0, 15))
+    assert ev("coc", "coc-ja.quickdraw.ready", "--str", "8", "--required-str", "10") == {"ready": False}
+    assert ev("coc", "coc-ja.quickdraw.ready", "--str", "12", "--single-action", "--cocked") == {"ready": True}
+
+
+def test_an_alias_reports_the_rule_asked_for(capsys):
+    line = error_line(capsys, "nwod", "nwod.barrier.size", "--material", "cheese", "--thickness", "2cm")
+    assert line.startswith("xsys: error: rules nwod.barrier.size: --material: ")
+
+
 def test_every_formula_names_a_rule_of_its_systems():
     reg = default_registry()
     for rule, formulas in rules_cmd.FORMULAS.items():
