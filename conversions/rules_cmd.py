@@ -444,12 +444,6 @@ def _armor_values(s, v, rule: str) -> dict[str, Any]:
     return out
 
 
-def _materials() -> list[str]:
-    from xsys.core.registry import catalog
-
-    return sorted(catalog().materials)
-
-
 _ARMOR_PARAMS = (_opt("material", "text", "barrier material (catalog)"), _opt("thickness", "length"),
                  _opt("armor", "text", "catalog armor id"))
 
@@ -1121,7 +1115,19 @@ def run(system: str | None, rule: str | None, args: Sequence[str], as_json: bool
         for line in data.get("errors", []):
             sys.stderr.write(f"xsys: error: {line}\n")
         return
-    _registry().entry(system)  # an unknown system: one line, exit 2
+    reg = _registry()
+    if "." in system and system not in reg.keys():  # a rule ID given without its system
+        owners = []
+        for k in reg.keys():
+            try:
+                if system in rule_infos(reg.system(k)):
+                    owners.append(k)
+            except Exception:
+                continue
+        if owners:
+            raise RulesError("a rule ID where the system goes", path="rules",
+                             expected=f"the system first: xsys rules {owners[0]} {system}", found=repr(system))
+    reg.entry(system)  # an unknown system: one line, exit 2
     if rule is None:
         if args:
             raise RulesError("unexpected arguments", path=f"rules {system}", expected="a RULE-ID before parameters",

@@ -236,6 +236,7 @@ def test_errors_are_one_line(capsys):
                                                              "--passive", "3")
     assert "not a formula" in error_line(capsys, "coc", "coc-ja.round", "--x", "1")
     assert "unknown system" in error_line(capsys, "dnd")
+    assert "xsys rules coc coc-ja.conceal.size" in error_line(capsys, "coc-ja.conceal.size")
     assert "unknown rule" in error_line(capsys, "coc", "coc-ja.nope")
     assert "expected one of 'short', 'long'" in error_line(capsys, "pl-trudnosc", "pl.difficulty.range",
                                                              "--distance", "3m", "--weapon", "medium")
