@@ -4,7 +4,7 @@ digest shared/rules/polish-firefight.md) as an xsys system.
 The text names no game and never says which dice are rolled (``pl.resolution``), so the
 resolution is a named, swappable mechanic (:data:`MECHANICS`), chosen per run through the
 settings Struct :class:`PlSettings` or, when no settings are given, the environment
-variable ``XSYS_PL_MECHANIC``; the default is ``sum-d6``. Everything the text does not give
+variable ``XSYS_PL_MECHANIC``; the default is ``exploding-trait`` (README: why). Everything the text does not give
 (light, armor, barriers, weapon damage, turn length, trait scales) is an ``assumed`` value
 from tables.toml, reported in the Check's modifiers/notes and in the loss report.
 """
@@ -82,6 +82,15 @@ def _range_base_step(weapon: str) -> tuple[float, float]:
 
     spec = tables()["range"][weapon]
     return float(parse(spec["base"], Length)), float(parse(spec["step"], Length))
+
+
+def range_on_whole_step(distance: float, weapon: Literal["short", "long"]) -> bool:
+    """Whether `distance` is at or below the base range or a whole number of steps beyond it:
+    there the text's "+1 per 2 m / 10 m" needs no rounding (pl.difficulty.range, seed);
+    elsewhere the started step counts (assumed rounding, digest ambiguity 5)."""
+    base, step = _range_base_step(weapon)
+    steps = (float(distance) - base) / step
+    return steps <= 0 or abs(steps - round(steps)) < 1e-9
 
 
 def range_modifier(distance: float, weapon: Literal["short", "long"]) -> int:
@@ -190,7 +199,125 @@ def _per_die_d10(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
     return {k: p for k, p in dice.count_at_least(n, 10, trudnosc - skill).items() if p}
 
 
+@lru_cache(maxsize=None)
+def _exploding_die_weights(depth: int) -> tuple[tuple[int, ...], int]:
+    """One exploding d6 as integer weights: ``weights[v]`` ways out of ``den`` to show v.
+    A 6 rolls again and adds, at most `depth` times: after `depth` sixes in a row the
+    last 6 stays a 6 (truncation; its mass is 6**-(depth + 1), see :func:`_exploding_successes`)."""
+    den = 6 ** (depth + 1)
+    weights = [0] * (6 * (depth + 1) + 1)
+    for k in range(depth + 1):  # k sixes before this roll, each 1/6
+        w = 6 ** (depth - k)  # (1/6)^(k+1) of den
+        for face in range(1, 6):
+            weights[6 * k + face] += w
+    weights[6 * (depth + 1)] += 1  # depth + 1 sixes in a row: the roll stops here
+    return tuple(weights), den
+
+
+@lru_cache(maxsize=None)
+def _exploding_sum_tails(n: int, depth: int) -> tuple[tuple[int, ...], int]:
+    """n exploding d6 summed: ``tails[t]`` = ways to reach a total of at least t (t = 0 ..
+    max), over ``den``. Built one die at a time from n - 1 (cached: the skill ladders and the
+    equating ask for the same pools hundreds of times)."""
+    die, dden = _exploding_die_weights(depth)
+    if n == 1:
+        dist = list(die)
+        den = dden
+    else:
+        prev_tails, pden = _exploding_sum_tails(n - 1, depth)
+        prev = [prev_tails[t] - (prev_tails[t + 1] if t + 1 < len(prev_tails) else 0)
+                for t in range(len(prev_tails))]
+        dist = [0] * (len(prev) + len(die) - 1)
+        for i, a in enumerate(prev):
+            if a:
+                for j, b in enumerate(die):
+                    if b:
+                        dist[i + j] += a * b
+        den = pden * dden
+    tails = [0] * len(dist)
+    acc = 0
+    for t in range(len(dist) - 1, -1, -1):
+        acc += dist[t]
+        tails[t] = acc
+    return tuple(tails), den
+
+
+@lru_cache(maxsize=None)
+def _exploding_successes(n: int, bonus: int, trudnosc: int, step: int, depth: int) -> Dist:
+    """n exploding d6 summed, plus a flat `bonus`, against Trudność: 0 = failed, 1 = passed,
+    1 + k = passed with every full `step` points above it an additional success.
+
+    Exact with integers/Fractions, but with the explosion bounded at `depth` re-rolls per die
+    (tables.toml: 6): a die that shows depth + 1 sixes in a row stops at 6 x (depth + 1) = 42
+    instead of rolling on. That changes the outcome of at most n x 6**-(depth + 1) of the
+    mass (3.6e-6 per die; < 4e-5 for the largest pool of 11 dice, so < 1e-4), and only ever
+    lowers a total: every chance here is a lower bound of the untruncated one within that
+    error, and the pass chance itself is exact while Trudność - bonus <= 6 x (depth + 1) +
+    n - 1 (a truncated die already passes such a Trudność)."""
+    if n <= 0:
+        return {0: ONE}
+    tails, den = _exploding_sum_tails(n, depth)
+    top = len(tails) - 1
+    need = trudnosc - bonus
+
+    def at_least(t: int) -> int:
+        return tails[max(t, 0)] if t <= top else 0
+
+    out: Dist = {}
+    fail = den - at_least(need)
+    if fail:
+        out[0] = Fraction(fail, den)
+    k = 1
+    while need + (k - 1) * step <= top:
+        lo = need + (k - 1) * step
+        w = at_least(lo) - at_least(lo + step)
+        if w:
+            out[k] = Fraction(w, den)
+        k += 1
+    return out
+
+
+def _exploding_spec(key: str) -> tuple[int, int, int]:
+    spec = tables()["resolution"][key]
+    return int(spec["step"]), int(spec["depth"]), int(spec.get("per_level", 0))
+
+
+@lru_cache(maxsize=None)
+def _exploding_d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
+    """exploding-d6: roll (trait + skill) d6, a 6 rolls again and adds (and again on
+    another 6), and sum; the test passes when the sum reaches Trudność; every full `step`
+    (5) points above it is one additional success. Truncation: :func:`_exploding_successes`."""
+    step, depth, _ = _exploding_spec("exploding-d6")
+    return _exploding_successes(trait + skill + extra, 0, trudnosc, step, depth)
+
+
+@lru_cache(maxsize=None)
+def _exploding_trait(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
+    """exploding-trait (the default): roll trait d6, a 6 rolls again and adds, sum them and
+    add `per_level` (2) per skill level; the test passes when the total reaches Trudność;
+    every full `step` (10) points above it is one additional success. Aiming's extra die is
+    one more exploding d6. Truncation: :func:`_exploding_successes`."""
+    step, depth, per_level = _exploding_spec("exploding-trait")
+    return _exploding_successes(trait + extra, per_level * skill, trudnosc, step, depth)
+
+
 MECHANICS: dict[str, Mechanic] = {
+    "exploding-trait": Mechanic(
+        "exploding-trait",
+        "exploding-trait (assumed): trait d6 summed, each 6 rolls again and adds, +2 per skill level, against "
+        "Trudność; each full 10 over it is an additional success",
+        _exploding_trait,
+        lambda trait, skill, extra: trait + extra,
+        lambda n, skill, t: f"sum of {n}d6 (6s explode) + {_exploding_spec('exploding-trait')[2] * skill} >= {t}",
+    ),
+    "exploding-d6": Mechanic(
+        "exploding-d6",
+        "exploding-d6 (assumed): (trait + skill) d6 summed, each 6 rolls again and adds, against Trudność; "
+        "each full 5 over it is an additional success",
+        _exploding_d6,
+        lambda trait, skill, extra: trait + skill + extra,
+        lambda n, skill, t: f"sum of {n}d6, 6s explode, >= {t}",
+    ),
     "sum-d6": Mechanic(
         "sum-d6",
         "sum-d6 (assumed): (trait + skill) d6 summed against Trudność; each full 5 over it is an additional success",
@@ -213,11 +340,44 @@ def pass_chance(dist: Mapping[int, Fraction]) -> Fraction:
     return ONE - dist.get(0, ZERO)
 
 
+CURVE_TRUDNOSC = (10, 15, 20, 25, 30, 35, 40)
+CURVE_COMBOS = ((2, 0), (3, 0), (3, 1), (3, 2), (3, 3), (3, 5), (4, 3), (5, 5))
+
+
+def curve_markdown(key: str, combos: Sequence[tuple[int, int]] = CURVE_COMBOS,
+                   trudnosci: Sequence[int] = CURVE_TRUDNOSC) -> str:
+    """pl.resolution: the chance to pass against Trudność 10..40 for trait + skill pairs under
+    mechanic `key`, and Odwaga alone against suppression (pl.suppress, 15 + N), as the
+    markdown table the README shows (a test checks the README holds it)."""
+    mech = MECHANICS[key]
+
+    def pct(p: Fraction) -> str:
+        if p == 0 or p == 1:
+            return f"{int(p) * 100}%"
+        v = float(p) * 100
+        return "<0.1%" if v < 0.05 else ">99.9%" if v > 99.95 else f"{v:.1f}%"
+
+    out = ["| trait + skill | " + " | ".join(f"T{t}" for t in trudnosci) + " |",
+           "|---|" + "---:|" * len(trudnosci)]
+    for trait, skill in combos:
+        out.append(f"| {trait} + {skill} | " + " | ".join(
+            pct(pass_chance(mech.successes(trait, skill, 0, t))) for t in trudnosci) + " |")
+    rounds = (1, 3, 5, 10, 15, 20, 25)
+    out.append("")
+    out.append("| suppression, Odwaga alone | " + " | ".join(f"N={n} (T{15 + n})" for n in rounds) + " |")
+    out.append("|---|" + "---:|" * len(rounds))
+    for odwaga in (2, 3, 5):
+        out.append(f"| Odwaga {odwaga} | " + " | ".join(
+            pct(suppression(mech, odwaga, n).chance) for n in rounds) + " |")
+    return "\n".join(out) + "\n"
+
+
 # ---- settings ----------------------------------------------------------------------
 
 class PlSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Per-run settings of pl-trudnosc. ``mechanic``: a key of MECHANICS (``sum-d6``,
-    ``per-die-d10``). Without settings, ``XSYS_PL_MECHANIC`` chooses, else ``sum-d6``."""
+    """Per-run settings of pl-trudnosc. ``mechanic``: a key of MECHANICS (``exploding-d6``,
+    ``sum-d6``, ``per-die-d10``). Without settings, ``XSYS_PL_MECHANIC`` chooses, else the
+    default of tables.toml (``exploding-trait``)."""
 
     mechanic: Name = DEFAULT_MECHANIC
 
@@ -343,6 +503,7 @@ INSTRUMENTAL = {"Broń krótka": "Bronią krótką", "Broń długa": "Bronią d�
                 "Czujność": "Czujnością"}
 NIGHT_AIDS = {"nv-goggles", "thermal-goggles", "weapon-light", "hand-light"}
 NIGHT_SIGHTS = {"nv-sight", "thermal"}
+STANDARD_HEIGHT = 1.75  # the neutral Target's default height: the text's "human silhouette"
 
 
 def skill_trait(skill: str) -> str:
@@ -561,9 +722,13 @@ class PlTrudnosc(System):
         r = range_modifier(shot.distance, "long" if long_arm else "short")
         if r:
             step = "10 m beyond 25 m" if long_arm else "2 m beyond 10 m"
+            # the text gives +1 per whole step; a started step counting (11 m -> +1) is the
+            # plugin's rounding (digest ambiguity 5): assumed unless the distance is a whole step
+            started = not range_on_whole_step(shot.distance, "long" if long_arm else "short")
             mods.append(Modifier(rule="pl.grenade" if thrown else "pl.difficulty.range", kind="difficulty",
-                                 value=r, source="assumed" if thrown else "seed",
-                                 why=f"{shot.distance}: +1 per started {step}"))
+                                 value=r, source="assumed" if thrown or started else "seed",
+                                 why=f"{shot.distance}: +1 per started {step}"
+                                     + (" (assumed: a started step counts as a whole one)" if started else "")))
         if thrown:
             notes.append("assumed [pl.grenade]: the throw's Trudność is not stated; read as a short weapon")
         # pl.difficulty.target-motion / shooter-motion: gait ladders over m/s (nearest preset)
@@ -609,12 +774,14 @@ class PlTrudnosc(System):
         ls = lads["light"].step_for(shot.light.illuminance)
         light = ls.native
         aids = set(shot.light.aids) | ({shot.weapon.sights} & NIGHT_SIGHTS)
-        if light and aids & (NIGHT_AIDS | NIGHT_SIGHTS):
+        helping = aids & (NIGHT_AIDS | NIGHT_SIGHTS)
+        if light and helping:
             light = min(light, 3)
         if light:
             mods.append(Modifier(rule="pl.light", kind="difficulty", value=light, source="assumed",
                                  why=f"light {shot.light.illuminance} ({ls.label})"
-                                     + (f", with {', '.join(sorted(aids))}" if light != ls.native else "")))
+                                     + (f", with {', '.join(sorted(helping))} (assumed: the best of all the shooter's "
+                                        "sights and aids counts, at most +3)" if light != ls.native else "")))
         # what the text does not cover
         ignored = []
         if shot.elevation:
@@ -630,6 +797,9 @@ class PlTrudnosc(System):
             ignored.append(f"shooter {sh.posture} (posture counts only for the target)")
         if sh.hands == 1 or sh.off_hand or sh.braced:
             ignored.append("shooter's hands/brace")
+        if float(shot.target.height) != STANDARD_HEIGHT:
+            ignored.append(f"target height {shot.target.height} (assumed: every target is the text's human "
+                           "silhouette; no large- or small-target rule, single shot or burst)")
         if ignored:
             notes.append("not in the text, no effect: " + "; ".join(ignored))
         return mods, turns, notes
