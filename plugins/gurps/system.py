@@ -61,6 +61,7 @@ HEX = Fraction(1)  # one hex = 1 m (gurps.maneuvers: Step and Attack moves 1 hex
 STEP_SPEED = HEX / Fraction(1)  # 1 hex per 1 s turn: Step and Attack, the attack is normal
 
 
+@lru_cache(maxsize=8192)  # the same distances, speeds and table rows come back on every check
 def exact(x: float) -> Fraction:
     """A measured float as the exact number it was written as (5 m, 30 km/h -> 25/3 m/s ...):
     the nearest fraction with a denominator up to 10^6, so that table lookups do not fall
@@ -70,8 +71,13 @@ def exact(x: float) -> Fraction:
 
 def ssr_index(lad: Ladder, value: Fraction) -> int:
     """gurps.ssr, "round up to the next row", in exact arithmetic: the first row >= value."""
-    ats = [exact(st.at) for st in lad.steps]
+    ats = _exact_rows(lad)
     return min(bisect_left(ats, value), len(ats) - 1)
+
+
+@lru_cache(maxsize=64)
+def _exact_rows(lad: Ladder) -> tuple[Fraction, ...]:
+    return tuple(exact(st.at) for st in lad.steps)
 
 
 def speed_value(speed_mps: float) -> Fraction:
