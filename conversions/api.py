@@ -191,11 +191,12 @@ def _native_fields(obj: Any, typ: type) -> Any:
     return typ(**{f: getattr(obj, f) for f in typ.__struct_fields__})
 
 
-def _who(system: Any) -> str:
-    """How an error names a system: its key and the plugin (and distribution) it comes from."""
+def _blame(system: Any, message: str) -> PluginError:
+    """An error about a system's plugin: ``system 'x' <message> [plugin 'x' (dist 1.0)]``,
+    naming the plugin and distribution the system comes from."""
     key = getattr(system, "key", "?")
     plugin = getattr(system, "xsys_plugin", None)
-    return f"system {key!r} ({plugin})" if plugin else f"system {key!r}"
+    return PluginError(f"system {key!r} {message}" + (f" [{plugin}]" if plugin else ""))
 
 
 def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] | None = None) -> Result[Any]:
@@ -206,15 +207,15 @@ def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] |
     except XsysError:
         raise
     except PLUGIN_FAULTS as exc:
-        raise PluginError(f"{_who(system)} failed in {what}: {describe_fault(exc)}") from exc
+        raise _blame(system, f"failed in {what}: {describe_fault(exc)}") from exc
     if not isinstance(res, Result):
-        raise PluginError(f"{_who(system)} returned {type(res).__name__} from {what}, not a Result")
+        raise _blame(system, f"returned {type(res).__name__} from {what}, not a Result")
     if want is not None and not isinstance(res.value, want):
         names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
-        raise PluginError(f"{_who(system)} returned {type(res.value).__name__} from {what}, not a {names}")
+        raise _blame(system, f"returned {type(res.value).__name__} from {what}, not a {names}")
     if not (isinstance(res.losses, list) and all(isinstance(x, Loss) for x in res.losses)
             and isinstance(res.trace, list) and all(isinstance(t, TraceEntry) for t in res.trace)):
-        raise PluginError(f"{_who(system)} returned losses or trace entries of the wrong type from {what}")
+        raise _blame(system, f"returned losses or trace entries of the wrong type from {what}")
     return res
 
 
@@ -1190,10 +1191,10 @@ def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings
             except XsysError:
                 raise
             except PLUGIN_FAULTS as exc:
-                raise PluginError(f"{_who(sysm)} failed to check the shot: {describe_fault(exc)}") from exc
+                raise _blame(sysm, f"failed to check the shot: {describe_fault(exc)}") from exc
             check = _valid_check(sysm, check)
             if not isinstance(label, str):
-                raise PluginError(f"{_who(sysm)} has a label of type {type(label).__name__}, not a string")
+                raise _blame(sysm, f"has a label of type {type(label).__name__}, not a string")
         except PluginError as exc:
             if failures is None:
                 raise
@@ -1211,11 +1212,10 @@ def _valid_check(system: System, check: Any) -> Check:
     from xsys.core.trace import Modifier
 
     def bad(what: str) -> PluginError:
-        return PluginError(f"{_who(system)} returned a check with {what}")
+        return _blame(system, f"returned a check with {what}")
 
     if not isinstance(check, Check):
-        raise PluginError(f"{_who(system)} returned {type(check).__name__} for a shot, not a check "
-                          "with a chance from 0 to 1")
+        raise _blame(system, f"returned {type(check).__name__} for a shot, not a check with a chance from 0 to 1")
     chance = check_chance(check.chance)
     if chance is None:
         raise bad(f"chance {check.chance!r}, not a number from 0 to 1")
