@@ -147,26 +147,29 @@ def _points(value: str) -> float:
     return float(value.rstrip("+"))
 
 
-def damage_per_shot(check: "Check") -> dict[float, float]:
-    """One shot's damage distribution, misses at 0: the check's own where it gives one; else
-    every hit dealing the mean damage of a hit (``damage_mean / chance``)."""
+def damage_per_shot(check: "Check", health: float) -> dict[float, float]:
+    """One shot's damage distribution, misses at 0 and damage capped at ``health``. Where the
+    check gives only its mean damage, a shot is read as taking the whole adult with the
+    probability of its expected share of health, ``min(chance, mean / health)``, and nothing
+    otherwise: the mean alone cannot say how damage spreads over hits, and reading every hit as
+    the mean hit would let a level with rarer but harder hits (only criticals at 1%) score
+    above higher levels. Without a mean, a hit counts as taking the adult down."""
     if check.damage:
         out: dict[float, float] = {}
         for value, p in check.damage.items():
-            v = _points(value)
+            v = min(_points(value), health)
             out[v] = out.get(v, 0.0) + float(Fraction(p))
         return out
     chance = float(check.chance)
-    if check.damage_mean is None or chance <= 0:
-        return {0.0: 1.0 - chance, math.inf: chance}  # no damage known: a hit counts as taking the adult down
-    return {0.0: 1.0 - chance, float(check.damage_mean) / chance: chance}
+    p = chance if check.damage_mean is None else min(chance, float(check.damage_mean) / health)
+    return {0.0: 1.0 - p, health: p}
 
 
 def shot_effect(check: "Check", health: float, shots: int = SHOTS) -> float:
     """The measure of one item: the chance that a standard adult (``health``) is down within
     ``shots`` shots taken in this situation, each shot's damage as the check gives it (ties
     broken by the expected share of health one shot takes, at ``TIE_WEIGHT``)."""
-    per = sorted(damage_per_shot(check).items())
+    per = sorted(damage_per_shot(check, health).items())
     reached: dict[float, float] = {0.0: 1.0}  # damage so far (capped at health) -> probability
     for _ in range(shots):
         nxt: dict[float, float] = {}
@@ -179,7 +182,7 @@ def shot_effect(check: "Check", health: float, shots: int = SHOTS) -> float:
                 nxt[t] = nxt.get(t, 0.0) + p * q
         reached = nxt
     down = reached.get(health, 0.0)
-    share = sum(min(d, health) * q for d, q in per) / health
+    share = sum(d * q for d, q in per) / health
     return (down + TIE_WEIGHT * share) / (1.0 + TIE_WEIGHT)
 
 

@@ -47,9 +47,12 @@ def test_measure_is_the_adult_down_within_three_shots():
     assert equating.shot_effect(check({"4": "1"}, 1), 10) == pytest.approx(measure(1.0, 0.4))
     # hits of 3 of 10: three hits are not enough; only the tie-breaking share remains
     assert equating.shot_effect(check({"3": "1"}, 1), 10) == pytest.approx(measure(0.0, 0.3))
-    # no distribution: each hit deals the mean damage of a hit (12 / (1/2) = 24 >= 10)
+    # no distribution: a shot takes the whole adult with its expected share, min(1/2, 12/10)
     bare = Check(system="t", stat="x", base=0, target=0, needs="", chance=Fraction(1, 2), damage_mean=12.0)
     assert equating.shot_effect(bare, 10) == pytest.approx(measure(7 / 8, 1 / 2))
+    # ... and a weaker mean: share 3/10 -> down within three shots 1 - 0.7^3
+    weak = Check(system="t", stat="x", base=0, target=0, needs="", chance=Fraction(1, 2), damage_mean=3.0)
+    assert equating.shot_effect(weak, 10) == pytest.approx(measure(1 - 0.7 ** 3, 0.3))
 
 
 def test_hit_chance_alone_does_not_decide():
