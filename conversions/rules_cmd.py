@@ -711,6 +711,22 @@ def _(s, v):
     return {"modifier": _pl().range_modifier(float(v["distance"]), v["weapon"])}
 
 
+def _pl_move(kind: str):
+    def run(s, v):
+        sysm = _pl()
+        dist, speed = sysm._movement(v.get("motoryka") or 1, v.get("atletyka") or 1, bool(v.get("trained")))
+        return {"per_tura": f"{float(dist[kind]):g} m", "speed": f"{float(speed[kind]):.3g} m/s (tura = 3 s, assumed)"}
+    return run
+
+
+formula("pl.sprint", "pl-trudnosc", "sprint distance per tura: 2 x Motoryka (metres assumed)",
+        P("motoryka"))(_pl_move("sprint"))
+formula("pl.crawl", "pl-trudnosc", "crawl distance per tura: 1 m, 2 m with military training",
+        _opt("trained", "choice", default="no", choices=lambda: ["no", "yes"]))(
+    lambda s, v: _pl_move("crawl")(s, {**v, "trained": v["trained"] == "yes"}))
+formula("pl.swim", "pl-trudnosc", "swim distance per tura: Atletyka (metres assumed)", P("atletyka"))(_pl_move("swim"))
+
+
 @formula("pl.resolution", "pl-trudnosc", "chance to pass a test \"trait with skill\" against Trudność",
          P("trait"), P("skill"), P("trudnosc"), _opt("extra-dice", default=0), _mech_param())
 def _(s, v):

@@ -259,3 +259,21 @@ def test_console_script():
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "unknown system" in r.stderr
     r = subprocess.run([XSYS, "rules"], capture_output=True, text=True, env=ENV, timeout=60)
     assert r.returncode == 0 and "pl.suppress" in r.stdout and "gurps.crit.basic" in r.stdout
+
+
+def test_polish_movement_rules_evaluate():
+    """pl.sprint (2 x Motoryka), pl.crawl (1 m, 2 m trained), pl.swim (Atletyka), per tura."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    xsys = str(Path(sys.executable).parent / "xsys")
+
+    def run(*args):
+        out = subprocess.run([xsys, "rules", "pl-trudnosc", *args, "--json"], capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)["result"]["per_tura"]
+
+    assert run("pl.sprint", "--motoryka", "3") == "6 m"
+    assert run("pl.crawl") == "1 m" and run("pl.crawl", "--trained", "yes") == "2 m"
+    assert run("pl.swim", "--atletyka", "2") == "2 m"
