@@ -275,5 +275,5 @@ def test_polish_movement_rules_evaluate():
         return json.loads(out.stdout)["result"]["per_tura"]
 
     assert run("pl.sprint", "--motoryka", "3") == "6 m"
-    assert run("pl.crawl") == "1 m" and run("pl.crawl", "--trained", "yes") == "2 m"
+    assert run("pl.crawl", "--trained", "no") == "1 m" and run("pl.crawl", "--trained", "yes") == "2 m"
     assert run("pl.swim", "--atletyka", "2") == "2 m"
