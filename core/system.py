@@ -117,9 +117,9 @@ class System:
         wanted = (context or {}).get("@key")
         if wanted is None and (context or {}).get("@class"):
             wanted = firearm_skill_for(str(context["@class"]))  # type: ignore[index]
-        if wanted is not None:
+        if wanted is not None and (wanted in keys or not keys):
             return wanted
-        return keys[0] if keys else None
+        return keys[0] if keys else None  # a neutral skill the native one does not cover: its own
 
     def skill_ladder(self, skill: str, context: Mapping[str, Any] | None = None) -> Ladder:
         """Native levels of `skill` -> equated competence (core.equating). For a skill that
