@@ -434,3 +434,17 @@ def test_house_rule_modifiers_by_kind(gurps):
     assert gurps.check(_shot(shooter=Shooter(skill=gurps.competence("Guns (Pistol)", 14))), extra=[diff]).target == 9 - 4  # 9 < SS 10: snap shot
     half = Modifier(rule="house.z", kind="multiply", value=0.5, source="assumed")
     assert gurps.check(_shot(shooter=Shooter(skill=gurps.competence("Guns (Pistol)", 14))), extra=[half]).target == 5 - 4
+
+
+def test_huge_aim_time_is_clamped_and_reads_back(gurps):
+    """issue 15: a finite but huge aim time must not write an unreadable shot (aim_turns <= 100)."""
+    import msgspec
+
+    from xsys.core.units import Duration
+    from xsys.plugins.gurps.native import GurpsShot as NativeShot
+
+    shot = msgspec.structs.replace(standard_shot("handgun"), shooter=Shooter(aim_time=Duration(1e300)))
+    res = gurps.shot_from_neutral(shot)
+    assert res.value.aim_turns == 100
+    assert any(l.kind == "clamped" and l.path == "$.shooter.aim_time" for l in res.losses)
+    msgspec.convert(msgspec.to_builtins(res.value), NativeShot)  # valid again

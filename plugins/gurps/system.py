@@ -55,6 +55,7 @@ BANDS = RollUnderBands(
     crit_fail_rolls=frozenset({18}), crit_fail_below={17: 16}, crit_fail_margin=10,
 )
 
+MAX_AIM_TURNS = 100  # GurpsShot.aim_turns' upper bound
 TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (core unit gurps_turn)
 KMH_PER_MPS = 3.6
 HEX = Fraction(1)  # one hex = 1 m (gurps.maneuvers: Step and Attack moves 1 hex)
@@ -967,7 +968,13 @@ class Gurps(System):
             if cond:
                 col.loss("unsupported-field", path, msg)
         armor = [self._armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
-        turns = int(math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9))
+        turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
+        if turns > MAX_AIM_TURNS:  # the shot document holds at most 100 turns of aim
+            col.loss("clamped", "$.shooter.aim_time", f"{float(shot.shooter.aim_time):g} s of aim is "
+                     f"{turns:g} turns; written as {MAX_AIM_TURNS} (aim gives nothing past 3 turns)",
+                     "gurps.maneuvers.aim")
+            turns = MAX_AIM_TURNS
+        turns = int(turns)
         return col.result(GurpsShot(
             name=shot.name, shooter=shot.shooter.name, level=int(step.native), weapon=weapon,
             distance=shot.distance, target=shot.target.name, target_speed=shot.target.speed,
