@@ -447,4 +447,6 @@ def test_huge_aim_time_is_clamped_and_reads_back(gurps):
     res = gurps.shot_from_neutral(shot)
     assert res.value.aim_turns == 100
     assert any(l.kind == "clamped" and l.path == "$.shooter.aim_time" for l in res.losses)
-    msgspec.convert(msgspec.to_builtins(res.value), NativeShot)  # valid again
+    from xsys.core import codec
+
+    codec.convert(codec.to_builtins(res.value), NativeShot)  # valid again
