@@ -888,11 +888,15 @@ class PlTrudnosc(System):
         col = Collector(self.key)
         traits = {t: getattr(npc, t) for t in TRAITS}
         chars = self.characteristics_to_neutral(traits, col, "$")
-        skills = self.skills_to_neutral(npc.umiejętności.as_dict(), col, "$.umiejętności", context=traits)
+        # level 0 is the trait alone (pl.shoot: test trait z umiejętność): untrained, which every
+        # target writes as its own untrained default (CoC's base chance, GURPS's default), so it is
+        # not carried as a competence (a Polish NPC without Broń długa is not a CoC rifleman)
+        trained = {k: v for k, v in npc.umiejętności.as_dict().items() if v > 0}
+        skills = self.skills_to_neutral(trained, col, "$.umiejętności", context=traits)
         weapons = [self._weapon_to_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(npc.broń)]
         armor = [self._armor_to_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(npc.pancerz)]
         native: dict[str, Any] = {}
-        exact = self.levels_kept(npc.umiejętności.as_dict(), col, "$.umiejętności", context=traits)
+        exact = self.levels_kept(trained, col, "$.umiejętności", context=traits)
         if exact:
             native["umiejętności"] = exact
         if npc.Zalety:
