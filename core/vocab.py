@@ -99,7 +99,6 @@ SKILLS: dict[str, str | None] = {
     "climb": None,
     "swim": None,
     "jump": None,
-    "courage": None,
     "track": None,
 }
 

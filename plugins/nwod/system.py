@@ -492,7 +492,6 @@ class NwodSystem(System):
         "Survival": ("Wits", ("track",)),
         "Medicine": ("Intelligence", ("first_aid",)),
         "Drive": ("Dexterity", ("drive",)),
-        "Intimidation": ("Presence", ("courage",)),
     }
     PERCEPTION = ("Wits", "Composure")  # Wits + Composure: perception with no skill (listen)
     FIREARM_CLASS = {"handgun": "handgun", "rifle": "rifle", "shotgun": "shotgun", "smg": "smg",
