@@ -109,3 +109,69 @@ def firearm_skill_for(weapon_class: str) -> str:
         "handgun": "handgun", "revolver": "handgun", "smg": "smg", "carbine": "rifle",
         "rifle": "rifle", "shotgun": "shotgun", "mg": "machine_gun", "thrown": "throw",
     }[weapon_class]
+
+
+# Cartridges (issue 17: one gun, one damage line). Game systems rate a firearm's damage by
+# the cartridge it fires, not by its barrel: a Thompson and an M1911 both fire .45 ACP, so
+# every system gives them one damage line. Each cartridge has a reference muzzle energy
+# (joules; its service or factory load from the barrel the cartridge was made for, physical
+# facts to about 10 %) that a plugin rates instead of a weapon's own muzzle energy, and the
+# names it goes by. A calibre not listed here is rated by the weapon's own muzzle energy.
+CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
+    ".22 LR": (140.0, (".22 long rifle", ".22 lr", "22 lr")),
+    ".32 ACP": (180.0, (".32 acp", "7.65x17mm browning", "7.65 mm browning", "7.65mm", ".32 auto")),
+    ".38 Special": (270.0, (".38 special", ".38 spl")),
+    ".357 Magnum": (800.0, (".357 magnum", ".357")),
+    ".44 Magnum": (1320.0, (".44 magnum",)),
+    ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", "11.43x23mm")),
+    ".455 Webley": (310.0, (".455 webley", ".455")),
+    ".50 AE": (1900.0, (".50 action express", ".50 ae")),
+    "9x18mm Makarov": (300.0, ("9x18mm makarov", "9x18mm", "9 mm makarov")),
+    "9x19mm": (520.0, ("9x19mm parabellum", "9x19mm", "9mm parabellum", "9 mm parabellum", "9mm luger",
+                       "9mm", "9 mm", "9mm nato")),
+    "7.62x25mm Tokarev": (500.0, ("7.62x25mm tokarev", "7.62x25mm", "7.62 mm tokarev")),
+    "7.63x25mm Mauser": (500.0, ("7.63x25mm mauser", "7.63x25mm", ".30 mauser")),
+    ".30 Carbine": (1300.0, (".30 carbine", "7.62x33mm")),
+    "5.45x39mm": (1390.0, ("5.45x39mm",)),
+    "5.56x45mm": (1750.0, ("5.56x45mm nato", "5.56x45mm", "5.56x45mm (m193)", "5.56 mm", "5.56mm", ".223 remington",
+                           ".223")),
+    "7.62x39mm": (2020.0, ("7.62x39mm", "7.62 mm m43")),
+    ".30-30 Winchester": (2390.0, (".30-30 winchester", ".30-30")),
+    ".303 British": (3130.0, (".303 british", ".303")),
+    "7.62x51mm": (3400.0, ("7.62x51mm nato", "7.62x51mm", ".308 winchester", ".308 winchester (7.62x51mm)", ".308")),
+    ".30-06 Springfield": (3500.0, (".30-06 springfield", ".30-06", "30.06", "7.62x63mm")),
+    "7.62x54mmR": (3600.0, ("7.62x54mmr", "7.62x54r", "7.62x54mm")),
+    "7.92x57mm Mauser": (3700.0, ("7.92x57mm mauser", "7.92x57mm", "8mm mauser", "8x57mm")),
+    ".50 BMG": (15500.0, (".50 bmg", ".50 bmg (12.7x99mm)", "12.7x99mm", ".50 browning")),
+    "12 gauge": (2400.0, ("12 gauge", "12-gauge", "12 ga", "12ga", "12 bore")),
+}
+
+
+def _calibre_words(text: str) -> str:
+    return " ".join(text.strip().lower().replace("×", "x").split())
+
+
+_CARTRIDGE_ALIASES: dict[str, str] = {_calibre_words(a): key for key, (_, names) in CARTRIDGES.items()
+                                      for a in (key, *names)}
+
+
+def cartridge_of(calibre: str) -> str | None:
+    """The cartridge (a CARTRIDGES key) a calibre text names, or None: the text as written,
+    then without, then inside, a parenthesis (".308 Winchester (7.62x51mm)")."""
+    words = _calibre_words(calibre or "")
+    if not words:
+        return None
+    tries = [words]
+    if "(" in words:
+        head, _, rest = words.partition("(")
+        tries += [head.strip(), rest.rstrip(")").strip()]
+    for t in tries:
+        if t in _CARTRIDGE_ALIASES:
+            return _CARTRIDGE_ALIASES[t]
+    return None
+
+
+def cartridge_energy(calibre: str) -> float | None:
+    """The reference muzzle energy (J) of the cartridge a calibre names, or None."""
+    key = cartridge_of(calibre)
+    return None if key is None else CARTRIDGES[key][0]

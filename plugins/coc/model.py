@@ -115,7 +115,13 @@ class CocShot(msgspec.Struct, **_OPTS):
     weapon: Name  # catalog id or name
     distance: Length
     skill_value: Percent
-    skill: FirearmSkill | None = None  # default: the weapon's skill
+    skill: FirearmSkill | None = None  # default: the weapon's skill (a weapon not in the catalog: Handgun)
+    catalog: Name | None = None  # catalog id of a catalog weapon called by another name
+    # A weapon not in the catalog: its damage line (coc-ja.damage) and what it physically
+    # delivers (kept so that a conversion does not collapse it onto the damage row's
+    # representative, as CocWeapon.muzzle_energy).
+    damage: DamageRoll | None = None
+    muzzle_energy: Energy | None = None
     name: Name = ""
     shooter: Name = ""
     DEX: Characteristic | None = None  # shooter's DEX (point-blank, close range); None = 10

@@ -39,7 +39,7 @@ from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length, parse
-from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
+from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of, firearm_skill_for
 
 from . import rules
 from .model import CocArmor, CocBarrier, CocNpc, CocShot, CocWeapon
@@ -321,12 +321,7 @@ class CocSystem(System):
         t = self.tables()
         cls = t["weapon_class"][weapon.weapon_class]
         row = t["weapon"].get(weapon.catalog or "", {})
-        if "damage" in row:
-            damage = row["damage"]
-        elif weapon.weapon_class == "shotgun":
-            damage = "4d6/2d6/1d6"
-        else:
-            damage = _tables_ladders()["damage"].step_for(float(weapon.muzzle_energy)).label
+        damage = row["damage"] if "damage" in row else self.damage_of(weapon)
         auto = "auto" in weapon.fire_modes or "burst" in weapon.fire_modes
         return CocWeapon(
             name=weapon.name, skill=cls["skill"], damage=damage,
@@ -338,6 +333,20 @@ class CocSystem(System):
             ammo="shot" if weapon.weapon_class == "shotgun" else "bullet", catalog=weapon.catalog,
             muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
         )
+
+    def damage_of(self, weapon: Weapon) -> str:
+        """The damage dice of a neutral weapon (coc-ja.damage, assumed): one line per
+        cartridge ([cartridge.*] of tables.toml, else the damage ladder at the cartridge's
+        reference muzzle energy, core.vocab.CARTRIDGES), else the ladder at the weapon's
+        own muzzle energy; 12-gauge shot by range band (coc-ja.damage.shotgun)."""
+        key = cartridge_of(weapon.calibre)
+        row = self.tables().get("cartridge", {}).get(key or "", {})
+        if "damage" in row:
+            return row["damage"]
+        if weapon.weapon_class == "shotgun":
+            return "4d6/2d6/1d6"
+        energy = CARTRIDGES[key][0] if key else float(weapon.muzzle_energy)
+        return _tables_ladders()["damage"].step_for(energy).label
 
     def weapon_to_neutral(self, w: CocWeapon, col: Collector | None = None, path: str = "$") -> Weapon:
         """A native weapon as what it physically is: its catalog entry (by id or name),
@@ -430,10 +439,23 @@ class CocSystem(System):
         )
 
     def _shot_weapon(self, shot: CocShot) -> Weapon:
-        w = self.find_weapon(shot.weapon)
-        if w is None:
+        """The neutral weapon of a native shot: its catalog weapon (by ``catalog`` id, else by
+        name) under the shot's name, else a weapon of its skill's class (Handgun when none is
+        given) with its muzzle energy, else the energy of its damage line, else a generic
+        one's (coc-ja.damage)."""
+        w = self.find_weapon(shot.catalog) if shot.catalog else self.find_weapon(shot.weapon)
+        if w is not None:
+            if w.name != shot.weapon and shot.catalog:
+                w = msgspec.structs.replace(w, name=shot.weapon)
+        else:
             cls = self.tables()["skills"][shot.skill or "Handgun"]["weapon_class"]
+            energy = shot.muzzle_energy
+            if energy is None and shot.damage is not None and cls != "shotgun":
+                first = shot.damage.split("/")[0]
+                energy = next((Energy(st.rep) for st in _tables_ladders()["damage"].steps if st.label == first), None)
             w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)
+            if energy is not None:
+                w = msgspec.structs.replace(w, muzzle_energy=energy)
         if shot.sights is not None:
             w = msgspec.structs.replace(w, sights=shot.sights)
         return w
@@ -839,9 +861,19 @@ class CocSystem(System):
         col = Collector(self.key)
         weapon = self._shot_weapon(shot)
         skill = shot.skill or self.skill_for_class(weapon.weapon_class)
-        if self.find_weapon(shot.weapon) is None:
-            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; a generic "
-                     f"{weapon.weapon_class} stands in", "coc-ja.damage")
+        if shot.catalog and self.find_weapon(shot.catalog) is None:
+            col.loss("unsupported-field", "$.catalog", f"{shot.catalog!r} is no catalog weapon; {shot.weapon!r} "
+                     "is read by its skill", "coc-ja.damage")
+        if weapon.catalog is None:
+            if shot.skill is None:
+                col.loss("assumed", "$.skill", f"{shot.weapon!r} is not a catalog weapon and the shot names no "
+                         "skill; read as a Handgun", "coc-ja.skills")
+            if shot.muzzle_energy is None:
+                what = f"the muzzle energy of its damage {shot.damage}" if shot.damage is not None and \
+                    float(weapon.muzzle_energy) != float(generic_weapon(weapon.weapon_class).muzzle_energy) \
+                    else f"the muzzle energy of a generic {weapon.weapon_class}"
+                col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}",
+                         "coc-ja.damage")
         key = firearm_skill_for(weapon.weapon_class)
         p = self.competence(skill, shot.skill_value, {"@key": key})
         col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
@@ -897,8 +929,20 @@ class CocSystem(System):
         dex = None
         if "dexterity" in shot.shooter.characteristics:
             dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics["dexterity"]).native
-        weapon_name = w.catalog or w.name
-        base = self.find_weapon(weapon_name)
+        # the weapon keeps what it is (issue 17): a catalog weapon its catalog id (and a name
+        # of its own beside it), any other its name, skill (so its class), damage and energy
+        entry = self.find_weapon(w.catalog) if w.catalog else None
+        weapon_name, catalog_id, damage, energy = w.name, None, None, None
+        if entry is not None:
+            if w.name in (entry.name, w.catalog):
+                weapon_name = w.catalog
+            else:
+                catalog_id = w.catalog
+            shot_skill = None if self.skill_for_class(entry.weapon_class) == skill else skill
+        else:
+            shot_skill = skill
+            damage, energy = self.damage_of(w), w.muzzle_energy
+        base = entry
         sights = w.sights if base is None or base.sights != w.sights else None
         dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
         col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
@@ -915,7 +959,8 @@ class CocSystem(System):
                 col.loss("unsupported-field", f"$.{f}", "CoC has no movement modifier to hit; speed dropped", rule)
         out = CocShot(
             name=shot.name, shooter=shot.shooter.name, weapon=weapon_name, distance=shot.distance,
-            skill_value=step.native, DEX=dex, sights=sights, light=dark.label,
+            skill_value=step.native, skill=shot_skill, catalog=catalog_id, damage=damage, muzzle_energy=energy,
+            DEX=dex, sights=sights, light=dark.label,
             light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],
             hold=hold, support="braced" if shot.shooter.braced else "hand-held", careful_aim=aim,
             called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",

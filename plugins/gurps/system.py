@@ -29,7 +29,7 @@ from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
-from xsys.core.vocab import SHORT_ARMS
+from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of
 
 from .native import NATIVE_ONLY, GurpsArmor, GurpsNpc, GurpsShot, GurpsWeapon
 
@@ -350,12 +350,23 @@ class Gurps(System):
         data = _toml("weapons.toml")
         cls = data["class"][weapon.weapon_class]
         per = data["weapon"].get(weapon.catalog or "", {})
-        code = dice_code(per["damage"]) if "damage" in per else self._lad["damage"].native(float(weapon.muzzle_energy))
+        code = self.damage_code(weapon)
         return WeaponStats(
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
             origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]",
         )
+
+    def damage_code(self, weapon: Weapon) -> int:
+        """Damage of a neutral weapon (gurps.damage, assumed): one line per cartridge
+        (weapons.toml [cartridge.*], else the damage ladder at the cartridge's reference
+        muzzle energy, core.vocab.CARTRIDGES), else the ladder at its own muzzle energy."""
+        key = cartridge_of(weapon.calibre)
+        row = _toml("weapons.toml").get("cartridge", {}).get(key or "", {})
+        if "damage" in row:
+            return dice_code(row["damage"])
+        energy = CARTRIDGES[key][0] if key else float(weapon.muzzle_energy)
+        return self._lad["damage"].native(energy)
 
     @staticmethod
     def native_stats(w: GurpsWeapon) -> WeaponStats:
@@ -933,9 +944,10 @@ class Gurps(System):
         col = Collector(self.key)
         w = shot.weapon
         weapon: str | GurpsWeapon
-        if w.catalog and w.catalog in catalog().weapons:
-            weapon = w.catalog
-        else:
+        entry = catalog().weapons.get(w.catalog) if w.catalog else None
+        if entry is not None and w.name in (entry.name, entry.id):
+            weapon = w.catalog  # type: ignore[assignment]
+        else:  # a weapon line keeps its own name beside its catalog id (issue 17)
             weapon = self._weapon_from_neutral(w, col, "$.weapon")
         skill = CLASS_SKILL[w.weapon_class]
         step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))

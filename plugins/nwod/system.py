@@ -30,7 +30,7 @@ from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
-from xsys.core.vocab import POSTURE_HEIGHT
+from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, cartridge_of
 
 YARD = 0.9144
 TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
@@ -152,7 +152,9 @@ class NwodShot(Opts, kw_only=True):
     Strength: Dots = 2  # against the weapon's Strength requirement
     Firearms: SkillDots = 0
     specialty: bool = False  # a Firearms specialty that applies (+1 die)
-    weapon: Name = "Pistol, Lt."  # chart line, catalog id or catalog name
+    # chart line, catalog id or catalog name; or a weapon line of its own ("Ingram MAC-10",
+    # type "SMG, Small") for a weapon that is neither (issue 17: names survive)
+    weapon: Name | NwodWeapon = "Pistol, Lt."
     range: RangeBand = "short"
     lighting: Lighting = "lit"
     concealment: Concealment = "none"  # the target's (nwod.cover.partial)
@@ -436,6 +438,37 @@ def chart_type_for(weapon: Weapon) -> str:
     return "Thrown"
 
 
+# Words of a weapon type that is no chart line ("Sniper Rifle", "Hunting Shotgun"), first
+# match wins (assumed, README): the class the type names.
+TYPE_WORDS = (("machine gun", "mg"), ("machinegun", "mg"), ("submachine", "smg"), ("smg", "smg"),
+              ("shotgun", "shotgun"), ("carbine", "carbine"), ("rifle", "rifle"), ("revolver", "revolver"),
+              ("pistol", "handgun"), ("handgun", "handgun"), ("grenade", "thrown"), ("thrown", "thrown"))
+
+
+def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "$") -> str:
+    """The neutral class of a native weapon line: its chart line's; for a type that is no
+    chart line, the class its words name, else a guess from its traits, with a warning
+    (never a silent handgun); with no type at all, the guess is reported as assumed."""
+    if w.type in CHART:
+        return CHART[w.type]["class"]
+    low = w.type.lower()
+    cls = next((c for word, c in TYPE_WORDS if word in low), None) if low else None
+    how = f"its type {w.type!r} names a {cls}" if cls else ""
+    if cls is None:
+        cls = ("shotgun" if w.again == 9 else "handgun" if w.size <= 1 and not w.autofire
+               else "smg" if w.autofire and w.size <= 2 else "rifle")
+        how = (f"a {cls} by its traits (Size {w.size}, {'autofire' if w.autofire else 'no autofire'}"
+               f"{', 9-again' if w.again == 9 else ''})")
+    if col is not None:
+        if w.type:
+            col.loss("unsupported-field", f"{path}.type", f"{w.type!r} is not a Ranged Weapons Chart line ("
+                     + ", ".join(CHART) + f"); {w.name!r} is read as {how}", "nwod.weapon.damage")
+        else:
+            col.loss("assumed", f"{path}.type", f"{w.name!r} names no chart line; read as {how}",
+                     "nwod.weapon.damage")
+    return cls
+
+
 def _catalog():
     from xsys.core.registry import catalog
 
@@ -579,13 +612,20 @@ class NwodSystem(System):
         return int(self.characteristics()[name].ladder.step_for(p).native)
 
     def weapon_stats(self, weapon: Weapon) -> tuple[str, dict[str, Any], int, str, str]:
-        """(chart line, its entry, damage rating, rule, source) of a neutral weapon."""
+        """(chart line, its entry, damage rating, rule, source) of a neutral weapon. Damage
+        goes by cartridge (nwod.weapon.damage, assumed; issue 17): tables.toml [cartridge],
+        else the damage ladder at the cartridge's reference muzzle energy; a weapon of
+        unknown calibre has its chart line's rating when it is named by the line, else the
+        ladder at its own muzzle energy."""
         t = chart_type_for(weapon)
         entry = CHART[t]
-        by_chart = weapon.name in CHART or (weapon.catalog and weapon.catalog in entry.get("catalog", []))
-        if by_chart:
+        key = cartridge_of(weapon.calibre)
+        if key is not None and key in TABLES.get("cartridge", {}):
+            return t, entry, int(TABLES["cartridge"][key]), "nwod.weapon.damage", "assumed"
+        if key is None and weapon.name in CHART:
             return t, entry, int(entry["damage"]), "nwod.weapon.damage", "assumed"
-        step = _LADDERS["weapon_damage"].step_for(float(weapon.muzzle_energy))
+        energy = CARTRIDGES[key][0] if key is not None else float(weapon.muzzle_energy)
+        step = _LADDERS["weapon_damage"].step_for(energy)
         return t, entry, int(step.native), step.rule, step.source
 
     def _pool_check(self, shot: Shot, dex: int, level: int, *, skill: str = "Firearms",
@@ -870,15 +910,14 @@ class NwodSystem(System):
                     return msgspec.structs.replace(strip_entry(entry), name=w.name)
             except XsysError:
                 pass
-        t = w.type if w.type in CHART else ""
-        cls = CHART[t]["class"] if t else ("shotgun" if w.again == 9 else "handgun" if w.size <= 1 and not w.autofire
-                                           else "smg" if w.autofire and w.size <= 2 else "rifle")
+        cls = weapon_class_of(w, col, path)
         energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
         modes = ["semi", "auto"] if w.autofire else ["semi"]
         if col.tracing:
             col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
                      source="assumed")
-        return Weapon(name=t or w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes,
+        # the weapon keeps its own name (issue 17): "Ingram MAC-10", not its chart line
+        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes,
                       capacity=w.clip + (1 if w.chamber else 0))
 
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> NwodWeapon:
@@ -988,7 +1027,13 @@ class NwodSystem(System):
             set(skills) == set(comb.skills)
 
     # ------------------------------------------------------------------ shots
-    def _weapon_for_native(self, name: str) -> Weapon:
+    def _weapon_for_native(self, name: str | NwodWeapon, col: Collector | None = None) -> Weapon:
+        if isinstance(name, NwodWeapon):
+            w = self.weapon_to_neutral(name, col if col is not None else Collector(self.key), "$.weapon")
+            if w is None:
+                raise XsysError("not a ranged weapon", path="$.weapon.ranges",
+                                expected="short/medium/long ranges of a firearm or thrown weapon", found="none")
+            return w
         if name in CHART:
             e = CHART[name]
             energy = _LADDERS["weapon_damage"].neutral(int(e["damage"]))
@@ -1003,24 +1048,24 @@ class NwodSystem(System):
 
         return strip_entry(found)
 
-    def _weapon_native_name(self, w: Weapon, col: Collector | None = None) -> str:
-        """What an nWoD shot names: a chart line, a catalog weapon, else the chart line the
-        weapon falls on (its own name then goes to the loss report)."""
-        if w.name in CHART:
+    def _weapon_native_name(self, w: Weapon, col: Collector | None = None) -> str | NwodWeapon:
+        """What an nWoD shot names: a chart line, a catalog weapon (by id, or by its own name
+        when that is the catalog's), else a weapon line of its own that keeps its name, its
+        chart type and its catalog id (issue 17)."""
+        if w.name in CHART and not w.calibre:
             return w.name
-        if w.catalog:
-            return w.catalog
-        if _find_catalog_weapon(w.name) is not None:
-            return w.name
-        line = chart_type_for(w)
-        if col is not None:
-            col.loss("unsupported-field", "$.weapon.name", f"{w.name!r} is written as the chart line {line!r}",
-                     "nwod.weapon.damage")
-        return line
+        entry = _catalog().weapons.get(w.catalog) if w.catalog else None
+        if entry is not None and w.name in (entry.name, entry.id):
+            return w.catalog  # type: ignore[return-value]
+        if entry is None and w.catalog is None:
+            found = _find_catalog_weapon(w.name)
+            if found is not None and found.weapon_class == w.weapon_class:
+                return w.name
+        return self.weapon_from_neutral(w, col if col is not None else Collector(self.key), "$.weapon")
 
     def shot_to_neutral(self, ns: NwodShot) -> Result[Shot]:
         col = Collector(self.key)
-        weapon = self._weapon_for_native(ns.weapon)
+        weapon = self._weapon_for_native(ns.weapon, col)
         chart = chart_type_for(weapon)
         cls = weapon.weapon_class
         skill = "Athletics" if cls == "thrown" else "Firearms"

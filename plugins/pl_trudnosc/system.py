@@ -45,7 +45,7 @@ from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, unit_factor
-from xsys.core.vocab import POSTURE_HEIGHT, VisionAid, firearm_skill_for
+from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, VisionAid, cartridge_of, firearm_skill_for
 
 KEY = "pl-trudnosc"
 ENV_MECHANIC = "XSYS_PL_MECHANIC"
@@ -838,11 +838,12 @@ class PlTrudnosc(System):
         # a hidden target, the barrier (pl.barrier); +1 per additional success (pl.shoot),
         # except a grenade, whose additional successes catch more enemies (pl.grenade)
         lads = all_ladders()
-        base_dmg = lads["damage"].native(shot.weapon.muzzle_energy)
+        rated = damage_energy(shot.weapon)
+        base_dmg = lads["damage"].native(rated)
         loc = shot.called_location or "torso"
         stops = sum(float(a.stops) for a in shot.target.armor if loc in a.covers)
         soak = lads["armor"].native(stops) if stops else 0
-        notes.append(f"assumed [pl.damage]: {shot.weapon.muzzle_energy} -> {base_dmg} damage points")
+        notes.append(f"assumed [pl.damage]: {Energy(rated)} -> {base_dmg} damage points")
         if stops:
             notes.append(f"assumed [pl.armor]: armor stopping {Energy(stops)} -> {soak} points off damage")
         barrier = shot.target.cover.barrier
@@ -950,10 +951,10 @@ class PlTrudnosc(System):
                                  expected=repr(RODZAJ_OF_CLASS[w.weapon_class]), found=repr(b.rodzaj))
             if b.nazwa != w.name:
                 w = msgspec.structs.replace(w, name=b.nazwa)
-            derived = lad.native(w.muzzle_energy)
+            derived = lad.native(damage_energy(w))
             if b.obrażenia is not None and b.obrażenia != derived:
                 col.loss("rounded", f"{path}.obrażenia", f"obrażenia {b.obrażenia} replaced by {derived}, from "
-                         f"the catalog weapon's {w.muzzle_energy}", "pl.damage")
+                         f"the catalog weapon's {w.calibre or w.muzzle_energy}", "pl.damage")
             if col.tracing:
                 col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
             return w
@@ -971,9 +972,9 @@ class PlTrudnosc(System):
         if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class:
             col.loss("merged", f"{path}.rodzaj", f"{w.weapon_class} is a broń {rodzaj} here "
                      "(the text has only short and long weapons)", "pl.shoot")
-        pts = all_ladders()["damage"].native(w.muzzle_energy)
-        col.loss("rounded", f"{path}.obrażenia", f"{w.muzzle_energy} read as {pts} damage points (assumed scale)",
-                 "pl.damage")
+        pts = all_ladders()["damage"].native(damage_energy(w))
+        col.loss("rounded", f"{path}.obrażenia", f"{w.calibre or w.muzzle_energy} read as {pts} damage points "
+                 "(assumed scale)", "pl.damage")
         return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
 
     def _armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
@@ -1127,6 +1128,14 @@ class PlTrudnosc(System):
                        oświetlenie=_canon(lst.label, Oświetlenie), pomoce_wzroku=list(shot.light.aids),  # type: ignore[arg-type]
                        pancerz_celu=armor)
         return col.result(value)
+
+
+def damage_energy(weapon: Weapon) -> float:
+    """The muzzle energy (J) a weapon's damage points are read from (pl.damage, assumed):
+    its cartridge's reference energy (core.vocab.CARTRIDGES; one cartridge, one damage
+    line, issue 17), else its own."""
+    key = cartridge_of(weapon.calibre)
+    return CARTRIDGES[key][0] if key is not None else float(weapon.muzzle_energy)
 
 
 # ---- cached builders (module level: shared by every instance) ------------------------
