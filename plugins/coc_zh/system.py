@@ -37,7 +37,7 @@ from xsys.core import dice
 from xsys.core.catalog import strip_entry
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Combatant, Shot
-from xsys.core.trace import Check, Collector, Modifier, Result
+from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Energy, Length, parse
 from xsys.plugins.coc import CocSystem, LightEffect, Situation
 from xsys.plugins.coc import rules as coc_rules
@@ -415,8 +415,25 @@ class CocZhSystem(CocSystem):
             roll, pellets = self.damage_roll(sit, nw)
             if pellets:
                 fields["damage_mean"] = float(self._shot_damage_mean(sit, roll, check))
-                fields["damage"] = None  # coc's distribution lets no pellet impale: only the mean here
+                # coc's distribution lets no pellet impale; here an impale rolls the dice twice
+                fields["damage"] = self._pellet_distribution(sit, roll, check)
         return msgspec.structs.replace(check, **fields)
+
+    def _pellet_distribution(self, sit: Situation, roll: str, check: Check) -> dict[str, str] | None:
+        """Exact damage of one unarmored single shot of pellets (coc-zh.impale): a hit rolls the
+        dice once, an impale twice. Armor meets pellets die by die (coc-ja.armor.shotgun-pellets),
+        and bursts, double taps and called shots have their own reading: those keep the mean."""
+        A, _ = self.armor_points(sit)
+        if (A or "mean_hits" in check.outcomes or sit.fire != "single" or sit.called_location
+                or not check.chance):
+            return None
+        imp, chance = check.outcomes.get("impale", Fraction(0)), Fraction(check.chance)
+        out: dict[int, Fraction] = {0: 1 - chance}
+        for weight, dist in ((chance - imp, coc_rules.damage_distribution(roll)),
+                             (imp, coc_rules.damage_rolled_twice(roll))):
+            for v, p in dist.items():
+                out[v] = out.get(v, Fraction(0)) + weight * p
+        return {str(v): fraction_text(p) for v, p in sorted(out.items()) if p}
 
     def _shot_damage_mean(self, sit: Situation, roll: str, check: Check) -> Fraction:
         A, _ = self.armor_points(sit)
