@@ -1,0 +1,283 @@
+"""Issue 17, "Weapons keep what they are": a converted weapon keeps its class, its name and
+its catalog item wherever the target system can say them, and one cartridge has one damage
+line in each system.
+
+Every round trip here is converted afresh (``fresh=True``): the source a converted document
+remembers (``xsys.origin``) would hand the original back and hide what the systems lose."""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from xsys.conversions import api
+from xsys.core import codec
+from xsys.core.registry import catalog
+from xsys.core.vocab import CARTRIDGES, WEAPON_CLASSES, cartridge_of
+
+SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
+EXAMPLES = int(os.environ.get("XSYS_PROPERTY_EXAMPLES", 3))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+
+# What each system's own weapon line holds of a weapon that is not in the catalog: the
+# class it reads back as (a catalog weapon keeps its class everywhere). CoC and GURPS fire
+# revolvers with the pistol skill and carbines with the rifle skill (coc-ja.skills, gurps
+# skill list); nWoD has revolver lines but no carbine line (WoD p. 170); the Polish text has
+# short, long and thrown weapons only (pl.shoot, pl.grenade).
+MERGES = {
+    "coc": {"revolver": "handgun", "carbine": "rifle"},
+    "coc-zh": {"revolver": "handgun", "carbine": "rifle"},
+    "gurps": {"revolver": "handgun", "carbine": "rifle"},
+    "nwod": {"carbine": "rifle"},
+    "pl-trudnosc": {"revolver": "handgun", "smg": "rifle", "carbine": "rifle", "shotgun": "rifle", "mg": "rifle"},
+}
+ENERGY = {"handgun": (150, 1200), "revolver": (200, 1500), "smg": (300, 900), "carbine": (900, 2200),
+          "rifle": (1500, 6000), "shotgun": (1800, 3200), "mg": (2500, 5000), "thrown": (20, 100)}
+
+
+def held(system: str, cls: str) -> str:
+    return MERGES[system].get(cls, cls)
+
+
+def fresh(plain, to):
+    """A document converted afresh, as plain data (what a file holds, without `xsys`)."""
+    conv = api.convert(api.from_plain(plain), to, fresh=True, trace=False)
+    return codec.to_builtins(conv.document), conv.losses
+
+
+def weapons_of(plain):
+    """(name, class, catalog) of every combatant's and every shot's weapon, in the neutral model."""
+    doc = api.convert(api.from_plain(plain), "neutral", fresh=True, trace=False).document
+    out = []
+    for sc in doc.scenes:
+        out += [("npc", w.name, w.weapon_class, w.catalog) for c in sc.combatants for w in c.weapons]
+        out += [("shot", s.weapon.name, s.weapon.weapon_class, s.weapon.catalog) for s in sc.shots]
+    return out
+
+
+def scenario(weapons):
+    return {"system": "neutral", "kind": "scenario", "name": "Armoury", "scenes": [{
+        "name": "range",
+        "combatants": [{"name": "Shooter", "characteristics": {"dexterity": 0.5, "strength": 0.5},
+                        "skills": {"handgun": 0.5, "rifle": 0.5}, "weapons": weapons}],
+        "shots": [{"name": f"shot {i}", "shooter": {"name": "Shooter", "skill": 0.5,
+                                                    "characteristics": {"dexterity": 0.5, "strength": 0.5}},
+                   "weapon": w, "distance": "20 m"} for i, w in enumerate(weapons)]}]}
+
+
+def _plain_weapon(entry, name=None):
+    w = {k: v for k, v in codec.to_builtins(entry).items() if k not in ("id", "source", "feed", "era")}
+    w["catalog"] = entry.id
+    if name:
+        w["name"] = name
+    return w
+
+
+CATALOG_IDS = sorted(catalog().weapons)
+NAME = st.from_regex(r"[A-Z][a-z0-9]{1,7}( [A-Za-z0-9\-]{1,7}){0,2}", fullmatch=True)
+
+
+@st.composite
+def armouries(draw):
+    """A weapon of every class that is in no catalog, with a name and energy of its own, and
+    two catalog weapons, one under a name of its own."""
+    out = []
+    for i, cls in enumerate(WEAPON_CLASSES):
+        lo, hi = ENERGY[cls]
+        out.append({"name": f"{draw(NAME)} #{i}", "weapon_class": cls,
+                    "muzzle_energy": f"{draw(st.integers(lo, hi))} J"})
+    ids = draw(st.lists(st.sampled_from(CATALOG_IDS), min_size=2, max_size=2, unique=True))
+    out.append(_plain_weapon(catalog().weapons[ids[0]]))
+    out.append(_plain_weapon(catalog().weapons[ids[1]], f"{draw(NAME)} (a {ids[1]})"))
+    return out
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
+@SETTINGS
+@given(weapons=armouries())
+def test_weapons_survive_a_fresh_round_trip(a, b, weapons):
+    """A -> B -> A afresh: every weapon keeps its name and catalog item, and its class
+    wherever B holds what A holds; a catalog weapon keeps its class everywhere."""
+    doc = scenario(weapons)
+    there, _ = fresh(doc, a)
+    base = weapons_of(there)
+    # A itself keeps every name and catalog item, and the class its lines hold
+    want = [(k, w["name"], w["weapon_class"] if w.get("catalog") else held(a, w["weapon_class"]), w.get("catalog"))
+            for k in ("npc", "shot") for w in weapons]
+    assert sorted(base) == sorted(want)
+    mid, _ = fresh(there, b)
+    back, _ = fresh(mid, a)
+    got = weapons_of(back)
+    assert len(got) == len(base)
+    for (kind, name, cls, cat), (kind2, name2, cls2, cat2) in zip(base, got):
+        assert (kind2, name2, cat2) == (kind, name, cat), f"{a}->{b}->{a}: {kind} weapon {name!r}"
+        expect = cls if cat else held(a, held(b, cls))
+        assert cls2 == expect, f"{a}->{b}->{a}: {kind} weapon {name!r} was a {cls}, came back a {cls2}"
+        if held(b, cls) == cls:
+            assert cls2 == cls
+        assert not (cls2 == "handgun" and cls not in ("handgun", "revolver")), "a long arm became a handgun"
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
+def test_npc_weapons_survive_a_fresh_round_trip(a, b):
+    """The same for a stat block on its own (kind npc), every class once."""
+    weapons = [{"name": f"Test {cls}", "weapon_class": cls, "muzzle_energy": f"{sum(ENERGY[cls]) // 2} J"}
+               for cls in WEAPON_CLASSES]
+    weapons.append(_plain_weapon(catalog().weapons["thompson-m1928"], "Grandpa's Tommy gun"))
+    npc = {"system": "neutral", "kind": "npc", "name": "Collector", "characteristics": {"dexterity": 0.5},
+           "skills": {"handgun": 0.5}, "weapons": weapons}
+    there, _ = fresh(npc, a)
+    back, _ = fresh(fresh(there, b)[0], a)
+    n0 = api.convert(api.from_plain(there), "neutral", fresh=True, trace=False).document
+    n2 = api.convert(api.from_plain(back), "neutral", fresh=True, trace=False).document
+    assert [w.name for w in n2.weapons] == [w.name for w in n0.weapons]
+    assert [w.catalog for w in n2.weapons] == [w.catalog for w in n0.weapons]
+    assert [w.weapon_class for w in n2.weapons] == [w.weapon_class if w.catalog else held(a, held(b, w.weapon_class))
+                                                    for w in n0.weapons]
+
+
+# ---- the issue's examples ----------------------------------------------------------------
+
+SNIPER = {"system": "pl-trudnosc", "kind": "scenario", "name": "Sniper", "scenes": [{"name": "s", "shots": [{
+    "nazwa": "strzał", "Motoryka": 5, "umiejętność": 5, "dystans": "95 m",
+    "broń": {"nazwa": "Karabin wyborowy", "rodzaj": "długa", "obrażenia": 9}}]}]}
+
+
+def _check(plain, system):
+    (_, shot), = api.shots_of(api.from_plain(plain))[0]
+    (res,) = api.odds(shot, [system])
+    return res.check
+
+
+def test_polish_sniper_rifle_is_a_rifle_in_coc_and_back():
+    """Issue 17: a Polish sniper rifle at 95 m was checked in CoC as a handgun and came back
+    as `rodzaj: krótka` at Trudność 67 (a long weapon at 95 m is Trudność 17)."""
+    coc, _ = fresh(SNIPER, "coc")
+    shot = coc["scenes"][0]["shots"][0]
+    assert shot["weapon"] == "Karabin wyborowy" and shot["skill"] == "Rifle"
+    assert _check(coc, "coc").stat == "Rifle"
+    back, _ = fresh(coc, "pl-trudnosc")
+    bron = back["scenes"][0]["shots"][0]["broń"]
+    assert bron["nazwa"] == "Karabin wyborowy" and bron["rodzaj"] == "długa"
+    assert bron["obrażenia"] == 9  # the energy crossed too, not a generic handgun's
+    assert _check(back, "pl-trudnosc").target == _check(SNIPER, "pl-trudnosc").target == 17
+
+
+def test_grenade_stays_thrown_through_coc():
+    doc = {"system": "pl-trudnosc", "kind": "scenario", "name": "Granat", "scenes": [{"name": "s", "shots": [{
+        "nazwa": "rzut", "umiejętność": 2, "dystans": "15 m",
+        "broń": {"nazwa": "Granat F-1", "rodzaj": "rzucana", "obrażenia": 2}}]}]}
+    coc, _ = fresh(doc, "coc")
+    assert coc["scenes"][0]["shots"][0]["skill"] == "Throw"
+    back, _ = fresh(coc, "pl-trudnosc")
+    assert back["scenes"][0]["shots"][0]["broń"]["rodzaj"] == "rzucana"
+    assert back["scenes"][0]["shots"][0]["broń"]["nazwa"] == "Granat F-1"
+
+
+def test_ingram_mac10_keeps_its_name():
+    """Issue 17: "Ingram MAC-10" stays "Ingram MAC-10", not "SMG, Small"."""
+    for to in ("coc", "gurps", "pl-trudnosc", "neutral"):
+        there = api.convert(api.load("fixtures/nwod/npcs/gang-enforcer.yaml"), to, fresh=True).document
+        plain = codec.to_builtins(there)
+        names = [w.get("name", w.get("nazwa")) for w in plain.get("weapons", plain.get("broń", []))]
+        assert names == ["Ingram MAC-10"], to
+        if to != "neutral":
+            back, _ = fresh(plain, "nwod")
+            assert [w["name"] for w in back["weapons"]] == ["Ingram MAC-10"]
+            if held(to, "smg") == "smg":  # the Polish text has long weapons, not SMGs
+                assert [w["type"] for w in back["weapons"]] == ["SMG, Small"]
+
+
+def test_a_named_weapon_in_an_nwod_shot_keeps_its_name():
+    """A shot with a weapon that is neither a chart line nor a catalog weapon writes a weapon
+    line of its own (it was written as its chart line, its name lost)."""
+    mac = {"name": "Ingram MAC-10", "weapon_class": "smg", "muzzle_energy": "500 J", "fire_modes": ["semi", "auto"]}
+    shot = {"system": "neutral", "kind": "shot", "name": "spray", "weapon": mac, "distance": "20 m"}
+    nw, _ = fresh(shot, "nwod")
+    assert nw["weapon"]["name"] == "Ingram MAC-10" and nw["weapon"]["type"] == "SMG, Small"
+    n = api.convert(api.from_plain(nw), "neutral", fresh=True).document
+    assert (n.weapon.name, n.weapon.weapon_class) == ("Ingram MAC-10", "smg")
+    # a chart line stays a chart line, a catalog weapon its catalog id
+    garage = api.convert(api.load("fixtures/nwod/scenarios/parking-garage.yaml"), "coc", fresh=True)
+    back, _ = fresh(codec.to_builtins(garage.document), "nwod")
+    assert [s["weapon"] for s in back["scenes"][0]["shots"]] == ["Assault Rifle", "SMG, Small"] * 2
+
+
+@pytest.mark.parametrize("to", ["coc", "gurps", "nwod", "pl-trudnosc"])
+def test_a_catalog_weapon_under_its_own_name_keeps_both_in_a_shot(to):
+    tommy = _plain_weapon(catalog().weapons["thompson-m1928"], "Grandpa's Tommy gun")
+    shot = {"system": "neutral", "kind": "shot", "name": "burst", "weapon": tommy, "distance": "15 m"}
+    there, _ = fresh(shot, to)
+    n = api.convert(api.from_plain(there), "neutral", fresh=True).document
+    assert (n.weapon.name, n.weapon.catalog, n.weapon.weapon_class) == ("Grandpa's Tommy gun", "thompson-m1928", "smg")
+
+
+@pytest.mark.parametrize("wtype,cls", [("Sniper Rifle", "rifle"), ("Hunting Shotgun", "shotgun"),
+                                       ("Blaster", "rifle"), ("Zip gun", "handgun")])
+def test_an_unknown_nwod_type_is_a_warning_never_a_silent_handgun(wtype, cls):
+    npc = {"system": "nwod", "kind": "npc", "name": "Odd", "weapons": [
+        {"name": "Odd gun", "type": wtype, "damage": 4 if cls != "handgun" else 1,
+         "ranges": ["100 yd", "200 yd", "400 yd"], "size": 3 if cls != "handgun" else 1}]}
+    conv = api.convert(api.from_plain(npc), "neutral", fresh=True)
+    assert conv.document.weapons[0].weapon_class == cls
+    warn = [x for x in conv.losses if x.path == "$.weapons[0].type"]
+    assert warn and warn[0].level == "warning" and repr(wtype) in warn[0].message
+    assert cls in warn[0].message
+    with pytest.raises(api.LossError):
+        api.convert(api.from_plain(npc), "coc", fresh=True, strict=True)
+
+
+# ---- one cartridge, one damage line --------------------------------------------------------
+
+def _damage_lines(system):
+    """Every catalog weapon as its own stat-block line in `system` (the catalog weapon, and
+    a copy of it that is in no catalog but says its calibre): {cartridge: {damage lines}}."""
+    weapons = []
+    for e in catalog().weapons.values():
+        weapons.append(_plain_weapon(e))
+        copy = _plain_weapon(e, f"Copy of {e.name}")
+        del copy["catalog"]
+        weapons.append(copy)
+    npc = {"system": "neutral", "kind": "npc", "name": "Armoury", "weapons": weapons}
+    doc, _ = fresh(npc, system)
+    lines = doc.get("weapons", doc.get("broń"))
+    out = defaultdict(set)
+    for w, line in zip(weapons, lines):
+        dmg = line.get("damage", line.get("obrażenia"))
+        if dmg is None:  # a Polish catalog weapon: its points come from the same rule as the copy's
+            continue
+        if isinstance(dmg, str):
+            dmg = dmg.split("/")[0]  # shotgun dice by range band: the close band
+        out[cartridge_of(w["calibre"])].add(dmg)
+    return out
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_one_cartridge_one_damage_line(system):
+    lines = _damage_lines(system)
+    assert set(lines) == {cartridge_of(e.calibre) for e in catalog().weapons.values()}
+    assert {k: v for k, v in lines.items() if len(v) != 1} == {}
+
+
+def test_thompson_and_m1911_share_the_45_acp_damage():
+    """Issue 17: GURPS gave the Thompson 3d and the M1911 2d, nWoD 2 and 3."""
+    def line(system, wid):
+        doc, _ = fresh({"system": "neutral", "kind": "npc", "name": "x",
+                        "weapons": [_plain_weapon(catalog().weapons[wid])]}, system)
+        return doc["weapons"][0]["damage"]
+
+    assert line("gurps", "thompson-m1928") == line("gurps", "colt-m1911a1") == "2d"
+    assert line("nwod", "thompson-m1928") == line("nwod", "colt-m1911a1") == 3
+    assert line("coc", "thompson-m1928") == line("coc", "colt-m1911a1") == "1d10+2"
+    assert line("gurps", "mp5") == line("gurps", "glock-17") == "2d+2"
+    assert line("nwod", "mp5") == line("nwod", "uzi") == line("nwod", "glock-17") == 2
+
+
+def test_every_catalog_calibre_is_a_known_cartridge():
+    for e in catalog().weapons.values():
+        assert cartridge_of(e.calibre) in CARTRIDGES, e.calibre
