@@ -281,3 +281,16 @@ def test_thompson_and_m1911_share_the_45_acp_damage():
 def test_every_catalog_calibre_is_a_known_cartridge():
     for e in catalog().weapons.values():
         assert cartridge_of(e.calibre) in CARTRIDGES, e.calibre
+
+
+@pytest.mark.parametrize("skill,acc,cls", [("Guns (Light Auto)", 6, "smg"), ("Guns/TL7 (Sniper Rifle)", 13, "rifle"),
+                                           ("Guns (Grenade Launcher)", 4, "rifle"), ("Throwing (Grenade)", 0, "thrown"), ("Guns (Flamer)", 8, "rifle")])
+def test_an_unknown_gurps_guns_skill_is_a_warning_not_a_lost_weapon(skill, acc, cls):
+    """A Guns specialisation the plugin does not list was dropped from the neutral weapons (kept
+    for GURPS only): converted to any other system the weapon vanished."""
+    npc = {"system": "gurps", "kind": "npc", "name": "Odd",
+           "weapons": [{"name": "Odd gun", "skill": skill, "damage": "3d", "Acc": acc}]}
+    conv = api.convert(api.from_plain(npc), "neutral", fresh=True)
+    assert [(w.name, w.weapon_class) for w in conv.document.weapons] == [("Odd gun", cls)]
+    warn = [x for x in conv.losses if x.path == "$.weapons[0].skill"]
+    assert warn and warn[0].level == "warning" and repr(skill) in warn[0].message

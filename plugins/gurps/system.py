@@ -168,6 +168,27 @@ SKILLS: dict[str, tuple[str, ...]] = {
 }
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
                "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown"}
+# Words of a ranged-weapon skill this plugin does not list ("Guns (Light Auto)", "Guns/TL7
+# (Sniper Rifle)"), first match wins (assumed, README): the class it fires.
+SKILL_WORDS = (("launcher", "rifle"), ("machine", "mg"), ("light auto", "smg"), ("smg", "smg"), ("submachine", "smg"),
+               ("shotgun", "shotgun"), ("carbine", "carbine"), ("rifle", "rifle"), ("musket", "rifle"),
+               ("revolver", "revolver"), ("pistol", "handgun"), ("handgun", "handgun"), ("grenade", "thrown"),
+               ("throw", "thrown"))
+
+
+def class_of_skill(skill: str, acc: int = 0) -> str | None:
+    """The weapon class a Guns or Throwing skill not in SKILL_CLASS fires (None: not a
+    ranged weapon): the class its words name, else a pistol's Accuracy (up to 3) a handgun
+    and any other a rifle (gurps.weapon-stats, assumed)."""
+    low = skill.lower()
+    if "gun" not in low and "throw" not in low and "grenade" not in low:
+        return None
+    for word, cls in SKILL_WORDS:
+        if word in low:
+            return cls
+    return "handgun" if acc <= 3 else "rifle"
+
+
 CLASS_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "Guns (SMG)",
                "carbine": "Guns (Rifle)", "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)",
                "mg": "Guns (Machine Gun)", "thrown": "Throwing"}
@@ -802,8 +823,14 @@ class Gurps(System):
             return msgspec.structs.replace(nw, name=w.name)  # type: ignore[return-value]
         cls = SKILL_CLASS.get(w.skill)
         if cls is None:
-            col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is not a firearm or thrown weapon; kept for GURPS")
-            return None
+            cls = class_of_skill(w.skill, w.Acc)
+            if cls is None:
+                col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is not a firearm or thrown weapon; kept for GURPS")
+                return None
+            # never a silent handgun (issue 17): a Guns specialisation this plugin does not
+            # list is read by its words, else by its Accuracy, and said so
+            col.loss("unsupported-field", f"{path}.skill", f"{w.skill!r} is not one of "
+                     + ", ".join(SKILL_CLASS) + f"; {w.name!r} is read as a {cls}", "gurps.weapon-stats")
         code = dice_code(w.damage)
         lad = self._lad["damage"]
         if not lad.has_native(code):
