@@ -24,10 +24,16 @@ standard adult's health (seed where its text has one, assumed otherwise) as
 **The battery** (``BATTERY_SHORT``, ``BATTERY_LONG``) spans what a firearm is used for:
 point-blank, unaimed snap shots, aimed shots out to four (short arms) or eight (long arms)
 times the standard distance, moonlight and twilight, half cover, a moving target and a
-moving shooter, and the long shot in poor light behind cover. Short arms work around the
-10 m standard shot, long arms around 25 m, and a long arm is aimed wherever there is time.
-Every item uses the class's generic weapon (``model.generic_weapon``), the same in every
-system.
+moving shooter, and the long shot in poor light behind cover. Short arms and shotguns work
+around the 10 m standard shot, long arms around 25 m, and a long arm is aimed wherever there
+is time. Every item uses the class's generic weapon (``model.generic_weapon``), the same in
+every system.
+
+**One scale for every gun.** A firearm skill's level is measured on the batteries of all five
+firearm classes (60 items), each fired with the system's own skill for that class at that
+level (:func:`firearm_score`): every system's skill numbers and published tiers read the same
+for a pistol and a rifle, and how much deadlier one class is than another is the system's
+weapon rules (converted with the weapon), not the shooter. Throwing keeps its own battery.
 
 Skills without a physical task (Spot, Dodge, Conceal ...) have no battery: their competence
 is the chance of the system's own unmodified roll (``System.roll_chance``).
@@ -84,7 +90,7 @@ BATTERY_SHORT: tuple[Item, ...] = (
     Item("twilight, half behind cover, aimed", 25.0, aim=3.0, illuminance=3.0, exposure=0.5),
     Item("moonlight, half behind cover, long and aimed", 40.0, aim=3.0, illuminance=0.25, exposure=0.5),
 )
-# Long arms (SMGs, carbines, rifles, shotguns, MGs) around the 25 m standard shot: a long arm
+# Long arms (SMGs, carbines, rifles, MGs) around the 25 m standard shot: a long arm
 # is aimed when there is time, so beyond the standard distance its items are aimed shots
 # (an unaimed rifle shot at 50 m and more is a rare thing in every system's world).
 BATTERY_LONG: tuple[Item, ...] = (
@@ -104,13 +110,22 @@ BATTERY_LONG: tuple[Item, ...] = (
 
 
 # How far past the standard distance a class reaches, as a share of the long battery's
-# (an SMG or a shotgun is not a 200 m weapon): an item at d metres is fired at
+# (an SMG is not a 200 m weapon): an item at d metres is fired at
 # 25 + (d - 25) x reach. Rifles, carbines and MGs take the battery as written.
-REACH = {"smg": 0.5, "shotgun": 0.35}
+REACH = {"smg": 0.5}
+
+
+# Classes fired at handgun distances: a shotgun's pattern and every system's shotgun rules
+# (CoC's 4d6/2d6/1d6 at 10/20/50 yards, GURPS's and nWoD's short ranges) make it a weapon of
+# the first few tens of metres, so it takes the short arms' battery. On the long battery
+# (reach 25-86 m) most items fell where one system's shotgun no longer reaches or hurts
+# (CoC: 1d6 past 20 yards), so the equating measured that system's shotgun rules, not the
+# shooter: CoC Shotgun 60 equated to nWoD Firearms 0 and nWoD Firearms 2 to CoC Shotgun 100.
+SHORT_BATTERY_CLASSES = frozenset(SHORT_ARMS) | {"shotgun"}
 
 
 def items(weapon_class: str) -> tuple[Item, ...]:
-    if weapon_class in SHORT_ARMS:
+    if weapon_class in SHORT_BATTERY_CLASSES:
         return BATTERY_SHORT
     reach = REACH.get(weapon_class, 1.0)
     if reach == 1.0:
@@ -199,14 +214,47 @@ def true_score(system: "System", skill: str, level: Any, weapon_class: str,
     return sum(shot_effect(system.check_at(s, skill, level, context), health) for s in shots) / len(shots)
 
 
+# Every firearm class has its battery, and a firearm skill's level is measured on all of them:
+# the skill numbers of every system mean the same whatever the gun (CoC's 60%, GURPS's Guns-14
+# and two nWoD dots are read by the same tiers for a pistol and a rifle), while how deadly one
+# class is compared with another is the system's weapon rules, not the shooter. Measured on
+# its own class only, a skill absorbed those weapon rules: nWoD adds a rifle's 5 damage dice
+# to the pool (a Firearms 2 rifleman equated to CoC Rifle 68 and his pistol to Handgun 39),
+# coc-zh lets shotgun pellets impale (CoC Shotgun 40 became coc-zh Shotgun 9), and one broad
+# skill (nWoD Firearms) came out as five unrelated CoC percentages.
+FIREARM_CLASSES: tuple[str, ...] = ("handgun", "rifle", "shotgun", "smg", "mg")
+
+
+def firearm_score(system: "System", level: Any, context: Mapping[str, Any] | None = None) -> float:
+    """A firearm skill level's true score: the mean measure over every firearm class's battery,
+    each class fired with the system's own skill for it at this level (``skill_for_weapon``,
+    with its own context) and the class's generic weapon."""
+    memo = system.__dict__.setdefault("_firearm_scores", {})
+    key = (level, tuple(sorted((context or {}).items())))
+    if key not in memo:
+        scores = []
+        for cls in FIREARM_CLASSES:
+            skill = system.skill_for_weapon(cls)
+            if level not in system.skill_levels(skill):
+                continue  # a class whose skill has no such level is not measured at it
+            ctx = system.skill_context(skill, context)
+            scores.append(true_score(system, skill, level, cls, ctx))
+        memo[key] = sum(scores) / len(scores) if scores else 0.0
+    return memo[key]
+
+
 def level_scores(system: "System", skill: str, weapon_class: str | None,
                  context: Mapping[str, Any] | None = None) -> list[float]:
     """The true score of every native level of `skill` (``system.skill_levels``), in order:
-    the battery's mean measure for a firearm skill, the unmodified roll's chance otherwise."""
+    for a firearm skill the mean measure over every firearm class's battery
+    (:func:`firearm_score`), for throwing its own battery, the unmodified roll's chance
+    otherwise."""
     levels = list(system.skill_levels(skill))
     if weapon_class is None:
         return [float(system.roll_chance(skill, lv, context)) for lv in levels]
-    return [true_score(system, skill, lv, weapon_class, context) for lv in levels]
+    if weapon_class not in FIREARM_CLASSES:
+        return [true_score(system, skill, lv, weapon_class, context) for lv in levels]
+    return [firearm_score(system, lv, context) for lv in levels]
 
 
 def competence_ladder(name: str, levels: Sequence[Any], scores: Sequence[float], rule: str,
@@ -233,7 +281,8 @@ def describe_battery(weapon_class: str) -> list[dict[str, Any]]:
             for it in items(weapon_class)]
 
 
-__all__ = ["BATTERY_SHORT", "BATTERY_LONG", "Item", "items", "battery", "damage_per_shot", "shot_effect", "TIE_WEIGHT", "true_score", "level_scores", "competence_ladder", "describe_battery",
+__all__ = ["BATTERY_SHORT", "BATTERY_LONG", "Item", "items", "battery", "damage_per_shot", "shot_effect", "TIE_WEIGHT",
+           "true_score", "firearm_score", "FIREARM_CLASSES", "level_scores", "competence_ladder", "describe_battery",
            "SHOTS"]
 
 

@@ -60,14 +60,16 @@ def test_hit_chance_alone_does_not_decide():
     # quarter of a standard adult's 7 Health: competence stays with CoC's untrained rifleman
     nwod = REG.system("nwod")
     comp = nwod.competence("Firearms", 0, {"Dexterity": 2, "@key": "rifle"})
-    assert 0.15 < comp < 0.35
+    assert 0.1 < comp < 0.3
     coc_level = REG.system("coc").level_for("Rifle", comp)
-    assert 20 <= coc_level <= 40
+    assert 10 <= coc_level <= 30  # CoC's untrained rifleman has his base 25%
 
 
 def test_competence_is_the_true_score():
     g = REG.system("gurps")
-    assert g.competence("Guns (Pistol)", 13) == pytest.approx(equating.true_score(g, "Guns (Pistol)", 13, "handgun"))
+    assert g.competence("Guns (Pistol)", 13) == pytest.approx(equating.firearm_score(g, 13))
+    # throwing keeps its own battery
+    assert g.competence("Throwing", 13) == pytest.approx(equating.true_score(g, "Throwing", 13, "thrown"))
 
 
 @pytest.mark.parametrize("src,path,skill,target,tskill,lo,hi", [
@@ -103,20 +105,20 @@ def test_tiers_stay_strictly_ordered(cells):
         assert levels == sorted(levels), key
 
 
-def test_pistol_tiers_agree_within_one_tier_among_coc_gurps_nwod(cells):
+def test_tiers_agree_within_one_tier_among_coc_gurps_nwod(cells):
     core = {"coc", "coc-zh", "gurps", "nwod"}
-    off = [c for c in cells if c.weapon_class == "handgun" and c.source in core and c.target in core and c.off_by > 1]
+    off = [c for c in cells if c.source in core and c.target in core and c.off_by > 1]
     assert not off, off
 
 
 def test_most_conversions_land_in_the_target_tier_or_next(cells):
-    """The measured state (docs/calibration.md): 185 of 200 within one tier, 114 in the target's
-    own. The remaining disagreements (the Polish default mechanic, GURPS rifles) are documented
-    there."""
+    """The measured state (docs/calibration.md): 194 of 200 within one tier, 108 in the target's
+    own; every conversion more than a tier off involves the Polish system (documented there)."""
     within = sum(c.off_by <= 1 for c in cells)
     assert within / len(cells) >= 0.9, f"{within} of {len(cells)}"
     exact = sum(c.off_by == 0 for c in cells)
-    assert exact / len(cells) >= 0.55, f"{exact} of {len(cells)}"
+    assert exact / len(cells) >= 0.52, f"{exact} of {len(cells)}"
+    assert all(c.off_by <= 1 for c in cells if "pl-trudnosc" not in (c.source, c.target))
 
 
 def test_none_stays_none():
@@ -162,10 +164,12 @@ def test_cli_fresh_ignores_the_remembered_source(tmp_path):
     assert 11 <= level <= 15
 
 
-def _fixture_extremes():
-    """(file, neutral skill, target, native level, 'floor'|'ceiling') for every fixture NPC's
-    firearm skill that converts to a target's lowest or highest level while neither the
-    source level is at its own end nor the competence beyond the target's end."""
+def _fixture_misses():
+    """Every fixture NPC's firearm skill, converted to every other system (remembered source
+    ignored): (file, neutral skill, target, native level, what is wrong) where it lands on the
+    target's lowest or highest level while the source is not in its own lowest or highest tier,
+    or lands more than one tier away from the source's tier."""
+    from xsys.core.equating import tier_of
     from xsys.core.vocab import SKILLS
 
     out = set()
@@ -177,37 +181,79 @@ def _fixture_extremes():
             src = REG.system(loaded.system)
             comb = src.npc_to_neutral(loaded.document).value
             for k, comp in comb.skills.items():
-                if SKILLS.get(k) is None:
+                if SKILLS.get(k) in (None, "thrown"):
                     continue
-                src_native = [n for n, ks in src.skills().items() if k in ks]
-                src_lad = src.skill_ladder(src_native[0], {"@key": k}) if src_native else None
-                if src_lad and (abs(comp - src_lad.steps[0].rep) < 1e-9 or abs(comp - src_lad.steps[-1].rep) < 1e-9):
-                    continue  # the source is at its own floor or ceiling
+                src_native = [n for n, ks in src.skills().items() if k in ks][0]
+                rank = tier_of(src.tiers(src_native), src.level_for(src_native, comp, {"@key": k})).rank
                 for t in REG.keys():
                     if t == loaded.system:
                         continue
                     target = REG.system(t)
                     native = [n for n, ks in target.skills().items() if k in ks]
-                    if not native:
+                    if not native or not target.tiers(native[0]):
                         continue
                     lad = target.skill_ladder(native[0], {"@key": k})
-                    if comp <= lad.steps[0].rep + 1e-9 or comp >= lad.steps[-1].rep - 1e-9:
-                        continue  # beyond what the target can express: a real clamp
                     st = lad.step_for(comp)
-                    if st is lad.steps[0] or st is lad.steps[-1]:
-                        out.add((f.name, k, t, st.native, "floor" if st is lad.steps[0] else "ceiling"))
+                    if st is lad.steps[0] and rank != 0:
+                        out.add((f.name, k, t, st.native, "floor"))
+                    if st is lad.steps[-1] and rank != 4:
+                        out.add((f.name, k, t, st.native, "ceiling"))
+                    trank = tier_of(target.tiers(native[0]), st.native).rank
+                    if abs(trank - rank) > 1:
+                        out.add((f.name, k, t, st.native, f"{abs(trank - rank)} tiers off"))
     return out
 
 
-def test_no_fixture_skill_falls_to_a_floor_or_ceiling():
+def test_no_fixture_skill_falls_to_a_floor_or_ceiling_or_two_tiers_off():
     """Issue 16: no fixture NPC's firearm skill converts to the target's floor or ceiling unless
-    the source is at its own. Known exceptions, listed so that a new one fails and a fixed one
-    is noticed (docs/calibration.md): the Polish default mechanic puts its level 0 above other
-    systems' untrained shooters, and the CoC hunter's weak shotgun (CoC shot loses its dice with
-    range) reads as nWoD's untrained."""
-    found = _fixture_extremes()
+    the source is in its own lowest or highest tier, and none lands two tiers away. The known
+    exceptions all involve the Polish system (assumed dice, skill scale and health: its level 0
+    long-arm shooter is an amateur elsewhere, docs/calibration.md); they are listed so that a
+    new one fails and a fixed one is noticed."""
+    found = _fixture_misses()
     polish = {f.name for f in (FIXTURES / "pl-trudnosc" / "npcs").glob("*.yaml")}
     known = {x for x in found if x[2] == "pl-trudnosc" or x[0] in polish}
-    known |= {("hunter_rifle.yaml", "shotgun", "nwod", 0, "floor")} & found
     assert found - known == set(), sorted(found - known)
-    assert len(known) <= 15, sorted(known)  # the measured state: 14 Polish, one shotgun
+    assert len(known) <= 40, sorted(known)
+
+
+def test_a_broad_skill_converts_to_one_level_in_every_narrow_skill():
+    """nWoD Firearms 2 is one competence: CoC gets one percentage for all its firearm skills,
+    GURPS one level for all its Guns specialisations (it was Handgun 58, Rifle 81, Shotgun 100,
+    SMG 51, Machine Gun 68)."""
+    doc = api.convert(FIXTURES / "nwod/npcs/gang-enforcer.yaml", "coc", fresh=True).document
+    firearms = {k: v for k, v in doc.skills.items() if k in ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun")}
+    assert len(firearms) == 5 and len(set(firearms.values())) == 1, firearms
+    assert 40 <= firearms["Handgun"] <= 75, firearms  # Firearms 2 at Dexterity 3: amateur to professional
+    gurps = api.convert(FIXTURES / "nwod/npcs/gang-enforcer.yaml", "gurps", fresh=True).document
+    guns = {k: v for k, v in gurps.skills.items() if k.startswith("Guns")}
+    assert len(set(guns.values())) == 1 and 11 <= next(iter(guns.values())) <= 14, guns
+
+
+def test_a_firearm_level_means_the_same_for_every_gun():
+    """Every system's tiers read a level the same for a pistol and a rifle, so a level's
+    competence is its true score over every firearm class's battery: CoC Handgun 40 and Rifle
+    40 are one competence, as are GURPS Guns (Pistol)-12 and Guns (Rifle)-12."""
+    coc, gurps = REG.system("coc"), REG.system("gurps")
+    assert coc.competence("Handgun", 40) == coc.competence("Rifle", 40) == coc.competence("Shotgun", 40)
+    assert gurps.competence("Guns (Pistol)", 12) == gurps.competence("Guns (Rifle)", 12)
+    # ... the mean over the five classes' batteries, each with the class's own skill
+    by_class = [equating.true_score(coc, coc.skill_for_weapon(c), 40, c) for c in equating.FIREARM_CLASSES]
+    assert coc.competence("Rifle", 40) == pytest.approx(sum(by_class) / 5)
+    assert len(equating.FIREARM_CLASSES) * min(len(equating.items(c)) for c in equating.FIREARM_CLASSES) >= 40
+
+
+def test_coc_and_its_chinese_variant_keep_a_percentage_within_two_points():
+    """The two share the percentile skill: only coc-zh's shotgun impale and darkness rounding
+    differ, which moves a converted percentage by a point or two, never more."""
+    coc, zh = REG.system("coc"), REG.system("coc-zh")
+    for level in range(5, 100, 5):
+        there = zh.level_for("Handgun", coc.competence("Handgun", level))
+        assert abs(there - level) <= 2, (level, there)
+
+
+def test_a_shotgun_is_measured_at_handgun_distances():
+    """CoC's shotgun does 4d6/2d6/1d6 at 10/20/50 yards: on the long battery most items fell
+    where it no longer hurts, and CoC Shotgun 60 equated to nWoD's untrained."""
+    assert equating.items("shotgun") == equating.BATTERY_SHORT
+    assert max(it.distance for it in equating.items("shotgun")) <= 45

@@ -349,14 +349,15 @@ def test_skill_ladder_depends_on_attribute():
 
 
 def test_standard_shot_reads_back():
-    # A level's competence is its true score over the class battery (core.equating), and
-    # check() reads the level back from it (Dexterity 2 default): pool = Dexterity + dots.
+    # A level's competence is its true score over every firearm class's battery
+    # (core.equating.firearm_score), and check() reads the level back from it (Dexterity 2
+    # default): pool = Dexterity + dots.
     from xsys.core import equating
 
     for cls in ("handgun", "rifle", "shotgun", "smg"):
         lad = SYS.skill_ladder("Firearms", {"Dexterity": 2, "@class": cls})
         for step in lad.steps:
-            assert step.rep == pytest.approx(equating.true_score(SYS, "Firearms", step.native, cls, {"Dexterity": 2}))
+            assert step.rep == pytest.approx(equating.firearm_score(SYS, step.native, {"Dexterity": 2}))
             c = SYS.check(standard_shot(cls, step.rep))
             assert c.base == 2 + step.native
 
