@@ -257,3 +257,73 @@ def test_a_shotgun_is_measured_at_handgun_distances():
     where it no longer hurts, and CoC Shotgun 60 equated to nWoD's untrained."""
     assert equating.items("shotgun") == equating.BATTERY_SHORT
     assert max(it.distance for it in equating.items("shotgun")) <= 45
+
+
+def _round_trip(a, b, level, cls="handgun"):
+    """`level` of system a's skill for `cls` -> system b -> back into a, through competences
+    alone (no remembered source)."""
+    A, B = REG.system(a), REG.system(b)
+    sa, sb = A.skill_for_weapon(cls), B.skill_for_weapon(cls)
+    there = B.level_for(sb, A.competence(sa, level))
+    return there, A.level_for(sa, B.competence(sb, there))
+
+
+PAIRS = [(a, b) for a in sorted(REG.keys()) for b in sorted(REG.keys()) if a != b]
+# measured: the Polish level 0 is an amateur elsewhere, and its level 5 lies past every other
+# system's top (docs/calibration.md)
+POLISH_TIER_MISSES = {("coc", "pl-trudnosc", 0), ("coc-zh", "pl-trudnosc", 0), ("gurps", "pl-trudnosc", 0),
+                      ("nwod", "pl-trudnosc", 0), ("pl-trudnosc", "coc", 4), ("pl-trudnosc", "coc-zh", 4),
+                      ("pl-trudnosc", "nwod", 4)}
+
+
+@pytest.mark.parametrize("a,b", PAIRS)
+def test_tier_shooters_come_back_into_their_own_tier(a, b):
+    """Issue 16: a tier NPC converts to b and back (remembered source stripped) into its own tier."""
+    A = REG.system(a)
+    skill = A.skill_for_weapon("handgun")
+    for tier in A.tiers(skill):
+        there, back = _round_trip(a, b, tier.typical)
+        got = equating.tier_of(A.tiers(skill), back).rank
+        if (a, b, tier.rank) in POLISH_TIER_MISSES:
+            assert abs(got - tier.rank) == 1, (tier, there, back)
+        else:
+            assert got == tier.rank, (tier.name, tier.typical, there, back)
+
+
+@pytest.mark.parametrize("a,b", PAIRS)
+def test_every_level_comes_back_within_one_tier_and_in_order(a, b):
+    A = REG.system(a)
+    skill = A.skill_for_weapon("rifle")
+    backs = []
+    for level in A.skill_levels(skill):
+        _, back = _round_trip(a, b, level, "rifle")
+        assert abs(equating.tier_of(A.tiers(skill), back).rank - equating.tier_of(A.tiers(skill), level).rank) <= 1
+        backs.append(back)
+    assert backs == sorted(backs)  # a better shooter never comes back worse
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PAIRS), st.data())
+def test_generated_npcs_convert_in_order_without_their_source(pair, data):
+    """Two generated NPCs with different firearm levels, converted A -> B -> A with every native
+    block stripped: the better shooter stays at least as good in B and back in A."""
+    a, b = pair
+    A, B = REG.system(a), REG.system(b)
+    cls = data.draw(st.sampled_from(("handgun", "rifle", "shotgun", "smg")))
+    skill = A.skill_for_weapon(cls)
+    levels = list(A.skill_levels(skill))
+    lo, hi = sorted(data.draw(st.lists(st.sampled_from(levels), min_size=2, max_size=2)))
+    key = [k for k in A.skills()[skill]][0]
+    outs = []
+    for level in (lo, hi):
+        c = Combatant(name="npc", skills={key: A.competence(skill, level, {"@key": key})})
+        there = B.npc_from_neutral(c).value
+        neutral = B.npc_to_neutral(there).value
+        neutral = Combatant(name=neutral.name, skills=neutral.skills)  # nothing remembered
+        back = A.npc_from_neutral(neutral).value
+        outs.append((neutral.skills.get(key, 0.0), A.npc_to_neutral(back).value.skills.get(key, 0.0)))
+    assert outs[0][0] <= outs[1][0]  # in B
+    assert outs[0][1] <= outs[1][1]  # back in A
