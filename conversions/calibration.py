@@ -78,3 +78,60 @@ def markdown(cells: list[Cell]) -> str:
     out.append(f"{len(cells)} conversions: {exact} land in the target's own tier, {one} one tier away, "
                f"{worse} further.")
     return "\n".join(out) + "\n"
+
+
+# ---- the issue's examples, converted as a user would (``api.convert(fresh=True)``) ----------
+
+FIREARM_SKILLS = {
+    "coc": ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun"),
+    "coc-zh": ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun"),
+    "gurps": ("Guns (Pistol)", "Guns (Rifle)", "Guns (Shotgun)", "Guns (SMG)", "Guns (Machine Gun)"),
+    "nwod": ("Firearms",),
+    "pl-trudnosc": ("Broń krótka", "Broń długa"),
+}
+
+AVERAGE_COC = {"STR": 11, "CON": 11, "SIZ": 13, "DEX": 11, "APP": 11, "INT": 13, "POW": 11, "EDU": 14}
+
+# (what, source document: a fixture path relative to the project or plain data, targets)
+EXAMPLES: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
+    ("GURPS patrol officer, Guns (Pistol)-13", "fixtures/gurps/npcs/policeman.yaml", ("coc", "nwod")),
+    ("GURPS sniper, Guns (Rifle)-16", "fixtures/gurps/npcs/sniper.yaml", ("coc", "nwod")),
+    ("CoC detective, Handgun 55", "fixtures/coc/npcs/police_detective.yaml", ("nwod", "pl-trudnosc")),
+    ("CoC Rifle 20", {"system": "coc", "kind": "npc", "name": "CoC Rifle 20", **AVERAGE_COC,
+                      "skills": {"Rifle": 20}},
+     ("gurps",)),
+    ("nWoD Dexterity 2, Firearms 2", {"system": "nwod", "kind": "npc", "name": "nWoD Firearms 2",
+                                      "Dexterity": 2, "skills": {"Firearms": 2}}, ("coc", "gurps")),
+    ("Polish Broń długa 4", {"system": "pl-trudnosc", "kind": "npc", "imię": "Broń długa 4",
+                             "umiejętności": {"Broń długa": 4}}, ("coc",)),
+)
+
+
+def _firearms(doc: Any, system: str) -> dict[str, Any]:
+    skills = doc.umiejętności.as_dict() if hasattr(doc, "umiejętności") else dict(getattr(doc, "skills", {}) or {})
+    return {k: skills[k] for k in FIREARM_SKILLS.get(system, ()) if skills.get(k)}
+
+
+def examples(root: Any = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """(example, target, the target's firearm skills) for :data:`EXAMPLES`, each converted
+    afresh (the remembered source ignored)."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    base = Path(root) if root is not None else Path(__file__).resolve().parents[1]
+    out = []
+    for what, source, targets in EXAMPLES:
+        src = base / source if isinstance(source, str) else source
+        for t in targets:
+            doc = api.convert(src, t, fresh=True, trace=False).document
+            out.append((what, t, _firearms(doc, t)))
+    return out
+
+
+def examples_markdown(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
+    out = ["| source | target | firearm skills now |", "|---|---|---|"]
+    for what, target, skills in rows:
+        shown = ", ".join(f"{k} {v}" for k, v in skills.items()) or "(none above the untrained default)"
+        out.append(f"| {what} | {target} | {shown} |")
+    return "\n".join(out) + "\n"

@@ -10,4 +10,6 @@ MARK = "<!-- generated table below: python docs/make_calibration.py -->\n"
 if __name__ == "__main__":
     doc = HERE / "calibration.md"
     head = doc.read_text(encoding="utf-8").split(MARK)[0]
-    doc.write_text(head + MARK + "\n" + calibration.markdown(calibration.table()), encoding="utf-8")
+    doc.write_text(head + MARK + "\n" + calibration.markdown(calibration.table()) + "\n### the issue's examples\n\n"
+                   + "Each converted with `--fresh` (the remembered source ignored).\n\n"
+                   + calibration.examples_markdown(calibration.examples(HERE.parent)), encoding="utf-8")

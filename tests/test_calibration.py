@@ -144,6 +144,23 @@ def test_fresh_round_trip_returns_to_own_tier():
 def test_calibration_doc_is_up_to_date():
     doc = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
     assert calibration.markdown(calibration.table()) in doc, "run python docs/make_calibration.py"
+    assert calibration.examples_markdown(calibration.examples(ROOT)) in doc, "run python docs/make_calibration.py"
+
+
+def test_the_issue_examples_give_plausible_values():
+    """Issue 16's table, converted as a user would (--fresh): none at a floor or a ceiling except
+    the Polish one, whose level 4 lies past CoC's top (docs/calibration.md)."""
+    rows = {(what, t): skills for what, t, skills in calibration.examples(ROOT)}
+    assert 45 <= rows[("GURPS patrol officer, Guns (Pistol)-13", "coc")]["Handgun"] <= 65
+    assert rows[("GURPS sniper, Guns (Rifle)-16", "coc")]["Rifle"] >= 76
+    assert rows[("GURPS sniper, Guns (Rifle)-16", "nwod")]["Firearms"] >= 3
+    assert 2 <= rows[("CoC detective, Handgun 55", "nwod")]["Firearms"] <= 3
+    assert rows[("CoC detective, Handgun 55", "pl-trudnosc")]["Broń krótka"] >= 1
+    assert 6 <= rows[("CoC Rifle 20", "gurps")]["Guns (Rifle)"] <= 10
+    coc = rows[("nWoD Dexterity 2, Firearms 2", "coc")]
+    assert len(set(coc.values())) == 1 and 26 <= coc["Handgun"] <= 60
+    gurps = rows[("nWoD Dexterity 2, Firearms 2", "gurps")]
+    assert len(set(gurps.values())) == 1 and 10 <= gurps["Guns (Pistol)"] <= 13
 
 
 def test_cli_fresh_ignores_the_remembered_source(tmp_path):
