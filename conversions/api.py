@@ -29,6 +29,7 @@ from xsys.core.registry import PLUGIN_FAULTS, Registry, check_chance, default_re
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Check, Loss, Result, TraceEntry, tracing
 from xsys.core.units import _Quantity
+from xsys.core.vocab import SKILLS as NEUTRAL_SKILLS
 
 from . import documents
 from .documents import NEUTRAL
@@ -780,12 +781,13 @@ class LossAudit:
     # ---- settling paths -----------------------------------------------------------------
     def _settle(self, plugin: list[Loss], found: list[Loss], before: list[Loss], prefix: str) -> list[Loss]:
         """The plugin's losses and the audit's, with paths into the source and no repeats."""
-        known = [before[i] for i in self._mine.get(prefix, ())] + plugin
+        earlier = [before[i] for i in self._mine.get(prefix, ())]
+        known = earlier + plugin
         said: dict[str, int] = {}  # path (as written, and in the source) -> most severe loss there
         parts: set[str] = set()  # parts of the item lost as a whole (strict)
-        for x in known:
+        for j, x in enumerate(known):
             sev = _SEVERITY[x.kind]
-            where, exact = self.resolve(x.path)
+            where, exact = self.resolve(x.path) if j < len(earlier) else self._locate(x, prefix)
             for p in (x.path, where) if exact else (x.path,):
                 if said.get(p, -1) < sev:
                     said[p] = sev
@@ -803,7 +805,7 @@ class LossAudit:
         out: list[Loss] = []
         taken: set[int] = set()
         for loss in plugin:
-            where, exact = self.resolve(loss.path)
+            where, exact = self._locate(loss, prefix)
             if exact:
                 out.append(msgspec.structs.replace(loss, path=where) if where != loss.path else loss)
                 continue
@@ -829,6 +831,27 @@ class LossAudit:
                 taken.add(i)
         out.extend(self._placed(g) for i, g in enumerate(kept) if i not in taken)
         return out
+
+    def _locate(self, loss: Loss, prefix: str) -> tuple[str, bool]:
+        """Where a plugin's loss is in the source: its path, or, for a skill the target calls
+        by its own name (``$.umiejętności.Broń krótka``), the source's skill that the
+        message names by its neutral key ("the source's handgun competence ...")."""
+        where, exact = self.resolve(loss.path)
+        if exact or "skills" in (_tokens(where) or ()):
+            return where, exact
+        item = _get(self.plain, list(_tokens(prefix) or ()))
+        for word in re.findall(r"[a-z_]+", loss.message):
+            if word not in NEUTRAL_SKILLS:
+                continue
+            hit = self.resolve(f"{prefix}.skills.{word}")
+            if hit[1]:
+                return hit
+            # a source whose skills are not under "skills" (pl-trudnosc: umiejętności)
+            for native in self._aliases["skills"].get(word, ()):
+                for key, val in (item.items() if isinstance(item, dict) else ()):
+                    if isinstance(val, dict) and native in val:
+                        return _path_text([*(_tokens(prefix) or ()), key, native]), True
+        return where, exact
 
     def _placed(self, loss: Loss) -> Loss:
         where, _ = self.resolve(loss.path)

@@ -284,6 +284,11 @@ class System:
                          f"{', '.join(f'{k} {st.native}' for k, st in found)}; the best ({best.native}) is kept",
                          best.rule)
             out[native] = best.native
+            for k, v, end, rep in _beyond_ends(self, native, ctx, best.native, [k for k, _ in found], chances):
+                col.loss("clamped", f"{path}.{native}",
+                         f"the source's {k} competence {v:.3f} lies {'above' if end == 'top' else 'below'} anything "
+                         f"{native} can express: clamped to its {'highest' if end == 'top' else 'lowest'} level, "
+                         f"{native} {best.native} ({k} competence {rep:.3f})", best.rule)
             if col.tracing:
                 col.step(f"{path}.{native}", None, ", ".join(f"{k} competence {chances[k]:.3f}" for k, _ in found),
                          f"{native} {best.native} (competence {best.rep:.3f})", rules=[best.rule],
@@ -325,6 +330,28 @@ class System:
                             for k in keys):
                 levels[native] = level
         return levels
+
+def _beyond_ends(system: "System", native: str, ctx: Mapping[str, Any], written: Any, keys: Sequence[str],
+                 chances: Mapping[str, float]) -> list[tuple[str, float, str, float]]:
+    """The neutral skills whose competence the native skill cannot come near: the level
+    `written` is its highest (lowest) one, and the competence lies beyond that level's by
+    more than half the step to the next level, so no rounding explains it (a ``clamped``
+    loss, not a ``rounded`` one). Returns (neutral skill, competence, "top" or "bottom", the
+    competence of the level written)."""
+    out: list[tuple[str, float, str, float]] = []
+    for k in keys:
+        steps = system.skill_ladder(native, {**ctx, "@key": k}).steps
+        v = float(chances[k])
+        if written == steps[-1].native:
+            half = (steps[-1].rep - steps[-2].rep) / 2 if len(steps) > 1 else 0.0
+            if v > steps[-1].rep + half + 1e-9:
+                out.append((k, v, "top", steps[-1].rep))
+        if written == steps[0].native:
+            half = (steps[1].rep - steps[0].rep) / 2 if len(steps) > 1 else 0.0
+            if v < steps[0].rep - half - 1e-9:
+                out.append((k, v, "bottom", steps[0].rep))
+    return out
+
 
 def _battery_note(neutral_skill: str) -> str:
     cls = SKILLS.get(neutral_skill)

@@ -1,0 +1,129 @@
+"""The loss report says what was lost, and only that (issue 17, "Honest loss report"):
+no system is said to lack a skill it has, no skill is invented on the way, a value pushed
+to a system's lowest or highest level is a ``clamped`` warning that ``--strict`` counts,
+and every path is one the source document has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core.errors import LossError
+from xsys.core.registry import default_registry
+from xsys.core.trace import STRICT_KINDS
+from xsys.core.vocab import SKILLS
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEMS = default_registry().keys()
+NPCS = sorted(p for p in (ROOT / "fixtures").glob("*/npcs/*.yaml"))
+NPC_IDS = [f"{p.parent.parent.name}/{p.name}" for p in NPCS]
+
+
+def _npc(skills, **chars):
+    base = {"strength": 0.5, "constitution": 0.5, "size": 0.5, "dexterity": 0.5, "appearance": 0.5,
+            "intelligence": 0.5, "perception": 0.5, "will": 0.5, "education": 0.5, "charisma": 0.5}
+    return {"system": "neutral", "kind": "npc", "name": "Test subject", "characteristics": {**base, **chars},
+            "skills": skills}
+
+
+# ---- Call of Cthulhu has the skills of its character sheet ------------------------------
+
+SHEET = {"climb": "Climb", "swim": "Swim", "jump": "Jump", "first_aid": "First Aid", "drive": "Drive Auto",
+         "brawl": "Fist/Punch", "track": "Track"}
+
+
+@pytest.mark.parametrize("to", ["coc", "coc-zh"])
+def test_call_of_cthulhu_is_not_said_to_lack_the_skills_it_has(to):
+    conv = api.convert(_npc({k: 0.4 for k in SHEET}), to)
+    said = [x.message for x in conv.losses if "has no skill for" in x.message]
+    assert said == [], said
+    for neutral, native in SHEET.items():
+        assert native in conv.document.skills, f"{neutral} should land on {native}"
+        assert conv.document.skills[native] == pytest.approx(40, abs=3)
+
+
+@pytest.mark.parametrize("fixture", ["nwod/npcs/swat-officer.yaml", "gurps/npcs/shotgun_farmer.yaml",
+                                     "nwod/npcs/gang-enforcer.yaml"])
+def test_fixtures_keep_their_physical_skills_in_call_of_cthulhu(fixture):
+    conv = api.convert(ROOT / "fixtures" / fixture, "coc", fresh=True)
+    for x in conv.losses:
+        for skill in SHEET:
+            assert not x.message.endswith(f"has no skill for {skill}"), x.render()
+
+
+# ---- no invented skills -------------------------------------------------------------------
+
+def test_there_is_no_neutral_courage_skill():
+    # courage is the will characteristic (Polish Odwaga, CoC POW); a skill "courage" had no
+    # standard task, and nWoD's Intimidation (frightening others) is not courage
+    assert "courage" not in SKILLS
+    for key in SYSTEMS:
+        for native, keys in api.system_for(key).skills().items():
+            assert set(keys) <= set(SKILLS), f"{key} {native}: {keys}"
+
+
+@pytest.mark.parametrize("to", [s for s in SYSTEMS if s != "nwod"])
+def test_intimidation_is_reported_as_itself(to):
+    conv = api.convert(ROOT / "fixtures" / "nwod" / "npcs" / "gang-enforcer.yaml", to, fresh=True)
+    assert not any("courage" in x.message for x in conv.losses), [x.render() for x in conv.losses]
+    mine = [x for x in conv.losses if x.path == "$.skills.Intimidation"]
+    assert mine and all("Intimidation" in x.message for x in mine)
+    neutral = api.convert(ROOT / "fixtures" / "nwod" / "npcs" / "gang-enforcer.yaml", "neutral")
+    assert "courage" not in neutral.document.skills
+
+
+# ---- clamped values --------------------------------------------------------------------
+
+def test_a_skill_below_the_lowest_level_is_a_clamped_warning():
+    # the Polish level 0 already hits the standard shot more often than this shooter
+    conv = api.convert(_npc({"handgun": 0.1}), "pl-trudnosc")
+    (clamp,) = [x for x in conv.losses if x.kind == "clamped"]
+    assert clamp.level == "warning" and clamp.kind in STRICT_KINDS
+    assert clamp.path == "$.skills.handgun"  # the source's path, not the target's field
+    assert "0.100" in clamp.message and "lowest level" in clamp.message and "Broń krótka 0" in clamp.message
+    with pytest.raises(LossError):
+        api.convert(_npc({"handgun": 0.1}), "pl-trudnosc", strict=True)
+
+
+def test_a_skill_above_the_highest_level_is_a_clamped_warning():
+    src = ROOT / "fixtures" / "pl-trudnosc" / "npcs" / "sierzant_kowalski.yaml"
+    conv = api.convert(src, "coc", fresh=True)
+    clamps = [x for x in conv.losses if x.kind == "clamped"]
+    assert any(x.path == "$.umiejętności.Broń długa" and "highest level" in x.message
+               and "Rifle 100" in x.message for x in clamps), [x.render() for x in conv.losses]
+    assert all(x.level == "warning" for x in clamps)
+
+
+def test_a_skill_within_reach_is_not_clamped():
+    conv = api.convert(_npc({"handgun": 0.3, "spot": 0.5}), "coc")
+    assert not [x for x in conv.losses if x.kind == "clamped"]
+
+
+def test_a_characteristic_beyond_the_table_is_a_clamped_warning():
+    doc = {"system": "coc", "kind": "npc", "name": "Brute", "STR": 30, "CON": 12, "SIZ": 13, "DEX": 11,
+           "APP": 11, "INT": 13, "POW": 12, "EDU": 12, "skills": {"Handgun": 40}}
+    conv = api.convert(doc, "gurps")
+    (clamp,) = [x for x in conv.losses if x.path == "$.STR" and x.kind == "clamped"]
+    assert clamp.level == "warning" and "STR 30" in clamp.message and "18" in clamp.message
+
+
+# ---- paths ---------------------------------------------------------------------------------
+
+_DOUBLED = re.compile(r"\.(\w+)\.\1(\.|\[|$)")
+
+
+@pytest.mark.parametrize("fixture", NPCS, ids=NPC_IDS)
+def test_loss_paths_are_the_sources_own(fixture):
+    loaded = api.load(fixture)
+    for to in SYSTEMS:
+        if to == loaded.system:
+            continue
+        conv = api.convert(loaded, to, fresh=True, trace=False)
+        for x in conv.losses:
+            assert not _DOUBLED.search(x.path), x.render()
+            # a skill's loss names the source's skill, never a "$" of the whole document
+            if x.kind == "clamped":
+                assert x.path != "$", x.render()
