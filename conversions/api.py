@@ -1030,7 +1030,9 @@ def _restore(loaded: Loaded, to: str, settings: Settings | None, reg: Registry,
         notes.append(_origin_ignored(f"it is a {wanted.kind}, not a {loaded.kind}"))
         return None, False
     if not isinstance(loaded.meta, dict) or loaded.meta.get("digest") != digest(loaded.document):
-        notes.append(_origin_ignored("the document was edited after it was converted"))
+        if isinstance(loaded.meta, dict) and isinstance(loaded.meta.get("digest"), str):
+            return _merge_edited(loaded, chain[0], to, settings, reg, notes), False
+        notes.append(_origin_ignored("the document was edited after it was converted (it holds no digest)"))
         return None, False
     here, here_system = loaded.document, loaded.system
     for source in chain:
@@ -1052,6 +1054,125 @@ def _restore(loaded: Loaded, to: str, settings: Settings | None, reg: Registry,
     inner = _origin_block(wanted.meta)
     conv.origin = None if inner is None else _trim(inner, ORIGIN_DEPTH)
     return conv, True
+
+
+# ---- hand-edited documents -----------------------------------------------------------
+#
+# A converted document edited by hand no longer matches its digest. Converting it back is
+# then neither a restoration (the edit would be lost) nor a fresh conversion (everything the
+# target could not hold would be lost, though the user changed one field). Instead the
+# remembered source is checked (converted afresh it must give the document as it was
+# written: the recorded digest), the edited document is compared with that document, and
+# both are converted back: a field of the source whose two conversions back agree was not
+# touched by the edit and is restored from the source; a field where they differ is taken
+# from the conversion of the edited document, and a warning names both sets of fields.
+
+EDIT_RULE = "xsys.origin.edited"
+
+
+def _plain(doc: Any) -> Any:
+    plain = codec.to_builtins(codec.canonical(doc))
+    plain = msgspec.json.decode(codec.json_encode(plain))  # tuples as lists, as in a file
+    if isinstance(plain, dict):
+        plain.pop("xsys", None)
+    return plain
+
+
+def _changed_paths(a: Any, b: Any, path: str, out: list[str]) -> None:
+    """Where plain documents `a` and `b` differ, as paths (a whole list where lengths differ)."""
+    if a == b:
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            _changed_paths(a.get(k, _MISSING), b.get(k, _MISSING), _path_text([*(_tokens(path) or ()), k]), out)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            _changed_paths(x, y, f"{path}[{i}]", out)
+    else:
+        out.append(path)
+
+
+def _merge_back(src: Any, before: Any, after: Any, path: str, changed: list[str]) -> Any:
+    """The source's value where the edit did not change its conversion back (`before` ==
+    `after`), the conversion of the edited document where it did (`changed` records where)."""
+    if before == after:
+        return src
+    if isinstance(before, dict) and isinstance(after, dict) and isinstance(src, dict):
+        out = {}
+        for k in list(src) + [k for k in after if k not in src] + [k for k in before if k not in src and k not in after]:
+            v = _merge_back(src.get(k, _MISSING), before.get(k, _MISSING), after.get(k, _MISSING),
+                            _path_text([*(_tokens(path) or ()), k]), changed)
+            if v is not _MISSING:
+                out[k] = v
+        return out
+    if (isinstance(before, list) and isinstance(after, list) and isinstance(src, list)
+            and len(before) == len(after) == len(src)):
+        return [_merge_back(s, b, a, f"{path}[{i}]", changed) for i, (s, b, a) in enumerate(zip(src, before, after))]
+    changed.append(path)
+    return after
+
+
+def _merge_edited(loaded: Loaded, source: Loaded, to: str, settings: Settings | None, reg: Registry,
+                  notes: list[Loss]) -> Conversion | None:
+    """`loaded`, a hand-edited conversion of `source`, back in `source`'s system: the fields
+    the edit changed converted afresh, the rest restored from `source` (see above); then, if
+    `source` is itself a conversion of a document in system `to`, on down the chain. None
+    (with a note) when the remembered source does not check out."""
+    here = loaded.system
+    try:
+        expected = convert(source, here, settings=settings, registry=reg, trace=False, fresh=True)
+    except XsysError as exc:
+        notes.append(_origin_ignored(f"it does not convert to {here} ({exc.line()})"))
+        return None
+    if digest(expected.document) != loaded.meta.get("digest"):
+        notes.append(_origin_ignored(
+            f"converted afresh it is not the {here} document that was written (forged, or converted with other "
+            "settings or plugin versions)"))
+        return None
+    edited: list[str] = []
+    _changed_paths(_plain(expected.document), _plain(loaded.document), "$", edited)
+    try:
+        unedited = Loaded(expected.document, here, loaded.kind, loaded.file, loaded.settings)
+        before = convert(unedited, source.system, settings=settings, registry=reg, trace=False, fresh=True)
+        after = convert(Loaded(loaded.document, here, loaded.kind, loaded.file, loaded.settings),
+                        source.system, settings=settings, registry=reg, fresh=True)
+    except XsysError as exc:
+        notes.append(_origin_ignored(f"the edited document does not convert back ({exc.line()})"))
+        return None
+    changed: list[str] = []
+    src = msgspec.json.decode(codec.json_encode(codec.to_builtins(source.document)))  # in the source's own order
+    merged = _merge_back(src, _plain(before.document), _plain(after.document), "$", changed)
+    if source.settings:
+        merged["settings"] = source.settings
+    try:
+        result = from_plain(merged, f"{loaded.file} (edited)", None, reg)
+    except XsysError as exc:
+        notes.append(_origin_ignored(f"the edited fields do not fit the remembered source ({exc.line()})"))
+        return None
+    what = ", ".join(edited) or "nothing"
+    redone = ", ".join(changed) or "nothing"
+    notes.append(Loss(kind="assumed", level="warning", path="$", rule=EDIT_RULE, system=source.system,
+                      message=f"edited by hand since it was converted from {source.system} (changed: {what}); "
+                              f"reconverted {redone}; everything else restored from the remembered {source.system} "
+                              "source"))
+    losses = [x for x in after.losses if any(_inside(x.path, p) for p in edited)]
+    trace = [TraceEntry(path="$", source_value=f"{here} document (edited: {what})",
+                        neutral=f"{source.system} document", rules=[EDIT_RULE], source="seed",
+                        note=f"reconverted {redone}; the rest restored from the remembered source")]
+    trace += [t for t in after.trace if any(_inside(t.path, p) for p in edited)]
+    if source.system != to:  # further down the chain: the merged document, edited against its own source
+        inner = _origin_block(source.meta)
+        if inner is None:
+            return None
+        onward = Loaded(result.document, source.system, source.kind, loaded.file, source.settings,
+                        {"origin": inner, "digest": digest(source.document)})
+        conv, _ = _restore(onward, to, settings, reg, notes)
+        if conv is None:
+            return None
+        conv.losses[:0] = losses
+        conv.trace[:0] = trace
+        return conv
+    return Conversion(result.document, here, to, loaded.kind, losses, trace)
 
 
 # ---- odds -----------------------------------------------------------------------

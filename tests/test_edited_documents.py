@@ -1,0 +1,138 @@
+"""A converted document edited by hand, converted back (issue 17, "Edited documents"):
+only what the edit changed is converted afresh, everything else comes back from the
+remembered source, and a warning names the edited and the reconverted fields. ``--fresh``
+still ignores the remembered source altogether."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from xsys.conversions import api
+from xsys.core import codec
+
+ROOT = Path(__file__).resolve().parent.parent
+XSYS = Path(sys.executable).with_name("xsys")
+GANGSTER = ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml"
+SOURCE = yaml.safe_load(GANGSTER.read_text())
+OTHERS = ["gurps", "nwod", "coc-zh", "pl-trudnosc"]
+RULE = "xsys.origin.edited"
+
+
+def _plain(doc):
+    out = json.loads(codec.json_encode(doc))
+    out.pop("xsys", None)
+    return out
+
+
+def _written(src, to):
+    """What a user has on disk after `xsys convert src --to to -o file`."""
+    return yaml.safe_load(api.dump(api.convert(src, to), "yaml"))
+
+
+def _notes_field(doc, text):
+    return next(k for k, v in doc.items() if v == text)
+
+
+def _stats(doc):
+    return {k: v for k, v in doc.items() if k not in ("notes", "weapons", "xsys")}
+
+
+@pytest.mark.parametrize("to", OTHERS)
+def test_an_edit_to_the_notes_keeps_every_skill_and_characteristic(to):
+    there = _written(GANGSTER, to)
+    there[_notes_field(there, SOURCE["notes"])] = "Met him at the docks; he owes us."
+    back = api.convert(api.from_plain(there, "<edited>"), "coc")
+    doc = _plain(back.document)
+    # the issue's example: Dodge 30 and Sneak 20 stay, Handgun stays 35, EDU stays 8
+    assert doc["skills"] == SOURCE["skills"]
+    assert doc["skills"]["Dodge"] == 30 and doc["skills"]["Sneak"] == 20 and doc["skills"]["Handgun"] == 35
+    assert _stats(doc) == {k: v for k, v in _stats(SOURCE).items()}
+    assert doc["EDU"] == 8
+    assert doc["notes"] == "Met him at the docks; he owes us."
+    assert [w["name"] for w in doc["weapons"]] == [w["name"] for w in SOURCE["weapons"]]
+    (warning,) = [x for x in back.losses if x.rule == RULE]
+    assert warning.level == "warning" and "$.notes" in warning.message and "reconverted $.notes;" in warning.message
+    assert not back.strict_losses  # nothing was lost: the edit is taken, the rest restored
+
+
+def test_an_edit_to_one_skill_reconverts_that_skill_only():
+    there = _written(GANGSTER, "gurps")
+    there["skills"]["Guns (Pistol)"] += 5
+    edited = api.from_plain(there, "<edited>")
+    back = api.convert(edited, "coc")
+    fresh = api.convert(edited, "coc", fresh=True)
+    doc = _plain(back.document)
+    assert doc["skills"]["Handgun"] == fresh.document.skills["Handgun"] != SOURCE["skills"]["Handgun"]
+    assert doc["skills"]["Handgun"] > SOURCE["skills"]["Handgun"]  # a better shot stays better
+    assert {k: v for k, v in doc["skills"].items() if k != "Handgun"} == \
+        {k: v for k, v in SOURCE["skills"].items() if k != "Handgun"}
+    assert _stats({**doc, "skills": {}}) == _stats({**SOURCE, "skills": {}})
+    (warning,) = [x for x in back.losses if x.rule == RULE]
+    assert "$.skills.Guns (Pistol)" in warning.message and "reconverted $.skills.Handgun;" in warning.message
+    assert warning.level == "warning"
+
+
+def test_an_edit_to_a_characteristic_reconverts_what_depends_on_it():
+    there = _written(GANGSTER, "gurps")
+    there["HT"] += 4  # HT reads back as CON (and HP follows it in GURPS)
+    back = api.convert(api.from_plain(there, "<edited>"), "coc")
+    doc = _plain(back.document)
+    assert doc["CON"] > SOURCE["CON"]
+    assert doc["skills"] == SOURCE["skills"] and doc["EDU"] == SOURCE["EDU"] and doc["POW"] == SOURCE["POW"]
+    (warning,) = [x for x in back.losses if x.rule == RULE]
+    assert "$.HT" in warning.message and "$.CON" in warning.message
+
+
+def test_fresh_ignores_the_remembered_source_of_an_edited_document():
+    there = _written(GANGSTER, "gurps")
+    there["notes"] = "edited"
+    edited = api.from_plain(there, "<edited>")
+    fresh = api.convert(edited, "coc", fresh=True)
+    stripped = api.convert(api.from_plain({k: v for k, v in there.items() if k != "xsys"}), "coc")
+    assert _plain(fresh.document) == _plain(stripped.document)
+    assert not any(x.rule == RULE for x in fresh.losses)
+    assert not any(RULE in t.rules for t in fresh.trace)
+    assert "Dodge" not in fresh.document.skills  # GURPS holds no Dodge skill: only the memory kept it
+
+
+def test_an_edit_travels_down_a_chain_of_conversions():
+    gurps = _written(GANGSTER, "gurps")
+    nwod = _written(api.from_plain(gurps, "<g>"), "nwod")
+    nwod["notes"] = "two conversions later"
+    back = api.convert(api.from_plain(nwod, "<edited>"), "coc")
+    doc = _plain(back.document)
+    assert doc["skills"] == SOURCE["skills"] and _stats(doc) == _stats(SOURCE)
+    assert doc["notes"] == "two conversions later"
+
+
+def test_a_forged_source_with_an_edit_is_ignored():
+    there = _written(GANGSTER, "gurps")
+    there["notes"] = "edited"
+    there["xsys"]["origin"]["document"]["skills"]["Handgun"] = 90  # not what gave this document
+    back = api.convert(api.from_plain(there, "<forged>"), "coc")
+    assert back.document.skills["Handgun"] != 90
+    assert any(x.path == "$.xsys.origin" and "ignored" in x.message for x in back.losses)
+    assert not any(x.rule == RULE for x in back.losses)
+
+
+def test_cli_shows_the_warning_of_a_hand_edited_round_trip(tmp_path):
+    g = tmp_path / "tommy.gurps.yaml"
+    out = tmp_path / "tommy.coc.yaml"
+    run = lambda *a: subprocess.run([str(XSYS), *map(str, a)], capture_output=True, text=True,  # noqa: E731
+                                    env={**os.environ})
+    assert run("convert", GANGSTER, "--to", "gurps", "-q", "-o", g).returncode == 0
+    text = g.read_text().replace("Carries the Thompson in a violin case.", "Now carries it in a golf bag.", 1)  # not in xsys.origin
+    g.write_text(text)
+    r = run("convert", g, "--to", "coc", "--strict", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert "warning: $: edited by hand since it was converted from coc (changed: $.notes); reconverted $.notes;" \
+        in r.stderr
+    doc = yaml.safe_load(out.read_text())
+    assert doc["skills"] == SOURCE["skills"] and doc["notes"].endswith("golf bag.")
