@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 from xsys.conversions import api
 from xsys.core import codec
 from xsys.core.registry import catalog
+from xsys.core.trace import STRICT_KINDS
 from xsys.core.vocab import CARTRIDGES, WEAPON_CLASSES, cartridge_of
 
 SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
 PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
-EXAMPLES = int(os.environ.get("XSYS_PROPERTY_EXAMPLES", 3))
+EXAMPLES = int(os.environ.get("XSYS_PROPERTY_EXAMPLES", 10))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 # What each system's own weapon line holds of a weapon that is not in the catalog: the
@@ -294,3 +295,20 @@ def test_an_unknown_gurps_guns_skill_is_a_warning_not_a_lost_weapon(skill, acc, 
     assert [(w.name, w.weapon_class) for w in conv.document.weapons] == [("Odd gun", cls)]
     warn = [x for x in conv.losses if x.path == "$.weapons[0].skill"]
     assert warn and warn[0].level == "warning" and repr(skill) in warn[0].message
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_class_the_system_cannot_hold_is_a_warning_and_only_then(system):
+    """What a system merges (a revolver fired with the pistol skill, an SMG as a Polish long
+    weapon) is a warning at that weapon; a class it holds is reported nowhere."""
+    weapons = [{"name": f"Test {cls}", "weapon_class": cls, "muzzle_energy": f"{sum(ENERGY[cls]) // 2} J"}
+               for cls in WEAPON_CLASSES]
+    conv = api.convert(api.from_plain(scenario(weapons)), system, fresh=True, trace=False)
+    for i, cls in enumerate(WEAPON_CLASSES):
+        for where in (f"$.scenes[0].combatants[0].weapons[{i}]", f"$.scenes[0].shots[{i}].weapon"):
+            about = [x for x in conv.losses if x.path == f"{where}.weapon_class"]
+            if held(system, cls) == cls:
+                assert about == [], f"{system}: a {cls} is held, yet {about}"
+            else:
+                assert any(x.level == "warning" and x.kind in STRICT_KINDS for x in about), \
+                    f"{system}: a {cls} becomes a {held(system, cls)} without a warning at {where}"
