@@ -375,7 +375,8 @@ class Gurps(System):
         return WeaponStats(
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
-            origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]",
+            origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]"
+                   + (f", damage of {cartridge_of(weapon.calibre)} (gurps.damage)" if cartridge_of(weapon.calibre) else ""),
         )
 
     def damage_code(self, weapon: Weapon) -> int:
