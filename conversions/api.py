@@ -604,6 +604,9 @@ def _far_values(d: _Diff) -> list[Any]:
     field at all? (a number far from the default, or each other choice)."""
     f = d.field
     if f is None:
+        tokens = _tokens(d.path) or ()
+        if len(tokens) >= 2 and tokens[-2] in ("skills", "characteristics") and _is_number(d.src):
+            return [0.95, 0.05]  # a competence or percentile: does the system write this one at all?
         return []
     if f.choices:
         return [c for c in f.choices if c != f.default and c != d.src]
@@ -737,6 +740,9 @@ class LossAudit:
         if _empty(back) or (default is not _MISSING and _same(back, default)):
             if self._written_at_all(system, what, neutral, d):
                 kind = "rounded" if _is_number(src) else "merged"
+                if back is _MISSING:  # e.g. a skill at the level a stat block leaves out (Polish level 0)
+                    return Loss.of(kind, d.path, f"{field} {_show(src)} is written as the level {where} leaves "
+                                   "out (its lowest); it reads back as no value", system=self.key)
                 return Loss.of(kind, d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}",
                                system=self.key)
             return Loss.of("unsupported-field", d.path, f"{field} {_show(src)}: no place for it in {where}; dropped",

@@ -127,3 +127,14 @@ def test_loss_paths_are_the_sources_own(fixture):
             # a skill's loss names the source's skill, never a "$" of the whole document
             if x.kind == "clamped":
                 assert x.path != "$", x.render()
+
+
+def test_a_skill_at_the_level_a_sheet_leaves_out_is_not_said_to_have_no_place():
+    # the Polish sheet lists trained skills only: rifle 0.5 is Broń długa 0, left out; the
+    # system has a place for rifles (Broń długa), so "no place for it; dropped" would be false
+    conv = api.convert(_npc({"rifle": 0.5, "handgun": 0.9}), "pl-trudnosc")
+    mine = [x for x in conv.losses if x.path == "$.skills.rifle"]
+    assert mine and not any("no place for it" in x.message for x in mine), [x.render() for x in mine]
+    assert all(x.kind in ("rounded", "clamped") for x in mine)
+    smg = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "pl-trudnosc", fresh=True)
+    assert not any(x.path == "$.skills.SMG" and "no place for it" in x.message for x in smg.losses)
