@@ -1,0 +1,78 @@
+"""Skill and stat names as printed stat blocks write them, per system: the native name a
+reader files them under. Keys are folded with :func:`fold` (NFKC, lower case, spaces
+collapsed), so full-width Japanese digits and brackets read like ASCII ones."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+def fold(name: str) -> str:
+    text = unicodedata.normalize("NFKC", name).lower().strip()
+    text = re.sub(r"\s+", " ", text)
+    return text.replace("( ", "(").replace(" )", ")")
+
+
+# Call of Cthulhu (coc and coc-zh write the same names): English 5th/6th edition, 7th edition
+# ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
+# A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
+_COC: dict[str, tuple[str, ...]] = {
+    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪"),
+    "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "firearms (rifle/shotgun)"),
+    "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "firearms (rifle/shotgun)"),
+    "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
+            "サブマシンガン", "冲锋枪"),
+    "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃", "机枪"),
+    "Throw": ("throw", "throwing", "投擲", "投掷"),
+    "Dodge": ("dodge", "回避", "闪避"),
+    "Spot Hidden": ("spot hidden", "目星", "侦查", "侦察"),
+    "Conceal": ("conceal", "隠す", "隐藏"),
+    "Hide": ("hide", "隠れる", "躲藏"),
+    "Locksmith": ("locksmith", "鍵開け", "锁匠", "开锁"),
+    "Climb": ("climb", "登攀", "攀爬"),
+    "Jump": ("jump", "跳躍", "跳跃"),
+    "Swim": ("swim", "水泳", "游泳"),
+    "First Aid": ("first aid", "応急手当", "急救"),
+    "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶"),
+    "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击", "斗殴"),
+    "Track": ("track", "追跡", "追踪"),
+    "Listen": ("listen", "聞き耳", "聆听"),
+    "Sneak": ("sneak", "忍び歩き", "潜行"),
+}
+COC_SKILLS: dict[str, tuple[str, ...]] = {}
+for _native, _aliases in _COC.items():
+    for _a in _aliases:
+        COC_SKILLS.setdefault(fold(_a), ())
+        COC_SKILLS[fold(_a)] += (_native,)
+
+COC_CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", "Know", "Sanity", "Magic Points")
+
+GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
+GURPS_DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
+GURPS_IGNORED = ("FP", "Speed", "Basic Speed", "Basic Move", "Parry", "Block", "SM", "DR", "PD", "Size")
+
+NWOD_ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina", "Presence",
+                   "Manipulation", "Composure")
+NWOD_DERIVED = ("Size", "Health", "Willpower", "Defense", "Speed", "Initiative")
+NWOD_IGNORED = ("Morality", "Virtue", "Vice", "Armor")
+
+PL_TRAITS = ("Motoryka", "Percepcja", "Atletyka", "Odwaga")
+PL_SKILLS = ("Broń krótka", "Broń długa", "Rzucanie", "Czujność")
+
+# Section headings: what the rest of the line (and the lines after it, up to the next
+# heading) holds.
+HEADINGS: dict[str, str] = {
+    **{fold(h): "skills" for h in ("skills", "skill", "技能", "umiejętności", "umiejetnosci")},
+    **{fold(h): "attributes" for h in ("attributes", "characteristics", "能力値", "属性", "cechy")},
+    **{fold(h): "weapons" for h in ("weapons", "weapon", "combat", "attacks", "attack", "武器", "戦闘", "战斗",
+                                    "broń", "bron")},
+    **{fold(h): "armor" for h in ("armor", "armour", "防具", "护甲", "装甲", "pancerz")},
+    **{fold(h): "notes" for h in ("notes", "note", "description", "備考", "メモ", "说明", "备注", "opis")},
+    **{fold(h): "advantages" for h in ("advantages",)},
+    **{fold(h): "disadvantages" for h in ("disadvantages",)},
+    **{fold(h): "merits" for h in ("merits",)},
+    **{fold(h): "derived" for h in ("derived", "derived traits")},
+    **{fold(h): "zalety" for h in ("zalety",)},
+}

@@ -1,0 +1,171 @@
+"""Plain-text stat blocks (issue 20): the textblock format plugin reads the blocks printed in
+scenarios for every built-in system, reports every line it could not read, and writes each
+system's own block; a native document survives text and back."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec
+from xsys.core.errors import InputError
+from xsys.plugins.textblock.reader import load
+from xsys.plugins.textblock.writer import text_of
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT = ROOT / "fixtures" / "text"
+XSYS = str(Path(sys.executable).parent / "xsys")
+
+
+def read(name: str) -> dict:
+    return load((TEXT / name).read_bytes())
+
+
+def test_a_coc_block_reads_like_its_yaml_fixture():
+    doc = read("malloy-coc6.txt")
+    assert doc["system"] == "coc" and doc["name"] == "Detective Sergeant Frank Malloy"
+    assert [doc[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU", "HP")] == \
+        [12, 12, 13, 11, 11, 13, 12, 12, 13]
+    assert doc["skills"] == {"Dodge": 30, "Spot Hidden": 60, "Locksmith": 20, "Hide": 15, "Shotgun": 40,
+                             "Handgun": 55}
+    (w,) = doc["weapons"]
+    assert (w["skill"], w["damage"], w["base_range"], w["capacity"], w["catalog"]) == \
+        ("Handgun", "1d10", "15 m", 6, "sw-model-10")
+    assert doc["notes"].startswith("Arkham police")
+    assert "xsys" not in doc  # every line read, nothing assumed
+
+
+def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
+    doc = read("walters-coc7.txt")
+    assert (doc["STR"], doc["INT"], doc["EDU"]) == (10, 17, 18)
+    assert doc["skills"]["Handgun"] == 30 and doc["skills"]["Fist/Punch"] == 35 and doc["skills"]["Dodge"] == 27
+    assert doc["skills"]["Library Use"] == 80  # a skill coc has no table for is kept by its name
+    (w,) = doc["weapons"]
+    assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
+    report = doc["xsys"]["read"]
+    assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
+    # the brawl line is a melee attack: its skill is read, the attack itself reported
+    assert [u["line"] for u in report["unread"]] == [6]
+
+
+def test_a_japanese_block_reads_full_width_digits_and_japanese_skill_names():
+    doc = read("tanaka-coc-ja.txt")
+    assert doc["system"] == "coc" and doc["STR"] == 12 and doc["SIZ"] == 14
+    assert doc["skills"] == {"Handgun": 60, "Dodge": 40, "Spot Hidden": 55, "Listen": 45, "Fist/Punch": 60}
+    (w,) = doc["weapons"]
+    assert (w["skill"], w["damage"]) == ("Handgun", "1d10")
+    assert any("no base range" in a for a in doc["xsys"]["read"]["assumed"])
+
+
+def test_gurps_book_and_mook_blocks():
+    doc = read("patrol-officer-gurps.txt")
+    fixture = codec.to_builtins(api.load(ROOT / "fixtures/gurps/npcs/policeman.yaml").document)
+    got = codec.to_builtins(api.from_plain(doc, "x").document)
+    for a in fixture["armor"]:
+        a.pop("catalog")  # "Kevlar vest" does not name a catalog item: the YAML says nij-iia-vest
+    assert got == fixture
+    mook = read("street-thug-mook.txt")
+    assert (mook["ST"], mook["DX"], mook["IQ"], mook["HT"], mook["Dodge"]) == (11, 11, 9, 10, 8)
+    assert mook["skills"] == {"Guns (Pistol)": 12, "Brawling": 12, "Streetwise": 10}
+
+
+def test_nwod_and_polish_blocks():
+    doc = read("patrol-officer-nwod.txt")
+    fixture = api.load(ROOT / "fixtures/nwod/npcs/patrol-officer.yaml").document
+    got = api.from_plain(doc, "x").document
+    for k in ("Intelligence", "Dexterity", "Composure", "skills", "specialties", "Health", "Defense"):
+        assert getattr(got, k) == getattr(fixture, k), k
+    glock = got.weapons[0]
+    assert (glock.damage, glock.clip, glock.chamber, glock.catalog) == (2, 17, True, "glock-17")
+    pl = read("anna-nowak-pl.txt")
+    assert pl["system"] == "pl-trudnosc" and pl["umiejętności"] == {"Broń krótka": 3, "Czujność": 4}
+    assert pl["broń"] == [{"nazwa": "Walther PPK (7.65 mm)", "rodzaj": "krótka", "katalog": "walther-ppk"}]
+
+
+def test_every_line_not_read_is_reported_with_its_number():
+    text = ("Bob the bouncer\nSTR 14 CON 13 SIZ 15 DEX 10 APP 8 INT 9 POW 10 EDU 8 Sneer 3\n"
+            "Skills: Dodge 30%, Fist/Punch 70%, Looming menacingly\nHe likes cats.\n")
+    doc = load(text.encode())
+    unread = doc["xsys"]["read"]["unread"]
+    assert {u["line"] for u in unread} == {2, 3, 4}
+    assert any("Sneer 3" in u["text"] for u in unread) and any("Looming" in u["text"] for u in unread)
+    assert doc["skills"] == {"Dodge": 30, "Fist/Punch": 70}
+
+
+def test_a_block_of_no_known_system_is_one_clear_error(tmp_path):
+    with pytest.raises(InputError) as exc:
+        load(b"Just some prose\nwith no stats at all\n")
+    assert "cannot tell which system" in str(exc.value)
+    bad = tmp_path / "prose.txt"
+    bad.write_text("Just some prose\n", encoding="utf-8")
+    r = subprocess.run([XSYS, "convert", str(bad), "--to", "gurps", "--format", "yaml"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "prose.txt" in r.stderr and "cannot tell which system" in r.stderr
+    with pytest.raises(InputError):
+        load(b"system: dnd5e\nSTR 10\n")
+
+
+def _native_fixtures():
+    for f in sorted((ROOT / "fixtures").glob("*/npcs/*.yaml")):
+        if f.parent.parent.name != "neutral":
+            yield f
+
+
+@pytest.mark.parametrize("path", list(_native_fixtures()), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_fixture_npc_survives_text_and_back(path):
+    """A native document printed as its system's block and read back is the same document;
+    a name that is a catalog item may gain its catalog id, never lose one."""
+    loaded = api.load(path)
+    plain = {"system": loaded.system, "kind": "npc", **codec.to_builtins(loaded.document)}
+    text = text_of(plain)
+    back = load(text.encode())
+    assert "xsys" not in back, back.get("xsys")
+    a = codec.to_builtins(loaded.document)
+    b = codec.to_builtins(api.from_plain(back, "x").document)
+    for key in ("weapons", "armor", "broń", "pancerz"):
+        for x, y in zip(a.get(key) or [], b.get(key) or []):
+            for cat in ("catalog", "katalog"):
+                if cat not in x and cat in y:
+                    y.pop(cat)  # gained by name
+    assert a == b
+
+
+def test_the_writer_prints_every_stat_even_at_its_default():
+    text = text_of({"system": "gurps", "kind": "npc", "name": "Average shooter", "skills": {"Guns (Pistol)": 12}})
+    assert "ST 10, DX 10, IQ 10, HT 10" in text
+    nwod = text_of({"system": "nwod", "kind": "npc", "name": "Joe"})
+    assert "Dexterity 2" in nwod and "Wits 2" in nwod and "Composure 2" in nwod
+
+
+def test_nwod_ranges_print_in_yards():
+    doc = api.load(ROOT / "fixtures/nwod/npcs/patrol-officer.yaml")
+    text = text_of({"system": "nwod", "kind": "npc", **codec.to_builtins(doc.document)})
+    assert "Ranges 20/40/80 yd" in text and "18.288" not in text
+
+
+def test_a_converted_document_prints_with_its_report_summed_up_in_a_comment():
+    conv = api.convert(ROOT / "fixtures/coc/npcs/police_detective.yaml", "gurps", fresh=True)
+    plain = {"system": "gurps", "kind": "npc", **codec.to_builtins(conv.document), "xsys": conv.meta()}
+    text = text_of(plain)
+    assert text.startswith("# converted from coc by xsys:")
+    back = load(text.encode())
+    assert back["name"] == "Detective Sergeant Frank Malloy" and "xsys" not in back
+
+
+@pytest.mark.parametrize("target", ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"])
+def test_a_pasted_block_converts_to_every_system(target):
+    r = subprocess.run([XSYS, "convert", str(TEXT / "patrol-officer-gurps.txt"), "--to", target, "--format", "yaml",
+                        "--fresh", "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "Patrol officer" in r.stdout
+
+
+def test_chinese_blocks_are_coc_zh():
+    text = "陳探長\nSTR 13 CON 12 SIZ 14 DEX 12 APP 10 INT 14 POW 11 EDU 13\n技能：手枪 60%、闪避 40%\n"
+    doc = load(text.encode())
+    assert doc["system"] == "coc-zh" and doc["skills"] == {"Handgun": 60, "Dodge": 40}
