@@ -724,6 +724,35 @@ class LossAudit:
                 return True
         return False
 
+    def _probe(self, system: System, what: str, neutral: Any, tokens: tuple[str | int, ...], value: Any) -> Any:
+        """What `value` at `tokens` reads back as after a trip through `system` (_MISSING on a fault)."""
+        try:
+            trial = _put(neutral, list(tokens), value)
+            with tracing(False):
+                method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
+                return _get(self._read_back(system, what, method(trial).value), list(tokens))
+        except PLUGIN_FAULTS:
+            return _MISSING
+
+    def _clamped(self, system: System, what: str, neutral: Any, d: _Diff) -> bool:
+        """Whether a competence that reads back as another number was pushed to the end of
+        the target's scale: nothing further out reads back differently, and the mirror of the
+        source about the value read back does (the source lies beyond the end by more than
+        half the step to the next level, so no rounding explains it)."""
+        tokens = _tokens(d.path)
+        if not tokens or tokens[-1] != "skill" or not (_is_number(d.src) and _is_number(d.back)):
+            return False
+        src, back = float(d.src), float(d.back)
+        gap = src - back
+        lo, hi = (d.field.bounds if d.field is not None else (None, None))
+        lo, hi = (0.0 if lo is None else lo), (1.0 if hi is None else hi)
+        outward = min(max(src + gap, lo), hi)
+        if outward != src and not _same(self._probe(system, what, neutral, tokens, outward), back):
+            return False
+        mirror = min(max(back - gap, lo), hi)
+        got = self._probe(system, what, neutral, tokens, mirror)
+        return got is not _MISSING and not _same(got, back)
+
     # ---- classifying --------------------------------------------------------------------
     def _classify(self, system: System, what: str, neutral: Any, d: _Diff) -> Loss | None:
         field = d.path[2:]
@@ -748,6 +777,10 @@ class LossAudit:
             return Loss.of("unsupported-field", d.path, f"{field} {_show(src)}: no place for it in {where}; dropped",
                            system=self.key)
         if _is_number(src) and _is_number(back):
+            if self._clamped(system, what, neutral, d):
+                return Loss.of("clamped", d.path, f"{field} {_show(src)} lies {'above' if src > back else 'below'} "
+                               f"anything {where} can express: clamped to its {'highest' if src > back else 'lowest'} "
+                               f"level, which reads back as {_show(back)}", system=self.key)
             return Loss.of("rounded", d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}",
                            system=self.key)
         if isinstance(src, bool) or (d.field is not None and d.field.choices):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from xsys.conversions import api
+from xsys.core import codec
 from xsys.core.errors import LossError
 from xsys.core.registry import default_registry
 from xsys.core.trace import STRICT_KINDS
@@ -138,3 +139,21 @@ def test_a_skill_at_the_level_a_sheet_leaves_out_is_not_said_to_have_no_place():
     assert all(x.kind in ("rounded", "clamped") for x in mine)
     smg = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "pl-trudnosc", fresh=True)
     assert not any(x.path == "$.skills.SMG" and "no place for it" in x.message for x in smg.losses)
+
+
+@pytest.mark.parametrize("to,skill,end", [("pl-trudnosc", 0.1, "lowest"), ("pl-trudnosc", 0.99, "highest"),
+                                          ("coc", 0.99, "highest"), ("nwod", 0.99, "highest")])
+def test_a_shooter_beyond_the_targets_scale_is_a_clamped_warning(to, skill, end):
+    shot = api.load(ROOT / "fixtures" / "neutral" / "shots" / "car_park_by_moonlight.yaml")
+    plain = codec.to_builtins(shot.document)
+    plain["shooter"]["skill"] = skill
+    conv = api.convert(plain, to)
+    (clamp,) = [x for x in conv.losses if x.path == "$.shooter.skill"]
+    assert clamp.kind == "clamped" and clamp.level == "warning", clamp.render()
+    assert f"{skill:g}" in clamp.message and f"its {end} level" in clamp.message
+
+
+@pytest.mark.parametrize("to", SYSTEMS)
+def test_a_shooter_within_the_targets_scale_is_rounded_not_clamped(to):
+    conv = api.convert(ROOT / "fixtures" / "neutral" / "shots" / "car_park_by_moonlight.yaml", to)  # skill 0.6
+    assert not [x for x in conv.losses if x.kind == "clamped"], [x.render() for x in conv.losses]
