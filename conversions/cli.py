@@ -368,9 +368,6 @@ def convert(
 ) -> None:
     """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B).
     Files in a folder that are not xsys documents are skipped (said on stderr)."""
-    from . import api
-    from .output import write_atomic
-
     if fmt is not None and fmt not in OUT_EXT:
         raise XsysError("unknown output format", expected="yaml, json, toml or md", found=repr(fmt))
     if output is not None and out_dir is not None:
@@ -391,13 +388,130 @@ def convert(
     dests = _destinations(jobs, out_dir, fmt, input_format, stdin_fmt) if out_dir is not None else {}
     to_stdout = output is None or output == "-"
     failed = strict_failed = skipped = 0
-    show_progress = len(jobs) > 1 and sys.stderr is not None and sys.stderr.isatty()
-    for n, (src, rel, in_folder) in enumerate(jobs, 1):
-        if show_progress:
-            sys.stderr.write(f"\r[{n}/{len(jobs)}] {rel}"[:120].ljust(60))
-            sys.stderr.flush()
+    bar = _Progress.start(len(jobs))
+    try:
+        failed, strict_failed, skipped = _convert_jobs(
+            jobs, bar, stdin, dests, to, from_, output, out_dir, to_stdout, fmt, input_format, explain, strict,
+            quiet, settings, fresh)
+    finally:
+        bar.stop()
+    done = len(jobs) - failed - strict_failed - skipped
+    if len(jobs) > 1:
+        typer.echo(f"converted {done} of {len(jobs) - skipped} file(s)"
+                   + (f"; {failed + strict_failed} failed" if failed + strict_failed else "")
+                   + (f"; {skipped} skipped" if skipped else ""), err=True)
+    if failed:
+        raise typer.Exit(2)
+    if strict_failed:
+        raise typer.Exit(1)
+    if done == 0:
+        raise InputError("nothing converted", file=", ".join(inputs), expected="at least one xsys document",
+                         found=f"{skipped} file(s) that are not xsys documents")
+
+
+class _Progress:
+    """A progress bar on stderr (rich: rate and time left) for a folder's files and for
+    the NPCs of a streamed roster; nothing at all when stderr is not a terminal."""
+
+    def __init__(self, files: int) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                                   TimeRemainingColumn)
+        from rich.text import Text
+
+        class Rate(ProgressColumn):
+            def render(self, task: Any) -> Text:
+                n = task.fields.get("npcs")
+                elapsed = task.elapsed or 0.0
+                if n is not None and elapsed > 0:
+                    return Text(f"{n / elapsed:,.0f} NPC/s")
+                speed = task.speed
+                return Text(f"{speed:,.1f} files/s" if speed else "")
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+                                 TimeRemainingColumn(), console=Console(file=sys.stderr), transient=True,
+                                 redirect_stdout=False, redirect_stderr=True)
+        self.files = self.progress.add_task("files", total=files, visible=files > 1) if files > 1 else None
+        self.roster: Any = None
+        self.progress.start()
+
+    @classmethod
+    def start(cls, files: int) -> "_Progress | _NoProgress":
+        try:
+            tty = sys.stderr is not None and sys.stderr.isatty()
+        except (ValueError, OSError):
+            tty = False
+        if not tty:
+            return _NoProgress()
+        try:
+            return cls(files)
+        except ImportError:  # pragma: no cover - rich comes with typer
+            return _NoProgress()
+
+    def file(self, rel: str) -> None:
+        if self.files is not None:
+            self.progress.update(self.files, description=rel[-40:])
+
+    def file_done(self) -> None:
+        if self.files is not None:
+            self.progress.advance(self.files)
+        if self.roster is not None:
+            self.progress.remove_task(self.roster)
+            self.roster = None
+
+    def npcs(self, name: str) -> Any:
+        def update(done: int, total: int | None, reached: int) -> None:
+            if self.roster is None:
+                self.roster = self.progress.add_task(name[-40:], total=total or None, npcs=0)
+            if total is not None:
+                self.progress.update(self.roster, completed=done, npcs=done)
+            else:  # a YAML roster: how far into the file, in bytes
+                self.progress.update(self.roster, completed=reached, total=self._size, npcs=done,
+                                     description=f"{name[-30:]} ({done:,} NPCs)")
+
+        try:
+            self._size = os.path.getsize(name)
+        except OSError:
+            self._size = None
+        return update
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+class _NoProgress:
+    def file(self, rel: str) -> None:
+        pass
+
+    def file_done(self) -> None:
+        pass
+
+    def npcs(self, name: str) -> None:
+        return None
+
+    def stop(self) -> None:
+        pass
+
+
+def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests: dict[str, Path], to: str,
+                  from_: str | None, output: str | None, out_dir: Path | None, to_stdout: bool, fmt: str | None,
+                  input_format: str | None, explain: bool, strict: bool, quiet: bool, settings: Any,
+                  fresh: bool) -> tuple[int, int, int]:
+    from . import api
+    from .output import write_atomic
+
+    failed = strict_failed = skipped = 0
+    for n, (src, rel, in_folder) in enumerate(jobs):
+        if n:
+            bar.file_done()
+        bar.file(rel)
         name = "<stdin>" if src == "-" else src
         try:
+            dest = dests.get(src) if out_dir is not None else (None if to_stdout else output)
+            if (src != "-" and not explain and (out_dir is None or dest is not None)
+                    and _streamed(src, to, from_, dest, fmt, input_format, strict, quiet, settings, fresh,
+                                  in_folder, bar)):
+                continue
             if src == "-":
                 if isinstance(stdin, XsysError):
                     raise stdin
@@ -424,27 +538,55 @@ def convert(
             else:
                 _emit_bytes(out)
         except XsysError as exc:
-            if show_progress:
-                sys.stderr.write("\n")
             typer.echo(exc.with_file(name).line(), err=True)
             if exc.exit_code == 1:
                 strict_failed += 1
             else:
                 failed += 1
-    if show_progress:
-        sys.stderr.write("\n")
-    done = len(jobs) - failed - strict_failed - skipped
-    if len(jobs) > 1:
-        typer.echo(f"converted {done} of {len(jobs) - skipped} file(s)"
-                   + (f"; {failed + strict_failed} failed" if failed + strict_failed else "")
-                   + (f"; {skipped} skipped" if skipped else ""), err=True)
-    if failed:
-        raise typer.Exit(2)
-    if strict_failed:
-        raise typer.Exit(1)
-    if done == 0:
-        raise InputError("nothing converted", file=", ".join(inputs), expected="at least one xsys document",
-                         found=f"{skipped} file(s) that are not xsys documents")
+    bar.file_done()
+    return failed, strict_failed, skipped
+
+
+def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, input_format: str | None,
+              strict: bool, quiet: bool, settings: Any, fresh: bool, in_folder: bool, bar: Any) -> bool:
+    """Convert `src` as a stream if it is a JSON or YAML roster (conversions/stream.py),
+    writing where the whole conversion would; False: convert it whole. An error in a file
+    the whole conversion can read is reported as the whole conversion reports it."""
+    from . import stream
+
+    try:
+        in_fmt = documents.format_for(src, input_format)
+    except XsysError:
+        return False
+    if in_fmt not in stream.STREAM_FORMATS or (fmt or in_fmt) not in stream.STREAM_FORMATS:
+        return False
+    try:
+        done = stream.convert_file(src, to, input_format=input_format, out_fmt=fmt, default_system=from_,
+                                   settings=settings, strict=strict, fresh=fresh, dest=dest,
+                                   progress=bar.npcs(src), in_folder=in_folder)
+    except XsysError as exc:
+        if exc.exit_code == 1:
+            raise
+        try:
+            small = os.path.getsize(src) <= documents.max_input_bytes()
+        except (OSError, XsysError):
+            small = True
+        if small:
+            return False  # the whole conversion says what is wrong, as it always did
+        raise
+    if done is None:
+        return False
+    try:
+        if not quiet:
+            for line in done.warnings():
+                typer.echo(f"{printable(src)}: {line}", err=True)
+        if dest is not None:
+            done.install(dest)
+        else:
+            done.copy_to(_emit_bytes)
+    finally:
+        done.discard()
+    return True
 
 
 def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str, bool]]:

@@ -1,0 +1,835 @@
+"""Rosters converted as a stream: read NPC by NPC, converted one at a time through the
+public conversion functions, written incrementally, so that memory stays flat however
+many NPCs a roster holds.
+
+The output is byte for byte what :func:`api.convert` and :func:`api.dump` write for the
+whole roster (tests/test_stream.py compares them). How:
+
+- Reading. JSON: one pass over the file in chunks with a tokenizer that skips strings and
+  counts brackets finds the ``npcs`` array and where each NPC is; everything else (the
+  "head": system, kind, name, notes, settings) is read as a document without its NPCs;
+  then each NPC's bytes are read and parsed on their own (msgspec, with the usual checks:
+  UTF-8, duplicate keys, the input-size limit, which thus applies per NPC). YAML: libyaml's
+  parser (PyYAML's ``CSafeLoader``, with xsys's own safe loader rules) composes one NPC
+  node at a time; the nesting and alias limits are checked on each NPC's node tree.
+- Converting. Each NPC is converted as a roster of one NPC, exactly as
+  :func:`api.convert` converts a roster (``to_neutral``, a :class:`api.LossAudit`,
+  ``from_neutral``), and its paths ``$.npcs[0]`` renamed to its own index. A roster's loss
+  report lists the losses of reading every NPC first, then those of writing them: the two
+  halves go to two spool files.
+- Writing. The whole output's skeleton is rendered once with placeholders for the NPC
+  list, the loss list and the remembered source's NPC list; each NPC is rendered at the
+  indentation its place in the skeleton has (JSON: msgspec's writer, indented; YAML:
+  nested under the same keys, so that line widths wrap alike). The converted NPCs go
+  straight into a temporary file beside the destination, the loss report and the
+  remembered source into spool files appended at the end; the digest is hashed as the
+  NPCs pass. Only a complete output is renamed into place (nothing partial on failure).
+
+A roster that is not streamed (an input that remembers its source in an ``xsys:`` block,
+TOML or Markdown, ``--explain``, an empty roster, keys this reader does not expect) returns
+``None``: the caller converts it whole, as before.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import re
+import shutil
+import stat
+import tempfile
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import msgspec
+
+from xsys.core import codec
+from xsys.core.errors import InputError, LossError, XsysError
+from xsys.core.registry import Registry, default_registry
+from xsys.core.trace import STRICT_KINDS, Loss, tracing
+
+STREAM_FORMATS = ("json", "yaml")
+CHUNK = 1 << 20
+
+_S_NPCS = "@@xsys-stream:npcs@@"
+_S_LOSSES = "@@xsys-stream:losses@@"
+_S_ORIGIN = "@@xsys-stream:origin@@"
+
+
+class NotStreamable(Exception):
+    """This document is converted whole (the reason is the message)."""
+
+
+# ---- reading JSON ---------------------------------------------------------------------
+
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|"|[\[\]{}]')
+_COLON = re.compile(rb"[ \t\r\n]*:[ \t\r\n]*")
+_BLANK_END = re.compile(rb"[ \t\r\n]*\Z")
+_FIRST_GAP = re.compile(rb"\[[ \t\r\n]*\Z")
+_GAP = re.compile(rb"[ \t\r\n]*,[ \t\r\n]*\Z")
+_LAST_GAP = re.compile(rb"[ \t\r\n]*\]\Z")
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class _JsonLayout:
+    head: bytes  # the document with an empty npcs list
+    arr_start: int  # offset of the npcs list's "["
+    arr_end: int  # just after its "]"
+    starts: array  # offsets of each NPC's "{"
+    ends: array  # just after each NPC's "}"
+
+
+def _scan_json(path: str) -> _JsonLayout:
+    """Where the top-level ``npcs`` array and each of its objects are in a JSON file (one
+    pass in chunks; strings skipped whole, brackets counted). What lies between the
+    objects is checked when they are read."""
+    depth = 0
+    pos = 0  # file offset of buf[0]
+    buf = b""
+    npcs_key = False  # the last top-level key was "npcs"
+    arr_start = arr_end = elem_start = -1
+    starts, ends = array("q"), array("q")
+    with open(path, "rb") as fh:
+        eof = False
+        while not eof:
+            chunk = fh.read(CHUNK)
+            eof = not chunk
+            buf = buf + chunk if buf else chunk
+            keep = len(buf)
+            for m in _TOKEN.finditer(buf):
+                tok = m.group()
+                c = tok[0]
+                if c == 0x22:  # a string, or a lone quote: a string the buffer cuts
+                    if len(tok) == 1:
+                        if eof:
+                            raise NotStreamable("malformed JSON")
+                        keep = m.start()
+                        break
+                    if depth == 1:
+                        cm = _COLON.match(buf, m.end())
+                        if cm is None:
+                            if not eof and _BLANK_END.match(buf, m.end()):
+                                keep = m.start()  # its colon may be in the next chunk
+                                break
+                            continue  # a value
+                        if tok == b'"npcs"':
+                            if arr_start >= 0:
+                                raise NotStreamable("two npcs keys")
+                            npcs_key = True
+                        elif tok == b'"xsys"':
+                            raise NotStreamable("it remembers its source")
+                        else:
+                            npcs_key = False
+                    continue
+                if c == 0x7B or c == 0x5B:  # { [
+                    if depth == 1 and npcs_key:
+                        if c != 0x5B:
+                            raise NotStreamable("npcs is not a list")
+                        arr_start = pos + m.start()
+                        npcs_key = False
+                    elif depth == 2 and arr_start >= 0 and arr_end < 0:
+                        if c != 0x7B:
+                            raise NotStreamable("an NPC that is not a mapping")
+                        elem_start = pos + m.start()
+                    depth += 1
+                    continue
+                depth -= 1
+                if depth < 0:
+                    raise NotStreamable("malformed JSON")
+                if depth == 2 and elem_start >= 0:
+                    if c != 0x7D:
+                        raise NotStreamable("malformed JSON")
+                    starts.append(elem_start)
+                    ends.append(pos + m.end())
+                    elem_start = -1
+                elif depth == 1 and arr_start >= 0 and arr_end < 0:
+                    if c != 0x5D:
+                        raise NotStreamable("malformed JSON")
+                    arr_end = pos + m.end()
+            pos += keep
+            buf = buf[keep:]
+        if depth != 0 or buf.strip() or arr_start < 0 or arr_end < 0:
+            raise NotStreamable("no npcs list")
+        head = _read_at(fh, 0, arr_start) + b"[]" + _read_at(fh, arr_end, None)
+    return _JsonLayout(head, arr_start, arr_end, starts, ends)
+
+
+def _read_at(fh: Any, offset: int, n: int | None) -> bytes:
+    fh.seek(offset)
+    return fh.read() if n is None else fh.read(n)
+
+
+# ---- reading YAML ---------------------------------------------------------------------
+
+def _yaml_npcs(path: str, file: str, on_head: Callable[[dict[str, Any]], None],
+               known_after: dict[str, Any] | None) -> Iterator[tuple[Any, int]]:
+    """(plain NPC, offset reached) for each NPC of a YAML roster; `on_head` gets the
+    document without its NPCs before the first one. Keys after the npcs list (not known
+    before it) raise NotStreamable with them in ``exc.args[1]`` unless given as
+    `known_after`."""
+    import yaml
+
+    from . import safe_yaml
+    from .safe_yaml import measure
+
+    with open(path, "rb") as fh:
+        if fh.read(3) != _BOM:
+            fh.seek(0)
+        loader = _stream_loader()(fh)
+        try:
+            loader.get_event()  # stream start
+            if not loader.check_event(yaml.DocumentStartEvent):
+                raise NotStreamable("empty")
+            loader.get_event()
+            if not loader.check_event(yaml.MappingStartEvent):
+                raise NotStreamable("not a mapping")
+            ev = loader.get_event()
+            if ev.anchor is not None:
+                raise NotStreamable("an anchored document")
+            pairs: list[tuple[Any, Any]] = []
+            seen_npcs = False
+            head_done = False
+            after: list[tuple[Any, Any]] = []
+            while not loader.check_event(yaml.MappingEndEvent):
+                key = loader.compose_node(None, None)
+                if (isinstance(key, yaml.ScalarNode) and key.value == "npcs" and key.tag.endswith(":str")
+                        and loader.check_event(yaml.SequenceStartEvent)):
+                    if seen_npcs:
+                        raise NotStreamable("two npcs keys")
+                    seen_npcs = True
+                    start = loader.get_event()
+                    if start.anchor is not None:
+                        raise NotStreamable("an anchored npcs list")
+                    head = _yaml_head(loader, pairs, measure, file)
+                    if known_after:
+                        head.update(known_after)
+                    on_head(head)
+                    head_done = True
+                    i = 0
+                    while not loader.check_event(yaml.SequenceEndEvent):
+                        node = loader.compose_node(None, None)
+                        try:
+                            measure(node)
+                        except InputError as exc:
+                            raise _at_npc(exc, i).with_file(file) from None
+                        if not isinstance(node, yaml.MappingNode):
+                            raise NotStreamable("an NPC that is not a mapping")
+                        gc_was = gc.isenabled()
+                        gc.disable()
+                        try:
+                            plain = loader.construct_document(node)
+                        except InputError as exc:
+                            raise _at_npc(exc, i).with_file(file) from None
+                        finally:
+                            if gc_was:
+                                gc.enable()
+                        yield plain, node.end_mark.index
+                        i += 1
+                    loader.get_event()
+                    continue
+                value = loader.compose_node(None, None)
+                (after if head_done else pairs).append((key, value))
+            if not seen_npcs:
+                raise NotStreamable("no npcs list")
+            if after:
+                extra = _yaml_head(loader, after, measure, file)
+                if known_after is None or extra != known_after:
+                    raise NotStreamable("keys after the npcs list", extra)
+            loader.get_event()
+            if not loader.check_event(yaml.DocumentEndEvent):
+                raise NotStreamable("malformed")
+            loader.get_event()
+            if not loader.check_event(yaml.StreamEndEvent):
+                raise NotStreamable("several documents")
+        except yaml.YAMLError as exc:
+            msg = str(exc).replace("\n", " ")
+            raise InputError(f"malformed YAML: {msg}", file=file) from None
+        except RecursionError:
+            raise InputError("YAML nested too deeply", file=file,
+                             expected=f"at most {safe_yaml.MAX_DEPTH} levels", found="more") from None
+        finally:
+            loader.dispose()
+
+
+_LOADER: list[type] = []
+
+
+def _stream_loader() -> type:
+    """xsys's safe loader (libyaml's parser where PyYAML has it) that also composes one
+    node at a time: PyYAML's composer over the parser's events."""
+    if not _LOADER:
+        import yaml.composer
+
+        from .safe_yaml import _Loader
+
+        class _StreamLoader(_Loader, yaml.composer.Composer):  # type: ignore[misc, valid-type]
+            def __init__(self, stream: Any) -> None:
+                _Loader.__init__(self, stream)
+                self.anchors = {}
+
+        _LOADER.append(_StreamLoader)
+    return _LOADER[0]
+
+
+def _yaml_head(loader: Any, pairs: list[tuple[Any, Any]], measure: Callable[[Any], None], file: str) -> dict:
+    import yaml
+
+    node = yaml.MappingNode("tag:yaml.org,2002:map", list(pairs))
+    try:
+        measure(node)
+        return loader.construct_document(node)
+    except InputError as exc:
+        raise exc.with_file(file) from None
+
+
+# ---- errors and paths -------------------------------------------------------------------
+
+def _at_npc(exc: XsysError, i: int) -> XsysError:
+    """An error about NPC `i`'s own text (its paths start at the NPC) placed in the roster."""
+    p = exc.path
+    exc.path = f"$.npcs[{i}]" if not p else (f"$.npcs[{i}]" + p[1:] if p.startswith("$") else p)
+    return exc
+
+
+def _in_roster(exc: XsysError, i: int) -> XsysError:
+    """An error about a roster of one NPC, NPC `i`: its paths ``$.npcs[0]`` renamed."""
+    p = exc.path
+    if p is not None and p.startswith("$.npcs[0]"):
+        exc.path = f"$.npcs[{i}]" + p[len("$.npcs[0]"):]
+    return exc
+
+
+def _renamed(losses: list[Loss], i: int) -> list[Loss]:
+    if i == 0:
+        return losses
+    new = f"$.npcs[{i}]"
+    out = []
+    for x in losses:
+        p = x.path
+        if p.startswith("$.npcs[0]"):
+            x = msgspec.structs.replace(x, path=new + p[9:])
+        out.append(x)
+    return out
+
+
+# ---- rendering ------------------------------------------------------------------------
+
+def _render(plain: Any, fmt: str, keys: tuple[str, ...], indent: bytes) -> bytes:
+    """One list item as it appears in the whole output under `keys` (JSON: at `indent`,
+    without a trailing newline; YAML: with one)."""
+    from . import documents
+
+    if fmt == "json":
+        text = documents._json_text(plain)
+        return indent + text.rstrip(b"\n").replace(b"\n", b"\n" + indent)
+    wrapped: Any = [plain]
+    for k in reversed(keys):
+        wrapped = {k: wrapped}
+    text = documents._yaml_text(wrapped)
+    cut = 0
+    for _ in keys:
+        cut = text.index(b"\n", cut) + 1
+    return text[cut:]
+
+
+def _split(skeleton: bytes, sentinel: str) -> tuple[bytes, bytes, bytes] | None:
+    """(before, indentation, after) of the skeleton line holding `sentinel`."""
+    mark = sentinel.encode()
+    at = skeleton.find(mark)
+    if at < 0:
+        return None
+    line_start = skeleton.rfind(b"\n", 0, at) + 1
+    line_end = skeleton.find(b"\n", at)
+    line = skeleton[line_start:at]
+    indent = line[:len(line) - len(line.lstrip(b" "))]
+    return skeleton[:line_start], indent, skeleton[line_end + 1:]
+
+
+# ---- the streamed conversion ---------------------------------------------------------------
+
+@dataclass
+class Streamed:
+    """A streamed conversion: the output (in a temporary file until :meth:`install`) and
+    the warnings of its loss report, in the order the whole conversion lists them."""
+
+    output: Path
+    warnings_path: Path
+    npcs: int
+    size: int
+    _spools: list[Path] = field(default_factory=list)
+
+    def warnings(self) -> Iterator[str]:
+        with open(self.warnings_path, encoding="utf-8") as fh:
+            for line in fh:
+                yield line.rstrip("\n")
+
+    def install(self, dest: str | Path) -> None:
+        """Put the output at `dest` as the CLI's atomic writer does: a regular file (or a
+        new path) is replaced by a rename, anything else is written through."""
+        from . import output as out
+
+        p = Path(dest)
+        name = str(p)
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            raise InputError(f"cannot write output: {exc.strerror}", file=name) from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise InputError("cannot write output: it is a folder", file=name)
+        target, magic = out._final_target(p, name)
+        if (st is not None and not stat.S_ISREG(st.st_mode)) or magic or target.parent != self.output.parent:
+            try:
+                flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+                if st is None:
+                    flags |= os.O_CREAT | os.O_EXCL
+                elif magic:
+                    flags |= os.O_APPEND
+                if st is not None and stat.S_ISREG(st.st_mode) and not magic:
+                    # another filesystem: copy beside it, then rename
+                    tmp = out._temp_name(target.parent)
+                    with open(self.output, "rb") as src, open(tmp, "wb") as dst:
+                        shutil.copyfileobj(src, dst, CHUNK)
+                        dst.flush()
+                        os.fsync(dst.fileno())
+                        out._keep_mode(dst.fileno(), st)
+                    os.replace(tmp, target)
+                else:
+                    fd = os.open(p, flags, 0o666)
+                    with open(fd, "wb") as dst, open(self.output, "rb") as src:
+                        shutil.copyfileobj(src, dst, CHUNK)
+            except OSError as exc:
+                raise InputError(f"cannot write output: {exc.strerror}", file=name) from None
+            self.discard()
+            return
+        try:
+            with open(self.output, "rb+") as fh:
+                os.fsync(fh.fileno())
+                if st is not None:
+                    out._keep_mode(fh.fileno(), st)
+                else:
+                    os.fchmod(fh.fileno(), 0o666 & ~_umask())
+            os.replace(self.output, target)
+        except OSError as exc:
+            raise InputError(f"cannot write output: {exc.strerror}", file=name) from None
+        self.discard()
+
+    def copy_to(self, write: Callable[[bytes], None]) -> None:
+        with open(self.output, "rb") as fh:
+            while True:
+                chunk = fh.read(CHUNK)
+                if not chunk:
+                    break
+                write(chunk)
+
+    def discard(self) -> None:
+        for p in [self.output, self.warnings_path, *self._spools]:
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt: str | None = None,
+                 default_system: str | None = None, settings: Any = None, strict: bool = False,
+                 fresh: bool = False, dest: str | Path | None = None, registry: Registry | None = None,
+                 progress: Callable[[int, int | None, int], None] | None = None,
+                 in_folder: bool = False) -> Streamed | None:
+    """Convert the roster in file `src` to system `to` as a stream; None when the file is
+    not a roster this path converts (the caller converts it whole). The output goes to a
+    temporary file in `dest`'s folder (the system's temporary folder for standard output):
+    :meth:`Streamed.install` or :meth:`Streamed.copy_to` it, or :meth:`Streamed.discard`.
+    `progress(done, total or None, bytes reached)` is called as NPCs are converted."""
+    from . import documents
+
+    if src == "-":
+        return None
+    in_fmt = documents.format_for(src, input_format)
+    out_fmt = out_fmt or in_fmt
+    if in_fmt not in STREAM_FORMATS or out_fmt not in STREAM_FORMATS:
+        return None
+    try:
+        st = os.stat(src)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    reg = registry or default_registry()
+    folder = Path(tempfile.gettempdir())
+    if dest is not None:
+        from . import output as out
+
+        try:
+            target, magic = out._final_target(Path(dest), str(dest))
+            if not magic:
+                folder = target.parent
+                folder.mkdir(parents=True, exist_ok=True)
+                out._sweep(folder)
+        except (XsysError, OSError):
+            folder = Path(tempfile.gettempdir())
+    job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
+               in_folder, st.st_size)
+    try:
+        return job.run()
+    except NotStreamable as exc:
+        if in_fmt == "yaml" and len(exc.args) > 1:  # keys after the npcs list: once more, knowing them
+            job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
+                       in_folder, st.st_size, known_after=exc.args[1])
+            try:
+                return job.run()
+            except NotStreamable:
+                return None
+        return None
+
+
+class _Job:
+    def __init__(self, src: str, to: str, in_fmt: str, out_fmt: str, default_system: str | None, settings: Any,
+                 strict: bool, fresh: bool, reg: Registry, folder: Path,
+                 progress: Callable[[int, int | None, int], None] | None, in_folder: bool, size: int,
+                 known_after: dict[str, Any] | None = None) -> None:
+        self.src, self.to, self.in_fmt, self.fmt = src, to, in_fmt, out_fmt
+        self.default_system, self.settings, self.strict, self.fresh = default_system, settings, strict, fresh
+        self.reg, self.folder, self.progress, self.in_folder, self.size = reg, folder, progress, in_folder, size
+        self.known_after = known_after
+        self.files: list[Path] = []
+
+    def _temp(self, folder: Path) -> tuple[Path, Any]:
+        from . import output as out
+
+        for _ in range(100):
+            p = out._temp_name(folder)
+            try:
+                fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise InputError(f"cannot write output: {exc.strerror}", file=str(folder)) from None
+            self.files.append(p)
+            return p, open(fd, "wb")
+        raise InputError("cannot write output: no temporary name", file=str(folder))
+
+    def run(self) -> Streamed:
+        handles: list[Any] = []
+        try:
+            result = self._run(handles)
+        except BaseException:
+            for h in handles:
+                h.close()
+            for p in self.files:
+                try:
+                    os.unlink(p)
+                except OSError:
+                    pass
+            raise
+        for h in handles:
+            h.close()
+        return result
+
+    # the NPCs of the file, with the head given to start() before the first
+    def _npcs(self, start: Callable[[dict[str, Any]], None]) -> Iterator[tuple[Any, int, int | None]]:
+        from . import documents
+
+        if self.in_fmt == "json":
+            layout = _scan_json(self.src)
+            head = documents.parse_bytes(layout.head, "json", self.src)
+            if not isinstance(head, dict):
+                raise NotStreamable("not a mapping")
+            start(head)
+            total = len(layout.starts)
+            prev = layout.arr_start
+            with open(self.src, "rb") as fh:
+                fh.seek(prev)
+                for i in range(total):
+                    a, b = layout.starts[i], layout.ends[i]
+                    gap = fh.read(a - prev)  # "[" or "," and blanks
+                    if not (_GAP if i else _FIRST_GAP).match(gap):
+                        raise NotStreamable("something between NPCs")
+                    raw = fh.read(b - a)
+                    prev = b
+                    try:
+                        plain = documents.parse_bytes(raw, "json", self.src)
+                    except XsysError as exc:
+                        raise _at_npc(exc, i) from None
+                    yield plain, b, total
+                if not _LAST_GAP.match(fh.read(layout.arr_end - prev)):
+                    raise NotStreamable("something after the last NPC")
+            return
+        for plain, reached in _yaml_npcs(self.src, self.src, start, self.known_after):
+            yield plain, reached, None
+
+    def _run(self, handles: list[Any]) -> Streamed:
+        from . import api, documents
+
+        state: dict[str, Any] = {}
+
+        def start(head: dict[str, Any]) -> None:
+            if "xsys" in head:
+                raise NotStreamable("it remembers its source")
+            if self.in_folder and not ("system" in head or "kind" in head):
+                raise NotStreamable("not a document")
+            if head.get("kind") != "roster" or head.get("npcs") not in (None, []):
+                raise NotStreamable("not a roster")
+            head.pop("npcs", None)
+            state["head"] = head
+
+        npcs = self._npcs(start)
+        try:
+            first = next(npcs)
+        except StopIteration:
+            raise NotStreamable("an empty roster") from None
+
+        head = state["head"]
+        file = self.src
+        out_path, out_fh = self._temp(self.folder)
+        handles.append(out_fh)
+        spool_dir = Path(tempfile.gettempdir())
+        w_path, w_fh = self._temp(spool_dir)  # warnings: reading, then writing
+        handles.append(w_fh)
+        w2_path, w2_fh = self._temp(spool_dir)
+        handles.append(w2_fh)
+        r_path, r_fh = self._temp(spool_dir)  # rendered losses of reading
+        handles.append(r_fh)
+        l_path, l_fh = self._temp(spool_dir)  # rendered losses of writing
+        handles.append(l_fh)
+        o_path, o_fh = self._temp(spool_dir)  # the remembered source's NPCs, rendered
+        handles.append(o_fh)
+
+        fmt = self.fmt
+        json_out = fmt == "json"
+        to = self.to
+        reg = self.reg
+        sep = b",\n" if json_out else b""
+        digest = hashlib.sha256()
+        n = 0
+        counts = {"r": 0, "l": 0}
+        strict_count = 0
+        first_strict_read: Loss | None = None
+        first_strict_write: Loss | None = None
+        merged: dict[str, dict[str, Any]] | None = None
+        systems: tuple[Any, Any] | None = None
+        skeleton: dict[str, Any] | None = None
+        layout: dict[str, Any] = {}
+        origin_system: str | None = None
+        bytes_out = 0
+        renders: dict[str, tuple[tuple[str, ...], bytes]] = {}
+
+        def chunk_for(kind: str, plain: Any) -> bytes:
+            keys, indent = renders[kind]
+            return _render(plain, fmt, keys, indent)
+
+        for plain_npc, reached, total in _chain(first, npcs):
+            i = n
+            data = dict(head)
+            data["npcs"] = [plain_npc]
+            try:
+                loaded = api.from_plain(data, file, self.default_system, reg)
+            except XsysError as exc:
+                raise _in_roster(exc, i) from None
+            if merged is None:
+                merged = api._merge_settings(loaded.settings, self.settings)
+                src_sys = None if loaded.system == documents.NEUTRAL else api.system_for(loaded.system, merged, reg)
+                dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
+                systems = (src_sys, dst_sys)
+                self.source_system = loaded.system
+                origin_system = loaded.system if loaded.system != to else None
+            src_sys, dst_sys = systems
+            losses: list[Loss] = []
+            entries: list[Any] = []
+            doc = loaded.document
+            try:
+                with tracing(False):
+                    neutral = api.to_neutral(loaded, src_sys, losses, entries)
+                    n_read = len(losses)
+                    audit = None if to == documents.NEUTRAL else api.LossAudit(doc, loaded.system, to, src_sys)
+                    if audit is not None:
+                        audit.begin(losses)
+                    conv_doc = api.from_neutral(neutral, "roster", to, dst_sys, losses, entries,
+                                                name=getattr(doc, "name", "") or "",
+                                                notes=getattr(doc, "notes", "") or "", registry=reg, audit=audit)
+            except XsysError as exc:
+                raise _in_roster(exc, i) from None
+            conv_plain = codec.to_builtins(codec.canonical(conv_doc))
+            npc_out = conv_plain["npcs"][0]
+            losses = _renamed(losses, i)
+            read, write = losses[:n_read], losses[n_read:]
+
+            if skeleton is None:
+                # the output with placeholders, from the first NPC's conversion
+                conv_plain["npcs"] = [_S_NPCS]
+                skeleton = conv_plain
+                origin_plain = None
+                if origin_system is not None:
+                    origin_plain = codec.to_builtins(doc)
+                    origin_plain["npcs"] = [_S_ORIGIN]
+                    if loaded.settings:
+                        origin_plain["settings"] = loaded.settings
+                layout["origin"] = origin_plain
+                pre, _ = self._skeleton(skeleton, origin_plain, True, "0" * 64)
+                parts = _split(pre, _S_NPCS)
+                if parts is None:
+                    raise NotStreamable("no place for the NPCs")
+                layout["prefix"] = parts[0]
+                renders["npcs"] = (("npcs",), parts[1])
+                lp = _split(pre, _S_LOSSES)
+                renders["losses"] = (("xsys", "losses"), lp[1] if lp else b"")
+                if origin_plain is not None:
+                    op = _split(pre, _S_ORIGIN)
+                    if op is None:
+                        raise NotStreamable("no place for the remembered NPCs")
+                    renders["origin"] = (("xsys", "origin", "document", "npcs"), op[1])
+                out_fh.write(parts[0])
+                bytes_out += len(parts[0])
+                # the digest: the canonical document's deterministic JSON, NPCs hashed as they pass
+                head_json = codec.json_encode(conv_plain)
+                mark = b'"' + _S_NPCS.encode() + b'"'
+                at = head_json.index(mark)
+                layout["digest_tail"] = head_json[at + len(mark):]
+                digest.update(head_json[:at])
+
+            c = chunk_for("npcs", npc_out)
+            if n:
+                out_fh.write(sep)
+                bytes_out += len(sep)
+            out_fh.write(c)
+            bytes_out += len(c)
+            if n:
+                digest.update(b",")
+            digest.update(codec.json_encode(npc_out))
+            if origin_system is not None:
+                src_npc = codec.to_builtins(doc)["npcs"][0]
+                c = chunk_for("origin", src_npc)
+                o_fh.write(sep if n else b"")
+                o_fh.write(c)
+            for spool, key, part, warn in ((r_fh, "r", read, w_fh), (l_fh, "l", write, w2_fh)):
+                for loss in part:
+                    c = chunk_for("losses", codec.to_builtins(loss))
+                    if counts[key]:
+                        spool.write(sep)
+                    spool.write(c)
+                    counts[key] += 1
+                    if loss.level == "warning":
+                        warn.write((loss.render() + "\n").encode("utf-8"))
+                    if loss.kind in STRICT_KINDS:
+                        strict_count += 1
+                        if key == "r" and first_strict_read is None:
+                            first_strict_read = loss
+                        if key == "l" and first_strict_write is None:
+                            first_strict_write = loss
+            n += 1
+            if self.progress is not None:
+                self.progress(n, total, reached)
+
+        assert skeleton is not None
+        if self.strict and strict_count:
+            first_loss = first_strict_read or first_strict_write
+            assert first_loss is not None
+            raise LossError(f"{strict_count} loss(es) under --strict; first: {first_loss.path}: {first_loss.message}",
+                            file=file)
+        digest.update(layout["digest_tail"])
+        any_losses = bool(counts["r"] or counts["l"])
+        whole, _ = self._skeleton(skeleton, layout["origin"], any_losses, digest.hexdigest())
+        parts = _split(whole, _S_NPCS)
+        assert parts is not None
+        if parts[0] != layout["prefix"]:
+            raise NotStreamable("the skeleton moved")
+        rest = parts[2]
+        if json_out:
+            out_fh.write(b"\n")
+            bytes_out += 1
+        for h in (r_fh, l_fh, o_fh, w_fh, w2_fh):
+            h.flush()
+        # the loss list: reading's losses, then writing's; then the remembered NPCs
+        if any_losses:
+            lp = _split(rest, _S_LOSSES)
+            assert lp is not None
+            out_fh.write(lp[0])
+            bytes_out += len(lp[0])
+            bytes_out += _append(out_fh, r_path)
+            if counts["r"] and counts["l"] and json_out:
+                out_fh.write(sep)
+                bytes_out += len(sep)
+            bytes_out += _append(out_fh, l_path)
+            if json_out:
+                out_fh.write(b"\n")
+                bytes_out += 1
+            rest = lp[2]
+        if layout["origin"] is not None:
+            op = _split(rest, _S_ORIGIN)
+            assert op is not None
+            out_fh.write(op[0])
+            bytes_out += len(op[0])
+            bytes_out += _append(out_fh, o_path)
+            if json_out:
+                out_fh.write(b"\n")
+                bytes_out += 1
+            rest = op[2]
+        out_fh.write(rest)
+        bytes_out += len(rest)
+        out_fh.flush()
+        # what a whole conversion refuses to write (xsys could not read it back) is refused
+        # for a file the whole conversion could have read
+        limit = documents.MAX_INPUT_BYTES or documents.DEFAULT_MAX_INPUT_BYTES
+        if self.size <= limit:
+            documents.check_output_size(_Sized(bytes_out))
+        # the warnings in the order of the loss report
+        w_fh.flush()
+        _append(w_fh, w2_path)
+        w_fh.flush()
+        for h in handles:
+            h.close()
+        handles.clear()
+        spools = [r_path, l_path, o_path, w2_path]
+        for p in spools:
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+        return Streamed(out_path, w_path, n, bytes_out)
+
+    def _skeleton(self, conv_plain: dict[str, Any], origin_plain: dict[str, Any] | None, losses: bool,
+                  digest_hex: str) -> tuple[bytes, dict[str, Any]]:
+        from . import documents
+
+        plain = dict(conv_plain)
+        meta: dict[str, Any] = {"converted_from": self.source_system, "losses": [_S_LOSSES] if losses else []}
+        if origin_plain is not None:
+            meta["origin"] = {"system": self.source_system, "document": origin_plain}
+        meta["digest"] = digest_hex
+        head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
+        return documents._dumps({**head, **plain, "xsys": meta}, self.fmt), meta
+
+
+
+class _Sized:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def _append(dst: Any, path: Path) -> int:
+    n = 0
+    with open(path, "rb") as src:
+        while True:
+            chunk = src.read(CHUNK)
+            if not chunk:
+                return n
+            dst.write(chunk)
+            n += len(chunk)
+
+
+def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
+    yield first
+    yield from rest

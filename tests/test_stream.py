@@ -1,0 +1,194 @@
+"""Streamed rosters (conversions/stream.py): the output is byte for byte what the whole
+conversion writes, for rosters made of every system's fixture NPCs and for generated
+rosters; errors name the NPC; the input limit applies per NPC; nothing partial is left."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api, documents, stream
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc", "neutral"]
+
+
+def _fixture_roster(system: str, fmt: str, folder: Path, npcs_last: bool = True) -> Path:
+    npcs = []
+    for f in sorted((ROOT / "fixtures" / system / "npcs").glob("*.yaml")):
+        d = documents.read_plain(f)
+        if not isinstance(d, dict) or d.get("xsys") or d.get("settings"):
+            continue
+        for k in ("system", "kind"):
+            d.pop(k, None)
+        npcs.append(d)
+    assert npcs, system
+    if npcs_last:
+        doc = {"system": system, "kind": "roster", "name": f"every {system} fixture", "npcs": npcs}
+    else:  # keys after the list: read in a second pass (YAML) or from the head (JSON)
+        doc = {"system": system, "kind": "roster", "npcs": npcs, "name": "après", "notes": "line 1\nline 2\n"}
+    p = folder / f"{system}{'' if npcs_last else '-after'}.{fmt}"
+    p.write_bytes(documents.dumps(doc, fmt))
+    return p
+
+
+def _whole(p: Path, to: str, fmt: str, **kw) -> tuple[bytes, list[str]]:
+    data, _ = documents.read_with_format(str(p))
+    conv = api.convert(api.from_plain(data, str(p)), to, trace=False, **kw)
+    return api.dump(conv, fmt), [x.render() for x in conv.losses if x.level == "warning"]
+
+
+def _streamed(p: Path, to: str, **kw) -> tuple[bytes, list[str]]:
+    s = stream.convert_file(str(p), to, **kw)
+    assert s is not None, f"{p} was not streamed"
+    try:
+        return s.output.read_bytes(), list(s.warnings())
+    finally:
+        s.discard()
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_fixture_rosters_stream_to_the_same_bytes(tmp_path, system, fmt):
+    p = _fixture_roster(system, fmt, tmp_path)
+    for to in SYSTEMS:
+        assert _streamed(p, to) == _whole(p, to, fmt), (system, to, fmt)
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_keys_after_the_npcs_list(tmp_path, fmt):
+    p = _fixture_roster("coc", fmt, tmp_path, npcs_last=False)
+    assert _streamed(p, "gurps") == _whole(p, "gurps", fmt)
+
+
+def test_generated_rosters_stream_to_the_same_bytes(tmp_path):
+    from xsys.conversions.bench import _generated_rosters
+
+    rosters = _generated_rosters(120, seed=11)
+    keys = sorted(rosters)
+    for i, key in enumerate(keys):
+        for fmt in ("json", "yaml"):
+            p = tmp_path / f"{key}.{fmt}"
+            p.write_bytes(documents.dumps(rosters[key], fmt))
+            to = keys[(i + 1) % len(keys)]
+            assert _streamed(p, to) == _whole(p, to, fmt), (key, to, fmt)
+            # and written the other way round
+            other = "yaml" if fmt == "json" else "json"
+            assert _streamed(p, to, out_fmt=other) == _whole(p, to, other), (key, to, fmt, other)
+
+
+def test_odd_values_take_the_reference_writers(tmp_path):
+    # a float the fast JSON writer would write in another form, escapes and control
+    # characters the fast YAML writer leaves to PyYAML's: chunk by chunk, as the whole does
+    doc = {"system": "neutral", "kind": "roster", "name": "odd", "npcs": [
+        {"name": "plain", "skills": {"handgun": 0.5}},
+        {"name": "tab\there \"quoted\" \u2028", "skills": {"handgun": 0.00001}},
+        {"name": "émile 😀", "notes": "x" * 300},
+    ]}
+    for fmt in ("json", "yaml"):
+        p = tmp_path / f"odd.{fmt}"
+        p.write_bytes(documents.dumps(doc, fmt))
+        for to in ("neutral", "gurps", "coc"):
+            assert _streamed(p, to) == _whole(p, to, fmt), (fmt, to)
+
+
+def test_settings_are_kept(tmp_path):
+    p = _fixture_roster("neutral", "yaml", tmp_path)
+    data = documents.read_plain(p)
+    data["settings"] = {"pl-trudnosc": {"mechanic": "per-die-d10"}}
+    p.write_bytes(documents.dumps(data, "yaml"))
+    assert _streamed(p, "pl-trudnosc") == _whole(p, "pl-trudnosc", "yaml")
+
+
+def test_what_is_not_a_plain_roster_is_converted_whole(tmp_path):
+    npc = ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml"
+    assert stream.convert_file(str(npc), "gurps") is None
+    p = _fixture_roster("coc", "yaml", tmp_path)
+    out = tmp_path / "out.yaml"
+    out.write_bytes(_whole(p, "gurps", "yaml")[0])
+    assert stream.convert_file(str(out), "coc") is None  # it remembers its source
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"system": "coc", "kind": "roster", "npcs": []}')
+    assert stream.convert_file(str(empty), "gurps") is None
+
+
+def test_strict_fails_as_the_whole_conversion_does(tmp_path):
+    p = _fixture_roster("coc", "json", tmp_path)
+    with pytest.raises(api.LossError) as whole:
+        _whole(p, "gurps", "json", strict=True)
+    with pytest.raises(api.LossError) as streamed:
+        stream.convert_file(str(p), "gurps", strict=True)
+    assert streamed.value.line() == whole.value.line()
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".xsys-")]
+
+
+# ---- through the command line -------------------------------------------------------------
+
+def _xsys(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("xsys")
+    return subprocess.run([str(exe), *map(str, args)], capture_output=True, env={**os.environ, **(env or {})})
+
+
+def _big_roster(tmp_path: Path, n: int, bad: int | None = None, huge: int | None = None) -> Path:
+    base = {"STR": 9, "CON": 11, "SIZ": 10, "DEX": 12, "APP": 13, "INT": 16, "POW": 15, "EDU": 18, "HP": 11}
+    npcs = [{"name": f"cultist {i}", **base, "skills": {"Handgun": 30 + i % 60}} for i in range(n)]
+    if bad is not None:
+        npcs[bad]["DEX"] = "fast"
+    if huge is not None:
+        npcs[huge]["name"] = "x" * 3000
+    p = tmp_path / "cult.json"
+    p.write_text(json.dumps({"system": "coc", "kind": "roster", "name": "cult", "npcs": npcs}))
+    return p
+
+
+def test_a_roster_above_the_input_limit_is_streamed(tmp_path):
+    p = _big_roster(tmp_path, 300)
+    limit = {"XSYS_MAX_INPUT_BYTES": "2000"}  # the file is ~40 times that, each NPC far below it
+    out = tmp_path / "out.json"
+    r = _xsys("convert", p, "--to", "gurps", "-o", out, "-q", env=limit)
+    assert r.returncode == 0, r.stderr.decode()
+    got = json.loads(out.read_bytes())
+    assert len(got["npcs"]) == 300 and got["npcs"][299]["name"] == "cultist 299"
+    r = _xsys("convert", p, "--to", "gurps", "-q")  # standard output, no limit to pass
+    assert r.returncode == 0 and r.stdout == out.read_bytes()
+
+
+def test_the_limit_applies_per_npc_and_states_its_size(tmp_path):
+    p = _big_roster(tmp_path, 300, huge=17)
+    text = p.read_bytes()
+    start = text.index(b'{"name": "xxx')
+    size = text.index(b"}}", start) + 2 - start  # the NPC's own bytes
+    out = tmp_path / "out.json"
+    r = _xsys("convert", p, "--to", "gurps", "-o", out, env={"XSYS_MAX_INPUT_BYTES": "2000"})
+    assert r.returncode == 2
+    err = r.stderr.decode().strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith(f"{p}: $.npcs[17]: input too large (expected at most 2000 bytes")
+    assert err[0].endswith(f"found {size} bytes)"), err
+    assert not out.exists() and not [f for f in os.listdir(tmp_path) if f.startswith(".xsys-")]
+
+
+def test_a_bad_npc_in_a_big_roster_is_one_line_naming_it(tmp_path):
+    p = _big_roster(tmp_path, 300, bad=211)
+    out = tmp_path / "out.json"
+    r = _xsys("convert", p, "--to", "gurps", "-o", out, env={"XSYS_MAX_INPUT_BYTES": "2000"})
+    assert r.returncode == 2
+    err = r.stderr.decode().strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"{p}: $.npcs[211].DEX"), err
+    assert not out.exists() and not [f for f in os.listdir(tmp_path) if f.startswith(".xsys-")]
+
+
+def test_the_cli_writes_what_the_whole_conversion_writes(tmp_path):
+    for fmt in ("json", "yaml"):
+        p = _fixture_roster("gurps", fmt, tmp_path)
+        out = tmp_path / f"out.{fmt}"
+        r = _xsys("convert", p, "--to", "nwod", "-o", out)
+        assert r.returncode == 0, r.stderr.decode()
+        ref, warnings = _whole(p, "nwod", fmt)
+        assert out.read_bytes() == ref
+        assert r.stderr.decode().splitlines() == [f"{p}: {w}" for w in warnings]
