@@ -69,6 +69,17 @@ class System:
         """Native skill name -> the neutral skill keys it covers (vocab.SKILLS)."""
         return {}
 
+    def derived_skills(self) -> dict[str, str]:
+        """Neutral skill -> the native field outside the skill list that holds it (GURPS's
+        Dodge, a derived value on every stat block, is the neutral ``dodge``). The plugin's
+        npc conversions read and write that field; :meth:`skills_from_neutral` then does not
+        report the neutral skill as one the system has no skill for."""
+        return {}
+
+    def covered_skills(self) -> set[str]:
+        """Every neutral skill this system's stat blocks hold: through a skill or a field."""
+        return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())
+
     # ---- skills: the plugin states its levels and its check; equating is the core's ----
     standard_health: ClassVar[float] = 10.0  # health of a standard adult, in the system's points
     health_rule: ClassVar[str] = ""  # rule ID the standard health comes from
@@ -293,7 +304,7 @@ class System:
                 col.step(f"{path}.{native}", None, ", ".join(f"{k} competence {chances[k]:.3f}" for k, _ in found),
                          f"{native} {best.native} (competence {best.rep:.3f})", rules=[best.rule],
                          source=best.source, note=_battery_note(k_best))
-        covered = {k for keys in spec.values() for k in keys}
+        covered = self.covered_skills()
         for k in chances:
             if k not in covered:
                 col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}")

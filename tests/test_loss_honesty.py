@@ -157,3 +157,41 @@ def test_a_shooter_beyond_the_targets_scale_is_a_clamped_warning(to, skill, end)
 def test_a_shooter_within_the_targets_scale_is_rounded_not_clamped(to):
     conv = api.convert(ROOT / "fixtures" / "neutral" / "shots" / "car_park_by_moonlight.yaml", to)  # skill 0.6
     assert not [x for x in conv.losses if x.kind == "clamped"], [x.render() for x in conv.losses]
+
+
+# ---- a neutral skill held by a field outside the skill list (GURPS Dodge) ---------------------
+
+def test_a_system_declares_the_neutral_skills_its_fields_hold():
+    """core: System.derived_skills() names neutral skills a stat block holds outside its skill
+    list; they are covered, so never reported as a skill the system lacks."""
+    import msgspec
+
+    from xsys.core.model import Combatant
+    from xsys.plugins.gurps.system import SKILL_LEVELS, Gurps
+
+    class DodgingGurps(Gurps):  # what the gurps plugin needs (see the issue 17 report)
+        def derived_skills(self):
+            return {"dodge": "Dodge"}
+
+        def skill_levels(self, skill):
+            return SKILL_LEVELS if skill == "Dodge" else super().skill_levels(skill)
+
+        def npc_from_neutral(self, comb):
+            res = super().npc_from_neutral(comb)
+            if "dodge" in comb.skills:
+                res.value = msgspec.structs.replace(res.value, Dodge=self.level_for("Dodge", comb.skills["dodge"]))
+            return res
+
+    comb = Combatant(name="x", characteristics={"dexterity": 0.5}, skills={"dodge": 0.3, "handgun": 0.3})
+    assert "dodge" in DodgingGurps().covered_skills() and "dodge" not in Gurps().covered_skills()
+    res = DodgingGurps().npc_from_neutral(comb)
+    assert not any("has no skill for dodge" in x.message for x in res.losses)
+    assert res.value.Dodge == 8  # 3d6 <= 8 is 25.9%, the nearest to a 30% dodge
+
+
+@pytest.mark.xfail(strict=True, reason="the gurps plugin does not yet declare derived_skills() nor read/write "
+                                       "Dodge as the neutral dodge (plugins/gurps/system.py, not this helper's file)")
+def test_gurps_is_not_said_to_lack_dodge_beside_its_printed_dodge():
+    conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "gurps", fresh=True)
+    assert not any("has no skill for dodge" in x.message for x in conv.losses)
+    assert conv.document.Dodge == 8  # CoC Dodge 30 is GURPS Dodge 8 (3d6 <= 8: 25.9%), not Move
