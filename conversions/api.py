@@ -1144,9 +1144,23 @@ def _merge_back(src: Any, before: Any, after: Any, path: str, changed: list[str]
             if v is not _MISSING:
                 out[k] = v
         return out
-    if (isinstance(before, list) and isinstance(after, list) and isinstance(src, list)
-            and len(before) == len(after) == len(src)):
-        return [_merge_back(s, b, a, f"{path}[{i}]", changed) for i, (s, b, a) in enumerate(zip(src, before, after))]
+    if isinstance(before, list) and isinstance(after, list) and isinstance(src, list) and len(before) == len(src):
+        if len(before) == len(after):
+            return [_merge_back(s, b, a, f"{path}[{i}]", changed)
+                    for i, (s, b, a) in enumerate(zip(src, before, after))]
+        # items added or removed (a weapon more): an item whose conversion back is unchanged
+        # is the source's item; the others are new
+        out, used = [], set()
+        for i, a in enumerate(after):
+            j = next((j for j, b in enumerate(before) if j not in used and b == a), None)
+            if j is None:
+                changed.append(f"{path}[{i}]")
+                out.append(a)
+            else:
+                used.add(j)
+                out.append(src[j])
+        changed.extend(f"{path}[{j}] (removed)" for j in range(len(before)) if j not in used)
+        return out
     changed.append(path)
     return after
 

@@ -136,3 +136,31 @@ def test_cli_shows_the_warning_of_a_hand_edited_round_trip(tmp_path):
         in r.stderr
     doc = yaml.safe_load(out.read_text())
     assert doc["skills"] == SOURCE["skills"] and doc["notes"].endswith("golf bag.")
+
+
+def test_an_edited_shot_in_a_scenario_changes_that_shot_only():
+    src = ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml"
+    original = _plain(api.load(src).document)
+    there = _written(src, "gurps")
+    there["scenes"][0]["shots"][2]["distance"] = "40 m"
+    back = api.convert(api.from_plain(there, "<edited>"), "coc")
+    doc = _plain(back.document)
+    assert doc["scenes"][0]["shots"][2]["distance"] == "40 m"
+    doc["scenes"][0]["shots"][2]["distance"] = original["scenes"][0]["shots"][2]["distance"]
+    assert doc == original
+    (warning,) = [x for x in back.losses if x.rule == RULE]
+    assert "$.scenes[0].shots[2].distance" in warning.message
+
+
+def test_a_weapon_added_by_hand_is_converted_and_the_others_kept():
+    there = _written(GANGSTER, "gurps")
+    extra = {k: v for k, v in there["weapons"][1].items() if k != "catalog"}
+    there["weapons"].append({**extra, "name": "Derringer"})
+    back = api.convert(api.from_plain(there, "<edited>"), "coc")
+    doc = _plain(back.document)
+    # the two CoC weapon lines come back as they were (GURPS has no place for how they are carried)
+    assert [w.get("carry") for w in doc["weapons"][:2]] == ["violin case", "shoulder holster"]
+    assert [w["name"] for w in doc["weapons"]] == ["Thompson M1928", "Colt M1911A1", "Derringer"]
+    assert doc["skills"] == SOURCE["skills"]
+    (warning,) = [x for x in back.losses if x.rule == RULE]
+    assert "reconverted $.weapons[2];" in warning.message
