@@ -1204,10 +1204,13 @@ def _merge_edited(loaded: Loaded, source: Loaded, to: str, settings: Settings | 
         return None
     what = ", ".join(edited) or "nothing"
     redone = ", ".join(changed) or "nothing"
+    if loaded.meta.get("carried"):  # a later hop of a chain: the edit came from the document converted
+        head = f"the edit carried into the remembered {here} document (changed: {what}); "
+    else:
+        head = f"edited by hand since it was converted from {source.system} (changed: {what}); "
     notes.append(Loss(kind="assumed", level="warning", path="$", rule=EDIT_RULE, system=source.system,
-                      message=f"edited by hand since it was converted from {source.system} (changed: {what}); "
-                              f"reconverted {redone}; everything else restored from the remembered {source.system} "
-                              "source"))
+                      message=f"{head}reconverted {redone}; everything else restored from the remembered "
+                              f"{source.system} source"))
     losses = [x for x in after.losses if any(_inside(x.path, p) for p in edited)]
     trace = [TraceEntry(path="$", source_value=f"{here} document (edited: {what})",
                         neutral=f"{source.system} document", rules=[EDIT_RULE], source="seed",
@@ -1218,7 +1221,7 @@ def _merge_edited(loaded: Loaded, source: Loaded, to: str, settings: Settings | 
         if inner is None:
             return None
         onward = Loaded(result.document, source.system, source.kind, loaded.file, source.settings,
-                        {"origin": inner, "digest": digest(source.document)})
+                        {"origin": inner, "digest": digest(source.document), "carried": True})
         conv, _ = _restore(onward, to, settings, reg, notes)
         if conv is None:
             return None

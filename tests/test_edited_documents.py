@@ -110,6 +110,9 @@ def test_an_edit_travels_down_a_chain_of_conversions():
     doc = _plain(back.document)
     assert doc["skills"] == SOURCE["skills"] and _stats(doc) == _stats(SOURCE)
     assert doc["notes"] == "two conversions later"
+    first, second = [x for x in back.losses if x.rule == RULE]
+    assert first.message.startswith("edited by hand since it was converted from gurps (changed: $.notes)")
+    assert second.message.startswith("the edit carried into the remembered gurps document (changed: $.notes)")
 
 
 def test_a_forged_source_with_an_edit_is_ignored():
