@@ -804,7 +804,8 @@ class LossAudit:
                 for i in self._mine.get(prefix, ()):
                     loss = losses[i]
                     if (loss.kind == "kept-verbatim" and loss.system == k
-                            and (whole or _first_key(loss.path, prefix) in {_norm(x) for x in lost})):
+                            and (whole or _first_key(loss.path, prefix) in {_norm(x) for x in lost})
+                            and not _kept_elsewhere(block, back.native, k, "$" + loss.path[len(prefix):])):
                         losses[i] = Loss.of("unsupported-field", loss.path,
                                             f"{loss.message.rstrip('.')}; but a {self.key} stat block has no "
                                             "place for it: dropped",
@@ -895,6 +896,17 @@ class LossAudit:
     def _placed(self, loss: Loss) -> Loss:
         where, _ = self.resolve(loss.path)
         return loss if where == loss.path else msgspec.structs.replace(loss, path=where)
+
+
+def _kept_elsewhere(block: dict[str, Any], natives: Mapping[str, Any], key: str, path: str) -> bool:
+    """Whether the value a source's native block keeps at `path` (``$.skills.Sneak``) is
+    kept, the same, in another system's block of the read-back (a variant and its parent
+    keep the skills they share: coc-zh's Sneak is coc's Sneak)."""
+    tokens = list(_tokens(path) or ())
+    mine = _get(block, tokens) if tokens else _MISSING
+    if mine is _MISSING:
+        return False
+    return any(isinstance(other, dict) and _get(other, tokens) == mine for k, other in natives.items() if k != key)
 
 
 def _last_key(path: str) -> str | None:

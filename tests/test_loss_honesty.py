@@ -195,3 +195,15 @@ def test_gurps_is_not_said_to_lack_dodge_beside_its_printed_dodge():
     conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "gurps", fresh=True)
     assert not any("has no skill for dodge" in x.message for x in conv.losses)
     assert conv.document.Dodge == 8  # CoC Dodge 30 is GURPS Dodge 8 (3d6 <= 8: 25.9%), not Move
+
+
+# ---- a variant and its parent share skills ------------------------------------------------
+
+@pytest.mark.parametrize("fixture", sorted((ROOT / "fixtures" / "coc-zh" / "npcs").glob("*.yaml")),
+                         ids=lambda p: p.name)
+def test_coc_zh_skills_written_in_coc_are_not_reported_dropped(fixture):
+    conv = api.convert(fixture, "coc", fresh=True)
+    written = set(conv.document.skills)
+    for x in conv.losses:
+        if x.path.startswith("$.skills.") and x.kind in STRICT_KINDS:
+            assert x.path[len("$.skills."):] not in written, x.render()
