@@ -1,0 +1,59 @@
+"""The benchmark's own machinery (conversions/bench.py): paired ratios, the rosters it
+writes piece by piece, and the goal table (the figures themselves are for the README)."""
+
+from __future__ import annotations
+
+import sys
+
+from xsys.conversions import bench, documents
+
+
+def test_paired_ratios_are_medians_of_pairs():
+    quick = [sys.executable, "-c", "pass"]
+    slow = [sys.executable, "-c", "import time; time.sleep(0.15)"]
+    r = bench.paired(slow, quick, 3, bench._env(), warm=False)
+    assert len(r["ratios"]) == 3 and r["pairs"] == 3
+    assert r["ratio"] == sorted(r["ratios"])[1]
+    assert r["ratio"] > 1 and r["seconds"] >= 0.15 and r["peak_kib"] > 0
+
+
+def test_rosters_are_written_whole_and_valid(tmp_path):
+    pool = [{"name": "a", "STR": 9, "CON": 11, "SIZ": 10, "DEX": 12, "APP": 13, "INT": 16, "POW": 15, "EDU": 18,
+             "HP": 11, "skills": {"Handgun": 40}}]
+    for fmt in ("json", "yaml"):
+        p = tmp_path / f"r.{fmt}"
+        bench._write_roster(p, pool, 25, fmt)
+        data = documents.read_plain(p)
+        assert data["kind"] == "roster" and len(data["npcs"]) == 25
+        assert [n["name"] for n in data["npcs"]] == [f"npc {i}" for i in range(25)]
+        assert p.read_bytes() == documents.dumps(data, fmt)  # as xsys itself writes it
+
+
+def _results(**over):
+    r = {"python": "3.11", "cpus": 2, "machine": "x86_64", "quick": False, "load_average_before": [1, 1, 1],
+         "load_average_after": [1, 1, 1], "seconds": 100.0, "sizes": [10_000, 100_000],
+         "batch_json": {"ratio": 4.0, "ratios": [4.0], "npcs": 10_000, "npcs_per_second": 9000.0, "seconds": 1.0,
+                        "floor_seconds": 0.25, "input_bytes": 1, "output_bytes": 2, "peak_kib": 40_000},
+         "peak_memory": {"to": "neutral", "ratio": 1.1, "converted_above_limit": True,
+                         "runs": {"10000": {"peak_kib": 40_000, "seconds": 1.0, "input_bytes": 1},
+                                  "100000": {"peak_kib": 44_000, "seconds": 9.0, "input_bytes": 2**24}}},
+         "limits": {"real_size_stated": True},
+         "yaml_reading": {"parser": "libyaml", "npcs_per_second": 3000.0, "same_data_as_pure_python": True},
+         "cold_convert": {"ratio": 1.1, "seconds": 0.3, "floor_seconds": 0.28},
+         "cold_odds": {"ratio": 1.3, "seconds": 0.3, "floor_seconds": 0.28},
+         "warm_odds": {"slowest_seconds": 0.0009, "slowest": "x", "over_goal": [], "shots": 38},
+         "progress": {"terminal_shows_rate": True, "silent_when_not_a_terminal": True},
+         "build_tables": {"seconds": 0.05, "tables": 203, "seconds_without_disk_cache": None,
+                          "seconds_again_in_process": 0.0005}}
+    r.update(over)
+    return r
+
+
+def test_every_goal_of_the_issue_is_judged():
+    r = _results()
+    g = bench.goals(r)
+    assert len(g) == 7 and all(x["met"] for x in g)
+    r = _results(cold_convert={"ratio": 1.6, "seconds": 0.5, "floor_seconds": 0.3})
+    r["goals"] = bench.goals(r)
+    text = bench.report(r)
+    assert "[not met] cold xsys convert" in text and text.count("[met]") == 6
