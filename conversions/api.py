@@ -629,6 +629,8 @@ class LossAudit:
 
     def __init__(self, source: Any, source_system: str, key: str, system: System | None = None) -> None:
         self.plain = codec.to_builtins(source)
+        if source_system != NEUTRAL:  # a stat block's default values are values it has (nWoD Intelligence 2)
+            _fill_defaults(source, self.plain)
         self.source_system = source_system
         self.key = key
         self._exists: dict[str, tuple[str, bool]] = {}
@@ -811,6 +813,10 @@ class LossAudit:
                                             "place for it: dropped",
                                             loss.rule, system=self.key)
                 continue
+            if self.source_system != NEUTRAL:
+                # another system's block the source's own plugin wrote (coc-zh's copy for coc): made
+                # from the source document, whose own losses are reported field by field
+                continue
             paths = [f"$.native.{k}"] if not isinstance(theirs, dict) else [f"$.native.{k}.{x}" for x in lost]
             for p in paths:
                 out.append(_with_prefix(Loss.of("unsupported-field", p, f"{p[2:]} (details kept for {k}): no place "
@@ -896,6 +902,26 @@ class LossAudit:
     def _placed(self, loss: Loss) -> Loss:
         where, _ = self.resolve(loss.path)
         return loss if where == loss.path else msgspec.structs.replace(loss, path=where)
+
+
+def _fill_defaults(obj: Any, plain: Any) -> None:
+    """Put back into `plain` (to_builtins of `obj`) the fields it left out for holding their
+    default, so that a loss about them has a path in the source."""
+    if isinstance(obj, msgspec.Struct) and isinstance(plain, dict):
+        for name in obj.__struct_fields__:
+            value = getattr(obj, name)
+            if name not in plain:
+                if value is None or value is msgspec.UNSET:
+                    continue
+                plain[name] = codec.to_builtins(value)
+            _fill_defaults(value, plain[name])
+    elif isinstance(obj, (list, tuple)) and isinstance(plain, list) and len(obj) == len(plain):
+        for o, p in zip(obj, plain):
+            _fill_defaults(o, p)
+    elif isinstance(obj, dict) and isinstance(plain, dict):
+        for k, v in obj.items():
+            if k in plain:
+                _fill_defaults(v, plain[k])
 
 
 def _kept_elsewhere(block: dict[str, Any], natives: Mapping[str, Any], key: str, path: str) -> bool:

@@ -207,3 +207,18 @@ def test_coc_zh_skills_written_in_coc_are_not_reported_dropped(fixture):
     for x in conv.losses:
         if x.path.startswith("$.skills.") and x.kind in STRICT_KINDS:
             assert x.path[len("$.skills."):] not in written, x.render()
+
+
+def test_a_characteristic_at_its_default_value_has_its_own_path():
+    # the deer hunter's Manipulation 2 is nWoD's default: it is still his, and a loss about it is his
+    conv = api.convert(ROOT / "fixtures" / "nwod" / "npcs" / "deer-hunter.yaml", "coc", fresh=True)
+    charisma = [x for x in conv.losses if "charisma" in x.message]
+    assert charisma and all(x.path == "$.Manipulation" for x in charisma), [x.render() for x in charisma]
+
+
+@pytest.mark.parametrize("to", ["gurps", "nwod", "pl-trudnosc"])
+def test_a_variants_copy_for_its_parent_is_not_a_second_loss(to):
+    # coc-zh keeps its Sneak for coc too; Sneak is reported once, at the source's own path
+    conv = api.convert(ROOT / "fixtures" / "coc-zh" / "npcs" / "harvey_walters.yaml", to, fresh=True)
+    assert not [x for x in conv.losses if "native.coc" in x.message], [x.render() for x in conv.losses]
+    assert [x.path for x in conv.losses if "Sneak" in x.message] == ["$.skills.Sneak"]
