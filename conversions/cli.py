@@ -547,17 +547,37 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
     return failed, strict_failed, skipped
 
 
+def _may_be_roster(src: str) -> bool:
+    """Whether a regular file holds the word ``npcs`` (found by the C search of a mapped
+    file, from its start: a roster says it early): else it is converted whole, without
+    loading the streaming reader."""
+    import mmap
+
+    try:
+        with open(src, "rb") as fh:
+            if not os.path.isfile(src) or os.fstat(fh.fileno()).st_size == 0:
+                return False
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                return mm.find(b"npcs") >= 0
+    except (OSError, ValueError):
+        return False
+
+
 def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, input_format: str | None,
               strict: bool, quiet: bool, settings: Any, fresh: bool, in_folder: bool, bar: Any) -> bool:
     """Convert `src` as a stream if it is a JSON or YAML roster (conversions/stream.py),
     writing where the whole conversion would; False: convert it whole. An error in a file
     the whole conversion can read is reported as the whole conversion reports it."""
-    from . import stream
-
     try:
         in_fmt = documents.format_for(src, input_format)
     except XsysError:
         return False
+    if in_fmt not in ("json", "yaml") or (fmt or in_fmt) not in ("json", "yaml"):
+        return False
+    if not _may_be_roster(src):
+        return False
+    from . import stream
+
     if in_fmt not in stream.STREAM_FORMATS or (fmt or in_fmt) not in stream.STREAM_FORMATS:
         return False
     try:
@@ -775,6 +795,25 @@ def build_app() -> typer.Typer:
     return app
 
 
+def app_for(args: list[str]) -> typer.Typer:
+    """The app to run `args` with: for a built-in command, an app holding only that command
+    (typer builds, and reads the annotations of, only what it holds, and no plugin is asked
+    for commands); for anything else (a plugin's command, --help, a typo), every command."""
+    from xsys.core.registry import _command_name
+
+    name = next((a for a in args if not a.startswith("-")), None)
+    if name is None or args[0].startswith("-"):
+        return build_app()
+    mine = [c for c in app.registered_commands if _command_name(c) == name]
+    if len(mine) != 1:
+        return build_app()
+    one = typer.Typer(name="xsys", help=app.info.help, add_completion=False, pretty_exceptions_enable=False,
+                      no_args_is_help=True)
+    one.registered_callback = app.registered_callback
+    one.registered_commands = mine
+    return one
+
+
 def _usage_error_type() -> type | None:
     """The base class of typer's usage errors (click's ClickException): typer >= 0.26
     bundles its own click, older versions use click itself. Found through what typer
@@ -807,7 +846,7 @@ def _err(line: str) -> None:
 
 def _dispatch(args: list[str]) -> int:
     """Run the app on `args`; user errors become one line on stderr. The exit status."""
-    app_ = build_app()
+    app_ = app_for(args)
     if not args:
         # no command: the help, on stderr as for any other usage error, and exit 2
         saved, sys.stdout = sys.stdout, sys.stderr

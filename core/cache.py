@@ -252,6 +252,35 @@ def forget() -> None:
 atexit.register(save_all)
 
 
+# ---- small facts ------------------------------------------------------------------------
+
+class _Fact(msgspec.Struct):
+    fingerprint: str
+    data: Any
+
+
+def recall(name: str, fingerprint: str) -> Any:
+    """What :func:`keep` stored under `name` with this `fingerprint` (None if nothing, or
+    something else, is stored)."""
+    if not enabled():
+        return None
+    payload = _read(cache_dir() / f"{name}.msgpack")
+    if payload is None:
+        return None
+    try:
+        fact = msgspec.msgpack.decode(payload, type=_Fact)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return fact.data if fact.fingerprint == fingerprint else None
+
+
+def keep(name: str, fingerprint: str, data: Any) -> None:
+    """Store plain `data` (lists, dicts, strings, numbers) under `name`, valid while the
+    caller's `fingerprint` of what it depends on is the same."""
+    if enabled():
+        _write(cache_dir() / f"{name}.msgpack", msgspec.msgpack.encode(_Fact(fingerprint, data)))
+
+
 # ---- TOML data --------------------------------------------------------------------------
 
 class _Toml(msgspec.Struct):

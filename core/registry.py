@@ -36,16 +36,19 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import metadata
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import msgspec
 import pluggy
 
 from . import hookspecs
-from .catalog import Catalog
 from .errors import InputError, PluginError, UnknownSystemError, XsysError
 from .system import System
+
+if TYPE_CHECKING:  # imported when first used: a command that needs no catalog does not load it
+    from importlib import metadata
+
+    from .catalog import Catalog
 
 GROUP = "xsys"
 BUILTIN_DISTRIBUTION = "xsys"
@@ -219,8 +222,7 @@ class Registry:
         with self._lock:
             if self._plugins_loaded:
                 return
-            eps = list(self.entry_points) if self.entry_points is not None else list(
-                metadata.entry_points(group=GROUP))
+            eps = list(self.entry_points) if self.entry_points is not None else installed_entry_points()
             eps.sort(key=lambda e: (not _ep_builtin(e), e.name))  # the built-in plugins first
             for ep in eps:
                 if self.only is not None and ep.name not in self.only:
@@ -407,6 +409,8 @@ class Registry:
             with self._lock:
                 if self._catalog is None:
                     self._load_plugins()
+                    from .catalog import Catalog
+
                     cat = Catalog()
                     for impl in self._impls("xsys_register_catalog"):
                         name = impl.plugin_name
@@ -536,6 +540,113 @@ class Registry:
 
 
 # ---- checks on what plugins hand over ------------------------------------------------
+
+# ---- the installed entry points, remembered --------------------------------------------
+#
+# Finding the plugins through importlib.metadata costs a cold start more than anything else
+# xsys itself imports (the module and the scan of every installed distribution). What it
+# found is kept in the on-disk cache (core/cache.py) under a fingerprint of what it reads:
+# every folder and archive on sys.path, the names of the distributions there (a new
+# version is a new name) and the size and time of each one's entry_points.txt. While the
+# fingerprint holds, the entry points are taken from the cache and importlib.metadata is not
+# imported at all.
+
+_EP_VALUE = re.compile(r"^(?P<module>[\w.]+)\s*(?::\s*(?P<attr>[\w.]+)\s*)?(?:\[.*\]\s*)?$")
+
+
+class _Dist:
+    __slots__ = ("name", "version")
+
+    def __init__(self, name: str, version: str) -> None:
+        self.name = name
+        self.version = version
+
+
+class CachedEntryPoint:
+    """An entry point as importlib.metadata gives it (name, value, group, dist, load)."""
+
+    __slots__ = ("name", "value", "group", "dist")
+
+    def __init__(self, name: str, value: str, dist_name: str, dist_version: str) -> None:
+        self.name = name
+        self.value = value
+        self.group = GROUP
+        self.dist = _Dist(dist_name, dist_version)
+
+    def load(self) -> Any:
+        import importlib
+
+        m = _EP_VALUE.match(self.value)
+        if m is None:
+            raise ValueError(f"malformed entry point {self.value!r}")
+        obj = importlib.import_module(m.group("module"))
+        for part in (m.group("attr") or "").split("."):
+            if part:
+                obj = getattr(obj, part)
+        return obj
+
+    def __repr__(self) -> str:
+        return f"CachedEntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r})"
+
+
+def _distributions_fingerprint() -> str:
+    import hashlib
+    import sys
+
+    h = hashlib.sha256(f"{GROUP}\0{sys.version}\0".encode())
+    for entry in sys.path:
+        where = entry or "."
+        h.update(b"\1" + os.fsencode(where))
+        try:
+            st = os.stat(where)
+        except OSError:
+            continue
+        if not os.path.isdir(where):
+            h.update(f"{st.st_mtime_ns} {st.st_size}".encode())
+            continue
+        found = []
+        try:
+            with os.scandir(where) as it:
+                for d in it:
+                    if d.name.endswith((".dist-info", ".egg-info", ".egg-link", ".pth")):
+                        found.append(d.name)
+        except OSError:
+            continue
+        for name in sorted(found):
+            h.update(b"\2" + os.fsencode(name))
+            for inner in ("entry_points.txt", ""):
+                try:
+                    st = os.stat(os.path.join(where, name, inner) if inner else os.path.join(where, name))
+                except OSError:
+                    continue
+                h.update(f" {inner} {st.st_mtime_ns} {st.st_size}".encode())
+    return h.hexdigest()
+
+
+def installed_entry_points() -> list[Any]:
+    """The entry points of group ``xsys`` of every installed distribution."""
+    from . import cache
+
+    fingerprint = _distributions_fingerprint() if cache.enabled() else None
+    if fingerprint is not None:
+        rows = cache.recall("entry-points", fingerprint)
+        if isinstance(rows, list) and all(isinstance(r, list) and len(r) == 4 and all(isinstance(x, str) for x in r)
+                                          for r in rows):
+            return [CachedEntryPoint(*r) for r in rows]
+    from importlib import metadata
+
+    eps = list(metadata.entry_points(group=GROUP))
+    if fingerprint is not None:
+        rows = []
+        for ep in eps:
+            dist = getattr(ep, "dist", None)
+            row = [ep.name, ep.value, getattr(dist, "name", None), getattr(dist, "version", None)]
+            if not all(isinstance(x, str) for x in row):
+                return eps  # nothing to remember exactly
+            rows.append(row)
+        cache.keep("entry-points", fingerprint, rows)
+    return eps
+
 
 def _ep_builtin(ep: Any) -> bool:
     dist = getattr(ep, "dist", None)
