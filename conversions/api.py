@@ -886,7 +886,12 @@ class LossAudit:
         if exact or "skills" in (_tokens(where) or ()):
             return where, exact
         item = _get(self.plain, list(_tokens(prefix) or ()))
-        for word in re.findall(r"[a-z_]+", loss.message):
+        # the neutral skills a loss about skill levels names: "<skill> competence ..." (clamped,
+        # rounded) or "<native> covers <skill>, <skill> at levels ..." (merged)
+        named = re.findall(r"\b([a-z_]+) competence\b", loss.message)
+        if " covers " in loss.message:
+            named += re.findall(r"[a-z_]+", loss.message.split(" covers ", 1)[1].split(" at levels", 1)[0])
+        for word in named:
             if word not in NEUTRAL_SKILLS:
                 continue
             hit = self.resolve(f"{prefix}.skills.{word}")
