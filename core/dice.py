@@ -21,6 +21,48 @@ ONE = Fraction(1)
 
 # ---- sums of dice ---------------------------------------------------------------------
 
+class WeightedDist(dict):
+    """A distribution (value -> Fraction, as a plain dict) made from integer weights over
+    one denominator, value = offset + index, zero weights left out. It keeps the running
+    sums of its weights, so that :func:`at_least` and :func:`at_most` are one integer
+    lookup instead of an exact sum over the tail (the distributions of pools and sums of
+    dice are cached and asked again and again)."""
+
+    __slots__ = ("_offset", "_den", "_suffix")
+
+    def __init__(self, weights: tuple[int, ...], den: int, offset: int = 0) -> None:
+        super().__init__((offset + k, Fraction(w, den)) for k, w in enumerate(weights) if w)
+        suffix = [0] * (len(weights) + 1)
+        running = 0
+        for i in range(len(weights) - 1, -1, -1):
+            running += weights[i]
+            suffix[i] = running
+        self._offset = offset
+        self._den = den
+        self._suffix = suffix
+
+    def __reduce__(self) -> tuple:  # a copy (or pickle) is a plain dict
+        return (dict, (dict(self),))
+
+    def tail(self, k: int) -> Fraction:
+        """P(value >= k)."""
+        i = k - self._offset
+        if i <= 0:
+            i = 0
+        elif i >= len(self._suffix) - 1:
+            return ZERO
+        return Fraction(self._suffix[i], self._den)
+
+    def head(self, k: int) -> Fraction:
+        """P(value <= k)."""
+        i = k + 1 - self._offset
+        if i <= 0:
+            return ZERO
+        if i >= len(self._suffix) - 1:
+            i = len(self._suffix) - 1
+        return Fraction(self._suffix[0] - self._suffix[i], self._den)
+
+
 @lru_cache(maxsize=None)
 def sum_distribution(n: int, sides: int) -> dict[int, Fraction]:
     """Distribution of the sum of n dice with `sides` faces (n >= 0)."""
@@ -28,9 +70,7 @@ def sum_distribution(n: int, sides: int) -> dict[int, Fraction]:
         raise ValueError("number of dice must be >= 0")
     if n == 0:
         return {0: ONE}
-    weights = _sum_weights(n, sides)
-    den = sides ** n
-    return {n + k: Fraction(w, den) for k, w in enumerate(weights)}
+    return WeightedDist(_sum_weights(n, sides), sides ** n, n)
 
 
 @lru_cache(maxsize=None)
@@ -47,10 +87,14 @@ def _sum_weights(n: int, sides: int) -> tuple[int, ...]:
 
 
 def at_least(dist: Dist, k: int) -> Fraction:
+    if type(dist) is WeightedDist:
+        return dist.tail(k)
     return _exact_sum([(1, p) for v, p in dist.items() if v >= k])
 
 
 def at_most(dist: Dist, k: int) -> Fraction:
+    if type(dist) is WeightedDist:
+        return dist.head(k)
     return _exact_sum([(1, p) for v, p in dist.items() if v <= k])
 
 
@@ -211,7 +255,7 @@ def pool_successes(n: int, rules: PoolRules = PoolRules()) -> dict[int, Fraction
     if n <= 0:
         return chance_die(rules)
     weights, den = _pool_weights(n, rules)
-    return {k: Fraction(w, den) for k, w in enumerate(weights) if w}
+    return WeightedDist(weights, den)
 
 
 def pool_weights(n: int, rules: PoolRules = PoolRules()) -> tuple[tuple[int, ...], int]:

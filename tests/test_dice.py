@@ -98,3 +98,42 @@ def test_ten_again_against_deep_icepool_explosion():
     die = icepool.d10.explode([10], depth=30).map(lambda x: x // 10 + (1 if x % 10 >= 8 else 0))
     for k in range(0, 6):
         assert abs(float(die.probability(k)) - float(dice.die_successes()[k])) < 1e-12
+
+
+# ---- tail sums of weighted distributions (issue 19) -----------------------------------
+
+def _slow(dist, k, op):
+    return sum((p for v, p in dist.items() if op(v, k)), F(0))
+
+
+@pytest.mark.parametrize("make", [lambda: dice.pool_successes(7), lambda: dice.pool_successes(3, dice.PoolRules(again=8)),
+                                  lambda: dice.sum_distribution(3, 6), lambda: dice.sum_distribution(1, 100),
+                                  lambda: dice.sum_distribution(4, 10)])
+def test_tails_of_weighted_distributions_are_exact(make):
+    import operator
+
+    d = make()
+    assert isinstance(d, dice.WeightedDist) and sum(d.values()) == 1
+    assert d == dict(d) and type(dict(d)) is dict  # still a plain mapping for every caller
+    lo, hi = min(d) - 2, max(d) + 2
+    for k in range(lo, hi + 1):
+        assert dice.at_least(d, k) == _slow(d, k, operator.ge), k
+        assert dice.at_most(d, k) == _slow(d, k, operator.le), k
+    # and a plain dict still takes the exact sum
+    assert dice.at_least(dict(d), lo + 3) == dice.at_least(d, lo + 3)
+
+
+def test_tails_are_fast():
+    import time
+
+    d = dice.pool_successes(20)
+    plain = dict(d)
+    t = time.perf_counter()
+    for k in range(2000):
+        dice.at_least(d, k % 25)
+    fast = time.perf_counter() - t
+    t = time.perf_counter()
+    for k in range(2000):
+        dice.at_least(plain, k % 25)
+    slow = time.perf_counter() - t
+    assert fast < slow
