@@ -1251,9 +1251,14 @@ def _merge_edited(loaded: Loaded, source: Loaded, to: str, settings: Settings | 
         head = f"the edit carried into the remembered {here} document (changed: {what}); "
     else:
         head = f"edited by hand since it was converted from {source.system} (changed: {what}); "
+    if changed:
+        tail = f"reconverted {redone}; everything else restored from the remembered {source.system} source"
+    else:
+        tail = (f"reconverted nothing: the edited document converts back to the same {source.system} document as "
+                f"before the edit (the edit is finer than a {source.system} step, or in a field {source.system} has "
+                "no place for), so the remembered source is restored")
     notes.append(Loss(kind="assumed", level="warning", path="$", rule=EDIT_RULE, system=source.system,
-                      message=f"{head}reconverted {redone}; everything else restored from the remembered "
-                              f"{source.system} source"))
+                      message=head + tail))
     losses = [x for x in after.losses if any(_inside(x.path, p) for p in edited)]
     trace = [TraceEntry(path="$", source_value=f"{here} document (edited: {what})",
                         neutral=f"{source.system} document", rules=[EDIT_RULE], source="seed",

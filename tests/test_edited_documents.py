@@ -16,6 +16,7 @@ import yaml
 
 from xsys.conversions import api
 from xsys.core import codec
+from xsys.core.registry import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 XSYS = Path(sys.executable).with_name("xsys")
@@ -167,3 +168,38 @@ def test_a_weapon_added_by_hand_is_converted_and_the_others_kept():
     assert doc["skills"] == SOURCE["skills"]
     (warning,) = [x for x in back.losses if x.rule == RULE]
     assert "reconverted $.weapons[2];" in warning.message
+
+
+FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.yaml") if "plugins" not in p.parts
+                  and p.parent.parent.name != "neutral")
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f"{p.parent.parent.name}/{p.name}" for p in FIXTURES])
+def test_renaming_a_converted_document_changes_nothing_else(fixture):
+    loaded = api.load(fixture)
+    original = _plain(loaded.document)
+    name_field = "imię" if "imię" in original else "name"
+    if name_field not in original:
+        pytest.skip("no name")
+    for to in default_registry().keys():
+        if to == loaded.system:
+            continue
+        there = _written(loaded, to)
+        their_name = next(k for k, v in there.items() if v == original[name_field] and k not in ("system", "kind"))
+        there[their_name] = "Renamed by hand"
+        back = api.convert(api.from_plain(there, "<edited>"), loaded.system)
+        assert _plain(back.document) == {**original, name_field: "Renamed by hand"}, f"{loaded.system}->{to}->back"
+        (warning,) = [x for x in back.losses if x.rule == RULE]
+        assert f"reconverted $.{name_field};" in warning.message, warning.message
+
+
+def test_an_edit_finer_than_the_sources_step_restores_the_source_and_says_why():
+    cop = ROOT / "fixtures" / "gurps" / "npcs" / "policeman.yaml"
+    there = _written(cop, "coc")
+    edited = dict(there, skills=dict(there["skills"]))
+    edited["skills"]["Handgun"] += 1  # still Guns (Pistol)-13
+    back = api.convert(api.from_plain(edited, "<edited>"), "gurps")
+    assert _plain(back.document) == _plain(api.load(cop).document)
+    (warning,) = [x for x in back.losses if x.rule == RULE]
+    assert "(changed: $.skills.Handgun); reconverted nothing: the edited document converts back to the same gurps" \
+        in warning.message
