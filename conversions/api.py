@@ -1263,7 +1263,9 @@ def _merge_edited(loaded: Loaded, source: Loaded, to: str, settings: Settings | 
     trace = [TraceEntry(path="$", source_value=f"{here} document (edited: {what})",
                         neutral=f"{source.system} document", rules=[EDIT_RULE], source="seed",
                         note=f"reconverted {redone}; the rest restored from the remembered source")]
-    trace += [t for t in after.trace if any(_inside(t.path, p) for p in edited)]
+    # how the edited fields were read (paths in the edited document) and written (paths in the output)
+    trace += [t for t in after.trace if any(_inside(t.path, p) for p in edited)
+              or any(_inside(t.path, p.split(" ")[0]) for p in changed)]
     if source.system != to:  # further down the chain: the merged document, edited against its own source
         inner = _origin_block(source.meta)
         if inner is None:

@@ -78,6 +78,10 @@ def test_an_edit_to_one_skill_reconverts_that_skill_only():
     (warning,) = [x for x in back.losses if x.rule == RULE]
     assert "$.skills.Guns (Pistol)" in warning.message and "reconverted $.skills.Handgun;" in warning.message
     assert warning.level == "warning"
+    # --explain shows how the edited skill crossed: read from GURPS, written for CoC
+    paths = [t.path for t in back.trace]
+    assert paths[0] == "$" and RULE in back.trace[0].rules
+    assert "$.skills.Guns (Pistol)" in paths and "$.skills.Handgun" in paths and "$.skills.SMG" not in paths
 
 
 def test_an_edit_to_a_characteristic_reconverts_what_depends_on_it():
