@@ -165,6 +165,28 @@ def _read_at(fh: Any, offset: int, n: int | None) -> bytes:
 
 # ---- reading YAML ---------------------------------------------------------------------
 
+_YAML_MARK = re.compile(rb"(?m)^xsys:[ \t]*(?:#.*)?\r?$")
+
+
+def _yaml_remembers(path: str) -> bool:
+    """Whether a YAML file has a top-level ``xsys:`` block (a conversion xsys wrote, which
+    the whole conversion restores): read in chunks, so that memory stays flat."""
+    tail = b""
+    with open(path, "rb") as fh:
+        while True:
+            chunk = fh.read(CHUNK)
+            if not chunk:
+                return bool(_YAML_MARK.search(tail))
+            buf = tail + chunk
+            cut = buf.rfind(b"\n")
+            if cut < 0:
+                tail = buf
+                continue
+            if _YAML_MARK.search(buf, 0, cut):
+                return True
+            tail = buf[cut + 1:]
+
+
 def _yaml_npcs(path: str, file: str, on_head: Callable[[dict[str, Any]], None],
                known_after: dict[str, Any] | None) -> Iterator[tuple[Any, int]]:
     """(plain NPC, offset reached) for each NPC of a YAML roster; `on_head` gets the
@@ -478,6 +500,8 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
                 out._sweep(folder)
         except (XsysError, OSError):
             folder = Path(tempfile.gettempdir())
+    if in_fmt == "yaml" and _yaml_remembers(src):
+        return None
     job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
                in_folder, st.st_size)
     try:
