@@ -97,6 +97,23 @@ class Ladder:
         below: Literal["clamp", "error"] = "clamp",
         represent: Literal["middle", "row"] = "middle",
     ) -> "Ladder":
+        rows = list(rows)
+        key = _memo_key(name, axis, rows, (rounding, scale, native_order, rule, source, above, below, represent))
+        if key is not None:
+            built = _BUILT.get(key)
+            if built is not None and type(built) is cls:
+                return built
+        lad = cls._build(name, axis, rows, rounding=rounding, scale=scale, native_order=native_order, rule=rule,
+                         source=source, above=above, below=below, represent=represent)
+        if key is not None and len(_BUILT) < 4096:
+            _BUILT[key] = lad
+        return lad
+
+    @classmethod
+    def _build(cls, name: str, axis: str, rows: list[Any], *, rounding: Rounding, scale: Literal["linear", "log"],
+               native_order: Literal["increasing", "decreasing", "none"], rule: str | None, source: Source | None,
+               above: Literal["clamp", "error"], below: Literal["clamp", "error"],
+               represent: Literal["middle", "row"]) -> "Ladder":
         steps = [_coerce_step(name, axis, r, rule, source) for r in rows]
         if not steps:
             raise LadderError(f"ladder {name!r} has no rows")
@@ -231,6 +248,51 @@ def _native_key(native: Any) -> Any:
     if isinstance(native, list):
         return tuple(native)
     return native
+
+
+# Ladders built in this process, by what they were built from: a table that two systems
+# share (coc and coc-zh armor) or that a system asks for again is built and checked once. A
+# ladder is immutable, so one object serves every asker. Only rows of plain values (numbers,
+# strings, booleans, None; as tables, tuples or Steps) are remembered, keyed by their types
+# and values (so 1, 1.0 and True stay apart).
+_BUILT: dict[tuple, "Ladder"] = {}
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain_key(value: Any) -> Any:
+    t = type(value)
+    if t in _PLAIN:
+        return (t.__name__, value)
+    if t is tuple or t is list:
+        parts = tuple(_plain_key(v) for v in value)
+        return None if None in parts else (t.__name__, parts)
+    return None
+
+
+def _memo_key(name: str, axis: str, rows: list[Any], options: tuple) -> tuple | None:
+    out = []
+    for row in rows:
+        if isinstance(row, Step):
+            items: Any = tuple((f, getattr(row, f)) for f in ("native", "at", "rule", "source", "label", "rep"))
+        elif type(row) is dict:
+            items = tuple(row.items())
+        elif type(row) is tuple:
+            items = row
+        else:
+            return None
+        key = _plain_key(tuple(items) if type(items) is not tuple else items)
+        if key is None:
+            return None
+        out.append((type(row).__name__, key))
+    opts = _plain_key(options)
+    if opts is None or type(name) is not str or type(axis) is not str:
+        return None
+    return (name, axis, tuple(out), opts)
+
+
+def clear_built() -> None:
+    """Forget the ladders built so far (tests)."""
+    _BUILT.clear()
 
 
 def _coerce_step(name: str, axis: str, row: Any, rule: str | None, source: Source | None) -> Step:

@@ -98,3 +98,21 @@ def test_a_warm_convert_does_not_scan_the_installed_distributions(tmp_path):
     asked, _, modules = (tmp_path / "run1").read_text().partition(" ")
     assert "'xsys'" in first and "'xsys'" not in asked
     assert "xsys.conversions.stream" not in modules.split()  # one NPC: converted whole, as before
+
+
+def test_a_ladder_built_twice_is_built_once():
+    import pytest
+
+    from xsys.core.ladder import Ladder, LadderError
+
+    rows = [{"native": 1, "at": "1 m", "rule": "r"}, {"native": 2, "at": "3 m", "rule": "r"}]
+    a = Ladder.build("memo-test", "m", rows)
+    assert Ladder.build("memo-test", "m", [dict(r) for r in rows]) is a
+    assert Ladder.build("memo-test", "m", iter(rows)) is a  # any iterable of rows
+    other = Ladder.build("memo-test", "m", [{**rows[0]}, {**rows[1], "native": 2.0}])
+    assert other is not a and other.steps[1].native == 2.0 and type(other.steps[1].native) is float
+    assert Ladder.build("memo-test", "m", rows, rounding="up") is not a
+    bad = [{"native": 1, "at": "3 m", "rule": "r"}, {"native": 2, "at": "1 m", "rule": "r"}]
+    for _ in range(2):  # a refused table stays refused
+        with pytest.raises(LadderError):
+            Ladder.build("memo-test", "m", bad)
