@@ -234,6 +234,7 @@ def _yaml_npcs(path: str, file: str, on_head: Callable[[dict[str, Any]], None],
                     i = 0
                     while not loader.check_event(yaml.SequenceEndEvent):
                         node = loader.compose_node(None, None)
+                        _check_size(node, i, file)
                         try:
                             measure(node)
                         except InputError as exc:
@@ -275,6 +276,18 @@ def _yaml_npcs(path: str, file: str, on_head: Callable[[dict[str, Any]], None],
                              expected=f"at most {safe_yaml.MAX_DEPTH} levels", found="more") from None
         finally:
             loader.dispose()
+
+
+def _check_size(node: Any, i: int, file: str) -> None:
+    """The input limit, for one NPC of a YAML roster (libyaml counts its text in characters)."""
+    from . import documents
+
+    limit = documents.max_input_bytes()
+    size = node.end_mark.index - node.start_mark.index
+    if size > limit:
+        raise InputError("input too large", file=file, path=f"$.npcs[{i}]",
+                         expected=f"at most {limit} bytes, the XSYS_MAX_INPUT_BYTES limit",
+                         found=f"{size} characters")
 
 
 _LOADER: list[type] = []

@@ -192,3 +192,19 @@ def test_the_cli_writes_what_the_whole_conversion_writes(tmp_path):
         ref, warnings = _whole(p, "nwod", fmt)
         assert out.read_bytes() == ref
         assert r.stderr.decode().splitlines() == [f"{p}: {w}" for w in warnings]
+
+
+def test_the_limit_applies_per_npc_in_yaml_too(tmp_path):
+    p = _big_roster(tmp_path, 200, huge=5)
+    y = tmp_path / "cult.yaml"
+    y.write_bytes(documents.dumps(json.loads(p.read_text()), "yaml"))
+    out = tmp_path / "out.yaml"
+    limit = {"XSYS_MAX_INPUT_BYTES": "2000"}
+    r = _xsys("convert", y, "--to", "gurps", "-o", out, env=limit)
+    err = r.stderr.decode().strip().splitlines()
+    assert r.returncode == 2 and len(err) == 1, err
+    assert err[0].startswith(f"{y}: $.npcs[5]: input too large (expected at most 2000 bytes") and "characters)" in err[0]
+    assert not out.exists()
+    y.write_bytes(documents.dumps(json.loads(_big_roster(tmp_path, 200).read_text()), "yaml"))
+    r = _xsys("convert", y, "--to", "gurps", "-o", out, "-q", env=limit)
+    assert r.returncode == 0, r.stderr.decode()
