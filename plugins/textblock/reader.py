@@ -213,6 +213,32 @@ class Walk:
             self.r.doc["@description"] = "\n".join(description)
 
 
+def sectioner(r: Read, notes: list[str], stats: Callable[[str], str | None],
+              handlers: dict[str, Callable[[str, int], Any]],
+              split: Callable[[str, str], list[str]] | None = None) -> Callable[[str, str, int], None]:
+    """The reader of a block's sections: notes are kept as written, an attributes/derived item
+    is read as stats, other items go to their kind's handler. An item of no known kind, or one
+    its handler returns False for, is unread (a handler that reports on its own returns None)."""
+    def stat_item(item: str, n: int) -> bool:
+        left = stats(item)
+        return left is not None and not left
+
+    table = {"attributes": stat_item, "derived": stat_item, **handlers}
+
+    def section(kind: str, text: str, n: int) -> None:
+        if kind == "notes":
+            notes.append(text)
+            return
+        items = split(kind, text) if split else (
+            weapon_items(text) if kind in ("weapons", "armor") else split_items(text))
+        for item in items:
+            handler = table.get(kind)
+            if handler is None or handler(item, n) is False:
+                r.unread.append((n, item))
+
+    return section
+
+
 # ---- Call of Cthulhu ---------------------------------------------------------------------
 
 _PCT = re.compile(r"^(?P<name>.+?)\s*(?P<val>\d{1,3})\s*%?\s*(?:\((?:\d+\s*/\s*\d+)\))?$")
@@ -471,26 +497,10 @@ def read_coc(lines: list[str], system: str) -> Read:
         a.update(extra)
         armor.append(a)
 
-    def section(kind: str, text: str, n: int) -> None:
-        if kind == "notes":
-            notes.append(text)
-            return
-        # a CoC weapon line runs on with commas ("55%, damage 1D10, base range 15 m"): weapons
-        # are one per line or apart by semicolons
-        for item in split_items(text, ";" if kind in ("weapons", "armor") else ",;"):
-            if kind == "skills":
-                if not skill_item(item, n):
-                    r.unread.append((n, item))
-            elif kind == "weapons":
-                weapon_item(item, n)
-            elif kind == "armor":
-                armor_item(item, n)
-            elif kind == "attributes":
-                left = stats(item)
-                if left is None or left:
-                    r.unread.append((n, item))
-            else:
-                r.unread.append((n, item))
+    # a CoC weapon line runs on with commas ("55%, damage 1D10, base range 15 m"): weapons
+    # are one per line or apart by semicolons
+    section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item},
+                        lambda kind, text: split_items(text, ";" if kind in ("weapons", "armor") else ",;"))
 
     Walk(r, lines).run(stats, section)
     _coc_characteristics(r, chars)
@@ -654,26 +664,10 @@ def read_gurps(lines: list[str], system: str) -> Read:
             a["locations"] = locs
         armor.append(a)
 
-    def section(kind: str, text: str, n: int) -> None:
-        if kind == "notes":
-            notes.append(text)
-            return
-        for item in (weapon_items(text) if kind in ("weapons", "armor") else split_items(text)):
-            if kind == "skills":
-                if not skill_item(item):
-                    r.unread.append((n, item))
-            elif kind == "weapons":
-                weapon_item(item, n)
-            elif kind == "armor":
-                armor_item(item, n)
-            elif kind in lists:
-                lists[kind].append(item)
-            elif kind == "attributes":
-                left = stats(item)
-                if left is None or left:
-                    r.unread.append((n, item))
-            else:
-                r.unread.append((n, item))
+    section = sectioner(r, notes, stats, {
+        "skills": lambda item, n: skill_item(item), "weapons": weapon_item, "armor": armor_item,
+        "advantages": lambda item, n: lists["advantages"].append(item),
+        "disadvantages": lambda item, n: lists["disadvantages"].append(item)})
 
     Walk(r, lines).run(stats, section)
     out: dict[str, Any] = {"name": _name(r)}
@@ -804,27 +798,9 @@ def read_nwod(lines: list[str], system: str) -> Read:
             a["catalog"] = entry.id
         armor.append(a)
 
-    def section(kind: str, text: str, n: int) -> None:
-        if kind == "notes":
-            notes.append(text)
-            return
-        for item in (weapon_items(text) if kind in ("weapons", "armor") else split_items(text)):
-            if kind == "skills":
-                if not skill_item(item, skills, n):
-                    r.unread.append((n, item))
-            elif kind == "merits":
-                if not skill_item(item, merits, n):
-                    r.unread.append((n, item))
-            elif kind == "weapons":
-                weapon_item(item, n)
-            elif kind == "armor":
-                armor_item(item, n)
-            elif kind in ("attributes", "derived"):
-                left = stats(item)
-                if left is None or left:
-                    r.unread.append((n, item))
-            else:
-                r.unread.append((n, item))
+    section = sectioner(r, notes, stats, {
+        "skills": lambda item, n: skill_item(item, skills, n), "merits": lambda item, n: skill_item(item, merits, n),
+        "weapons": weapon_item, "armor": armor_item})
 
     Walk(r, lines).run(stats, section)
     out: dict[str, Any] = {"name": _name(r)}
@@ -888,41 +864,31 @@ def read_pl(lines: list[str], system: str) -> Read:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
         weapons.append(w)
 
-    def section(kind: str, text: str, n: int) -> None:
-        if kind == "notes":
-            notes.append(text)
-            return
-        for item in (weapon_items(text) if kind in ("weapons", "armor") else split_items(text)):
-            if kind == "skills":
-                m = re.match(r"^(?P<name>.+?)\s+(?P<val>\d)$", item)
-                native = next((s for s in N.PL_SKILLS if m and fold(s) == fold(m.group("name"))), None)
-                if native is None:
-                    r.unread.append((n, item))
-                else:
-                    skills[native] = int(m.group("val"))  # type: ignore[union-attr]
-            elif kind == "zalety" or kind == "advantages":
-                zalety.append(item)
-            elif kind == "weapons":
-                weapon_item(item, n)
-            elif kind == "armor":
-                item, cid = catalog_tag(item)
-                m = re.match(r"^(?P<name>[^(]+?)\s*(?:\(\s*(?:punkty\s*:?\s*)?(?P<p>\d+)\s*\))?$", item)
-                if m:
-                    a: dict[str, Any] = {"nazwa": m.group("name").strip()}
-                    if m.group("p"):
-                        a["punkty"] = int(m.group("p"))
-                    entry = _catalog().armor.get(cid) if cid else armor_match(a["nazwa"])
-                    if entry is not None:
-                        a["katalog"] = entry.id
-                    armor.append(a)
-                else:
-                    r.unread.append((n, item))
-            elif kind == "attributes":
-                left = stats(item)
-                if left is None or left:
-                    r.unread.append((n, item))
-            else:
-                r.unread.append((n, item))
+    def skill_item(item: str, n: int) -> bool:
+        m = re.match(r"^(?P<name>.+?)\s+(?P<val>\d)$", item)
+        native = next((x for x in N.PL_SKILLS if m and fold(x) == fold(m.group("name"))), None)
+        if native is None or m is None:
+            return False
+        skills[native] = int(m.group("val"))
+        return True
+
+    def armor_item(item: str, n: int) -> bool:
+        item, cid = catalog_tag(item)
+        m = re.match(r"^(?P<name>[^(]+?)\s*(?:\(\s*(?:punkty\s*:?\s*)?(?P<p>\d+)\s*\))?$", item)
+        if not m:
+            return False
+        a: dict[str, Any] = {"nazwa": m.group("name").strip()}
+        if m.group("p"):
+            a["punkty"] = int(m.group("p"))
+        entry = _catalog().armor.get(cid) if cid else armor_match(a["nazwa"])
+        if entry is not None:
+            a["katalog"] = entry.id
+        armor.append(a)
+        return True
+
+    section = sectioner(r, notes, stats, {
+        "skills": skill_item, "zalety": lambda item, n: zalety.append(item),
+        "advantages": lambda item, n: zalety.append(item), "weapons": weapon_item, "armor": armor_item})
 
     Walk(r, lines).run(stats, section)
     out: dict[str, Any] = {"imię": _name(r)}
