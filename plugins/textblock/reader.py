@@ -367,6 +367,26 @@ def _catalog() -> Any:
     return catalog()
 
 
+def weapon_entry(cid: str | None, name: str) -> Any:
+    """The catalog weapon an item names: by its ``[catalog: id]`` tag, else by its printed name."""
+    return _catalog().weapons.get(cid) if cid else catalog_match(name)
+
+
+def armor_entry(cid: str | None, name: str) -> Any:
+    """The catalog armor an item names: by its ``[catalog: id]`` tag, else by its printed name."""
+    return _catalog().armor.get(cid) if cid else armor_match(name)
+
+
+def named_item(r: Read, item: str, n: int) -> tuple[str, str, str | None] | None:
+    """A 'Name (details)' weapon item: (name, details, catalog tag), or None (reported unread)."""
+    item, cid = catalog_tag(item)
+    nd = named(item)
+    if nd is None:
+        r.unread.append((n, item))
+        return None
+    return nd[0], nd[1], cid
+
+
 def armor_match(name: str) -> Any:
     key = fold(name)
     for entry in _catalog().armor.values():
@@ -425,7 +445,7 @@ def read_coc(lines: list[str], system: str) -> Read:
                 skills[natives[0]] = pct
             r.unread.append((n, f"{item} (melee attacks have no place in a CoC document yet)"))
             return
-        entry = _catalog().weapons.get(cid) if cid else catalog_match(name)
+        entry = weapon_entry(cid, name)
         skill = attrs.get("skill") or (natives[0] if natives else None) or (
             _skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name))
         if skill not in _COC_CLASS:
@@ -491,7 +511,7 @@ def read_coc(lines: list[str], system: str) -> Read:
                 return
             b = float(m.group("b"))
             a = {"name": m.group("name").strip().rstrip(":"), "A": int(m.group("a")), "B": int(b) if b.is_integer() else b}
-        entry = _catalog().armor.get(cid) if cid else armor_match(a["name"])
+        entry = armor_entry(cid, a["name"])
         if entry is not None:
             a["catalog"] = entry.id
         a.update(extra)
@@ -588,12 +608,10 @@ def read_gurps(lines: list[str], system: str) -> Read:
         return True
 
     def weapon_item(item: str, n: int) -> None:
-        item, cid = catalog_tag(item)
-        nd = named(item)
-        if nd is None:
-            r.unread.append((n, item))
+        found = named_item(r, item, n)
+        if found is None:
             return
-        name, details = nd
+        name, details, cid = found
         parts = split_items(details)
         w: dict[str, Any] = {"name": name}
         left = []
@@ -628,7 +646,7 @@ def read_gurps(lines: list[str], system: str) -> Read:
                     w[key] = val
                 continue
             left.append(p)
-        entry = _catalog().weapons.get(cid) if cid else catalog_match(name)
+        entry = weapon_entry(cid, name)
         if entry is not None:
             w["catalog"] = entry.id
         if "skill" not in w:
@@ -653,7 +671,7 @@ def read_gurps(lines: list[str], system: str) -> Read:
             r.unread.append((n, item))
             return
         a: dict[str, Any] = {"name": nd[0], "DR": int(found["DR"])}
-        entry = _catalog().armor.get(cid) if cid else armor_match(nd[0])
+        entry = armor_entry(cid, nd[0])
         if entry is not None:
             a["catalog"] = entry.id
         if "PD" in found:
@@ -720,12 +738,10 @@ def read_nwod(lines: list[str], system: str) -> Read:
         return True
 
     def weapon_item(item: str, n: int) -> None:
-        item, cid = catalog_tag(item)
-        nd = named(item)
-        if nd is None:
-            r.unread.append((n, item))
+        found = named_item(r, item, n)
+        if found is None:
             return
-        name, details = nd
+        name, details, cid = found
         w: dict[str, Any] = {"name": name}
         left = []
         for p in split_items(details):
@@ -775,7 +791,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
                         w["two_handed"] = True
             elif key == "type":
                 w["type"] = val[1:-1] if val.startswith("[") and val.endswith("]") else val
-        entry = _catalog().weapons.get(cid) if cid else catalog_match(name)
+        entry = weapon_entry(cid, name)
         if entry is not None:
             w["catalog"] = entry.id
         if "damage" not in w and entry is None:
@@ -793,7 +809,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
             return
         a: dict[str, Any] = {"name": m.group("name").strip().rstrip(":"), "general": int(m.group("g")),
                              "ballistic": int(m.group("b"))}
-        entry = _catalog().armor.get(cid) if cid else armor_match(a["name"])
+        entry = armor_entry(cid, a["name"])
         if entry is not None:
             a["catalog"] = entry.id
         armor.append(a)
@@ -850,7 +866,7 @@ def read_pl(lines: list[str], system: str) -> Read:
                 w["obrażenia"] = int(ob.group(1))
                 continue
             left.append(p)
-        entry = _catalog().weapons.get(cid) if cid else catalog_match(name)
+        entry = weapon_entry(cid, name)
         if entry is not None:
             w["katalog"] = entry.id
         if "rodzaj" not in w:
@@ -880,7 +896,7 @@ def read_pl(lines: list[str], system: str) -> Read:
         a: dict[str, Any] = {"nazwa": m.group("name").strip()}
         if m.group("p"):
             a["punkty"] = int(m.group("p"))
-        entry = _catalog().armor.get(cid) if cid else armor_match(a["nazwa"])
+        entry = armor_entry(cid, a["nazwa"])
         if entry is not None:
             a["katalog"] = entry.id
         armor.append(a)
