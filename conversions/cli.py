@@ -765,6 +765,18 @@ def curve(
         _emit(f"wrote {output}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (localhost only by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+) -> None:
+    """A local web page (and its JSON API) where a GM pastes a stat block and sees it in
+    every system."""
+    from . import serve as serve_
+
+    serve_.run(host, port, _info)
+
+
 @app.command("rules", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def rules_cmd(
     ctx: typer.Context,
