@@ -262,3 +262,37 @@ def test_toml_errors_are_tomllibs(tmp_path, cache_home):
     assert cache.load_toml(good) == {"a": 1}
     good.write_text("a = 2\n")  # edited: the cached data is stale
     assert cache.load_toml(good) == {"a": 2}
+
+
+@pytest.mark.parametrize("module", ["coc", "coc_zh", "gurps", "nwod", "pl_trudnosc"])
+def test_every_plugin_tables_toml_goes_through_the_cache(module, monkeypatch):
+    """Each built-in plugin's tables.toml is read by ``cache.load_toml`` (issue 19: coc-zh's
+    tables skipped it), with tomllib's data."""
+    import importlib
+    import inspect
+
+    mod = importlib.import_module(f"xsys.plugins.{module}")
+    files = [importlib.import_module(f"xsys.plugins.{module}.{m}") for m in ("rules", "system")
+             if importlib.util.find_spec(f"xsys.plugins.{module}.{m}") is not None]
+    sources = "".join(inspect.getsource(f) for f in files)
+    assert "tomllib" not in sources, f"{mod.__name__} parses TOML itself instead of through cache.load_toml"
+    assert "load_toml" in sources
+
+
+def test_coc_zh_tables_are_read_through_the_cache(monkeypatch):
+    from xsys.plugins.coc_zh import rules
+
+    seen = []
+    real = cache.load_toml
+    monkeypatch.setattr(cache, "load_toml", lambda p: seen.append(Path(p).name) or real(p))
+    import xsys.plugins.coc_zh.rules as mod
+
+    monkeypatch.setattr(mod, "load_toml", cache.load_toml)
+    rules.tables.cache_clear()
+    try:
+        data = rules.tables()
+    finally:
+        rules.tables.cache_clear()
+    assert seen == ["tables.toml"]
+    with open(ROOT / "plugins" / "coc_zh" / "tables.toml", "rb") as fh:
+        assert data == tomllib.load(fh)

@@ -9,7 +9,6 @@ The dice arithmetic is coc's public ``rules`` module (same game, same damage rol
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -17,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from xsys.core import dice
+from xsys.core.cache import load_toml
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.plugins.coc import rules as coc_rules
 
@@ -25,10 +25,10 @@ ZERO = Fraction(0)
 
 @lru_cache(maxsize=None)
 def tables() -> dict[str, Any]:
-    """coc-zh's tables.toml (only what differs from coc), parsed once."""
+    """coc-zh's tables.toml (only what differs from coc), parsed once (and kept in the
+    on-disk cache, :func:`xsys.core.cache.load_toml`, like coc's)."""
     with resources.as_file(resources.files(__package__).joinpath("tables.toml")) as path:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return load_toml(path)
 
 
 @lru_cache(maxsize=None)
