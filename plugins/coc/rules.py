@@ -242,12 +242,18 @@ def autofire_hits(roll: int, modified: int, unmodified: int, rounds: int) -> int
 
 
 def autofire_hit_distribution(modified: int, unmodified: int, rounds: int) -> dict[int, Fraction]:
-    """Exact distribution of hits of one burst over d100."""
-    out: dict[int, Fraction] = {}
+    """Exact distribution of hits of one burst over d100 (a new dict; the answer for the
+    same numbers is computed once per process)."""
+    return dict(_autofire_hit_distribution(modified, unmodified, rounds))
+
+
+@lru_cache(maxsize=4096)  # pure in small integers: every burst with the same numbers asks again
+def _autofire_hit_distribution(modified: int, unmodified: int, rounds: int) -> tuple[tuple[int, Fraction], ...]:
+    counts: dict[int, int] = {}  # hits -> how many of the 100 rolls give them (in roll order)
     for roll in range(1, 101):
         h = autofire_hits(roll, modified, unmodified, rounds)
-        out[h] = out.get(h, Fraction(0)) + Fraction(1, 100)
-    return out
+        counts[h] = counts.get(h, 0) + 1
+    return tuple((h, Fraction(n, 100)) for h, n in counts.items())
 
 
 def large_target_bonus(SIZ: int | None) -> int:
@@ -477,6 +483,37 @@ def damage_rolled_twice(text: str) -> dict[int, Fraction]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _after_armor(text: str, armor: int, twice: bool) -> tuple[tuple[int, Fraction], ...]:
+    """The distribution of max(0, damage - armor) (the damage rolled twice for ``twice``)."""
+    d = damage_rolled_twice(text) if twice else damage_distribution(text)
+    out: dict[int, Fraction] = {}
+    for v, p in d.items():
+        k = max(0, v - armor)
+        out[k] = out[k] + p if k in out else p
+    return tuple(out.items())
+
+
+def shot_damage_distribution(text: str, chance: Fraction,
+                             parts: Sequence[tuple[Fraction, int, bool]]) -> dict[str, str]:
+    """Exact damage of one single shot as text ("damage": "p/q"), misses at 0: ``parts`` are
+    the hits as (probability, armor A of the location hit, damage rolled twice); a hit rolls
+    ``text``, a doubled one rolls it twice (coc-ja.aimed.effects), armor subtracts once.
+    The same question is answered once per process (a new dict each time)."""
+    return dict(_shot_damage_distribution(text, Fraction(chance), tuple(
+        (Fraction(w), int(a), bool(t)) for w, a, t in parts)))
+
+
+@lru_cache(maxsize=4096)  # every shot with the same weapon, chance and armor asks again
+def _shot_damage_distribution(text: str, chance: Fraction,
+                              parts: tuple[tuple[Fraction, int, bool], ...]) -> tuple[tuple[str, str], ...]:
+    out: dict[int, Fraction] = {0: 1 - chance}
+    for weight, armor, twice in parts:
+        for v, p in _after_armor(text, armor, twice):
+            out[v] = out.get(v, Fraction(0)) + weight * p
+    return tuple((str(v), f"{p.numerator}/{p.denominator}") for v, p in sorted(out.items()) if p)
+
+
 def mean_after_armor(text: str, armor: int, impale: bool = False) -> Fraction:
     """E[max(0, damage - armor)]; an impale rolls the damage twice (assumed CoC rule,
     coc-ja.aimed.effects: 'damage x2, as with an impale') and armor subtracts once."""
@@ -544,5 +581,6 @@ __all__ = [
     "point_blank", "double_tap_allowed", "mozambique_allowed", "shots_in_dex_rank", "dodges_per_round",
     "sniper_notice_chance", "can_dodge", "encumbrance_ladder", "encumbrance", "dazzle_chance", "dazzle_effect", "shoot_at_light_allowed",
     "armor_shock_chance", "pellet_damage", "armored_damage", "parse_dice", "damage_distribution",
+    "shot_damage_distribution",
     "mean_after_armor", "mean_pellets_after_armor", "door_breach_chance", "door_backfire_chance",
 ]
