@@ -990,7 +990,9 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
         conv = _convert_afresh(loaded, to, merged, reg, trace)
         if loaded.system != to:
             conv.origin = _origin_of(loaded, carry=carry)
-    conv.losses[:0] = notes
+    from .readreport import read_losses  # what a format plugin's reader could not read or assumed
+
+    conv.losses[:0] = read_losses(loaded.meta, loaded.system) + notes
     if strict and conv.strict_losses:
         first = conv.strict_losses[0]
         raise LossError(f"{len(conv.strict_losses)} loss(es) under --strict; first: {first.path}: {first.message}",

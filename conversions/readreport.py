@@ -1,0 +1,48 @@
+"""What a format plugin's reader could not read, or had to assume, as loss report entries.
+
+A reader of a foreign format (a text stat block, a Foundry VTT actor, a CCFOLIA character)
+says what it made of its input in the document's ``xsys.read`` block::
+
+    {"format": "text",
+     "unread": [{"line": 6, "text": "Fighting (Brawl) 70%, damage 1D3+DB"},
+                {"path": "$.items[3]", "text": "a spell"}],
+     "assumed": ["line 4: .38 Revolver: no base range in the block; 15 yd, ..."]}
+
+Each unread entry becomes a ``dropped-item`` loss (a warning; ``--strict`` fails on it) whose
+path names where it was in the source (``line 6``, or the format and the source's own JSON
+path, ``foundry-coc7 $.items[3]``); each assumed value an ``assumed`` loss (info). Entries
+of another shape are not the reader's report and are left alone: the block is metadata, and
+a document written by hand may carry anything there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xsys.core.trace import Loss
+
+
+def read_losses(meta: Any, system: str = "") -> list[Loss]:
+    """The losses of the ``read`` report in a document's ``xsys`` block (empty if none)."""
+    report = meta.get("read") if isinstance(meta, dict) else None
+    if not isinstance(report, dict):
+        return []
+    fmt = report.get("format") if isinstance(report.get("format"), str) else "input"
+    out: list[Loss] = []
+    for item in report.get("unread") or ():
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            continue
+        line, path = item.get("line"), item.get("path")
+        if isinstance(line, int) and not isinstance(line, bool):
+            where = f"line {line}"
+        elif isinstance(path, str):
+            where = f"{fmt} {path}"
+        else:
+            where = fmt
+        out.append(Loss.of("dropped-item", where, f"not read from the {fmt} input: {item['text']}",
+                           rule=f"{fmt}.unread", system=system))
+    for text in report.get("assumed") or ():
+        if isinstance(text, str):
+            out.append(Loss.of("assumed", fmt, f"assumed while reading the {fmt} input: {text}",
+                               rule=f"{fmt}.assumed", system=system))
+    return out
