@@ -326,8 +326,6 @@ def catalog_cmd(
             _emit(f"{item['id']:<28} {item['name']}  ({extra})")
 
 
-OUT_EXT = {"yaml": ".yaml", "json": ".json", "toml": ".toml", "md": ".md"}
-
 
 def _settings(pairs: list[str]) -> dict[str, dict[str, Any]]:
     """``--set`` options, each checked against its system now: an unknown system or field
@@ -357,8 +355,10 @@ def convert(
     from_: Annotated[Optional[str], typer.Option("--from", "-f", help="Source system, for files that do not say.")] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (one input); - for standard output.")] = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out-dir", help="Write each output here, mirroring input names.")] = None,
-    fmt: Annotated[Optional[str], typer.Option("--format", help="yaml, json, toml or md (default: the input's, or yaml).")] = None,
-    input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml (for - or odd names).")] = None,
+    fmt: Annotated[Optional[str], typer.Option("--format", help="yaml, json, toml, md or a format plugin's: text, ccfolia, "
+                                               "foundry-coc7 ... (default: the input's, or yaml).")] = None,
+    input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json, toml or a format plugin's "
+                                                        "(text, foundry-coc7 ...) for - or odd names.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Add the trace: rule IDs, seed/assumed, the neutral value between.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) when anything is lost.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the loss report.")] = False,
@@ -368,8 +368,8 @@ def convert(
 ) -> None:
     """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B).
     Files in a folder that are not xsys documents are skipped (said on stderr)."""
-    if fmt is not None and fmt not in OUT_EXT:
-        raise XsysError("unknown output format", expected="yaml, json, toml or md", found=repr(fmt))
+    if fmt is not None:
+        fmt = documents.output_format(fmt)
     if output is not None and out_dir is not None:
         raise XsysError("give -o or --out-dir, not both")
     settings = _settings(set_)
@@ -525,7 +525,7 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
                 continue
             conv = api.convert(api.from_plain(data, name, from_), to, default_system=from_, settings=settings,
                                strict=strict, trace=explain, fresh=fresh)
-            out_fmt = fmt or in_fmt  # the input's format (sniffed for standard input)
+            out_fmt = fmt or documents.default_output_format(in_fmt)  # the input's (sniffed for standard input)
             out = api.dump(conv, out_fmt, explain)
             if not quiet:
                 for loss in conv.losses:
@@ -633,12 +633,14 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
     sources = {Path(src).resolve(): src for src, _, _ in jobs if src != "-"}
     for src, rel, _ in jobs:
         try:
-            out_fmt = fmt or (documents.format_for(src, input_format) if src != "-" else stdin_fmt or "yaml")
+            out_fmt = fmt or documents.default_output_format(
+                documents.format_for(src, input_format) if src != "-" else stdin_fmt or "yaml")
         except XsysError:
             continue  # reported when this file's turn comes
-        if out_fmt not in OUT_EXT:
-            continue  # a plugin's input format: no output in it, reported when this file's turn comes
-        dest = out_dir / Path(rel).with_suffix(OUT_EXT[out_fmt])
+        exts = documents.output_formats()
+        if out_fmt not in exts:
+            continue  # reported when this file's turn comes
+        dest = out_dir / Path(rel).with_suffix(exts[out_fmt])
         key = os.path.normpath(str(dest)).casefold()
         if key in taken:
             raise InputError("two inputs would write the same output file", file=str(dest), path="--out-dir",

@@ -31,20 +31,64 @@ FORMATS = {"yaml": ("yaml", "yml"), "json": ("json",), "toml": ("toml",)}
 
 
 def format_for(path: str | Path, explicit: str | None = None) -> str:
+    """The format a file is read as: ``yaml``/``json``/``toml``, or ``plugin:NAME`` for a
+    format a plugin registered (by ``--input-format`` name or extension, or the file's
+    extension)."""
     if explicit:
-        if explicit not in FORMATS and explicit.lower() in default_registry().formats():
-            return "plugin:" + explicit.lower()
-        if explicit not in FORMATS:
-            raise InputError("unknown input format", file=str(path), expected="yaml, json or toml", found=repr(explicit))
-        return explicit
+        if explicit in FORMATS:
+            return explicit
+        spec = default_registry().format_named(explicit)
+        if spec is not None:
+            return "plugin:" + spec.name.lower()
+        raise InputError("unknown input format", file=str(path), expected=_input_formats(), found=repr(explicit))
     ext = Path(str(path)).suffix.lower().lstrip(".")
     for name, exts in FORMATS.items():
         if ext in exts:
             return name
-    if ext and ext in default_registry().formats():
-        return "plugin:" + ext
+    spec = default_registry().format_named(ext) if ext else None
+    if spec is not None and ext in spec.extensions:
+        return "plugin:" + spec.name.lower()
     raise InputError("cannot tell the format from the file name", file=str(path),
                      expected="a .yaml, .yml, .json or .toml file (or --input-format)", found=repr("." + ext if ext else ""))
+
+
+def _input_formats() -> str:
+    names = ["yaml", "json", "toml"] + sorted(default_registry().format_specs())
+    return ", ".join(names)
+
+
+def output_formats() -> dict[str, str]:
+    """Every format `xsys convert --format` writes -> the file extension of its output."""
+    out = {"yaml": ".yaml", "json": ".json", "toml": ".toml", "md": ".md"}
+    for key, spec in default_registry().format_specs().items():
+        if spec.dump is not None:
+            out.setdefault(key, "." + (spec.extensions[0] if spec.extensions else key))
+    return out
+
+
+def output_format(fmt: str) -> str:
+    """An output format as given (``text``, ``TXT``, ``plugin:text``) -> its key in
+    output_formats(), or a clear error listing them."""
+    key = fmt[len("plugin:"):] if fmt.startswith("plugin:") else fmt
+    outs = output_formats()
+    if key in outs:
+        return key
+    spec = default_registry().format_named(key)
+    if spec is not None and spec.dump is not None:
+        return spec.name.lower()
+    found = repr(fmt)
+    if spec is not None:
+        found += f" (the {spec.name} format is read only)"
+    raise InputError("unknown output format", expected=", ".join(outs), found=found)
+
+
+def default_output_format(in_fmt: str) -> str:
+    """What a conversion is written as when --format is not given: the input's format, or
+    YAML for a plugin format that is read only."""
+    if in_fmt.startswith("plugin:"):
+        spec = default_registry().format_named(in_fmt[len("plugin:"):])
+        return spec.name.lower() if spec is not None and spec.dump is not None else "yaml"
+    return in_fmt
 
 
 def parse_bytes(data: bytes, fmt: str, file: str) -> Any:
@@ -155,7 +199,9 @@ _BOM = b"\xef\xbb\xbf"
 def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
     _too_large(data, fmt, file)
     if fmt.startswith("plugin:"):
-        name, loader, _ = default_registry().formats()[fmt[len("plugin:"):]]
+        spec = default_registry().format_named(fmt[len("plugin:"):])
+        assert spec is not None
+        name, loader = spec.name, spec.load
         try:
             return loader(data)
         except XsysError as exc:
@@ -308,13 +354,38 @@ def read_with_format(path: str | Path, fmt: str | None = None) -> tuple[Any, str
         raise InputError(f"cannot read: {exc.strerror}", file=name) from None
     if sniffed and fmt == "json":
         try:
-            return parse_bytes(data, "json", name), "json"
+            plain = parse_bytes(data, "json", name)
         except InputError as json_error:
             try:
                 return parse_bytes(data, "yaml", name), "yaml"
             except InputError:
                 raise json_error from None
-    return parse_bytes(data, fmt, name), fmt
+        return claim_json(plain, data, name, "json")
+    plain = parse_bytes(data, fmt, name)
+    if fmt == "json":
+        return claim_json(plain, data, name, fmt)
+    return plain, fmt
+
+
+def is_xsys_document(plain: Any) -> bool:
+    return isinstance(plain, dict) and plain.get("kind") in KINDS
+
+
+def claim_json(plain: Any, data: bytes, file: str, fmt: str) -> tuple[Any, str]:
+    """JSON that is not an xsys document, claimed by a format plugin by its shape (a
+    Foundry VTT actor, a CCFOLIA character), read by that plugin; else as it is."""
+    if is_xsys_document(plain):
+        return plain, fmt
+    for spec in default_registry().format_specs().values():
+        if spec.sniff is None:
+            continue
+        try:
+            claimed = spec.sniff(plain)
+        except XsysError as exc:
+            raise exc.with_file(file)
+        if claimed:
+            return parse_bytes(data, "plugin:" + spec.name.lower(), file), "plugin:" + spec.name.lower()
+    return plain, fmt
 
 
 def read_plain(path: str | Path, fmt: str | None = None) -> Any:
@@ -532,7 +603,15 @@ def _dumps(obj: Any, fmt: str) -> bytes:
         return tomli_w.dumps(_toml_safe(plain)).encode("utf-8")
     if fmt == "yaml":
         return _yaml_text(plain)
-    raise InputError("unknown output format", expected="yaml, json, toml or md", found=repr(fmt))
+    spec = default_registry().format_named(output_format(fmt))
+    assert spec is not None and spec.dump is not None
+    out = spec.dump(plain)
+    if not isinstance(out, (bytes, bytearray)):
+        from xsys.core.errors import PluginError
+
+        raise PluginError(f"format {spec.name!r} of {default_registry().who(spec.plugin)} wrote "
+                          f"{type(out).__name__}, not bytes")
+    return bytes(out)
 
 
 # The text xsys writes is that of the json module (indent 2, UTF-8 as is) and of PyYAML's

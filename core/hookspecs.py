@@ -60,11 +60,22 @@ def xsys_register_catalog(catalog: Catalog) -> None:
 
 @hookspec
 def xsys_register_formats(register: Callable[..., None]) -> None:
-    """Register extra document formats: ``register(name, extensions, load, dump)`` where
-    ``load(bytes) -> plain data`` and ``dump(plain data) -> bytes``. Extensions are
+    """Register extra document formats: ``register(name, extensions, load, dump=None, *,
+    sniff=None)`` where ``load(bytes) -> plain data`` (an xsys document: ``system``,
+    ``kind`` and the native fields) and ``dump(plain data) -> bytes`` (a converted
+    document, its ``xsys`` block included; None: the format is read only).
+
+    The name is what ``--input-format NAME`` and ``--format NAME`` take. Extensions are
     matched case-insensitively and must not clash with another format's or a built-in one
-    (yaml, yml, json, toml, md). An exception in ``load`` or ``dump`` is reported as an
-    error naming the plugin. Return value ignored."""
+    (yaml, yml, json, toml, md); a format may have none. ``sniff(plain JSON data) -> bool``
+    claims a ``.json`` document by its shape (a Foundry VTT actor, a CCFOLIA clipboard
+    character): it is asked only about JSON that is not an xsys document, in the order the
+    plugins registered, and the first format that claims it reads the bytes. A reader may
+    report what it could not read, or had to assume, in the document's ``xsys.read``
+    block (``{"format": name, "unread": [{"line", "text"} | {"path", "text"}], "assumed":
+    [text]}``); a conversion reports each entry as a loss. An exception in ``load``,
+    ``dump`` or ``sniff`` is reported as an error naming the plugin. Return value
+    ignored."""
 
 
 # ---- checks -----------------------------------------------------------------------

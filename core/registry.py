@@ -73,6 +73,19 @@ class SystemEntry:
         return self.distribution == BUILTIN_DISTRIBUTION
 
 
+@dataclass(frozen=True)
+class FormatSpec:
+    """A document format a plugin registered: its name, file extensions, reader, writer
+    (None: read only) and the test by which it claims a JSON document of its own shape."""
+
+    name: str
+    extensions: tuple[str, ...]
+    load: Callable[[bytes], Any]
+    dump: Callable[[Any], bytes] | None
+    sniff: Callable[[Any], bool] | None
+    plugin: str
+
+
 @dataclass
 class BrokenPlugin:
     name: str
@@ -181,6 +194,7 @@ class Registry:
         self._instances: dict[tuple[str, Any], System] = {}
         self._catalog: Catalog | None = None
         self._formats: dict[str, Any] | None = None
+        self._format_specs: dict[str, FormatSpec] = {}
         self.broken: list[BrokenPlugin] = []
         self.plugin_dist: dict[str, tuple[str, str]] = {}
         self._skip: set[str] = set()  # plugins whose hooks failed at run time
@@ -507,15 +521,30 @@ class Registry:
                     for impl in self._impls("xsys_register_formats"):
                         name = impl.plugin_name
                         stage: dict[str, Any] = {}
+                        stage_specs: dict[str, FormatSpec] = {}
 
-                        def register(fmt_name: Any, extensions: Iterable[str], load: Callable, dump: Callable,
-                                     _stage=stage, _who=self.who(name)) -> None:
+                        def register(fmt_name: Any, extensions: Iterable[str], load: Callable,
+                                     dump: Callable | None = None, *, sniff: Callable | None = None,
+                                     _stage=stage, _specs=stage_specs, _who=self.who(name),
+                                     _plugin=name) -> None:
                             if not isinstance(fmt_name, str) or not fmt_name:
                                 raise TypeError(f"format name {fmt_name!r} is not a string")
                             if isinstance(extensions, str) or not all(isinstance(e, str) for e in extensions):
                                 raise TypeError(f"extensions {extensions!r} are not a list of strings")
-                            if not (callable(load) and callable(dump)):
+                            if not callable(load) or not (dump is None or callable(dump)):
                                 raise TypeError("load and dump must be callables")
+                            if sniff is not None and not callable(sniff):
+                                raise TypeError("sniff must be a callable")
+                            key = fmt_name.lower()
+                            if key in BUILTIN_FORMATS or key in self._format_specs or key in _specs:
+                                other = self._format_specs[key].plugin if key in self._format_specs else None
+                                raise PluginError(f"format name {fmt_name!r} is "
+                                                  + ("built in" if key in BUILTIN_FORMATS else
+                                                     f"already registered by {self.who(other) if other else _who}"))
+                            g_load = _guard_io(load, fmt_name, "read", _who)
+                            g_dump = _guard_io(dump, fmt_name, "write", _who) if dump is not None else None
+                            g_sniff = _guard_io(sniff, fmt_name, "read", _who) if sniff is not None else None
+                            exts = []
                             for ext in extensions:
                                 e = ext.lower().lstrip(".")
                                 if e in BUILTIN_FORMATS:
@@ -523,8 +552,9 @@ class Registry:
                                 if e in found or e in _stage:
                                     other = owner.get(e, _who)
                                     raise PluginError(f"format extension .{e} is already registered by {other}")
-                                _stage[e] = (fmt_name, _guard_io(load, fmt_name, "read", _who),
-                                             _guard_io(dump, fmt_name, "write", _who))
+                                _stage[e] = (fmt_name, g_load, g_dump)
+                                exts.append(e)
+                            _specs[key] = FormatSpec(fmt_name, tuple(exts), g_load, g_dump, g_sniff, _plugin)
 
                         try:
                             with self._limit(name, "xsys_register_formats"):
@@ -535,8 +565,23 @@ class Registry:
                             continue
                         found.update(stage)
                         owner.update({e: self.who(name) for e in stage})
+                        self._format_specs.update(stage_specs)
                     self._formats = found
         return self._formats
+
+    def format_specs(self) -> dict[str, FormatSpec]:
+        """Every plugin format by its name (lower case), in the order plugins registered them."""
+        self.formats()
+        return self._format_specs
+
+    def format_named(self, key: str) -> FormatSpec | None:
+        """The plugin format called `key`, or whose file extension `key` is (any case)."""
+        k = key.lower().lstrip(".")
+        specs = self.format_specs()
+        if k in specs:
+            return specs[k]
+        found = self.formats().get(k)
+        return specs.get(found[0].lower()) if found is not None else None
 
 
 # ---- checks on what plugins hand over ------------------------------------------------

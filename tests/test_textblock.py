@@ -169,3 +169,91 @@ def test_chinese_blocks_are_coc_zh():
     text = "陳探長\nSTR 13 CON 12 SIZ 14 DEX 12 APP 10 INT 14 POW 11 EDU 13\n技能：手枪 60%、闪避 40%\n"
     doc = load(text.encode())
     assert doc["system"] == "coc-zh" and doc["skills"] == {"Handgun": 60, "Dodge": 40}
+
+
+# ---- --format text: plugin output formats through xsys_register_formats ------------------
+
+@pytest.mark.parametrize("target", ["coc", "gurps", "nwod", "pl-trudnosc"])
+def test_convert_to_text_reads_back_as_the_same_numbers(target):
+    """convert -> the target's text block -> read back: the very document the conversion made."""
+    conv = api.convert(api.load(TEXT / "malloy-coc6.txt"), target, trace=False)
+    out = api.dump(conv, "text")
+    back = load(out)
+    assert "xsys" not in back  # the writer prints what the reader reads, nothing assumed
+    assert codec.to_builtins(codec.canonical(api.from_plain(back, "x").document)) == \
+        codec.to_builtins(conv.document)
+
+
+def test_format_text_on_the_command_line_writes_a_stat_block(tmp_path):
+    r = subprocess.run([XSYS, "convert", str(TEXT / "malloy-coc6.txt"), "--to", "gurps", "--format", "text", "-q"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "ST 11, DX 10, IQ 10, HT 11" in r.stdout and r.stdout.startswith("# converted from coc")
+    # the default output of a text input is text; --out-dir names it .txt
+    r = subprocess.run([XSYS, "convert", str(TEXT / "malloy-coc6.txt"), "--to", "nwod", "--out-dir", str(tmp_path),
+                        "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "malloy-coc6.txt").read_text(encoding="utf-8").splitlines()[1] == \
+        "Detective Sergeant Frank Malloy"
+
+
+def test_unknown_output_format_lists_the_plugin_formats():
+    r = subprocess.run([XSYS, "convert", str(TEXT / "malloy-coc6.txt"), "--to", "gurps", "--format", "docx"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "unknown output format" in r.stderr and "text" in r.stderr and "'docx'" in r.stderr
+
+
+def test_a_text_block_holds_one_npc_only():
+    scenario = ROOT / "fixtures" / "gurps" / "scenarios"
+    src = sorted(scenario.glob("*.yaml"))[0]
+    conv = api.convert(api.load(src), "gurps", trace=False)
+    with pytest.raises(InputError) as err:
+        api.dump(conv, "text")
+    assert "one NPC" in err.value.line()
+
+
+def test_a_third_party_format_writes_through_the_same_hook(toy_registry, tmp_path):
+    """No special case for `text`: any registered format with a dump is an output format."""
+    from xsys.conversions import documents
+    from xsys.core import registry
+    from xsys.core.hookspecs import hookimpl
+    from xsys.plugins import catalog
+    from toy import toy_system
+
+    class Kv:
+        @hookimpl
+        def xsys_register_formats(register):
+            register("kv", ["kv"], lambda data: {},
+                     lambda plain: "".join(f"{k}={v}\n" for k, v in plain.items() if k != "xsys").encode())
+
+    reg = registry.Registry(entry_points=[], extra_plugins=[("toy", toy_system), ("catalog", catalog), ("kv", Kv)])
+    registry.set_default_registry(reg)
+    assert documents.output_formats()["kv"] == ".kv"
+    conv = api.convert({"system": "toy", "kind": "npc", "name": "Scout", "AGI": 9}, "toy", registry=reg)
+    assert b"AGI=9\n" in api.dump(conv, "kv")
+
+
+# ---- the read report becomes the conversion's losses -------------------------------------
+
+def test_unread_lines_are_losses_naming_the_line_and_strict_counts_them():
+    conv = api.convert(api.load(TEXT / "walters-coc7.txt"), "gurps", trace=False)
+    unread = [x for x in conv.losses if x.rule == "text.unread"]
+    assert [x.path for x in unread] == ["line 6"] and unread[0].kind == "dropped-item"
+    assert "Brawl" in unread[0].message and unread[0].level == "warning"
+    assumed = [x for x in conv.losses if x.rule == "text.assumed"]
+    assert any("divided by 5" in x.message for x in assumed) and all(x.level == "info" for x in assumed)
+    r = subprocess.run([XSYS, "convert", str(TEXT / "walters-coc7.txt"), "--to", "gurps", "--format", "yaml",
+                        "--strict"], capture_output=True, text=True)
+    assert r.returncode == 1 and "first: line 6: not read from the text input" in r.stderr
+    # a block read whole has no read losses
+    clean = api.convert(api.load(TEXT / "malloy-coc6.txt"), "gurps", trace=False)
+    assert not [x for x in clean.losses if x.rule.startswith("text.")]
+
+
+def test_the_read_report_survives_into_the_written_loss_report():
+    import yaml
+
+    conv = api.convert(api.load(TEXT / "walters-coc7.txt"), "coc", trace=False)
+    written = yaml.safe_load(api.dump(conv, "yaml"))
+    assert any(x["path"] == "line 6" and x["kind"] == "dropped-item" for x in written["xsys"]["losses"])
