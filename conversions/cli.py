@@ -229,12 +229,14 @@ def schema(
 @app.command()
 def validate(
     files: Annotated[list[Path], typer.Argument(help="Documents or folders to check (YAML, JSON or TOML).")],
-    input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml.")] = None,
+    input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json, toml or a format plugin's "
+                                                        "(text, foundry-coc7 ...).")] = None,
     system: Annotated[Optional[str], typer.Option("--from", help="System of files that do not say.")] = None,
 ) -> None:
     """Check documents without converting them; reports every file. In a folder, files
     that are not xsys documents (no system: or kind:) and special files are skipped."""
     from . import api
+    from .readreport import read_losses
 
     bad = 0
     for f, folder in _expand([str(x) for x in files]):
@@ -247,6 +249,8 @@ def validate(
             for key, raw in loaded.settings.items():
                 api.system_for(key, {key: raw})  # settings are checked too
             _emit(f"ok: {f} ({loaded.system} {loaded.kind})")
+            for loss in read_losses(loaded.meta, loaded.system):  # what a format plugin could not read
+                typer.echo(f"{printable(str(f))}: {loss.render()}", err=True)
         except XsysError as exc:
             bad += 1
             typer.echo(exc.with_file(str(f)).line(), err=True)

@@ -257,3 +257,9 @@ def test_the_read_report_survives_into_the_written_loss_report():
     conv = api.convert(api.load(TEXT / "walters-coc7.txt"), "coc", trace=False)
     written = yaml.safe_load(api.dump(conv, "yaml"))
     assert any(x["path"] == "line 6" and x["kind"] == "dropped-item" for x in written["xsys"]["losses"])
+
+
+def test_validate_reports_what_a_text_block_left_unread():
+    r = subprocess.run([XSYS, "validate", str(TEXT / "walters-coc7.txt")], capture_output=True, text=True)
+    assert r.returncode == 0 and "ok: " in r.stdout
+    assert "warning: line 6: not read from the text input" in r.stderr and "[text.assumed]" in r.stderr
