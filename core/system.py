@@ -124,7 +124,7 @@ class System:
         raise NotImplementedError(f"{self.key}: no skill fires {weapon_class}")
 
     def _skill_key(self, skill: str, context: Mapping[str, Any] | None) -> str | None:
-        keys = self.skills().get(skill, ())
+        keys = self.skills().get(skill) or tuple(k for k, f in self.derived_skills().items() if f == skill)
         wanted = (context or {}).get("@key")
         if wanted is None and (context or {}).get("@class"):
             wanted = firearm_skill_for(str(context["@class"]))  # type: ignore[index]

@@ -193,6 +193,12 @@ CLASS_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "
                "carbine": "Guns (Rifle)", "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)",
                "mg": "Guns (Machine Gun)", "thrown": "Throwing"}
 SKILL_LEVELS = range(0, 41)
+# Dodge (gurps.derived: = Move, (HT + DX) / 4) is an active defense rolled on 3d6 like a
+# skill; a stat block prints it from 0 up (Move 15 would take DX and HT near 30).
+DODGE_LEVELS = range(0, 16)
+# gurps.dodge (assumed, README): the ordinary dodge of a close attack the defender sees
+# coming is Dodge + 3 for stepping back (3e's retreat), with no passive defense (unarmored).
+RETREAT = 3
 
 # ---- situations ------------------------------------------------------------------------
 
@@ -337,7 +343,12 @@ class Gurps(System):
     # critical bands (gurps.resolution: 3-4 / 17-18 ...) and battery weapons are assumed.
     skill_source = "assumed"
 
+    def derived_skills(self) -> dict[str, str]:
+        return {"dodge": "Dodge"}  # gurps.derived: Dodge is on every stat block, not a skill
+
     def skill_levels(self, skill: str) -> Sequence[int]:
+        if skill == "Dodge":
+            return DODGE_LEVELS
         if skill not in SKILLS:
             raise InputError("unknown GURPS skill", expected="one of " + ", ".join(SKILLS), found=repr(skill))
         return SKILL_LEVELS
@@ -346,9 +357,13 @@ class Gurps(System):
         return tuple(Tier(r, n, lo, ty, 'gurps.ranged-attack', 'assumed') for r, n, lo, ty in GURPS_TIERS)
 
     def competence_rule(self, skill: str) -> str:
+        if skill == "Dodge":
+            return "gurps.dodge"
         return "gurps.ranged-attack" if skill in SKILL_CLASS else "gurps.resolution"
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        if skill == "Dodge":
+            return success(int(level) + RETREAT)  # gurps.dodge: the ordinary dodge, stepping back
         return success(int(level))  # gurps.resolution: the unmodified roll
 
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
@@ -360,7 +375,7 @@ class Gurps(System):
         for rid, table in rule_tables().items():
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
-        ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived",
+        ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
                 "gurps.weapon-stats", "gurps.damage", "gurps.armor"}
         return ids
 
@@ -734,7 +749,7 @@ class Gurps(System):
                 omitted.append(f)
                 continue
             expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
-            if v != expect:
+            if v != expect and f != "Dodge":  # Dodge is carried as the neutral dodge
                 offsets[f] = v - expect
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
                          f"{v - expect:+d} is kept for GURPS", "gurps.derived")
@@ -745,6 +760,16 @@ class Gurps(System):
         known = {k: v for k, v in npc.skills.items() if k in SKILLS}
         other = {k: v for k, v in npc.skills.items() if k not in SKILLS}
         skills = self.skills_to_neutral(known, col, "$.skills")
+        dodge = npc.Dodge if npc.Dodge is not None else derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)["Dodge"]
+        skills["dodge"] = self.competence("Dodge", dodge)
+        if col.tracing:
+            col.step("$.Dodge", f"Dodge {dodge}", f"dodge competence {skills['dodge']:.3f}", rules=["gurps.dodge"],
+                     source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
+        back = self.level_for("Dodge", skills["dodge"])
+        if back != dodge:
+            blob["dodge"] = dodge
+            col.loss("rounded", "$.Dodge", f"Dodge {dodge} has the same dodge competence as Dodge {back}; the exact "
+                     "value is kept for GURPS", "gurps.dodge")
         exact = {}
         for k, v in known.items():
             back = self.level_for(k, self.competence(k, v))
@@ -783,6 +808,16 @@ class Gurps(System):
         blob = combatant.native.get(self.key, {})
         attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
+        dodge = combatant.skills.get("dodge")
+        if dodge is not None:
+            level = self.level_for("Dodge", dodge)
+            kept = blob.get("dodge")
+            if kept is not None and self.level_for("Dodge", self.competence("Dodge", kept)) == level:
+                level = kept
+            derived["Dodge"] = level
+            if col.tracing:
+                col.step("$.Dodge", None, f"dodge competence {dodge:.3f}", f"Dodge {level}", rules=["gurps.dodge"],
+                         source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
         for f in blob.get("omitted", []):
             derived.pop(f, None)
         if col.tracing:

@@ -582,7 +582,18 @@ class NwodSystem(System):
     health_rule = "nwod.derived"
     skill_rule = "nwod.pool"
 
+    # nwod.defense (WoD p. 155-156): Defense, the lower of Dexterity and Wits (nwod.derived),
+    # is taken from the dice of a close or thrown attack on its owner. Its neutral dodge is the
+    # share of a standard attack that would have hit and no longer does (assumed, README): the
+    # standard attack is 5 dice: an average adult's Strength 2, a practised brawler's Brawl 2 and a knife (+1).
+    STANDARD_ATTACK = 5
+
+    def derived_skills(self) -> dict[str, str]:
+        return {"dodge": "Defense"}
+
     def skill_levels(self, skill: str) -> Sequence[int]:
+        if skill == "Defense":
+            return range(11)
         return range(6)
 
     def tiers(self, skill: str) -> tuple[Tier, ...]:
@@ -590,10 +601,18 @@ class NwodSystem(System):
 
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """A pool is attribute + skill: the skill's attribute (2 when not given) is its context."""
+        if skill == "Defense":
+            return {}
         attr = self._attr_of(skill)
         return {attr: int((context or {}).get(attr, 2))}
 
+    def competence_rule(self, skill: str) -> str:
+        return "nwod.defense" if skill == "Defense" else super().competence_rule(skill)
+
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        if skill == "Defense":  # nwod.defense: the share of a standard attack's hits it takes away
+            full = p_hit(self.STANDARD_ATTACK)
+            return 1 - p_hit(self.STANDARD_ATTACK - int(level)) / full
         attr = int((context or {}).get(self._attr_of(skill), 2))
         return p_hit(attr + (int(level) if int(level) > 0 else self._untrained(skill)))
 
@@ -943,9 +962,10 @@ class NwodSystem(System):
             if k not in self.SKILLS:
                 col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept in native.nwod")
         der = self.derived(npc)
+        skills.update(self._dodge_to_neutral(npc, der, col))
         for k, v in der.items():
             stated = getattr(npc, k)
-            if stated is not None and stated != v:
+            if stated is not None and stated != v and k != "Defense":  # Defense is carried as the dodge
                 col.loss("rounded", f"$.{k}", f"{k} {stated} differs from the rules' {v}; kept verbatim",
                          "nwod.derived")
         weapons = []
@@ -1011,8 +1031,29 @@ class NwodSystem(System):
                          source="assumed")
         base = NwodNpc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
                        **{k: v for k, v in attrs.items()})
-        npc = msgspec.structs.replace(base, **self.derived(base))
+        derived = self.derived(base)
+        dodge = combatant.skills.get("dodge")
+        if dodge is not None:
+            derived["Defense"] = int(self.level_for("Defense", dodge))
+            if col.tracing:
+                col.step("$.Defense", None, f"dodge competence {dodge:.3f}", f"Defense {derived['Defense']}",
+                         rules=["nwod.defense"], source="assumed",
+                         note=f"dice it takes from a {self.STANDARD_ATTACK}-die attack")
+        npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
+
+    def _dodge_to_neutral(self, npc: NwodNpc, der: Mapping[str, int], col: Collector) -> dict[str, float]:
+        """The stat block's Defense (stated, else derived) as the neutral dodge (nwod.defense)."""
+        defense = npc.Defense if npc.Defense is not None else der["Defense"]
+        value = self.competence("Defense", defense)
+        if col.tracing:
+            col.step("$.Defense", f"Defense {defense}", f"dodge competence {value:.3f}", rules=["nwod.defense"],
+                     source="assumed", note=f"dice it takes from a {self.STANDARD_ATTACK}-die attack")
+        back = self.level_for("Defense", value)
+        if back != defense:
+            col.loss("rounded", "$.Defense", f"Defense {defense} takes every die a {self.STANDARD_ATTACK}-die attack "
+                     f"has, as Defense {back} does; it reads as Defense {back} elsewhere", "nwod.defense")
+        return {"dodge": value}
 
     def _consistent(self, npc: NwodNpc, comb: Combatant) -> bool:
         col = Collector(self.key)
@@ -1023,6 +1064,7 @@ class NwodSystem(System):
             return False
         skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in self.SKILLS}, col, "$",
                                         self._skill_context(npc))
+        skills.update(self._dodge_to_neutral(npc, self.derived(npc), col))
         return all(abs(v - comb.skills.get(k, -1)) <= 1e-9 for k, v in skills.items()) and \
             set(skills) == set(comb.skills)
 
