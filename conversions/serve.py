@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import re
 import tempfile
 import threading
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Annotated, Any, Callable
 
 import msgspec
 from litestar import Litestar, MediaType, Response, get, post
@@ -32,6 +33,12 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.params import Body, Parameter
+
+try:
+    from litestar.params import QueryParameter
+except ImportError:  # litestar before 2.25: the then-current way
+    QueryParameter = None
 
 from xsys.core import __version__
 from xsys.core.errors import InputError, PluginError, UnknownSystemError, XsysError
@@ -168,6 +175,9 @@ def _format_name(fmt: str) -> str:
     return name
 
 
+_XSYS_KEY = re.compile(r"(?m)^kind[ \t]*:")
+
+
 def read_document(req: Request_) -> tuple[Any, str, str]:
     """The posted document as plain data, its format and the name errors give it."""
     if req.document is None:
@@ -187,6 +197,10 @@ def read_document(req: Request_) -> tuple[Any, str, str]:
         plain, sniffed_error = None, exc
     if isinstance(plain, dict):
         return plain, fmt, name
+    # a JSON or TOML text, or a YAML one with the `kind:` key of an xsys document, with an
+    # error in it: the error, not a stat block read from what it has
+    if sniffed_error is not None and (fmt != "yaml" or _XSYS_KEY.search(req.document)):
+        raise sniffed_error
     # not a mapping: a plain-text stat block, if a format plugin reads `.txt`
     if "txt" in default_registry().formats():
         try:
@@ -441,6 +455,12 @@ def body_limit() -> int:
     return documents.max_input_bytes() * documents.OUTPUT_FACTOR * 2 + 65536
 
 
+def _query(name: str, description: str) -> Any:
+    if QueryParameter is not None:
+        return QueryParameter(name=name, description=description)
+    return Parameter(query=name, description=description)
+
+
 def create_app() -> Litestar:
     """The ASGI application."""
     html, csp = _page()
@@ -459,22 +479,24 @@ def create_app() -> Litestar:
 
     @get("/api/schema", sync_to_thread=True, summary="JSON Schema of the input documents (`xsys schema`)",
          media_type=MediaType.JSON)
-    def schema(system: str = "neutral", kind: str | None = None) -> Response[bytes]:
+    def schema(system: Annotated[str, _query("system", "a system key, or neutral")] = "neutral",
+               kind: Annotated[str | None, _query("kind", "npc, roster, scenario or shot; all when omitted")] = None,
+               ) -> Response[bytes]:
         return Response(schema_json(kind, system), media_type=MediaType.JSON)
 
     @post("/api/convert", sync_to_thread=True, status_code=200, request_max_body_size=limit,
           summary="Convert a document to another system (`xsys convert`)")
-    def convert(data: ConvertRequest) -> ConvertResponse:
+    def convert(data: Annotated[ConvertRequest, Body()]) -> ConvertResponse:
         return do_convert(data)
 
     @post("/api/odds", sync_to_thread=True, status_code=200, request_max_body_size=limit,
           summary="A shot in every system: native check, modifiers with rule IDs, exact chance (`xsys odds`)")
-    def odds(data: OddsRequest) -> OddsResponse:
+    def odds(data: Annotated[OddsRequest, Body()]) -> OddsResponse:
         return do_odds(data)
 
     @post("/api/curve", sync_to_thread=True, status_code=200, request_max_body_size=limit,
           summary="The chance along one axis in every system, with the SVG chart (`xsys curve`)")
-    def curve(data: CurveRequest) -> CurveResponse:
+    def curve(data: Annotated[CurveRequest, Body()]) -> CurveResponse:
         return do_curve(data)
 
     def on_xsys_error(_: Any, exc: XsysError) -> Response[ErrorResponse]:
@@ -494,6 +516,8 @@ def create_app() -> Litestar:
         return Response(ErrorResponse(error=line), status_code=exc.status_code, headers=security)
 
     def on_crash(_: Any, exc: Exception) -> Response[ErrorResponse]:
+        # the traceback goes to the terminal that runs the server, one line to the client
+        logging.getLogger("xsys.serve").error("internal error", exc_info=exc)
         line = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
         return Response(ErrorResponse(error=line), status_code=500, headers=security)
 
@@ -514,6 +538,7 @@ def create_app() -> Litestar:
                                      description="The JSON API of `xsys serve`: what the page calls."),
         on_startup=[warm],
         request_max_body_size=limit,
+        logging_config=None,  # the process's logging is the caller's (no INFO lines from the app)
         debug=False,
     )
 
