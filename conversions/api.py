@@ -639,6 +639,7 @@ class LossAudit:
         # the source system's own names for neutral characteristics and skills, so that a
         # path like $.characteristics.size is found as $.SIZ in a coc document
         self._aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
+        self._fields: dict[str, list[str]] = {}  # neutral skill -> a field outside the skills (GURPS Dodge)
         if system is not None:
             try:
                 for native, spec in system.characteristics().items():
@@ -646,6 +647,10 @@ class LossAudit:
                 for native, keys in system.skills().items():
                     for k in keys:
                         self._aliases["skills"].setdefault(k, []).append(native)
+                for neutral, field in system.derived_characteristics().items():
+                    self._aliases["characteristics"].setdefault(neutral, []).append(field)
+                for neutral, field in system.derived_skills().items():
+                    self._fields.setdefault(neutral, []).append(field)
             except PLUGIN_FAULTS:
                 pass
 
@@ -672,6 +677,11 @@ class LossAudit:
         if not tokens or len(tokens) < 2 or tokens[-2] not in self._aliases or not isinstance(tokens[-1], str):
             return None
         where, natives = list(tokens[:-2]), self._aliases[str(tokens[-2])].get(tokens[-1], [])
+        if tokens[-2] == "skills":
+            for field in self._fields.get(tokens[-1], ()):
+                found, exact = _resolve(self.plain, _path_text(where + [field]), self._keymaps)
+                if exact:
+                    return found, True
         for native in natives:
             if tokens[-2] == "skills":
                 candidates = [where + ["skills", native]]

@@ -76,6 +76,12 @@ class System:
         report the neutral skill as one the system has no skill for."""
         return {}
 
+    def derived_characteristics(self) -> dict[str, str]:
+        """Neutral characteristic -> the native field outside :meth:`characteristics` that holds
+        it (GURPS's Will, derived from IQ, is the neutral ``will``): the plugin reads and writes
+        it; losses about it are found at that field."""
+        return {}
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())

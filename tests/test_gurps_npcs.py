@@ -41,7 +41,9 @@ def test_npc_round_trip(gurps, path):
     npc = native(documents.load(path), GurpsNpc)
     res = gurps.npc_to_neutral(npc)
     comb = res.value
-    assert set(comb.characteristics) == {"strength", "dexterity", "intelligence", "constitution"}
+    # Will and Per (gurps.derived) are the neutral will and perception, read on IQ's ladder
+    assert set(comb.characteristics) == {"strength", "dexterity", "intelligence", "constitution", "will",
+                                         "perception"}
     assert comb.weapons and all(w.catalog for w in comb.weapons if w.weapon_class != "thrown")
     back = gurps.npc_from_neutral(comb).value
     assert back == npc

@@ -145,6 +145,10 @@ def attribute_distribution() -> dict[int, Fraction]:
 
 ATTRIBUTES = {"ST": "strength", "DX": "dexterity", "IQ": "intelligence", "HT": "constitution"}
 DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
+# Derived values carried as neutral values of their own, not as offsets kept for GURPS:
+# Will and Per as the will and perception characteristics, Dodge as the dodge (gurps.dodge).
+MINDS = {"Will": "will", "Per": "perception"}
+CARRIED = ("Will", "Per", "Dodge")
 
 
 def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -342,6 +346,9 @@ class Gurps(System):
     # The levels' results come from the check, whose modifiers are the seed's, but whose
     # critical bands (gurps.resolution: 3-4 / 17-18 ...) and battery weapons are assumed.
     skill_source = "assumed"
+
+    def derived_characteristics(self) -> dict[str, str]:
+        return {neutral: f for f, neutral in MINDS.items()}  # gurps.derived: Will and Per
 
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Dodge"}  # gurps.derived: Dodge is on every stat block, not a skill
@@ -749,7 +756,7 @@ class Gurps(System):
                 omitted.append(f)
                 continue
             expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
-            if v != expect and f != "Dodge":  # Dodge is carried as the neutral dodge
+            if v != expect and f not in CARRIED:  # carried as the neutral dodge, will, perception
                 offsets[f] = v - expect
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
                          f"{v - expect:+d} is kept for GURPS", "gurps.derived")
@@ -759,6 +766,9 @@ class Gurps(System):
             blob["omitted"] = omitted
         known = {k: v for k, v in npc.skills.items() if k in SKILLS}
         other = {k: v for k, v in npc.skills.items() if k not in SKILLS}
+        derived_now = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
+        chars.update(self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived_now[f]
+                                             for f in MINDS}, col))
         skills = self.skills_to_neutral(known, col, "$.skills")
         dodge = npc.Dodge if npc.Dodge is not None else derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)["Dodge"]
         skills["dodge"] = self.competence("Dodge", dodge)
@@ -808,6 +818,15 @@ class Gurps(System):
         blob = combatant.native.get(self.key, {})
         attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
+        for f, neutral in MINDS.items():
+            p = combatant.characteristics.get(neutral)
+            if p is not None:
+                step = self.characteristics()["IQ"].ladder.step_for(p)
+                derived[f] = int(step.native)
+                if col.tracing:
+                    col.step(f"$.{f}", None, f"{neutral} percentile {p:.3f}", f"{f} {derived[f]}",
+                             rules=["gurps.derived", step.rule], source=step.source,
+                             note=f"{f} on IQ's population ladder")
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
             level = self.level_for("Dodge", dodge)
@@ -846,6 +865,25 @@ class Gurps(System):
                        advantages=list(blob.get("advantages", [])), disadvantages=list(blob.get("disadvantages", [])),
                        weapons=weapons, armor=armor, notes=combatant.notes)
         return col.result(npc)
+
+    def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
+        """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
+        read on IQ's population ladder as the neutral will and perception (a stat block's
+        Will 14 beside IQ 12, Strong Will, is a strong will elsewhere too)."""
+        lad = self.characteristics()["IQ"].ladder
+        out: dict[str, float] = {}
+        for f, value in values.items():
+            if not lad.has_native(value):
+                near = lad.nearest_native(value)
+                col.loss("clamped", f"$.{f}", f"{f} {value} lies outside IQ's population table; read as {near}",
+                         "gurps.population")
+                value = near
+            step = lad.step_of(value)
+            out[MINDS[f]] = step.rep
+            if col.tracing:
+                col.step(f"$.{f}", f"{f} {value}", f"{MINDS[f]} percentile {step.rep:.3f}",
+                         rules=["gurps.derived", step.rule], source=step.source, note=f"{f} on IQ's population ladder")
+        return out
 
     def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str) -> Weapon | None:
         from xsys.core.registry import catalog
