@@ -1069,7 +1069,15 @@ def _origin_of(loaded: Loaded, depth: int = ORIGIN_DEPTH, carry: bool = True) ->
     inner = _origin_block(loaded.meta) if carry else None
     if inner is not None and depth > 1:
         plain["xsys"] = {"origin": _trim(inner, depth - 1)}
-    return {"system": loaded.system, "document": plain}
+    return _kept({"system": loaded.system, "document": plain}, loaded.kind)
+
+
+def _kept(block: dict[str, Any], kind: str) -> dict[str, Any]:
+    """An origin block as a document of this kind keeps it: a roster's packed (issue 19,
+    conversions/origin.py), any other's a readable copy."""
+    from .origin import pack, packs
+
+    return pack(block) if packs(kind) else block
 
 
 def _trim(origin: dict[str, Any], depth: int) -> dict[str, Any]:
@@ -1083,9 +1091,16 @@ def _trim(origin: dict[str, Any], depth: int) -> dict[str, Any]:
 
 
 def _origin_block(meta: Any) -> dict[str, Any] | None:
+    """The remembered source of a document's ``xsys`` block as ``{"system", "document"}``
+    (a packed one unpacked and checked against its digest); None if there is none or it is
+    malformed or damaged."""
     if not isinstance(meta, dict):
         return None
     origin = meta.get("origin")
+    if isinstance(origin, dict) and "packed" in origin:
+        from .origin import unpack
+
+        origin = unpack(origin)
     if not (isinstance(origin, dict) and isinstance(origin.get("system"), str)
             and isinstance(origin.get("document"), dict)):
         return None
@@ -1146,7 +1161,7 @@ def _restore(loaded: Loaded, to: str, settings: Settings | None, reg: Registry,
         neutral=f"original {to} document", rules=[ORIGIN_RULE], source="seed",
         note=f"restored from the document this {loaded.system} document was converted from")])
     inner = _origin_block(wanted.meta)
-    conv.origin = None if inner is None else _trim(inner, ORIGIN_DEPTH)
+    conv.origin = None if inner is None else _kept(_trim(inner, ORIGIN_DEPTH), loaded.kind)
     return conv, True
 
 

@@ -386,6 +386,21 @@ def _split(skeleton: bytes, sentinel: str) -> tuple[bytes, bytes, bytes] | None:
     return skeleton[:line_start], indent, skeleton[line_end + 1:]
 
 
+def _split_value(skeleton: bytes, sentinel: str) -> tuple[bytes, bytes] | None:
+    """(before, after) the scalar `sentinel` (with its quotes) in the skeleton: the packed
+    source goes there, as JSON and YAML write a base64 text (JSON in double quotes; YAML
+    plain: it starts with a letter and has no blanks, so a plain scalar on one line)."""
+    mark = sentinel.encode()
+    at = skeleton.find(mark)
+    if at < 1:
+        return None
+    q = skeleton[at - 1:at]
+    if q not in (b'"', b"'") or skeleton[at + len(mark):at + len(mark) + 1] != q:
+        return None
+    keep = q if q == b'"' else b""
+    return skeleton[:at - 1] + keep, keep + skeleton[at + len(mark) + 1:]
+
+
 # ---- memoised per-value conversions --------------------------------------------------------
 #
 # Within a run, a built-in system's answers that depend on their arguments alone (the
@@ -727,7 +742,7 @@ class _Job:
         handles.append(r_fh)
         l_path, l_fh = self._temp(spool_dir)  # rendered losses of writing
         handles.append(l_fh)
-        o_path, o_fh = self._temp(spool_dir)  # the remembered source's NPCs, rendered
+        o_path, o_fh = self._temp(spool_dir)  # the remembered source, deflated (origin.Packer)
         handles.append(o_fh)
 
         fmt = self.fmt
@@ -746,6 +761,7 @@ class _Job:
         skeleton: dict[str, Any] | None = None
         layout: dict[str, Any] = {}
         origin_system: str | None = None
+        packer: Any = None
         bytes_out = 0
         renders: dict[str, tuple[tuple[str, ...], bytes]] = {}
 
@@ -797,12 +813,22 @@ class _Job:
                 skeleton = conv_plain
                 origin_plain = None
                 if origin_system is not None:
+                    # the remembered source, packed (conversions/origin.py): its JSON is
+                    # deflated as the NPCs pass, the base64 written at the end
+                    from .origin import Packer
+
                     origin_plain = codec.to_builtins(doc)
                     origin_plain["npcs"] = [_S_ORIGIN]
                     if loaded.settings:
                         origin_plain["settings"] = loaded.settings
-                layout["origin"] = origin_plain
-                pre, _ = self._skeleton(skeleton, origin_plain, True, "0" * 64)
+                    o_json = codec.json_encode(origin_plain)
+                    o_mark = b'"' + _S_ORIGIN.encode() + b'"'
+                    o_at = o_json.index(o_mark)
+                    layout["origin_tail"] = o_json[o_at + len(o_mark):]
+                    packer = Packer(o_fh)
+                    packer.feed(o_json[:o_at])
+                layout["origin"] = origin_plain is not None
+                pre, _ = self._skeleton(skeleton, layout["origin"], True, "0" * 64, "0" * 64)
                 parts = _split(pre, _S_NPCS)
                 if parts is None:
                     raise NotStreamable("no place for the NPCs")
@@ -810,11 +836,8 @@ class _Job:
                 renders["npcs"] = (("npcs",), parts[1])
                 lp = _split(pre, _S_LOSSES)
                 renders["losses"] = (("xsys", "losses"), lp[1] if lp else b"")
-                if origin_plain is not None:
-                    op = _split(pre, _S_ORIGIN)
-                    if op is None:
-                        raise NotStreamable("no place for the remembered NPCs")
-                    renders["origin"] = (("xsys", "origin", "document", "npcs"), op[1])
+                if origin_plain is not None and _split_value(pre, _S_ORIGIN) is None:
+                    raise NotStreamable("no place for the remembered source")
                 out_fh.write(parts[0])
                 bytes_out += len(parts[0])
                 # the digest: the canonical document's deterministic JSON, NPCs hashed as they pass
@@ -833,11 +856,9 @@ class _Job:
             if n:
                 digest.update(b",")
             digest.update(codec.json_encode(npc_out))
-            if origin_system is not None:
+            if packer is not None:
                 src_npc = codec.to_builtins(doc)["npcs"][0]
-                c = chunk_for("origin", src_npc)
-                o_fh.write(sep if n else b"")
-                o_fh.write(c)
+                packer.feed((b"," if n else b"") + codec.json_encode(src_npc))
             for spool, key, part, warn in ((r_fh, "r", read, w_fh), (l_fh, "l", write, w2_fh)):
                 for loss in part:
                     c = chunk_for("losses", codec.to_builtins(loss))
@@ -864,8 +885,12 @@ class _Job:
             raise LossError(f"{strict_count} loss(es) under --strict; first: {first_loss.path}: {first_loss.message}",
                             file=file)
         digest.update(layout["digest_tail"])
+        origin_digest = "0" * 64
+        if packer is not None:
+            packer.feed(layout["origin_tail"])
+            origin_digest = packer.finish()
         any_losses = bool(counts["r"] or counts["l"])
-        whole, _ = self._skeleton(skeleton, layout["origin"], any_losses, digest.hexdigest())
+        whole, _ = self._skeleton(skeleton, layout["origin"], any_losses, digest.hexdigest(), origin_digest)
         parts = _split(whole, _S_NPCS)
         assert parts is not None
         if parts[0] != layout["prefix"]:
@@ -876,7 +901,7 @@ class _Job:
             bytes_out += 1
         for h in (r_fh, l_fh, o_fh, w_fh, w2_fh):
             h.flush()
-        # the loss list: reading's losses, then writing's; then the remembered NPCs
+        # the loss list: reading's losses, then writing's; then the remembered source
         if any_losses:
             lp = _split(rest, _S_LOSSES)
             assert lp is not None
@@ -891,16 +916,15 @@ class _Job:
                 out_fh.write(b"\n")
                 bytes_out += 1
             rest = lp[2]
-        if layout["origin"] is not None:
-            op = _split(rest, _S_ORIGIN)
+        if layout["origin"]:
+            from .origin import Packer
+
+            op = _split_value(rest, _S_ORIGIN)
             assert op is not None
             out_fh.write(op[0])
             bytes_out += len(op[0])
-            bytes_out += _append(out_fh, o_path)
-            if json_out:
-                out_fh.write(b"\n")
-                bytes_out += 1
-            rest = op[2]
+            bytes_out += Packer.write_base64(o_path, out_fh)
+            rest = op[1]
         out_fh.write(rest)
         bytes_out += len(rest)
         out_fh.flush()
@@ -924,14 +948,16 @@ class _Job:
                 pass
         return Streamed(out_path, w_path, n, bytes_out)
 
-    def _skeleton(self, conv_plain: dict[str, Any], origin_plain: dict[str, Any] | None, losses: bool,
-                  digest_hex: str) -> tuple[bytes, dict[str, Any]]:
+    def _skeleton(self, conv_plain: dict[str, Any], origin: bool, losses: bool,
+                  digest_hex: str, origin_digest: str) -> tuple[bytes, dict[str, Any]]:
         from . import documents
+        from .origin import PACKING
 
         plain = dict(conv_plain)
         meta: dict[str, Any] = {"converted_from": self.source_system, "losses": [_S_LOSSES] if losses else []}
-        if origin_plain is not None:
-            meta["origin"] = {"system": self.source_system, "document": origin_plain}
+        if origin:  # as origin.pack() writes it, the packed text in place of the sentinel
+            meta["origin"] = {"system": self.source_system, "packing": PACKING, "digest": origin_digest,
+                              "packed": _S_ORIGIN}
         meta["digest"] = digest_hex
         head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
         return documents._dumps({**head, **plain, "xsys": meta}, self.fmt), meta
