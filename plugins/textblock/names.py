@@ -46,6 +46,15 @@ for _native, _aliases in _COC.items():
         COC_SKILLS.setdefault(fold(_a), ())
         COC_SKILLS[fold(_a)] += (_native,)
 
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def japanese_name(native: str) -> str | None:
+    """The name Japanese CoC 6e sheets print for a coc skill (the first CJK alias above: the
+    Japanese names are listed before the Chinese ones), or None."""
+    return next((a for a in _COC.get(native, ()) if _CJK.search(a)), None)
+
+
 COC_CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
 COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", "Know", "Sanity", "Magic Points")
 

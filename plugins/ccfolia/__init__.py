@@ -1,0 +1,34 @@
+"""CCFOLIA clipboard characters (``{"kind": "character", "data": {...}}``) for Call of Cthulhu.
+
+A format plugin of the shape a third party writes (``xsys_register_formats``, entry point
+``ccfolia``): a ``.json`` file of that shape is claimed by its shape (``sniff``), or named
+with ``--input-format ccfolia``; ``xsys convert NPC --to coc --format ccfolia`` writes a
+character that pastes into a CCFOLIA table with its check commands. See README.md.
+"""
+
+from __future__ import annotations
+
+from xsys.core.hookspecs import hookimpl
+
+
+def _load(data: bytes):
+    from .reader import load
+
+    return load(data)
+
+
+def _dump(doc):
+    from .writer import dump
+
+    return dump(doc)
+
+
+def _sniff(plain) -> bool:
+    from .reader import claims
+
+    return claims(plain)
+
+
+@hookimpl
+def xsys_register_formats(register):
+    register("ccfolia", (), _load, _dump, sniff=_sniff)

@@ -1,0 +1,77 @@
+"""A coc NPC document -> a CCFOLIA clipboard character (JSON), with its check commands.
+
+Skills become ``CCB<=V 【名前】`` commands under the Japanese names Japanese CoC 6e sheets
+print (textblock/names.py; a skill with no Japanese name keeps its own), each weapon a damage
+command ``1D10 【ダメージ：拳銃：NAME】`` that the reader reads back, and the rolls a sheet
+derives from characteristics (SAN, アイデア, 幸運, 知識) the ``{STR}``-style commands CCFOLIA
+computes itself. What a CCFOLIA character has no place for (a weapon's base range, capacity,
+armor) is written in the memo, and the YAML or JSON output keeps it whole.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from xsys.core.errors import InputError
+from xsys.plugins.textblock.names import japanese_name
+
+from .reader import CHARACTERISTICS, MARK
+
+
+def _length(v: Any) -> str:
+    parts = str(v).split()
+    try:
+        num = float(parts[0])
+        return (f"{num:g} " + " ".join(parts[1:])).strip()
+    except (ValueError, IndexError):
+        return str(v)
+
+
+def character_of(doc: dict[str, Any]) -> dict[str, Any]:
+    if doc.get("kind") != "npc" or doc.get("system") not in ("coc", "coc-zh"):
+        raise InputError("a CCFOLIA character holds one Call of Cthulhu NPC", path="$.kind",
+                         expected="an npc of coc (convert with --to coc)",
+                         found=f"{doc.get('kind')} of {doc.get('system')}")
+    chars = {k: int(doc[k]) for k in CHARACTERISTICS if doc.get(k) is not None}
+    hp = doc.get("HP")
+    if hp is None and "CON" in chars and "SIZ" in chars:
+        hp = -(-(chars["CON"] + chars["SIZ"]) // 2)
+    status = [{"label": "HP", "value": hp, "max": hp}] if hp is not None else []
+    if "POW" in chars:
+        status += [{"label": "MP", "value": chars["POW"], "max": chars["POW"]},
+                   {"label": "SAN", "value": chars["POW"] * 5, "max": 99}]
+    params = [{"label": k, "value": str(v)} for k, v in chars.items()]
+    skills: dict[str, int] = doc.get("skills") or {}
+    commands = ["CCB<={SAN} 【正気度ロール】", "CCB<={INT}*5 【アイデア】", "CCB<={POW}*5 【幸運】",
+                "CCB<={EDU}*5 【知識】"]
+    commands += [f"CCB<={v} 【{japanese_name(k) or k}】" for k, v in skills.items()]
+    memo = [str(doc.get("notes") or "")] if doc.get("notes") else []
+    left: list[str] = []  # what a CCFOLIA character has no place for
+    for w in doc.get("weapons") or []:
+        skill = w.get("skill")
+        label = japanese_name(skill) or skill
+        name = w["name"] + (f" [catalog: {w['catalog']}]" if w.get("catalog") else "")
+        commands.append(f"{str(w['damage']).upper()} 【ダメージ：{label}：{name}】")
+        extra = [f"基本射程 {_length(w['base_range'])}"] if w.get("base_range") else []
+        if w.get("capacity"):
+            extra.append(f"装弾数 {w['capacity']}")
+        if w.get("shots_per_round", 1) != 1:
+            extra.append(f"攻撃回数 {w['shots_per_round']}")
+        if extra:
+            left.append(f"{w['name']} ({', '.join(extra)})")
+    for a in doc.get("armor") or []:
+        left.append(f"防具 {a.get('name')}")
+    meta = doc.get("xsys")
+    if isinstance(meta, dict) and meta.get("losses"):
+        left.append(f"converted from {meta.get('converted_from')}, {len(meta['losses'])} loss(es)")
+    if left:  # one marked line, which the reader leaves out of the notes
+        memo.append(MARK + "; ".join(left) + "; the YAML or JSON output keeps them")
+    dex = chars.get("DEX", 0)
+    return {"kind": "character", "data": {
+        "name": doc.get("name", ""), "memo": "\n".join(m for m in memo if m), "initiative": dex,
+        "externalUrl": "", "status": status, "params": params, "commands": "\n".join(commands)}}
+
+
+def dump(doc: Any) -> bytes:
+    return (json.dumps(character_of(doc), ensure_ascii=False, indent=2) + "\n").encode("utf-8")

@@ -1,0 +1,27 @@
+"""Dhole's House character exports (JSON, Call of Cthulhu 7th edition): import only.
+
+A format plugin of the shape a third party writes (``xsys_register_formats``, entry point
+``dholes-house``): an export (``{"Investigator": {"Header": ..., "Characteristics": ...}}``) is
+claimed by its shape, or named with ``--input-format dholes-house``. See README.md.
+"""
+
+from __future__ import annotations
+
+from xsys.core.hookspecs import hookimpl
+
+
+def _load(data: bytes):
+    from .reader import load
+
+    return load(data)
+
+
+def _sniff(plain) -> bool:
+    from .reader import claims
+
+    return claims(plain)
+
+
+@hookimpl
+def xsys_register_formats(register):
+    register("dholes-house", (), _load, None, sniff=_sniff)

@@ -1,0 +1,160 @@
+"""Dhole's House JSON export -> a coc NPC document (plain data).
+
+The export is an XML document turned into JSON: every number arrives as a string ("60"), and a
+list with one entry arrives as that entry itself (``"Skill": {...}`` instead of ``[{...}]``).
+Both are read. Readers by the export's ``Header.Version`` (``READERS``; the versions seen so
+far share one shape), so the next change upstream is one more reader.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import msgspec
+
+from xsys.core.errors import InputError
+from xsys.plugins.textblock.compose import Line, one_line, read_lines, seventh_to_coc, weapon_skill
+
+FORMAT = "dholes-house"
+CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+# Characteristics the export writes that coc derives (or has no place for yet)
+DERIVED = ("Move", "Luck", "Sanity", "MagicPts", "DamageBonus", "Build")
+
+
+def claims(plain: Any) -> bool:
+    inv = plain.get("Investigator") if isinstance(plain, dict) else None
+    return isinstance(inv, dict) and isinstance(inv.get("Characteristics"), dict)
+
+
+def load(data: bytes) -> dict[str, Any]:
+    try:
+        plain = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        raise InputError(f"malformed Dhole's House JSON: {exc}") from None
+    if not claims(plain):
+        raise InputError("not a Dhole's House export", path="$.Investigator",
+                         expected='{"Investigator": {"Header", "PersonalDetails", "Characteristics", "Skills", '
+                                  '"Weapons"}}', found="no Investigator.Characteristics")
+    inv = plain["Investigator"]
+    header = inv.get("Header") if isinstance(inv.get("Header"), dict) else {}
+    version = str(header.get("Version") or "")
+    return READERS.get(version, read_v1)(inv)
+
+
+def as_list(value: Any) -> list[Any]:
+    """One entry written as the entry itself, or nothing written at all: always a list."""
+    if value is None or value == "":
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def number(value: Any, path: str, lo: int = 0, hi: int = 999) -> int | None:
+    """A number written as a string ("60"), or as a number; None when empty."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError("not a number", path=path, expected="a whole number (as text or number)", found=repr(value))
+    if not lo <= value <= hi:
+        raise InputError("out of range", path=path, expected=f"{lo} to {hi}", found=str(value))
+    return value
+
+
+def _obj(value: Any, path: str) -> dict[str, Any]:
+    if value is None or value == "":
+        return {}
+    if not isinstance(value, dict):
+        raise InputError("wrong type", path=path, expected="an object", found=type(value).__name__)
+    return value
+
+
+def read_v1(inv: dict[str, Any]) -> dict[str, Any]:
+    unread: list[dict[str, str]] = []
+    assumed: list[str] = []
+    details = _obj(inv.get("PersonalDetails"), "$.Investigator.PersonalDetails")
+    name = details.get("Name")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError("an investigator needs a name", path="$.Investigator.PersonalDetails.Name",
+                         expected="a name", found=repr(name))
+    lines: list[Line] = [(name, "$.Investigator.PersonalDetails.Name")]
+    cpath = "$.Investigator.Characteristics"
+    ch = inv["Characteristics"]
+    chars7 = {k: v for k in CHARACTERISTICS if (v := number(ch.get(k), f"{cpath}.{k}")) is not None}
+    chars, note = seventh_to_coc(chars7)
+    if chars:
+        assumed.append(f"{cpath}: {note}")
+        lines.append((" ".join(f"{k} {v}" for k, v in chars.items()), cpath))
+    hp = number(ch.get("HitPtsMax") or ch.get("HitPts"), f"{cpath}.HitPtsMax")
+    if hp is not None:
+        lines.append((f"HP {hp}", f"{cpath}.HitPtsMax"))
+    pow7 = chars7.get("POW")
+    derived = {"MagicPts": pow7 // 5 if pow7 is not None else None, "Sanity": pow7}  # 7e: MP = POW/5, SAN = POW
+    recomputed = []
+    for k in DERIVED:
+        v = ch.get(k)
+        if v in (None, "", "0", 0):
+            continue
+        if k in ("Move", "DamageBonus", "Build"):
+            recomputed.append(f"{k} {v}")
+        elif k in derived and str(v).strip() == str(derived[k]):
+            continue  # what the characteristics give
+        else:
+            unread.append({"path": f"{cpath}.{k}", "text": f"{k} {v} (no place in a coc document yet)"})
+    if recomputed:
+        assumed.append(f"{cpath}: " + ", ".join(recomputed) + " not carried: coc derives movement and the damage "
+                       "bonus from the characteristics")
+    spath = "$.Investigator.Skills.Skill"
+    for i, s in enumerate(as_list(_obj(inv.get("Skills"), "$.Investigator.Skills").get("Skill"))):
+        s = _obj(s, f"{spath}[{i}]")
+        sname = str(s.get("name") or "").strip()
+        sub = str(s.get("subskill") or "").strip()
+        if sub and sub.lower() != "none" and "(" not in sname:
+            sname = f"{sname} ({sub})"
+        value = number(s.get("value"), f"{spath}[{i}].value")
+        if not sname or value is None:
+            unread.append({"path": f"{spath}[{i}]", "text": repr(s)})
+            continue
+        lines.append((f"Skills: {sname} {value}%", f"{spath}[{i}]"))
+    wpath = "$.Investigator.Weapons.weapon"
+    for i, w in enumerate(as_list(_obj(inv.get("Weapons"), "$.Investigator.Weapons").get("weapon"))):
+        w = _obj(w, f"{wpath}[{i}]")
+        wname = str(w.get("name") or "").strip()
+        rng = str(w.get("range") or "").strip()
+        if not wname or not rng or rng.lower() in ("-", "touch", "n/a"):
+            unread.append({"path": f"{wpath}[{i}]", "text": f"{wname or w!r} (melee attacks have no place in a "
+                           "CoC document yet)"})
+            continue
+        parts = [wname, f"damage {w.get('damage')}"]
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(yards?|yds?|m|ft|feet)?", rng, re.IGNORECASE)
+        if m:
+            unit = {"yard": "yd", "yards": "yd", "yds": "yd", "feet": "ft"}.get((m.group(2) or "yd").lower(),
+                                                                              (m.group(2) or "yd").lower())
+            parts.append(f"base range {m.group(1)} {unit}")
+        else:
+            unread.append({"path": f"{wpath}[{i}].range", "text": f"{wname}: range {rng!r}"})
+        skill = str(w.get("skillname") or "").strip()
+        if weapon_skill(skill, wname):
+            parts.append(f"skill {weapon_skill(skill, wname)}")
+        ammo = number(w.get("ammo"), f"{wpath}[{i}].ammo", 0, 10_000)
+        if ammo:
+            parts.append(f"capacity {ammo}")
+        malf = number(w.get("malf"), f"{wpath}[{i}].malf", 0, 100)
+        if malf:
+            parts.append(f"malfunction {malf}")
+        attacks = str(w.get("attacks") or "").strip()
+        if attacks.isdigit() and int(attacks) > 1:
+            parts.append(f"{attacks} shots per round")
+        elif re.search(r"burst|auto", attacks, re.IGNORECASE):
+            parts.append("burst")
+        lines.append(("Weapons: " + ", ".join(parts), f"{wpath}[{i}]"))
+    back = _obj(inv.get("Backstory"), "$.Investigator.Backstory").get("description")
+    occupation = details.get("Occupation")
+    notes = " ".join(str(x) for x in (occupation, back) if isinstance(x, str) and x.strip())
+    if notes:
+        lines.append((f"Notes: {one_line(notes)}", "$.Investigator.Backstory.description"))
+    return read_lines(lines, FORMAT, "coc", assumed=assumed, unread=unread)
+
+
+READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"0.3.0": read_v1, "0.3.1": read_v1}

@@ -1,0 +1,65 @@
+"""A coc NPC document -> a Foundry VTT CoC7 actor (data model v10: ``system``), for Foundry's
+``Import Data``. Characteristics are written on the 7th-edition scale (x 5, the official
+conversion of earlier editions), skills under their 7th-edition names, weapons as embedded
+items with their skill, base range, damage, uses per round, capacity and malfunction."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from xsys.core.errors import InputError
+
+from .reader import CHARACTERISTICS
+
+# coc skill -> the 7th-edition skill name Foundry's CoC7 system uses
+SEVENTH = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle)", "Shotgun": "Firearms (Shotgun)",
+           "SMG": "Firearms (Submachine Gun)", "Machine Gun": "Firearms (Machine Gun)",
+           "Fist/Punch": "Fighting (Brawl)", "Drive Auto": "Drive Auto"}
+
+
+def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
+    if doc.get("kind") != "npc" or doc.get("system") not in ("coc", "coc-zh"):
+        raise InputError("a Foundry CoC7 actor holds one Call of Cthulhu NPC", path="$.kind",
+                         expected="an npc of coc (convert with --to coc)",
+                         found=f"{doc.get('kind')} of {doc.get('system')}")
+    chars = {c: {"value": int(doc[c.upper()]) * 5} for c in CHARACTERISTICS if doc.get(c.upper()) is not None}
+    hp = doc.get("HP")
+    attribs: dict[str, Any] = {}
+    if hp is not None:
+        attribs["hp"] = {"value": hp, "max": hp, "auto": False}
+    items: list[dict[str, Any]] = []
+    skills: dict[str, int] = doc.get("skills") or {}
+    for name, value in skills.items():
+        full = SEVENTH.get(name, name)
+        spec, _, base = full.partition(" (")
+        body: dict[str, Any] = {"skillName": base.rstrip(")") if base else full, "value": value,
+                                "base": 0, "properties": {}}
+        if base:
+            body["specialization"] = spec
+            body["properties"] = {"special": True, "firearm": spec == "Firearms", "fighting": spec == "Fighting",
+                                  "combat": spec in ("Firearms", "Fighting")}
+        items.append({"name": full, "type": "skill", "system": body})
+    for w in doc.get("weapons") or []:
+        value, _, unit = str(w.get("base_range", "")).partition(" ")
+        try:
+            dist: Any = float(value)
+            dist = int(dist) if dist.is_integer() else dist
+        except ValueError:
+            dist = value
+        body = {"skill": {"main": {"name": SEVENTH.get(w["skill"], w["skill"]), "id": ""}},
+                "range": {"normal": {"value": dist, "units": unit or "m", "damage": str(w["damage"]).upper()}},
+                "usesPerRound": {"normal": w.get("shots_per_round", 1), "burst": 1 if w.get("burst") else None},
+                "bullets": w.get("capacity") or None, "malfunction": w.get("malfunction") or None,
+                "properties": {"rngd": True}}
+        name = w["name"] + (f" [catalog: {w['catalog']}]" if w.get("catalog") else "")
+        items.append({"name": name, "type": "weapon", "system": body})
+    system: dict[str, Any] = {"characteristics": chars, "attribs": attribs}
+    if doc.get("notes"):
+        system["description"] = {"keeper": str(doc["notes"])}
+    return {"name": doc.get("name", ""), "type": "npc", "system": system, "items": items,
+            "_stats": {"systemId": "CoC7"}}
+
+
+def dump(doc: Any) -> bytes:
+    return (json.dumps(actor_of(doc), ensure_ascii=False, indent=2) + "\n").encode("utf-8")

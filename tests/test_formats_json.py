@@ -1,0 +1,223 @@
+"""Format plugins for the JSON where game masters keep NPCs (issue 20): CCFOLIA clipboard
+characters (import and export), Foundry VTT CoC7 actors (import and export, data models of
+Foundry 9 and 10+), Dhole's House exports and Foundry VTT mta (Chronicles of Darkness) actors
+(import). Each .json is claimed by its shape; JSON nobody claims keeps its old errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api, documents
+from xsys.core import codec
+from xsys.core.errors import InputError, XsysError
+
+ROOT = Path(__file__).resolve().parents[1]
+FIX = ROOT / "fixtures"
+XSYS = str(Path(sys.executable).parent / "xsys")
+CCFOLIA = FIX / "ccfolia" / "sato-detective.json"
+COC7_V11 = FIX / "foundry-coc7" / "harvey-walters-v11.json"
+COC7_V9 = FIX / "foundry-coc7" / "cultist-v9.json"
+DHOLE = FIX / "dholes-house" / "agnes-porter.json"
+MTA = FIX / "foundry-mta" / "officer-reyes.json"
+
+
+def report(loaded) -> dict:
+    return (loaded.meta or {}).get("read", {})
+
+
+# ---- claimed by shape --------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, fmt, system", [
+    (CCFOLIA, "plugin:ccfolia", "coc"), (COC7_V11, "plugin:foundry-coc7", "coc"),
+    (COC7_V9, "plugin:foundry-coc7", "coc"), (DHOLE, "plugin:dholes-house", "coc"),
+    (MTA, "plugin:foundry-mta", "nwod")])
+def test_each_json_is_claimed_by_its_shape(path, fmt, system):
+    plain, read_as = documents.read_with_format(path)
+    assert read_as == fmt and plain["system"] == system and plain["kind"] == "npc"
+    # and by name, whatever the file is called
+    assert documents.read_with_format(path, fmt[len("plugin:"):])[0] == plain
+
+
+def test_unknown_json_keeps_the_clear_error(tmp_path):
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"kind": "character", "name": "no data block"}')
+    with pytest.raises(InputError) as err:
+        api.load(odd)
+    assert "does not say its system" in err.value.line() and "$.system" in err.value.line()
+    r = subprocess.run([XSYS, "convert", str(odd), "--to", "gurps"], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "odd.json" in r.stderr
+
+
+def test_an_xsys_json_document_is_never_claimed(tmp_path):
+    doc = tmp_path / "npc.json"
+    doc.write_text(json.dumps({"system": "coc", "kind": "npc", "name": "X", "STR": 10, "CON": 10, "SIZ": 10,
+                               "DEX": 10, "APP": 10, "INT": 10, "POW": 10, "EDU": 10}))
+    assert documents.read_with_format(doc)[1] == "json"
+
+
+@pytest.mark.parametrize("fmt, text, where", [
+    ("ccfolia", '{"kind": "character", "data": {"name": "A", "params": [{"label": "STR", "value": "lots"}]}}',
+     "$.data.params[0].value"),
+    ("foundry-coc7", '{"name": "A", "type": "npc", "system": {"characteristics": {"str": {"value": 5000}}, '
+     '"attribs": {}}}', "$.system.characteristics.str.value"),
+    ("dholes-house", '{"Investigator": {"PersonalDetails": {"Name": "A"}, "Characteristics": {"STR": "strong"}}}',
+     "$.Investigator.Characteristics.STR"),
+    ("foundry-mta", '{"name": "A", "system": {"attributes_physical": {"strength": {"value": "x"}}, '
+     '"skills_physical": {}}}', "$.system.attributes_physical.strength.value"),
+    ("foundry-coc7", '{"name": "A", "type": "npc"', None),
+])
+def test_bad_values_are_one_line_naming_file_path_expected_found(tmp_path, fmt, text, where):
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    r = subprocess.run([XSYS, "convert", str(f), "--to", "coc", "--input-format", fmt], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    line = r.stderr.strip().splitlines()[-1]
+    assert "bad.json" in line
+    if where:
+        assert where in line and "expected" in line and "found" in line
+
+
+# ---- CCFOLIA ------------------------------------------------------------------------------
+
+def test_ccfolia_reads_params_commands_and_japanese_skill_names():
+    loaded = api.load(CCFOLIA)
+    d = loaded.document
+    assert (d.STR, d.CON, d.POW, d.SIZ, d.EDU, d.HP) == (12, 11, 11, 13, 15, 12)  # params arrive as strings
+    assert d.skills == {"Handgun": 60, "Dodge": 45, "Spot Hidden": 70, "Listen": 50, "Fist/Punch": 65}
+    (w,) = d.weapons
+    assert (w.name, w.skill, w.damage) == ("ニューナンブM60", "Handgun", "1d10")
+    rep = report(loaded)
+    paths = {u["path"] for u in rep["unread"]}
+    # SAN 55 = POW x 5 and MP = POW are what coc derives: not reported; the punch and a dice choice are
+    assert paths == {"$.data.commands line 10", "$.data.commands line 11"}
+
+
+def test_a_converted_npc_pastes_into_ccfolia_with_its_check_commands():
+    conv = api.convert(api.load(FIX / "gurps" / "npcs" / sorted(p.name for p in (FIX / "gurps" / "npcs").glob("*.yaml"))[0]),
+                       "coc", trace=False)
+    out = json.loads(api.dump(conv, "ccfolia"))
+    assert out["kind"] == "character" and set(out["data"]) >= {"name", "status", "params", "commands", "memo"}
+    cmds = out["data"]["commands"].splitlines()
+    assert "CCB<={SAN} 【正気度ロール】" in cmds
+    assert any(c.startswith("CCB<=") and "【拳銃】" in c for c in cmds) or any("【" in c for c in cmds)
+    assert [p["label"] for p in out["data"]["params"]] == ["STR", "CON", "POW", "DEX", "APP", "SIZ", "INT", "EDU"]
+    assert all(isinstance(p["value"], str) for p in out["data"]["params"])
+
+
+def test_ccfolia_import_export_import_keeps_every_number():
+    first = api.load(CCFOLIA)
+    conv = api.convert(first, "coc", trace=False)
+    text = api.dump(conv, "ccfolia")
+    second = api.from_plain(documents.parse_bytes(text, "plugin:ccfolia", "x"), "x")
+    a, b = codec.to_builtins(first.document), codec.to_builtins(second.document)
+    assert a == b
+    # the writer's own memo line is not read back into the notes
+    assert "[xsys]" not in (second.document.notes or "")
+
+
+def test_ccfolia_refuses_what_is_not_a_coc_npc():
+    conv = api.convert(api.load(CCFOLIA), "gurps", trace=False)
+    with pytest.raises(XsysError) as err:
+        api.dump(conv, "ccfolia")
+    assert "Call of Cthulhu" in err.value.line() and "--to coc" in err.value.line()
+
+
+# ---- Foundry VTT CoC7 --------------------------------------------------------------------
+
+def test_foundry_coc7_divides_seventh_edition_characteristics_by_five_and_says_so():
+    loaded = api.load(COC7_V11)
+    d = loaded.document
+    assert (d.STR, d.INT, d.EDU, d.HP) == (10, 17, 18, 10)
+    assert d.skills["Handgun"] == 30 and d.skills["Fist/Punch"] == 35 and d.skills["Library Use"] == 80
+    assert d.skills["Dodge"] == 27 and d.skills["Spot Hidden"] == 60  # value -1: base + adjustments
+    (w,) = d.weapons
+    assert (w.name, w.skill, w.damage, w.capacity) == (".38 Revolver", "Handgun", "1d10", 6)
+    rep = report(loaded)
+    assert any("divided by 5" in a and a.startswith("$.system.characteristics") for a in rep["assumed"])
+    assert {u["path"] for u in rep["unread"]} == {"$.system.attribs.lck", "$.items[6]", "$.items[7]"}
+    conv = api.convert(loaded, "gurps", trace=False)
+    assert any(x.path == "foundry-coc7 $.items[6]" and x.kind == "dropped-item" for x in conv.losses)
+
+
+def test_foundry_9_actors_are_read_by_their_own_reader():
+    from xsys.plugins.foundry_coc7.reader import READERS, data_model
+
+    assert set(READERS) == {"v9", "v10"}
+    plain = json.loads(COC7_V9.read_text())
+    assert data_model(plain) == "v9"
+    d = api.load(COC7_V9).document
+    (w,) = d.weapons
+    assert (w.skill, w.damage, w.shots_per_round) == ("Shotgun", "4d6/2d6", 2)  # damage by range band
+    assert d.skills["Rifle"] == d.skills["Shotgun"] == 50  # Firearms (Rifle/Shotgun) fills both
+
+
+def test_foundry_coc7_export_reads_back_as_the_same_npc():
+    for src in sorted((FIX / "coc" / "npcs").glob("*.yaml")):
+        loaded = api.load(src)
+        conv = api.convert(loaded, "coc", trace=False)
+        actor = json.loads(api.dump(conv, "foundry-coc7"))
+        assert actor["system"]["characteristics"]["str"]["value"] == loaded.document.STR * 5
+        back = api.from_plain(documents.parse_bytes(json.dumps(actor).encode(), "plugin:foundry-coc7", "x"), "x")
+        a = codec.to_builtins(codec.canonical(loaded.document))
+        b = codec.to_builtins(codec.canonical(back.document))
+        for w in a.get("weapons", []):  # a Foundry weapon has no place for these
+            for k in ("length", "STR", "carry", "sights", "ammo", "muzzle_energy"):
+                w.pop(k, None)
+        for w in b.get("weapons", []):
+            w.pop("base_range", None)
+        for w in a.get("weapons", []):
+            w.pop("base_range", None)
+        a.pop("armor", None)
+        assert a == b, src.name
+
+
+# ---- Dhole's House -----------------------------------------------------------------------
+
+def test_dholes_house_numbers_as_strings_and_single_items_as_objects():
+    loaded = api.load(DHOLE)
+    d = loaded.document
+    assert (d.STR, d.DEX, d.EDU, d.HP) == (11, 14, 14, 11)
+    assert d.skills["Handgun"] == 55 and d.skills["Fist/Punch"] == 50
+    (w,) = d.weapons  # "weapon": {...}, one weapon written as the object itself
+    assert (w.name, w.skill, w.capacity, w.malfunction) == (".38 Automatic", "Handgun", 8, 99)
+    rep = report(loaded)
+    assert [u["path"] for u in rep["unread"]] == ["$.Investigator.Characteristics.Luck"]
+
+
+def test_dholes_house_is_import_only():
+    from xsys.conversions.documents import output_format
+
+    with pytest.raises(InputError) as err:
+        output_format("dholes-house")
+    assert "read only" in err.value.line()
+
+
+# ---- Foundry VTT mta (Chronicles of Darkness 2e) -----------------------------------------
+
+def test_foundry_mta_reads_as_nwod_and_reports_what_the_second_edition_does_differently():
+    loaded = api.load(MTA)
+    d = loaded.document
+    assert (d.Dexterity, d.Composure, d.Health, d.Willpower) == (3, 3, 7, 5)
+    assert d.skills["Firearms"] == 3 and d.specialties["Firearms"] == ["Pistol"]
+    (w,) = d.weapons
+    assert (w.name, w.damage, w.clip) == ("Glock 17", 2, 17)
+    assert "Glock 17 [catalog: glock-17] (Damage 2, Ranges 20/40/80 yd" in api.dump(api.convert(loaded, "nwod"), "text") \
+        .decode() or "Glock 17 (Damage 2, Ranges 20/40/80 yd" in api.dump(api.convert(loaded, "nwod"), "text").decode()
+    rep = report(loaded)
+    assert any("Defense" in a and "Athletics" in a for a in rep["assumed"])
+    assert any("damage" in a and "successes" in a for a in rep["assumed"])
+    assert {u["path"] for u in rep["unread"]} == {"$.items[3]", "$.system.beats"}
+
+
+@pytest.mark.parametrize("path", [CCFOLIA, COC7_V11, DHOLE, MTA], ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("target", ["coc", "gurps", "nwod", "pl-trudnosc"])
+def test_every_format_converts_to_every_system(path, target):
+    conv = api.convert(api.load(path), target, trace=False)
+    assert codec.to_builtins(conv.document)
+    assert api.dump(conv, "yaml")
