@@ -259,14 +259,16 @@ def do_convert(req: ConvertRequest) -> ConvertResponse:
         default_registry().entry(req.to)
     plain, in_fmt, name = read_document(req)
     try:
-        conv = api.convert(api.from_plain(plain, name, req.from_), req.to, default_system=req.from_,
+        loaded = api.from_plain(plain, name, req.from_)
+        conv = api.convert(loaded, req.to, default_system=req.from_,
                            settings=settings, strict=req.strict, trace=True, fresh=req.fresh)
         fmt = req.format or (in_fmt if in_fmt in OUTPUT_FORMATS else "yaml")
         out = api.dump(conv, fmt, req.explain)
         sheet = out if fmt == "md" and not req.explain else api.dump(conv, "md", False)
     except XsysError as exc:
         raise exc.with_file(name)
-    stem = Path(req.filename).stem if req.filename else (getattr(conv.document, "name", None) or "converted")
+    stem = Path(req.filename).stem if req.filename else (getattr(loaded.document, "name", None)
+                                                        or getattr(conv.document, "name", None) or "converted")
     stem = re.sub(r"[^\w.-]+", "-", str(stem)).strip("-.") or "converted"
     sheet_text = sheet.decode("utf-8")
     return ConvertResponse(
