@@ -17,9 +17,13 @@ Every goal of issue 19 is measured in one run and printed with "met" or "not met
 5. cold ``xsys convert`` of one NPC vs a minimal typer app that parses the same
    arguments and reads and writes the same file (paired ratios; goal <= 1.2x), and cold
    ``xsys odds`` against the same floor;
-6. warm odds of every fixture shot in every installed system (goal: each <= 1 ms);
+6. warm odds of every fixture shot in every installed system (goal: each <= 1 ms; the
+   median wall time of a call, with its CPU time beside it, since on a shared machine the
+   wall time includes waiting for a core);
 7. the progress bar: shown on a terminal (rate and time left), silent otherwise;
-8. the one-time cost of building every table, with and without the on-disk cache.
+8. the remembered source of the converted roster of 1. (goal: a digest and what restores
+   it, not a full copy), with the output's size over the input's, part by part;
+9. the one-time cost of building every table, with and without the on-disk cache.
 
 The rosters are made of generated coc NPCs (random neutral NPCs with skills, weapons and
 armor converted to coc; 1,000 of them, repeated under new names up to the roster size).
@@ -186,8 +190,25 @@ def batch(pool: list[dict[str, Any]], n: int, pairs: int, tmp: Path) -> dict[str
     cmd = [_xsys_exe(), "convert", str(src), "--to", "gurps", "-o", str(out), "-q"]
     r = paired(cmd, floor, pairs, _env(), warm=False)
     r.update({"npcs": n, "input_bytes": size, "output_bytes": out.stat().st_size, "to": "gurps",
-              "npcs_per_second": n / r["seconds"], "goal_ratio": 5.0})
+              "npcs_per_second": n / r["seconds"], "goal_ratio": 5.0, "output_parts": output_parts(out)})
     return r
+
+
+def output_parts(path: Path) -> dict[str, Any]:
+    """Bytes of a converted roster's parts as written (JSON, indented as in the file): the
+    converted NPCs, the loss report, the remembered source, and whether that is packed."""
+    from xsys.conversions import documents
+
+    data = documents.read_plain(path) if path.stat().st_size <= 16 * 2**20 else json.loads(path.read_bytes())
+    meta = data.get("xsys") or {}
+
+    def size(x: Any) -> int:
+        return len(json.dumps(x, indent=2, ensure_ascii=False).encode())
+
+    origin = meta.get("origin")
+    return {"npcs": size(data.get("npcs", [])), "losses": size(meta.get("losses", [])),
+            "origin": size(origin) if origin is not None else 0,
+            "origin_packed": isinstance(origin, dict) and "packed" in origin}
 
 
 def peak_memory(pool: list[dict[str, Any]], sizes: tuple[int, int], to: str, tmp: Path) -> dict[str, Any]:
@@ -298,17 +319,26 @@ def warm_odds(calls: int) -> dict[str, Any]:
         for name, shot in api.shots_of(loaded, settings=loaded.settings)[0]:
             shots.append((f"{f.parent.parent.name}/{f.stem}: {name}", shot, loaded.settings))
     per: list[tuple[float, str]] = []
+    cpu: list[float] = []
     for name, shot, settings in shots:
         api.odds(shot, settings=settings)  # its tables
-        times = []
+        times, cpu_times = [], []
         for _ in range(calls):
+            c = time.thread_time()
             t = time.perf_counter()
             api.odds(shot, settings=settings)
             times.append(time.perf_counter() - t)
+            cpu_times.append(time.thread_time() - c)
         per.append((statistics.median(times), name))
-    per.sort(reverse=True)
+        cpu.append(statistics.median(cpu_times))
+    # the CPU time of the call (time.thread_time) as well: on a shared machine the wall time
+    # includes waiting for a core; the goal is judged on the wall time all the same
+    order = sorted(range(len(per)), key=lambda i: per[i], reverse=True)
+    per = [per[i] for i in order]
+    cpu = [cpu[i] for i in order]
     return {"shots": len(per), "systems": len(api.default_registry().keys()), "slowest_seconds": per[0][0],
             "slowest": per[0][1], "median_seconds": statistics.median(t for t, _ in per),
+            "slowest_cpu_seconds": max(cpu), "median_cpu_seconds": statistics.median(cpu),
             "over_goal": [n for t, n in per if t > 0.001], "goal_seconds": 0.001}
 
 
@@ -425,6 +455,8 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     b, m, c = r["batch_json"], r["peak_memory"], r["cold_convert"]
     y, w, p, lim = r["yaml_reading"], r["warm_odds"], r["progress"], r["limits"]
     mem_ratio = m["ratio"]
+    parts = b.get("output_parts") or {}
+    origin_share = parts.get("origin", 0) / b["input_bytes"] if b["input_bytes"] else 0.0
     rows = [
         (f"xsys convert of a {b['npcs']:,}-NPC JSON roster to gurps vs msgspec decode+encode (paired)",
          f"{b['ratio']:.1f}x ({b['npcs_per_second']:,.0f} NPC/s)", "<= 5x", b["ratio"] <= 5.0),
@@ -451,6 +483,10 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
          f"{'silent' if p['silent_when_not_a_terminal'] else 'NOT silent'} otherwise",
          "rich bar with rate and ETA; silent when not a terminal",
          p["terminal_shows_rate"] and p["silent_when_not_a_terminal"]),
+        ("remembered source of a converted roster (the streamed output)",
+         (f"{'packed' if parts.get('origin_packed') else 'FULL COPY'}: {origin_share:.2f}x the input; whole output "
+          f"{b['output_bytes'] / b['input_bytes']:.2f}x the input") if parts else "not measured",
+         "a digest and what restores it, not a full copy", bool(parts.get("origin_packed")) and origin_share < 0.25),
     ]
     return [{"what": a, "measured": b_, "goal": g, "met": bool(ok)} for a, b_, g, ok in rows]
 
@@ -470,6 +506,17 @@ def report(r: dict[str, Any]) -> str:
     lines.append(f"batch: {b['seconds']:.2f} s vs floor {b['floor_seconds']:.2f} s per process; input "
                  f"{b['input_bytes'] / 2**20:.1f} MiB, output {b['output_bytes'] / 2**20:.1f} MiB; pair ratios "
                  + ", ".join(f"{x:.1f}" for x in b["ratios"]))
+    parts = b.get("output_parts")
+    if parts:
+        inp = b["input_bytes"]
+        lines.append(f"streamed output / input: {b['output_bytes'] / inp:.2f}x = converted NPCs "
+                     f"{parts['npcs'] / inp:.2f}x + loss report {parts['losses'] / inp:.2f}x + remembered source "
+                     f"{parts['origin'] / inp:.2f}x ({'packed' if parts['origin_packed'] else 'full copy'})")
+    w = r["warm_odds"]
+    if "slowest_cpu_seconds" in w:
+        lines.append(f"warm odds: median {w['median_seconds'] * 1000:.2f} ms wall, "
+                     f"{w['median_cpu_seconds'] * 1000:.2f} ms CPU; slowest {w['slowest_seconds'] * 1000:.2f} ms wall, "
+                     f"{w['slowest_cpu_seconds'] * 1000:.2f} ms CPU (of {w['shots']} shots x {w['systems']} systems)")
     for n, run in r["peak_memory"]["runs"].items():
         if "peak_kib" in run:
             lines.append(f"peak memory {int(n):,} NPCs to {r['peak_memory']['to']}: {run['peak_kib'] / 1024:,.0f} MiB "
