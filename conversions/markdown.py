@@ -27,7 +27,7 @@ def render(conv: Any, explain: bool = False) -> str:
     system = None if conv.target_system == NEUTRAL else default_registry().system(conv.target_system)
     label = system.label() if system else "neutral model"
     lines: list[str] = []
-    plain = codec.to_builtins(doc)
+    plain = sheet_data(doc, NATIVE_LENGTH.get(conv.target_system))
     plain.pop("system", None)
     plain.pop("kind", None)
     if conv.kind == "npc":
@@ -59,6 +59,64 @@ def render(conv: Any, explain: bool = False) -> str:
         lines.append("\n## Trace\n")
         lines += [f"- {md(t.render())}" for t in conv.trace]
     return "\n".join(lines).rstrip() + "\n"
+
+
+# ---- what a sheet shows -------------------------------------------------------------------
+#
+# A sheet shows every stat, those at their default too (an nWoD sheet without Dexterity, or a
+# GURPS "average trained shooter" without ST, reads as "missing", not "average"); numbers as
+# a table prints them (no float noise such as 0.20400000000000001 m), lengths in the unit the
+# system's rulebook prints ranges in, a list of lengths as its bands (20/40/80 yd), and yes/no
+# rather than True/False.
+
+NATIVE_LENGTH = {"nwod": "yd", "gurps": "yd"}  # both rulebooks print weapon ranges in yards
+
+
+def number_text(value: float) -> str:
+    """A number as a sheet prints it: at most three decimals, no trailing zeros."""
+    r = round(float(value), 3)
+    return str(int(r)) if r.is_integer() else f"{r:g}" if abs(r) < 1e6 else f"{r:.0f}"
+
+
+def quantity_text(q: Any, unit: str | None = None) -> str:
+    """A quantity in its canonical unit (a length in `unit` if given), rounded as a sheet prints it."""
+    from xsys.core.units import Length
+
+    if unit is not None and isinstance(q, Length):
+        return f"{number_text(q.to(unit))} {unit}"
+    return f"{number_text(float(q))} {q.unit}"
+
+
+def sheet_data(obj: Any, length_unit: str | None = None) -> Any:
+    """A document as a sheet shows it: every field (defaults included, nothing that is None)."""
+    import msgspec
+
+    from xsys.core.units import _Quantity
+
+    if isinstance(obj, msgspec.Struct):
+        out = {}
+        for f in msgspec.structs.fields(obj):
+            v = getattr(obj, f.name)
+            if v is None or (isinstance(v, str) and not v):  # nothing to show (a 0 is shown)
+                continue
+            out[f.encode_name] = sheet_data(v, length_unit)
+        return out
+    if isinstance(obj, dict):
+        return {k: sheet_data(v, length_unit) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        items = [sheet_data(v, length_unit) for v in obj]
+        if items and all(isinstance(v, _Quantity) for v in obj):  # bands: 20/40/80 yd
+            unit = items[0].rsplit(" ", 1)[-1]
+            if all(x.endswith(" " + unit) for x in items):
+                return "/".join(x.rsplit(" ", 1)[0] for x in items) + " " + unit
+        return items
+    if isinstance(obj, _Quantity):
+        return quantity_text(obj, length_unit)
+    if isinstance(obj, bool):
+        return "yes" if obj else "no"
+    if isinstance(obj, float):
+        return number_text(obj)
+    return codec.to_builtins(obj)
 
 
 def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int = 1) -> list[str]:

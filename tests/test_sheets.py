@@ -1,0 +1,59 @@
+"""Sheets a GM can read (issue 20): `--format md` shows every stat, those at their default too,
+numbers without float noise, yes/no for flags, nWoD and GURPS ranges in yards as bands; the
+text block (`--format text`) has no float noise either."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+
+ROOT = Path(__file__).resolve().parents[1]
+NOISE = re.compile(r"\d\.\d{4,}")  # 0.20400000000000001 m, 41.147999999999996 m
+
+
+def md(src, to: str) -> str:
+    conv = api.convert(api.load(src) if isinstance(src, Path) else src, to, trace=False, fresh=True)
+    return api.dump(conv, "md").decode("utf-8")
+
+
+def test_an_nwod_sheet_shows_all_nine_attributes_even_at_their_default():
+    text = md(ROOT / "fixtures" / "gurps" / "npcs" / "soldier.yaml", "nwod")
+    for attr in ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina", "Presence",
+                 "Manipulation", "Composure"):
+        assert f"**{attr}** " in text, attr
+    assert "150/300/600 yd" in text  # ranges as the rulebook prints them, not a tuple in metres
+    assert "('" not in text and "True" not in text
+
+
+def test_an_average_gurps_shooter_shows_st_dx_iq_ht():
+    doc = {"system": "gurps", "kind": "npc", "name": "Average trained shooter", "skills": {"Guns (Pistol)": 12}}
+    text = md(doc, "gurps")
+    assert "**ST** 10 · **DX** 10 · **IQ** 10 · **HT** 10" in text
+
+
+SCENARIOS = sorted((ROOT / "fixtures").glob("*/scenarios/*.yaml"))
+SCENARIOS = [p for p in SCENARIOS if "plugins" not in p.parts and p.parent.parent.name != "neutral"]
+
+
+@pytest.mark.parametrize("src", SCENARIOS[:4], ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+@pytest.mark.parametrize("to", ["coc", "gurps", "nwod", "pl-trudnosc"])
+def test_no_float_noise_and_no_python_values_on_a_sheet(src, to):
+    text = md(src, to)
+    body = text.split("## Loss report")[0]  # the report quotes neutral values at full precision
+    assert not NOISE.search(body), NOISE.search(body).group(0)
+    assert not re.search(r"\bTrue\b|\bFalse\b|\('[^']*', '", body)  # no Python tuple
+
+
+@pytest.mark.parametrize("src", sorted((ROOT / "fixtures").glob("*/npcs/*.yaml"))[:12],
+                         ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_no_float_noise_in_a_text_block(src):
+    if src.parent.parent.name == "neutral" or "plugins" in src.parts:
+        pytest.skip("not a native stat block")
+    for to in ("coc", "gurps", "nwod", "pl-trudnosc"):
+        conv = api.convert(api.load(src), to, trace=False, fresh=True)
+        text = api.dump(conv, "text").decode("utf-8")
+        assert not NOISE.search(text), (to, NOISE.search(text).group(0))
