@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from xsys.core.errors import InputError
+from xsys.plugins.textblock.compose import weapon_tag
 from xsys.plugins.textblock.names import japanese_name
 
 from .reader import CHARACTERISTICS, MARK
@@ -51,7 +52,7 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
     for w in doc.get("weapons") or []:
         skill = w.get("skill")
         label = japanese_name(skill) or skill
-        name = w["name"] + (f" [catalog: {w['catalog']}]" if w.get("catalog") else "")
+        name = w["name"] + weapon_tag(w["name"], w.get("catalog"))
         commands.append(f"{str(w['damage']).upper()} 【ダメージ：{label}：{name}】")
         extra = [f"基本射程 {_length(w['base_range'])}"] if w.get("base_range") else []
         if w.get("capacity"):
@@ -74,4 +75,16 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def dump(doc: Any) -> bytes:
-    return (json.dumps(character_of(doc), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    """The character as JSON a person can read: one line per field, per gauge and per param."""
+    char = character_of(doc)
+    out = ["{", '  "kind": "character",', '  "data": {']
+    items = list(char["data"].items())
+    for i, (k, v) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if isinstance(v, list) and v:
+            rows = [f"      {json.dumps(x, ensure_ascii=False)}" for x in v]
+            out.append(f"    {json.dumps(k)}: [\n" + ",\n".join(rows) + f"\n    ]{comma}")
+        else:
+            out.append(f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{comma}")
+    out += ["  }", "}"]
+    return ("\n".join(out) + "\n").encode("utf-8")

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from xsys.core.errors import InputError
+from xsys.plugins.textblock.compose import weapon_tag
 
 from .reader import CHARACTERISTICS
 
@@ -52,7 +53,7 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
                 "usesPerRound": {"normal": w.get("shots_per_round", 1), "burst": 1 if w.get("burst") else None},
                 "bullets": w.get("capacity") or None, "malfunction": w.get("malfunction") or None,
                 "properties": {"rngd": True}}
-        name = w["name"] + (f" [catalog: {w['catalog']}]" if w.get("catalog") else "")
+        name = w["name"] + weapon_tag(w["name"], w.get("catalog"))
         items.append({"name": name, "type": "weapon", "system": body})
     system: dict[str, Any] = {"characteristics": chars, "attribs": attribs}
     if doc.get("notes"):

@@ -74,3 +74,14 @@ def seventh_to_coc(chars: dict[str, int]) -> tuple[dict[str, int], str]:
     out = {k: max(1, round(v / 5)) for k, v in chars.items()}
     return out, ("7th-edition characteristics (1-99) divided by 5 and rounded for coc's 3-18 scale ("
                  + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
+
+
+def weapon_tag(name: str, catalog_id: str | None) -> str:
+    """' [catalog: id]' after a weapon's name when the name alone does not find that catalog
+    weapon (what the text reader reads back), else ''."""
+    if not catalog_id:
+        return ""
+    from .reader import catalog_match
+
+    found = catalog_match(name)
+    return "" if found is not None and found.id == catalog_id else f" [catalog: {catalog_id}]"
