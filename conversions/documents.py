@@ -83,11 +83,15 @@ def output_format(fmt: str) -> str:
 
 
 def default_output_format(in_fmt: str) -> str:
-    """What a conversion is written as when --format is not given: the input's format, or
-    YAML for a plugin format that is read only."""
+    """What a conversion is written as when --format is not given: the input's format; for a
+    plugin format, its own when it has a file extension of its own (a ``.txt`` block gives a
+    block), JSON when it is a JSON shape claimed by sniffing (a Foundry actor or a CCFOLIA
+    character holds one system's NPC; the xsys document holds any), else YAML."""
     if in_fmt.startswith("plugin:"):
         spec = default_registry().format_named(in_fmt[len("plugin:"):])
-        return spec.name.lower() if spec is not None and spec.dump is not None else "yaml"
+        if spec is not None and spec.dump is not None and spec.extensions:
+            return spec.name.lower()
+        return "json" if spec is not None and spec.sniff is not None else "yaml"
     return in_fmt
 
 

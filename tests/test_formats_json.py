@@ -221,3 +221,14 @@ def test_every_format_converts_to_every_system(path, target):
     conv = api.convert(api.load(path), target, trace=False)
     assert codec.to_builtins(conv.document)
     assert api.dump(conv, "yaml")
+
+
+def test_a_claimed_json_converts_to_an_xsys_json_document_by_default():
+    """Without --format, a Foundry actor or CCFOLIA character converted to another system comes
+    out as the xsys JSON document (those formats hold one system's NPC), not an error."""
+    for src, to in ((CCFOLIA, "gurps"), (COC7_V11, "nwod"), (MTA, "gurps"), (DHOLE, "coc")):
+        r = subprocess.run([XSYS, "convert", str(src), "--to", to, "-q"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert out["system"] == to and out["kind"] == "npc"
+    assert documents.default_output_format("plugin:text") == "text"
