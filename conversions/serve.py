@@ -16,12 +16,16 @@ matplotlib's pyplot (one chart drawn at a time)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import logging
+import os
 import re
 import tempfile
 import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -247,6 +251,92 @@ def sheet_html(markdown: str) -> str:
 
 
 # ---- the work of each endpoint (plain functions: the tests and the benchmark call them too) --
+
+class AnswerCache:
+    """Answers of recent requests, by the request's content: a conversion is a pure function
+    of its request (the registry is fixed while the server runs), and the page asks for the
+    same one again and again (each view, each format). Identical requests that arrive
+    together are computed once: the others wait for that answer (single flight). Errors are
+    not kept. Bounded by entries and by the size of what they hold."""
+
+    def __init__(self, entries: int = 256, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.entries, self.max_bytes = entries, max_bytes
+        self._done: OrderedDict[bytes, tuple[Any, int]] = OrderedDict()
+        self._running: dict[bytes, Future] = {}
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(request: Any) -> bytes:
+        # the input limit too: a document over it must not be answered from before
+        return hashlib.sha256(msgspec.msgpack.encode([documents.MAX_INPUT_BYTES, request])).digest()
+
+    def peek(self, request: Any) -> Any:
+        """The kept answer, or None (quick: fit to call from the event loop)."""
+        key = self.key(request)
+        with self._lock:
+            hit = self._done.get(key)
+            if hit is None:
+                return None
+            self._done.move_to_end(key)
+            return hit[0]
+
+    def get(self, request: Any, compute: Callable[[], Any], size: Callable[[Any], int]) -> Any:
+        key = self.key(request)
+        with self._lock:
+            hit = self._done.get(key)
+            if hit is not None:
+                self._done.move_to_end(key)
+                return hit[0]
+            fut = self._running.get(key)
+            mine = fut is None
+            if mine:
+                fut = self._running[key] = Future()
+        if not mine:
+            return fut.result()
+        try:
+            value = compute()
+        except BaseException as exc:
+            with self._lock:
+                del self._running[key]
+            fut.set_exception(exc)
+            raise
+        n = size(value)
+        with self._lock:
+            del self._running[key]
+            if n <= self.max_bytes // 16:
+                self._done[key] = (value, n)
+                self._bytes += n
+                while len(self._done) > self.entries or self._bytes > self.max_bytes:
+                    _, (_, gone) = self._done.popitem(last=False)
+                    self._bytes -= gone
+        fut.set_result(value)
+        return value
+
+
+_answers = AnswerCache()
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _workers() -> ThreadPoolExecutor:
+    """The conversion threads: a few (the work holds the interpreter lock; more threads
+    than cores only take turns), shared by every request."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 2, thread_name_prefix="xsys-convert")
+        return _pool
+
+
+def _answer_size(r: "ConvertResponse") -> int:
+    return len(r.output) + len(r.sheet) + len(r.sheet_html) + sum(len(t) for t in r.trace) + 200 * len(r.losses)
+
+
+def convert_cached(req: ConvertRequest) -> ConvertResponse:
+    """do_convert, through the answer cache."""
+    return _answers.get(req, lambda: do_convert(req), _answer_size)
+
 
 def do_convert(req: ConvertRequest) -> ConvertResponse:
     from . import api
@@ -486,10 +576,15 @@ def create_app() -> Litestar:
                ) -> Response[bytes]:
         return Response(schema_json(kind, system), media_type=MediaType.JSON)
 
-    @post("/api/convert", sync_to_thread=True, status_code=200, request_max_body_size=limit,
+    @post("/api/convert", status_code=200, request_max_body_size=limit,
           summary="Convert a document to another system (`xsys convert`)")
-    def convert(data: Annotated[ConvertRequest, Body()]) -> ConvertResponse:
-        return do_convert(data)
+    async def convert(data: Annotated[ConvertRequest, Body()]) -> ConvertResponse:
+        # an answer kept from before is given at once; a conversion (CPU-bound) runs in a
+        # small pool of threads, so the event loop keeps taking requests meanwhile
+        hit = _answers.peek(data)
+        if hit is not None:
+            return hit
+        return await asyncio.get_running_loop().run_in_executor(_workers(), convert_cached, data)
 
     @post("/api/odds", sync_to_thread=True, status_code=200, request_max_body_size=limit,
           summary="A shot in every system: native check, modifiers with rule IDs, exact chance (`xsys odds`)")

@@ -331,25 +331,65 @@ def test_no_traceback_even_when_something_breaks(client, monkeypatch):
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.setattr(api, "convert", boom)
-    r = client.post("/api/convert", json={"document": NPC_YAML.read_text(), "to": "gurps"})
+    r = client.post("/api/convert", json={"document": NPC_YAML.read_text() + "\n# new\n", "to": "gurps"})
     assert r.status_code == 500 and r.json() == {"error": "internal error: RuntimeError: boom second line"}
+
+
+def test_answer_cache_computes_identical_requests_once_and_keeps_no_error(monkeypatch):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    calls = []
+    gate = threading.Event()
+    real = serve.do_convert
+
+    def counted(req):
+        calls.append(req.to)
+        gate.wait(5)
+        return real(req)
+
+    monkeypatch.setattr(serve, "do_convert", counted)
+    monkeypatch.setattr(serve, "_answers", serve.AnswerCache(entries=2))
+    req = serve.ConvertRequest(document=MALLOY.read_text(), to="nwod", format="md")
+    with ThreadPoolExecutor(8) as pool:
+        futures = [pool.submit(serve.convert_cached, serve.ConvertRequest(document=MALLOY.read_text(), to="nwod",
+                                                                          format="md")) for _ in range(8)]
+        time.sleep(0.2)
+        gate.set()
+        answers = [f.result() for f in futures]
+    assert calls == ["nwod"] and all(a == answers[0] for a in answers)
+    assert serve.convert_cached(req) == answers[0] and calls == ["nwod"]
+    bad = serve.ConvertRequest(document="system: coc\nkind: npc\nname: [x\n", to="nwod")
+    for _ in range(2):
+        with pytest.raises(Exception, match="malformed YAML"):
+            serve.convert_cached(bad)
+    assert calls == ["nwod", "nwod", "nwod"]  # an error is computed again, not kept
+    for to in ("gurps", "coc"):  # two more answers push the first out (2 entries)
+        serve.convert_cached(serve.ConvertRequest(document=MALLOY.read_text(), to=to))
+    serve.convert_cached(req)
+    assert calls.count("nwod") == 4
 
 
 # ---- a real server: concurrency, `xsys serve` ---------------------------------------------
 
 def test_200_concurrent_conversions_against_uvicorn_all_correct():
+    # 200 different NPCs (each named apart: no answer comes from the cache), to every system
     docs = [MALLOY.read_text(), (TEXT / "patrol-officer-gurps.txt").read_text(), NPC_YAML.read_text()]
-    jobs = [(docs[i % len(docs)], SYSTEMS[i % len(SYSTEMS)]) for i in range(200)]
-    want = {(d, to): serve.do_convert(serve.ConvertRequest(document=d, to=to, format="md")).sheet
-            for d, to in set(jobs)}
+    jobs = []
+    for i in range(200):
+        d = docs[i % len(docs)]
+        d = d.replace("name: ", f"name: No. {i} ", 1) if d.startswith("system:") else f"No. {i} " + d
+        jobs.append((d, SYSTEMS[i % len(SYSTEMS)]))
+    want = [serve.do_convert(serve.ConvertRequest(document=d, to=to, format="md")).sheet for d, to in jobs]
+    assert len(set(want)) == 200
     bodies = [json.dumps({"document": d, "to": to, "format": "md"}).encode() for d, to in jobs]
     with running() as (host, port):
         out = asyncio.run(load(host, port, bodies, concurrency=200))
     assert len(out) == 200
-    for (d, to), (_, status, data) in zip(jobs, out):
+    for (d, to), sheet, (_, status, data) in zip(jobs, want, out):
         assert status == 200, data[:300]
         got = json.loads(data)
-        assert got["system"] == to and got["sheet"] == want[(d, to)]
+        assert got["system"] == to and got["sheet"] == sheet
 
 
 def test_concurrent_schema_and_curves_are_safe():
@@ -394,3 +434,12 @@ def test_xsys_serve_port_in_use_is_one_line(capsys):
     with running() as (_, port):
         code, _, err = cli(capsys, "serve", "--port", port)
     assert code == 2 and err.count("\n") == 1 and err.startswith("xsys: error: --host/--port: cannot listen")
+
+
+def test_serve_bench_runs_and_checks_its_answers():
+    from xsys.conversions import serve_bench
+
+    r = serve_bench.bench(requests=12, concurrency=6, levels=(1,), check=3, warm=2, level_requests=4)
+    assert r["wrong_answers"] == 0
+    assert r["different_npcs"]["requests"] == 12 and r["same_npc"]["requests"] == 12
+    assert r["levels"][1]["requests"] == 10 and r["levels"][1]["median_ms"] > 0
