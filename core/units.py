@@ -241,13 +241,19 @@ def _parse_text(text: str, qtype: type[_Quantity]) -> _Quantity:
 
 
 def format_magnitude(x: float) -> str:
-    """Shortest round-tripping text of a magnitude, without a trailing '.0'."""
+    """Text of a magnitude to 12 significant digits (a physical value measured finer than
+    that does not exist), without a trailing '.0': 1.5 inches is ``0.0381 m``, not the
+    float noise of the conversion, ``0.038099999999999995 m``."""
     x = float(x)
     if x == 0:
         return "0"
     if x.is_integer() and abs(x) < 1e15:
         return str(int(x))
-    return repr(x)
+    text = f"{x:.12g}"
+    y = float(text)
+    if y.is_integer() and abs(y) < 1e15:
+        return str(int(y))
+    return text
 
 
 @lru_cache(maxsize=4096, typed=True)  # typed: Length(1) and Mass(1) are equal floats

@@ -240,3 +240,25 @@ def test_a_variants_copy_for_its_parent_is_not_a_second_loss(to):
     conv = api.convert(ROOT / "fixtures" / "coc-zh" / "npcs" / "harvey_walters.yaml", to, fresh=True)
     assert not [x for x in conv.losses if "native.coc" in x.message], [x.render() for x in conv.losses]
     assert [x.path for x in conv.losses if "Sneak" in x.message] == ["$.skills.Sneak"]
+
+
+# ---- a CoC weapon's carry and a Polish target in the open (issue 17) ---------------------
+
+def test_a_coc_weapons_carry_is_reported_where_it_is_dropped():
+    conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "nwod", fresh=True)
+    carry = [x for x in conv.losses if x.path.endswith(".carry")]
+    assert [x.path for x in carry] == ["$.weapons[0].carry", "$.weapons[1].carry"]
+    assert "violin case" in carry[0].message and carry[0].kind in STRICT_KINDS
+
+
+def test_a_fully_visible_target_is_not_a_polish_loss():
+    # pl.defence.cover: "brak" (no cover) is a fully visible target, not a 75%-visible one
+    for path in sorted((ROOT / "fixtures").glob("*/scenarios/*.yaml")):
+        conv = api.convert(path, "pl-trudnosc", fresh=True)
+        assert not any(x.message.startswith("1 visible read as") for x in conv.losses), path
+
+
+def test_unit_conversions_leave_no_float_noise_in_documents():
+    text = api.dump(api.convert(ROOT / "fixtures" / "coc-zh" / "scenarios" / "hong_kong_ambush.yaml", "coc",
+                                fresh=True), "yaml").decode()
+    assert "0.0381 m" in text and "0.038099999999999995" not in text

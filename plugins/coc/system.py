@@ -803,6 +803,9 @@ class CocSystem(System):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
             weapons.append(nw)
             wnative.append(msgspec.to_builtins(w, enc_hook=_enc))
+            if w.carry:
+                col.loss("kept-verbatim", f"$.weapons[{i}].carry", f"{w.name} carried in a {w.carry}: the neutral "
+                         "model has no way of carrying a weapon; kept for the way back", "coc-ja.quickdraw.carry")
         if wnative:
             native["weapons"] = wnative
         armor, anative = [], []
