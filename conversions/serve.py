@@ -690,10 +690,9 @@ def run(host: str, port: int, info: Callable[[str], None]) -> None:
     bound = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     shown = f"[{shown}]" if ":" in shown else shown
-    info(f"xsys serve: http://{shown}:{bound}/  (the API: http://{shown}:{bound}/api/openapi/openapi.json); "
-         "Ctrl-C stops it")
+    info(f"serving the page at http://{shown}:{bound}/ (its API: /api/openapi/openapi.json); Ctrl-C stops it")
     if host not in ("127.0.0.1", "localhost", "::1"):
-        info(f"xsys serve: listening on {host}: anyone who can reach this machine on port {bound} can use it")
+        info(f"listening on {host}, not only this machine: anyone who can reach port {bound} can use the page")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     try:
         server.run(sockets=[sock])
