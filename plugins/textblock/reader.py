@@ -39,6 +39,7 @@ class Read:
     doc: dict[str, Any] = field(default_factory=dict)
     unread: list[tuple[int, str]] = field(default_factory=list)
     assumed: list[str] = field(default_factory=list)
+    line: int = 0  # the line being read (for a reader that reports after the walk)
 
 
 # ---- lines and items --------------------------------------------------------------------
@@ -192,6 +193,7 @@ class Walk:
                 if rest:
                     section(current, rest, n)
                 continue
+            self.r.line = n
             left = stats(line)
             if left is not None:
                 seen_stats = True
@@ -220,6 +222,7 @@ def sectioner(r: Read, notes: list[str], stats: Callable[[str], str | None],
     is read as stats, other items go to their kind's handler. An item of no known kind, or one
     its handler returns False for, is unread (a handler that reports on its own returns None)."""
     def stat_item(item: str, n: int) -> bool:
+        r.line = n
         left = stats(item)
         return left is not None and not left
 
@@ -403,6 +406,7 @@ def read_coc(lines: list[str], system: str) -> Read:
     armor: list[dict[str, Any]] = []
     notes: list[str] = []
     extra: dict[str, Any] = {}
+    extra_line: dict[str, int] = {}
 
     def stats(line: str) -> str | None:
         found, rest = stat_pairs(line, N.COC_CHARACTERISTICS + tuple(k for k in N.COC_DERIVED if k != "DB"))
@@ -415,7 +419,9 @@ def read_coc(lines: list[str], system: str) -> Read:
                 chars[k] = int(v)
             else:
                 extra[k] = int(v)
+                extra_line[k] = r.line
         extra.update(db)
+        extra_line.update({k: r.line for k in db})
         return rest2
 
     def skill_item(item: str, n: int) -> bool:
@@ -523,7 +529,9 @@ def read_coc(lines: list[str], system: str) -> Read:
                         lambda kind, text: split_items(text, ";" if kind in ("weapons", "armor") else ",;"))
 
     Walk(r, lines).run(stats, section)
+    raw = dict(chars)
     _coc_characteristics(r, chars)
+    _coc_derived(r, raw, extra, extra_line)
     doc: dict[str, Any] = {"name": _name(r)}
     doc.update({k: chars[k] for k in N.COC_CHARACTERISTICS if k in chars})
     if "HP" in extra:
@@ -556,6 +564,35 @@ def _coc_characteristics(r: Read, chars: dict[str, int]) -> None:
             chars[k] = 11 if k != "SIZ" and k != "INT" and k != "EDU" else {"SIZ": 13, "INT": 13, "EDU": 14}[k]
         r.assumed.append("not in the block, set to the average adult (3d6 -> 10.5, 2d6+6 -> 13, 3d6+3 -> 13.5): "
                          + ", ".join(f"{k} {chars[k]}" for k in missing))
+
+
+def _coc_derived(r: Read, raw: dict[str, int], extra: dict[str, Any], where: dict[str, int]) -> None:
+    """The derived values a CoC block prints beside the characteristics. Those the block's
+    characteristics give (6th edition: MP = POW, SAN = Luck = POW x 5, Idea = INT x 5, Know =
+    EDU x 5; 7th: MP = POW / 5, SAN = POW) are read; other values of MP, SAN, Luck, Idea and
+    Know have no place in a coc document yet and are unread; the damage bonus, Build and
+    movement, which coc derives itself, are not carried (assumed)."""
+    seventh = any(v > 18 for v in raw.values())
+    pow_, int_, edu = raw.get("POW"), raw.get("INT"), raw.get("EDU")
+
+    def times(v: int | None, k: int) -> int | None:
+        return v * k if v is not None else None
+
+    expected = ({"MP": pow_ // 5 if pow_ is not None else None, "SAN": pow_, "Sanity": pow_,
+                 "Magic Points": pow_ // 5 if pow_ is not None else None} if seventh else
+                {"MP": pow_, "Magic Points": pow_, "SAN": times(pow_, 5), "Sanity": times(pow_, 5),
+                 "Luck": times(pow_, 5), "Idea": times(int_, 5), "Know": times(edu, 5)})
+    recomputed = []
+    for k, v in extra.items():
+        if k == "HP":
+            continue
+        if k in ("DB", "Damage Bonus", "ダメージ・ボーナス", "ダメージボーナス", "Build", "MOV", "Move"):
+            recomputed.append(f"{k} {v}")
+        elif expected.get(k) is None or expected[k] != v:
+            r.unread.append((where.get(k, 0), f"{k} {v} (no place in a coc document yet)"))
+    if recomputed:
+        r.assumed.append(", ".join(recomputed) + " not carried: coc derives the damage bonus and movement from the "
+                         "characteristics")
 
 
 def _name(r: Read) -> str:
@@ -941,7 +978,7 @@ def load(data: bytes) -> dict[str, Any]:
     doc = {"system": r.system, "kind": "npc", **r.doc}
     report: dict[str, Any] = {"format": "text"}
     if r.unread:
-        report["unread"] = [{"line": n, "text": t} for n, t in r.unread]
+        report["unread"] = [{"line": n, "text": t} for n, t in sorted(r.unread, key=lambda x: x[0])]
     if r.assumed:
         report["assumed"] = list(r.assumed)
     if len(report) > 1:
