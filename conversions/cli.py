@@ -798,6 +798,18 @@ def rules_cmd(
     rules_.run(system, rule, list(ctx.args), as_json, _emit, _emit_json)
 
 
+@app.command("skills")
+def skills_cmd(
+    system: Annotated[str, typer.Argument(metavar="SYSTEM", help="A system key.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
+) -> None:
+    """The skill names SYSTEM recognises: what each covers in the neutral model, and the other
+    names stat blocks print for it (7th-edition, Japanese, Chinese)."""
+    from . import skills_cmd as skills_
+
+    skills_.run(system, as_json, _emit, _emit_json)
+
+
 _commands_added = False
 
 

@@ -232,3 +232,18 @@ def test_a_claimed_json_converts_to_an_xsys_json_document_by_default():
         out = json.loads(r.stdout)
         assert out["system"] == to and out["kind"] == "npc"
     assert documents.default_output_format("plugin:text") == "text"
+
+
+# ---- xsys skills --------------------------------------------------------------------------
+
+def test_skills_lists_names_what_they_cover_and_their_aliases():
+    r = subprocess.run([XSYS, "skills", "coc", "--json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    table = {row["skill"]: row for row in json.loads(r.stdout)["skills"]}
+    assert table["Handgun"]["covers"] == ["handgun"]
+    assert "firearms (handgun)" in table["Handgun"]["aliases"] and "拳銃" in table["Handgun"]["aliases"]
+    assert "fighting (brawl)" in table["Fist/Punch"]["aliases"]
+    r = subprocess.run([XSYS, "skills", "gurps"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("Guns (Pistol)")
+    r = subprocess.run([XSYS, "skills", "no-such-system"], capture_output=True, text=True)
+    assert r.returncode == 2 and "unknown system" in r.stderr and "Traceback" not in r.stderr

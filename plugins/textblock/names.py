@@ -55,6 +55,14 @@ def japanese_name(native: str) -> str | None:
     return next((a for a in _COC.get(native, ()) if _CJK.search(a)), None)
 
 
+def skill_aliases(system: str) -> dict[str, list[str]]:
+    """The other names a printed block may give each native skill of `system` (7th-edition,
+    Japanese and Chinese names for coc and coc-zh): native skill -> aliases as printed."""
+    if system not in ("coc", "coc-zh"):
+        return {}
+    return {native: [a for a in aliases if fold(a) != fold(native)] for native, aliases in _COC.items()}
+
+
 COC_CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
 COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", "Know", "Sanity", "Magic Points")
 
