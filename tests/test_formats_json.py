@@ -247,3 +247,51 @@ def test_skills_lists_names_what_they_cover_and_their_aliases():
     assert r.returncode == 0 and r.stdout.startswith("Guns (Pistol)")
     r = subprocess.run([XSYS, "skills", "no-such-system"], capture_output=True, text=True)
     assert r.returncode == 2 and "unknown system" in r.stderr and "Traceback" not in r.stderr
+
+
+# ---- hostile input: one clear error, never a traceback ------------------------------------
+
+def _leaves(obj, path=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _leaves(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _leaves(v, path + (i,))
+    yield path
+
+
+def _replace(obj, path, value):
+    if not path:
+        return value
+    obj = json.loads(json.dumps(obj))
+    cur = obj
+    for p in path[:-1]:
+        cur = cur[p]
+    cur[path[-1]] = value
+    return obj
+
+
+ODD_VALUES = [None, "", "x", -1, 10**9, 1.5, True, [], {}, [1, "a"], {"value": "x"}, "12"]
+
+
+@pytest.mark.parametrize("src, fmt", [(CCFOLIA, "ccfolia"), (COC7_V11, "foundry-coc7"), (COC7_V9, "foundry-coc7"),
+                                      (DHOLE, "dholes-house"), (MTA, "foundry-mta")], ids=lambda x: str(x)[-24:])
+def test_every_field_replaced_by_an_odd_value_is_read_or_refused_clearly(src, fmt):
+    """Each field of each fixture, replaced by each odd value: the document is read (and decodes
+    into a valid document or a clear error), or refused with an XsysError; nothing else escapes."""
+    from xsys.core.registry import default_registry
+
+    load = default_registry().format_named(fmt).load
+    base = json.loads(src.read_text(encoding="utf-8"))
+    for path in _leaves(base):
+        for value in ODD_VALUES:
+            data = json.dumps(_replace(base, path, value), ensure_ascii=False).encode()
+            try:
+                doc = load(data)
+                api.from_plain(doc, "x")
+            except XsysError as exc:
+                from xsys.core.errors import PluginError
+
+                assert not isinstance(exc, PluginError), (path, value, exc.line())  # a crash inside the reader
+                assert exc.line(), (path, value)
