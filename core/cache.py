@@ -259,26 +259,42 @@ class _Fact(msgspec.Struct):
     data: Any
 
 
+class _Facts(msgspec.Struct):
+    facts: list[_Fact]  # the most recently kept first
+
+
+MAX_FACTS = 8  # fingerprints kept per name: environments that share the cache (a venv and
+# a test run see different sys.path entries) do not push each other's facts out
+
+
+def _facts(name: str) -> list[_Fact]:
+    payload = _read(cache_dir() / f"{name}.msgpack")
+    if payload is None:
+        return []
+    try:
+        return msgspec.msgpack.decode(payload, type=_Facts).facts
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return []  # damaged, or written by an older version (one fact): made again
+
+
 def recall(name: str, fingerprint: str) -> Any:
     """What :func:`keep` stored under `name` with this `fingerprint` (None if nothing, or
     something else, is stored)."""
     if not enabled():
         return None
-    payload = _read(cache_dir() / f"{name}.msgpack")
-    if payload is None:
-        return None
-    try:
-        fact = msgspec.msgpack.decode(payload, type=_Fact)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return fact.data if fact.fingerprint == fingerprint else None
+    for fact in _facts(name):
+        if fact.fingerprint == fingerprint:
+            return fact.data
+    return None
 
 
 def keep(name: str, fingerprint: str, data: Any) -> None:
     """Store plain `data` (lists, dicts, strings, numbers) under `name`, valid while the
-    caller's `fingerprint` of what it depends on is the same."""
+    caller's `fingerprint` of what it depends on is the same. The last :data:`MAX_FACTS`
+    fingerprints are kept side by side."""
     if enabled():
-        _write(cache_dir() / f"{name}.msgpack", msgspec.msgpack.encode(_Fact(fingerprint, data)))
+        facts = [_Fact(fingerprint, data)] + [f for f in _facts(name) if f.fingerprint != fingerprint]
+        _write(cache_dir() / f"{name}.msgpack", msgspec.msgpack.encode(_Facts(facts[:MAX_FACTS])))
 
 
 # ---- TOML data --------------------------------------------------------------------------

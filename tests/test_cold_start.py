@@ -116,3 +116,26 @@ def test_a_ladder_built_twice_is_built_once():
     for _ in range(2):  # a refused table stays refused
         with pytest.raises(LadderError):
             Ladder.build("memo-test", "m", bad)
+
+
+def test_facts_of_environments_that_share_the_cache_are_kept_side_by_side(tmp_path, monkeypatch):
+    # a test run (sys.path with the tests folder) and the installed command see different
+    # fingerprints; neither may push the other's entry points out (each would scan again)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("XSYS_CACHE", "1")
+    for i in range(cache.MAX_FACTS):
+        cache.keep("entry-points", f"fp{i}", [[f"ep{i}", "m", "d", "1"]])
+    assert all(cache.recall("entry-points", f"fp{i}") == [[f"ep{i}", "m", "d", "1"]] for i in range(cache.MAX_FACTS))
+    cache.keep("entry-points", "fp0", [["again", "m", "d", "1"]])  # kept again: first, still once
+    cache.keep("entry-points", "new", [])
+    assert cache.recall("entry-points", "fp0") == [["again", "m", "d", "1"]]
+    assert cache.recall("entry-points", "fp1") is None  # the least recently kept went out
+    assert cache.recall("entry-points", "new") == []
+    # a file of the previous version (one fact) is read as nothing, and replaced
+    import msgspec
+
+    (cache.cache_dir() / "old.msgpack").write_bytes(b"")
+    cache._write(cache.cache_dir() / "old.msgpack", msgspec.msgpack.encode(cache._Fact("fp", [1])))
+    assert cache.recall("old", "fp") is None
+    cache.keep("old", "fp", [2])
+    assert cache.recall("old", "fp") == [2]
