@@ -10,7 +10,10 @@ says what it made of its input in the document's ``xsys.read`` block::
 
 Each unread entry becomes a ``dropped-item`` loss (a warning; ``--strict`` fails on it) whose
 path names where it was in the source (``line 6``, or the format and the source's own JSON
-path, ``foundry-coc7 $.items[3]``); each assumed value an ``assumed`` loss (info). Entries
+path, ``foundry-coc7 $.items[3]``); each assumed value an ``assumed`` loss (info); each
+``unknown`` skill name (``{"line"|"path", "text", "closest"}``: a name no table knows, close to
+one that is known) a ``kept-verbatim`` warning naming the closest match (not a loss: the skill
+is kept by its own name, so ``--strict`` does not fail on it). Entries
 of another shape are not the reader's report and are left alone: the block is metadata, and
 a document written by hand may carry anything there.
 """
@@ -41,6 +44,16 @@ def read_losses(meta: Any, system: str = "") -> list[Loss]:
             where = fmt
         out.append(Loss.of("dropped-item", where, f"not read from the {fmt} input: {item['text']}",
                            rule=f"{fmt}.unread", system=system))
+    for item in report.get("unknown") or ():  # a skill name no table knows, close to one that is known
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            continue
+        line, path = item.get("line"), item.get("path")
+        where = f"line {line}" if isinstance(line, int) and not isinstance(line, bool) else (
+            f"{fmt} {path}" if isinstance(path, str) else fmt)
+        closest = f" (closest: {item['closest']})" if isinstance(item.get("closest"), str) else ""
+        out.append(Loss(kind="kept-verbatim", level="warning", path=where, rule=f"{fmt}.unknown-skill", system=system,
+                        message=f"skill {item['text']!r} is no name the {fmt} reader knows; kept by its own "
+                                f"name{closest}"))
     for text in report.get("assumed") or ():
         if isinstance(text, str):
             out.append(Loss.of("assumed", fmt, f"assumed while reading the {fmt} input: {text}",

@@ -267,3 +267,15 @@ def test_validate_reports_what_a_text_block_left_unread():
     r = subprocess.run([XSYS, "validate", str(TEXT / "walters-coc7.txt")], capture_output=True, text=True)
     assert r.returncode == 0 and "ok: " in r.stdout
     assert "warning: line 6: not read from the text input" in r.stderr and "[text.assumed]" in r.stderr
+
+
+def test_an_unknown_skill_name_is_a_warning_naming_the_closest_match():
+    block = b"Kid Typo\nSTR 10 CON 10 SIZ 10 DEX 10 APP 10 INT 10 POW 10 EDU 10\n" \
+            b"Skills: Spot Hiden 50%, Library Use 30%\n"
+    doc = load(block)
+    assert doc["skills"]["Spot Hiden"] == 50  # kept by its own name
+    assert doc["xsys"]["read"]["unknown"] == [{"line": 3, "text": "Spot Hiden", "closest": "Spot Hidden"}]
+    conv = api.convert(api.from_plain(doc, "typo.txt"), "coc", trace=False)
+    (w,) = [x for x in conv.losses if x.rule == "text.unknown-skill"]
+    assert (w.level, w.path) == ("warning", "line 3") and "closest: Spot Hidden" in w.message
+    assert w not in conv.strict_losses  # kept, not lost: --strict does not fail on it

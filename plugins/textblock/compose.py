@@ -47,6 +47,9 @@ def read_lines(lines: list[Line], fmt: str, system: str, assumed: list[str] | No
         report["unread"] = report_unread
     if report_assumed:
         report["assumed"] = report_assumed
+    if r.unknown:
+        report["unknown"] = [{"path": origin.get(n, "$"), "text": name, "closest": close}
+                             for n, name, close in r.unknown]
     if len(report) > 1:
         doc["xsys"] = {"read": report}
     return doc

@@ -55,6 +55,15 @@ def japanese_name(native: str) -> str | None:
     return next((a for a in _COC.get(native, ()) if _CJK.search(a)), None)
 
 
+def closest_coc_skill(name: str) -> str | None:
+    """The coc skill a name no table knows most likely means (a misspelling: 'Spot Hiden'), or
+    None when nothing is close."""
+    import difflib
+
+    found = difflib.get_close_matches(fold(name), list(COC_SKILLS), n=1, cutoff=0.8)
+    return COC_SKILLS[found[0]][0] if found else None
+
+
 def skill_aliases(system: str) -> dict[str, list[str]]:
     """The other names a printed block may give each native skill of `system` (7th-edition,
     Japanese and Chinese names for coc and coc-zh): native skill -> aliases as printed."""

@@ -40,6 +40,7 @@ class Read:
     unread: list[tuple[int, str]] = field(default_factory=list)
     assumed: list[str] = field(default_factory=list)
     line: int = 0  # the line being read (for a reader that reports after the walk)
+    unknown: list[tuple[int, str, str]] = field(default_factory=list)  # (line, skill name, closest known name)
 
 
 # ---- lines and items --------------------------------------------------------------------
@@ -429,6 +430,10 @@ def read_coc(lines: list[str], system: str) -> Read:
         if not m:
             return False
         natives = N.COC_SKILLS.get(fold(m.group("name")))
+        if not natives:
+            close = N.closest_coc_skill(m.group("name"))
+            if close is not None:
+                r.unknown.append((n, m.group("name").strip(), close))
         for native in natives or (m.group("name").strip(),):
             skills[native] = int(m.group("val"))
         return True
@@ -981,6 +986,8 @@ def load(data: bytes) -> dict[str, Any]:
         report["unread"] = [{"line": n, "text": t} for n, t in sorted(r.unread, key=lambda x: x[0])]
     if r.assumed:
         report["assumed"] = list(r.assumed)
+    if r.unknown:
+        report["unknown"] = [{"line": n, "text": name, "closest": close} for n, name, close in r.unknown]
     if len(report) > 1:
         doc["xsys"] = {"read": report}
     return doc
