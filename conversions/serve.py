@@ -50,9 +50,8 @@ from xsys.core.registry import default_registry
 
 from . import documents
 
-OUTPUT_FORMATS = ("yaml", "json", "toml", "md")  # what `xsys convert --format` writes
-MEDIA = {"yaml": "application/yaml", "json": "application/json", "toml": "application/toml",
-         "md": "text/markdown"}
+MEDIA = {".yaml": "application/yaml", ".json": "application/json", ".toml": "application/toml",
+         ".md": "text/markdown"}
 PASTED = "<pasted>"
 
 
@@ -64,7 +63,7 @@ class Request_(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     document: str | None = None
     #: the file's name (a dropped file): its extension tells the format, and errors name it
     filename: str | None = None
-    #: yaml, json, toml, text (a plain-text stat block) or a format plugin's extension; none:
+    #: yaml, json, toml, or a format plugin's name or extension (text: a plain-text stat block); none:
     #: the file name's extension, else sniffed (a text that is no YAML/JSON/TOML mapping is
     #: read as a plain-text stat block)
     input_format: str | None = None
@@ -77,7 +76,8 @@ class Request_(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class ConvertRequest(Request_, kw_only=True, forbid_unknown_fields=True):
     #: the target system key, or "neutral" (`--to`)
     to: str
-    #: yaml, json, toml or md (`--format`); none: the input's format, yaml for other formats
+    #: yaml, json, toml, md or a format plugin's, e.g. text (`--format`); none: as `xsys convert`
+    #: chooses (the input's format)
     format: str | None = None
     #: put the trace in the converted file too (`--explain`; the answer always has it)
     explain: bool = False
@@ -170,45 +170,62 @@ class ErrorResponse(msgspec.Struct, kw_only=True):
 
 # ---- reading a posted document -----------------------------------------------------
 
-def _format_name(fmt: str) -> str:
-    """A format a user may name (`text` for the plain-text stat block) as documents knows it."""
-    name = fmt.strip().lower()
-    for ext, (fmt_name, _, _) in default_registry().formats().items():
-        if name == fmt_name:
-            return ext
-    return name
-
-
 _XSYS_KEY = re.compile(r"(?m)^kind[ \t]*:")
 
 
+def _text_format() -> str | None:
+    """The format a `.txt` file is read as (the plain-text stat block plugin), if any."""
+    try:
+        return documents.format_for("block.txt")
+    except XsysError:
+        return None
+
+
+def _parse(data: bytes, fmt: str, name: str) -> tuple[Any, str]:
+    """As documents.read_with_format reads a file: JSON that is no xsys document may be a
+    format a plugin claims by its shape (a Foundry actor, a CCFOLIA character)."""
+    plain = documents.parse_bytes(data, fmt, name)
+    return documents.claim_json(plain, data, name, fmt) if fmt == "json" else (plain, fmt)
+
+
 def read_document(req: Request_) -> tuple[Any, str, str]:
-    """The posted document as plain data, its format and the name errors give it."""
+    """The posted document as plain data, its format and the name errors give it. The format:
+    `input_format`, else the file name's extension, else sniffed as `xsys convert -` sniffs
+    standard input; a pasted text that is no YAML/JSON/TOML mapping is read as a plain-text
+    stat block."""
     if req.document is None:
         raise InputError("no document", path="$.document", expected="the document's text", found="none")
     name = req.filename or PASTED
     data = req.document.encode("utf-8")
     if req.input_format or req.filename:
-        fmt = documents.format_for(name, _format_name(req.input_format) if req.input_format else None)
-        return documents.parse_bytes(data, fmt, name), fmt, name
+        plain, fmt = _parse(data, documents.format_for(name, req.input_format), name)
+        return plain, fmt, name
     fmt = documents.sniff_format(data)
+    plain, sniffed_error = None, None
     try:
-        plain = documents.parse_bytes(data, fmt, name)
-        sniffed_error = None
+        try:
+            plain, fmt = _parse(data, fmt, name)
+        except InputError as first:
+            if fmt != "json" or "too large" in first.message:
+                raise
+            try:  # a YAML flow mapping looks like JSON
+                plain, fmt = documents.parse_bytes(data, "yaml", name), "yaml"
+            except InputError:
+                raise first from None
     except XsysError as exc:
         if "too large" in exc.message:
             raise
-        plain, sniffed_error = None, exc
+        sniffed_error = exc
     if isinstance(plain, dict):
         return plain, fmt, name
     # a JSON or TOML text, or a YAML one with the `kind:` key of an xsys document, with an
     # error in it: the error, not a stat block read from what it has
     if sniffed_error is not None and (fmt != "yaml" or _XSYS_KEY.search(req.document)):
         raise sniffed_error
-    # not a mapping: a plain-text stat block, if a format plugin reads `.txt`
-    if "txt" in default_registry().formats():
+    text = _text_format()
+    if text is not None:
         try:
-            return documents.parse_bytes(data, "plugin:txt", name), "plugin:txt", name
+            return documents.parse_bytes(data, text, name), text, name
         except XsysError:
             if sniffed_error is None:
                 raise
@@ -341,9 +358,7 @@ def convert_cached(req: ConvertRequest) -> ConvertResponse:
 def do_convert(req: ConvertRequest) -> ConvertResponse:
     from . import api
 
-    if req.format is not None and req.format not in OUTPUT_FORMATS:
-        raise UnknownFormat("unknown output format", path="$.format", expected="yaml, json, toml or md",
-                            found=repr(req.format))
+    out_fmt = documents.output_format(req.format) if req.format is not None else None
     settings = _settings(req.settings)
     if req.to != documents.NEUTRAL:
         default_registry().entry(req.to)
@@ -352,7 +367,7 @@ def do_convert(req: ConvertRequest) -> ConvertResponse:
         loaded = api.from_plain(plain, name, req.from_)
         conv = api.convert(loaded, req.to, default_system=req.from_,
                            settings=settings, strict=req.strict, trace=True, fresh=req.fresh)
-        fmt = req.format or (in_fmt if in_fmt in OUTPUT_FORMATS else "yaml")
+        fmt = out_fmt or documents.default_output_format(in_fmt)
         out = api.dump(conv, fmt, req.explain)
         sheet = out if fmt == "md" and not req.explain else api.dump(conv, "md", False)
     except XsysError as exc:
@@ -361,9 +376,11 @@ def do_convert(req: ConvertRequest) -> ConvertResponse:
                                                         or getattr(conv.document, "name", None) or "converted")
     stem = re.sub(r"[^\w.-]+", "-", str(stem)).strip("-.") or "converted"
     sheet_text = sheet.decode("utf-8")
+    ext = documents.output_formats().get(fmt, "." + fmt)
     return ConvertResponse(
         system=conv.target_system, source_system=conv.source_system, kind=conv.kind,
-        output=out.decode("utf-8"), format=fmt, filename=f"{stem}.{req.to}.{fmt}", media_type=MEDIA[fmt],
+        output=out.decode("utf-8", errors="replace"), format=fmt, filename=f"{stem}.{req.to}{ext}",
+        media_type=MEDIA.get(ext, "text/plain"),
         sheet=sheet_text, sheet_html=sheet_html(sheet_text),
         losses=[LossOut(level=x.level, kind=x.kind, path=x.path, message=x.message, rule=x.rule, system=x.system,
                         text=x.render()) for x in conv.losses],
@@ -447,8 +464,8 @@ def systems_json() -> dict[str, Any]:
         rows.append({"key": key, "name": e.cls.name, "edition": e.cls.edition, "dice": e.cls.dice,
                      "plugin": e.plugin, "distribution": e.distribution, "version": e.version})
     broken = [{"plugin": b.name, "distribution": b.distribution, "reason": b.reason} for b in reg.broken]
-    inputs = list(documents.FORMATS) + [name for name, _, _ in reg.formats().values()]
-    return {"systems": rows, "broken": broken, "input_formats": inputs, "output_formats": list(OUTPUT_FORMATS),
+    inputs = list(documents.FORMATS) + list(reg.format_specs())
+    return {"systems": rows, "broken": broken, "input_formats": inputs, "output_formats": list(documents.output_formats()),
             "shot_options": shot_options()}
 
 
@@ -490,16 +507,12 @@ def schema_json(kind: str | None, system: str) -> bytes:
     return b"{" + b",".join(msgspec.json.encode(k) + b":" + _schema_cached(k, system) for k in documents.KINDS) + b"}"
 
 
-class UnknownFormat(InputError):
-    """An output or input format the request names that xsys has not."""
-
-
 # ---- errors as one line --------------------------------------------------------------
 
 def status_of(exc: XsysError) -> int:
     if "too large" in exc.message:
         return 413
-    if isinstance(exc, (UnknownSystemError, UnknownFormat)) or exc.message.startswith("unknown input format"):
+    if isinstance(exc, UnknownSystemError) or exc.message in ("unknown input format", "unknown output format"):
         return 400
     if isinstance(exc, PluginError):
         return 500

@@ -83,7 +83,8 @@ def test_systems_is_the_cli_json_plus_what_the_page_offers(client, capsys):
     assert code == 0
     want = json.loads(out)
     assert {"systems": got["systems"], "broken": got["broken"]} == want
-    assert "text" in got["input_formats"] and got["output_formats"] == ["yaml", "json", "toml", "md"]
+    assert "text" in got["input_formats"] and got["output_formats"] == list(documents.output_formats())
+    assert got["output_formats"][:4] == ["yaml", "json", "toml", "md"] and "text" in got["output_formats"]
     opts = got["shot_options"]
     assert "full-moon" in opts["light"] and "handgun" in opts["weapon"]
     assert set(opts["axes"]) == set(curves.AXES)
@@ -150,8 +151,23 @@ def test_convert_default_format_is_the_inputs(client):
     assert got["format"] == "yaml" and yaml.safe_load(got["output"])["system"] == "gurps"
     got = post(client, "/api/convert", {"document": json.dumps(yaml.safe_load(NPC_YAML.read_text())), "to": "gurps"})
     assert got["format"] == "json"
-    got = post(client, "/api/convert", {"document": MALLOY.read_text(), "to": "gurps"})  # text: yaml out
-    assert got["format"] == "yaml"
+    got = post(client, "/api/convert", {"document": MALLOY.read_text(), "to": "gurps"})  # a block gives a block
+    assert got["format"] == documents.default_output_format(documents.format_for("x.txt"))
+
+
+@pytest.mark.parametrize("path", sorted(p for d in ("foundry-coc7", "foundry-mta", "ccfolia", "dholes-house")
+                                         for p in (ROOT / "fixtures" / d).glob("*.json")), ids=lambda p: p.name)
+def test_pasted_vtt_json_reads_as_the_cli_reads_the_file(client, capsys, path):
+    got = post(client, "/api/convert", {"document": path.read_text(), "to": "gurps", "format": "md"})
+    code, out, _ = cli(capsys, "convert", path, "--to", "gurps", "--format", "md", "-q")
+    assert code == 0 and got["sheet"] == out
+
+
+def test_text_block_out_is_the_clis(client, capsys):
+    got = post(client, "/api/convert", {"document": MALLOY.read_text(), "to": "nwod", "format": "text"})
+    code, out, _ = cli(capsys, "convert", MALLOY, "--to", "nwod", "--format", "text", "-q")
+    assert code == 0 and got["output"] == out and got["filename"].endswith(".nwod.txt")
+    assert got["media_type"] == "text/plain"
 
 
 def test_text_format_by_name_or_extension(client):
