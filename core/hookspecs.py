@@ -73,7 +73,8 @@ def xsys_register_formats(register: Callable[..., None]) -> None:
     plugins registered, and the first format that claims it reads the bytes. A reader may
     report what it could not read, or had to assume, in the document's ``xsys.read``
     block (``{"format": name, "unread": [{"line", "text"} | {"path", "text"}], "assumed":
-    [text]}``); a conversion reports each entry as a loss. An exception in ``load``,
+    [text], "unknown": [{"line"|"path", "text", "closest"}]}``); a conversion reports each
+    entry as a loss (``unknown``, a skill name kept as written, as a warning). An exception in ``load``,
     ``dump`` or ``sniff`` is reported as an error naming the plugin. Return value
     ignored."""
 
