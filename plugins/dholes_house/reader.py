@@ -149,6 +149,11 @@ def read_v1(inv: dict[str, Any]) -> dict[str, Any]:
         elif re.search(r"burst|auto", attacks, re.IGNORECASE):
             parts.append("burst")
         lines.append(("Weapons: " + ", ".join(parts), f"{wpath}[{i}]"))
+    gear = [str(_obj(x, f"$.Investigator.Possessions.item[{i}]").get("description") or "").strip()
+            for i, x in enumerate(as_list(_obj(inv.get("Possessions"), "$.Investigator.Possessions").get("item")))]
+    if any(gear):
+        assumed.append("$.Investigator.Possessions: not carried (a stat block lists combat material only): "
+                       + ", ".join(g for g in gear if g))
     back = _obj(inv.get("Backstory"), "$.Investigator.Backstory").get("description")
     occupation = details.get("Occupation")
     notes = " ".join(str(x) for x in (occupation, back) if isinstance(x, str) and x.strip())

@@ -20,6 +20,8 @@ from xsys.plugins.textblock.compose import Line, coc_skill, one_line, read_lines
 FORMAT = "foundry-coc7"
 ACTOR_TYPES = ("character", "npc", "creature")
 CHARACTERISTICS = ("str", "con", "siz", "dex", "app", "int", "pow", "edu")
+# Item types that are equipment, not combat material or system-only data: said, not lost
+GEAR = ("item", "book", "setup", "occupation", "archetype", "status", "chase")
 UNITS = {"": "yd", "yd": "yd", "yds": "yd", "yards": "yd", "yard": "yd", "m": "m", "metres": "m", "meters": "m",
          "ft": "ft", "feet": "ft"}
 
@@ -124,6 +126,11 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
     if not isinstance(items, list):
         raise InputError("wrong type", path="$.items", expected="a list of items", found=type(items).__name__)
     skills: dict[str, int] = {}
+    gear: list[str] = []
+    armor = _dict(attribs.get("armor"), f"{root}.attribs.armor").get("value")
+    if armor not in (None, "", 0, "0"):
+        unread.append({"path": f"{root}.attribs.armor", "text": f"armor {armor} (a coc armor is an item with its "
+                       "A/B values: name the armor in the notes or add it to the converted document)"})
     for i, item in enumerate(items):
         path = f"$.items[{i}]"
         if not isinstance(item, dict) or item.get("type") != "skill":
@@ -141,6 +148,9 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         path = f"$.items[{i}]"
         if not isinstance(item, dict) or item.get("type") == "skill":
             continue
+        if item.get("type") in GEAR:
+            gear.append(f"{path} {item.get('name')!r}")
+            continue
         if item.get("type") != "weapon":
             unread.append({"path": path, "text": f"{item.get('type')} {item.get('name')!r} (no place in a coc "
                            "document)"})
@@ -148,6 +158,8 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         line = _weapon(item, _dict(item.get(key), f"{path}.{key}"), f"{path}.{key}", skills, unread, path)
         if line is not None:
             lines.append((line, path))
+    if gear:
+        assumed.append("equipment not carried (a stat block lists combat material only): " + ", ".join(gear))
     desc = body.get("description")
     text = desc.get("keeper") if isinstance(desc, dict) else None
     bio = _dict(body.get("biography"), f"{root}.biography").get("personalDescription")
