@@ -641,10 +641,10 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
                 documents.format_for(src, input_format) if src != "-" else stdin_fmt or "yaml")
         except XsysError:
             continue  # reported when this file's turn comes
-        exts = documents.output_formats()
-        if out_fmt not in exts:
+        ext = documents.output_extension(out_fmt)
+        if ext is None:
             continue  # reported when this file's turn comes
-        dest = out_dir / Path(rel).with_suffix(exts[out_fmt])
+        dest = out_dir / Path(rel).with_suffix(ext)
         key = os.path.normpath(str(dest)).casefold()
         if key in taken:
             raise InputError("two inputs would write the same output file", file=str(dest), path="--out-dir",

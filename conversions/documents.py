@@ -57,9 +57,18 @@ def _input_formats() -> str:
     return ", ".join(names)
 
 
+BUILTIN_OUTPUT = {"yaml": ".yaml", "json": ".json", "toml": ".toml", "md": ".md"}
+
+
+def output_extension(fmt: str) -> str | None:
+    """The file extension of output in format `fmt` (None: not an output format); the plugins
+    are asked only for a format that is not built in."""
+    return BUILTIN_OUTPUT.get(fmt) or output_formats().get(fmt)
+
+
 def output_formats() -> dict[str, str]:
     """Every format `xsys convert --format` writes -> the file extension of its output."""
-    out = {"yaml": ".yaml", "json": ".json", "toml": ".toml", "md": ".md"}
+    out = dict(BUILTIN_OUTPUT)
     for key, spec in default_registry().format_specs().items():
         if spec.dump is not None:
             out.setdefault(key, "." + (spec.extensions[0] if spec.extensions else key))
@@ -70,6 +79,8 @@ def output_format(fmt: str) -> str:
     """An output format as given (``text``, ``TXT``, ``plugin:text``) -> its key in
     output_formats(), or a clear error listing them."""
     key = fmt[len("plugin:"):] if fmt.startswith("plugin:") else fmt
+    if key in BUILTIN_OUTPUT:
+        return key
     outs = output_formats()
     if key in outs:
         return key
