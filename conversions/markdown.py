@@ -38,9 +38,13 @@ def render(conv: Any, explain: bool = False) -> str:
             lines += _npc(npc_plain, system, npc, label, level=2)
     elif conv.kind == "shot":
         lines.append(f"# {md(plain.get('name') or 'Shot')} — {md(label)}\n")
+        rolls = _rolls(conv)
+        if rolls:
+            lines.append(rolls[0] + "\n")
         lines += _fields_table(plain)
     else:
         lines.append(f"# {md(plain.get('name') or 'Scenario')} — {md(label)}\n")
+        rolls_iter = iter(_rolls(conv))
         if plain.get("notes"):
             lines.append(md(plain["notes"], block=True) + "\n")
         for scene, scene_doc in zip(plain.get("scenes", []), getattr(doc, "scenes", [])):
@@ -50,7 +54,10 @@ def render(conv: Any, explain: bool = False) -> str:
             for npc_plain, npc in zip(scene.get("combatants", []), getattr(scene_doc, "combatants", [])):
                 lines += _npc(npc_plain, system, npc, label, level=3)
             for i, shot in enumerate(scene.get("shots", [])):
-                lines.append(f"### Shot {i + 1}{': ' + md(shot['name']) if shot.get('name') else ''}\n")
+                lines.append(f"### Shot {i + 1}{': ' + md(shot['name']) if shot.get('name') else ''}{_who(shot)}\n")
+                roll = next(rolls_iter, None) if rolls_iter is not None else None
+                if roll:
+                    lines.append(roll + "\n")
                 lines += _fields_table(shot)
     if conv.losses:
         lines.append("\n## Loss report\n")
@@ -117,6 +124,43 @@ def sheet_data(obj: Any, length_unit: str | None = None) -> Any:
     if isinstance(obj, float):
         return number_text(obj)
     return codec.to_builtins(obj)
+
+
+def _who(shot: dict[str, Any]) -> str:
+    """' (Shooter at Target)' for a shot heading, from the fields a system's shot names them in."""
+    shooter = shot.get("shooter") or shot.get("strzelec")
+    target = shot.get("target") or shot.get("cel")
+    if isinstance(shooter, str) and isinstance(target, str):
+        return f" ({md(shooter)} at {md(target)})"
+    return f" ({md(shooter)})" if isinstance(shooter, str) else ""
+
+
+def _rolls(conv: Any) -> list[str]:
+    """For each shot of a converted shot or scenario, in order: the number the table rolls
+    against, as the target system's own check says it (the nWoD dice pool, the Polish
+    Trudność, the GURPS final modified skill, the CoC percentage), with its chance. Empty for
+    the neutral model; a shot the system cannot check says so."""
+    if conv.target_system == NEUTRAL or conv.kind not in ("shot", "scenario"):
+        return []
+    from xsys.core.errors import XsysError
+
+    from . import api
+
+    try:
+        loaded = api.Loaded(conv.document, conv.target_system, conv.kind, "<converted>", {})
+        shots, _ = api.shots_of(loaded)
+    except XsysError:
+        return []
+    out = []
+    for _, shot in shots:
+        try:
+            check = api.odds(shot, [conv.target_system])[0].check
+        except XsysError as exc:
+            out.append(f"**Roll**: not checked ({md(exc.message)})")
+            continue
+        said = check.native or f"{check.stat} {check.target}: {check.needs}"
+        out.append(f"**Roll**: {md(said)} — {float(check.chance) * 100:.1f}% chance")
+    return out
 
 
 def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int = 1) -> list[str]:
