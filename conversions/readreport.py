@@ -20,6 +20,7 @@ a document written by hand may carry anything there.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from xsys.core.trace import Loss
@@ -56,6 +57,23 @@ def read_losses(meta: Any, system: str = "") -> list[Loss]:
                                 f"name{closest}"))
     for text in report.get("assumed") or ():
         if isinstance(text, str):
-            out.append(Loss.of("assumed", fmt, f"assumed while reading the {fmt} input: {text}",
+            where, what = _where(text, fmt)
+            out.append(Loss.of("assumed", where, f"assumed while reading the {fmt} input: {what}",
                                rule=f"{fmt}.assumed", system=system))
     return out
+
+
+_LINE = re.compile(r"^line (\d+): (.*)$", re.S)
+_PATH = re.compile(r"^(\$[^\s:]*(?: line \d+)?): (.*)$", re.S)
+
+
+def _where(text: str, fmt: str) -> tuple[str, str]:
+    """An assumed entry that starts with where it was read ('line 4: ...', '$.items[3]: ...')
+    as (path, the rest); else (the format, the text)."""
+    m = _LINE.match(text)
+    if m:
+        return f"line {m.group(1)}", m.group(2)
+    m = _PATH.match(text)
+    if m:
+        return f"{fmt} {m.group(1)}", m.group(2)
+    return fmt, text

@@ -292,3 +292,14 @@ def test_every_field_replaced_by_an_odd_value_is_read_or_refused_clearly(src, fm
 
                 assert not isinstance(exc, PluginError), (path, value, exc.line())  # a crash inside the reader
                 assert exc.line(), (path, value)
+
+
+def test_an_unknown_dholes_house_version_is_read_by_the_newest_reader_and_said():
+    plain = json.loads(DHOLE.read_text())
+    plain["Investigator"]["Header"]["Version"] = "9.9"
+    doc = documents.parse_bytes(json.dumps(plain).encode(), "plugin:dholes-house", "x")
+    assert doc["name"] == "Agnes Porter"
+    first = doc["xsys"]["read"]["assumed"][0]
+    assert first.startswith("$.Investigator.Header.Version") and "'9.9'" in first
+    conv = api.convert(api.from_plain(doc, "x"), "coc", trace=False)
+    assert any(x.path == "dholes-house $.Investigator.Header.Version" for x in conv.losses)

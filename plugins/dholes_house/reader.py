@@ -39,7 +39,13 @@ def load(data: bytes) -> dict[str, Any]:
     inv = plain["Investigator"]
     header = inv.get("Header") if isinstance(inv.get("Header"), dict) else {}
     version = str(header.get("Version") or "")
-    return READERS.get(version, read_v1)(inv)
+    if version in READERS:
+        return READERS[version](inv)
+    doc = read_v1(inv)  # the newest reader, said
+    report = doc.setdefault("xsys", {}).setdefault("read", {"format": FORMAT})
+    report.setdefault("assumed", []).insert(0, f"$.Investigator.Header.Version: export version {version or '(none)'!r} "
+                                            f"is not one this reader knows ({', '.join(READERS)}); read as 0.3")
+    return doc
 
 
 def as_list(value: Any) -> list[Any]:
