@@ -48,3 +48,44 @@ def test_shot_damage_distribution_is_the_plain_sum(text, armor):
             got = rules.shot_damage_distribution(text, chance, parts)
             want = _plain_shot_damage(text, chance, parts)
             assert got == want and list(got) == list(want)
+
+
+def _plain_pl(dist, scale, base, soak, thrown):
+    """PlTrudnosc.check_at's damage part as it is written there."""
+    from xsys.core.trace import fraction_text
+
+    ZERO, ONE = F(0), F(1)
+    damage = {}
+    for k, p in dist.items():
+        if k == 0:
+            continue
+        bonus = 0 if thrown else k - 1
+        d = max(0, base + bonus - soak)
+        damage[d] = damage.get(d, ZERO) + p * scale
+    miss = ONE - sum(damage.values(), ZERO)
+    if miss:
+        damage[0] = damage.get(0, ZERO) + miss
+    mean = float(sum((v * p for v, p in damage.items()), ZERO))
+    outcomes = {f"{k - 1} additional": p * scale for k, p in sorted(dist.items()) if k >= 1}
+    return {str(v): fraction_text(p) for v, p in sorted(damage.items())}, mean, outcomes
+
+
+@pytest.mark.parametrize("mechanic", ["exploding-trait", "exploding-d6", "sum-d6", "per-die-d10"])
+def test_pl_shot_damage_is_the_plain_computation(mechanic):
+    from xsys.plugins.pl_trudnosc import rules as pl_rules
+    from xsys.plugins.pl_trudnosc.system import MECHANICS
+
+    mech = MECHANICS[mechanic]
+    pl_rules.clear_caches()
+    for trait, level, extra, trudnosc in [(2, 0, 0, 10), (3, 2, 1, 20), (4, 3, -1, 25), (5, 5, 2, 40), (1, 0, 0, 35)]:
+        dist = mech.successes(trait, level, extra, trudnosc)
+        for scale in (F(1), F(1, 2), F(0), F(3, 7)):
+            for base, soak, thrown in [(3, 0, False), (3, 2, False), (1, 5, False), (4, 1, True)]:
+                key = (mech.key, trait, level, extra, trudnosc)
+                for _ in range(2):  # computed, then remembered
+                    got = pl_rules.shot_damage(key, dist, scale, base, soak, thrown)
+                    want = _plain_pl(dist, scale, base, soak, thrown)
+                    assert got == want and list(got[0]) == list(want[0]) and list(got[2]) == list(want[2])
+                    assert type(got[1]) is float
+                got[0]["x"] = "1/1"  # new dicts: the remembered answer is not changed
+                assert pl_rules.shot_damage(key, dist, scale, base, soak, thrown)[0] == want[0]
