@@ -303,3 +303,13 @@ def test_an_unknown_dholes_house_version_is_read_by_the_newest_reader_and_said()
     assert first.startswith("$.Investigator.Header.Version") and "'9.9'" in first
     conv = api.convert(api.from_plain(doc, "x"), "coc", trace=False)
     assert any(x.path == "dholes-house $.Investigator.Header.Version" for x in conv.losses)
+
+
+@pytest.mark.parametrize("src", [COC7_V11, COC7_V9], ids=lambda p: p.name)
+def test_foundry_import_export_import_loses_only_what_the_report_names(src):
+    first = api.load(src)
+    actor = api.dump(api.convert(first, "coc", trace=False), "foundry-coc7")
+    second = api.from_plain(documents.parse_bytes(actor, "plugin:foundry-coc7", "x"), "x")
+    assert codec.to_builtins(codec.canonical(second.document)) == codec.to_builtins(codec.canonical(first.document))
+    # what the second reading reports is what the export had no place for: nothing unread
+    assert "unread" not in (second.meta or {}).get("read", {})
