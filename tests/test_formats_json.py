@@ -99,13 +99,14 @@ def test_ccfolia_reads_params_commands_and_japanese_skill_names():
 
 
 def test_a_converted_npc_pastes_into_ccfolia_with_its_check_commands():
-    conv = api.convert(api.load(FIX / "gurps" / "npcs" / sorted(p.name for p in (FIX / "gurps" / "npcs").glob("*.yaml"))[0]),
-                       "coc", trace=False)
+    conv = api.convert(api.load(FIX / "gurps" / "npcs" / "policeman.yaml"), "coc", trace=False)
     out = json.loads(api.dump(conv, "ccfolia"))
     assert out["kind"] == "character" and set(out["data"]) >= {"name", "status", "params", "commands", "memo"}
     cmds = out["data"]["commands"].splitlines()
     assert "CCB<={SAN} 【正気度ロール】" in cmds
-    assert any(c.startswith("CCB<=") and "【拳銃】" in c for c in cmds) or any("【" in c for c in cmds)
+    assert any(c.startswith("CCB<=") and c.endswith(" 【拳銃】") for c in cmds)  # Handgun, by its Japanese name
+    assert "1D10 【ダメージ：拳銃：Glock 17】" in cmds  # the weapon: its damage, skill and name
+    assert "[xsys]" in out["data"]["memo"]  # what a CCFOLIA character has no place for is said
     assert [p["label"] for p in out["data"]["params"]] == ["STR", "CON", "POW", "DEX", "APP", "SIZ", "INT", "EDU"]
     assert all(isinstance(p["value"], str) for p in out["data"]["params"])
 
