@@ -89,3 +89,35 @@ def test_pl_shot_damage_is_the_plain_computation(mechanic):
                     assert type(got[1]) is float
                 got[0]["x"] = "1/1"  # new dicts: the remembered answer is not changed
                 assert pl_rules.shot_damage(key, dist, scale, base, soak, thrown)[0] == want[0]
+
+
+def _plain_gurps(hit, chance, redirect, redirect_p):
+    """Gurps._evaluate's damage distribution as it is written there."""
+    from xsys.core.trace import fraction_text
+
+    per_shot = {int(k): F(v) * chance for k, v in hit.items()}
+    if redirect is not None and redirect_p:
+        for k, v in redirect.items():
+            per_shot[int(k)] = per_shot.get(int(k), F(0)) + F(v) * redirect_p
+    per_shot[0] = per_shot.get(0, F(0)) + (1 - chance - redirect_p)
+    return {str(k): fraction_text(p) for k, p in sorted(per_shot.items()) if p}
+
+
+def test_gurps_shot_damage_is_the_plain_computation():
+    from xsys.plugins.gurps import rules as g_rules
+    from xsys.plugins.gurps.system import _damage_past_dr
+
+    g_rules.clear_caches()
+    dists = [_damage_past_dr(code, dr, mult, cap)[1] for code, dr, mult, cap in
+             [(7, 0, F(1), None), (10, 2, F(4), None), (13, 6, F(3, 2), None), (9, 1, F(1), 5), (4, 30, F(1), None)]]
+    for hit in dists:
+        for chance in (F(0), F(1, 216), F(181, 216), F(1)):
+            for redirect, rp in [(None, F(0)), (dists[1], F(0)), (dists[1], F(25, 216)), (dists[3], F(27, 216))]:
+                if chance + rp > 1:
+                    continue
+                for _ in range(2):  # computed, then remembered
+                    got = g_rules.shot_damage(hit, chance, redirect, rp)
+                    want = _plain_gurps(hit, chance, redirect, rp)
+                    assert got == want and list(got) == list(want)
+                got["x"] = "1/1"
+                assert g_rules.shot_damage(hit, chance, redirect, rp) == want
