@@ -239,3 +239,22 @@ def test_the_memo_keeps_types_apart():
     assert f("x", 1, {"@key": "a"}) == ("int", 1) and len(calls) == 3
     assert f("x", 1, {"@key": "b"}) == ("int", 1) and len(calls) == 4
     assert f("x", 1, {"@key": ["unhashable"]}) == ("int", 1) and len(calls) == 5  # asked as usual
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_items_rendered_together_are_the_items_rendered_one_by_one(fmt):
+    # an NPC's losses are written by one call of the writer; odd values take the reference
+    # writers one item at a time, as before
+    odd = [
+        {"kind": "rounded", "path": "$.npcs[3].STR", "message": "plain", "level": "info"},
+        {"kind": "assumed", "path": "$.x", "message": "ünïcödé – 漢字 \u2028 tab\there", "n": 1.5e300},
+        {"k": 0.1, "big": 12345678901234567890, "neg": -0.0, "nested": {"a": [1, 2.5, None, True]}},
+        {"x" * 120: "a key longer than a hundred characters"},
+        {"ctl": "bell \x07 and DEL \x7f", "empty": {}, "list": []},
+        {"message": "line one\nline two", "q": "quotes \" and 'single'"},
+    ]
+    keys = ("xsys", "losses")
+    for indent in (b"", b"    "):
+        for items in ([odd[0], odd[1]], odd, [odd[0], odd[5], odd[2]], [odd[2]], odd[:1] * 3):
+            one_by_one = (b",\n" if fmt == "json" else b"").join(stream._render(p, fmt, keys, indent) for p in items)
+            assert stream._render_items(items, fmt, keys, indent) == one_by_one
