@@ -33,6 +33,7 @@ from typing import Annotated, Any, Callable
 
 import msgspec
 from litestar import Litestar, MediaType, Response, get, post
+from litestar.config.allowed_hosts import AllowedHostsConfig
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.datastructures import ResponseSpec
@@ -566,8 +567,15 @@ def _query(name: str, description: str) -> Any:
     return Parameter(query=name, description=description)
 
 
-def create_app() -> Litestar:
-    """The ASGI application."""
+def local_hosts(port: int) -> list[str]:
+    """The Host headers a page served on this machine's loopback is reached by: a request
+    naming any other host (a site that points its own name at 127.0.0.1, DNS rebinding)
+    is refused."""
+    return [f"{h}:{port}" for h in ("127.0.0.1", "localhost", r"[::1]")] + ["127.0.0.1", "localhost"]
+
+
+def create_app(allowed_hosts: list[str] | None = None) -> Litestar:
+    """The ASGI application; with `allowed_hosts`, only requests naming one of them."""
     html, csp = _page()
     limit = body_limit()
     security = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -648,6 +656,7 @@ def create_app() -> Litestar:
                                      description="The JSON API of `xsys serve`: what the page calls."),
         on_startup=[warm],
         request_max_body_size=limit,
+        allowed_hosts=AllowedHostsConfig(allowed_hosts=allowed_hosts) if allowed_hosts else None,
         logging_config=None,  # the process's logging is the caller's (no INFO lines from the app)
         debug=False,
     )
@@ -698,13 +707,14 @@ def run(host: str, port: int, info: Callable[[str], None]) -> None:
 
     if not 0 <= port <= 65535:
         raise InputError("out of range", path="--port", expected="0 to 65535", found=str(port))
-    app = create_app()
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    app = create_app(local_hosts(bound) if loopback else None)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     shown = f"[{shown}]" if ":" in shown else shown
     info(f"serving the page at http://{shown}:{bound}/ (its API: /api/openapi/openapi.json); Ctrl-C stops it")
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if not loopback:
         info(f"listening on {host}, not only this machine: anyone who can reach port {bound} can use the page")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     try:

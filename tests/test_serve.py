@@ -446,6 +446,20 @@ def test_xsys_serve_starts_says_where_and_stops_on_ctrl_c():
             p.wait()
 
 
+def test_on_loopback_only_local_host_names_are_answered():
+    import http.client
+
+    with running() as (host, port):
+        pass  # a free port to reuse below
+    app = serve.create_app(serve.local_hosts(port))
+    with running(port=port, app=app) as (host, port):
+        for name, status in ((f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200), (f"evil.example:{port}", 400)):
+            c = http.client.HTTPConnection(host, port, timeout=10)
+            c.request("GET", "/api/systems", headers={"Host": name})
+            assert c.getresponse().status == status, name
+            c.close()
+
+
 def test_xsys_serve_port_in_use_is_one_line(capsys):
     with running() as (_, port):
         code, _, err = cli(capsys, "serve", "--port", port)
