@@ -633,6 +633,10 @@ class LossAudit:
             _fill_defaults(source, self.plain)
         self.source_system = source_system
         self.key = key
+        self.source = source
+        self._system = system
+        self._items: dict[str, str] = {}  # item path -> "npc" / "shot" (the items audited so far)
+        self._probed: dict[str, dict[str, str]] = {}  # item path -> neutral path -> its native field
         self._exists: dict[str, tuple[str, bool]] = {}
         self._keymaps: dict[int, dict[str, Any]] = {}
         self._mine: dict[str, list[int]] = {}  # item path -> indices of its losses from reading the source
@@ -665,9 +669,70 @@ class LossAudit:
         if hit is None:
             hit = _resolve(self.plain, path, self._keymaps)
             if not hit[1]:
-                hit = self._by_native_name(path) or hit
+                hit = self._by_native_name(path) or self._by_probe(path) or hit
             self._exists[path] = hit
         return hit
+
+    def _by_probe(self, path: str) -> tuple[str, bool] | None:
+        """A neutral path inside an audited item (``$.scenes[0].shots[2].shooter.aim_time``) as
+        the source's own field that states it (``$.scenes[0].shots[2].aim_turns``), found by
+        asking the source's plugin which neutral values change when that field is left out."""
+        best = None
+        for prefix, what in self._items.items():
+            if path != prefix and _inside(path, prefix) and (best is None or len(prefix) > len(best[0])):
+                best = (prefix, what)
+        if best is None:
+            return None
+        prefix, what = best
+        rel = "$" + path[len(prefix):]
+        if rel.startswith(("$.skills", "$.characteristics")):
+            return None  # found by their names (_by_native_name, _locate): a trait moves every skill
+        for neutral_path, native in self._probe_map(prefix, what).items():
+            if _inside(rel, neutral_path) or _inside(neutral_path, rel):
+                found, exact = _resolve(self.plain, f"{prefix}.{native}", self._keymaps)
+                if exact:
+                    return found, True
+        return None
+
+    def _probe_map(self, prefix: str, what: str) -> dict[str, str]:
+        """Neutral path -> the native field of the source item at `prefix` that states it: each
+        field holding more than its default is left out in turn and the item read again."""
+        out = self._probed.get(prefix)
+        if out is not None:
+            return out
+        out = self._probed[prefix] = {}
+        system = self._system
+        typ = None if system is None else system.npc_type if what == "npc" else system.shot_type
+        item = _get(self.source, list(_tokens(prefix) or ()))
+        if typ is None or item is _MISSING:
+            return out
+        method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral  # type: ignore[union-attr]
+        try:
+            item = _native_fields(item, typ)
+            with tracing(False):
+                base = method(item).value
+            for name, f in _struct_fields(typ).items():
+                value = getattr(item, name)
+                if f.default is not _MISSING:
+                    if _same(value, f.default):
+                        continue
+                    other = f.default
+                elif _is_number(value) and not isinstance(value, Fraction):
+                    other = type(value)(value + 1 if isinstance(value, int) else value * 1.5)  # a required number
+                else:
+                    continue
+                try:
+                    with tracing(False):
+                        trial = method(msgspec.structs.replace(item, **{name: other})).value
+                except (XsysError, *PLUGIN_FAULTS):
+                    continue
+                found: list[_Diff] = []
+                _differences(base, trial, "$", None, found)
+                for d in found:
+                    out.setdefault(d.path, name)
+        except (XsysError, *PLUGIN_FAULTS):
+            pass
+        return out
 
     def _by_native_name(self, path: str) -> tuple[str, bool] | None:
         """``...characteristics.X`` / ``...skills.X`` where the source calls X by its own
@@ -697,6 +762,7 @@ class LossAudit:
               first: int) -> None:
         """Audit one item: `neutral` was written as `native`, whose plugin losses are
         ``losses[first:]``; fix their paths and add what they left out."""
+        self._items[prefix] = what
         back = self._read_back(system, what, native)
         found: list[_Diff] = []
         _differences(neutral, back, "$", None, found)
