@@ -37,7 +37,7 @@ from xsys.core.model import (
 )
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
-from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
+from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, parse
 from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of, firearm_skill_for
 
@@ -717,13 +717,8 @@ class CocSystem(System):
         armor = {loc: self.armor_points(sit, loc)[0] for _, loc, _ in parts}
         if pellets and any(armor.values()):
             return None
-        once, twice = rules.damage_distribution(roll), rules.damage_rolled_twice(roll)
-        out: dict[int, Fraction] = {0: 1 - chance}
-        for weight, loc, doubled in parts:
-            for v, p in (twice if doubled else once).items():
-                d = max(0, v - armor[loc])
-                out[d] = out.get(d, Fraction(0)) + weight * p
-        return {str(v): fraction_text(p) for v, p in sorted(out.items()) if p}
+        # exact, computed once per (roll, chance, hits after armor): rules.shot_damage_distribution
+        return rules.shot_damage_distribution(roll, chance, [(w, armor[loc], doubled) for w, loc, doubled in parts])
 
     def _damage_mean(self, sit, nw, T, M, chance, outcomes, hits) -> Fraction:
         roll, pellets = self.damage_roll(sit, nw)

@@ -32,6 +32,7 @@ from xsys.core.units import Duration, Energy
 from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of
 
 from .native import NATIVE_ONLY, GurpsArmor, GurpsNpc, GurpsShot, GurpsWeapon
+from . import rules
 
 HERE = Path(__file__).parent
 
@@ -645,14 +646,12 @@ class Gurps(System):
             notes += dnotes
             # Check.damage_mean is the expected damage of the shot (a miss does 0)
             dmg_mean = float(chance) * hit_mean
-            per_shot = {int(k): Fraction(v) * chance for k, v in hit_dist.items()}
+            r_dist = None
             if redirect is not None and redirect_p:
                 r_mean, r_dist, _ = self._damage(shot, stats, redirect, native)
                 dmg_mean += float(redirect_p) * r_mean
-                for k, v in r_dist.items():
-                    per_shot[int(k)] = per_shot.get(int(k), Fraction(0)) + Fraction(v) * redirect_p
-            per_shot[0] = per_shot.get(0, Fraction(0)) + (1 - chance - redirect_p)
-            dmg_dist = {str(k): fraction_text(p) for k, p in sorted(per_shot.items()) if p}
+            # exact, computed once per (hit damage, chance, redirected damage, its chance)
+            dmg_dist = rules.shot_damage(hit_dist, chance, r_dist, redirect_p)
         if shot.burst > 1:
             notes.append(f"burst of {shot.burst}: the text has no autofire rule; this is the chance of the first round")
         if shot.shooter.hands == 1 and cls not in SHORT_ARMS:

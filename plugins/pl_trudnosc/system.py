@@ -43,9 +43,11 @@ from xsys.core.model import (
 from xsys.core.registry import catalog
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
-from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
+from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, unit_factor
 from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, VisionAid, cartridge_of, firearm_skill_for
+
+from . import rules
 
 KEY = "pl-trudnosc"
 ENV_MECHANIC = "XSYS_PL_MECHANIC"
@@ -853,21 +855,12 @@ class PlTrudnosc(System):
             soak += b_pts
             notes.append(f"assumed [pl.barrier]: {barrier.thickness} {barrier.material} stops "
                          f"{Energy(b_stops)} -> {b_pts} points off damage")
-        damage: dict[int, Fraction] = {}
-        for k, p in dist.items():
-            if k == 0:
-                continue
-            bonus = 0 if cls == "thrown" else k - 1
-            d = max(0, base_dmg + bonus - soak)
-            damage[d] = damage.get(d, ZERO) + p * scale
-        miss = ONE - sum(damage.values(), ZERO)
-        if miss:
-            damage[0] = damage.get(0, ZERO) + miss
-        dmg_mean = float(sum((v * p for v, p in damage.items()), ZERO))
+        # exact, computed once per (mechanic arguments, scale, damage, soak): rules.shot_damage
+        damage_text, dmg_mean, outcomes = rules.shot_damage((mech.key, motoryka, level, extra_dice, trudnosc), dist,
+                                                            scale, base_dmg, soak, cls == "thrown")
         if cls == "thrown":
             notes.append("pl.grenade: additional successes catch more enemies in the blast, not more damage")
         notes.insert(0, f"assumed [pl.resolution]: mechanic {mech.key}")
-        outcomes = {f"{k - 1} additional": p * scale for k, p in sorted(dist.items()) if k >= 1}
         return Check(
             system=self.key,
             stat=f"Motoryka + {skill}",
@@ -879,7 +872,7 @@ class PlTrudnosc(System):
             native=(f"test {GENITIVE['Motoryka']} z {INSTRUMENTAL[skill]} ({motoryka}+{level}), "
                     f"Trudność {trudnosc}: {mech.needs(n, level, trudnosc)}"),
             damage_mean=dmg_mean,
-            damage={str(v): fraction_text(p) for v, p in sorted(damage.items())},
+            damage=damage_text,
             outcomes=outcomes,
             notes=notes,
         )
