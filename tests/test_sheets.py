@@ -50,11 +50,10 @@ def test_no_float_noise_and_no_python_values_on_a_sheet(src, to):
     assert not re.search(r"\bTrue\b|\bFalse\b|\('[^']*', '", body)  # no Python tuple
 
 
-@pytest.mark.parametrize("src", sorted((ROOT / "fixtures").glob("*/npcs/*.yaml"))[:12],
+@pytest.mark.parametrize("src", [p for p in sorted((ROOT / "fixtures").glob("*/npcs/*.yaml"))
+                                 if p.parent.parent.name != "neutral"][:12],
                          ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_no_float_noise_in_a_text_block(src):
-    if src.parent.parent.name == "neutral" or "plugins" in src.parts:
-        pytest.skip("not a native stat block")
     for to in ("coc", "gurps", "nwod", "pl-trudnosc"):
         conv = api.convert(api.load(src), to, trace=False, fresh=True)
         text = api.dump(conv, "text").decode("utf-8")
