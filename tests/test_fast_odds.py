@@ -70,7 +70,7 @@ def _plain_pl(dist, scale, base, soak, thrown):
     return {str(v): fraction_text(p) for v, p in sorted(damage.items())}, mean, outcomes
 
 
-@pytest.mark.parametrize("mechanic", ["exploding-trait", "exploding-d6", "sum-d6", "per-die-d10"])
+@pytest.mark.parametrize("mechanic", ["exploding-2d6", "exploding-trait", "exploding-d6", "sum-d6", "per-die-d10"])
 def test_pl_shot_damage_is_the_plain_computation(mechanic):
     from xsys.plugins.pl_trudnosc import rules as pl_rules
     from xsys.plugins.pl_trudnosc.system import MECHANICS

@@ -77,8 +77,9 @@ def test_environment_variable_is_the_fallback_default(monkeypatch):
     assert PlTrudnosc().mechanic.key == "per-die-d10"
     assert PlTrudnosc(PlSettings(mechanic="sum-d6")).mechanic.key == "sum-d6"  # settings win
     monkeypatch.delenv("XSYS_PL_MECHANIC")
-    # pl.resolution: the default is exploding-trait (issue 18: a playable spread over 10-40)
-    assert PlTrudnosc().mechanic.key == "exploding-trait"
+    # pl.resolution: the default is exploding-2d6 (issue 16: the assumed tiers read as the
+    # other systems' published tiers)
+    assert PlTrudnosc().mechanic.key == "exploding-2d6"
     monkeypatch.setenv("XSYS_PL_MECHANIC", "3d20")
     with pytest.raises(InputError, match="XSYS_PL_MECHANIC"):
         PlTrudnosc()

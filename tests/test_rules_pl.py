@@ -38,17 +38,45 @@ def shot(cls="handgun", distance=10.0, lux=10_000.0, aids=(), sights="iron", hei
 
 # ---- pl.resolution: the default and its spread ------------------------------------------
 
-def test_pl_resolution_default_is_exploding_trait(monkeypatch):
-    """pl.resolution: the default mechanic (issue 18) is exploding-trait, still assumed and
-    swappable (settings, --set, XSYS_PL_MECHANIC)."""
+def test_pl_resolution_default_is_exploding_2d6(monkeypatch):
+    """pl.resolution: the default mechanic (issue 16) is exploding-2d6, still assumed and
+    swappable (settings, --set, XSYS_PL_MECHANIC); issue 18's exploding-trait stays selectable."""
     monkeypatch.delenv("XSYS_PL_MECHANIC", raising=False)
-    assert pl.DEFAULT_MECHANIC == "exploding-trait" == PlTrudnosc().mechanic.key
-    assert PlTrudnosc().describe()["dice"].startswith("exploding-trait (assumed)")
+    assert pl.DEFAULT_MECHANIC == "exploding-2d6" == PlTrudnosc().mechanic.key
+    assert PlTrudnosc().describe()["dice"].startswith("exploding-2d6 (assumed)")
     assert api.parse_settings(["pl-trudnosc.mechanic=sum-d6"]) == {"pl-trudnosc": {"mechanic": "sum-d6"}}
-    for key in ("exploding-trait", "exploding-d6", "sum-d6", "per-die-d10"):
+    for key in ("exploding-2d6", "exploding-trait", "exploding-d6", "sum-d6", "per-die-d10"):
         assert PlTrudnosc({"mechanic": key}).mechanic.key == key
     c = DEFAULT.check(shot())
-    assert "assumed [pl.resolution]: mechanic exploding-trait" in c.notes
+    assert "assumed [pl.resolution]: mechanic exploding-2d6" in c.notes
+
+
+@pytest.mark.parametrize("trait, skill, t", [(3, 0, 10), (3, 0, 16), (1, 0, 10), (5, 5, 30), (2, 3, 25), (4, 1, 7)])
+def test_pl_resolution_exploding_2d6_is_two_dice_and_a_flat_bonus(trait, skill, t):
+    """pl.resolution (exploding-2d6): 2 exploding d6 + 2 per skill level + 1 per trait point
+    above 3 (-1 below) against Trudność, equal to a direct enumeration of 2d6!; the roll text
+    says the bonus; every full 5 over Trudność is an additional success."""
+    m = MECHANICS["exploding-2d6"]
+    bonus = 2 * skill + (trait - 3)
+    assert chance("exploding-2d6", trait, skill, t) == _reference(2, t - bonus, 6)
+    assert m.pool(trait, skill, 0) == 2 and m.pool(trait, skill, 1) == 3  # pl.aim: one more die
+    d = m.successes(trait, skill, 0, t)
+    assert sum(d.values()) == 1
+    assert d.get(2, 0) == _reference(2, t - bonus + 5, 6) - _reference(2, t - bonus + 10, 6)
+    assert m.roll_text(2, trait, skill, t) == f"sum of 2d6 (6s explode) {'+' if bonus >= 0 else '-'} {abs(bonus)} >= {t}"
+
+
+def test_pl_resolution_exploding_2d6_spread():
+    """pl.resolution (exploding-2d6): the median untrained adult passes the base Trudność 10
+    with 2d6 alone (11/36); each skill level is worth two trait points; every Trudność stays
+    reachable (open tail) and harder never means likelier."""
+    assert chance("exploding-2d6", 3, 0, 10) == F(11, 36)
+    assert chance("exploding-2d6", 5, 0, 20) == chance("exploding-2d6", 3, 1, 20)
+    assert chance("exploding-2d6", 1, 1, 20) == chance("exploding-2d6", 3, 0, 20)
+    for trait, skill in [(1, 0), (3, 0), (3, 2), (5, 5)]:
+        cs = [chance("exploding-2d6", trait, skill, t) for t in range(10, 41)]
+        assert cs == sorted(cs, reverse=True) and cs[-1] > 0, (trait, skill)
+    assert chance("exploding-2d6", 5, 5, 40) < F(1, 100)  # 40 is next to impossible, even for a master
 
 
 def test_pl_resolution_default_spans_likely_to_unlikely_over_10_to_40():
@@ -184,7 +212,7 @@ def test_pl_resolution_curve_is_in_the_readme():
     """pl.resolution: the README shows the curve (chance against Trudność 10..40 for trait +
     skill pairs, and suppression) of the default and of the alternatives, as computed."""
     text = README.read_text(encoding="utf-8")
-    for key in ("exploding-trait", "exploding-d6", "sum-d6"):
+    for key in ("exploding-2d6", "exploding-trait", "exploding-d6", "sum-d6"):
         assert pl.curve_markdown(key) in text, key
     assert "depth 6" in text and "6⁻⁷" in text
 

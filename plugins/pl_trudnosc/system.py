@@ -4,7 +4,7 @@ digest shared/rules/polish-firefight.md) as an xsys system.
 The text names no game and never says which dice are rolled (``pl.resolution``), so the
 resolution is a named, swappable mechanic (:data:`MECHANICS`), chosen per run through the
 settings Struct :class:`PlSettings` or, when no settings are given, the environment
-variable ``XSYS_PL_MECHANIC``; the default is ``exploding-trait`` (README: why). Everything the text does not give
+variable ``XSYS_PL_MECHANIC``; the default is ``exploding-2d6`` (README: why). Everything the text does not give
 (light, armor, barriers, weapon damage, turn length, trait scales) is an ``assumed`` value
 from tables.toml, reported in the Check's modifiers/notes and in the loss report.
 """
@@ -22,7 +22,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequenc
 import msgspec
 from msgspec import Meta
 
-from xsys.core import codec, dice
+from xsys.core import carried, codec, dice
 from xsys.core.cache import load_toml
 from xsys.core.catalog import strip_entry
 from xsys.core.errors import InputError
@@ -174,6 +174,13 @@ class Mechanic:
     pool: Callable[[int, int, int], int]  # dice rolled for (trait, skill, extra_dice)
     needs: Callable[[int, int, int], str]  # (pool, skill, trudnosc) -> how to read the roll
     note: str = ""
+    # (pool, trait, skill, trudnosc) -> how to read the roll, for a mechanic whose roll also
+    # adds the trait (exploding-2d6); ``needs`` otherwise
+    trait_needs: Callable[[int, int, int, int], str] | None = None
+
+    def roll_text(self, n: int, trait: int, skill: int, trudnosc: int) -> str:
+        """How to read the roll of a test with `n` dice, `trait`, `skill` against `trudnosc`."""
+        return self.trait_needs(n, trait, skill, trudnosc) if self.trait_needs else self.needs(n, skill, trudnosc)
 
 
 @lru_cache(maxsize=None)
@@ -284,6 +291,37 @@ def _exploding_spec(key: str) -> tuple[int, int, int]:
     return int(spec["step"]), int(spec["depth"]), int(spec.get("per_level", 0))
 
 
+def _two_dice_spec() -> tuple[int, int, int, int, int, int]:
+    """exploding-2d6's (dice, per_level, per_trait, median_trait, step, depth) from tables.toml."""
+    spec = tables()["resolution"]["exploding-2d6"]
+    return (int(spec["dice"]), int(spec["per_level"]), int(spec["per_trait"]), int(spec["median_trait"]),
+            int(spec["step"]), int(spec["depth"]))
+
+
+def _two_dice_bonus(trait: int, skill: int) -> int:
+    """exploding-2d6: the flat part of the roll, `per_level` per skill level and `per_trait`
+    per trait point above (or below) the median adult's."""
+    _, per_level, per_trait, median, _, _ = _two_dice_spec()
+    return per_level * skill + per_trait * (trait - median)
+
+
+@lru_cache(maxsize=None)
+def _exploding_2d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
+    """exploding-2d6 (the default, issue 16): roll 2d6, a 6 rolls again and adds (again on
+    another 6), and add 2 per skill level and 1 per trait point above the median adult's 3
+    (take 1 per point below); the test passes when the total reaches Trudność; every full
+    `step` (5) points above it is one additional success. Aiming's extra die is one more
+    exploding d6. Everyone rolls the same dice, so the median untrained adult passes the
+    base Trudność 10 with 2d6 alone (30.6%), and the trait moves the total by a skill level
+    at most either way (README: why). Truncation: :func:`_exploding_successes`."""
+    n, _, _, _, step, depth = _two_dice_spec()
+    return _exploding_successes(n + extra, _two_dice_bonus(trait, skill), trudnosc, step, depth)
+
+
+def _signed(v: int) -> str:
+    return f"+ {v}" if v >= 0 else f"- {-v}"
+
+
 @lru_cache(maxsize=None)
 def _exploding_d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
     """exploding-d6: roll (trait + skill) d6, a 6 rolls again and adds (and again on
@@ -295,7 +333,7 @@ def _exploding_d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
 
 @lru_cache(maxsize=None)
 def _exploding_trait(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
-    """exploding-trait (the default): roll trait d6, a 6 rolls again and adds, sum them and
+    """exploding-trait (the default of issue 18): roll trait d6, a 6 rolls again and adds, sum them and
     add `per_level` (2) per skill level; the test passes when the total reaches Trudność;
     every full `step` (10) points above it is one additional success. Aiming's extra die is
     one more exploding d6. Truncation: :func:`_exploding_successes`."""
@@ -304,6 +342,15 @@ def _exploding_trait(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
 
 
 MECHANICS: dict[str, Mechanic] = {
+    "exploding-2d6": Mechanic(
+        "exploding-2d6",
+        "exploding-2d6 (assumed): 2d6 summed, each 6 rolls again and adds, +2 per skill level and +1 per trait "
+        "point above 3 (-1 per point below), against Trudność; each full 5 over it is an additional success",
+        _exploding_2d6,
+        lambda trait, skill, extra: _two_dice_spec()[0] + extra,
+        lambda n, skill, t: f"sum of {n}d6 (6s explode) + {_two_dice_spec()[1] * skill} + trait >= {t}",
+        trait_needs=lambda n, trait, skill, t: f"sum of {n}d6 (6s explode) {_signed(_two_dice_bonus(trait, skill))} >= {t}",
+    ),
     "exploding-trait": Mechanic(
         "exploding-trait",
         "exploding-trait (assumed): trait d6 summed, each 6 rolls again and adds, +2 per skill level, against "
@@ -379,7 +426,7 @@ def curve_markdown(key: str, combos: Sequence[tuple[int, int]] = CURVE_COMBOS,
 class PlSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Per-run settings of pl-trudnosc. ``mechanic``: a key of MECHANICS (``exploding-d6``,
     ``sum-d6``, ``per-die-d10``). Without settings, ``XSYS_PL_MECHANIC`` chooses, else the
-    default of tables.toml (``exploding-trait``)."""
+    default of tables.toml (``exploding-2d6``)."""
 
     mechanic: Name = DEFAULT_MECHANIC
 
@@ -448,6 +495,13 @@ class Przeszkoda(_S, kw_only=True):
     materiał: Name
     grubość: Length
     nazwa: Name = ""
+
+
+class PlCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What a pl-trudnosc stat block puts in the neutral NPC's ``carried: {pl-trudnosc: ...}``
+    (and takes back from it): what only these rules state, verbatim (xsys.core.carried)."""
+
+    Zalety: list[Name] = msgspec.field(default_factory=list)
 
 
 class Postać(_S, kw_only=True):
@@ -867,10 +921,10 @@ class PlTrudnosc(System):
             base=f"Motoryka {motoryka} + {skill} {level}",
             modifiers=mods,
             target=trudnosc,
-            needs=mech.needs(n, level, trudnosc),
+            needs=mech.roll_text(n, motoryka, level, trudnosc),
             chance=chance,
             native=(f"test {GENITIVE['Motoryka']} z {INSTRUMENTAL[skill]} ({motoryka}+{level}), "
-                    f"Trudność {trudnosc}: {mech.needs(n, level, trudnosc)}"),
+                    f"Trudność {trudnosc}: {mech.roll_text(n, motoryka, level, trudnosc)}"),
             damage_mean=dmg_mean,
             damage=damage_text,
             outcomes=outcomes,
@@ -893,8 +947,9 @@ class PlTrudnosc(System):
         exact = self.levels_kept(trained, col, "$.umiejętności", context=traits)
         if exact:
             native["umiejętności"] = exact
+        own: dict[str, Any] = {}  # what only these rules state, carried through every other system
         if npc.Zalety:
-            native["Zalety"] = list(npc.Zalety)
+            own["Zalety"] = list(npc.Zalety)
             col.loss("kept-verbatim", "$.Zalety", "Zalety have no neutral equivalent; kept verbatim", "pl.crawl")
         if col.tracing:
             speeds = movement_speeds(npc)
@@ -903,7 +958,8 @@ class PlTrudnosc(System):
                 col.step(f"$.{k}", None, f"{v} per tura", f"{speeds[k]} (tura = 3 s, assumed)",
                          rules=[rule, "pl.turn"], source="assumed" if k != "crawl" else "seed")
         value = Combatant(name=npc.imię, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
-                          notes=npc.opis, native={self.key: native} if native else {})
+                          notes=npc.opis, native={self.key: native} if native else {},
+                          carried={self.key: own} if own else {})
         return col.result(value)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[Postać]:
@@ -912,7 +968,8 @@ class PlTrudnosc(System):
         levels = self.skills_from_neutral(combatant.skills, col, "$.umiejętności", context=traits)
         mine = combatant.native.get(self.key, {})
         levels = self.levels_restored(levels, mine.get("umiejętności", {}), combatant.skills, context=traits)
-        zalety = [str(z) for z in mine.get("Zalety", [])]
+        own = carried.take(combatant.carried.get(self.key), PlCarried, col, f"$.carried.{self.key}", self.key)
+        zalety = [str(z) for z in own.get("Zalety", mine.get("Zalety", []))]
         for other in combatant.native:
             if other != self.key:
                 col.loss("unsupported-field", f"$.native.{other}", f"details kept for {other} have no place here")
