@@ -14,6 +14,7 @@ import hashlib
 import math
 import re
 import types
+import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -623,6 +624,81 @@ def _far_values(d: _Diff) -> list[Any]:
     return []
 
 
+# Whether a system writes a field at all (LossAudit._written_at_all) takes up to two trips
+# through it per field that an item reads back without, and a roster asks it for the same
+# fields of every NPC. A built-in system's answer is remembered for the process, keyed by
+# all it can depend on: the system object (its settings), what is written, the field's path,
+# the values tried and the field's default (each with its type), and the item's shape: its
+# fractional numbers (a field, or a mapping of them: characteristics, skills) by their type
+# alone, its own name and notes left out, of its native blocks (and what is carried) those
+# the system reads -- its own and its parent's (coc-zh reads coc's) -- and everything else
+# (weapons, armor, text, whole numbers, flags) exactly. The assumption: a built-in system
+# writes a field or not whatever the fractional values of the item's characteristics,
+# skills and other number fields, its name and other systems' blocks.
+# tests/test_written_memo.py converts every fixture and generated rosters to every system,
+# whole and streamed, with the memo on and off and compares the bytes. A third-party system
+# is never remembered.
+
+WRITTEN_MEMO = True  # off: asked every time (tests compare the two)
+_WRITTEN_LIMIT = 50_000  # entries per system: memory stays flat however long the run
+_written_memo: "weakref.WeakKeyDictionary[System, dict[Any, bool]]" = weakref.WeakKeyDictionary()
+_FREE_TEXT = frozenset(("name", "note", "notes"))
+
+
+def _exact(x: Any) -> Any:
+    """`x` as a key: its type with it, floats to the bit (-0.0 is not 0.0); TypeError if
+    it cannot be one."""
+    if isinstance(x, float):
+        return type(x), float.hex(x)
+    if x is None or isinstance(x, (str, int, Fraction)) or x is _MISSING:
+        return type(x), x
+    if isinstance(x, (list, tuple)):
+        return type(x), tuple(_exact(v) for v in x)
+    if isinstance(x, dict):
+        return dict, tuple((_exact(k), _exact(v)) for k, v in x.items())
+    if isinstance(x, msgspec.Struct):
+        return type(x), tuple((name, _exact(getattr(x, name))) for name in x.__struct_fields__)
+    raise TypeError(f"not a key: {type(x).__name__}")
+
+
+def _key_hook(x: Any) -> Any:
+    # a quantity or Fraction in a key: its type and exact value, apart from any plain value
+    if isinstance(x, float):
+        return msgspec.msgpack.Ext(1, f"{type(x).__qualname__}:{float.hex(x)}".encode())
+    if isinstance(x, Fraction):
+        return msgspec.msgpack.Ext(2, f"{x.numerator}/{x.denominator}".encode())
+    raise TypeError(f"not a key: {type(x).__name__}")
+
+
+_KEY_ENCODER = msgspec.msgpack.Encoder(enc_hook=_key_hook)
+
+
+def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> tuple[Any, ...]:
+    """The item as the memo sees it: its fractional numbers (a field, or the values of a
+    mapping of them: characteristics, skills) by their type alone, its name and notes left
+    out, of its native blocks (and what systems carry) those of the systems in `blocks`,
+    everything else exactly (encoded)."""
+    out: list[Any] = [type(item)]
+    encode = _KEY_ENCODER.encode
+    for name in item.__struct_fields__:
+        if name in _FREE_TEXT:
+            continue
+        value = getattr(item, name)
+        if name in ("native", "carried") and isinstance(value, dict):
+            out.append(encode([[k, value[k]] for k in blocks if k in value]))
+        elif isinstance(value, float):
+            out.append(type(value))
+        elif isinstance(value, dict) and all(type(v) is float for v in value.values()):
+            out.append(tuple(value))
+        else:
+            out.append(encode(value))
+    return tuple(out)
+
+
+def _builtin_system(system: System) -> bool:
+    return type(system).__module__.startswith("xsys.plugins.")
+
+
 class LossAudit:
     """Checks a conversion's loss report against what each written item reads back as
     (see the comment above). :func:`convert` makes one per conversion."""
@@ -644,6 +720,7 @@ class LossAudit:
         # path like $.characteristics.size is found as $.SIZ in a coc document
         self._aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
         self._fields: dict[str, list[str]] = {}  # neutral skill -> a field outside the skills (GURPS Dodge)
+        self._shaped: tuple[Any, Any] | None = None  # the item last shaped for the memo, and its shape
         if system is not None:
             try:
                 for native, spec in system.characteristics().items():
@@ -789,7 +866,33 @@ class LossAudit:
         tokens = _tokens(d.path)
         if not tokens:
             return False
-        for value in _far_values(d):
+        far = _far_values(d)
+        if not far:
+            return False
+        if not (WRITTEN_MEMO and _builtin_system(system)):
+            return self._try_written(system, what, neutral, tokens, far, d)
+        try:
+            if self._shaped is None or self._shaped[0] is not neutral:
+                blocks = tuple(dict.fromkeys((system.key, getattr(system, "parent_key", None) or system.key)))
+                self._shaped = (neutral, _shape(neutral, blocks))
+            key = (what, tuple(tokens), _exact(far), d.field is None,
+                   None if d.field is None else _exact(d.field.default), self._shaped[1])
+            memo = _written_memo.get(system)
+            if memo is None:
+                memo = _written_memo.setdefault(system, {})
+            found = memo.get(key)
+        except (TypeError, msgspec.EncodeError):  # a value that cannot be a key: asked as usual
+            return self._try_written(system, what, neutral, tokens, far, d)
+        if found is None:
+            found = self._try_written(system, what, neutral, tokens, far, d)
+            if len(memo) >= _WRITTEN_LIMIT:
+                memo.clear()
+            memo[key] = found
+        return found
+
+    def _try_written(self, system: System, what: str, neutral: Any, tokens: list[str | int], far: list[Any],
+                     d: _Diff) -> bool:
+        for value in far:
             try:
                 trial = _put(neutral, tokens, value)
                 with tracing(False):
