@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Literal, Mapping, Union, get_args, get_origin
+from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
 
 import msgspec
 
@@ -280,6 +280,8 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
         if audit is not None:
             audit.check(system, what, neutral, native, prefix, losses, first)
+            if what == "npc":
+                _follow_derived(audit, prefix, losses, first)
         return native
 
     if kind == "npc":
@@ -342,7 +344,7 @@ def _fields(obj: Any) -> dict[str, Any]:
 # parent, with the neutral field named in the message.
 
 _MISSING: Any = msgspec.UNSET  # a sentinel that is never a document value
-_SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "unsupported-field": 1, "merged": 1, "clamped": 1,
+_SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsupported-field": 1, "merged": 1, "clamped": 1,
              "dropped-item": 1}
 _PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
@@ -1126,6 +1128,42 @@ def _last_key(path: str) -> str | None:
 
 def _with_prefix(loss: Loss, prefix: str) -> Loss:
     return loss if prefix == "$" else msgspec.structs.replace(loss, path=prefix + loss.path[1:])
+
+
+def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: int) -> None:
+    """A field the source computes from others by its rule (``System.derived_fields``: CoC's
+    HP from CON and SIZ) follows them: where one of its inputs did not cross exactly, the loss
+    report says so at the derived field too, since converting back recomputes it from what
+    did cross (a GURPS stat block has no SIZ, so CoC's HP comes back from the median SIZ)."""
+    system = audit._system
+    if system is None:
+        return
+    try:
+        derived = system.derived_fields()
+    except PLUGIN_FAULTS:
+        return
+    tokens = list(_tokens(prefix) or ())
+    item = _get(audit.plain, tokens) if derived else None
+    if not isinstance(item, dict):
+        return
+    mine = [*(losses[i] for i in audit._mine.get(prefix, ())), *losses[first:]]
+    said = {x.path for x in mine}
+    for field, (inputs, rule) in derived.items():
+        value = item.get(field)
+        path = _path_text([*tokens, field])
+        if value is None or path in said:
+            continue
+        lost = [inp for inp in inputs
+                if any(x.kind not in ("assumed", "derived", "kept-verbatim") and _inside(x.path, _path_text([*tokens, *inp.split(".")]))
+                       for x in mine)]
+        if lost:
+            losses.append(Loss.of("derived", path, f"{field} {_show(value)} is computed from {_and(inputs)}; "
+                                  f"{_and(lost)} did not cross to {audit.key} exactly (see there), so converting "
+                                  f"back gives the {field} of what did", rule, system=audit.source_system))
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _inside(path: str, prefix: str) -> bool:

@@ -82,6 +82,14 @@ class System:
         it; losses about it are found at that field."""
         return {}
 
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        """Native fields of a stat block that the system computes from others by its own rule:
+        field -> (the fields it is computed from, relative to the stat block; the rule ID).
+        CoC's HP is ``(("CON", "SIZ"), "coc-ja.hp")``. When one of the inputs does not cross
+        to the target exactly, the loss report says at the derived field that it follows
+        them (kind ``derived``): coming back it is recomputed from what did cross."""
+        return {}
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())

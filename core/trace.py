@@ -127,6 +127,7 @@ LossKind = Literal[
     "assumed",  # the conversion relied on an assumed (not seed) rule
     "dropped-item",  # an item the target cannot represent at all
     "kept-verbatim",  # kept as a note because the target cannot express it
+    "derived",  # the source computes it from other fields by its rule, and one of those was lost
 ]
 LossLevel = Literal["info", "warning"]
 
@@ -138,6 +139,7 @@ LOSS_LEVELS: dict[str, LossLevel] = {
     "assumed": "info",
     "dropped-item": "warning",
     "kept-verbatim": "info",
+    "derived": "info",
 }
 
 

@@ -29,12 +29,9 @@ EXAMPLES = int(os.environ.get("XSYS_PROPERTY_EXAMPLES", 10))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
 
-# Values each system derives from others by its own rule (coc-ja.hp, nwod.derived): a stated
-# one equal to its rule says nothing of its own, and it changes on the way back exactly when
-# one of its inputs does, whose loss is reported at that input (a GURPS stat block has no SIZ,
-# so CoC's HP = (CON + SIZ) / 2 comes back from the median SIZ, reported at $.SIZ).
-DERIVED = {"coc": {"HP"}, "coc-zh": {"HP"}, "gurps": {"HP", "Will", "Per", "Move", "Dodge"},
-           "nwod": {"Health", "Willpower", "Defense", "Speed", "Initiative"}, "pl-trudnosc": set()}
+# Values a system derives from others by its rule (CoC HP, nWoD Willpower ...) are not
+# exempt: where one changes because an input did not cross, the A -> B report says so at the
+# derived field itself (kind "derived", System.derived_fields).
 _ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
 
 
@@ -73,7 +70,7 @@ def unexplained(source: dict, a: str, b: str) -> list[str]:
     back = api.convert(api.from_plain(mid), a, fresh=True, trace=False)
     out = []
     for path, x, y in _differences(source, _plain(back.document)):
-        if path.startswith("$.xsys") or path.rsplit(".", 1)[-1] in DERIVED[a]:
+        if path.startswith("$.xsys"):
             continue
         if any(_related(path, loss.path) for loss in there.losses):
             continue
@@ -162,3 +159,35 @@ def test_the_check_catches_a_silent_loss(monkeypatch):
     monkeypatch.setattr(api, "convert", silent)
     problems = "\n".join(unexplained(source, "gurps", "coc"))
     assert "$.scenes[0].shots[2].aim_turns" in problems and "$.scenes[1].shots[0].pop_up" in problems
+
+
+# ---- derived values ---------------------------------------------------------------------
+
+def _derived(conv):
+    return {loss.path: loss for loss in conv.losses if loss.kind == "derived"}
+
+
+def test_a_derived_value_says_it_follows_an_input_that_did_not_cross():
+    # CoC HP = (CON + SIZ) / 2 (coc-ja.hp); a GURPS stat block has no SIZ
+    conv = api.convert(ROOT / "fixtures/coc/npcs/cultist_shotgun.yaml", "gurps", fresh=True, trace=False)
+    hp = _derived(conv)["$.HP"]
+    assert hp.level == "info" and hp.rule == "coc-ja.hp" and hp.system == "coc"
+    assert "SIZ" in hp.message.split(";", 1)[1] and "HP 15" in hp.message
+    assert any(loss.path == "$.SIZ" and loss.level == "warning" for loss in conv.losses)
+    # inside a scenario, at the combatant's own field
+    conv = api.convert(ROOT / "fixtures/nwod/scenarios/door.yaml", "gurps", fresh=True, trace=False)
+    assert "$.scenes[0].combatants[1].Willpower" in _derived(conv)
+
+
+def test_nothing_is_said_of_a_derived_value_whose_inputs_cross_exactly():
+    # coc -> coc-zh keeps CON and SIZ; nwod -> nwod keeps everything (Resolve is kept verbatim)
+    assert not _derived(api.convert(ROOT / "fixtures/coc/npcs/cultist_shotgun.yaml", "coc-zh", fresh=True,
+                                    trace=False))
+    assert not _derived(api.convert(ROOT / "fixtures/nwod/npcs/cross.yaml", "nwod", fresh=True, trace=False))
+
+
+def test_a_derived_value_with_a_loss_of_its_own_is_not_reported_twice():
+    # GURPS Will is the neutral will (it crosses itself); its loss is at $.Will, once
+    conv = api.convert(ROOT / "fixtures/gurps/npcs/policeman.yaml", "nwod", fresh=True, trace=False)
+    assert [loss.kind for loss in conv.losses if loss.path == "$.Will"] == ["rounded"]
+    assert len([loss for loss in conv.losses if loss.path == "$.HP"]) == 1

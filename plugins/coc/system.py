@@ -281,6 +281,9 @@ class CocSystem(System):
         return rules.ceil(Fraction(max(0, target), self.tables()["resolution"]["impale_divisor"]))
 
     # ==== characteristics and skills ===================================================
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        return {"HP": (("CON", "SIZ"), "coc-ja.hp")}  # HP = ceil((CON + SIZ) / 2)
+
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         return _characteristics()
 

@@ -354,6 +354,12 @@ class Gurps(System):
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Dodge"}  # gurps.derived: Dodge is on every stat block, not a skill
 
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        # gurps.derived (3e): HP = HT, Will = Per = IQ, Move = (HT + DX) / 4, Dodge = Move
+        return {"HP": (("HT",), "gurps.derived"), "Will": (("IQ",), "gurps.derived"),
+                "Per": (("IQ",), "gurps.derived"), "Move": (("HT", "DX"), "gurps.derived"),
+                "Dodge": (("HT", "DX"), "gurps.derived")}
+
     def skill_levels(self, skill: str) -> Sequence[int]:
         if skill == "Dodge":
             return DODGE_LEVELS

@@ -591,6 +591,14 @@ class NwodSystem(System):
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Defense"}
 
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        # nwod.derived (WoD p. 90-91), merits as the Merits chapter adds them
+        return {"Health": (("Stamina", "Size"), "nwod.derived"),
+                "Willpower": (("Resolve", "Composure"), "nwod.derived"),
+                "Defense": (("Dexterity", "Wits"), "nwod.derived"),
+                "Speed": (("Strength", "Dexterity", "merits.Fleet of Foot"), "nwod.derived"),
+                "Initiative": (("Dexterity", "Composure", "merits.Fast Reflexes"), "nwod.derived")}
+
     def skill_levels(self, skill: str) -> Sequence[int]:
         if skill == "Defense":
             return range(11)
