@@ -23,7 +23,7 @@ from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, Union, 
 
 import msgspec
 
-from xsys.core import codec, units
+from xsys.core import carried, codec, units
 from xsys.core.errors import InputError, LossError, PluginError, XsysError
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import PLUGIN_FAULTS, Registry, check_chance, default_registry, describe_fault
@@ -236,22 +236,41 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
         return _native_fields(doc, Scenario)
     assert system is not None
     if kind == "npc":
-        return _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(doc, system.npc_type),
-                              want=Combatant), losses, trace, "$")
+        return _read_npc(system, doc, losses, trace, "$")
     if kind == "roster":
-        return [_absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(n, system.npc_type),
-                               want=Combatant), losses, trace, f"$.npcs[{i}]") for i, n in enumerate(doc.npcs)]
+        return [_read_npc(system, n, losses, trace, f"$.npcs[{i}]") for i, n in enumerate(doc.npcs)]
     if kind == "shot":
         return _absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral,
                               _native_fields(doc, system.shot_type), want=Shot), losses, trace, "$")
     scenes = []
     for si, scene in enumerate(doc.scenes):
-        combatants = [_absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, n, want=Combatant), losses,
-                              trace, f"$.scenes[{si}].combatants[{i}]") for i, n in enumerate(scene.combatants)]
+        combatants = [_read_npc(system, n, losses, trace, f"$.scenes[{si}].combatants[{i}]")
+                      for i, n in enumerate(scene.combatants)]
         shots = [_absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral, s, want=Shot), losses, trace,
                          f"$.scenes[{si}].shots[{i}]") for i, s in enumerate(scene.shots)]
         scenes.append(Scene(name=scene.name, notes=scene.notes, combatants=combatants, shots=shots))
     return Scenario(name=doc.name or "scenario", notes=doc.notes, scenes=scenes)
+
+
+def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEntry], prefix: str) -> Combatant:
+    """One stat block read by its plugin, with the ``carried:`` block of its document
+    (other systems' system-only data, xsys.core.carried) put back into the neutral NPC."""
+    comb = _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(npc, system.npc_type),
+                          want=Combatant), losses, trace, prefix)
+    return carried.attach(comb, getattr(npc, carried.FIELD, None))
+
+
+def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
+           audit: "LossAudit | None") -> Any:
+    """A written stat block with the system-only data its system does not read itself in its
+    ``carried:`` block, each value reported (kept-verbatim) at its path in the source."""
+    block = carried.detach(system, neutral)
+    if not block:
+        return native
+    carried.report(block, system.key, prefix, losses, audit._mine.get(prefix, []) if audit is not None else [],
+                   (lambda p: audit.resolve(p)[1]) if audit is not None else (lambda p: False))
+    typ = documents.carrier_type(type(native))
+    return typ(**{f: getattr(native, f) for f in native.__struct_fields__}, carried=block)
 
 
 def from_neutral(value: Any, kind: str, key: str, system: System | None, losses: list[Loss],
@@ -282,7 +301,7 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
             audit.check(system, what, neutral, native, prefix, losses, first)
             if what == "npc":
                 _follow_derived(audit, prefix, losses, first)
-        return native
+        return _carry(system, neutral, native, prefix, losses, audit) if what == "npc" else native
 
     if kind == "npc":
         return typ(system=key, kind=kind, **_fields(item("npc", value, "$")))
@@ -446,8 +465,8 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
             return
         for name, f in _struct_fields(type(src)).items():
             value = getattr(src, name)
-            if (f.omitted and _same(value, f.default)) or (name == "native" and type(src) is Combatant):
-                continue  # a default states nothing; native blocks are compared by LossAudit
+            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried") and type(src) is Combatant):
+                continue  # a default states nothing; native blocks are compared by LossAudit, carried by _carry
             _differences(value, getattr(back, name), f"{path}.{name}", f, out)
         return
     if isinstance(src, dict):
@@ -982,11 +1001,14 @@ class LossAudit:
                 continue
             if k == self.source_system:
                 # the source's own details: its plugin reported each one it kept ("kept-verbatim");
-                # they are now lost for real
+                # they are now lost for real, unless they are system-only data the written stat
+                # block carries (xsys.core.carried, reported by _carry)
                 whole = not isinstance(theirs, dict)
+                kept = {"$." + key for block in neutral.carried.values() for key, _ in carried.leaves(block)}
+                kept |= {"$." + str(top) for block in neutral.carried.values() for top in block}
                 for i in self._mine.get(prefix, ()):
                     loss = losses[i]
-                    if (loss.kind == "kept-verbatim" and loss.system == k
+                    if (loss.kind == "kept-verbatim" and loss.system == k and "$" + loss.path[len(prefix):] not in kept
                             and (whole or _first_key(loss.path, prefix) in {_norm(x) for x in lost})
                             and not _kept_elsewhere(block, back.native, k, "$" + loss.path[len(prefix):])):
                         losses[i] = Loss.of("unsupported-field", loss.path,

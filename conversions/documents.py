@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 
-from xsys.core import codec
+from xsys.core import carried, codec
 from xsys.core.errors import InputError, XsysError
 from xsys.core.model import Combatant, Name, Scenario, Shot, Text
 from xsys.core.registry import Registry, default_registry
@@ -435,10 +435,24 @@ def envelope(data: Any, file: str, default_system: str | None = None) -> tuple[s
 
 
 @lru_cache(maxsize=None)
+def carrier_type(npc_type: type) -> type:
+    """A system's stat block as its documents hold it: the plugin's own Struct plus the
+    ``carried:`` block of other systems' system-only data (xsys.core.carried), which every
+    system's documents have without their plugin declaring it."""
+    if carried.FIELD in npc_type.__struct_fields__:
+        return npc_type
+    return msgspec.defstruct(npc_type.__name__, [(carried.FIELD, dict[str, dict[str, Any]],
+                                                  msgspec.field(default_factory=dict))],
+                             bases=(npc_type,), module=npc_type.__module__, kw_only=True, forbid_unknown_fields=True,
+                             frozen=True, omit_defaults=True)
+
+
+@lru_cache(maxsize=None)
 def _doc_type(system: str, kind: str, npc_type: type, shot_type: type | None) -> type:
     base_fields = [("system", Literal[system]), ("kind", Literal[kind])]  # type: ignore[valid-type]
     tag = "".join(part.capitalize() for part in system.replace("-", "_").split("_"))
     opts = dict(kw_only=True, forbid_unknown_fields=True, frozen=True, omit_defaults=True)
+    npc_type = carrier_type(npc_type)
     if kind == "npc":
         return msgspec.defstruct(f"{tag}NpcDocument", base_fields, bases=(npc_type,), **opts)
     if kind == "roster":

@@ -158,8 +158,16 @@ class Combatant(Base, kw_only=True):
     armor: list[Armor] = msgspec.field(default_factory=list)
     notes: Text = ""
     # Native details no neutral field holds, kept verbatim per system key so that a round
-    # trip through another system gives them back and nothing is dropped silently.
+    # trip through another system gives them back and nothing is dropped silently. A
+    # plugin's own memory (exact levels, its weapon lines): never written into another
+    # system's document, so it survives a round trip only through the remembered source.
     native: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+    # System-only data (CoC Sanity, Luck, Magic Points, spells; GURPS advantages; nWoD
+    # merits; skills no neutral key holds): what a system states that no other system can
+    # express, verbatim, by namespace (the system family that states it: "coc" for coc and
+    # coc-zh). Unlike `native`, it is written into every other system's document as its
+    # `carried:` block (xsys.core.carried), so A -> B -> A keeps it with nothing remembered.
+    carried: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
 
 
 class Shooter(Base, kw_only=True):

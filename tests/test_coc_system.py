@@ -277,7 +277,7 @@ def test_npc_neutral_content():
     # SMG 65 and Handgun 70 as their battery true scores (core.equating)
     assert swat.skills["smg"] == pytest.approx(SYS.competence("SMG", 65, {"@key": "smg"}))
     assert swat.skills["handgun"] == pytest.approx(SYS.competence("Handgun", 70, {"@key": "handgun"}))
-    assert swat.native["coc"]["skills"] == {"Off-hand Shooting": 35}
+    assert swat.carried["coc"]["skills"] == {"Off-hand Shooting": 35}
     assert {w.catalog for w in swat.weapons} == {"mp5", "glock-17"}
 
 

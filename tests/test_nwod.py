@@ -391,12 +391,20 @@ def test_npc_round_trip_without_native_block(path):
     comb = msgspec.structs.replace(SYS.npc_to_neutral(npc).value, native={})
     back = SYS.npc_from_neutral(comb).value
     for a in SYS.ATTRIBUTES:
-        if a != "Resolve":
-            assert getattr(back, a) == getattr(npc, a), a
+        assert getattr(back, a) == getattr(npc, a), a
     # skills with a neutral equivalent come back; Intimidation has none (issue 17: no invented
-    # "courage") and is reported, not carried
-    assert back.skills == {k: v for k, v in npc.skills.items() if k in SYS.SKILLS}
+    # "courage"): it is nWoD-only data, carried verbatim (issue 20) as Resolve, merits and
+    # specialties are
+    assert back.skills == npc.skills
+    assert (back.merits, back.specialties) == (npc.merits, npc.specialties)
     assert back.Health == npc.Health and back.Defense == npc.Defense
+    # with nothing carried either, Resolve is read from will and the skills without a
+    # neutral equivalent are gone
+    bare = SYS.npc_from_neutral(msgspec.structs.replace(comb, carried={})).value
+    assert bare.skills == {k: v for k, v in npc.skills.items() if k in SYS.SKILLS}
+    for a in SYS.ATTRIBUTES:
+        if a != "Resolve":
+            assert getattr(bare, a) == getattr(npc, a), a
 
 
 def _scenario_shots():

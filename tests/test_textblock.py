@@ -50,10 +50,11 @@ def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
     assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
     report = doc["xsys"]["read"]
     assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
-    # the brawl line is a melee attack: its skill is read, the attack itself reported; Luck has no
-    # place yet (MP 14 and SAN 70 are what POW 70 gives: read)
-    assert [u["line"] for u in report["unread"]] == [4, 6]
-    assert report["unread"][0]["text"].startswith("Luck 45")
+    # the brawl line is a melee attack: its skill is read, the attack itself reported; a 7e Luck
+    # is rolled, not derived: the document's own Luck (issue 20: carried through every other
+    # system); MP 14 and SAN 70 are what POW 70 gives: read as derived, not written
+    assert [u["line"] for u in report["unread"]] == [6]
+    assert doc["Luck"] == 45 and "SAN" not in doc and "MP" not in doc
 
 
 def test_a_japanese_block_reads_full_width_digits_and_japanese_skill_names():
@@ -243,13 +244,13 @@ def test_a_third_party_format_writes_through_the_same_hook(toy_registry, tmp_pat
 def test_unread_lines_are_losses_naming_the_line_and_strict_counts_them():
     conv = api.convert(api.load(TEXT / "walters-coc7.txt"), "gurps", trace=False)
     unread = [x for x in conv.losses if x.rule == "text.unread"]
-    assert [x.path for x in unread] == ["line 4", "line 6"] and unread[1].kind == "dropped-item"
-    assert "Brawl" in unread[1].message and unread[1].level == "warning"
+    assert [x.path for x in unread] == ["line 6"] and unread[0].kind == "dropped-item"
+    assert "Brawl" in unread[0].message and unread[0].level == "warning"
     assumed = [x for x in conv.losses if x.rule == "text.assumed"]
     assert any("divided by 5" in x.message for x in assumed) and all(x.level == "info" for x in assumed)
     r = subprocess.run([XSYS, "convert", str(TEXT / "walters-coc7.txt"), "--to", "gurps", "--format", "yaml",
                         "--strict"], capture_output=True, text=True)
-    assert r.returncode == 1 and "first: line 4: not read from the text input: Luck 45" in r.stderr
+    assert r.returncode == 1 and "first: line 6: not read from the text input: Brawl" in r.stderr
     # a block read whole has no read losses
     clean = api.convert(api.load(TEXT / "malloy-coc6.txt"), "gurps", trace=False)
     assert not [x for x in clean.losses if x.rule == "text.unread"]

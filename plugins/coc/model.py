@@ -78,6 +78,14 @@ class CocNpc(msgspec.Struct, **_OPTS):
     POW: Characteristic
     EDU: Characteristic
     HP: Annotated[int, Meta(ge=0, le=999)] | None = None
+    # What only Call of Cthulhu states (no other system can express it): carried verbatim
+    # through every other system's document (its `carried: {coc: ...}` block), so a trip
+    # through GURPS and back keeps it. None: not stated (the rules' default is POW x 5 for
+    # SAN and Luck, POW for MP).
+    SAN: Annotated[int, Meta(ge=0, le=99, description="Sanity points")] | None = None
+    MP: Annotated[int, Meta(ge=0, le=999, description="Magic Points")] | None = None
+    Luck: Annotated[int, Meta(ge=0, le=99, description="Luck (a percentage)")] | None = None
+    spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
     weapons: list[CocWeapon] = msgspec.field(default_factory=list)
     armor: list[CocArmor] = msgspec.field(default_factory=list)
@@ -85,8 +93,8 @@ class CocNpc(msgspec.Struct, **_OPTS):
 
     # Derived rolls (coc-ja.hp, assumed CoC convention): characteristic x 5.
     @property
-    def Luck(self) -> int:
-        return self.POW * 5
+    def luck_roll(self) -> int:
+        return self.Luck if self.Luck is not None else self.POW * 5
 
     @property
     def Idea(self) -> int:
@@ -99,6 +107,17 @@ class CocNpc(msgspec.Struct, **_OPTS):
     @property
     def derived_HP(self) -> int:
         return -(-(self.CON + self.SIZ) // 2)
+
+
+class CocCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What a coc stat block puts in the neutral NPC's ``carried: {coc: ...}`` (and takes back
+    from it): the values only Call of Cthulhu states, verbatim (xsys.core.carried)."""
+
+    SAN: Annotated[int, Meta(ge=0, le=99)] | None = None
+    MP: Annotated[int, Meta(ge=0, le=999)] | None = None
+    Luck: Annotated[int, Meta(ge=0, le=99)] | None = None
+    spells: list[Name] = msgspec.field(default_factory=list)
+    skills: dict[Name, Percent] = msgspec.field(default_factory=dict)  # skills no neutral key holds
 
 
 class CocBarrier(msgspec.Struct, **_OPTS):

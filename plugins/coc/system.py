@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import cache, dice
+from xsys.core import cache, carried, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
@@ -42,7 +42,7 @@ from xsys.core.units import Duration, Energy, Illuminance, Length, parse
 from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of, firearm_skill_for
 
 from . import rules
-from .model import CocArmor, CocBarrier, CocNpc, CocShot, CocWeapon
+from .model import CocArmor, CocBarrier, CocCarried, CocNpc, CocShot, CocWeapon
 
 PACKAGE = __package__  # "xsys.plugins.coc"
 
@@ -127,6 +127,10 @@ class CocSystem(System):
     rule_prefix: ClassVar[str] = "coc-ja."
     npc_type: ClassVar[type] = CocNpc
     shot_type: ClassVar[type | None] = CocShot
+    #: The namespace of the neutral NPC's carried block (xsys.core.carried) that a coc stat
+    #: block reads and writes: SAN, MP, Luck, spells and skills no neutral key holds. A variant
+    #: (coc-zh) shares it, so Sanity crosses between them and through every other system.
+    carried_namespaces: ClassVar[tuple[str, ...]] = ("coc",)
 
     #: The armor list (coc-ja.armor.table). A variant points this at its own file (an
     #: absolute path) or overrides armor_path()/armor_data().
@@ -790,8 +794,13 @@ class CocSystem(System):
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
             col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
+        # what only CoC states (Sanity, Magic Points, Luck, spells, skills no neutral key holds):
+        # carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {f: getattr(npc, f) for f in ("SAN", "MP", "Luck") if getattr(npc, f) is not None}
+        if npc.spells:
+            own["spells"] = list(npc.spells)
         if verbatim:
-            native["skills"] = verbatim
+            own["skills"] = verbatim
         if npc.HP is not None and npc.HP != npc.derived_HP:
             native["HP"] = npc.HP
             col.loss("kept-verbatim", "$.HP", f"HP {npc.HP} differs from (CON+SIZ)/2 = {npc.derived_HP}; kept",
@@ -814,7 +823,8 @@ class CocSystem(System):
         if anative:
             native["armor"] = anative
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
-                         notes=npc.notes, native={self.key: native} if native else {})
+                         notes=npc.notes, native={self.key: native} if native else {},
+                         carried={self.carried_namespaces[0]: own} if own else {})
         return col.result(comb)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[CocNpc]:
@@ -822,8 +832,11 @@ class CocSystem(System):
         chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
         native = combatant.native.get(self.key, {})
+        ns = self.carried_namespaces[0]
+        own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
         skills.update(native.get("skills", {}))
+        skills.update(own.get("skills", {}))
         stored_w = native.get("weapons", [])
         weapons = []
         for i, w in enumerate(combatant.weapons):
@@ -853,8 +866,9 @@ class CocSystem(System):
             armor.append(ca)
         npc_chars = {k: chars[k] for k in chars}
         hp = native.get("HP", -(-(npc_chars["CON"] + npc_chars["SIZ"]) // 2))
-        npc = CocNpc(name=combatant.name, HP=hp, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
-                     **npc_chars)
+        npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
+                     spells=list(own.get("spells", [])), skills=skills, weapons=weapons, armor=armor,
+                     notes=combatant.notes, **npc_chars)
         return col.result(npc)
 
     # ==== shot conversions =============================================================

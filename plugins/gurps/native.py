@@ -63,6 +63,15 @@ class GurpsArmor(_Base, kw_only=True):
     catalog: Name | None = None
 
 
+class GurpsCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What a gurps stat block puts in the neutral NPC's ``carried: {gurps: ...}`` (and takes
+    back from it): what only GURPS states, verbatim (xsys.core.carried)."""
+
+    skills: dict[Name, Level] = msgspec.field(default_factory=dict)  # skills no neutral key holds
+    advantages: list[Name] = msgspec.field(default_factory=list)
+    disadvantages: list[Name] = msgspec.field(default_factory=list)
+
+
 class GurpsNpc(_Base, kw_only=True):
     """A GURPS 3rd edition stat block."""
 

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import cache, dice
+from xsys.core import cache, carried, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
@@ -31,7 +31,7 @@ from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of
 
-from .native import NATIVE_ONLY, GurpsArmor, GurpsNpc, GurpsShot, GurpsWeapon
+from .native import NATIVE_ONLY, GurpsArmor, GurpsCarried, GurpsNpc, GurpsShot, GurpsWeapon
 from . import rules
 
 HERE = Path(__file__).parent
@@ -794,13 +794,15 @@ class Gurps(System):
                          "the exact level is kept for GURPS", self.skill_ladder(k).steps[0].rule)
         if exact:
             blob["skill_levels"] = exact
+        # what only GURPS states: carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {}
         if other:
-            blob["skills"] = other
+            own["skills"] = other
             for k in other:
                 col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept for GURPS")
         for f in ("advantages", "disadvantages"):
             if getattr(npc, f):
-                blob[f] = list(getattr(npc, f))
+                own[f] = list(getattr(npc, f))
                 col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
         weapons: list[Weapon] = []
         for i, w in enumerate(npc.weapons):
@@ -816,11 +818,13 @@ class Gurps(System):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
             blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
         return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
-                                    armor=armor, notes=npc.notes, native={self.key: blob} if blob else {}))
+                                    armor=armor, notes=npc.notes, native={self.key: blob} if blob else {},
+                                    carried={self.key: own} if own else {}))
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[GurpsNpc]:
         col = Collector(self.key)
         blob = combatant.native.get(self.key, {})
+        own = carried.take(combatant.carried.get(self.key), GurpsCarried, col, f"$.carried.{self.key}", self.key)
         attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
         for f, neutral in MINDS.items():
@@ -853,6 +857,7 @@ class Gurps(System):
                 if abs(self.competence(k, lv) - chance) < 1e-9:
                     skills[k] = lv
         skills.update(blob.get("skills", {}))
+        skills.update(own.get("skills", {}))
         weapons: list[GurpsWeapon] = []
         for i, w in enumerate(combatant.weapons):
             kept = blob.get("weapons", {}).get(w.name)
@@ -867,7 +872,7 @@ class Gurps(System):
             armor.append(msgspec.convert(kept, GurpsArmor) if kept is not None
                          else self._armor_from_neutral(a, col, f"$.armor[{i}]"))
         npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
-                       advantages=list(blob.get("advantages", [])), disadvantages=list(blob.get("disadvantages", [])),
+                       advantages=list(own.get("advantages", [])), disadvantages=list(own.get("disadvantages", [])),
                        weapons=weapons, armor=armor, notes=combatant.notes)
         return col.result(npc)
 

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 import msgspec
 from msgspec import Meta
 
-from xsys.core import cache, dice
+from xsys.core import cache, carried, dice
 from xsys.core.dice import PoolRules
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
@@ -116,6 +116,16 @@ class NwodNpc(Opts, kw_only=True):
     weapons: list[NwodWeapon] = msgspec.field(default_factory=list)
     armor: list[NwodArmor] = msgspec.field(default_factory=list)
     notes: Text = ""
+
+
+class NwodCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What an nwod stat block puts in the neutral NPC's ``carried: {nwod: ...}`` (and takes
+    back from it): what only nWoD states, verbatim (xsys.core.carried)."""
+
+    Resolve: Dots | None = None  # no neutral characteristic measures it
+    skills: dict[str, SkillDots] = msgspec.field(default_factory=dict)  # skills no neutral key holds
+    specialties: dict[str, list[Name]] = msgspec.field(default_factory=dict)
+    merits: dict[str, Dots] = msgspec.field(default_factory=dict)
 
 
 Concealment = Literal["none", "barely", "partial", "substantial"]
@@ -1003,8 +1013,16 @@ class NwodSystem(System):
         for k in ("Resolve", "specialties", "merits"):
             if getattr(npc, k):
                 col.loss("kept-verbatim", f"$.{k}", f"{k} has no neutral equivalent; kept in native.nwod")
+        # what only nWoD states: carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {"Resolve": npc.Resolve}
+        other = {k: v for k, v in npc.skills.items() if k not in self.SKILLS}
+        if other:
+            own["skills"] = other
+        for k in ("specialties", "merits"):
+            if getattr(npc, k):
+                own[k] = msgspec.to_builtins(getattr(npc, k))
         comb = Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
-                         notes=npc.notes, native={self.key: native})
+                         notes=npc.notes, native={self.key: native}, carried={self.key: own})
         return col.result(comb)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[NwodNpc]:
@@ -1020,14 +1038,19 @@ class NwodSystem(System):
                     return col.result(npc)
             except (msgspec.ValidationError, TypeError):
                 pass
+        own = carried.take(combatant.carried.get(self.key), NwodCarried, col, f"$.carried.{self.key}", self.key)
         attrs = self.characteristics_from_neutral(combatant.characteristics, col)
-        resolve_p = combatant.characteristics.get("will", 0.5)
-        attrs["Resolve"] = int(self.characteristics()["Composure"].ladder.step_for(resolve_p).native)
-        col.loss("assumed", "$.Resolve", "no neutral characteristic for Resolve; read from will like Composure",
-                 "nwod.attributes")
+        if own.get("Resolve") is not None:
+            attrs["Resolve"] = own["Resolve"]
+        else:
+            resolve_p = combatant.characteristics.get("will", 0.5)
+            attrs["Resolve"] = int(self.characteristics()["Composure"].ladder.step_for(resolve_p).native)
+            col.loss("assumed", "$.Resolve", "no neutral characteristic for Resolve; read from will like Composure",
+                     "nwod.attributes")
         ctx = {a: attrs[a] for a in self.ATTRIBUTES}
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", ctx)
         skills = {k: v for k, v in skills.items() if v > 0}
+        skills.update({k: v for k, v in own.get("skills", {}).items() if k not in skills})
         weapons = [self.weapon_from_neutral(w, col, f"$.weapons[{i}]") for i, w in enumerate(combatant.weapons)]
         armor = []
         for i, a in enumerate(combatant.armor):
@@ -1038,7 +1061,8 @@ class NwodSystem(System):
                 col.step(f"$.armor[{i}]", a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"],
                          source="assumed")
         base = NwodNpc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
-                       **{k: v for k, v in attrs.items()})
+                       specialties={k: list(v) for k, v in own.get("specialties", {}).items()},
+                       merits=dict(own.get("merits", {})), **{k: v for k, v in attrs.items()})
         derived = self.derived(base)
         dodge = combatant.skills.get("dodge")
         if dodge is not None:

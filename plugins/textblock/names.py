@@ -101,4 +101,5 @@ HEADINGS: dict[str, str] = {
     **{fold(h): "merits" for h in ("merits",)},
     **{fold(h): "derived" for h in ("derived", "derived traits")},
     **{fold(h): "zalety" for h in ("zalety",)},
+    **{fold(h): "spells" for h in ("spells", "spell", "呪文", "法术", "咒语")},
 }

@@ -18,6 +18,7 @@ CoC block in Chinese (Han characters, no kana) is ``coc-zh``.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -406,6 +407,7 @@ def read_coc(lines: list[str], system: str) -> Read:
     weapons: list[dict[str, Any]] = []
     armor: list[dict[str, Any]] = []
     notes: list[str] = []
+    spells: list[str] = []
     extra: dict[str, Any] = {}
     extra_line: dict[str, int] = {}
 
@@ -498,6 +500,13 @@ def read_coc(lines: list[str], system: str) -> Read:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
         weapons.append(w)
 
+    def spell_item(item: str, n: int) -> bool:
+        name = item.strip().rstrip(".")
+        if not name:
+            return False
+        spells.append(name)
+        return True
+
     def armor_item(item: str, n: int) -> None:
         item, cid = catalog_tag(item)
         parts = split_items(item, ",")
@@ -530,17 +539,21 @@ def read_coc(lines: list[str], system: str) -> Read:
 
     # a CoC weapon line runs on with commas ("55%, damage 1D10, base range 15 m"): weapons
     # are one per line or apart by semicolons
-    section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item},
+    section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
+                                          "spells": spell_item},
                         lambda kind, text: split_items(text, ";" if kind in ("weapons", "armor") else ",;"))
 
     Walk(r, lines).run(stats, section)
     raw = dict(chars)
     _coc_characteristics(r, chars)
-    _coc_derived(r, raw, extra, extra_line)
+    own = _coc_derived(r, raw, extra, extra_line)
     doc: dict[str, Any] = {"name": _name(r)}
     doc.update({k: chars[k] for k in N.COC_CHARACTERISTICS if k in chars})
     if "HP" in extra:
         doc["HP"] = extra["HP"]
+    doc.update(own)
+    if spells:
+        doc["spells"] = spells
     doc["skills"] = skills
     doc["weapons"] = weapons
     doc["armor"] = armor
@@ -571,12 +584,17 @@ def _coc_characteristics(r: Read, chars: dict[str, int]) -> None:
                          + ", ".join(f"{k} {chars[k]}" for k in missing))
 
 
-def _coc_derived(r: Read, raw: dict[str, int], extra: dict[str, Any], where: dict[str, int]) -> None:
+def _coc_derived(r: Read, raw: dict[str, int], extra: dict[str, Any], where: dict[str, int]) -> dict[str, int]:
     """The derived values a CoC block prints beside the characteristics. Those the block's
     characteristics give (6th edition: MP = POW, SAN = Luck = POW x 5, Idea = INT x 5, Know =
-    EDU x 5; 7th: MP = POW / 5, SAN = POW) are read; other values of MP, SAN, Luck, Idea and
-    Know have no place in a coc document yet and are unread; the damage bonus, Build and
-    movement, which coc derives itself, are not carried (assumed)."""
+    EDU x 5; 7th: MP = POW / 5, SAN = POW) are read as derived; other values of SAN, MP and Luck
+    are the document's own ``SAN``/``MP``/``Luck`` (returned: what only CoC states, carried
+    through every other system); other values of Idea and Know (rolls, INT and EDU x 5) are
+    unread; the damage bonus, Build and movement, which coc derives itself, are not carried
+    (assumed)."""
+    own: dict[str, int] = {}
+    fields = {"SAN": ("SAN", 99), "Sanity": ("SAN", 99), "MP": ("MP", 999), "Magic Points": ("MP", 999),
+              "Luck": ("Luck", 99)}
     seventh = any(v > 18 for v in raw.values())
     pow_, int_, edu = raw.get("POW"), raw.get("INT"), raw.get("EDU")
 
@@ -594,10 +612,14 @@ def _coc_derived(r: Read, raw: dict[str, int], extra: dict[str, Any], where: dic
         if k in ("DB", "Damage Bonus", "ダメージ・ボーナス", "ダメージボーナス", "Build", "MOV", "Move"):
             recomputed.append(f"{k} {v}")
         elif expected.get(k) is None or expected[k] != v:
-            r.unread.append((where.get(k, 0), f"{k} {v} (no place in a coc document yet)"))
+            if k in fields and 0 <= int(v) <= fields[k][1]:
+                own[fields[k][0]] = int(v)
+            else:
+                r.unread.append((where.get(k, 0), f"{k} {v} (no place in a coc document)"))
     if recomputed:
         r.assumed.append(", ".join(recomputed) + " not carried: coc derives the damage bonus and movement from the "
                          "characteristics")
+    return own
 
 
 def _name(r: Read) -> str:
@@ -968,8 +990,38 @@ READERS: dict[str, Callable[[list[str], str], Read]] = {
 
 def read(text: str) -> Read:
     lines = text.splitlines()
+    lines, carried, bad = _carried_lines(lines)
     system = detect([normalize(x) for x in lines])
-    return READERS[system](lines, system)
+    r = READERS[system](lines, system)
+    r.unread += bad
+    if carried:
+        r.doc["carried"] = carried
+    return r
+
+
+def _carried_lines(lines: list[str]) -> tuple[list[str], dict[str, Any], list[tuple[int, str]]]:
+    """The ``Carried: {...}`` lines the writer prints (other systems' system-only data,
+    xsys.core.carried, as JSON), taken out of the block (blanked, so line numbers stay) and
+    read; a line that is not a JSON mapping of namespaces is unread."""
+    carried: dict[str, Any] = {}
+    bad: list[tuple[int, str]] = []
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip().lower().startswith("carried:"):
+            out.append(line)
+            continue
+        out.append("")
+        text = line.strip()[len("carried:"):].strip()
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
+            for ns, block in value.items():
+                carried.setdefault(str(ns), {}).update(block)
+        else:
+            bad.append((n, f"{line.strip()} (not a JSON mapping of namespaces)"))
+    return out, carried, bad
 
 
 def load(data: bytes) -> dict[str, Any]:

@@ -8,11 +8,15 @@ which the reader skips, so what xsys writes it reads back.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from xsys.core.errors import InputError
 
 from . import names as N
+
+
+CARRIED = "Carried: "  # the line of other systems' system-only data
 
 
 def _num(v: Any) -> str:
@@ -68,6 +72,11 @@ def write_coc(d: dict[str, Any]) -> list[str]:
     out = [str(d.get("name", ""))]
     out.append(" ".join(f"{k} {d[k]}" for k in N.COC_CHARACTERISTICS if k in d)
                + (f" HP {d['HP']}" if d.get("HP") is not None else ""))
+    own = [f"{k} {d[k]}" for k in ("SAN", "MP", "Luck") if d.get(k) is not None]
+    if own:
+        out.append(" ".join(own))
+    if d.get("spells"):
+        out.append("Spells: " + ", ".join(d["spells"]))
     if d.get("skills"):
         out.append("Skills: " + ", ".join(f"{k} {v}%" for k, v in d["skills"].items()))
     if d.get("weapons"):
@@ -212,6 +221,9 @@ def text_of(doc: dict[str, Any]) -> str:
     if system == "coc-zh":
         lines.append("system: coc-zh")  # its stats read like coc's: say which
     lines += [x for x in WRITERS[system](doc) if x]
+    if doc.get("carried"):
+        # other systems' system-only data (xsys.core.carried), verbatim: one JSON line the reader takes back
+        lines.append(CARRIED + json.dumps(doc["carried"], ensure_ascii=False, separators=(", ", ": ")))
     key, label = NOTES[system]
     if doc.get(key):
         text = str(doc[key]).replace("\n", " ")

@@ -1,0 +1,144 @@
+"""System-only data carried through other systems (issue 20).
+
+What one system states and no other can express (Call of Cthulhu's Sanity, Luck, Magic
+Points and spells, GURPS advantages, nWoD merits, skills no neutral key holds) has no place in
+the neutral model's physical fields. A plugin puts it, verbatim, in ``Combatant.carried``
+under a namespace (the system family that states it: ``coc`` for coc and coc-zh); every other
+system's document then shows it in its ``carried:`` block, keyed by that namespace::
+
+    carried:
+      coc:
+        SAN: 55
+        Luck: 40
+        spells: [Contact Ghoul]
+
+and reading that document puts it back into ``Combatant.carried``, so a trip A -> B -> A
+keeps it with nothing remembered (``--fresh``, or the ``xsys`` block removed). The conversion
+reports each carried value as ``kept-verbatim`` ("not expressible in B"): it is not lost, and
+``--strict`` does not fail on it.
+
+This is generic: a system declares the namespaces its own stat blocks read and write
+(``carried_namespaces``, default: its key); the document layer (``xsys.conversions``) gives
+every system's documents the ``carried:`` block and moves everything else through it, so a
+third-party system carries the others' data without a line of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Mapping
+
+import msgspec
+
+from .model import Combatant
+from .trace import Loss
+
+FIELD = "carried"
+RULE = "xsys.carried"
+
+
+def namespaces(system: Any) -> tuple[str, ...]:
+    """The namespaces of ``Combatant.carried`` that `system`'s stat blocks read and write
+    themselves (``system.carried_namespaces``; default: the system's key)."""
+    ns = getattr(system, "carried_namespaces", None)
+    if isinstance(ns, str):
+        return (ns,)
+    return tuple(ns) if ns else (str(getattr(system, "key", "")),)
+
+
+def attach(combatant: Combatant, carried: Mapping[str, Any] | None) -> Combatant:
+    """`combatant` (as a plugin read it) with a document's ``carried:`` block merged in;
+    what the plugin read from the document's own fields wins over the block."""
+    if not carried:
+        return combatant
+    out: dict[str, dict[str, Any]] = {ns: dict(block) for ns, block in carried.items()
+                                      if isinstance(block, dict) and block}
+    for ns, block in combatant.carried.items():
+        out[ns] = {**out.get(ns, {}), **block}
+    return msgspec.structs.replace(combatant, carried=out)
+
+
+def detach(system: Any, combatant: Combatant) -> dict[str, dict[str, Any]]:
+    """What a document of `system` carries for `combatant`: every namespace the system does
+    not read itself (None: a neutral document, which holds ``carried`` as a field)."""
+    own = set(namespaces(system)) if system is not None else set()
+    return {ns: dict(block) for ns, block in combatant.carried.items() if ns not in own and block}
+
+
+def leaves(block: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """The values a carried namespace reports one by one, as (dotted key, value): each
+    top-level entry, and each entry of a mapping (``skills.Spot Hidden``)."""
+    for k, v in block.items():
+        if isinstance(v, dict) and v:
+            for k2, v2 in v.items():
+                yield f"{k}.{k2}", v2
+        else:
+            yield str(k), v
+
+
+def show(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(show(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def take(block: Any, typ: type, col: Any, path: str, owner: str) -> dict[str, Any]:
+    """The entries of one carried namespace that a stat block takes back into its own fields:
+    each is checked against its field in `typ` (a Struct of optional fields named as the plugin
+    writes them). An unknown name or a value of the wrong type (a hand-edited block) is an
+    ``unsupported-field`` loss in `col` at ``path.<name>``, never an error."""
+    out: dict[str, Any] = {}
+    if not isinstance(block, Mapping):
+        return out
+    fields = set(typ.__struct_fields__)
+    for k, v in block.items():
+        if k not in fields:
+            col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but a {owner} stat block has no "
+                     f"{k} (it takes {', '.join(sorted(fields))}); dropped", RULE)
+            continue
+        try:
+            msgspec.convert({k: v}, typ)
+        except msgspec.ValidationError as exc:
+            col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but not a {owner} {k} ({exc}); "
+                     "dropped", RULE)
+            continue
+        out[k] = v
+    return out
+
+
+def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, losses: list[Loss],
+           earlier: list[int], exists: Callable[[str], bool]) -> None:
+    """Say, in `losses`, what a document of system `target` carries: each value at its path in
+    the source (the source's own field, or its ``carried:`` block when it came from one). A
+    ``kept-verbatim`` loss the source's plugin already wrote there (``losses[i]`` for i in
+    `earlier`) is extended; else one is added."""
+    at: dict[str, int] = {}
+    for i in earlier:
+        if losses[i].kind == "kept-verbatim":
+            at.setdefault(losses[i].path, i)
+    for ns, block in carried.items():
+        for top, value in block.items():
+            # the source's plugin said it kept the whole entry (``$.specialties``): say it once
+            i = at.get(f"{prefix}.{top}")
+            if i is not None and not exists(f"{prefix}.{FIELD}.{ns}.{top}"):
+                old = losses[i]
+                losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible in "
+                                    f"{target}: carried verbatim at {FIELD}.{ns}.{top}", old.rule or RULE,
+                                    system=old.system)
+                continue
+            for key, v in leaves({top: value}):
+                inside = f"{prefix}.{FIELD}.{ns}.{key}"
+                path = inside if exists(inside) else f"{prefix}.{key}"
+                where = f"carried verbatim at {FIELD}.{ns}.{key}"
+                i = at.get(path)
+                if i is not None:
+                    old = losses[i]
+                    losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible in "
+                                        f"{target}: {where}", old.rule or RULE, system=old.system)
+                    continue
+                losses.append(Loss.of("kept-verbatim", path, f"{key} {show(v)}: not expressible in {target}; {where}",
+                                      RULE, system=target))
+
+
+__all__ = ["FIELD", "RULE", "attach", "detach", "leaves", "namespaces", "report", "show", "take"]

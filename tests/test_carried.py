@@ -1,0 +1,208 @@
+"""Issue 20, "system-only data is carried through verbatim in a namespaced block": what one
+system states and no other can express (CoC Sanity, Luck, Magic Points, spells; GURPS
+advantages; nWoD Resolve, merits, specialties; Polish Zalety; skills no neutral key holds)
+crosses A -> B -> A with nothing remembered (``fresh=True`` and the ``xsys`` block removed),
+B's document shows it under ``carried: {<namespace>: ...}``, and the A -> B loss report says
+at each value's own path that B cannot express it (``kept-verbatim``, info: nothing is lost,
+so ``--strict`` passes)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core import carried, codec
+from xsys.core.errors import LossError
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+
+# system -> (a fixture, what only that system states added to it, its namespace, the values
+# the namespace holds afterwards)
+CASES = {
+    "coc": ("coc/npcs/gangster_tommy_gun.yaml",
+            {"SAN": 35, "MP": 8, "Luck": 50, "spells": ["Contact Ghoul", "Shrivelling"]}, "coc",
+            {"SAN": 35, "MP": 8, "Luck": 50, "spells": ["Contact Ghoul", "Shrivelling"], "skills": {"Sneak": 20}}),
+    "coc-zh": ("coc-zh/npcs/warlord_guard.yaml", {"SAN": 20, "Luck": 30}, "coc", None),
+    "gurps": ("gurps/npcs/investigator.yaml", {}, "gurps",
+              {"skills": {"Criminology": 13}, "advantages": ["Alertness +1"], "disadvantages": ["Curious"]}),
+    "nwod": ("nwod/npcs/cross.yaml", {"merits": {"Danger Sense": 2}}, "nwod",
+             {"Resolve": 3, "specialties": {"Stealth": ["Hiding"]}, "merits": {"Danger Sense": 2}}),
+    "pl-trudnosc": ("pl-trudnosc/npcs/anna_nowak.yaml", {"Zalety": ["Wyszkolenie wojskowe"]}, "pl-trudnosc",
+                    {"Zalety": ["Wyszkolenie wojskowe"]}),
+}
+# the fields of each system's document the block comes back into
+FIELDS = {"coc": ("SAN", "MP", "Luck", "spells", "skills"), "coc-zh": ("SAN", "Luck", "skills"),
+          "gurps": ("skills", "advantages", "disadvantages"), "nwod": ("Resolve", "specialties", "merits"),
+          "pl-trudnosc": ("Zalety",)}
+PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
+
+
+def _plain(doc):
+    p = codec.to_builtins(doc)
+    p.pop("xsys", None)  # nothing remembered
+    return p
+
+
+def _source(a: str) -> dict:
+    path, extra, _, _ = CASES[a]
+    src = _plain(api.load(ROOT / "fixtures" / path).document)
+    src.update(copy.deepcopy(extra))
+    return src
+
+
+def _same_system_family(a: str, b: str) -> bool:
+    return {a, b} == {"coc", "coc-zh"}
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a}->{b}" for a, b in PAIRS])
+def test_system_only_data_crosses_a_to_b_to_a_with_nothing_remembered(a, b):
+    src = _source(a)
+    there = api.convert(api.from_plain(src), b, fresh=True, trace=False)
+    mid = _plain(there.document)
+    ns = CASES[a][2]
+    if not _same_system_family(a, b):
+        block = mid.get("carried", {}).get(ns)
+        assert block, f"{b}'s document carries nothing for {ns}: {sorted(mid)}"
+        expected = CASES[a][3]
+        if expected is not None:
+            for k, v in expected.items():
+                assert block.get(k) == v, (k, block)
+    back = _plain(api.convert(api.from_plain(mid), a, fresh=True, trace=False).document)
+    for f in FIELDS[a]:
+        if f == "skills":  # the skills no neutral key holds come back exactly
+            own = {k: v for k, v in src.get("skills", {}).items() if k in (CASES[a][3] or {}).get("skills", {})}
+            assert {k: back["skills"].get(k) for k in own} == own
+        else:
+            assert back.get(f) == src.get(f), (f, back.get(f), src.get(f))
+
+
+@pytest.mark.parametrize("a,b", [p for p in PAIRS if not _same_system_family(*p)],
+                         ids=[f"{a}->{b}" for a, b in PAIRS if not _same_system_family(a, b)])
+def test_each_carried_value_is_reported_as_not_expressible_at_its_own_path(a, b):
+    src = _source(a)
+    conv = api.convert(api.from_plain(src), b, fresh=True, trace=False)
+    block = _plain(conv.document)["carried"][CASES[a][2]]
+    for key, _ in carried.leaves(block):
+        top = key.split(".", 1)[0]
+        said = [x for x in conv.losses if x.path in (f"$.{key}", f"$.{top}")
+                and f"not expressible in {b}" in x.message]
+        assert said, f"nothing says {key} is carried: {[x.render() for x in conv.losses]}"
+        assert all(x.kind == "kept-verbatim" and x.level == "info" for x in said)
+        # and no loss claims it was dropped
+        assert not [x for x in conv.losses if x.path in (f"$.{key}", f"$.{top}") and "dropped" in x.message]
+
+
+def test_strict_passes_when_only_carried_data_cannot_be_expressed():
+    src = {"system": "neutral", "kind": "npc", "name": "Sister Agatha",
+           "characteristics": {"dexterity": 0.5}, "skills": {"handgun": 0.5},
+           "carried": {"coc": {"SAN": 55, "spells": ["Elder Sign"]}}}
+    conv = api.convert(api.from_plain(src), "gurps", strict=True, trace=False)
+    assert _plain(conv.document)["carried"] == {"coc": {"SAN": 55, "spells": ["Elder Sign"]}}
+    assert {x.path for x in conv.losses if x.kind == "kept-verbatim"} >= {"$.carried.coc.SAN", "$.carried.coc.spells"}
+
+
+def test_a_chain_keeps_it_and_reports_it_inside_the_carried_block():
+    """coc -> gurps -> nwod -> coc, nothing remembered: Sanity rides through two systems that
+    cannot express it; the gurps -> nwod report finds it in gurps's carried block."""
+    src = _source("coc")
+    gurps = _plain(api.convert(api.from_plain(src), "gurps", fresh=True, trace=False).document)
+    to_nwod = api.convert(api.from_plain(gurps), "nwod", fresh=True, trace=False)
+    nwod = _plain(to_nwod.document)
+    assert nwod["carried"]["coc"]["SAN"] == 35
+    assert any(x.path == "$.carried.coc.SAN" and "not expressible in nwod" in x.message for x in to_nwod.losses)
+    back = _plain(api.convert(api.from_plain(nwod), "coc", fresh=True, trace=False).document)
+    assert (back["SAN"], back["MP"], back["Luck"], back["spells"]) == (35, 8, 50, ["Contact Ghoul", "Shrivelling"])
+
+
+def test_the_target_reads_its_own_namespace_and_does_not_carry_it():
+    """A coc document reads carried.coc into its own fields (coc-zh shares the namespace)."""
+    gurps = _plain(api.convert(api.from_plain(_source("coc")), "gurps", fresh=True, trace=False).document)
+    gurps["advantages"] = ["Combat Reflexes"]
+    for b in ("coc", "coc-zh"):
+        out = _plain(api.convert(api.from_plain(gurps), b, fresh=True, trace=False).document)
+        assert "coc" not in out.get("carried", {}) and out["SAN"] == 35
+        assert out["carried"] == {"gurps": {"advantages": ["Combat Reflexes"]}}  # gurps's own rides on
+
+
+def test_a_hand_edited_block_of_the_wrong_type_is_a_loss_not_an_error():
+    gurps = _plain(api.convert(api.from_plain(_source("coc")), "gurps", fresh=True, trace=False).document)
+    gurps["carried"]["coc"]["SAN"] = "plenty"
+    gurps["carried"]["coc"]["Cthulhu Mythos"] = 5
+    conv = api.convert(api.from_plain(gurps), "coc", fresh=True, trace=False)
+    out = _plain(conv.document)
+    assert "SAN" not in out and out["MP"] == 8
+    bad = {x.path: x for x in conv.losses if x.kind == "unsupported-field" and "carried" in x.message}
+    assert set(bad) == {"$.carried.coc.SAN", "$.carried.coc.Cthulhu Mythos"}, [x.render() for x in conv.losses]
+    with pytest.raises(LossError):
+        api.convert(api.from_plain(gurps), "coc", fresh=True, strict=True, trace=False)
+
+
+def test_rosters_and_scenarios_carry_it_for_each_npc():
+    npc = _source("coc")
+    npc.pop("system"), npc.pop("kind")
+    roster = {"system": "coc", "kind": "roster", "name": "Gang", "npcs": [npc, {**npc, "name": "Second", "SAN": 10}]}
+    mid = _plain(api.convert(api.from_plain(roster), "nwod", fresh=True, trace=False).document)
+    assert [n["carried"]["coc"]["SAN"] for n in mid["npcs"]] == [35, 10]
+    back = _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False).document)
+    assert [n["SAN"] for n in back["npcs"]] == [35, 10]
+    scen = _plain(api.load(ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml").document)
+    scen["scenes"][0]["combatants"][0]["SAN"] = 41
+    mid = _plain(api.convert(api.from_plain(scen), "gurps", fresh=True, trace=False).document)
+    assert mid["scenes"][0]["combatants"][0]["carried"]["coc"]["SAN"] == 41
+    back = _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False).document)
+    assert back["scenes"][0]["combatants"][0]["SAN"] == 41
+
+
+def test_a_third_party_system_carries_it_for_free():
+    """The test system `toy` (tests/toy) knows nothing of carried data; its documents hold
+    coc's Sanity and give it back: the machinery is the document layer's, not the plugin's."""
+    from toy import toy_system
+    from xsys.core import registry
+    from xsys.plugins import catalog, coc
+
+    reg = registry.Registry(entry_points=[], extra_plugins=[("toy", toy_system), ("coc", coc), ("catalog", catalog)])
+    old = registry._default
+    registry.set_default_registry(reg)
+    try:
+        conv = api.convert(api.from_plain(_source("coc")), "toy", fresh=True, trace=False, registry=reg)
+        mid = _plain(conv.document)
+        assert mid["carried"]["coc"]["SAN"] == 35 and mid["carried"]["coc"]["skills"] == {"Sneak": 20}
+        assert any(x.path == "$.SAN" and "not expressible in toy" in x.message for x in conv.losses)
+        back = _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False, registry=reg).document)
+        assert back["SAN"] == 35 and back["spells"] == ["Contact Ghoul", "Shrivelling"]
+        assert back["skills"]["Sneak"] == 20
+    finally:
+        registry.set_default_registry(old)
+
+
+def test_the_check_is_not_vacuous(monkeypatch):
+    """Without the document layer's carrying, the same trip loses Sanity (so the tests above
+    can fail)."""
+    monkeypatch.setattr(carried, "detach", lambda system, combatant: {})
+    mid = _plain(api.convert(api.from_plain(_source("coc")), "gurps", fresh=True, trace=False).document)
+    assert "carried" not in mid
+    back = _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False).document)
+    assert "SAN" not in back
+
+
+def test_a_text_stat_block_prints_it_and_reads_it_back(tmp_path):
+    """--format text: the target's block has a `Carried: {...}` line (JSON), which the text
+    reader takes back; a coc block prints SAN/MP/Luck and Spells in its own words."""
+    from xsys.plugins.textblock.reader import load
+    from xsys.plugins.textblock.writer import text_of
+
+    gurps = _plain(api.convert(api.from_plain(_source("coc")), "gurps", fresh=True, trace=False).document)
+    text = text_of(gurps)
+    assert 'Carried: {"coc": {"SAN": 35, "MP": 8, "Luck": 50' in text
+    doc = load(text.encode())
+    assert doc["carried"] == gurps["carried"] and not doc.get("xsys", {}).get("read", {}).get("unread")
+    coc_text = text_of(_source("coc"))
+    assert "SAN 35 MP 8 Luck 50" in coc_text and "Spells: Contact Ghoul, Shrivelling" in coc_text
+    back = load(coc_text.encode())
+    assert (back["SAN"], back["MP"], back["Luck"], back["spells"]) == (35, 8, 50, ["Contact Ghoul", "Shrivelling"])
+    bad = load(text.replace('Carried: {"coc"', 'Carried: ["coc"').encode())
+    assert "carried" not in bad and any("Carried" in u["text"] for u in bad["xsys"]["read"]["unread"])
