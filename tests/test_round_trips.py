@@ -92,6 +92,50 @@ def test_every_fixture_comes_back_or_says_what_it_lost(path):
     assert not problems, "\n".join(problems)
 
 
+# ---- system-only data (issue 20) ---------------------------------------------------------
+#
+# What only one system states (CoC Sanity, GURPS advantages, nWoD merits, Polish Zalety) rides
+# through every other system in its `carried:` block: a trip with nothing remembered gives it
+# back exactly, not merely reported.
+
+SYSTEM_ONLY = {"coc": {"SAN": 41, "MP": 13, "Luck": 62, "spells": ["Contact Ghoul"]},
+               "coc-zh": {"SAN": 33, "Luck": 58, "spells": ["Elder Sign"]},
+               "gurps": {"advantages": ["Combat Reflexes"], "disadvantages": ["Bad Temper"]},
+               "nwod": {"merits": {"Danger Sense": 2}, "specialties": {"Firearms": ["Pistols"]}},
+               "pl-trudnosc": {"Zalety": ["Zimna krew"]}}
+NPC_SOURCES = sorted(p for s in SYSTEMS for p in (ROOT / "fixtures" / s).glob("npcs/*.yaml")) + \
+    [ROOT / "fixtures" / s / "scenarios" / f for s, f in (("coc", "speakeasy_raid.yaml"),
+                                                           ("gurps", "alley_at_night.yaml"))]
+
+
+def _npcs_of(doc: dict) -> list[dict]:
+    if doc["kind"] == "npc":
+        return [doc]
+    if doc["kind"] == "roster":
+        return doc["npcs"]
+    return [c for scene in doc.get("scenes", []) for c in scene.get("combatants", [])]
+
+
+@pytest.mark.parametrize("path", NPC_SOURCES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_system_only_data_comes_back_exactly_with_nothing_remembered(path):
+    a = path.parent.parent.name
+    source = _plain(api.load(path).document)
+    for npc in _npcs_of(source):
+        npc.update(SYSTEM_ONLY[a])
+    for b in SYSTEMS:
+        if b == a:
+            continue
+        assert not unexplained(source, a, b)
+        mid = _plain(api.convert(api.from_plain(source), b, fresh=True, trace=False).document)
+        if {a, b} != {"coc", "coc-zh"}:  # they share the namespace: coc-zh's SAN is coc's SAN
+            ns = "coc" if a == "coc-zh" else a
+            assert all(n.get("carried", {}).get(ns) for n in _npcs_of(mid)), f"{b} carries nothing for {a}"
+        back = _plain(api.convert(api.from_plain(mid), a, fresh=True, trace=False).document)
+        for npc in _npcs_of(back):
+            got = {k: npc.get(k) for k in SYSTEM_ONLY[a]}
+            assert got == SYSTEM_ONLY[a], f"{a} -> {b} -> {a}: {got}"
+
+
 # ---- generated scenarios ----------------------------------------------------------------
 
 POSTURES = ["standing", "crouching", "kneeling", "sitting", "prone"]
