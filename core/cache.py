@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -144,9 +145,25 @@ class Store:
                     self._dirty = False
 
 
+def _process_start() -> float:
+    """When this process started (Linux: from /proc, to the clock tick; elsewhere: when this
+    module was imported, which is early in every xsys process)."""
+    now = time.time()
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            ticks = int(fh.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime, ticks after boot
+        with open("/proc/stat", encoding="ascii") as fh:
+            boot = next(int(line.split()[1]) for line in fh if line.startswith("btime "))
+        return min(now, boot + ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return now
+
+
+_STARTED = _process_start()
 _stores: dict[tuple[type, str], Store] = {}
 _fingerprints: dict[type, str] = {}
 _source_digests: dict[Path, bytes] = {}
+_source_newest: dict[Path, float] = {}  # the newest modification time of a root's source files
 _dirty: set[Store] = set()
 _lock = threading.Lock()
 
@@ -203,9 +220,18 @@ def _fingerprint(cls: type) -> str:
     fp = _fingerprints.get(cls)
     if fp is None:
         h = hashlib.sha256(__version__.encode())
-        for root in sorted(_sources(cls)):
+        roots = sorted(_sources(cls))
+        for root in roots:
             h.update(_source_digest(root))
-        fp = _fingerprints[cls] = h.hexdigest()
+        fp = h.hexdigest()
+        # A source file changed after this process started (another session editing the tree
+        # while tests run): the code this process runs may be older than the files the digest
+        # read, and tables it computed must not be trusted as theirs (stale ladders were read
+        # back that way). Its tables stay its own: no other process shares this fingerprint.
+        # (btime has a resolution of one second: a file changed within it counts as changed.)
+        if any(_source_newest[root] > _STARTED - 1.0 for root in roots):
+            fp += f" changed after process {os.getpid()} started at {_STARTED:.2f}"
+        _fingerprints[cls] = fp
     return fp
 
 
@@ -215,8 +241,11 @@ def _source_digest(root: Path) -> bytes:
     if digest is None:
         h = hashlib.sha256()
         files = sorted(p for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES) if root.is_dir() else [root]
+        newest = 0.0
         for p in files:
+            newest = max(newest, p.stat().st_mtime)
             h.update(str(p.relative_to(root.parent)).encode() + b"\0" + p.read_bytes() + b"\0")
+        _source_newest[root] = newest
         digest = _source_digests[root] = h.digest()
     return digest
 
@@ -246,6 +275,7 @@ def forget() -> None:
         _stores.clear()
         _fingerprints.clear()
         _source_digests.clear()
+        _source_newest.clear()
         _dirty.clear()
 
 

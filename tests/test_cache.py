@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import os
 import tomllib
 from fractions import Fraction as F
 from pathlib import Path
@@ -205,6 +206,38 @@ def test_stale_cache_is_ignored(cache_home, monkeypatch):
     cache.forget()
     monkeypatch.undo()
     assert _tables(cls()) == computed
+
+
+def test_a_process_older_than_its_sources_trusts_no_one_elses_tables(cache_home, monkeypatch):
+    """Issue 16: a test run that imported the rules before another session edited them computed
+    ladders with the old code and wrote them under the fingerprint of the new files, and later
+    processes read the old ladders back. A process whose sources changed after it started keeps
+    a fingerprint of its own: it neither writes tables others trust nor reads theirs."""
+    import time
+
+    cls = default_registry().entry("gurps").cls
+    monkeypatch.setattr(cache, "_STARTED", time.time() + 60)  # started after every edit
+    clean = cache._fingerprint(cls)
+    cache.forget()
+    monkeypatch.setattr(cache, "_STARTED", 0.0)  # every source file changed after it started
+    changed = cache._fingerprint(cls)
+    assert changed.startswith(clean) and changed != clean and str(os.getpid()) in changed
+    computed = _fill(cls)  # written under the process's own fingerprint
+    cache.forget()
+    monkeypatch.setattr(cache, "_STARTED", time.time() + 60)
+    system = cls()
+    calls = []
+    real = system.check_at
+    monkeypatch.setattr(system, "check_at", lambda *a, **k: calls.append(a) or real(*a, **k))
+    system.skill_ladder("Guns (Pistol)")
+    assert calls  # not trusted by a process that is up to date: computed
+    assert _tables(cls()) == computed
+
+
+def test_process_start_is_now_or_before():
+    import time
+
+    assert time.time() - 3600 * 24 * 365 < cache._process_start() <= time.time()
 
 
 def test_fingerprint_covers_the_class_and_its_parents():
