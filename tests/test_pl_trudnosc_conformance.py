@@ -5,6 +5,7 @@ from xsys.plugins.pl_trudnosc.system import PlSettings
 from xsys.testing import conformance_suite
 
 TestConformance = conformance_suite("pl-trudnosc", settings=PlSettings(mechanic="sum-d6"))
+TestConformanceExploding2d6 = conformance_suite("pl-trudnosc", settings=PlSettings(mechanic="exploding-2d6"))
 TestConformanceExplodingTrait = conformance_suite("pl-trudnosc", settings=PlSettings(mechanic="exploding-trait"))
 TestConformanceExplodingD6 = conformance_suite("pl-trudnosc", settings=PlSettings(mechanic="exploding-d6"))
 TestConformancePerDieD10 = conformance_suite("pl-trudnosc", settings=PlSettings(mechanic="per-die-d10"))
