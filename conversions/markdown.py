@@ -33,28 +33,29 @@ def render(conv: Any, explain: bool = False) -> str:
     if conv.kind == "npc":
         lines += _npc(plain, system, doc, label)
     elif conv.kind == "roster":
-        lines.append(f"# {md(plain.get('name') or 'Roster')} — {md(label)}\n")
+        lines.append(f"# {md(plain.get(_name_key(doc)) or 'Roster')} — {md(label)}\n")
         for npc_plain, npc in zip(plain.get("npcs", []), getattr(doc, "npcs", [])):
             lines += _npc(npc_plain, system, npc, label, level=2)
     elif conv.kind == "shot":
-        lines.append(f"# {md(plain.get('name') or 'Shot')} — {md(label)}\n")
+        lines.append(f"# {md(plain.get(_name_key(doc, system, 'shot')) or 'Shot')} — {md(label)}\n")
         rolls = _rolls(conv)
         if rolls:
             lines.append(rolls[0] + "\n")
         lines += _fields_table(plain)
     else:
-        lines.append(f"# {md(plain.get('name') or 'Scenario')} — {md(label)}\n")
+        lines.append(f"# {md(plain.get(_name_key(doc)) or 'Scenario')} — {md(label)}\n")
         rolls_iter = iter(_rolls(conv))
         if plain.get("notes"):
             lines.append(md(plain["notes"], block=True) + "\n")
         for scene, scene_doc in zip(plain.get("scenes", []), getattr(doc, "scenes", [])):
-            lines.append(f"## {md(scene.get('name') or 'Scene')}\n")
+            lines.append(f"## {md(scene.get(_name_key(scene_doc)) or 'Scene')}\n")
             if scene.get("notes"):
                 lines.append(md(scene["notes"], block=True) + "\n")
             for npc_plain, npc in zip(scene.get("combatants", []), getattr(scene_doc, "combatants", [])):
                 lines += _npc(npc_plain, system, npc, label, level=3)
-            for i, shot in enumerate(scene.get("shots", [])):
-                lines.append(f"### Shot {i + 1}{': ' + md(shot['name']) if shot.get('name') else ''}{_who(shot)}\n")
+            for i, (shot, shot_doc) in enumerate(zip(scene.get("shots", []), getattr(scene_doc, "shots", []))):
+                title = shot.get(_name_key(shot_doc, system, "shot"))
+                lines.append(f"### Shot {i + 1}{': ' + md(title) if title else ''}{_who(shot)}\n")
                 roll = next(rolls_iter, None) if rolls_iter is not None else None
                 if roll:
                     lines.append(roll + "\n")
@@ -126,6 +127,31 @@ def sheet_data(obj: Any, length_unit: str | None = None) -> Any:
     return codec.to_builtins(obj)
 
 
+def _name_key(obj: Any, system: Any = None, what: str = "npc") -> str:
+    """The key a document's name is written under: ``name``, or the field its plugin reads
+    the neutral name from (``imię`` in a Polish stat block, ``nazwa`` on a Polish shot)."""
+    import msgspec
+
+    if not isinstance(obj, msgspec.Struct):
+        return "name"
+    fields = msgspec.structs.fields(obj)
+    if any(f.name == "name" for f in fields):
+        return next(f.encode_name for f in fields if f.name == "name")
+    read = getattr(system, f"{what}_to_neutral", None) if what in ("npc", "shot") else None
+    if read is not None:
+        from xsys.core.trace import tracing
+
+        try:
+            with tracing(False):
+                neutral_name = getattr(read(obj).value, "name", None)
+        except Exception:  # a sheet is rendered even where the plugin cannot read its item back
+            neutral_name = None
+        for f in fields:
+            if neutral_name and getattr(obj, f.name) == neutral_name:
+                return f.encode_name
+    return "name"
+
+
 def _who(shot: dict[str, Any]) -> str:
     """' (Shooter at Target)' for a shot heading, from the fields a system's shot names them in."""
     shooter = shot.get("shooter") or shot.get("strzelec")
@@ -168,8 +194,9 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     if custom is not None:
         return [_plugin_markdown(custom(native))]
     h = "#" * level
-    out = [f"{h} {md(plain.get('name', 'NPC'))} — {md(label)}\n"]
-    scalars = {k: v for k, v in plain.items() if k != "name" and not isinstance(v, (dict, list))}
+    key = _name_key(native, system)
+    out = [f"{h} {md(plain.get(key, 'NPC'))} — {md(label)}\n"]
+    scalars = {k: v for k, v in plain.items() if k != key and not isinstance(v, (dict, list))}
     if scalars:
         out.append(" · ".join(f"**{md(k)}** {md(v)}" for k, v in scalars.items()) + "\n")
     for k, v in plain.items():

@@ -69,3 +69,13 @@ def test_each_shot_states_the_number_the_table_rolls_against(to, says):
     assert heads and len(rolls) == len(heads)
     assert all(says in r and r.endswith("% chance") for r in rolls), rolls
     assert "(Vincenzo 'Tommy' Scarpa at Detective Sergeant Frank Malloy)" in heads[0]  # who shoots at whom
+
+
+def test_headings_carry_the_names_a_polish_document_writes_under_its_own_keys():
+    # a Polish stat block names its NPC under `imię` and its shot under `nazwa`
+    text = md(ROOT / "fixtures" / "gurps" / "scenarios" / "alley_at_night.yaml", "pl-trudnosc")
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert any(h.startswith("### Patrol officer — ") for h in headings), headings
+    assert any(h.startswith("### Shot 1: Officer fires at the thug") for h in headings), headings
+    assert not any(h.startswith(("# NPC", "## NPC", "### NPC")) for h in headings)
+    assert "**imię**" not in text  # the name is the heading, not a stat
