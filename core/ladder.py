@@ -98,15 +98,30 @@ class Ladder:
         represent: Literal["middle", "row"] = "middle",
     ) -> "Ladder":
         rows = list(rows)
-        key = _memo_key(name, axis, rows, (rounding, scale, native_order, rule, source, above, below, represent))
-        if key is not None:
-            built = _BUILT.get(key)
-            if built is not None and type(built) is cls:
-                return built
+        options = (rounding, scale, native_order, rule, source, above, below, represent)
+        key = None
+        first = (name, axis, len(rows))
+        if type(name) is str and type(axis) is str and first in _FIRST:
+            # another ladder of this name and size was built: now the full keys are worth it
+            earlier = _FIRST[first]
+            if earlier is not None:
+                _FIRST[first] = None
+                e_rows, e_options, e_lad = earlier
+                e_key = _memo_key(name, axis, e_rows, e_options)
+                if e_key is not None and len(_BUILT) < 4096:
+                    _BUILT.setdefault(e_key, e_lad)
+            key = _memo_key(name, axis, rows, options)
+            if key is not None:
+                built = _BUILT.get(key)
+                if built is not None and type(built) is cls:
+                    return built
         lad = cls._build(name, axis, rows, rounding=rounding, scale=scale, native_order=native_order, rule=rule,
                          source=source, above=above, below=below, represent=represent)
         if key is not None and len(_BUILT) < 4096:
             _BUILT[key] = lad
+        elif type(name) is str and type(axis) is str and first not in _FIRST and len(_FIRST) < 4096:
+            # the rows as they are now (a caller may change its own dicts afterwards)
+            _FIRST[first] = ([dict(r) if type(r) is dict else r for r in rows], options, lad)
         return lad
 
     @classmethod
@@ -255,7 +270,12 @@ def _native_key(native: Any) -> Any:
 # ladder is immutable, so one object serves every asker. Only rows of plain values (numbers,
 # strings, booleans, None; as tables, tuples or Steps) are remembered, keyed by their types
 # and values (so 1, 1.0 and True stay apart).
+#
+# Computing that key costs more than building most ladders, and a cold start builds each of
+# its ladders once: the key is only computed from the second ladder of the same name and
+# number of rows on (for it and for the first, whose rows are kept until then).
 _BUILT: dict[tuple, "Ladder"] = {}
+_FIRST: dict[tuple[str, str, int], tuple[list[Any], tuple, "Ladder"] | None] = {}
 _PLAIN = (str, int, float, bool, type(None))
 
 
@@ -293,6 +313,7 @@ def _memo_key(name: str, axis: str, rows: list[Any], options: tuple) -> tuple | 
 def clear_built() -> None:
     """Forget the ladders built so far (tests)."""
     _BUILT.clear()
+    _FIRST.clear()
 
 
 def _coerce_step(name: str, axis: str, row: Any, rule: str | None, source: Source | None) -> Step:
