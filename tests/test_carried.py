@@ -206,3 +206,40 @@ def test_a_text_stat_block_prints_it_and_reads_it_back(tmp_path):
     assert (back["SAN"], back["MP"], back["Luck"], back["spells"]) == (35, 8, 50, ["Contact Ghoul", "Shrivelling"])
     bad = load(text.replace('Carried: {"coc"', 'Carried: ["coc"').encode())
     assert "carried" not in bad and any("Carried" in u["text"] for u in bad["xsys"]["read"]["unread"])
+
+
+def test_vtt_formats_read_and_write_what_only_coc_states():
+    """Foundry CoC7 (attribs san/mp/lck, spell items), CCFOLIA (SAN/MP/幸運 gauges) and Dhole's
+    House (Sanity/MagicPts/Luck) put the NPC's own values in the coc document, from which they
+    ride through GURPS and back out to the format."""
+    import json
+
+    from xsys.plugins.ccfolia.reader import load as ccfolia_load
+    from xsys.plugins.ccfolia.writer import character_of
+    from xsys.plugins.foundry_coc7.reader import load as foundry_load
+    from xsys.plugins.foundry_coc7.writer import actor_of
+
+    actor = json.loads((ROOT / "fixtures" / "foundry-coc7" / "cultist-v9.json").read_text())
+    actor["data"]["attribs"]["san"] = {"value": 23}
+    actor["data"]["attribs"]["lck"] = {"value": 35}
+    doc = foundry_load(json.dumps(actor).encode())
+    assert (doc["SAN"], doc["Luck"], doc["spells"]) == (23, 35, ["Dagger of Yig"])
+    assert not any("spell" in u["text"] for u in doc.get("xsys", {}).get("read", {}).get("unread", []))
+    doc.pop("xsys", None)
+    gurps = _plain(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
+    assert gurps["carried"]["coc"] == {"SAN": 23, "Luck": 35, "spells": ["Dagger of Yig"]}
+    back = _plain(api.convert(api.from_plain(gurps), "coc", fresh=True, trace=False).document)
+    out = actor_of(back)
+    assert out["system"]["attribs"]["san"]["value"] == 23 and out["system"]["attribs"]["lck"]["value"] == 35
+    assert [i["name"] for i in out["items"] if i["type"] == "spell"] == ["Dagger of Yig"]
+    again = foundry_load(json.dumps(out).encode())
+    assert (again["SAN"], again["Luck"], again["spells"]) == (23, 35, ["Dagger of Yig"])
+
+    char = character_of(back)
+    gauges = {s["label"]: s["value"] for s in char["data"]["status"]}
+    assert gauges["SAN"] == 23 and gauges["幸運"] == 35 and "CCB<={幸運} 【幸運】" in char["data"]["commands"]
+    read = ccfolia_load(json.dumps(char, ensure_ascii=False).encode())
+    assert (read["SAN"], read["Luck"]) == (23, 35)
+
+    dh = api.load(ROOT / "fixtures" / "dholes-house" / "agnes-porter.json").document
+    assert dh.Luck == 60

@@ -103,8 +103,11 @@ def read_character(data: dict[str, Any]) -> dict[str, Any]:
             continue  # what POW gives: recomputed
         elif label in ("SAN", "正気度") and pow_ is not None and value == pow_ * 5:
             continue
+        elif label in ("MP", "マジック・ポイント", "SAN", "正気度", "幸運", "LUCK"):  # the NPC's own: carried
+            own = {"MP": "MP", "マジック・ポイント": "MP", "SAN": "SAN", "正気度": "SAN"}.get(label, "Luck")
+            lines.append((f"{own} {value}", path))
         else:
-            unread.append({"path": path, "text": f"{st['label']} {value} (no place in a coc document yet)"})
+            unread.append({"path": path, "text": f"{st['label']} {value} (no place in a coc document)"})
     commands = data.get("commands") or ""
     if not isinstance(commands, str):
         raise InputError("wrong type", path="$.data.commands", expected="text, one command a line",

@@ -39,13 +39,17 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
     if hp is None and "CON" in chars and "SIZ" in chars:
         hp = -(-(chars["CON"] + chars["SIZ"]) // 2)
     status = [{"label": "HP", "value": hp, "max": hp}] if hp is not None else []
-    if "POW" in chars:
-        status += [{"label": "MP", "value": chars["POW"], "max": chars["POW"]},
-                   {"label": "SAN", "value": chars["POW"] * 5, "max": 99}]
+    if "POW" in chars or doc.get("MP") is not None or doc.get("SAN") is not None:
+        mp = doc.get("MP") if doc.get("MP") is not None else chars.get("POW")
+        san = doc.get("SAN") if doc.get("SAN") is not None else chars["POW"] * 5 if "POW" in chars else None
+        status += [x for x in ({"label": "MP", "value": mp, "max": mp}, {"label": "SAN", "value": san, "max": 99})
+                   if x["value"] is not None]
+    if doc.get("Luck") is not None:  # stated: else the 【幸運】 roll is POW x 5
+        status.append({"label": "幸運", "value": doc["Luck"], "max": doc["Luck"]})
     params = [{"label": k, "value": str(v)} for k, v in chars.items()]
     skills: dict[str, int] = doc.get("skills") or {}
-    commands = ["CCB<={SAN} 【正気度ロール】", "CCB<={INT}*5 【アイデア】", "CCB<={POW}*5 【幸運】",
-                "CCB<={EDU}*5 【知識】"]
+    commands = ["CCB<={SAN} 【正気度ロール】", "CCB<={INT}*5 【アイデア】",
+                "CCB<={幸運} 【幸運】" if doc.get("Luck") is not None else "CCB<={POW}*5 【幸運】", "CCB<={EDU}*5 【知識】"]
     commands += [f"CCB<={v} 【{japanese_name(k) or k}】" for k, v in skills.items()]
     memo = [str(doc.get("notes") or "")] if doc.get("notes") else []
     left: list[str] = []  # what a CCFOLIA character has no place for

@@ -106,8 +106,12 @@ def read_v1(inv: dict[str, Any]) -> dict[str, Any]:
             recomputed.append(f"{k} {v}")
         elif k in derived and str(v).strip() == str(derived[k]):
             continue  # what the characteristics give
+        elif k in ("Sanity", "MagicPts", "Luck") and number(v, f"{cpath}.{k}") is not None:
+            # the investigator's own SAN / MP / Luck: what only CoC states (carried through other systems)
+            own = {"Sanity": "SAN", "MagicPts": "MP", "Luck": "Luck"}[k]
+            lines.append((f"{own} {number(v, f'{cpath}.{k}')}", f"{cpath}.{k}"))
         else:
-            unread.append({"path": f"{cpath}.{k}", "text": f"{k} {v} (no place in a coc document yet)"})
+            unread.append({"path": f"{cpath}.{k}", "text": f"{k} {v} (no place in a coc document)"})
     if recomputed:
         assumed.append(f"{cpath}: " + ", ".join(recomputed) + " not carried: coc derives movement and the damage "
                        "bonus from the characteristics")

@@ -117,8 +117,8 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
             recomputed.append(f"{a.upper()} {v}")
         elif a in derived and str(v) == str(derived[a]):
             continue  # what the characteristics give
-        else:
-            unread.append({"path": f"{root}.attribs.{a}", "text": f"{a.upper()} {v} (no place in a coc document yet)"})
+        else:  # the NPC's own SAN / MP / Luck: what only CoC states (carried through other systems)
+            lines.append((f"{ {'mp': 'MP', 'san': 'SAN', 'lck': 'Luck'}[a]} {v}", f"{root}.attribs.{a}"))
     if recomputed:
         assumed.append(f"{root}.attribs: " + ", ".join(recomputed) + " not carried: coc derives movement and the "
                        "damage bonus from the characteristics")
@@ -150,6 +150,9 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
             continue
         if item.get("type") in GEAR:
             gear.append(f"{path} {item.get('name')!r}")
+            continue
+        if item.get("type") == "spell" and str(item.get("name") or "").strip():
+            lines.append((f"Spells: {one_line(item['name'])}", path))
             continue
         if item.get("type") != "weapon":
             unread.append({"path": path, "text": f"{item.get('type')} {item.get('name')!r} (no place in a coc "

@@ -29,6 +29,9 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
     attribs: dict[str, Any] = {}
     if hp is not None:
         attribs["hp"] = {"value": hp, "max": hp, "auto": False}
+    for key, field in (("san", "SAN"), ("mp", "MP"), ("lck", "Luck")):  # stated: what only CoC states
+        if doc.get(field) is not None:
+            attribs[key] = {"value": doc[field], "max": doc[field]} if key == "mp" else {"value": doc[field]}
     items: list[dict[str, Any]] = []
     skills: dict[str, int] = doc.get("skills") or {}
     for name, value in skills.items():
@@ -55,6 +58,8 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
                 "properties": {"rngd": True}}
         name = w["name"] + weapon_tag(w["name"], w.get("catalog"))
         items.append({"name": name, "type": "weapon", "system": body})
+    for spell in doc.get("spells") or []:
+        items.append({"name": spell, "type": "spell", "system": {}})
     system: dict[str, Any] = {"characteristics": chars, "attribs": attribs}
     if doc.get("notes"):
         system["description"] = {"keeper": str(doc["notes"])}
