@@ -171,12 +171,12 @@ def from_plain(data: Any, file: str = "<data>", default_system: str | None = Non
 # ---- path helpers ---------------------------------------------------------------
 
 def _prefix(items: Iterable[Any], prefix: str) -> list[Any]:
+    if prefix == "$":  # the paths stay as they are; losses and trace entries are frozen: shared
+        return list(items)
     out = []
     for it in items:
         p = it.path
-        if p.startswith("$"):
-            p = prefix + p[1:]
-        out.append(msgspec.structs.replace(it, path=p))
+        out.append(msgspec.structs.replace(it, path=prefix + p[1:]) if p.startswith("$") else it)
     return out
 
 
