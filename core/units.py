@@ -256,6 +256,16 @@ def format_magnitude(x: float) -> str:
     return text
 
 
+def brief(value: float, unit: str = "") -> str:
+    """A magnitude as an explanation prints it for a reader: three significant digits, as a
+    table would (``9.33 m``, ``4.17 m/s``); documents keep :func:`to_text`'s full value."""
+    x = float(value)
+    r = float(f"{x:.3g}")
+    text = str(int(r)) if r.is_integer() else f"{r:g}"
+    unit = unit or getattr(value, "unit", "")
+    return f"{text} {unit}" if unit else text
+
+
 @lru_cache(maxsize=4096, typed=True)  # typed: Length(1) and Mass(1) are equal floats
 def to_text(value: _Quantity) -> str:
     """The canonical string written to documents: magnitude and canonical unit."""

@@ -44,7 +44,7 @@ SCENARIOS = [p for p in SCENARIOS if "plugins" not in p.parts and p.parent.paren
 def test_no_float_noise_and_no_python_values_on_a_sheet(src, to):
     text = md(src, to)
     body = text.split("## Loss report")[0]  # the report quotes neutral values at full precision
-    # a shot's roll is the system's own words for its check (coc writes '8 m <= 9.33333 m')
+    # a shot's roll is the system's own words for its check (coc writes '8 m <= 9.33 m')
     body = "\n".join(x for x in body.splitlines() if not x.startswith("**Roll**: "))
     assert not NOISE.search(body), NOISE.search(body).group(0)
     assert not re.search(r"\bTrue\b|\bFalse\b|\('[^']*', '", body)  # no Python tuple
@@ -79,3 +79,23 @@ def test_headings_carry_the_names_a_polish_document_writes_under_its_own_keys():
     assert any(h.startswith("### Shot 1: Officer fires at the thug") for h in headings), headings
     assert not any(h.startswith(("# NPC", "## NPC", "### NPC")) for h in headings)
     assert "**imię**" not in text  # the name is the heading, not a stat
+
+
+@pytest.mark.parametrize("scenario", sorted((ROOT / "fixtures").glob("*/scenarios/*.yaml")), ids=lambda p: p.stem)
+def test_no_float_noise_in_the_odds_explanations(scenario):
+    # "point-blank: 8 m <= 9.33 m", "target moves 4.17 m/s": a reader's three digits, not 9.33333 m
+    from typer.testing import CliRunner
+
+    from xsys.conversions.cli import app
+
+    res = CliRunner().invoke(app, ["odds", str(scenario)])
+    assert res.exit_code == 0, res.output
+    assert not NOISE.findall(res.output), [line for line in res.output.splitlines() if NOISE.search(line)]
+
+
+def test_brief_quantities():
+    from xsys.core.units import Length, Speed, brief
+
+    assert brief(Length(28 / 3)) == "9.33 m"
+    assert brief(Speed(15 / 3.6)) == "4.17 m/s"
+    assert brief(Length(8)) == "8 m" and brief(0.0381, "m") == "0.0381 m" and brief(1234.5, "m") == "1230 m"

@@ -38,7 +38,7 @@ from xsys.core.model import (
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
-from xsys.core.units import Duration, Energy, Illuminance, Length, parse
+from xsys.core.units import Duration, Energy, Illuminance, Length, brief, parse
 from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of, firearm_skill_for
 
 from . import rules
@@ -548,7 +548,7 @@ class CocSystem(System):
         if sit.distance <= pb:
             m2 = t["point_blank"]["multiplier"]
             mult *= m2
-            mod("coc-ja.range.point-blank", "multiply", m2, f"point-blank: {sit.distance:g} m <= {pb:g} m")
+            mod("coc-ja.range.point-blank", "multiply", m2, f"point-blank: {brief(sit.distance, 'm')} <= {brief(pb, 'm')}")
         else:
             step = _tables_ladders()["range"].step_for(sit.distance / base_range if base_range > 0 else math.inf)
             if step.native != 1:

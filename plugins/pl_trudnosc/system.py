@@ -44,7 +44,7 @@ from xsys.core.registry import catalog
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
-from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, unit_factor
+from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, brief, unit_factor
 from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, VisionAid, cartridge_of, firearm_skill_for
 
 from . import rules
@@ -791,11 +791,11 @@ class PlTrudnosc(System):
         ts = lads["target_motion"].step_for(shot.target.speed)
         if ts.native:
             mods.append(Modifier(rule=ts.rule, kind="difficulty", value=ts.native, source=ts.source,
-                                 why=f"target moves {shot.target.speed} ({ts.label})"))
+                                 why=f"target moves {brief(shot.target.speed)} ({ts.label})"))
         ss = lads["shooter_motion"].step_for(shot.shooter.speed)
         if ss.native:
             mods.append(Modifier(rule=ss.rule, kind="difficulty", value=ss.native, source=ss.source,
-                                 why=f"shooter moves {shot.shooter.speed} ({ss.label})"))
+                                 why=f"shooter moves {brief(shot.shooter.speed)} ({ss.label})"))
         # pl.defence.cover / pl.defence.posture: firing from cover replaces the posture
         # modifier (the posture values are for "nieosłonięta" positions; assumed: no stacking)
         exposure = shot.target.cover.exposure
