@@ -775,12 +775,13 @@ def curve(
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (localhost only by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    workers: Annotated[int, typer.Option("--workers", help="Processes converting at once (one core each).")] = 1,
 ) -> None:
     """A local web page (and its JSON API) where a GM pastes a stat block and sees it in
     every system."""
     from . import serve as serve_
 
-    serve_.run(host, port, _info)
+    serve_.run(host, port, _info, workers)
 
 
 @app.command("rules", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -701,23 +701,45 @@ def _bind(host: str, port: int) -> Any:
     return sock
 
 
-def run(host: str, port: int, info: Callable[[str], None]) -> None:
-    """Serve the page and the API with uvicorn until interrupted (Ctrl-C)."""
+HOSTS_ENV = "XSYS_SERVE_HOSTS"  # how `run` tells worker processes which Host headers to answer
+
+
+def worker_app() -> Litestar:
+    """The application of one worker process of ``xsys serve --workers N`` (an app factory that
+    uvicorn imports in each process): the hosts it answers come from the parent's environment."""
+    hosts = os.environ.get(HOSTS_ENV, "")
+    return create_app(msgspec.json.decode(hosts) if hosts else None)
+
+
+def run(host: str, port: int, info: Callable[[str], None], workers: int = 1) -> None:
+    """Serve the page and the API with uvicorn until interrupted (Ctrl-C). With ``workers`` > 1,
+    uvicorn runs that many processes on the one listening socket: a conversion holds Python's
+    interpreter lock, so one process converts on one core at a time."""
     import uvicorn
 
     if not 0 <= port <= 65535:
         raise InputError("out of range", path="--port", expected="0 to 65535", found=str(port))
+    if not 1 <= workers <= 64:
+        raise InputError("out of range", path="--workers", expected="1 to 64 processes", found=str(workers))
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     loopback = host in ("127.0.0.1", "localhost", "::1")
-    app = create_app(local_hosts(bound) if loopback else None)
+    hosts = local_hosts(bound) if loopback else None
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     shown = f"[{shown}]" if ":" in shown else shown
-    info(f"serving the page at http://{shown}:{bound}/ (its API: /api/openapi/openapi.json); Ctrl-C stops it")
+    procs = f" ({workers} worker processes)" if workers > 1 else ""
+    info(f"serving the page at http://{shown}:{bound}/{procs} (its API: /api/openapi/openapi.json); Ctrl-C stops it")
     if not loopback:
         info(f"listening on {host}, not only this machine: anyone who can reach port {bound} can use the page")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     try:
-        server.run(sockets=[sock])
+        if workers > 1:
+            # uvicorn's own process manager over the socket bound above (public API: an import
+            # string, a factory, the socket's descriptor)
+            os.environ[HOSTS_ENV] = msgspec.json.encode(hosts).decode() if hosts else ""
+            uvicorn.run("xsys.conversions.serve:worker_app", factory=True, fd=sock.fileno(), workers=workers,
+                        log_level="warning", access_log=False)
+        else:
+            server = uvicorn.Server(uvicorn.Config(create_app(hosts), log_level="warning", access_log=False))
+            server.run(sockets=[sock])
     finally:
         sock.close()

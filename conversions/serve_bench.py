@@ -117,16 +117,16 @@ def expected_sheet(document: str, to: str) -> str:
 
 
 @contextlib.contextmanager
-def server_process() -> Iterator[tuple[str, int]]:
+def server_process(workers: int = 1) -> Iterator[tuple[str, int]]:
     """`serve.run` in a process of its own (so the client does not share its interpreter
-    lock); yields (host, port) once it answers."""
+    lock), with `workers` uvicorn worker processes; yields (host, port) once it answers."""
     import re
     import subprocess
     import sys
     import urllib.request
 
     code = ("import sys; from xsys.conversions import serve; "
-            "serve.run('127.0.0.1', 0, lambda t: print(t, file=sys.stderr, flush=True))")
+            f"serve.run('127.0.0.1', 0, lambda t: print(t, file=sys.stderr, flush=True), {int(workers)})")
     p = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
     try:
         assert p.stderr is not None
@@ -165,7 +165,7 @@ def _named(document: str, i: int) -> str:
 
 def bench(requests: int = 1000, concurrency: int = 200, to: str = "gurps", document: str = DEFAULT_NPC,
           levels: tuple[int, ...] = (1, 2, 4, 8, 32), check: int = 50, warm: int = 100,
-          level_requests: int = 100) -> dict[str, Any]:
+          level_requests: int = 100, workers: int = 1) -> dict[str, Any]:
     """Against one server process, after a warm-up: `requests` different NPCs `concurrency`
     at a time (every one computed), the same NPC `requests` times `concurrency` at a time
     (the answer cache), and different NPCs at each of the lower `levels` of concurrency."""
@@ -191,8 +191,8 @@ def bench(requests: int = 1000, concurrency: int = 200, to: str = "gurps", docum
                      if json.loads(out[i][2])["sheet"] != expected_sheet(docs[i], to))
         return numbers
 
-    results: dict[str, Any] = {"to": to, "concurrency": concurrency}
-    with server_process() as (host, port):
+    results: dict[str, Any] = {"to": to, "concurrency": concurrency, "workers": workers}
+    with server_process(workers) as (host, port):
         warm_up = [body(_named(document, -1 - i), k) for i, k in enumerate(default_registry().keys())]
         asyncio.run(load(host, port, warm_up + [body(_named(document, -100 - i)) for i in range(warm)], concurrency))
 
@@ -213,14 +213,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--concurrency", type=int, default=200)
     p.add_argument("--to", default="gurps")
     p.add_argument("--levels", default="1,2,4,8,32", help="lower concurrency levels to measure, comma-separated")
+    p.add_argument("--workers", type=int, default=1, help="server worker processes (xsys serve --workers)")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = p.parse_args(argv)
     levels = tuple(int(x) for x in args.levels.split(",") if x.strip())
-    r = bench(args.requests, args.concurrency, args.to, levels=levels)
+    r = bench(args.requests, args.concurrency, args.to, levels=levels, workers=args.workers)
     if args.json:
         print(json.dumps(r, indent=2))
         return 1 if r["wrong_answers"] else 0
-    print(f"one-NPC conversions to {r['to']} against xsys serve on 127.0.0.1 (server in its own process):")
+    print(f"one-NPC conversions to {r['to']} against xsys serve on 127.0.0.1 (server in its own process, "
+          f"{r['workers']} worker process{'es' if r['workers'] > 1 else ''}):")
     rows = [(f"different NPCs, {r['concurrency']} concurrent", r["different_npcs"]),
             (f"the same NPC, {r['concurrency']} concurrent (answer cache)", r["same_npc"])]
     rows += [(f"different NPCs, {c} concurrent", x) for c, x in r["levels"].items()]

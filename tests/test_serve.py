@@ -446,6 +446,72 @@ def test_xsys_serve_starts_says_where_and_stops_on_ctrl_c():
             p.wait()
 
 
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="counts worker processes through /proc")
+def test_xsys_serve_workers_are_processes_that_all_answer_and_stop_together():
+    import http.client
+
+    xsys = Path(sys.executable).parent / "xsys"
+    p = subprocess.Popen([str(xsys), "serve", "--port", "0", "--workers", "2"], stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 worker processes\)", line)
+        assert m, line
+        port = int(m.group(1))
+        body = json.dumps({"document": (ROOT / "fixtures/coc/npcs/hunter_rifle.yaml").read_text(), "to": "gurps",
+                           "format": "md"}).encode()
+        want = serve.do_convert(serve.ConvertRequest(document=json.loads(body)["document"], to="gurps",
+                                                     format="md")).sheet
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                req = urllib.request.Request(f"http://127.0.0.1:{port}/api/convert", data=body,
+                                             headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    assert json.load(r)["sheet"] == want
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        workers = [w for w in _children(p.pid) if b"spawn_main" in Path(f"/proc/{w}/cmdline").read_bytes()]
+        assert len(workers) == 2, workers  # uvicorn's two worker processes
+        # every worker process answers only this machine's names (the parent's hosts reach them)
+        for _ in range(6):
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            c.request("GET", "/api/systems", headers={"Host": "evil.example"})
+            assert c.getresponse().status == 400
+            c.close()
+        p.send_signal(signal.SIGINT)
+        assert p.wait(30) in (0, 130)
+        time.sleep(0.5)
+        assert not [w for w in workers if Path(f"/proc/{w}").exists()
+                    and "Z" not in Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[0]]
+        assert "Traceback" not in p.stderr.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def test_serve_workers_out_of_range_is_one_clear_error():
+    res = subprocess.run([str(Path(sys.executable).parent / "xsys"), "serve", "--workers", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and "--workers" in res.stderr and "1 to 64" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
 def test_on_loopback_only_local_host_names_are_answered():
     import http.client
 
