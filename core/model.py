@@ -156,6 +156,11 @@ class Combatant(Base, kw_only=True):
     skills: dict[str, Probability] = msgspec.field(default_factory=dict)
     weapons: list[Weapon] = msgspec.field(default_factory=list)
     armor: list[Armor] = msgspec.field(default_factory=list)
+    # Physical toughness beyond the physique: the NPC's stated hit points (CoC HP, GURPS HP,
+    # nWoD Health) as a multiple of what its system's own rule derives from its physique
+    # (CoC (CON + SIZ) / 2, GURPS 3e HT, nWoD Stamina + Size). None: as the rule derives
+    # (a target then derives its own from the characteristics that crossed).
+    toughness: Annotated[float, Meta(gt=0.0, le=20.0, description="stated HP / derived HP")] | None = None
     notes: Text = ""
     # Native details no neutral field holds, kept verbatim per system key so that a round
     # trip through another system gives them back and nothing is dropped silently. A

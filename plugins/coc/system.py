@@ -801,10 +801,15 @@ class CocSystem(System):
             own["spells"] = list(npc.spells)
         if verbatim:
             own["skills"] = verbatim
+        toughness = None
         if npc.HP is not None and npc.HP != npc.derived_HP:
+            # a stated HP beyond the physique: the neutral toughness (HP / the rule's HP), which a
+            # target with hit points of its own applies to its own rule (issue 20)
             native["HP"] = npc.HP
-            col.loss("kept-verbatim", "$.HP", f"HP {npc.HP} differs from (CON+SIZ)/2 = {npc.derived_HP}; kept",
-                     "coc-ja.hp")
+            toughness = npc.HP / max(1, npc.derived_HP)
+            if col.tracing:
+                col.step("$.HP", f"HP {npc.HP}", f"toughness {toughness:.3f}", rules=["coc-ja.hp"], source="assumed",
+                         note=f"stated HP / the rule's ceil((CON + SIZ) / 2) = {npc.derived_HP}")
         weapons, wnative = [], []
         for i, w in enumerate(npc.weapons):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
@@ -823,7 +828,7 @@ class CocSystem(System):
         if anative:
             native["armor"] = anative
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
-                         notes=npc.notes, native={self.key: native} if native else {},
+                         toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
                          carried={self.carried_namespaces[0]: own} if own else {})
         return col.result(comb)
 
@@ -865,7 +870,18 @@ class CocSystem(System):
                 ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
             armor.append(ca)
         npc_chars = {k: chars[k] for k in chars}
-        hp = native.get("HP", -(-(npc_chars["CON"] + npc_chars["SIZ"]) // 2))
+        derived_hp = -(-(npc_chars["CON"] + npc_chars["SIZ"]) // 2)
+        hp = derived_hp
+        t = combatant.toughness
+        if t is not None:
+            kept = native.get("HP")
+            if kept is not None and abs(kept / max(1, derived_hp) - t) < 1e-9:
+                hp = kept  # this stat block's own HP, remembered
+            else:
+                hp = max(1, min(999, math.floor(derived_hp * t + 0.5)))
+                if col.tracing:
+                    col.step("$.HP", None, f"toughness {t:.3f}", f"HP {hp}", rules=["coc-ja.hp"], source="assumed",
+                             note=f"toughness x the rule's ceil((CON + SIZ) / 2) = {derived_hp}")
         npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
                      spells=list(own.get("spells", [])), skills=skills, weapons=weapons, armor=armor,
                      notes=combatant.notes, **npc_chars)

@@ -149,7 +149,7 @@ DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
 # Derived values carried as neutral values of their own, not as offsets kept for GURPS:
 # Will and Per as the will and perception characteristics, Dodge as the dodge (gurps.dodge).
 MINDS = {"Will": "will", "Per": "perception"}
-CARRIED = ("Will", "Per", "Dodge")
+CARRIED = ("Will", "Per", "Dodge", "HP")  # HP as the neutral toughness (HP / HT)
 
 
 def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -755,13 +755,21 @@ class Gurps(System):
         base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
         offsets: dict[str, int] = {}
         omitted: list[str] = []
+        toughness: float | None = None
         for f in DERIVED:
             v = getattr(npc, f)
             if v is None:
                 omitted.append(f)
                 continue
             expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
-            if v != expect and f not in CARRIED:  # carried as the neutral dodge, will, perception
+            if f == "HP" and v != expect:
+                # hit points beyond HT (3e: HP = HT): the neutral toughness, which a target with
+                # hit points of its own applies to its own rule (issue 20)
+                toughness = v / max(1, expect)
+                if col.tracing:
+                    col.step("$.HP", f"HP {v}", f"toughness {toughness:.3f}", rules=["gurps.derived"],
+                             source="assumed", note=f"stated HP / the rule's HP = HT = {expect}")
+            if v != expect and f not in CARRIED:  # carried as the neutral dodge, will, perception, toughness
                 offsets[f] = v - expect
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
                          f"{v - expect:+d} is kept for GURPS", "gurps.derived")
@@ -818,7 +826,8 @@ class Gurps(System):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
             blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
         return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
-                                    armor=armor, notes=npc.notes, native={self.key: blob} if blob else {},
+                                    armor=armor, toughness=toughness, notes=npc.notes,
+                                    native={self.key: blob} if blob else {},
                                     carried={self.key: own} if own else {}))
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[GurpsNpc]:
@@ -846,6 +855,13 @@ class Gurps(System):
             if col.tracing:
                 col.step("$.Dodge", None, f"dodge competence {dodge:.3f}", f"Dodge {level}", rules=["gurps.dodge"],
                          source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
+        t = combatant.toughness
+        if t is not None and "HP" not in blob.get("derived_offsets", {}):
+            hp = max(1, min(60, math.floor(attrs["HT"] * t + 0.5)))
+            if col.tracing and hp != derived["HP"]:
+                col.step("$.HP", None, f"toughness {t:.3f}", f"HP {hp}", rules=["gurps.derived"], source="assumed",
+                         note=f"toughness x the rule's HP = HT = {attrs['HT']}")
+            derived["HP"] = hp
         for f in blob.get("omitted", []):
             derived.pop(f, None)
         if col.tracing:

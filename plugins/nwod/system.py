@@ -981,9 +981,17 @@ class NwodSystem(System):
                 col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept in native.nwod")
         der = self.derived(npc)
         skills.update(self._dodge_to_neutral(npc, der, col))
+        toughness = None
+        if npc.Health is not None and npc.Health != der["Health"]:
+            # Health beyond Stamina + Size: the neutral toughness, which a target with hit points of
+            # its own applies to its own rule (issue 20)
+            toughness = npc.Health / max(1, der["Health"])
+            if col.tracing:
+                col.step("$.Health", f"Health {npc.Health}", f"toughness {toughness:.3f}", rules=["nwod.derived"],
+                         source="assumed", note=f"stated Health / the rule's Stamina + Size = {der['Health']}")
         for k, v in der.items():
             stated = getattr(npc, k)
-            if stated is not None and stated != v and k != "Defense":  # Defense is carried as the dodge
+            if stated is not None and stated != v and k not in ("Defense", "Health"):  # the dodge, the toughness
                 col.loss("rounded", f"$.{k}", f"{k} {stated} differs from the rules' {v}; kept verbatim",
                          "nwod.derived")
         weapons = []
@@ -1022,7 +1030,7 @@ class NwodSystem(System):
             if getattr(npc, k):
                 own[k] = msgspec.to_builtins(getattr(npc, k))
         comb = Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
-                         notes=npc.notes, native={self.key: native}, carried={self.key: own})
+                         toughness=toughness, notes=npc.notes, native={self.key: native}, carried={self.key: own})
         return col.result(comb)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[NwodNpc]:
@@ -1071,6 +1079,13 @@ class NwodSystem(System):
                 col.step("$.Defense", None, f"dodge competence {dodge:.3f}", f"Defense {derived['Defense']}",
                          rules=["nwod.defense"], source="assumed",
                          note=f"dice it takes from a {self.STANDARD_ATTACK}-die attack")
+        t = combatant.toughness
+        if t is not None:
+            health = max(1, min(20, math.floor(derived["Health"] * t + 0.5)))
+            if col.tracing:
+                col.step("$.Health", None, f"toughness {t:.3f}", f"Health {health}", rules=["nwod.derived"],
+                         source="assumed", note=f"toughness x the rule's Stamina + Size = {derived['Health']}")
+            derived["Health"] = health
         npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
 

@@ -1,0 +1,97 @@
+"""Issue 20, "HP/Health/HT by the physical toughness they describe": a stated HP that differs
+from what its system's rule derives from the physique (CoC ceil((CON + SIZ) / 2), GURPS 3e HP = HT,
+nWoD Health = Stamina + Size) is the neutral toughness (stated / derived), which a target with
+hit points of its own applies to its own rule, with the rule IDs in the trace; a target without
+hit points (pl-trudnosc) reports it dropped."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec
+
+ROOT = Path(__file__).resolve().parent.parent
+HP_FIELD = {"coc": "HP", "coc-zh": "HP", "gurps": "HP", "nwod": "Health"}
+RULE = {"coc": "coc-ja.hp", "coc-zh": "coc-ja.hp", "gurps": "gurps.derived", "nwod": "nwod.derived"}
+
+
+def _plain(doc):
+    p = codec.to_builtins(doc)
+    p.pop("xsys", None)
+    return p
+
+
+def _derived(doc: dict, system: str) -> int:
+    if system in ("coc", "coc-zh"):
+        return -(-(doc["CON"] + doc["SIZ"]) // 2)
+    if system == "gurps":
+        return doc.get("HT", 10)
+    return doc.get("Stamina", 2) + doc.get("Size", 5)
+
+
+SOURCES = {"coc": ("coc/npcs/police_detective.yaml", 18), "coc-zh": ("coc-zh/npcs/inspector_chen.yaml", 19),
+           "gurps": ("gurps/npcs/soldier.yaml", 16), "nwod": ("nwod/npcs/cross.yaml", 11)}
+
+
+def _source(a: str) -> dict:
+    path, hp = SOURCES[a]
+    src = _plain(api.load(ROOT / "fixtures" / path).document)
+    assert src.get(HP_FIELD[a], hp) != hp and _derived(src, a) != hp
+    src[HP_FIELD[a]] = hp
+    return src
+
+
+PAIRS = [(a, b) for a in SOURCES for b in SOURCES if a != b]
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a}->{b}" for a, b in PAIRS])
+def test_a_stated_hp_crosses_as_toughness_over_the_targets_own_rule(a, b):
+    src = _source(a)
+    t = src[HP_FIELD[a]] / _derived(src, a)
+    conv = api.convert(api.from_plain(src), b, fresh=True, trace=True)
+    out = _plain(conv.document)
+    expected = max(1, math.floor(_derived(out, b) * t + 0.5))
+    assert out[HP_FIELD[b]] == expected, (out[HP_FIELD[b]], _derived(out, b), t)
+    if {a, b} != {"coc", "coc-zh"}:
+        assert out[HP_FIELD[b]] != _derived(out, b)  # tougher than the target's rule makes him
+    # the trace names both rules: the source's (HP -> toughness) and the target's (toughness -> HP)
+    steps = [x for x in conv.trace if "toughness" in x.render()]
+    assert any(RULE[a] in x.rules and x.source == "assumed" and f"{HP_FIELD[a]} {src[HP_FIELD[a]]}" in x.render()
+               for x in steps), [x.render() for x in conv.trace]
+    if {a, b} != {"coc", "coc-zh"}:
+        assert any(RULE[b] in x.rules and f"{HP_FIELD[b]} {expected}" in x.render() for x in steps)
+    # and it comes back within the rounding of the two rules, or the report says so
+    back = api.convert(api.from_plain(out), a, fresh=True, trace=False)
+    got = _plain(back.document)[HP_FIELD[a]]
+    if got != src[HP_FIELD[a]]:
+        assert any(x.path.startswith("$.") and "toughness" in x.message for x in conv.losses + back.losses)
+        assert abs(got - src[HP_FIELD[a]]) <= 2
+
+
+def test_an_hp_as_derived_states_no_toughness():
+    src = _plain(api.load(ROOT / "fixtures" / "coc" / "npcs" / "police_detective.yaml").document)
+    neutral = _plain(api.convert(api.from_plain(src), "neutral", fresh=True, trace=False).document)
+    assert "toughness" not in neutral
+    gurps = _plain(api.convert(api.from_plain(src), "gurps", fresh=True, trace=False).document)
+    assert gurps["HP"] == gurps["HT"]
+
+
+def test_a_target_without_hit_points_reports_the_toughness_dropped():
+    conv = api.convert(api.from_plain(_source("coc")), "pl-trudnosc", fresh=True, trace=False)
+    (lost,) = [x for x in conv.losses if "toughness" in x.message]
+    assert lost.path == "$.HP" and lost.kind == "unsupported-field" and lost.level == "warning"
+
+
+def test_before_issue_20_the_stated_hp_was_lost_through_another_system():
+    """Not vacuous: with the toughness taken out of the neutral NPC, the HP comes back as the
+    rule's, so the tests above can fail."""
+    src = _source("coc")
+    mid = _plain(api.convert(api.from_plain(src), "neutral", fresh=True, trace=False).document)
+    mid.pop("toughness")
+    mid["native"] = {}
+    gurps = _plain(api.convert(api.from_plain(mid), "gurps", fresh=True, trace=False).document)
+    assert gurps["HP"] == gurps["HT"]
