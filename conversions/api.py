@@ -655,65 +655,53 @@ def _far_values(d: _Diff) -> list[Any]:
 # the system reads -- its own and its parent's (coc-zh reads coc's) -- and everything else
 # (weapons, armor, text, whole numbers, flags) exactly. The assumption: a built-in system
 # writes a field or not whatever the fractional values of the item's characteristics,
-# skills and other number fields, its name and other systems' blocks.
+# skills and other number fields, its name and other systems' blocks. (The shape is kept as
+# a 16-byte digest, and so is each key.)
 # tests/test_written_memo.py converts every fixture and generated rosters to every system,
 # whole and streamed, with the memo on and off and compares the bytes. A third-party system
 # is never remembered.
 
 WRITTEN_MEMO = True  # off: asked every time (tests compare the two)
-_WRITTEN_LIMIT = 50_000  # entries per system: memory stays flat however long the run
-_written_memo: "weakref.WeakKeyDictionary[System, dict[Any, bool]]" = weakref.WeakKeyDictionary()
+_WRITTEN_LIMIT = 20_000  # entries per system (at most about 6 MB): memory stays flat however long the run
+_written_memo: "weakref.WeakKeyDictionary[System, dict[bytes, bool]]" = weakref.WeakKeyDictionary()
 _FREE_TEXT = frozenset(("name", "note", "notes"))
 
 
-def _exact(x: Any) -> Any:
-    """`x` as a key: its type with it, floats to the bit (-0.0 is not 0.0); TypeError if
-    it cannot be one."""
-    if isinstance(x, float):
-        return type(x), float.hex(x)
-    if x is None or isinstance(x, (str, int, Fraction)) or x is _MISSING:
-        return type(x), x
-    if isinstance(x, (list, tuple)):
-        return type(x), tuple(_exact(v) for v in x)
-    if isinstance(x, dict):
-        return dict, tuple((_exact(k), _exact(v)) for k, v in x.items())
-    if isinstance(x, msgspec.Struct):
-        return type(x), tuple((name, _exact(getattr(x, name))) for name in x.__struct_fields__)
-    raise TypeError(f"not a key: {type(x).__name__}")
-
-
 def _key_hook(x: Any) -> Any:
-    # a quantity or Fraction in a key: its type and exact value, apart from any plain value
+    # in a key: a quantity or Fraction as its type and exact value, apart from any plain value
+    # (plain numbers keep their type: 1, 1.0 and True are apart, and -0.0 is not 0.0)
     if isinstance(x, float):
         return msgspec.msgpack.Ext(1, f"{type(x).__qualname__}:{float.hex(x)}".encode())
     if isinstance(x, Fraction):
         return msgspec.msgpack.Ext(2, f"{x.numerator}/{x.denominator}".encode())
+    if x is _MISSING:
+        return msgspec.msgpack.Ext(3, b"")
     raise TypeError(f"not a key: {type(x).__name__}")
 
 
 _KEY_ENCODER = msgspec.msgpack.Encoder(enc_hook=_key_hook)
 
 
-def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> tuple[Any, ...]:
+def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> bytes:
     """The item as the memo sees it: its fractional numbers (a field, or the values of a
     mapping of them: characteristics, skills) by their type alone, its name and notes left
     out, of its native blocks (and what systems carry) those of the systems in `blocks`,
-    everything else exactly (encoded)."""
-    out: list[Any] = [type(item)]
+    everything else exactly; as a digest of all that (16 bytes a key, however big the item)."""
+    out: list[Any] = [type(item).__module__, type(item).__qualname__]
     encode = _KEY_ENCODER.encode
     for name in item.__struct_fields__:
         if name in _FREE_TEXT:
             continue
         value = getattr(item, name)
         if name in ("native", "carried") and isinstance(value, dict):
-            out.append(encode([[k, value[k]] for k in blocks if k in value]))
+            out.append(["N", name, encode([[k, value[k]] for k in blocks if k in value])])
         elif isinstance(value, float):
-            out.append(type(value))
+            out.append(["F", name, type(value).__qualname__])
         elif isinstance(value, dict) and all(type(v) is float for v in value.values()):
-            out.append(tuple(value))
+            out.append(["K", name, list(value)])
         else:
-            out.append(encode(value))
-    return tuple(out)
+            out.append(["V", name, encode(value)])
+    return hashlib.blake2b(encode(out), digest_size=16).digest()
 
 
 def _builtin_system(system: System) -> bool:
@@ -896,8 +884,9 @@ class LossAudit:
             if self._shaped is None or self._shaped[0] is not neutral:
                 blocks = tuple(dict.fromkeys((system.key, getattr(system, "parent_key", None) or system.key)))
                 self._shaped = (neutral, _shape(neutral, blocks))
-            key = (what, tuple(tokens), _exact(far), d.field is None,
-                   None if d.field is None else _exact(d.field.default), self._shaped[1])
+            key = hashlib.blake2b(_KEY_ENCODER.encode([what, tokens, far, d.field is None,
+                                                       None if d.field is None else d.field.default,
+                                                       self._shaped[1]]), digest_size=16).digest()
             memo = _written_memo.get(system)
             if memo is None:
                 memo = _written_memo.setdefault(system, {})
