@@ -881,12 +881,12 @@ class LossAudit:
         if not (WRITTEN_MEMO and _builtin_system(system)):
             return self._try_written(system, what, neutral, tokens, far, d)
         try:
-            if self._shaped is None or self._shaped[0] is not neutral:
+            if self._shaped is None or self._shaped[0] is not neutral or self._shaped[1] is not system:
                 blocks = tuple(dict.fromkeys((system.key, getattr(system, "parent_key", None) or system.key)))
-                self._shaped = (neutral, _shape(neutral, blocks))
+                self._shaped = (neutral, system, _shape(neutral, blocks))
             key = hashlib.blake2b(_KEY_ENCODER.encode([what, tokens, far, d.field is None,
                                                        None if d.field is None else d.field.default,
-                                                       self._shaped[1]]), digest_size=16).digest()
+                                                       self._shaped[2]]), digest_size=16).digest()
             memo = _written_memo.get(system)
             if memo is None:
                 memo = _written_memo.setdefault(system, {})
