@@ -729,7 +729,7 @@ class LossAudit:
         # path like $.characteristics.size is found as $.SIZ in a coc document
         self._aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
         self._fields: dict[str, list[str]] = {}  # neutral skill -> a field outside the skills (GURPS Dodge)
-        self._shaped: tuple[Any, Any] | None = None  # the item last shaped for the memo, and its shape
+        self._shaped: tuple[Any, System, bytes] | None = None  # the item last shaped for the memo, for whom, its shape
         if system is not None:
             try:
                 for native, spec in system.characteristics().items():
