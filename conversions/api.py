@@ -998,6 +998,7 @@ class LossAudit:
                 for i in self._mine.get(prefix, ()):
                     loss = losses[i]
                     if (loss.kind == "kept-verbatim" and loss.system == k and "$" + loss.path[len(prefix):] not in kept
+                            and not carried.named(loss.message, neutral.carried)
                             and (whole or _first_key(loss.path, prefix) in {_norm(x) for x in lost})
                             and not _kept_elsewhere(block, back.native, k, "$" + loss.path[len(prefix):])):
                         losses[i] = Loss.of("unsupported-field", loss.path,

@@ -25,6 +25,7 @@ third-party system carries the others' data without a line of its own.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterator, Mapping
 
 import msgspec
@@ -107,6 +108,14 @@ def take(block: Any, typ: type, col: Any, path: str, owner: str) -> dict[str, An
     return out
 
 
+def named(message: str, carried: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether a plugin's loss message names a value the neutral NPC carries
+    ("... kept (carried.gurps.melee.Switchblade)"): that value is not dropped where it is."""
+    if f"{FIELD}." not in message:
+        return False
+    return any(f"{FIELD}.{ns}.{key}" in message for ns, block in carried.items() for key, _ in leaves(block))
+
+
 def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, losses: list[Loss],
            earlier: list[int], exists: Callable[[str], bool]) -> None:
     """Say, in `losses`, what a document of system `target` carries: each value at its path in
@@ -117,6 +126,10 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
     for i in earlier:
         if losses[i].kind == "kept-verbatim":
             at.setdefault(losses[i].path, i)
+            # a plugin that keeps a value at a path of its own (a weapon line at $.weapons[2]) says
+            # where it is carried ("carried.gurps.melee.Switchblade"): found by that name
+            for named in re.findall(rf"{FIELD}\.[\w-]+\.[^\s;,)]+(?: [^\s;,)]+)*", losses[i].message):
+                at.setdefault(f"@{named}", i)
     for ns, block in carried.items():
         for top, value in block.items():
             # the source's plugin said it kept the whole entry (``$.specialties``): say it once
@@ -132,6 +145,13 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                 path = inside if exists(inside) else f"{prefix}.{key}"
                 where = f"carried verbatim at {FIELD}.{ns}.{key}"
                 i = at.get(path)
+                if i is None and f"@{FIELD}.{ns}.{key}" in at:
+                    i = at[f"@{FIELD}.{ns}.{key}"]
+                    old = losses[i]
+                    if f"not expressible in {target}" not in old.message:
+                        losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible "
+                                            f"in {target}: carried verbatim", old.rule or RULE, system=old.system)
+                    continue
                 if i is not None:
                     old = losses[i]
                     losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible in "
@@ -141,4 +161,4 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                                       RULE, system=target))
 
 
-__all__ = ["FIELD", "RULE", "attach", "detach", "leaves", "namespaces", "report", "show", "take"]
+__all__ = ["FIELD", "RULE", "attach", "detach", "leaves", "named", "namespaces", "report", "show", "take"]

@@ -4,7 +4,7 @@ probabilities. Frozen, keyword-only msgspec Structs that refuse unknown fields."
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -148,6 +148,48 @@ class Cover(Base, kw_only=True):
     barrier: Barrier | None = None
 
 
+MeleeClass = Literal["unarmed", "knife", "club", "sword", "axe", "spear", "improvised"]
+MeleeSkill = Literal["brawl", "melee"]
+
+# words that name a close-combat weapon's class, in the order they are tried (issue 20)
+_MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("improvised", ("improvised", "makeshift")),
+    ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
+                 "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢")),
+    ("knife", ("knife", "dagger", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
+               "刀子")),
+    ("axe", ("axe", "hatchet", "tomahawk", "斧")),
+    ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",
+               "剣", "刀", "剑")),
+    ("spear", ("spear", "pike", "lance", "polearm", "trident", "槍", "矛")),
+    ("club", ("club", "baton", "nightstick", "truncheon", "cosh", "blackjack", "sap", "bat", "mace", "hammer",
+              "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒")),
+)
+
+
+def melee_class_of(*words: str) -> MeleeClass:
+    """The class of a close-combat weapon from its name or its skill's name, tried in that order
+    ("Switchblade", "Knife", "Nightstick", "Fighting (Brawl)"); 'improvised' when no word says."""
+    for text in words:
+        low = (text or "").lower()
+        for cls, keys in _MELEE_WORDS:
+            if any(k in low for k in keys):
+                return cls  # type: ignore[return-value]
+    return "improvised"
+
+
+class MeleeWeapon(Base, kw_only=True):
+    """A close-combat weapon (issue 20): what it is by its class (a knife, a club, fists),
+    and the neutral skill it is wielded with (``brawl`` bare-handed, ``melee`` otherwise, whose
+    level is the combatant's ``skills``). Each system writes its own line for the class; the
+    source's exact line rides in the combatant's ``carried`` block."""
+
+    name: Name
+    melee_class: MeleeClass
+    skill: MeleeSkill = "melee"
+    note: Text = ""
+
+
 class Combatant(Base, kw_only=True):
     """A person in the neutral model."""
 
@@ -155,6 +197,7 @@ class Combatant(Base, kw_only=True):
     characteristics: dict[str, Percentile] = msgspec.field(default_factory=dict)
     skills: dict[str, Probability] = msgspec.field(default_factory=dict)
     weapons: list[Weapon] = msgspec.field(default_factory=list)
+    melee: list[MeleeWeapon] = msgspec.field(default_factory=list)  # close-combat weapons (issue 20)
     armor: list[Armor] = msgspec.field(default_factory=list)
     # Physical toughness beyond the physique: the NPC's stated hit points (CoC HP, GURPS HP,
     # nWoD Health) as a multiple of what its system's own rule derives from its physique

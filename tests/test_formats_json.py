@@ -94,8 +94,11 @@ def test_ccfolia_reads_params_commands_and_japanese_skill_names():
     assert (w.name, w.skill, w.damage) == ("ニューナンブM60", "Handgun", "1d10")
     rep = report(loaded)
     paths = {u["path"] for u in rep["unread"]}
-    # SAN 55 = POW x 5 and MP = POW are what coc derives: not reported; the punch and a dice choice are
-    assert paths == {"$.data.commands line 10", "$.data.commands line 11"}
+    # SAN 55 = POW x 5 and MP = POW are what coc derives: not reported; a dice choice is; the punch
+    # is the document's melee attack (issue 20)
+    assert paths == {"$.data.commands line 11"}
+    (m,) = d.melee
+    assert (m.name, m.skill, m.damage) == ("こぶし", "Fist/Punch", "1d3+1d4")
 
 
 def test_a_converted_npc_pastes_into_ccfolia_with_its_check_commands():
@@ -141,11 +144,13 @@ def test_foundry_coc7_divides_seventh_edition_characteristics_by_five_and_says_s
     assert (w.name, w.skill, w.damage, w.capacity) == (".38 Revolver", "Handgun", "1d10", 6)
     rep = report(loaded)
     assert any("divided by 5" in a and a.startswith("$.system.characteristics") for a in rep["assumed"])
-    assert {u["path"] for u in rep["unread"]} == {"$.items[6]"}
+    assert "unread" not in rep  # the unarmed attack is the document's melee attack (issue 20)
+    (m,) = d.melee
+    assert (m.name, m.skill, m.damage) == ("Unarmed", "Fist/Punch", "1d3+db")
     assert d.Luck == 45 and d.SAN is None  # a 7e Luck is rolled: the NPC's own (SAN 70 = POW 70: derived)
     assert any("equipment not carried" in a and "Notebook" in a for a in rep["assumed"])
     conv = api.convert(loaded, "gurps", trace=False)
-    assert any(x.path == "foundry-coc7 $.items[6]" and x.kind == "dropped-item" for x in conv.losses)
+    assert conv.document.weapons[-1].name == "Unarmed" and conv.document.weapons[-1].skill == "Brawling"
 
 
 def test_foundry_9_actors_are_read_by_their_own_reader():

@@ -50,11 +50,21 @@ def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
     assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
     report = doc["xsys"]["read"]
     assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
-    # the brawl line is a melee attack: its skill is read, the attack itself reported; a 7e Luck
-    # is rolled, not derived: the document's own Luck (issue 20: carried through every other
-    # system); MP 14 and SAN 70 are what POW 70 gives: read as derived, not written
-    assert [u["line"] for u in report["unread"]] == [6]
+    # the brawl line is a melee attack: its skill and the attack (issue 20); a 7e Luck is rolled,
+    # not derived: the document's own Luck (carried through every other system); MP 14 and SAN 70
+    # are what POW 70 gives: read as derived, not written. Nothing is left unread.
+    assert doc["melee"] == [{"name": "Brawl", "skill": "Fist/Punch", "damage": "1d3"}]
+    assert "unread" not in report
     assert doc["Luck"] == 45 and "SAN" not in doc and "MP" not in doc
+
+
+def _with_unread_line(tmp_path):
+    """walters-coc7.txt with a combat line no reader takes ("Sling, range 20 yd": no % and no
+    damage) as line 7."""
+    lines = (TEXT / "walters-coc7.txt").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "walters-sling.txt"
+    path.write_text("\n".join(lines[:6] + ["Sling, range 20 yd"] + lines[6:]) + "\n", encoding="utf-8")
+    return path
 
 
 def test_a_japanese_block_reads_full_width_digits_and_japanese_skill_names():
@@ -241,33 +251,34 @@ def test_a_third_party_format_writes_through_the_same_hook(toy_registry, tmp_pat
 
 # ---- the read report becomes the conversion's losses -------------------------------------
 
-def test_unread_lines_are_losses_naming_the_line_and_strict_counts_them():
-    conv = api.convert(api.load(TEXT / "walters-coc7.txt"), "gurps", trace=False)
+def test_unread_lines_are_losses_naming_the_line_and_strict_counts_them(tmp_path):
+    src = _with_unread_line(tmp_path)
+    conv = api.convert(api.load(src), "gurps", trace=False)
     unread = [x for x in conv.losses if x.rule == "text.unread"]
-    assert [x.path for x in unread] == ["line 6"] and unread[0].kind == "dropped-item"
-    assert "Brawl" in unread[0].message and unread[0].level == "warning"
+    assert [x.path for x in unread] == ["line 7"] and unread[0].kind == "dropped-item"
+    assert "Sling" in unread[0].message and unread[0].level == "warning"
     assumed = [x for x in conv.losses if x.rule == "text.assumed"]
     assert any("divided by 5" in x.message for x in assumed) and all(x.level == "info" for x in assumed)
-    r = subprocess.run([XSYS, "convert", str(TEXT / "walters-coc7.txt"), "--to", "gurps", "--format", "yaml",
+    r = subprocess.run([XSYS, "convert", str(src), "--to", "gurps", "--format", "yaml",
                         "--strict"], capture_output=True, text=True)
-    assert r.returncode == 1 and "first: line 6: not read from the text input: Brawl" in r.stderr
+    assert r.returncode == 1 and "first: line 7: not read from the text input: Sling" in r.stderr
     # a block read whole has no read losses
     clean = api.convert(api.load(TEXT / "malloy-coc6.txt"), "gurps", trace=False)
     assert not [x for x in clean.losses if x.rule == "text.unread"]
 
 
-def test_the_read_report_survives_into_the_written_loss_report():
+def test_the_read_report_survives_into_the_written_loss_report(tmp_path):
     import yaml
 
-    conv = api.convert(api.load(TEXT / "walters-coc7.txt"), "coc", trace=False)
+    conv = api.convert(api.load(_with_unread_line(tmp_path)), "coc", trace=False)
     written = yaml.safe_load(api.dump(conv, "yaml"))
-    assert any(x["path"] == "line 6" and x["kind"] == "dropped-item" for x in written["xsys"]["losses"])
+    assert any(x["path"] == "line 7" and x["kind"] == "dropped-item" for x in written["xsys"]["losses"])
 
 
-def test_validate_reports_what_a_text_block_left_unread():
-    r = subprocess.run([XSYS, "validate", str(TEXT / "walters-coc7.txt")], capture_output=True, text=True)
+def test_validate_reports_what_a_text_block_left_unread(tmp_path):
+    r = subprocess.run([XSYS, "validate", str(_with_unread_line(tmp_path))], capture_output=True, text=True)
     assert r.returncode == 0 and "ok: " in r.stdout
-    assert "warning: line 6: not read from the text input" in r.stderr and "[text.assumed]" in r.stderr
+    assert "warning: line 7: not read from the text input" in r.stderr and "[text.assumed]" in r.stderr
 
 
 def test_an_unknown_skill_name_is_a_warning_naming_the_closest_match():

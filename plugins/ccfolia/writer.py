@@ -65,6 +65,10 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
             extra.append(f"攻撃回数 {w['shots_per_round']}")
         if extra:
             left.append(f"{w['name']} ({', '.join(extra)})")
+    for m in doc.get("melee") or []:  # close combat (issue 20): its damage roll, named by its skill
+        if m.get("damage"):
+            label = japanese_name(m.get("skill")) or m.get("skill")
+            commands.append(f"{str(m['damage']).upper()} 【ダメージ：{label}：{m['name']}】")
     for a in doc.get("armor") or []:
         left.append(f"防具 {a.get('name')}")
     meta = doc.get("xsys")

@@ -54,6 +54,16 @@ class CocWeapon(msgspec.Struct, **_OPTS):
     muzzle_energy: Energy | None = None
 
 
+class CocMelee(msgspec.Struct, **_OPTS):
+    """A close-combat attack of a CoC stat block (issue 20): the weapon, the skill it is made with
+    (its % is in the stat block's skills) and its damage ("1d4+db": the wielder's damage bonus)."""
+
+    name: Name
+    skill: Name
+    damage: Annotated[str, Meta(max_length=40, pattern=r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$",
+                                description="damage dice, e.g. '1d4+db'")]
+
+
 class CocArmor(msgspec.Struct, **_OPTS):
     """Armor with both numbers of the armor table (coc-ja.armor.table, "A/B")."""
 
@@ -88,6 +98,7 @@ class CocNpc(msgspec.Struct, **_OPTS):
     spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
     weapons: list[CocWeapon] = msgspec.field(default_factory=list)
+    melee: list[CocMelee] = msgspec.field(default_factory=list)  # close-combat attacks (issue 20)
     armor: list[CocArmor] = msgspec.field(default_factory=list)
     notes: Text = ""
 
@@ -118,6 +129,7 @@ class CocCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     Luck: Annotated[int, Meta(ge=0, le=99)] | None = None
     spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)  # skills no neutral key holds
+    melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat lines by weapon name
 
 
 class CocBarrier(msgspec.Struct, **_OPTS):

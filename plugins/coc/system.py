@@ -29,11 +29,13 @@ from xsys.core.model import (
     Combatant,
     Cover,
     Light,
+    MeleeWeapon,
     Shooter,
     Shot,
     Target,
     Weapon,
     generic_weapon,
+    melee_class_of,
 )
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
@@ -42,7 +44,7 @@ from xsys.core.units import Duration, Energy, Illuminance, Length, brief, parse
 from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of, firearm_skill_for
 
 from . import rules
-from .model import CocArmor, CocBarrier, CocCarried, CocNpc, CocShot, CocWeapon
+from .model import CocArmor, CocBarrier, CocCarried, CocMelee, CocNpc, CocShot, CocWeapon
 
 PACKAGE = __package__  # "xsys.plugins.coc"
 
@@ -115,6 +117,13 @@ class LightEffect:
 # 51-75%, expert 76-90%, master 91%+. (rank, name, lowest level, typical level)
 COC_TIERS = ((0, "novice/neophyte (base chance)", 0, 20), (1, "amateur", 26, 40), (2, "professional", 51, 63),
              (3, "expert", 76, 83), (4, "master", 91, 95))
+
+
+# coc-ja.melee (assumed): a close-combat attack known only by its weapon's class, as the CoC 6th
+# edition weapon table writes the like of it: skill, damage (db: the wielder's damage bonus)
+MELEE_LINES = {"unarmed": ("Fist/Punch", "1d3+db"), "knife": ("Knife", "1d4+db"), "club": ("Club", "1d6+db"),
+               "sword": ("Sword", "1d8+1+db"), "axe": ("Axe", "1d8+2+db"), "spear": ("Spear", "1d8+1+db"),
+               "improvised": ("Club (improvised)", "1d4+db")}
 
 
 class CocSystem(System):
@@ -827,8 +836,16 @@ class CocSystem(System):
             anative.append(msgspec.to_builtins(a, enc_hook=_enc))
         if anative:
             native["armor"] = anative
-        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
-                         toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
+        melee = []
+        for i, m in enumerate(npc.melee):  # close combat (issue 20): its class crosses, its line is carried
+            cls = melee_class_of(m.name, m.skill)
+            melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
+            if col.tracing:
+                col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
+                         source="assumed")
+        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, melee=melee,
+                         armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
                          carried={self.carried_namespaces[0]: own} if own else {})
         return col.result(comb)
 
@@ -882,10 +899,40 @@ class CocSystem(System):
                 if col.tracing:
                     col.step("$.HP", None, f"toughness {t:.3f}", f"HP {hp}", rules=["coc-ja.hp"], source="assumed",
                              note=f"toughness x the rule's ceil((CON + SIZ) / 2) = {derived_hp}")
+        melee = self._melee_from_neutral(combatant, own.get("melee", {}), col)
         npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
-                     spells=list(own.get("spells", [])), skills=skills, weapons=weapons, armor=armor,
+                     spells=list(own.get("spells", [])), skills=skills, weapons=weapons, melee=melee, armor=armor,
                      notes=combatant.notes, **npc_chars)
         return col.result(npc)
+
+    def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
+        """Close-combat attacks (issue 20): a carried coc line by its weapon's name, else the line of
+        its class (coc-ja.melee, assumed); a carried line whose weapon did not cross comes back."""
+        lines = lines if isinstance(lines, dict) else {}
+        out: list[CocMelee] = []
+        for i, m in enumerate(combatant.melee):
+            kept = lines.get(m.name)
+            if isinstance(kept, dict):
+                try:
+                    out.append(msgspec.convert(kept, CocMelee))
+                    continue
+                except msgspec.ValidationError as exc:
+                    col.loss("unsupported-field", f"$.carried.coc.melee.{m.name}", f"{m.name}: the carried coc line "
+                             f"is not one ({exc}); written as a {m.melee_class}", "coc-ja.melee")
+            skill, damage = MELEE_LINES[m.melee_class]
+            out.append(CocMelee(name=m.name, skill=skill, damage=damage))
+            if col.tracing:
+                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", f"{skill}, damage {damage}",
+                         rules=["coc-ja.melee"], source="assumed")
+        crossed = {m.name for m in combatant.melee}
+        for name, line in lines.items():
+            if name not in crossed and isinstance(line, dict):
+                try:
+                    out.append(msgspec.convert(line, CocMelee))
+                except msgspec.ValidationError as exc:
+                    col.loss("unsupported-field", f"$.carried.coc.melee.{name}", f"{name}: the carried coc line is "
+                             f"not one ({exc}); dropped", "coc-ja.melee")
+        return out
 
     # ==== shot conversions =============================================================
     def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:

@@ -132,9 +132,13 @@ def read_v1(inv: dict[str, Any]) -> dict[str, Any]:
         w = _obj(w, f"{wpath}[{i}]")
         wname = str(w.get("name") or "").strip()
         rng = str(w.get("range") or "").strip()
+        if wname and (not rng or rng.lower() in ("-", "touch", "n/a")):
+            # a close-combat attack (issue 20): the coc document's melee line
+            dmg = str(w.get("damage") or "").strip()
+            lines.append((f"Melee: {wname}" + (f", damage {dmg}" if dmg else "") + ";", f"{wpath}[{i}]"))
+            continue
         if not wname or not rng or rng.lower() in ("-", "touch", "n/a"):
-            unread.append({"path": f"{wpath}[{i}]", "text": f"{wname or w!r} (melee attacks have no place in a "
-                           "CoC document yet)"})
+            unread.append({"path": f"{wpath}[{i}]", "text": f"{wname or w!r} (no name or range)"})
             continue
         parts = [wname, f"damage {w.get('damage')}"]
         m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(yards?|yds?|m|ft|feet)?", rng, re.IGNORECASE)

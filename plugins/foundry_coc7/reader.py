@@ -189,8 +189,12 @@ def _weapon(item: dict[str, Any], ib: dict[str, Any], root: str, skills: dict[st
     skill = weapon_skill(skill_name, name)
     rng = _dict(_dict(ib.get("range"), f"{root}.range").get("normal"), f"{root}.range.normal")
     if props.get("melee") or not props.get("rngd", True) or (natives and natives[0] == "Fist/Punch"):
-        unread.append({"path": path, "text": f"{name} (melee attacks have no place in a CoC document yet)"})
-        return None
+        # a close-combat attack (issue 20): the coc document's melee line
+        parts = [name]
+        if str(rng.get("damage") or "").strip():
+            parts.append(f"damage {str(rng['damage']).strip()}")
+        parts.append(f"skill {natives[0] if natives else (skill_name or name)}")
+        return "Melee: " + ", ".join(parts) + ";"
     parts = [name]
     damage = str(rng.get("damage") or "").strip()
     bands = [str(_dict(_dict(ib.get("range"), f"{root}.range").get(b), f"{root}.range.{b}").get("damage") or "").strip()

@@ -70,6 +70,7 @@ class GurpsCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     skills: dict[Name, Level] = msgspec.field(default_factory=dict)  # skills no neutral key holds
     advantages: list[Name] = msgspec.field(default_factory=list)
     disadvantages: list[Name] = msgspec.field(default_factory=list)
+    melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat weapon lines by name
 
 
 class GurpsNpc(_Base, kw_only=True):

@@ -24,7 +24,7 @@ from xsys.core.catalog import strip_entry
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, ladders_from_data
-from xsys.core.model import Armor, Combatant, Cover, Light, Shooter, Shot, Target, Weapon
+from xsys.core.model import Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
@@ -149,7 +149,21 @@ DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
 # Derived values carried as neutral values of their own, not as offsets kept for GURPS:
 # Will and Per as the will and perception characteristics, Dodge as the dodge (gurps.dodge).
 MINDS = {"Will": "will", "Per": "perception"}
-CARRIED = ("Will", "Per", "Dodge", "HP")  # HP as the neutral toughness (HP / HT)
+# gurps.melee (assumed): a close-combat weapon known only by its class, as an average (ST 10)
+# wielder's line of the 3e Basic Set weapon table: skill, damage dice, damage type
+MELEE_LINES = {"unarmed": ("Brawling", "1d-2", "cr"), "knife": ("Knife", "1d-2", "cut"),
+               "club": ("Axe/Mace", "1d+1", "cr"), "sword": ("Broadsword", "1d+1", "cut"),
+               "axe": ("Axe/Mace", "1d+2", "cut"), "spear": ("Spear", "1d+1", "imp"),
+               "improvised": ("Axe/Mace (improvised)", "1d", "cr")}
+CARRIED = ("Will", "Per", "Dodge", "HP")
+
+
+def _melee_class(w: GurpsWeapon) -> str:
+    """A close-combat weapon's class by its name, else its skill; Axe/Mace by its damage type."""
+    cls = melee_class_of(w.name, w.skill)
+    if cls in ("axe", "club") and "axe/mace" in w.skill.lower() and melee_class_of(w.name) == "improvised":
+        return "axe" if w.type == "cut" else "club"
+    return cls  # HP as the neutral toughness (HP / HT)
 
 
 def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -390,7 +404,7 @@ class Gurps(System):
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
-                "gurps.weapon-stats", "gurps.damage", "gurps.armor"}
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.melee"}
         return ids
 
     # ---- weapons -----------------------------------------------------------------------
@@ -813,11 +827,17 @@ class Gurps(System):
                 own[f] = list(getattr(npc, f))
                 col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
         weapons: list[Weapon] = []
+        melee: list[MeleeWeapon] = []
         for i, w in enumerate(npc.weapons):
             nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]")
             entry = msgspec.to_builtins(w)
-            if nw is None:
-                blob.setdefault("extra_weapons", []).append(entry)
+            if nw is None:  # a close-combat weapon (issue 20): its class crosses, its line is carried
+                cls = _melee_class(w)
+                melee.append(MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+                own.setdefault("melee", {})[w.name] = entry
+                if col.tracing:
+                    col.step(f"$.weapons[{i}]", f"{w.name} ({w.skill}, {w.damage} {w.type})", f"melee {cls}",
+                             rules=["gurps.melee"], source="assumed")
             else:
                 weapons.append(nw)
                 blob.setdefault("weapons", {})[w.name] = entry
@@ -826,7 +846,7 @@ class Gurps(System):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
             blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
         return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
-                                    armor=armor, toughness=toughness, notes=npc.notes,
+                                    melee=melee, armor=armor, toughness=toughness, notes=npc.notes,
                                     native={self.key: blob} if blob else {},
                                     carried={self.key: own} if own else {}))
 
@@ -882,6 +902,28 @@ class Gurps(System):
             else:
                 weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
+        lines = own.get("melee", {})
+        for i, m in enumerate(combatant.melee):
+            kept = lines.get(m.name) if isinstance(lines, dict) else None
+            try:
+                weapons.append(msgspec.convert(kept, GurpsWeapon) if isinstance(kept, dict) else self._melee_line(m))
+            except msgspec.ValidationError as exc:
+                col.loss("unsupported-field", f"$.carried.gurps.melee.{m.name}", f"{m.name}: the carried GURPS "
+                         f"line is not one ({exc}); written as a {m.melee_class}", "gurps.melee")
+                weapons.append(self._melee_line(m))
+            if kept is None and col.tracing:
+                w = weapons[-1]
+                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", f"{w.skill}, {w.damage} {w.type}",
+                         rules=["gurps.melee"], source="assumed")
+        # a carried line whose weapon the systems on the way could not hold: back as it was
+        crossed = {m.name for m in combatant.melee}
+        for name, line in (lines.items() if isinstance(lines, dict) else ()):
+            if name not in crossed and isinstance(line, dict):
+                try:
+                    weapons.append(msgspec.convert(line, GurpsWeapon))
+                except msgspec.ValidationError as exc:
+                    col.loss("unsupported-field", f"$.carried.gurps.melee.{name}", f"{name}: the carried GURPS "
+                             f"line is not one ({exc}); dropped", "gurps.melee")
         armor: list[GurpsArmor] = []
         for i, a in enumerate(combatant.armor):
             kept = blob.get("armor", {}).get(a.name)
@@ -891,6 +933,11 @@ class Gurps(System):
                        advantages=list(own.get("advantages", [])), disadvantages=list(own.get("disadvantages", [])),
                        weapons=weapons, armor=armor, notes=combatant.notes)
         return col.result(npc)
+
+    def _melee_line(self, m: MeleeWeapon) -> GurpsWeapon:
+        """gurps.melee (assumed): the GURPS line of a close-combat weapon known only by its class."""
+        skill, damage, dtype = MELEE_LINES[m.melee_class]
+        return GurpsWeapon(name=m.name, skill=skill, damage=damage, type=dtype)
 
     def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
         """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
@@ -925,7 +972,9 @@ class Gurps(System):
         if cls is None:
             cls = class_of_skill(w.skill, w.Acc)
             if cls is None:
-                col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is not a firearm or thrown weapon; kept for GURPS")
+                col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is a close-combat weapon: it crosses as a "
+                         f"{_melee_class(w)}; its GURPS line is kept (carried.gurps.melee.{w.name})",
+                         "gurps.melee")
                 return None
             # never a silent handgun (issue 17): a Guns specialisation this plugin does not
             # list is read by its words, else by its Accuracy, and said so

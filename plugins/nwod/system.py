@@ -24,7 +24,7 @@ from xsys.core.dice import PoolRules
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
-    Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon,
+    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of,
 )
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
@@ -118,6 +118,13 @@ class NwodNpc(Opts, kw_only=True):
     notes: Text = ""
 
 
+# nwod.melee (assumed): a close-combat weapon known only by its class, as the WoD Melee Weapons
+# Chart (p. 167) writes the like of it: chart type, damage dice, Size (unarmed: Brawl, 0 dice)
+MELEE_LINES = {"unarmed": ("Brawl", 0, 0), "knife": ("Knife", 1, 1), "club": ("Club", 2, 2),
+               "sword": ("Sword", 3, 2), "axe": ("Hatchet", 2, 1), "spear": ("Spear", 3, 4),
+               "improvised": ("Improvised", 1, 2)}
+
+
 class NwodCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What an nwod stat block puts in the neutral NPC's ``carried: {nwod: ...}`` (and takes
     back from it): what only nWoD states, verbatim (xsys.core.carried)."""
@@ -126,6 +133,7 @@ class NwodCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     skills: dict[str, SkillDots] = msgspec.field(default_factory=dict)  # skills no neutral key holds
     specialties: dict[str, list[Name]] = msgspec.field(default_factory=dict)
     merits: dict[str, Dots] = msgspec.field(default_factory=dict)
+    melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat weapon lines by name
 
 
 Concealment = Literal["none", "barely", "partial", "substantial"]
@@ -577,7 +585,7 @@ class NwodSystem(System):
             "nwod.pool", "nwod.chance-die", "nwod.firearms.pool", "nwod.untrained", "nwod.specialty",
             "nwod.armor", "nwod.armor-piercing", "nwod.weapon.strength", "nwod.offhand",
             "nwod.defense", "nwod.specified-target", "nwod.derived", "nwod.object.structure",
-            "nwod.range", "nwod.hidden",
+            "nwod.range", "nwod.hidden", "nwod.melee",
         }
 
     # ------------------------------------------------------------------ skills
@@ -934,7 +942,9 @@ class NwodSystem(System):
 
     def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | None:
         if w.ranges is None:
-            col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} has no neutral form; kept in native.nwod")
+            col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as a "
+                     f"{melee_class_of(w.name, w.type)}; its nWoD line is kept (carried.nwod.melee.{w.name})",
+                     "nwod.melee")
             return None
         if w.catalog:
             try:
@@ -995,10 +1005,19 @@ class NwodSystem(System):
                 col.loss("rounded", f"$.{k}", f"{k} {stated} differs from the rules' {v}; kept verbatim",
                          "nwod.derived")
         weapons = []
+        melee: list[MeleeWeapon] = []
+        melee_lines: dict[str, Any] = {}
         for i, w in enumerate(npc.weapons):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
             if nw is not None:
                 weapons.append(nw)
+            else:  # close combat (issue 20): its class crosses, its line is carried
+                cls = melee_class_of(w.name, w.type)
+                melee.append(MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+                melee_lines[w.name] = msgspec.to_builtins(w, enc_hook=_enc)
+                if col.tracing:
+                    col.step(f"$.weapons[{i}]", f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
+                             rules=["nwod.melee"], source="assumed")
         armor = []
         for i, a in enumerate(npc.armor):
             if a.catalog:
@@ -1029,8 +1048,10 @@ class NwodSystem(System):
         for k in ("specialties", "merits"):
             if getattr(npc, k):
                 own[k] = msgspec.to_builtins(getattr(npc, k))
-        comb = Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
-                         toughness=toughness, notes=npc.notes, native={self.key: native}, carried={self.key: own})
+        if melee_lines:
+            own["melee"] = melee_lines
+        comb = Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons, melee=melee,
+                         armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native}, carried={self.key: own})
         return col.result(comb)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[NwodNpc]:
@@ -1060,6 +1081,7 @@ class NwodSystem(System):
         skills = {k: v for k, v in skills.items() if v > 0}
         skills.update({k: v for k, v in own.get("skills", {}).items() if k not in skills})
         weapons = [self.weapon_from_neutral(w, col, f"$.weapons[{i}]") for i, w in enumerate(combatant.weapons)]
+        weapons += self._melee_from_neutral(combatant, own.get("melee", {}), col)
         armor = []
         for i, a in enumerate(combatant.armor):
             g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
@@ -1088,6 +1110,35 @@ class NwodSystem(System):
             derived["Health"] = health
         npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
+
+    def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
+        """Close-combat weapons (issue 20): a carried nWoD line by its name, else the line of its
+        class (nwod.melee, assumed); a carried line whose weapon did not cross comes back as it was."""
+        lines = lines if isinstance(lines, dict) else {}
+        out: list[NwodWeapon] = []
+        for i, m in enumerate(combatant.melee):
+            kept = lines.get(m.name)
+            if isinstance(kept, dict):
+                try:
+                    out.append(msgspec.convert(kept, NwodWeapon, dec_hook=_dec))
+                    continue
+                except (msgspec.ValidationError, TypeError) as exc:
+                    col.loss("unsupported-field", f"$.carried.nwod.melee.{m.name}", f"{m.name}: the carried nWoD "
+                             f"line is not one ({exc}); written as a {m.melee_class}", "nwod.melee")
+            t, dmg, size = MELEE_LINES[m.melee_class]
+            out.append(NwodWeapon(name=m.name, type=t, damage=dmg, size=size))
+            if col.tracing:
+                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", f"{t}, damage {dmg}, Size {size}",
+                         rules=["nwod.melee"], source="assumed")
+        crossed = {m.name for m in combatant.melee}
+        for name, line in lines.items():
+            if name not in crossed and isinstance(line, dict):
+                try:
+                    out.append(msgspec.convert(line, NwodWeapon, dec_hook=_dec))
+                except (msgspec.ValidationError, TypeError) as exc:
+                    col.loss("unsupported-field", f"$.carried.nwod.melee.{name}", f"{name}: the carried nWoD line "
+                             f"is not one ({exc}); dropped", "nwod.melee")
+        return out
 
     def _dodge_to_neutral(self, npc: NwodNpc, der: Mapping[str, int], col: Collector) -> dict[str, float]:
         """The stat block's Defense (stated, else derived) as the neutral dodge (nwod.defense)."""

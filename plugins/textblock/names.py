@@ -102,4 +102,5 @@ HEADINGS: dict[str, str] = {
     **{fold(h): "derived" for h in ("derived", "derived traits")},
     **{fold(h): "zalety" for h in ("zalety",)},
     **{fold(h): "spells" for h in ("spells", "spell", "呪文", "法术", "咒语")},
+    **{fold(h): "melee" for h in ("melee", "close combat", "近接戦闘", "格闘", "近战")},
 }

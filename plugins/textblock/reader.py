@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from xsys.core.errors import InputError
+from xsys.core.model import melee_class_of
 
 from . import names as N
 from .names import fold
@@ -408,6 +409,7 @@ def read_coc(lines: list[str], system: str) -> Read:
     armor: list[dict[str, Any]] = []
     notes: list[str] = []
     spells: list[str] = []
+    melee: list[dict[str, Any]] = []
     extra: dict[str, Any] = {}
     extra_line: dict[str, int] = {}
 
@@ -452,11 +454,11 @@ def read_coc(lines: list[str], system: str) -> Read:
             for native in natives:
                 skills[native] = pct if pct is not None else skills.get(native, 0)
             return
+        said = attrs.get("skill")
         if natives and set(natives) <= {"Fist/Punch"} or fold(name) in ("kick", "grapple", "head butt", "knife",
-                                                                        "club", "fighting (brawl)"):
-            if pct is not None and natives:
-                skills[natives[0]] = pct
-            r.unread.append((n, f"{item} (melee attacks have no place in a CoC document yet)"))
+                                                                        "club", "fighting (brawl)") \
+                or (said and said not in _COC_CLASS and melee_class_of(str(said)) != "improvised"):
+            melee_attack(name, pct, attrs, left, natives, n)
             return
         entry = weapon_entry(cid, name)
         skill = attrs.get("skill") or (natives[0] if natives else None) or (
@@ -500,6 +502,29 @@ def read_coc(lines: list[str], system: str) -> Read:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
         weapons.append(w)
 
+    def melee_attack(name: str, pct: int | None, attrs: dict[str, Any], left: list[str],
+                     natives: tuple[str, ...] | None, n: int) -> None:
+        """A close-combat attack (issue 20): the document's melee line; its % is the skill's."""
+        skill = str(attrs.get("skill") or (natives[0] if natives else name))
+        if pct is not None:
+            skills[skill] = pct
+        damage = _dice(str(attrs.get("damage", ""))).lower()
+        melee.append({"name": name, "skill": skill, "damage": damage})
+        if left:
+            r.unread.append((n, f"{name}: " + ", ".join(left)))
+
+    def melee_item(item: str, n: int) -> bool:
+        parsed = coc_weapon_parts(item)
+        if parsed is None:
+            m = _PCT.match(item)  # "Grapple 40%": an attack without damage
+            if not m:
+                return False
+            name = m.group("name").strip()
+            parsed = (name, int(m.group("val")), {}, [])
+        name, pct, attrs, left = parsed
+        melee_attack(name, pct, attrs, left, N.COC_SKILLS.get(fold(name)), n)
+        return True
+
     def spell_item(item: str, n: int) -> bool:
         name = item.strip().rstrip(".")
         if not name:
@@ -540,8 +565,8 @@ def read_coc(lines: list[str], system: str) -> Read:
     # a CoC weapon line runs on with commas ("55%, damage 1D10, base range 15 m"): weapons
     # are one per line or apart by semicolons
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
-                                          "spells": spell_item},
-                        lambda kind, text: split_items(text, ";" if kind in ("weapons", "armor") else ",;"))
+                                          "spells": spell_item, "melee": melee_item},
+                        lambda kind, text: split_items(text, ";" if kind in ("weapons", "armor", "melee") else ",;"))
 
     Walk(r, lines).run(stats, section)
     raw = dict(chars)
@@ -556,6 +581,8 @@ def read_coc(lines: list[str], system: str) -> Read:
         doc["spells"] = spells
     doc["skills"] = skills
     doc["weapons"] = weapons
+    if melee:
+        doc["melee"] = melee
     doc["armor"] = armor
     doc["notes"] = _notes(r, notes)
     r.doc = doc

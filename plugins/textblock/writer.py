@@ -101,6 +101,16 @@ def write_coc(d: dict[str, Any]) -> list[str]:
                     parts.append(f"{label} {_length(w[key]) if key in ('length', 'muzzle_energy') else w[key]}")
             items.append(", ".join(parts))
         out.append(_weapons_line("Weapons", items, [w["name"] for w in d["weapons"]]))
+    if d.get("melee"):
+        items = []
+        for m in d["melee"]:
+            pct = (d.get("skills") or {}).get(m.get("skill"))
+            parts = [f"{m['name']}" + (f" {pct}%" if pct is not None else "")]
+            if m.get("damage"):
+                parts.append(f"damage {str(m['damage']).upper()}")
+            parts.append(f"skill {m['skill']}")
+            items.append(", ".join(parts))
+        out.append(_weapons_line("Melee", items, [m["name"] for m in d["melee"]]))
     if d.get("armor"):
         if d.get("system") == "coc-zh":
             out.append("Armor: " + "; ".join(f"{a['name']}{_catalog_tag(a, 'catalog', 'armor')} {a['points']}"
