@@ -25,7 +25,6 @@ third-party system carries the others' data without a line of its own.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Iterator, Mapping
 
 import msgspec
@@ -123,13 +122,17 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
     ``kept-verbatim`` loss the source's plugin already wrote there (``losses[i]`` for i in
     `earlier`) is extended; else one is added."""
     at: dict[str, int] = {}
-    for i in earlier:
-        if losses[i].kind == "kept-verbatim":
-            at.setdefault(losses[i].path, i)
-            # a plugin that keeps a value at a path of its own (a weapon line at $.weapons[2]) says
-            # where it is carried ("carried.gurps.melee.Switchblade"): found by that name
-            for named in re.findall(rf"{FIELD}\.[\w-]+\.[^\s;,)]+(?: [^\s;,)]+)*", losses[i].message):
-                at.setdefault(f"@{named}", i)
+    kept = [i for i in earlier if losses[i].kind == "kept-verbatim"]
+    for i in kept:
+        at.setdefault(losses[i].path, i)
+    for ns, block in carried.items():
+        # a plugin that keeps a value at a path of its own (a weapon line at $.weapons[2]) says
+        # where it is carried ("carried.gurps.melee.Switchblade"): found by that name
+        for key, _ in leaves(block):
+            name = f"{FIELD}.{ns}.{key}"
+            hit = next((i for i in kept if name in losses[i].message), None)
+            if hit is not None:
+                at.setdefault(f"@{name}", hit)
     for ns, block in carried.items():
         for top, value in block.items():
             # the source's plugin said it kept the whole entry (``$.specialties``): say it once

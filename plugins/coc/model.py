@@ -130,6 +130,7 @@ class CocCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)  # skills no neutral key holds
     melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat lines by weapon name
+    carry: dict[Name, Name] = msgspec.field(default_factory=dict)  # weapon name -> holster / sling
 
 
 class CocBarrier(msgspec.Struct, **_OPTS):

@@ -825,8 +825,10 @@ class CocSystem(System):
             weapons.append(nw)
             wnative.append(msgspec.to_builtins(w, enc_hook=_enc))
             if w.carry:
+                own.setdefault("carry", {})[w.name] = w.carry  # how it is carried: CoC's quick-draw rules only
                 col.loss("kept-verbatim", f"$.weapons[{i}].carry", f"{w.name} carried in a {w.carry}: the neutral "
-                         "model has no way of carrying a weapon; kept for the way back", "coc-ja.quickdraw.carry")
+                         f"model has no way of carrying a weapon; kept (carried.coc.carry.{w.name})",
+                         "coc-ja.quickdraw.carry")
         if wnative:
             native["weapons"] = wnative
         armor, anative = [], []
@@ -874,6 +876,9 @@ class CocSystem(System):
                 cw = msgspec.structs.replace(cw, **fields)
             else:
                 cw = self.weapon_defaults(w)
+                carry = own.get("carry", {}).get(w.name)
+                if isinstance(carry, str):
+                    cw = msgspec.structs.replace(cw, carry=carry)
                 if col.tracing:
                     col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
                              f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed")
