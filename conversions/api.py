@@ -270,7 +270,10 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     carried.report(block, system.key, prefix, losses, audit._mine.get(prefix, []) if audit is not None else [],
                    (lambda p: audit.resolve(p)[1]) if audit is not None else (lambda p: False))
     typ = documents.carrier_type(type(native))
-    return typ(**{f: getattr(native, f) for f in native.__struct_fields__}, carried=block)
+    fields = {f: getattr(native, f) for f in native.__struct_fields__}
+    own = fields.get(carried.FIELD)  # a plugin whose stat block has a carried block of its own
+    fields[carried.FIELD] = {**own, **block} if isinstance(own, dict) else block
+    return typ(**fields)
 
 
 def from_neutral(value: Any, kind: str, key: str, system: System | None, losses: list[Loss],

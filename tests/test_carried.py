@@ -245,3 +245,28 @@ def test_vtt_formats_read_and_write_what_only_coc_states():
 
     dh = api.load(ROOT / "fixtures" / "dholes-house" / "agnes-porter.json").document
     assert dh.Luck == 60
+
+
+def test_a_plugin_whose_stat_block_has_its_own_carried_field_keeps_both():
+    """A third-party stat block that already declares `carried` (its own use of it) gets the
+    others' namespaces merged in, not an error."""
+    import msgspec
+
+    from xsys.core.model import Combatant
+    from xsys.core.trace import Collector
+
+    class OwnNpc(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+        name: str
+        carried: dict[str, dict] = {}
+
+    class Own:
+        key = "own"
+
+        def npc_from_neutral(self, c):
+            return Collector("own").result(OwnNpc(name=c.name, carried={"own": {"mana": 3}}))
+
+    losses: list = []
+    neutral = Combatant(name="X", carried={"coc": {"SAN": 40}, "own": {"mana": 3}})
+    out = api._carry(Own(), neutral, Own().npc_from_neutral(neutral).value, "$", losses, None)
+    assert type(out) is OwnNpc and out.carried == {"own": {"mana": 3}, "coc": {"SAN": 40}}
+    assert [x.path for x in losses] == ["$.SAN"]
