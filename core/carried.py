@@ -130,7 +130,9 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
         # where it is carried ("carried.gurps.melee.Switchblade"): found by that name
         for key, _ in leaves(block):
             name = f"{FIELD}.{ns}.{key}"
-            hit = next((i for i in kept if name in losses[i].message), None)
+            hit = next((i for i in kept if f"({name})" in losses[i].message), None)  # "(carried.coc.carry.Glock 17)"
+            if hit is None:
+                hit = next((i for i in kept if name in losses[i].message), None)
             if hit is not None:
                 at.setdefault(f"@{name}", hit)
     for ns, block in carried.items():

@@ -246,11 +246,15 @@ def test_a_variants_copy_for_its_parent_is_not_a_second_loss(to):
 
 # ---- a CoC weapon's carry and a Polish target in the open (issue 17) ---------------------
 
-def test_a_coc_weapons_carry_is_reported_where_it_is_dropped():
+def test_a_coc_weapons_carry_is_reported_where_it_is_carried():
+    # issue 20: no other system has a holster: the carry rides in nwod's carried block, and the
+    # report says so at the weapon's own carry (info, not a strict loss)
     conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "nwod", fresh=True)
     carry = [x for x in conv.losses if x.path.endswith(".carry")]
     assert [x.path for x in carry] == ["$.weapons[0].carry", "$.weapons[1].carry"]
-    assert "violin case" in carry[0].message and carry[0].kind in STRICT_KINDS
+    assert "violin case" in carry[0].message and "not expressible in nwod" in carry[0].message
+    assert carry[0].kind not in STRICT_KINDS
+    assert conv.document.carried["coc"]["carry"]["Thompson M1928"] == "violin case"
 
 
 def test_a_fully_visible_target_is_not_a_polish_loss():
