@@ -78,6 +78,42 @@ def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
     return took, usage.ru_maxrss
 
 
+# A child's ru_maxrss is no measure of its own memory once the benchmark process has grown:
+# Linux keeps, across the child's exec, the high-water mark of the address space it was
+# spawned in (the parent's, with vfork), so after reading a big output (output_parts) every
+# later child reported the parent's 370 MiB. The peak memory runs are measured from inside
+# instead: the same `xsys` main, in a process that writes its own VmHWM (the exec'd address
+# space only) at exit; where there is no /proc, ru_maxrss as before.
+_HWM_MAIN = """import atexit, sys
+out = sys.argv[1]
+def _hwm():
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    with open(out, "w") as o:
+                        o.write(line.split()[1])
+    except OSError:
+        pass
+atexit.register(_hwm)
+sys.argv = ["xsys"] + sys.argv[2:]
+from xsys.conversions.cli import main
+sys.exit(main())
+"""
+
+
+def _run_own_peak(args: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall time and peak resident memory (KiB) of ``xsys ARGS``, the memory its own."""
+    fd, hwm = tempfile.mkstemp(prefix="xsys-bench-hwm-")
+    os.close(fd)
+    try:
+        took, maxrss = _run([sys.executable, "-c", _HWM_MAIN, hwm, *args], env)
+        text = Path(hwm).read_text().strip()
+        return took, int(text) if text.isdigit() else maxrss
+    finally:
+        os.unlink(hwm)
+
+
 def paired(cmd: list[str], floor: list[str], pairs: int, env: dict[str, str], warm: bool = True) -> dict[str, Any]:
     """Median of the ratios of `pairs` pairs (cmd, floor), run one after the other with the
     order alternating, so that a load that comes and goes weighs on both alike."""
@@ -221,7 +257,7 @@ def peak_memory(pool: list[dict[str, Any]], sizes: tuple[int, int], to: str, tmp
             _write_roster(src, pool, n)
         dest = tmp / f"roster-{n}-mem.json"
         try:
-            took, peak = _run([_xsys_exe(), "convert", str(src), "--to", to, "-o", str(dest), "-q"], _env())
+            took, peak = _run_own_peak(["convert", str(src), "--to", to, "-o", str(dest), "-q"], _env())
         except SystemExit as exc:
             out[str(n)] = {"error": str(exc)[-500:]}
             continue

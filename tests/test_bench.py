@@ -60,3 +60,22 @@ def test_every_goal_of_the_issue_is_judged():
     assert "[not met] cold xsys convert" in text and text.count("[met]") == 7
     assert "streamed output / input: 3.00x = converted NPCs 0.80x + loss report 2.00x + remembered source 0.12x" \
         in text
+
+
+def test_peak_memory_is_the_childs_own_not_a_big_parents(tmp_path):
+    # a child spawned by a big process inherits its high-water mark in ru_maxrss (Linux); the
+    # peak memory runs report the memory of xsys's own address space
+    import resource
+    from pathlib import Path
+
+    import pytest
+
+    if not Path("/proc/self/status").exists():
+        pytest.skip("no /proc: ru_maxrss is all there is")
+    ballast = bytearray(160 * 2**20)
+    for i in range(0, len(ballast), 4096):
+        ballast[i] = 1
+    parent = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    took, peak = bench._run_own_peak(["--version"], bench._env())
+    assert took > 0 and 0 < peak < parent - 100 * 1024, (peak, parent)
+    del ballast
