@@ -11,8 +11,7 @@ See README.md, "Public API for variants".
 
 from __future__ import annotations
 
-from typing import Any
-
+from xsys.core import lazy
 from xsys.core.hookspecs import hookimpl
 
 _PUBLIC = {
@@ -23,17 +22,7 @@ _PUBLIC = {
 
 __all__ = sorted(_PUBLIC) + ["rules", "xsys_register_systems"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        from importlib import import_module
-
-        return getattr(import_module(f".{_PUBLIC[name]}", __name__), name)
-    if name == "rules":
-        from importlib import import_module
-
-        return import_module(".rules", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy.exports(__name__, _PUBLIC, modules=("rules",))
 
 
 @hookimpl

@@ -11,23 +11,14 @@ See README.md for what differs from ``coc`` and how it is built.
 
 from __future__ import annotations
 
-from typing import Any
-
+from xsys.core import lazy
 from xsys.core.hookspecs import hookimpl
 
 _PUBLIC = {"CocZhSystem": "system", "CocZhNpc": "model", "CocZhShot": "model", "CocZhArmor": "model"}
 
 __all__ = sorted(_PUBLIC) + ["rules", "xsys_register_systems"]
 
-
-def __getattr__(name: str) -> Any:
-    from importlib import import_module
-
-    if name in _PUBLIC:
-        return getattr(import_module(f".{_PUBLIC[name]}", __name__), name)
-    if name == "rules":
-        return import_module(".rules", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy.exports(__name__, _PUBLIC, modules=("rules",))
 
 
 @hookimpl

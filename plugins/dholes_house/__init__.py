@@ -7,21 +7,12 @@ claimed by its shape, or named with ``--input-format dholes-house``. See README.
 
 from __future__ import annotations
 
+from xsys.core import lazy
 from xsys.core.hookspecs import hookimpl
-
-
-def _load(data: bytes):
-    from .reader import load
-
-    return load(data)
-
-
-def _sniff(plain) -> bool:
-    from .reader import claims
-
-    return claims(plain)
 
 
 @hookimpl
 def xsys_register_formats(register):
-    register("dholes-house", (), _load, None, sniff=_sniff)
+    register("dholes-house", (),
+             lazy.deferred(f"{__name__}.reader", "load"), None,
+             sniff=lazy.deferred(f"{__name__}.reader", "claims"))

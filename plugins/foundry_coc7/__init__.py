@@ -8,27 +8,12 @@ an actor Foundry imports (``Import Data``). See README.md.
 
 from __future__ import annotations
 
+from xsys.core import lazy
 from xsys.core.hookspecs import hookimpl
-
-
-def _load(data: bytes):
-    from .reader import load
-
-    return load(data)
-
-
-def _dump(doc):
-    from .writer import dump
-
-    return dump(doc)
-
-
-def _sniff(plain) -> bool:
-    from .reader import claims
-
-    return claims(plain)
 
 
 @hookimpl
 def xsys_register_formats(register):
-    register("foundry-coc7", (), _load, _dump, sniff=_sniff)
+    register("foundry-coc7", (),
+             lazy.deferred(f"{__name__}.reader", "load"), lazy.deferred(f"{__name__}.writer", "dump"),
+             sniff=lazy.deferred(f"{__name__}.reader", "claims"))

@@ -9,21 +9,12 @@ README.md.
 
 from __future__ import annotations
 
+from xsys.core import lazy
 from xsys.core.hookspecs import hookimpl
-
-
-def _load(data: bytes):
-    from .reader import load
-
-    return load(data)
-
-
-def _sniff(plain) -> bool:
-    from .reader import claims
-
-    return claims(plain)
 
 
 @hookimpl
 def xsys_register_formats(register):
-    register("foundry-mta", (), _load, None, sniff=_sniff)
+    register("foundry-mta", (),
+             lazy.deferred(f"{__name__}.reader", "load"), None,
+             sniff=lazy.deferred(f"{__name__}.reader", "claims"))

@@ -7,21 +7,11 @@ system's books do (writer.py). See README.md in this folder.
 
 from __future__ import annotations
 
+from xsys.core import lazy
 from xsys.core.hookspecs import hookimpl
-
-
-def _load(data: bytes):
-    from .reader import load
-
-    return load(data)
-
-
-def _dump(doc):
-    from .writer import dump
-
-    return dump(doc)
 
 
 @hookimpl
 def xsys_register_formats(register):
-    register("text", ("txt",), _load, _dump)
+    register("text", ("txt",),
+             lazy.deferred(f"{__name__}.reader", "load"), lazy.deferred(f"{__name__}.writer", "dump"))
