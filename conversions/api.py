@@ -1150,27 +1150,34 @@ def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: in
     HP from CON and SIZ) follows them: where one of its inputs did not cross exactly, the loss
     report says so at the derived field too, since converting back recomputes it from what
     did cross (a GURPS stat block has no SIZ, so CoC's HP comes back from the median SIZ)."""
-    system = audit._system
-    if system is None:
-        return
-    try:
-        derived = system.derived_fields()
-    except PLUGIN_FAULTS:
+    derived = getattr(audit, "_derived_fields", None)
+    if derived is None:  # once per conversion (a roster's NPCs share it)
+        derived = {}
+        if audit._system is not None:
+            try:
+                derived = dict(audit._system.derived_fields())
+            except PLUGIN_FAULTS:
+                pass
+        audit._derived_fields = derived  # type: ignore[attr-defined]
+    if not derived:
         return
     tokens = list(_tokens(prefix) or ())
-    item = _get(audit.plain, tokens) if derived else None
+    item = _get(audit.plain, tokens)
     if not isinstance(item, dict):
         return
     mine = [*(losses[i] for i in audit._mine.get(prefix, ())), *losses[first:]]
     said = {x.path for x in mine}
+    # the item's own paths that lost something ("$.SIZ", "$.merits.Fleet of Foot"), relative to it
+    hurt = ["$" + x.path[len(prefix):] for x in mine
+            if x.kind not in ("assumed", "derived", "kept-verbatim") and _inside(x.path, prefix)]
+    if not hurt:
+        return
     for field, (inputs, rule) in derived.items():
         value = item.get(field)
         path = _path_text([*tokens, field])
         if value is None or path in said:
             continue
-        lost = [inp for inp in inputs
-                if any(x.kind not in ("assumed", "derived", "kept-verbatim") and _inside(x.path, _path_text([*tokens, *inp.split(".")]))
-                       for x in mine)]
+        lost = [inp for inp in inputs if any(_inside(h, f"$.{inp}") for h in hurt)]
         if lost:
             losses.append(Loss.of("derived", path, f"{field} {_show(value)} is computed from {_and(inputs)}; "
                                   f"{_and(lost)} did not cross to {audit.key} exactly (see there), so converting "
