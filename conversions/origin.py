@@ -34,7 +34,7 @@ import base64
 import binascii
 import hashlib
 import zlib
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 import msgspec
 
@@ -119,12 +119,19 @@ class Packer:
     @staticmethod
     def write_base64(spool_path: Any, dst: BinaryIO) -> int:
         """The spool's bytes in base64 into `dst`; the number of bytes written."""
-        n = 0
-        with open(spool_path, "rb") as src:
-            while True:
-                chunk = src.read(B64_CHUNK)
-                if not chunk:
-                    return n
-                out = base64.b64encode(chunk)
-                dst.write(out)
-                n += len(out)
+        return copy_file(spool_path, dst, B64_CHUNK, base64.b64encode)
+
+
+def copy_file(path: Any, dst: BinaryIO, chunk_size: int = 1 << 20,
+              transform: Callable[[bytes], bytes] | None = None) -> int:
+    """The file at `path` into `dst` chunk by chunk (each through `transform`); the number of
+    bytes written."""
+    n = 0
+    with open(path, "rb") as src:
+        while True:
+            chunk = src.read(chunk_size)
+            if not chunk:
+                return n
+            out = transform(chunk) if transform is not None else chunk
+            dst.write(out)
+            n += len(out)

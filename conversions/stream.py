@@ -1020,14 +1020,9 @@ class _Sized:
 
 
 def _append(dst: Any, path: Path) -> int:
-    n = 0
-    with open(path, "rb") as src:
-        while True:
-            chunk = src.read(CHUNK)
-            if not chunk:
-                return n
-            dst.write(chunk)
-            n += len(chunk)
+    from .origin import copy_file
+
+    return copy_file(path, dst, CHUNK)
 
 
 def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:

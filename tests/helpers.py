@@ -13,3 +13,21 @@ def run_main(capsys, *args):
         main([str(a) for a in args])
     out = capsys.readouterr()
     return ex.value.code, out.out, out.err
+
+
+def fixture_npcs(system: str) -> list[dict]:
+    """The bundled NPC fixtures of `system` as roster entries (plain, without system/kind),
+    leaving out converted documents and those with settings of their own."""
+    from pathlib import Path
+
+    from xsys.conversions import documents
+
+    npcs = []
+    for f in sorted((Path(__file__).resolve().parent.parent / "fixtures" / system / "npcs").glob("*.yaml")):
+        d = documents.read_plain(f)
+        if not isinstance(d, dict) or d.get("xsys") or d.get("settings"):
+            continue
+        for k in ("system", "kind"):
+            d.pop(k, None)
+        npcs.append(d)
+    return npcs

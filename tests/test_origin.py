@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import fixture_npcs
 from xsys.conversions import api, documents, origin, stream
 from xsys.core import codec
 
@@ -19,14 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _roster(system: str = "coc", copies: int = 3) -> dict:
-    npcs = []
-    for f in sorted((ROOT / "fixtures" / system / "npcs").glob("*.yaml")):
-        d = documents.read_plain(f)
-        if not isinstance(d, dict) or d.get("xsys") or d.get("settings"):
-            continue
-        for k in ("system", "kind"):
-            d.pop(k, None)
-        npcs.append(d)
+    npcs = fixture_npcs(system)
     npcs = [dict(d, name=f"{d.get('name', 'npc')} {i}") if "name" in d else d for i in range(copies) for d in npcs]
     return {"system": system, "kind": "roster", "name": f"every {system} fixture", "npcs": npcs}
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import fixture_npcs
 from xsys.conversions import api, documents, stream
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,14 +20,7 @@ SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc", "neutral"]
 
 
 def _fixture_roster(system: str, fmt: str, folder: Path, npcs_last: bool = True) -> Path:
-    npcs = []
-    for f in sorted((ROOT / "fixtures" / system / "npcs").glob("*.yaml")):
-        d = documents.read_plain(f)
-        if not isinstance(d, dict) or d.get("xsys") or d.get("settings"):
-            continue
-        for k in ("system", "kind"):
-            d.pop(k, None)
-        npcs.append(d)
+    npcs = fixture_npcs(system)
     assert npcs, system
     if npcs_last:
         doc = {"system": system, "kind": "roster", "name": f"every {system} fixture", "npcs": npcs}
