@@ -167,3 +167,40 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
 
 
 __all__ = ["FIELD", "RULE", "attach", "detach", "leaves", "named", "namespaces", "report", "show", "take"]
+
+
+def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rule: str, col: Any,
+                write_class: Callable[[Any], Any], describe: Callable[[Any], str],
+                dec_hook: Callable[[type, Any], Any] | None = None) -> list[Any]:
+    """A system's close-combat lines (``typ``) for `combatant`'s melee weapons: the line its own
+    stat block carried under `namespace` for a weapon of that name, else ``write_class(weapon)``,
+    the system's line for the weapon's class (traced as ``describe(line)`` under `rule`, assumed);
+    then the carried lines whose weapons the systems on the way could not hold, back as they were.
+    A carried line that no longer reads as `typ` (a hand edit) is a loss, not a crash."""
+    lines = lines if isinstance(lines, dict) else {}
+
+    def read(line: Any, name: str, otherwise: str) -> Any:
+        try:
+            return msgspec.convert(line, typ, dec_hook=dec_hook)
+        except (msgspec.ValidationError, TypeError) as exc:
+            col.loss("unsupported-field", f"$.{FIELD}.{namespace}.melee.{name}",
+                     f"{name}: the carried {namespace} line is not one ({exc}); {otherwise}", rule)
+            return None
+
+    out: list[Any] = []
+    for i, m in enumerate(combatant.melee):
+        kept = lines.get(m.name)
+        line = read(kept, m.name, f"written as a {m.melee_class}") if isinstance(kept, dict) else None
+        if line is None:
+            line = write_class(m)
+            if col.tracing:
+                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", describe(line), rules=[rule],
+                         source="assumed")
+        out.append(line)
+    crossed = {m.name for m in combatant.melee}
+    for name, line in lines.items():
+        if name not in crossed and isinstance(line, dict):
+            back = read(line, name, "dropped")
+            if back is not None:
+                out.append(back)
+    return out

@@ -911,33 +911,14 @@ class CocSystem(System):
         return col.result(npc)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
-        """Close-combat attacks (issue 20): a carried coc line by its weapon's name, else the line of
-        its class (coc-ja.melee, assumed); a carried line whose weapon did not cross comes back."""
-        lines = lines if isinstance(lines, dict) else {}
-        out: list[CocMelee] = []
-        for i, m in enumerate(combatant.melee):
-            kept = lines.get(m.name)
-            if isinstance(kept, dict):
-                try:
-                    out.append(msgspec.convert(kept, CocMelee))
-                    continue
-                except msgspec.ValidationError as exc:
-                    col.loss("unsupported-field", f"$.carried.coc.melee.{m.name}", f"{m.name}: the carried coc line "
-                             f"is not one ({exc}); written as a {m.melee_class}", "coc-ja.melee")
+        """Close-combat attacks (issue 20): the line of each weapon's class (coc-ja.melee, assumed),
+        or the carried coc line of that weapon (core.carried.melee_lines)."""
+        def of_class(m: Any) -> CocMelee:
             skill, damage = MELEE_LINES[m.melee_class]
-            out.append(CocMelee(name=m.name, skill=skill, damage=damage))
-            if col.tracing:
-                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", f"{skill}, damage {damage}",
-                         rules=["coc-ja.melee"], source="assumed")
-        crossed = {m.name for m in combatant.melee}
-        for name, line in lines.items():
-            if name not in crossed and isinstance(line, dict):
-                try:
-                    out.append(msgspec.convert(line, CocMelee))
-                except msgspec.ValidationError as exc:
-                    col.loss("unsupported-field", f"$.carried.coc.melee.{name}", f"{name}: the carried coc line is "
-                             f"not one ({exc}); dropped", "coc-ja.melee")
-        return out
+            return CocMelee(name=m.name, skill=skill, damage=damage)
+
+        return carried.melee_lines(combatant, lines, CocMelee, "coc", "coc-ja.melee", col, of_class,
+                                   lambda line: f"{line.skill}, damage {line.damage}")
 
     # ==== shot conversions =============================================================
     def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:

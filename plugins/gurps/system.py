@@ -902,28 +902,8 @@ class Gurps(System):
             else:
                 weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
-        lines = own.get("melee", {})
-        for i, m in enumerate(combatant.melee):
-            kept = lines.get(m.name) if isinstance(lines, dict) else None
-            try:
-                weapons.append(msgspec.convert(kept, GurpsWeapon) if isinstance(kept, dict) else self._melee_line(m))
-            except msgspec.ValidationError as exc:
-                col.loss("unsupported-field", f"$.carried.gurps.melee.{m.name}", f"{m.name}: the carried GURPS "
-                         f"line is not one ({exc}); written as a {m.melee_class}", "gurps.melee")
-                weapons.append(self._melee_line(m))
-            if kept is None and col.tracing:
-                w = weapons[-1]
-                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", f"{w.skill}, {w.damage} {w.type}",
-                         rules=["gurps.melee"], source="assumed")
-        # a carried line whose weapon the systems on the way could not hold: back as it was
-        crossed = {m.name for m in combatant.melee}
-        for name, line in (lines.items() if isinstance(lines, dict) else ()):
-            if name not in crossed and isinstance(line, dict):
-                try:
-                    weapons.append(msgspec.convert(line, GurpsWeapon))
-                except msgspec.ValidationError as exc:
-                    col.loss("unsupported-field", f"$.carried.gurps.melee.{name}", f"{name}: the carried GURPS "
-                             f"line is not one ({exc}); dropped", "gurps.melee")
+        weapons += carried.melee_lines(combatant, own.get("melee", {}), GurpsWeapon, "gurps", "gurps.melee", col,
+                                       self._melee_line, lambda w: f"{w.skill}, {w.damage} {w.type}")
         armor: list[GurpsArmor] = []
         for i, a in enumerate(combatant.armor):
             kept = blob.get("armor", {}).get(a.name)

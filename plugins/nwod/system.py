@@ -1112,33 +1112,14 @@ class NwodSystem(System):
         return col.result(npc)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
-        """Close-combat weapons (issue 20): a carried nWoD line by its name, else the line of its
-        class (nwod.melee, assumed); a carried line whose weapon did not cross comes back as it was."""
-        lines = lines if isinstance(lines, dict) else {}
-        out: list[NwodWeapon] = []
-        for i, m in enumerate(combatant.melee):
-            kept = lines.get(m.name)
-            if isinstance(kept, dict):
-                try:
-                    out.append(msgspec.convert(kept, NwodWeapon, dec_hook=_dec))
-                    continue
-                except (msgspec.ValidationError, TypeError) as exc:
-                    col.loss("unsupported-field", f"$.carried.nwod.melee.{m.name}", f"{m.name}: the carried nWoD "
-                             f"line is not one ({exc}); written as a {m.melee_class}", "nwod.melee")
+        """Close-combat weapons (issue 20): the line of each weapon's class (nwod.melee, assumed),
+        or the carried nWoD line of that weapon (core.carried.melee_lines)."""
+        def of_class(m: Any) -> NwodWeapon:
             t, dmg, size = MELEE_LINES[m.melee_class]
-            out.append(NwodWeapon(name=m.name, type=t, damage=dmg, size=size))
-            if col.tracing:
-                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", f"{t}, damage {dmg}, Size {size}",
-                         rules=["nwod.melee"], source="assumed")
-        crossed = {m.name for m in combatant.melee}
-        for name, line in lines.items():
-            if name not in crossed and isinstance(line, dict):
-                try:
-                    out.append(msgspec.convert(line, NwodWeapon, dec_hook=_dec))
-                except (msgspec.ValidationError, TypeError) as exc:
-                    col.loss("unsupported-field", f"$.carried.nwod.melee.{name}", f"{name}: the carried nWoD line "
-                             f"is not one ({exc}); dropped", "nwod.melee")
-        return out
+            return NwodWeapon(name=m.name, type=t, damage=dmg, size=size)
+
+        return carried.melee_lines(combatant, lines, NwodWeapon, "nwod", "nwod.melee", col, of_class,
+                                   lambda w: f"{w.type}, damage {w.damage}, Size {w.size}", dec_hook=_dec)
 
     def _dodge_to_neutral(self, npc: NwodNpc, der: Mapping[str, int], col: Collector) -> dict[str, float]:
         """The stat block's Defense (stated, else derived) as the neutral dodge (nwod.defense)."""
