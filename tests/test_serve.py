@@ -539,3 +539,22 @@ def test_serve_bench_runs_and_checks_its_answers():
     assert r["wrong_answers"] == 0
     assert r["different_npcs"]["requests"] == 12 and r["same_npc"]["requests"] == 12
     assert r["levels"][1]["requests"] == 10 and r["levels"][1]["median_ms"] > 0
+
+
+def test_the_listening_socket_sends_answers_at_once():
+    # uvicorn's workers take the socket by descriptor and treat it as a Unix socket, so the
+    # connections inherit TCP_NODELAY from it or wait for the client's delayed ACK (40 ms)
+    import socket
+
+    sock = serve._bind("127.0.0.1", 0)
+    try:
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        client = socket.create_connection(sock.getsockname())
+        conn, _ = sock.accept()
+        try:
+            assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        finally:
+            conn.close()
+            client.close()
+    finally:
+        sock.close()
