@@ -268,7 +268,10 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     if not block:
         return native
     carried.report(block, system.key, prefix, losses, audit._mine.get(prefix, []) if audit is not None else [],
-                   (lambda p: audit.resolve(p)[1]) if audit is not None else (lambda p: False))
+                   # whether the source as written has that path (its own carried: block): its
+                   # structure alone, not the audit's search for a field under another name
+                   (lambda p: _resolve(audit.plain, p, audit._keymaps)[1]) if audit is not None
+                   else (lambda p: False))
     typ = documents.carrier_type(type(native))
     fields = {f: getattr(native, f) for f in native.__struct_fields__}
     own = fields.get(carried.FIELD)  # a plugin whose stat block has a carried block of its own
