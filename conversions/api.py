@@ -223,8 +223,11 @@ def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] |
 
 # ---- to / from the neutral model ------------------------------------------------
 
-def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace: list[TraceEntry]) -> Any:
-    """The document's content in the neutral model (Combatant, list, Shot or Scenario)."""
+def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace: list[TraceEntry],
+               registry: Registry | None = None) -> Any:
+    """The document's content in the neutral model (Combatant, list, Shot or Scenario).
+    `registry` finds the systems whose characteristics a document carries (default: the
+    process-wide one)."""
     doc, kind = loaded.document, loaded.kind
     if loaded.system == NEUTRAL:
         if kind == "npc":
@@ -236,15 +239,15 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
         return _native_fields(doc, Scenario)
     assert system is not None
     if kind == "npc":
-        return _read_npc(system, doc, losses, trace, "$")
+        return _read_npc(system, doc, losses, trace, "$", registry)
     if kind == "roster":
-        return [_read_npc(system, n, losses, trace, f"$.npcs[{i}]") for i, n in enumerate(doc.npcs)]
+        return [_read_npc(system, n, losses, trace, f"$.npcs[{i}]", registry) for i, n in enumerate(doc.npcs)]
     if kind == "shot":
         return _absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral,
                               _native_fields(doc, system.shot_type), want=Shot), losses, trace, "$")
     scenes = []
     for si, scene in enumerate(doc.scenes):
-        combatants = [_read_npc(system, n, losses, trace, f"$.scenes[{si}].combatants[{i}]")
+        combatants = [_read_npc(system, n, losses, trace, f"$.scenes[{si}].combatants[{i}]", registry)
                       for i, n in enumerate(scene.combatants)]
         shots = [_absorb(_guard(system, "shot_to_neutral", system.shot_to_neutral, s, want=Shot), losses, trace,
                          f"$.scenes[{si}].shots[{i}]") for i, s in enumerate(scene.shots)]
@@ -252,26 +255,110 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
     return Scenario(name=doc.name or "scenario", notes=doc.notes, scenes=scenes)
 
 
-def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEntry], prefix: str) -> Combatant:
+def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEntry], prefix: str,
+              registry: Registry | None = None) -> Combatant:
     """One stat block read by its plugin, with the ``carried:`` block of its document
-    (other systems' system-only data, xsys.core.carried) put back into the neutral NPC."""
+    (other systems' system-only data, xsys.core.carried) put back into the neutral NPC, and
+    the characteristics it carries (a coc SIZ through GURPS) back in the neutral model."""
     comb = _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(npc, system.npc_type),
                           want=Combatant), losses, trace, prefix)
-    return carried.attach(comb, getattr(npc, carried.FIELD, None))
+    comb = carried.attach(comb, getattr(npc, carried.FIELD, None))
+    if comb.carried:
+        comb = carried.characteristics_in(comb, _namespace_owner(registry))
+    return comb
+
+
+def _namespace_owner(registry: Registry | None) -> Any:
+    """namespace -> the installed system whose stat blocks write it (None: none does)."""
+    reg = registry or default_registry()
+
+    def owner(ns: str) -> System | None:
+        try:
+            found = reg.system(ns)
+            if carried.namespaces(found)[:1] == (ns,):
+                return found
+        except XsysError:
+            pass
+        for key in reg.keys():
+            try:
+                found = reg.system(key)
+            except XsysError:
+                continue
+            if carried.namespaces(found)[:1] == (ns,):
+                return found
+        return None
+    return owner
+
+
+def _carried_characteristics(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
+                             first: int, audit: "LossAudit | None", registry: Registry | None) -> dict[str, dict[str, Any]]:
+    """The neutral characteristics `system`'s stat block has no field for, as the carried
+    entries of the first system that has a field for it: the source, a system whose carried
+    block the document holds, else the installed systems in order (a CoC SIZ that came through
+    GURPS into a Polish stat block is written as CoC writes it). Each is reported where the audit
+    found it dropped: ``kept-verbatim``, not expressible in `system`, carried. A characteristic
+    the source derives from others (GURPS's Per, from IQ) stays a loss, not another system's guess."""
+    if not neutral.characteristics:
+        return {}
+    source = audit._system if audit is not None else None
+    places = {spec.neutral for spec in system.characteristics().values()} | set(system.derived_characteristics())
+    if all(k in places for k in neutral.characteristics):
+        return {}
+    reg = registry or default_registry()
+    # what the source derives from its other characteristics (GURPS's Per from IQ) is not a
+    # value of its own: no other system's field stands in for it
+    derived = set(source.derived_characteristics()) if source is not None else set()
+    values = {k: v for k, v in neutral.characteristics.items() if k not in derived}
+
+    def owners() -> Iterable[System]:
+        if source is not None:
+            yield source
+        owner = _namespace_owner(reg)
+        for ns in neutral.carried:  # the systems the document came through
+            found = owner(ns)
+            if found is not None:
+                yield found
+        for key in reg.keys():  # else the installed systems, in order
+            try:
+                yield reg.system(key)
+            except XsysError:
+                continue
+
+    out: dict[str, dict[str, Any]] = {}
+    for key, ns, name, value in carried.characteristics_out(system, values, owners()):
+        out.setdefault(ns, {})[name] = value
+        where = f"{carried.FIELD}.{ns}.{name}"
+        what = f"characteristics.{key} {_show(neutral.characteristics[key])}"
+        i = next((j for j in range(first, len(losses)) if losses[j].kind == "unsupported-field"
+                  and losses[j].message.startswith(what + ":")), None)
+        path = losses[i].path if i is not None else f"{prefix}.characteristics.{key}"
+        loss = Loss.of("kept-verbatim", path, f"{what} ({ns} {name} {value}): not expressible in {system.key}; "
+                       f"carried verbatim at {where}", carried.RULE,
+                       system=system.key)
+        if i is not None:
+            losses[i] = loss
+        else:
+            losses.append(loss)
+    return out
 
 
 def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
-           audit: "LossAudit | None") -> Any:
+           audit: "LossAudit | None", first: int = 0, registry: Registry | None = None) -> Any:
     """A written stat block with the system-only data its system does not read itself in its
-    ``carried:`` block, each value reported (kept-verbatim) at its path in the source."""
+    ``carried:`` block, each value reported (kept-verbatim) at its path in the source, and the
+    neutral characteristics it has no field for (:func:`_carried_characteristics`)."""
     block = carried.detach(system, neutral)
-    if not block:
+    chars = _carried_characteristics(system, neutral, native, prefix, losses, first, audit, registry)
+    if not block and not chars:
         return native
-    carried.report(block, system.key, prefix, losses, audit._mine.get(prefix, []) if audit is not None else [],
-                   # whether the source as written has that path (its own carried: block): its
-                   # structure alone, not the audit's search for a field under another name
-                   (lambda p: _resolve(audit.plain, p, audit._keymaps)[1]) if audit is not None
-                   else (lambda p: False))
+    if block:
+        carried.report(block, system.key, prefix, losses, audit._mine.get(prefix, []) if audit is not None else [],
+                       # whether the source as written has that path (its own carried: block): its
+                       # structure alone, not the audit's search for a field under another name
+                       (lambda p: _resolve(audit.plain, p, audit._keymaps)[1]) if audit is not None
+                       else (lambda p: False))
+    for ns, entries in chars.items():
+        block[ns] = {**block.get(ns, {}), **entries}
     typ = documents.carrier_type(type(native))
     fields = {f: getattr(native, f) for f in native.__struct_fields__}
     own = fields.get(carried.FIELD)  # a plugin whose stat block has a carried block of its own
@@ -305,9 +392,12 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
         if audit is not None:
             audit.check(system, what, neutral, native, prefix, losses, first)
-            if what == "npc":
-                _follow_derived(audit, prefix, losses, first)
-        return _carry(system, neutral, native, prefix, losses, audit) if what == "npc" else native
+        if what != "npc":
+            return native
+        native = _carry(system, neutral, native, prefix, losses, audit, first, registry)
+        if audit is not None:  # after what is carried: a carried input crosses exactly
+            _follow_derived(audit, prefix, losses, first)
+        return native
 
     if kind == "npc":
         return typ(system=key, kind=kind, **_fields(item("npc", value, "$")))
@@ -788,7 +878,8 @@ class LossAudit:
 
     def _probe_map(self, prefix: str, what: str) -> dict[str, str]:
         """Neutral path -> the native field of the source item at `prefix` that states it: each
-        field holding more than its default is left out in turn and the item read again."""
+        field holding more than its default is left out in turn and the item read again; of the
+        fields that move a neutral value, the one that moves the fewest (the first of those)."""
         out = self._probed.get(prefix)
         if out is not None:
             return out
@@ -799,6 +890,7 @@ class LossAudit:
         if typ is None or item is _MISSING:
             return out
         method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral  # type: ignore[union-attr]
+        best: dict[str, tuple[int, str]] = {}  # neutral path -> (how many values its field moves, the field)
         try:
             item = _native_fields(item, typ)
             with tracing(False):
@@ -820,10 +912,14 @@ class LossAudit:
                     continue
                 found: list[_Diff] = []
                 _differences(base, trial, "$", None, found)
+                # the field that moves the fewest neutral values states it most nearly: GURPS's
+                # HT moves constitution and toughness (HP / HT), its HP toughness alone
                 for d in found:
-                    out.setdefault(d.path, name)
+                    if d.path not in best or len(found) < best[d.path][0]:
+                        best[d.path] = (len(found), name)
         except (XsysError, *PLUGIN_FAULTS):
             pass
+        out.update({path: name for path, (_, name) in best.items()})
         return out
 
     def _by_native_name(self, path: str) -> tuple[str, bool] | None:
@@ -1168,6 +1264,16 @@ def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: in
     item = _get(audit.plain, tokens)
     if not isinstance(item, dict):
         return
+    for i in range(first, len(losses)):
+        loss = losses[i]
+        field = loss.path[len(prefix) + 1:] if loss.path.startswith(prefix + ".") else None
+        if loss.kind == "unsupported-field" and field in derived and _at_rule(audit, tokens, field):
+            # a derived field at the value its rule gives (GURPS's Per 10 at IQ 10) states
+            # nothing of its own: the way back computes it again from its inputs
+            inputs, rule = derived[field]
+            losses[i] = Loss.of("derived", loss.path, f"{field} {_show(item.get(field))} is what {rule} computes from "
+                                f"{_and(inputs)}; {audit.key} has no place for it, and converting back computes it "
+                                "again", rule, system=audit.source_system)
     mine = [*(losses[i] for i in audit._mine.get(prefix, ())), *losses[first:]]
     said = {x.path for x in mine}
     # the item's own paths that lost something ("$.SIZ", "$.merits.Fleet of Foot"), relative to it
@@ -1185,6 +1291,29 @@ def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: in
             losses.append(Loss.of("derived", path, f"{field} {_show(value)} is computed from {_and(inputs)}; "
                                   f"{_and(lost)} did not cross to {audit.key} exactly (see there), so converting "
                                   f"back gives the {field} of what did", rule, system=audit.source_system))
+
+
+def _at_rule(audit: LossAudit, tokens: list[Any], field: str) -> bool:
+    """Whether the source item at `tokens` reads as the same neutral NPC with `field` left to
+    its default (its system then derives it): its value is the one its rule gives."""
+    system = audit._system
+    src = _get(audit.source, tokens)
+    if system is None or src is _MISSING:
+        return False
+    try:
+        typ = system.npc_type
+        spec = _struct_fields(typ).get(field)
+        if spec is None or spec.default is _MISSING:
+            return False
+        item = _native_fields(src, typ)
+        with tracing(False):
+            base = system.npc_to_neutral(item).value
+            bare = system.npc_to_neutral(msgspec.structs.replace(item, **{field: spec.default})).value
+    except (XsysError, *PLUGIN_FAULTS):
+        return False
+    found: list[_Diff] = []
+    _differences(base, bare, "$", None, found)
+    return not found
 
 
 def _and(words: Sequence[str]) -> str:
@@ -1250,7 +1379,7 @@ def _convert_afresh(loaded: Loaded, to: str, merged: dict[str, dict[str, Any]], 
     entries: list[TraceEntry] = []
     doc = loaded.document
     with tracing(trace):
-        neutral = to_neutral(loaded, src_sys, losses, entries)
+        neutral = to_neutral(loaded, src_sys, losses, entries, reg)
         audit = None if to == NEUTRAL else LossAudit(doc, loaded.system, to, src_sys)
         if audit is not None:
             audit.begin(losses)

@@ -837,7 +837,7 @@ class _Job:
             doc = loaded.document
             try:
                 with tracing(False):
-                    neutral = api.to_neutral(loaded, src_sys, losses, entries)
+                    neutral = api.to_neutral(loaded, src_sys, losses, entries, reg)
                     n_read = len(losses)
                     audit = None if to == documents.NEUTRAL else api.LossAudit(doc, loaded.system, to, src_sys)
                     if audit is not None:

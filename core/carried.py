@@ -25,7 +25,7 @@ third-party system carries the others' data without a line of its own.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import msgspec
 
@@ -166,7 +166,84 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                                       RULE, system=target))
 
 
-__all__ = ["FIELD", "RULE", "attach", "detach", "leaves", "named", "namespaces", "report", "show", "take"]
+# ---- neutral characteristics a system has no field for --------------------------------
+#
+# The neutral model holds every characteristic any system states (Call of Cthulhu's SIZ, APP
+# and EDU are the neutral size, appearance and education); a system without a field for one
+# (GURPS has no SIZ) would drop it, and the trip back would set it to the adult median. So a
+# written stat block carries it, as a stat block of a system that has it writes it (``carried:
+# {coc: {SIZ: 13}}``), and reading any document puts it back into the neutral model.
+
+
+def _places(system: Any) -> set[str]:
+    """The neutral characteristics a system's stat blocks write (own fields and derived ones)."""
+    out = {spec.neutral for spec in system.characteristics().values()}
+    return out | set(system.derived_characteristics())
+
+
+def characteristics_out(target: Any, values: Mapping[str, float],
+                        owners: Iterable[Any]) -> list[tuple[str, str, str, Any]]:
+    """The neutral characteristics in `values` that `target`'s stat blocks have no field for,
+    each as the first of `owners` (systems, the source first) that has one writes it:
+    ``(neutral key, namespace, native name, native value)``, from that system's own ladder."""
+    places = _places(target)
+    own = set(namespaces(target))
+    source = iter(owners)
+    seen: list[Any] = []  # the owners asked so far: the rest are started only when needed
+
+    def each() -> Iterator[Any]:
+        yield from seen
+        for system in source:
+            seen.append(system)
+            yield system
+
+    out = []
+    for key, p in values.items():
+        if key in places or p is None:
+            continue
+        for system in each():
+            ns = namespaces(system)[0]
+            if ns in own:
+                continue
+            hit = next(((native, spec) for native, spec in system.characteristics().items() if spec.neutral == key), None)
+            if hit is not None:
+                native, spec = hit
+                out.append((key, ns, native, spec.ladder.step_for(float(p)).native))
+                break
+    return out
+
+
+def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Combatant:
+    """`combatant` with the characteristics its carried block holds (as ``owner(namespace)``'s
+    stat blocks write them) back in the neutral model, where it has none of its own; those
+    entries leave the carried block. An entry that is not a value of that system's table (a
+    hand edit) stays carried, as written."""
+    if not combatant.carried:
+        return combatant
+    chars = dict(combatant.characteristics)
+    blocks: dict[str, dict[str, Any]] = {}
+    changed = False
+    for ns, block in combatant.carried.items():
+        system = owner(ns)
+        specs = system.characteristics() if system is not None else {}
+        keep = {}
+        for k, v in block.items():
+            spec = specs.get(k)
+            if (spec is not None and spec.neutral not in chars and isinstance(v, (int, float))
+                    and not isinstance(v, bool) and spec.ladder.has_native(v)):
+                chars[spec.neutral] = spec.ladder.step_of(v).rep
+                changed = True
+            else:
+                keep[k] = v
+        if keep:
+            blocks[ns] = keep
+    if not changed:
+        return combatant
+    return msgspec.structs.replace(combatant, characteristics=chars, carried=blocks)
+
+
+__all__ = ["FIELD", "RULE", "attach", "characteristics_in", "characteristics_out", "detach", "leaves", "named",
+           "namespaces", "report", "show", "take"]
 
 
 def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rule: str, col: Any,

@@ -185,6 +185,7 @@ def test_the_check_is_not_vacuous(monkeypatch):
     """Without the document layer's carrying, the same trip loses Sanity (so the tests above
     can fail)."""
     monkeypatch.setattr(carried, "detach", lambda system, combatant: {})
+    monkeypatch.setattr(carried, "characteristics_out", lambda target, values, owners: [])
     mid = _plain(api.convert(api.from_plain(_source("coc")), "gurps", fresh=True, trace=False).document)
     assert "carried" not in mid
     back = _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False).document)
@@ -229,8 +230,11 @@ def test_vtt_formats_read_and_write_what_only_coc_states():
     assert not any("spell" in u["text"] for u in doc.get("xsys", {}).get("read", {}).get("unread", []))
     doc.pop("xsys", None)
     gurps = _plain(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
-    assert gurps["carried"]["coc"] == {"SAN": 23, "Luck": 35, "spells": ["Dagger of Yig"]}
+    # Sanity, Luck and spells, and the characteristics GURPS has no field for (SIZ, APP, EDU)
+    assert gurps["carried"]["coc"] == {"SAN": 23, "Luck": 35, "spells": ["Dagger of Yig"],
+                                       **{k: doc[k] for k in ("SIZ", "APP", "EDU")}}
     back = _plain(api.convert(api.from_plain(gurps), "coc", fresh=True, trace=False).document)
+    assert {k: back[k] for k in ("SIZ", "APP", "EDU")} == {k: doc[k] for k in ("SIZ", "APP", "EDU")}
     out = actor_of(back)
     assert out["system"]["attribs"]["san"]["value"] == 23 and out["system"]["attribs"]["lck"]["value"] == 35
     assert [i["name"] for i in out["items"] if i["type"] == "spell"] == ["Dagger of Yig"]
@@ -270,3 +274,60 @@ def test_a_plugin_whose_stat_block_has_its_own_carried_field_keeps_both():
     out = api._carry(Own(), neutral, Own().npc_from_neutral(neutral).value, "$", losses, None)
     assert type(out) is OwnNpc and out.carried == {"own": {"mana": 3}, "coc": {"SAN": 40}}
     assert [x.path for x in losses] == ["$.SAN"]
+
+
+# ---- neutral characteristics the target has no field for (SIZ, APP, EDU through GURPS) ------
+
+def _coc_npc(**chars):
+    base = {"STR": 12, "CON": 12, "SIZ": 16, "DEX": 11, "APP": 7, "INT": 13, "POW": 12, "EDU": 17}
+    base.update(chars)
+    return {"system": "coc", "kind": "npc", "name": "Big Ugly Scholar", **base, "skills": {"Handgun": 40}}
+
+
+@pytest.mark.parametrize("via", ["gurps", "pl-trudnosc"])
+def test_characteristics_the_target_lacks_come_back_exactly(via):
+    """CoC SIZ 16, APP 7 and EDU 17 have no field in a GURPS (or Polish) stat block: the written
+    document carries them as CoC writes them, each reported kept-verbatim (not dropped), and a
+    fresh trip back gives them exactly (not the adult median 13/11/14)."""
+    src = _coc_npc()
+    conv = api.convert(api.from_plain(src), via, fresh=True, trace=False)
+    mid = _plain(conv.document)
+    block = mid["carried"]["coc"]
+    lacks = [k for k in ("SIZ", "APP", "EDU") if k not in mid]
+    assert lacks and all(block[k] == src[k] for k in lacks), block
+    for k in lacks:
+        said = [x for x in conv.losses if x.path == f"$.{k}"]
+        assert said and all(x.kind == "kept-verbatim" and f"carried.coc.{k}" in x.message for x in said), said
+        assert not any(x.kind == "unsupported-field" and x.path == f"$.{k}" for x in conv.losses)
+    back = _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False).document)
+    assert {k: back[k] for k in ("SIZ", "APP", "EDU")} == {k: src[k] for k in ("SIZ", "APP", "EDU")}
+    assert "carried" not in back or "coc" not in back["carried"]
+    # HP follows CON and SIZ by the rule: with SIZ back, it is the source's again
+    assert back["HP"] == -(-(src["CON"] + src["SIZ"]) // 2)
+
+
+def test_characteristics_ride_through_a_chain_and_land_where_there_is_a_field():
+    """coc -> gurps -> pl-trudnosc -> coc-zh: SIZ rides through two systems without it and
+    lands in coc-zh's own SIZ; the carried entry is gone once a system has the field."""
+    src = _coc_npc(SIZ=17)
+    doc = src
+    for target in ("gurps", "pl-trudnosc"):
+        doc = _plain(api.convert(api.from_plain(doc), target, fresh=True, trace=False).document)
+        assert doc["carried"]["coc"]["SIZ"] == 17, (target, doc.get("carried"))
+    zh = _plain(api.convert(api.from_plain(doc), "coc-zh", fresh=True, trace=False).document)
+    assert zh["SIZ"] == 17
+    assert "SIZ" not in zh.get("carried", {}).get("coc", {})
+
+
+def test_a_hand_edited_carried_characteristic_is_read_and_a_bad_one_stays_carried():
+    """The carried value is data: edit it and the trip back follows; a value outside CoC's
+    table stays in the carried block (and is reported there), never a crash."""
+    mid = _plain(api.convert(api.from_plain(_coc_npc()), "gurps", fresh=True, trace=False).document)
+    mid.pop("xsys", None)
+    mid["carried"]["coc"]["SIZ"] = 9
+    assert _plain(api.convert(api.from_plain(mid), "coc", fresh=True, trace=False).document)["SIZ"] == 9
+    mid["carried"]["coc"]["SIZ"] = "huge"
+    conv = api.convert(api.from_plain(mid), "coc", fresh=True, trace=False)
+    assert _plain(conv.document)["SIZ"] == 13  # the adult median, as for a stat block without SIZ
+    assert any("SIZ" in x.path and x.kind == "unsupported-field" for x in conv.losses), \
+        [x.render() for x in conv.losses]

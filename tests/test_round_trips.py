@@ -212,12 +212,15 @@ def _derived(conv):
 
 
 def test_a_derived_value_says_it_follows_an_input_that_did_not_cross():
-    # CoC HP = (CON + SIZ) / 2 (coc-ja.hp); a GURPS stat block has no SIZ
+    # CoC HP = (CON + SIZ) / 2 (coc-ja.hp); GURPS's HT holds CON on a coarser scale, while SIZ
+    # (no field in a GURPS stat block) is carried exactly (carried.coc.SIZ), so only CON is named
     conv = api.convert(ROOT / "fixtures/coc/npcs/cultist_shotgun.yaml", "gurps", fresh=True, trace=False)
     hp = _derived(conv)["$.HP"]
     assert hp.level == "info" and hp.rule == "coc-ja.hp" and hp.system == "coc"
-    assert "SIZ" in hp.message.split(";", 1)[1] and "HP 15" in hp.message
-    assert any(loss.path == "$.SIZ" and loss.level == "warning" for loss in conv.losses)
+    said = hp.message.split(";", 1)[1]
+    assert "CON" in said and "SIZ" not in said and "HP 15" in hp.message
+    assert any(loss.path == "$.CON" and loss.kind == "rounded" for loss in conv.losses)
+    assert [loss.kind for loss in conv.losses if loss.path == "$.SIZ"] == ["kept-verbatim"]
     # inside a scenario, at the combatant's own field
     conv = api.convert(ROOT / "fixtures/nwod/scenarios/door.yaml", "gurps", fresh=True, trace=False)
     assert "$.scenes[0].combatants[1].Willpower" in _derived(conv)

@@ -190,7 +190,7 @@ def test_settings_and_strict(client, capsys):
     got = post(client, "/api/convert", {"document": MALLOY.read_text(), "to": "pl-trudnosc",
                                         "settings": ["pl-trudnosc.mechanic=per-die-d10"]})
     assert got["system"] == "pl-trudnosc"
-    r = client.post("/api/convert", json={"document": MALLOY.read_text(), "to": "gurps", "strict": True})
+    r = client.post("/api/convert", json={"document": MALLOY.read_text(), "to": "pl-trudnosc", "strict": True})
     assert r.status_code == 422 and "under --strict" in r.json()["error"]
     r = client.post("/api/convert", json={"document": MALLOY.read_text(), "to": "gurps", "settings": ["nope.x=1"]})
     assert r.status_code == 422 and r.json()["error"].startswith("--set: unknown system")

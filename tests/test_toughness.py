@@ -95,3 +95,29 @@ def test_before_issue_20_the_stated_hp_was_lost_through_another_system():
     mid["native"] = {}
     gurps = _plain(api.convert(api.from_plain(mid), "gurps", fresh=True, trace=False).document)
     assert gurps["HP"] == gurps["HT"]
+
+
+def test_the_toughness_loss_is_at_the_stated_hp_not_at_ht():
+    """GURPS HP 15 at HT 11: the toughness (HP / HT) is what the HP field states, so a loss about
+    it is reported at $.HP (HT moves constitution too; the field that moves the fewest neutral
+    values is the one that states it)."""
+    src = _plain(api.load(ROOT / "fixtures" / "gurps" / "npcs" / "policeman.yaml").document)
+    src["HP"] = 15
+    conv = api.convert(api.from_plain(src), "coc", fresh=True, trace=False)
+    about = [x for x in conv.losses if "toughness" in x.message]
+    assert about and all(x.path == "$.HP" for x in about), [x.render() for x in about]
+
+
+def test_a_derived_field_at_its_rule_is_not_a_lost_value():
+    """GURPS Per 10 at IQ 10 is what gurps.derived computes: CoC has no perception, and the way
+    back computes Per again from IQ, so the report says so (derived, info), not "dropped". A Per
+    the rule does not give (Per 13 at IQ 10) is a real loss: a warning."""
+    src = _plain(api.load(ROOT / "fixtures" / "gurps" / "npcs" / "policeman.yaml").document)
+    assert src["Per"] == src.get("IQ", 10) == 10
+    conv = api.convert(api.from_plain(src), "coc", fresh=True, trace=False)
+    per = [x for x in conv.losses if x.path == "$.Per"]
+    assert [(x.kind, x.level, x.rule) for x in per] == [("derived", "info", "gurps.derived")], [x.render() for x in per]
+    src["Per"] = 13
+    conv = api.convert(api.from_plain(src), "coc", fresh=True, trace=False)
+    per = [x for x in conv.losses if x.path == "$.Per"]
+    assert per and all(x.kind == "unsupported-field" and x.level == "warning" for x in per), [x.render() for x in per]
