@@ -312,3 +312,16 @@ def test_a_class_the_system_cannot_hold_is_a_warning_and_only_then(system):
             else:
                 assert any(x.level == "warning" and x.kind in STRICT_KINDS for x in about), \
                     f"{system}: a {cls} becomes a {held(system, cls)} without a warning at {where}"
+
+
+def test_nwod_writes_the_guns_own_capacity_not_its_chart_lines():
+    """A six-shot revolver known to no catalog becomes nWoD's "Pistol, Lt." line, whose chart
+    clip is 17 + 1: the stat block keeps the gun's own six rounds (5 + 1 chambered), and the
+    loss report has nothing to say about the capacity."""
+    from pathlib import Path
+
+    conv = api.convert(Path(__file__).resolve().parent.parent / "fixtures/coc/npcs/dock_brute.yaml", "nwod",
+                       fresh=True, trace=False)
+    gun = codec.to_builtins(conv.document)["weapons"][0]
+    assert gun["type"] == "Pistol, Lt." and gun["clip"] + (1 if gun.get("chamber") else 0) == 6, gun
+    assert not any("capacity" in x.message for x in conv.losses), [x.render() for x in conv.losses]

@@ -973,8 +973,15 @@ class NwodSystem(System):
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
                      source=src)
         yd = [Length(float(x) * YARD) for x in entry["ranges"]]
+        # the gun's own capacity where the source states it (a six-shot revolver is not the chart
+        # line's 17 + 1): the rounds in the magazine, plus one chambered where the line has one
+        chamber = bool(entry.get("chamber", False)) and w.weapon_class != "revolver"
+        clip = int(entry["clip"])
+        if w.capacity and not w.catalog:
+            clip = max(0, int(w.capacity) - (1 if chamber and w.capacity > 1 else 0))
+            chamber = chamber and w.capacity > 1
         return NwodWeapon(name=w.name, type=t, catalog=w.catalog, damage=dmg, ranges=(yd[0], yd[1], yd[2]),
-                          clip=int(entry["clip"]), chamber=bool(entry.get("chamber", False)),
+                          clip=clip, chamber=chamber,
                           strength=int(entry["strength"]), size=int(entry["size"]),
                           autofire=bool(entry.get("autofire", False)), two_handed=bool(entry.get("two_handed", False)),
                           again=int(entry.get("again", 10)))
