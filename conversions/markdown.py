@@ -249,7 +249,9 @@ def _cell(v: Any) -> str:
 # table cells, strike-through. What acts only at the start of a line is handled there.
 _SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
 _SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
-_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+# (a double quote means nothing outside an HTML attribute, and a sheet has none: Mickey "the
+# Crane" Doyle reads as written, in a terminal too)
+_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def md(value: Any, block: bool = False) -> str:

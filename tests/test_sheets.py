@@ -99,3 +99,13 @@ def test_brief_quantities():
     assert brief(Length(28 / 3)) == "9.33 m"
     assert brief(Speed(15 / 3.6)) == "4.17 m/s"
     assert brief(Length(8)) == "8 m" and brief(0.0381, "m") == "0.0381 m" and brief(1234.5, "m") == "1230 m"
+
+
+def test_a_name_with_quotes_reads_as_written():
+    """Mickey "the Crane" Doyle: a double quote needs no escape in Markdown (the sheet has no
+    HTML attribute), so the heading shows it as written, in a terminal as in a browser; what
+    Markdown or HTML would act on is still escaped."""
+    from xsys.conversions import markdown
+
+    text = markdown.md('Mickey "the Crane" Doyle <b>*x*</b>')
+    assert text.startswith('Mickey "the Crane" Doyle') and "&lt;b&gt;" in text and "\\*x\\*" in text
