@@ -206,11 +206,13 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     h = "#" * level
     key = _name_key(native, system)
     out = [f"{h} {md(plain.get(key, 'NPC'))} — {md(label)}\n"]
-    scalars = {k: v for k, v in plain.items() if k != key and not isinstance(v, (dict, list))}
+    scalars = {k: v for k, v in plain.items() if k not in (key, "notes") and not isinstance(v, (dict, list))}
     if scalars:
         out.append(" · ".join(f"**{md(k)}** {md(v)}" for k, v in scalars.items()) + "\n")
     for k, v in plain.items():
-        if isinstance(v, dict) and v:
+        if k == "carried" and isinstance(v, dict) and v:
+            out += _carried(v)
+        elif isinstance(v, dict) and v:
             out.append(f"**{md(k)}**: " + ", ".join(f"{md(a)} {_cell(b)}" for a, b in v.items()) + "\n")
     for k, v in plain.items():
         if isinstance(v, list) and v and isinstance(v[0], dict):
@@ -223,6 +225,32 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             out.append("")
         elif isinstance(v, list) and v:
             out.append(f"**{md(k)}**: " + ", ".join(_cell(x) for x in v) + "\n")
+    if plain.get("notes"):
+        out.append(f"**notes**: {md(plain['notes'])}\n")
+    return out
+
+
+def _carried(block: dict[str, Any]) -> list[str]:
+    """The carried block (xsys.core.carried): one line per system family, each value as that
+    system writes it; a close-combat line as "Fists (Fist/Punch, 1d3+db)"."""
+    out = ["**carried** (what this system cannot express, kept as its own system writes it)\n"]
+    for ns, entries in block.items():
+        if not isinstance(entries, dict):
+            out.append(f"- {md(ns)}: {_cell(entries)}")
+            continue
+        parts = []
+        for a, b in entries.items():
+            if isinstance(b, dict) and b and all(isinstance(x, dict) for x in b.values()):
+                parts.append(f"{md(a)}: " + "; ".join(
+                    f"{md(n)} ({', '.join(_cell(y) for x, y in line.items() if x != 'name')})" for n, line in b.items()))
+            elif isinstance(b, dict):
+                parts.append(f"{md(a)}: " + ", ".join(f"{md(x)} {_cell(y)}" for x, y in b.items()))
+            elif isinstance(b, list):
+                parts.append(f"{md(a)}: " + (", ".join(_cell(x) for x in b) or "none"))
+            else:
+                parts.append(f"{md(a)} {_cell(b)}")
+        out.append(f"- {md(ns)}: " + " · ".join(parts))
+    out.append("")
     return out
 
 

@@ -109,3 +109,16 @@ def test_a_name_with_quotes_reads_as_written():
 
     text = markdown.md('Mickey "the Crane" Doyle <b>*x*</b>')
     assert text.startswith('Mickey "the Crane" Doyle') and "&lt;b&gt;" in text and "\\*x\\*" in text
+
+
+def test_the_carried_block_reads_as_each_system_writes_it():
+    """The md sheet shows the carried block one line per system family, each value as that
+    system writes it (SAN 38, SIZ 17) and a close-combat line as "Fists (Fist/Punch, 1d3+db)",
+    and the notes as a paragraph of their own, not a stat."""
+    from xsys.conversions import markdown
+
+    conv = api.convert(ROOT / "fixtures/coc/npcs/dock_brute.yaml", "gurps", fresh=True, trace=False)
+    out = markdown.render(conv)
+    line = next(x for x in out.splitlines() if x.startswith("- coc: "))
+    assert "SAN 38" in line and "SIZ 17" in line and "Fists (Fist/Punch, 1d3+db)" in line, line
+    assert "**notes**: Kingsport" in out and "**notes** Kingsport" not in out
