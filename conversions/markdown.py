@@ -137,29 +137,30 @@ def _fields_of(cls: type) -> tuple[Any, ...]:
     return msgspec.structs.fields(cls)
 
 
-def _name_key(obj: Any, system: Any = None, what: str = "npc") -> str:
+def _name_key(obj: Any, system: Any = None, what: str = "npc", neutral: str = "name") -> str:
     """The key a document's name is written under: ``name``, or the field its plugin reads
-    the neutral name from (``imię`` in a Polish stat block, ``nazwa`` on a Polish shot)."""
+    the neutral name from (``imię`` in a Polish stat block, ``nazwa`` on a Polish shot); with
+    ``neutral="notes"``, the same for the notes (``opis``)."""
     import msgspec
 
     if not isinstance(obj, msgspec.Struct):
-        return "name"
+        return neutral
     fields = _fields_of(type(obj))
-    if any(f.name == "name" for f in fields):
-        return next(f.encode_name for f in fields if f.name == "name")
+    if any(f.name == neutral for f in fields):
+        return next(f.encode_name for f in fields if f.name == neutral)
     read = getattr(system, f"{what}_to_neutral", None) if what in ("npc", "shot") else None
     if read is not None:
         from xsys.core.trace import tracing
 
         try:
             with tracing(False):
-                neutral_name = getattr(read(obj).value, "name", None)
+                value = getattr(read(obj).value, neutral, None)
         except Exception:  # a sheet is rendered even where the plugin cannot read its item back
-            neutral_name = None
+            value = None
         for f in fields:
-            if neutral_name and getattr(obj, f.name) == neutral_name:
+            if value and getattr(obj, f.name) == value:
                 return f.encode_name
-    return "name"
+    return neutral
 
 
 def _who(shot: dict[str, Any]) -> str:
@@ -206,7 +207,8 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     h = "#" * level
     key = _name_key(native, system)
     out = [f"{h} {md(plain.get(key, 'NPC'))} — {md(label)}\n"]
-    scalars = {k: v for k, v in plain.items() if k not in (key, "notes") and not isinstance(v, (dict, list))}
+    notes = _name_key(native, system, neutral="notes") if plain.get("notes") is None else "notes"
+    scalars = {k: v for k, v in plain.items() if k not in (key, notes) and not isinstance(v, (dict, list))}
     if scalars:
         out.append(" · ".join(f"**{md(k)}** {md(v)}" for k, v in scalars.items()) + "\n")
     for k, v in plain.items():
@@ -225,8 +227,8 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             out.append("")
         elif isinstance(v, list) and v:
             out.append(f"**{md(k)}**: " + ", ".join(_cell(x) for x in v) + "\n")
-    if plain.get("notes"):
-        out.append(f"**notes**: {md(plain['notes'])}\n")
+    if plain.get(notes):
+        out.append(f"**{md(notes)}**: {md(plain[notes])}\n")
     return out
 
 

@@ -122,3 +122,12 @@ def test_the_carried_block_reads_as_each_system_writes_it():
     line = next(x for x in out.splitlines() if x.startswith("- coc: "))
     assert "SAN 38" in line and "SIZ 17" in line and "Fists (Fist/Punch, 1d3+db)" in line, line
     assert "**notes**: Kingsport" in out and "**notes** Kingsport" not in out
+
+
+def test_a_polish_sheets_notes_are_its_opis_paragraph():
+    """The Polish stat block writes the notes as ``opis``: a paragraph of its own, not a stat."""
+    from xsys.conversions import markdown
+
+    conv = api.convert(ROOT / "fixtures/gurps/npcs/sniper.yaml", "pl-trudnosc", fresh=True, trace=False)
+    out = markdown.render(conv)
+    assert "\n**opis**: " in out and "**opis** " not in out.split("\n")[2]
