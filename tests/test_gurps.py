@@ -450,3 +450,15 @@ def test_huge_aim_time_is_clamped_and_reads_back(gurps):
     from xsys.core import codec
 
     codec.convert(codec.to_builtins(res.value), NativeShot)  # valid again
+
+
+def test_the_roll_text_says_what_the_table_rolls_past_the_ends():
+    """A target number below 3 is not "roll -1 or less": a 3 or 4 always hits; above 16 a 17 or
+    18 still misses (gurps.resolution)."""
+    from xsys.plugins.gurps.system import _roll_text
+
+    assert _roll_text(12) == "roll 12 or less"
+    assert _roll_text(-1) == "target -1: only a 3 or 4 hits (they always do)"
+    assert _roll_text(3) == "target 3: only a 3 or 4 hits (they always do)"
+    assert _roll_text(4) == "roll 4 or less"
+    assert _roll_text(19) == "target 19: roll 16 or less (a 17 or 18 always misses)"

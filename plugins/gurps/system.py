@@ -328,6 +328,16 @@ GURPS_TIERS = ((0, "default (DX-4)", 0, 6), (1, "amateur", 10, 10), (2, "compete
                (3, "expert", 14, 14), (4, "master", 16, 16))
 
 
+def _roll_text(tn: int) -> str:
+    """What the table rolls for target number `tn` (gurps.resolution: 3d6, a 3 or 4 always
+    hits, a 17 or 18 always misses)."""
+    if tn < BANDS.auto_success:
+        return f"target {tn}: only a 3 or 4 hits (they always do)"
+    if tn >= BANDS.auto_fail:
+        return f"target {tn}: roll 16 or less (a 17 or 18 always misses)"
+    return f"roll {tn} or less"
+
+
 class Gurps(System):
     key = "gurps"
     name = "GURPS"
@@ -680,7 +690,7 @@ class Gurps(System):
         return Check(
             system=self.key, stat=skill, base=level, modifiers=mods, target=tn, needs=f"3d6 <= {tn}",
             chance=chance, outcomes=outcomes,
-            native=(f"{skill}-{level} at {delta:+d}: roll {tn} or less" if impossible is None
+            native=(f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}" if impossible is None
                     else f"{skill}-{level}: not allowed ({impossible})"),
             damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
         )
