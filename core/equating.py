@@ -35,6 +35,10 @@ level (:func:`firearm_score`): every system's skill numbers and published tiers 
 for a pistol and a rifle, and how much deadlier one class is than another is the system's
 weapon rules (converted with the weapon), not the shooter. Throwing keeps its own battery.
 
+**Close combat** (issue 20, core.melee): brawl and melee skills are equated the same way over
+the close-combat battery (:func:`close_combat_score`), each system answering its items with its
+own ``System.melee_check_at``, at the NPC's own characteristics (``skill_context``).
+
 Skills without a physical task (Spot, Dodge, Conceal ...) have no battery: their competence
 is the chance of the system's own unmodified roll (``System.roll_chance``).
 
@@ -54,7 +58,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from .ladder import Ladder, Source, Step
 from .model import Cover, Light, Shooter, Shot, Target, generic_weapon
 from .units import Duration, Illuminance, Length, Speed
-from .vocab import SHORT_ARMS
+from .vocab import SHORT_ARMS, SKILLS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .system import System
@@ -243,13 +247,78 @@ def firearm_score(system: "System", level: Any, context: Mapping[str, Any] | Non
     return memo[key]
 
 
+def battery_class(neutral_skill: str | None) -> str | None:
+    """The weapon class whose battery a neutral skill is equated over: a firearm skill's class
+    (vocab.SKILLS), a close-combat skill's reference weapon (core.melee), else None (the
+    unmodified roll)."""
+    from .melee import reference_class
+
+    if not neutral_skill:
+        return None
+    return SKILLS.get(neutral_skill) or reference_class(neutral_skill)
+
+
+def close_combat_health(system: "System", skill: str, weapon_class: str) -> float:
+    """The standard adult's health in close combat, in the system's points: ``BLOWS_TO_DOWN``
+    landed blows of the reference weapon by a median attacker (the system's median
+    characteristics, ``skill_context(skill, None)``, at its amateur's typical level, ``tiers``).
+    The same physical club takes the same share of the same physical adult in every system: the
+    systems rate it differently against their own adult (CoC 1d6 of 12 HP, GURPS 3e swing+1, 4.5 of
+    10 HP, nWoD an amateur's 2.3 successes of Health 7), and on the raw share that rating moved
+    every skill by a tier (GURPS Axe/Mace-12 equated to CoC Club 82, GURPS-14 past CoC 100). A
+    stronger attacker still takes more of him (his damage bonus, ST or Strength is his own). A
+    system without published tiers keeps its ``standard_health``."""
+    from fractions import Fraction
+
+    from .melee import BLOWS_TO_DOWN, MELEE_BATTERY
+
+    memo = system.__dict__.setdefault("_close_combat_health", {})
+    key = (skill, weapon_class)
+    if key not in memo:
+        health = float(system.standard_health)
+        tiers = system.tiers(skill)
+        if len(tiers) > 1:
+            ctx = {**system.skill_context(skill, None), "@class": weapon_class}
+            check = system.melee_check_at(MELEE_BATTERY[0], skill, tiers[1].typical, ctx)
+            dist = {_points(k): Fraction(v) for k, v in (check.damage or {}).items()}
+            hit = 1 - dist.get(0.0, Fraction(0))
+            if hit > 0:
+                health = BLOWS_TO_DOWN * float(sum(Fraction(k) * p for k, p in dist.items()) / hit)
+        memo[key] = health
+    return memo[key]
+
+
+def close_combat_score(system: "System", skill: str, level: Any, weapon_class: str,
+                       context: Mapping[str, Any] | None = None) -> float:
+    """A close-combat skill level's true score (issue 20): the mean measure over the
+    close-combat battery (core.melee.MELEE_BATTERY), each item answered by the system's own
+    ``melee_check_at`` with the reference weapon of `weapon_class` (fists for brawl, a club for
+    melee) against its standard adult: the chance he is down within three attacks."""
+    from .melee import MELEE_ATTACKS, MELEE_BATTERY
+
+    health = close_combat_health(system, skill, weapon_class)
+    ctx = {**(context or {}), "@class": weapon_class}
+    return sum(shot_effect(system.melee_check_at(it, skill, level, ctx), health, MELEE_ATTACKS)
+               for it in MELEE_BATTERY) / len(MELEE_BATTERY)
+
+
 def level_scores(system: "System", skill: str, weapon_class: str | None,
                  context: Mapping[str, Any] | None = None) -> list[float]:
     """The true score of every native level of `skill` (``system.skill_levels``), in order:
     for a firearm skill the mean measure over every firearm class's battery
-    (:func:`firearm_score`), for throwing its own battery, the unmodified roll's chance
-    otherwise."""
+    (:func:`firearm_score`), for throwing its own battery, for a close-combat skill (weapon
+    class ``unarmed`` or ``club``, core.melee) the close-combat battery
+    (:func:`close_combat_score`), the unmodified roll's chance otherwise. A system without
+    close-combat rules of its own (``melee_check_at`` not implemented, a third party's) has
+    its close-combat skills equated on the unmodified roll, as before the battery."""
+    from .melee import MELEE_CLASSES
+
     levels = list(system.skill_levels(skill))
+    if weapon_class in MELEE_CLASSES:
+        try:
+            return [close_combat_score(system, skill, lv, weapon_class, context) for lv in levels]
+        except NotImplementedError:
+            weapon_class = None
     if weapon_class is None:
         return [float(system.roll_chance(skill, lv, context)) for lv in levels]
     if weapon_class not in FIREARM_CLASSES:
@@ -282,7 +351,7 @@ def describe_battery(weapon_class: str) -> list[dict[str, Any]]:
 
 
 __all__ = ["BATTERY_SHORT", "BATTERY_LONG", "Item", "items", "battery", "damage_per_shot", "shot_effect", "TIE_WEIGHT",
-           "true_score", "firearm_score", "FIREARM_CLASSES", "level_scores", "competence_ladder", "describe_battery",
+           "true_score", "firearm_score", "close_combat_score", "close_combat_health", "battery_class", "FIREARM_CLASSES", "level_scores", "competence_ladder", "describe_battery",
            "SHOTS"]
 
 

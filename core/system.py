@@ -17,6 +17,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 import msgspec
 
 from . import cache, equating
+from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .ladder import Ladder, Source, Step
 from .model import Combatant, Shot
@@ -116,6 +117,20 @@ class System:
         battery: Spot, Dodge, Conceal ...)."""
         raise NotImplementedError(f"{self.key}: roll_chance")
 
+    def melee_check_at(self, item: MeleeItem, skill: str, level: Any,
+                       context: Mapping[str, Any] | None = None) -> Check:
+        """The system's own check of one close-combat battery item (core.melee.MELEE_BATTERY)
+        made with close-combat `skill` at native `level` against its standard adult: the chance
+        the attack lands past the item's defence, and the distribution of its damage in the
+        system's own points (``core.melee.attack_check`` builds it). ``context`` holds the
+        skill's ``skill_context`` (the attacker's Strength, damage bonus ...) and ``"@class"``,
+        the reference weapon's class (``"club"`` for brawl and melee alike: core.melee.MELEE_SKILLS).
+
+        Default: not implemented, for a system with no close-combat rules of its own: its
+        brawl and melee skills are then equated on the unmodified roll (``roll_chance``), as
+        skills without a battery are."""
+        raise NotImplementedError(f"{self.key}: melee_check_at")
+
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """The part of ``context`` that `skill`'s results depend on (ladders are built once per
         distinct context): nothing by default; a pool system keeps the skill's attribute."""
@@ -151,7 +166,8 @@ class System:
         covers several neutral skills, ``context["@key"]`` (or ``"@class"``) names which one;
         the first is the default. Built once per (skill, neutral skill, context), cached on disk."""
         key = self._skill_key(skill, context)
-        weapon_class = SKILLS.get(key) if key else None
+        # a firearm skill's class, or a close-combat skill's reference weapon (core.melee)
+        weapon_class = equating.battery_class(key)
         ctx = self.skill_context(skill, {k: v for k, v in (context or {}).items() if not k.startswith("@")})
         memo_key = (skill, weapon_class, tuple(sorted(ctx.items())))
         memo = self.__dict__.setdefault("_competence_ladders", {})
@@ -267,6 +283,7 @@ class System:
         """Native skill levels -> neutral competences. A native skill covering several neutral
         skills (nWoD Firearms: handgun, rifle ...) gets each one's own battery."""
         out: dict[str, float] = {}
+        src: dict[str, tuple[str, Any, float]] = {}  # neutral skill -> the native skill it came from
         spec = self.skills()
         ctx = dict(context or {})
         for native, level in levels.items():
@@ -277,6 +294,17 @@ class System:
             for k in keys:
                 lad = self.skill_ladder(native, {**ctx, "@key": k})
                 value = self.competence(native, level, {**ctx, "@key": k})
+                if k in src and reference_class(k):
+                    # several native close-combat skills, one neutral skill (CoC Knife and Club,
+                    # GURPS Knife and Broadsword): the best crosses, and a target writes it for
+                    # the skills its weapon lines use (core.melee.melee_skills_written)
+                    o_native, o_level, o_value = src[k]
+                    best = f"{native} {level}" if value > o_value else f"{o_native} {o_level}"
+                    col.loss("merged", f"{path}.{native}", f"{o_native} {o_level} and {native} {level} cross as one "
+                             f"neutral {k} skill: the best ({best}, competence {max(o_value, value):.3f}) is kept",
+                             lad.steps[0].rule)
+                if value > out.get(k, -1.0):
+                    src[k] = (native, level, value)
                 out[k] = max(out.get(k, 0.0), value)
                 if col.tracing:
                     col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
@@ -380,6 +408,11 @@ def _beyond_ends(system: "System", native: str, ctx: Mapping[str, Any], written:
 
 def _battery_note(neutral_skill: str) -> str:
     cls = SKILLS.get(neutral_skill)
+    if cls is None and reference_class(neutral_skill):
+        from .melee import MELEE_ATTACKS
+
+        return (f"equated over the close-combat battery with a {reference_class(neutral_skill)} reference weapon: "
+                f"chance a standard adult is down within {MELEE_ATTACKS} blows [core.melee]")
     if cls is None:
         return "equated on the unmodified roll [core.equating]"
     return f"equated over the {cls} battery: chance a standard adult is down within three shots [core.equating]"

@@ -1,0 +1,207 @@
+"""The close-combat battery (issue 20; the method of issue 16's firearm equating): a brawl or
+melee skill is equated over reference close-combat situations, not matched on one unmodified roll.
+
+A close-combat skill has a physical task, so one point of a system's roll curve cannot say what
+its levels achieve: nWoD puts Strength in the pool (Strength 5 already succeeds 76% with no
+Brawl dots), CoC adds a damage bonus from STR + SIZ outside the roll, GURPS gives the strong
+man more damage dice by ST. So, as for firearms, every system answers the same reference
+situations (:data:`MELEE_BATTERY`) with its own check (``System.melee_check_at``): its own hit
+roll, its own defence rules (a dodge, a parry, nWoD's Defense taken from the pool), its own
+light and posture modifiers, its own armor value for the reference jacket and its own damage
+(CoC's weapon dice + damage bonus, GURPS thrust/swing by ST, nWoD successes). The measure is the
+firearm one (``equating.shot_effect``): the chance that the system's standard adult is down
+within three attacks, so a strong man's damage counts the same way in every system. A level's
+competence is the mean over the battery, at the NPC's own characteristics (the skill's
+``skill_context``: CoC's damage bonus, GURPS ST, nWoD Strength).
+
+Every close-combat skill is measured with one reference weapon, the same in every system: a club
+(a cosh, a baton, a cargo hook swung like one). A system's close-combat skills share one number
+scale (CoC Fist/Punch 55, Knife 55 and Club 55 are the same hand), so each is measured with the
+same club, as every firearm skill is measured on every gun (:data:`MELEE_SKILLS` says why fists
+are not the reference for brawl).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import Armor
+    from .system import System
+    from .trace import Check, Modifier
+
+Defence = Literal["none", "dodge", "parry"]
+
+
+@dataclass(frozen=True)
+class MeleeItem:
+    """One reference close-combat situation against the system's standard adult.
+
+    ``defence``: what the adult does about the attack: nothing (surprised, unresisting), a
+    dodge, or a bare-handed parry, each at a median adult's value in the system's own terms.
+    ``illuminance`` is the light on the fight (lx, the shared presets); ``armor`` a catalog
+    armor id the adult wears; postures are the shared vocabulary's."""
+
+    name: str
+    defence: Defence = "none"
+    illuminance: float = 10_000.0
+    armor: str | None = None
+    attacker_posture: str = "standing"
+    target_posture: str = "standing"
+
+
+# Ten items, easy to hard. Light items are taken against a surprised adult, so that they
+# measure the attacker's penalty only (whether a defender in the dark defends worse is a rule
+# few systems state). Every item is measured over three attacks in the same situation, so "a
+# second attack after a miss" is inside each item.
+MELEE_BATTERY: tuple[MeleeItem, ...] = (
+    MeleeItem("unresisting (surprised) adult"),
+    MeleeItem("adult who dodges", defence="dodge"),
+    MeleeItem("adult who parries bare-handed", defence="parry"),
+    MeleeItem("full moonlight, surprised adult", illuminance=0.25),
+    MeleeItem("total darkness, surprised adult", illuminance=0.0),
+    MeleeItem("heavy leather jacket, surprised adult", armor="heavy-leather-jacket"),
+    MeleeItem("heavy leather jacket, adult who dodges", defence="dodge", armor="heavy-leather-jacket"),
+    MeleeItem("adult on the ground (prone), who dodges", defence="dodge", target_posture="prone"),
+    MeleeItem("attacker on the ground (prone), adult who dodges", defence="dodge", attacker_posture="prone"),
+    MeleeItem("full moonlight, adult who dodges", defence="dodge", illuminance=0.25),
+)
+
+# The exchange an item is measured over. Three blows (the firearm measure's three shots) put
+# nobody down with fists in any system (CoC 1d3 against 12 HP, GURPS thrust-2 against 10 HP),
+# so every level tied at 0 and only the tie-break told them apart; a fight of MELEE_ATTACKS
+# blows in the same situation lets fists and a club reach the standard adult in every system.
+MELEE_ATTACKS = 8
+# The standard adult goes down to this many landed blows of the reference club by a median
+# attacker, in every system (core.equating.close_combat_health): CoC's own ratio, 12 HP of 1d6.
+BLOWS_TO_DOWN = 3.5
+
+# Neutral close-combat skill -> the class of its reference weapon (core.model.MeleeClass). One
+# close-combat scale, as one scale for every gun (core.equating.firearm_score): brawl is measured
+# with the same club as melee. How hard a bare fist hits is each system's weapon rules, converted
+# with the weapon line, not the fighter: a CoC fist does 1d3 of 12 HP, a GURPS 3e punch at ST 10
+# thrust-2 (1d-4, half a point on average) of 10 HP, an nWoD fist its successes of 7 Health; with
+# fists as the reference no GURPS Brawling level could put the adult down in eight blows (every
+# level tied), and a CoC Fist/Punch 70 measured past GURPS's best. Strength still counts: the
+# club's damage is the attacker's (CoC damage bonus, GURPS swing by ST, nWoD Strength in the pool).
+MELEE_SKILLS: dict[str, str] = {"brawl": "club", "melee": "club"}
+MELEE_CLASSES = frozenset(MELEE_SKILLS.values())
+
+
+def reference_class(neutral_skill: str | None) -> str | None:
+    """The reference weapon class of a neutral close-combat skill (None: not one)."""
+    return MELEE_SKILLS.get(neutral_skill or "")
+
+
+@lru_cache(maxsize=None)
+def reference_armor(catalog_id: str) -> "Armor":
+    """The catalog armor an item's adult wears, as a neutral Armor (every system rates the same
+    physical jacket with its own armor table)."""
+    from .catalog import strip_entry
+    from .registry import catalog
+
+    return strip_entry(catalog().armor[catalog_id])  # type: ignore[return-value]
+
+
+# ---- building a check from a hit chance and a damage distribution ------------------------
+
+def add_dists(a: Mapping[int, Fraction], b: Mapping[int, Fraction], sign: int = 1) -> dict[int, Fraction]:
+    """Distribution of a + sign x b."""
+    out: dict[int, Fraction] = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            v = x + sign * y
+            out[v] = out.get(v, Fraction(0)) + p * q
+    return out
+
+
+def dice_dist(n: int, sides: int, plus: int = 0) -> dict[int, Fraction]:
+    """NdS + plus."""
+    from .dice import sum_distribution
+
+    return {v + plus: Fraction(p) for v, p in sum_distribution(n, sides).items()}
+
+
+def attack_check(system: "System", *, stat: str, base: Any, target: Any, needs: str, hit: Fraction,
+                 damage: Mapping[int, Fraction], armor: int = 0, modifiers: Sequence["Modifier"] = (),
+                 notes: Sequence[str] = (), native: str = "") -> "Check":
+    """A close-combat attack as a Check: ``hit`` is the chance the attack lands (after the
+    defence), ``damage`` the distribution of one landed attack's damage before ``armor``
+    (points subtracted, never below 0). The Check's damage distribution holds misses at 0."""
+    from .trace import Check, fraction_text
+
+    dist: dict[int, Fraction] = {0: 1 - hit}
+    for v, p in damage.items():
+        d = max(0, v - armor)
+        dist[d] = dist.get(d, Fraction(0)) + hit * p
+    mean = float(sum(k * p for k, p in dist.items()))
+    return Check(system=system.key, stat=stat, base=base, modifiers=list(modifiers), target=target, needs=needs,
+                 chance=hit, damage_mean=mean,
+                 damage={str(k): fraction_text(p) for k, p in sorted(dist.items()) if p},
+                 notes=list(notes), native=native)
+
+
+# ---- which native melee skills a stat block writes --------------------------------------
+
+def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
+                         remembered: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Native skill levels with the close-combat skills a target writes for the neutral
+    ``melee``: those its melee weapon lines use (``used``: the lines' skill names), else the
+    first the system lists. Every native melee skill covers the one neutral ``melee`` (the best of
+    a source's melee skills, the others reported ``merged``), so without this every target
+    would write all of its melee skills at that level (Knife, Club, Sword, Axe and Spear 55)."""
+    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+    present = [k for k in covering if k in levels]
+    if remembered and present:
+        # the NPC's own melee skills, remembered from this system (not with --fresh): given back
+        # exactly while the neutral melee still is their best, else under their names
+        if levels[present[0]] == max(remembered.values()):
+            return {**{k: v for k, v in levels.items() if k not in present}, **remembered}
+        used = [*used, *remembered]
+    if len(present) <= 1:
+        return dict(levels)
+    used = {u.split(" (")[0].strip() for u in used if u}  # "Axe/Mace (improvised)" uses Axe/Mace
+    keep = {k for k in present if k in used} or {present[0]}
+    return {k: v for k, v in levels.items() if k not in present or k in keep}
+
+
+def melee_skills_of(system: "System", levels: Mapping[str, Any]) -> dict[str, Any]:
+    """The native melee skills of a stat block worth remembering by name for the way back (not
+    with --fresh): all of them, unless it has only the system's first melee skill, which a
+    conversion writes anyway."""
+    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+    mine = {k: v for k, v in levels.items() if k in covering}
+    return {} if list(mine) in ([], covering[:1]) else mine
+
+
+def melee_name_losses(system: "System", levels: Mapping[str, Any], used: Iterable[str], col: Any,
+                      path: str = "$.skills") -> None:
+    """Say, on the way out of a stat block, which of its close-combat skills cross only as the
+    neutral ``melee`` competence: one that is not the system's first melee skill and that no melee
+    weapon line of the NPC uses comes back (and lands in a target) under the skill a line uses, else
+    the first one (a CoC Club 60 with no club line returns as Knife 60). The level crosses; only the
+    name rests on that assumed rule, so this is an ``assumed`` loss (info), not a ``merged`` one: a
+    sibling system that shares the skill (coc <-> coc-zh) writes the name back."""
+    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+    if not covering:
+        return
+    used = {u.split(" (")[0].strip() for u in used if u}
+    for k in covering[1:]:
+        if k in levels and k not in used:
+            col.loss("assumed", f"{path}.{k}", f"{k} {levels[k]} crosses as the neutral melee skill, which a target "
+                     f"writes for the skill its melee weapon lines use, else its first melee skill (here: "
+                     f"{covering[0]}); no melee line of this NPC uses {k}", f"{system.rule_prefix}melee")
+
+
+def describe_battery() -> list[dict[str, Any]]:
+    """The close-combat battery as plain rows (docs)."""
+    return [{"item": it.name, "defence": it.defence, "light": f"{it.illuminance:g} lx",
+             "armor": it.armor or "none", "attacker": it.attacker_posture, "target": it.target_posture}
+            for it in MELEE_BATTERY]
+
+
+__all__ = ["MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
+           "attack_check", "add_dists", "dice_dist", "melee_skills_written", "melee_skills_of", "melee_name_losses", "describe_battery"]
