@@ -135,3 +135,55 @@ def examples_markdown(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
         shown = ", ".join(f"{k} {v}" for k, v in skills.items()) or "(none above the untrained default)"
         out.append(f"| {what} | {target} | {shown} |")
     return "\n".join(out) + "\n"
+
+
+# ---- close combat (issue 20): CoC Fist/Punch and Knife 25/50/75 into every system ------------
+
+CLOSE_COMBAT_SKILLS = {
+    "coc": ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"),
+    "coc-zh": ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"),
+    "gurps": ("Brawling", "Knife", "Axe/Mace", "Broadsword", "Shortsword", "Spear", "Staff"),
+    "nwod": ("Brawl", "Weaponry"),
+    "pl-trudnosc": (),
+}
+CLOSE_COMBAT_TARGETS = ("coc-zh", "gurps", "nwod", "pl-trudnosc")
+DOCK_BRUTE = "fixtures/coc/npcs/dock_brute.yaml"
+
+
+def _close_combat(doc: Any, system: str) -> dict[str, Any]:
+    skills = doc.umiejętności.as_dict() if hasattr(doc, "umiejętności") else dict(getattr(doc, "skills", {}) or {})
+    return {k: skills[k] for k in CLOSE_COMBAT_SKILLS.get(system, ()) if k in skills}
+
+
+def close_combat_rows(root: Any = None) -> list[tuple[str, float | None, dict[str, dict[str, Any]]]]:
+    """(source, its close-combat competence, {target: its close-combat skills}) for an average CoC
+    adult with Fist/Punch or Knife 25, 50 and 75, and the dock brute (STR 17, SIZ 17, Fist/Punch 70,
+    Club 55), each converted afresh into every other system."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    base = Path(root) if root is not None else Path(__file__).resolve().parents[1]
+    sources: list[tuple[str, Any]] = [
+        (f"CoC {skill} {lv} (average adult)", {"system": "coc", "kind": "npc", "name": f"{skill} {lv}", **AVERAGE_COC,
+                                              "skills": {skill: lv}})
+        for skill in ("Fist/Punch", "Knife") for lv in (25, 50, 75)]
+    sources.append(("CoC dock brute (STR 17, SIZ 17): Fist/Punch 70, Club 55", base / DOCK_BRUTE))
+    out = []
+    for what, src in sources:
+        neutral = api.convert(src, "neutral", fresh=True, trace=False).document
+        comps = {k: v for k, v in neutral.skills.items() if k in ("brawl", "melee")}
+        comp = max(comps.values()) if len(comps) == 1 else None
+        row = {t: _close_combat(api.convert(src, t, fresh=True, trace=False).document, t)
+               for t in CLOSE_COMBAT_TARGETS}
+        out.append((what, comp, row))
+    return out
+
+
+def close_combat_markdown(rows: list[tuple[str, float | None, dict[str, dict[str, Any]]]]) -> str:
+    out = ["| source | competence | " + " | ".join(CLOSE_COMBAT_TARGETS) + " |",
+           "|---|---|" + "---|" * len(CLOSE_COMBAT_TARGETS)]
+    for what, comp, row in rows:
+        cells = [", ".join(f"{k} {v}" for k, v in row[t].items()) or "(none)" for t in CLOSE_COMBAT_TARGETS]
+        out.append(f"| {what} | {'—' if comp is None else f'{comp:.3f}'} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"

@@ -12,4 +12,8 @@ if __name__ == "__main__":
     head = doc.read_text(encoding="utf-8").split(MARK)[0]
     doc.write_text(head + MARK + "\n" + calibration.markdown(calibration.table()) + "\n### the issue's examples\n\n"
                    + "Each converted with `--fresh` (the remembered source ignored).\n\n"
-                   + calibration.examples_markdown(calibration.examples(HERE.parent)), encoding="utf-8")
+                   + calibration.examples_markdown(calibration.examples(HERE.parent))
+                   + "\n### close combat (issue 20)\n\n"
+                   + "CoC close-combat skills converted with `--fresh` into every other system (nWoD writes no skill "
+                   + "at 0 dots; the Polish rules have no close combat).\n\n"
+                   + calibration.close_combat_markdown(calibration.close_combat_rows(HERE.parent)), encoding="utf-8")

@@ -486,7 +486,10 @@ def test_zh_only_skills_survive_a_trip_through_coc():
 
 def test_fist_punch_meets_other_systems_as_brawl():
     neutral = SYS.npc_to_neutral(api.load(ZH_FIXTURES / "npcs" / "inspector_chen.yaml").document).value
-    assert neutral.skills["brawl"] == pytest.approx(0.70)
+    # issue 20: equated over the close-combat battery at his STR 14 + SIZ 12 (+1d4), not the roll's 70%
+    assert neutral.skills["brawl"] == pytest.approx(SYS.competence("Fist/Punch", 70, {"STR": 14, "SIZ": 12,
+                                                                                         "@key": "brawl"}))
+    assert neutral.skills["melee"] == pytest.approx(SYS.competence("Club", 60, {"STR": 14, "SIZ": 12, "@key": "melee"}))
 
 
 def test_native_armor_item_documents():
@@ -503,4 +506,5 @@ def test_the_neutral_model_wins_over_a_stale_parent_copy():
     edited = msgspec.structs.replace(comb, skills={**comb.skills, "brawl": 0.4},
                                      native={"coc": comb.native["coc"]})
     back = SYS.npc_from_neutral(edited).value
-    assert back.skills["Fist/Punch"] == 40 and back.skills["Kick"] == 40
+    at = {"STR": back.STR, "SIZ": back.SIZ, "@key": "brawl"}  # issue 20: equated at his STR and SIZ
+    assert back.skills["Fist/Punch"] == SYS.level_for("Fist/Punch", 0.4, at) and back.skills["Kick"] == 40

@@ -38,6 +38,8 @@ from xsys.core.model import (
     melee_class_of,
 )
 from xsys.core.equating import Tier
+from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, melee_name_losses, melee_skills_of, melee_skills_written,
+                             reference_armor)
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, brief, parse
@@ -124,6 +126,21 @@ COC_TIERS = ((0, "novice/neophyte (base chance)", 0, 20), (1, "amateur", 26, 40)
 MELEE_LINES = {"unarmed": ("Fist/Punch", "1d3+db"), "knife": ("Knife", "1d4+db"), "club": ("Club", "1d6+db"),
                "sword": ("Sword", "1d8+1+db"), "axe": ("Axe", "1d8+2+db"), "spear": ("Spear", "1d8+1+db"),
                "improvised": ("Club (improvised)", "1d4+db")}
+
+
+# coc-ja.damage-bonus (assumed: the CoC 5th/6th edition table, not in the text): STR + SIZ ->
+# the dice added to a close-combat attack's damage (and half of it to a thrown one, coc-zh.thrown)
+DAMAGE_BONUS = ((12, "-1d6"), (16, "-1d4"), (24, "0"), (32, "+1d4"), (40, "+1d6"), (56, "+2d6"), (72, "+3d6"),
+                (88, "+4d6"))
+
+
+def damage_bonus(STR: int, SIZ: int) -> str:
+    """The damage bonus of STR + SIZ (coc-ja.damage-bonus, assumed)."""
+    total = STR + SIZ
+    for top, db in DAMAGE_BONUS:
+        if total <= top:
+            return db
+    return f"+{4 + (total - 73) // 16}d6"
 
 
 class CocSystem(System):
@@ -329,6 +346,84 @@ class CocSystem(System):
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
                  extra: Sequence[Modifier] = ()) -> Check:
         return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)
+
+    # ==== close combat: the close-combat battery's check (issue 20, core.melee) ==========
+    # The reference weapons' dice as the coc-ja.melee lines write them (Fist/Punch 1d3+db,
+    # Club 1d6+db); the defender's median Dodge is DEX x 2 at the median DEX 10.5 (the
+    # [skills] Dodge base), his bare-handed parry the Fist/Punch base 50 (README, close combat).
+    MELEE_DICE: ClassVar[dict[str, tuple[int, int, int]]] = {"unarmed": (1, 3, 0), "club": (1, 6, 0)}
+    MEDIAN_DODGE: ClassVar[int] = 21
+    MEDIAN_PARRY: ClassVar[int] = 50
+    # (rule, source) of each close-combat rule this system applies; coc-zh's text states them
+    MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
+        "darkness": ("coc-ja.darkness", "assumed"),  # the firearm darkness rule read for close combat
+        "dodge": ("coc-ja.melee", "assumed"),
+        "parry": ("coc-ja.melee", "assumed"),
+        "parry-weapon": ("coc-ja.melee", "assumed"),
+        "armor": ("coc-ja.armor.table", "seed"),
+    }
+
+    def close_combat_skills(self) -> set[str]:
+        """Native skills holding a neutral close-combat skill (brawl, melee)."""
+        return {k for k, keys in self.skills().items() if set(keys) & {"brawl", "melee"}}
+
+    def competence_rule(self, skill: str) -> str:
+        return "coc-ja.melee" if skill in self.close_combat_skills() else super().competence_rule(skill)
+
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A close-combat skill's results depend on the damage bonus (STR + SIZ, coc-ja.damage-bonus)."""
+        if skill not in self.close_combat_skills():
+            return {}
+        c = context or {}
+        return {"db": damage_bonus(int(c.get("STR") or 10), int(c.get("SIZ") or 13))}
+
+    def melee_check_at(self, item: MeleeItem, skill: str, level: Any, context: Mapping[str, Any] | None = None
+                       ) -> Check:
+        """One close-combat battery item: d100 <= skill (coc-ja.resolution), halved in moonlight and
+        01% in total darkness (``MELEE_RULES['darkness']``), landing unless the adult's Dodge or
+        bare-handed parry succeeds (a bodily parry stops fists, not a club: coc-zh.parry.vs-weapons);
+        damage = the weapon's dice + the damage bonus - armor (coc-ja.melee, coc-ja.damage-bonus).
+        No posture rule: the text has none for close combat (assumed: no modifier)."""
+        ctx = context or {}
+        cls = str(ctx.get("@class", "unarmed"))
+        db = str(ctx.get("db", "0"))
+        mods: list[Modifier] = []
+        notes: list[str] = []
+        target = int(level)
+        rule, src = self.MELEE_RULES["darkness"]
+        if item.illuminance <= 0:
+            target = min(target, 1)
+            mods.append(Modifier(rule=rule, kind="set", value=1, source=src, why="total darkness: 01%"))  # type: ignore[arg-type]
+        elif item.illuminance < 1.0:
+            target = rules.ceil(Fraction(target, 2))
+            mods.append(Modifier(rule=rule, kind="multiply", value="1/2", source=src, why="moonlight: x1/2"))  # type: ignore[arg-type]
+        hit = self.resolve(target).success
+        defence = item.defence
+        if defence == "parry" and cls != "unarmed":
+            rule, src = self.MELEE_RULES["parry-weapon"]
+            notes.append(f"a bare-handed parry does not stop a weapon's damage, so the adult dodges [{rule}; {src}]")
+            defence = "dodge"
+        if defence in ("dodge", "parry"):
+            value = self.MEDIAN_DODGE if defence == "dodge" else self.MEDIAN_PARRY
+            rule, src = self.MELEE_RULES[defence]
+            hit *= 1 - dice.d100_at_most(value)
+            mods.append(Modifier(rule=rule, kind="multiply", value=f"{100 - value}/100", source=src,  # type: ignore[arg-type]
+                                 why=f"the adult's {'Dodge' if defence == 'dodge' else 'Fist/Punch parry'} {value}%"))
+        armor = 0
+        if item.armor:
+            armor = int(self.armor_value(reference_armor(item.armor))[0])
+            rule, src = self.MELEE_RULES["armor"]
+            notes.append(f"{item.armor}: armor {armor} [{rule}; {src}]")
+        n, sides, plus = self.MELEE_DICE.get(cls, self.MELEE_DICE["club"])
+        dmg = dice_dist(n, sides, plus)
+        if db != "0":
+            sign = -1 if db.startswith("-") else 1
+            dn, ds = (int(x) for x in db.lstrip("+-").split("d"))
+            dmg = add_dists(dmg, dice_dist(dn, ds), sign)
+        line = f"{n}d{sides}" + (f"{db}" if db != "0" else "")
+        return attack_check(self, stat=skill, base=int(level), target=target, needs=f"d100 <= {target}", hit=hit,
+                            damage=dmg, armor=armor, modifiers=mods, notes=notes,
+                            native=f"{skill} {target}%, damage {line}")
 
     # ==== weapons ======================================================================
     def weapon_defaults(self, weapon: Weapon) -> CocWeapon:
@@ -798,6 +893,9 @@ class CocSystem(System):
         # takes both past 100) are kept exactly, with a "rounded" loss, for the way back
         exact = self.levels_kept({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
                                  context=chars)
+        melee_name_losses(self, npc.skills, [m.skill for m in npc.melee], col)  # Club without a club line
+        if melee_skills_of(self, npc.skills):
+            native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
         if exact:
             native["levels"] = exact
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
@@ -905,6 +1003,13 @@ class CocSystem(System):
                     col.step("$.HP", None, f"toughness {t:.3f}", f"HP {hp}", rules=["coc-ja.hp"], source="assumed",
                              note=f"toughness x the rule's ceil((CON + SIZ) / 2) = {derived_hp}")
         melee = self._melee_from_neutral(combatant, own.get("melee", {}), col)
+        # the neutral melee is written for the skill the melee lines use (a club line: Club), not
+        # for every CoC weapon skill at once (core.melee.melee_skills_written)
+        # remembered names: this system's, else a sibling's that shares its skills (coc-zh <-> coc)
+        names = native.get("melee_skills") or next(
+            (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
+             and set(n["melee_skills"]) <= set(self.skills())), None)
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], names)
         npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
                      spells=list(own.get("spells", [])), skills=skills, weapons=weapons, melee=melee, armor=armor,
                      notes=combatant.notes, **npc_chars)

@@ -127,6 +127,16 @@ class CocZhSystem(CocSystem):
         self._zh_armor_ladders: dict[str, Ladder] | None = None
         self._zh_identity: dict[str, dict[str, Any]] | None = None
 
+    # close combat (issue 20, core.melee): this text states the darkness, dodge, parry and armor
+    # rules coc reads for close combat (coc's melee_check_at, with these rule IDs)
+    MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
+        "darkness": ("coc-zh.darkness", "seed"),  # moonlight: at least halved; darkness: 01%
+        "dodge": ("coc-zh.dodge", "assumed"),  # everyone has Dodge (seed); a success avoids the blow (assumed)
+        "parry": ("coc-zh.parry.bodily", "seed"),  # bodily attacks parry one another
+        "parry-weapon": ("coc-zh.parry.vs-weapons", "seed"),  # a bodily parry of a weapon takes the damage
+        "armor": ("coc-zh.armor.table", "seed"),  # heavy leather jacket 1
+    }
+
     # ==== tables =======================================================================
     def tables(self) -> dict[str, Any]:
         """coc's tables.toml with coc-zh's over it (rule register, darkness matrix,

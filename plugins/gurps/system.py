@@ -26,6 +26,8 @@ from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
 from xsys.core.equating import Tier
+from xsys.core.melee import (MeleeItem, attack_check, melee_name_losses, melee_skills_of, melee_skills_written,
+                             reference_armor)
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
@@ -156,6 +158,28 @@ MELEE_LINES = {"unarmed": ("Brawling", "1d-2", "cr"), "knife": ("Knife", "1d-2",
                "axe": ("Axe/Mace", "1d+2", "cut"), "spear": ("Spear", "1d+1", "imp"),
                "improvised": ("Axe/Mace (improvised)", "1d", "cr")}
 CARRIED = ("Will", "Per", "Dodge", "HP")
+# Close combat (issue 20, core.melee): the skills, the median adult's defences (gurps.dodge:
+# Dodge = Move = (HT + DX) / 4 = 5; a bare-handed parry 2/3 of an untrained DX 10, rounded
+# down, assumed) and 3e thrust/swing damage by ST (Basic Set table, not in the seed; assumed),
+# as dice codes (4 x dice + adds).
+CLOSE_COMBAT = frozenset({"Brawling", "Knife", "Axe/Mace", "Broadsword", "Shortsword", "Spear", "Staff"})
+MEDIAN_DODGE = 5
+MEDIAN_PARRY = 6
+_THR_SW = {1: ("1d-6", "1d-5"), 2: ("1d-6", "1d-5"), 3: ("1d-5", "1d-4"), 4: ("1d-5", "1d-4"), 5: ("1d-4", "1d-3"),
+           6: ("1d-4", "1d-3"), 7: ("1d-3", "1d-2"), 8: ("1d-3", "1d-2"), 9: ("1d-2", "1d-1"), 10: ("1d-2", "1d"),
+           11: ("1d-1", "1d+1"), 12: ("1d-1", "1d+2"), 13: ("1d", "2d-1"), 14: ("1d", "2d"), 15: ("1d+1", "2d+1"),
+           16: ("1d+1", "2d+2"), 17: ("1d+2", "3d-1"), 18: ("1d+2", "3d"), 19: ("2d-1", "3d+1"), 20: ("2d-1", "3d+2")}
+
+
+def thrust_swing(st: int) -> tuple[int, int]:
+    """3e thrust and swing damage of ST as dice codes (past ST 20: +1 die of each per 4 ST
+    beyond; assumed)."""
+    st = max(1, int(st))
+    if st <= 20:
+        thr, sw = _THR_SW[st]
+        return dice_code(thr), dice_code(sw)
+    extra = 4 * ((st - 20 + 3) // 4)
+    return dice_code("2d-1") + extra, dice_code("3d+2") + extra
 
 
 def _melee_class(w: GurpsWeapon) -> str:
@@ -181,7 +205,10 @@ SKILLS: dict[str, tuple[str, ...]] = {
     "Guns (Pistol)": ("handgun",), "Guns (Rifle)": ("rifle",), "Guns (Shotgun)": ("shotgun",),
     "Guns (SMG)": ("smg",), "Guns (Machine Gun)": ("machine_gun",), "Throwing": ("throw",),
     "Vision": ("spot",), "Hearing": ("listen",), "Stealth": ("stealth",), "Holdout": ("conceal",),
-    "Lockpicking": ("locksmith",), "Brawling": ("brawl",), "Knife": ("melee",), "Running": ("athletics",),
+    "Lockpicking": ("locksmith",), "Brawling": ("brawl",), "Knife": ("melee",),
+    # every 3e melee weapon skill holds the neutral melee (issue 20; the best crosses, core.melee)
+    "Axe/Mace": ("melee",), "Broadsword": ("melee",), "Shortsword": ("melee",), "Spear": ("melee",),
+    "Staff": ("melee",), "Running": ("athletics",),
     "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
     "Jumping": ("jump",), "Tracking": ("track",),
 }
@@ -397,6 +424,8 @@ class Gurps(System):
     def competence_rule(self, skill: str) -> str:
         if skill == "Dodge":
             return "gurps.dodge"
+        if skill in CLOSE_COMBAT:
+            return "gurps.melee"
         return "gurps.ranged-attack" if skill in SKILL_CLASS else "gurps.resolution"
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
@@ -407,6 +436,66 @@ class Gurps(System):
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
                  extra: Sequence[Modifier] = ()) -> Check:
         return self._evaluate(shot, int(level), skill, extra)
+
+    # ---- close combat: the close-combat battery's check (issue 20, core.melee) ----------
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A close-combat skill's damage goes by ST (gurps.melee, thrust/swing)."""
+        if skill not in CLOSE_COMBAT:
+            return {}
+        return {"ST": int((context or {}).get("ST") or 10)}
+
+    def melee_check_at(self, item: MeleeItem, skill: str, level: Any, context: Mapping[str, Any] | None = None
+                       ) -> Check:
+        """One close-combat battery item: 3d6 <= skill + the attacker's posture (prone -4,
+        gurps.posture) + light (gurps.hit-modifiers, the light ladder); a critical hit (3-4, 5 at
+        15+, 6 at 16+: gurps.resolution) allows no defence; otherwise the adult's active defence
+        (Dodge 5 + 3 stepping back, gurps.dodge; a bare-handed parry 2/3 of DX 10 = 6 against fists,
+        against a club he dodges) at -3 when he is prone (gurps.posture). Damage: a punch thrust-2
+        crushing, the reference club swing+1 crushing, by ST (MELEE_DAMAGE_BY_ST), less the jacket's
+        DR (gurps.armor). All gurps.melee assumed where the seed is silent (README, close combat)."""
+        ctx = context or {}
+        cls = str(ctx.get("@class", "unarmed"))
+        st = int(ctx.get("ST") or 10)
+        mods: list[Modifier] = []
+        notes: list[str] = []
+
+        def add(rule: str, value: int, source: str, why: str) -> None:
+            mods.append(Modifier(rule=rule, kind="add", value=int(value), source=source, why=why))  # type: ignore[arg-type]
+
+        eff = int(level)
+        if item.attacker_posture == "prone":
+            add("gurps.posture", -4, "seed", "attacking while lying prone")
+        lx = self._lad["light"].step_for(float(item.illuminance))
+        if lx.native:
+            add(lx.rule, int(lx.native), lx.source, f"{item.illuminance:g} lx: {lx.label}")
+        eff += sum(int(m.value) for m in mods)
+        att = roll_under(eff, BANDS)
+        defence = item.defence
+        if defence == "parry" and cls != "unarmed":
+            notes.append("bare hands cannot parry a club without Karate: the adult dodges [gurps.melee; assumed]")
+            defence = "dodge"
+        p_def = Fraction(0)
+        if defence != "none":
+            value = MEDIAN_DODGE + RETREAT if defence == "dodge" else MEDIAN_PARRY
+            what = f"Dodge {MEDIAN_DODGE} + {RETREAT} stepping back" if defence == "dodge" else \
+                f"bare-handed parry {MEDIAN_PARRY} (2/3 of DX 10)"
+            if item.target_posture == "prone":
+                value -= 3
+                what += ", -3 prone (gurps.posture)"
+            p_def = success(value)
+            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge; assumed]")
+        hit = att.critical_success + (att.success - att.critical_success) * (1 - p_def)
+        thr, sw = thrust_swing(st)
+        code = thr - 2 if cls == "unarmed" else sw + 1
+        dr = 0
+        if item.armor:
+            dr = int(self._lad["dr"].native(float(reference_armor(item.armor).stops)))
+            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed]")
+        dmg = damage_distribution(code)
+        line = f"{'punch thrust-2' if cls == 'unarmed' else 'club swing+1'} crushing at ST {st}: {dice_text(code)}"
+        return attack_check(self, stat=skill, base=int(level), target=eff, needs=f"3d6 <= {eff}", hit=hit,
+                            damage={max(0, v): p for v, p in dmg.items()}, armor=dr, modifiers=mods, notes=notes,
+                            native=f"{skill}-{level} at {eff - int(level):+d}, {line}")
 
     def rule_ids(self) -> set[str]:
         ids = super().rule_ids()
@@ -806,7 +895,10 @@ class Gurps(System):
         derived_now = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
         chars.update(self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived_now[f]
                                              for f in MINDS}, col))
-        skills = self.skills_to_neutral(known, col, "$.skills")
+        skills = self.skills_to_neutral(known, col, "$.skills", context={"ST": npc.ST})  # ST: close combat
+        melee_name_losses(self, known, [w.skill for w in npc.weapons], col)  # Broadsword without a sword line
+        if melee_skills_of(self, known):
+            blob["melee_skills"] = melee_skills_of(self, known)  # their names, for the way back
         dodge = npc.Dodge if npc.Dodge is not None else derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)["Dodge"]
         skills["dodge"] = self.competence("Dodge", dodge)
         if col.tracing:
@@ -819,7 +911,7 @@ class Gurps(System):
                      "value is kept for GURPS", "gurps.dodge")
         exact = {}
         for k, v in known.items():
-            back = self.level_for(k, self.competence(k, v))
+            back = self.level_for(k, self.competence(k, v, {"ST": npc.ST}), {"ST": npc.ST})
             if back != v:
                 exact[k] = v
                 col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same competence as {k}-{back}; "
@@ -896,11 +988,12 @@ class Gurps(System):
             derived.pop(f, None)
         if col.tracing:
             col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
-        skills = self.skills_from_neutral(combatant.skills, col, "$.skills")
+        st_ctx = {"ST": attrs["ST"]}  # close combat is equated at the NPC's own ST
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=st_ctx)
         for k, lv in blob.get("skill_levels", {}).items():
             if k in skills:
                 chance = max(combatant.skills.get(n, -1.0) for n in SKILLS[k])
-                if abs(self.competence(k, lv) - chance) < 1e-9:
+                if abs(self.competence(k, lv, st_ctx) - chance) < 1e-9:
                     skills[k] = lv
         skills.update(blob.get("skills", {}))
         skills.update(own.get("skills", {}))
@@ -914,6 +1007,9 @@ class Gurps(System):
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
         weapons += carried.melee_lines(combatant, own.get("melee", {}), GurpsWeapon, "gurps", "gurps.melee", col,
                                        self._melee_line, lambda w: f"{w.skill}, {w.damage} {w.type}")
+        # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
+        # not for every melee skill at once (core.melee.melee_skills_written)
+        skills = melee_skills_written(self, skills, [w.skill for w in weapons], blob.get("melee_skills"))
         armor: list[GurpsArmor] = []
         for i, a in enumerate(combatant.armor):
             kept = blob.get("armor", {}).get(a.name)

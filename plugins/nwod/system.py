@@ -27,6 +27,7 @@ from xsys.core.model import (
     Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of,
 )
 from xsys.core.equating import Tier
+from xsys.core.melee import MeleeItem, attack_check, reference_armor
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
@@ -633,6 +634,8 @@ class NwodSystem(System):
         return {attr: int((context or {}).get(attr, 2))}
 
     def competence_rule(self, skill: str) -> str:
+        if skill in ("Brawl", "Weaponry"):
+            return "nwod.melee"  # equated over the close-combat battery (issue 20)
         return "nwod.defense" if skill == "Defense" else super().competence_rule(skill)
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
@@ -644,6 +647,55 @@ class NwodSystem(System):
 
     def shot_context(self, shot: Shot) -> dict[str, Any]:
         return {"Dexterity": self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))}
+
+    # ---- close combat: the close-combat battery's check (issue 20, core.melee) -----------
+    # The median adult's Defense is the lower of Dexterity 2 and Wits 2 (nwod.derived); a dodge
+    # doubles it (WoD p. 156, not in the seed: assumed). Prone: close attacks on a prone target
+    # +2 dice, attacking from prone -2 (WoD p. 164 as this plugin reads it: assumed).
+    MEDIAN_DEFENSE = 2
+
+    def melee_check_at(self, item: MeleeItem, skill: str, level: Any, context: Mapping[str, Any] | None = None
+                       ) -> Check:
+        """One close-combat battery item: Strength + the skill (no dots: -1, nwod.untrained) + the
+        reference club's 2 damage dice (nwod.melee, the Melee Weapons Chart's club) - the adult's
+        Defense (nwod.defense: 2; a dodge doubles it; none when surprised) + light (the darkness
+        ladder, nwod.darkness) + posture - the jacket's general armor (nwod.armor); d10s, 8+
+        succeeds, 10-again (nwod.pool); the successes are the damage. Cover would not count:
+        a barrier does not affect close combat (nwod.barrier)."""
+        ctx = context or {}
+        strength = int(ctx.get("Strength", 2))
+        lv = int(level)
+        mods: list[Modifier] = []
+
+        def dice_mod(rule: str, value: int, source: str, why: str) -> None:
+            if value:
+                mods.append(Modifier(rule=rule, kind="dice", value=int(value), source=source, why=why))  # type: ignore[arg-type]
+
+        if lv <= 0:
+            dice_mod("nwod.untrained", self._untrained(skill), "assumed", f"no {skill} dots: Strength alone at -1")
+        t, dmg, _size = MELEE_LINES[str(ctx.get("@class", "club"))]
+        dice_mod("nwod.melee", dmg, "assumed", f"the reference {t.lower()}'s {dmg} damage dice")
+        if item.defence != "none":
+            d = self.MEDIAN_DEFENSE * (2 if item.defence == "dodge" else 1)
+            dice_mod("nwod.defense", -d, "assumed", f"the adult's Defense {self.MEDIAN_DEFENSE}"
+                     + (", doubled by dodging" if item.defence == "dodge" else ""))
+        dstep = _LADDERS["darkness"].step_for(float(item.illuminance))
+        dice_mod(dstep.rule, int(dstep.native), dstep.source, f"{item.illuminance:g} lx: {dstep.label}")
+        if item.target_posture == "prone":
+            dice_mod("nwod.prone", 2, "assumed", "close attack on a prone target")
+        if item.attacker_posture == "prone":
+            dice_mod("nwod.prone", -2, "assumed", "attacking from prone")
+        if item.armor:
+            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor).stops)).native)
+            dice_mod("nwod.armor", -a, "assumed", f"{item.armor}: armor {a}")
+        pool = strength + max(lv, 0) + sum(int(m.value) for m in mods)
+        dist = successes(pool)
+        hit = 1 - dist.get(0, Fraction(0))
+        on_hit = {k: p / hit for k, p in dist.items() if k > 0} if hit else {1: Fraction(1)}
+        return attack_check(self, stat=skill, base=strength + max(lv, 0), target=pool,
+                            needs=f"pool {pool}, 1+ success at 8" if pool > 0 else "chance die", hit=hit,
+                            damage=on_hit, modifiers=mods,
+                            native=f"Strength {strength} + {skill} {lv}: {pool} dice, successes are damage")
 
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
                  extra: Sequence[Modifier] = ()) -> Check:
