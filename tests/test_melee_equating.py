@@ -131,6 +131,9 @@ def test_a_system_without_close_combat_rules_keeps_the_unmodified_roll(toy_regis
 # ---- ordering and round trips (hypothesis, few examples: the ladders are cached) ------------
 
 SYSTEMS = tuple(CLOSE)
+STRENGTHS = {"coc": [{}, {"STR": 6, "SIZ": 8}, {"STR": 17, "SIZ": 17}],
+             "coc-zh": [{}, {"STR": 14, "SIZ": 12}], "gurps": [{}, {"ST": 7}, {"ST": 15}],
+             "nwod": [{}, {"Strength": 1}, {"Strength": 5}]}
 PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
 
 
@@ -148,7 +151,9 @@ def test_a_higher_close_combat_skill_never_converts_lower(pair, which, data):
     levels = _levels(a, skill_a)
     lo = data.draw(st.sampled_from(levels[:-1]))
     hi = data.draw(st.sampled_from([lv for lv in levels if lv > lo]))
-    ca, cb = {"@key": key}, {"@key": key}
+    # at any one strength on each side (the ladders are built per NPC characteristics)
+    ca = {"@key": key, **data.draw(st.sampled_from(STRENGTHS[a]))}
+    cb = {"@key": key, **data.draw(st.sampled_from(STRENGTHS[b]))}
     low = sb.level_for(skill_b, sa.competence(skill_a, lo, ca), cb)
     high = sb.level_for(skill_b, sa.competence(skill_a, hi, ca), cb)
     assert high >= low, (a, skill_a, lo, hi, b, skill_b, low, high)
@@ -183,3 +188,31 @@ def test_a_round_trip_with_fresh_stays_within_one_tier(pair, which, data):
     tiers = sa.tiers(skill)
     assert abs(tier_of(tiers, got).rank - tier_of(tiers, level).rank) <= 1, (a, skill, level, b, there.get("skills"),
                                                                              got)
+
+
+def test_no_fixture_close_combat_skill_lands_two_tiers_away():
+    """Every fixture NPC's close-combat skills, converted afresh into every other system that has
+    close combat, land in the target's tier of the source's level or the next (docs/calibration.md:
+    48 conversions, the misses from each system's own strength rule)."""
+    reg = default_registry()
+    far = []
+    for path in sorted((ROOT / "fixtures").glob("*/npcs/*.yaml")):
+        a = path.parent.parent.name
+        if a not in CLOSE:
+            continue
+        sa = reg.system(a)
+        skills = _plain(api.load(path).document).get("skills", {}) or {}
+        for native, lv in skills.items():
+            keys = tuple(sa.skills().get(native, ()))
+            if not {"brawl", "melee"} & set(keys):
+                continue
+            rank = tier_of(sa.tiers(native), lv).rank
+            for b in CLOSE:
+                if b == a:
+                    continue
+                sb = reg.system(b)
+                out = _plain(_convert(path, b).document).get("skills", {}) or {}
+                got = max([v for k, v in out.items() if tuple(sb.skills().get(k, ())) == keys] or [0])
+                if abs(tier_of(sb.tiers(CLOSE[b][0]), got).rank - rank) > 1:
+                    far.append((a, path.stem, native, lv, b, got))
+    assert not far, far
