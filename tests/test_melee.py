@@ -85,15 +85,27 @@ def test_a_coc_text_block_brawl_becomes_a_gurps_brawling_line():
     doc = load((ROOT / "fixtures" / "text" / "walters-coc7.txt").read_bytes())
     doc.pop("xsys", None)
     out = _plain(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
-    assert {"name": "Brawl", "skill": "Brawling", "damage": "1d-2"} in out["weapons"]
+    # 3e's punch is thrust-2: 1d-4 at Walters's ST 10 (gurps.melee)
+    assert {"name": "Brawl", "skill": "Brawling", "damage": "1d-4"} in out["weapons"]
     assert out["skills"].get("Brawling")  # the skill's level crosses as the neutral brawl
 
 
 def test_without_the_carried_line_the_class_line_is_written():
     """Not vacuous: with the carried block taken out on the way, the axe comes back as GURPS's
-    axe line (1d+2 cut), not the source's 2d+1."""
+    axe line (swing+2 cut: 2d at the thug's ST 12), not the source's 2d+1."""
     mid = _plain(api.convert(api.from_plain(_thug()), "coc", fresh=True, trace=False).document)
     mid.pop("carried")
     back = _plain(api.convert(api.from_plain(mid), "gurps", fresh=True, trace=False).document)
     axe = next(w for w in back["weapons"] if w["name"] == "Fire axe")
-    assert (axe["skill"], axe["damage"], axe["type"]) == ("Axe/Mace", "1d+2", "cut")
+    assert (axe["skill"], axe["damage"], axe["type"]) == ("Axe/Mace", "2d", "cut")
+
+
+@pytest.mark.parametrize("st,punch,club", [(8, "1d-5", "1d-1"), (10, "1d-4", "1d+1"), (15, "1d-1", "2d+2"),
+                                           (20, "1d+1", "4d-1")])
+def test_a_gurps_class_line_hits_as_hard_as_its_wielders_st(st, punch, club):
+    """gurps.melee: a class line is thrust or swing plus the weapon's add, at the wielder's own
+    ST (3e's thrust/swing table): a ST 15 brute's punch (thrust-2) is 1d-1, his club (swing+1)
+    2d+2, where an average man's are 1d-4 and 1d+1."""
+    from xsys.plugins.gurps.system import melee_damage
+
+    assert (melee_damage("unarmed", st), melee_damage("club", st)) == (punch, club)

@@ -151,12 +151,23 @@ DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
 # Derived values carried as neutral values of their own, not as offsets kept for GURPS:
 # Will and Per as the will and perception characteristics, Dodge as the dodge (gurps.dodge).
 MINDS = {"Will": "will", "Per": "perception"}
-# gurps.melee (assumed): a close-combat weapon known only by its class, as an average (ST 10)
-# wielder's line of the 3e Basic Set weapon table: skill, damage dice, damage type
-MELEE_LINES = {"unarmed": ("Brawling", "1d-2", "cr"), "knife": ("Knife", "1d-2", "cut"),
-               "club": ("Axe/Mace", "1d+1", "cr"), "sword": ("Broadsword", "1d+1", "cut"),
-               "axe": ("Axe/Mace", "1d+2", "cut"), "spear": ("Spear", "1d+1", "imp"),
-               "improvised": ("Axe/Mace (improvised)", "1d", "cr")}
+# gurps.melee (assumed): a close-combat weapon known only by its class, as the 3e Basic Set
+# weapon table gives its line: skill, damage as thrust or swing plus an add (so the wielder's
+# own ST sets the dice, thrust_swing), damage type; ST 10 lines in the comment
+MELEE_LINES = {"unarmed": ("Brawling", "thr", -2, "cr"),       # punch: 1d-4
+               "knife": ("Knife", "sw", -2, "cut"),            # 1d-2
+               "club": ("Axe/Mace", "sw", 1, "cr"),            # 1d+1
+               "sword": ("Broadsword", "sw", 1, "cut"),        # 1d+1
+               "axe": ("Axe/Mace", "sw", 2, "cut"),            # 1d+2
+               "spear": ("Spear", "thr", 2, "imp"),            # 1d
+               "improvised": ("Axe/Mace (improvised)", "sw", 0, "cr")}  # 1d
+
+
+def melee_damage(cls: str, st: int) -> str:
+    """gurps.melee (assumed): a class line's damage dice for a wielder of ST `st`."""
+    _, base, add, _ = MELEE_LINES[cls]
+    thr, sw = thrust_swing(st)
+    return dice_text((thr if base == "thr" else sw) + add)
 CARRIED = ("Will", "Per", "Dodge", "HP")
 # Close combat (issue 20, core.melee): the skills, the median adult's defences (gurps.dodge:
 # Dodge = Move = (HT + DX) / 4 = 5; a bare-handed parry 2/3 of an untrained DX 10, rounded
@@ -1006,7 +1017,8 @@ class Gurps(System):
                 weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
         weapons += carried.melee_lines(combatant, own.get("melee", {}), GurpsWeapon, "gurps", "gurps.melee", col,
-                                       self._melee_line, lambda w: f"{w.skill}, {w.damage} {w.type}")
+                                       lambda m: self._melee_line(m, attrs["ST"]),
+                                       lambda w: f"{w.skill}, {w.damage} {w.type} at ST {attrs['ST']}")
         # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
         # not for every melee skill at once (core.melee.melee_skills_written)
         skills = melee_skills_written(self, skills, [w.skill for w in weapons], blob.get("melee_skills"))
@@ -1020,10 +1032,11 @@ class Gurps(System):
                        weapons=weapons, armor=armor, notes=combatant.notes)
         return col.result(npc)
 
-    def _melee_line(self, m: MeleeWeapon) -> GurpsWeapon:
-        """gurps.melee (assumed): the GURPS line of a close-combat weapon known only by its class."""
-        skill, damage, dtype = MELEE_LINES[m.melee_class]
-        return GurpsWeapon(name=m.name, skill=skill, damage=damage, type=dtype)
+    def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsWeapon:
+        """gurps.melee (assumed): the GURPS line of a close-combat weapon known only by its class,
+        its damage for the wielder's ST (a brute's punch is not an average man's)."""
+        skill, _, _, dtype = MELEE_LINES[m.melee_class]
+        return GurpsWeapon(name=m.name, skill=skill, damage=melee_damage(m.melee_class, st), type=dtype)
 
     def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
         """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
