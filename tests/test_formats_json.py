@@ -321,3 +321,34 @@ def test_foundry_import_export_import_loses_only_what_the_report_names(src):
     assert codec.to_builtins(codec.canonical(second.document)) == codec.to_builtins(codec.canonical(first.document))
     # what the second reading reports is what the export had no place for: nothing unread
     assert "unread" not in (second.meta or {}).get("read", {})
+
+
+def test_foundry_coc7_wounds_are_said_not_silently_dropped(tmp_path):
+    """An actor saved mid-session (HP 4 of 10): the stat block holds the NPC unhurt (HP 10), and
+    the report names the wounds at their path, so nothing is lost in silence."""
+    plain = json.loads(COC7_V11.read_text())
+    plain["system"]["attribs"]["hp"]["value"] = 4
+    f = tmp_path / "wounded.json"
+    f.write_text(json.dumps(plain))
+    loaded = api.load(f)
+    assert loaded.document.HP == 10
+    rep = report(loaded)
+    assert any(u["path"] == "$.system.attribs.hp.value" and "HP 4 of 10" in u["text"] for u in rep["unread"]), rep
+    assert "unread" not in report(api.load(COC7_V11))  # unhurt: nothing to say
+
+
+def test_ccfolia_gauges_used_up_in_play_are_said(tmp_path):
+    """A CCFOLIA character copied mid-session (HP 5 of 12, MP 9 of 11): the stat block takes the
+    full gauges, and the report names what was used up, at its path."""
+    plain = json.loads(CCFOLIA.read_text())
+    plain["data"]["status"][0]["value"] = 5
+    plain["data"]["status"][1]["value"] = 9
+    f = tmp_path / "hurt.json"
+    f.write_text(json.dumps(plain, ensure_ascii=False))
+    loaded = api.load(f)
+    assert loaded.document.HP == 12
+    said = {u["path"]: u["text"] for u in report(loaded).get("unread", [])}
+    assert said.get("$.data.status[0].value", "").startswith("HP 5 of 12"), said
+    assert said.get("$.data.status[1].value", "").startswith("MP 9 of 11"), said
+    assert not any(p.startswith("$.data.status") for p in
+                   {u["path"] for u in report(api.load(CCFOLIA)).get("unread", [])})

@@ -97,6 +97,11 @@ def read_character(data: dict[str, Any]) -> dict[str, Any]:
         else:  # a gauge's full value
             full = st.get("max") if st.get("max") not in (None, 0, "") else st.get("value")
             value = _int(full, f"{path}.max")
+            now = st.get("value")
+            if full is st.get("max") and now not in (None, "") and str(now) != str(full):
+                # spent or hurt in play (HP 4 of 11): a stat block holds the NPC whole; said, not kept
+                unread.append({"path": f"{path}.value", "text": f"{st['label']} {now} of {value} (used up in play: "
+                               "a stat block holds the full value)"})
         if label in ("HP", "耐久力"):
             lines.append((f"HP {value}", path))
         elif label in ("MP", "マジック・ポイント") and pow_ is not None and value == pow_:

@@ -106,6 +106,11 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
     hp_v = _num(hp.get("max") if hp.get("max") not in (None, "") else hp.get("value"), f"{root}.attribs.hp.max", 0, 999)
     if hp_v is not None:
         lines.append((f"HP {hp_v}", f"{root}.attribs.hp"))  # 7e (CON+SIZ)/10 is coc's (CON+SIZ)/2
+        now = hp.get("value")
+        if now not in (None, "") and hp.get("max") not in (None, "") and str(now) != str(hp.get("max")):
+            # the actor is wounded: a stat block holds the NPC whole, so the wounds are said, not kept
+            unread.append({"path": f"{root}.attribs.hp.value",
+                           "text": f"HP {now} of {hp_v} (wounds taken in play: a stat block holds the NPC unhurt)"})
     pow7 = chars7.get("POW")
     derived = {"mp": pow7 // 5 if pow7 is not None else None, "san": pow7}  # 7e: MP = POW/5, starting SAN = POW
     recomputed = []
