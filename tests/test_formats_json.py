@@ -352,3 +352,20 @@ def test_ccfolia_gauges_used_up_in_play_are_said(tmp_path):
     assert said.get("$.data.status[1].value", "").startswith("MP 9 of 11"), said
     assert not any(p.startswith("$.data.status") for p in
                    {u["path"] for u in report(api.load(CCFOLIA)).get("unread", [])})
+
+
+def test_foundry_mta_damage_and_spent_willpower_are_said(tmp_path):
+    """Officer Reyes saved after a fight (two lethal boxes filled, Willpower 3 of 5): the stat
+    block holds him unhurt (Health 7, Willpower 5), and the report names the damage and the
+    spent Willpower at their paths."""
+    plain = json.loads(MTA.read_text())
+    plain["system"]["health"].update({"lethal": 5, "value": 5})
+    plain["system"]["willpower"]["value"] = 3
+    f = tmp_path / "hurt.json"
+    f.write_text(json.dumps(plain))
+    loaded = api.load(f)
+    said = {u["path"]: u["text"] for u in report(loaded).get("unread", [])}
+    assert "lethal track at 5 of 7" in said.get("$.system.health", ""), said
+    assert said.get("$.system.willpower.value", "").startswith("Willpower 3 of 5"), said
+    assert not any(p in ("$.system.health", "$.system.willpower.value")
+                   for p in {u["path"] for u in report(api.load(MTA)).get("unread", [])})

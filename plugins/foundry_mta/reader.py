@@ -127,6 +127,18 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
     if health:
         derived.append(f"Health {health}")
     will = _dots(_obj(body.get("willpower"), f"{root}.willpower").get("max"), f"{root}.willpower.max")
+    # damage and spent Willpower from play (a track below its max): a stat block holds the NPC
+    # whole, so they are said, not kept
+    hurt = {k: v for k, v in _obj(body.get("health"), f"{root}.health").items()
+            if k in ("value", "lethal", "aggravated") and isinstance(v, int) and health and v < health}
+    if hurt:
+        unread.append({"path": f"{root}.health", "text": "Health damage taken in play (" + ", ".join(
+            f"{ {'value': 'bashing', 'lethal': 'lethal', 'aggravated': 'aggravated'}[k]} track at {v} of {health}"
+            for k, v in hurt.items()) + "): a stat block holds the NPC unhurt"})
+    spent = _obj(body.get("willpower"), f"{root}.willpower").get("value")
+    if isinstance(spent, int) and will and spent < will:
+        unread.append({"path": f"{root}.willpower.value",
+                       "text": f"Willpower {spent} of {will} (spent in play: a stat block holds the full value)"})
     if will:
         derived.append(f"Willpower {will}")
     if derived:
