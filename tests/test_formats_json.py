@@ -369,3 +369,20 @@ def test_foundry_mta_damage_and_spent_willpower_are_said(tmp_path):
     assert said.get("$.system.willpower.value", "").startswith("Willpower 3 of 5"), said
     assert not any(p in ("$.system.health", "$.system.willpower.value")
                    for p in {u["path"] for u in report(api.load(MTA)).get("unread", [])})
+
+
+def test_dholes_house_hit_and_magic_points_used_up_are_said(tmp_path):
+    """Dhole's House keeps current and maximum HitPts and MagicPts: the stat block takes the
+    maximum (the NPC's own), and a current value below it is named in the report."""
+    plain = json.loads(DHOLE.read_text())
+    ch = plain["Investigator"]["Characteristics"]
+    full_hp, full_mp = ch["HitPtsMax"], ch["MagicPtsMax"]
+    ch["HitPts"], ch["MagicPts"] = "3", "2"
+    f = tmp_path / "hurt.json"
+    f.write_text(json.dumps(plain))
+    loaded = api.load(f)
+    assert str(loaded.document.HP) == full_hp
+    said = {u["path"]: u["text"] for u in report(loaded).get("unread", [])}
+    assert said.get("$.Investigator.Characteristics.HitPts", "").startswith(f"HitPts 3 of {full_hp}"), said
+    assert said.get("$.Investigator.Characteristics.MagicPts", "").startswith(f"MagicPts 2 of {full_mp}"), said
+    assert loaded.document.MP in (None, int(full_mp))  # never the 2 left after play

@@ -95,11 +95,18 @@ def read_v1(inv: dict[str, Any]) -> dict[str, Any]:
     hp = number(ch.get("HitPtsMax") or ch.get("HitPts"), f"{cpath}.HitPtsMax")
     if hp is not None:
         lines.append((f"HP {hp}", f"{cpath}.HitPtsMax"))
+    for now, full in (("HitPts", "HitPtsMax"), ("MagicPts", "MagicPtsMax")):
+        # hurt or spent in play (HitPts 4 of 11): a stat block holds the full value; said, not kept
+        if ch.get(now) not in (None, "") and ch.get(full) not in (None, "") and str(ch[now]).strip() != str(ch[full]).strip():
+            unread.append({"path": f"{cpath}.{now}", "text": f"{now} {ch[now]} of {ch[full]} (used up in play: a stat "
+                           "block holds the full value)"})
     pow7 = chars7.get("POW")
     derived = {"MagicPts": pow7 // 5 if pow7 is not None else None, "Sanity": pow7}  # 7e: MP = POW/5, SAN = POW
     recomputed = []
     for k in DERIVED:
         v = ch.get(k)
+        if k == "MagicPts" and ch.get("MagicPtsMax") not in (None, ""):
+            v = ch.get("MagicPtsMax")  # the NPC's own Magic Points, not what is left of them in play
         if v in (None, "", "0", 0):
             continue
         if k in ("Move", "DamageBonus", "Build"):
