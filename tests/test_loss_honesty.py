@@ -196,9 +196,11 @@ def test_gurps_is_not_said_to_lack_dodge_beside_its_printed_dodge():
 @pytest.mark.parametrize("src, to, field, expected", [
     ("gurps/npcs/policeman.yaml", "coc", "skills.Dodge", 26),  # Dodge 5 +3: 25.9%
     ("gurps/npcs/sniper.yaml", "coc", "skills.Dodge", 37),  # Dodge 6 +3: 37.5%
-    ("nwod/npcs/patrol-officer.yaml", "coc", "skills.Dodge", 21),  # Defense 2 takes 21% of a 5-die attack's hits
-    ("nwod/npcs/swat-officer.yaml", "coc", "skills.Dodge", 39),  # Defense 3: 38.7%
-    ("nwod/npcs/swat-officer.yaml", "gurps", "Dodge", 6),
+    # Defense 2 takes 26.3% of the hits of attacks of 3 to 7 dice (nwod.defense), as GURPS's median Dodge 5 does
+    ("nwod/npcs/patrol-officer.yaml", "coc", "skills.Dodge", 26),
+    ("nwod/npcs/patrol-officer.yaml", "gurps", "Dodge", 5),
+    ("nwod/npcs/swat-officer.yaml", "coc", "skills.Dodge", 45),  # Defense 3: 45.3%
+    ("nwod/npcs/swat-officer.yaml", "gurps", "Dodge", 7),  # 3d6 <= 10: 50%
     ("gurps/npcs/sniper.yaml", "nwod", "Defense", 3),
 ])
 def test_dodge_and_defense_cross_as_the_share_of_attacks_they_turn_aside(src, to, field, expected):
@@ -216,7 +218,8 @@ def test_a_stated_defense_or_dodge_is_read_not_the_derived_one():
     assert api.convert(gurps, "coc", fresh=True).document.skills["Dodge"] == 62  # 3d6 <= 11: 62.5%
     nwod = api.from_plain({"system": "nwod", "kind": "npc", "name": "Brawler", "Defense": 4})
     coc = api.convert(nwod, "coc", fresh=True).document.skills["Dodge"]
-    assert coc > 39  # above Defense 3's 38.7%
+    assert coc == 61
+    assert coc > 45  # above Defense 3's 45.3% (Defense 4: 61.2%)
 
 
 # ---- a variant and its parent share skills ------------------------------------------------
@@ -270,3 +273,15 @@ def test_unit_conversions_leave_no_float_noise_in_documents():
     text = api.dump(api.convert(ROOT / "fixtures" / "coc-zh" / "scenarios" / "hong_kong_ambush.yaml", "coc",
                                 fresh=True), "yaml").decode()
     assert "0.0381 m" in text and "0.038099999999999995" not in text
+
+
+def test_defense_is_measured_over_a_battery_of_attacks():
+    """nwod.defense takes dice, so the share of hits it takes away depends on the attack: over
+    attacks of 3 to 7 dice, every Defense up to 7 takes a different share (on the one standard
+    5-die attack, Defense 5, 6 and 7 all left only the chance die and read alike)."""
+    from xsys.core.registry import default_registry
+
+    nwod = default_registry().system("nwod")
+    shares = [float(nwod.roll_chance("Defense", d)) for d in range(8)]
+    assert shares == sorted(shares) and len(set(shares)) == 8, shares
+    assert abs(shares[2] - 0.263) < 1e-3

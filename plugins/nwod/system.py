@@ -603,9 +603,13 @@ class NwodSystem(System):
 
     # nwod.defense (WoD p. 155-156): Defense, the lower of Dexterity and Wits (nwod.derived),
     # is taken from the dice of a close or thrown attack on its owner. Its neutral dodge is the
-    # share of a standard attack that would have hit and no longer does (assumed, README): the
-    # standard attack is 5 dice: an average adult's Strength 2, a practised brawler's Brawl 2 and a knife (+1).
+    # share of an attack's hits it takes away (assumed, README). A dodge roll (CoC, GURPS) takes
+    # the same share of any attack's hits, but Defense takes dice, so its share depends on the
+    # attack: it is the mean over a battery of attacks, 3 to 7 dice around the standard 5 (an
+    # average adult's Strength 2, a practised brawler's Brawl 2 and a knife, +1): an untrained
+    # weakling's to a strong, skilled, armed attacker's.
     STANDARD_ATTACK = 5
+    DEFENSE_ATTACKS = (3, 4, 5, 6, 7)
 
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Defense"}
@@ -639,9 +643,9 @@ class NwodSystem(System):
         return "nwod.defense" if skill == "Defense" else super().competence_rule(skill)
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        if skill == "Defense":  # nwod.defense: the share of a standard attack's hits it takes away
-            full = p_hit(self.STANDARD_ATTACK)
-            return 1 - p_hit(self.STANDARD_ATTACK - int(level)) / full
+        if skill == "Defense":  # nwod.defense: the share of the attacks' hits it takes away
+            shares = [1 - p_hit(a - int(level)) / p_hit(a) for a in self.DEFENSE_ATTACKS]
+            return sum(shares, Fraction(0)) / len(shares)
         attr = int((context or {}).get(self._attr_of(skill), 2))
         return p_hit(attr + (int(level) if int(level) > 0 else self._untrained(skill)))
 
@@ -1159,7 +1163,7 @@ class NwodSystem(System):
             if col.tracing:
                 col.step("$.Defense", None, f"dodge competence {dodge:.3f}", f"Defense {derived['Defense']}",
                          rules=["nwod.defense"], source="assumed",
-                         note=f"dice it takes from a {self.STANDARD_ATTACK}-die attack")
+                         note=f"the share of the hits of {self._attacks()} attacks it takes away")
         t = combatant.toughness
         if t is not None:
             health = max(1, min(20, math.floor(derived["Health"] * t + 0.5)))
@@ -1180,17 +1184,20 @@ class NwodSystem(System):
         return carried.melee_lines(combatant, lines, NwodWeapon, "nwod", "nwod.melee", col, of_class,
                                    lambda w: f"{w.type}, damage {w.damage}, Size {w.size}", dec_hook=_dec)
 
+    def _attacks(self) -> str:
+        return f"{self.DEFENSE_ATTACKS[0]}- to {self.DEFENSE_ATTACKS[-1]}-die"
+
     def _dodge_to_neutral(self, npc: NwodNpc, der: Mapping[str, int], col: Collector) -> dict[str, float]:
         """The stat block's Defense (stated, else derived) as the neutral dodge (nwod.defense)."""
         defense = npc.Defense if npc.Defense is not None else der["Defense"]
         value = self.competence("Defense", defense)
         if col.tracing:
             col.step("$.Defense", f"Defense {defense}", f"dodge competence {value:.3f}", rules=["nwod.defense"],
-                     source="assumed", note=f"dice it takes from a {self.STANDARD_ATTACK}-die attack")
+                     source="assumed", note=f"the share of the hits of {self._attacks()} attacks it takes away")
         back = self.level_for("Defense", value)
         if back != defense:
-            col.loss("rounded", "$.Defense", f"Defense {defense} takes every die a {self.STANDARD_ATTACK}-die attack "
-                     f"has, as Defense {back} does; it reads as Defense {back} elsewhere", "nwod.defense")
+            col.loss("rounded", "$.Defense", f"Defense {defense} takes every die of the largest attack of "
+                     f"{self._attacks()}, as Defense {back} does; it reads as Defense {back} elsewhere", "nwod.defense")
         return {"dodge": value}
 
     def _consistent(self, npc: NwodNpc, comb: Combatant) -> bool:
