@@ -291,3 +291,22 @@ def test_an_unknown_skill_name_is_a_warning_naming_the_closest_match():
     (w,) = [x for x in conv.losses if x.rule == "text.unknown-skill"]
     assert (w.level, w.path) == ("warning", "line 3") and "closest: Spot Hidden" in w.message
     assert w not in conv.strict_losses  # kept, not lost: --strict does not fail on it
+
+
+def test_close_combat_skill_names_in_every_convention():
+    """6e English, 7e "Fighting (...)" and the Japanese names of the close-combat skills are
+    read as coc's Knife, Club, Sword, Axe and Spear (issue 20), not left unread or carried as
+    unknown skills; `xsys skills coc` lists them as aliases."""
+    from xsys.plugins.textblock.names import skill_aliases
+    from xsys.plugins.textblock.reader import load
+
+    en = load("Thug\nSTR 14 CON 12 SIZ 14 DEX 11 APP 8 INT 9 POW 9 EDU 8 HP 13\n"
+              "Skills: Knife 45%, Club 50%, Fighting (Sword) 30%, Fighting (Axe) 20%, Dodge 22%\n".encode())
+    assert {k: en["skills"][k] for k in ("Knife", "Club", "Sword", "Axe")} == {"Knife": 45, "Club": 50, "Sword": 30,
+                                                                               "Axe": 20}
+    ja = load("チンピラ\nＳＴＲ １４　ＣＯＮ １２　ＳＩＺ １４　ＤＥＸ １１　ＡＰＰ ８　ＩＮＴ ９　ＰＯＷ ９　ＥＤＵ ８\n"
+              "技能：ナイフ 45％、こん棒 50％、回避 22％\n".encode())
+    assert (ja["skills"]["Knife"], ja["skills"]["Club"]) == (45, 50)
+    assert not ja.get("xsys", {}).get("read", {}).get("unread")
+    aliases = skill_aliases("coc")
+    assert "fighting (sword)" in aliases["Sword"] and "こん棒" in aliases["Club"]

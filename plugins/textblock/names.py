@@ -36,6 +36,13 @@ _COC: dict[str, tuple[str, ...]] = {
     "First Aid": ("first aid", "応急手当", "急救"),
     "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶"),
     "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击", "斗殴"),
+    # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
+    # names): each holds the neutral melee (issue 20)
+    "Knife": ("knife", "ナイフ", "匕首", "小刀"),
+    "Club": ("club", "こん棒", "棍棒", "警棍"),
+    "Sword": ("sword", "fighting (sword)", "剣", "刀剑"),
+    "Axe": ("axe", "fighting (axe)", "斧"),
+    "Spear": ("spear", "fighting (spear)", "槍", "矛"),
     "Track": ("track", "追跡", "追踪"),
     "Listen": ("listen", "聞き耳", "聆听"),
     "Sneak": ("sneak", "忍び歩き", "潜行"),
