@@ -377,3 +377,21 @@ def test_generated_npcs_convert_in_order_without_their_source(pair, data):
         outs.append((neutral.skills.get(key, 0.0), A.npc_to_neutral(back).value.skills.get(key, 0.0)))
     assert outs[0][0] <= outs[1][0]  # in B
     assert outs[0][1] <= outs[1][1]  # back in A
+
+
+@pytest.mark.parametrize("key", sorted(REG.keys()))
+def test_total_darkness_stays_zero_lux_through_every_system(key):
+    """Issue 16, "situations that mean none stay none": a shot in total darkness (0 lx) reads
+    back from each system as 0 lx, not as its darkest step's middle (GURPS read 5e-06 lx)."""
+    from xsys.conversions import api
+    from xsys.core import codec
+    from xsys.core.model import Shot
+
+    path = sorted((ROOT / "fixtures" / "neutral" / "shots").glob("*.yaml"))[0]
+    plain = codec.to_builtins(api.load(path).document)
+    plain.pop("system", None), plain.pop("kind", None)
+    plain["light"] = {**plain.get("light", {}), "illuminance": "0 lx", "aids": []}
+    shot = codec.convert(plain, Shot)
+    system = REG.system(key)
+    back = system.shot_to_neutral(system.shot_from_neutral(shot).value).value
+    assert float(back.light.illuminance) == 0.0, (key, back.light)

@@ -614,7 +614,8 @@ class Gurps(System):
         unseen_why = None
         if float(shot.target.cover.exposure) == 0:
             unseen_why = "nothing of the target shows (visible fraction 0)"
-        elif float(shot.light.illuminance) == 0 and not sees_in_dark:
+        elif float(shot.light.illuminance) == 0 and not sees_in_dark and (native is None or native.light != -10):
+            # (a GURPS shot that says light -10 has the text's own darkness row, below)
             unseen_why = "total darkness (0 lx) and no light or night vision"
         if native is not None and native.blind_fire:
             unseen_why = None  # the native row is applied below (_native_only_modifiers)
