@@ -41,7 +41,13 @@ def ureg():
 
                 kwargs: dict[str, Any] = {}
                 if cache_enabled():
-                    kwargs["cache_folder"] = ":auto:"
+                    # one folder per pint version: pint's own ":auto:" folder is shared by every
+                    # version, and pint 0.24.4 reading what a newer pint cached for the same
+                    # definitions file resolved its @import as "default_en.txt/constants_en.txt"
+                    # (a venv at the lowest bounds beside one at the newest, as .ci/run has)
+                    from .cache import cache_dir
+
+                    kwargs["cache_folder"] = str(cache_dir() / "pint" / pint.__version__)
                 reg = pint.UnitRegistry(**kwargs)
                 defs = resources.files("xsys.core").joinpath("data/units.txt")
                 with resources.as_file(defs) as path:
