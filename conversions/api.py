@@ -290,7 +290,7 @@ def _namespace_owner(registry: Registry | None) -> Any:
     return owner
 
 
-def _carried_characteristics(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
+def _carried_characteristics(system: System, neutral: Combatant, prefix: str, losses: list[Loss],
                              first: int, audit: "LossAudit | None", registry: Registry | None) -> dict[str, dict[str, Any]]:
     """The neutral characteristics `system`'s stat block has no field for, as the carried
     entries of the first system that has a field for it: the source, a system whose carried
@@ -301,8 +301,8 @@ def _carried_characteristics(system: System, neutral: Combatant, native: Any, pr
     if not neutral.characteristics:
         return {}
     source = audit._system if audit is not None else None
-    places = {spec.neutral for spec in system.characteristics().values()} | set(system.derived_characteristics())
-    if all(k in places for k in neutral.characteristics):
+    written = carried.places(system)
+    if all(k in written for k in neutral.characteristics):
         return {}
     reg = registry or default_registry()
     # what the source derives from its other characteristics (GURPS's Per from IQ) is not a
@@ -348,7 +348,7 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     ``carried:`` block, each value reported (kept-verbatim) at its path in the source, and the
     neutral characteristics it has no field for (:func:`_carried_characteristics`)."""
     block = carried.detach(system, neutral)
-    chars = _carried_characteristics(system, neutral, native, prefix, losses, first, audit, registry)
+    chars = _carried_characteristics(system, neutral, prefix, losses, first, audit, registry)
     if not block and not chars:
         return native
     if block:

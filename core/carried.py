@@ -175,7 +175,7 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
 # {coc: {SIZ: 13}}``), and reading any document puts it back into the neutral model.
 
 
-def _places(system: Any) -> set[str]:
+def places(system: Any) -> set[str]:
     """The neutral characteristics a system's stat blocks write (own fields and derived ones)."""
     out = {spec.neutral for spec in system.characteristics().values()}
     return out | set(system.derived_characteristics())
@@ -186,7 +186,7 @@ def characteristics_out(target: Any, values: Mapping[str, float],
     """The neutral characteristics in `values` that `target`'s stat blocks have no field for,
     each as the first of `owners` (systems, the source first) that has one writes it:
     ``(neutral key, namespace, native name, native value)``, from that system's own ladder."""
-    places = _places(target)
+    written = places(target)
     own = set(namespaces(target))
     source = iter(owners)
     seen: list[Any] = []  # the owners asked so far: the rest are started only when needed
@@ -199,7 +199,7 @@ def characteristics_out(target: Any, values: Mapping[str, float],
 
     out = []
     for key, p in values.items():
-        if key in places or p is None:
+        if key in written or p is None:
             continue
         for system in each():
             ns = namespaces(system)[0]
@@ -243,7 +243,7 @@ def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Com
 
 
 __all__ = ["FIELD", "RULE", "attach", "characteristics_in", "characteristics_out", "detach", "leaves", "named",
-           "namespaces", "report", "show", "take"]
+           "namespaces", "places", "report", "show", "take"]
 
 
 def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rule: str, col: Any,
