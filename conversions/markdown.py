@@ -79,7 +79,9 @@ def render(conv: Any, explain: bool = False) -> str:
 # system's rulebook prints ranges in, a list of lengths as its bands (20/40/80 yd), and yes/no
 # rather than True/False.
 
-NATIVE_LENGTH = {"nwod": "yd", "gurps": "yd"}  # both rulebooks print weapon ranges in yards
+# nWoD's rulebook prints ranges in yards; the GURPS 3e edition this plugin follows (the Japanese
+# Basic Set) is metric: its speed/range table reads metres (gurps.ssr), so its sheets show metres
+NATIVE_LENGTH = {"nwod": "yd"}
 
 
 def number_text(value: float) -> str:

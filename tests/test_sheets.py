@@ -132,3 +132,10 @@ def test_a_polish_sheets_notes_are_its_opis_paragraph():
     conv = api.convert(ROOT / "fixtures/gurps/npcs/sniper.yaml", "pl-trudnosc", fresh=True, trace=False)
     out = markdown.render(conv)
     assert "\n**opis**: " in out and "**opis** " not in out.split("\n")[2]
+
+
+def test_a_gurps_sheet_shows_metres_as_its_metric_tables_do():
+    """The Japanese GURPS 3e Basic Set reads distances in metres (gurps.ssr: "8 m -> 10 m row"),
+    so its shot table says 8 m, not 8.749 yd."""
+    text = md(ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml", "gurps")
+    assert "| distance | 8 m |" in text and " yd |" not in text, [x for x in text.splitlines() if "distance" in x]
