@@ -41,13 +41,17 @@ def ureg():
 
                 kwargs: dict[str, Any] = {}
                 if cache_enabled():
-                    # one folder per pint version: pint's own ":auto:" folder is shared by every
-                    # version, and pint 0.24.4 reading what a newer pint cached for the same
-                    # definitions file resolved its @import as "default_en.txt/constants_en.txt"
-                    # (a venv at the lowest bounds beside one at the newest, as .ci/run has)
+                    # one folder per pint installation (its version and where it lives): pint's
+                    # own ":auto:" folder is shared by every version and venv, and pint 0.24.4
+                    # reading what another pint (or the same version in a venv elsewhere) had
+                    # cached for the same definitions file resolved its @import as
+                    # "default_en.txt/constants_en.txt" (.ci/run's throw-away lowest-bounds venv)
+                    import hashlib
+
                     from .cache import cache_dir
 
-                    kwargs["cache_folder"] = str(cache_dir() / "pint" / pint.__version__)
+                    where = hashlib.sha256(os.path.dirname(os.path.abspath(pint.__file__)).encode()).hexdigest()[:12]
+                    kwargs["cache_folder"] = str(cache_dir() / "pint" / f"{pint.__version__}-{where}")
                 reg = pint.UnitRegistry(**kwargs)
                 defs = resources.files("xsys.core").joinpath("data/units.txt")
                 with resources.as_file(defs) as path:
