@@ -282,8 +282,10 @@ def _cell(v: Any) -> str:
 _SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
 _SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
 # (a double quote means nothing outside an HTML attribute, and a sheet has none: Mickey "the
-# Crane" Doyle reads as written, in a terminal too)
-_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# Crane" Doyle reads as written, in a terminal too). An ampersand is escaped only where a
+# renderer would read a character reference ("&lt;", "&#60;"): "Smith & Wesson" reads as written.
+_HTML = {"<": "&lt;", ">": "&gt;"}
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 
 
 def md(value: Any, block: bool = False) -> str:
@@ -292,6 +294,7 @@ def md(value: Any, block: bool = False) -> str:
     backslash-escaped. With ``block`` (text that starts a line of its own) nothing at its
     start can open a block either (a list, a quote, a rule, an indented code block)."""
     text = _SPACE.sub(" ", str(value)).strip()
+    text = _ENTITY.sub("&amp;", text)
     text = "".join(_HTML.get(c, c) for c in text)
     text = _SPECIAL.sub(r"\\\1", text)
     text = re.sub(r"(?i)(javascript|vbscript|data)(\s*):", r"\1\2&#58;", text)

@@ -112,6 +112,18 @@ def test_a_name_with_quotes_reads_as_written():
     assert text.startswith('Mickey "the Crane" Doyle') and "&lt;b&gt;" in text and "\\*x\\*" in text
 
 
+def test_an_ampersand_reads_as_written_unless_it_would_be_a_character_reference():
+    """"Smith & Wesson" needs no escape (a lone & is text to every Markdown renderer); a name that
+    spells a character reference ("&lt;b&gt;", "&#60;") keeps showing those characters, not a tag."""
+    from xsys.conversions import markdown
+
+    assert markdown.md("Smith & Wesson Model 10") == "Smith & Wesson Model 10"
+    assert markdown.md("R&D") == "R&D"
+    assert markdown.md("&lt;b&gt;") == "&amp;lt;b&amp;gt;"
+    assert markdown.md("&#60;script").startswith("&amp;")
+    assert "&lt;script&gt;" in markdown.md("<script>")
+
+
 def test_the_carried_block_reads_as_each_system_writes_it():
     """The md sheet shows the carried block one line per system family, each value as that
     system writes it (SAN 38, SIZ 17) and a close-combat line as "Fists (Fist/Punch, 1d3+db)",
