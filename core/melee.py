@@ -146,13 +146,32 @@ def attack_check(system: "System", *, stat: str, base: Any, target: Any, needs: 
 
 # ---- which native melee skills a stat block writes --------------------------------------
 
+def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str, str] | None = None) -> str | None:
+    """The weapon class the best of a stat block's close-combat skills names (CoC Club 60 and Knife
+    40: "club"; GURPS Broadsword-13: "sword"), which crosses as ``Combatant.melee_kind``; None when
+    it names none (nWoD Weaponry) or there is none. A system's melee skills share one number scale,
+    so the best is the highest level (the first listed on a tie). ``classes``: the system's own
+    reading of a skill whose name says two weapons (GURPS Axe/Mace: a mace is a club)."""
+    from .model import melee_class_of
+
+    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+    present = [k for k in covering if k in levels]
+    if not present:
+        return None
+    best = max(present, key=lambda k: levels[k])
+    cls = (classes or {}).get(best) or melee_class_of(best)
+    return None if cls in ("improvised", "unarmed") else cls
+
+
 def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
-                         remembered: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                         remembered: Mapping[str, Any] | None = None, kind_skill: str | None = None) -> dict[str, Any]:
     """Native skill levels with the close-combat skills a target writes for the neutral
-    ``melee``: those its melee weapon lines use (``used``: the lines' skill names), else the
-    first the system lists. Every native melee skill covers the one neutral ``melee`` (the best of
-    a source's melee skills, the others reported ``merged``), so without this every target
-    would write all of its melee skills at that level (Knife, Club, Sword, Axe and Spear 55)."""
+    ``melee``: those its melee weapon lines use (``used``: the lines' skill names) and the one
+    for the weapon the source's best skill names (``kind_skill``: the target's skill for
+    ``Combatant.melee_kind``, a CoC Club 60 becomes GURPS Axe/Mace), else the first the system
+    lists. Every native melee skill covers the one neutral ``melee`` (the best of a source's melee
+    skills, the others reported ``merged``), so without this every target would write all of its
+    melee skills at that level (Knife, Club, Sword, Axe and Spear 55)."""
     covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
     present = [k for k in covering if k in levels]
     if remembered and present:
@@ -163,6 +182,7 @@ def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iter
         used = [*used, *remembered]
     if len(present) <= 1:
         return dict(levels)
+    used = [*used, kind_skill or ""]
     used = {u.split(" (")[0].strip() for u in used if u}  # "Axe/Mace (improvised)" uses Axe/Mace
     keep = {k for k in present if k in used} or {present[0]}
     return {k: v for k, v in levels.items() if k not in present or k in keep}
@@ -177,25 +197,6 @@ def melee_skills_of(system: "System", levels: Mapping[str, Any]) -> dict[str, An
     return {} if list(mine) in ([], covering[:1]) else mine
 
 
-def melee_name_losses(system: "System", levels: Mapping[str, Any], used: Iterable[str], col: Any,
-                      path: str = "$.skills") -> None:
-    """Say, on the way out of a stat block, which of its close-combat skills cross only as the
-    neutral ``melee`` competence: one that is not the system's first melee skill and that no melee
-    weapon line of the NPC uses comes back (and lands in a target) under the skill a line uses, else
-    the first one (a CoC Club 60 with no club line returns as Knife 60). The level crosses; only the
-    name rests on that assumed rule, so this is an ``assumed`` loss (info), not a ``merged`` one: a
-    sibling system that shares the skill (coc <-> coc-zh) writes the name back."""
-    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
-    if not covering:
-        return
-    used = {u.split(" (")[0].strip() for u in used if u}
-    for k in covering[1:]:
-        if k in levels and k not in used:
-            col.loss("assumed", f"{path}.{k}", f"{k} {levels[k]} crosses as the neutral melee skill, which a target "
-                     f"writes for the skill its melee weapon lines use, else its first melee skill (here: "
-                     f"{covering[0]}); no melee line of this NPC uses {k}", f"{system.rule_prefix}melee")
-
-
 def describe_battery() -> list[dict[str, Any]]:
     """The close-combat battery as plain rows (docs)."""
     return [{"item": it.name, "defence": it.defence, "light": f"{it.illuminance:g} lx",
@@ -204,4 +205,4 @@ def describe_battery() -> list[dict[str, Any]]:
 
 
 __all__ = ["MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
-           "attack_check", "add_dists", "dice_dist", "melee_skills_written", "melee_skills_of", "melee_name_losses", "describe_battery"]
+           "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "describe_battery"]

@@ -198,6 +198,11 @@ class Combatant(Base, kw_only=True):
     skills: dict[str, Probability] = msgspec.field(default_factory=dict)
     weapons: list[Weapon] = msgspec.field(default_factory=list)
     melee: list[MeleeWeapon] = msgspec.field(default_factory=list)  # close-combat weapons (issue 20)
+    # The weapon its best close-combat skill names (CoC Club 60, GURPS Broadsword-13: "club",
+    # "sword"), so that a target writes the neutral melee under its own skill for that weapon
+    # (GURPS Axe/Mace, CoC Sword) where no melee line names one. None: the source's skill names
+    # no weapon (nWoD Weaponry) or it has none.
+    melee_kind: MeleeClass | None = None
     armor: list[Armor] = msgspec.field(default_factory=list)
     # Physical toughness beyond the physique: the NPC's stated hit points (CoC HP, GURPS HP,
     # nWoD Health) as a multiple of what its system's own rule derives from its physique

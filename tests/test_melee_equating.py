@@ -88,8 +88,35 @@ def test_several_melee_skills_cross_as_the_best_and_say_so():
     assert any("Club 60" in x.message and "Knife 40" in x.message for x in merged), [x.render() for x in merged]
     skills = _plain(conv.document)["skills"]
     one = {"system": "coc", "kind": "npc", "name": "club", **AVERAGE_COC, "skills": {"Club": 60}}
-    assert skills == _plain(_convert(one, "gurps").document)["skills"]  # the best, written once (Knife)
-    assert "Knife" in skills and "Axe/Mace" not in skills
+    assert skills == _plain(_convert(one, "gurps").document)["skills"]  # the best, written once
+    # under the skill that wields the weapon the best names (a club: GURPS Axe/Mace), not Knife
+    assert "Axe/Mace" in skills and "Knife" not in skills
+
+
+def test_the_best_melee_skill_names_its_weapon_in_every_target():
+    """With no melee line, the weapon the best close-combat skill names crosses
+    (Combatant.melee_kind) and each target writes its own skill for it: CoC Club -> GURPS Axe/Mace
+    -> CoC Club (fresh), CoC Sword -> GURPS Broadsword, GURPS Spear -> CoC Spear; a generic skill
+    (nWoD Weaponry) names none, and the target's first melee skill is written as before."""
+    def skills(src, to, **kw):
+        return _plain(_convert(src, to, **kw).document)["skills"]
+
+    club = {"system": "coc", "kind": "npc", "name": "bouncer", **AVERAGE_COC, "skills": {"Club": 60}}
+    g = skills(club, "gurps")
+    assert "Axe/Mace" in g and "Knife" not in g, g
+    back = _convert(_plain(_convert(club, "gurps").document), "coc")
+    assert "Club" in _plain(back.document)["skills"] and "Knife" not in _plain(back.document)["skills"]
+    assert not [x for x in _convert(club, "gurps").losses if "(here:" in x.message]  # the name crossed
+    sword = {"system": "coc", "kind": "npc", "name": "fencer", **AVERAGE_COC, "skills": {"Sword": 60}}
+    assert "Broadsword" in skills(sword, "gurps")
+    assert "Sword" in skills(sword, "coc-zh")
+    spear = {"system": "gurps", "kind": "npc", "name": "pikeman", "ST": 10, "DX": 10, "IQ": 10, "HT": 10,
+             "skills": {"Spear": 13}}
+    c = skills(spear, "coc")
+    assert "Spear" in c and "Knife" not in c, c
+    weaponry = {"system": "nwod", "kind": "npc", "name": "thug", "skills": {"Weaponry": 3}}
+    neutral = _plain(_convert(weaponry, "neutral").document)
+    assert "melee_kind" not in neutral
 
 
 def test_the_calibration_doc_shows_the_close_combat_table():

@@ -38,7 +38,7 @@ from xsys.core.model import (
     melee_class_of,
 )
 from xsys.core.equating import Tier
-from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, melee_name_losses, melee_skills_of, melee_skills_written,
+from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, melee_kind, melee_skills_of, melee_skills_written,
                              reference_armor)
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
@@ -893,7 +893,6 @@ class CocSystem(System):
         # takes both past 100) are kept exactly, with a "rounded" loss, for the way back
         exact = self.levels_kept({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
                                  context=chars)
-        melee_name_losses(self, npc.skills, [m.skill for m in npc.melee], col)  # Club without a club line
         if melee_skills_of(self, npc.skills):
             native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
         if exact:
@@ -945,6 +944,7 @@ class CocSystem(System):
                 col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
                          source="assumed")
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, melee=melee,
+                         melee_kind=melee_kind(self, npc.skills),  # Club 60, no club line: GURPS writes Axe/Mace
                          armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
                          carried={self.carried_namespaces[0]: own} if own else {})
         return col.result(comb)
@@ -1009,7 +1009,8 @@ class CocSystem(System):
         names = native.get("melee_skills") or next(
             (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
              and set(n["melee_skills"]) <= set(self.skills())), None)
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], names)
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # coc-ja.melee
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
         npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
                      spells=list(own.get("spells", [])), skills=skills, weapons=weapons, melee=melee, armor=armor,
                      notes=combatant.notes, **npc_chars)

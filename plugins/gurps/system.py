@@ -26,7 +26,7 @@ from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
 from xsys.core.equating import Tier
-from xsys.core.melee import (MeleeItem, attack_check, melee_name_losses, melee_skills_of, melee_skills_written,
+from xsys.core.melee import (MeleeItem, attack_check, melee_kind, melee_skills_of, melee_skills_written,
                              reference_armor)
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
@@ -173,6 +173,9 @@ CARRIED = ("Will", "Per", "Dodge", "HP")
 # Dodge = Move = (HT + DX) / 4 = 5; a bare-handed parry 2/3 of an untrained DX 10, rounded
 # down, assumed) and 3e thrust/swing damage by ST (Basic Set table, not in the seed; assumed),
 # as dice codes (4 x dice + adds).
+# gurps.melee: the weapon a close-combat skill wields when no line says (Axe/Mace names two:
+# the club, a modern NPC's baton, cosh or cargo hook, is taken; assumed)
+SKILL_MELEE_CLASS = {"Axe/Mace": "club", "Staff": "club"}
 CLOSE_COMBAT = frozenset({"Brawling", "Knife", "Axe/Mace", "Broadsword", "Shortsword", "Spear", "Staff"})
 MEDIAN_DODGE = 5
 MEDIAN_PARRY = 6
@@ -908,7 +911,6 @@ class Gurps(System):
         chars.update(self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived_now[f]
                                              for f in MINDS}, col))
         skills = self.skills_to_neutral(known, col, "$.skills", context={"ST": npc.ST})  # ST: close combat
-        melee_name_losses(self, known, [w.skill for w in npc.weapons], col)  # Broadsword without a sword line
         if melee_skills_of(self, known):
             blob["melee_skills"] = melee_skills_of(self, known)  # their names, for the way back
         dodge = npc.Dodge if npc.Dodge is not None else derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)["Dodge"]
@@ -960,7 +962,8 @@ class Gurps(System):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
             blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
         return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
-                                    melee=melee, armor=armor, toughness=toughness, notes=npc.notes,
+                                    melee=melee, melee_kind=melee_kind(self, known, SKILL_MELEE_CLASS),
+                                    armor=armor, toughness=toughness, notes=npc.notes,
                                     native={self.key: blob} if blob else {},
                                     carried={self.key: own} if own else {}))
 
@@ -1022,7 +1025,8 @@ class Gurps(System):
                                        lambda w: f"{w.skill}, {w.damage} {w.type} at ST {attrs['ST']}")
         # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
         # not for every melee skill at once (core.melee.melee_skills_written)
-        skills = melee_skills_written(self, skills, [w.skill for w in weapons], blob.get("melee_skills"))
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
+        skills = melee_skills_written(self, skills, [w.skill for w in weapons], blob.get("melee_skills"), kind)
         armor: list[GurpsArmor] = []
         for i, a in enumerate(combatant.armor):
             kept = blob.get("armor", {}).get(a.name)
