@@ -746,7 +746,7 @@ class Gurps(System):
         # Snap shot: final target number below SS without aiming.
         if not turns and stats.SS is not None and tn < stats.SS:
             add("gurps.ranged-modifiers.snap_shot", -4, stats.source,
-                f"snap shot: {tn} below SS {stats.SS} ({stats.origin})")
+                f"snap shot: target number {tn} is below SS {stats.SS} ({stats.origin})")
             tn -= 4
         if cap9 is not None and tn > 9:
             mods.append(Modifier(rule="gurps.ranged-modifiers", kind="set", value=9, source=cap9_src,  # type: ignore[arg-type]
