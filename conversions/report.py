@@ -9,6 +9,17 @@ from typing import Any, Iterable, Iterator
 from xsys.core.trace import printable
 
 
+# An exact chance is shown as its fraction while that reads at a glance (1/54, 83193/100000); a
+# fraction of a long dice chain (nWoD through glass: a 200-digit numerator) is left to --json.
+EXACT_DIGITS = 12
+
+
+def _exact(p: Any) -> str:
+    if len(str(p.denominator)) <= EXACT_DIGITS:
+        return f"{p.numerator}/{p.denominator}"
+    return "exact fraction: --json"
+
+
 def odds_text(all_results: list[tuple[str, Any, list[Any]]]) -> str:
     out: list[str] = []
     for name, shot, results in all_results:
@@ -19,8 +30,8 @@ def odds_text(all_results: list[tuple[str, Any, list[Any]]]) -> str:
             c = r.check
             dmg = f"  mean damage {c.damage_mean:.2f}" if c.damage_mean is not None else ""
             own = "  (native check)" if getattr(r, "native", False) else ""
-            out.append(printable(f"  {r.system:<{width}}  {float(c.chance) * 100:6.2f}%  ({c.chance.numerator}/"
-                                 f"{c.chance.denominator})  {c.native or c.needs}{dmg}{own}"))
+            out.append(printable(f"  {r.system:<{width}}  {float(c.chance) * 100:6.2f}%  ({_exact(c.chance)})  "
+                                 f"{c.native or c.needs}{dmg}{own}"))
             for m in c.modifiers:
                 out.append(f"  {'':<{width}}    {m.render()}")
             for loss in getattr(r, "losses", ()):  # what of the native shot did not reach this check

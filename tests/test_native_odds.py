@@ -136,3 +136,32 @@ def test_cli_odds_json_on_a_native_scenario_is_the_native_check():
             assert got["coc"]["native_check"] is True and "native_check" not in got["gurps"]
             k += 1
     assert k == len(data["shots"])
+
+
+def test_a_long_exact_fraction_is_left_to_json(capsys):
+    """The terminal shows an exact chance as its fraction while it reads at a glance (1/54); nWoD
+    through glass in the Hong Kong ambush is a chain of dice with a 200-digit fraction, which is
+    left to --json (where it stays exact) instead of one line of hundreds of digits."""
+    from helpers import run_main
+
+    scenario = ROOT / "fixtures" / "coc-zh" / "scenarios" / "hong_kong_ambush.yaml"
+    code, out, _ = run_main(capsys, "odds", scenario)
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) < 400
+    assert "(exact fraction: --json)" in out
+    assert any(line.split("%  (")[1].split(")")[0].replace("/", "").isdigit() for line in out.splitlines()
+               if "%  (" in line)  # the short ones still show their fraction
+    code, js, _ = run_main(capsys, "odds", scenario, "--json")
+    assert code == 0 and max(len(str(r["exact"])) for r in _exact_rows(json.loads(js))) > 100
+
+
+def _exact_rows(data):
+    """Every result row with an `exact` fraction in the odds JSON, however nested."""
+    if isinstance(data, dict):
+        if "exact" in data:
+            yield data
+        for v in data.values():
+            yield from _exact_rows(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _exact_rows(v)
