@@ -645,19 +645,12 @@ class Gurps(System):
             add("gurps.ranged-modifiers.tgt_behind_char", -4 * native.behind_characters, "seed",
                 f"behind {native.behind_characters} other character(s)")
 
-        # Light (gurps.hit-modifiers poor_light / darkness; lux breakpoints assumed).
-        lx = lad["light"].step_for(float(shot.light.illuminance))
-        light_mod, light_src, light_why = lx.native, lx.source, f"{float(shot.light.illuminance):g} lx: {lx.label}"
+        # Light (gurps.hit-modifiers poor_light / darkness; lux breakpoints and the vision
+        # aids' caps assumed).
+        light_mod, light_src, light_why = self.light_modifier(shot)
         if light_mod == -10 and not sees_in_dark and (unseen_why is not None
                                                        or (native is not None and native.blind_fire)):
             light_mod = 0  # counted once, as the "cannot be seen" row above
-        if light_mod < 0 and (aids & NV_AIDS or shot.weapon.sights in NV_SIGHTS):
-            if light_mod < -2:
-                light_mod, light_src, light_why = -2, "assumed", light_why + "; night vision: at most -2"
-        if light_mod < 0 and aids & LIGHT_AIDS:
-            cap = -1 if d <= 25 else (-3 if d <= 50 else None)
-            if cap is not None and light_mod < cap:
-                light_mod, light_src, light_why = cap, "assumed", light_why + f"; lit by a light at {d:g} m: {cap}"
         if light_mod:
             key = "darkness" if light_mod == -10 else "poor_light"
             add(f"gurps.hit-modifiers.{key}", light_mod, light_src, light_why)
@@ -798,6 +791,24 @@ class Gurps(System):
                     else f"{skill}-{level}: not allowed ({impossible})"),
             damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
         )
+
+    def light_modifier(self, shot: Shot) -> tuple[int, str, str]:
+        """gurps.hit-modifiers poor_light / darkness for the light on the target, after the
+        vision aids' assumed caps (the text has no vision aids): night-vision goggles or an NV /
+        thermal sight at most -2; a weapon or hand light at most -1 within 25 m, -3 within 50 m.
+        (modifier, source, why). The check and a written GURPS shot both take it from here, so
+        a converted shot says what the check of its neutral shot says."""
+        lx = self._lad["light"].step_for(float(shot.light.illuminance))
+        mod, src, why = int(lx.native), lx.source, f"{float(shot.light.illuminance):g} lx: {lx.label}"
+        aids = set(shot.light.aids)
+        if mod < -2 and (aids & NV_AIDS or shot.weapon.sights in NV_SIGHTS):
+            mod, src, why = -2, "assumed", why + "; night vision: at most -2"
+        if mod < 0 and aids & LIGHT_AIDS:
+            d = float(shot.distance)
+            cap = -1 if d <= 25 else (-3 if d <= 50 else None)
+            if cap is not None and mod < cap:
+                mod, src, why = cap, "assumed", why + f"; lit by a light at {d:g} m: {cap}"
+        return mod, src, why
 
     def _native_only_modifiers(self, n: GurpsShot) -> list[Modifier]:
         out: list[Modifier] = []
@@ -1235,9 +1246,18 @@ class Gurps(System):
                  f"{skill}-{step.native} (competence {step.rep:.4f})", rules=[step.rule], source=step.source,
                  note="equated over the battery [core.equating]")
         lx = self._lad["light"].step_for(float(shot.light.illuminance))
-        if shot.light.aids:
-            col.loss("unsupported-field", "$.light.aids", "the GURPS text has no vision aids; check() applies an "
-                     "assumed cap", "gurps.hit-modifiers")
+        # The text has no vision aids: the shot is written with the light modifier after the
+        # aid's assumed cap (light_modifier), the modifier the check of the neutral shot applies.
+        light_mod, _, light_why = self.light_modifier(shot)
+        aid_words = list(shot.light.aids) + ([f"the weapon's {w.sights}"] if w.sights in NV_SIGHTS else [])
+        if light_mod != int(lx.native):
+            col.loss("merged", "$.light.aids", f"{', '.join(aid_words)}: the GURPS text has no vision aids; the shot "
+                     f"is written with light {light_mod} ({light_why}) instead of {int(lx.native)} ({lx.label}); "
+                     "read back, it is that light without the aid", "gurps.hit-modifiers")
+        elif shot.light.aids:
+            col.loss("unsupported-field", "$.light.aids", f"{', '.join(shot.light.aids)}: the GURPS text has no "
+                     f"vision aids; here the aid changes no light modifier (light {light_mod}: {light_why})",
+                     "gurps.hit-modifiers")
         ex = self._lad["exposure"].step_for(float(shot.target.cover.exposure))
         if abs(ex.rep - float(shot.target.cover.exposure)) > 1e-9:
             col.loss("rounded", "$.target.cover.exposure", f"visible fraction {float(shot.target.cover.exposure):g} "
@@ -1272,7 +1292,7 @@ class Gurps(System):
             distance=shot.distance, target=shot.target.name, target_speed=shot.target.speed,
             target_height=shot.target.height, target_posture=shot.target.posture,
             exposure=EXPOSURE_KEY[ex.native], barrier=shot.target.cover.barrier, target_armor=armor,  # type: ignore[arg-type]
-            light=int(lx.native), aim_turns=turns, braced=shot.shooter.braced,
+            light=light_mod, aim_turns=turns, braced=shot.shooter.braced,
             shooter_posture=shot.shooter.posture, shooter_speed=shot.shooter.speed, off_hand=shot.shooter.off_hand,
             shooter_ST=ST, elevation=shot.elevation,
             location=LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None,  # type: ignore[arg-type]

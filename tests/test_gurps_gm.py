@@ -1,0 +1,111 @@
+"""What a GM reviewing converted GURPS material checks: a converted sheet says what `xsys odds`
+says for the same shot (light aids), helmets on the head, derived stats by 3e's rules, one
+cartridge one damage line."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from xsys.conversions import api
+from xsys.core.model import Light, Shooter
+from xsys.core.model import standard_shot
+from xsys.core.registry import default_registry
+from xsys.core.units import Duration, Length
+from xsys.plugins.gurps.system import Gurps, success
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEAKEASY = ROOT / "fixtures/coc/scenarios/speakeasy_raid.yaml"
+SHANGHAI = ROOT / "fixtures/coc-zh/scenarios/shanghai_warehouse_1927.yaml"
+
+
+@pytest.fixture(scope="module")
+def gurps() -> Gurps:
+    return default_registry().system("gurps")  # type: ignore[return-value]
+
+
+def _mods(check) -> list[tuple[str, object]]:
+    return sorted((m.rule, m.value) for m in check.modifiers)
+
+
+# ---- 1. a light aid is folded into the written light modifier ----------------------------
+
+@pytest.mark.parametrize("path", [SPEAKEASY, SHANGHAI], ids=lambda p: p.stem)
+def test_written_shots_check_as_the_odds_of_their_neutral_shots(gurps, path):
+    """Every shot of the scenario: the GURPS shot the converter writes, checked natively, has
+    the modifiers, target number and chance that `xsys odds` gives for the neutral shot."""
+    neutral = api.convert(path, "neutral", fresh=True).document
+    written = api.convert(path, "gurps", fresh=True).document
+    pairs = [(a, b) for sn, sg in zip(neutral.scenes, written.scenes) for a, b in zip(sn.shots, sg.shots)]
+    assert len(pairs) >= 3
+    for a, b in pairs:
+        odds, sheet = gurps.check(a), gurps.check_native(b)
+        assert (sheet.target, sheet.chance) == (odds.target, odds.chance), a.name
+        assert _mods(sheet) == _mods(odds), a.name
+
+
+def _shot(path, name):
+    conv = api.convert(path, "gurps", fresh=True)
+    shots = [s for sc in conv.document.scenes for s in sc.shots]
+    return next(s for s in shots if s.name == name), conv.losses
+
+
+def test_flashlight_shot_in_the_dark_warehouse_is_written_at_light_minus_1(gurps):
+    """Harvey, Guns (Pistol)-8, .22 at 6 m in total darkness with a flashlight: odds give
+    -3 (6 m -> 7 m row) -1 (lit by a light within 25 m) -4 (snap shot, 4 below SS 10) = 0;
+    the sheet was light -10 (blind), the 'fires blind' shot's value."""
+    shot, losses = _shot(SHANGHAI, "哈維打開手電筒 (with a flashlight)")
+    assert shot.light == -1 and not shot.blind_fire
+    check = gurps.check_native(shot)
+    assert check.target == 0 and dict((m.rule, m.value) for m in check.modifiers)[
+        "gurps.hit-modifiers.poor_light"] == -1
+    blind, _ = _shot(SHANGHAI, "哈維在黑暗中開槍 (Harvey fires blind)")
+    assert blind.light == -10 and blind.blind_fire
+    folded = [x for x in losses if x.path.endswith("shots[1].light_aids")]
+    assert len(folded) == 1 and folded[0].kind == "merged" and folded[0].rule == "gurps.hit-modifiers"
+    assert "written with light -1" in folded[0].message and "instead of -10" in folded[0].message
+
+
+def test_malloy_by_the_flashlight_is_written_at_light_minus_1(gurps):
+    """Malloy, full moon (-4) but his flashlight at 8 m: -1; head and shoulders -4, 8 m -4:
+    12 - 4 - 4 - 1 = 3, below SS 10: -4 -> -1 (the sheet said light -4, total -16 against -13)."""
+    shot, losses = _shot(SPEAKEASY, "Malloy fires back by the flashlight")
+    assert shot.level == 12 and shot.light == -1
+    check = gurps.check_native(shot)
+    assert check.target == -1
+    assert any(x.kind == "merged" and "instead of -4" in x.message for x in losses)
+    assert not any("check() applies an assumed cap" in x.message for x in losses)
+
+
+def test_folded_light_keeps_a_chance_above_the_floor(gurps):
+    """Skill 14, 10 m, 1 s aim (generic pistol Acc 2), 0 lx with a hand light: 14 - 4 + 2 - 1 =
+    11 -> P = 0.625 both in the check of the neutral shot and in the written GURPS shot's; the
+    same shot without the light is blind fire (-10, at most 9): 14 - 4 - 10 + 2 = 2 -> 3-4 only."""
+    base = standard_shot("handgun")
+    lit = msgspec.structs.replace(
+        base, light=Light(illuminance=0.0, aids=["hand-light"]),  # type: ignore[arg-type]
+        shooter=msgspec.structs.replace(base.shooter, skill=gurps.competence("Guns (Pistol)", 14),
+                                        aim_time=Duration(1.0)))
+    res = gurps.shot_from_neutral(lit)
+    written = res.value
+    assert written.level == 14 and written.light == -1 and not written.blind_fire
+    assert [x.kind for x in res.losses if x.path == "$.light.aids"] == ["merged"]
+    assert gurps.check(lit).target == gurps.check_native(written).target == 11
+    assert gurps.check(lit).chance == gurps.check_native(written).chance == success(11) == Fraction(5, 8)
+    dark = msgspec.structs.replace(lit, light=Light(illuminance=0.0))  # type: ignore[arg-type]
+    assert gurps.check(dark).target == gurps.check_native(gurps.shot_from_neutral(dark).value).target == 2
+
+
+def test_a_light_beyond_its_reach_changes_no_modifier_but_the_target_is_seen(gurps):
+    """Beyond 50 m a hand light caps nothing (assumed reach): light -10, the darkness row, not
+    blind fire; said as an unsupported field, not as a folded light."""
+    base = standard_shot("rifle")
+    far = msgspec.structs.replace(base, distance=Length(60.0),
+                                  light=Light(illuminance=0.0, aids=["hand-light"]))  # type: ignore[arg-type]
+    res = gurps.shot_from_neutral(far)
+    assert res.value.light == -10 and not res.value.blind_fire
+    assert [x.kind for x in res.losses if x.path == "$.light.aids"] == ["unsupported-field"]
+    assert _mods(gurps.check(far)) == _mods(gurps.check_native(res.value))
