@@ -1159,11 +1159,7 @@ class NwodSystem(System):
         derived = self.derived(base)
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
-            derived["Defense"] = int(self.level_for("Defense", dodge))
-            if col.tracing:
-                col.step("$.Defense", None, f"dodge competence {dodge:.3f}", f"Defense {derived['Defense']}",
-                         rules=["nwod.defense"], source="assumed",
-                         note=f"the share of the hits of {self._attacks()} attacks it takes away")
+            self._dodge_from_neutral(float(dodge), base, derived["Defense"], col)
         t = combatant.toughness
         if t is not None:
             health = max(1, min(20, math.floor(derived["Health"] * t + 0.5)))
@@ -1199,6 +1195,22 @@ class NwodSystem(System):
             col.loss("rounded", "$.Defense", f"Defense {defense} takes every die of the largest attack of "
                      f"{self._attacks()}, as Defense {back} does; it reads as Defense {back} elsewhere", "nwod.defense")
         return {"dodge": value}
+
+    def _dodge_from_neutral(self, dodge: float, npc: NwodNpc, defense: int, col: Collector) -> None:
+        """A neutral dodge written to an nWoD sheet. Defense is derived, the lower of Dexterity and
+        Wits (nwod.derived, WoD p. 90): the sheet shows that and nothing else, so a dodge that reads
+        as another Defense (nwod.defense) is reported, not written (README, "Defense is derived")."""
+        would = int(self.level_for("Defense", dodge))
+        if col.tracing:
+            col.step("$.Defense", None, f"Dexterity {npc.Dexterity}, Wits {npc.Wits}", f"Defense {defense}",
+                     rules=["nwod.derived"], source="assumed", note="the lower of Dexterity and Wits")
+        if would != defense:
+            share = float(self.competence("Defense", defense))
+            col.loss("derived", "$.skills.dodge",
+                     f"dodge {dodge:.0%} would be Defense {would} (nwod.defense: the share of the hits of "
+                     f"{self._attacks()} attacks it takes away), but Defense is the lower of Dexterity "
+                     f"{npc.Dexterity} and Wits {npc.Wits}: the sheet shows Defense {defense} ({share:.0%}); "
+                     "the dodge is not written", "nwod.derived")
 
     def _consistent(self, npc: NwodNpc, comb: Combatant) -> bool:
         col = Collector(self.key)
