@@ -325,3 +325,25 @@ def test_nwod_writes_the_guns_own_capacity_not_its_chart_lines():
     gun = codec.to_builtins(conv.document)["weapons"][0]
     assert gun["type"] == "Pistol, Lt." and gun["clip"] + (1 if gun.get("chamber") else 0) == 6, gun
     assert not any("capacity" in x.message for x in conv.losses), [x.render() for x in conv.losses]
+
+
+def test_a_gun_with_no_stated_capacity_is_written_with_its_class_usual_one():
+    """The Polish sniper's 'Karabin wyborowy' states no capacity: CoC wrote capacity 0, a gun that
+    cannot fire. It is now the usual rifle's 5 (coc-ja.reload.magazine, assumed) with an `assumed`
+    loss; a stated capacity (the Glock's catalog 17) is kept, and a grenade is one object, said nowhere."""
+    from xsys.conversions import api
+    from xsys.core import codec
+
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "pl-trudnosc" / "npcs"
+    conv = api.convert(api.load(src / "strzelec_wyborowy.yaml"), "coc", fresh=True)
+    weapons = {w["name"]: w for w in codec.to_builtins(conv.document)["weapons"]}
+    assert weapons["Karabin wyborowy"]["capacity"] == 5
+    assert weapons["Glock 17"]["capacity"] == 17
+    said = [x for x in conv.losses if "states no capacity" in x.message]
+    assert len(said) == 1 and "Karabin wyborowy" in said[0].message and said[0].rule == "coc-ja.reload.magazine"
+    conv = api.convert(api.load(src / "sierzant_kowalski.yaml"), "coc", fresh=True)
+    grenade = [w for w in codec.to_builtins(conv.document)["weapons"] if "Granat" in w["name"]][0]
+    assert grenade["capacity"] == 1
+    assert not [x for x in conv.losses if "states no capacity" in x.message and "Granat" in x.message]

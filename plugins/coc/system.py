@@ -974,6 +974,12 @@ class CocSystem(System):
                 cw = msgspec.structs.replace(cw, **fields)
             else:
                 cw = self.weapon_defaults(w)
+                if not w.capacity:  # unstated (0); a gun of 0 rounds cannot fire: the class's usual one
+                    typical = self.tables()["weapon_class"][w.weapon_class]["capacity"]
+                    cw = msgspec.structs.replace(cw, capacity=typical)
+                    if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
+                        col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the source states no capacity; written "
+                                 f"as the usual {w.weapon_class}'s {typical}", "coc-ja.reload.magazine")
                 carry = own.get("carry", {}).get(w.name)
                 if isinstance(carry, str):
                     cw = msgspec.structs.replace(cw, carry=carry)
