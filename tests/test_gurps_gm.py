@@ -109,3 +109,60 @@ def test_a_light_beyond_its_reach_changes_no_modifier_but_the_target_is_seen(gur
     assert res.value.light == -10 and not res.value.blind_fire
     assert [x.kind for x in res.losses if x.path == "$.light.aids"] == ["unsupported-field"]
     assert _mods(gurps.check(far)) == _mods(gurps.check_native(res.value))
+
+
+# ---- 2. helmets on the head --------------------------------------------------------------
+
+KOWALSKI = ROOT / "fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml"
+
+
+def test_polish_helmet_is_written_on_the_head():
+    """Hełm wz. 31 (pl-trudnosc, 3 points -> 350 J -> DR 7) was written on the torso."""
+    conv = api.convert(KOWALSKI, "gurps", fresh=True)
+    (helmet,) = conv.document.armor
+    assert (helmet.name, helmet.DR, helmet.locations) == ("Hełm wz. 31", 7, ["head"])
+    said = [x for x in conv.losses if x.rule == "gurps.hit-location"]
+    assert len(said) == 1 and said[0].kind == "assumed" and "covering the head" in said[0].message
+
+
+@pytest.mark.parametrize("name", ["Steel helmet", "Hełm wz. 31", "kask policyjny", "Stahlhelm M35", "casque Adrian",
+                                  "鉄帽", "ヘルメット", "頭盔", "头盔", "一戰鋼盔", "钢盔", "шлем СШ-40"])
+def test_helmet_words(gurps, name):
+    from xsys.core.model import Armor
+    from xsys.core.units import Energy
+    from xsys.core.trace import Collector
+
+    a = Armor(name=name, stops=Energy(350.0))  # covers: the neutral default, torso
+    assert gurps._armor_from_neutral(a, Collector("gurps"), "$").locations == ["head"]
+
+
+@pytest.mark.parametrize("name", ["Leather jacket", "Full riot gear", "Helmut's coat", "kaskada"])
+def test_other_unknown_armor_stays_on_the_torso_and_says_so(gurps, name):
+    from xsys.core.model import Armor
+    from xsys.core.units import Energy
+    from xsys.core.trace import Collector
+
+    col = Collector("gurps")
+    assert gurps._armor_from_neutral(Armor(name=name, stops=Energy(350.0)), col, "$").locations == ["torso"]
+    res = col.result(None)
+    assert [(x.kind, x.rule) for x in res.losses] == [("assumed", "gurps.hit-location")]
+    assert "the neutral default" in res.losses[0].message
+
+
+def test_a_helmet_left_on_the_torso_does_not_stop_a_chest_shot(gurps):
+    """A neutral target wearing an uncatalogued 'Hełm' (350 J -> DR 7) on the default torso: a
+    torso hit of the generic pistol (500 J -> 3d-1, mean 9.5) takes no DR; a head shot takes DR
+    7 + skull 2. The written GURPS shot agrees (the helmet is written on the head)."""
+    from xsys.core.model import Armor
+    from xsys.core.units import Energy
+
+    base = standard_shot("handgun")
+    helmet = Armor(name="Hełm wz. 31", stops=Energy(350.0))
+    shot = msgspec.structs.replace(base, target=msgspec.structs.replace(base.target, armor=[helmet]))
+    chest = gurps.check(shot)
+    assert any(n.startswith("damage 3d-1 cr vs DR 0") for n in chest.notes)
+    head = gurps.check(msgspec.structs.replace(shot, called_location="head"))
+    assert any(n.startswith("damage 3d-1 cr vs DR 9") for n in head.notes)
+    written = gurps.shot_from_neutral(shot).value
+    assert written.target_armor[0].locations == ["head"]
+    assert gurps.check_native(written).damage_mean == chest.damage_mean

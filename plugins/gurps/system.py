@@ -294,6 +294,31 @@ ARMOR_LOCATIONS = {"head": "head", "skull": "head", "face": "face", "eye": "face
                    "throat": "neck", "torso": "torso", "vitals": "vitals", "groin": "groin",
                    "arm": "arms", "arms": "arms", "hand": "hands", "hands": "hands", "leg": "legs",
                    "legs": "legs", "foot": "feet", "feet": "feet"}
+# gurps.hit-location (assumed reading): armor whose name says it is a helmet covers the head.
+# A source that names no location leaves the neutral model's default, the torso; a helmet there
+# would stop bullets to the chest. English, Polish (hełm, kask), German (Helm, Stahlhelm),
+# French (casque), Spanish/Italian (casco), Portuguese (capacete), Russian (шлем), Japanese
+# (ヘルメット, 鉄帽, 鉄兜), Chinese (头盔/頭盔, 钢盔/鋼盔, 钢帽/鋼帽).
+HELMET_WORDS = re.compile(r"helmet|helm\b|hełm|\bkask(?:i|u|iem|ów|ach)?\b|casque|\bcasco\b|capacete|шлем|ヘルメット|"
+                          r"鉄帽|鉄兜|"
+                          r"头盔|頭盔|钢盔|鋼盔|钢帽|鋼帽", re.IGNORECASE)
+
+
+def says_helmet(name: str) -> bool:
+    """Whether an armor's name says it is a helmet (HELMET_WORDS)."""
+    return bool(HELMET_WORDS.search(name))
+
+
+def armor_covers(a: Armor) -> tuple[list[str], bool]:
+    """What a neutral armor piece covers for GURPS, and whether that was read from what it is:
+    a helmet (kind "helmet", or a name that says so) left on the neutral default, the torso
+    alone, covers the head (gurps.hit-location, assumed); anything else as it says."""
+    covers = list(a.covers)
+    if covers == ["torso"] and (a.kind == "helmet" or says_helmet(a.name)):
+        return ["head"], True
+    return covers, False
+
+
 AIM_EXTRA = {1: 0, 2: 1, 3: 2}  # gurps.ranged-modifiers aim_2..aim_4 (max +3)
 LIGHT_AIDS = {"weapon-light", "hand-light"}
 NV_AIDS = {"nv-goggles", "thermal-goggles"}
@@ -849,7 +874,7 @@ class Gurps(System):
         covered = COVERED_BY.get(loc, {loc})
         dr = 0
         for a in shot.target.armor:
-            if covered & set(a.covers):
+            if covered & set(armor_covers(a)[0]):
                 dr += int(self._lad["dr"].native(float(a.stops)))
         mult = Fraction(1)
         if loc_key in ("head",):
@@ -1136,7 +1161,14 @@ class Gurps(System):
     def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
         dr = int(self._lad["dr"].native(float(a.stops)))
         locs: list[str] = []
-        for c in a.covers:
+        covers, helmet = armor_covers(a)
+        if helmet:
+            col.loss("assumed", f"{path}.covers", f"{a.name}: a helmet on the torso alone (what a source that "
+                     "names no location leaves) is written as covering the head", "gurps.hit-location")
+        elif a.catalog is None and a.kind == "other" and covers == ["torso"]:
+            col.loss("assumed", f"{path}.covers", f"{a.name}: no catalog entry and no kind; it covers the torso, "
+                     "the neutral default when a source names no location", "gurps.hit-location")
+        for c in covers:
             n = ARMOR_LOCATIONS.get(c)
             if n is None:
                 col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
