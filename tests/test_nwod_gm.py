@@ -73,3 +73,60 @@ def test_coc_to_nwod_to_coc_keeps_a_sane_dodge():
     doc, _ = to_nwod(ROOT / "fixtures/coc/npcs/dock_brute.yaml")
     back = api.convert(api.from_plain({"system": "nwod", "kind": "npc", **codec.to_builtins(doc)}), "coc", fresh=True, trace=False)
     assert back.document.skills["Dodge"] == 26
+
+
+# ---- 2. clip and chamber are the gun's own (nwod.weapon.clip) ------------------------------
+
+@pytest.mark.parametrize("fixture, name, line, clip, chamber", [
+    ("pl-trudnosc/npcs/anna_nowak.yaml", "Walther PPK (7.65 mm)", "Pistol, Lt.", 7, True),  # was 17+1
+    ("coc-zh/npcs/harvey_walters.yaml", "Ruger Standard (.22 LR)", "Pistol, Lt.", 9, True),  # the source's 9, was 17+1
+    ("coc-zh/npcs/warlord_guard.yaml", "Mauser C96", "Pistol, Lt.", 10, True),  # was 17+1
+    ("coc-zh/npcs/warlord_guard.yaml", "Mauser Kar98k", "Rifle", 5, True),  # stripper clip, bolt: 5+1
+    ("coc/npcs/cultist_shotgun.yaml", "Double-barrelled 12-gauge shotgun", "Shotgun", 2, False),  # was 5+1
+    ("pl-trudnosc/npcs/bandyta.yaml", "Obrzyn", "Shotgun", 2, False),  # sawn-off double, was 5+1
+    ("coc/npcs/dock_brute.yaml", "Colt Police Positive (.38 Special)", "Revolver, Lt.", 6, False),  # was Pistol, 5+1
+    ("coc-zh/npcs/inspector_chen.yaml", "Webley Mk VI (.455)", "Revolver, Lt.", 6, False),
+    ("coc-zh/npcs/us_adviser.yaml", "M16A1", "Assault Rifle", 20, True),  # was 42+1
+    ("gurps/npcs/soldier.yaml", "M16A1", "Assault Rifle", 20, True),
+    ("coc-zh/npcs/pmc_contractor.yaml", "Colt M4 carbine", "Assault Rifle", 30, True),  # was 42+1
+    ("coc/npcs/gangster_tommy_gun.yaml", "Thompson M1928", "SMG, Large", 50, False),  # open bolt, was 30+1
+    ("coc/npcs/gangster_tommy_gun.yaml", "Colt M1911A1", "Pistol, Hvy.", 7, True),
+    ("coc/npcs/swat_officer.yaml", "Glock 17", "Pistol, Lt.", 17, True),  # the chart's own example: 17+1
+    ("coc/npcs/swat_officer.yaml", "Heckler & Koch MP5A2", "SMG, Large", 30, True),  # closed bolt
+])
+def test_a_weapon_line_has_the_guns_own_clip_and_chamber(fixture, name, line, clip, chamber):
+    doc, _ = to_nwod(ROOT / "fixtures" / fixture)
+    gun = next(w for w in doc.weapons if w.name == name)
+    assert (gun.type, gun.clip, gun.chamber) == (line, clip, chamber)
+
+
+def test_a_revolver_by_its_cartridge_is_reported_as_assumed():
+    _, losses = to_nwod(ROOT / "fixtures/coc/npcs/dock_brute.yaml")
+    said = [x for x in losses if x.rule == "nwod.weapon.clip"]
+    assert len(said) == 1 and said[0].kind == "assumed" and "6 in the cylinder" in said[0].message
+
+
+def test_the_clip_is_the_neutral_capacity_and_comes_back():
+    # an Ingram MAC-10 line "30+1" is a 30-round magazine (the catalog's meaning of capacity),
+    # and a closed-bolt SMG of no catalog takes its chart line's +1 on the way back
+    sys = nwod()
+    line = {"name": "Ingram MAC-10", "type": "SMG, Small", "damage": 2, "ranges": ["25 yd", "50 yd", "100 yd"],
+            "clip": 30, "chamber": True, "autofire": True}
+    npc = api.from_plain({"system": "nwod", "kind": "npc", "name": "x", "weapons": [line]})
+    neutral = api.convert(npc, "neutral", fresh=True, trace=False)
+    assert neutral.document.weapons[0].capacity == 30
+    assert not any(x.rule == "nwod.weapon.clip" for x in neutral.losses)
+    back = sys.npc_from_neutral(sys.npc_to_neutral(npc.document).value).value.weapons[0]
+    assert (back.clip, back.chamber) == (30, True)
+
+
+def test_a_chamber_the_neutral_model_cannot_hold_is_reported():
+    # a revolver line that claims "+1": read, it is a 6-round revolver; the +1 is a rounded loss
+    sys = nwod()
+    npc = api.from_plain({"system": "nwod", "kind": "npc", "name": "x", "weapons": [
+        {"name": "Odd revolver", "type": "Revolver, Lt.", "damage": 2, "ranges": ["20 yd", "40 yd", "80 yd"],
+         "clip": 6, "chamber": True}]}).document
+    res = sys.npc_to_neutral(npc)
+    assert res.value.weapons[0].capacity == 6
+    said = [x for x in res.losses if x.path == "$.weapons[0].chamber"]
+    assert len(said) == 1 and said[0].kind == "rounded" and said[0].rule == "nwod.weapon.clip"

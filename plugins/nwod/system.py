@@ -439,7 +439,7 @@ def chart_type_for(weapon: Weapon) -> str:
                 return t
     e = float(weapon.muzzle_energy)
     auto = any(m in ("auto", "burst") for m in weapon.fire_modes)
-    cls = weapon.weapon_class
+    cls = "revolver" if is_revolver(weapon) else weapon.weapon_class
     if cls == "handgun":
         return "Pistol, Lt." if e < 600 else "Pistol, Hvy."
     if cls == "revolver":
@@ -455,6 +455,65 @@ def chart_type_for(weapon: Weapon) -> str:
     if cls == "mg":
         return "Machine Gun"
     return "Thrown"
+
+
+CLIP = TABLES["clip"]
+
+
+def _catalog_entry(weapon: Weapon):
+    if not weapon.catalog:
+        return None
+    try:
+        return _catalog().weapons.get(weapon.catalog)
+    except XsysError:
+        return None
+
+
+# the chart's own example revolvers by name ("S&W M640", the Revolver, Lt. line's example gun)
+_REVOLVER_EXAMPLES = {e["example"].partition("(")[0].strip().lower() for e in CHART.values()
+                      if e["class"] == "revolver" and e.get("example")}
+
+
+def is_revolver(weapon: Weapon) -> bool:
+    """nwod.weapon.clip (assumed, README): a revolver by its class, its catalog feed (a cylinder),
+    or, for a handgun of no catalog, by "revolver" in its name, a name that is one of the chart's
+    example revolvers ("S&W M640"), or a revolver cartridge in its calibre or in its name's
+    parentheses ("Colt Police Positive (.38 Special)")."""
+    if weapon.weapon_class == "revolver":
+        return True
+    if weapon.weapon_class != "handgun" or weapon.name in CHART:
+        return False
+    entry = _catalog_entry(weapon)
+    if entry is not None:
+        return entry.feed == "cylinder"
+    low = weapon.name.lower()
+    if "revolver" in low or low in _REVOLVER_EXAMPLES:
+        return True
+    key = cartridge_of(weapon.calibre) or cartridge_of(weapon.name)
+    return key in CLIP["revolver_cartridges"]
+
+
+def chambers(weapon: Weapon, line: Mapping[str, Any]) -> tuple[bool, str]:
+    """nwod.weapon.clip (assumed, README): whether the gun holds a round in the chamber beside a
+    full magazine (the chart's "+1"), and why: only a closed-bolt gun fed from a magazine, tube or
+    stripper clip; not a revolver, a break-action, a belt, an open bolt or an en-bloc clip."""
+    entry = _catalog_entry(weapon)
+    if entry is not None:
+        if entry.feed in CLIP["no_chamber_feeds"]:
+            return False, f"its feed is a {entry.feed}"
+        if entry.id in CLIP["open_bolt"]:
+            return False, "it fires from an open bolt"
+        if entry.id in CLIP["en_bloc"]:
+            return False, "its chambered round is one of its en-bloc clip's"
+        return True, f"a closed bolt fed from a {entry.feed or 'magazine'}"
+    if is_revolver(weapon):
+        return False, "a revolver holds its rounds in the cylinder"
+    if weapon.weapon_class == "shotgun" and (0 < weapon.capacity <= 2 or any(
+            word in weapon.name.lower() for word in CLIP["break_action_words"])):
+        return False, "a break-action holds its rounds in the barrels"
+    if weapon.weapon_class == "mg":
+        return False, "a machine gun fires from an open bolt, off a belt"
+    return bool(line.get("chamber", False)), f"its chart line's ({'+1' if line.get('chamber') else 'no +1'})"
 
 
 # Words of a weapon type that is no chart line ("Sniper Rifle", "Hunting Shotgun"), first
@@ -586,7 +645,7 @@ class NwodSystem(System):
             "nwod.pool", "nwod.chance-die", "nwod.firearms.pool", "nwod.untrained", "nwod.specialty",
             "nwod.armor", "nwod.armor-piercing", "nwod.weapon.strength", "nwod.offhand",
             "nwod.defense", "nwod.specified-target", "nwod.derived", "nwod.object.structure",
-            "nwod.range", "nwod.hidden", "nwod.melee",
+            "nwod.range", "nwod.hidden", "nwod.melee", "nwod.weapon.clip",
         }
 
     # ------------------------------------------------------------------ skills
@@ -629,6 +688,18 @@ class NwodSystem(System):
 
     def tiers(self, skill: str) -> tuple[Tier, ...]:
         return tuple(Tier(r, n, lo, ty, 'nwod.pool', 'assumed') for r, n, lo, ty in NWOD_TIERS)
+
+    def untrained_level(self, skill: str) -> float | None:
+        """No dots is the untrained adult (NWOD_TIERS): a skill with no battery (Stealth,
+        Investigation, Medicine ...) is linked on the published competence scale."""
+        return None if skill == "Defense" else 0.0
+
+    def attribute_levels(self, skill: str, context: Mapping[str, Any] | None = None) -> float:
+        """A pool is attribute + skill (nwod.pool): each attribute dot above the human average 2 adds
+        the die a skill dot adds."""
+        if skill == "Defense":
+            return 0.0
+        return float(int((context or {}).get(self._attr_of(skill), 2)) - 2)
 
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """A pool is attribute + skill: the skill's attribute (2 when not given) is its context."""
@@ -1010,7 +1081,11 @@ class NwodSystem(System):
                 if entry is not None:
                     if col.tracing:
                         col.step(path, w.name, f"catalog {w.catalog}", rules=["nwod.weapon.damage"], source="assumed")
-                    return msgspec.structs.replace(strip_entry(entry), name=w.name)
+                    # the line's own clip is this gun's magazine (nwod.weapon.clip)
+                    out = msgspec.structs.replace(strip_entry(entry), name=w.name,
+                                                  capacity=w.clip or entry.capacity)
+                    self._chamber_loss(w, out, col, path)
+                    return out
             except XsysError:
                 pass
         cls = weapon_class_of(w, col, path)
@@ -1020,8 +1095,20 @@ class NwodSystem(System):
             col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
                      source="assumed")
         # the weapon keeps its own name (issue 17): "Ingram MAC-10", not its chart line
-        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes,
-                      capacity=w.clip + (1 if w.chamber else 0))
+        # the clip is the neutral capacity (the rounds in the magazine, nwod.weapon.clip); the
+        # chamber's "+1" has no neutral field and follows the weapon's kind on the way back
+        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip)
+        self._chamber_loss(w, out, col, path)
+        return out
+
+    @staticmethod
+    def _chamber_loss(w: NwodWeapon, out: Weapon, col: Collector, path: str) -> None:
+        """The chamber's "+1" has no neutral field: coming back it follows the gun's kind
+        (nwod.weapon.clip); a line that says otherwise is reported."""
+        if w.chamber != chambers(out, CHART.get(chart_type_for(out), {}))[0]:
+            col.loss("rounded", f"{path}.chamber", f"{w.name!r} {'has' if w.chamber else 'has no'} a round in the "
+                     f"chamber (+1); the neutral model has no place for it, and a gun of its kind reads back "
+                     f"{'without' if w.chamber else 'with'} one", "nwod.weapon.clip")
 
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> NwodWeapon:
         t, entry, dmg, rule, src = self.weapon_stats(w)
@@ -1029,13 +1116,19 @@ class NwodSystem(System):
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
                      source=src)
         yd = [Length(float(x) * YARD) for x in entry["ranges"]]
-        # the gun's own capacity where the source states it (a six-shot revolver is not the chart
-        # line's 17 + 1): the rounds in the magazine, plus one chambered where the line has one
-        chamber = bool(entry.get("chamber", False)) and w.weapon_class != "revolver"
-        clip = int(entry["clip"])
-        if w.capacity and not w.catalog:
-            clip = max(0, int(w.capacity) - (1 if chamber and w.capacity > 1 else 0))
-            chamber = chamber and w.capacity > 1
+        # nwod.weapon.clip (assumed, README): clip and chamber are the gun's own, not its chart
+        # line's: the clip is the neutral capacity (the catalog's or the source's: rounds in the
+        # magazine, cylinder, tube or barrels), "+1" only for a closed-bolt magazine-fed gun
+        clip = int(w.capacity) if w.capacity else int(entry["clip"])
+        chamber, why = chambers(w, entry)
+        if w.weapon_class == "handgun" and t.startswith("Revolver"):
+            col.loss("assumed", path, f"{w.name!r} is a handgun of no catalog; its name or calibre makes it a revolver, "
+                     f"written as the {t!r} line with {clip} in the cylinder and none chambered", "nwod.weapon.clip")
+        if col.tracing:
+            col.step(path, f"capacity {w.capacity}" if w.capacity else "no capacity",
+                     f"clip {clip}" + ("+1" if chamber else ""), rules=["nwod.weapon.clip"], source="assumed",
+                     note=("the chart line's clip; " if not w.capacity else "") + ("+1: " if chamber else "no +1: ")
+                     + why)
         return NwodWeapon(name=w.name, type=t, catalog=w.catalog, damage=dmg, ranges=(yd[0], yd[1], yd[2]),
                           clip=clip, chamber=chamber,
                           strength=int(entry["strength"]), size=int(entry["size"]),
