@@ -130,3 +130,52 @@ def test_a_chamber_the_neutral_model_cannot_hold_is_reported():
     assert res.value.weapons[0].capacity == 6
     said = [x for x in res.losses if x.path == "$.weapons[0].chamber"]
     assert len(said) == 1 and said[0].kind == "rounded" and said[0].rule == "nwod.weapon.clip"
+
+
+# ---- 3. a light aid is folded into the written lighting (nwod.darkness) --------------------
+
+def _shots(path: Path, system: str):
+    doc = api.convert(path, system, fresh=True, trace=False)
+    return [s for sc in doc.document.scenes for s in sc.shots], doc.losses
+
+
+@pytest.mark.parametrize("fixture, name, before, chance", [
+    # Harvey's .22 at 6 m in total darkness with a flashlight: 2 dice (2 + 0 - 1 untrained + 1
+    # damage), 1 - 0.7^2 = 51%; the sheet wrote pitch-black, a chance die, 10%
+    ("coc-zh/scenarios/shanghai_warehouse_1927.yaml", "哈維打開手電筒 (with a flashlight)", "pitch-black", 0.51),
+    # Malloy under a full moon (0.25 lx, poor light -2) with a flashlight: 3 dice, 1 - 0.7^3 = 65.7%;
+    # the sheet wrote poor light, 1 die, 30%
+    ("coc/scenarios/speakeasy_raid.yaml", "Malloy fires back by the flashlight", "poor", 0.657),
+])
+def test_a_flashlight_shot_is_written_as_the_odds_read_it(fixture, name, before, chance):
+    sys = nwod()
+    neutral, _ = _shots(ROOT / "fixtures" / fixture, "neutral")
+    written, losses = _shots(ROOT / "fixtures" / fixture, "nwod")
+    i = next(k for k, s in enumerate(neutral) if s.name == name)
+    assert neutral[i].light.aids == ["hand-light"]
+    assert written[i].lighting == "lit"
+    odds = sys.check(neutral[i]).chance
+    assert float(odds) == pytest.approx(chance) and sys.check_native(written[i]).chance == odds
+    said = [x for x in losses if x.rule == "nwod.darkness" and "hand-light" in x.message]
+    assert len(said) == 1 and said[0].kind == "merged" and f"written as lit (+0) instead of {before}" in said[0].message
+
+
+def test_a_shot_without_a_light_stays_pitch_black():
+    neutral, _ = _shots(ROOT / "fixtures/coc-zh/scenarios/shanghai_warehouse_1927.yaml", "neutral")
+    written, _ = _shots(ROOT / "fixtures/coc-zh/scenarios/shanghai_warehouse_1927.yaml", "nwod")
+    i = next(k for k, s in enumerate(neutral) if s.name.startswith("哈維在黑暗中開槍"))
+    assert written[i].lighting == "pitch-black" and float(nwod().check_native(written[i]).chance) == 0.1
+
+
+def test_a_light_beyond_its_reach_changes_nothing():
+    # a flashlight at 60 m (beyond the 50 m it lights, assumed) leaves the darkness as it is
+    from xsys.core.model import Light, standard_shot
+    from xsys.core.units import Illuminance, Length
+    import msgspec
+
+    shot = msgspec.structs.replace(standard_shot("handgun"), distance=Length(60.0),
+                                   light=Light(illuminance=Illuminance(0.0), aids=["hand-light"]))
+    res = nwod().shot_from_neutral(shot)
+    assert res.value.lighting == "pitch-black" and not any(x.rule == "nwod.darkness" for x in res.losses)
+    near = msgspec.structs.replace(shot, distance=Length(20.0))
+    assert nwod().shot_from_neutral(near).value.lighting == "lit"

@@ -376,6 +376,27 @@ def _barrier_outcomes(pool: int, again: int, durability: int, structure_left: in
             barrier_damage_mean(first, durability, armor, again), shown(barrier_damage(first, durability, armor, again)))
 
 
+NIGHT_VISION = {"nv-goggles", "thermal-goggles", "nv-sight", "thermal"}
+LIGHTS = {"weapon-light", "hand-light"}
+LIGHT_REACH_M = 50.0  # a hand-held or weapon light lights a target this close (assumed)
+
+
+def lighting(shot: Shot) -> tuple[Step, int, str]:
+    """nwod.darkness (assumed, README): the darkness step of the light on the target, the dice
+    it costs after the shooter's vision aids, and the aid that changed it ("" when none did):
+    night vision or thermal leaves at most -1; a hand-held or weapon light within 50 m removes
+    the penalty."""
+    dstep = _LADDERS["darkness"].step_for(float(shot.light.illuminance))
+    dark = int(dstep.native)
+    aids = set(shot.light.aids) | ({shot.weapon.sights} & {"nv-sight", "thermal"})
+    if dark < 0 and aids:
+        if aids & NIGHT_VISION:
+            return dstep, max(dark, -1), sorted(aids & NIGHT_VISION)[0]
+        if aids & LIGHTS and float(shot.distance) <= LIGHT_REACH_M:
+            return dstep, 0, sorted(aids & LIGHTS)[0]
+    return dstep, dark, ""
+
+
 def cover_penalty(attacker_cover: str, target_cover: str) -> tuple[int, int, int]:
     """(target part, firing-from part, total) of two concealment degrees: the target's
     degree (nwod.cover.partial) plus firing from one's own cover at one less
@@ -828,14 +849,7 @@ class NwodSystem(System):
                                  why=f"{rstep.label} range at {shot.distance} ({chart})"))
         # light (nwod.darkness); aids: a light within 50 m lights the target, NV/thermal
         # leaves at most -1 (assumed)
-        dstep = _LADDERS["darkness"].step_for(float(shot.light.illuminance))
-        dark = int(dstep.native)
-        aids = set(shot.light.aids) | ({shot.weapon.sights} & {"nv-sight", "thermal"})
-        if dark < 0 and aids:
-            if aids & {"nv-goggles", "thermal-goggles", "nv-sight", "thermal"}:
-                dark = max(dark, -1)
-            elif aids & {"weapon-light", "hand-light"} and float(shot.distance) <= 50:
-                dark = 0
+        dstep, dark, _aid = lighting(shot)
         blind = dark == LIGHTING["pitch-black"]
         if dark and not blind:
             mods.append(Modifier(rule="nwod.darkness", kind="dice", value=dark, source="assumed",
@@ -1441,7 +1455,14 @@ class NwodSystem(System):
         else:
             rlad = RANGE_LADDERS[chart]
         rng = RANGE_NAME[int(rlad.step_for(float(shot.distance)).native)]
-        dark = int(_LADDERS["darkness"].step_for(float(shot.light.illuminance)).native)
+        # nwod.darkness: an nWoD shot states the light as the shooter sees it; a vision aid
+        # (a flashlight within 50 m, night vision) is folded into it, as the check folds it
+        dstep, dark, aid = lighting(shot)
+        if aid and dark != int(dstep.native):
+            col.loss("merged", "$.light.aids", f"{aid} on a {dstep.label.split(':')[0]} target "
+                     f"({float(shot.light.illuminance):g} lx, {float(shot.distance):g} m): written as "
+                     f"{LIGHTING_NAME[dark]} ({dark:+d}) instead of {LIGHTING_NAME[int(dstep.native)]}; "
+                     "an nWoD shot has no field for the aid", "nwod.darkness")
         cov = shot.target.cover
         barrier = None
         concealment = "none"
