@@ -179,3 +179,23 @@ def test_a_light_beyond_its_reach_changes_nothing():
     assert res.value.lighting == "pitch-black" and not any(x.rule == "nwod.darkness" for x in res.losses)
     near = msgspec.structs.replace(shot, distance=Length(20.0))
     assert nwod().shot_from_neutral(near).value.lighting == "lit"
+
+
+# ---- 4. a barrier shot's roll text names the attribute and skill dots ----------------------
+
+def test_a_barrier_shot_names_its_dots_like_an_open_one():
+    # hong_kong_ambush's first shot: Dexterity 2 + Firearms 3, +4 weapon damage, -1 Strength
+    # = 8 dice, through a Durability 3 barrier; the text said "Dexterity + Firearms, +4 ..."
+    shots, _ = _shots(ROOT / "fixtures/coc-zh/scenarios/hong_kong_ambush.yaml", "neutral")
+    check = nwod().check(shots[0])
+    assert check.native.startswith("Dexterity + Firearms (2 + 3), +4 weapon.damage, -1 weapon.strength = 8 dice")
+    assert check.native.endswith(", through Durability 3")
+
+
+def test_the_door_example_names_its_dots():
+    # fixtures/nwod/scenarios/door.yaml, Drake: Dexterity 3 + Firearms 3, +3 (Colt M1911A1) = 9 dice
+    # through the Durability 1 door
+    doc = api.load(ROOT / "fixtures/nwod/scenarios/door.yaml").document
+    shot = doc.scenes[0].shots[0]
+    check = nwod().check_native(shot)
+    assert check.native == "Dexterity + Firearms (3 + 3), +3 weapon.damage = 9 dice, through Durability 1"

@@ -970,7 +970,7 @@ class NwodSystem(System):
         stat = "Dexterity + " + skill
         if barrier is not None:
             return self._barrier_check(shot, barrier, pool, armor, armor_name, again, stat, base, mods, notes,
-                                       native_barrier, armor_piercing)
+                                       native_barrier, armor_piercing, dex=dex, level=level)
         hit, exceptional, dmg_mean, dmg_shown = self._outcomes("pool", _PoolOutcomes, _pool_outcomes, pool, again)
         outcomes = {"exceptional_success": exceptional}
         if pool <= 0:
@@ -986,7 +986,8 @@ class NwodSystem(System):
 
     def _barrier_check(self, shot: Shot, barrier: Barrier, pool: int, armor: int, armor_name: str, again: int,
                        stat: str, base: int, mods: list[Modifier], notes: list[str],
-                       native_barrier: NwodBarrier | None = None, armor_piercing: int = 0) -> Check:
+                       native_barrier: NwodBarrier | None = None, armor_piercing: int = 0,
+                       dex: int | None = None, level: int | None = None) -> Check:
         stops = barrier_stops(barrier)
         window = barrier.material == "window-glass"
         taken = 0
@@ -1034,7 +1035,7 @@ class NwodSystem(System):
             system=self.key, stat=stat, base=base, modifiers=mods, target=pool if pool > 0 else "chance die",
             needs=self._needs(pool, again) + f"; then successes > Durability {dur}, and 1+ success on "
                                              f"(successes - {dur} - {armor}) dice",
-            chance=chance, native=self._native(stat, dex=None, level=None, mods=mods, pool=pool)
+            chance=chance, native=self._native(stat, dex=dex, level=level, mods=mods, pool=pool)
             + f", through Durability {dur}",
             damage_mean=float(dmg_mean), damage=dict(dmg_shown),
             outcomes=outcomes, notes=notes,
