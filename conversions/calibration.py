@@ -137,6 +137,67 @@ def examples_markdown(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
     return "\n".join(out) + "\n"
 
 
+# ---- skills with no battery: linked on the published competence scale ---------------------
+
+STANDING_SKILLS = ("spot", "stealth", "first_aid")
+
+
+def skill_covering(system: Any, neutral_skill: str) -> str | None:
+    """The system's first native skill that holds `neutral_skill` (None: it has none)."""
+    return next((k for k, keys in system.skills().items() if neutral_skill in keys), None)
+
+
+def standing_table(registry: Registry | None = None) -> list[Cell]:
+    """Each system's tier typical levels of a skill with no battery (Spot, Stealth, First Aid) at
+    median attributes, converted into every other system that has the skill (core.equating:
+    linked on the published competence scale; CoC reads its own percentage)."""
+    reg = registry or default_registry()
+    systems = {k: reg.system(k) for k in reg.keys()}
+    cells = []
+    for key in STANDING_SKILLS:
+        for a, sa in systems.items():
+            skill_a = skill_covering(sa, key)
+            if skill_a is None or not sa.tiers(skill_a):
+                continue
+            for tier in sa.tiers(skill_a):
+                comp = sa.competence(skill_a, tier.typical, {"@key": key})
+                for b, sb in systems.items():
+                    skill_b = skill_covering(sb, key)
+                    if b == a or skill_b is None or not sb.tiers(skill_b):
+                        continue
+                    lv = sb.level_for(skill_b, comp, {"@key": key})
+                    cells.append(Cell(key, a, tier.rank, tier.typical, comp, b, lv,
+                                      tier_of(sb.tiers(skill_b), lv).rank))
+    return cells
+
+
+def standing_markdown(cells: list[Cell]) -> str:
+    out = []
+    keys = sorted({c.source for c in cells})
+    for key in STANDING_SKILLS:
+        rows = [c for c in cells if c.weapon_class == key]
+        if not rows:
+            continue
+        out.append(f"#### {key}\n")
+        out.append("| source | tier | level | standing | " + " | ".join(keys) + " |")
+        out.append("|---|---|---|---|" + "---|" * len(keys))
+        for src in keys:
+            for rank in sorted({c.rank for c in rows if c.source == src}):
+                row = [c for c in rows if c.source == src and c.rank == rank]
+                first = row[0]
+                by = {c.target: c for c in row}
+                cellv = [("—" if k == src else "" if k not in by else
+                          f"{by[k].level}" + (f" (±{by[k].off_by} tier)" if by[k].off_by else "")) for k in keys]
+                out.append(f"| {src} | {TIER_NAMES[rank]} | {first.source_level} | {first.competence:.3f} | "
+                           + " | ".join(cellv) + " |")
+        out.append("")
+    n = len(cells)
+    same = sum(1 for c in cells if c.off_by == 0)
+    one = sum(1 for c in cells if c.off_by == 1)
+    out.append(f"{n} conversions: {same} land in the target's own tier, {one} one tier away, {n - same - one} further.\n")
+    return "\n".join(out)
+
+
 # ---- close combat (issue 20): CoC Fist/Punch and Knife 25/50/75 into every system ------------
 
 CLOSE_COMBAT_SKILLS = {

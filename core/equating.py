@@ -303,12 +303,14 @@ def close_combat_score(system: "System", skill: str, level: Any, weapon_class: s
 
 
 def level_scores(system: "System", skill: str, weapon_class: str | None,
-                 context: Mapping[str, Any] | None = None) -> list[float]:
+                 context: Mapping[str, Any] | None = None, neutral_skill: str | None = None) -> list[float]:
     """The true score of every native level of `skill` (``system.skill_levels``), in order:
     for a firearm skill the mean measure over every firearm class's battery
     (:func:`firearm_score`), for throwing its own battery, for a close-combat skill (weapon
     class ``unarmed`` or ``club``, core.melee) the close-combat battery
-    (:func:`close_combat_score`), the unmodified roll's chance otherwise. A system without
+    (:func:`close_combat_score`), the published competence scale for a skill with no battery
+    (:func:`standing_score`, where the system states its untrained level and tiers), the
+    unmodified roll's chance otherwise. A system without
     close-combat rules of its own (``melee_check_at`` not implemented, a third party's) has
     its close-combat skills equated on the unmodified roll, as before the battery."""
     from .melee import MELEE_CLASSES
@@ -320,10 +322,76 @@ def level_scores(system: "System", skill: str, weapon_class: str | None,
         except NotImplementedError:
             weapon_class = None
     if weapon_class is None:
+        if links_on_standing(system, skill, neutral_skill):
+            return [standing_score(system, skill, lv, neutral_skill, context) for lv in levels]  # type: ignore[arg-type]
         return [float(system.roll_chance(skill, lv, context)) for lv in levels]
     if weapon_class not in FIREARM_CLASSES:
         return [true_score(system, skill, lv, weapon_class, context) for lv in levels]
     return [firearm_score(system, lv, context) for lv in levels]
+
+
+# ---- skills with no battery: linked on the published competence scale ----------------------
+#
+# Spot, Stealth, First Aid, Climb ... have no physical reference task every system states, and
+# one unmodified roll cannot tell levels apart where a curve is flat: nWoD's pool puts Dexterity
+# 2 + Stealth 1 at 66% (CoC Hide 66, a professional, for one dot, a novice), the Polish test at
+# Trudność 10 passes every level from 4 up (Czujność 4 and 5 were both CoC 100) and GURPS 3d6
+# puts Vision 14 at 91% (CoC's master). What such a level means in every system is its published
+# tier (the CoC skill chart, nWoD's dots, GURPS's 10/12/14/16 and the Polish 0-5): each system's
+# untrained level (its default for the skill, at median attributes) stands where an untrained
+# adult stands on the chart (vocab.UNTRAINED), each tier's typical level at the middle of the
+# chart's band for it, and the levels between on the straight line between those anchors (test
+# linking on anchor scores, Kolen & Brennan ch. 6, with the published tiers as the anchors). A
+# pool system's attribute counts as the levels it adds (nWoD: a Dexterity dot is a Stealth dot).
+# Call of Cthulhu reads its own chart: its percentage is its standing.
+STANDING = {1: 0.40, 2: 0.63, 3: 0.83, 4: 0.95}  # tier rank -> the chart's middle of its band
+STANDING_TOP = 0.5  # past the master's level each level halves what is left to 100%
+
+
+def links_on_standing(system: "System", skill: str, neutral_skill: str | None) -> bool:
+    """Whether `skill` (covering `neutral_skill`) is linked on the published competence scale:
+    a skill with no battery, of a system that states its untrained level and its tiers."""
+    from .vocab import UNTRAINED
+
+    return (neutral_skill in UNTRAINED and battery_class(neutral_skill) is None
+            and system.untrained_level(skill) is not None and len(system.tiers(skill)) == len(TIER_NAMES))
+
+
+def standing_anchors(system: "System", skill: str, neutral_skill: str) -> list[tuple[float, float]]:
+    """(native level, standing) anchors of `skill`: the untrained level at the skill's untrained
+    standing, then each tier's typical level above it at its band's middle (a tier whose level
+    or standing the untrained one already reaches is left out: GURPS Vision's default is Per 10,
+    the amateur's level; CoC's Climb base is 40, the amateur's standing)."""
+    from .vocab import UNTRAINED
+
+    u_level, u = float(system.untrained_level(skill)), UNTRAINED[neutral_skill]  # type: ignore[arg-type]
+    anchors = [(u_level, u)]
+    for t in system.tiers(skill):
+        v = STANDING.get(t.rank)
+        if v is not None and float(t.typical) > anchors[-1][0] and v > anchors[-1][1]:
+            anchors.append((float(t.typical), v))
+    return anchors
+
+
+def standing_score(system: "System", skill: str, level: Any, neutral_skill: str,
+                   context: Mapping[str, Any] | None = None) -> float:
+    """A level's standing on the published competence scale (see above): piecewise linear
+    between the anchors, at the level plus what the NPC's attribute adds
+    (``System.attribute_levels``); below the untrained level straight down to 0 at the
+    system's lowest level (one level below the untrained one at least), above the master's
+    each level halving what is left to 1."""
+    anchors = standing_anchors(system, skill, neutral_skill)
+    x = float(level) + float(system.attribute_levels(skill, context))
+    (x0, y0), (xt, yt) = anchors[0], anchors[-1]
+    if x <= x0:
+        lowest = min(float(system.skill_levels(skill)[0]), x0 - 1.0)
+        return max(0.0, y0 * (x - lowest) / (x0 - lowest))
+    if x >= xt:
+        return 1.0 - (1.0 - yt) * STANDING_TOP ** (x - xt)
+    for (a, ya), (b, yb) in zip(anchors, anchors[1:]):
+        if a <= x <= b:
+            return ya + (yb - ya) * (x - a) / (b - a)
+    raise AssertionError("unreachable: anchors cover every level between the first and the last")
 
 
 def competence_ladder(name: str, levels: Sequence[Any], scores: Sequence[float], rule: str,
@@ -351,11 +419,12 @@ def describe_battery(weapon_class: str) -> list[dict[str, Any]]:
 
 
 __all__ = ["BATTERY_SHORT", "BATTERY_LONG", "Item", "items", "battery", "damage_per_shot", "shot_effect", "TIE_WEIGHT",
-           "true_score", "firearm_score", "close_combat_score", "close_combat_health", "battery_class", "FIREARM_CLASSES", "level_scores", "competence_ladder", "describe_battery",
+           "true_score", "firearm_score", "STANDING", "links_on_standing", "standing_anchors", "standing_score", "close_combat_score", "close_combat_health", "battery_class", "FIREARM_CLASSES", "level_scores", "competence_ladder", "describe_battery",
            "SHOTS"]
 
 
-# ---- published competence tiers (a check on the equating, never an input to it) ------------
+# ---- published competence tiers (a check on the firearm and close-combat equating, never an
+# input to it; the anchors of a skill with no battery, standing_score) ----------------------
 
 TIER_NAMES = ("untrained", "amateur", "professional", "expert", "master")
 

@@ -169,18 +169,34 @@ class System:
         # a firearm skill's class, or a close-combat skill's reference weapon (core.melee)
         weapon_class = equating.battery_class(key)
         ctx = self.skill_context(skill, {k: v for k, v in (context or {}).items() if not k.startswith("@")})
-        memo_key = (skill, weapon_class, tuple(sorted(ctx.items())))
+        # no battery: linked on the published scale, where each neutral skill has its own
+        # untrained standing (nWoD Athletics: climb 40, swim 25), else the unmodified roll
+        scale = f"standing {key}" if weapon_class is None and equating.links_on_standing(self, skill, key) else None
+        memo_key = (skill, weapon_class or scale, tuple(sorted(ctx.items())))
         memo = self.__dict__.setdefault("_competence_ladders", {})
         lad = memo.get(memo_key)
         if lad is None:
             rule = self.competence_rule(skill)
-            table = f"competence {skill} | {weapon_class or 'roll'} | {sorted(ctx.items())}"
+            table = f"competence {skill} | {weapon_class or scale or 'roll'} | {sorted(ctx.items())}"
             scores = cache.remembered(self, table, list[float],
-                                      lambda: equating.level_scores(self, skill, weapon_class, ctx))
-            what = f"{skill} on the {weapon_class} battery" if weapon_class else f"{skill} (unmodified roll)"
+                                      lambda: equating.level_scores(self, skill, weapon_class, ctx, key))
+            what = (f"{skill} on the {weapon_class} battery" if weapon_class else
+                    f"{skill} ({key} on the published competence scale)" if scale else f"{skill} (unmodified roll)")
             lad = memo[memo_key] = equating.competence_ladder(what, list(self.skill_levels(skill)), scores, rule,
                                                               self.skill_source)
         return lad
+
+    def untrained_level(self, skill: str) -> float | None:
+        """The level of `skill` an untrained adult of median attributes has (its default: GURPS
+        Stealth DX-5 = 5, nWoD 0 dots). With the system's ``tiers`` it links a skill with no
+        battery on the published competence scale (core.equating.standing_score); None (the
+        default): such a skill keeps the chance of its unmodified roll (``roll_chance``)."""
+        return None
+
+    def attribute_levels(self, skill: str, context: Mapping[str, Any] | None = None) -> float:
+        """How many levels of `skill` the NPC's own attribute in ``context`` adds over the median
+        (nWoD: a Dexterity dot above 2 is a Stealth dot). 0 where levels already include it."""
+        return 0.0
 
     def tiers(self, skill: str) -> tuple[equating.Tier, ...]:
         """The system's published competence tiers for firearm `skill`, lowest first (empty
@@ -414,6 +430,11 @@ def _battery_note(neutral_skill: str) -> str:
         return (f"equated over the close-combat battery with a {reference_class(neutral_skill)} reference weapon: "
                 f"chance a standard adult is down within {MELEE_ATTACKS} blows [core.melee]")
     if cls is None:
+        from .vocab import UNTRAINED
+
+        if neutral_skill in UNTRAINED:
+            return ("linked on the published competence scale (untrained, tiers) where the system states "
+                    "them, else the unmodified roll [core.equating]")
         return "equated on the unmodified roll [core.equating]"
     return f"equated over the {cls} battery: chance a standard adult is down within three shots [core.equating]"
 

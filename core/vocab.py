@@ -103,6 +103,19 @@ SKILLS: dict[str, str | None] = {
 }
 
 
+# Skills with no battery (no physical reference task every system states) are linked on the
+# published competence scale (core.equating.standing_score): an untrained adult's standing in
+# each, as a share of the skill chart. The chart is Call of Cthulhu's (the Keeper Rulebook's
+# skill chart, which every system's published tiers are read on), so an untrained standing is
+# the CoC 6th edition base chance of the skill (assumed: the CoC sheet is the one that states a
+# base for all of them; athletics, running and general fitness, has no CoC skill: the median
+# base, 25).
+UNTRAINED: dict[str, float] = {
+    "spot": 0.25, "listen": 0.25, "stealth": 0.10, "conceal": 0.15, "locksmith": 0.01, "first_aid": 0.30,
+    "drive": 0.20, "climb": 0.40, "swim": 0.25, "jump": 0.25, "track": 0.10, "athletics": 0.25,
+}
+
+
 def firearm_skill_for(weapon_class: str) -> str:
     """The neutral skill that fires a weapon class."""
     return {

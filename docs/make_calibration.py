@@ -16,4 +16,8 @@ if __name__ == "__main__":
                    + "\n### close combat (issue 20)\n\n"
                    + "CoC close-combat skills converted with `--fresh` into every other system (nWoD writes no skill "
                    + "at 0 dots; the Polish rules have no close combat).\n\n"
-                   + calibration.close_combat_markdown(calibration.close_combat_rows(HERE.parent)), encoding="utf-8")
+                   + calibration.close_combat_markdown(calibration.close_combat_rows(HERE.parent))
+                   + "\n### skills with no battery (the published competence scale)\n\n"
+                   + "Each system's tier typical levels at median attributes, converted into every other system "
+                   + "that has the skill (±: tiers away from the source's).\n\n"
+                   + calibration.standing_markdown(calibration.standing_table()), encoding="utf-8")

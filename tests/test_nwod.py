@@ -344,8 +344,14 @@ def test_skill_ladder_depends_on_attribute():
     lo = SYS.skill_ladder("Firearms", {"Dexterity": 1})
     hi = SYS.skill_ladder("Firearms", {"Dexterity": 4})
     assert lo.neutral(2) < hi.neutral(2)
-    assert SYS.skill_ladder("Stealth", {}).neutral(0) == float(p_hit(1))  # Dexterity 2 - 1 untrained
-    assert SYS.skill_ladder("Investigation", {}).neutral(0) == float(p_hit(-1))  # Mental: -3 untrained
+    # a skill with no battery stands on the published competence scale (core.equating.standing_score):
+    # no dots at the average attribute is the untrained adult (Hide 10, Spot Hidden 25), two dots the
+    # amateur's 40, three the professional's 63; an attribute dot above 2 counts as a skill dot
+    assert SYS.skill_ladder("Stealth", {}).neutral(0) == pytest.approx(0.10)
+    assert SYS.skill_ladder("Investigation", {}).neutral(0) == pytest.approx(0.25)
+    assert SYS.skill_ladder("Stealth", {}).neutral(2) == pytest.approx(0.40)
+    assert SYS.skill_ladder("Stealth", {"Dexterity": 3}).neutral(2) == pytest.approx(0.63)
+    assert SYS.skill_ladder("Stealth", {"Dexterity": 1}).neutral(3) == pytest.approx(0.40)
 
 
 def test_standard_shot_reads_back():

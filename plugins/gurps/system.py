@@ -226,6 +226,12 @@ SKILLS: dict[str, tuple[str, ...]] = {
     "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
     "Jumping": ("jump",), "Tracking": ("track",),
 }
+# What an untrained adult of median attributes (10) rolls for a skill with no battery: its 3e
+# default (Basic Set, not in the seed; assumed). Vision and Hearing are sense rolls on Per (IQ);
+# the skills default to DX-5, IQ-5, HT-5 or IQ-4 (First Aid), Swimming to DX-4; Jumping, which
+# the Basic Set gives no default roll, is read like the other athletic skills (DX-5).
+SKILL_DEFAULTS = {"Vision": 10, "Hearing": 10, "Stealth": 5, "Holdout": 5, "Lockpicking": 5, "Running": 5,
+                  "First Aid": 6, "Driving": 5, "Climbing": 5, "Swimming": 6, "Jumping": 5, "Tracking": 5}
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
                "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown"}
 # Words of a ranged-weapon skill this plugin does not list ("Guns (Light Auto)", "Guns/TL7
@@ -459,6 +465,11 @@ class Gurps(System):
 
     def tiers(self, skill: str) -> tuple[Tier, ...]:
         return tuple(Tier(r, n, lo, ty, 'gurps.ranged-attack', 'assumed') for r, n, lo, ty in GURPS_TIERS)
+
+    def untrained_level(self, skill: str) -> float | None:
+        """The skill's default at median attributes (SKILL_DEFAULTS, 3e Basic Set, assumed): the
+        untrained anchor of a skill with no battery on the published competence scale."""
+        return SKILL_DEFAULTS.get(skill)
 
     def competence_rule(self, skill: str) -> str:
         if skill == "Dodge":

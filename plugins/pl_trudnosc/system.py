@@ -733,6 +733,31 @@ class PlTrudnosc(System):
     def tiers(self, skill: str) -> tuple[Tier, ...]:
         return tuple(Tier(r, n, lo, ty, 'pl.shoot', 'assumed') for r, n, lo, ty in PL_TIERS)
 
+    def untrained_level(self, skill: str) -> float | None:
+        """Level 0 is the untrained adult (PL_TIERS, assumed): a skill with no battery (Czujność)
+        is linked on the published competence scale (core.equating.standing_score)."""
+        return 0.0
+
+    def attribute_levels(self, skill: str, context: Mapping[str, Any] | None = None) -> float:
+        """The skill levels the NPC's trait is worth over the median 3: the levels that give a median
+        adult the chance this trait gives untrained on the unmodified test (pl.observe), read off
+        the median's curve (under exploding-2d6 a trait point is half a level, +1 against +2)."""
+        trait = self._trait(skill, context)
+        if trait == 3:
+            return 0.0
+        want = float(self.roll_chance(skill, 0, context))
+        median = {skill_trait(skill): 3}
+        levels = list(self.skill_levels(skill))
+        curve = [float(self.roll_chance(skill, lv, median)) for lv in levels]
+        pairs = list(zip(levels, curve))
+        if want <= curve[0]:
+            (a, ya), (b, yb) = pairs[0], pairs[1]
+        elif want >= curve[-1]:
+            (a, ya), (b, yb) = pairs[-2], pairs[-1]
+        else:
+            (a, ya), (b, yb) = next((p, q) for p, q in zip(pairs, pairs[1:]) if p[1] <= want <= q[1])
+        return float(a) + (want - ya) * (b - a) / (yb - ya) if yb != ya else float(a)
+
     def competence_rule(self, skill: str) -> str:
         return skill_rule(skill)
 
