@@ -166,3 +166,73 @@ def test_a_helmet_left_on_the_torso_does_not_stop_a_chest_shot(gurps):
     written = gurps.shot_from_neutral(shot).value
     assert written.target_armor[0].locations == ["head"]
     assert gurps.check_native(written).damage_mean == chest.damage_mean
+
+
+# ---- 3. derived stats by 3e's derivation -------------------------------------------------
+
+COC = ROOT / "fixtures/coc/npcs"
+
+
+def _sheet(path):
+    conv = api.convert(path, "gurps", fresh=True, trace=False)
+    return conv.document, conv.losses
+
+
+def test_cultist_dodge_is_move_and_will_names_its_strong_will():
+    """CoC cultist: DEX 10, CON 14 -> DX 10, HT 13: Move (13 + 10) / 4 = 5. His Dodge 20 (DEX x 2,
+    the untrained base) equates to Dodge 4: written 5 (3e Dodge = Move). POW 14 beside INT 9:
+    Will 13 on IQ 6, so the sheet says Strong Will +7."""
+    npc, losses = _sheet(COC / "cultist_shotgun.yaml")
+    assert (npc.DX, npc.IQ, npc.HT, npc.Will, npc.Move, npc.Dodge) == (10, 6, 13, 13, 5, 5)
+    assert npc.advantages == ["Strong Will +7"] and npc.disadvantages == []
+    clamp = [x for x in losses if x.kind == "clamped" and x.rule == "gurps.derived"]
+    assert len(clamp) == 1 and "equates to Dodge 4, below Move 5" in clamp[0].message
+    assert any(x.rule == "gurps.derived" and "Will 13 beside IQ 6" in x.message and "Strong Will +7" in x.message
+               for x in losses)
+
+
+@pytest.mark.parametrize("path,move", [(COC / "dock_brute.yaml", 5),
+                                       (ROOT / "fixtures/coc-zh/npcs/harvey_walters.yaml", 5),
+                                       (ROOT / "fixtures/nwod/npcs/gang-enforcer.yaml", 6)],
+                         ids=lambda p: getattr(p, "stem", str(p)))
+def test_untrained_dodge_is_written_at_move(path, move):
+    npc, _ = _sheet(path)
+    assert npc.Move == move and npc.Dodge == move
+
+
+def test_a_trained_dodge_above_move_is_kept():
+    """CoC SWAT officer: Dodge 7 on Move 6 (a better dodge, as Combat Reflexes gives)."""
+    npc, losses = _sheet(COC / "swat_officer.yaml")
+    assert (npc.Move, npc.Dodge) == (6, 7)
+    assert not [x for x in losses if x.kind == "clamped" and x.path.endswith("Dodge")]
+
+
+def test_weak_will_is_written_below_iq():
+    """nWoD door scenario, the second combatant: Will 10 on IQ 12 -> Weak Will -2."""
+    conv = api.convert(ROOT / "fixtures/nwod/scenarios/door.yaml", "gurps", fresh=True, trace=False)
+    npc = conv.document.scenes[0].combatants[1]
+    assert (npc.IQ, npc.Will, npc.disadvantages) == (12, 10, ["Weak Will -2"])
+
+
+def test_the_cultist_sheet_crosses_back_and_again_without_a_second_strong_will():
+    """GURPS cultist -> CoC (fresh): POW 14 and INT 9 come back, the dodge comes back as the
+    written Dodge 5's (CoC 26: the clamp said so), Strong Will +7 is carried; -> GURPS (fresh)
+    again: the same sheet, one Strong Will."""
+    from xsys.core import codec
+
+    first = api.convert(COC / "cultist_shotgun.yaml", "gurps", fresh=True, trace=False).document
+    coc = api.convert(codec.to_builtins(first), "coc", fresh=True, trace=False).document
+    assert (coc.POW, coc.INT, coc.skills["Dodge"]) == (14, 9, 26)
+    assert coc.carried["gurps"]["advantages"] == ["Strong Will +7"]
+    again = api.convert(codec.to_builtins(coc), "gurps", fresh=True, trace=False).document
+    assert again.advantages == ["Strong Will +7"] and (again.Will, again.IQ, again.Dodge) == (13, 6, 5)
+
+
+def test_a_gurps_sheets_own_low_dodge_and_will_round_trip(gurps):
+    """A GURPS stat block's Dodge below Move (encumbered) and Will beside IQ with no trait listed
+    are its author's: neutral and back, they are written as they were."""
+    from xsys.plugins.gurps.native import GurpsNpc
+
+    npc = GurpsNpc(name="Laden porter", DX=10, IQ=10, HT=10, Will=12, Move=5, Dodge=3)
+    back = gurps.npc_from_neutral(gurps.npc_to_neutral(npc).value).value
+    assert (back.Will, back.Move, back.Dodge, back.advantages) == (12, 5, 3, [])

@@ -325,6 +325,9 @@ def armor_covers(a: Armor) -> tuple[list[str], bool]:
     return covers, False
 
 
+# gurps.derived: a Strong Will / Weak Will entry of a stat block and its level ("Strong Will +2",
+# "Weak Will -1", "Strong Will 3"; no number: 1)
+WILL_TRAIT = re.compile(r"^(strong|weak) will(?:\s*([+-]?\d+))?$", re.IGNORECASE)
 AIM_EXTRA = {1: 0, 2: 1, 3: 2}  # gurps.ranged-modifiers aim_2..aim_4 (max +3)
 LIGHT_AIDS = {"weapon-light", "hand-light"}
 NV_AIDS = {"nv-goggles", "thermal-goggles"}
@@ -966,8 +969,11 @@ class Gurps(System):
             col.step("$.Dodge", f"Dodge {dodge}", f"dodge competence {skills['dodge']:.3f}", rules=["gurps.dodge"],
                      source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
         back = self.level_for("Dodge", skills["dodge"])
-        if back != dodge:
+        if back != dodge or dodge < derived_now["Move"]:  # below Move: kept as written (gurps.derived)
             blob["dodge"] = dodge
+        if npc.Will is not None and npc.Will != npc.IQ:
+            blob["will"] = npc.Will  # a GURPS sheet's own Will: no Strong / Weak Will is written for it
+        if back != dodge:
             col.loss("rounded", "$.Dodge", f"Dodge {dodge} has the same dodge competence as Dodge {back}; the exact "
                      "value is kept for GURPS", "gurps.dodge")
         exact = {}
@@ -1017,6 +1023,9 @@ class Gurps(System):
     def npc_from_neutral(self, combatant: Combatant) -> Result[GurpsNpc]:
         col = Collector(self.key)
         blob = combatant.native.get(self.key, {})
+        # read from a GURPS stat block: its own Dodge and Will are written as they were
+        # (npc_to_neutral keeps a Dodge below Move and a Will beside IQ in the blob)
+        from_sheet = bool(blob)
         own = carried.take(combatant.carried.get(self.key), GurpsCarried, col, f"$.carried.{self.key}", self.key)
         attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
@@ -1035,10 +1044,19 @@ class Gurps(System):
             kept = blob.get("dodge")
             if kept is not None and self.level_for("Dodge", self.competence("Dodge", kept)) == level:
                 level = kept
-            derived["Dodge"] = level
             if col.tracing:
                 col.step("$.Dodge", None, f"dodge competence {dodge:.3f}", f"Dodge {level}", rules=["gurps.dodge"],
                          source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
+            if level < derived["Move"] and not from_sheet:
+                # gurps.derived (3e): Dodge = Move, and only a better dodge (Combat Reflexes) is
+                # written above it; a source's untrained or poor dodge that equates below Move is
+                # written as the rule's value (a GURPS stat block's own lower Dodge is kept)
+                col.loss("clamped", "$.Dodge", f"the source's dodge (competence {dodge:.3f}) equates to Dodge "
+                         f"{level}, below Move {derived['Move']}; 3e derives Dodge = Move, so Dodge "
+                         f"{derived['Move']} is written (read back, a better dodge than the source's)",
+                         "gurps.derived")
+                level = derived["Move"]
+            derived["Dodge"] = level
         t = combatant.toughness
         if t is not None and "HP" not in blob.get("derived_offsets", {}):
             hp = max(1, min(60, math.floor(attrs["HT"] * t + 0.5)))
@@ -1079,10 +1097,52 @@ class Gurps(System):
             kept = blob.get("armor", {}).get(a.name)
             armor.append(msgspec.convert(kept, GurpsArmor) if kept is not None
                          else self._armor_from_neutral(a, col, f"$.armor[{i}]"))
+        advantages, disadvantages = list(own.get("advantages", [])), list(own.get("disadvantages", []))
+        if "Will" in derived and not from_sheet:
+            advantages, disadvantages = self._will_traits(derived["Will"], attrs["IQ"], advantages, disadvantages, col,
+                                                          verbatim=bool(own))
         npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
-                       advantages=list(own.get("advantages", [])), disadvantages=list(own.get("disadvantages", [])),
+                       advantages=advantages, disadvantages=disadvantages,
                        weapons=weapons, armor=armor, notes=combatant.notes)
         return col.result(npc)
+
+    @staticmethod
+    def _will_traits(will: int, iq: int, advantages: list[str], disadvantages: list[str], col: Collector,
+                     verbatim: bool = False) -> tuple[list[str], list[str]]:
+        """gurps.derived (3e): Will rolls are made against IQ, plus Strong Will or minus Weak Will
+        levels; a written Will that differs from IQ names the trait that makes it so (Will 13 on
+        IQ 6: Strong Will +7), replacing a Strong / Weak Will entry of another level. No cap: the
+        text gives none (assumed, README). `verbatim`: the lists are a GURPS stat block's own,
+        carried back through another system (xsys.core.carried), and stay as they were; a Will
+        they do not account for is said in a loss."""
+        diff = will - iq
+        want = f"Strong Will +{diff}" if diff > 0 else (f"Weak Will {diff}" if diff < 0 else None)
+
+        def level_of(entry: str) -> int | None:
+            m = WILL_TRAIT.match(entry.strip())
+            if not m:
+                return None
+            n = int(m.group(2) or 1)
+            return -abs(n) if m.group(1).lower() == "weak" else abs(n)
+
+        found = [(lst, i) for lst in (advantages, disadvantages) for i, e in enumerate(lst) if level_of(e) is not None]
+        if (len(found) == 1 and level_of(found[0][0][found[0][1]]) == diff) or (not found and want is None):
+            return advantages, disadvantages  # already says it
+        stale = [lst[i] for lst, i in found]
+        if verbatim:
+            col.loss("assumed", "$.advantages", f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
+                     f"(or minus Weak Will) levels, but the carried GURPS traits say "
+                     f"{', '.join(stale) if stale else 'neither'}; they are written as carried", "gurps.derived")
+            return advantages, disadvantages
+        adv = [e for e in advantages if level_of(e) is None]
+        dis = [e for e in disadvantages if level_of(e) is None]
+        if want is not None:
+            (adv if diff > 0 else dis).append(want)
+        what = f"the sheet says {want}" if want else "the sheet has no Strong or Weak Will"
+        col.loss("assumed", "$.disadvantages" if diff < 0 else "$.advantages", f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
+                 f"(or minus Weak Will) levels, so {what}"
+                 + (f" (in place of {', '.join(stale)})" if stale else ""), "gurps.derived")
+        return adv, dis
 
     def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsWeapon:
         """gurps.melee (assumed): the GURPS line of a close-combat weapon known only by its class,
