@@ -22,7 +22,7 @@ from .dice import Dist
 from .ladder import Ladder, Source, Step
 from .model import Combatant, Shot
 from .trace import Check, Collector, Modifier, Result
-from .vocab import SKILLS, firearm_skill_for
+from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
 
 class CharacteristicSpec(msgspec.Struct, frozen=True):
@@ -365,7 +365,8 @@ class System:
         covered = self.covered_skills()
         for k in chances:
             if k not in covered:
-                col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}")
+                what = f" ({SKILL_MEANING[k]})" if k in SKILL_MEANING else ""
+                col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}{what}")
         return out
 
 

@@ -103,6 +103,12 @@ SKILLS: dict[str, str | None] = {
 }
 
 
+# What a neutral skill covers where a source's broad skill also holds others (nWoD Athletics is
+# climb, jump, swim and throw as well): a loss names what did not cross, not the broad skill.
+SKILL_MEANING: dict[str, str] = {"athletics": "running and general fitness; climbing, jumping, swimming and "
+                                               "throwing are skills of their own"}
+
+
 # Skills with no battery (no physical reference task every system states) are linked on the
 # published competence scale (core.equating.standing_score): an untrained adult's standing in
 # each, as a share of the skill chart. The chart is Call of Cthulhu's (the Keeper Rulebook's
