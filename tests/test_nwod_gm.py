@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from xsys.conversions import api
@@ -199,3 +200,58 @@ def test_the_door_example_names_its_dots():
     shot = doc.scenes[0].shots[0]
     check = nwod().check_native(shot)
     assert check.native == "Dexterity + Firearms (3 + 3), +3 weapon.damage = 9 dice, through Durability 1"
+
+
+# ---- a converted shot is checked as xsys odds checks its source ----------------------------
+
+SCENARIOS = sorted(p for p in (ROOT / "fixtures").glob("*/scenarios/*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_converted_shot_has_the_odds_of_its_source(path):
+    sys = nwod()
+    neutral, _ = _shots(path, "neutral")
+    written, _ = _shots(path, "nwod")
+    assert len(neutral) == len(written) > 0
+    for s, w in zip(neutral, written):
+        assert sys.check_native(w).chance == sys.check(s).chance, (s.name, sys.check(s).native,
+                                                                   sys.check_native(w).native)
+
+
+@pytest.mark.parametrize("fixture, name, where, before, after", [
+    # Chen's aimed shot at the guard's helmeted head: 3 + 1 + 2 - 2 - 3 + 1 - 3 head - 1 helmet = chance
+    # die 10%; written without the head it was 1 die, 30%
+    ("coc-zh/scenarios/shanghai_warehouse_1927.yaml", "陳探長瞄準衛兵的鋼盔 (Chen aims at the helmeted head)",
+     "head", 0.3, 0.1),
+    # Pickett's head shot: 3 dice (65.7%), was 6 dice (88.2%)
+    ("coc/scenarios/dunwich_farmhouse.yaml", "Pickett takes the head shot", "head",
+     0.882351, 0.657),
+    # the soldier at the farmer's legs: -2, 5 dice (83.2%), was 7 (91.8%)
+    ("gurps/scenarios/farmhouse_siege.yaml", None, "leg", 0.9176457, 0.83193),
+])
+def test_a_called_shot_keeps_its_specified_target(fixture, name, where, before, after):
+    sys = nwod()
+    neutral, _ = _shots(ROOT / "fixtures" / fixture, "neutral")
+    written, losses = _shots(ROOT / "fixtures" / fixture, "nwod")
+    i = next(k for k, s in enumerate(neutral) if s.called_location == where and s.name.startswith(name or ""))
+    assert written[i].specified_target == where == neutral[i].called_location
+    assert float(sys.check_native(written[i]).chance) == pytest.approx(after)
+    assert float(sys.check_native(msgspec.structs.replace(written[i], specified_target=None)).chance) == \
+        pytest.approx(before)
+    assert not any("called_location" in x.message for x in losses)
+
+
+def test_a_helmet_counts_on_a_head_shot_only():
+    # the guard's WWI helmet (ballistic 1) is the written armor of the head shot, and read back it
+    # covers the head; the same shot at his body is written with armor 0, as the check reads it
+    sys = nwod()
+    neutral, _ = _shots(ROOT / "fixtures/coc-zh/scenarios/shanghai_warehouse_1927.yaml", "neutral")
+    shot = next(s for s in neutral if s.called_location == "head")
+    head = sys.shot_from_neutral(shot).value
+    assert (head.specified_target, head.armor) == ("head", 1)
+    back = sys.shot_to_neutral(head).value
+    assert back.called_location == "head" and back.target.armor[0].covers == ["head"]
+    assert any(m.rule == "nwod.armor" and m.value == -1 for m in sys.check_native(head).modifiers)
+    body = sys.shot_from_neutral(msgspec.structs.replace(shot, called_location=None)).value
+    assert (body.specified_target, body.armor) == (None, 0)
+    assert not any(m.rule == "nwod.armor" for m in sys.check(msgspec.structs.replace(shot, called_location=None)).modifiers)

@@ -31,7 +31,7 @@ from xsys.core.melee import MeleeItem, attack_check, reference_armor
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
-from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, cartridge_of
+from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, Location, cartridge_of
 
 YARD = 0.9144
 TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
@@ -184,8 +184,9 @@ class NwodShot(Opts, kw_only=True):
     aiming: Annotated[int, Meta(ge=0, le=3)] = 0  # turns (nwod.aim)
     autofire: Burst = "single"
     prone: bool = False  # target prone (nwod.prone)
-    armor: Rating = 0  # target's ballistic armor rating
+    armor: Rating = 0  # target's ballistic armor rating where the shot hits
     armor_piercing: Annotated[int, Meta(ge=0, le=5)] = 0
+    specified_target: Location | None = None  # nwod.specified-target: head -3, arm -2 ... (WoD p. 165)
     target: Name = ""
     notes: Text = ""
 
@@ -374,6 +375,20 @@ def _barrier_outcomes(pool: int, again: int, durability: int, structure_left: in
     return (barrier_hit(first, durability, armor), dice.at_least(first, durability + 1),
             dice.at_least(first, durability + max(1, structure_left)),
             barrier_damage_mean(first, durability, armor, again), shown(barrier_damage(first, durability, armor, again)))
+
+
+def armor_on(shot: Shot) -> tuple[int, str]:
+    """nwod.armor: the best ballistic rating among the target's armor that covers the hit
+    location (the specified target, else the torso), and that armor's name."""
+    loc = shot.called_location or "torso"
+    armor, name = 0, ""
+    for a in shot.target.armor:
+        covers = set(a.covers) | ({"torso"} if "vitals" in a.covers else set())
+        if loc in covers or (loc in ("vitals", "groin") and "torso" in covers):
+            r = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
+            if r > armor:
+                armor, name = r, a.name
+    return armor, name
 
 
 NIGHT_VISION = {"nv-goggles", "thermal-goggles", "nv-sight", "thermal"}
@@ -929,15 +944,7 @@ class NwodSystem(System):
             mods.append(Modifier(rule="nwod.specified-target", kind="dice", value=v, source="assumed",
                                  why=f"specified target: {shot.called_location} (WoD p. 165)"))
         # armor: the best ballistic rating covering the hit location (nwod.armor)
-        loc = shot.called_location or "torso"
-        armor = 0
-        armor_name = ""
-        for a in shot.target.armor:
-            covers = set(a.covers) | ({"torso"} if "vitals" in a.covers else set())
-            if loc in covers or (loc in ("vitals", "groin") and "torso" in covers):
-                r = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
-                if r > armor:
-                    armor, armor_name = r, a.name
+        armor, armor_name = armor_on(shot)
         if armor and barrier is None:
             mods.append(Modifier(rule="nwod.armor", kind="dice", value=-armor, source="assumed",
                                  why=f"target's ballistic armor {armor} ({armor_name}; WoD p. 166)"))
@@ -1420,9 +1427,10 @@ class NwodSystem(System):
         else:
             own_exp = _LADDERS["concealment"].neutral(CONCEALMENT[ns.shooter_cover])
         armor = []
-        if ns.armor:
+        if ns.armor:  # the rating where the shot hits: armor that covers that location
             armor = [Armor(name=f"ballistic armor {ns.armor}", kind="soft-vest",
-                           stops=Energy(_LADDERS["armor_ballistic"].neutral(ns.armor)))]
+                           stops=Energy(_LADDERS["armor_ballistic"].neutral(ns.armor)),
+                           covers=[ns.specified_target or "torso"])]
         if ns.armor_piercing:
             col.loss("unsupported-field", "$.armor_piercing", "armor piercing has no neutral field",
                      "nwod.armor-piercing")
@@ -1440,6 +1448,7 @@ class NwodSystem(System):
             distance=Length(distance),
             light=Light(illuminance=Illuminance(lux)),
             burst=BURSTS[ns.autofire],
+            called_location=ns.specified_target,
         )
         return col.result(shot)
 
@@ -1485,12 +1494,10 @@ class NwodSystem(System):
         own = shot.shooter.cover
         leaning = own.exposure <= 0 or (own.barrier is not None and own.exposure < 0.35)
         shooter_cover = "none" if leaning else CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(own.exposure).native)]
-        armor = 0
-        for a in shot.target.armor:
-            armor = max(armor, int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native))
+        # the armor rating against this shot: what covers the hit location, as the check reads it
+        armor = armor_on(shot)[0]
         burst = BURST_NAME[int(_LADDERS["autofire"].step_for(shot.burst).native)]
-        for fld, val, rule in (("called_location", shot.called_location, "nwod.specified-target"),
-                               ("elevation", float(shot.elevation) or None, ""),
+        for fld, val, rule in (("elevation", float(shot.elevation) or None, ""),
                                ("underwater", shot.underwater or None, "")):
             if val:
                 col.loss("unsupported-field", f"$.{fld}", f"{fld} is not written in an nWoD shot", rule)
@@ -1500,7 +1507,7 @@ class NwodSystem(System):
             concealment=concealment, shooter_cover=shooter_cover, leaning_out=leaning, barrier=barrier,
             aiming=int(_LADDERS["aim"].step_for(float(shot.shooter.aim_time)).native), autofire=burst,
             prone=int(_LADDERS["posture"].step_for(POSTURE_HEIGHT[shot.target.posture]).native) < 0,
-            armor=armor, target=shot.target.name,
+            armor=armor, specified_target=shot.called_location, target=shot.target.name,
         )
         return col.result(ns)
 
