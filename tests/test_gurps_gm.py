@@ -236,3 +236,57 @@ def test_a_gurps_sheets_own_low_dodge_and_will_round_trip(gurps):
     npc = GurpsNpc(name="Laden porter", DX=10, IQ=10, HT=10, Will=12, Move=5, Dodge=3)
     back = gurps.npc_from_neutral(gurps.npc_to_neutral(npc).value).value
     assert (back.Will, back.Move, back.Dodge, back.advantages) == (12, 5, 3, [])
+
+
+# ---- 4. one cartridge, one damage line, also when only the name states it ----------------
+
+def test_a_weapon_whose_name_states_its_cartridge_does_that_cartridges_damage():
+    """CoC dock brute's 'Colt Police Positive (.38 Special)' (no catalog weapon, 405 J from CoC
+    1d10) was 2d+1 by its energy; the catalog S&W Model 10 (.38 Special) is 2d-1: now both 2d-1."""
+    npc, losses = _sheet(COC / "dock_brute.yaml")
+    colt = next(w for w in npc.weapons if w.name == "Colt Police Positive (.38 Special)")
+    assert colt.damage == "2d-1"
+    said = [x for x in losses if "Colt Police Positive" in x.message and "gurps.damage" in x.message]
+    assert said and "damage of .38 Special, the cartridge its name states (gurps.damage)" in said[0].message
+    detective, _ = _sheet(COC / "police_detective.yaml")
+    assert [w.damage for w in detective.weapons if "Model 10" in w.name] == ["2d-1"]
+
+
+@pytest.mark.parametrize("name,cartridge", [
+    ("Colt Police Positive (.38 Special)", ".38 Special"), ("Walther PPK (7.65 mm)", ".32 ACP"),
+    ("Makarov PM (9 mm Makarov)", "9x18mm Makarov"), ("Glock 17 9mm", "9x19mm"),
+    ("Model 19 (.357 Magnum)", ".357 Magnum"), ("Ruger (.22 LR)", ".22 LR"), ("Savage 12 gauge", "12 gauge"),
+    ("S&W M640", None), ("Ingram MAC-10", None), ("19 mm cannon", None), ("Colt .45", None)])
+def test_cartridge_in_name(name, cartridge):
+    from xsys.plugins.gurps.system import cartridge_in_name
+
+    assert cartridge_in_name(name) == cartridge
+
+
+def test_name_stated_cartridge_lines(gurps):
+    """The damage of a calibre-less weapon by the cartridge its name states: 9 mm 2d+2 and .45 ACP
+    2d (weapons.toml), .32 ACP by the ladder at 180 J; a name stating none keeps its energy."""
+    from xsys.core.model import Weapon
+    from xsys.core.units import Energy
+    from xsys.plugins.gurps.system import dice_text
+
+    def dmg(name, joules=900.0):
+        return dice_text(gurps.damage_code(Weapon(name=name, weapon_class="handgun", muzzle_energy=Energy(joules))))
+
+    assert dmg("Browning Hi-Power (9 mm)") == "2d+2" == dmg("Glock 17 (9x19mm)")
+    assert dmg("Star Model PD (.45 ACP)") == "2d"
+    assert dmg("Walther PPK (7.65 mm)") == dmg("any", 180.0)
+    assert dmg("Zip gun", 900.0) == dmg("any", 900.0) != dmg("Browning Hi-Power (9 mm)")
+
+
+def test_a_gurps_line_off_its_named_cartridge_says_so(gurps):
+    """A GURPS weapon line 'Colt Police Positive (.38 Special)' at 2d+1 (not the cartridge's 2d-1)
+    crosses by its energy and says that a sheet written again does 2d-1."""
+    from xsys.plugins.gurps.native import GurpsNpc, GurpsWeapon
+
+    npc = GurpsNpc(name="x", weapons=[GurpsWeapon(name="Colt Police Positive (.38 Special)", damage="2d+1",
+                                                  Acc=2, SS=10)])
+    res = gurps.npc_to_neutral(npc)
+    said = [x for x in res.losses if x.kind == "merged" and x.rule == "gurps.damage"]
+    assert len(said) == 1 and "whose damage line is 2d-1" in said[0].message
+    assert gurps.npc_from_neutral(res.value).value.weapons[0].damage == "2d+1"  # remembered: as written

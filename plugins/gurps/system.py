@@ -38,6 +38,57 @@ from . import rules
 
 HERE = Path(__file__).parent
 
+# ---- cartridges named in a weapon's name (gurps.damage) -------------------------------
+
+def _cartridge_words(text: str) -> str:
+    """Lower case, one space, x for ×, and "9 mm" as "9mm", for finding a cartridge in a name."""
+    t = " ".join(text.lower().replace("×", "x").split())
+    return re.sub(r"(\d) mm\b", r"\1mm", t)
+
+
+@lru_cache(maxsize=1)
+def _name_aliases() -> tuple[tuple[str, str], ...]:
+    """(words, cartridge) for every name of every core.vocab.CARTRIDGES entry, longest first, so
+    "9mm makarov" wins over "9mm" and ".357 magnum" over ".357"."""
+    pairs = {(_cartridge_words(a), key) for key, (_, names) in CARTRIDGES.items() for a in (key, *names)}
+    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
+
+
+@lru_cache(maxsize=1024)
+def cartridge_in_name(name: str) -> str | None:
+    """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing
+    on its own in the name (not inside a longer number or word): "Colt Police Positive (.38
+    Special)" -> ".38 Special", "Walther PPK (7.65 mm)" -> ".32 ACP"; "S&W M640" -> None."""
+    words = _cartridge_words(name)
+    for alias, key in _name_aliases():
+        at = words.find(alias)
+        while at >= 0:
+            before = words[at - 1] if at > 0 else " "
+            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
+            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
+                return key
+            at = words.find(alias, at + 1)
+    return None
+
+
+def weapon_cartridge(weapon: Weapon) -> str | None:
+    """The cartridge whose damage line a neutral weapon does (gurps.damage): the one its calibre
+    names, else, with no calibre, the one its name states."""
+    key = cartridge_of(weapon.calibre)
+    if key is None and not weapon.calibre:
+        key = cartridge_in_name(weapon.name)
+    return key
+
+
+def _cartridge_origin(weapon: Weapon) -> str:
+    key = weapon_cartridge(weapon)
+    if key is None:
+        return ""
+    if cartridge_of(weapon.calibre):
+        return f", damage of {key} (gurps.damage)"
+    return f", damage of {key}, the cartridge its name states (gurps.damage)"
+
+
 # ---- resolution ------------------------------------------------------------------------
 # gurps.resolution: 3d6 <= effective skill. 3-4 always succeed (critical); 5 is critical at
 # effective skill 15+, 6 at 16+; 17-18 always fail; 18 is a critical failure, 17 one below
@@ -571,14 +622,16 @@ class Gurps(System):
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
             origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]"
-                   + (f", damage of {cartridge_of(weapon.calibre)} (gurps.damage)" if cartridge_of(weapon.calibre) else ""),
+                   + _cartridge_origin(weapon),
         )
 
     def damage_code(self, weapon: Weapon) -> int:
         """Damage of a neutral weapon (gurps.damage, assumed): one line per cartridge
         (weapons.toml [cartridge.*], else the damage ladder at the cartridge's reference
-        muzzle energy, core.vocab.CARTRIDGES), else the ladder at its own muzzle energy."""
-        key = cartridge_of(weapon.calibre)
+        muzzle energy, core.vocab.CARTRIDGES), the cartridge its calibre names or, with no
+        calibre, the one its name states ("Colt Police Positive (.38 Special)"), else the
+        ladder at its own muzzle energy."""
+        key = weapon_cartridge(weapon)
         row = _toml("weapons.toml").get("cartridge", {}).get(key or "", {})
         if "damage" in row:
             return dice_code(row["damage"])
@@ -1200,6 +1253,14 @@ class Gurps(System):
         energy = lad.neutral(code)
         col.loss("assumed", f"{path}.damage", f"{w.name}: no catalog match; {w.damage} -> muzzle energy "
                  f"{energy:g} J", "gurps.damage")
+        named = cartridge_in_name(w.name)
+        if named is not None:
+            line = self.damage_code(Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy)))  # type: ignore[arg-type]
+            if line != dice_code(w.damage):
+                col.loss("merged", f"{path}.damage", f"{w.name}: its name states {named}, whose damage line is "
+                         f"{dice_text(line)}; the line's own {w.damage} is not that cartridge's, and a sheet written "
+                         f"again from the neutral weapon does {dice_text(line)} (one cartridge, one damage line)",
+                         "gurps.damage")
         modes = ["semi", "auto"] if "*" in w.RoF else ["semi"]
         return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
                       fire_modes=modes, capacity=w.Shots)  # type: ignore[arg-type]
