@@ -190,7 +190,7 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                     lad = s.skill_ladder(name, ctx)
                     check_ladder(f"{key}.skill.{name}.{k}", lad)
                     levels = list(s.skill_levels(name))
-                    fresh = equating.level_scores(s, name, equating.battery_class(k), s.skill_context(name, None))
+                    fresh = equating.level_scores(s, name, equating.battery_class(k), s.skill_context(name, None), k)
                     by_level = dict(zip(levels, fresh))
                     for step in lad.steps:
                         assert math.isclose(by_level[step.native], step.at, rel_tol=1e-9, abs_tol=1e-9), (
