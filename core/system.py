@@ -186,6 +186,13 @@ class System:
                                                               self.skill_source)
         return lad
 
+    def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
+        """The lowest level of `skill` a stat block of this system may show for an NPC of the
+        native characteristics in ``context`` (what he has untrained: CoC's base chance, a GURPS
+        default from his own attribute), with its rule ID; None (the default): the skill's lowest
+        level. A conversion that lands below it writes it, with a ``clamped`` loss."""
+        return None
+
     def untrained_level(self, skill: str) -> float | None:
         """The level of `skill` an untrained adult of median attributes has (its default: GURPS
         Stealth DX-5 = 5, nWoD 0 dots). With the system's ``tiers`` it links a skill with no
@@ -386,7 +393,32 @@ class System:
                              f"{native} {back}; the exact level is kept for {self.name}",
                              self.competence_rule(native))
                     break
+            floor = self.skill_floor(native, context)
+            if floor is not None and level < floor[0]:
+                out[native] = level  # under what a converted sheet is floored at: the stated level comes back
         return out
+
+    def levels_floored(self, levels: dict[str, Any], chances: Mapping[str, float], col: Collector, path: str = "$",
+                       context: Mapping[str, Any] | None = None, kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """No skill below what this NPC has untrained (``skill_floor``: a CoC base, a GURPS default
+        from his own DX or IQ): a level converted from another system that lands below it is
+        written at it, with a ``clamped`` loss (the sheet cannot say worse than untrained). A
+        level this system's own stat block stated (``kept``, remembered for the way back: a CoC
+        7th edition Brawl 35 under the 6th edition's base 50) stays as it was."""
+        ctx = dict(context or {})
+        for native, level in list(levels.items()):
+            floor = self.skill_floor(native, ctx)
+            if floor is None or not level < floor[0] or (kept or {}).get(native) == level:
+                continue
+            keys = [k for k in self.skills().get(native, ()) if k in chances]
+            said = ", ".join(f"{k} competence {float(chances[k]):.3f}" for k in keys)
+            levels[native] = floor[0]
+            col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
+                     f"untrained in {self.name}: written at the untrained {native} {floor[0]}", floor[1])
+            if col.tracing:
+                col.step(f"{path}.{native}", f"{native} {level}", f"{native} {floor[0]}", rules=[floor[1]],
+                         source="assumed", note="no skill below what the NPC has untrained")
+        return levels
 
     def levels_restored(self, levels: dict[str, Any], kept: Mapping[str, Any], chances: Mapping[str, float],
                         context: Mapping[str, Any] | None = None) -> dict[str, Any]:

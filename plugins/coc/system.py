@@ -343,6 +343,21 @@ class CocSystem(System):
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
         return self.resolve(int(level)).success
 
+    def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
+        """A skill's base chance (coc-ja.skills, the CoC 6th edition sheet; Dodge DEX x 2): a
+        character starts every skill there, so a stat block shows none below it."""
+        row = self.tables()["skills"].get(skill)
+        if row is None:
+            return None
+        base = row["base"]
+        if isinstance(base, str):  # "DEX x2"
+            attr, _, times = base.partition(" x")
+            value = (context or {}).get(attr)
+            if value is None:
+                return None
+            base = int(value) * int(times)
+        return int(base), row.get("rule", "coc-ja.skills")
+
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
                  extra: Sequence[Modifier] = ()) -> Check:
         return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)
@@ -957,6 +972,7 @@ class CocSystem(System):
         ns = self.carried_namespaces[0]
         own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
+        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))
         skills.update(native.get("skills", {}))
         skills.update(own.get("skills", {}))
         stored_w = native.get("weapons", [])

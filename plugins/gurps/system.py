@@ -277,12 +277,20 @@ SKILLS: dict[str, tuple[str, ...]] = {
     "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
     "Jumping": ("jump",), "Tracking": ("track",),
 }
-# What an untrained adult of median attributes (10) rolls for a skill with no battery: its 3e
-# default (Basic Set, not in the seed; assumed). Vision and Hearing are sense rolls on Per (IQ);
-# the skills default to DX-5, IQ-5, HT-5 or IQ-4 (First Aid), Swimming to DX-4; Jumping, which
-# the Basic Set gives no default roll, is read like the other athletic skills (DX-5).
-SKILL_DEFAULTS = {"Vision": 10, "Hearing": 10, "Stealth": 5, "Holdout": 5, "Lockpicking": 5, "Running": 5,
-                  "First Aid": 6, "Driving": 5, "Climbing": 5, "Swimming": 6, "Jumping": 5, "Tracking": 5}
+# gurps.defaults (3e Basic Set, not in the seed; assumed): what a character rolls untrained, from
+# his own attribute. Vision and Hearing are sense rolls on Per; guns default to DX-4, Throwing to
+# DX-3, Brawling to DX, Knife to DX-4 and the other melee weapons to DX-5; the other skills to
+# DX-5, IQ-5, HT-5, First Aid to IQ-4 and Swimming to DX-4; Jumping, which the Basic Set gives no
+# default roll, is read like the other athletic skills (DX-5).
+DEFAULT_OF: dict[str, tuple[str, int]] = {
+    "Guns (Pistol)": ("DX", -4), "Guns (Rifle)": ("DX", -4), "Guns (Shotgun)": ("DX", -4), "Guns (SMG)": ("DX", -4),
+    "Guns (Machine Gun)": ("DX", -4), "Throwing": ("DX", -3), "Brawling": ("DX", 0), "Knife": ("DX", -4),
+    "Axe/Mace": ("DX", -5), "Broadsword": ("DX", -5), "Shortsword": ("DX", -5), "Spear": ("DX", -5), "Staff": ("DX", -5),
+    "Vision": ("Per", 0), "Hearing": ("Per", 0), "Stealth": ("DX", -5), "Holdout": ("IQ", -5),
+    "Lockpicking": ("IQ", -5), "Running": ("HT", -5), "First Aid": ("IQ", -4), "Driving": ("DX", -5),
+    "Climbing": ("DX", -5), "Swimming": ("DX", -4), "Jumping": ("DX", -5), "Tracking": ("IQ", -5)}
+# the same at median attributes (10): the untrained anchor of a skill with no battery
+SKILL_DEFAULTS = {k: 10 + off for k, (_, off) in DEFAULT_OF.items()}
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
                "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown"}
 # Words of a ranged-weapon skill this plugin does not list ("Guns (Light Auto)", "Guns/TL7
@@ -521,9 +529,18 @@ class Gurps(System):
         return tuple(Tier(r, n, lo, ty, 'gurps.ranged-attack', 'assumed') for r, n, lo, ty in GURPS_TIERS)
 
     def untrained_level(self, skill: str) -> float | None:
-        """The skill's default at median attributes (SKILL_DEFAULTS, 3e Basic Set, assumed): the
+        """The skill's default at median attributes (SKILL_DEFAULTS, gurps.defaults, assumed): the
         untrained anchor of a skill with no battery on the published competence scale."""
         return SKILL_DEFAULTS.get(skill)
+
+    def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
+        """The NPC's default from his own attribute (gurps.defaults): a sheet never shows a skill
+        below what he rolls untrained (an IQ 13 investigator's Vision is at least his Per 13)."""
+        spec = DEFAULT_OF.get(skill)
+        value = (context or {}).get(spec[0]) if spec else None
+        if value is None:
+            return None
+        return max(0, int(value) + spec[1]), "gurps.defaults"  # type: ignore[index]
 
     def competence_rule(self, skill: str) -> str:
         if skill == "Dodge":
@@ -607,7 +624,7 @@ class Gurps(System):
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
-                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.melee"}
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.melee", "gurps.defaults"}
         return ids
 
     # ---- weapons -----------------------------------------------------------------------
@@ -1036,6 +1053,12 @@ class Gurps(System):
                 exact[k] = v
                 col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same competence as {k}-{back}; "
                          "the exact level is kept for GURPS", self.skill_ladder(k).steps[0].rule)
+        mine = {"ST": npc.ST, "DX": npc.DX, "IQ": npc.IQ, "HT": npc.HT,
+                "Per": npc.Per if npc.Per is not None else derived_now["Per"]}
+        for k, v in known.items():  # under his own default (Bad Sight's Vision): stated, so it comes back
+            floor = self.skill_floor(k, mine)
+            if floor is not None and v < floor[0]:
+                exact[k] = v
         if exact:
             blob["skill_levels"] = exact
         # what only GURPS states: carried verbatim through every other system (xsys.core.carried)
@@ -1128,6 +1151,9 @@ class Gurps(System):
                 chance = max(combatant.skills.get(n, -1.0) for n in SKILLS[k])
                 if abs(self.competence(k, lv, st_ctx) - chance) < 1e-9:
                     skills[k] = lv
+        # no skill below what he rolls untrained, from his own attributes and Per (gurps.defaults)
+        skills = self.levels_floored(skills, combatant.skills, col, "$.skills",
+                                     {**attrs, "Per": derived.get("Per", attrs["IQ"])}, blob.get("skill_levels"))
         skills.update(blob.get("skills", {}))
         skills.update(own.get("skills", {}))
         weapons: list[GurpsWeapon] = []
