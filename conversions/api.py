@@ -1055,6 +1055,20 @@ class LossAudit:
         if back is _MISSING and isinstance(src, (msgspec.Struct, dict)) and d.path.endswith("]"):
             return Loss.of("dropped-item", d.path, f"{field} ({_show(src)}): no place for it in {where}; dropped",
                            system=self.key)
+        if d.path.endswith("weapon_class") and (src, back) == ("handgun", "revolver"):
+            # a handgun of no stated kind written as a revolver by its cartridge (nWoD's .38 Special
+            # is the chart's revolver line) reads back as the kind it is: more said, nothing lost;
+            # the target reports its own assumption (nwod.weapon.clip)
+            return None
+        if d.path.endswith("melee_kind"):
+            # the weapon a melee skill is for (Combatant.melee_kind): its level crosses; a system with
+            # one melee skill for every weapon (nWoD Weaponry) cannot say which, and one with no
+            # melee skill has said so at the skill already
+            if not any("melee" in keys for keys in system.skills().values()):
+                return None
+            return Loss.of("assumed", d.path, f"{field} {_show(src)}: {where} has one melee skill for every weapon; "
+                           "the level crosses, the weapon it is for does not (read back, a target writes its first "
+                           "melee skill)", "core.melee", system=self.key)
         if isinstance(src, list):
             missing = [x for x in src if not (isinstance(back, list) and any(_same(x, y) for y in back))]
             return Loss.of("unsupported-field", d.path, f"{field} {_show(missing)}: no place for it in {where}; "

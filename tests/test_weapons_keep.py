@@ -138,8 +138,12 @@ def test_npc_weapons_survive_a_fresh_round_trip(a, b):
     n2 = api.convert(api.from_plain(back), "neutral", fresh=True, trace=False).document
     assert [w.name for w in n2.weapons] == [w.name for w in n0.weapons]
     assert [w.catalog for w in n2.weapons] == [w.catalog for w in n0.weapons]
-    assert [w.weapon_class for w in n2.weapons] == [w.weapon_class if w.catalog else held(a, held(b, w.weapon_class))
-                                                    for w in n0.weapons]
+    # nWoD writes a revolver line for a gun whose name says revolver (nwod.weapon.clip), so "Test
+    # revolver" comes back a revolver even through a system that fires it as a handgun
+    for w2, w in zip(n2.weapons, n0.weapons):
+        expect = w.weapon_class if w.catalog else held(a, held(b, w.weapon_class))
+        assert w2.weapon_class == expect or (a == "nwod" and w2.weapon_class == w.weapon_class
+                                             and w.weapon_class in w.name), (w.name, w2.weapon_class, expect)
 
 
 # ---- the issue's examples ----------------------------------------------------------------
@@ -315,15 +319,16 @@ def test_a_class_the_system_cannot_hold_is_a_warning_and_only_then(system):
 
 
 def test_nwod_writes_the_guns_own_capacity_not_its_chart_lines():
-    """A six-shot revolver known to no catalog becomes nWoD's "Pistol, Lt." line, whose chart
-    clip is 17 + 1: the stat block keeps the gun's own six rounds (5 + 1 chambered), and the
-    loss report has nothing to say about the capacity."""
+    """A six-shot .38 Special revolver known to no catalog became nWoD's "Pistol, Lt." line, whose
+    chart clip is 17 + 1; it is now the "Revolver, Lt." line (its cartridge says revolver,
+    nwod.weapon.clip) with the gun's own six rounds and no chambered extra, and the loss report
+    has nothing to say about the capacity."""
     from pathlib import Path
 
     conv = api.convert(Path(__file__).resolve().parent.parent / "fixtures/coc/npcs/dock_brute.yaml", "nwod",
                        fresh=True, trace=False)
     gun = codec.to_builtins(conv.document)["weapons"][0]
-    assert gun["type"] == "Pistol, Lt." and gun["clip"] + (1 if gun.get("chamber") else 0) == 6, gun
+    assert gun["type"] == "Revolver, Lt." and gun["clip"] == 6 and not gun.get("chamber"), gun
     assert not any("capacity" in x.message for x in conv.losses), [x.render() for x in conv.losses]
 
 
