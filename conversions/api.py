@@ -869,6 +869,9 @@ class LossAudit:
         rel = "$" + path[len(prefix):]
         if rel.startswith(("$.skills", "$.characteristics")):
             return None  # found by their names (_by_native_name, _locate): a trait moves every skill
+        head = _tokens(rel)
+        if not head or head[0] not in (Combatant if what == "npc" else Shot).__struct_fields__:
+            return None  # the target's own field (GURPS advantages): no source field states it
         for neutral_path, native in self._probe_map(prefix, what).items():
             if _inside(rel, neutral_path) or _inside(neutral_path, rel):
                 found, exact = _resolve(self.plain, f"{prefix}.{native}", self._keymaps)
