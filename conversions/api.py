@@ -1788,21 +1788,28 @@ def native_check_of(system: System) -> Any:
     return fn if callable(fn) else None
 
 
+@lru_cache(maxsize=256)
+def _native_params(fn: Any) -> frozenset[str]:
+    """The parameter names a plugin's ``check_native`` takes (asked once per function, not on
+    every odds call: inspect.signature is a tenth of a millisecond)."""
+    import inspect
+
+    try:
+        return frozenset(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return frozenset()
+
+
 def check_native(system: System, src: NativeSource, extra: Iterable[Any] = ()) -> Check:
     """``system.check_native(native_shot)`` with what it accepts of the shooter's stat block
     (``npc=``) and house-rule modifiers (``extra=``). A system without a native check is
     given the neutral shot of its own document (its ordinary ``check``)."""
-    import inspect
-
     fn = native_check_of(system)
     extra = list(extra)
     if fn is None:
         res = system.shot_to_neutral(src.shot)
         return system.check(res.value, extra)
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        params = {}
+    params = _native_params(getattr(fn, "__func__", fn))
     kw: dict[str, Any] = {}
     if src.npc is not None and "npc" in params:
         kw["npc"] = src.npc
