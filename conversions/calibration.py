@@ -32,36 +32,49 @@ def skill_of(system: Any, weapon_class: str) -> str:
     return system.skill_for_weapon(weapon_class)
 
 
-def table(registry: Registry | None = None) -> list[Cell]:
+def _tier_cells(keys: tuple[str, ...], skill_for: Any, registry: Registry | None = None) -> list[Cell]:
+    """Each system's tier typical levels of the skill `skill_for(system, key)` gives for each key,
+    converted into every other system that has such a skill and publishes tiers for it."""
     reg = registry or default_registry()
     systems = {k: reg.system(k) for k in reg.keys()}
     cells = []
-    for cls in CLASSES:
+    for key in keys:
         for a, sa in systems.items():
-            skill_a = skill_of(sa, cls)
+            skill_a = skill_for(sa, key)
+            if skill_a is None:
+                continue
             for tier in sa.tiers(skill_a):
-                comp = sa.competence(skill_a, tier.typical, {"@key": cls})
+                comp = sa.competence(skill_a, tier.typical, {"@key": key})
                 for b, sb in systems.items():
-                    if b == a or not sb.tiers(skill_of(sb, cls)):
+                    skill_b = skill_for(sb, key)
+                    if b == a or skill_b is None or not sb.tiers(skill_b):
                         continue
-                    skill_b = skill_of(sb, cls)
-                    lv = sb.level_for(skill_b, comp, {"@key": cls})
-                    cells.append(Cell(cls, a, tier.rank, tier.typical, comp, b, lv,
+                    lv = sb.level_for(skill_b, comp, {"@key": key})
+                    cells.append(Cell(key, a, tier.rank, tier.typical, comp, b, lv,
                                       tier_of(sb.tiers(skill_b), lv).rank))
     return cells
 
 
-def markdown(cells: list[Cell]) -> str:
+def table(registry: Registry | None = None) -> list[Cell]:
+    return _tier_cells(CLASSES, skill_of, registry)
+
+
+def markdown(cells: list[Cell], groups: tuple[str, ...] = CLASSES, heading: str = "###",
+             measure: str = "competence") -> str:
+    """The table of :func:`table` (or of :func:`standing_table`, with its groups): a row per source
+    tier, a column per target, each level marked with how many tiers it lies from the source's."""
     out = []
     keys = sorted({c.source for c in cells})
-    for cls in CLASSES:
-        out.append(f"### {cls}\n")
-        out.append("| source | tier | level | competence | " + " | ".join(keys) + " |")
-        out.append("|---|---|---|---|" + "---|" * len(keys))
+    for group in groups:
         rows: dict[tuple[str, int], dict[str, Cell]] = {}
         for c in cells:
-            if c.weapon_class == cls:
+            if c.weapon_class == group:
                 rows.setdefault((c.source, c.rank), {})[c.target] = c
+        if not rows:
+            continue
+        out.append(f"{heading} {group}\n")
+        out.append(f"| source | tier | level | {measure} | " + " | ".join(keys) + " |")
+        out.append("|---|---|---|---|" + "---|" * len(keys))
         for (src, rank), targets in sorted(rows.items()):
             any_c = next(iter(targets.values()))
             marks = []
@@ -151,51 +164,11 @@ def standing_table(registry: Registry | None = None) -> list[Cell]:
     """Each system's tier typical levels of a skill with no battery (Spot, Stealth, First Aid) at
     median attributes, converted into every other system that has the skill (core.equating:
     linked on the published competence scale; CoC reads its own percentage)."""
-    reg = registry or default_registry()
-    systems = {k: reg.system(k) for k in reg.keys()}
-    cells = []
-    for key in STANDING_SKILLS:
-        for a, sa in systems.items():
-            skill_a = skill_covering(sa, key)
-            if skill_a is None or not sa.tiers(skill_a):
-                continue
-            for tier in sa.tiers(skill_a):
-                comp = sa.competence(skill_a, tier.typical, {"@key": key})
-                for b, sb in systems.items():
-                    skill_b = skill_covering(sb, key)
-                    if b == a or skill_b is None or not sb.tiers(skill_b):
-                        continue
-                    lv = sb.level_for(skill_b, comp, {"@key": key})
-                    cells.append(Cell(key, a, tier.rank, tier.typical, comp, b, lv,
-                                      tier_of(sb.tiers(skill_b), lv).rank))
-    return cells
+    return _tier_cells(STANDING_SKILLS, skill_covering, registry)
 
 
 def standing_markdown(cells: list[Cell]) -> str:
-    out = []
-    keys = sorted({c.source for c in cells})
-    for key in STANDING_SKILLS:
-        rows = [c for c in cells if c.weapon_class == key]
-        if not rows:
-            continue
-        out.append(f"#### {key}\n")
-        out.append("| source | tier | level | standing | " + " | ".join(keys) + " |")
-        out.append("|---|---|---|---|" + "---|" * len(keys))
-        for src in keys:
-            for rank in sorted({c.rank for c in rows if c.source == src}):
-                row = [c for c in rows if c.source == src and c.rank == rank]
-                first = row[0]
-                by = {c.target: c for c in row}
-                cellv = [("—" if k == src else "" if k not in by else
-                          f"{by[k].level}" + (f" (±{by[k].off_by} tier)" if by[k].off_by else "")) for k in keys]
-                out.append(f"| {src} | {TIER_NAMES[rank]} | {first.source_level} | {first.competence:.3f} | "
-                           + " | ".join(cellv) + " |")
-        out.append("")
-    n = len(cells)
-    same = sum(1 for c in cells if c.off_by == 0)
-    one = sum(1 for c in cells if c.off_by == 1)
-    out.append(f"{n} conversions: {same} land in the target's own tier, {one} one tier away, {n - same - one} further.\n")
-    return "\n".join(out)
+    return markdown(cells, STANDING_SKILLS, "####", "standing")
 
 
 # ---- close combat (issue 20): CoC Fist/Punch and Knife 25/50/75 into every system ------------
