@@ -30,7 +30,7 @@ from xsys.core.registry import PLUGIN_FAULTS, Registry, check_chance, default_re
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Check, Loss, Result, TraceEntry, tracing
 from xsys.core.units import _Quantity
-from xsys.core.vocab import SKILLS as NEUTRAL_SKILLS
+from xsys.core.vocab import KIND_OF, SKILLS as NEUTRAL_SKILLS
 
 from . import documents
 from .documents import NEUTRAL
@@ -1058,10 +1058,10 @@ class LossAudit:
         if back is _MISSING and isinstance(src, (msgspec.Struct, dict)) and d.path.endswith("]"):
             return Loss.of("dropped-item", d.path, f"{field} ({_show(src)}): no place for it in {where}; dropped",
                            system=self.key)
-        if d.path.endswith("weapon_class") and (src, back) == ("handgun", "revolver"):
+        if d.path.endswith("weapon_class") and isinstance(back, str) and KIND_OF.get(back) == src:
             # a handgun of no stated kind written as a revolver by its cartridge (nWoD's .38 Special
-            # is the chart's revolver line) reads back as the kind it is: more said, nothing lost;
-            # the target reports its own assumption (nwod.weapon.clip)
+            # is the chart's revolver line) reads back as the kind it is (vocab.KIND_OF): more said,
+            # nothing lost; the target reports its own assumption (nwod.weapon.clip)
             return None
         if d.path.endswith("melee_kind"):
             # the weapon a melee skill is for (Combatant.melee_kind): its level crosses; a system with

@@ -353,8 +353,14 @@ def links_on_standing(system: "System", skill: str, neutral_skill: str | None) -
     a skill with no battery, of a system that states its untrained level and its tiers."""
     from .vocab import UNTRAINED
 
-    return (neutral_skill in UNTRAINED and battery_class(neutral_skill) is None
-            and system.untrained_level(skill) is not None and len(system.tiers(skill)) == len(TIER_NAMES))
+    if neutral_skill not in UNTRAINED:
+        return False
+    memo = system.__dict__.setdefault("_links_on_standing", {})  # asked on every skill_ladder call
+    key = (skill, neutral_skill)
+    if key not in memo:
+        memo[key] = (battery_class(neutral_skill) is None and system.untrained_level(skill) is not None
+                     and len(system.tiers(skill)) == len(TIER_NAMES))
+    return memo[key]
 
 
 def standing_anchors(system: "System", skill: str, neutral_skill: str) -> list[tuple[float, float]]:

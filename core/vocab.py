@@ -103,6 +103,12 @@ SKILLS: dict[str, str | None] = {
 }
 
 
+# A weapon class that is a kind of another (a revolver is a handgun): a system that reads a
+# handgun back as the revolver it is (nWoD writes a .38 Special as its revolver line) has said
+# more, not lost anything.
+KIND_OF: dict[str, str] = {"revolver": "handgun"}
+
+
 # What a neutral skill covers where a source's broad skill also holds others (nWoD Athletics is
 # climb, jump, swim and throw as well): a loss names what did not cross, not the broad skill.
 SKILL_MEANING: dict[str, str] = {"athletics": "running and general fitness; climbing, jumping, swimming and "
