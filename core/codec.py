@@ -53,8 +53,43 @@ _AT = re.compile(r"^(.*) - at `(\$[^`]*)`$", re.S)
 _AT_KEY = re.compile(r"^(.*) - at `key` in `(\$[^`]*)`$", re.S)
 
 
+def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
+    """The values a Literal field at `path` of `type_` accepts (None: not one, or not found),
+    for an "Invalid enum value" error to say what was expected."""
+    import msgspec.inspect as mi
+
+    if not path or not path.startswith("$"):
+        return None
+    tokens = re.findall(r'\.([^.\[\]]+)|\[(\d+|\.\.\.|"(?:[^"\\]|\\.)*")\]', path[1:])
+    infos = [mi.type_info(type_)]
+    for name, index in tokens:
+        nxt: list[Any] = []
+        for info in infos:
+            stack = [info]
+            while stack:
+                t = stack.pop()
+                if isinstance(t, mi.UnionType):
+                    stack.extend(t.types)
+                elif isinstance(t, mi.StructType) and name:
+                    nxt += [f.type for f in t.fields if f.encode_name == name]
+                elif isinstance(t, mi.DictType):
+                    nxt.append(t.value_type)
+                elif isinstance(t, (mi.ListType, mi.TupleType, mi.SetType, mi.FrozenSetType)) and index:
+                    nxt.append(getattr(t, "item_type", None) or getattr(t, "item_types", (None,))[0])
+        infos = [t for t in nxt if t is not None]
+    values: list[Any] = []
+    stack = list(infos)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, mi.UnionType):
+            stack.extend(t.types)
+        elif isinstance(t, mi.LiteralType):
+            values += [v for v in t.values if v not in values]
+    return values or None
+
+
 def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: str | None = None,
-                     locate: "Locator | None" = None) -> InputError:
+                     locate: "Locator | None" = None, type_: Any = None) -> InputError:
     """Turn msgspec's 'message - at `$.path`' into an InputError with the path kept.
 
     msgspec writes a mapping's entry as ``[...]`` (``$.skills[...]``) and says nothing of
@@ -98,6 +133,17 @@ def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: s
         found = _short(value) if value is not _NOTHING else None
     elif message.startswith("Expected ") and value is not _NOTHING and not isinstance(value, (dict, list)):
         found = _short(value)  # e.g. "Expected `int` <= 200 (found 400)"
+    elif message.startswith("Invalid enum value") and type_ is not None:
+        # say what the field takes: "melee_class: one of unarmed, knife, club ..."
+        try:
+            choices = _choices_at(type_, path)
+        except Exception:  # a type msgspec cannot describe: the message stands as it is
+            choices = None
+        if choices:
+            ev = re.match(r"^Invalid enum value (.*)$", message)
+            message = "not one of the allowed values"
+            expected = "one of " + ", ".join(str(c) for c in choices)
+            found = ev.group(1) if ev else None
     return InputError(message, file=file, path=path, expected=expected, found=found)
 
 
@@ -304,7 +350,7 @@ def convert(data: Any, type_: Any, *, file: str | None = None, strict: bool = Tr
         def run(trial: Any) -> None:
             msgspec.convert(trial, type_, dec_hook=dec_hook, strict=strict)
 
-        raise validation_error(exc, file, Locator(data, run)) from None
+        raise validation_error(exc, file, Locator(data, run), type_) from None
     except RecursionError:
         raise InputError("nested too deeply", file=file, expected="a document of ordinary depth") from None
 

@@ -428,3 +428,25 @@ def test_unknown_barrier_material_is_refused_with_its_path(tmp_path):
     with pytest.raises(InputError) as err:
         api.load(scen)
     assert "$.scenes[0].shots[0].cover.material: unknown barrier material" in err.value.line()
+
+
+@pytest.mark.parametrize("doc,path,allowed", [
+    ("system: neutral\nkind: npc\nname: x\nmelee_kind: banana\n", "$.melee_kind", "club"),
+    ("system: neutral\nkind: npc\nname: x\nmelee:\n  - name: a\n    melee_class: banana\n", "$.melee[0].melee_class",
+     "knife"),
+    ("system: coc\nkind: npc\nname: x\nweapons:\n  - name: g\n    damage: 1d6\n    sights: banana\n",
+     "$.weapons[0].sights", "scope"),
+])
+def test_a_value_outside_a_fields_choices_says_what_the_field_takes(tmp_path, capsys, doc, path, allowed):
+    """'Invalid enum value' named the path and the value but not what was expected: the error now
+    lists the field's allowed values, and no output file is written."""
+    from helpers import run_main
+
+    src = tmp_path / "bad.yaml"
+    src.write_text(doc)
+    out = tmp_path / "out.yaml"
+    code, _, err = run_main(capsys, "convert", src, "--to", "gurps", "-o", out)
+    assert code != 0 and not out.exists()
+    line, = [x for x in err.splitlines() if x.strip()]
+    assert str(src) in line and path in line and "found 'banana'" in line and allowed in line
+    assert "expected one of" in line and "Traceback" not in err
