@@ -37,6 +37,7 @@ from typing import Annotated, Any, Optional  # noqa: E402
 import typer  # noqa: E402
 
 from xsys.core import __version__  # noqa: E402
+from xsys.core.containment import PluginHalt  # noqa: E402
 from xsys.core.errors import InputError, XsysError  # noqa: E402
 from xsys.core.registry import default_registry  # noqa: E402
 from xsys.core.trace import printable  # noqa: E402
@@ -266,6 +267,28 @@ def _info(text: str) -> None:
     typer.echo(f"xsys: info: {text}", err=True)
 
 
+_told: set[str] = set()  # plugin faults a command already said as errors (odds: failing house rules)
+
+
+def _says_skipped(command: Any) -> Any:
+    """A command that ends (however it ends) with one line on stderr for each installed plugin
+    it skipped, naming the plugin and saying why: a plugin that hangs at import costs the
+    time limit once (then it is remembered and skipped at once), and either way the user
+    learns which plugin it was and why it is missing."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        _told.clear()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            for b in default_registry().broken:
+                if b.reason not in _told:
+                    typer.echo(f"xsys: warning: {printable(b.line())}", err=True)
+    return run
+
+
 def _is_document(data: Any) -> bool:
     """Whether plain data means to be an xsys document: a mapping with a ``system`` or a
     ``kind`` key. One with a typo in either still names the other and is reported."""
@@ -353,6 +376,7 @@ def _settings(pairs: list[str]) -> dict[str, dict[str, Any]]:
 
 
 @app.command()
+@_says_skipped
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="Document files, folders, or - for standard input.")],
     to: Annotated[str, typer.Option("--to", "-t", help="Target system key (or 'neutral').")],
@@ -660,6 +684,7 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
 
 
 @app.command()
+@_says_skipped
 def odds(
     file: Annotated[Optional[Path], typer.Argument(help="A shot or scenario document (or use the inline options).")] = None,
     system: Annotated[list[str], typer.Option("--system", "-s", help="Only this system (repeatable).")] = [],
@@ -719,6 +744,7 @@ def odds(
     failed = {f.line(): f for f in failures}  # one message per failing system, however many shots
     for line in failed:
         typer.echo(f"xsys: error: {line}", err=True)
+        _told.add(failed[line].message)
     if failed:
         raise typer.Exit(2)
 
@@ -863,7 +889,11 @@ def _is_usage_error(exc: BaseException) -> bool:
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    raise _Stop(130, "xsys: interrupted")
+    from xsys.core.containment import note_sigint, running
+
+    note_sigint()  # a plugin that swallows the stop below is still stopped when its call ends
+    plugin = running()  # Ctrl-C while a third-party plugin ran: say which, and what it was doing
+    raise _Stop(130, "xsys: interrupted" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""))
 
 
 def _err(line: str) -> None:
@@ -897,6 +927,10 @@ def _dispatch(args: list[str]) -> int:
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code
+    except PluginHalt as exc:  # a plugin ran past its time where no caller made it an error
+        _flush_stdout()
+        _err(f"xsys: error: {exc}")
+        return 2
     except typer.Abort:
         _err("xsys: aborted")
         return 1
