@@ -956,7 +956,11 @@ def main(argv: list[str] | None = None) -> None:
     handler_set = False
     try:
         try:
-            if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):
+            from xsys.core.containment import default_int_twin
+
+            # (the default handler, or its twin that counts Ctrl-C for plugin calls in this process)
+            if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, default_int_twin,
+                                                   _interrupted_while_starting):
                 signal.signal(signal.SIGINT, _on_sigint)
                 handler_set = True
         except ValueError:  # not the main thread

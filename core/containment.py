@@ -210,7 +210,8 @@ def _guard_exit() -> None:
 # call, else the plugin raised it itself. SIGINTs are counted: by the default handler's twin
 # below (put in its place at the first plugin call in the main thread; it raises
 # KeyboardInterrupt as the default does), or by a handler of the application's own that calls
-# :func:`note_sigint` (the command line's does).
+# :func:`note_sigint` (the command line's does). An application whose own handler raises
+# KeyboardInterrupt without calling it has its Ctrl-C taken as the plugin's fault.
 
 _sigints = 0
 
@@ -221,7 +222,9 @@ def note_sigint() -> None:
     _sigints += 1
 
 
-def _default_int_twin(signum: int, frame: Any) -> None:
+def default_int_twin(signum: int, frame: Any) -> None:
+    """The default SIGINT handler's twin: it raises KeyboardInterrupt as the default does, and
+    counts the SIGINT."""
     note_sigint()
     raise KeyboardInterrupt
 
@@ -229,7 +232,7 @@ def _default_int_twin(signum: int, frame: Any) -> None:
 def _count_sigints() -> None:
     if _getsignal(_SIGINT) is signal.default_int_handler:
         try:
-            _setsignal(_SIGINT, _default_int_twin)
+            _setsignal(_SIGINT, default_int_twin)
         except (ValueError, OSError):
             pass
 
