@@ -746,7 +746,11 @@ def odds(
     distance: Annotated[Optional[str], typer.Option("--distance", help="Inline shot: distance, e.g. 30m.")] = None,
     light: Annotated[str, typer.Option("--light", help="Illuminance (0.2lx) or a preset (full-moon, daylight ...).")] = "daylight",
     exposure: Annotated[float, typer.Option("--exposure", help="Visible fraction of the target, 0-1.")] = 1.0,
-    skill: Annotated[float, typer.Option("--skill", help="Competence of the shooter, 0-1 (equated over the battery: docs/calibration.md).")] = 0.5,
+    skill: Annotated[str, typer.Option("--skill", metavar="COMPETENCE|SYSTEM:LEVEL",
+                                       help="The shooter's skill: a competence from 0 to 1, or a system's own level, "
+                                       "equated as converting it would (coc:55, coc-zh:55, gurps:14, pl-trudnosc:3; "
+                                       "a pool's attribute after a comma: nwod:3,Dexterity=3). See "
+                                       "docs/calibration.md.")] = "0.5",
     weapon: Annotated[str, typer.Option("--weapon", help="Weapon class or catalog id (handgun, rifle, glock-17 ...).")] = "handgun",
     target_speed: Annotated[str, typer.Option("--target-speed", help="Target speed (2.7m/s) or gait (walk, run ...).")] = "still",
     shooter_speed: Annotated[str, typer.Option("--shooter-speed", help="Shooter speed or gait.")] = "still",
@@ -763,15 +767,19 @@ def odds(
     takes a competence from 0 to 1 or a system's own skill level (coc:55, gurps:14,
     nwod:3,Dexterity=3)."""
     from . import api
-    from .inline import inline_shot
+    from .inline import inline_shot, inline_skill
 
     settings = _settings(set_)
+    native = None
     if file is not None:
         loaded = api.load(file, input_format, from_)
         shots, _ = api.shots_of(loaded, settings=settings)
         settings = api._merge_settings(loaded.settings, settings)
     elif distance is not None:
-        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure, skill=skill,
+        given = inline_skill(skill, weapon)
+        native = given.native
+        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure,
+                                             skill=given.competence, characteristics=given.characteristics,
                                              weapon=weapon, target_speed=target_speed, shooter_speed=shooter_speed,
                                              posture=posture, shooter_posture=shooter_posture, barrier=barrier,
                                              aim=aim, burst=burst))]
@@ -785,11 +793,14 @@ def odds(
     # 60,000-shot scenario kept 4.3 GB of checks when the report was built whole)
     results = ((name, shot, api.odds(shot, keys, settings=settings, failures=failures)) for name, shot in shots)
     if as_json:
-        for chunk in odds_json_chunks(results, single=len(shots) == 1, failures=failures):
+        extra = {"skill": native.as_json()} if native is not None else None
+        for chunk in odds_json_chunks(results, single=len(shots) == 1, failures=failures, extra=extra):
             _emit_bytes(chunk.encode("utf-8"))
         _emit_bytes(b"\n")
     else:
         last = ""
+        if native is not None:
+            _write_text(native.line() + "\n")
         for chunk in odds_text_chunks(results):
             if chunk:
                 _write_text(chunk)
@@ -820,13 +831,15 @@ def curve(
     distance: Annotated[str, typer.Option("--distance", help="Inline shot: distance.")] = "25m",
     light: Annotated[str, typer.Option("--light", help="Inline shot: illuminance or preset.")] = "daylight",
     exposure: Annotated[float, typer.Option("--exposure", help="Inline shot: visible fraction.")] = 1.0,
-    skill: Annotated[float, typer.Option("--skill", help="Inline shot: competence of the shooter, 0-1.")] = 0.5,
+    skill: Annotated[str, typer.Option("--skill", metavar="COMPETENCE|SYSTEM:LEVEL",
+                                       help="Inline shot: a competence from 0 to 1, or a system's own level "
+                                       "(coc:55, gurps:14, nwod:3,Dexterity=3).")] = "0.5",
     weapon: Annotated[str, typer.Option("--weapon", help="Inline shot: weapon class or catalog id.")] = "handgun",
 ) -> None:
     """How the chance to hit falls along one axis, in every system, as a chart."""
     from . import api
     from . import curve as curves
-    from .inline import inline_shot
+    from .inline import inline_shot, inline_skill
 
     settings = _settings(set_)
     axis, lo, hi = curves.parse_sweep(sweep)
@@ -838,7 +851,11 @@ def curve(
             raise XsysError("no such shot", path="--shot", expected=f"1 to {len(shots)}", found=str(shot_index))
         name, shot = shots[shot_index - 1]
     else:
-        shot = inline_shot(distance=distance, light=light, exposure=exposure, skill=skill, weapon=weapon)
+        given = inline_skill(skill, weapon)
+        shot = inline_shot(distance=distance, light=light, exposure=exposure, skill=given.competence,
+                           characteristics=given.characteristics, weapon=weapon)
+        if given.native is not None and not as_json:
+            _info(given.native.line())
     data = curves.sweep(shot, axis, lo, hi, points, system or None, settings)
     if output:
         curves.plot(data, output)
