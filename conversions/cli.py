@@ -888,17 +888,28 @@ def rules_cmd(
     rule: Annotated[Optional[str], typer.Argument(metavar="RULE-ID",
                                                 help="A rule ID of SYSTEM; a formula takes --NAME VALUE after it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
+    only: Annotated[list[str], typer.Option("--system", "-s", metavar="KEY",
+                                            help=f"Only this system's rules (repeatable): {SYSTEMS}.")] = [],
 ) -> None:
     """Every rule of every system, one rule in full, or a formula evaluated.
 
-    Without arguments: each system's rules with their titles, where each comes from (seed:
-    the rule text; assumed: our choice) and the table it lives in. With SYSTEM: that
-    system's. With SYSTEM RULE-ID: the rule's description and its table rows, with units.
-    A formula takes its parameters after the rule ID, e.g. xsys rules coc coc-ja.conceal
-    --length 21cm."""
+    Without arguments: each system's rules with their titles and where each comes from
+    (seed: the rule text states it; assumed: xsys's own choice). With SYSTEM (or --system):
+    that system's. With SYSTEM RULE-ID: the rule's description and its table rows, with
+    units. A formula takes its parameters after the rule ID, e.g. xsys rules coc
+    coc-ja.conceal --length 21cm."""
     from . import rules_cmd as rules_
 
-    rules_.run(system, rule, list(ctx.args), as_json, _emit, _emit_json)
+    args = list(ctx.args)
+    if only and system is not None:  # xsys rules -s coc coc-ja.conceal ...: the first argument is the rule
+        if len(only) > 1:
+            raise XsysError("a rule ID after several systems", path="rules", expected="xsys rules SYSTEM RULE-ID",
+                            found=f"--system {' --system '.join(only)} {system}")
+        args = ([rule] if rule is not None else []) + args
+        system, rule, only = only[0], system, []
+    if len(only) == 1:
+        system, only = only[0], []
+    rules_.run(system, rule, args, as_json, _emit, _emit_json, systems=only)
 
 
 @app.command("skills", cls=_Command)
