@@ -607,16 +607,18 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
                                strict=strict, trace=explain, fresh=fresh)
             out_fmt = fmt or documents.default_output_format(in_fmt)  # the input's (sniffed for standard input)
             out = api.dump(conv, out_fmt, explain)
-            if not quiet:
-                for loss in conv.losses:
-                    if loss.level == "warning" or explain:
-                        typer.echo(f"{printable(src)}: {loss.render()}", err=True)
+            shown = [loss for loss in conv.losses if loss.level == "warning" or explain] if not quiet else []
+            seen = to_stdout and out_dir is None and _report_seen_in(out_fmt)
+            for loss in [] if seen else shown:
+                typer.echo(f"{printable(src)}: {loss.render()}", err=True)
             if out_dir is not None:
                 write_atomic(dests[src], out)
             elif not to_stdout:
                 write_atomic(output, out)
             else:
                 _emit_bytes(out)
+            if seen and shown:
+                _loss_summary(src, [loss.level for loss in shown], out_fmt)
         except XsysError as exc:
             typer.echo(exc.with_file(name).line(), err=True)
             if exc.exit_code == 1:
@@ -677,16 +679,51 @@ def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, 
     if done is None:
         return False
     try:
-        if not quiet:
-            for line in done.warnings():
-                typer.echo(f"{printable(src)}: {line}", err=True)
+        lines = done.warnings() if not quiet else []
+        seen = dest is None and _report_seen_in(fmt or in_fmt)
+        for line in [] if seen else lines:
+            typer.echo(f"{printable(src)}: {line}", err=True)
         if dest is not None:
             done.install(dest)
         else:
             done.copy_to(_emit_bytes)
+        if seen and lines:
+            _loss_summary(src, ["warning"] * len(lines), fmt or in_fmt)
     finally:
         done.discard()
     return True
+
+
+# Output formats whose document carries the loss report (the Markdown sheet's "Loss report",
+# the xsys: losses: block of a YAML, JSON or TOML document); a format plugin's may not.
+REPORT_IN = {"md": "## Loss report", "yaml": "xsys.losses", "json": "xsys.losses", "toml": "xsys.losses"}
+
+
+def _same_terminal() -> bool:
+    """Whether standard output and standard error are one terminal (a GM at a shell)."""
+    try:
+        if not (sys.stdout.isatty() and sys.stderr.isatty()):
+            return False
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _report_seen_in(out_fmt: str | None) -> bool:
+    """Whether the loss report is already on the screen: the document written to standard
+    output carries it, and standard error is the same terminal. Printed again on stderr it
+    stood twice on the screen, one copy after the other; anywhere else (a pipe, a file, a
+    log) stderr keeps the whole report."""
+    return out_fmt in REPORT_IN and _same_terminal()
+
+
+def _loss_summary(src: str, levels: list[str], out_fmt: str) -> None:
+    """One line on stderr for a loss report that is on the screen already."""
+    n_warn, n_info = levels.count("warning"), levels.count("info")
+    counts = ([f"{n_warn} warning{'s' if n_warn != 1 else ''}"] if n_warn else []) + (
+        [f"{n_info} info line{'s' if n_info != 1 else ''}"] if n_info else [])
+    typer.echo(f"{printable(src)}: {' and '.join(counts)} in the loss report above ({REPORT_IN[out_fmt]})",
+               err=True)
 
 
 def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str, bool]]:
