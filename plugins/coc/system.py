@@ -151,6 +151,8 @@ class CocSystem(System):
     name: ClassVar[str] = "Call of Cthulhu"
     edition: ClassVar[str] = "5th/6th edition framework, Japanese firearms house rules"
     dice: ClassVar[str] = "d100 roll-under"
+    # one skill list as d100 percentages, shared with the Chinese rules (coc-zh glossary: the same skills)
+    skill_scale: ClassVar[str] = "call-of-cthulhu-percent"
     rule_prefix: ClassVar[str] = "coc-ja."
     npc_type: ClassVar[type] = CocNpc
     shot_type: ClassVar[type | None] = CocShot
@@ -925,6 +927,9 @@ class CocSystem(System):
             native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
         if exact:
             native["levels"] = exact
+        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills)
+        if scale:
+            native["scale"] = scale
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
             col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
@@ -985,6 +990,7 @@ class CocSystem(System):
         ns = self.carried_namespaces[0]
         own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills")
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))
         skills.update(native.get("skills", {}))
         skills.update(own.get("skills", {}))
