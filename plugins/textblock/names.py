@@ -121,6 +121,7 @@ GURPS_HEADINGS: dict[str, str] = {
     **{fold(h): "gear" for h in ("gear", "equipment", "possessions", "weapons and gear", "weapons & gear")},
     **{fold(h): "maneuvers" for h in ("maneuvers", "techniques", "maneuvers/techniques")},
     **{fold(h): "disadvantages" for h in ("quirks",)},
+    **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks")},
     **{fold(h): "melee" for h in ("melee", "melee attacks")},
 }

@@ -732,7 +732,8 @@ def read_gurps(lines: list[str], system: str) -> Read:
         if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
             weapon_item(line, r.line)
             return ""
-        text = line
+        # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
+        text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
         for m in re.finditer(rf"\b({'|'.join(N.GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
             costs[m.group(1)] = (int(m.group(2)), int(m.group(3)))
         if _COST.search(text):
@@ -751,7 +752,7 @@ def read_gurps(lines: list[str], system: str) -> Read:
                 other[k] = (v, r.line)
                 if k in ("FP", "SM", "Basic Speed"):
                     marks.setdefault(k, f"{k} {v}")
-        return rest
+        return re.sub(r"^[.\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
 
     def skill_item(item: str, n: int) -> bool:
         if _COST.search(item):
@@ -761,7 +762,8 @@ def read_gurps(lines: list[str], system: str) -> Read:
         clean = _COST.sub("", item)
         clean = re.sub(r"\((?:ST|DX|IQ|HT|Will|Per|[PM])/[EAHV]{1,2}\)", "", clean)
         clean = re.sub(r"/TL\d+", "", clean)
-        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)\s*[+-]\s*\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
+        # the relative level ('DX+1') is written without spaces; 'DX [2]-11' is DX itself, then the level
+        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
                        "", clean).strip()
         m = _GURPS_SKILL.match(clean)
         if not m:
@@ -774,6 +776,7 @@ def read_gurps(lines: list[str], system: str) -> Read:
         if found is None:
             return
         name, details, cid = found
+        details = re.sub(r"(?<=\d),(?=\d{3}\b)", "", details)  # 'Max 1,850': a thousands separator
         w: dict[str, Any] = {"name": name}
         left: list[str] = []
         nofield: list[str] = []
@@ -904,10 +907,18 @@ def read_gurps(lines: list[str], system: str) -> Read:
             lists[kind].append(re.sub(r"\s+", " ", _COST.sub("", item)).strip())
         return add
 
+    def mixed_traits(item: str, n: int) -> None:
+        """A 4th-edition 'Traits:' line lists advantages and disadvantages together: kept as
+        advantages (both lists are carried verbatim), and said once."""
+        if not any("'Traits:'" in a for a in r.assumed):
+            r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: kept as advantages")
+        trait_item("advantages")(item, n)
+
     section = sectioner(r, notes, stats, {
         "skills": skill_item, "maneuvers": skill_item, "weapons": weapon_item, "melee": weapon_item,
         "gear": gear_item, "armor": armor_item,
-        "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages")})
+        "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
+        "traits": mixed_traits})
 
     Walk(r, lines, N.GURPS_HEADINGS).run(stats, section)
     if "ST" not in doc and relative:
@@ -951,8 +962,8 @@ def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: 
     if "Dodge" in doc:
         base = int(speed) if speed is not None else doc.get("Move")
         if base is not None and doc["Dodge"] >= base + 3:
-            marks.setdefault("Dodge", f"Dodge {doc['Dodge']} = {'Basic Speed' if speed is not None else 'Move'} "
-                                      f"{base} + 3")
+            marks.setdefault("Dodge", f"Dodge {doc['Dodge']} with {'Basic Speed' if speed is not None else 'Move'} "
+                                      f"{base}: Basic Speed + 3")
     if "Parry" in other and skills:
         parry = int(float(other["Parry"][0]))
         if any(parry == s // 2 + 3 != s // 2 and parry != (2 * s) // 3 for s in skills.values()):
@@ -1227,6 +1238,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 pool = traits(w, parts, left, nofield, n)
                 left_special: list[str] = []
                 traits(w, extra, left_special, nofield, n)
+                # 'Brawl' in the Special column says which skill the pool uses (checked below)
+                left_special = [x for x in left_special if fold(x) != "brawl"]
                 if left_special:
                     nofield.append("special: " + ", ".join(left_special))
                 if row.get("cost"):
@@ -1259,6 +1272,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
 
     def armor_item(item: str, n: int) -> None:
         item, cid = catalog_tag(item)
+        if fold(item) in ("none", "—", "–", "-", "n/a"):
+            return  # 'Armor: none': nothing to carry
         m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\)?$", item)
         if not m:
             r.unread.append((n, item))
