@@ -65,14 +65,17 @@ _FULL_AUTO = re.compile(r"^S?FAR\s*\(", re.IGNORECASE)
 # A damage roll: dice, numbers and {DB}-style references, then what it is for (a weapon, a skill,
 # 'ダメージ判定'); the dice end at a space, a bracket or the first non-ASCII letter ('1D3応急手当回復').
 _TERM = r"(?:\d*D\d+|\d+|\{[^{}]*\}|DB)"
-_DAMAGE = re.compile(rf"^(?P<secret>S)?(?P<dice>[+-]?\d*D\d+(?:\s*[+\-]\s*{_TERM}|\{{[^{{}}]*\}})*)"
+_DAMAGE = re.compile(rf"^(?P<secret>S)?(?P<dice>[+-]?\d*D\d+(?:\s*[+\-]\s*{_TERM}|\{{[^{{}}]*\}})*"
+                     rf"(?:/\d*D\d+(?:\s*[+\-]\s*{_TERM})*)*)"
                      r"(?=\s|[【〈《\[「『]|[^\x00-\x7f]|$)\s*(?P<label>.*)$", re.IGNORECASE)
 # Palette furniture: headings and rules (▼戦闘技能----, ◆能力値, //---, ====), CCFOLIA's own gauge
 # commands (:HP-1, :SAN-LZ), and the echo of a gauge (現在SAN値 {SAN}). No character data.
 _FURNITURE = re.compile(r"^(?://|#|[▼▽◆◇■□●○◎★☆〇※]|[=\-_~ー―]{3,}|:\S)|^現在.*\{[^}]+\}\s*$"
                         r"|^[【〈《\[『「][^0-9]*[】〉》\]』」]$|^1?D100$", re.IGNORECASE)
 _PAIRS = {"【": "】", "〈": "〉", "《": "》", "[": "]", "［": "］", "「": "」", "『": "』", "〔": "〕"}
-_DAMAGE_WORD = re.compile(r"(?:ダメ[ー―\-‐]ジ(?:判定|ロール)?|damage|dmg)", re.IGNORECASE)
+_DAMAGE_WORD = re.compile(r"(?:ダメ[ー―\-‐－ｰ]ジ(?:判定|ロール)?|damage|dmg)", re.IGNORECASE)
+_DB_ROLL = re.compile(r"^[+-]?(?:\d*D\d+|\d+)\s*(?P<label>.*)$", re.IGNORECASE)
+_DB_WORDS = {"db", "ダメージボーナス", "ダメージ・ボーナス", "damage bonus"}
 _UNARMED = {"素手", "格闘", "拳", "パンチ", "unarmed"}
 _MELEE_SKILLS = {"Fist/Punch", "Kick", "Grapple", "Head Butt", "Martial Arts", "Knife", "Club", "Sword", "Axe",
                  "Spear"}
@@ -122,26 +125,39 @@ def split_commands(text: str) -> tuple[list[str], list[str]]:
 
 
 def classify(n: int, raw: str) -> Command:
+    """A command line: matched in NFKC ('ＣＣＢ＜＝６０' is 'CCB<=60'), its label kept as written."""
     path = f"$.data.commands line {n}"
-    text = _nf(raw)
-    if _FURNITURE.match(text):
+    folded, where = [], []
+    for i, ch in enumerate(raw.strip()):
+        nfkc = unicodedata.normalize("NFKC", ch)
+        folded.append(nfkc)
+        where += [i] * len(nfkc)
+    text = "".join(folded)
+
+    def label(m: re.Match[str]) -> str:
+        start = m.start("label")
+        return clean_label(raw.strip()[where[start]:] if start < len(where) else "")
+
+    if _FURNITURE.match(_nf(text)):
         return Command(n, raw, path, "furniture")
     m = _CHECK.match(text)
-    if m and re.match(r"^1?D100", clean_label(m.group("label")), re.IGNORECASE):
+    if m and re.match(r"^1?D100", _nf(label(m)), re.IGNORECASE):
         return Command(n, raw, path, "furniture")  # CCB<=50 【1D100ロール】: the palette's plain d100
     if m:
-        return Command(n, raw, path, "check", cmd=m.group("cmd").upper(), target=m.group("target"),
-                       label=clean_label(m.group("label")))
+        return Command(n, raw, path, "check", cmd=m.group("cmd").upper(), target=m.group("target"), label=label(m))
     if _COMBO.match(text):
         return Command(n, raw, path, "combo")
     if _FULL_AUTO.match(text):
         return Command(n, raw, path, "full-auto")
     m = _RESIST.match(text)
     if m:
-        return Command(n, raw, path, "resist", target=m.group("args"), label=clean_label(m.group("label")))
+        return Command(n, raw, path, "resist", target=m.group("args"), label=label(m))
+    m = _DB_ROLL.match(text)
+    if m and fold(clean_label(m.group("label"))) in _DB_WORDS:
+        return Command(n, raw, path, "furniture")  # the damage bonus on its own: what STR + SIZ give
     m = _DAMAGE.match(text)
     if m:
-        return Command(n, raw, path, "damage", dice=m.group("dice"), label=clean_label(m.group("label")))
+        return Command(n, raw, path, "damage", dice=m.group("dice"), label=label(m))
     return Command(n, raw, path, "other")
 
 
@@ -622,7 +638,9 @@ def _dice(c: Command, values: dict[str, int]) -> tuple[str | None, bool]:
     except KeyError:
         return None, False
     text = re.sub(r"(?i)(?<![\d)])d", "1d", text).lower().replace("+-", "-")
-    return (text if re.fullmatch(r"\d+d\d+([+-](\d+d\d+|\d+))*", text) else None), db
+    # a shotgun's damage by range band ('4d6/2d6/1d6') is one roll per band
+    return (text if re.fullmatch(r"\d+d\d+([+-](\d+d\d+|\d+))*(/\d+d\d+([+-](\d+d\d+|\d+))*)*", text)
+            else None), db
 
 
 def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Command]], skills: set[str]) -> None:
@@ -641,8 +659,6 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
             r.drop(c.path, f"{shown} (a recovery roll, not an attack)")
             continue
         name, said_skill = _attack_name(c.label)
-        if fold(name) in ("db", "ダメージボーナス", "ダメージ・ボーナス", "damage bonus"):
-            continue  # the damage bonus rolled on its own: what STR + SIZ give (coc recomputes it)
         dice, db = _dice(c, values)
         if dice is None:
             r.drop(c.path, f"{shown} (dice not read)")
@@ -665,7 +681,9 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
         elif not name:
             run = (i + 1 < len(cmds) and cmds[i + 1].kind == "damage" and not _attack_name(cmds[i + 1].label)[0]) or (
                 i > 0 and cmds[i - 1].kind == "damage")
-            if before is None or not before.label or run or fold(before.label) in paired:
+            combat = coc_skill(before.label) if before is not None else ()
+            if before is None or not before.label or run or fold(before.label) in paired or (
+                    combat and not set(combat) & (_MELEE_SKILLS | _FIREARM_SKILLS)):
                 r.drop(c.path, f"{shown} (a damage roll that names no weapon)")
                 continue
             name = before.label  # CC<=45 【杖】 then 1d3+1D4 【ダメージ判定】: the attack it follows
@@ -677,18 +695,22 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
                 skills.discard(name)
                 r.lines[:] = [x for x in r.lines if x[1] != before.path]
             r.assumed.append(f"{c.path}: {shown}: read as the damage of {name} (the check on the line before)")
-        if skill is None and before is not None and coc_skill(before.label) and fold(name) not in weapon_checks:
-            # CCB<=65 【拳銃】 then 1D10+2 ガバメント: the weapon the skill before it makes the attack with
-            near = weapon_skill(before.label, name)
-            if near in _FIREARM_SKILLS | _MELEE_SKILLS:
-                skill = near
-                r.assumed.append(f"{c.path}: {name}: made with {near} (the check on the line before)")
+        # the wielder's damage bonus, written in ({DB}) or added as dice (1D4+2+1D4): a close-combat blow
+        db_like = db or bool(re.search(r"\d+d\d+.*[+-](1d4|1d6|2d6)$", dice))
         if skill is None:
             skill = _firearm_of(name)  # a catalog weapon, or a word of its name (ライフル, リボルバー)
-        if skill is None and not db and not _is_melee_name(name) and len(firearms) == 1:
+        if skill is None and before is not None and coc_skill(before.label) and fold(name) not in weapon_checks:
+            # CCB<=65 【拳銃】 then 1D10+2 ガバメント: the skill on the line before makes the attack, when
+            # the damage agrees (a firearm's has no damage bonus in it, a blow's has or is bare-handed)
+            near = weapon_skill(before.label, name)
+            if (near in _FIREARM_SKILLS and not db_like) or (near in _MELEE_SKILLS and (
+                    db_like or _is_melee_name(name))):
+                skill = near
+                r.assumed.append(f"{c.path}: {name}: made with {near} (the check on the line before)")
+        if skill is None and not db_like and not _is_melee_name(name) and len(firearms) == 1:
             skill = firearms[0]
             r.assumed.append(f"{c.path}: {name}: fired with {skill}, the one firearm skill on the sheet")
-        melee = db or skill in _MELEE_SKILLS or (skill is None and (_is_melee_name(name) or pct is not None))
+        melee = db_like or skill in _MELEE_SKILLS or (skill is None and (_is_melee_name(name) or pct is not None))
         if skill is None and not melee:
             r.drop(c.path, f"{shown} (which skill makes this attack is not said)")
             continue
