@@ -156,6 +156,8 @@ def classify(n: int, raw: str) -> Command:
     if m and fold(clean_label(m.group("label"))) in _DB_WORDS:
         return Command(n, raw, path, "furniture")  # the damage bonus on its own: what STR + SIZ give
     m = _DAMAGE.match(text)
+    if m and re.fullmatch(r"1?D100", m.group("dice"), re.IGNORECASE):
+        return Command(n, raw, path, "furniture")  # s1d100 【シークレット】: a plain percentile roll
     if m:
         return Command(n, raw, path, "damage", dice=m.group("dice"), label=label(m))
     return Command(n, raw, path, "other")
@@ -536,7 +538,19 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             r.drop(c.path, f"{_nf(c.raw)} (a resistance roll of no characteristic)")
         elif c.kind == "other":
             r.drop(c.path, _nf(c.raw))
+    r.unread.sort(key=_where)
     return _compose(sheet, reader, why, r)
+
+
+def _where(entry: dict[str, str]) -> tuple[int, int, str]:
+    """Report entries in the order of the clipboard: params, status, commands by line."""
+    path = entry["path"]
+    m = re.search(r"(params|status)\[(\d+)\]|line (\d+)", path)
+    if not m:
+        return (3, 0, path)
+    if m.group(3):
+        return (2, int(m.group(3)), path)
+    return (0 if m.group(1) == "params" else 1, int(m.group(2)), path)
 
 
 def _gauge(r: _Reading, st: dict[str, Any], path: str, values: dict[str, int]) -> None:
