@@ -220,3 +220,19 @@ def test_the_writers_melee_damage_bonus_reads_back():
     assert {"label": "DB", "value": "+1d4"} in out["data"]["params"]  # STR 13 + SIZ 13 = 26
     again = read(out)
     assert again["melee"] == first["melee"] and again["skills"] == first["skills"]
+
+
+def test_values_coc_cannot_hold_are_said_and_the_rest_is_read():
+    """A mostly readable piece converts with losses: a skill chance over 200%, an HP gauge that is
+    no number and a SAN above 99 are each said at their path, not fatal."""
+    doc = read(char(["CCB<=250 【目星】", "CCB<=45 【回避】"], SIXTH,
+                    [{"label": "HP", "value": "たくさん", "max": ""}, {"label": "SAN", "value": 120, "max": 99}]))
+    assert doc["skills"] == {"Dodge": 45} and "HP" not in doc and "SAN" not in doc
+    assert {u["path"] for u in report(doc)["unread"]} == {"$.data.commands line 1", "$.data.status[0].value",
+                                                          "$.data.status[1]"}
+
+
+def test_idea_and_know_params_are_checked_against_int_and_edu():
+    doc = read(char([], {**SIXTH, "アイデア": 75, "知識": 70}))  # INT 15 x 5 = 75; EDU 16 x 5 = 80
+    (u,) = report(doc)["unread"]
+    assert u["path"] == "$.data.params[9]" and "not EDU x 5 = 80" in u["text"]

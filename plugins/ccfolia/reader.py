@@ -44,12 +44,9 @@ _GAUGES = {"hp": "HP", "耐久力": "HP", "mp": "MP", "マジック・ポイン�
 # Params a sheet writes that the characteristics determine (coc recomputes them): not carried.
 _RECOMPUTED = {"db", "ダメージボーナス", "ダメージ・ボーナス", "mov", "移動", "移動率", "ビルド", "bld", "build",
                "初期san", "最大san", "不定領域"}
-# Params holding the rolls the characteristics give (checked like their commands).
+# Params holding the rolls the characteristics give (checked against INT and EDU like their commands).
 _ROLL_PARAMS = {"アイデア": "Idea", "アイディア": "Idea", "idea": "Idea", "知識": "Know", "know": "Know",
                 "knowledge": "Know"}
-# The sheet's own display fields: not what a stat block holds.
-_DISPLAY = ("iconUrl", "color", "faces", "x", "y", "z", "width", "height", "angle", "active", "secret",
-            "invisible", "hideStatus", "owner", "externalUrl", "initiative", "speaking", "roomId", "playerName")
 
 # ---- commands -----------------------------------------------------------------------------
 
@@ -184,16 +181,19 @@ def evaluate(expr: str, values: dict[str, int]) -> tuple[int | None, list[str]]:
         return None, [expr]
 
 
+_OPS: dict[type, Callable[[int, int], int]] = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+                                               ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b}
+
+
 def _arith(node: ast.AST) -> int:
+    """Whole-number arithmetic of a parsed target, nothing else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
         v = _arith(node.operand)
         return -v if isinstance(node.op, ast.USub) else v
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
-        a, b = _arith(node.left), _arith(node.right)
-        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
-            node.op, ast.FloorDiv) else a // b
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_arith(node.left), _arith(node.right))
     raise ValueError("not arithmetic")
 
 
@@ -460,13 +460,15 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
     values: dict[str, int] = {}  # what a {reference} finds: params, then gauges
     skill_params: dict[str, Param] = {}
     used_params: set[str] = set()
+    for i, st in enumerate(sheet.status):  # the gauges first: a param of the same name does not override one
+        _gauge(r, st, f"$.data.status[{i}]", values)
     for p in sheet.params:
         num = _number(p.value)
         if p.key in _CHAR_NAMES:
             r.chars[_CHAR_NAMES[p.key]] = _int(p.value, f"{p.path}.value")
             r.char_from[_CHAR_NAMES[p.key]] = p.path
         elif p.key in _GAUGES and num is not None:
-            r.own.setdefault(_GAUGES[p.key], (num, p.path))
+            _own(r, _GAUGES[p.key], num, p.path)
         elif p.key in _RECOMPUTED or p.key in _ROLL_PARAMS:
             pass  # what the characteristics give: recomputed (Idea / Know checked below)
         elif num is not None:
@@ -475,15 +477,12 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             r.drop(p.path, f"{p.label} {p.value} (no place in a coc document)")
         if num is not None:
             values.setdefault(p.key, num)
-    for i, st in enumerate(sheet.status):
-        _gauge(r, st, f"$.data.status[{i}]", values)
     for k, v in r.chars.items():
         values.setdefault(k.lower(), v)
+    for p in sheet.params:  # アイデア 70 as a param: checked against INT like its command
+        if p.key in _ROLL_PARAMS and (num := _number(p.value)) is not None:
+            _derived_check(r, reader, p.path, f"{p.label} {p.value}", _ROLL_PARAMS[p.key], num)
 
-    checks_by_label: dict[str, Command] = {}
-    for c in sheet.commands:
-        if c.kind == "check" and c.label:
-            checks_by_label.setdefault(c.label, c)
     damage_names = {fold(_attack_name(c.label)[0]) for c in sheet.commands if c.kind == "damage"} - {""}
     weapon_checks: dict[str, tuple[int, Command]] = {}  # a check named by a weapon: its attack chance
     skills_seen: set[str] = set()
@@ -511,12 +510,15 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             if not (refs and reader is SIXTH and value == r.chars.get("POW", -1) * 5):
                 _stated(r, "Luck", value, c.path)  # a {POW}*5 reference is the rule's Luck, not the sheet's
         elif what in ("Idea", "Know"):
-            _derived_roll(r, reader, c, what, value)
+            _derived_check(r, reader, c.path, _nf(c.raw), what, value)
         elif fold(c.label) in damage_names and not coc_skill(c.label):
             weapon_checks[fold(c.label)] = (value, c)
         else:
             name = c.label or refs[0]
             skills_seen.update(coc_skill(name) or (name,))
+            if not 0 <= value <= 200:  # coc holds a skill chance of 0-200%
+                r.drop(c.path, f"{_nf(c.raw)} ({value} is no skill chance)")
+                continue
             r.lines.append((f"Skills: {name} {value}%", c.path))
     for key, p in skill_params.items():
         if key in used_params:
@@ -555,24 +557,24 @@ def _where(entry: dict[str, str]) -> tuple[int, int, str]:
 
 def _gauge(r: _Reading, st: dict[str, Any], path: str, values: dict[str, int]) -> None:
     label = fold(str(st["label"]))
-    now = st.get("value")
+    now, top = st.get("value"), st.get("max")
     if label not in _GAUGES:
-        shown = st.get("max") if st.get("max") not in (None, "") else now
-        r.drop(path, f"{st['label']} {shown} (no place in a coc document)")
+        r.drop(path, f"{st['label']} {top if top not in (None, '') else now} (no place in a coc document)")
         return
     own = _GAUGES[label]
-    if own in ("SAN", "Luck"):
-        # SAN: a sheet's SAN max is 99 minus Cthulhu Mythos, not the character's sanity; Luck: the max of
-        # a 7th-edition Luck gauge is the 99 cap on some sheets, the starting Luck on others
-        value = _int(now, f"{path}.value")
-    else:  # a gauge's full value
-        full = st.get("max") if st.get("max") not in (None, 0, "") else now
-        value = _int(full, f"{path}.max" if full is st.get("max") else f"{path}.value")
-        if full is st.get("max") and now not in (None, "") and str(now) != str(full):
-            # spent or hurt in play (HP 4 of 11): a stat block holds the NPC whole; said, not kept
-            r.drop(f"{path}.value", f"{st['label']} {now} of {value} (used up in play: a stat block holds the "
-                   "full value)")
-    r.own[own] = (value, path)
+    # SAN: a sheet's SAN max is 99 minus Cthulhu Mythos, not the character's sanity; Luck: the max of a
+    # 7th-edition Luck gauge is the 99 cap on some sheets, the starting Luck on others. HP and MP: the
+    # gauge's full value (older exports write no max: the value).
+    use_max = own in ("HP", "MP") and top not in (None, 0, "")
+    written, where = (top, f"{path}.max") if use_max else (now, f"{path}.value")
+    value = _number(written)
+    if value is None:
+        r.drop(where, f"{st['label']} {written!r} (not a number)")
+        return
+    if use_max and now not in (None, "") and str(now) != str(top):
+        # spent or hurt in play (HP 4 of 11): a stat block holds the NPC whole; said, not kept
+        r.drop(f"{path}.value", f"{st['label']} {now} of {value} (used up in play: a stat block holds the full value)")
+    _own(r, own, value, path)
     values[label] = _number(now) if _number(now) is not None else value
 
 
@@ -582,6 +584,20 @@ def _stated(r: _Reading, own: str, value: int, path: str) -> None:
     if own in r.own:
         if r.own[own][0] != value:
             r.drop(path, f"{own} roll at {value}, but {r.own[own][1]} says {r.own[own][0]} (the gauge is read)")
+        return
+    _own(r, own, value, path)
+
+
+# what coc holds: SAN and Luck are percentages, HP and MP points (the coc model's bounds)
+_OWN_RANGE = {"HP": (0, 999), "MP": (0, 999), "SAN": (0, 99), "Luck": (0, 99)}
+
+
+def _own(r: _Reading, own: str, value: int, path: str) -> None:
+    lo, hi = _OWN_RANGE[own]
+    if own in r.own:
+        return  # the first the sheet states (the gauge before a param of the same name)
+    if not lo <= value <= hi:
+        r.drop(path, f"{own} {value} (coc holds {own} {lo}-{hi})")
         return
     r.own[own] = (value, path)
 
@@ -609,13 +625,15 @@ def _char_roll(r: _Reading, reader: SheetReader, c: Command, key: str, times: in
         r.assumed.append(f"{c.path}: {key} {stated}: a 6th-edition roll at {value} is {key} x {mult}")
 
 
-def _derived_roll(r: _Reading, reader: SheetReader, c: Command, what: str, value: int) -> None:
+def _derived_check(r: _Reading, reader: SheetReader, path: str, shown: str, what: str, value: int) -> None:
+    """Idea and Know are what INT and EDU give (6th edition x5, 7th edition the characteristic itself):
+    coc recomputes them, so a sheet's value is checked, and one that differs is said."""
     base = "INT" if what == "Idea" else "EDU"
     if base not in r.chars:
-        r.drop(c.path, f"{_nf(c.raw)} ({what} {value}: {base} is not on the sheet to check it against)")
+        r.drop(path, f"{shown} ({what} {value}: {base} is not on the sheet to check it against)")
     elif r.chars[base] * reader.idea_times != value:
-        r.drop(c.path, f"{_nf(c.raw)} ({what} {value}, not {base} x {reader.idea_times} = "
-                       f"{r.chars[base] * reader.idea_times}: no place in a coc document)")
+        r.drop(path, f"{shown} ({what} {value}, not {base} x {reader.idea_times} = "
+                     f"{r.chars[base] * reader.idea_times}: no place in a coc document)")
 
 
 # ---- attacks ------------------------------------------------------------------------------------

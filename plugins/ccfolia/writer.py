@@ -2,7 +2,8 @@
 
 Skills become ``CCB<=V 【名前】`` commands under the Japanese names Japanese CoC 6e sheets
 print (textblock/names.py; a skill with no Japanese name keeps its own), each weapon a damage
-command ``1D10 【ダメージ：拳銃：NAME】`` that the reader reads back, and the rolls a sheet
+command ``1D10 【ダメージ：拳銃：NAME】`` that the reader reads back (a close-combat attack's
+``1D3{DB} 【ダメージ：こぶし(パンチ)：NAME】``, with a ``DB`` param CCFOLIA puts in), and the rolls a sheet
 derives from characteristics (SAN, アイデア, 幸運, 知識) the ``{STR}``-style commands CCFOLIA
 computes itself. What a CCFOLIA character has no place for (a weapon's base range, capacity,
 armor) is written in the memo, and the YAML or JSON output keeps it whole.
@@ -67,7 +68,7 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
         if extra:
             left.append(f"{w['name']} ({', '.join(extra)})")
     with_db = False
-    for m in doc.get("melee") or []:  # close combat (issue 20): its damage roll, named by its skill
+    for m in doc.get("melee") or []:  # close combat: its damage roll, named by its skill
         if m.get("damage"):
             label = japanese_name(m.get("skill")) or m.get("skill")
             dice, db = re.subn(r"\+\s*db$", "", str(m["damage"]), flags=re.IGNORECASE)
