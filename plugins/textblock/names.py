@@ -47,6 +47,36 @@ _COC: dict[str, tuple[str, ...]] = {
     "Listen": ("listen", "聞き耳", "聆听"),
     "Sneak": ("sneak", "忍び歩き", "潜行"),
 }
+# Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
+# CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
+# (キック, 組み付き, 頭突き, マーシャルアーツ) and 7th edition (近接戦闘（格闘）, 射撃（拳銃）,
+# 射撃（ライフル／ショットガン） and its abbreviations, 隠密 for both Hide and Sneak). Keys are folded
+# like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
+# Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
+_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
+    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
+    "Kick": ("kick", "キック"),
+    "Grapple": ("grapple", "組み付き", "組みつき"),
+    "Head Butt": ("head butt", "headbutt", "頭突き"),
+    "Martial Arts": ("martial arts", "マーシャルアーツ"),
+    "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
+    "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+              "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ライフル)"),
+    "Shotgun": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+                "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ショットガン)"),
+    "SMG": ("射撃(サブマシンガン)", "射撃:サブマシンガン", "射撃(smg)"),
+    "Machine Gun": ("射撃(マシンガン)", "射撃:マシンガン", "射撃(機関銃)"),
+    "Knife": ("近接戦闘(ナイフ)",),
+    "Sword": ("近接戦闘(刀剣)", "近接戦闘:刀剣", "近接戦闘(剣)"),
+    "Axe": ("近接戦闘(斧)", "近接戦闘:斧"),
+    "Spear": ("近接戦闘(槍)", "近接戦闘:槍"),
+    "Hide": ("隠密",),
+    "Sneak": ("隠密",),
+    "Drive Auto": ("運転:自動車", "運転(車)"),
+}
+for _native, _aliases in _COC_JA_SHEETS.items():
+    _COC[_native] = _COC.get(_native, ()) + tuple(a for a in _aliases if a not in _COC.get(_native, ()))
+
 COC_SKILLS: dict[str, tuple[str, ...]] = {}
 for _native, _aliases in _COC.items():
     for _a in _aliases:
