@@ -29,7 +29,6 @@ switched off with ``XSYS_DISABLE_PLUGINS``.
 
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import signal
@@ -306,48 +305,53 @@ class _Watchdog:
     :data:`REFIRE` seconds until the call ends. It looks every :data:`REFIRE` seconds while
     calls run (every second when none does), so a limit holds to within about a second. The
     exception lands when the thread next runs Python code: a C call that never returns is not
-    stopped. A call costs a lock and a dictionary entry, no system call."""
+    stopped. A call costs a lock and a list, no system call.
+
+    An exception raised in another thread lands wherever that thread is, so the end of a
+    call is ordered: the thread marks its job done (a list item, no lock), waits for a firing
+    under way to finish (the lock the watchdog fires under), then lets one that has not
+    landed yet land where it is caught. After the mark the watchdog fires no more, and drops
+    the job itself. A pending exception is never taken back with ``SetAsyncExc(id, NULL)``:
+    in CPython 3.11 that leaves the interpreter's "async exception pending" flag set for good,
+    and a thread running under ``sys.settrace`` then spins at the start of its next call."""
 
     def __init__(self, set_async: Any) -> None:
         self._set_async = set_async
         self._lock = threading.Lock()
-        self._jobs: dict[int, list[Any]] = {}  # token -> [deadline, thread id, fired]
-        self._tokens = itertools.count()
+        self._jobs: list[list[Any]] = []  # [deadline, thread id, done, fired]
         self._thread: threading.Thread | None = None
 
-    def arm(self, seconds: float) -> int:
-        token = next(self._tokens)
+    def arm(self, seconds: float) -> list[Any]:
+        job = [time.monotonic() + seconds, threading.get_ident(), False, False]
         with self._lock:
-            self._jobs[token] = [time.monotonic() + seconds, threading.get_ident(), False]
+            self._jobs.append(job)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, name="xsys-plugin-watchdog", daemon=True)
                 self._thread.start()
-        return token
+        return job
 
-    def disarm(self, token: int) -> None:
-        """End the watch. The job leaves under the lock the watchdog fires under, so no
-        exception comes after; one it raised that has not landed yet is taken back, and one
-        landing meanwhile is caught here."""
-        tid = threading.get_ident()
-        while True:
-            try:
-                with self._lock:
-                    job = self._jobs.pop(token, None)
-                if job is not None and job[2]:
-                    self._set_async(tid, None)
-                return
-            except _AsyncTimeout:
-                continue
+    def settle(self, job: list[Any]) -> None:
+        """After ``job[2] = True``: no exception of this watch is pending any more."""
+        try:
+            with self._lock:
+                pass  # a firing under way has ended; none comes after the mark
+            if job[3]:
+                for _ in range(64):
+                    pass  # a loop's jumps back are where a pending exception lands: here
+        except _AsyncTimeout:  # the last one landed here: nothing else can come
+            pass
 
     def _watch(self) -> None:
         while True:
             time.sleep(REFIRE if self._jobs else 1.0)
             now = time.monotonic()
             with self._lock:
-                for job in self._jobs.values():
+                self._jobs = [job for job in self._jobs if not job[2]]
+                for job in self._jobs:
                     if job[0] <= now:
+                        job[3] = True
                         self._set_async(job[1], _AsyncTimeout)
-                        job[0], job[2] = now + REFIRE, True
+                        job[0] = now + REFIRE
 
 
 _watchdog: _Watchdog | None = None
@@ -367,7 +371,7 @@ def _thread_watchdog() -> _Watchdog | None:
                     return None
 
                 def set_async(tid: int, exc: Any) -> None:
-                    fn(ctypes.c_ulong(tid), ctypes.py_object(exc) if exc is not None else None)
+                    fn(ctypes.c_ulong(tid), ctypes.py_object(exc))
 
                 _watchdog = _Watchdog(set_async)
     return _watchdog
@@ -377,12 +381,13 @@ def _with_watchdog(text: str, seconds: float, fn: Callable[..., Any], args: tupl
     dog = _thread_watchdog()
     if dog is None:
         return fn(*args, **kwargs)
-    token = dog.arm(seconds)
+    job = dog.arm(seconds)
     try:
         try:
             return fn(*args, **kwargs)
         finally:
-            dog.disarm(token)
+            job[2] = True  # first: from here on the watchdog fires no more at this call
+            dog.settle(job)
     except _AsyncTimeout:
         raise PluginTimeout(text) from None
 
