@@ -36,8 +36,12 @@ def test_a_coc_block_reads_like_its_yaml_fixture():
     assert (w["skill"], w["damage"], w["base_range"], w["capacity"], w["catalog"]) == \
         ("Handgun", "1d10", "15 m", 6, "sw-model-10")
     assert doc["notes"].startswith("Arkham police")
-    # every line read; the damage bonus is coc's to derive, which is said (info, not a loss)
-    assert doc["xsys"]["read"] == {"format": "text", "assumed": [
+    # every line read; the damage bonus is coc's to derive, which is said (info, not a loss); the
+    # report says which reader read it and which edition it took the block for, and why
+    report = dict(doc["xsys"]["read"])
+    assert report.pop("reader").startswith("textblock: Call of Cthulhu stat block")
+    assert report.pop("edition").startswith("5th/6th edition: characteristics on the 3-18 scale, read as written")
+    assert report == {"format": "text", "assumed": [
         "Damage Bonus +1D4 not carried: coc derives the damage bonus and movement from the characteristics"]}
 
 
@@ -50,12 +54,13 @@ def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
     assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
     report = doc["xsys"]["read"]
     assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
-    # the brawl line is a melee attack: its skill and the attack (issue 20); a 7e Luck is rolled,
-    # not derived: the document's own Luck (carried through every other system); MP 14 and SAN 70
-    # are what POW 70 gives: read as derived, not written. Nothing is left unread.
+    # the brawl line is a melee attack: its skill and the attack (issue 20); the SAN, MP and Luck
+    # the block states are the document's own (carried through every other system), MP 14 and
+    # SAN 70 included although POW 70 gives them. Nothing is left unread.
     assert doc["melee"] == [{"name": "Brawl", "skill": "Fist/Punch", "damage": "1d3"}]
     assert "unread" not in report
-    assert doc["Luck"] == 45 and "SAN" not in doc and "MP" not in doc
+    assert (doc["Luck"], doc["SAN"], doc["MP"]) == (45, 70, 14)
+    assert report["edition"].startswith("7th edition: characteristics 1-99")
 
 
 def _with_unread_line(tmp_path):
@@ -125,6 +130,12 @@ def test_a_block_of_no_known_system_is_one_clear_error(tmp_path):
         load(b"system: dnd5e\nSTR 10\n")
 
 
+def _report_of(doc: dict) -> dict:
+    """What a read report says beyond which reader read the block and which edition it took it for."""
+    read = doc.get("xsys", {}).get("read", {})
+    return {k: v for k, v in read.items() if k not in ("format", "reader", "edition")}
+
+
 def _native_fixtures():
     for f in sorted((ROOT / "fixtures").glob("*/npcs/*.yaml")):
         if f.parent.parent.name != "neutral":
@@ -139,7 +150,7 @@ def test_every_fixture_npc_survives_text_and_back(path):
     plain = {"system": loaded.system, "kind": "npc", **codec.to_builtins(loaded.document)}
     text = text_of(plain)
     back = load(text.encode())
-    assert "xsys" not in back, back.get("xsys")
+    assert not _report_of(back), back.get("xsys")
     a = codec.to_builtins(loaded.document)
     b = codec.to_builtins(api.from_plain(back, "x").document)
     for key in ("weapons", "armor", "broń", "pancerz"):
@@ -169,7 +180,7 @@ def test_a_converted_document_prints_with_its_report_summed_up_in_a_comment():
     text = text_of(plain)
     assert text.startswith("# converted from coc by xsys:")
     back = load(text.encode())
-    assert back["name"] == "Detective Sergeant Frank Malloy" and "xsys" not in back
+    assert back["name"] == "Detective Sergeant Frank Malloy" and not _report_of(back)
 
 
 @pytest.mark.parametrize("target", ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"])
@@ -194,7 +205,7 @@ def test_convert_to_text_reads_back_as_the_same_numbers(target):
     conv = api.convert(api.load(TEXT / "malloy-coc6.txt"), target, trace=False)
     out = api.dump(conv, "text")
     back = load(out)
-    assert "xsys" not in back  # the writer prints what the reader reads, nothing assumed
+    assert not _report_of(back)  # the writer prints what the reader reads, nothing assumed
     assert codec.to_builtins(codec.canonical(api.from_plain(back, "x").document)) == \
         codec.to_builtins(conv.document)
 

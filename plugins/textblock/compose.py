@@ -74,7 +74,9 @@ def weapon_skill(skill_name: str, weapon_name: str) -> str | None:
 
 def seventh_to_coc(chars: dict[str, int]) -> tuple[dict[str, int], str]:
     """7th-edition characteristics (1-99) on coc's 3-18 scale, and the assumed entry saying so."""
-    out = {k: max(1, round(v / 5)) for k, v in chars.items()}
+    from .reader import seventh_to_sixth
+
+    out = {k: seventh_to_sixth(v) for k, v in chars.items()}
     return out, ("7th-edition characteristics (1-99) divided by 5 and rounded for coc's 3-18 scale ("
                  + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
 
