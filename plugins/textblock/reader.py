@@ -145,6 +145,9 @@ def _dice(text: str) -> str:
 # ---- which system ------------------------------------------------------------------------
 
 _KANA = re.compile(r"[\u3040-\u30ff]")
+# Words only Japanese CoC blocks write (a Japanese block may have no kana at all: "技能：拳銃60、
+# 目星55、回避40"); Chinese writes 手枪/手槍, 侦查/偵查, 闪避/閃避, 生命值, 理智, 年龄/年齡
+_JA_ONLY = re.compile(r"拳銃|目星|回避|耐久力|正気度|年齢|能力値|技能値|聞耳")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -170,7 +173,7 @@ def detect(lines: list[str]) -> str:
             "a 'system: KEY' line, or the system's stats: STR CON SIZ ... (Call of Cthulhu), ST DX IQ HT (GURPS), "
             "Intelligence Wits ... (nWoD) or Motoryka Percepcja Atletyka Odwaga (pl-trudnosc)"),
             found=f"{scores[best]} of them")
-    if best == "coc" and _HAN.search(text) and not _KANA.search(text):
+    if best == "coc" and _HAN.search(text) and not _KANA.search(text) and not _JA_ONLY.search(text):
         return "coc-zh"
     return best
 
