@@ -10,6 +10,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xsys.conversions import api
 from xsys.core.errors import InputError
@@ -224,6 +226,31 @@ def test_a_mostly_readable_block_converts_with_losses_naming_each_line(tmp_path)
     assert lost == [("line 4", "脾氣: 暴躁"), ("line 6", "攻擊次數: 2 (no place in a coc document)"),
                     ("line 8", "彈弓, 射程 20 m"), ("line 9", "理智喪失: 0/1D3 (no place in a coc document)")]
     assert conv.document.name == "林志明"
+
+
+def test_a_characteristic_no_coc_document_holds_is_a_loss_not_a_failed_block():
+    doc = read("Big Thing\nSTR 1000 CON 12 SIZ 13 DEX 10 APP 9 INT 14 POW 12 EDU 15 HP 1200\n")
+    assert "STR" in doc and doc["STR"] == 11 and "HP" not in doc  # the average adult, said so
+    assert unread(doc) == [(2, "STR 1000 (a coc characteristic is 1-99)"), (2, "HP 1200 (outside 0-999)")]
+    api.from_plain(doc, "big.txt")
+
+
+_TOKENS = ["STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU", "HP", "MP", "SAN", "Luck", "DB", "Build", "Move",
+           "力量", "體質", "體型", "外貌", "理智", "生命值", "魔法值", "幸運", "正気度", "耐久力", "【STR】", "ＳＴＲ", "|", "|---|",
+           "12", "55", "1000", "(25/10)", "%", "damage", "1D10+2", "1D3+DB", ",", "、", "・", "：", "Combat", "Skills:",
+           "武器：", "Bite", "コルト・ガバメント", "手槍", "Dodge", "age 27", "By X", "(3D6)×5", "Attacks per round: 2",
+           "Sanity Loss: 0/1D6", "edition: 7e", "①", "**", "###", "-", "none", "\n"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=50).map(" ".join))
+def test_any_block_of_coc_words_reads_as_a_valid_document_or_one_clear_error(text):
+    try:
+        doc = read(text)
+    except InputError as exc:
+        assert "stat block" in str(exc)
+        return
+    api.from_plain(doc, "fuzz.txt")  # a valid document: whatever was out of range is a loss
 
 
 # ---- the corpus: each document against its expectation -----------------------------------

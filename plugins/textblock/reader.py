@@ -831,6 +831,7 @@ def read_coc(lines: list[str], system: str) -> Read:
     extra: dict[str, Any] = {}
     extra_line: dict[str, int] = {}
     extra_name: dict[str, str] = {}  # derived key -> the name the block prints it by
+    char_line: dict[str, int] = {}
 
     def specials(line: str) -> tuple[str, bool]:
         """Attacks per round, Sanity loss and natural armor taken out of a stats line (each
@@ -861,6 +862,7 @@ def read_coc(lines: list[str], system: str) -> Read:
             value = int(re.match(r"[+-]?\d+", v).group(0))
             if key in N.COC_CHARACTERISTICS:
                 chars[key] = value
+                char_line[key] = r.line
             else:
                 extra[key] = value
                 extra_line[key] = r.line
@@ -1062,12 +1064,14 @@ def read_coc(lines: list[str], system: str) -> Read:
     seventh, why = coc_edition(chars, extra, skills, printed, folded_text, said)
     r.edition = why
     raw = dict(chars)
-    _coc_characteristics(r, chars, seventh)
+    _coc_characteristics(r, chars, seventh, char_line)
     own = _coc_derived(r, raw, extra, extra_line, seventh, extra_name)
     doc: dict[str, Any] = {"name": _name(r)}
     doc.update({k: chars[k] for k in N.COC_CHARACTERISTICS if k in chars})
-    if "HP" in extra:
+    if "HP" in extra and 0 <= extra["HP"] <= 999:
         doc["HP"] = extra["HP"]
+    elif "HP" in extra:
+        r.unread.append((extra_line.get("HP", 0), f"{extra_name.get('HP', 'HP')} {extra['HP']} (outside 0-999)"))
     doc.update(own)
     if spells:
         doc["spells"] = spells
@@ -1093,15 +1097,20 @@ def _skill_of_class(weapon_class: str) -> str:
             "shotgun": "Shotgun", "mg": "Machine Gun", "thrown": "Throw"}[weapon_class]
 
 
-def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool) -> None:
-    """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_sixth);
-    a characteristic the block leaves out: the average adult, said so."""
+def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
+    """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_sixth); one
+    outside what a coc document holds (1-99) is unread, not a failed block; a characteristic the
+    block leaves out: the average adult, said so."""
     if seventh and chars:
         before = dict(chars)
         for k, v in list(chars.items()):
             chars[k] = seventh_to_sixth(v)
         r.assumed.append("a 7th-edition block: every characteristic divided by 5 and rounded for coc's 3-18 scale ("
                          + ", ".join(f"{k} {before[k]} -> {v}" for k, v in chars.items()) + ")")
+    for k, v in list(chars.items()):
+        if not 1 <= v <= 99:
+            r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is 1-99)"))
+            del chars[k]
     missing = [k for k in N.COC_CHARACTERISTICS if k not in chars]
     if missing:
         for k in missing:
