@@ -175,3 +175,31 @@ HEADINGS: dict[str, str] = {
     **{fold(h): "spells" for h in ("spells", "spell", "呪文", "法术", "咒语")},
     **{fold(h): "melee" for h in ("melee", "close combat", "近接戦闘", "格闘", "近战")},
 }
+
+# Headings only GURPS and nWoD blocks print (read by those readers alone, so a CoC block's
+# "Gear:" line stays what it always was): the fan-site "Gear:" line that holds the weapons
+# with their Basic Set stats, 3e "Maneuvers:" (skill-like, Kicking-13), "Quirks:" (-1 point
+# disadvantages); the World of Darkness Rulebook's "Weapons/Attacks:" table, Virtue and Vice
+# lines, and the powers of supernatural templates, which an nwod document has no place for.
+GURPS_HEADINGS: dict[str, str] = {
+    **{fold(h): "gear" for h in ("gear", "equipment", "possessions", "weapons and gear", "weapons & gear")},
+    **{fold(h): "maneuvers" for h in ("maneuvers", "techniques", "maneuvers/techniques")},
+    **{fold(h): "disadvantages" for h in ("quirks",)},
+    **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks")},
+    **{fold(h): "melee" for h in ("melee", "melee attacks")},
+}
+NWOD_HEADINGS: dict[str, str] = {
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapons / attacks", "attacks", "combat")},
+    **{fold(h): "equipment" for h in ("equipment", "gear", "possessions")},
+    "virtue": "virtue", "vice": "vice",
+    **{fold(h): "powers" for h in ("disciplines", "discipline", "powers", "dread powers", "numina", "influences",
+                                   "arcana", "rotes", "gifts", "rites", "devotions", "contracts", "manifestations",
+                                   "banes", "bans", "aspirations", "conditions")},
+}
+# GURPS 3rd-edition attribute costs (Basic Set: the same table for ST, DX, IQ and HT) and the
+# 4th edition's per-level prices (ST and HT 10, DX and IQ 20 a level): a bracketed cost after
+# an attribute says which edition priced it.
+GURPS3_ATTRIBUTE_COST = {1: -80, 2: -70, 3: -60, 4: -50, 5: -40, 6: -30, 7: -20, 8: -15, 9: -10, 10: 0, 11: 10, 12: 20, 13: 30,
+                         14: 45, 15: 60, 16: 80, 17: 100, 18: 125, 19: 150, 20: 175}
+GURPS4_ATTRIBUTE_STEP = {"ST": 10, "DX": 20, "IQ": 20, "HT": 10}
