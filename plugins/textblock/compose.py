@@ -39,6 +39,8 @@ def read_lines(lines: list[Line], fmt: str, system: str, assumed: list[str] | No
         report_unread.append({"path": origin.get(n, "$"), "text": text})
     report_assumed = list(assumed or [])
     for text in r.assumed:
+        if text.startswith("edition: "):  # the CoC reader's word on a block's edition: the format
+            continue                      # reader knows its own (a Foundry actor's are already /5)
         m = re.match(r"^line (\d+): (.*)$", text, re.S)
         report_assumed.append(f"{origin.get(int(m.group(1)), '$')}: {m.group(2)}" if m else text)
     doc: dict[str, Any] = {"system": r.system, "kind": "npc", **r.doc}
