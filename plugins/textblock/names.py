@@ -18,15 +18,14 @@ def fold(name: str) -> str:
 # ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
 # A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
 _COC: dict[str, tuple[str, ...]] = {
-    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "射撃(拳銃)",
-                "手枪", "手槍", "射击(手枪)", "射擊(手槍)"),
+    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍", "射击(手枪)", "射擊(手槍)"),
     "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
-              "射撃(ライフル/ショットガン)", "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
+              "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
     "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "霰彈槍", "firearms (rifle/shotgun)",
-                "射撃(ライフル/ショットガン)", "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
+                "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
     "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
-            "サブマシンガン", "射撃(サブマシンガン)", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)"),
-    "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃", "射撃(マシンガン)",
+            "サブマシンガン", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)"),
+    "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃",
                     "机枪", "機槍", "射击(机枪)", "射擊(機槍)"),
     "Throw": ("throw", "throwing", "投擲", "投掷"),
     "Dodge": ("dodge", "回避", "闪避", "閃避"),
@@ -39,10 +38,10 @@ _COC: dict[str, tuple[str, ...]] = {
     "Swim": ("swim", "水泳", "游泳"),
     "First Aid": ("first aid", "応急手当", "急救"),
     "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶", "汽車駕駛", "駕駛"),
-    # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし, 7e 近接戦闘(格闘) and the
-    # attack line's 格闘; Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
+    # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
+    # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
     "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击",
-                   "斗殴", "鬥毆", "格闘", "近接戦闘(格闘)", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手"),
+                   "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手"),
     # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
     # names): each holds the neutral melee (issue 20)
     "Knife": ("knife", "ナイフ", "匕首", "小刀"),
@@ -54,6 +53,36 @@ _COC: dict[str, tuple[str, ...]] = {
     "Listen": ("listen", "聞き耳", "聆听", "聆聽"),
     "Sneak": ("sneak", "忍び歩き", "潜行", "潛行"),
 }
+# Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
+# CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
+# (キック, 組み付き, 頭突き, マーシャルアーツ) and 7th edition (近接戦闘（格闘）, 射撃（拳銃）,
+# 射撃（ライフル／ショットガン） and its abbreviations, 隠密 for both Hide and Sneak). Keys are folded
+# like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
+# Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
+_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
+    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
+    "Kick": ("kick", "キック"),
+    "Grapple": ("grapple", "組み付き", "組みつき"),
+    "Head Butt": ("head butt", "headbutt", "頭突き"),
+    "Martial Arts": ("martial arts", "マーシャルアーツ"),
+    "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
+    "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+              "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ライフル)"),
+    "Shotgun": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+                "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ショットガン)"),
+    "SMG": ("射撃(サブマシンガン)", "射撃:サブマシンガン", "射撃(smg)"),
+    "Machine Gun": ("射撃(マシンガン)", "射撃:マシンガン", "射撃(機関銃)"),
+    "Knife": ("近接戦闘(ナイフ)",),
+    "Sword": ("近接戦闘(刀剣)", "近接戦闘:刀剣", "近接戦闘(剣)"),
+    "Axe": ("近接戦闘(斧)", "近接戦闘:斧"),
+    "Spear": ("近接戦闘(槍)", "近接戦闘:槍"),
+    "Hide": ("隠密",),
+    "Sneak": ("隠密",),
+    "Drive Auto": ("運転:自動車", "運転(車)"),
+}
+for _native, _aliases in _COC_JA_SHEETS.items():
+    _COC[_native] = _COC.get(_native, ()) + tuple(a for a in _aliases if a not in _COC.get(_native, ()))
+
 COC_SKILLS: dict[str, tuple[str, ...]] = {}
 for _native, _aliases in _COC.items():
     for _a in _aliases:
