@@ -54,7 +54,7 @@ def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
     assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
     report = doc["xsys"]["read"]
     assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
-    # the brawl line is a melee attack: its skill and the attack (issue 20); the SAN, MP and Luck
+    # the brawl line is a melee attack: its skill and the attack; the SAN, MP and Luck
     # the block states are the document's own (carried through every other system), MP 14 and
     # SAN 70 included although POW 70 gives them. Nothing is left unread.
     assert doc["melee"] == [{"name": "Brawl", "skill": "Fist/Punch", "damage": "1d3"}]

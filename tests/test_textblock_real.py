@@ -172,8 +172,9 @@ def test_a_simplified_chinese_block_without_a_combat_heading():
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""
-    md = read("神父 ベネディクト\n| STR | CON | POW | DEX | APP | SIZ | INT | EDU |\n|:---:|:---:|:---:|:---:|:---:|:---:|:---:|:---:|\n"
-              "| 11 | 13 | 16 | 10 | 12 | 12 | 15 | 17 |\n| HP | MP | SAN |\n|---|---|---|\n| 13 | 16 | 48 |\n")
+    md = read("神父 ベネディクト\n| STR | CON | POW | DEX | APP | SIZ | INT | EDU |\n"
+              "|:---:|:---:|:---:|:---:|:---:|:---:|:---:|:---:|\n| 11 | 13 | 16 | 10 | 12 | 12 | 15 | 17 |\n"
+              "| HP | MP | SAN |\n|---|---|---|\n| 13 | 16 | 48 |\n")
     assert [md[k] for k in ("STR", "CON", "POW", "DEX", "APP", "SIZ", "INT", "EDU", "HP", "MP", "SAN")] == \
         [11, 13, 16, 10, 12, 12, 15, 17, 13, 16, 48]
     plain = read("刑事 さえき\nSTR CON POW DEX APP SIZ INT EDU\n14  13  11  12  10  15  13  15\n")

@@ -18,7 +18,8 @@ def fold(name: str) -> str:
 # ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
 # A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
 _COC: dict[str, tuple[str, ...]] = {
-    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍", "射击(手枪)", "射擊(手槍)"),
+    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍",
+                "射击(手枪)", "射擊(手槍)"),
     "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
               "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
     "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "霰彈槍", "firearms (rifle/shotgun)",

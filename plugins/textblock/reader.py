@@ -291,7 +291,7 @@ _KEYWORDS = (
 )
 _COC_CLASS = {"Handgun": "handgun", "Rifle": "rifle", "Shotgun": "shotgun", "SMG": "smg", "Machine Gun": "mg",
               "Throw": "thrown"}
-# coc's close-combat skills (issue 20): an attack made with one is a melee line
+# coc's close-combat skills: an attack made with one is a melee line
 _MELEE_SKILLS = frozenset({"Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"})
 # Words that make an attack a close-combat one when its name is no skill: natural attacks (a
 # creature's Bite, Claw, Tentacle; 噛みつき, 爪, 触手; 咬, 抓, 觸手) and hand weapons. Looked for
@@ -707,8 +707,8 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
                          + " on the 3-18 scale (EDU to 26), not multiples of 5"))
     if big:
         fives = all(chars[k] % 5 == 0 for k in big)
-        votes[7].append((len(big) + (len(big) >= 4 and fives),
-                         f"{len(big)} of {len(chars)} characteristics above 21" + (", multiples of 5" if fives else "")))
+        votes[7].append((len(big) + (len(big) >= 4 and fives), f"{len(big)} of {len(chars)} characteristics above 21"
+                         + (", multiples of 5" if fives else "")))
     con, siz, pow_, dex = chars.get("CON"), chars.get("SIZ"), chars.get("POW"), chars.get("DEX")
 
     def check(key: str, value: Any, six: int | None, seven: int | None, weight: int, how: tuple[str, str]) -> None:
@@ -765,9 +765,10 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
     why7 = "; ".join(t for _, t in votes[7])
     why6 = "; ".join(t for _, t in votes[6])
     if not big:
-        return False, ("5th/6th edition: characteristics on the 3-18 scale, read as written"
+        return (False, ("5th/6th edition: characteristics on the 3-18 scale, read as written"
                        + (f" ({why6})" if why6 else "")
-                       + (f"; 7th-edition signs ({why7}) outweighed: no characteristic above 21" if why7 else "")), bool(why7)
+                       + (f"; 7th-edition signs ({why7}) outweighed: no characteristic above 21" if why7 else "")),
+                bool(why7))
     if s7 > s6 or (s7 == s6 and len(big) * 2 >= len(chars)):
         return True, (f"7th edition: characteristics 1-99 ({why7})" + (f"; against: {why6}" if why6 else "")
                       + "; read into coc's 3-18 scale by dividing by 5"), bool(why6)
@@ -857,8 +858,10 @@ def read_coc(lines: list[str], system: str) -> Read:
 
     def stats(line: str) -> str | None:
         line, special = specials(line)
-        found, rest = _coc_pairs(line, pair_names, r"[+-]?\d+(?:\s*/\s*\d+(?!\s*\)))?"
-                                 r"(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?(?:\s*\(\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)\s*[×x*]\s*5)?")
+        # a value, its current/max ("HP 11/11"), its half/fifth ("STR 50 (25/10)"), the roll a creature
+        # table prints beside it ("STR 80 (3D6+6)×5")
+        found, rest = _coc_pairs(line, pair_names, r"[+-]?\d+(?:\s*/\s*\d+(?!\s*\)))?(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?"
+                                 r"(?:\s*\(\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)\s*[×x*]\s*5)?")
         db, rest2 = _coc_pairs(rest, db_names, rf"[+-]?\s*{_DICE}|[+±-]?\d+|none|なし|无|無|-")
         if not found and not db:
             return rest2 if special else None
