@@ -24,7 +24,7 @@ _COC: dict[str, tuple[str, ...]] = {
     "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
             "サブマシンガン", "冲锋枪"),
     "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃", "机枪"),
-    "Throw": ("throw", "throwing", "投擲", "投掷"),
+    "Throw": ("throw", "throwing", "fighting (throw)", "投擲", "投掷"),
     "Dodge": ("dodge", "回避", "闪避"),
     "Spot Hidden": ("spot hidden", "目星", "侦查", "侦察"),
     "Conceal": ("conceal", "隠す", "隐藏"),
