@@ -308,7 +308,7 @@ class _Export:
         damage = re.sub(r"(?i)\+?half\s*db$", "+1/2db", damage)
         if damage:
             parts.append(f"damage {damage}")
-        found = distance(rng)
+        found = distance(rng) or self.thrown_range(rng)
         if found is None:
             self.lose(f"{path}.range", f"{name}: range {rng!r} is not a distance")
         else:
@@ -342,6 +342,22 @@ class _Export:
         self.lines.append(("Weapons: " + ", ".join(parts), path))
 
 
+    def thrown_range(self, rng: str) -> tuple[int, str] | None:
+        """A range the rulebook writes from a characteristic ("STR/5 yards" for a thrown
+        weapon), on the investigator's own 7th-edition value, rounded down."""
+        m = re.fullmatch(r"\s*(STR|CON|SIZ|DEX|APP|INT|POW|EDU)\s*(?:([*/x])\s*(\d+))?\s*([A-Za-z.']*)\s*", rng, re.I)
+        if m is None or m.group(1).upper() not in self.chars7:
+            return None
+        found = distance(f"1 {m.group(4)}")
+        if found is None:
+            return None
+        value, factor = self.chars7[m.group(1).upper()], int(m.group(3) or 1)
+        if m.group(2) == "/" and factor == 0:
+            return None
+        value = value // factor if m.group(2) == "/" else value * factor
+        return value, found[1] or "yd"
+
+
 def _item_text(text: str) -> str:
     """A name as one item of a composed line: a comma or semicolon outside brackets would
     split it in two, so it becomes a space."""
@@ -370,7 +386,8 @@ def read_v1(inv: dict[str, Any], version: str = "0.3") -> dict[str, Any]:
                          + ", ".join(g for g in gear if g))
     back = _obj(inv.get("Backstory")).get("description")
     occupation = details.get("Occupation")
-    notes = " ".join(str(v) for v in (occupation, back) if isinstance(v, str) and v.strip())
+    said = [one_line(v) for v in (occupation, back) if isinstance(v, str) and v.strip()]
+    notes = ". ".join([p.rstrip(".") for p in said[:-1]] + said[-1:])
     if notes:
         x.lines.append((f"Notes: {one_line(re.sub(r'<[^>]+>', ' ', notes))}", "$.Investigator.Backstory.description"))
     game = one_line(_obj(inv.get("Header")).get("GameVersion") or "")

@@ -585,6 +585,8 @@ class _Actor:
         if dist is not None:
             parts.append(f"base range {dist[0]} {dist[1]}")
         skill = weapon_skill(label, name) if label else None
+        if skill is not None and props.get("shotgun") and "Shotgun" in natives:
+            skill = "Shotgun"  # Firearms (Rifle/Shotgun) on a weapon the sheet marks a shotgun
         if label and skill is None:
             self.lose(path, f"{name}: its skill {label!r} is no coc firearm skill (Handgun, Rifle, Shotgun, SMG, "
                       "Machine Gun, Throw)")
