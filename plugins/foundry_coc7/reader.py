@@ -172,7 +172,8 @@ def _missing(plain: Any) -> str:
     if not isinstance(plain.get("name"), str):
         problems.append("no name")
     keys = sorted(map(str, plain))
-    return "; ".join(problems) + f" (keys: {', '.join(keys)})"
+    more = f" and {len(keys) - 30} more" if len(keys) > 30 else ""
+    return "; ".join(problems) + f" (keys: {', '.join(keys[:30])}{more})"
 
 
 # ---- reading numbers ----------------------------------------------------------------------
