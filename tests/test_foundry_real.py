@@ -401,3 +401,16 @@ def test_dholes_house_unreadable_values_are_losses_and_an_empty_hp_is_the_rule(t
                for a in assumed(doc))
     big = read(tmp_path, dhole(CON="115", STR="55", DEX="80", HitPtsMax="17"), name="big.json")
     assert (big["STR"], big["CON"], big["DEX"], big["HP"]) == (11, 23, 16, 17)
+
+
+def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
+    items = [skill("Firearms (Handgun)", _id="hg", value=50),
+             weapon("Colt M1911A1", skill_id="hg", damage="see notes", rng=15, units="yards", bullets=10**9),
+             weapon("Hook", skill_name="Fighting (Brawl)", damage="1D6 + grab", props={"rngd": False})]
+    doc = read(tmp_path, actor(items=items))  # read, not refused
+    lost = unread(doc)
+    assert "damage 'seenotes' (not dice" in lost["$.items[1].system.range.normal.damage"]
+    assert lost["$.items[1].system.bullets"] == "Colt M1911A1: 1000000000 (expected 0 to 10000)"
+    assert "Colt M1911A1" in lost["$.items[1]"] and doc["weapons"] == []  # no damage: the weapon line is said
+    assert "damage '1D6 + grab'" in lost["$.items[2].system.range.normal.damage"]
+    assert "Hook" in lost["$.items[2]"] and "melee" not in doc  # without its damage the attack is said, not kept

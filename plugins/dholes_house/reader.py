@@ -25,13 +25,12 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, Line, coc_skill, distance, one_line, read_lines,
-                                            seventh_to_coc, weapon_skill)
+from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, Line, coc_damage, coc_skill, distance, one_line,
+                                            read_lines, seventh_to_coc, weapon_skill)
 from xsys.plugins.textblock.names import fold
 
 FORMAT = "dholes-house"
 CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
-_MELEE_DAMAGE = re.compile(r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$")  # coc's CocMelee damage
 _CLOSE = ("", "-", "—", "touch", "n/a", "na")  # a weapon's range that says close combat
 MELEE_SKILLS = ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear")
 # Skill names the export spells its own way -> the 7th-edition names the tables know
@@ -291,7 +290,7 @@ class _Export:
         raw = one_line(w.get("damage") or "")
         damage = re.sub(r"\s+", "", raw).replace("½", "1/2")
         damage = re.sub(r"(?i)\+?half\s*db$", "+1/2db", damage)
-        if damage and not _MELEE_DAMAGE.match(damage):
+        if damage and coc_damage(damage, melee=True) is None:
             self.lose(f"{path}.damage", f"{name}: damage {raw!r} (not dice a coc melee line holds)")
             damage = ""
         if damage:
@@ -306,6 +305,9 @@ class _Export:
         parts = [name]
         damage = re.sub(r"\s+", "", one_line(w.get("damage") or "")).replace("½", "1/2")
         damage = re.sub(r"(?i)\+?half\s*db$", "+1/2db", damage)
+        if damage and coc_damage(damage) is None:
+            self.lose(f"{path}.damage", f"{name}: damage {w.get('damage')!r} (not dice a coc weapon line holds)")
+            damage = ""
         if damage:
             parts.append(f"damage {damage}")
         found = distance(rng) or self.thrown_range(rng)
@@ -323,14 +325,14 @@ class _Export:
         else:
             self.assumed.append(f"{path}.skillname: {name}: no skill named; the skill is the one its name or catalog "
                                 "entry says")
-        ammo = leading(w.get("ammo"))
+        ammo = self.bounded(leading(w.get("ammo")), f"{path}.ammo", name, 10_000)
         if ammo:
             parts.append(f"capacity {ammo}")
-        malf = leading(w.get("malf"))
-        if malf and malf <= 100:
+        malf = self.bounded(leading(w.get("malf")), f"{path}.malf", name, 100)
+        if malf:
             parts.append(f"malfunction {malf}")
         attacks = one_line(w.get("attacks") or "")
-        per_round = leading(attacks)
+        per_round = self.bounded(leading(attacks), f"{path}.attacks", name, 100)
         if per_round and per_round > 1:
             parts.append(f"{per_round} shots per round")
         most = re.search(r"\((\d+)\)", attacks)
@@ -341,6 +343,12 @@ class _Export:
             parts.append("burst")
         self.lines.append(("Weapons: " + ", ".join(parts), path))
 
+
+    def bounded(self, n: int | None, path: str, name: str, most: int) -> int | None:
+        if n is not None and n > most:
+            self.lose(path, f"{name}: {n} (expected 0 to {most})")
+            return None
+        return n
 
     def thrown_range(self, rng: str) -> tuple[int, str] | None:
         """A range the rulebook writes from a characteristic ("STR/5 yards" for a thrown

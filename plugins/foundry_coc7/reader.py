@@ -35,8 +35,8 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, DISTANCE_UNITS, Line, coc_skill, distance, one_line, read_lines,
-                                            seventh_to_coc, weapon_skill)
+from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, DISTANCE_UNITS, Line, coc_damage, coc_skill, distance,
+                                            one_line, read_lines, seventh_to_coc, weapon_skill)
 from xsys.plugins.textblock.names import fold
 
 from .formula import FormulaError, evaluate
@@ -50,7 +50,6 @@ UNITS = {"": "yd", **DISTANCE_UNITS}
 AVERAGE = COC_AVERAGE_ADULT  # an empty characteristic, on coc's scale
 # coc's close-combat skills: a weapon fired with one of these is a melee attack
 MELEE_SKILLS = ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear")
-_MELEE_DAMAGE = re.compile(r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$")  # coc's CocMelee damage
 
 
 @dataclass(frozen=True)
@@ -560,7 +559,7 @@ class _Actor:
                 damage += "+db"  # the weapon adds the wielder's damage bonus (the sheet's 'addb')
             elif props.get("ahdb"):
                 damage += "+1/2db"
-        if damage and not _MELEE_DAMAGE.match(damage):
+        if damage and coc_damage(damage, melee=True) is None:
             self.lose(f"{root}.range.normal.damage", f"{name}: damage {raw!r} (not dice a coc melee line holds)")
             damage = ""
         if damage:
@@ -581,6 +580,9 @@ class _Actor:
         bands = [re.sub(r"\s+", "", str(_dict(rngs.get(b)).get("damage") or "")) for b in ("long", "extreme")]
         if damage and any(b and b.upper() != damage.upper() for b in bands):  # a shotgun: damage by range band
             damage = "/".join([damage] + [b for b in bands if b])
+        if damage and coc_damage(damage) is None:
+            self.lose(f"{root}.range.normal.damage", f"{name}: damage {damage!r} (not dice a coc weapon line holds)")
+            damage = ""
         if damage:
             parts.append(f"damage {damage}")
         if dist is not None:
@@ -604,34 +606,35 @@ class _Actor:
         if skill:
             parts.append(f"skill {skill}")
         uses = _dict(ib.get("usesPerRound"))
-        per_round = self._count(uses.get("normal"), f"{root}.usesPerRound.normal", name)
+        per_round = self._count(uses.get("normal"), f"{root}.usesPerRound.normal", name, 100)
         if per_round and per_round > 1:
             parts.append(f"{per_round} shots per round")
-        most = self._count(uses.get("max"), f"{root}.usesPerRound.max", name)
+        most = self._count(uses.get("max"), f"{root}.usesPerRound.max", name, 100)
         if most and most > max(per_round or 1, 1):
             self.assumed.append(f"{root}.usesPerRound.max: {name}: up to {most} uses per round not carried (a coc "
                                 "weapon line holds its normal rate)")
         if uses.get("burst") not in (None, "", 0, "0") or props.get("auto") or props.get("brst"):
             parts.append("burst")
-        bullets = self._count(ib.get("bullets"), f"{root}.bullets", name)
+        bullets = self._count(ib.get("bullets"), f"{root}.bullets", name, 10_000)
         if bullets:
             parts.append(f"capacity {bullets}")
-        malf = self._count(ib.get("malfunction"), f"{root}.malfunction", name)
-        if malf and malf <= 100:
+        malf = self._count(ib.get("malfunction"), f"{root}.malfunction", name, 100)
+        if malf:
             parts.append(f"malfunction {malf}")
         self.lines.append(("Weapons: " + ", ".join(parts), path))
 
-    def _count(self, value: Any, path: str, name: str) -> int | None:
-        if isinstance(value, str):
-            m = re.match(r"^\s*(\d+)\s*(?:\(\s*\d+\s*\))?\s*$", value)  # "1", "1(3)"
-            if m:
-                return int(m.group(1))
+    def _count(self, value: Any, path: str, name: str, most: int) -> int | None:
+        """A whole count of 0 to `most` ("1", "1(3)", 6), None when empty; anything else is said."""
+        m = re.match(r"^\s*(\d+)\s*(?:\(\s*\d+\s*\))?\s*$", value) if isinstance(value, str) else None
         try:
-            n = number(value)
+            n = int(m.group(1)) if m else number(value)
         except Unreadable as exc:
             self.lose(path, f"{name}: {exc}")
             return None
-        return None if n is None or n < 0 or n > 10_000 else math.floor(n)
+        if n is not None and not 0 <= n <= most:
+            self.lose(path, f"{name}: {n} (expected 0 to {most})")
+            return None
+        return None if n is None else math.floor(n)
 
     # ---- the rest ---------------------------------------------------------------------------
     def notes(self) -> None:

@@ -120,6 +120,23 @@ def seventh_to_coc(chars: dict[str, int]) -> tuple[dict[str, int], str, dict[str
                  + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")"), clamped
 
 
+def coc_damage(text: Any, melee: bool = False) -> str | None:
+    """A damage as a coc weapon line (`melee` False: dice, a shotgun's bands '4d6/2d6/1d6', a
+    trailing '+db' the text reader takes off and says) or melee line ('1d4+db', '1d3+1/2db')
+    holds it, lower case without spaces; None when coc's document cannot hold it."""
+    from typing import get_args, get_type_hints
+
+    from xsys.plugins.coc.model import CocMelee, DamageRoll
+
+    dmg = re.sub(r"\s+", "", str(text or "")).lower().replace("½", "1/2")
+    dmg = re.sub(r"\+?halfdb$", "+1/2db", dmg)
+    if melee:
+        pattern = get_args(get_type_hints(CocMelee, include_extras=True)["damage"])[1].pattern
+        return dmg if re.match(pattern, dmg) else None
+    bare = re.sub(r"\+(1/2)?db$", "", dmg)
+    return dmg if re.match(get_args(DamageRoll)[1].pattern, bare) else None
+
+
 # A distance as sheets write it: "15", "15ft", "20 yards", "100m", "10/20/50 yards" (a
 # shotgun's bands: the first is the base range)
 _DISTANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:/\s*\d+(?:\.\d+)?\s*)*([^\d\s/][^\d/]*)?\s*$")
