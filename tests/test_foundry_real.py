@@ -315,6 +315,8 @@ def test_natural_attacks_are_melee_attacks_with_their_skill(tmp_path):
                             {"name": "Beak", "skill": "Fist/Punch", "damage": "1d8+1/2db"},
                             {"name": "Tentacle", "skill": "Fighting (Tentacle)", "damage": "1d6+db"}]
     assert doc["skills"]["Fighting (Bite)"] == 50 and doc.get("weapons", []) == []
+    # a creature's own Fighting speciality is no misspelt 'Fighting (Axe)': no closest-match warning
+    assert "unknown" not in report(doc)
 
 
 def test_a_weapon_with_no_skill_link_is_read_or_said_never_dropped(tmp_path):
