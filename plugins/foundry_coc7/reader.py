@@ -182,7 +182,7 @@ class Unreadable(ValueError):
 
 
 def number(value: Any) -> float | None:
-    """A number as a sheet stores it (42, 42.0, "42", " 42 "), or None when empty."""
+    """A number as a sheet stores it (42, 42.0, "42", " 42 ", "42%"), or None when empty."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
@@ -191,8 +191,9 @@ def number(value: Any) -> float | None:
         if not math.isfinite(value):
             raise Unreadable(f"{value!r} is not a number")
         return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(?:\.\d+)?\s*", value):
-        return float(value) if "." in value else int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(?:\.\d+)?\s*%?\s*", value):  # "45", "45%"
+        text = value.strip().rstrip("%")
+        return float(text) if "." in text else int(text)
     raise Unreadable(f"{value!r} is not a number")
 
 
