@@ -91,6 +91,18 @@ class System:
         them (kind ``derived``): coming back it is recomputed from what did cross."""
         return {}
 
+    def sheet_derived(self, npc: Any) -> dict[str, tuple[Any, str]]:
+        """What a printed sheet of this system shows beside the stat block's own fields that its
+        rules compute (CoC's damage bonus; nWoD's Defense, Speed and Initiative where the block
+        leaves them out): label -> (value, rule ID). The sheet prints each with its rule; the
+        document itself stays as stated. Default: nothing."""
+        return {}
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        """What a sheet's column headings mean where the heading alone does not say (CoC's
+        armor "A" and "B"): table -> column -> one sentence, printed under that table."""
+        return {}
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())

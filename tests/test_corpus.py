@@ -17,7 +17,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from xsys.conversions import api, documents
@@ -119,7 +118,8 @@ def test_corpus_document_reads_as_it_states(expect_path: Path) -> None:
         assert any(want in line for line in lines), f"{where}: no loss line says {want!r}; lines: {lines}"
     other = "gurps" if expect["system"] != "gurps" else "coc"
     conv = api.convert(loaded, other, trace=False)
-    assert msgspec.to_builtins(conv.document)["name"] == expect["name"]
+    # the converted document's own name (msgspec.to_builtins cannot encode a coc weapon's Length)
+    assert conv.document.name == expect["name"]
 
 
 def test_the_reader_and_edition_a_reader_states_are_one_line_of_the_report() -> None:

@@ -43,3 +43,13 @@ def test_an_edited_neutral_value_is_converted_not_passed_through():
 def test_a_system_of_another_scale_still_equates():
     written = _skills(api.convert(api.load(FIXTURES / "coc/npcs/cultist_shotgun.yaml"), "gurps", fresh=True).document)
     assert "Guns (Shotgun)" in written and written["Guns (Shotgun)"] != 40
+
+
+def test_coc_listen_converts_to_the_gurps_hearing_it_is():
+    """Listen was carried verbatim into GURPS although GURPS Hearing is listening."""
+    doc = api.convert(api.load(FIXTURES / "coc/npcs/dock_brute.yaml"), "gurps", fresh=True).document
+    skills = _skills(doc)
+    assert "Hearing" in skills and "Listen" not in (to_builtins(doc).get("carried") or {}).get("coc", {}).get("skills", {})
+    back = _skills(api.convert(to_builtins(doc), "coc", fresh=True).document)
+    # the dock brute's Listen 30 comes back within one GURPS Hearing level (about 5 points here)
+    assert abs(back["Listen"] - 30) <= 5

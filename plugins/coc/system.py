@@ -320,6 +320,20 @@ class CocSystem(System):
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         return _characteristics()
 
+    def sheet_derived(self, npc: CocNpc) -> dict[str, tuple[Any, str]]:
+        """The damage bonus a melee line's '+db' adds, by STR + SIZ (coc-ja.damage-bonus), and
+        HP by the rule where the block states none (coc-ja.hp)."""
+        out: dict[str, tuple[Any, str]] = {"DB": (damage_bonus(npc.STR, npc.SIZ), "coc-ja.damage-bonus")}
+        if npc.HP is None:
+            out["HP"] = (npc.derived_HP, "coc-ja.hp")
+        return out
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        return {"armor": {
+            "A": "the armor value: points of damage it stops (coc-ja.armor.table)",
+            "B": "the table's second number, which the rule text never explains; it is half of A in every "
+                 "row but the heavy leather jacket (coc-ja.armor.table)"}}
+
     def skills(self) -> dict[str, tuple[str, ...]]:
         if self._skills is None:
             self._skills = {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}

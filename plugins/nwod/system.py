@@ -1085,6 +1085,11 @@ class NwodSystem(System):
             "Initiative": npc.Dexterity + npc.Composure + m.get("Fast Reflexes", 0),
         }
 
+    def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
+        """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
+        leaves them out: an nWoD sheet always shows them."""
+        return {k: (v, "nwod.derived") for k, v in self.derived(npc).items() if getattr(npc, k) is None}
+
     def _skill_context(self, npc: NwodNpc | Mapping[str, int]) -> dict[str, int]:
         if isinstance(npc, NwodNpc):
             return {a: getattr(npc, a) for a in self.ATTRIBUTES}
