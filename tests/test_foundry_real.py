@@ -165,10 +165,12 @@ def test_the_one_place_that_divides_seventh_edition_values():
     from xsys.plugins.textblock.compose import SEVENTH_EDITION_FACTOR, seventh_to_coc
 
     assert SEVENTH_EDITION_FACTOR == 5
-    chars, note, clamped = seventh_to_coc({"STR": 0, "CON": 115, "SIZ": 1050, "DEX": 62})
+    clamped: dict = {}
+    chars, note = seventh_to_coc({"STR": 0, "CON": 115, "SIZ": 1050, "DEX": 62}, clamped)
     assert chars == {"STR": 1, "CON": 23, "SIZ": 99, "DEX": 12}
     assert clamped == {"STR": (0, 1), "SIZ": (210, 99)}
     assert "CON 115 -> 23" in note
+    assert seventh_to_coc({"SIZ": 1050, "STR": 0})[0] == {"SIZ": 210, "STR": 1}  # without: as it always read
 
 
 # ---- empty characteristics, and what is not an actor ---------------------------------------

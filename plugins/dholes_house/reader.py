@@ -148,7 +148,8 @@ class _Export:
                 empty.append(k)
                 continue
             self.chars7[k] = v
-        coc, note, clamped = seventh_to_coc(self.chars7)
+        clamped: dict[str, tuple[int, int]] = {}
+        coc, note = seventh_to_coc(self.chars7, clamped)
         if self.chars7:
             self.assumed.append(f"{cpath}: {note}")
         for k, (exact, kept) in clamped.items():

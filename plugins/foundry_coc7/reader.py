@@ -288,7 +288,8 @@ class _Actor:
             self.assumed.append(f"{cpath}: no value, read as the average of the roll formula (the sheet's own "
                                 "average roll: NdM counts N x (M + 1) / 2, rounded down): " + ", ".join(averaged))
         self.values.update({k.lower(): v for k, v in self.chars7.items()})
-        coc, note, clamped = seventh_to_coc(self.chars7)
+        clamped: dict[str, tuple[int, int]] = {}
+        coc, note = seventh_to_coc(self.chars7, clamped)
         if self.chars7:
             self.assumed.append(f"{cpath}: {note}")
         for k, (exact, kept) in clamped.items():

@@ -103,21 +103,22 @@ COC_CHARACTERISTIC_RANGE = (1, 99)  # coc's Characteristic type (3-18 for most h
 COC_AVERAGE_ADULT = {"STR": 11, "CON": 11, "SIZ": 13, "DEX": 11, "APP": 11, "INT": 13, "POW": 11, "EDU": 14}
 
 
-def seventh_to_coc(chars: dict[str, int]) -> tuple[dict[str, int], str, dict[str, tuple[int, int]]]:
-    """7th-edition characteristics on coc's scale: value / 5, rounded half up; the assumed
-    entry saying so; and the values coc's 1-99 range cannot hold (a creature's STR 0, a Great
-    Old One's SIZ 1050), ``{key: (value / 5 rounded, kept)}``, for the caller to report as a
-    loss at its own path."""
+def seventh_to_coc(chars: dict[str, int],
+                   clamped: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, int], str]:
+    """7th-edition characteristics on coc's scale, value / 5 rounded half up, and the assumed
+    entry saying so. A value below coc's 1 is kept at 1. With `clamped` (a dict the caller
+    reports from), every value coc's 1-99 cannot hold (a creature's STR 0, a Great Old One's
+    SIZ 1050) is kept at the nearest end and recorded there as ``{key: (value / 5 rounded,
+    kept)}``, for the caller to say at its own path."""
     lo, hi = COC_CHARACTERISTIC_RANGE
     out: dict[str, int] = {}
-    clamped: dict[str, tuple[int, int]] = {}
     for k, v in chars.items():
         exact = math.floor(v / SEVENTH_EDITION_FACTOR + 0.5)
-        out[k] = min(max(exact, lo), hi)
-        if out[k] != exact:
+        out[k] = max(exact, lo) if clamped is None else min(max(exact, lo), hi)
+        if clamped is not None and out[k] != exact:
             clamped[k] = (exact, out[k])
     return out, ("7th-edition characteristics (1-99) divided by 5 and rounded for coc's 3-18 scale ("
-                 + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")"), clamped
+                 + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
 
 
 def coc_damage(text: Any, melee: bool = False) -> str | None:
