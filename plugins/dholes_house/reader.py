@@ -401,13 +401,13 @@ def read_v1(inv: dict[str, Any], version: str = "0.3") -> dict[str, Any]:
         x.lines.append((f"Notes: {one_line(re.sub(r'<[^>]+>', ' ', notes))}", "$.Investigator.Backstory.description"))
     game = one_line(_obj(inv.get("Header")).get("GameVersion") or "")
     shown = ", ".join(f"{k} {v}" for k, v in list(x.chars7.items())[:3])
-    edition = ("7th edition: Dhole's House builds 7th-edition investigators" + (f" (GameVersion {game!r})" if game else "")
-               + ", characteristics on the 1-99 scale" + (f" ({shown} ...)" if shown else "")
-               + ", read into coc divided by 5")
+    edition = ("7th edition: Dhole's House builds 7th-edition investigators"
+               + (f" (GameVersion {game!r})" if game else "") + ", characteristics on the 1-99 scale"
+               + (f" ({shown} ...)" if shown else "") + ", read into coc divided by 5")
+    reader = (f"dholes-house export, reader for Header.Version 0.3.x (this export: {version}): "
+              "Investigator.Characteristics, Skills.Skill, Weapons.weapon")
     return read_lines(x.lines, FORMAT, "coc", assumed=x.assumed, unread=x.unread, stats=stats,
-                      about={"reader": f"dholes-house export, reader for Header.Version 0.3.x (this export: {version}): "
-                                       "Investigator.Characteristics, Skills.Skill, Weapons.weapon",
-                             "edition": edition})
+                      about={"reader": reader, "edition": edition})
 
 
 READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

@@ -326,15 +326,15 @@ class _Actor:
             return None if v is None or v == 0 else v  # 0 is an unset gauge on a new sheet
 
         out: dict[str, int | None] = {"HP": self._hp(apath, stated["hp"], num)}
-        con_pow = self.chars7.get("POW")
+        pow7 = self.chars7.get("POW")
         # MP: with auto on, the sheet computes POW / 5 (what coc derives too): nothing of its own
         mp = num("mp", "max") or num("mp", "value")
         own_mp = None
-        if mp is not None and (stated["mp"].get("auto") is False or con_pow is None) and \
-                (con_pow is None or math.floor(mp) != con_pow // 5):
+        if mp is not None and (stated["mp"].get("auto") is False or pow7 is None) and \
+                (pow7 is None or math.floor(mp) != pow7 // 5):
             own_mp = math.floor(mp)
         san = num("san", "value")  # current Sanity; starting SAN is POW
-        own_san = math.floor(san) if san is not None and (con_pow is None or math.floor(san) != con_pow) else None
+        own_san = math.floor(san) if san is not None and (pow7 is None or math.floor(san) != pow7) else None
         luck = num("lck", "value")
         own_luck = math.floor(luck) if luck is not None else None
         for field, value, hi, path in (("SAN", own_san, 99, "san"), ("MP", own_mp, 999, "mp"),
@@ -424,7 +424,6 @@ class _Actor:
             if not 0 <= value <= 200:
                 self.lose(f"{path}.{self.key}", f"skill {name!r} {value}% (coc holds 0-200%)")
                 continue
-            record["value"] = value
             self.lines.append((f"Skills: {name} {value}%", path))
 
     def _skill_value(self, ib: dict[str, Any], path: str, name: str) -> int:
