@@ -672,13 +672,6 @@ def coc_name(raw: str) -> tuple[str, list[str]]:
 
 # ---- Call of Cthulhu: which edition ------------------------------------------------------
 
-def seventh_to_sixth(value: int) -> int:
-    """A 7th-edition characteristic (1-99: five times the 3-18 of the 5th and 6th editions) on
-    coc's 6th-edition scale: divided by 5, rounded half up (Chaosium's conversion), at least 1.
-    The one place this conversion is made (compose.seventh_to_coc uses it too)."""
-    return max(1, (2 * value + 5) // 10)
-
-
 _EDITION_WORDS = (
     (7, re.compile(r"7th[- ]edition|\b7th ed\b|\b7e\b|\bcoc ?7|第?7版|第七版|新クトゥルフ|7th", re.IGNORECASE)),
     (6, re.compile(r"[56]th[- ]edition|\b[56]th ed\b|\b[56]e\b|\bcoc ?6|第?6版|第六版|[56]th", re.IGNORECASE)),
@@ -1111,15 +1104,15 @@ def _skill_of_class(weapon_class: str) -> str:
 
 
 def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
-    """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_sixth); one
+    """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (compose.seventh_to_coc); one
     outside what a coc document holds (1-99) is unread, not a failed block; a characteristic the
     block leaves out: the average adult, said so."""
     if seventh and chars:
-        before = dict(chars)
-        for k, v in list(chars.items()):
-            chars[k] = seventh_to_sixth(v)
-        r.assumed.append("a 7th-edition block: every characteristic divided by 5 and rounded for coc's 3-18 scale ("
-                         + ", ".join(f"{k} {before[k]} -> {v}" for k, v in chars.items()) + ")")
+        from .compose import seventh_to_coc  # the one 7th -> coc conversion, shared with Foundry, Dhole's House
+
+        converted, note = seventh_to_coc(chars)
+        chars.update(converted)
+        r.assumed.append(note)
     for k, v in list(chars.items()):
         if not 1 <= v <= 99:
             r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is 1-99)"))
