@@ -1,0 +1,229 @@
+"""What a hostile review of `xsys convert` and its files found, each as a test: the sweep
+of leftovers removes only what xsys provably made, `-o` never replaces its own input, a
+full disk or a signal leaves nothing behind and says which file, a huge input limit does
+not exhaust memory, a FIFO is read once, control characters in names are shown escaped,
+and negative distances are refused in documents and in `xsys rules`. CLI cases run the
+real `xsys` in a subprocess."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import documents, output, stream
+
+ROOT = Path(__file__).resolve().parent.parent
+XSYS = str(Path(sys.executable).with_name("xsys"))
+NPC = ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml"
+
+
+def run(*args, env=None, stdin=None, timeout=120, preexec_fn=None):
+    return subprocess.run([XSYS, *map(str, args)], capture_output=True, env={**os.environ, **(env or {})},
+                          input=stdin, timeout=timeout, preexec_fn=preexec_fn)
+
+
+def one_error(r, code=2):
+    """The one line on stderr of a run that failed with `code`, without a traceback."""
+    err = r.stderr.decode("utf-8", "replace")
+    assert r.returncode == code, err
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def listing(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under `folder`: a file's bytes, a folder as 'dir', a link as its target."""
+    out: dict[str, bytes | str] = {}
+    for p in sorted(folder.rglob("*")):
+        rel = str(p.relative_to(folder))
+        if p.is_symlink():
+            out[rel] = "-> " + os.readlink(p)
+        elif p.is_dir():
+            out[rel] = "dir"
+        else:
+            out[rel] = p.read_bytes()
+    return out
+
+
+def roster(folder: Path, n: int) -> Path:
+    import json
+
+    base = {"STR": 9, "CON": 11, "SIZ": 10, "DEX": 12, "APP": 13, "INT": 16, "POW": 15, "EDU": 18, "HP": 11}
+    npcs = [{"name": f"cultist {i}", **base, "skills": {"Handgun": 30 + i % 60}} for i in range(n)]
+    p = folder / "cult.json"
+    p.write_text(json.dumps({"system": "coc", "kind": "roster", "name": "cult", "npcs": npcs}))
+    return p
+
+
+# ---- the sweep of leftovers removes only what xsys provably made ----------------------------
+
+def _look_alikes(folder: Path) -> None:
+    """Files and folders whose names look like xsys's temporary names, old or new, but that
+    xsys cannot prove it made: every one must survive any number of xsys runs."""
+    dead = dead_pid()
+    old = time.time() - 7 * 24 * 3600
+    files = {
+        ".holiday-video.20240101.part": b"a week of holiday",
+        ".thesis.2023.fa.complete": b"four years of work",
+        ".report.final_v2.part": b"the report",
+        f".notes.{dead}.7f3a.complete": b"notes",  # the shape an earlier xsys used
+        f".xsys-{dead}-0123abcd.tmp": b"maybe an earlier xsys, maybe not",
+        f".xsys-{dead}-0123456789abcdef.d": b"a file, not a folder",
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    # the new pattern's folders, each lacking one proof
+    no_marker = folder / f".xsys-{dead}-00000000000000aa.d"
+    no_marker.mkdir()
+    (no_marker / "out.part").write_bytes(b"no owner file")
+    wrong_marker = folder / f".xsys-{dead}-00000000000000bb.d"
+    wrong_marker.mkdir()
+    (wrong_marker / "owner").write_bytes(b"mine, not xsys's\n")
+    (wrong_marker / "out.part").write_bytes(b"kept")
+    # a real marker, but for another folder's name (copied from elsewhere)
+    other = folder / f".xsys-{dead}-00000000000000cc.d"
+    other.mkdir()
+    (other / "owner").write_bytes(output._marker(dead, "00000000000000dd"))
+    (other / "out.part").write_bytes(b"kept")
+    # the right marker, but something xsys never puts there
+    foreign = folder / f".xsys-{dead}-00000000000000ee.d"
+    foreign.mkdir()
+    (foreign / "owner").write_bytes(output._marker(dead, "00000000000000ee"))
+    (foreign / "photo.jpg").write_bytes(b"jpeg")
+    # the right marker reached through a symbolic link
+    linked = folder / f".xsys-{dead}-00000000000000ff.d"
+    linked.mkdir()
+    (folder / "marker.txt").write_bytes(output._marker(dead, "00000000000000ff"))
+    (linked / "owner").symlink_to(folder / "marker.txt")
+    (linked / "out.part").write_bytes(b"kept")
+    # a folder with a marker whose name is not xsys's pattern
+    odd = folder / f".xsys-{dead}-0000000000000a.d"
+    odd.mkdir()
+    (odd / "owner").write_bytes(output._marker(dead, "0000000000000a"))
+    for p in folder.rglob("*"):
+        os.utime(p, (old, old), follow_symlinks=False)
+
+
+def test_writing_an_output_leaves_other_peoples_hidden_files_alone(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    _look_alikes(out)
+    before = listing(out)
+    assert len(before) == 23
+    for _ in range(2):  # a new output, then one replaced
+        r = run("convert", NPC, "--to", "gurps", "-q", "-o", out / "out.yaml")
+        assert r.returncode == 0, r.stderr.decode()
+    r = run("convert", roster(tmp_path, 3), "--to", "gurps", "-q", "-o", out / "roster.json",
+            env={"TMPDIR": str(out)})  # streamed: sweeps the output folder and TMPDIR
+    assert r.returncode == 0, r.stderr.decode()
+    after = listing(out)
+    assert sorted(set(after) - set(before)) == ["out.yaml", "roster.json"]
+    assert {k: v for k, v in after.items() if k in before} == before
+
+
+def _temp_folder_holder(folder: Path) -> subprocess.Popen:
+    """Another process that made a real xsys temporary folder in `folder` and is still
+    running; its first line is the folder's path."""
+    code = ("import sys, time\nfrom pathlib import Path\nfrom xsys.conversions.output import TempFolder\n"
+            "t = TempFolder(Path(sys.argv[1]))\nt.file('out').write_bytes(b'half')\n"
+            "print(t.path, flush=True)\ntime.sleep(120)\n")
+    return subprocess.Popen([sys.executable, "-c", code, str(folder)], stdout=subprocess.PIPE, text=True)
+
+
+def test_a_live_runs_folder_is_kept_and_a_dead_runs_folder_removed(tmp_path):
+    holder = _temp_folder_holder(tmp_path)
+    try:
+        held = Path(holder.stdout.readline().strip())
+        assert re.fullmatch(r"\.xsys-\d+-[0-9a-f]{16}\.d", held.name)
+        assert sorted(p.name for p in held.iterdir()) == ["out.part", "owner"]
+        r = run("convert", NPC, "--to", "gurps", "-q", "-o", tmp_path / "a.yaml")
+        assert r.returncode == 0, r.stderr.decode()
+        assert (held / "out.part").read_bytes() == b"half"  # its process is running: kept
+    finally:
+        holder.kill()
+        holder.wait()
+    r = run("convert", NPC, "--to", "gurps", "-q", "-o", tmp_path / "b.yaml")
+    assert r.returncode == 0, r.stderr.decode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "b.yaml"]
+
+
+def test_a_folder_whose_lock_is_held_is_kept_whoever_holds_it(tmp_path):
+    # the right name and marker, its process id long gone, but the lock held (by this
+    # process here): proof that a run still owns it, so it stays
+    dead = dead_pid()
+    token = "0123456789abcdef"
+    held = tmp_path / f".xsys-{dead}-{token}.d"
+    held.mkdir()
+    (held / "owner").write_bytes(output._marker(dead, token))
+    (held / "out.part").write_bytes(b"being written")
+    fd = os.open(held / "owner", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        output._swept.clear()
+        output.sweep(tmp_path)
+        assert sorted(p.name for p in held.iterdir()) == ["out.part", "owner"]
+    finally:
+        os.close(fd)
+    output._swept.clear()
+    output.sweep(tmp_path)  # the lock is free now: provably a dead run's
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- -o never replaces its own input -----------------------------------------------------------
+
+def test_o_refuses_to_replace_its_own_input(tmp_path):
+    src = tmp_path / "in.yaml"
+    src.write_bytes(NPC.read_bytes())
+    (tmp_path / "link.yaml").symlink_to("in.yaml")
+    os.link(src, tmp_path / "hard.yaml")
+    for dest in ("in.yaml", "link.yaml", "hard.yaml", "./sub/../in.yaml"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        r = subprocess.run([XSYS, "convert", "in.yaml", "--to", "gurps", "-o", dest], capture_output=True,
+                           cwd=tmp_path)
+        line = one_error(r)
+        assert line == (f"xsys: error: {dest}: -o: the output would replace an input "
+                        "(expected an output file other than the input, found in.yaml)")
+        assert src.read_bytes() == NPC.read_bytes()
+    # standard input read from the file named by -o
+    with open(src, "rb") as fh:
+        r = subprocess.run([XSYS, "convert", "-", "--to", "gurps", "-o", "in.yaml"], stdin=fh,
+                           capture_output=True, cwd=tmp_path)
+    assert one_error(r).endswith("-o: the output would replace an input "
+                                 "(expected an output file other than the input, found <stdin>)")
+    assert src.read_bytes() == NPC.read_bytes()
+    # another file is still fine
+    r = subprocess.run([XSYS, "convert", "in.yaml", "--to", "gurps", "-q", "-o", "other.yaml"],
+                       capture_output=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr.decode()
+
+
+def test_out_dir_refuses_a_hard_link_of_an_input(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.yaml").write_bytes(NPC.read_bytes())
+    out = tmp_path / "out"
+    out.mkdir()
+    os.link(src / "a.yaml", out / "a.yaml")
+    r = run("convert", src, "--to", "gurps", "-q", "--out-dir", out)
+    assert one_error(r) == (f"xsys: error: {out / 'a.yaml'}: --out-dir: the output would replace an input "
+                            f"(expected an output folder other than the input's, or another --format, "
+                            f"found {src / 'a.yaml'})")
+    assert (src / "a.yaml").read_bytes() == NPC.read_bytes()
