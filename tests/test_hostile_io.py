@@ -227,3 +227,150 @@ def test_out_dir_refuses_a_hard_link_of_an_input(tmp_path):
                             f"(expected an output folder other than the input's, or another --format, "
                             f"found {src / 'a.yaml'})")
     assert (src / "a.yaml").read_bytes() == NPC.read_bytes()
+
+
+# ---- a full disk, a file size limit, and signals: nothing left behind, the file named ------------
+
+def _leftovers(*folders: Path) -> list[str]:
+    return [f"{f}/{p.name}" for f in folders for p in f.iterdir() if p.name.startswith(".xsys-")]
+
+
+@pytest.mark.parametrize("failing, expected", [
+    ("out", "{dest}: cannot write output: No space left on device"),
+    ("losses-written", "{tmp}: cannot write a temporary file: No space left on device "
+                       "(expected room in the temporary folder (TMPDIR sets another))"),
+    ("origin", "{tmp}: cannot write a temporary file: No space left on device "
+               "(expected room in the temporary folder (TMPDIR sets another))"),
+])
+def test_a_full_disk_while_streaming_names_the_file_and_leaves_nothing(tmp_path, monkeypatch, failing, expected):
+    src = roster(tmp_path, 40)
+    out_dir, spool = tmp_path / "out", tmp_path / "spool"
+    out_dir.mkdir()
+    spool.mkdir()
+    monkeypatch.setattr(stream.tempfile, "tempdir", str(spool))
+    make = stream._Job._temp
+
+    class Full:  # a file on a disk with 256 bytes left
+        def __init__(self, fh):
+            self.fh, self.room = fh, 256
+
+        def write(self, data):
+            if len(data) > self.room:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            self.room -= len(data)
+            return self.fh.write(data)
+
+        def __getattr__(self, name):
+            return getattr(self.fh, name)
+
+    def temp(job, folder, stem):
+        p, sink = make(job, folder, stem)
+        if stem == failing:
+            sink.fh = Full(sink.fh)
+        return p, sink
+
+    monkeypatch.setattr(stream._Job, "_temp", temp)
+    dest = out_dir / "cult.json"
+    with pytest.raises(documents.InputError) as err:
+        stream.convert_file(str(src), "gurps", dest=dest)
+    assert err.value.line() == expected.format(dest=dest, tmp=spool)
+    assert list(out_dir.iterdir()) == [] and list(spool.iterdir()) == []
+
+
+def _file_size_limit(limit: int):
+    """For a child process: files may not grow past `limit` bytes, and passing it is the
+    error EFBIG ("File too large") on the write, not the signal that would kill it."""
+    def pre():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return pre
+
+
+def test_a_file_size_limit_while_streaming_is_one_line_naming_the_output(tmp_path):
+    src = roster(tmp_path, 800)  # about 120 KB in, 2.4 MB out
+    out_dir, spool = tmp_path / "out", tmp_path / "spool"
+    out_dir.mkdir()
+    spool.mkdir()
+    dest = out_dir / "cult.json"
+    r = run("convert", src, "--to", "gurps", "-q", "-o", dest, env={"TMPDIR": str(spool)},
+            preexec_fn=_file_size_limit(1_000_000))
+    assert one_error(r) == f"{dest}: cannot write output: File too large"
+    assert _leftovers(out_dir, spool) == [] and not dest.exists()
+
+
+def test_a_folder_run_that_hits_a_file_size_limit_says_what_was_converted(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    big = roster(src, 800)
+    small = src / "one.yaml"
+    small.write_bytes(NPC.read_bytes())
+    out_dir, spool = tmp_path / "out", tmp_path / "spool"
+    spool.mkdir()
+    r = run("convert", src, "--to", "gurps", "-q", "--out-dir", out_dir, env={"TMPDIR": str(spool)},
+            preexec_fn=_file_size_limit(1_000_000))
+    err = r.stderr.decode()
+    assert r.returncode == 2 and "Traceback" not in err, err
+    assert err.splitlines() == [f"{out_dir / big.name}: cannot write output: File too large",
+                                "converted 1 of 2 file(s); 1 failed"]
+    assert sorted(p.name for p in out_dir.iterdir()) == ["one.yaml"]
+    assert _leftovers(spool) == []
+
+
+def _start_streaming(tmp_path: Path, n: int = 6000, dest_name: str = "cult.json") -> tuple[subprocess.Popen, Path, Path]:
+    src = roster(tmp_path, n)
+    out_dir, spool = tmp_path / "out", tmp_path / "spool"
+    out_dir.mkdir()
+    spool.mkdir()
+    proc = subprocess.Popen([XSYS, "convert", str(src), "--to", "gurps", "-q", "-o", str(out_dir / dest_name)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(spool)})
+    deadline = time.time() + 60
+    # mid-run: both temporary folders made and the spool files growing
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            spooled = sum(p.stat().st_size for p in spool.rglob("*") if p.is_file())
+        except OSError:  # a file removed meanwhile
+            spooled = 0
+        if _leftovers(out_dir) and spooled > 50_000:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the roster was converted before it could be stopped"
+    return proc, out_dir, spool
+
+
+@pytest.mark.parametrize("sig, word", [(signal.SIGTERM, "terminated"), (signal.SIGHUP, "hung up"),
+                                       (signal.SIGINT, "interrupted")])
+def test_a_stopped_roster_removes_its_temporary_files(tmp_path, sig, word):
+    proc, out_dir, spool = _start_streaming(tmp_path)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err.decode()) == (128 + sig, f"xsys: {word}\n")
+    assert list(out_dir.iterdir()) == [] and list(spool.iterdir()) == []
+
+
+def test_a_killed_rosters_folders_are_removed_by_the_next_run(tmp_path):
+    proc, out_dir, spool = _start_streaming(tmp_path)
+    proc.kill()
+    proc.wait()
+    left = _leftovers(out_dir, spool)
+    assert len(left) == 2  # one folder in each: nothing can clean up after SIGKILL
+    for folder in (out_dir, spool):
+        [d] = folder.iterdir()
+        assert "owner" in os.listdir(d)
+    r = run("convert", roster(tmp_path / "out", 2), "--to", "gurps", "-q", "-o", out_dir / "two.json",
+            env={"TMPDIR": str(spool)})
+    assert r.returncode == 0, r.stderr.decode()
+    assert sorted(p.name for p in out_dir.iterdir()) == ["cult.json", "two.json"]  # the input and output
+    assert list(spool.iterdir()) == []
+
+
+def test_nohup_keeps_sighup_ignored(tmp_path):
+    # a SIGHUP that the caller ignores (nohup) stays ignored: the roster is converted
+    src = roster(tmp_path, 1500)
+    out = tmp_path / "out.json"
+    proc = subprocess.Popen([XSYS, "convert", str(src), "--to", "gurps", "-q", "-o", str(out)],
+                            stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert out.stat().st_size > 1_000_000
