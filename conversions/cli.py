@@ -563,13 +563,22 @@ def _may_be_roster(src: str) -> bool:
     import mmap
 
     try:
-        with open(src, "rb") as fh:
-            if not os.path.isfile(src) or os.fstat(fh.fileno()).st_size == 0:
-                return False
+        # only a regular file, asked before it is opened: opening a FIFO would wait for its
+        # writer and closing it unread would throw the writer's data away
+        st = os.stat(src)
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            return False
+        with open(src, "rb", opener=_no_block) as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode) or os.fstat(fh.fileno()).st_size == 0:
+                return False  # replaced by something else meanwhile
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
                 return mm.find(b"npcs") >= 0
     except (OSError, ValueError):
         return False
+
+
+def _no_block(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, input_format: str | None,

@@ -374,3 +374,103 @@ def test_nohup_keeps_sighup_ignored(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err.decode()
     assert out.stat().st_size > 1_000_000
+
+
+# ---- the input limit: read in bounded chunks, a huge limit is no allocation ------------------------
+
+def _address_space(limit: int):
+    def pre():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return pre
+
+
+@pytest.fixture(scope="module")
+def npc_in_gurps() -> bytes:
+    r = run("convert", NPC, "--to", "gurps", "-q")
+    assert r.returncode == 0, r.stderr.decode()
+    return r.stdout
+
+
+@pytest.mark.parametrize("value", ["10000000000", "1000000000000", "9" * 5000])
+def test_a_huge_input_limit_reads_as_usual(tmp_path, value, npc_in_gurps):
+    # within 1 GiB of address space: a limit is never allocated, however large
+    r = run("convert", NPC, "--to", "gurps", "-q", env={"XSYS_MAX_INPUT_BYTES": value},
+            preexec_fn=_address_space(1 << 30))
+    assert (r.returncode, r.stderr, r.stdout) == (0, b"", npc_in_gurps)
+    big = roster(tmp_path, 50)
+    r = run("convert", big, "--to", "gurps", "-q", env={"XSYS_MAX_INPUT_BYTES": value},
+            preexec_fn=_address_space(1 << 30))
+    assert r.returncode == 0 and r.stdout.startswith(b'{\n  "system": "gurps"'), r.stderr.decode()
+    r = run("convert", "-", "--to", "gurps", "-q", stdin=NPC.read_bytes(), env={"XSYS_MAX_INPUT_BYTES": value},
+            preexec_fn=_address_space(1 << 30))
+    assert (r.returncode, r.stdout) == (0, npc_in_gurps), r.stderr.decode()
+
+
+@pytest.mark.parametrize("value", ["1e12", "-5", "16_777_216", "0x100", "12 MB"])
+def test_a_malformed_input_limit_is_one_clear_line(value):
+    r = run("convert", NPC, "--to", "gurps", "-q", env={"XSYS_MAX_INPUT_BYTES": value})
+    assert one_error(r) == (f"{NPC}: XSYS_MAX_INPUT_BYTES is not a size in bytes "
+                            f"(expected a whole number above 0, e.g. 16777216, found {value!r})")
+
+
+def test_reading_in_chunks_stops_at_the_cap():
+    import io
+
+    data = bytes(range(256)) * 20_000  # 5 MB
+    assert documents.read_upto(io.BytesIO(data), 3_000_001) == data[:3_000_001]
+    assert documents.read_upto(io.BytesIO(data), 10**30) == data
+    assert documents.read_upto(io.BytesIO(data), 10**30, size=len(data)) == data
+    assert documents.read_upto(io.BytesIO(b""), 10**30) == b""
+
+
+# ---- a FIFO is opened and read once ------------------------------------------------------------------
+
+def _fifo_with(tmp_path: Path, name: str, data: bytes, at_once: bool = False) -> tuple[Path, subprocess.Popen]:
+    """A FIFO `name` and a writer process sending it `data`: as `cat FILE > FIFO` does (all
+    of it as soon as a reader opens the FIFO, then closed: a reader that opens it, closes it
+    and opens it again finds nothing, or waits for ever) or, when not `at_once`, as a
+    pipeline does (the FIFO opened, the data a moment later)."""
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    src = tmp_path / ("data-" + name)
+    src.write_bytes(data)
+    if at_once:  # waits for a reader by trying again and again, then writes at once
+        code = ("import errno, os, sys\ndata = open(sys.argv[1], 'rb').read()\nwhile True:\n"
+                "    try:\n        fd = os.open(sys.argv[2], os.O_WRONLY | os.O_NONBLOCK)\n        break\n"
+                "    except OSError as exc:\n        if exc.errno != errno.ENXIO:\n            raise\n"
+                "os.set_blocking(fd, True)\nos.write(fd, data)\nos.close(fd)\n")
+        writer = subprocess.Popen([sys.executable, "-c", code, str(src), str(fifo)])
+    else:
+        writer = subprocess.Popen(["sh", "-c", 'exec > "$2"; sleep 0.3; cat "$1"', "sh", str(src), str(fifo)])
+    return fifo, writer
+
+
+def test_a_fifo_document_is_read_once(tmp_path, npc_in_gurps):
+    for i in range(2):  # the old double opening hung here: the data was gone with its first reading
+        fifo, writer = _fifo_with(tmp_path, f"npc{i}.yaml", NPC.read_bytes(), at_once=True)
+        try:
+            r = run("convert", fifo, "--to", "gurps", "-q", timeout=20)
+        finally:
+            writer.kill()
+            writer.wait()
+        assert (r.returncode, r.stderr, r.stdout) == (0, b"", npc_in_gurps)
+
+
+def test_a_fifo_roster_is_converted_whole_from_one_reading(tmp_path):
+    big = roster(tmp_path, 30)
+    expected = run("convert", big, "--to", "gurps", "-q")
+    assert expected.returncode == 0
+    fifo, writer = _fifo_with(tmp_path, "roster.json", big.read_bytes())
+    try:
+        r = run("convert", fifo, "--to", "gurps", "-q", timeout=30)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert (r.returncode, r.stderr, r.stdout) == (0, b"", expected.stdout)
+    fifo2, writer = _fifo_with(tmp_path, "npc2.yaml", NPC.read_bytes())
+    try:
+        r = run("validate", fifo2, timeout=30)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert (r.returncode, r.stdout) == (0, f"ok: {fifo2} (coc npc)\n".encode()), r.stderr.decode()
