@@ -251,7 +251,7 @@ def validate(
             loaded = api.from_plain(data, str(f), system)
             for key, raw in loaded.settings.items():
                 api.system_for(key, {key: raw})  # settings are checked too
-            _emit(f"ok: {f} ({loaded.system} {loaded.kind})")
+            _emit(f"ok: {printable(f)} ({loaded.system} {loaded.kind})")
             for loss in read_losses(loaded.meta, loaded.system):  # what a format plugin could not read
                 typer.echo(f"{printable(str(f))}: {loss.render()}", err=True)
         except XsysError as exc:
@@ -266,7 +266,7 @@ DOC_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 
 
 def _info(text: str) -> None:
-    typer.echo(f"xsys: info: {text}", err=True)
+    typer.echo(printable(f"xsys: info: {text}"), err=True)
 
 
 def _is_document(data: Any) -> bool:
@@ -459,7 +459,7 @@ class _Progress:
 
     def file(self, rel: str) -> None:
         if self.files is not None:
-            self.progress.update(self.files, description=rel[-40:])
+            self.progress.update(self.files, description=printable(rel)[-40:])
 
     def file_done(self) -> None:
         if self.files is not None:
@@ -471,12 +471,12 @@ class _Progress:
     def npcs(self, name: str) -> Any:
         def update(done: int, total: int | None, reached: int) -> None:
             if self.roster is None:
-                self.roster = self.progress.add_task(name[-40:], total=total or None, npcs=0)
+                self.roster = self.progress.add_task(printable(name)[-40:], total=total or None, npcs=0)
             if total is not None:
                 self.progress.update(self.roster, completed=done, npcs=done)
             else:  # a YAML roster: how far into the file, in bytes
                 self.progress.update(self.roster, completed=reached, total=self._size, npcs=done,
-                                     description=f"{name[-30:]} ({done:,} NPCs)")
+                                     description=f"{printable(name)[-30:]} ({done:,} NPCs)")
 
         try:
             self._size = os.path.getsize(name)
@@ -806,7 +806,7 @@ def curve(
         _emit("")
         _emit(curves.table(data))
     else:
-        _emit(f"wrote {output}")
+        _emit(f"wrote {printable(output)}")
 
 
 @app.command()
@@ -937,9 +937,10 @@ def _install_signal_handlers() -> dict[int, Any]:
 
 
 def _err(line: str) -> None:
+    """One line to stderr, control characters (of a file name, say) shown escaped."""
     if sys.stderr is not None:
         try:
-            sys.stderr.write(line + "\n")
+            sys.stderr.write(printable(line) + "\n")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass

@@ -474,3 +474,152 @@ def test_a_fifo_roster_is_converted_whole_from_one_reading(tmp_path):
         writer.kill()
         writer.wait()
     assert (r.returncode, r.stdout) == (0, f"ok: {fifo2} (coc npc)\n".encode()), r.stderr.decode()
+
+
+# ---- control characters in names are shown escaped, never dropped or obeyed ------------------------
+
+EVIL = "e\x1b[31mvil"  # an escape sequence that would turn a terminal red
+SHOWN = "e\\x1b[31mvil"
+
+
+def test_a_control_character_in_a_file_name_is_shown_escaped(tmp_path):
+    bad = tmp_path / f"{EVIL}.yaml"
+    bad.write_text("system: coc\nkind: npc\nname: [\n")
+    shown = f"{tmp_path}/{SHOWN}.yaml"
+    r = run("validate", bad)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and err.startswith(f"{shown}: malformed YAML: "), err
+    assert "\x1b" not in err
+    r = run("convert", bad, "--to", "gurps")
+    assert one_error(r).startswith(f"{shown}: malformed YAML: ")
+    r = run("convert", tmp_path / f"no{EVIL}\t.yaml", "--to", "gurps")
+    assert one_error(r) == f"{tmp_path}/no{SHOWN}\\t.yaml: no such file"
+    good = tmp_path / f"ok{EVIL}.yaml"
+    good.write_bytes(NPC.read_bytes())
+    r = run("validate", good)
+    assert (r.returncode, r.stdout.decode()) == (0, f"ok: {tmp_path}/ok{SHOWN}.yaml (coc npc)\n")
+    r = run("convert", good, "--to", "gurps", "-o", good)
+    assert one_error(r) == (f"xsys: error: {tmp_path}/ok{SHOWN}.yaml: -o: the output would replace an input "
+                            f"(expected an output file other than the input, found {tmp_path}/ok{SHOWN}.yaml)")
+    r = run("convert", good, "--to", "gurps")
+    warnings = r.stderr.decode().splitlines()
+    assert r.returncode == 0 and warnings and all(w.startswith(f"{tmp_path}/ok{SHOWN}.yaml: warning: ")
+                                                 for w in warnings), warnings
+
+
+def test_skipped_files_of_a_folder_are_named_escaped(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "npc.yaml").write_bytes(NPC.read_bytes())
+    (src / f"{EVIL}.toml").write_text("[tool]\nx = 1\n")
+    os.mkfifo(src / f"p{EVIL}.yaml")
+    r = run("convert", src, "--to", "gurps", "-q", "--out-dir", tmp_path / "out")
+    err = r.stderr.decode()
+    assert r.returncode == 0, err
+    assert err.splitlines() == [
+        f"xsys: info: skipped {src}/p{SHOWN}.yaml: not a regular file",
+        f"xsys: info: skipped {src}/{SHOWN}.toml: not an xsys document (it has no system: or kind: key)",
+        "converted 1 of 1 file(s); 1 skipped",
+    ]
+
+
+# ---- negative (and meaningless zero) distances are refused with their path --------------------------
+
+def _edited(path: str, where: tuple, value) -> dict:
+    """The fixture at `path` with the value at `where` (keys and indexes) replaced."""
+    doc = documents.read_plain(ROOT / path)
+    node = doc
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    return doc
+
+
+SHOT = ("scenes", 0, "shots", 0)
+
+
+@pytest.mark.parametrize("path, where, value, line", [
+    ("fixtures/coc/npcs/investigator_38.yaml", ("weapons", 0, "base_range"), "-15 m",
+     "$.weapons[0].base_range: must not be negative (expected a length of 0 or more, found '-15 m')"),
+    ("fixtures/coc/npcs/investigator_38.yaml", ("weapons", 0, "base_range"), "0 m",
+     "$.weapons[0].base_range: must be above 0 m (found 0 m)"),
+    ("fixtures/coc/npcs/investigator_38.yaml", ("weapons", 0, "length"), "-20 cm",
+     "$.weapons[0].length: must not be negative (expected a length of 0 or more, found '-20 cm')"),
+    ("fixtures/coc/scenarios/speakeasy_raid.yaml", SHOT + ("distance",), "-8 m",
+     "$.scenes[0].shots[0].distance: must not be negative (expected a length of 0 or more, found '-8 m')"),
+    ("fixtures/coc-zh/scenarios/hong_kong_ambush.yaml", SHOT + ("distance",), "-1 ft",
+     "$.scenes[0].shots[0].distance: must not be negative (expected a length of 0 or more, found '-1 ft')"),
+    ("fixtures/nwod/npcs/cross.yaml", ("weapons", 0, "ranges"), ["20 yd", "-40 yd", "80 yd"],
+     "$.weapons[0].ranges[1]: must not be negative (expected a length of 0 or more, found '-40 yd')"),
+    ("fixtures/nwod/npcs/cross.yaml", ("weapons", 0, "ranges"), ["0 yd", "0 yd", "0 yd"],
+     "$.weapons[0].ranges: short range must be above 0 m (found 0 m)"),
+    ("fixtures/nwod/npcs/cross.yaml", ("weapons", 0, "ranges"), ["80 yd", "40 yd", "20 yd"],
+     "$.weapons[0].ranges: must be short, medium, long in that order (found 73.152 m, 36.576 m, 18.288 m)"),
+    ("fixtures/gurps/scenarios/farmhouse_siege.yaml", SHOT + ("distance",), "-200 m",
+     "$.scenes[0].shots[0].distance: must not be negative (expected a length of 0 or more, found '-200 m')"),
+    ("fixtures/gurps/scenarios/farmhouse_siege.yaml", SHOT + ("target_speed",), "-3 m/s",
+     "$.scenes[0].shots[0].target_speed: must not be negative (expected a speed of 0 or more, found '-3 m/s')"),
+    ("fixtures/pl-trudnosc/scenarios/nocny_szturm.yaml", SHOT + ("dystans",), "-95 m",
+     "$.scenes[0].shots[0].dystans: must not be negative (expected a length of 0 or more, found '-95 m')"),
+    ("fixtures/pl-trudnosc/scenarios/nocny_szturm.yaml", SHOT + ("przeszkoda",),
+     {"materiał": "brick", "grubość": "-10 cm"},
+     "$.scenes[0].shots[0].przeszkoda.grubość: must not be negative (expected a length of 0 or more, "
+     "found '-10 cm')"),
+])
+def test_a_negative_distance_is_refused_with_its_path(tmp_path, path, where, value, line):
+    doc = tmp_path / "doc.yaml"
+    doc.write_bytes(documents.dumps(_edited(path, where, value), "yaml"))
+    with pytest.raises(documents.InputError) as err:
+        documents.load(doc)
+    assert err.value.line() == f"{doc}: {line}"
+
+
+def test_validate_refuses_the_negative_coc_base_range(tmp_path):
+    doc = tmp_path / "npc.yaml"
+    doc.write_bytes(documents.dumps(_edited("fixtures/coc/npcs/investigator_38.yaml",
+                                            ("weapons", 0, "base_range"), "-15 m"), "yaml"))
+    r = run("validate", doc)
+    assert r.returncode == 2 and r.stderr.decode().splitlines() == [
+        f"{doc}: $.weapons[0].base_range: must not be negative (expected a length of 0 or more, found '-15 m')",
+        "1 file(s) invalid"]
+
+
+@pytest.mark.parametrize("path, where", [
+    ("fixtures/gurps/scenarios/farmhouse_siege.yaml", SHOT + ("elevation",)),
+    ("fixtures/coc/scenarios/speakeasy_raid.yaml", None),
+])
+def test_an_elevation_may_be_negative(tmp_path, path, where):
+    # the shooter below the target: an offset, not a size
+    from xsys.conversions import api
+
+    if where is not None:
+        doc = _edited(path, where, "-3 m")
+    else:  # a neutral shot
+        conv = api.convert(api.from_plain(documents.read_plain(ROOT / path), path), "neutral")
+        doc = documents.parse_bytes(documents.dumps(conv.document, "yaml"), "yaml", "x.yaml")
+        doc["scenes"][0]["shots"][0]["elevation"] = "-3 m"
+    f = tmp_path / "doc.yaml"
+    f.write_bytes(documents.dumps(doc, "yaml"))
+    loaded = documents.load(f)
+    assert float(loaded.scenes[0].shots[0].elevation) == -3.0
+
+
+@pytest.mark.parametrize("args, line", [
+    (["coc", "coc-ja.conceal", "--length", "-21cm"],
+     "xsys: error: rules coc-ja.conceal: --length: must not be negative (expected a length of 0 or more, "
+     "found '-21cm')"),
+    (["coc", "coc-ja.conceal.size", "--length=-0.1m"],
+     "xsys: error: rules coc-ja.conceal.size: --length: must not be negative (expected a length of 0 or more, "
+     "found '-0.1m')"),
+    (["gurps", "gurps.ssr", "--distance", "20m", "--speed", "-2m/s"],
+     "xsys: error: rules gurps.ssr: --speed: must not be negative (expected a speed of 0 or more, found '-2m/s')"),
+])
+def test_rules_refuse_negative_physical_inputs(args, line):
+    r = run("rules", *args)
+    assert one_error(r) == line and r.stdout == b""
+
+
+def test_rules_take_a_negative_elevation():
+    r = run("rules", "gurps", "gurps.height", "--distance", "100m", "--elevation", "-5m")
+    assert r.returncode == 0, r.stderr.decode()
+    assert "effective_distance_m: 105" in r.stdout.decode()
