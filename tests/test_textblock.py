@@ -83,8 +83,11 @@ def test_gurps_book_and_mook_blocks():
     for a in fixture["armor"]:
         a.pop("catalog")  # "Kevlar vest" does not name a catalog item: the YAML says nij-iia-vest
     assert got == fixture
+    # the Mook's columns are a 4th-edition block (FP, SM, (DX/E) skills, Dodge 8 = Basic Speed 5
+    # + 3): read into the 3rd-edition document by the 3e rules, HP = HT 10 and Dodge = Move 5
+    # (tests/test_textblock_gurps_nwod.py checks the warnings that say so)
     mook = read("street-thug-mook.txt")
-    assert (mook["ST"], mook["DX"], mook["IQ"], mook["HT"], mook["Dodge"]) == (11, 11, 9, 10, 8)
+    assert (mook["ST"], mook["DX"], mook["IQ"], mook["HT"], mook["HP"], mook["Dodge"]) == (11, 11, 9, 10, 10, 5)
     assert mook["skills"] == {"Guns (Pistol)": 12, "Brawling": 12, "Streetwise": 10}
 
 

@@ -31,6 +31,7 @@ from xsys.core.melee import MeleeItem, attack_check, reference_armor
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
+from xsys.core.model import generic_weapon
 from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, Location, cartridge_of
 
 YARD = 0.9144
@@ -1095,6 +1096,11 @@ class NwodSystem(System):
             "Initiative": npc.Dexterity + npc.Composure + m.get("Fast Reflexes", 0),
         }
 
+    def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
+        """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
+        leaves them out: an nWoD sheet always shows them."""
+        return {k: (v, "nwod.derived") for k, v in self.derived(npc).items() if getattr(npc, k) is None}
+
     def _skill_context(self, npc: NwodNpc | Mapping[str, int]) -> dict[str, int]:
         if isinstance(npc, NwodNpc):
             return {a: getattr(npc, a) for a in self.ATTRIBUTES}
@@ -1359,15 +1365,25 @@ class NwodSystem(System):
                 raise XsysError("not a ranged weapon", path="$.weapon.ranges",
                                 expected="short/medium/long ranges of a firearm or thrown weapon", found="none")
             return w
+        name = next((line for line in CHART if line.lower() == name.strip().lower()), name)  # 'rifle' is the Rifle line
         if name in CHART:
             e = CHART[name]
             energy = _LADDERS["weapon_damage"].neutral(int(e["damage"]))
             modes = ["semi", "auto"] if e.get("autofire") else ["semi"]
             return Weapon(name=name, weapon_class=e["class"], muzzle_energy=Energy(energy), fire_modes=modes)
         found = _find_catalog_weapon(name)
+        word_class = None
+        if found is None:
+            found, word_class = _catalog().identify_weapon(name)  # one answer for every system
+        if found is None and word_class is not None:
+            if col is not None:
+                col.loss("assumed", "$.weapon", f"{name!r} is no chart line or catalog weapon; its name says a "
+                         f"{word_class}: the generic {word_class}'s muzzle energy", "nwod.weapon.damage")
+            return msgspec.structs.replace(generic_weapon(word_class), name=name)
         if found is None:
             raise XsysError("unknown weapon", path="$.weapon",
-                            expected="a Ranged Weapons Chart line (" + ", ".join(CHART) + ") or a catalog weapon",
+                            expected="a Ranged Weapons Chart line (" + ", ".join(CHART) + "), a catalog weapon or a "
+                                     "weapon class (pistol, revolver, smg, carbine, rifle, shotgun, machine gun)",
                             found=repr(name))
         from xsys.core.catalog import strip_entry
 

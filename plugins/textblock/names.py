@@ -47,6 +47,36 @@ _COC: dict[str, tuple[str, ...]] = {
     "Listen": ("listen", "聞き耳", "聆听"),
     "Sneak": ("sneak", "忍び歩き", "潜行"),
 }
+# Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
+# CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
+# (キック, 組み付き, 頭突き, マーシャルアーツ) and 7th edition (近接戦闘（格闘）, 射撃（拳銃）,
+# 射撃（ライフル／ショットガン） and its abbreviations, 隠密 for both Hide and Sneak). Keys are folded
+# like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
+# Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
+_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
+    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
+    "Kick": ("kick", "キック"),
+    "Grapple": ("grapple", "組み付き", "組みつき"),
+    "Head Butt": ("head butt", "headbutt", "頭突き"),
+    "Martial Arts": ("martial arts", "マーシャルアーツ"),
+    "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
+    "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+              "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ライフル)"),
+    "Shotgun": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+                "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ショットガン)"),
+    "SMG": ("射撃(サブマシンガン)", "射撃:サブマシンガン", "射撃(smg)"),
+    "Machine Gun": ("射撃(マシンガン)", "射撃:マシンガン", "射撃(機関銃)"),
+    "Knife": ("近接戦闘(ナイフ)",),
+    "Sword": ("近接戦闘(刀剣)", "近接戦闘:刀剣", "近接戦闘(剣)"),
+    "Axe": ("近接戦闘(斧)", "近接戦闘:斧"),
+    "Spear": ("近接戦闘(槍)", "近接戦闘:槍"),
+    "Hide": ("隠密",),
+    "Sneak": ("隠密",),
+    "Drive Auto": ("運転:自動車", "運転(車)"),
+}
+for _native, _aliases in _COC_JA_SHEETS.items():
+    _COC[_native] = _COC.get(_native, ()) + tuple(a for a in _aliases if a not in _COC.get(_native, ()))
+
 COC_SKILLS: dict[str, tuple[str, ...]] = {}
 for _native, _aliases in _COC.items():
     for _a in _aliases:
@@ -111,3 +141,31 @@ HEADINGS: dict[str, str] = {
     **{fold(h): "spells" for h in ("spells", "spell", "呪文", "法术", "咒语")},
     **{fold(h): "melee" for h in ("melee", "close combat", "近接戦闘", "格闘", "近战")},
 }
+
+# Headings only GURPS and nWoD blocks print (read by those readers alone, so a CoC block's
+# "Gear:" line stays what it always was): the fan-site "Gear:" line that holds the weapons
+# with their Basic Set stats, 3e "Maneuvers:" (skill-like, Kicking-13), "Quirks:" (-1 point
+# disadvantages); the World of Darkness Rulebook's "Weapons/Attacks:" table, Virtue and Vice
+# lines, and the powers of supernatural templates, which an nwod document has no place for.
+GURPS_HEADINGS: dict[str, str] = {
+    **{fold(h): "gear" for h in ("gear", "equipment", "possessions", "weapons and gear", "weapons & gear")},
+    **{fold(h): "maneuvers" for h in ("maneuvers", "techniques", "maneuvers/techniques")},
+    **{fold(h): "disadvantages" for h in ("quirks",)},
+    **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks")},
+    **{fold(h): "melee" for h in ("melee", "melee attacks")},
+}
+NWOD_HEADINGS: dict[str, str] = {
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapons / attacks", "attacks", "combat")},
+    **{fold(h): "equipment" for h in ("equipment", "gear", "possessions")},
+    "virtue": "virtue", "vice": "vice",
+    **{fold(h): "powers" for h in ("disciplines", "discipline", "powers", "dread powers", "numina", "influences",
+                                   "arcana", "rotes", "gifts", "rites", "devotions", "contracts", "manifestations",
+                                   "banes", "bans", "aspirations", "conditions")},
+}
+# GURPS 3rd-edition attribute costs (Basic Set: the same table for ST, DX, IQ and HT) and the
+# 4th edition's per-level prices (ST and HT 10, DX and IQ 20 a level): a bracketed cost after
+# an attribute says which edition priced it.
+GURPS3_ATTRIBUTE_COST = {1: -80, 2: -70, 3: -60, 4: -50, 5: -40, 6: -30, 7: -20, 8: -15, 9: -10, 10: 0, 11: 10, 12: 20, 13: 30,
+                         14: 45, 15: 60, 16: 80, 17: 100, 18: 125, 19: 150, 20: 175}
+GURPS4_ATTRIBUTE_STEP = {"ST": 10, "DX": 20, "IQ": 20, "HT": 10}

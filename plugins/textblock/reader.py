@@ -43,6 +43,10 @@ class Read:
     assumed: list[str] = field(default_factory=list)
     line: int = 0  # the line being read (for a reader that reports after the walk)
     unknown: list[tuple[int, str, str]] = field(default_factory=list)  # (line, skill name, closest known name)
+    # which reader read the block and which edition it took it to be, and why (the read
+    # report's "reader" and "edition"; set by the GURPS and nWoD readers)
+    reader: str = ""
+    edition: str = ""
 
 
 # ---- lines and items --------------------------------------------------------------------
@@ -73,12 +77,15 @@ def split_items(text: str, seps: str = ",;") -> list[str]:
 _HEADING = re.compile(r"^([^:]{1,40}?)\s*:\s*(.*)$")
 
 
-def heading_of(line: str) -> tuple[str, str] | None:
-    if fold(line).rstrip(":") in N.HEADINGS:  # a heading on a line of its own
-        return N.HEADINGS[fold(line).rstrip(":")], ""
+def heading_of(line: str, extra: dict[str, str] | None = None) -> tuple[str, str] | None:
+    # `extra`: headings one system's reader adds (names.GURPS_HEADINGS, NWOD_HEADINGS); they
+    # win over the shared ones for that reader only
+    table = {**N.HEADINGS, **extra} if extra else N.HEADINGS
+    if fold(line).rstrip(":") in table:  # a heading on a line of its own
+        return table[fold(line).rstrip(":")], ""
     m = _HEADING.match(line)
-    if m and fold(m.group(1)) in N.HEADINGS:
-        return N.HEADINGS[fold(m.group(1))], m.group(2)
+    if m and fold(m.group(1)) in table:
+        return table[fold(m.group(1))], m.group(2)
     return None
 
 
@@ -174,9 +181,10 @@ def _count(text: str, keys: tuple[str, ...]) -> int:
 class Walk:
     """Goes through the lines once; the system's reader says what each line is."""
 
-    def __init__(self, r: Read, lines: list[str]) -> None:
+    def __init__(self, r: Read, lines: list[str], headings: dict[str, str] | None = None) -> None:
         self.r = r
         self.lines = lines
+        self.headings = headings  # a system's own headings (GURPS "Gear:", nWoD "Weapons/Attacks:")
 
     def run(self, stats: Callable[[str], str | None], section: Callable[[str, str, int], None]) -> None:
         current: str | None = None
@@ -187,7 +195,7 @@ class Walk:
             line = normalize(raw)
             if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE):
                 continue
-            head = heading_of(line)
+            head = heading_of(line, self.headings)
             if head is not None:
                 current, rest = head
                 if current == "notes":  # prose keeps its own punctuation (full-width included)
@@ -662,35 +670,100 @@ def _notes(r: Read, notes: list[str]) -> str:
     return "\n".join(parts)
 
 
-# ---- GURPS 3e ----------------------------------------------------------------------------
+# ---- GURPS (3rd edition; 4th-edition blocks converted) -------------------------------------
 
 _GURPS_SKILL = re.compile(r"^(?P<name>.+?)\s*(?:[-–]\s*|\s+)(?P<val>\d{1,2})$")
+_COST = re.compile(r"\[\s*[+-]?\d+(?:\.\d+)?\s*\]")
+# a damage part of a weapon line: '2d+1 cut', 'Dam 2d+', 'Cr. 2d-1', '1d-1 cut/imp', '3d(2) pi+',
+# 'sw+2 cut', 'thr+1 imp' (relative to the wielder's ST: Basic Set thrust/swing)
+_GURPS_TYPES = r"cr|cut|imp|pi\+\+|pi\+|pi-|pi|burn|tbb|tox|cor|fat|aff|spec"
+_GURPS_DAMAGE = re.compile(
+    rf"^(?:dam(?:age)?\.?\s*:?\s*)?(?:(?P<pre>cr|cut|imp)\.?\s+)?"
+    rf"(?P<dice>\d+d(?:[+-]\d+)?|(?:sw|thr)(?:\s*[+-]\s*\d+)?)(?P<bare>\+(?!\s*\d))?"
+    rf"\s*(?:\((?P<div>[\d.]+)\))?\s*(?P<type>{_GURPS_TYPES})?\.?(?:\s*(?:/|or)\s*(?P<type2>{_GURPS_TYPES}))?$",
+    re.IGNORECASE)
+# weapon stats a GURPS weapon line (GurpsWeapon) has no field for: said, not carried
+_GURPS_NOFIELD = ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf", "bulk", "wt", "weight", "cost", "reach",
+                  "parry", "lc", "hold", "notes")
+_GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
+                        r"weight|cost|reach|parry|lc|hold)\s*[:.]?\s*(.+)$", re.IGNORECASE)
+# which Basic Set skill wields a close-combat weapon of each class (gurps.melee)
+_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
+                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
+_SHORTSWORD = ("shortsword", "short sword", "baton", "nightstick", "truncheon", "machete")
+
+
+def _gurps_weapon_like(text: str) -> bool:
+    """'Name (details)' whose details hold damage dice or weapon stats: a weapon, wherever it is
+    written (its 'ST 11' is the weapon's minimum strength, never the NPC's ST)."""
+    nd = named(text)
+    if nd is None:
+        return False
+    details = nd[1]
+    return any(_GURPS_DAMAGE.match(p.strip()) or re.match(r"^(acc|ss|shots|rof|dam)\b", p.strip(), re.IGNORECASE)
+               for p in split_items(details))
+
+
+def _gurps_melee_skill(name: str) -> str:
+    low = fold(name)
+    if any(w in low for w in _SHORTSWORD):
+        return "Shortsword"
+    if "staff" in low:
+        return "Staff"
+    return _GURPS_MELEE_SKILL[melee_class_of(name)]
 
 
 def read_gurps(lines: list[str], system: str) -> Read:
-    r = Read(system)
+    r = Read(system, reader="text stat block, GURPS layout (ST DX IQ HT)")
     doc: dict[str, Any] = {}
     skills: dict[str, int] = {}
     weapons: list[dict[str, Any]] = []
     armor: list[dict[str, Any]] = []
     lists: dict[str, list[str]] = {"advantages": [], "disadvantages": []}
     notes: list[str] = []
+    gear: list[str] = []
+    other: dict[str, tuple[str, int]] = {}  # stats a gurps document has no field for: key -> (value, line)
+    costs: dict[str, tuple[int, int]] = {}  # attribute -> (value, its bracketed point cost)
+    said_costs: list[int] = []  # lines whose point costs were left out
+    relative: list[tuple[dict[str, Any], str, int]] = []  # weapons whose damage is thr/sw + add, read at the end
+    marks: dict[str, str] = {}  # 4th-edition markers: what -> as written
 
     def stats(line: str) -> str | None:
-        found, rest = stat_pairs(line, N.GURPS_ATTRIBUTES + N.GURPS_DERIVED + N.GURPS_IGNORED,
-                                 r"[+-]?\d+(?:\.\d+)?")
+        if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
+            weapon_item(line, r.line)
+            return ""
+        # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
+        text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
+        for m in re.finditer(rf"\b({'|'.join(N.GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
+            costs[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        if _COST.search(text):
+            text = _COST.sub(" ", text)
+            said_costs.append(r.line)
+        found, rest = stat_pairs(text, N.GURPS_ATTRIBUTES + N.GURPS_DERIVED + N.GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
         if not found:
             return None
         for k, v in found.items():
             if k in N.GURPS_ATTRIBUTES or k in N.GURPS_DERIVED:
                 doc[k] = int(float(v))
-        return rest
+            elif k == "Basic Move":  # 4e's name for Move (Basic Speed rounded down)
+                doc["Move"] = int(float(v))
+                marks.setdefault("Basic Move", f"Basic Move {v}")
+            else:
+                other[k] = (v, r.line)
+                if k in ("FP", "SM", "Basic Speed"):
+                    marks.setdefault(k, f"{k} {v}")
+        return re.sub(r"^[.\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
 
-    def skill_item(item: str) -> bool:
-        clean = re.sub(r"\[\s*\d+\s*\]", "", item)
-        clean = re.sub(r"\((?:ST|DX|IQ|HT|Will|Per)/[EAHV]{1,2}\)", "", clean)
+    def skill_item(item: str, n: int) -> bool:
+        if _COST.search(item):
+            said_costs.append(n)
+        if re.search(r"\((?:ST|DX|IQ|HT|Will|Per)/(?:E|A|H|VH)\)", item):
+            marks.setdefault("skill notation", re.search(r"\((?:ST|DX|IQ|HT|Will|Per)/(?:E|A|H|VH)\)", item).group(0))
+        clean = _COST.sub("", item)
+        clean = re.sub(r"\((?:ST|DX|IQ|HT|Will|Per|[PM])/[EAHV]{1,2}\)", "", clean)
         clean = re.sub(r"/TL\d+", "", clean)
-        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)\s*[+-]\s*\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
+        # the relative level ('DX+1') is written without spaces; 'DX [2]-11' is DX itself, then the level
+        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
                        "", clean).strip()
         m = _GURPS_SKILL.match(clean)
         if not m:
@@ -703,56 +776,110 @@ def read_gurps(lines: list[str], system: str) -> Read:
         if found is None:
             return
         name, details, cid = found
-        parts = split_items(details)
+        details = re.sub(r"(?<=\d),(?=\d{3}\b)", "", details)  # 'Max 1,850': a thousands separator
         w: dict[str, Any] = {"name": name}
-        left = []
-        for p in parts:
-            d = re.match(r"^(\d+d(?:[+-]\d+)?)\s*(cr|cut|imp|pi\+*|pi-)?$", p.replace("D", "d"))
+        left: list[str] = []
+        nofield: list[str] = []
+        extra_attacks: list[str] = []
+        ranged = False
+        for p in split_items(details):
+            p = p.strip()
+            d = _GURPS_DAMAGE.match(p)
             if d:
-                w["damage"] = d.group(1)
-                t = d.group(2)
-                if t and t.startswith("pi"):
-                    r.assumed.append(f"line {n}: {name}: '{t}' is 4th-edition piercing; GURPS 3e firearms are crushing")
-                elif t:
-                    w["type"] = t
-                continue
-            kv = re.match(r"^(Acc|SS|RoF|Shots|ST|Skill)\s*:?\s*(.+)$", p, re.IGNORECASE)
-            if kv:
-                key = {"acc": "Acc", "ss": "SS", "rof": "RoF", "shots": "Shots", "st": "ST", "skill": "skill"}[
-                    kv.group(1).lower()]
-                val = kv.group(2).strip()
-                if key in ("Acc", "SS", "ST"):
-                    num = re.match(r"\d+", val)
-                    if not num:
-                        left.append(p)
-                        continue
-                    w[key] = int(num.group(0))
-                elif key == "Shots":
-                    num = re.match(r"\d+", val)
-                    if not num:
-                        left.append(p)
-                        continue
-                    w[key] = int(num.group(0))
+                if "damage" in w or any(x[0] is w for x in relative):
+                    extra_attacks.append(p)  # 'Broadsword (2d+1 cut, 1d+2 imp)': swing and thrust
+                    continue
+                dice = re.sub(r"\s+", "", d.group("dice")).lower()
+                kind = (d.group("type") or d.group("pre") or "").lower()
+                if dice.startswith(("sw", "thr")):
+                    relative.append((w, dice, n))
                 else:
-                    w[key] = val
+                    w["damage"] = dice
+                if d.group("bare"):
+                    r.unread.append((n, f"{name}: damage '{p}' has a '+' with no number after it: read as {dice}"))
+                if d.group("div"):
+                    r.unread.append((n, f"{name}: armor divisor ({d.group('div')}) (4th edition; no field in a "
+                                        "gurps weapon line)"))
+                if kind.startswith("pi"):
+                    marks.setdefault("damage type", kind)
+                    r.assumed.append(f"line {n}: {name}: '{kind}' is 4th-edition piercing; GURPS 3e firearms are "
+                                     "crushing")
+                elif kind in ("cr", "cut", "imp"):
+                    w["type"] = kind
+                elif kind:
+                    r.unread.append((n, f"{name}: damage type '{kind}' (a gurps weapon line is cr, cut or imp)"))
+                if d.group("type2"):
+                    extra_attacks.append(f"{dice} {d.group('type2').lower()}")
                 continue
-            left.append(p)
+            kv = _GURPS_KEY.match(p)
+            if not kv:
+                left.append(p)
+                continue
+            key = re.sub(r"[\s.]", "", kv.group(1).lower())
+            val = kv.group(2).strip()
+            num = re.match(r"[+-]?\d+", val)
+            if key in ("acc", "ss", "st", "shots"):
+                if not num or int(num.group(0)) < 0:
+                    left.append(p)
+                    continue
+                w[{"acc": "Acc", "ss": "SS", "st": "ST", "shots": "Shots"}[key]] = int(num.group(0))
+                ranged = ranged or key != "st"
+                rest = val[num.end():].strip()
+                if rest:  # 'Shots 17+1(3)': the chambered round and reload time (4th edition)
+                    nofield.append(f"{kv.group(1)} {val}")
+            elif key == "rof":
+                w["RoF"] = val
+                ranged = True
+            elif key == "skill":
+                w["skill"] = val
+            elif key == "type":
+                t = fold(val).rstrip(".")
+                if t in ("cr", "cut", "imp"):
+                    w["type"] = t
+                else:
+                    left.append(p)
+            else:
+                nofield.append(f"{kv.group(1)} {val}")
+                if key in ("range", "bulk"):
+                    marks.setdefault(f"weapon {key}", p)
+                if key in ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf"):
+                    ranged = True
         entry = weapon_entry(cid, name)
         if entry is not None:
             w["catalog"] = entry.id
+        melee = not ranged and entry is None and w.get("type") in ("cut", "imp") or (
+            not ranged and entry is None and melee_class_of(name) != "improvised")
         if "skill" not in w:
-            coc_skill = _skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)
-            w["skill"] = {"Handgun": "Guns (Pistol)", "Rifle": "Guns (Rifle)", "Shotgun": "Guns (Shotgun)",
-                          "SMG": "Guns (SMG)", "Machine Gun": "Guns (Machine Gun)", "Throw": "Throwing",
-                          None: "Guns (Pistol)"}[coc_skill]
-            if coc_skill is None:
-                r.assumed.append(f"line {n}: {name}: which Guns skill fires it is not said; Guns (Pistol)")
-        if "damage" not in w:
+            if melee:
+                w["skill"] = _gurps_melee_skill(name)
+            else:
+                coc_skill = _skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)
+                w["skill"] = {"Handgun": "Guns (Pistol)", "Rifle": "Guns (Rifle)", "Shotgun": "Guns (Shotgun)",
+                              "SMG": "Guns (SMG)", "Machine Gun": "Guns (Machine Gun)", "Throw": "Throwing",
+                              None: "Guns (Pistol)"}[coc_skill]
+                if coc_skill is None:
+                    r.assumed.append(f"line {n}: {name}: which Guns skill fires it is not said; Guns (Pistol)")
+        if "damage" not in w and not any(x[0] is w for x in relative):
             r.unread.append((n, f"{item} (no damage dice)"))
             return
+        for a in extra_attacks:
+            r.unread.append((n, f"{name}: second attack '{a}' (a gurps weapon line holds one attack: the first, "
+                                f"{details.split(',')[0].strip()}, is read)"))
+        if nofield:
+            r.unread.append((n, f"{name}: " + ", ".join(nofield) + " (no field in a gurps weapon line: not carried)"))
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
         weapons.append(w)
+
+    def gear_item(item: str, n: int) -> None:
+        """An item of a 'Gear:' line: a weapon when it has weapon stats, armor when it has DR,
+        else kept in the notes (gear the document has no list for)."""
+        if _gurps_weapon_like(item):
+            weapon_item(item, n)
+        elif re.search(r"\bDR\s*\d", item) and named(item):
+            armor_item(item, n)
+        else:
+            gear.append(item)
 
     def armor_item(item: str, n: int) -> None:
         item, cid = catalog_tag(item)
@@ -773,34 +900,198 @@ def read_gurps(lines: list[str], system: str) -> Read:
             a["locations"] = locs
         armor.append(a)
 
-    section = sectioner(r, notes, stats, {
-        "skills": lambda item, n: skill_item(item), "weapons": weapon_item, "armor": armor_item,
-        "advantages": lambda item, n: lists["advantages"].append(item),
-        "disadvantages": lambda item, n: lists["disadvantages"].append(item)})
+    def trait_item(kind: str) -> Callable[[str, int], None]:
+        def add(item: str, n: int) -> None:
+            if _COST.search(item):
+                said_costs.append(n)
+            lists[kind].append(re.sub(r"\s+", " ", _COST.sub("", item)).strip())
+        return add
 
-    Walk(r, lines).run(stats, section)
+    def mixed_traits(item: str, n: int) -> None:
+        """A 4th-edition 'Traits:' line lists advantages and disadvantages together: kept as
+        advantages (both lists are carried verbatim), and said once."""
+        if not any("'Traits:'" in a for a in r.assumed):
+            r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: kept as advantages")
+        trait_item("advantages")(item, n)
+
+    section = sectioner(r, notes, stats, {
+        "skills": skill_item, "maneuvers": skill_item, "weapons": weapon_item, "melee": weapon_item,
+        "gear": gear_item, "armor": armor_item,
+        "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
+        "traits": mixed_traits})
+
+    Walk(r, lines, N.GURPS_HEADINGS).run(stats, section)
+    if "ST" not in doc and relative:
+        r.assumed.append("no ST in the block: thrust and swing damage read at ST 10")
+    if relative:
+        from xsys.plugins.gurps.system import dice_text, thrust_swing
+
+        thr, sw = thrust_swing(doc.get("ST", 10))
+        for w, rel, n in relative:
+            m = re.match(r"^(sw|thr)([+-]\d+)?$", rel)
+            w["damage"] = dice_text((sw if m.group(1) == "sw" else thr) + int(m.group(2) or 0))
+            r.assumed.append(f"line {n}: {w['name']}: {rel} at ST {doc.get('ST', 10)} is {w['damage']} (Basic Set "
+                             "thrust/swing table, gurps.melee)")
+    if said_costs:
+        r.assumed.append(f"line {said_costs[0]}: character-point costs in brackets are what the build paid, not a "
+                         "game statistic: not carried")
+    edition = _gurps_edition(r, doc, skills, other, costs, marks)
+    _gurps_other_stats(r, doc, other, fourth=edition == 4)
     out: dict[str, Any] = {"name": _name(r)}
     out.update({k: doc[k] for k in N.GURPS_ATTRIBUTES + N.GURPS_DERIVED if k in doc})
     out["skills"] = skills
     out.update({k: v for k, v in lists.items() if v})
     out["weapons"] = weapons
     out["armor"] = armor
+    if gear:
+        notes.append("Gear: " + ", ".join(gear))
     out["notes"] = _notes(r, notes)
     r.doc = out
     return r
 
 
+def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: dict[str, tuple[str, int]],
+                   costs: dict[str, tuple[int, int]], marks: dict[str, str]) -> int:
+    """Which edition a GURPS block is, from the whole block: 4th when at least two different
+    4th-edition markers show (FP, SM, Basic Speed/Move, (DX/A) skill notation, piercing damage
+    types, Range/Bulk weapon stats, Dodge = Basic Speed + 3, Parry = skill/2 + 3, attribute costs
+    of 4e prices); one marker alone is not enough (a 3e writer may print FP). A 4th-edition block
+    is read into the 3rd-edition document by the 3e rules, each difference a warning (README)."""
+    speed = float(other["Basic Speed"][0]) if "Basic Speed" in other else (
+        float(other["Speed"][0]) if "Speed" in other else None)
+    if "Dodge" in doc:
+        base = int(speed) if speed is not None else doc.get("Move")
+        if base is not None and doc["Dodge"] >= base + 3:
+            marks.setdefault("Dodge", f"Dodge {doc['Dodge']} with {'Basic Speed' if speed is not None else 'Move'} "
+                                      f"{base}: Basic Speed + 3")
+    if "Parry" in other and skills:
+        parry = int(float(other["Parry"][0]))
+        if any(parry == s // 2 + 3 != s // 2 and parry != (2 * s) // 3 for s in skills.values()):
+            marks.setdefault("Parry", f"Parry {parry} = skill/2 + 3")
+    for k, (v, cost) in costs.items():
+        c3 = N.GURPS3_ATTRIBUTE_COST.get(v)
+        if cost == (v - 10) * N.GURPS4_ATTRIBUTE_STEP[k] and cost != c3 and v != 10:
+            marks.setdefault("attribute cost", f"{k} {v} [{cost}]")
+    if len(marks) < 2:
+        r.edition = "3rd edition (Basic Set 3e: HP = HT, Dodge = Move)" + (
+            f"; one 4th-edition marker ({next(iter(marks.values()))}) is not enough to read it as 4th" if marks
+            else "")
+        return 3
+    said = ", ".join(marks.values())
+    r.edition = (f"4th edition ({said}): read into the 3rd-edition document by the 3e rules (HP from HT, "
+                 "Dodge = Move); each difference is a warning")
+    line = min((v[1] for v in other.values()), default=1)
+    r.unread.append((line, f"a GURPS 4th-edition block ({said}) read as 3rd edition: the numbers below are "
+                           "converted by the 3e rules"))
+    st, ht = doc.get("ST", 10), doc.get("HT", 10)
+    if "HP" in doc:
+        hp4 = doc["HP"]
+        doc["HP"] = max(0, ht + (hp4 - st))
+        r.unread.append((line, f"HP {hp4}: 4th-edition HP come from ST ({st}{f' + {hp4 - st}' if hp4 != st else ''}); "
+                               f"3rd-edition HP = HT: read as {doc['HP']}"))
+    if "Dodge" in doc:
+        dodge4 = doc["Dodge"]
+        dx = doc.get("DX", 10)
+        base4 = int(speed) if speed is not None else doc.get("Move", (dx + ht) // 4)
+        move3 = doc.get("Move", (dx + ht) // 4)
+        doc["Dodge"] = max(0, move3 + dodge4 - (base4 + 3))
+        r.unread.append((line, f"Dodge {dodge4}: 4th-edition Dodge = Basic Speed + 3 ({base4} + 3"
+                               f"{f' + {dodge4 - base4 - 3}' if dodge4 != base4 + 3 else ''}); 3rd-edition Dodge = "
+                               f"Move: read as {doc['Dodge']}"))
+    if skills:
+        r.assumed.append("4th-edition skill levels read as 3rd-edition levels: both roll 3d6 under the level, "
+                         "and a skill's level against its attribute is mostly the same in both")
+    return 4
+
+
+def _gurps_other_stats(r: Read, doc: dict[str, Any], other: dict[str, tuple[str, int]], fourth: bool) -> None:
+    """Stats a block prints that a gurps document has no field for: what the document derives
+    the same way is said as assumed; the rest is a loss line naming it."""
+    dx, ht, st = doc.get("DX", 10), doc.get("HT", 10), doc.get("ST", 10)
+    for k, (v, n) in other.items():
+        num = float(v)
+        if k in ("Speed", "Basic Speed"):
+            if num == (dx + ht) / 4:
+                continue  # what the document derives from DX and HT: nothing lost
+            r.unread.append((n, f"{k} {v} (the document derives Speed = (DX + HT) / 4 = {(dx + ht) / 4:g}; "
+                                "no field for another)"))
+        elif k == "FP":
+            if not fourth and int(num) == st:
+                continue  # 3e fatigue is ST
+            r.unread.append((n, f"FP {v} ({'4th-edition Fatigue Points = HT; ' if fourth else ''}3rd-edition fatigue "
+                                "is ST, and a gurps document has no field for it: not carried)"))
+        elif k in ("SM", "Size") and num == 0:
+            continue  # a human's size: nothing to carry
+        elif k in ("DR", "PD") and num == 0:
+            continue  # no armor
+        elif k in ("Parry", "Block"):
+            r.unread.append((n, f"{k} {v} (no {k} field in a gurps document; "
+                                + ("4th-edition Parry = skill/2 + 3, 3rd-edition Parry = skill/2" if fourth and
+                                   k == "Parry" else "worked out from the skill in play") + ")"))
+        else:
+            r.unread.append((n, f"{k} {v} (no field in a gurps document; armor belongs on the Armor line)"
+                             if k in ("DR", "PD") else f"{k} {v} (no field in a gurps document)"))
+
+
 # ---- new World of Darkness ---------------------------------------------------------------
 
-_NWOD_SKILL = re.compile(r"^(?P<name>[^\d(•●]+?)\s*(?:\((?P<spec>[^)]*)\))?\s*(?P<val>\d|[•●]{1,5})$")
+# 'Drive (Pursuit) 2' and the rulebook's 'Firearms 3 (Pistol)': the specialty before or after
+_NWOD_SKILL = re.compile(r"^(?P<name>[^\d(•●]+?)\s*(?:\((?P<spec>[^)]*)\))?\s*(?P<val>\d|[•●]{1,5})"
+                         r"\s*(?:\((?P<spec2>[^)]*)\))?$")
+# 'Glock 17 (Pistol, Lt.) damage 2, ranges 20/40/80, clip 17+1, dice pool 7': a weapon line
+# written inline (its chart type in brackets, then its traits), wherever it stands
+_NWOD_INLINE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<type>[^()]*)\))?\s*[,:]?\s+(?P<rest>(?:damage|dmg)\s*:?\s*\d.*)$",
+                          re.IGNORECASE)
+# the columns of a 'Weapons/Attacks:' table header and the pattern of each column's cell
+_NWOD_COLUMNS = (("dice pool", "pool", r"\d+"), ("pool", "pool", r"\d+"), ("damage", "damage", None),
+                 ("dmg", "damage", None), ("ranges", "range", None), ("range", "range", None),
+                 ("clip", "clip", r"\d+(?:\s*\+\s*1)?|[—–-]|n/a"), ("capacity", "clip", r"\d+(?:\s*\+\s*1)?|[—–-]|n/a"),
+                 ("initiative", "init", r"[+-]?\d+|[—–-]|n/a"), ("strength", "strength", r"\d|[—–-]|n/a"),
+                 ("str", "strength", r"\d|[—–-]|n/a"), ("size", "size", r"\d\*?|[—–-]|n/a"),
+                 ("cost", "cost", r"[•●]+|n/a|[—–-]"), ("availability", "cost", r"[•●]+|n/a|[—–-]"),
+                 ("special", "special", None), ("notes", "special", None),
+                 ("type", "name", None), ("weapon", "name", None), ("attack", "name", None),
+                 ("weapons/attacks", "name", None))
+_NWOD_DAMAGE_CELL = r"[+-]?\d+\s*(?:\(\s*[BLA]\s*\))?(?:\s*\(?9[- ]again\)?)?"
+_NWOD_RANGE_CELL = r"\d+\s*/\s*\d+\s*/\s*\d+(?:\s*(?:yd|yds|yards|m))?|[—–-]|n/a|melee|touch|thrown"
+_NO_VALUE = ("—", "–", "-", "n/a", "")
 
 
 def _dots(text: str) -> int:
     return len(text) if text[0] in "•●" else int(text)
 
 
+def _nwod_header(item: str) -> list[str] | None:
+    """The columns of a weapons table header row ('Type Damage Range Dice Pool Special'), or None."""
+    text, cols = fold(item), []
+    while text:
+        for word, col, _ in _NWOD_COLUMNS:
+            if text == word or text.startswith(word + " "):
+                cols.append(col)
+                text = text[len(word):].strip()
+                break
+        else:
+            return None
+    return cols if cols and cols[0] == "name" and "damage" in cols else None
+
+
+def _nwod_row(cols: list[str], item: str) -> dict[str, str] | None:
+    """A row of a weapons table, cell by column (the name may hold numbers: 'Glock 17 2 20/40/80 7')."""
+    pats = {"damage": _NWOD_DAMAGE_CELL, "range": _NWOD_RANGE_CELL,
+            **{col: pat for _, col, pat in _NWOD_COLUMNS if pat}}
+    parts = [r"^(?P<name>.+?)"]
+    for i, col in enumerate(cols[1:], 1):
+        if col == "special" and i == len(cols) - 1:
+            parts.append(r"(?:\s+(?P<special>.*))?")
+        else:
+            cell = pats.get(col, r"\S+")
+            parts.append(rf"\s+(?P<{col}>{cell})")
+    m = re.match("".join(parts) + r"\s*$", item, re.IGNORECASE)
+    return {k: (v or "").strip() for k, v in m.groupdict().items()} if m else None
+
+
 def read_nwod(lines: list[str], system: str) -> Read:
-    r = Read(system)
+    r = Read(system, reader="text stat block, World of Darkness layout (the nine attributes)")
     doc: dict[str, Any] = {}
     skills: dict[str, int] = {}
     specialties: dict[str, list[str]] = {}
@@ -808,14 +1099,22 @@ def read_nwod(lines: list[str], system: str) -> Read:
     weapons: list[dict[str, Any]] = []
     armor: list[dict[str, Any]] = []
     notes: list[str] = []
+    equipment: list[str] = []
+    pools: list[tuple[dict[str, Any], int, int, str]] = []  # (weapon, stated dice pool, line, its special)
+    table: dict[str, list[str]] = {}  # the weapons table's columns, once its header row is read
 
     def stats(line: str) -> str | None:
+        if _NWOD_INLINE.match(line):  # a weapon line outside any heading: its 'strength 2' is the gun's
+            weapon_item(line, r.line)
+            return ""
         found, rest = stat_pairs(line, N.NWOD_ATTRIBUTES + N.NWOD_DERIVED + N.NWOD_IGNORED, r"\d+|[•●]{1,5}")
         if not found:
             return None
         for k, v in found.items():
             if k not in N.NWOD_IGNORED:
                 doc[k] = _dots(v)
+            else:
+                r.unread.append((r.line, f"{k} {v} (no {k} field in an nwod document)"))
         return rest
 
     def skill_item(item: str, into: dict[str, int], n: int) -> bool:
@@ -824,37 +1123,48 @@ def read_nwod(lines: list[str], system: str) -> Read:
             return False
         name = m.group("name").strip()
         into[name] = _dots(m.group("val"))
-        if m.group("spec") and into is skills:
-            specialties[name] = [s.strip() for s in re.split(r"[,/]", m.group("spec")) if s.strip()]
+        spec = ", ".join(s for s in (m.group("spec"), m.group("spec2")) if s)
+        if spec and into is skills:
+            specialties[name] = [s.strip() for s in re.split(r"[,/]", spec) if s.strip()]
+        elif spec:  # a merit's detail ('Status (Police) 1'): part of its name
+            into[f"{name} ({spec})"] = into.pop(name)
         return True
 
-    def weapon_item(item: str, n: int) -> None:
-        found = named_item(r, item, n)
-        if found is None:
-            return
-        name, details, cid = found
-        w: dict[str, Any] = {"name": name}
-        left = []
-        for p in split_items(details):
+    def traits(w: dict[str, Any], parts: list[str], left: list[str], nofield: list[str], n: int) -> int | None:
+        """The traits of a weapon (Damage 2, Ranges 20/40/80, Clip 17+1 ...) into `w`; the stated
+        dice pool, if any, is returned (checked against the rules after the block is read)."""
+        pool = None
+        for p in parts:
             flag = fold(p)
             if flag in ("autofire", "auto", "full auto"):
                 w["autofire"] = True
+                continue
+            if flag in ("9-again", "9 again", "nine again"):
+                w["again"] = 9
                 continue
             ap = re.match(r"^armor piercing\s*:?\s*(\d)$", flag)
             if ap:
                 w["armor_piercing"] = int(ap.group(1))
                 continue
-            kv = re.match(r"^(damage|dmg|ranges?|clip|capacity|strength|str|size|type)\s*:?\s*(.+)$", p, re.IGNORECASE)
+            dp = re.match(r"^(?:dice\s*)?pool\s*:?\s*(\d+)$", flag)
+            if dp:
+                pool = int(dp.group(1))
+                continue
+            kv = re.match(r"^(damage|dmg|ranges?|clip|capacity|strength|str|size|type|initiative|init)\s*:?\s*(.+)$",
+                          p, re.IGNORECASE)
             if not kv:
                 left.append(p)
                 continue
             key, val = kv.group(1).lower(), kv.group(2).strip()
             if key in ("damage", "dmg"):
-                num = re.match(r"\d+", val)
-                if num:
+                num = re.match(r"[+-]?\d+", val)
+                if num and int(num.group(0)) >= 0:
                     w["damage"] = int(num.group(0))
-                    if re.search(r"\(?9-again\)?", val, re.IGNORECASE):
+                    if re.search(r"9[- ]again", val, re.IGNORECASE):
                         w["again"] = 9
+                    kind = re.search(r"\(\s*([BA])\s*\)", val)
+                    if kind:
+                        nofield.append(f"{'bashing' if kind.group(1) == 'B' else 'aggravated'} damage ({kind.group(1)})")
                 else:
                     left.append(p)
             elif key.startswith("range"):
@@ -862,7 +1172,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 if rg:
                     unit = "m" if rg.group(4) == "m" else "yd"
                     w["ranges"] = [f"{rg.group(i)} {unit}" for i in (1, 2, 3)]
-                else:
+                elif fold(val) not in _NO_VALUE + ("melee", "touch"):
                     left.append(p)
             elif key in ("clip", "capacity"):
                 cl = re.match(r"^(\d+)\s*(\+\s*1)?$", val)
@@ -870,30 +1180,100 @@ def read_nwod(lines: list[str], system: str) -> Read:
                     w["clip"] = int(cl.group(1))
                     if cl.group(2):
                         w["chamber"] = True
-                else:
+                elif fold(val) not in _NO_VALUE:
                     left.append(p)
             elif key in ("strength", "str"):
-                w["strength"] = int(val) if val.isdigit() else 1
+                if val.isdigit():
+                    w["strength"] = int(val)
+                elif fold(val) not in _NO_VALUE:
+                    left.append(p)
             elif key == "size":
                 num = re.match(r"\d+", val)
                 if num:
                     w["size"] = int(num.group(0))
                     if "*" in val:
                         w["two_handed"] = True
+                elif fold(val) not in _NO_VALUE:
+                    left.append(p)
             elif key == "type":
                 w["type"] = val[1:-1] if val.startswith("[") and val.endswith("]") else val
-        entry = weapon_entry(cid, name)
+            elif key in ("initiative", "init") and fold(val) not in _NO_VALUE + ("0", "+0"):
+                nofield.append(f"Initiative {val} (2nd-edition weapon trait)")
+        return pool
+
+    def finish(w: dict[str, Any], item: str, cid: str | None, left: list[str], nofield: list[str], pool: int | None,
+               n: int, special: str = "") -> None:
+        entry = weapon_entry(cid, w["name"])
         if entry is not None:
             w["catalog"] = entry.id
         if "damage" not in w and entry is None:
             r.unread.append((n, f"{item} (no damage rating and not a catalog weapon)"))
             return
+        if nofield:
+            r.unread.append((n, f"{w['name']}: " + ", ".join(nofield) + " (no field in an nwod weapon: not carried)"))
         if left:
-            r.unread.append((n, f"{name}: " + ", ".join(left)))
+            r.unread.append((n, f"{w['name']}: " + ", ".join(left)))
+        if pool is not None:
+            pools.append((w, pool, n, special))
         weapons.append(w)
+
+    def weapon_item(item: str, n: int) -> None:
+        clean, cid = catalog_tag(item)
+        cols = _nwod_header(clean)
+        if cols is not None:  # 'Type Damage Range Dice Pool Special': the rows follow
+            table["cols"] = cols
+            return
+        if table and named(clean) is None or (table and not clean.rstrip().endswith(")")):
+            row = _nwod_row(table["cols"], clean)
+            if row is not None:
+                w: dict[str, Any] = {"name": row["name"]}
+                left: list[str] = []
+                nofield: list[str] = []
+                parts = [f"{label} {row[col]}" for col, label in (("damage", "Damage"), ("range", "Ranges"),
+                                                                  ("clip", "Clip"), ("strength", "Strength"),
+                                                                  ("size", "Size"), ("init", "Initiative"))
+                         if fold(row.get(col, "")) not in _NO_VALUE]
+                special = row.get("special", "")
+                extra = [s for s in split_items(special) if fold(s) not in _NO_VALUE]
+                pool = traits(w, parts, left, nofield, n)
+                left_special: list[str] = []
+                traits(w, extra, left_special, nofield, n)
+                # 'Brawl' in the Special column says which skill the pool uses (checked below)
+                left_special = [x for x in left_special if fold(x) != "brawl"]
+                if left_special:
+                    nofield.append("special: " + ", ".join(left_special))
+                if row.get("cost"):
+                    pass  # the Resources dots to buy it: not a combat trait
+                finish(w, item, cid, left, nofield, int(row["pool"]) if row.get("pool") else pool, n, special)
+                return
+        m = _NWOD_INLINE.match(clean)
+        if m and not (named(clean) and re.search(r"\b(damage|dmg)\b", named(clean)[1], re.IGNORECASE)):
+            w = {"name": m.group("name").strip()}
+            if m.group("type"):
+                w["type"] = m.group("type").strip()
+            left, nofield = [], []
+            pool = traits(w, split_items(m.group("rest")), left, nofield, n)
+            finish(w, item, cid, left, nofield, pool, n)
+            return
+        found = named_item(r, item, n)
+        if found is None:
+            return
+        name, details, cid = found
+        w = {"name": name}
+        left, nofield = [], []
+        pool = traits(w, split_items(details), left, nofield, n)
+        finish(w, item, cid, left, nofield, pool, n)
+
+    def equipment_item(item: str, n: int) -> None:
+        if _NWOD_INLINE.match(item) or re.search(r"\(\s*(?:damage|dmg)\b", item, re.IGNORECASE):
+            weapon_item(item, n)
+        else:
+            equipment.append(item)
 
     def armor_item(item: str, n: int) -> None:
         item, cid = catalog_tag(item)
+        if fold(item) in ("none", "—", "–", "-", "n/a"):
+            return  # 'Armor: none': nothing to carry
         m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\)?$", item)
         if not m:
             r.unread.append((n, item))
@@ -905,11 +1285,26 @@ def read_nwod(lines: list[str], system: str) -> Read:
             a["catalog"] = entry.id
         armor.append(a)
 
+    def said(kind: str, why: str) -> Callable[[str, int], None]:
+        def add(item: str, n: int) -> None:
+            r.unread.append((n, f"{kind} {item} ({why})"))
+        return add
+
     section = sectioner(r, notes, stats, {
         "skills": lambda item, n: skill_item(item, skills, n), "merits": lambda item, n: skill_item(item, merits, n),
-        "weapons": weapon_item, "armor": armor_item})
+        "weapons": weapon_item, "armor": armor_item, "equipment": equipment_item,
+        "virtue": said("Virtue", "no place in an nwod document"), "vice": said("Vice", "no place in an nwod document"),
+        "powers": said("power or trait", "supernatural or 2nd-edition: no place in an nwod document")},
+        # a weapons table row has no commas; a weapon line runs on with commas, one weapon a line
+        lambda kind, text: [text.strip()] if kind == "weapons" and (
+            _NWOD_INLINE.match(text.strip()) or table or _nwod_header(text.strip())) else (
+            weapon_items(text) if kind in ("weapons", "armor") else split_items(text)))
 
-    Walk(r, lines).run(stats, section)
+    Walk(r, lines, N.NWOD_HEADINGS).run(stats, section)
+    second = _nwod_pools(r, doc, skills, specialties, pools)
+    r.edition = "2004 rules (World of Darkness Rulebook: weapon damage adds dice to the pool)" + (
+        "; the stated dice pools leave the damage out, as Chronicles of Darkness (2nd edition) does: read with "
+        "the 2004 rules" if second else "")
     out: dict[str, Any] = {"name": _name(r)}
     out.update({k: doc[k] for k in N.NWOD_ATTRIBUTES if k in doc})
     out["skills"] = skills
@@ -920,9 +1315,51 @@ def read_nwod(lines: list[str], system: str) -> Read:
     out.update({k: doc[k] for k in N.NWOD_DERIVED if k in doc})
     out["weapons"] = weapons
     out["armor"] = armor
+    if equipment:
+        notes.append("Equipment: " + ", ".join(equipment))
     out["notes"] = _notes(r, notes)
     r.doc = out
     return r
+
+
+def _nwod_pools(r: Read, doc: dict[str, Any], skills: dict[str, int], specialties: dict[str, list[str]],
+                pools: list[tuple[dict[str, Any], int, int, str]]) -> bool:
+    """Checks each stated dice pool against the pool the rules give (nwod.firearms.pool:
+    Dexterity + Firearms + damage; close combat nwod.pool: Strength + Weaponry, or Brawl for a
+    bare-handed or Brawl weapon, + damage; an untrained physical skill -1) and says what it
+    found: a match (or one more, a specialty) is assumed info, the 2nd-edition pool (damage left
+    out) and any other number a warning. The pool is the rules' to work out, so the stated
+    number itself is never carried. True when a stated pool is the 2nd edition's."""
+    second = False
+    for w, stated, n, special in pools:
+        ranged = "ranges" in w
+        brawl = not ranged and (melee_class_of(w["name"]) == "unarmed" or "brawl" in fold(special)
+                                or fold(w["name"]) in ("bite", "claw", "claws", "teeth"))
+        attr = "Dexterity" if ranged else "Strength"
+        skill = "Firearms" if ranged else ("Brawl" if brawl else "Weaponry")
+        rule = "nwod.firearms.pool" if ranged else "nwod.pool"
+        if attr not in doc:
+            r.unread.append((n, f"{w['name']}: dice pool {stated} stated; not checked: the block gives no {attr}"))
+            continue
+        dots = skills.get(skill, 0)
+        trained = dots if dots > 0 else -1  # untrained physical skill: -1 (nwod.untrained)
+        damage = int(w.get("damage", 0))
+        pool, base = doc[attr] + trained + damage, doc[attr] + trained
+        how = f"{attr} {doc[attr]} + {skill} {dots if dots else '0 (untrained -1)'} + damage {damage}"
+        spec = bool(specialties.get(skill))
+        if stated == pool or (spec and stated == pool + 1):
+            r.assumed.append(f"line {n}: {w['name']}: stated dice pool {stated} = {how}"
+                             f"{' + 1 (specialty)' if stated == pool + 1 else ''} ({rule})")
+        elif damage and (stated == base or (spec and stated == base + 1)):
+            second = True
+            r.unread.append((n, f"{w['name']}: stated dice pool {stated} leaves the weapon's damage {damage} out, as "
+                                f"Chronicles of Darkness (2nd edition) does (damage adds to the successes); nwod "
+                                f"(2004) rolls {how} = {pool} ({rule})"))
+        else:
+            r.unread.append((n, f"{w['name']}: stated dice pool {stated} disagrees with the rules: {how} = {pool} "
+                                f"({rule}); the stated pool is not carried (a power or merit the block does not show "
+                                "may add dice)"))
+    return second
 
 
 # ---- the Polish system -------------------------------------------------------------------
@@ -1068,5 +1505,8 @@ def load(data: bytes) -> dict[str, Any]:
     if r.unknown:
         report["unknown"] = [{"line": n, "text": name, "closest": close} for n, name, close in r.unknown]
     if len(report) > 1:
+        # the reader and edition go with a report that says something else too: a block that
+        # reads clean (every block xsys writes) stays a document with no xsys block
+        report.update({k: v for k, v in (("reader", r.reader), ("edition", r.edition)) if v})
         doc["xsys"] = {"read": report}
     return doc
