@@ -26,6 +26,10 @@ whole roster (tests/test_stream.py compares them). How:
   straight into a temporary file beside the destination, the loss report and the
   remembered source into spool files appended at the end; the digest is hashed as the
   NPCs pass. Only a complete output is renamed into place (nothing partial on failure).
+  The temporary files live in xsys's own temporary folders (output.TempFolder), one
+  beside the destination and one in the system's temporary folder (TMPDIR), removed on
+  any failure or signal, and by the next run after a kill. A write that fails (a full
+  disk, a file size limit) is one error naming the destination, or TMPDIR for a spool.
 
 A roster that is not streamed (an input that remembers its source in an ``xsys:`` block,
 TOML or Markdown, ``--explain``, an empty roster, keys this reader does not expect) returns
