@@ -24,7 +24,7 @@ _COC: dict[str, tuple[str, ...]] = {
     "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
             "サブマシンガン", "冲锋枪"),
     "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃", "机枪"),
-    "Throw": ("throw", "throwing", "投擲", "投掷"),
+    "Throw": ("throw", "throwing", "fighting (throw)", "投擲", "投掷"),
     "Dodge": ("dodge", "回避", "闪避"),
     "Spot Hidden": ("spot hidden", "目星", "侦查", "侦察"),
     "Conceal": ("conceal", "隠す", "隐藏"),
@@ -97,8 +97,17 @@ def closest_coc_skill(name: str) -> str | None:
     None when nothing is close."""
     import difflib
 
-    found = difflib.get_close_matches(fold(name), list(COC_SKILLS), n=1, cutoff=0.8)
-    return COC_SKILLS[found[0]][0] if found else None
+    key = fold(name)
+    found = difflib.get_close_matches(key, list(COC_SKILLS), n=1, cutoff=0.8)
+    if not found:
+        return None
+    # 'Fighting (Bite)' is not a misspelt 'Fighting (Axe)': two specialities of one skill are
+    # close as wholes, so the specialities themselves must be close
+    mine, theirs = re.fullmatch(r"(.+?) ?\((.+)\)", key), re.fullmatch(r"(.+?) ?\((.+)\)", found[0])
+    if mine and theirs and mine.group(1) == theirs.group(1) and \
+            difflib.SequenceMatcher(None, mine.group(2), theirs.group(2)).ratio() < 0.8:
+        return None
+    return COC_SKILLS[found[0]][0]
 
 
 def skill_aliases(system: str) -> dict[str, list[str]]:
