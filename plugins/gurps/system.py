@@ -375,6 +375,27 @@ def says_helmet(name: str) -> bool:
     return bool(HELMET_WORDS.search(name))
 
 
+# gurps.pd (assumed, README "PD"): the passive defense of armor no source rates, by kind: 3e's
+# modern body armour PD 2, a helmet's hard shell 3, a garment's leather or cloth 1, hide 0. A piece
+# of no kind counts as body armour when it stops a bullet (at least NIJ I's .380 ACP, 321 J).
+PD_BY_KIND = {"soft-vest": 2, "plate": 2, "plate-carrier": 2, "helmet": 3, "garment": 1, "natural": 0}
+BULLET_RESISTANT_J = 321.0
+
+
+def passive_defense(a: Armor) -> tuple[int, str | None]:
+    """PD of a neutral armor piece (gurps.pd): its deflection where one is stated (a GURPS sheet's
+    PD, its catalog item's); else assumed by kind, with the reason (None: stated)."""
+    if a.deflection is not None:
+        return int(a.deflection), None
+    if a.kind == "helmet" or armor_covers(a)[1]:
+        return PD_BY_KIND["helmet"], "a helmet's hard shell"
+    if a.kind in PD_BY_KIND:
+        return PD_BY_KIND[a.kind], f"a {a.kind}"
+    if float(a.stops) >= BULLET_RESISTANT_J:
+        return PD_BY_KIND["soft-vest"], f"no kind, but it stops {float(a.stops):g} J (a bullet): body armour"
+    return 0, "no kind, and nothing says it is hard"
+
+
 def armor_covers(a: Armor) -> tuple[list[str], bool]:
     """What a neutral armor piece covers for GURPS, and whether that was read from what it is:
     a helmet (kind "helmet", or a name that says so) left on the neutral default, the torso
@@ -596,23 +617,37 @@ class Gurps(System):
         if defence == "parry" and cls != "unarmed":
             notes.append("bare hands cannot parry a club without Karate: the adult dodges [gurps.melee; assumed]")
             defence = "dodge"
+        dr = pd = 0
+        if item.armor:
+            jacket = reference_armor(item.armor)
+            dr = int(self._lad["dr"].native(float(jacket.stops)))
+            pd = passive_defense(jacket)[0]
+            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed], PD {pd} [gurps.pd; assumed]")
         p_def = Fraction(0)
         if defence != "none":
             value = MEDIAN_DODGE + RETREAT if defence == "dodge" else MEDIAN_PARRY
             what = f"Dodge {MEDIAN_DODGE} + {RETREAT} stepping back" if defence == "dodge" else \
                 f"bare-handed parry {MEDIAN_PARRY} (2/3 of DX 10)"
+            if pd:
+                # gurps.pd (3e Basic Set, not in the seed: assumed): the armor's passive defense
+                # adds to every active defense
+                value += pd
+                what += f" + PD {pd} of the armor"
             if item.target_posture == "prone":
                 value -= 3
                 what += ", -3 prone (gurps.posture)"
             p_def = success(value)
-            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge; assumed]")
+            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge{', gurps.pd' if pd else ''}; assumed]")
+        elif pd:
+            # no active defense (a surprised adult): the armor's PD alone still turns a blow, as the
+            # seed's All-Out Attack leaves the defender "passive defense only"
+            # (gurps.maneuvers.all_out_attack); a 3 or 4 always succeeds (gurps.resolution)
+            p_def = success(pd)
+            notes.append(f"the surprised adult has no active defense, only the armor's PD {pd}: 3d6 <= {pd}, "
+                         f"{float(p_def):.2%} [gurps.pd, gurps.maneuvers.all_out_attack; assumed]")
         hit = att.critical_success + (att.success - att.critical_success) * (1 - p_def)
         thr, sw = thrust_swing(st)
         code = thr - 2 if cls == "unarmed" else sw + 1
-        dr = 0
-        if item.armor:
-            dr = int(self._lad["dr"].native(float(reference_armor(item.armor).stops)))
-            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed]")
         dmg = damage_distribution(code)
         line = f"{'punch thrust-2' if cls == 'unarmed' else 'club swing+1'} crushing at ST {st}: {dice_text(code)}"
         return attack_check(self, stat=skill, base=int(level), target=eff, needs=f"3d6 <= {eff}", hit=hit,
@@ -625,7 +660,7 @@ class Gurps(System):
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
-                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.melee", "gurps.defaults"}
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults"}
         return ids
 
     # ---- weapons -----------------------------------------------------------------------
@@ -1307,15 +1342,36 @@ class Gurps(System):
         if entry is None:
             low = a.name.strip().lower()
             entry = next((e for e in cat.armor.values() if e.name.lower() == low or e.id == a.name), None)
-        if entry is not None:
-            return msgspec.structs.replace(strip_entry(entry), name=a.name)  # type: ignore[return-value]
         lad = self._lad["dr"]
+        if entry is not None:
+            # the catalog item, with what the sheet states of it: its PD (the neutral deflection,
+            # gurps.pd), where it sits and, where the sheet's DR is not the item's, its DR
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, deflection=a.PD)
+            if a.locations != self._armor_locations(out.covers):
+                out = msgspec.structs.replace(out, covers=list(a.locations))
+            item_dr = int(lad.native(float(entry.stops)))
+            if a.DR != item_dr:
+                dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+                out = msgspec.structs.replace(out, stops=Energy(lad.neutral(dr)))
+                col.loss("assumed", f"{path}.DR", f"{a.name}: DR {a.DR} is not the DR of its catalog item {entry.id} "
+                         f"({float(entry.stops):g} J: DR {item_dr}); the sheet's DR {dr} is kept (it stops "
+                         f"{float(out.stops):g} J)", "gurps.armor")
+            return out  # type: ignore[return-value]
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        if a.PD:
-            col.loss("kept-verbatim", f"{path}.PD", "PD has no neutral equivalent; kept for GURPS")
-        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)))  # type: ignore[arg-type]
+        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                     deflection=a.PD)
+
+    @staticmethod
+    def _armor_locations(covers: Sequence[str]) -> list[str]:
+        """The GURPS locations of neutral `covers` (gurps.hit-location), in order, once each."""
+        out: list[str] = []
+        for c in covers:
+            n = ARMOR_LOCATIONS.get(c)
+            if n is not None and n not in out:
+                out.append(n)
+        return out
 
     def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
         dr = int(self._lad["dr"].native(float(a.stops)))
@@ -1333,9 +1389,15 @@ class Gurps(System):
                 col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
             elif n not in locs:
                 locs.append(n)
+        pd, why = passive_defense(a)
+        if why is not None:
+            col.loss("assumed", f"{path}.PD", f"{a.name}: no passive defense stated; PD {pd} assumed ({why})",
+                     "gurps.pd")
         if col.tracing:
             col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
-        return GurpsArmor(name=a.name, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
+            col.step(f"{path}.PD", a.name, f"deflection {a.deflection}" if why is None else None, f"PD {pd}",
+                     rules=["gurps.pd"], source="assumed")
+        return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
 
     # ---- shots -------------------------------------------------------------------------
     def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:
@@ -1422,10 +1484,8 @@ class Gurps(System):
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        if a.PD:
-            col.loss("unsupported-field", f"{path}.PD", "PD has no neutral equivalent")
         return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
-                     catalog=a.catalog)
+                     catalog=a.catalog, deflection=a.PD)
 
     def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
         from xsys.core.registry import catalog
