@@ -141,7 +141,8 @@ def test_scarpas_burst_says_why_only_a_3_or_4_hits():
     check = _odds(SPEAKEASY, "Scarpa sprays the cellar")
     assert check.native == ("Guns (SMG)-11 at -12: needs 3 or 4 (they always hit): -4 for range (8 m), "
                             "-4 for poor light and -4 for the snap shot (unaimed, below SS 10) leave an "
-                            "effective skill of -1")
+                            "effective skill of -1 (the first round of a burst of 10: the seed has no "
+                            "rapid-fire rule)")
 
 
 def test_a_floor_with_an_aim_bonus_names_it_too():

@@ -1051,13 +1051,14 @@ class Gurps(System):
         if shot.shooter.hands == 1 and cls not in SHORT_ARMS:
             notes.append("long arm fired one-handed: the text gives no modifier")
         delta = tn - level
+        line = (f"{skill}-{level}: not allowed ({impossible})" if impossible is not None
+                else f"{skill}-{level} at {delta:+d}: {floor_text(mods, tn)}" if tn <= BANDS.auto_success
+                else f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}")
+        if shot.burst > 1:  # said on the roll line too: `xsys odds` prints no notes
+            line += f" (the first round of a burst of {shot.burst}: the seed has no rapid-fire rule)"
         return Check(
             system=self.key, stat=skill, base=level, modifiers=mods, target=tn, needs=f"3d6 <= {tn}",
-            chance=chance, outcomes=outcomes,
-            native=(f"{skill}-{level}: not allowed ({impossible})" if impossible is not None
-                    else f"{skill}-{level} at {delta:+d}: {floor_text(mods, tn)}" if tn <= BANDS.auto_success
-                    else f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}"),
-            damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
+            chance=chance, outcomes=outcomes, native=line, damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
         )
 
     def light_modifier(self, shot: Shot) -> tuple[int, str, str]:
