@@ -25,7 +25,7 @@ from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
-    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of,
+    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, field_error, melee_class_of,
 )
 from xsys.core.equating import Tier
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
@@ -83,6 +83,17 @@ class NwodWeapon(Opts, kw_only=True):
     two_handed: bool = False
     again: Annotated[int, Meta(ge=8, le=10)] = 10  # 9-again shotguns
     armor_piercing: Annotated[int, Meta(ge=0, le=5)] = 0
+
+    def __post_init__(self) -> None:
+        # nwod.range: short, medium and long are where the -2 and -4 begin; a range of 0 m,
+        # or one shorter than the band before it, has no band (below 0 the decoder refuses)
+        if self.ranges is not None:
+            short, medium, long_ = self.ranges
+            if not short > 0:
+                raise field_error("ranges", f"short range must be above 0 m (found {short})")
+            if not short <= medium <= long_:
+                raise field_error("ranges", f"must be short, medium, long in that order "
+                                            f"(found {short}, {medium}, {long_})")
 
 
 class NwodArmor(Opts, kw_only=True):
