@@ -59,7 +59,6 @@ CLASS_WORDS: dict[str, str] = {
     "carbine": "carbine", "rifle": "rifle", "shotgun": "shotgun", "scattergun": "shotgun",
     "mg": "mg", "machine gun": "mg", "machinegun": "mg", "light machine gun": "mg",
     "thrown": "thrown", "grenade": "thrown", "hand grenade": "thrown",
-    "rewolwer": "revolver", "revólver": "revolver",
 }
 # A revolver says so in its name in any language a stat block is written in, wherever the word
 # stands ("Revolver .38", "ニューナンブM60リボルバー", "左輪手槍"): a handgun whose name holds one of
@@ -68,7 +67,7 @@ CLASS_WORDS: dict[str, str] = {
 REVOLVER_WORDS: tuple[str, ...] = ("revolver", "rewolwer", "revólver", "リボルバー", "回転式拳銃", "左輪", "左轮")
 # A grenade says so in its name ("Hand grenade", "Granat obronny F-1", "手榴弾"): a thrown weapon
 # whose blast (an area effect) the neutral model has no field for yet, so it converts as a thrown
-# weapon with its damage, and its blast is said not to cross (Catalog.grenade_blast). Found inside
+# weapon with its damage, and its blast is said not to cross (core.catalog.grenade_blast). Found inside
 # the name (Polish and German inflect the word: "granatem", "Handgranate").
 GRENADE_WORDS: tuple[str, ...] = ("grenade", "granat", "granada", "手榴弾", "手榴彈", "手榴弹", "手雷", "グレネード")
 # Short arms take the standard shot at 10 m, long arms at 25 m (DESIGN §2).

@@ -1091,7 +1091,7 @@ class Gurps(System):
         melee: list[MeleeWeapon] = []
 
         def close_combat(line: GurpsMelee, where: str) -> None:
-            """A close-combat weapon (issue 20): its class crosses, its line is carried."""
+            """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
             cls = _melee_class(line)
             melee.append(MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
             own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
@@ -1313,8 +1313,9 @@ class Gurps(System):
                 nw = msgspec.structs.replace(nw, capacity=w.Shots)
             self._damage_line_loss(w, nw, col, path)
             return nw  # type: ignore[return-value]
-        if not w.skill:
-            cls = word_class or (None if melee_class_of(w.name) == "improvised" else "")
+        if not w.skill:  # a melee word makes a close-combat weapon, unless the name says gun ("spear gun")
+            close = melee_class_of(w.name) != "improvised" and "gun" not in w.name.lower()
+            cls = word_class or ("" if close else None)
             if cls == "":
                 col.loss("kept-verbatim", path, f"{w.name} (no skill; its name says a {melee_class_of(w.name)}) is a "
                          f"close-combat weapon: it crosses as one; its GURPS line is kept "

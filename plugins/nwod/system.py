@@ -576,7 +576,9 @@ TYPE_WORDS = (("machine gun", "mg"), ("machinegun", "mg"), ("submachine", "smg")
 def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "$") -> str:
     """The neutral class of a native weapon line: its chart line's; for a type that is no
     chart line, the class its words name, else a guess from its traits, with a warning
-    (never a silent handgun); with no type at all, the guess is reported as assumed."""
+    (never a silent handgun); with no type at all, what its name says (its catalog weapon, a
+    class word: an `assumed` note), else the guess from its traits, with a warning. A chart
+    line's class is refined by a revolver word in the name."""
     if w.type in CHART:
         return _catalog().weapon_class_named(w.name, CHART[w.type]["class"])  # a 'Revolver' on a Pistol line
     low = w.type.lower()
