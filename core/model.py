@@ -317,6 +317,7 @@ def generic_weapon(weapon_class: str) -> Weapon:
         name=f"generic {weapon_class}",
         weapon_class=weapon_class,  # type: ignore[arg-type]
         muzzle_energy=Energy(_GENERIC_ENERGY[weapon_class]),
+        sights="none" if weapon_class == "thrown" else "iron",  # a thrown weapon is aimed by eye
     )
 
 

@@ -151,7 +151,7 @@ def test_foundry_coc7_divides_seventh_edition_characteristics_by_five_and_says_s
     assert d.Luck == 45 and d.SAN is None  # a 7e Luck is rolled: the NPC's own (SAN 70 = POW 70: derived)
     assert any("equipment not carried" in a and "Notebook" in a for a in rep["assumed"])
     conv = api.convert(loaded, "gurps", trace=False)
-    assert conv.document.weapons[-1].name == "Unarmed" and conv.document.weapons[-1].skill == "Brawling"
+    assert conv.document.melee[-1].name == "Unarmed" and conv.document.melee[-1].skill == "Brawling"  # melee table
 
 
 def test_foundry_9_actors_are_read_by_their_own_reader():

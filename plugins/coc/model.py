@@ -48,7 +48,7 @@ class CocWeapon(msgspec.Struct, **_OPTS):
     STR: Annotated[int, Meta(ge=1, le=99)] | None = None  # required STR (coc-ja.quickdraw.str)
     sights: Sight = "iron"
     carry: Name | None = None  # holster / sling (coc-ja.quickdraw.carry, coc-ja.conceal.holster)
-    ammo: Literal["bullet", "shot", "slug"] = "bullet"
+    ammo: Literal["bullet", "shot", "slug", "none"] = "bullet"  # "none": a thrown weapon fires nothing
     catalog: Name | None = None
     # What the gun physically delivers when it is not a catalog weapon (kept so that a
     # conversion does not collapse it onto the damage row's representative).

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import msgspec
 
 from xsys.core import cache, carried, dice
-from xsys.core.catalog import strip_entry
+from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.model import generic_weapon
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
@@ -32,62 +32,39 @@ from xsys.core.melee import (MeleeItem, attack_check, melee_kind, melee_skills_o
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
-from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of
+from xsys.core.vocab import SHORT_ARMS, cartridge_in_name  # noqa: F401 (cartridge_in_name: kept importable from here)
 
-from .native import NATIVE_ONLY, GurpsArmor, GurpsCarried, GurpsNpc, GurpsShot, GurpsWeapon
+from .native import NATIVE_ONLY, GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon
 from . import rules
 
 HERE = Path(__file__).parent
 
-# ---- cartridges named in a weapon's name (gurps.damage) -------------------------------
-
-def _cartridge_words(text: str) -> str:
-    """Lower case, one space, x for ×, and "9 mm" as "9mm", for finding a cartridge in a name."""
-    t = " ".join(text.lower().replace("×", "x").split())
-    return re.sub(r"(\d) mm\b", r"\1mm", t)
-
-
-@lru_cache(maxsize=1)
-def _name_aliases() -> tuple[tuple[str, str], ...]:
-    """(words, cartridge) for every name of every core.vocab.CARTRIDGES entry, longest first, so
-    "9mm makarov" wins over "9mm" and ".357 magnum" over ".357"."""
-    pairs = {(_cartridge_words(a), key) for key, (_, names) in CARTRIDGES.items() for a in (key, *names)}
-    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
+def _damage_origin(basis: Any) -> str:
+    """Where a GURPS line's damage comes from, in the words of its loss line."""
+    if basis.kind == "cartridge" and "name" in basis.said:
+        return f", damage of {basis.cartridge}, the cartridge its name states (gurps.damage)"
+    if basis.cartridge:
+        return f", damage of {basis.cartridge} (gurps.damage)"
+    if basis.entry is not None:
+        return f", damage at catalog weapon {basis.entry.id}'s {basis.energy:g} J (gurps.damage)"
+    return f", damage at its own {basis.energy:g} J: no catalog weapon or cartridge says more (gurps.damage)"
 
 
-@lru_cache(maxsize=1024)
-def cartridge_in_name(name: str) -> str | None:
-    """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing
-    on its own in the name (not inside a longer number or word): "Colt Police Positive (.38
-    Special)" -> ".38 Special", "Walther PPK (7.65 mm)" -> ".32 ACP"; "S&W M640" -> None."""
-    words = _cartridge_words(name)
-    for alias, key in _name_aliases():
-        at = words.find(alias)
-        while at >= 0:
-            before = words[at - 1] if at > 0 else " "
-            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
-            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
-                return key
-            at = words.find(alias, at + 1)
-    return None
+def _shots(weapon: Weapon) -> int:
+    """The Shots a GURPS line writes: the capacity the source states, else its catalog weapon's
+    (0: neither says; a GURPS line then states none)."""
+    if weapon.capacity:
+        return int(weapon.capacity)
+    entry = _basis(weapon).entry
+    return int(entry.capacity) if entry is not None else 0
 
 
-def weapon_cartridge(weapon: Weapon) -> str | None:
-    """The cartridge whose damage line a neutral weapon does (gurps.damage): the one its calibre
-    names, else, with no calibre, the one its name states."""
-    key = cartridge_of(weapon.calibre)
-    if key is None and not weapon.calibre:
-        key = cartridge_in_name(weapon.name)
-    return key
+def _basis(weapon: Weapon):
+    """What decides a neutral weapon's GURPS line: its catalog weapon, else the cartridge its
+    calibre or name states, else its own energy on its class's line (core.catalog.Catalog.weapon_basis)."""
+    from xsys.core.registry import catalog
 
-
-def _cartridge_origin(weapon: Weapon) -> str:
-    key = weapon_cartridge(weapon)
-    if key is None:
-        return ""
-    if cartridge_of(weapon.calibre):
-        return f", damage of {key} (gurps.damage)"
-    return f", damage of {key}, the cartridge its name states (gurps.damage)"
+    return catalog().weapon_basis(weapon)
 
 
 # ---- resolution ------------------------------------------------------------------------
@@ -215,6 +192,36 @@ MELEE_LINES = {"unarmed": ("Brawling", "thr", -2, "cr"),       # punch: 1d-4
                "improvised": ("Axe/Mace (improvised)", "sw", 0, "cr")}  # 1d
 
 
+# gurps.melee (assumed, the Basic Set's weapon tables; the seed names reach C, 1, 2 and 3 but
+# lists no weapon): the reach of each class's weapon. A fist reaches only the hex one stands in
+# and the next (C); a knife C or 1; a club, sword, axe, spear or improvised weapon held in one
+# hand 1.
+MELEE_REACH = {"unarmed": "C", "knife": "C,1", "club": "1", "sword": "1", "axe": "1", "spear": "1",
+               "improvised": "1"}
+# the skill a melee line that names none is wielded with, by the class its name says
+_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
+                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
+
+
+def melee_parry(skill: str, level: int) -> int:
+    """gurps.melee (assumed; 3e, not in the seed): the parry a close-combat skill gives, half the
+    skill rounded down; Brawling's bare-handed parry two thirds of it (as gurps.dodge reads the
+    median adult's, MEDIAN_PARRY); a knife, a poor parrying weapon, one less than half."""
+    if skill in ("Brawling", "Karate", "Boxing"):
+        return (2 * level) // 3
+    return level // 2 - (1 if skill == "Knife" else 0)
+
+
+def _melee_dicts(lines: Any) -> dict[str, Any]:
+    """Carried close-combat lines as melee-table lines: a line carried before melee had a table of
+    its own is a weapon line (Acc, RoF, Shots ...): its melee fields are kept, the rest dropped."""
+    if not isinstance(lines, dict):
+        return {}
+    keep = ("name", "skill", "damage", "dice", "type", "reach", "parry")
+    return {k: {f: v for f, v in line.items() if f in keep} if isinstance(line, dict) else line
+            for k, line in lines.items()}
+
+
 def melee_damage(cls: str, st: int) -> str:
     """gurps.melee (assumed): a class line's damage dice for a wielder of ST `st`."""
     _, base, add, _ = MELEE_LINES[cls]
@@ -248,10 +255,10 @@ def thrust_swing(st: int) -> tuple[int, int]:
     return dice_code("2d-1") + extra, dice_code("3d+2") + extra
 
 
-def _melee_class(w: GurpsWeapon) -> str:
+def _melee_class(w: GurpsWeapon | GurpsMelee) -> str:
     """A close-combat weapon's class by its name, else its skill; Axe/Mace by its damage type."""
-    cls = melee_class_of(w.name, w.skill)
-    if cls in ("axe", "club") and "axe/mace" in w.skill.lower() and melee_class_of(w.name) == "improvised":
+    cls = melee_class_of(w.name, w.skill or "")
+    if cls in ("axe", "club") and "axe/mace" in (w.skill or "").lower() and melee_class_of(w.name) == "improvised":
         return "axe" if w.type == "cut" else "club"
     return cls  # HP as the neutral toughness (HP / HT)
 
@@ -615,6 +622,14 @@ class Gurps(System):
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Dodge"}  # gurps.derived: Dodge is on every stat block, not a skill
 
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        return {"melee": {
+            "damage": "thr or sw: the thrust or swing damage of the wielder's ST, plus the weapon's add (gurps.melee)",
+            "dice": "what that damage rolls at this wielder's ST (gurps.melee)",
+            "reach": "hexes the weapon reaches: C only the wielder's own hex, 1 the next (gurps.melee)",
+            "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less "
+                     "(gurps.melee, assumed)"}}
+
     def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
         # gurps.derived (3e): HP = HT, Will = Per = IQ, Move = (HT + DX) / 4, Dodge = Move
         return {"HP": (("HT",), "gurps.derived"), "Will": (("IQ",), "gurps.derived"),
@@ -750,13 +765,14 @@ class Gurps(System):
         line, with damage from the muzzle-energy ladder (all gurps.weapon-stats, assumed)."""
         data = _toml("weapons.toml")
         cls = data["class"][weapon.weapon_class]
-        per = data["weapon"].get(weapon.catalog or "", {})
+        basis = _basis(weapon)
+        per = data["weapon"].get(basis.entry.id if basis.entry is not None else "", {})
         code = self.damage_code(weapon)
         return WeaponStats(
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
-            origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]"
-                   + _cartridge_origin(weapon),
+            origin=f"weapons.toml [{'weapon.' + basis.entry.id if per else 'class.' + weapon.weapon_class}]"
+                   + _damage_origin(basis),
         )
 
     def damage_code(self, weapon: Weapon) -> int:
@@ -765,16 +781,15 @@ class Gurps(System):
         muzzle energy, core.vocab.CARTRIDGES), the cartridge its calibre names or, with no
         calibre, the one its name states ("Colt Police Positive (.38 Special)"), else the
         ladder at its own muzzle energy."""
-        key = weapon_cartridge(weapon)
-        row = _toml("weapons.toml").get("cartridge", {}).get(key or "", {})
+        basis = _basis(weapon)
+        row = _toml("weapons.toml").get("cartridge", {}).get(basis.cartridge or "", {})
         if "damage" in row:
             return dice_code(row["damage"])
-        energy = CARTRIDGES[key][0] if key else float(weapon.muzzle_energy)
-        return self._lad["damage"].native(energy)
+        return self._lad["damage"].native(basis.energy)
 
     @staticmethod
     def native_stats(w: GurpsWeapon) -> WeaponStats:
-        return WeaponStats(skill=w.skill, damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
+        return WeaponStats(skill=w.skill or "", damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
                            source="seed", origin=f"weapon line {w.name}")
 
     @staticmethod
@@ -789,7 +804,7 @@ class Gurps(System):
         res = self.shot_to_neutral(native)
         shot = res.value
         stats = self.native_stats(native.weapon) if isinstance(native.weapon, GurpsWeapon) else None
-        skill = native.skill or (stats.skill if stats else CLASS_SKILL[shot.weapon.weapon_class])
+        skill = native.skill or (stats.skill if stats and stats.skill else CLASS_SKILL[shot.weapon.weapon_class])
         return self._evaluate(shot, native.level, skill, extra, stats=stats, native=native)
 
     def _evaluate(self, shot: Shot, level: int, skill: str, extra: Sequence[Modifier] = (),
@@ -1233,19 +1248,28 @@ class Gurps(System):
                 col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
         weapons: list[Weapon] = []
         melee: list[MeleeWeapon] = []
+
+        def close_combat(line: GurpsMelee, where: str) -> None:
+            """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
+            cls = _melee_class(line)
+            melee.append(MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
+            if col.tracing:
+                col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})", f"melee {cls}",
+                         rules=["gurps.melee"], source="assumed")
+
         for i, w in enumerate(npc.weapons):
             nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]")
-            entry = msgspec.to_builtins(w)
-            if nw is None:  # a close-combat weapon (issue 20): its class crosses, its line is carried
-                cls = _melee_class(w)
-                melee.append(MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
-                own.setdefault("melee", {})[w.name] = entry
-                if col.tracing:
-                    col.step(f"$.weapons[{i}]", f"{w.name} ({w.skill}, {w.damage} {w.type})", f"melee {cls}",
-                             rules=["gurps.melee"], source="assumed")
+            if nw is None:  # a melee weapon among the weapons (a text block writes them there)
+                close_combat(GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)],
+                                        damage=w.damage, type=w.type), f"$.weapons[{i}]")
             else:
                 weapons.append(nw)
-                blob.setdefault("weapons", {})[w.name] = entry
+                blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
+        for i, m in enumerate(npc.melee):
+            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as a {_melee_class(m)}; its "
+                     f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
+            close_combat(m, f"$.melee[{i}]")
         armor: list[Armor] = []
         for i, a in enumerate(npc.armor):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
@@ -1320,17 +1344,31 @@ class Gurps(System):
         for i, w in enumerate(combatant.weapons):
             kept = blob.get("weapons", {}).get(w.name)
             if kept is not None:
-                weapons.append(msgspec.convert(kept, GurpsWeapon))
+                line = msgspec.convert(kept, GurpsWeapon)
+                if not line.Shots and _shots(w):  # a line that stated none: its catalog weapon's
+                    line = msgspec.structs.replace(line, Shots=_shots(w))
+                weapons.append(line)
             else:
                 weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
-        weapons += carried.melee_lines(combatant, own.get("melee", {}), GurpsWeapon, "gurps", "gurps.melee", col,
-                                       lambda m: self._melee_line(m, attrs["ST"]),
-                                       lambda w: f"{w.skill}, {w.damage} {w.type} at ST {attrs['ST']}")
+        written: list[GurpsMelee] = []  # lines written from a weapon's class (not a GURPS sheet's own)
+
+        def of_class(m: MeleeWeapon) -> GurpsMelee:
+            line = self._melee_line(m, attrs["ST"])
+            written.append(line)
+            return line
+
+        melee = carried.melee_lines(combatant, _melee_dicts(own.get("melee", {})), GurpsMelee, "gurps", "gurps.melee",
+                                    col, of_class, lambda m: f"{m.skill}, {m.damage} {m.type} ({m.dice}) at "
+                                                             f"ST {attrs['ST']}, reach {m.reach}")
         # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
         # not for every melee skill at once (core.melee.melee_skills_written)
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
-        skills = melee_skills_written(self, skills, [w.skill for w in weapons], blob.get("melee_skills"), kind)
+        skills = melee_skills_written(self, skills, [w.skill or "" for w in weapons] + [m.skill for m in melee],
+                                      blob.get("melee_skills"), kind)
+        # the parry the wielder's own skill gives, on the lines written from a class (gurps.melee)
+        melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
+                 if any(m is w for w in written) and m.skill in skills else m for m in melee]
         armor: list[GurpsArmor] = []
         for i, a in enumerate(combatant.armor):
             kept = blob.get("armor", {}).get(a.name)
@@ -1342,7 +1380,7 @@ class Gurps(System):
                                                           verbatim=bool(own))
         npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
                        advantages=advantages, disadvantages=disadvantages,
-                       weapons=weapons, armor=armor, notes=combatant.notes)
+                       weapons=weapons, melee=melee, armor=armor, notes=combatant.notes)
         return col.result(npc)
 
     @staticmethod
@@ -1383,11 +1421,13 @@ class Gurps(System):
                  + (f" (in place of {', '.join(stale)})" if stale else ""), "gurps.derived")
         return adv, dis
 
-    def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsWeapon:
-        """gurps.melee (assumed): the GURPS line of a close-combat weapon known only by its class,
-        its damage for the wielder's ST (a brute's punch is not an average man's)."""
-        skill, _, _, dtype = MELEE_LINES[m.melee_class]
-        return GurpsWeapon(name=m.name, skill=skill, damage=melee_damage(m.melee_class, st), type=dtype)
+    def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsMelee:
+        """gurps.melee (assumed): the melee-table line of a close-combat weapon known only by its
+        class: thrust or swing plus the class's add ("sw+1"), what that rolls at the wielder's
+        ST (a brute's punch is not an average man's), its type and reach."""
+        skill, base, add, dtype = MELEE_LINES[m.melee_class]
+        return GurpsMelee(name=m.name, skill=skill, damage=f"{base}{add:+d}" if add else base,
+                          dice=melee_damage(m.melee_class, st), type=dtype, reach=MELEE_REACH[m.melee_class])
 
     def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
         """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
@@ -1409,16 +1449,44 @@ class Gurps(System):
         return out
 
     def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str) -> Weapon | None:
+        """A weapon line as what it is (core.catalog.Catalog.identify_weapon, one answer for every
+        system): its catalog weapon (its ``catalog`` id, else what its name says, when its skill
+        fires that kind of gun), with the line's own Shots where it states them; else a weapon of
+        the class its skill fires (the kind of it the name says: a revolver), else of the class
+        its name says, else (no skill, a name that says nothing) read by its Accuracy and said in
+        a warning: never a silent pistol. A close-combat line is None (it crosses as melee)."""
         from xsys.core.registry import catalog
 
         cat = catalog()
-        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        entry, word_class = (cat.weapons.get(w.catalog), None) if w.catalog else cat.identify_weapon(w.name)
+        if entry is not None and w.skill and CLASS_SKILL[entry.weapon_class] != w.skill and \
+                (SKILL_CLASS.get(w.skill) or class_of_skill(w.skill, w.Acc)) != entry.weapon_class:
+            entry = None  # 'Glock 17' fired with Guns (Rifle) or Knife is not the catalog Glock
         if entry is not None:
-            nw = strip_entry(entry)
+            nw = msgspec.structs.replace(strip_entry(entry), name=w.name)
             if col.tracing:
                 col.step(path, w.name, f"catalog {entry.id}", rules=["gurps.weapon-stats"], source="assumed")
-            return msgspec.structs.replace(nw, name=w.name)  # type: ignore[return-value]
-        cls = SKILL_CLASS.get(w.skill)
+            if w.Shots and w.Shots != entry.capacity:
+                col.loss("assumed", f"{path}.Shots", f"{w.name}: the line states Shots {w.Shots}; catalog "
+                         f"weapon {entry.id} holds {entry.capacity}: the stated {w.Shots} is kept", "gurps.weapon-stats")
+                nw = msgspec.structs.replace(nw, capacity=w.Shots)
+            self._damage_line_loss(w, nw, col, path)
+            return nw  # type: ignore[return-value]
+        if not w.skill:  # a melee word makes a close-combat weapon, unless the name says gun ("spear gun")
+            close = melee_class_of(w.name) != "improvised" and "gun" not in w.name.lower()
+            cls = word_class or ("" if close else None)
+            if cls == "":
+                col.loss("kept-verbatim", path, f"{w.name} (no skill; its name says a {melee_class_of(w.name)}) is a "
+                         f"close-combat weapon: it crosses as one; its GURPS line is kept "
+                         f"(carried.gurps.melee.{w.name})", "gurps.melee")
+                return None
+            if cls is None:
+                cls = "handgun" if w.Acc <= 3 else "rifle"
+                col.loss("unsupported-field", f"{path}.skill", f"{w.name!r} states no skill and its name says no weapon "
+                         f"or class; read as a {cls} by its Acc {w.Acc} (up to 3 a pistol's): say its skill "
+                         f"({', '.join(SKILL_CLASS)})", "gurps.weapon-stats")
+        else:
+            cls = SKILL_CLASS.get(w.skill)
         if cls is None:
             cls = class_of_skill(w.skill, w.Acc)
             if cls is None:
@@ -1430,6 +1498,7 @@ class Gurps(System):
             # list is read by its words, else by its Accuracy, and said so
             col.loss("unsupported-field", f"{path}.skill", f"{w.skill!r} is not one of "
                      + ", ".join(SKILL_CLASS) + f"; {w.name!r} is read as a {cls}", "gurps.weapon-stats")
+        cls = cat.weapon_class_named(w.name, cls)  # a 'Revolver' fired with Guns (Pistol) is a revolver
         code = dice_code(w.damage)
         lad = self._lad["damage"]
         if not lad.has_native(code):
@@ -1439,24 +1508,39 @@ class Gurps(System):
         energy = lad.neutral(code)
         col.loss("assumed", f"{path}.damage", f"{w.name}: no catalog match; {w.damage} -> muzzle energy "
                  f"{energy:g} J", "gurps.damage")
-        named = cartridge_in_name(w.name)
-        if named is not None:
-            line = self.damage_code(Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy)))  # type: ignore[arg-type]
-            if line != dice_code(w.damage):
-                col.loss("merged", f"{path}.damage", f"{w.name}: its name states {named}, whose damage line is "
-                         f"{dice_text(line)}; the line's own {w.damage} is not that cartridge's, and a sheet written "
-                         f"again from the neutral weapon does {dice_text(line)} (one cartridge, one damage line)",
-                         "gurps.damage")
         modes = ["semi", "auto"] if "*" in w.RoF else ["semi"]
-        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
-                      fire_modes=modes, capacity=w.Shots)  # type: ignore[arg-type]
+        nw = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                    fire_modes=modes, capacity=w.Shots,  # type: ignore[arg-type]
+                    sights="none" if cls == "thrown" else "iron")
+        self._damage_line_loss(w, nw, col, path)
+        say_grenade(col, path, nw)
+        return nw
+
+    def _damage_line_loss(self, w: GurpsWeapon, nw: Weapon, col: Collector, path: str) -> None:
+        """One weapon, one damage line (gurps.damage): a line whose own damage is not the line of
+        the weapon it is (its catalog weapon's, or the cartridge its name states) is said, since a
+        sheet written again from the neutral weapon does the weapon's line."""
+        basis = _basis(nw)
+        if basis.kind == "class":
+            return
+        line = self.damage_code(nw)
+        if line == dice_code(w.damage):
+            return
+        if basis.kind == "catalog":
+            what = f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+        else:
+            what = f"its name states {basis.cartridge}"
+        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage line is {dice_text(line)}; the line's "
+                 f"own {w.damage} is not that {'weapon' if basis.kind == 'catalog' else 'cartridge'}'s, and a sheet "
+                 f"written again from the neutral weapon does {dice_text(line)} (one "
+                 f"{'weapon' if basis.kind == 'catalog' else 'cartridge'}, one damage line)", "gurps.damage")
 
     def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
         s = self.weapon_stats(w)
         col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
                  f"ST {s.ST}) from {s.origin}", "gurps.weapon-stats")
         return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
-                           Shots=w.capacity, ST=s.ST, catalog=w.catalog)
+                           Shots=_shots(w), ST=s.ST, catalog=w.catalog)
 
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
@@ -1541,6 +1625,7 @@ class Gurps(System):
                                  expected="a catalog weapon (see `xsys catalog weapon`), a weapon class (pistol, "
                                           "revolver, smg, carbine, rifle, shotgun, machine gun) or a weapon line",
                                  found=repr(n.weapon))
+            say_grenade(col, "$.weapon", weapon)
         else:
             weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon")
             if weapon is None:
@@ -1553,7 +1638,7 @@ class Gurps(System):
                         col.loss("unsupported-field", f"$.weapon.{f}", f"{f} {getattr(n.weapon, f)} has no neutral "
                                  f"field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
         cls_skill = CLASS_SKILL[weapon.weapon_class]
-        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else cls_skill)
+        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else None) or cls_skill
         if skill != cls_skill:
             col.loss("merged", "$.skill", f"{skill} is read as {cls_skill}, the skill of a {weapon.weapon_class}")
         chance = self.competence(cls_skill, n.level)

@@ -21,6 +21,7 @@ from msgspec import Meta
 
 from xsys.core import armorline, cache, carried, dice
 from xsys.core.dice import PoolRules
+from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
@@ -32,7 +33,7 @@ from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
 from xsys.core.model import generic_weapon
-from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, Location, cartridge_of
+from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT, Location, cartridge_of
 
 YARD = 0.9144
 TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
@@ -486,9 +487,10 @@ def chart_type_for(weapon: Weapon) -> str:
     it is a line, a catalog example of a line, else by class and muzzle energy."""
     if weapon.name in CHART:
         return weapon.name
-    if weapon.catalog:
+    entry = _catalog_entry(weapon)
+    if entry is not None:
         for t, e in CHART.items():
-            if weapon.catalog in e.get("catalog", []):
+            if entry.id in e.get("catalog", []):
                 return t
     e = float(weapon.muzzle_energy)
     auto = any(m in ("auto", "burst") for m in weapon.fire_modes)
@@ -514,10 +516,10 @@ CLIP = TABLES["clip"]
 
 
 def _catalog_entry(weapon: Weapon):
-    if not weapon.catalog:
-        return None
+    """The catalog weapon a neutral weapon is: by its id, else by what its name says
+    (core.catalog.Catalog.weapon_basis, one answer for every system)."""
     try:
-        return _catalog().weapons.get(weapon.catalog)
+        return _catalog().weapon_basis(weapon).entry
     except XsysError:
         return None
 
@@ -540,7 +542,7 @@ def is_revolver(weapon: Weapon) -> bool:
     if entry is not None:
         return entry.feed == "cylinder"
     low = weapon.name.lower()
-    if "revolver" in low or low in _REVOLVER_EXAMPLES:
+    if says_revolver(weapon.name) or low in _REVOLVER_EXAMPLES:
         return True
     key = cartridge_of(weapon.calibre) or cartridge_of(weapon.name)
     return key in CLIP["revolver_cartridges"]
@@ -579,12 +581,18 @@ TYPE_WORDS = (("machine gun", "mg"), ("machinegun", "mg"), ("submachine", "smg")
 def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "$") -> str:
     """The neutral class of a native weapon line: its chart line's; for a type that is no
     chart line, the class its words name, else a guess from its traits, with a warning
-    (never a silent handgun); with no type at all, the guess is reported as assumed."""
+    (never a silent handgun); with no type at all, what its name says (its catalog weapon, a
+    class word: an `assumed` note), else the guess from its traits, with a warning. A chart
+    line's class is refined by a revolver word in the name."""
     if w.type in CHART:
-        return CHART[w.type]["class"]
+        return _catalog().weapon_class_named(w.name, CHART[w.type]["class"])  # a 'Revolver' on a Pistol line
     low = w.type.lower()
     cls = next((c for word, c in TYPE_WORDS if word in low), None) if low else None
     how = f"its type {w.type!r} names a {cls}" if cls else ""
+    if cls is None and not w.type:
+        entry, cls = _catalog().identify_weapon(w.name)  # no type: what its name says
+        cls = entry.weapon_class if entry is not None else cls
+        how = f"its name says a {cls}" if cls else ""
     if cls is None:
         cls = ("shotgun" if w.again == 9 else "handgun" if w.size <= 1 and not w.autofire
                else "smg" if w.autofire and w.size <= 2 else "rifle")
@@ -594,8 +602,12 @@ def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "
         if w.type:
             col.loss("unsupported-field", f"{path}.type", f"{w.type!r} is not a Ranged Weapons Chart line ("
                      + ", ".join(CHART) + f"); {w.name!r} is read as {how}", "nwod.weapon.damage")
-        else:
+        elif how.startswith("its name"):
             col.loss("assumed", f"{path}.type", f"{w.name!r} names no chart line; read as {how}",
+                     "nwod.weapon.damage")
+        else:  # never a silent handgun: a guess from the traits alone is a warning
+            col.loss("unsupported-field", f"{path}.type", f"{w.name!r} names no chart line and its name says no "
+                     f"weapon or class; read as {how}: say its type (" + ", ".join(CHART) + ")",
                      "nwod.weapon.damage")
     return cls
 
@@ -844,13 +856,13 @@ class NwodSystem(System):
         ladder at its own muzzle energy."""
         t = chart_type_for(weapon)
         entry = CHART[t]
-        key = cartridge_of(weapon.calibre)
+        basis = _catalog().weapon_basis(weapon)  # its catalog weapon, else the cartridge its calibre or name states
+        key = basis.cartridge
         if key is not None and key in TABLES.get("cartridge", {}):
             return t, entry, int(TABLES["cartridge"][key]), "nwod.weapon.damage", "assumed"
-        if key is None and weapon.name in CHART:
+        if basis.kind == "class" and weapon.name in CHART:
             return t, entry, int(entry["damage"]), "nwod.weapon.damage", "assumed"
-        energy = CARTRIDGES[key][0] if key is not None else float(weapon.muzzle_energy)
-        step = _LADDERS["weapon_damage"].step_for(energy)
+        step = _LADDERS["weapon_damage"].step_for(basis.energy)
         return t, entry, int(step.native), step.rule, step.source
 
     def _pool_check(self, shot: Shot, dex: int, level: int, *, skill: str = "Firearms",
@@ -1117,21 +1129,26 @@ class NwodSystem(System):
                      f"{melee_class_of(w.name, w.type)}; its nWoD line is kept (carried.nwod.melee.{w.name})",
                      "nwod.melee")
             return None
-        if w.catalog:
-            try:
-                from xsys.core.catalog import strip_entry
+        try:
+            from xsys.core.catalog import strip_entry
 
-                entry = _catalog().weapons.get(w.catalog)
-                if entry is not None:
-                    if col.tracing:
-                        col.step(path, w.name, f"catalog {w.catalog}", rules=["nwod.weapon.damage"], source="assumed")
-                    # the line's own clip is this gun's magazine (nwod.weapon.clip)
-                    out = msgspec.structs.replace(strip_entry(entry), name=w.name,
-                                                  capacity=w.clip or entry.capacity)
-                    self._chamber_loss(w, out, col, path)
-                    return out
-            except XsysError:
-                pass
+            # its catalog weapon: by id, else what its name says, when its chart line is of that kind
+            entry = _catalog().weapons.get(w.catalog) if w.catalog else _catalog().identify_weapon(w.name)[0]
+            if entry is not None and not w.catalog and w.type in CHART and \
+                    CHART[w.type]["class"] not in (entry.weapon_class, KIND_OF.get(entry.weapon_class)):
+                entry = None
+            if entry is not None:
+                if col.tracing:
+                    col.step(path, w.name, f"catalog {entry.id}", rules=["nwod.weapon.damage"], source="assumed")
+                # the line's own clip is this gun's magazine (nwod.weapon.clip): a stated one wins
+                out = msgspec.structs.replace(strip_entry(entry), name=w.name, capacity=w.clip or entry.capacity)
+                if w.clip and w.clip != entry.capacity:
+                    col.loss("assumed", f"{path}.clip", f"{w.name}: the line states Clip {w.clip}; catalog "
+                             f"weapon {entry.id} holds {entry.capacity}: the stated {w.clip} is kept", "nwod.weapon.clip")
+                self._chamber_loss(w, out, col, path)
+                return out
+        except XsysError:
+            pass
         cls = weapon_class_of(w, col, path)
         energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
         modes = ["semi", "auto"] if w.autofire else ["semi"]
@@ -1141,8 +1158,10 @@ class NwodSystem(System):
         # the weapon keeps its own name (issue 17): "Ingram MAC-10", not its chart line
         # the clip is the neutral capacity (the rounds in the magazine, nwod.weapon.clip); the
         # chamber's "+1" has no neutral field and follows the weapon's kind on the way back
-        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip)
+        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip,
+                     sights="none" if cls == "thrown" else "iron")
         self._chamber_loss(w, out, col, path)
+        say_grenade(col, path, out)
         return out
 
     @staticmethod
@@ -1158,12 +1177,14 @@ class NwodSystem(System):
         t, entry, dmg, rule, src = self.weapon_stats(w)
         if col.tracing:
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
-                     source=src)
+                     source=src, note=f"damage by {_catalog().weapon_basis(w).said}")
         yd = [Length(float(x) * YARD) for x in entry["ranges"]]
         # nwod.weapon.clip (assumed, README): clip and chamber are the gun's own, not its chart
         # line's: the clip is the neutral capacity (the catalog's or the source's: rounds in the
         # magazine, cylinder, tube or barrels), "+1" only for a closed-bolt magazine-fed gun
-        clip = int(w.capacity) if w.capacity else int(entry["clip"])
+        basis_entry = _catalog_entry(w)  # a capacity the source states, else its catalog weapon's, else the line's
+        clip = int(w.capacity) if w.capacity else int(basis_entry.capacity) if basis_entry is not None and \
+            basis_entry.capacity else int(entry["clip"])
         chamber, why = chambers(w, entry)
         if w.weapon_class == "handgun" and t.startswith("Revolver"):
             col.loss("assumed", path, f"{w.name!r} is a handgun of no catalog; its name or calibre makes it a revolver, "
@@ -1285,7 +1306,7 @@ class NwodSystem(System):
                 if self._consistent(npc, combatant):
                     col.step("$", "native.nwod", None, "stat block restored verbatim", rules=["nwod.derived"],
                              source="assumed")
-                    return col.result(npc)
+                    return col.result(self._lines_completed(npc, combatant, col))
             except (msgspec.ValidationError, TypeError):
                 pass
         own = carried.take(combatant.carried.get(self.key), NwodCarried, col, f"$.carried.{self.key}", self.key)
@@ -1320,6 +1341,30 @@ class NwodSystem(System):
             derived["Health"] = health
         npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
+
+    def _lines_completed(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
+        """A restored stat block's firearm lines with what they do not state written as a line of
+        the weapon writes it (nwod.weapon.clip): a line with no type or no clip (a text block's
+        'Glock 17 (Damage 2, Ranges 20/40/80)') takes the chart line, clip and chamber of the
+        neutral weapon it was read as (its catalog weapon's), so the sheet does not say Clip 0."""
+        by_name = {w.name: w for w in combatant.weapons}
+        lines = []
+        for i, line in enumerate(npc.weapons):
+            w = by_name.get(line.name)
+            if w is None or line.ranges is None or (line.type and line.clip):
+                lines.append(line)
+                continue
+            written = self.weapon_from_neutral(w, Collector(self.key), f"$.weapons[{i}]")
+            fields: dict[str, Any] = {}
+            if not line.type:
+                fields["type"] = written.type
+            if not line.clip:
+                fields.update(clip=written.clip, chamber=written.chamber)
+            missing = [k for k in ("type", "clip") if k in fields]
+            col.loss("assumed", f"$.weapons[{i}]", f"{line.name}: the line states no {' or '.join(missing)}; written "
+                     f"as its weapon's: " + ", ".join(f"{k} {v}" for k, v in fields.items()), "nwod.weapon.clip")
+            lines.append(msgspec.structs.replace(line, **fields))
+        return msgspec.structs.replace(npc, weapons=lines)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
         """Close-combat weapons (issue 20): the line of each weapon's class (nwod.melee, assumed),
@@ -1426,6 +1471,8 @@ class NwodSystem(System):
     def shot_to_neutral(self, ns: NwodShot) -> Result[Shot]:
         col = Collector(self.key)
         weapon = self._weapon_for_native(ns.weapon, col)
+        if isinstance(ns.weapon, str):  # a weapon line says it in its own reading
+            say_grenade(col, "$.weapon", weapon)
         chart = chart_type_for(weapon)
         cls = weapon.weapon_class
         skill = "Athletics" if cls == "thrown" else "Firearms"

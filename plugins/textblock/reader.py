@@ -351,6 +351,18 @@ def _coc_line(entry: Any) -> dict[str, Any]:
     return codec.to_builtins(_coc().weapon_defaults(strip_entry(entry)))
 
 
+def _coc_class_line(weapon_class: str, name: str) -> dict[str, Any]:
+    """The coc plugin's weapon line for a weapon known only by its class (a "Hunting rifle 50%"
+    that states no damage): the class's generic weapon (core.model.generic_weapon), the one
+    line every system writes for it (core.catalog.Catalog.weapon_basis)."""
+    from xsys.core import codec
+    from xsys.core.model import generic_weapon
+
+    import msgspec
+
+    return codec.to_builtins(_coc().weapon_defaults(msgspec.structs.replace(generic_weapon(weapon_class), name=name)))
+
+
 # Damage as blocks print it: "1D10", "1D8+1", "1D3+DB", "1D6 + 1D4", "1D4+½DB" (NFKC: "1⁄2DB"),
 # "1D3+db", "4D6/2D6/1D6" (a shotgun's range bands)
 _DICE = r"\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*(?:\s*/\s*\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*)*" \
@@ -367,9 +379,9 @@ _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     ("capacity", r"^(?:capacity|shots|装弾数)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("malfunction", r"^(?:malfunction|mal|故障)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("STR", r"^STR\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
-    ("sights", r"^sights?\s*:?\s*(iron|tritium|laser|red-dot|reflex|scope|nv-sight|thermal)$", lambda m: m.group(1)),
+    ("sights", r"^sights?\s*:?\s*(iron|tritium|laser|red-dot|reflex|scope|nv-sight|thermal|none)$", lambda m: m.group(1)),
     ("carry", r"^carry\s*:?\s*(.+)$", lambda m: m.group(1).strip()),
-    ("ammo", r"^ammo\s*:?\s*(bullet|shot|slug)$", lambda m: m.group(1)),
+    ("ammo", r"^ammo\s*:?\s*(bullet|shot|slug|none)$", lambda m: m.group(1)),
     ("length", r"^length\s*:?\s*(\d+(?:\.\d+)?\s*(?:m|cm|in|ft))$", lambda m: m.group(1)),
     ("muzzle_energy", r"^muzzle energy\s*:?\s*(\d+(?:\.\d+)?\s*J)$", lambda m: m.group(1)),
 )
@@ -959,12 +971,14 @@ def read_coc(lines: list[str], system: str) -> Read:
                 where = f"the {_COC_CLASS[skill]} default (coc tables.toml [weapon_class])"
             r.assumed.append(f"line {n}: {name}: no base range in the block; {w['base_range']}, {where}")
         if "damage" not in w:
-            if line is None:
-                r.unread.append((n, f"{item} (no damage and not a catalog weapon)"))
-                return
+            if line is None:  # a weapon known by its class only: the class's assumed weapon (its energy)
+                line = _coc_class_line(_COC_CLASS[skill], name)
+                w["muzzle_energy"] = line["muzzle_energy"]
+                where = f"the generic {_COC_CLASS[skill]}'s ({line['muzzle_energy']})"
+            else:
+                where = f"the coc line of catalog weapon {entry.id}"
             w["damage"] = line["damage"]
-            r.assumed.append(f"line {n}: {name}: no damage in the block; {line['damage']}, the coc line of "
-                             f"catalog weapon {entry.id}")
+            r.assumed.append(f"line {n}: {name}: no damage in the block; {line['damage']}, {where}")
         if pct is not None and skill not in skills:
             skills[skill] = pct
         if left:
@@ -1226,6 +1240,8 @@ def read_gurps(lines: list[str], system: str) -> Read:
     costs: dict[str, tuple[int, int]] = {}  # attribute -> (value, its bracketed point cost)
     said_costs: list[int] = []  # lines whose point costs were left out
     relative: list[tuple[dict[str, Any], str, int]] = []  # weapons whose damage is thr/sw + add, read at the end
+    unskilled: list[tuple[dict[str, Any], int]] = []  # guns whose name says no skill, read at the end
+    melee_lines: list[dict[str, Any]] = []  # close-combat weapons: the melee table
     marks: dict[str, str] = {}  # 4th-edition markers: what -> as written
 
     def stats(line: str) -> str | None:
@@ -1354,22 +1370,33 @@ def read_gurps(lines: list[str], system: str) -> Read:
                 w["skill"] = _gurps_melee_skill(name)
             else:
                 coc_skill = _skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)
-                w["skill"] = {"Handgun": "Guns (Pistol)", "Rifle": "Guns (Rifle)", "Shotgun": "Guns (Shotgun)",
-                              "SMG": "Guns (SMG)", "Machine Gun": "Guns (Machine Gun)", "Throw": "Throwing",
-                              None: "Guns (Pistol)"}[coc_skill]
-                if coc_skill is None:
-                    r.assumed.append(f"line {n}: {name}: which Guns skill fires it is not said; Guns (Pistol)")
+                # a name that says no gun: the block's only gun skill, read at the end; else no
+                # skill, and the gurps plugin says in a warning what it reads it as (never a
+                # silent pistol)
+                if coc_skill is not None:
+                    w["skill"] = {"Handgun": "Guns (Pistol)", "Rifle": "Guns (Rifle)", "Shotgun": "Guns (Shotgun)",
+                                  "SMG": "Guns (SMG)", "Machine Gun": "Guns (Machine Gun)",
+                                  "Throw": "Throwing"}[coc_skill]
+                else:
+                    unskilled.append((w, n))
         if "damage" not in w and not any(x[0] is w for x in relative):
             r.unread.append((n, f"{item} (no damage dice)"))
             return
         for a in extra_attacks:
             r.unread.append((n, f"{name}: second attack '{a}' (a gurps weapon line holds one attack: the first, "
                                 f"{details.split(',')[0].strip()}, is read)"))
+        skill = str(w.get("skill") or "")
+        if skill and not any(k in skill.lower() for k in ("gun", "throw", "grenade")):
+            # a close-combat weapon: the sheet's melee table (gurps.melee), which has no ranged stats
+            nofield += [f"{k} {w.pop(k)}" for k in ("Acc", "SS", "RoF", "Shots", "ST") if k in w]
+            w.pop("catalog", None)
+            melee_lines.append(w)
+        else:
+            weapons.append(w)
         if nofield:
             r.unread.append((n, f"{name}: " + ", ".join(nofield) + " (no field in a gurps weapon line: not carried)"))
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
-        weapons.append(w)
 
     def gear_item(item: str, n: int) -> None:
         """An item of a 'Gear:' line: a weapon when it has weapon stats, armor when it has DR,
@@ -1421,6 +1448,11 @@ def read_gurps(lines: list[str], system: str) -> Read:
         "traits": mixed_traits})
 
     Walk(r, lines, N.GURPS_HEADINGS).run(stats, section)
+    guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
+    for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
+        w["skill"] = guns[0]
+        r.assumed.append(f"line {n}: {w['name']}: which Guns skill fires it is not said; {guns[0]}, the block's only "
+                         "gun skill")
     if "ST" not in doc and relative:
         r.assumed.append("no ST in the block: thrust and swing damage read at ST 10")
     if relative:
@@ -1442,6 +1474,8 @@ def read_gurps(lines: list[str], system: str) -> Read:
     out["skills"] = skills
     out.update({k: v for k, v in lists.items() if v})
     out["weapons"] = weapons
+    if melee_lines:
+        out["melee"] = melee_lines
     out["armor"] = armor
     if gear:
         notes.append("Gear: " + ", ".join(gear))
