@@ -35,20 +35,24 @@ Weapons: Smith & Wesson Model 10 (.38 Special) 55%, damage 1D10, base range 15 m
 
 
 @contextlib.contextmanager
-def running(host: str = "127.0.0.1", port: int = 0, app: Any = None) -> Iterator[tuple[str, int]]:
-    """A real uvicorn serving the app in a background thread; yields (host, port)."""
-    import uvicorn
+def running(host: str = "127.0.0.1", port: int = 0, app: Any = None,
+            limits: Any = None) -> Iterator[tuple[str, int]]:
+    """A real uvicorn serving the app in a background thread, configured as `xsys serve`
+    configures it (serve_net: timeouts, connection limit); yields (host, port) once the
+    app's conversion processes are ready."""
+    from . import serve, serve_net
 
-    from . import serve
-
-    app = app if app is not None else serve.create_app()
+    limits = limits or serve.Limits()
+    app = app if app is not None else serve.create_app(limits=limits)
     sock = serve._bind(host, port)
-    server = uvicorn.Server(uvicorn.Config(app, log_config=None, log_level="warning", access_log=False))
+    server = serve_net.server(serve_net.server_config(app, limits, log_config=None))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="xsys-serve", daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 30
-        while not server.started:
+        deadline = time.monotonic() + 60
+        rt = getattr(app.state, "xsys", None)
+        while not server.started or (rt is not None and (rt.pool is None or rt.pool.state()["ready"]
+                                                          < rt.pool.state()["processes"])):
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.01)
