@@ -50,7 +50,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -714,6 +714,7 @@ class ConversionPool:
         except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError, ValueError) as exc:
             _kill(proc)
             self._bg(proc.wait())
+            w.proc = None
             code = proc.returncode
             self._failed(w, f"exited with code {code} before it was ready" if code is not None else f"not ready: {exc!r}")
             return
@@ -721,7 +722,16 @@ class ConversionPool:
             _kill(proc)
             return
         w.ready, w.failures = True, 0
+        self._bg(self._watch(w, proc))
         self._dispatch()
+
+    async def _watch(self, w: _Worker, proc: asyncio.subprocess.Process) -> None:
+        """A process that ends while it waits for work (killed from outside, out of memory)
+        is replaced at once; one that ends while converting is _exchange's to replace."""
+        code = await proc.wait()
+        if not self.closed and w.proc is proc and w.job is None:
+            log.warning("xsys serve: a conversion process stopped (exit code %s) while idle; a new one is starting", code)
+            self._replace(w)
 
     def _failed(self, w: _Worker, why: str) -> None:
         w.failures += 1

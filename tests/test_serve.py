@@ -381,6 +381,23 @@ def test_a_conversion_process_that_dies_is_one_line_and_is_replaced(caplog):
     assert "a conversion process stopped (exit code 3)" in caplog.text
 
 
+def test_a_conversion_process_killed_while_idle_is_replaced(caplog):
+    with TestClient(serve.create_app()) as c:
+        pool = c.app.state.xsys.pool
+        deadline = time.monotonic() + 60
+        while pool.state()["ready"] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        victim = pool.state()["pids"][0]
+        os.kill(victim, signal.SIGKILL)
+        while victim in pool.state()["pids"] or pool.state()["ready"] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        r = c.post("/api/convert", json={"document": MALLOY.read_text(), "to": "coc-zh", "format": "md"})
+        assert r.status_code == 200 and r.json()["system"] == "coc-zh"
+    assert "a conversion process stopped (exit code -9) while idle" in caplog.text
+
+
 def test_answer_cache_computes_identical_requests_once_and_keeps_no_error():
     async def main():
         cache = serve.AnswerCache(entries=2)
@@ -908,8 +925,9 @@ def test_serve_workers_out_of_range_is_one_clear_error():
 def test_on_loopback_only_local_host_names_are_answered():
     import http.client
 
-    with running() as (host, port):
-        pass  # a free port to reuse below
+    free = serve._bind("127.0.0.1", 0)
+    port = free.getsockname()[1]  # a free port to name in the hosts below
+    free.close()
     app = serve.create_app(serve.local_hosts(port))
     with running(port=port, app=app) as (host, port):
         for name, status in ((f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200), (f"evil.example:{port}", 400)):
@@ -928,10 +946,13 @@ def test_xsys_serve_port_in_use_is_one_line(capsys):
 def test_serve_bench_runs_and_checks_its_answers():
     from xsys.conversions import serve_bench
 
-    r = serve_bench.bench(requests=12, concurrency=6, levels=(1,), check=3, warm=2, level_requests=4)
-    assert r["wrong_answers"] == 0
-    assert r["different_npcs"]["requests"] == 12 and r["same_npc"]["requests"] == 12
-    assert r["levels"][1]["requests"] == 10 and r["levels"][1]["median_ms"] > 0
+    r = serve_bench.bench(requests=12, concurrency=6, slow=3, in_process=5, check=3, fair=2, levels=(1,))
+    assert r["wrong_answers"] == 0 and r["in_process_per_s"] > 0 and r["ratio"] > 0
+    for pattern in ("pooled", "new_connection", "pooled_with_slow_clients"):
+        assert r[pattern]["requests"] == 12 and r[pattern]["errors"] == 0 and r[pattern]["wrong"] == 0
+    assert r["levels"][1]["requests"] == 50 and r["levels"][1]["median_ms"] > 0
+    assert r["fairness"]["long_ok"] == 3 and r["fairness"]["quick_requests"] == 2
+    assert r["memory_after"]["rss_mb"] > 0
 
 
 def test_the_listening_socket_sends_answers_at_once():
