@@ -1,22 +1,24 @@
 """What `xsys serve` delivers under load, beside what the machine can: one-NPC conversions
 against a real server on 127.0.0.1, and the same conversions in one process.
 
-    python -m xsys.conversions.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--json]
+    python -m xsys.conversions.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--rounds 5] [--json]
 
 It measures, in one run (the machine may be shared, so the ratio of two numbers measured
 together means more than either alone):
 
 * in process: conversions per second of `serve.do_convert` in this process, one after
-  another (what one core does with no server at all), before the server starts and after
-  it stops (the mean is used);
+  another (what one core does with no server at all);
+* the ratio served / (in process x workers), in `rounds` rounds of `in_process`
+  conversions in process then `concurrency` served ones (pooled, all at once): the median
+  of the rounds' ratios (a load that comes and goes on a shared machine weighs on both
+  halves of a round); and the same in CPU time (the CPU a conversion takes in process over
+  the CPU a served one takes, front and conversion process), which another process's load
+  changes less;
 * served, three client patterns, each `requests` different NPCs `concurrency` at a time,
   every answer checked: pooled keep-alive connections (one per concurrent client, reused);
   a new connection per request; pooled clients while `slow` other connections send half a
   request and wait (a slow client is answered 408 at the request timeout and is not one of
   the errors counted: a failed or wrong answer to a pooled client is);
-* the ratio served / (in process x workers), for the pooled pattern; and, as the load of a
-  shared machine changes the first, the ratio of the CPU time a conversion takes in
-  process to the CPU time a served one takes (front and conversion process);
 * fairness: the latency of one-NPC conversions sent while long requests (rosters) keep the
   server's general processes busy;
 * memory: the resident size of the server (its front and its conversion processes) before
@@ -320,8 +322,8 @@ def _roster(n: int, tag: str) -> str:
 
 
 def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", document: str = DEFAULT_NPC,
-          workers: int = 1, slow: int = 100, in_process: int = 200, check: int = 50, fair: int = 20,
-          levels: tuple[int, ...] = (1,)) -> dict[str, Any]:
+          workers: int = 1, slow: int = 100, in_process: int = 50, check: int = 50, fair: int = 20,
+          levels: tuple[int, ...] = (1,), rounds: int = 5) -> dict[str, Any]:
     """Everything the module's docstring lists, in one run; `wrong_answers` counts answers
     that are not the conversion (and failed requests of the counted patterns)."""
     from xsys.core.registry import default_registry
@@ -355,13 +357,27 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
         return numbers
 
     results: dict[str, Any] = {"to": to, "concurrency": concurrency, "workers": workers, "cores": os.cpu_count()}
-    # in process before the server starts and after it stops: the mean of the two is the
-    # rate the ratio uses (a shared machine's load changes within a run)
-    before, cpu_before = in_process_rate(in_process, to, document)
     with server_process(workers) as (host, port, pid):
         warm = [body(_named(document, -1 - i), k) for i, k in enumerate(default_registry().keys())]
         asyncio.run(load(host, port, warm + [body(_named(document, -100 - i)) for i in range(50)], concurrency))
         results["memory_before"] = _memory(pid)
+
+        # the ratio, in rounds: `in_process` conversions here, then `concurrency` served ones
+        # (pooled), `concurrency` at a time; the ratio of each round, and their median (a
+        # shared machine's load comes and goes: it weighs on both halves of a round)
+        per_round = []
+        for r in range(rounds):
+            rate, cpu_here = in_process_rate(in_process, to, document, start=-20000 - 1000 * r)
+            served = pattern(concurrency, concurrency)
+            cpu = served["cpu_ms_per_request"]
+            per_round.append({"in_process_per_s": round(rate, 1), "served_per_s": served["per_s"],
+                              "ratio": round(served["per_s"] / (rate * workers), 2),
+                              "in_process_cpu_ms": round(cpu_here, 2),
+                              "served_cpu_ms": round(cpu["front"] + cpu["workers"], 2),
+                              "cpu_ratio": round(cpu_here / (cpu["front"] + cpu["workers"]), 2)})
+        results["rounds"] = per_round
+        results["ratio"] = statistics.median(x["ratio"] for x in per_round)
+        results["cpu_ratio"] = statistics.median(x["cpu_ratio"] for x in per_round)
 
         results["pooled"] = pattern(requests, concurrency)
         results["new_connection"] = pattern(requests, concurrency, new_connection=True)
@@ -399,18 +415,6 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
 
         results["fairness"] = asyncio.run(fairness())
         results["memory_after"] = _memory(pid)
-    after, cpu_after = in_process_rate(in_process, to, document, start=-20000)
-    rate = (before + after) / 2
-    results["in_process_per_s"] = round(rate, 1)
-    results["in_process_before_after"] = [round(before, 1), round(after, 1)]
-    results["served_per_s"] = results["pooled"]["per_s"]
-    results["ratio"] = round(results["served_per_s"] / (rate * workers), 2)
-    # the same in CPU time, which a shared machine's load does not change: the CPU a
-    # conversion takes in process over the CPU a served one takes (front and conversion
-    # process; the client's is not counted)
-    cpu = results["pooled"]["cpu_ms_per_request"]
-    results["in_process_cpu_ms"] = round((cpu_before + cpu_after) / 2, 2)
-    results["cpu_ratio"] = round(results["in_process_cpu_ms"] / (cpu["front"] + cpu["workers"]), 2)
     results["wrong_answers"] = wrong
     return results
 
@@ -423,22 +427,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow", type=int, default=100, help="slow clients alongside the third pattern")
     p.add_argument("--to", default="gurps")
     p.add_argument("--levels", default="1", help="lower concurrency levels to measure, comma-separated")
+    p.add_argument("--rounds", type=int, default=5, help="rounds of the in-process / served ratio")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = p.parse_args(argv)
     levels = tuple(int(x) for x in args.levels.split(",") if x.strip())
-    r = bench(args.requests, args.concurrency, args.to, workers=args.workers, slow=args.slow, levels=levels)
+    r = bench(args.requests, args.concurrency, args.to, workers=args.workers, slow=args.slow, levels=levels,
+              rounds=args.rounds)
     if args.json:
         print(json.dumps(r, indent=2))
         return 1 if r["wrong_answers"] else 0
     w = r["workers"]
     print(f"one-NPC conversions to {r['to']} against xsys serve --workers {w} on 127.0.0.1 ({r['cores']} cores):")
-    print(f"  in process (no server, one after another): {r['in_process_per_s']}/s "
-          f"(before the server {r['in_process_before_after'][0]}/s, after {r['in_process_before_after'][1]}/s)")
-    print(f"  served, pooled keep-alive, {r['concurrency']} concurrent: {r['served_per_s']}/s = {r['ratio']} x "
-          f"(in process x {w} worker{'s' if w > 1 else ''})")
-    cpu = r["pooled"]["cpu_ms_per_request"]
-    print(f"  CPU a conversion: {r['in_process_cpu_ms']} ms in process, {round(cpu['front'] + cpu['workers'], 2)} ms "
-          f"served (front {cpu['front']}, conversion process {cpu['workers']}): ratio {r['cpu_ratio']}")
+    print(f"  served / (in process x {w} worker{'s' if w > 1 else ''}), pooled keep-alive, {r['concurrency']} "
+          f"concurrent: median {r['ratio']} over {len(r['rounds'])} rounds; in CPU time: median {r['cpu_ratio']}")
+    for x in r["rounds"]:
+        print(f"    round: in process {x['in_process_per_s']}/s, served {x['served_per_s']}/s: {x['ratio']};  CPU a "
+              f"conversion {x['in_process_cpu_ms']} ms in process, {x['served_cpu_ms']} ms served: {x['cpu_ratio']}")
     rows = [("pooled keep-alive", r["pooled"]), ("new connection per request", r["new_connection"]),
             (f"pooled, {r['pooled_with_slow_clients']['slow_clients']} slow clients alongside",
              r["pooled_with_slow_clients"])]

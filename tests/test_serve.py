@@ -946,8 +946,9 @@ def test_xsys_serve_port_in_use_is_one_line(capsys):
 def test_serve_bench_runs_and_checks_its_answers():
     from xsys.conversions import serve_bench
 
-    r = serve_bench.bench(requests=12, concurrency=6, slow=3, in_process=5, check=3, fair=2, levels=(1,))
-    assert r["wrong_answers"] == 0 and r["in_process_per_s"] > 0 and r["ratio"] > 0
+    r = serve_bench.bench(requests=12, concurrency=6, slow=3, in_process=5, check=3, fair=2, levels=(1,), rounds=2)
+    assert r["wrong_answers"] == 0 and len(r["rounds"]) == 2 and r["ratio"] > 0 and r["cpu_ratio"] > 0
+    assert all(x["in_process_per_s"] > 0 and x["served_per_s"] > 0 for x in r["rounds"])
     for pattern in ("pooled", "new_connection", "pooled_with_slow_clients"):
         assert r[pattern]["requests"] == 12 and r[pattern]["errors"] == 0 and r[pattern]["wrong"] == 0
     assert r["levels"][1]["requests"] == 50 and r["levels"][1]["median_ms"] > 0
