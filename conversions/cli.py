@@ -2,8 +2,9 @@
 exits 2; nothing here prints a traceback for bad input.
 
 Exit status: 0 success, 1 ``--strict`` losses, 2 a usage or input error (also ``xsys``
-with no arguments: the help on stderr), 130 Ctrl-C, 141 standard output closed by its
-reader (a broken pipe, as a shell reports a program ended by SIGPIPE)."""
+with no arguments: the help on stderr), 129 SIGHUP, 130 Ctrl-C (SIGINT), 143 SIGTERM (each
+after removing its temporary files), 141 standard output closed by its reader (a broken
+pipe, as a shell reports a program ended by SIGPIPE)."""
 
 from __future__ import annotations
 
@@ -31,10 +32,12 @@ import errno  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import stat  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Annotated, Any, Optional  # noqa: E402
 
 import typer  # noqa: E402
+from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from xsys.core import __version__  # noqa: E402
 from xsys.core.errors import InputError, XsysError  # noqa: E402
@@ -43,9 +46,81 @@ from xsys.core.trace import printable  # noqa: E402
 
 from . import documents  # noqa: E402
 
+# ---- help screens ---------------------------------------------------------------------
+
+def _unwrapped(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line: typer's rich help keeps a docstring's
+    single line breaks, so a sentence wrapped in the source broke mid-sentence on screen."""
+    if not text:
+        return text
+    import inspect
+
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n"))
+
+
+# In the help of an option or argument that takes a system key: the installed systems. They
+# are looked up when a help screen is shown, never otherwise (that loads every plugin).
+SYSTEMS = "{installed systems}"
+
+
+def _installed_systems() -> str:
+    try:
+        keys = default_registry().keys()
+    except XsysError:
+        keys = []
+    return ", ".join(keys) if keys else "none installed"
+
+
+def _for_the_screen(cmd: Any, ctx: Any) -> None:
+    """A command as its help screen shows it: a flag without a value type (typer 0.29 shows
+    ``--json <bool>``, its own ``--help`` too, as though they took a value), the installed
+    systems where a help says {installed systems}, and square brackets in help texts as
+    written (rich markup reads ``xsys[plot]`` as a style)."""
+    rich = getattr(cmd, "rich_markup_mode", None) == "rich"
+    if rich:
+        from rich.markup import escape
+    for p in cmd.get_params(ctx):
+        if getattr(p, "is_flag", False) and getattr(p, "metavar", None) is None:
+            p.metavar = ""
+        if getattr(p, "help", None) and SYSTEMS in p.help:
+            p.help = p.help.replace(SYSTEMS, _installed_systems())
+        if rich and getattr(p, "help", None):
+            p.help = escape(p.help)
+    if rich and cmd.help:
+        cmd.help = escape(cmd.help)
+
+
+class _Command(TyperCommand):
+    """A built-in command: its help reads as written (see :func:`_for_the_screen`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _unwrapped(self.help)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _for_the_screen(self, ctx)
+        super().format_help(ctx, formatter)
+
+
+class _Group(TyperGroup):
+    """The root: its own options, and the first paragraph of each built-in command's help in
+    the list of commands, as written."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _for_the_screen(self, ctx)
+        if getattr(self, "rich_markup_mode", None) == "rich":
+            from rich.markup import escape
+
+            for cmd in self.commands.values():
+                if isinstance(cmd, _Command) and cmd.help:
+                    cmd.help = escape(cmd.help)
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
     name="xsys",
     help="Convert tabletop-RPG combat material between game systems through a neutral physical model.",
+    cls=_Group,
     add_completion=False,
     pretty_exceptions_enable=False,
     no_args_is_help=True,
@@ -73,10 +148,11 @@ class _Stop(BaseException):
     standard output that cannot be written. A BaseException, so that neither typer nor a
     command's ``except Exception`` turns it into something else."""
 
-    def __init__(self, code: int, line: str) -> None:
+    def __init__(self, code: int, line: str, signalled: bool = False) -> None:
         super().__init__(line)
         self.code = code
         self.line = line
+        self.signalled = signalled
 
 
 def _output_failed(exc: OSError) -> _Stop:
@@ -189,7 +265,7 @@ def _flush_stdout() -> None:
         raise _output_failed(exc) from None
 
 
-@app.command()
+@app.command(cls=_Command)
 def systems(
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
@@ -214,10 +290,10 @@ def systems(
         typer.echo(f"broken plugin {b['plugin']} ({b['distribution']}): {b['reason']}", err=True)
 
 
-@app.command()
+@app.command(cls=_Command)
 def schema(
     kind: Annotated[Optional[str], typer.Argument(help="npc, roster, scenario or shot (all when omitted).")] = None,
-    system: Annotated[str, typer.Option("--system", "-s", help="A system key, or 'neutral'.")] = "neutral",
+    system: Annotated[str, typer.Option("--system", "-s", metavar="KEY", help=f"A system key ({SYSTEMS}), or neutral.")] = "neutral",
 ) -> None:
     """Print the JSON Schema of the input documents (from msgspec)."""
     kinds = [kind] if kind else list(documents.KINDS)
@@ -226,15 +302,17 @@ def schema(
                 + b"\n")
 
 
-@app.command()
+@app.command(cls=_Command)
 def validate(
     files: Annotated[list[Path], typer.Argument(help="Documents or folders to check (YAML, JSON or TOML).")],
     input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json, toml or a format plugin's "
                                                         "(text, foundry-coc7 ...).")] = None,
-    system: Annotated[Optional[str], typer.Option("--from", help="System of files that do not say.")] = None,
+    system: Annotated[Optional[str], typer.Option("--from", metavar="KEY", help=f"System of files that do not say: {SYSTEMS}.")] = None,
 ) -> None:
-    """Check documents without converting them; reports every file. In a folder, files
-    that are not xsys documents (no system: or kind:) and special files are skipped."""
+    """Check documents without converting them; reports every file.
+
+    In a folder, files that are not xsys documents (no system: or kind: key) and special
+    files are skipped."""
     from . import api
     from .readreport import read_losses
 
@@ -248,7 +326,7 @@ def validate(
             loaded = api.from_plain(data, str(f), system)
             for key, raw in loaded.settings.items():
                 api.system_for(key, {key: raw})  # settings are checked too
-            _emit(f"ok: {f} ({loaded.system} {loaded.kind})")
+            _emit(f"ok: {printable(f)} ({loaded.system} {loaded.kind})")
             for loss in read_losses(loaded.meta, loaded.system):  # what a format plugin could not read
                 typer.echo(f"{printable(str(f))}: {loss.render()}", err=True)
         except XsysError as exc:
@@ -263,7 +341,7 @@ DOC_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 
 
 def _info(text: str) -> None:
-    typer.echo(f"xsys: info: {text}", err=True)
+    typer.echo(printable(f"xsys: info: {text}"), err=True)
 
 
 def _is_document(data: Any) -> bool:
@@ -305,7 +383,7 @@ def _expand(inputs: list[str], skip_under: Path | None = None) -> list[tuple[str
     return out
 
 
-@app.command("catalog")
+@app.command("catalog", cls=_Command)
 def catalog_cmd(
     section: Annotated[Optional[str], typer.Argument(help="weapon, armor or material (all when omitted).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
@@ -352,11 +430,11 @@ def _settings(pairs: list[str]) -> dict[str, dict[str, Any]]:
     return settings
 
 
-@app.command()
+@app.command(cls=_Command)
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="Document files, folders, or - for standard input.")],
-    to: Annotated[str, typer.Option("--to", "-t", help="Target system key (or 'neutral').")],
-    from_: Annotated[Optional[str], typer.Option("--from", "-f", help="Source system, for files that do not say.")] = None,
+    to: Annotated[str, typer.Option("--to", "-t", metavar="KEY", help=f"Target system: {SYSTEMS}, or neutral.")],
+    from_: Annotated[Optional[str], typer.Option("--from", "-f", metavar="KEY", help=f"Source system, for files that do not say: {SYSTEMS}.")] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (one input); - for standard output.")] = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out-dir", help="Write each output here, mirroring input names.")] = None,
     fmt: Annotated[Optional[str], typer.Option("--format", help="yaml, json, toml, md or a format plugin's: text, ccfolia, "
@@ -366,11 +444,12 @@ def convert(
     explain: Annotated[bool, typer.Option("--explain", help="Add the trace: rule IDs, seed/assumed, the neutral value between.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) when anything is lost.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the loss report.")] = False,
-    set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+    set_: Annotated[list[str], typer.Option("--set", metavar="SYSTEM.FIELD=VALUE", help="A system setting (repeatable).")] = [],
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore the source a converted document remembers: "
                                         "show the conversion for what it is.")] = False,
 ) -> None:
     """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B).
+
     Files in a folder that are not xsys documents are skipped (said on stderr)."""
     if fmt is not None:
         fmt = documents.output_format(fmt)
@@ -381,6 +460,8 @@ def convert(
     jobs = _jobs(inputs, out_dir)
     if len(jobs) > 1 and out_dir is None:
         raise XsysError("several inputs need --out-dir", expected="--out-dir DIR", found=f"{len(jobs)} inputs")
+    if output is not None and output != "-":
+        _refuse_replacing_an_input(jobs, output)
     # standard input is read first: its format, sniffed, names its output in --out-dir
     stdin: tuple[Any, str] | XsysError | None = None
     if any(src == "-" for src, _, _ in jobs):
@@ -454,7 +535,7 @@ class _Progress:
 
     def file(self, rel: str) -> None:
         if self.files is not None:
-            self.progress.update(self.files, description=rel[-40:])
+            self.progress.update(self.files, description=printable(rel)[-40:])
 
     def file_done(self) -> None:
         if self.files is not None:
@@ -466,12 +547,12 @@ class _Progress:
     def npcs(self, name: str) -> Any:
         def update(done: int, total: int | None, reached: int) -> None:
             if self.roster is None:
-                self.roster = self.progress.add_task(name[-40:], total=total or None, npcs=0)
+                self.roster = self.progress.add_task(printable(name)[-40:], total=total or None, npcs=0)
             if total is not None:
                 self.progress.update(self.roster, completed=done, npcs=done)
             else:  # a YAML roster: how far into the file, in bytes
                 self.progress.update(self.roster, completed=reached, total=self._size, npcs=done,
-                                     description=f"{name[-30:]} ({done:,} NPCs)")
+                                     description=f"{printable(name)[-30:]} ({done:,} NPCs)")
 
         try:
             self._size = os.path.getsize(name)
@@ -531,16 +612,18 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
                                strict=strict, trace=explain, fresh=fresh)
             out_fmt = fmt or documents.default_output_format(in_fmt)  # the input's (sniffed for standard input)
             out = api.dump(conv, out_fmt, explain)
-            if not quiet:
-                for loss in conv.losses:
-                    if loss.level == "warning" or explain:
-                        typer.echo(f"{printable(src)}: {loss.render()}", err=True)
+            shown = [loss for loss in conv.losses if loss.level == "warning" or explain] if not quiet else []
+            seen = to_stdout and out_dir is None and _report_seen_in(out_fmt)
+            for loss in [] if seen else shown:
+                typer.echo(f"{printable(src)}: {loss.render()}", err=True)
             if out_dir is not None:
                 write_atomic(dests[src], out)
             elif not to_stdout:
                 write_atomic(output, out)
             else:
                 _emit_bytes(out)
+            if seen and shown:
+                _loss_summary(src, [loss.level for loss in shown], out_fmt)
         except XsysError as exc:
             typer.echo(exc.with_file(name).line(), err=True)
             if exc.exit_code == 1:
@@ -558,13 +641,22 @@ def _may_be_roster(src: str) -> bool:
     import mmap
 
     try:
-        with open(src, "rb") as fh:
-            if not os.path.isfile(src) or os.fstat(fh.fileno()).st_size == 0:
-                return False
+        # only a regular file, asked before it is opened: opening a FIFO would wait for its
+        # writer and closing it unread would throw the writer's data away
+        st = os.stat(src)
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            return False
+        with open(src, "rb", opener=_no_block) as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode) or os.fstat(fh.fileno()).st_size == 0:
+                return False  # replaced by something else meanwhile
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
                 return mm.find(b"npcs") >= 0
     except (OSError, ValueError):
         return False
+
+
+def _no_block(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, input_format: str | None,
@@ -601,16 +693,51 @@ def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, 
     if done is None:
         return False
     try:
-        if not quiet:
-            for line in done.warnings():
-                typer.echo(f"{printable(src)}: {line}", err=True)
+        lines = done.warnings() if not quiet else []
+        seen = dest is None and _report_seen_in(fmt or in_fmt)
+        for line in [] if seen else lines:
+            typer.echo(f"{printable(src)}: {line}", err=True)
         if dest is not None:
             done.install(dest)
         else:
             done.copy_to(_emit_bytes)
+        if seen and lines:
+            _loss_summary(src, ["warning"] * len(lines), fmt or in_fmt)
     finally:
         done.discard()
     return True
+
+
+# Output formats whose document carries the loss report (the Markdown sheet's "Loss report",
+# the xsys: losses: block of a YAML, JSON or TOML document); a format plugin's may not.
+REPORT_IN = {"md": "## Loss report", "yaml": "xsys.losses", "json": "xsys.losses", "toml": "xsys.losses"}
+
+
+def _same_terminal() -> bool:
+    """Whether standard output and standard error are one terminal (a GM at a shell)."""
+    try:
+        if not (sys.stdout.isatty() and sys.stderr.isatty()):
+            return False
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _report_seen_in(out_fmt: str | None) -> bool:
+    """Whether the loss report is already on the screen: the document written to standard
+    output carries it, and standard error is the same terminal. Printed again on stderr it
+    stood twice on the screen, one copy after the other; anywhere else (a pipe, a file, a
+    log) stderr keeps the whole report."""
+    return out_fmt in REPORT_IN and _same_terminal()
+
+
+def _loss_summary(src: str, levels: list[str], out_fmt: str) -> None:
+    """One line on stderr for a loss report that is on the screen already."""
+    n_warn, n_info = levels.count("warning"), levels.count("info")
+    counts = ([f"{n_warn} warning{'s' if n_warn != 1 else ''}"] if n_warn else []) + (
+        [f"{n_info} info line{'s' if n_info != 1 else ''}"] if n_info else [])
+    typer.echo(f"{printable(src)}: {' and '.join(counts)} in the loss report above ({REPORT_IN[out_fmt]})",
+               err=True)
 
 
 def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str, bool]]:
@@ -627,6 +754,28 @@ def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str
     return jobs
 
 
+def _file_id(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the regular file `path` is (links followed; ``-``: what standard
+    input reads, when that is a file); None for anything else or nothing."""
+    try:
+        st = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def _refuse_replacing_an_input(jobs: list[tuple[str, str, bool]], output: str) -> None:
+    """`-o` naming an input (itself, a symbolic link to it, another hard link of it): refused
+    before anything is read or written, as ``--out-dir`` refuses it."""
+    out_id = _file_id(output)
+    if out_id is None:
+        return
+    for src, _, _ in jobs:
+        if _file_id(src) == out_id:
+            raise InputError("the output would replace an input", file=output, path="-o",
+                             expected="an output file other than the input", found="<stdin>" if src == "-" else src)
+
+
 def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | None,
                   input_format: str | None, stdin_fmt: str | None = None) -> dict[str, Path]:
     """Where each input goes in --out-dir; two inputs that would write the same file (even
@@ -635,6 +784,7 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
     dests: dict[str, Path] = {}
     taken: dict[str, str] = {}
     sources = {Path(src).resolve(): src for src, _, _ in jobs if src != "-"}
+    ids = {i: src for src, _, _ in jobs if (i := _file_id(src)) is not None}
     for src, rel, _ in jobs:
         try:
             out_fmt = fmt or documents.default_output_format(
@@ -650,27 +800,32 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
             raise InputError("two inputs would write the same output file", file=str(dest), path="--out-dir",
                              expected="inputs with different names (or convert their folder, which keeps "
                              "sub-folders apart)", found=f"{taken[key]} and {src}")
-        if dest.resolve() in sources:
+        same = sources.get(dest.resolve()) or ids.get(_file_id(str(dest)) or (-1, -1))
+        if same is not None:  # the input itself, or another link to the same file
             raise InputError("the output would replace an input", file=str(dest), path="--out-dir",
                              expected="an output folder other than the input's, or another --format",
-                             found=f"{sources[dest.resolve()]}")
+                             found=same)
         taken[key] = src
         dests[src] = dest
     return dests
 
 
-@app.command()
+@app.command(cls=_Command)
 def odds(
     file: Annotated[Optional[Path], typer.Argument(help="A shot or scenario document (or use the inline options).")] = None,
-    system: Annotated[list[str], typer.Option("--system", "-s", help="Only this system (repeatable).")] = [],
+    system: Annotated[list[str], typer.Option("--system", "-s", metavar="KEY", help=f"Only this system (repeatable): {SYSTEMS}.")] = [],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
-    from_: Annotated[Optional[str], typer.Option("--from", "-f", help="System of a file that does not say.")] = None,
+    from_: Annotated[Optional[str], typer.Option("--from", "-f", metavar="KEY", help=f"System of a file that does not say: {SYSTEMS}.")] = None,
     input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json or toml.")] = None,
-    set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+    set_: Annotated[list[str], typer.Option("--set", metavar="SYSTEM.FIELD=VALUE", help="A system setting (repeatable).")] = [],
     distance: Annotated[Optional[str], typer.Option("--distance", help="Inline shot: distance, e.g. 30m.")] = None,
     light: Annotated[str, typer.Option("--light", help="Illuminance (0.2lx) or a preset (full-moon, daylight ...).")] = "daylight",
     exposure: Annotated[float, typer.Option("--exposure", help="Visible fraction of the target, 0-1.")] = 1.0,
-    skill: Annotated[float, typer.Option("--skill", help="Competence of the shooter, 0-1 (equated over the battery: docs/calibration.md).")] = 0.5,
+    skill: Annotated[str, typer.Option("--skill", metavar="COMPETENCE|SYSTEM:LEVEL",
+                                       help="The shooter's skill: a competence from 0 to 1, or a system's own level, "
+                                       "equated as converting it would (coc:55, coc-zh:55, gurps:14, pl-trudnosc:3; "
+                                       "a pool's attribute after a comma: nwod:3,Dexterity=3). See "
+                                       "docs/calibration.md.")] = "0.5",
     weapon: Annotated[str, typer.Option("--weapon", help="Weapon class or catalog id (handgun, rifle, glock-17 ...).")] = "handgun",
     target_speed: Annotated[str, typer.Option("--target-speed", help="Target speed (2.7m/s) or gait (walk, run ...).")] = "still",
     shooter_speed: Annotated[str, typer.Option("--shooter-speed", help="Shooter speed or gait.")] = "still",
@@ -680,18 +835,26 @@ def odds(
     aim: Annotated[str, typer.Option("--aim", help="Time spent aiming, e.g. 2s.")] = "0 s",
     burst: Annotated[int, typer.Option("--burst", help="Rounds fired at the target.")] = 1,
 ) -> None:
-    """One shot in every installed system side by side: native check, modifiers with rule
-    IDs, exact chance."""
+    """One shot in every installed system side by side.
+
+    Each system's own check, its modifiers with their rule IDs, and the exact chance. The
+    shot is a document's, or typed in with --distance and the other inline options; --skill
+    takes a competence from 0 to 1 or a system's own skill level (coc:55, gurps:14,
+    nwod:3,Dexterity=3)."""
     from . import api
-    from .inline import inline_shot
+    from .inline import inline_shot, inline_skill
 
     settings = _settings(set_)
+    native = None
     if file is not None:
         loaded = api.load(file, input_format, from_)
         shots, _ = api.shots_of(loaded, settings=settings)
         settings = api._merge_settings(loaded.settings, settings)
     elif distance is not None:
-        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure, skill=skill,
+        given = inline_skill(skill, weapon)
+        native = given.native
+        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure,
+                                             skill=given.competence, characteristics=given.characteristics,
                                              weapon=weapon, target_speed=target_speed, shooter_speed=shooter_speed,
                                              posture=posture, shooter_posture=shooter_posture, barrier=barrier,
                                              aim=aim, burst=burst))]
@@ -705,11 +868,14 @@ def odds(
     # 60,000-shot scenario kept 4.3 GB of checks when the report was built whole)
     results = ((name, shot, api.odds(shot, keys, settings=settings, failures=failures)) for name, shot in shots)
     if as_json:
-        for chunk in odds_json_chunks(results, single=len(shots) == 1, failures=failures):
+        extra = {"skill": native.as_json()} if native is not None else None
+        for chunk in odds_json_chunks(results, single=len(shots) == 1, failures=failures, extra=extra):
             _emit_bytes(chunk.encode("utf-8"))
         _emit_bytes(b"\n")
     else:
         last = ""
+        if native is not None:
+            _write_text(native.line() + "\n")
         for chunk in odds_text_chunks(results):
             if chunk:
                 _write_text(chunk)
@@ -723,29 +889,32 @@ def odds(
         raise typer.Exit(2)
 
 
-@app.command()
+@app.command(cls=_Command)
 def curve(
     file: Annotated[Optional[Path], typer.Argument(help="A shot document (or use the inline options).")] = None,
     sweep: Annotated[str, typer.Option("--sweep", help="AXIS=FROM..TO: distance=2m..200m, light=100000lx..0lx, "
                                        "exposure=1..0, skill=0.05..0.95, armor=0J..4000J, target-speed=0m/s..8m/s, "
                                        "barrier=0cm..40cm.")] = "distance=2m..200m",
     points: Annotated[int, typer.Option("--points", help="Sampled points.")] = 60,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="chart.png or chart.svg (needs xsys[plot]).")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the chart to chart.png or chart.svg "
+                                                  '(drawing it needs the plot extra: pip install "xsys[plot]").')] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sampled points as JSON.")] = False,
-    system: Annotated[list[str], typer.Option("--system", "-s", help="Only this system (repeatable).")] = [],
+    system: Annotated[list[str], typer.Option("--system", "-s", metavar="KEY", help=f"Only this system (repeatable): {SYSTEMS}.")] = [],
     shot_index: Annotated[int, typer.Option("--shot", help="Which shot of a scenario (1-based).")] = 1,
-    from_: Annotated[Optional[str], typer.Option("--from", "-f", help="System of a file that does not say.")] = None,
-    set_: Annotated[list[str], typer.Option("--set", help="System setting SYSTEM.FIELD=VALUE (repeatable).")] = [],
+    from_: Annotated[Optional[str], typer.Option("--from", "-f", metavar="KEY", help=f"System of a file that does not say: {SYSTEMS}.")] = None,
+    set_: Annotated[list[str], typer.Option("--set", metavar="SYSTEM.FIELD=VALUE", help="A system setting (repeatable).")] = [],
     distance: Annotated[str, typer.Option("--distance", help="Inline shot: distance.")] = "25m",
     light: Annotated[str, typer.Option("--light", help="Inline shot: illuminance or preset.")] = "daylight",
     exposure: Annotated[float, typer.Option("--exposure", help="Inline shot: visible fraction.")] = 1.0,
-    skill: Annotated[float, typer.Option("--skill", help="Inline shot: competence of the shooter, 0-1.")] = 0.5,
+    skill: Annotated[str, typer.Option("--skill", metavar="COMPETENCE|SYSTEM:LEVEL",
+                                       help="Inline shot: a competence from 0 to 1, or a system's own level "
+                                       "(coc:55, gurps:14, nwod:3,Dexterity=3).")] = "0.5",
     weapon: Annotated[str, typer.Option("--weapon", help="Inline shot: weapon class or catalog id.")] = "handgun",
 ) -> None:
     """How the chance to hit falls along one axis, in every system, as a chart."""
     from . import api
     from . import curve as curves
-    from .inline import inline_shot
+    from .inline import inline_shot, inline_skill
 
     settings = _settings(set_)
     axis, lo, hi = curves.parse_sweep(sweep)
@@ -757,7 +926,11 @@ def curve(
             raise XsysError("no such shot", path="--shot", expected=f"1 to {len(shots)}", found=str(shot_index))
         name, shot = shots[shot_index - 1]
     else:
-        shot = inline_shot(distance=distance, light=light, exposure=exposure, skill=skill, weapon=weapon)
+        given = inline_skill(skill, weapon)
+        shot = inline_shot(distance=distance, light=light, exposure=exposure, skill=given.competence,
+                           characteristics=given.characteristics, weapon=weapon)
+        if given.native is not None and not as_json:
+            _info(given.native.line())
     data = curves.sweep(shot, axis, lo, hi, points, system or None, settings)
     if output:
         curves.plot(data, output)
@@ -768,44 +941,61 @@ def curve(
         _emit("")
         _emit(curves.table(data))
     else:
-        _emit(f"wrote {output}")
+        _emit(f"wrote {printable(output)}")
 
 
-@app.command()
+@app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (localhost only by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
     workers: Annotated[int, typer.Option("--workers", help="Processes converting at once (one core each).")] = 1,
 ) -> None:
-    """A local web page (and its JSON API) where a GM pastes a stat block and sees it in
-    every system."""
+    """A local web page (and its JSON API): paste a stat block, see it in every system."""
     from . import serve as serve_
 
     serve_.run(host, port, _info, workers)
 
 
-@app.command("rules", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command("rules", cls=_Command, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def rules_cmd(
     ctx: typer.Context,
-    system: Annotated[Optional[str], typer.Argument(metavar="SYSTEM", help="A system key (all when omitted).")] = None,
+    system: Annotated[Optional[str], typer.Argument(metavar="SYSTEM", help=f"A system key: {SYSTEMS} (all when omitted).")] = None,
     rule: Annotated[Optional[str], typer.Argument(metavar="RULE-ID",
                                                 help="A rule ID of SYSTEM; a formula takes --NAME VALUE after it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
+    only: Annotated[list[str], typer.Option("--system", "-s", metavar="KEY",
+                                            help=f"Only this system's rules (repeatable): {SYSTEMS}.")] = [],
 ) -> None:
-    """Rule IDs with title, source (seed/assumed) and table; one rule's rows; a formula
-    evaluated, e.g. `xsys rules coc coc-ja.conceal --length 21cm`."""
+    """Every rule of every system, one rule in full, or a formula evaluated.
+
+    Without arguments: each system's rules with their titles and where each comes from
+    (seed: the rule text states it; assumed: xsys's own choice). With SYSTEM (or --system):
+    that system's. With SYSTEM RULE-ID: the rule's description and its table rows, with
+    units. A formula takes its parameters after the rule ID, e.g. xsys rules coc
+    coc-ja.conceal --length 21cm."""
     from . import rules_cmd as rules_
 
-    rules_.run(system, rule, list(ctx.args), as_json, _emit, _emit_json)
+    args = list(ctx.args)
+    if only and system is not None:  # xsys rules -s coc coc-ja.conceal ...: the first argument is the rule
+        if len(only) > 1:
+            raise XsysError("a rule ID after several systems", path="rules", expected="xsys rules SYSTEM RULE-ID",
+                            found=f"--system {' --system '.join(only)} {system}")
+        args = ([rule] if rule is not None else []) + args
+        system, rule, only = only[0], system, []
+    if len(only) == 1:
+        system, only = only[0], []
+    rules_.run(system, rule, args, as_json, _emit, _emit_json, systems=only)
 
 
-@app.command("skills")
+@app.command("skills", cls=_Command)
 def skills_cmd(
-    system: Annotated[str, typer.Argument(metavar="SYSTEM", help="A system key.")],
+    system: Annotated[str, typer.Argument(metavar="SYSTEM", help=f"A system key: {SYSTEMS}.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for other tools.")] = False,
 ) -> None:
-    """The skill names SYSTEM recognises: what each covers in the neutral model, and the other
-    names stat blocks print for it (7th-edition, Japanese, Chinese)."""
+    """The skill names SYSTEM recognises.
+
+    What each covers in the neutral model, and the other names stat blocks print for it
+    (7th-edition, Japanese, Chinese)."""
     from . import skills_cmd as skills_
 
     skills_.run(system, as_json, _emit, _emit_json)
@@ -838,8 +1028,8 @@ def app_for(args: list[str]) -> typer.Typer:
     mine = [c for c in app.registered_commands if _command_name(c) == name]
     if len(mine) != 1:
         return build_app()
-    one = typer.Typer(name="xsys", help=app.info.help, add_completion=False, pretty_exceptions_enable=False,
-                      no_args_is_help=True)
+    one = typer.Typer(name="xsys", help=app.info.help, cls=_Group, add_completion=False,
+                      pretty_exceptions_enable=False, no_args_is_help=True)
     one.registered_callback = app.registered_callback
     one.registered_commands = mine
     return one
@@ -862,14 +1052,47 @@ def _is_usage_error(exc: BaseException) -> bool:
     return callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)
 
 
-def _on_sigint(signum: int, frame: Any) -> None:
-    raise _Stop(130, "xsys: interrupted")
+# A signal that asks xsys to stop (Ctrl-C, `kill`, a closed terminal) ends the run as an
+# error does: the exception unwinds, every temporary file is removed on the way, and the
+# exit status is the shell's for that signal (128 + its number). A second such signal
+# while the first is being handled ends the process at once (the default action); what
+# it leaves is only inside xsys's own temporary folders, which the next run removes.
+_STOP_SIGNALS = {name: word for name, word in (("SIGINT", "interrupted"), ("SIGTERM", "terminated"),
+                                               ("SIGHUP", "hung up")) if hasattr(signal, name)}
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    for name in _STOP_SIGNALS:
+        try:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        except (ValueError, OSError):
+            pass
+    word = _STOP_SIGNALS.get(signal.Signals(signum).name, "stopped")
+    raise _Stop(128 + signum, f"xsys: {word}", signalled=True)
+
+
+def _install_signal_handlers() -> dict[int, Any]:
+    """Handle the stop signals whose action is still the default (a SIGHUP that `nohup`
+    ignores stays ignored); the handlers to put back."""
+    saved: dict[int, Any] = {}
+    for name in _STOP_SIGNALS:
+        sig = getattr(signal, name)
+        try:
+            current = signal.getsignal(sig)
+            default = (signal.default_int_handler, _interrupted_while_starting) if name == "SIGINT" else (signal.SIG_DFL,)
+            if current in default:
+                signal.signal(sig, _on_signal)
+                saved[sig] = signal.default_int_handler if name == "SIGINT" else signal.SIG_DFL
+        except (ValueError, OSError):  # not the main thread
+            pass
+    return saved
 
 
 def _err(line: str) -> None:
+    """One line to stderr, control characters (of a file name, say) shown escaped."""
     if sys.stderr is not None:
         try:
-            sys.stderr.write(line + "\n")
+            sys.stderr.write(printable(line) + "\n")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass
@@ -919,28 +1142,26 @@ def main(argv: list[str] | None = None) -> None:
     that cannot be written end with one line on stderr and the exit status documented at
     the top of this module, never a traceback."""
     args = list(sys.argv[1:] if argv is None else argv)
-    handler_set = False
+    saved: dict[int, Any] = {}
     try:
-        try:
-            if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _interrupted_while_starting):
-                signal.signal(signal.SIGINT, _on_sigint)
-                handler_set = True
-        except ValueError:  # not the main thread
-            pass
+        saved = _install_signal_handlers()
         _stand_in_for_closed_streams()
         code = _dispatch(args)
         _flush_stdout()
     except _Stop as stop:
         code = stop.code
-        if code != 130:
+        if not stop.signalled:
             _silence_stdout()
         _err(stop.line)
     except KeyboardInterrupt:
         code = 130
         _err("xsys: interrupted")
     finally:
-        if handler_set:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for sig, handler in saved.items():
+            try:
+                signal.signal(sig, handler)
+            except (ValueError, OSError):
+                pass
     sys.exit(code)
 
 

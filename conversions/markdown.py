@@ -211,8 +211,13 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     out = [f"{h} {md(plain.get(key, 'NPC'))} — {md(label)}\n"]
     notes = _name_key(native, system, neutral="notes") if plain.get("notes") is None else "notes"
     scalars = {k: v for k, v in plain.items() if k not in (key, notes) and not isinstance(v, (dict, list))}
-    if scalars:
-        out.append(" · ".join(f"**{md(k)}** {md(v)}" for k, v in scalars.items()) + "\n")
+    # what the system's rules compute for the sheet, each with its rule (System.sheet_derived)
+    derived = system.sheet_derived(native) if system is not None and hasattr(system, "sheet_derived") else {}
+    shown = [f"**{md(k)}** {md(v)}" for k, v in scalars.items()]
+    shown += [f"**{md(k)}** {md(v)} ({md(rule)})" for k, (v, rule) in derived.items() if k not in scalars]
+    if shown:
+        out.append(" · ".join(shown) + "\n")
+    legend = system.sheet_legend() if system is not None and hasattr(system, "sheet_legend") else {}
     for k, v in plain.items():
         if k == "carried" and isinstance(v, dict) and v:
             out += _carried(v)
@@ -227,6 +232,9 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             for row in v:
                 out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
             out.append("")
+            said = [f"*{md(c)}*: {md(text)}" for c, text in legend.get(k, {}).items() if c in cols]
+            if said:
+                out.append("; ".join(said) + "\n")
         elif isinstance(v, list) and v:
             out.append(f"**{md(k)}**: " + ", ".join(_cell(x) for x in v) + "\n")
     if plain.get(notes):

@@ -6,7 +6,9 @@ says what it made of its input in the document's ``xsys.read`` block::
     {"format": "text",
      "unread": [{"line": 6, "text": "Fighting (Brawl) 70%, damage 1D3+DB"},
                 {"path": "$.items[3]", "text": "a spell"}],
-     "assumed": ["line 4: .38 Revolver: no base range in the block; 15 yd, ..."]}
+     "assumed": ["line 4: .38 Revolver: no base range in the block; 15 yd, ..."],
+     "reader": "text stat block, Call of Cthulhu layout",
+     "edition": "7th edition: percentile characteristics (STR 55, CON 60, ...)"}
 
 Each unread entry becomes a ``dropped-item`` loss (a warning; ``--strict`` fails on it) whose
 path names where it was in the source (``line 6``, or the format and the source's own JSON
@@ -14,6 +16,9 @@ path, ``foundry-coc7 $.items[3]``); each assumed value an ``assumed`` loss (info
 ``unknown`` skill name (``{"line"|"path", "text", "closest"}``: a name no table knows, close to
 one that is known) a ``kept-verbatim`` warning naming the closest match (not a loss: the skill
 is kept by its own name, so ``--strict`` does not fail on it). Entries
+``reader`` and ``edition`` (which reader read the input, and which edition or scale it took the
+input to be, and why) become one ``assumed`` info line at the format, first in the report, so
+``--explain`` and the page say how the input was read. Entries
 of another shape are not the reader's report and are left alone: the block is metadata, and
 a document written by hand may carry anything there.
 """
@@ -33,6 +38,10 @@ def read_losses(meta: Any, system: str = "") -> list[Loss]:
         return []
     fmt = report.get("format") if isinstance(report.get("format"), str) else "input"
     out: list[Loss] = []
+    said = [f"{label} {report[key].strip()}" for key, label in (("reader", "read by the"), ("edition", "edition:"))
+            if isinstance(report.get(key), str) and report[key].strip()]
+    if said:
+        out.append(Loss.of("assumed", fmt, "; ".join(said), rule=f"{fmt}.reader", system=system))
     for item in report.get("unread") or ():
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
             continue

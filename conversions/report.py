@@ -60,15 +60,16 @@ def odds_text_chunks(all_results: Iterable[tuple[str, Any, list[Any]]]) -> Itera
 
 
 def odds_json_chunks(all_results: Iterable[tuple[str, Any, list[Any]]], single: bool,
-                     failures: list[Any] | None = None) -> Iterator[str]:
+                     failures: list[Any] | None = None, extra: dict[str, Any] | None = None) -> Iterator[str]:
     """The JSON of ``xsys odds --json`` piece by piece: the very text of
     ``json.dumps(payload, indent=2, ensure_ascii=False)`` for ``{"shot", "results"}`` (one
-    shot, ``single``) or ``{"shots": [...]}``, with ``"errors"`` (one line per failing
-    system, from ``failures`` as it stands once every shot is done) when there are any."""
+    shot, ``single``; ``extra`` keys after ``"shot"``: how an inline shot's native skill was
+    equated) or ``{"shots": [...]}``, with ``"errors"`` (one line per failing system, from
+    ``failures`` as it stands once every shot is done) when there are any."""
     if single:
         payload: dict[str, Any] = {}
         for name, _, results in all_results:
-            payload = {"shot": name, "results": [r.as_json() for r in results]}
+            payload = {"shot": name, **(extra or {}), "results": [r.as_json() for r in results]}
         errors = _error_lines(failures)
         if errors:
             payload["errors"] = errors

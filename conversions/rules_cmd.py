@@ -61,6 +61,9 @@ class Param:
     help: str = ""
     default: Any = REQUIRED
     choices: Callable[[], Sequence[str]] | None = None
+    # a quantity is a size (a length, a mass ...) and never negative, unless this says it is
+    # an offset (gurps.height's elevation: the shooter below the target is negative)
+    signed: bool = False
 
     @property
     def required(self) -> bool:
@@ -105,9 +108,12 @@ class Param:
         from xsys.core import units
 
         try:
-            return units.parse(text, qtype)
+            value = units.parse(text, qtype)
         except XsysError:
             raise _error(rule, where, f"expected {what} (e.g. '{example}'), found {text!r}") from None
+        if value < 0 and not self.signed:
+            raise _error(rule, where, f"must not be negative (expected {what} of 0 or more, found {text!r})")
+        return value
 
 
 @dataclass(frozen=True)
@@ -206,8 +212,9 @@ def alias(rule: str, of: str) -> None:
     FORMULAS[rule] = [Formula(rule, f.systems, f.summary, f.params, f.run) for f in FORMULAS[of]]
 
 
-def P(name: str, kind: str = "int", help: str = "", default: Any = REQUIRED, choices=None) -> Param:
-    return Param(name, kind, help, default, choices)
+def P(name: str, kind: str = "int", help: str = "", default: Any = REQUIRED, choices=None,
+      signed: bool = False) -> Param:
+    return Param(name, kind, help, default, choices, signed)
 
 
 def _opt(name: str, kind: str = "int", help: str = "", default: Any = None, choices=None) -> Param:
@@ -785,7 +792,7 @@ def _(s, v):
 
 
 @formula("gurps.height", "gurps", "effective distance shooting up or down", P("distance", "length"),
-         P("elevation", "length", "shooter above target (negative: below)"))
+         P("elevation", "length", "shooter above target (negative: below)", signed=True))
 def _(s, v):
     return {"effective_distance_m": _gurps().effective_distance(float(v["distance"]), float(v["elevation"]))}
 
@@ -876,12 +883,10 @@ def _readme_rules(system: Any) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _short(text: str, n: int = 90) -> str:
+def _short(text: str) -> str:
+    """A description's first sentence, whole: the listing wraps a long title, it never cuts one."""
     text = re.sub(r"\s+", " ", text.replace("**", "")).strip()
-    first = re.split(r"(?<=[a-z0-9)%][.])\s", text, maxsplit=1)[0].rstrip(".;")
-    if len(first) > n:
-        first = first[: n - 1].rstrip() + "…"
-    return first
+    return re.split(r"(?<=[a-z0-9)%][.])\s", text, maxsplit=1)[0].rstrip(".;")
 
 
 def _row_title(row: Mapping[str, Any]) -> str:
@@ -963,6 +968,7 @@ def rule_infos(system: Any) -> dict[str, RuleInfo]:
             row = st.as_dict()
             row["ladder"] = name
             row["axis"] = lad.axis
+            row["rounding"] = lad.rounding  # which row a value between two rows takes
             i.rows.append(row)
     # README rule tables, for what nothing else describes
     for rid, (desc, mode) in _readme_rules(system).items():
@@ -1116,16 +1122,19 @@ def evaluate(system_key: str, rule: str, args: Sequence[str]) -> dict[str, Any]:
     return {"system": system_key, "id": rule, "arguments": plain(values), "result": dict(result)}
 
 
-def run(system: str | None, rule: str | None, args: Sequence[str], as_json: bool, emit, emit_json) -> None:
-    """The body of ``xsys rules``; `emit` writes a line of text, `emit_json` an object."""
+def run(system: str | None, rule: str | None, args: Sequence[str], as_json: bool, emit, emit_json,
+        systems: Sequence[str] = ()) -> None:
+    """The body of ``xsys rules``; `emit` writes a line of text, `emit_json` an object;
+    `systems` (``--system``, repeatable) lists only those systems."""
     if system is None:
         if args:
             raise RulesError("unexpected arguments", path="rules", expected="xsys rules [SYSTEM] [RULE-ID] "
                              "[--NAME VALUE ...]", found=" ".join(args))
-        data = listing()
+        data = listing(systems or None)
         if as_json:
             emit_json(data)
             return
+        _emit_legend(emit)
         for sysd in data["systems"]:
             _emit_listing(sysd, emit)
         for line in data.get("errors", []):
@@ -1152,6 +1161,7 @@ def run(system: str | None, rule: str | None, args: Sequence[str], as_json: bool
         if as_json:
             emit_json(data["systems"][0])
         else:
+            _emit_legend(emit)
             _emit_listing(data["systems"][0], emit)
         return
     desc = describe(system, rule) if rule in rule_infos(_registry().system(system)) else None
@@ -1177,32 +1187,167 @@ def run(system: str | None, rule: str | None, args: Sequence[str], as_json: bool
     _emit_description(desc, emit)
 
 
-def _emit_listing(sysd: Mapping[str, Any], emit) -> None:
-    emit(f"{sysd['system']} — {sysd['name']} ({len(sysd['rules'])} rules)")
-    width = max((len(r["id"]) for r in sysd["rules"]), default=4)
-    for r in sysd["rules"]:
-        where = f"  [{r['tables'][0]}{' …' if len(r['tables']) > 1 else ''}]" if r["tables"] else ""
-        mark = "  ƒ" if r["formula"] else ""
-        src = f" ({r['source']})" if r["source"] else ""
-        emit(f"  {r['id']:<{width}}  {r['title']}{src}{where}{mark}")
+# ---- the text a reader sees ---------------------------------------------------------------
+#
+# The listing is for someone who has never seen the code: rules grouped by system, each title
+# whole (wrapped to the terminal, never cut), where each rule comes from in one word, and a
+# legend saying what those words mean. One rule's table rows say what each number is and in
+# which unit: a ladder row is "the system's value, from this neutral value (with its unit)".
+
+SOURCE_WORD = {"seed": "seed", "assumed": "assumed", "seed/assumed": "mixed", "": "?"}
+
+
+def _width() -> int:
+    import shutil
+
+    return max(60, shutil.get_terminal_size((100, 24)).columns)
+
+
+def _wrapped(text: str, width: int, first: str, rest: str) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
+LEGEND = (
+    ("", "Rules of the installed game systems, by system. After each rule ID, where it comes from:"),
+    ("seed", "the rule text states it"),
+    ("assumed", "the rule text is silent: xsys's own choice, explained in the system's README"),
+    ("mixed", "some of its values are stated, some assumed"),
+    ("ƒ", "a formula: xsys rules SYSTEM RULE-ID shows its parameters and evaluates it with them"),
+    ("", "One rule in full, with its table rows and their units: xsys rules SYSTEM RULE-ID"),
+)
+
+
+def _emit_legend(emit) -> None:
+    width = _width()
+    for word, text in LEGEND:
+        head = f"  {word:<7}  " if word else ""
+        for line in _wrapped(text, width, head, " " * len(head)):
+            emit(line)
     emit("")
 
 
+def _emit_listing(sysd: Mapping[str, Any], emit) -> None:
+    rules = sysd["rules"]
+    counts = {w: sum(1 for r in rules if SOURCE_WORD.get(r["source"], r["source"]) == w)
+              for w in ("seed", "assumed", "mixed")}
+    formulas = sum(1 for r in rules if r["formula"])
+    emit(f"{sysd['system']} — {sysd['name']}: {len(rules)} rules ({counts['seed']} seed, {counts['assumed']} "
+         f"assumed, {counts['mixed']} mixed; {formulas} formulas)")
+    width = _width()
+    id_w = min(max((len(r["id"]) for r in rules), default=4), 32)
+    lead = 2 + id_w + 2 + 7 + 2 + 2  # id, source word, formula mark
+    for r in rules:
+        src = SOURCE_WORD.get(r["source"], r["source"])
+        mark = "ƒ" if r["formula"] else " "
+        head = f"  {r['id']:<{id_w}}  {src:<7}  {mark} "
+        if len(r["id"]) > id_w:  # a long ID on a line of its own, its title below in the column
+            emit(f"  {r['id']}")
+            head = f"  {'':<{id_w}}  {src:<7}  {mark} "
+        for line in _wrapped(r["title"] or "(no description)", width, head, " " * lead):
+            emit(line)
+    emit("")
+
+
+# how a neutral value between two ladder rows is read: the word before each row's value
+_BETWEEN = {"down": ("from", "a value takes the row at or below it"),
+            "up": ("up to", "a value takes the first row at or above it"),
+            "nearest": ("around", "a value takes the nearest row")}
+_UNITS = ("m", "lx", "J", "s", "m/s", "kg")
+_SHARES = ("percentile", "fraction", "visible_fraction", "exposure", "probability")  # shown in %
+_AXIS = {"m": "distance or length", "lx": "illuminance", "J": "energy", "s": "time", "m/s": "speed", "kg": "mass",
+         "percentile": "percentile among adults", "fraction": "share", "visible_fraction": "visible share of the target",
+         "exposure": "visible share of the target", "probability": "chance", "base ranges": "distance",
+         "rounds": "rounds fired"}
+
+
+def axis_value(at: Any, axis: str) -> str:
+    """A neutral value on a ladder's axis, with its unit: ``30 m``, ``0.25 lx``, ``50%``."""
+    try:
+        x = float(at)
+    except (TypeError, ValueError):
+        return str(at)
+    if x == float("inf"):
+        return "any"
+    if axis in _SHARES:
+        return f"{x * 100:.4g}%"
+    if axis == "base ranges":
+        return f"{x:g} x base range"
+    return f"{x:g} {axis}"
+
+
+def _emit_ladder_rows(rows: Sequence[Mapping[str, Any]], system: str, rule_source: str, emit) -> None:
+    by_ladder: dict[str, list[Mapping[str, Any]]] = {}
+    for r in rows:
+        by_ladder.setdefault(str(r.get("ladder", "")), []).append(r)
+    for name, lrows in by_ladder.items():
+        axis = str(lrows[0].get("axis", ""))
+        word, how = _BETWEEN.get(str(lrows[0].get("rounding", "down")), _BETWEEN["down"])
+        unit = f" in {axis}" if axis in _UNITS else " in %" if axis in _SHARES else ""
+        for line in _wrapped(f"ladder {name}: the {system} value by {_AXIS.get(axis, axis)}{unit}; {how}:",
+                             _width(), "  ", "    "):
+            emit(line)
+        natives = [text_value(r.get("native")) for r in lrows]
+        ats = [f"{word} {axis_value(r.get('at'), axis)}" for r in lrows]
+        for i in range(1, len(lrows)):  # the last row of a table without an upper end
+            if axis_value(lrows[i].get("at"), axis) == "any":
+                ats[i] = f"beyond {axis_value(lrows[i - 1].get('at'), axis)}"
+        nw, aw = max(map(len, natives)), max(map(len, ats))
+        mixed = len({r.get("source") for r in lrows}) > 1 or rule_source not in ("seed", "assumed")
+        for r, n, a in zip(lrows, natives, ats):
+            label = str(r.get("label") or "")
+            src = f"  ({r['source']})" if mixed and r.get("source") else ""
+            emit(f"    {n:>{nw}}  {a:<{aw}}  {label}{src}".rstrip())
+
+
+def _row_text(r: Mapping[str, Any]) -> str:
+    """A table row that is no ladder row (a GURPS table, a Polish action) in words: what it is
+    keyed by first, then each column by its name, the description last."""
+    r = {k: v for k, v in r.items() if v not in ("", None) and k not in ("rule", "rep")}
+    if "from" in r and "to" in r:
+        head = f"roll {r.pop('from')}-{r.pop('to')}"
+    elif "roll" in r:
+        head = f"roll {r.pop('roll')}"
+    elif "key" in r:
+        head = str(r.pop("key")).replace("_", " ")
+    elif "number" in r:
+        head = f"action {r.pop('number')}"
+    else:
+        head = ""
+    text = str(r.pop("effect", "") or r.pop("english", "") or "")
+    cols = [f"{k.replace('_', ' ')} {text_value(v, k)}" for k, v in r.items()]
+    return ": ".join(x for x in (head, "; ".join(cols + ([text] if text else []))) if x)
+
+
 def _emit_description(d: Mapping[str, Any], emit) -> None:
-    emit(f"{d['system']} {d['id']}: {d['title']}")
+    width = _width()
+    for line in _wrapped(f"{d['system']} {d['id']}: {d['title']}", width, "", "  "):
+        emit(line)
     if d.get("description") and d["description"] != d["title"]:
-        emit(f"  {d['description']}")
-    emit(f"  source: {d['source'] or 'not stated'}")
+        for line in _wrapped(d["description"].replace("**", ""), width, "  ", "  "):
+            emit(line)
+    src = d["source"] or ""
+    meaning = {"seed": "the rule text states it", "assumed": "the rule text is silent: xsys's own choice",
+               "seed/assumed": "some values stated by the rule text, some xsys's own choice"}.get(src, "")
+    emit(f"  source: {src or 'not stated'}" + (f" ({meaning})" if meaning else ""))
     if d.get("tables"):
-        emit(f"  tables: {', '.join(d['tables'])}")
+        for line in _wrapped(f"tables: {', '.join(d['tables'])}", width, "  ", "    "):
+            emit(line)
     rows = d.get("rows") or []
-    if rows:
+    shown = rows[:60]
+    ladder = [r for r in shown if "ladder" in r and "at" in r]
+    other = [r for r in shown if not ("ladder" in r and "at" in r)]
+    if ladder:
+        _emit_ladder_rows(ladder, d["system"], src, emit)
+    if other:
         emit("  rows:")
-        for r in rows[:60]:
-            emit("    " + "; ".join(f"{k}={text_value(v)}" for k, v in r.items()
-                                    if v not in ("", None) and k not in ("rule", "rep")))
-        if len(rows) > 60:
-            emit(f"    … {len(rows) - 60} more (--json shows all)")
+        for r in other:
+            for line in _wrapped(_row_text(r), width, "    ", "      "):
+                emit(line)
+    if len(rows) > 60:
+        emit(f"    … {len(rows) - 60} more (--json shows all)")
     f = d.get("formula")
     if f:
         emit(f"  formula: {f['summary']}")

@@ -4,6 +4,7 @@ physically are. Filled through the ``xsys_register_catalog`` hook (the built-in
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from .cache import load_toml
 from .errors import InputError
 from .model import Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
+from .vocab import CLASS_WORDS
 
 
 class Material(Base, kw_only=True):
@@ -149,6 +151,27 @@ class Catalog:
                 return w
         return None
 
+    def identify_weapon(self, name: str) -> tuple[WeaponEntry | None, str | None]:
+        """What a weapon's name says, one answer for every system and path: ``(entry, None)``
+        for a catalog weapon (its id, its name, or every word of the name among the entry's
+        words, once the entry is the only such one: "Winchester M1894" is the catalog's
+        "Winchester Model 1894 carbine (.30-30)"); ``(None, class)`` for a name that ends in a
+        weapon class word (vocab.CLASS_WORDS: "rifle", "a hunting rifle"); ``(None, None)``
+        for a name that says neither, which no caller may quietly read as a default weapon."""
+        entry = self.find_weapon(name)
+        if entry is not None:
+            return entry, None
+        words = _weapon_words(name)
+        if len(words) >= 2 and any(any(c.isdigit() for c in w) for w in words):
+            hits = [e for e in self.weapons.values() if words <= _weapon_words(e.name) | _weapon_words(e.id)]
+            if len(hits) == 1:
+                return hits[0], None
+        low = " ".join(name.lower().replace("-", " ").split())
+        for word in sorted(CLASS_WORDS, key=len, reverse=True):
+            if low == word or low.endswith(" " + word):
+                return None, CLASS_WORDS[word]
+        return None, None
+
     def weapons_of_class(self, weapon_class: str) -> list[WeaponEntry]:
         return [w for w in self.weapons.values() if w.weapon_class == weapon_class]
 
@@ -158,6 +181,14 @@ class Catalog:
             "armor": sorted(self.armor.values(), key=lambda a: a.id),
             "material": sorted(self.materials.values(), key=lambda m: m.id),
         })
+
+
+def _weapon_words(name: str) -> frozenset[str]:
+    """A weapon name's words, folded so that printings of one model meet: case, punctuation,
+    and "Model 1894" / "Mod. 1894" / "M 1894" all as "m1894"."""
+    text = re.sub(r"[^0-9a-z.]+", " ", name.lower().replace("'", "")).replace(".", " ")
+    text = re.sub(r"\b(?:model|mod|m)\s+(\d)", r"m\1", text)
+    return frozenset(text.split())
 
 
 def strip_entry(item: WeaponEntry | ArmorEntry) -> Weapon | Armor:

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from .units import Duration, Energy, Illuminance, Length, Mass, Speed
+from .units import Duration, Energy, Illuminance, Length, Mass, SignedLength, Speed
 from .vocab import (
     POSTURE_HEIGHT,
     SHORT_ARMS,
@@ -265,7 +265,7 @@ class Shot(Base, kw_only=True):
     target: Target = msgspec.field(default_factory=Target)
     distance: Length
     # The shooter's height above the target (negative: the shooter is below it).
-    elevation: Length = Length(0.0)
+    elevation: SignedLength = SignedLength(0.0)
     light: Light = msgspec.field(default_factory=Light)
     called_location: Location | None = None
     burst: Annotated[int, Meta(ge=1, le=1000)] = 1

@@ -91,6 +91,18 @@ class System:
         them (kind ``derived``): coming back it is recomputed from what did cross."""
         return {}
 
+    def sheet_derived(self, npc: Any) -> dict[str, tuple[Any, str]]:
+        """What a printed sheet of this system shows beside the stat block's own fields that its
+        rules compute (CoC's damage bonus; nWoD's Defense, Speed and Initiative where the block
+        leaves them out): label -> (value, rule ID). The sheet prints each with its rule; the
+        document itself stays as stated. Default: nothing."""
+        return {}
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        """What a sheet's column headings mean where the heading alone does not say (CoC's
+        armor "A" and "B"): table -> column -> one sentence, printed under that table."""
+        return {}
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())
@@ -101,6 +113,10 @@ class System:
     health_source: ClassVar[Source] = "assumed"
     skill_rule: ClassVar[str] = ""  # rule ID of a skill's competence ladder (default: "<prefix>skills")
     skill_source: ClassVar[Source] = "assumed"
+    # The scale a stat block writes its skill levels on, named: systems that name one scale
+    # (Call of Cthulhu and its Chinese rules: the d100 percentage of one skill list) write one
+    # skill as one number, whatever their checks do with it (``levels_on_scale``). "": none shared.
+    skill_scale: ClassVar[str] = ""
 
     def skill_levels(self, skill: str) -> Sequence[Any]:
         """The native levels of `skill`, lowest first (every value a stat block may hold)."""
@@ -432,6 +448,43 @@ class System:
                             for k in keys):
                 levels[native] = level
         return levels
+
+    def scale_levels(self, levels: Mapping[str, Any], chances: Mapping[str, float]) -> dict[str, Any]:
+        """What a sheet of a system with a named ``skill_scale`` remembers in its neutral native
+        block so a system of the same scale writes the same numbers: the scale, each mapped
+        skill's stated level, and the competences they gave (an edit of those is converted,
+        not passed through). Empty when the system names no scale."""
+        if not self.skill_scale:
+            return {}
+        spec = self.skills()
+        stated = {k: v for k, v in levels.items() if spec.get(k)}
+        return {"name": self.skill_scale, "levels": stated,
+                "competences": {k: float(chances[k]) for n in stated for k in spec[n] if k in chances}}
+
+    def levels_on_scale(self, levels: dict[str, Any], combatant: Any, col: Collector,
+                        path: str = "$") -> dict[str, Any]:
+        """A skill another system stated on this system's ``skill_scale`` passes through as the
+        number it was (coc Shotgun 40 is coc-zh Shotgun 40, not the 39 equating the two rule
+        sets' checks would give), while the neutral competences are still those it gave."""
+        if not self.skill_scale:
+            return levels
+        for key, block in combatant.native.items():
+            scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
+            if not (isinstance(scale, dict) and scale.get("name") == self.skill_scale):
+                continue
+            if any(abs(float(combatant.skills.get(k, -1.0)) - float(v)) > 1e-9
+                   for k, v in (scale.get("competences") or {}).items()):
+                continue  # edited since it was read: converted like any other value
+            for native, level in (scale.get("levels") or {}).items():
+                if native in levels and levels[native] != level:
+                    if col.tracing:
+                        col.step(f"{path}.{native}", f"{native} {level} ({key})", None, f"{native} {level}",
+                                 rules=[self.competence_rule(native)], source="seed",
+                                 note=f"{key} and {self.key} write skills on one scale ({self.skill_scale}): "
+                                      f"the number passes through (equating their checks gives {levels[native]})")
+                    levels[native] = level
+        return levels
+
 
 def _beyond_ends(system: "System", native: str, ctx: Mapping[str, Any], written: Any, keys: Sequence[str],
                  chances: Mapping[str, float]) -> list[tuple[str, float, str, float]]:

@@ -48,6 +48,16 @@ POSTURES: tuple[str, ...] = tuple(POSTURE_HEIGHT)
 
 WeaponClass = Literal["handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg", "thrown"]
 WEAPON_CLASSES: tuple[str, ...] = ("handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg", "thrown")
+# A weapon named only by its class, as people write it ("rifle", "a hunting rifle", "sawn-off
+# shotgun"): the class word the name ends with (core.catalog.Catalog.identify_weapon). A name
+# that is a catalog weapon is that weapon; one that ends in none of these words is unknown.
+CLASS_WORDS: dict[str, str] = {
+    "handgun": "handgun", "pistol": "handgun", "automatic pistol": "handgun", "revolver": "revolver",
+    "smg": "smg", "submachine gun": "smg", "sub-machine gun": "smg", "machine pistol": "smg",
+    "carbine": "carbine", "rifle": "rifle", "shotgun": "shotgun", "scattergun": "shotgun",
+    "mg": "mg", "machine gun": "mg", "machinegun": "mg", "light machine gun": "mg",
+    "thrown": "thrown", "grenade": "thrown", "hand grenade": "thrown",
+}
 # Short arms take the standard shot at 10 m, long arms at 25 m (DESIGN §2).
 SHORT_ARMS = frozenset({"handgun", "revolver", "thrown"})
 

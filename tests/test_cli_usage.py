@@ -55,9 +55,9 @@ def files_in(folder: Path) -> list[str]:
     (["frobnicate"], ["Usage: xsys", "No such command 'frobnicate'"]),
     (["convert", "--bogus"], ["Usage: xsys convert", "No such option", "--bogus"]),
     (["convert", NPC], ["Usage: xsys convert", "Missing option '--to'"]),
-    (["odds", "--distance", "10m", "--skill", "abc"], ["Usage: xsys odds", "'--skill'"]),
+    (["odds", "--distance", "10m", "--exposure", "abc"], ["Usage: xsys odds", "'--exposure'"]),
     (["curve", "--points", "2**64"], ["Usage: xsys curve", "'--points'"]),
-], ids=["no-args", "unknown-command", "unknown-option", "missing-to", "skill-not-a-number", "points-not-an-int"])
+], ids=["no-args", "unknown-command", "unknown-option", "missing-to", "exposure-not-a-number", "points-not-an-int"])
 def test_usage_errors_exit_2_with_typers_message(tmp_path, args, fragments):
     r = xsys(*args, cwd=tmp_path)
     assert r.returncode == 2, r.stderr

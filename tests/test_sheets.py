@@ -151,3 +151,32 @@ def test_a_gurps_sheet_shows_metres_as_its_metric_tables_do():
     so its shot table says 8 m, not 8.749 yd."""
     text = md(ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml", "gurps")
     assert "| distance | 8 m |" in text and " yd |" not in text, [x for x in text.splitlines() if "distance" in x]
+
+
+def test_a_coc_sheet_prints_the_damage_bonus_its_melee_lines_add():
+    """'1d3+db' on a sheet that never said what db is: STR 17 + SIZ 17 = 34 is +1d6."""
+    from xsys.conversions import api, markdown
+
+    conv = api.convert(api.load(ROOT / "fixtures/coc/npcs/dock_brute.yaml"), "coc", fresh=True)
+    text = markdown.render(conv)
+    assert "**DB** +1d6 (coc-ja.damage-bonus)" in text
+    assert "1d3+db" in text
+
+
+def test_a_coc_armor_table_says_what_a_and_b_are():
+    from xsys.conversions import api, markdown
+
+    text = markdown.render(api.convert(api.load(ROOT / "fixtures/coc/npcs/swat_officer.yaml"), "coc", fresh=True))
+    table = text.index("| name | A | B |")
+    legend = text[table:].split("\n\n")[1]
+    assert legend.startswith("*A*: the armor value") and "*B*: the table's second number, which the rule text never " \
+                                                          "explains" in legend
+
+
+def test_an_nwod_sheet_shows_the_traits_its_block_leaves_to_the_rules():
+    """A Foundry MtA actor states no Defense, Speed or Initiative: the sheet lacked them."""
+    from xsys.conversions import api, markdown
+
+    text = markdown.render(api.convert(api.load(ROOT / "fixtures/foundry-mta/officer-reyes.json"), "nwod"))
+    assert ("**Defense** 2 (nwod.derived) · **Speed** 10 (nwod.derived) · **Initiative** 7 (nwod.derived)"
+            in text)  # Dexterity 3, Wits 2, Strength 2, Composure 3, Fast Reflexes 1 (WoD p. 90-91)

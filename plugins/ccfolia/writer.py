@@ -2,7 +2,8 @@
 
 Skills become ``CCB<=V 【名前】`` commands under the Japanese names Japanese CoC 6e sheets
 print (textblock/names.py; a skill with no Japanese name keeps its own), each weapon a damage
-command ``1D10 【ダメージ：拳銃：NAME】`` that the reader reads back, and the rolls a sheet
+command ``1D10 【ダメージ：拳銃：NAME】`` that the reader reads back (a close-combat attack's
+``1D3{DB} 【ダメージ：こぶし(パンチ)：NAME】``, with a ``DB`` param CCFOLIA puts in), and the rolls a sheet
 derives from characteristics (SAN, アイデア, 幸運, 知識) the ``{STR}``-style commands CCFOLIA
 computes itself. What a CCFOLIA character has no place for (a weapon's base range, capacity,
 armor) is written in the memo, and the YAML or JSON output keeps it whole.
@@ -11,6 +12,7 @@ armor) is written in the memo, and the YAML or JSON output keeps it whole.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from xsys.core.errors import InputError
@@ -65,10 +67,20 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
             extra.append(f"攻撃回数 {w['shots_per_round']}")
         if extra:
             left.append(f"{w['name']} ({', '.join(extra)})")
-    for m in doc.get("melee") or []:  # close combat (issue 20): its damage roll, named by its skill
+    with_db = False
+    for m in doc.get("melee") or []:  # close combat: its damage roll, named by its skill
         if m.get("damage"):
             label = japanese_name(m.get("skill")) or m.get("skill")
-            commands.append(f"{str(m['damage']).upper()} 【ダメージ：{label}：{m['name']}】")
+            dice, db = re.subn(r"\+\s*db$", "", str(m["damage"]), flags=re.IGNORECASE)
+            with_db = with_db or bool(db)
+            # {DB}: CCFOLIA puts the DB param in (signed: '+1D4', '+0'), as the sheet sites write it
+            commands.append(f"{dice.upper()}{'{DB}' if db else ''} 【ダメージ：{label}：{m['name']}】")
+    if with_db and "STR" in chars and "SIZ" in chars:
+        from xsys.plugins.coc.system import damage_bonus
+
+        # the wielder's damage bonus (coc-ja.damage-bonus, assumed: the 6th-edition table)
+        db_value = damage_bonus(chars["STR"], chars["SIZ"])
+        params.append({"label": "DB", "value": db_value if db_value[0] in "+-" else f"+{db_value}"})
     for a in doc.get("armor") or []:
         left.append(f"防具 {a.get('name')}")
     meta = doc.get("xsys")

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from xsys.core.model import field_error
 from xsys.core.units import Energy, Length
 from xsys.core.vocab import Location, Posture, Sight
 
@@ -52,6 +53,12 @@ class CocWeapon(msgspec.Struct, **_OPTS):
     # What the gun physically delivers when it is not a catalog weapon (kept so that a
     # conversion does not collapse it onto the damage row's representative).
     muzzle_energy: Energy | None = None
+
+    def __post_init__(self) -> None:
+        # coc-ja.range: the range bands are doublings of the base range; a base range of
+        # 0 m has none (every shot would lie beyond it). Below 0 the decoder refuses.
+        if not self.base_range > 0:
+            raise field_error("base_range", f"must be above 0 m (found {self.base_range})")
 
 
 class CocMelee(msgspec.Struct, **_OPTS):

@@ -22,6 +22,7 @@ import msgspec
 
 from xsys.core import cache, carried, dice
 from xsys.core.catalog import strip_entry
+from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
     Armor,
@@ -150,6 +151,8 @@ class CocSystem(System):
     name: ClassVar[str] = "Call of Cthulhu"
     edition: ClassVar[str] = "5th/6th edition framework, Japanese firearms house rules"
     dice: ClassVar[str] = "d100 roll-under"
+    # one skill list as d100 percentages, shared with the Chinese rules (coc-zh glossary: the same skills)
+    skill_scale: ClassVar[str] = "call-of-cthulhu-percent"
     rule_prefix: ClassVar[str] = "coc-ja."
     npc_type: ClassVar[type] = CocNpc
     shot_type: ClassVar[type | None] = CocShot
@@ -316,6 +319,20 @@ class CocSystem(System):
 
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         return _characteristics()
+
+    def sheet_derived(self, npc: CocNpc) -> dict[str, tuple[Any, str]]:
+        """The damage bonus a melee line's '+db' adds, by STR + SIZ (coc-ja.damage-bonus), and
+        HP by the rule where the block states none (coc-ja.hp)."""
+        out: dict[str, tuple[Any, str]] = {"DB": (damage_bonus(npc.STR, npc.SIZ), "coc-ja.damage-bonus")}
+        if npc.HP is None:
+            out["HP"] = (npc.derived_HP, "coc-ja.hp")
+        return out
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        return {"armor": {
+            "A": "the armor value: points of damage it stops (coc-ja.armor.table)",
+            "B": "the table's second number, which the rule text never explains; it is half of A in every "
+                 "row but the heavy leather jacket (coc-ja.armor.table)"}}
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         if self._skills is None:
@@ -566,15 +583,27 @@ class CocSystem(System):
 
     def _shot_weapon(self, shot: CocShot) -> Weapon:
         """The neutral weapon of a native shot: its catalog weapon (by ``catalog`` id, else by
-        name) under the shot's name, else a weapon of its skill's class (Handgun when none is
-        given) with its muzzle energy, else the energy of its damage line, else a generic
-        one's (coc-ja.damage)."""
-        w = self.find_weapon(shot.catalog) if shot.catalog else self.find_weapon(shot.weapon)
+        what its name says: core.catalog.Catalog.identify_weapon) under the shot's name, else a
+        weapon of the class its skill (else its name) states, with its muzzle energy, else the
+        energy of its damage line, else a generic one's (coc-ja.damage). A name that says no
+        weapon and no class, in a shot that names no skill, is refused: it is not a handgun."""
+        if shot.catalog:
+            w, word_class = self.find_weapon(shot.catalog), None
+        else:
+            entry, word_class = _catalog().identify_weapon(shot.weapon)
+            w = strip_entry(entry) if entry is not None else None
         if w is not None:
-            if w.name != shot.weapon and shot.catalog:
+            if w.name != shot.weapon and (shot.catalog or _catalog().find_weapon(shot.weapon) is None):
                 w = msgspec.structs.replace(w, name=shot.weapon)
         else:
-            cls = self.tables()["skills"][shot.skill or "Handgun"]["weapon_class"]
+            if word_class is None and shot.skill is None:
+                raise InputError("unknown weapon", path="$.weapon",
+                                 expected="a catalog weapon (`xsys catalog weapon`), a weapon class (handgun, "
+                                          "revolver, smg, carbine, rifle, shotgun, machine gun) or a shot `skill`",
+                                 found=repr(shot.weapon))
+            # a stated skill decides the class (a 'Test revolver' fired with Handgun is a handgun
+            # to CoC); the name's class word only when the shot names no skill
+            cls = self.tables()["skills"][shot.skill]["weapon_class"] if shot.skill else word_class
             energy = shot.muzzle_energy
             if energy is None and shot.damage is not None and cls != "shotgun":
                 first = shot.damage.split("/")[0]
@@ -912,6 +941,9 @@ class CocSystem(System):
             native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
         if exact:
             native["levels"] = exact
+        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills)
+        if scale:
+            native["scale"] = scale
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
             col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
@@ -972,6 +1004,7 @@ class CocSystem(System):
         ns = self.carried_namespaces[0]
         own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills")
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))
         skills.update(native.get("skills", {}))
         skills.update(own.get("skills", {}))
@@ -1059,7 +1092,7 @@ class CocSystem(System):
         if weapon.catalog is None:
             if shot.skill is None:
                 col.loss("assumed", "$.skill", f"{shot.weapon!r} is not a catalog weapon and the shot names no "
-                         "skill; read as a Handgun", "coc-ja.skills")
+                         f"skill; its name says a {weapon.weapon_class}: fired with {skill}", "coc-ja.skills")
             if shot.muzzle_energy is None:
                 what = f"the muzzle energy of its damage {shot.damage}" if shot.damage is not None and \
                     float(weapon.muzzle_energy) != float(generic_weapon(weapon.weapon_class).muzzle_energy) \

@@ -39,13 +39,26 @@ EDITION_NOTES = (
 )
 
 
+# the supernatural templates of the mta system's "character" actor: the trait groups each one
+# fills (template.json); an nwod document has no place for them, so they are reported
+TEMPLATE_TRAITS = {
+    "mage": ("mage_traits", "arcana_gross", "arcana_subtle"), "vampire": ("vampire_traits", "disciplines_common",
+                                                                          "disciplines_unique", "disciplines_own"),
+    "werewolf": ("werewolf_traits", "werewolf_renown"), "changeling": ("changeling_traits",),
+    "demon": ("demon_traits",), "hunter": ("hunter_traits",), "sinEater": ("sineater_traits", "haunts"),
+    "mummy": ("mummy_traits", "mummy_pillars"), "deviant": ("deviant_traits",), "promethean": ("promethean_traits",),
+}
+
+
 def data_model(plain: Any) -> str | None:
     if not isinstance(plain, dict) or not isinstance(plain.get("name"), str):
         return None
     for key, model in (("system", "v10"), ("data", "v9")):
         body = plain.get(key)
+        # a "simple_antagonist" actor (the system's quick Storyteller character) has the
+        # attributes and no skills: its rolls are dice-pool items
         if isinstance(body, dict) and isinstance(body.get("attributes_physical"), dict) \
-                and isinstance(body.get("skills_physical"), dict):
+                and (isinstance(body.get("skills_physical"), dict) or plain.get("type") == "simple_antagonist"):
             return model
     return None
 
@@ -120,7 +133,16 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
             lines.append((f"Skills: {name}" + (f" ({', '.join(specs)})" if specs else "") + f" {v}", path))
     derived = []
     traits = _obj(body.get("derivedTraits"), f"{root}.derivedTraits")
-    size = _dots(_obj(traits.get("size"), f"{root}.derivedTraits.size").get("value"), f"{root}.derivedTraits.size.value")
+    size_entry = _obj(traits.get("size"), f"{root}.derivedTraits.size")
+    size = _dots(size_entry.get("value"), f"{root}.derivedTraits.size.value")
+    if not size:
+        # a saved actor keeps the template's 0: the system works Size out when the actor is
+        # prepared (5, plus the sheet's modifier), and so does this reader
+        mod = size_entry.get("mod") if isinstance(size_entry.get("mod"), int) else 0
+        if mod:
+            size = 5 + mod
+            assumed.append(f"{root}.derivedTraits.size: Size {size} = 5 + the sheet's modifier {mod:+d} (the mta "
+                           "system's own rule)")
     if size:
         derived.append(f"Size {size}")
     health = _dots(_obj(body.get("health"), f"{root}.health").get("max"), f"{root}.health.max", 30)
@@ -152,8 +174,8 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
             raise InputError("wrong type", path=path, expected="an item", found=type(item).__name__)
         ib = _obj(item.get(key), f"{path}.{key}")
         kind, name = item.get("type"), one_line(item.get("name") or "")
-        if kind == "firearm":
-            lines.append((_firearm(name, ib, f"{path}.{key}"), path))
+        if kind in ("firearm", "melee"):
+            lines.append((_weapon(name, ib, f"{path}.{key}", kind, unread, path), path))
         elif kind == "merit":
             rating = _dots(ib.get("rating"), f"{path}.{key}.rating")
             lines.append((f"Merits: {name} {rating or 1}", path))
@@ -161,9 +183,24 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
             general = _dots(ib.get("rating"), f"{path}.{key}.rating") or 0
             ballistic = _dots(ib.get("ballistic"), f"{path}.{key}.ballistic") or 0
             lines.append((f"Armor: {name} {general}/{ballistic}", path))
+        elif kind in ("combat_dice_pool", "general_dice_pool"):
+            pool = ib.get("value")
+            dmg = f", damage {ib.get('damage')}" if kind == "combat_dice_pool" and ib.get("damage") else ""
+            unread.append({"path": path, "text": f"{kind.replace('_', ' ')} {name!r}: {pool} dice{dmg} (a simple "
+                           "antagonist's pool; an nwod document rolls Attribute + Skill)"})
         else:
             unread.append({"path": path, "text": f"{kind} {name!r} (no place in an nwod document)"})
-    for field in ("integrity", "beats", "aspirations"):
+    ctype = body.get("characterType")
+    for group in TEMPLATE_TRAITS.get(ctype, ()) if isinstance(ctype, str) else ():
+        values = body.get(group)
+        if not isinstance(values, dict):
+            continue
+        said = [f"{k} {v['value']}" for k, v in values.items() if isinstance(v, dict) and isinstance(v.get("value"), int)
+                and not isinstance(v.get("value"), bool) and v["value"] > 0]
+        if said:
+            unread.append({"path": f"{root}.{group}", "text": f"{ctype} traits: " + ", ".join(said)
+                           + " (a supernatural template: no place in an nwod document)"})
+    for field in ("integrity", "beats", "aspirations", "virtue", "vice"):
         if body.get(field) not in (None, "", 0, 7 if field == "integrity" else None):
             unread.append({"path": f"{root}.{field}", "text": f"{field} {body[field]!r} (2nd edition; no place in "
                            "an nwod document)"})
@@ -171,24 +208,46 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
                      if isinstance(body.get(k), str) and body.get(k).strip())
     if notes:
         lines.append((f"Notes: {one_line(notes)}", f"{root}.description"))
-    return read_lines(lines, FORMAT, "nwod", assumed=assumed, unread=unread)
+    doc = read_lines(lines, FORMAT, "nwod", assumed=assumed, unread=unread)
+    report = doc.setdefault("xsys", {}).setdefault("read", {"format": FORMAT})
+    report["reader"] = (f"foundry-mta actor ({plain.get('type') or 'character'}), Foundry "
+                        + ("v10+ data model (system)" if key == "system" else "v9 data model (data)"))
+    report["edition"] = ("Chronicles of Darkness 2nd edition (the mta system's rules), read into nwod (2004 rules): "
+                         "the traits carry over as they are, what the editions do differently is reported")
+    return doc
 
 
-def _firearm(name: str, ib: dict[str, Any], root: str) -> str:
+def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[dict[str, str]], path: str) -> str:
+    """The weapon line of a firearm or melee item (template.json: damage, ranges, capacity,
+    strengthReq, size, penetration, initiativeMod, damageType); a melee item has no ranges."""
     parts = [f"Damage {_dots(ib.get('damage'), f'{root}.damage') or 0}"]
-    rng = _obj(ib.get("ranges"), f"{root}.ranges")
-    bands = [_dots(rng.get(b), f"{root}.ranges.{b}", 10_000) for b in ("short", "medium", "long")]
-    if all(b for b in bands):
-        parts.append("Ranges " + "/".join(str(b) for b in bands) + " yd")
-    clip = _dots(ib.get("capacity"), f"{root}.capacity", 10_000)
-    if clip:
-        parts.append(f"Clip {clip}")
+    if kind == "firearm":
+        rng = _obj(ib.get("ranges"), f"{root}.ranges")
+        bands = [_dots(rng.get(b), f"{root}.ranges.{b}", 10_000) for b in ("short", "medium", "long")]
+        if all(b for b in bands):
+            parts.append("Ranges " + "/".join(str(b) for b in bands) + " yd")
+        clip = _dots(ib.get("capacity"), f"{root}.capacity", 10_000)
+        if clip:
+            parts.append(f"Clip {clip}")
     size = _dots(ib.get("size"), f"{root}.size")
     if size:
         parts.append(f"Size {size}")
-    strength = _dots(ib.get("strength"), f"{root}.strength")
+    # the mta system names the Strength requirement strengthReq; older actors wrote strength
+    req = "strengthReq" if "strengthReq" in ib else "strength"
+    strength = _dots(ib.get(req), f"{root}.{req}")
     if strength:
         parts.append(f"Strength {strength}")
+    ap = _dots(ib.get("penetration"), f"{root}.penetration")
+    if ap:
+        parts.append(f"Armor piercing {ap}")
+    init = ib.get("initiativeMod")
+    if isinstance(init, int) and not isinstance(init, bool) and init:
+        unread.append({"path": f"{path}.{root.rsplit('.', 1)[-1]}.initiativeMod", "text": f"{name}: Initiative "
+                       f"{init:+d} (a 2nd-edition weapon trait; no field in an nwod weapon)"})
+    dtype = ib.get("damageType")
+    if isinstance(dtype, str) and dtype not in ("", "lethal"):
+        unread.append({"path": f"{path}.{root.rsplit('.', 1)[-1]}.damageType", "text": f"{name}: {dtype} damage "
+                       "(no field in an nwod weapon)"})
     return f"Weapons: {name} ({', '.join(parts)})"
 
 

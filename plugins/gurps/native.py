@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from xsys.core.model import Barrier
-from xsys.core.units import Length, Speed
+from xsys.core.units import Length, SignedLength, Speed
 
 Attr = Annotated[int, Meta(ge=1, le=30, description="a GURPS attribute (10 = average adult)")]
 Derived = Annotated[int, Meta(ge=0, le=60)]
@@ -119,7 +119,7 @@ class GurpsShot(_Base, kw_only=True):
     shooter_speed: Speed = Speed(0.0)
     off_hand: bool = False
     shooter_ST: Attr | None = None
-    elevation: Length = Length(0.0)  # shooter's height above the target (negative: below)
+    elevation: SignedLength = SignedLength(0.0)  # shooter's height above the target (negative: below)
     location: HitLocation | None = None
     underwater: bool = False
     # Native situations with no neutral equivalent (kept by check_native, reported as loss

@@ -21,6 +21,7 @@ import msgspec
 
 from xsys.core import cache, carried, dice
 from xsys.core.catalog import strip_entry
+from xsys.core.model import generic_weapon
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, ladders_from_data
@@ -1342,11 +1343,18 @@ class Gurps(System):
 
         col = Collector(self.key)
         if isinstance(n.weapon, str):
-            entry = catalog().weapons.get(n.weapon) or catalog().find_weapon(n.weapon)
-            if entry is None:
-                raise InputError("unknown catalog weapon", path="$.weapon",
-                                 expected="a catalog id (see `xsys catalog weapon`) or a weapon line", found=repr(n.weapon))
-            weapon = strip_entry(entry)
+            entry, word_class = catalog().identify_weapon(n.weapon)  # one answer for every system
+            if entry is not None:
+                weapon = strip_entry(entry)
+            elif word_class is not None:
+                weapon = msgspec.structs.replace(generic_weapon(word_class), name=n.weapon)
+                col.loss("assumed", "$.weapon", f"{n.weapon!r} is no catalog weapon; its name says a {word_class}: "
+                         f"the generic {word_class}'s muzzle energy and size", "gurps.damage")
+            else:
+                raise InputError("unknown weapon", path="$.weapon",
+                                 expected="a catalog weapon (see `xsys catalog weapon`), a weapon class (pistol, "
+                                          "revolver, smg, carbine, rifle, shotgun, machine gun) or a weapon line",
+                                 found=repr(n.weapon))
         else:
             weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon")
             if weapon is None:

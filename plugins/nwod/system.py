@@ -24,13 +24,14 @@ from xsys.core.dice import PoolRules
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
-    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of,
+    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, field_error, melee_class_of,
 )
 from xsys.core.equating import Tier
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
+from xsys.core.model import generic_weapon
 from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, Location, cartridge_of
 
 YARD = 0.9144
@@ -81,6 +82,17 @@ class NwodWeapon(Opts, kw_only=True):
     two_handed: bool = False
     again: Annotated[int, Meta(ge=8, le=10)] = 10  # 9-again shotguns
     armor_piercing: Annotated[int, Meta(ge=0, le=5)] = 0
+
+    def __post_init__(self) -> None:
+        # nwod.range: short, medium and long are where the -2 and -4 begin; a range of 0 m,
+        # or one shorter than the band before it, has no band (below 0 the decoder refuses)
+        if self.ranges is not None:
+            short, medium, long_ = self.ranges
+            if not short > 0:
+                raise field_error("ranges", f"short range must be above 0 m (found {short})")
+            if not short <= medium <= long_:
+                raise field_error("ranges", f"must be short, medium, long in that order "
+                                            f"(found {short}, {medium}, {long_})")
 
 
 class NwodArmor(Opts, kw_only=True):
@@ -1084,6 +1096,11 @@ class NwodSystem(System):
             "Initiative": npc.Dexterity + npc.Composure + m.get("Fast Reflexes", 0),
         }
 
+    def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
+        """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
+        leaves them out: an nWoD sheet always shows them."""
+        return {k: (v, "nwod.derived") for k, v in self.derived(npc).items() if getattr(npc, k) is None}
+
     def _skill_context(self, npc: NwodNpc | Mapping[str, int]) -> dict[str, int]:
         if isinstance(npc, NwodNpc):
             return {a: getattr(npc, a) for a in self.ATTRIBUTES}
@@ -1348,15 +1365,25 @@ class NwodSystem(System):
                 raise XsysError("not a ranged weapon", path="$.weapon.ranges",
                                 expected="short/medium/long ranges of a firearm or thrown weapon", found="none")
             return w
+        name = next((line for line in CHART if line.lower() == name.strip().lower()), name)  # 'rifle' is the Rifle line
         if name in CHART:
             e = CHART[name]
             energy = _LADDERS["weapon_damage"].neutral(int(e["damage"]))
             modes = ["semi", "auto"] if e.get("autofire") else ["semi"]
             return Weapon(name=name, weapon_class=e["class"], muzzle_energy=Energy(energy), fire_modes=modes)
         found = _find_catalog_weapon(name)
+        word_class = None
+        if found is None:
+            found, word_class = _catalog().identify_weapon(name)  # one answer for every system
+        if found is None and word_class is not None:
+            if col is not None:
+                col.loss("assumed", "$.weapon", f"{name!r} is no chart line or catalog weapon; its name says a "
+                         f"{word_class}: the generic {word_class}'s muzzle energy", "nwod.weapon.damage")
+            return msgspec.structs.replace(generic_weapon(word_class), name=name)
         if found is None:
             raise XsysError("unknown weapon", path="$.weapon",
-                            expected="a Ranged Weapons Chart line (" + ", ".join(CHART) + ") or a catalog weapon",
+                            expected="a Ranged Weapons Chart line (" + ", ".join(CHART) + "), a catalog weapon or a "
+                                     "weapon class (pistol, revolver, smg, carbine, rifle, shotgun, machine gun)",
                             found=repr(name))
         from xsys.core.catalog import strip_entry
 

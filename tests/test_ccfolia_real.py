@@ -1,0 +1,238 @@
+"""CCFOLIA clipboard characters as Japanese game masters paste them: the exports of the
+character-sheet sites (iachara, Charaeno, sheet storage converters), 6th and 7th edition. One
+test per class of failure the reader had: characteristic and derived rolls read as skills,
+{references} left unevaluated, 7th-edition and 6th-edition Japanese skill names unknown, attack
+damage commands dropped, no edition stated (and 7th-edition characteristics not on coc's scale),
+gauges derived instead of read, clipboard variations."""
+
+from __future__ import annotations
+
+import json
+
+from xsys.conversions import api, documents
+
+
+def char(commands: list[str] | str, params: dict[str, object] | None = None,
+         status: list[dict[str, object]] | None = None, **data: object) -> dict:
+    return {"kind": "character", "data": {
+        "name": data.pop("name", "テスト 太郎"), "memo": "", "initiative": 10, "externalUrl": "",
+        "status": status if status is not None else [{"label": "HP", "value": 12, "max": 12}],
+        "params": [{"label": k, "value": str(v)} for k, v in (params or {}).items()],
+        "commands": commands if isinstance(commands, str) else "\n".join(commands), **data}}
+
+
+SIXTH = {"STR": 13, "CON": 11, "POW": 12, "DEX": 14, "APP": 10, "SIZ": 13, "INT": 15, "EDU": 16}
+SEVENTH = {"STR": 65, "CON": 55, "POW": 60, "DEX": 70, "APP": 50, "SIZ": 65, "INT": 75, "EDU": 80}
+
+
+def read(piece: dict) -> dict:
+    """The plain coc document the reader makes (and it is a valid document)."""
+    plain = documents.parse_bytes(json.dumps(piece, ensure_ascii=False).encode(), "plugin:ccfolia", "x")
+    api.from_plain(json.loads(json.dumps(plain)), "x")
+    return plain
+
+
+def report(doc: dict) -> dict:
+    return doc.get("xsys", {}).get("read", {})
+
+
+def said(doc: dict) -> str:
+    rep = report(doc)
+    return "\n".join([u["path"] + " " + u["text"] for u in rep.get("unread", [])] + rep.get("assumed", []))
+
+
+# ---- characteristic, derived and SAN rolls are not skills --------------------------------------
+
+def test_characteristic_rolls_in_commands_are_not_skills():
+    doc = read(char(["CC<=65 【STR】", "CCB<=65 STR", "1d100<={STR}*5", "CCB<={DEX}*5 【DEX × 5】",
+                     "CCB<=75 【INT×5】", "CCB<=70 【目星】"], SIXTH))
+    assert doc["skills"] == {"Spot Hidden": 70}
+    assert {k: doc[k] for k in SIXTH} == SIXTH  # from params, none averaged
+    assert "average" not in said(doc) and "unread" not in report(doc)
+
+
+def test_a_characteristic_only_in_a_roll_is_read_from_it():
+    """A hand-made piece without params: the rolls state the characteristics (6th edition: the
+    roll is the characteristic x5)."""
+    doc = read(char(["CCB<=65 【STR×5】", "CCB<=55 【CON×5】", "CCB<=60 【POW×5】", "CCB<=70 【DEX×5】",
+                     "CCB<=50 【APP×5】", "CCB<=65 【SIZ×5】", "CCB<=75 【INT×5】", "CCB<=80 【EDU×5】"]))
+    assert {k: doc[k] for k in SIXTH} == {"STR": 13, "CON": 11, "POW": 12, "DEX": 14, "APP": 10, "SIZ": 13,
+                                          "INT": 15, "EDU": 16}
+    assert doc["skills"] == {}
+
+
+def test_derived_and_sanity_rolls_are_not_skills():
+    doc = read(char(["1d100<={SAN} 【正気度ロール】", "CCB<={SAN} 【SANチェック】", "SCCB<={SAN} SAN",
+                     "CCB<=75 【アイデア】", "CCB<=80 【知識】", "CCB<=60 【幸運】", "CCB<=75 Idea", "CCB<=80 Know",
+                     "CCB<=45 【回避】"], SIXTH,
+                    [{"label": "HP", "value": 12, "max": 12}, {"label": "SAN", "value": 60, "max": 99}]))
+    assert doc["skills"] == {"Dodge": 45}
+    assert (doc["SAN"], doc["Luck"]) == (60, 60)
+    assert "unread" not in report(doc)
+
+
+def test_seventh_edition_idea_and_luck_are_the_characteristic_and_the_luck_itself():
+    doc = read(char(["CC<={SAN} 正気度ロール", "CC<=55 幸運", "CC<=75 アイデア", "CC<=80 知識", "CC<=65 STR",
+                     "CC<=40 回避"], SEVENTH, [{"label": "SAN", "value": 58, "max": 58}]))
+    assert doc["skills"] == {"Dodge": 40}
+    assert (doc["Luck"], doc["SAN"]) == (55, 58)
+    assert "unread" not in report(doc)
+
+
+def test_a_derived_roll_that_disagrees_with_the_characteristics_is_said():
+    doc = read(char(["CCB<=70 【アイデア】"], SIXTH))  # INT 15: Idea is 75
+    (u,) = report(doc)["unread"]
+    assert u["path"] == "$.data.commands line 1" and "not INT x 5 = 75" in u["text"]
+
+
+def test_references_are_evaluated_against_params_and_gauges():
+    params = {**SEVENTH, "射撃（拳銃）": 55, "近接戦闘（格闘）": 45, "目星": 70}
+    doc = read(char(["CC<={射撃（拳銃）} 【射撃（拳銃）】", "CC<={近接戦闘（格闘）}", "CC(1)<={目星}+5 【目星】",
+                     "CC<={幸運} 【幸運】"], params, [{"label": "幸運", "value": 50, "max": 50}]))
+    assert doc["skills"] == {"Handgun": 55, "Fist/Punch": 45, "Spot Hidden": 75}
+    assert doc["Luck"] == 50
+    assert "unread" not in report(doc)  # the skill params are read through the commands
+
+
+def test_an_unresolved_reference_is_said():
+    doc = read(char(["CCB<={心理学} 【心理学】"], SIXTH))
+    (u,) = report(doc)["unread"]
+    assert u["path"] == "$.data.commands line 1" and "{心理学} is no param or gauge" in u["text"]
+
+
+# ---- Japanese skill names ------------------------------------------------------------------------
+
+def test_seventh_edition_japanese_skill_names():
+    doc = read(char(["CC<=60 近接戦闘（格闘）", "CC<=55 射撃（拳銃）", "CC<=40 射撃（ライフル／ショットガン）",
+                     "CC<=35 回避", "CC<=30 隠密", "CC<=20 射撃(サブマシンガン)"], SEVENTH))
+    assert doc["skills"] == {"Fist/Punch": 60, "Handgun": 55, "Rifle": 40, "Shotgun": 40, "Dodge": 35, "Hide": 30,
+                             "Sneak": 30, "SMG": 20}
+
+
+def test_sixth_edition_japanese_skill_names():
+    doc = read(char(["CCB<=60 【こぶし（パンチ）】", "CCB<=45 【拳銃】", "CCB<=15 【マシンガン】", "CCB<=30 【ライフル】",
+                     "CCB<=35 【ショットガン】", "CCB<=20 【サブマシンガン】", "CCB<=40 【キック】", "CCB<=30 【組み付き】",
+                     "CCB<=15 【頭突き】", "CCB<=70 【目星】", "CCB<=60 【聞き耳】", "CCB<=50 【応急手当】",
+                     "CCB<=25 【隠れる】", "CCB<=20 【忍び歩き】"], SIXTH))
+    assert doc["skills"] == {"Fist/Punch": 60, "Handgun": 45, "Machine Gun": 15, "Rifle": 30, "Shotgun": 35,
+                             "SMG": 20, "Kick": 40, "Grapple": 30, "Head Butt": 15, "Spot Hidden": 70, "Listen": 60,
+                             "First Aid": 50, "Hide": 25, "Sneak": 20}
+
+
+# ---- attack damage commands ------------------------------------------------------------------------
+
+def test_attack_damage_commands_are_weapons_and_melee_attacks():
+    doc = read(char(["CCB<=65 【拳銃】", "1D10+2 ガバメント", "CCB<=70 【こぶし（パンチ）】", "1D3+{DB} 【こぶしダメージ】",
+                     "1D3+{DB} 素手", "CCB<=50 【ナイフ】", "1D4+2+{DB} ナイフ", "CCB<=55 【試作ライフル】",
+                     "2D6+1 【試作ライフルダメージ】"], {**SIXTH, "DB": "+1D4"}))
+    assert doc["weapons"][0] | {"base_range": None} == {"name": "ガバメント", "skill": "Handgun", "damage": "1d10+2",
+                                                        "base_range": None}
+    assert (doc["weapons"][1]["name"], doc["weapons"][1]["skill"], doc["weapons"][1]["damage"]) == (
+        "試作ライフル", "Rifle", "2d6+1")
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [
+        ("こぶし", "Fist/Punch", "1d3+db"), ("素手", "Fist/Punch", "1d3+db"), ("ナイフ", "Knife", "1d4+2+db")]
+    # the rifle's attack chance is its skill's (the sheet states no Rifle): said
+    assert doc["skills"] == {"Handgun": 65, "Fist/Punch": 70, "Knife": 50, "Rifle": 55}
+    assert "the sheet states no Rifle skill" in said(doc)
+    assert "unread" not in report(doc)
+
+
+def test_a_damage_roll_naming_nothing_follows_its_attack_or_is_said():
+    doc = read(char(["CC<=45 【杖】", "1d3+1D4 【ダメージ判定】", "CCB<=50 【芸術（工作）】", "1d3-1D4 【ダメージ判定】",
+                     "1d4-1D4 【ダメージ判定】", "1Dn{DB}/2 投擲ダメージ", "2D3{DB} こぶし+MAダメージ",
+                     "1D3 SAN回復"], SIXTH))
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [("杖", "杖", "1d3+1d4")]
+    assert doc["skills"] == {"杖": 45, "芸術(工作)": 50}
+    unread = {u["path"]: u["text"] for u in report(doc)["unread"]}
+    assert set(unread) == {f"$.data.commands line {n}" for n in (4, 5, 6, 7, 8)}
+    assert "names no weapon" in unread["$.data.commands line 4"]
+    assert "recovery" in unread["$.data.commands line 8"]
+
+
+# ---- edition -------------------------------------------------------------------------------------
+
+def test_seventh_edition_is_decided_said_and_divided_by_five_in_one_place():
+    doc = read(char(["CC<=50 【目星】"], {**SEVENTH, "POW": 95}))
+    assert (doc["STR"], doc["POW"], doc["INT"]) == (13, 19, 15)  # POW 95 -> 19, not divided again
+    rep = report(doc)
+    assert rep["reader"].startswith("ccfolia clipboard character") and "ccfolia-coc7" in rep["reader"]
+    assert rep["edition"].startswith("7th edition: characteristics 1-99 in params (STR 65")
+    assert any(a.startswith("$.data.params: 7th-edition characteristics") for a in rep["assumed"])
+
+
+def test_sixth_edition_is_decided_and_a_monster_keeps_its_characteristics():
+    monster = {"STR": 25, "CON": 16, "SIZ": 22, "INT": 13, "POW": 12, "DEX": 10}
+    doc = read(char(["CCB<=25 【かぎ爪】", "1D6+{DB} 【かぎ爪ダメージ】"], monster))
+    assert {k: doc[k] for k in monster} == monster
+    rep = report(doc)
+    assert "ccfolia-coc6" in rep["reader"] and rep["edition"].startswith("6th edition: params mix 3-18")
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("かぎ爪", "1d6+db")] and doc["skills"] == {"かぎ爪": 25}
+
+
+def test_the_edition_without_params_comes_from_the_commands_and_names():
+    doc = read(char(["CC<=65 STR", "CC<=80 CON", "CC<=60 近接戦闘（格闘）"]))
+    assert "7th" in report(doc)["edition"] and (doc["STR"], doc["CON"]) == (13, 16)
+
+
+# ---- gauges and Luck --------------------------------------------------------------------------------
+
+def test_hp_mp_san_and_luck_are_read_not_derived():
+    status = [{"label": "HP", "value": 12, "max": 12}, {"label": "MP", "value": 12, "max": 12},
+              {"label": "SAN", "value": 60, "max": 99}]
+    doc = read(char(["CCB<=60 【幸運】"], SIXTH, status))  # MP = POW and SAN = POW x 5: still read
+    assert (doc["HP"], doc["MP"], doc["SAN"], doc["Luck"]) == (12, 12, 60, 60)
+    none = read(char(["CCB<={POW}*5 【幸運】"], SIXTH, []))  # stated nowhere: nothing made up
+    assert not {"HP", "MP", "SAN", "Luck"} & set(none)
+
+
+def test_seventh_edition_luck_gauge():
+    doc = read(char(["CC<={幸運} 【幸運】"], SEVENTH, [{"label": "幸運", "value": 45, "max": 50}]))
+    assert doc["Luck"] == 45
+
+
+# ---- clipboard variations ---------------------------------------------------------------------------
+
+def test_clipboard_variations_are_read_and_said():
+    piece = char("CCB<=70 【目星】\r\nCCB<=45 【回避】\r\n", {**SIXTH, "ＳＴＲ": 13},
+                 [{"label": "HP", "value": 12}, {"label": "ＭＰ", "value": 12}])
+    piece["data"]["params"] = [p for p in piece["data"]["params"] if p["label"] != "STR"]
+    doc = read(piece)
+    assert doc["skills"] == {"Spot Hidden": 70, "Dodge": 45} and (doc["STR"], doc["HP"], doc["MP"]) == (13, 12, 12)
+    assert "status gauges without max" in report(doc)["reader"] and "CRLF" in report(doc)["reader"]
+    escaped = read(char("CCB<=70 【目星】\\nCCB<=45 【回避】", SIXTH))
+    assert escaped["skills"] == {"Spot Hidden": 70, "Dodge": 45} and "escaped twice" in report(escaped)["reader"]
+
+
+def test_palette_furniture_is_not_data_and_other_lines_are_said():
+    doc = read(char(["▼戦闘技能-----", "◆能力値", "//---- 探索", "CCB<=", ":HP-1", "現在SAN値 {SAN}", "【戦闘・武器】",
+                     "CCB<=50 【1D100ロール】", "CCB<=70 【目星】", "choice[右,左] 【逃走方向】",
+                     "CBRB(60,10) キック+MA", "RESB({STR}-対抗値) STR対抗"], SIXTH))
+    assert doc["skills"] == {"Spot Hidden": 70}
+    assert {u["path"] for u in report(doc)["unread"]} == {"$.data.commands line 10", "$.data.commands line 11"}
+
+
+def test_the_writers_melee_damage_bonus_reads_back():
+    from xsys.plugins.ccfolia.writer import character_of
+
+    first = read(char(["CCB<=70 【こぶし（パンチ）】", "1D3+{DB} 【こぶしダメージ】"], SIXTH))
+    out = character_of(first)
+    assert "1D3{DB} 【ダメージ：こぶし(パンチ)：こぶし】" in out["data"]["commands"].splitlines()
+    assert {"label": "DB", "value": "+1d4"} in out["data"]["params"]  # STR 13 + SIZ 13 = 26
+    again = read(out)
+    assert again["melee"] == first["melee"] and again["skills"] == first["skills"]
+
+
+def test_values_coc_cannot_hold_are_said_and_the_rest_is_read():
+    """A mostly readable piece converts with losses: a skill chance over 200%, an HP gauge that is
+    no number and a SAN above 99 are each said at their path, not fatal."""
+    doc = read(char(["CCB<=250 【目星】", "CCB<=45 【回避】"], SIXTH,
+                    [{"label": "HP", "value": "たくさん", "max": ""}, {"label": "SAN", "value": 120, "max": 99}]))
+    assert doc["skills"] == {"Dodge": 45} and "HP" not in doc and "SAN" not in doc
+    assert {u["path"] for u in report(doc)["unread"]} == {"$.data.commands line 1", "$.data.status[0].value",
+                                                          "$.data.status[1]"}
+
+
+def test_idea_and_know_params_are_checked_against_int_and_edu():
+    doc = read(char([], {**SIXTH, "アイデア": 75, "知識": 70}))  # INT 15 x 5 = 75; EDU 16 x 5 = 80
+    (u,) = report(doc)["unread"]
+    assert u["path"] == "$.data.params[9]" and "not EDU x 5 = 80" in u["text"]

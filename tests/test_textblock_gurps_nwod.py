@@ -1,0 +1,203 @@
+"""GURPS and nWoD stat blocks as other people print them (fan sites, sourcebooks, the 4th
+edition, the World of Darkness Rulebook), and Foundry VTT mta actors as the mta system saves
+them (its template.json: strengthReq, melee items, simple antagonists, derived traits saved at
+the template's 0). Each test is one failure class the readers had."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from xsys.conversions import api
+from xsys.conversions.readreport import read_losses
+from xsys.core.errors import InputError
+from xsys.plugins.foundry_mta.reader import load as load_mta
+from xsys.plugins.textblock.reader import load
+
+
+def read(text: str) -> dict:
+    return load(text.encode())
+
+
+def report(doc: dict) -> dict:
+    return doc.get("xsys", {}).get("read", {})
+
+
+def unread_texts(doc: dict) -> list[str]:
+    return [u["text"] for u in report(doc).get("unread", [])]
+
+
+FANSITE = """Joe the Retired General
+Setting: Steampunk
+ST: 10 [0]; DX: 10 [0]; IQ: 12 [20]; HT: 9 [-10]
+Skills: Guns (Pistol)-12 [1]; Knife-11 [1]
+Gear: Webley .455 revolver (Dam 2d+, Acc 2, 1/2Dam 160, Shots 6, ST 11, Rcl -3), Large knife (1d-1 cut), outdoor clothes
+"""
+
+
+# ---- GURPS gear lines ----------------------------------------------------------------------
+
+def test_a_basic_set_gear_line_is_read_as_weapons_with_what_has_no_field_said():
+    doc = read(FANSITE)
+    webley, knife = doc["weapons"]
+    assert webley == {"name": "Webley .455 revolver", "damage": "2d", "Acc": 2, "Shots": 6, "ST": 11,
+                      "skill": "Guns (Pistol)"}
+    assert knife == {"name": "Large knife", "damage": "1d-1", "type": "cut", "skill": "Knife"}
+    texts = unread_texts(doc)
+    assert "Webley .455 revolver: 1/2Dam 160, Rcl -3 (no field in a gurps weapon line: not carried)" in texts
+    assert any("'Dam 2d+' has a '+' with no number after it: read as 2d" in t for t in texts)
+    assert "Gear: outdoor clothes" in doc["notes"]  # gear that is no weapon is kept, not dropped
+    assert report(doc)["edition"].startswith("3rd edition")
+
+
+@pytest.mark.parametrize("gear", [
+    "Gear: Webley .455 revolver (Dam 2d, Acc 2, Shots 6, ST 11, Rcl -3)",
+    "Webley .455 revolver (Dam 2d, Acc 2, Shots 6, ST 11, Rcl -3)",  # no heading at all
+])
+def test_a_weapons_st_is_the_weapons_never_the_npcs(gear):
+    doc = read("Joe\nST: 10; DX: 10; IQ: 12; HT: 9\n" + gear + "\n")
+    assert doc["ST"] == 10
+    (w,) = doc["weapons"]
+    assert w["ST"] == 11 and w["damage"] == "2d"
+
+
+def test_close_combat_damage_as_thrust_or_swing_is_read_at_the_npcs_st():
+    doc = read("Big Tam\nST 15, DX 11, IQ 9, HT 13\nSkills: Axe/Mace-13\n"
+               "Weapons: Axe handle (sw+1 cr); Broadsword (2d+1 cut, 1d+2 imp)\n")
+    axe, sword = doc["weapons"]
+    assert axe == {"name": "Axe handle", "damage": "2d+2", "type": "cr", "skill": "Axe/Mace"}  # swing 2d+1, +1
+    assert sword == {"name": "Broadsword", "damage": "2d+1", "type": "cut", "skill": "Broadsword"}
+    assert any("second attack '1d+2 imp'" in t for t in unread_texts(doc))
+    assert any("sw+1 at ST 15 is 2d+2" in a for a in report(doc)["assumed"])
+
+
+# ---- GURPS 4th edition ---------------------------------------------------------------------
+
+FOURTH = """Brother Silas
+ST 12 DX 11 IQ 10 HT 11; HP 12 Will 10 Per 10 FP 11; Basic Speed 5.50; Basic Move 5; Dodge 9; Parry 10 (Brawling); SM 0
+Advantages: Combat Reflexes [15]
+Skills: Brawling (DX/E) DX+1 [2]-12; Guns/TL8 (Pistol) (DX/E) DX+2 [4]-13
+Weapons: Glock 19 (2d+2 pi, Acc 2, Range 150/1900, RoF 3, Shots 15+1(3), ST 9, Bulk -2, Rcl 2)
+"""
+
+
+def test_a_fourth_edition_block_is_recognised_and_read_by_the_3e_rules_with_a_warning_per_difference():
+    doc = read(FOURTH)
+    # 3e HP = HT (4e HP 12 came from ST 12); 3e Dodge = Move 5 + the 4e block's +1 over Basic Speed + 3
+    assert (doc["ST"], doc["HT"], doc["HP"], doc["Move"], doc["Dodge"]) == (12, 11, 11, 5, 6)
+    assert doc["skills"] == {"Brawling": 12, "Guns (Pistol)": 13}
+    rep = report(doc)
+    assert rep["edition"].startswith("4th edition (FP 11, Basic Speed 5.50")
+    texts = unread_texts(doc)
+    assert "HP 12: 4th-edition HP come from ST (12); 3rd-edition HP = HT: read as 11" in texts
+    assert "Dodge 9: 4th-edition Dodge = Basic Speed + 3 (5 + 3 + 1); 3rd-edition Dodge = Move: read as 6" in texts
+    assert any(t.startswith("FP 11 (4th-edition Fatigue Points = HT") for t in texts)
+    assert any(t.startswith("Parry 10 (no Parry field") and "skill/2 + 3" in t for t in texts)
+    assert any("Range 150/1900" in t and "Bulk -2" in t for t in texts)
+    # each difference is a warning of the loss report (not info)
+    losses = read_losses(doc["xsys"], "gurps")
+    assert sum(1 for x in losses if x.level == "warning" and "4th-edition" in x.message) >= 3
+
+
+def test_one_fourth_edition_marker_alone_keeps_a_block_third_edition():
+    doc = read("Old hand\nST 10, DX 12, IQ 11, HT 12\nHP 12, Move 6, Dodge 6, FP 12\n")
+    assert (doc["HP"], doc["Dodge"]) == (12, 6)  # read as written
+    assert report(doc)["edition"] == ("3rd edition (Basic Set 3e: HP = HT, Dodge = Move); one 4th-edition marker "
+                                      "(FP 12) is not enough to read it as 4th")
+
+
+# ---- nWoD ----------------------------------------------------------------------------------
+
+NWOD = """Lenny the Fence
+Attributes: Intelligence 3, Wits 2, Resolve 2, Strength 1, Dexterity 3, Stamina 2, Presence 2, Manipulation 3, Composure 2
+Skills: Firearms 2 (Pistol), Larceny 3
+Willpower 4, Health 7, Initiative 5, Defense 2, Speed 9
+"""
+
+
+def test_an_inline_nwod_weapon_line_is_read_and_its_dice_pool_checked():
+    doc = read(NWOD + "Glock 17 (Pistol, Lt.) damage 2, ranges 20/40/80, clip 17+1, dice pool 7\n"
+                      "Snub revolver (Revolver, Lt.) damage 2, ranges 20/40/80, clip 6, strength 2, dice pool 9\n")
+    glock, snub = doc["weapons"]
+    assert glock == {"name": "Glock 17", "type": "Pistol, Lt.", "damage": 2, "ranges": ["20 yd", "40 yd", "80 yd"],
+                     "clip": 17, "chamber": True, "catalog": "glock-17"}
+    assert (snub["damage"], snub["clip"], snub["strength"]) == (2, 6, 2)
+    assert doc["Strength"] == 1  # the revolver's 'strength 2' is the gun's
+    assert "line 5: Glock 17: stated dice pool 7 = Dexterity 3 + Firearms 2 + damage 2 (nwod.firearms.pool)" in \
+        report(doc)["assumed"]
+    assert ("Snub revolver: stated dice pool 9 disagrees with the rules: Dexterity 3 + Firearms 2 + damage 2 = 7 "
+            "(nwod.firearms.pool); the stated pool is not carried (a power or merit the block does not show may add "
+            "dice)") in unread_texts(doc)
+
+
+def test_a_weapons_attacks_table_is_read_row_by_row():
+    doc = read(NWOD + "Weapons/Attacks:\nType Damage Range Dice Pool Special\nGlock 17 2 20/40/80 5 —\n"
+                      "Tire chain 2 (B) — 2 —\n")
+    glock, chain = doc["weapons"]
+    assert (glock["name"], glock["damage"], glock["ranges"]) == ("Glock 17", 2, ["20 yd", "40 yd", "80 yd"])
+    assert (chain["name"], chain["damage"], "ranges" in chain) == ("Tire chain", 2, False)
+    texts = unread_texts(doc)
+    # 5 = Dexterity 3 + Firearms 2: the 2nd edition's pool (damage adds to successes there)
+    assert any(t.startswith("Glock 17: stated dice pool 5 leaves the weapon's damage 2 out") for t in texts)
+    assert "Tire chain: bashing damage (B) (no field in an nwod weapon: not carried)" in texts
+    assert "Chronicles of Darkness (2nd edition)" in report(doc)["edition"]
+    assert doc["specialties"] == {"Firearms": ["Pistol"]} and doc["skills"]["Firearms"] == 2
+
+
+def test_virtue_vice_morality_and_powers_are_said_not_dropped():
+    doc = read(NWOD + "Morality: 6\nVirtue: Justice\nVice: Pride\nDisciplines: Celerity 2, Vigor 1\n")
+    texts = unread_texts(doc)
+    for said in ("Morality 6 (no Morality field in an nwod document)", "Virtue Justice (no place in an nwod document)",
+                 "Vice Pride (no place in an nwod document)"):
+        assert said in texts
+    assert sum("Celerity 2" in t or "Vigor 1" in t for t in texts) == 2
+
+
+# ---- Foundry VTT mta actors ----------------------------------------------------------------
+
+def _actor(**over) -> dict:
+    body = {"attributes_physical": {"strength": {"value": 2}, "dexterity": {"value": 3}, "stamina": {"value": 2}},
+            "attributes_social": {"presence": {"value": 2}, "manipulation": {"value": 2}, "composure": {"value": 3}},
+            "attributes_mental": {"intelligence": {"value": 2}, "wits": {"value": 2}, "resolve": {"value": 2}},
+            "skills_physical": {"firearms": {"value": 2, "specialties": []}, "weaponry": {"value": 1}},
+            "derivedTraits": {"size": {"value": 0, "mod": 0}}, "health": {"max": 7}, "willpower": {"max": 5}}
+    body.update(over.pop("system", {}))
+    return {"name": "A", "type": "character", "system": body, "items": [], **over}
+
+
+def test_an_mta_firearms_strength_requirement_and_melee_items_are_read():
+    actor = _actor(items=[
+        {"name": "Shotgun", "type": "firearm", "system": {"damage": 3, "ranges": {"short": 20, "medium": 40, "long": 80},
+                                                          "capacity": 5, "strengthReq": 3, "size": 2, "penetration": 1,
+                                                          "initiativeMod": -3}},
+        {"name": "Knife", "type": "melee", "system": {"damage": 0, "strengthReq": 1, "size": 1, "initiativeMod": -1}}])
+    doc = load_mta(json.dumps(actor).encode())
+    gun, knife = doc["weapons"]
+    assert (gun["strength"], gun["armor_piercing"], gun["clip"]) == (3, 1, 5)
+    assert knife == {"name": "Knife", "damage": 0, "size": 1, "strength": 1}
+    texts = unread_texts(doc)
+    assert "Shotgun: Initiative -3 (a 2nd-edition weapon trait; no field in an nwod weapon)" in texts
+    assert report(doc)["reader"] == "foundry-mta actor (character), Foundry v10+ data model (system)"
+
+
+def test_an_mta_simple_antagonist_is_read_and_its_dice_pools_said():
+    actor = _actor(type="simple_antagonist", items=[
+        {"name": "Beat them down", "type": "combat_dice_pool", "system": {"value": 6, "damage": 1}}])
+    del actor["system"]["skills_physical"]
+    actor["system"]["derivedTraits"] = {"size": {"value": 0, "mod": 1}}
+    doc = load_mta(json.dumps(actor).encode())
+    assert doc["Size"] == 6 and doc["Dexterity"] == 3
+    assert ("combat dice pool 'Beat them down': 6 dice, damage 1 (a simple antagonist's pool; an nwod document rolls "
+            "Attribute + Skill)") in unread_texts(doc)
+    assert any("Size 6 = 5 + the sheet's modifier +1" in a for a in report(doc)["assumed"])
+    with pytest.raises(InputError):  # a character with no skills at all is still no mta actor
+        load_mta(json.dumps({"name": "B", "type": "character", "system": {"attributes_physical": {}}}).encode())
+
+
+def test_a_read_4e_block_converts_with_its_warnings_among_the_losses():
+    loaded = api.from_plain(read(FOURTH), "x")
+    conv = api.convert(loaded, "coc", trace=False)
+    assert conv.document.name == "Brother Silas"
+    assert any(x.level == "warning" and "a GURPS 4th-edition block" in x.message
+               for x in read_losses(loaded.meta, "gurps"))

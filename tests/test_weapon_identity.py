@@ -1,0 +1,56 @@
+"""One weapon, one answer: what a weapon's name says is decided once (the catalog, else the
+class word it ends in) for every system's native shot, and a name that says neither is
+refused instead of being read as a handgun."""
+
+from __future__ import annotations
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core.errors import XsysError
+from xsys.core.registry import catalog
+
+
+@pytest.mark.parametrize(("name", "entry", "word_class"), [
+    ("glock-17", "glock-17", None),                      # an id
+    ("Glock 17", "glock-17", None),                      # a name
+    ("Winchester M1894", "winchester-1894", None),       # every word among the entry's ("Model 1894" = M1894)
+    ("Mauser 98k", "mauser-kar98k", None),
+    ("rifle", None, "rifle"),
+    ("a hunting rifle", None, "rifle"),
+    ("Sawn-off shotgun", None, "shotgun"),
+    ("submachine gun", None, "smg"),
+    ("banana", None, None),
+    ("Winchester", None, None),                          # two catalog Winchesters: no single answer
+])
+def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
+    found, cls = catalog().identify_weapon(name)
+    assert (found.id if found is not None else None, cls) == (entry, word_class)
+
+
+SHOTS = {
+    "coc": {"skill_value": 50, "distance": "20 m", "light": "daylight"},
+    "coc-zh": {"skill_value": 50, "distance": "20 m", "light": "daylight"},
+    "gurps": {"level": 12, "distance": "20 m"},
+    "nwod": {"Dexterity": 3, "Firearms": 2, "range": "short"},
+}
+
+
+def _shot(system: str, weapon: str) -> dict:
+    return {"system": system, "kind": "shot", "name": "test", "weapon": weapon, **SHOTS[system]}
+
+
+@pytest.mark.parametrize("system", sorted(SHOTS))
+def test_an_unknown_weapon_in_a_native_shot_is_refused_not_a_handgun(system):
+    with pytest.raises(XsysError) as err:
+        api.convert(_shot(system, "banana"), "neutral")
+    assert err.value.path == "$.weapon" and "'banana'" in str(err.value)
+
+
+@pytest.mark.parametrize("system", sorted(SHOTS))
+@pytest.mark.parametrize(("weapon", "weapon_class", "catalog_id"), [
+    ("rifle", "rifle", None), ("Winchester M1894", "rifle", "winchester-1894")])
+def test_a_class_word_or_a_known_name_in_a_native_shot_is_that_weapon(system, weapon, weapon_class, catalog_id):
+    shot = api.convert(_shot(system, weapon), "neutral").document
+    assert shot.weapon.weapon_class == weapon_class
+    assert shot.weapon.catalog == catalog_id
