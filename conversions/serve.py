@@ -615,8 +615,12 @@ def worker_main() -> None:
         if len(body) < n:
             return
         status, answer = work(body[:1], body[1:])
-        out.write(struct.pack(">IH", len(answer) + 2, status) + answer)
-        out.flush()
+        try:
+            out.write(struct.pack(">IH", len(answer) + 2, status) + answer)
+            out.flush()
+        except BrokenPipeError:  # the front is gone: stop quietly (what is unwritten goes nowhere)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+            return
 
 
 # ---- the pool -----------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ gives every connection three bounds:
 * open connections: at most ``max_connections`` (kept below the process's descriptor
   limit); a connection beyond them, with no idle one to close, gets 503 at once.
 
-Overload (connections refused, requests not received in time, the accept loop out of
-descriptors) is reported on stderr at most once per ``NOTICE_EVERY`` seconds, with counts."""
+Overload (connections refused, requests not received in time, requests that are not HTTP,
+the accept loop out of descriptors) is reported on stderr at most once per ``NOTICE_EVERY``
+seconds, with counts."""
 
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ class Notices:
     WHAT = {"refused": "connections refused (the limit of {limit} open connections was reached)",
             "slow": "requests not received within {timeout:g} s (closed with 408)",
             "accept": "times the accept loop ran out of file descriptors ({detail})",
-            "budget": "requests over the {time_limit:g} s time budget (their conversion processes restarted)"}
+            "budget": "requests over the {time_limit:g} s time budget (their conversion processes restarted)",
+            "invalid": "requests that were not HTTP/1.1 or asked for an upgrade this server does not make"}
 
     def __init__(self, every: float = NOTICE_EVERY) -> None:
         self.every = every
@@ -123,10 +125,27 @@ class AcceptErrorFilter(logging.Filter):
         return True
 
 
+class BadRequestFilter(logging.Filter):
+    """uvicorn warns once per request that is not HTTP or asks for an upgrade (a WebSocket):
+    counted as overload notices instead (anyone can send many)."""
+
+    PER_REQUEST = ("Invalid HTTP request received.", "Unsupported upgrade request.",
+                   "No supported WebSocket library detected")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        if msg.startswith(self.PER_REQUEST):
+            if not msg.startswith("No supported"):  # the second line of an upgrade's warning
+                NOTICES.note("invalid")
+            return False
+        return True
+
+
 def install_log_filter() -> None:
-    logger = logging.getLogger("asyncio")
-    if not any(isinstance(f, AcceptErrorFilter) for f in logger.filters):
-        logger.addFilter(AcceptErrorFilter())
+    for name, cls in (("asyncio", AcceptErrorFilter), ("uvicorn.error", BadRequestFilter)):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, cls) for f in logger.filters):
+            logger.addFilter(cls())
 
 
 # ---- the protocol ----------------------------------------------------------------------
@@ -343,8 +362,9 @@ def server_config(app: Any, limits: Any, **kwargs: Any) -> Any:
     too): the protocol of this module, uvicorn's keep-alive timeout, a short graceful stop."""
     import uvicorn
 
-    install_log_filter()
     kwargs.setdefault("log_level", "warning")
-    return uvicorn.Config(app, http=protocol(limits), timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
-                          backlog=ACCEPT_BURST, lifespan="on", timeout_graceful_shutdown=3, access_log=False,
-                          **kwargs)
+    config = uvicorn.Config(app, http=protocol(limits), timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+                            backlog=ACCEPT_BURST, lifespan="on", timeout_graceful_shutdown=3, access_log=False,
+                            **kwargs)
+    install_log_filter()  # after uvicorn has configured its loggers
+    return config

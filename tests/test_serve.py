@@ -609,9 +609,10 @@ def test_the_time_budget_ends_a_long_conversion_and_its_process_is_replaced():
         (_, status, data), = asyncio.run(load(host, port, [_curve(10_000)], 1, path="/api/curve"))
         took = time.monotonic() - t0
         assert status == 503 and took < 3, (status, took)
-        assert re.fullmatch(r"request: over the time budget \(expected an answer within 1 s, the limit of this "
-                            r"server \(XSYS_SERVE_TIME_LIMIT; the CLI has none\), found \d+\.\d s waiting for a "
-                            r"conversion process, then 1\.\d s converting\)", json.loads(data)["error"])
+        m = re.fullmatch(r"request: over the time budget \(expected an answer within 1 s, the limit of this "
+                         r"server \(XSYS_SERVE_TIME_LIMIT; the CLI has none\), found (\d+\.\d) s waiting for a "
+                         r"conversion process, then (\d+\.\d) s converting\)", json.loads(data)["error"])
+        assert m and 0.9 <= float(m.group(1)) + float(m.group(2)) < 3, json.loads(data)["error"]
         deadline = time.monotonic() + 60
         while pool.state()["ready"] < 2:  # the killed process is replaced
             assert time.monotonic() < deadline
@@ -752,7 +753,7 @@ def test_a_flood_of_connections_is_refused_not_fatal_and_told_once():
         # make room for a new one: the server answers again within a second
         socks += [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(400)]
         t0 = time.monotonic()
-        assert _get_retrying(url) == 200 and time.monotonic() - t0 < 3
+        assert _get_retrying(url) == 200 and time.monotonic() - t0 < 5
         # 200 half-sent requests: the server holds what its descriptors allow and refuses the
         # rest at once (503); those it holds are answered 408 at the request timeout
         half = []
@@ -765,6 +766,14 @@ def test_a_flood_of_connections_is_refused_not_fatal_and_told_once():
         assert answers.count(b"HTTP/1.1 503") >= 200 - 128 and answers.count(b"HTTP/1.1 408") >= 50, answers
         assert set(answers) <= {b"HTTP/1.1 503", b"HTTP/1.1 408"}
         assert _get_retrying(url) == 200
+        # 50 requests that are not HTTP, and 50 that ask for a WebSocket: each answered, none
+        # a line of its own on the terminal
+        for i in range(100):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"NOT HTTP AT ALL\r\n\r\n" if i % 2 else
+                      b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+            socks.append(s)
+            assert _read_all(s, 5.0)[:12] in (b"HTTP/1.1 400", b"HTTP/1.1 200"), i
     finally:
         for s in socks:
             s.close()
