@@ -1057,8 +1057,12 @@ class Guard:
         for k, v in scope["headers"]:
             headers.setdefault(k, v)
         site, origin = headers.get(b"sec-fetch-site"), headers.get(b"origin")
-        if site not in (None, b"same-origin", b"none") or (origin is not None
-                                                           and not _same_origin(origin, headers.get(b"host"))):
+        # behind a reverse proxy the page's origin is the name the proxy was reached by, which
+        # it passes on as X-Forwarded-Host (a page elsewhere cannot add that header to a request
+        # without the browser asking this server first, which it does not answer)
+        own = (headers.get(b"host"), headers.get(b"x-forwarded-host"))
+        if site not in (None, b"same-origin", b"none") or (
+                origin is not None and not any(_same_origin(origin, h) for h in own)):
             who = (origin or b"").decode("latin-1") or f"Sec-Fetch-Site: {site.decode('latin-1')}"  # type: ignore[union-attr]
             await _refuse(send, 403, InputError(
                 "refused: sent by another web site", file="request",

@@ -452,8 +452,12 @@ def _convert_body() -> str:
     ({"Content-Type": "text/plain"}, 415),
     ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
     ({}, 415),
-    # the page's own request (as a browser sends it), and a program's
+    # behind a reverse proxy: the page's origin is the name the proxy passes on, not another
+    ({"Origin": "https://xsys.example", "X-Forwarded-Host": "dm.example", "Content-Type": "application/json"}, 403),
+    # the page's own request (as a browser sends it), also behind a proxy, and a program's
     ({"Origin": "http://testserver.local", "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"}, 200),
+    ({"Origin": "https://xsys.example", "X-Forwarded-Host": "xsys.example", "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/json"}, 200),
     ({"Content-Type": "application/json; charset=utf-8"}, 200),
 ], ids=lambda x: repr(x) if isinstance(x, dict) else str(x))
 def test_only_the_page_itself_may_post_and_only_json(client, headers, status):
