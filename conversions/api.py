@@ -17,7 +17,7 @@ import types
 import weakref
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
 
@@ -26,7 +26,8 @@ import msgspec
 from xsys.core import carried, codec, units
 from xsys.core.errors import InputError, LossError, PluginError, XsysError
 from xsys.core.model import Combatant, Scenario, Scene, Shot
-from xsys.core.registry import PLUGIN_FAULTS, Registry, check_chance, default_registry, describe_fault
+from xsys.core.registry import (PLUGIN_FAULTS, PluginHalt, Registry, check_chance, default_registry,
+                                describe_fault)
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Check, Loss, Result, TraceEntry, tracing
 from xsys.core.units import _Quantity
@@ -201,6 +202,25 @@ def _blame(system: Any, message: str) -> PluginError:
     return PluginError(f"system {key!r} {message}" + (f" [{plugin}]" if plugin else ""))
 
 
+def _halted(system: Any, exc: PluginHalt) -> PluginError:
+    """A third-party plugin call that ran past its time (its message names the plugin and the
+    method) as the error of the system it belongs to."""
+    return PluginError(f"system {getattr(system, 'key', '?')!r} stopped: {exc}")
+
+
+def _halts_are_errors(fn):
+    """A plugin call that must end the work (a :class:`PluginHalt`: it ran past its time)
+    gets out of the loss audit's probes, which skip a plugin's ordinary faults, and ends the
+    conversion here as a PluginError naming the plugin (one document's error, not xsys's)."""
+    @wraps(fn)
+    def contained(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PluginHalt as exc:
+            raise PluginError(str(exc)) from None
+    return contained
+
+
 def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] | None = None) -> Result[Any]:
     """Call a plugin's conversion; a crash inside it (or garbage out of it) is an error
     naming the system and its plugin, never a traceback. `want`: the type of the value."""
@@ -208,6 +228,8 @@ def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] |
         res = fn(*args)
     except XsysError:
         raise
+    except PluginHalt as exc:
+        raise _halted(system, exc) from None
     except PLUGIN_FAULTS as exc:
         raise _blame(system, f"failed in {what}: {describe_fault(exc)}") from exc
     if not isinstance(res, Result):
@@ -223,6 +245,7 @@ def _guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] |
 
 # ---- to / from the neutral model ------------------------------------------------
 
+@_halts_are_errors
 def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace: list[TraceEntry],
                registry: Registry | None = None) -> Any:
     """The document's content in the neutral model (Combatant, list, Shot or Scenario).
@@ -366,6 +389,7 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     return typ(**fields)
 
 
+@_halts_are_errors
 def from_neutral(value: Any, kind: str, key: str, system: System | None, losses: list[Loss],
                  trace: list[TraceEntry], name: str = "", notes: str = "",
                  registry: Registry | None = None, audit: "LossAudit | None" = None) -> Any:
@@ -1348,6 +1372,7 @@ def _first_key(path: str, prefix: str) -> str | None:
 
 # ---- convert --------------------------------------------------------------------
 
+@_halts_are_errors
 def convert(source: Any, to: str, *, default_system: str | None = None, settings: Settings | None = None,
             strict: bool = False, registry: Registry | None = None, fmt: str | None = None,
             trace: bool = True, fresh: bool = False) -> Conversion:
@@ -1852,6 +1877,8 @@ def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings
                 label = sysm.label()
             except XsysError:
                 raise
+            except PluginHalt as exc:
+                raise _halted(sysm, exc) from None
             except PLUGIN_FAULTS as exc:
                 raise _blame(sysm, f"failed to check the shot: {describe_fault(exc)}") from exc
             check = _valid_check(sysm, check)

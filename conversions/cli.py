@@ -40,6 +40,7 @@ import typer  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from xsys.core import __version__  # noqa: E402
+from xsys.core.containment import PluginHalt  # noqa: E402
 from xsys.core.errors import InputError, XsysError  # noqa: E402
 from xsys.core.registry import default_registry  # noqa: E402
 from xsys.core.trace import printable  # noqa: E402
@@ -344,6 +345,28 @@ def _info(text: str) -> None:
     typer.echo(printable(f"xsys: info: {text}"), err=True)
 
 
+_told: set[str] = set()  # plugin faults a command already said as errors (odds: failing house rules)
+
+
+def _says_skipped(command: Any) -> Any:
+    """A command that ends (however it ends) with one line on stderr for each installed plugin
+    it skipped, naming the plugin and saying why: a plugin that hangs at import costs the
+    time limit once (then it is remembered and skipped at once), and either way the user
+    learns which plugin it was and why it is missing."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        _told.clear()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            for b in default_registry().broken:
+                if b.reason not in _told:
+                    typer.echo(f"xsys: warning: {printable(b.line())}", err=True)
+    return run
+
+
 def _is_document(data: Any) -> bool:
     """Whether plain data means to be an xsys document: a mapping with a ``system`` or a
     ``kind`` key. One with a typo in either still names the other and is reported."""
@@ -431,6 +454,7 @@ def _settings(pairs: list[str]) -> dict[str, dict[str, Any]]:
 
 
 @app.command(cls=_Command)
+@_says_skipped
 def convert(
     inputs: Annotated[list[str], typer.Argument(help="Document files, folders, or - for standard input.")],
     to: Annotated[str, typer.Option("--to", "-t", metavar="KEY", help=f"Target system: {SYSTEMS}, or neutral.")],
@@ -811,6 +835,7 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
 
 
 @app.command(cls=_Command)
+@_says_skipped
 def odds(
     file: Annotated[Optional[Path], typer.Argument(help="A shot or scenario document (or use the inline options).")] = None,
     system: Annotated[list[str], typer.Option("--system", "-s", metavar="KEY", help=f"Only this system (repeatable): {SYSTEMS}.")] = [],
@@ -885,6 +910,7 @@ def odds(
     failed = {f.line(): f for f in failures}  # one message per failing system, however many shots
     for line in failed:
         typer.echo(f"xsys: error: {line}", err=True)
+        _told.add(failed[line].message)
     if failed:
         raise typer.Exit(2)
 
@@ -1068,18 +1094,29 @@ def _on_signal(signum: int, frame: Any) -> None:
         except (ValueError, OSError):
             pass
     word = _STOP_SIGNALS.get(signal.Signals(signum).name, "stopped")
-    raise _Stop(128 + signum, f"xsys: {word}", signalled=True)
+    plugin = None
+    if signal.Signals(signum).name == "SIGINT":
+        from xsys.core.containment import note_sigint, running
+
+        note_sigint()  # a plugin that swallows the stop below is still stopped when its call ends
+        plugin = running()  # Ctrl-C while a third-party plugin ran: say which, and what it was doing
+    raise _Stop(128 + signum, f"xsys: {word}" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""),
+                signalled=True)
 
 
 def _install_signal_handlers() -> dict[int, Any]:
     """Handle the stop signals whose action is still the default (a SIGHUP that `nohup`
     ignores stays ignored); the handlers to put back."""
+    from xsys.core.containment import default_int_twin
+
     saved: dict[int, Any] = {}
     for name in _STOP_SIGNALS:
         sig = getattr(signal, name)
         try:
             current = signal.getsignal(sig)
-            default = (signal.default_int_handler, _interrupted_while_starting) if name == "SIGINT" else (signal.SIG_DFL,)
+            # (SIGINT: the default handler, or its twin that counts Ctrl-C for plugin calls in this process)
+            default = (signal.default_int_handler, default_int_twin, _interrupted_while_starting) \
+                if name == "SIGINT" else (signal.SIG_DFL,)
             if current in default:
                 signal.signal(sig, _on_signal)
                 saved[sig] = signal.default_int_handler if name == "SIGINT" else signal.SIG_DFL
@@ -1120,6 +1157,10 @@ def _dispatch(args: list[str]) -> int:
         return exc.exit_code
     except typer.Exit as exc:
         return exc.exit_code
+    except PluginHalt as exc:  # a plugin ran past its time where no caller made it an error
+        _flush_stdout()
+        _err(f"xsys: error: {exc}")
+        return 2
     except typer.Abort:
         _err("xsys: aborted")
         return 1

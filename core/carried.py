@@ -115,6 +115,37 @@ def named(message: str, carried: Mapping[str, Mapping[str, Any]]) -> bool:
     return any(f"{FIELD}.{ns}.{key}" in message for ns, block in carried.items() for key, _ in leaves(block))
 
 
+def _mentions(names: set[str], messages: list[tuple[int, str]]) -> tuple[dict[str, int], dict[str, int]]:
+    """Which of `names` (each ``carried.<ns>.<key>``) each message names: name -> the index of
+    the first message naming it in parentheses, and name -> the first naming it at all.
+
+    Asking every message about every name costs names x messages substring searches, which made
+    an NPC with thousands of skills the target has no place for (each kept verbatim) take
+    quadratic time. A name starts with ``carried.``, so it can only start where that word does
+    in a message; there, each length a name has is looked up in the set. The work is the
+    messages' length times the number of distinct name lengths, whatever the number of names."""
+    paren: dict[str, int] = {}
+    bare: dict[str, int] = {}
+    if not names:
+        return paren, bare
+    start = f"{FIELD}."
+    lengths = sorted({len(n) for n in names})
+    for i, msg in messages:
+        p = msg.find(start)
+        while p >= 0:
+            room = len(msg) - p
+            for n in lengths:
+                if n > room:
+                    break
+                name = msg[p:p + n]
+                if name in names:
+                    bare.setdefault(name, i)
+                    if p > 0 and msg[p - 1] == "(" and msg[p + n:p + n + 1] == ")":
+                        paren.setdefault(name, i)
+            p = msg.find(start, p + 1)
+    return paren, bare
+
+
 def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, losses: list[Loss],
            earlier: list[int], exists: Callable[[str], bool]) -> None:
     """Say, in `losses`, what a document of system `target` carries: each value at its path in
@@ -125,14 +156,17 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
     kept = [i for i in earlier if losses[i].kind == "kept-verbatim"]
     for i in kept:
         at.setdefault(losses[i].path, i)
+    # a plugin that keeps a value at a path of its own (a weapon line at $.weapons[2]) says
+    # where it is carried ("carried.gurps.melee.Switchblade"): found by that name, in the first
+    # message naming it in parentheses ("(carried.coc.carry.Glock 17)"), else the first naming it
+    names = {f"{FIELD}.{ns}.{key}" for ns, block in carried.items() for key, _ in leaves(block)}
+    paren, bare = _mentions(names, [(i, losses[i].message) for i in kept])
     for ns, block in carried.items():
-        # a plugin that keeps a value at a path of its own (a weapon line at $.weapons[2]) says
-        # where it is carried ("carried.gurps.melee.Switchblade"): found by that name
         for key, _ in leaves(block):
             name = f"{FIELD}.{ns}.{key}"
-            hit = next((i for i in kept if f"({name})" in losses[i].message), None)  # "(carried.coc.carry.Glock 17)"
+            hit = paren.get(name)
             if hit is None:
-                hit = next((i for i in kept if name in losses[i].message), None)
+                hit = bare.get(name)
             if hit is not None:
                 at.setdefault(f"@{name}", hit)
     for ns, block in carried.items():

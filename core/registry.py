@@ -4,9 +4,9 @@ their systems, catalog entries and formats, and contains their faults.
 Environment:
 - ``XSYS_PLUGINS=a,b``: load only these entry points (by entry-point name);
 - ``XSYS_DISABLE_PLUGINS=a,b``: skip these;
-- ``XSYS_PLUGIN_TIMEOUT=S``: seconds a third-party plugin may take to import or to run
-  a registration hook (default 30; 0: no limit). See :func:`time_limit` for what can
-  and cannot be stopped.
+- ``XSYS_PLUGIN_TIMEOUT=S``: seconds a third-party plugin call may take: its import, a
+  hook, a format's reader or writer, a method of its system (default 30; 0: no limit).
+  See :mod:`xsys.core.containment` for what can and cannot be stopped.
 
 A plugin is contained: one that fails to import, raises (or calls ``sys.exit``) in any
 hook, returns something of the wrong type, takes too long to import, or claims what is
@@ -14,7 +14,10 @@ already someone else's (a system key, an entry-point name, a catalog id, a file
 extension, a command name) is recorded as broken with its distribution and the reason
 (``xsys systems`` lists them) and skipped; every other plugin keeps working. The
 built-in plugins (distribution ``xsys``) are loaded first and keep what they register:
-a third-party plugin's garbage is never blamed on them.
+a third-party plugin's garbage is never blamed on them. Every call into a third-party
+plugin's code goes through :func:`xsys.core.containment.run` (a time limit, its standard
+output sent to stderr, ``os._exit`` and its own KeyboardInterrupt caught, the plugin named
+on every failure); the built-in plugins' code is called directly, at no cost.
 
 A command pays only for the systems it touches: :meth:`Registry.system` asks the plugin
 whose entry-point name is the system key first (the built-in plugins are named so), and
@@ -30,18 +33,17 @@ import functools
 import math
 import os
 import re
-import signal
 import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import msgspec
 import pluggy
 
 from . import hookspecs
+from .containment import (DEFAULT_TIMEOUT, PluginExit, PluginHalt, PluginKeyboardInterrupt,  # noqa: F401
+                          PluginTimeout, plugin_timeout, run)
 from .errors import InputError, PluginError, UnknownSystemError, XsysError
 from .system import System
 
@@ -58,7 +60,6 @@ BUILTIN_FORMATS = frozenset({"yaml", "yml", "json", "toml", "md"})
 # not end xsys). KeyboardInterrupt still stops everything, as the user asked.
 PLUGIN_FAULTS: tuple[type[BaseException], ...] = (Exception, SystemExit)
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-DEFAULT_TIMEOUT = 30.0
 
 
 @dataclass
@@ -91,86 +92,28 @@ class BrokenPlugin:
     name: str
     distribution: str
     reason: str
+    version: str = "?"
 
-
-class PluginTimeout(BaseException):
-    """A plugin ran past its time (a BaseException, so ``except Exception`` in the plugin
-    does not swallow it)."""
-
-
-def plugin_timeout() -> float:
-    raw = os.environ.get("XSYS_PLUGIN_TIMEOUT", "").strip()
-    if not raw:
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise InputError("bad XSYS_PLUGIN_TIMEOUT", path="XSYS_PLUGIN_TIMEOUT",
-                         expected="seconds, e.g. 30 (0: no limit)", found=repr(raw))
-    return value
-
-
-@contextmanager
-def time_limit(seconds: float, what: str) -> Iterator[None]:
-    """Stop the block with :class:`PluginTimeout` after `seconds`.
-
-    A hang cannot in general be contained inside a process: there is no safe way to stop
-    another thread, and code stuck inside a C call never returns to the interpreter. What
-    can be stopped without threads is Python code running in the main thread on POSIX (a
-    loop, a sleep, a blocking read that Python retries): SIGALRM interrupts it and the
-    handler raises. So the limit holds there and only there: in another thread, on a
-    platform without ``setitimer``, or when a SIGALRM handler was installed outside
-    Python (it could not be put back), the block runs without a limit, and a plugin
-    that hangs must be switched off with ``XSYS_DISABLE_PLUGINS``. The previous SIGALRM
-    handler and any pending timer are restored afterwards."""
-    usable = (seconds > 0 and hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
-              and threading.current_thread() is threading.main_thread())
-    if usable:
-        try:
-            previous = signal.getsignal(signal.SIGALRM)
-        except (ValueError, OSError):
-            previous = None
-        usable = previous is not None
-    if not usable:
-        yield
-        return
-    state = {"on": True}
-
-    def handler(signum: int, frame: Any) -> None:
-        if state["on"]:
-            raise PluginTimeout(f"{what} took longer than {seconds:g} s (XSYS_PLUGIN_TIMEOUT)")
-
-    start = time.monotonic()
-    signal.signal(signal.SIGALRM, handler)
-    # fire again every 0.2 s until the block ends: a plugin that catches the first one goes on
-    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds, 0.2)
-    try:
-        yield
-    finally:
-        while True:  # a last alarm may land here: switch off first, then clean up
-            try:
-                state["on"] = False
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                break
-            except PluginTimeout:
-                continue
-        signal.signal(signal.SIGALRM, previous)
-        if old_delay:
-            signal.setitimer(signal.ITIMER_REAL, max(old_delay - (time.monotonic() - start), 1e-3), old_interval)
+    def line(self) -> str:
+        """``plugin 'evil' (xsys-evil 1.0) skipped: <reason>``: how a command says it."""
+        dist = self.distribution if self.version == "?" else f"{self.distribution} {self.version}"
+        return f"plugin {self.name!r} ({dist}) skipped: {self.reason}"
 
 
 def _fault(hook: str, exc: BaseException) -> str:
     """``xsys_register_systems raised ValueError: boom``, ``... called sys.exit(3)``."""
+    if isinstance(exc, PluginHalt):  # it names the plugin and the hook itself
+        return str(exc)
     return f"{hook} {'raised ' if isinstance(exc, Exception) else ''}{describe_fault(exc)}"
 
 
 def describe_fault(exc: BaseException) -> str:
     """A plugin's fault in a few words: ``ValueError: boom``, ``called sys.exit(3)``."""
+    if isinstance(exc, PluginExit):
+        return f"called os._exit({exc.code!r})"
     if isinstance(exc, SystemExit):
         return f"called sys.exit({exc.code!r})"
-    if isinstance(exc, PluginTimeout):
+    if isinstance(exc, (PluginHalt, PluginKeyboardInterrupt)):
         return str(exc)
     return f"{type(exc).__name__}: {exc}"
 
@@ -198,6 +141,9 @@ class Registry:
         self.broken: list[BrokenPlugin] = []
         self.plugin_dist: dict[str, tuple[str, str]] = {}
         self._skip: set[str] = set()  # plugins whose hooks failed at run time
+        self._hangs: _Hangs | None = None
+        self._timed_out: dict[str, str] = {}  # plugin (who) -> why: it ran past its time and is not run again
+        self._versions: dict[str, str] = {}  # entry-point name -> its distribution's version, as found
         self._lock = threading.RLock()
 
     # ---- who is who ----------------------------------------------------------------
@@ -212,13 +158,19 @@ class Registry:
         dname, dver = self.distribution(plugin)
         return f"plugin {plugin!r} ({dname} {dver})"
 
-    def _broken(self, plugin: str, reason: str, dname: str | None = None) -> None:
+    def _broken(self, plugin: str, reason: str, dname: str | None = None, dver: str | None = None) -> None:
         dist = dname if dname is not None else self.distribution(plugin)[0]
+        version = dver or self._versions.get(plugin) or self.distribution(plugin)[1]
         if not any(b.name == plugin and b.reason == reason for b in self.broken):
-            self.broken.append(BrokenPlugin(plugin, dist, reason))
+            self.broken.append(BrokenPlugin(plugin, dist, reason, version))
 
-    def _limit(self, plugin: str, what: str):
-        return time_limit(0 if self.is_builtin(plugin) else plugin_timeout(), f"{self.who(plugin)}: {what}")
+    def _call(self, plugin: str, what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)``, code of `plugin` doing `what`: a built-in plugin's as it is,
+        a third-party one's contained (:func:`xsys.core.containment.run`: a time limit, its
+        standard output sent to stderr, ``os._exit`` and its own KeyboardInterrupt caught)."""
+        if self.is_builtin(plugin):
+            return fn(*args, **kwargs)
+        return run(self.who(plugin), what, None, fn, args, kwargs, self._timed_out)
 
     # ---- loading -------------------------------------------------------------------
     def load(self) -> "Registry":
@@ -249,15 +201,15 @@ class Registry:
                 if self.pm.has_plugin(ep.name):
                     owner = self.who(ep.name)
                     self._broken(ep.name, f"entry-point name {ep.name!r} is already taken by {owner}; skipped",
-                                 dname)
+                                 dname, dver)
                     continue
-                limit = 0 if dname == BUILTIN_DISTRIBUTION else plugin_timeout()
-                try:
-                    with time_limit(limit, f"importing plugin {ep.name!r} ({dname} {dver})"):
-                        obj = ep.load()
-                except (*PLUGIN_FAULTS, PluginTimeout) as exc:  # contained: a third-party import fault
-                    self._broken(ep.name, f"import failed: {describe_fault(exc)}", dname)
-                    continue
+                self._versions[ep.name] = dver
+                if dname == BUILTIN_DISTRIBUTION:
+                    obj = ep.load()  # our own: a fault here is xsys's, and shows as one
+                else:
+                    obj = self._import(ep, dname, dver)
+                    if obj is _SKIPPED:
+                        continue
                 self._register_plugin(ep.name, obj, dname, dver)
             for name, obj in self.extra_plugins:
                 if self.pm.has_plugin(name):
@@ -266,6 +218,32 @@ class Registry:
                     continue
                 self._register_plugin(name, obj, _extra_distribution(obj, name), "local")
             self._plugins_loaded = True
+
+    def _import(self, ep: Any, dname: str, dver: str) -> Any:
+        """A third-party entry point's object, imported under containment; :data:`_SKIPPED`
+        when it fails (recorded as broken). One whose import ran past the time limit is
+        remembered across processes (:class:`_Hangs`) and skipped without waiting again
+        until it changes."""
+        limit = plugin_timeout()
+        who = f"plugin {ep.name!r} ({dname} {dver})"
+        hangs = self._hangs if self._hangs is not None else _Hangs()
+        self._hangs = hangs
+        known = hangs.known(ep, dname, dver, limit)
+        if known is not None:
+            self._broken(ep.name, f"import took longer than {known:g} s (XSYS_PLUGIN_TIMEOUT) when last tried; "
+                         f"not tried again until the plugin changes ({hangs.where()})", dname)
+            return _SKIPPED
+        try:
+            obj = run(who, "import", limit, ep.load)
+        except PluginTimeout:
+            hangs.remember(ep, dname, dver, limit)
+            self._broken(ep.name, f"import took longer than {limit:g} s (XSYS_PLUGIN_TIMEOUT); skipped", dname)
+            return _SKIPPED
+        except (*PLUGIN_FAULTS, PluginHalt) as exc:  # contained: a third-party import fault
+            self._broken(ep.name, f"import failed: {describe_fault(exc)}", dname)
+            return _SKIPPED
+        hangs.forget(ep, dname)
+        return obj
 
     def _register_plugin(self, name: str, obj: Any, dname: str, dver: str) -> None:
         if self.pm.is_registered(obj):
@@ -305,9 +283,8 @@ class Registry:
         found: list[Any] = []
         name = impl.plugin_name
         try:
-            with self._limit(name, "xsys_register_systems"):
-                impl.function(register=found.append)
-        except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+            self._call(name, "xsys_register_systems", impl.function, register=found.append)
+        except (*PLUGIN_FAULTS, PluginHalt) as exc:
             raise PluginError(_fault("xsys_register_systems", exc)) from exc
         for cls in found:
             problem = _system_problem(cls)
@@ -398,12 +375,14 @@ class Registry:
         if inst is None:
             entry = self.entry(key)
             try:
-                inst = entry.cls(settings)
+                inst = self._call(entry.plugin, "start", entry.cls, settings)
             except XsysError:
                 raise
-            except PLUGIN_FAULTS as exc:
+            except (*PLUGIN_FAULTS, PluginHalt) as exc:
                 raise PluginError(f"system {key!r} from {self.who(entry.plugin)} failed to start: "
                                   f"{describe_fault(exc)}") from exc
+            if not entry.builtin:
+                _contain_methods(inst, self.who(entry.plugin), self._timed_out)
             try:  # errors about this instance name its plugin and distribution
                 inst.xsys_plugin = self.who(entry.plugin)  # type: ignore[attr-defined]
             except Exception:
@@ -430,10 +409,9 @@ class Registry:
                         name = impl.plugin_name
                         stage = Catalog()
                         try:
-                            with self._limit(name, "xsys_register_catalog"):
-                                impl.function(catalog=stage)
+                            self._call(name, "xsys_register_catalog", impl.function, catalog=stage)
                             _merge_catalog(cat, stage)
-                        except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+                        except (*PLUGIN_FAULTS, PluginHalt) as exc:
                             if self.is_builtin(name) and isinstance(exc, XsysError):
                                 raise
                             text = exc.line() if isinstance(exc, XsysError) else _fault("xsys_register_catalog", exc)
@@ -454,7 +432,7 @@ class Registry:
         for impl in self._impls("xsys_shot_modifiers"):
             name = impl.plugin_name
             try:
-                res = impl.function(system=system, shot=shot)
+                res = self._call(name, "xsys_shot_modifiers", impl.function, system=system, shot=shot)
                 if res is None:
                     continue
                 if not isinstance(res, (list, tuple)):
@@ -463,7 +441,7 @@ class Registry:
                     problem = _modifier_problem(m, Modifier)
                     if problem:
                         raise TypeError(f"returned {problem}")
-            except PLUGIN_FAULTS as exc:
+            except (*PLUGIN_FAULTS, PluginHalt) as exc:
                 err = PluginError(f"{self.who(name)} failed in xsys_shot_modifiers ({describe_fault(exc)}); its "
                                   "house rules are skipped")
                 self._skip.add(name)
@@ -486,9 +464,8 @@ class Registry:
             before_groups = list(getattr(app, "registered_groups", []))
             taken = {_command_name(c) for c in before_cmds} | {_group_name(g) for g in before_groups}
             try:
-                with self._limit(name, "xsys_register_commands"):
-                    impl.function(app=app)
-            except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+                self._call(name, "xsys_register_commands", impl.function, app=app)
+            except (*PLUGIN_FAULTS, PluginHalt) as exc:
                 _restore_list(app, "registered_commands", before_cmds)
                 _restore_list(app, "registered_groups", before_groups)
                 self._broken(name, f"{_fault('xsys_register_commands', exc)}; its commands are skipped")
@@ -541,9 +518,9 @@ class Registry:
                                 raise PluginError(f"format name {fmt_name!r} is "
                                                   + ("built in" if key in BUILTIN_FORMATS else
                                                      f"already registered by {self.who(other) if other else _who}"))
-                            g_load = _guard_io(load, fmt_name, "read", _who)
-                            g_dump = _guard_io(dump, fmt_name, "write", _who) if dump is not None else None
-                            g_sniff = _guard_io(sniff, fmt_name, "read", _who) if sniff is not None else None
+                            g_load = self._guard_io(load, fmt_name, "read", _plugin)
+                            g_dump = self._guard_io(dump, fmt_name, "write", _plugin) if dump is not None else None
+                            g_sniff = self._guard_io(sniff, fmt_name, "read", _plugin) if sniff is not None else None
                             exts = []
                             for ext in extensions:
                                 e = ext.lower().lstrip(".")
@@ -557,9 +534,8 @@ class Registry:
                             _specs[key] = FormatSpec(fmt_name, tuple(exts), g_load, g_dump, g_sniff, _plugin)
 
                         try:
-                            with self._limit(name, "xsys_register_formats"):
-                                impl.function(register=register)
-                        except (*PLUGIN_FAULTS, PluginTimeout) as exc:
+                            self._call(name, "xsys_register_formats", impl.function, register=register)
+                        except (*PLUGIN_FAULTS, PluginHalt) as exc:
                             text = exc.message if isinstance(exc, XsysError) else _fault("xsys_register_formats", exc)
                             self._broken(name, f"{text}; its formats are skipped")
                             continue
@@ -568,6 +544,23 @@ class Registry:
                         self._format_specs.update(stage_specs)
                     self._formats = found
         return self._formats
+
+    def _guard_io(self, fn: Callable, fmt_name: str, what: str, plugin: str) -> Callable:
+        """A format plugin's reader or writer: a fault in it is an error naming the plugin."""
+        who = self.who(plugin)
+        builtin = self.is_builtin(plugin)
+
+        @functools.wraps(fn)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                if builtin:
+                    return fn(*args, **kwargs)
+                return run(who, f"format {fmt_name!r} {what}", None, fn, args, kwargs, self._timed_out)
+            except XsysError:
+                raise
+            except (*PLUGIN_FAULTS, PluginHalt) as exc:
+                raise PluginError(f"format {fmt_name!r} of {who} failed to {what}: {describe_fault(exc)}") from exc
+        return guarded
 
     def format_specs(self) -> dict[str, FormatSpec]:
         """Every plugin format by its name (lower case), in the order plugins registered them."""
@@ -693,6 +686,154 @@ def installed_entry_points() -> list[Any]:
     return eps
 
 
+# ---- plugins whose import hung, remembered ----------------------------------------------
+#
+# A plugin that hangs at import costs every command the whole time limit (30 s by default)
+# before it is skipped. So one that ran past the limit is remembered in the cache (core/cache.py)
+# with a fingerprint of what was imported: the distribution's name and version, the entry
+# point, and the size and time of each file of the module it names (found without importing
+# it). While the fingerprint holds and the limit is no longer than the one it ran past, the
+# plugin is skipped at once, said as broken; a changed plugin, or a longer limit, is tried again.
+
+_SKIPPED = object()
+_HANGS = "plugin-hangs"
+_HANGS_VERSION = "1"
+_MAX_HANGS = 64
+
+
+class _Hangs:
+    def __init__(self) -> None:
+        self._data: dict[str, list[Any]] | None = None
+
+    def _load(self) -> dict[str, list[Any]]:
+        if self._data is None:
+            from . import cache
+
+            data = cache.recall(_HANGS, _HANGS_VERSION) if cache.enabled() else None
+            ok = isinstance(data, dict) and all(
+                isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
+                and isinstance(v[1], (int, float)) and not isinstance(v[1], bool) for k, v in data.items())
+            self._data = dict(data) if ok else {}
+        return self._data
+
+    def where(self) -> str:
+        from . import cache
+
+        return f"remembered in {cache.cache_dir() / (_HANGS + '.msgpack')}"
+
+    def known(self, ep: Any, dname: str, dver: str, limit: float) -> float | None:
+        """The limit this plugin's import ran past, if it is the same plugin and the limit now
+        is no longer (0, no limit, always tries)."""
+        data = self._load()
+        slot = _hang_slot(ep, dname)
+        if slot not in data or limit <= 0:
+            return None
+        fingerprint, seconds = data[slot]
+        if seconds < limit or fingerprint != _hang_fingerprint(ep, dname, dver):
+            return None
+        return float(seconds)
+
+    def remember(self, ep: Any, dname: str, dver: str, limit: float) -> None:
+        from . import cache
+
+        if not cache.enabled():
+            return
+        data = self._load()
+        data.pop(_hang_slot(ep, dname), None)
+        data[_hang_slot(ep, dname)] = [_hang_fingerprint(ep, dname, dver), limit]
+        while len(data) > _MAX_HANGS:
+            data.pop(next(iter(data)))
+        cache.keep(_HANGS, _HANGS_VERSION, data)
+
+    def forget(self, ep: Any, dname: str) -> None:
+        data = self._load()
+        if data.pop(_hang_slot(ep, dname), None) is not None:
+            from . import cache
+
+            cache.keep(_HANGS, _HANGS_VERSION, data)
+
+
+def _hang_slot(ep: Any, dname: str) -> str:
+    return f"{dname}\0{ep.name}"
+
+
+def _hang_fingerprint(ep: Any, dname: str, dver: str) -> str:
+    import hashlib
+
+    value = str(getattr(ep, "value", ""))
+    h = hashlib.sha256(f"{dname}\0{dver}\0{ep.name}\0{value}".encode())
+    m = _EP_VALUE.match(value)
+    for path in _module_files(m.group("module")) if m else []:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        h.update(f"\1{path}\0{st.st_mtime_ns}\0{st.st_size}".encode())
+    return h.hexdigest()
+
+
+def _module_files(module: str) -> list[str]:
+    """The files of `module` and of each package it is in, found on sys.path without
+    importing any of them (importing is what hangs)."""
+    from importlib.machinery import PathFinder
+
+    out: list[str] = []
+    path = None
+    parts = module.split(".")
+    for i in range(len(parts)):
+        try:
+            spec = PathFinder.find_spec(".".join(parts[:i + 1]), path)
+        except (ImportError, ValueError, OSError):
+            break
+        if spec is None:
+            break
+        if spec.origin and spec.has_location:
+            out.append(spec.origin)
+        path = spec.submodule_search_locations
+        if path is None:
+            break
+    return out
+
+
+# ---- a third-party system's methods, contained ----------------------------------------
+
+_OURS = ("xsys.", "builtins", "abc", "typing")
+
+
+def _contain_methods(inst: Any, who: str, timed_out: dict[str, str]) -> None:
+    """Every method a third-party system defines itself (in a class outside xsys), on this
+    instance, run through :func:`xsys.core.containment.run`: xsys calls them (``check``,
+    ``npc_from_neutral`` ...) and the base class calls them (``check_at`` ...) under the time
+    limit, with their standard output sent to stderr. Methods it inherits from xsys run as
+    they are; properties are not wrapped."""
+    import inspect
+
+    seen: set[str] = set()
+    for klass in type(inst).__mro__:
+        module = str(getattr(klass, "__module__", "") or "")
+        ours = module == "xsys" or module.startswith(_OURS)
+        for name, attr in list(vars(klass).items()):
+            if name in seen:
+                continue
+            seen.add(name)
+            if ours or name.startswith("__") or not (
+                    inspect.isfunction(attr) or isinstance(attr, (staticmethod, classmethod))):
+                continue
+            try:
+                bound = getattr(inst, name)
+                setattr(inst, name, _contained(bound, who, name, timed_out))
+            except (AttributeError, TypeError):
+                continue  # __slots__, or a read-only attribute: runs as it is
+
+
+def _contained(bound: Callable[..., Any], who: str, what: str, timed_out: dict[str, str]) -> Callable[..., Any]:
+    @functools.wraps(bound)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return run(who, what, None, bound, args, kwargs, timed_out)
+    call._xsys_contained = True  # type: ignore[attr-defined]
+    return call
+
+
 def _ep_builtin(ep: Any) -> bool:
     dist = getattr(ep, "dist", None)
     return getattr(dist, "name", None) == BUILTIN_DISTRIBUTION
@@ -759,18 +900,6 @@ def _merge_catalog(cat: Catalog, stage: Catalog) -> None:
         cat.add_armor(item, stage.origin.get(("armor", item.id), "<plugin>"))
     for item in stage.materials.values():
         cat.add_material(item, stage.origin.get(("material", item.id), "<plugin>"))
-
-
-def _guard_io(fn: Callable, fmt_name: str, what: str, who: str) -> Callable:
-    @functools.wraps(fn)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except XsysError:
-            raise
-        except PLUGIN_FAULTS as exc:
-            raise PluginError(f"format {fmt_name!r} of {who} failed to {what}: {describe_fault(exc)}") from exc
-    return guarded
 
 
 def _command_name(info: Any) -> str:

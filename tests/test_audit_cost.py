@@ -25,3 +25,50 @@ def test_a_roster_reads_each_source_npc_once(tmp_path: Path, monkeypatch) -> Non
     # and the Will-trait losses that used to set it off are still said, at the NPC
     said = [x for x in conv.losses if "Strong Will" in x.message or "Weak Will" in x.message]
     assert said and all(x.path.startswith("$.npcs[") for x in said)
+
+
+def _python_lines(fn) -> int:
+    """How many lines of xsys's own Python code `fn()` runs (a count of work that does not
+    depend on the machine's speed or load)."""
+    import sys
+
+    root = str(Path(api.__file__).resolve().parent.parent)
+    count = 0
+
+    def local(frame, event, arg):
+        nonlocal count
+        if event == "line":
+            count += 1
+        return local
+
+    def call(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(root) else None
+
+    sys.settrace(call)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def _npc_with_skills(n: int) -> dict:
+    """A Call of Cthulhu NPC with `n` skills that no neutral skill holds: each is kept verbatim
+    for the way back and carried through GURPS."""
+    return {"system": "coc", "kind": "npc", "name": "Polymath", "STR": 50, "CON": 50, "SIZ": 50, "DEX": 50,
+            "APP": 50, "INT": 50, "POW": 50, "EDU": 50,
+            "skills": {"Handgun": 40, **{f"Odd Skill {i}": 10 + i % 80 for i in range(n)}}}
+
+
+def test_the_conversion_is_linear_in_the_number_of_skills() -> None:
+    # Each carried skill was looked for in the message of every kept-verbatim loss (a substring
+    # search per pair): 4k skills took 3.7 s, 16k 40 s, 50k over 200 s. Four times the skills
+    # may cost about four times the work, not sixteen.
+    small, large = _npc_with_skills(200), _npc_with_skills(800)
+    api.convert(small, "gurps", trace=False)  # the systems' tables, built once
+    work = [_python_lines(lambda d=d: api.convert(d, "gurps", trace=False)) for d in (small, large)]
+    assert work[1] / work[0] < 8, work
+    conv = api.convert(large, "gurps", trace=False)
+    kept = [x for x in conv.losses if x.path == "$.skills.Odd Skill 799"]
+    assert [x.kind for x in kept] == ["kept-verbatim"]
+    assert kept[0].message.endswith("not expressible in gurps: carried verbatim at carried.coc.skills.Odd Skill 799")

@@ -34,15 +34,37 @@ BUILTIN_KEYS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
 
 HEAD = "from xsys.core.hookspecs import hookimpl\nimport sys, time\n"
 EVIL_SYSTEM = HEAD + """
+import os
 import msgspec
 from xsys.plugins.coc.system import CocSystem
+
+def misbehave(mode, where):
+    # what a hostile plugin does in one of its methods (XSYS_HOSTILE_MODE for the command line)
+    if mode in ("hang", "swallow"):
+        mark = os.environ.get("XSYS_HOSTILE_MARK")
+        if mark:
+            open(mark, "w").write(where)
+        try:
+            while True:
+                time.sleep(0.02)
+        except BaseException:
+            if mode == "hang":
+                raise
+    if mode == "kbd":
+        raise KeyboardInterrupt
+    if mode == "osexit":
+        os._exit(3)
+    if mode == "print":
+        print("evil prints in " + where)
 
 class Evil(CocSystem):
     key = "evil"
     name = "Evil"
-    MODE = "nan"
+    MODE = os.environ.get("XSYS_HOSTILE_MODE", "nan")
+    NPC_MODE = os.environ.get("XSYS_HOSTILE_NPC_MODE", "dict")
 
     def check(self, shot, extra=()):
+        misbehave(self.MODE, "check")
         c = super().check(shot, extra)
         if self.MODE == "nan":
             return msgspec.structs.replace(c, chance=float("nan"))
@@ -55,8 +77,11 @@ class Evil(CocSystem):
         return c
 
     def npc_from_neutral(self, combatant):
-        from xsys.core.trace import Result
-        return Result({"name": combatant.name})
+        misbehave(self.NPC_MODE, "npc_from_neutral")
+        if self.NPC_MODE == "dict":
+            from xsys.core.trace import Result
+            return Result({"name": combatant.name})
+        return super().npc_from_neutral(combatant)
 
 @hookimpl
 def xsys_register_systems(register):
@@ -361,3 +386,300 @@ def test_cli_convert_is_not_hijacked(installed, tmp_path):
                   "-o", out)
     assert r.returncode == 0, r.stderr
     assert "hijacked" not in r.stdout and out.exists()
+
+
+# ---- a plugin's hangs, prints, interrupts and exits (containment of plugin calls) ----------
+
+LOUD = HEAD + """
+from xsys.plugins.coc.system import CocSystem
+
+print("loud prints at import")
+CACHED = sys.stdout  # kept at import, written to later: still not xsys's output
+import io
+sys.stdout = io.StringIO()  # and a stream of its own put in sys.stdout does not take xsys's output
+
+class Loud(CocSystem):
+    key = "loud"
+    name = "Loud"
+
+    def npc_from_neutral(self, combatant):
+        print("loud prints in npc_from_neutral")
+        CACHED.write("loud writes to the stdout it kept\\n")
+        sys.stdout.buffer.write(b"loud writes bytes\\n")
+        return super().npc_from_neutral(combatant)
+
+    def wait_here(self, inside, done):
+        print("loud prints in a worker thread")
+        inside.set()
+        done.wait(30)
+
+@hookimpl
+def xsys_register_systems(register):
+    print("loud prints in xsys_register_systems")
+    register(Loud)
+
+@hookimpl
+def xsys_shot_modifiers(system, shot):
+    print("loud prints in xsys_shot_modifiers")
+    return None
+"""
+
+WHO = f"plugin 'evil' ({DIST} 6.6.6)"
+NEUTRAL_NPC = {"system": "neutral", "kind": "npc", "name": "N", "skills": {"handgun": 0.5}}
+
+
+@pytest.fixture
+def safety_net():
+    """Stops a test whose plugin call would hang for ever without a time limit (the code before
+    plugin calls had one): an AssertionError raised in it after 60 s."""
+    import signal
+
+    def stop(signum, frame):
+        raise AssertionError("the plugin call was not stopped")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _odds_of_evil(reg, mode: str) -> tuple[list, list]:
+    reg.load()
+    sys.modules["xsys_hostile_evil"].Evil.MODE = mode
+    failures: list = []
+    try:
+        results = api.odds(inline_shot(distance="20m"), ["evil", "gurps"], registry=reg, failures=failures)
+    except KeyboardInterrupt as exc:  # a plugin's own KeyboardInterrupt must not look like the user's Ctrl-C
+        pytest.fail(f"KeyboardInterrupt escaped from a plugin call: {exc!r}")
+    return results, failures
+
+
+def test_a_hang_in_a_plugin_check_is_stopped_and_named(hostile, monkeypatch, safety_net):
+    monkeypatch.setenv("XSYS_PLUGIN_TIMEOUT", "1")
+    reg = hostile("evil")
+    results, failures = _odds_of_evil(reg, "hang")
+    assert [r.system for r in results] == ["gurps"]
+    assert [f.line() for f in failures] == [
+        f"system 'evil' stopped: {WHO}: check took longer than 1 s (XSYS_PLUGIN_TIMEOUT)"]
+    # a plugin that ran past its time is not waited for again in this process
+    start = time.monotonic()
+    _, again = _odds_of_evil(reg, "hang")
+    assert time.monotonic() - start < 1
+    assert "check took longer than 1 s (XSYS_PLUGIN_TIMEOUT); not run again" in again[0].line()
+
+
+def test_a_hang_in_npc_from_neutral_ends_the_conversion_with_an_error_naming_the_plugin(hostile, monkeypatch,
+                                                                                      safety_net):
+    monkeypatch.setenv("XSYS_PLUGIN_TIMEOUT", "1")
+    reg = hostile("evil").load()
+    sys.modules["xsys_hostile_evil"].Evil.NPC_MODE = "hang"
+    with pytest.raises(PluginError) as err:
+        api.convert(NEUTRAL_NPC, "evil", registry=reg)
+    assert err.value.line() == f"system 'evil' stopped: {WHO}: npc_from_neutral took longer than 1 s (XSYS_PLUGIN_TIMEOUT)"
+    assert api.convert(NEUTRAL_NPC, "gurps", registry=reg).document.name == "N"
+
+
+def test_a_hang_in_a_plugin_check_is_stopped_in_another_thread(hostile, monkeypatch):
+    # the server converts in worker threads, where SIGALRM cannot reach: a watchdog does
+    import threading
+
+    monkeypatch.setenv("XSYS_PLUGIN_TIMEOUT", "1")
+    reg = hostile("evil")
+    out: dict = {}
+    worker = threading.Thread(target=lambda: out.update(zip(("results", "failures"), _odds_of_evil(reg, "hang"))),
+                              daemon=True)
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive(), "the plugin's check was not stopped in a worker thread"
+    assert [r.system for r in out["results"]] == ["gurps"]
+    assert [f.line() for f in out["failures"]] == [
+        f"system 'evil' stopped: {WHO}: check took longer than 1 s (XSYS_PLUGIN_TIMEOUT)"]
+
+
+def test_a_keyboard_interrupt_raised_by_a_plugin_is_its_fault_not_a_ctrl_c(hostile):
+    reg = hostile("evil")
+    results, failures = _odds_of_evil(reg, "kbd")
+    assert [r.system for r in results] == ["gurps"]
+    assert [f.line() for f in failures] == [
+        f"system 'evil' failed to check the shot: KeyboardInterrupt (the plugin's own: no Ctrl-C was pressed) [{WHO}]"]
+
+
+@pytest.mark.parametrize("mode", ["hang", "swallow"])  # a plugin that catches the Ctrl-C is stopped all the same
+def test_ctrl_c_during_a_plugin_call_names_the_plugin(hostile, monkeypatch, tmp_path, safety_net, mode):
+    import signal
+    import threading
+
+    mark = tmp_path / "entered"
+    monkeypatch.setenv("XSYS_HOSTILE_MARK", str(mark))
+    monkeypatch.setenv("XSYS_PLUGIN_TIMEOUT", "0")  # no limit: only Ctrl-C ends it
+    reg = hostile("evil").load()
+    sys.modules["xsys_hostile_evil"].Evil.MODE = mode
+
+    def press_ctrl_c() -> None:
+        for _ in range(3000):
+            if mark.exists():
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+            time.sleep(0.01)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt) as stop:
+        api.odds(inline_shot(distance="20m"), ["evil"], registry=reg, failures=[])
+    assert str(stop.value) == f"interrupted while {WHO} was running its check"
+
+
+def test_print_in_a_plugin_goes_to_stderr_and_the_document_to_stdout(hostile, capsys):
+    import threading
+
+    reg = hostile(loud=LOUD)
+    out = capsys.readouterr()  # nothing is imported yet
+    reg.load()
+    conv = api.convert(NEUTRAL_NPC, "loud", registry=reg)
+    api.odds(inline_shot(distance="20m"), ["gurps"], registry=reg)
+    # xsys's own output, written while a plugin call runs in a worker thread, stays on stdout
+    inside, done = threading.Event(), threading.Event()
+    worker = threading.Thread(target=reg.system("loud").wait_here, args=(inside, done))
+    worker.start()
+    assert inside.wait(30)
+    print("xsys's own line")
+    done.set()
+    worker.join()
+    out = capsys.readouterr()
+    assert out.out == "xsys's own line\n"
+    for line in ("loud prints at import", "loud prints in xsys_register_systems", "loud prints in npc_from_neutral",
+                 "loud writes to the stdout it kept", "loud writes bytes", "loud prints in xsys_shot_modifiers",
+                 "loud prints in a worker thread"):
+        assert line in out.err
+    assert conv.document.name == "N"
+
+
+def test_built_in_systems_are_not_wrapped(hostile):
+    # the hot path: a built-in system's methods are its own functions, called directly
+    reg = hostile("evil")
+    coc, evil = reg.system("coc"), reg.system("evil")
+    assert not [k for k, v in vars(coc).items() if callable(v)]
+    assert getattr(evil.check, "_xsys_contained", False) and getattr(evil.npc_from_neutral, "_xsys_contained", False)
+
+
+def test_a_hanging_import_is_remembered_until_the_plugin_changes(hostile, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XSYS_CACHE", "1")
+    monkeypatch.setenv("XSYS_PLUGIN_TIMEOUT", "1")
+    tries = tmp_path / "tries"
+    src = f"open({str(tries)!r}, 'a').write('x')\nimport time\nwhile True:\n    time.sleep(0.02)\n"
+    reg = hostile(hang=src)
+    eps = reg.entry_points
+
+    def tried(registry: Registry) -> tuple[int, str]:
+        registry.keys()
+        return len(tries.read_text()), broken(registry)["hang"][1]
+
+    assert tried(reg) == (1, "import took longer than 1 s (XSYS_PLUGIN_TIMEOUT); skipped")
+    # the next command: skipped at once, saying so, without importing it again
+    count, reason = tried(Registry(entry_points=eps))
+    assert count == 1 and reason.startswith("import took longer than 1 s (XSYS_PLUGIN_TIMEOUT) when last tried; "
+                                            "not tried again until the plugin changes")
+    assert str(tmp_path / "cache" / "xsys" / "plugin-hangs.msgpack") in reason
+    # a longer limit tries again
+    monkeypatch.setenv("XSYS_PLUGIN_TIMEOUT", "1.5")
+    assert tried(Registry(entry_points=eps)) == (2, "import took longer than 1.5 s (XSYS_PLUGIN_TIMEOUT); skipped")
+    # a changed plugin (another size) is tried again
+    module = tmp_path / "xsys_hostile_hang.py"
+    module.write_text("# fixed\n" + src)
+    assert tried(Registry(entry_points=eps))[0] == 3
+    # a plugin that imports again is forgotten
+    module.write_text("X = 1\n")
+    assert "hang" not in broken(Registry(entry_points=eps).load())
+
+
+@pytest.fixture
+def run_xsys(tmp_path):
+    """run(plugins, *args, **env): the real xsys with these hostile plugins installed."""
+    def run(plugins: dict[str, str], *args: str, timeout: float = 300, **env: str) -> subprocess.CompletedProcess:
+        site = tmp_path / "site"
+        make_dist(site, plugins)
+        full = {**os.environ, **env,
+                "PYTHONPATH": os.pathsep.join([str(site)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+        full.pop("XSYS_PLUGINS", None)
+        return subprocess.run([str(XSYS), *map(str, args)], capture_output=True, text=True, env=full,
+                              timeout=timeout)
+    return run
+
+
+def test_cli_convert_json_is_not_mixed_with_a_plugin_print(run_xsys):
+    r = run_xsys({"loud": LOUD}, "convert", ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml", "--to",
+                 "loud", "--format", "json", "-q")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["name"] == "Professor Eleanor Ward"
+    for line in ("loud prints at import", "loud prints in npc_from_neutral", "loud writes to the stdout it kept",
+                 "loud writes bytes"):
+        assert line in r.stderr
+    r = run_xsys({"loud": LOUD}, "odds", "--distance", "20m", "-s", "gurps", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["results"][0]["system"] == "gurps"
+    assert "loud prints in xsys_shot_modifiers" in r.stderr
+
+
+def test_cli_a_hang_in_a_plugin_check_is_stopped_and_named(run_xsys):
+    r = run_xsys({"evil": EVIL_SYSTEM}, "odds", "--distance", "20m", "-s", "evil", "-s", "gurps", "--json",
+                 timeout=120, XSYS_HOSTILE_MODE="hang", XSYS_PLUGIN_TIMEOUT="1")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert [x["system"] for x in json.loads(r.stdout)["results"]] == ["gurps"]
+    assert f"xsys: error: system 'evil' stopped: {WHO}: check took longer than 1 s (XSYS_PLUGIN_TIMEOUT)\n" in r.stderr
+
+
+@pytest.mark.parametrize("mode", ["hang", "swallow"])
+def test_cli_ctrl_c_during_a_plugin_call_names_the_plugin(tmp_path, mode):
+    import signal
+
+    site = tmp_path / "site"
+    make_dist(site, {"evil": EVIL_SYSTEM})
+    mark = tmp_path / "entered"
+    env = {**os.environ, "XSYS_HOSTILE_MODE": mode, "XSYS_HOSTILE_MARK": str(mark), "XSYS_PLUGIN_TIMEOUT": "0",
+           "PYTHONPATH": os.pathsep.join([str(site)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    proc = subprocess.Popen([str(XSYS), "odds", "--distance", "20m", "-s", "evil"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err == f"xsys: interrupted while {WHO} was running its check\n"
+
+
+def test_cli_os_exit_in_a_plugin_does_not_end_xsys(run_xsys):
+    r = run_xsys({"evil": EVIL_SYSTEM}, "odds", "--distance", "20m", "-s", "evil", "-s", "gurps", "--json",
+                 XSYS_HOSTILE_MODE="osexit")
+    assert r.returncode == 2, (r.returncode, r.stderr)  # the plugin's failure, not its os._exit(3)
+    assert [x["system"] for x in json.loads(r.stdout)["results"]] == ["gurps"]
+    assert f"xsys: error: system 'evil' failed to check the shot: called os._exit(3) [{WHO}]\n" in r.stderr
+    r = run_xsys({"import_osexit": HEAD + "import os\nos._exit(3)\n"}, "systems", "--json")
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    found = {b["plugin"]: b["reason"] for b in json.loads(r.stdout)["broken"]}
+    assert found["import_osexit"] == "import failed: called os._exit(3)"
+
+
+def test_cli_convert_and_odds_say_which_plugins_were_skipped(installed, tmp_path):
+    out = tmp_path / "g.yaml"
+    r = installed("convert", ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml", "--to", "gurps", "-q",
+                  "-o", out)
+    assert r.returncode == 0, r.stderr
+    warnings = [x for x in r.stderr.splitlines() if x.startswith("xsys: warning: ")]
+    who = f"xsys: warning: plugin '{{}}' ({DIST} 6.6.6) skipped: "
+    assert who.format("import_raises") + "import failed: RuntimeError: boom at import" in warnings
+    assert who.format("import_exits") + "import failed: called sys.exit(7)" in warnings
+    assert who.format("hang") + "import took longer than 1 s (XSYS_PLUGIN_TIMEOUT); skipped" in warnings
+    assert len(warnings) == len({w.split(" skipped: ")[0] for w in warnings})  # once each
+    # the next command does not wait for the hanging plugin again, and says so
+    r = installed("odds", "--distance", "20m", "-s", "gurps")
+    assert r.returncode == 2  # the failing house-rule plugins are errors (said once, not again as skipped)
+    hang = [x for x in r.stderr.splitlines() if x.startswith(who.format("hang"))]
+    assert hang == [who.format("hang") + "import took longer than 1 s (XSYS_PLUGIN_TIMEOUT) when last tried; not "
+                    "tried again until the plugin changes (remembered in " + hang[0].split("(remembered in ")[-1]]
+    assert not [x for x in r.stderr.splitlines() if x.startswith(who.format("modifiers_raise"))]
+    assert f"xsys: error: plugin 'modifiers_raise' ({DIST} 6.6.6) failed in xsys_shot_modifiers" in r.stderr
