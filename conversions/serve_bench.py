@@ -313,12 +313,13 @@ def _numbers(out: list[tuple[float, int, bytes]], wall: float) -> dict[str, Any]
             "p99_ms": round(lat[max(int(len(lat) * 0.99) - 1, 0)], 1), "max_ms": round(lat[-1], 1)}
 
 
-def _roster(n: int, tag: str) -> str:
-    """A coc roster of `n` NPCs, each a little different (a long request)."""
-    npcs = [{"name": f"{tag} {i}", "STR": 5 + i % 13, "CON": 11, "SIZ": 10, "DEX": 12, "APP": 13, "INT": 16,
-             "POW": 15, "EDU": 18, "HP": 11, "skills": {"Handgun": 20 + i % 60, "Dodge": 34, "Spot Hidden": 55}}
-            for i in range(n)]
-    return json.dumps({"system": "coc", "kind": "roster", "name": tag, "npcs": npcs})
+def _roster(n: int, k: int) -> str:
+    """A coc roster of `n` NPCs (a long request), each a little different, and different from
+    those of another `k` (none is converted from what an earlier one taught the process)."""
+    npcs = [{"name": f"cultist {k}.{i}", "STR": 3 + i % 16, "CON": 3 + k % 16, "SIZ": 10, "DEX": 3 + (i // 16) % 16,
+             "APP": 13, "INT": 16, "POW": 15, "EDU": 18, "HP": 11,
+             "skills": {"Handgun": 5 + (7 * i) % 90, "Dodge": 34, "Spot Hidden": 55}} for i in range(n)]
+    return json.dumps({"system": "coc", "kind": "roster", "name": f"cult {k}", "npcs": npcs})
 
 
 def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", document: str = DEFAULT_NPC,
@@ -400,7 +401,7 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
         # one-NPC conversions sent meanwhile, one at a time
         async def fairness() -> dict[str, Any]:
             longs = [asyncio.ensure_future(load(host, port, [json.dumps(
-                {"document": _roster(100, f"cult {i}"), "to": to, "format": "json"}).encode()], 1))
+                {"document": _roster(100, i), "to": to, "format": "json"}).encode()], 1))
                 for i in range(workers * 3)]
             await asyncio.sleep(0.5)
             lat = []
