@@ -14,9 +14,10 @@ How the server spends its time (the process that runs uvicorn is the *front*):
 * Conversions (convert, odds, curve) run in a small pool of conversion processes, each a
   Python of its own started by the front, so a conversion never holds the front's
   interpreter lock and the pool converts on as many cores as it has processes. ``workers``
-  processes take any request; one more takes only quick ones (a document under
-  ``heavy_bytes``, a curve of at most ``heavy_points`` points), so a quick request never
-  waits behind someone's long conversion. Requests wait in arrival order.
+  processes take any request; one more takes quick ones (a document under ``heavy_bytes``,
+  a curve of at most ``heavy_points`` points) while all the others are busy with long ones,
+  so a quick request never waits behind someone's long conversion. Requests wait in
+  arrival order.
 * Every conversion request has a time budget (``time_limit``, from the moment its body is
   read: waiting for a process and converting). When it runs out the answer is 503 with one
   line, and a conversion still running is stopped by killing its process (a fresh one
@@ -296,7 +297,7 @@ class Limits:
     """What one request may cost the server, and how many the server takes at once."""
 
     #: conversion processes that take any request (`xsys serve --workers`); one more takes
-    #: only quick requests
+    #: quick requests while these are all busy with long ones
     workers: int = 1
     #: seconds a conversion request may take, waiting for a process and converting
     time_limit: float = 60.0
@@ -663,12 +664,14 @@ async def _read_answer(proc: asyncio.subprocess.Process) -> tuple[int, bytes]:
 
 
 class ConversionPool:
-    """``limits.workers`` conversion processes for any request and one for quick ones; one
-    queue in arrival order (a long request skips ahead of nothing, and a quick one is taken by
-    whichever process is free); a deadline per request that kills the process past it."""
+    """``limits.workers`` conversion processes for any request, and one that takes quick
+    requests while every other one is busy with a long one; one queue in arrival order (a
+    long request skips ahead of nothing; a quick one waits only for quick ones); a deadline
+    per request that kills the process past it."""
 
     STARTUP = 120.0  # seconds a new process may take to start
     GRACE = 2.0  # seconds a process may take to stop when the server stops
+    SLOW = 1.0  # seconds after which a quick request counts as a long one
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -798,13 +801,27 @@ class ConversionPool:
             return self.light.popleft()
         return self.heavy.popleft() if heavy is not None else None
 
+    def _held(self, w: _Worker, now: float) -> bool:
+        """A general process that will not take a quick request soon: starting, or busy with
+        a long request (or with one that has run over SLOW seconds)."""
+        return not w.ready or w.proc is None or (w.job is not None and (
+            w.job.heavy or now - (w.job.started or now) > self.SLOW))
+
     def _dispatch(self) -> None:
+        now = time.monotonic()
         for w in self.workers:
-            if w.ready and w.job is None and w.proc is not None:
-                job = self._next(w.quick)
-                if job is not None:
-                    w.job, job.worker, job.started = job, w, time.monotonic()
-                    self._bg(self._exchange(w, job))
+            if not (w.ready and w.job is None and w.proc is not None):
+                continue
+            # the quick process converts only while every general one is held: under quick
+            # requests alone, `workers` processes convert (one core each), not one more
+            if w.quick and not all(self._held(g, now) for g in self.workers if not g.quick):
+                continue
+            job = self._next(w.quick)
+            if job is not None:
+                w.job, job.worker, job.started = job, w, now
+                self._bg(self._exchange(w, job))
+                if not w.quick and not job.heavy:  # if it runs long, the quick process may step in
+                    asyncio.get_running_loop().call_later(self.SLOW, self._dispatch)
 
     async def _exchange(self, w: _Worker, job: _Job) -> None:
         proc = w.proc

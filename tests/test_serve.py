@@ -905,13 +905,25 @@ def test_xsys_serve_workers_are_conversion_processes_that_all_answer_and_stop_to
         workers = [w for w in _children(p.pid) if b"worker_main" in Path(f"/proc/{w}/cmdline").read_bytes()]
         assert len(workers) == 3, workers  # two for any request, one for quick ones
         before = {w: _cpu_ticks(w) for w in workers}
-        # 60 different NPCs, 12 at a time: every process converts some, every answer is right
-        docs = [f"No. {i} " + MALLOY.read_text() for i in range(60)]
+        # 60 different NPCs, 12 at a time (the two general processes convert them), then two
+        # long rosters (one for each) with 20 NPCs sent meanwhile (the third converts those):
+        # every answer is right, and every process converted some
+        docs = [f"No. {i} " + MALLOY.read_text() for i in range(80)]
         bodies = [json.dumps({"document": d, "to": "gurps", "format": "md"}).encode() for d in docs]
-        out = asyncio.run(load("127.0.0.1", port, bodies, concurrency=12))
+        rosters = [json.dumps({"document": _roster(60, k), "to": "gurps", "format": "json"}).encode() for k in (7, 8)]
+
+        async def main():
+            out = await load("127.0.0.1", port, bodies[:60], concurrency=12)
+            long = asyncio.ensure_future(load("127.0.0.1", port, rosters, concurrency=2))
+            await asyncio.sleep(0.3)
+            out += await load("127.0.0.1", port, bodies[60:], concurrency=1)
+            return out, await long
+
+        out, long = asyncio.run(main())
         for d, (_, status, data) in zip(docs, out):
             assert status == 200 and json.loads(data)["sheet"] == serve.do_convert(
                 serve.ConvertRequest(document=d, to="gurps", format="md")).sheet
+        assert [status for _, status, _ in long] == [200, 200]
         assert all(_cpu_ticks(w) > before[w] for w in workers), (before, {w: _cpu_ticks(w) for w in workers})
         # the front answers only this machine's names
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
