@@ -114,6 +114,13 @@ class Armor(Base, kw_only=True):
     mass: Mass | None = None
     covers: list[Location] = msgspec.field(default_factory=lambda: ["torso"])
     stops: Energy
+    # How readily a blow glances off the armour instead of biting in: hard, smooth or sloped
+    # surfaces turn blows aside (metal, plastic, hardened leather), soft ones do not. A
+    # physical property apart from what the armour stops, on the one scale a game states for
+    # it, GURPS 3rd edition's passive defense (PD): 0 (cloth, hide) to about 4 (plate); it adds
+    # to a defence roll and is a defence of its own when no active one is possible. None: not
+    # stated (a system that rates it takes its catalog item's, else assumes one by kind).
+    deflection: Annotated[int, Meta(ge=0, le=10, description="passive deflection, 0-10 (GURPS 3e PD)")] | None = None
     note: Text = ""
 
     def __post_init__(self) -> None:

@@ -80,6 +80,11 @@ class CocArmor(msgspec.Struct, **_OPTS):
     catalog: Name | None = None
     # What it physically stops when that is not its catalog item's or its row's value.
     stops: Energy | None = None
+    # Where it sits and how readily it turns a blow aside (a GURPS PD), when that is not what
+    # its catalog item (or the torso alone, no deflection) says: CoC's table has neither, the
+    # line keeps them for the way back (xsys.core.armorline).
+    covers: list[Location] | None = None
+    deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class CocNpc(msgspec.Struct, **_OPTS):

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import cache, carried, dice
+from xsys.core import armorline, cache, carried, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step
@@ -906,24 +906,33 @@ class CocSystem(System):
             entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
-            return msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
-        if a.stops is not None:
-            return Armor(name=a.name, stops=a.stops)
-        lad = self.armor_ladders()["armor.worn"]
-        A = a.A if lad.has_native(a.A) else lad.nearest_native(a.A)
-        if col is not None:
-            col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
-                     lad.step_of(A).rule)
-        return Armor(name=a.name, stops=Energy(lad.neutral(A)))
+            out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
+        elif a.stops is not None:
+            out = Armor(name=a.name, stops=a.stops)
+        else:
+            lad = self.armor_ladders()["armor.worn"]
+            A = a.A if lad.has_native(a.A) else lad.nearest_native(a.A)
+            if col is not None:
+                col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
+                         lad.step_of(A).rule)
+            out = Armor(name=a.name, stops=Energy(lad.neutral(A)))
+        return armorline.restore(out, a.covers, a.deflection)
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
         A, B, step = self.armor_value(armor)
         if col is not None and col.tracing:
             col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A}/{_num(B)} ({step.label})",
                      rules=[step.rule], source=step.source)
-        # keep the physical value unless the catalog id or the row itself gives it back
-        stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
-        return CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog, stops=stops)
+        line = CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog)
+        # keep the physical value, the coverage and the deflection unless the catalog item or the
+        # row itself gives them back (xsys.core.armorline)
+        back = self.armor_to_neutral(line)
+        stops = None if math.isclose(float(back.stops), float(armor.stops), rel_tol=1e-9) else armor.stops
+        more = armorline.extras(armor, back)
+        if "deflection" in more and col is not None:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(armor, "Call of Cthulhu"),
+                     step.rule)
+        return msgspec.structs.replace(line, stops=stops, **more)
 
     def npc_to_neutral(self, npc: CocNpc) -> Result[Combatant]:
         col = Collector(self.key)

@@ -375,6 +375,27 @@ def says_helmet(name: str) -> bool:
     return bool(HELMET_WORDS.search(name))
 
 
+# gurps.pd (assumed, README "PD"): the passive defense of armor no source rates, by kind: 3e's
+# modern body armour PD 2, a helmet's hard shell 3, a garment's leather or cloth 1, hide 0. A piece
+# of no kind counts as body armour when it stops a bullet (at least NIJ I's .380 ACP, 321 J).
+PD_BY_KIND = {"soft-vest": 2, "plate": 2, "plate-carrier": 2, "helmet": 3, "garment": 1, "natural": 0}
+BULLET_RESISTANT_J = 321.0
+
+
+def passive_defense(a: Armor) -> tuple[int, str | None]:
+    """PD of a neutral armor piece (gurps.pd): its deflection where one is stated (a GURPS sheet's
+    PD, its catalog item's); else assumed by kind, with the reason (None: stated)."""
+    if a.deflection is not None:
+        return int(a.deflection), None
+    if a.kind == "helmet" or armor_covers(a)[1]:
+        return PD_BY_KIND["helmet"], "a helmet's hard shell"
+    if a.kind in PD_BY_KIND:
+        return PD_BY_KIND[a.kind], f"a {a.kind}"
+    if float(a.stops) >= BULLET_RESISTANT_J:
+        return PD_BY_KIND["soft-vest"], f"no kind, but it stops {float(a.stops):g} J (a bullet): body armour"
+    return 0, "no kind, and nothing says it is hard"
+
+
 def armor_covers(a: Armor) -> tuple[list[str], bool]:
     """What a neutral armor piece covers for GURPS, and whether that was read from what it is:
     a helmet (kind "helmet", or a name that says so) left on the neutral default, the torso
@@ -454,6 +475,19 @@ LIMB_CAP = {"arm_far": Fraction(1, 2), "arm_near": Fraction(1, 2), "leg_far": Fr
             "foot_random": Fraction(1, 3)}
 CRUSHING_X15 = {"throat", "kidneys"}  # 喉「叩きは1.5倍」, 腎臓「叩きダメージは1.5倍」
 POP_UP_EXPOSURE = 0.5  # a shooter popping out of cover shows about half of himself (assumed)
+# Barrier materials one sees through (catalog ids): a target wholly behind a window or
+# bullet-resistant glazing is seen, not shot at blind (assumed; the text has no glass).
+SEE_THROUGH = frozenset({"window-glass", "bulletproof-glass"})
+# gurps.hit-location keys on the head, and the cover rows of gurps.ranged-modifiers under which
+# the head shows ("only the head visible -5 (the same as aiming at the head)")
+HEAD_PARTS = frozenset({"head", "face", "eye", "eye_helmet_gap", "jaw", "nose"})
+HEAD_SHOWS = frozenset({"tgt_head_only", "tgt_head_shoulders"})
+
+
+def behind_see_through(barrier: Any, exposure_row: int) -> bool:
+    """Whether a target wholly behind its barrier (the `exposure` ladder's hidden row) is seen
+    through it (SEE_THROUGH, assumed)."""
+    return barrier is not None and barrier.material in SEE_THROUGH and exposure_row == EXPOSURE_MOD["hidden"]
 STANDARD_HT = 10  # the target's HT when the shot does not say (gurps.population: the average adult)
 
 
@@ -471,6 +505,74 @@ def _roll_text(tn: int) -> str:
     if tn >= BANDS.auto_fail:
         return f"target {tn}: roll 16 or less (a 17 or 18 always misses)"
     return f"roll {tn} or less"
+
+
+# What each modifier of a check is, in the words a GM says at the table (the floor line below).
+REASON_WORDS = {
+    "gurps.height.shoot_down": "shooting down", "gurps.height.shoot_up": "shooting up",
+    "gurps.ranged-modifiers.nearsighted": "nearsightedness", "gurps.ranged-modifiers.blind_fire": "firing blind",
+    "gurps.ranged-modifiers.tgt_hidden": "a target almost hidden",
+    "gurps.ranged-modifiers.tgt_head_only": "only the head showing",
+    "gurps.ranged-modifiers.tgt_head_shoulders": "only head and shoulders showing",
+    "gurps.ranged-modifiers.tgt_half": "half the target hidden",
+    "gurps.ranged-modifiers.tgt_light_cover": "light cover", "gurps.ranged-modifiers.tgt_low": "a low target",
+    "gurps.ranged-modifiers.tgt_crawl_prone": "a prone target",
+    "gurps.ranged-modifiers.tgt_behind_char": "characters in the way",
+    "gurps.hit-modifiers.darkness": "darkness", "gurps.hit-modifiers.poor_light": "poor light",
+    "gurps.maneuvers.move": "moving while firing", "gurps.ranged-modifiers.pop_up": "the pop-up",
+    "gurps.hit-modifiers.off_hand": "the off hand", "gurps.hit-modifiers.low_st": "low ST",
+    "gurps.hit-modifiers.in_water": "water", "gurps.hit-modifiers.one_eye": "one eye",
+    "gurps.hit-modifiers.bad_footing": "bad footing", "gurps.hit-modifiers.shock": "shock",
+    "gurps.ranged-modifiers.of_check": "checking the target",
+    "gurps.ranged-modifiers.unfamiliar_same_type": "an unfamiliar gun",
+    "gurps.ranged-modifiers.unknown_weapon": "an unknown weapon",
+    "gurps.ranged-modifiers.bad_condition": "the weapon's poor condition", "gurps.ranged-modifiers.brace": "bracing",
+}
+_BELOW_SS = re.compile(r"below SS (\d+)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _reason(m: Modifier) -> str | None:
+    """One modifier as "-7 for range (25 m)" (None: it changes nothing)."""
+    v = m.value
+    if m.kind != "add" or not isinstance(v, int) or isinstance(v, bool):
+        return f"{m.value} ({m.why or m.rule})" if m.kind != "set" else None
+    if not v:
+        return None
+    rule = m.rule
+    if rule == "gurps.ssr":
+        if m.why.startswith("size"):
+            words = "size"
+        else:  # "speed/range: 17 m + speed 9.72 km/h / 3 = 3.24 -> 30 m row"
+            nums = [float(x) for x in _NUMBER.findall(m.why.split(": ", 1)[-1].split(" -> ")[0])]
+            words = f"range ({nums[0]:.3g} m)" if len(nums) < 2 else \
+                f"range and speed ({nums[0]:.3g} m, {nums[1]:.3g} km/h)"
+    elif rule == "gurps.ranged-modifiers.snap_shot":
+        ss = _BELOW_SS.search(m.why)
+        words = "the snap shot (unaimed, below SS " + (ss.group(1) if ss else "?") + ")"
+    elif rule.startswith("gurps.ranged-modifiers.aim_"):
+        words = "aiming"
+    elif rule.startswith("gurps.ranged-modifiers.of_"):
+        words = "opportunity fire"
+    elif rule in ("gurps.ranged-modifiers.tgt_low", "gurps.ranged-modifiers.tgt_crawl_prone"):
+        words = f"the {m.why.removeprefix('target ')} target"
+    elif rule.startswith("gurps.posture."):
+        words = f"firing {rule.rsplit('.', 1)[-1]}"
+    elif rule.startswith("gurps.hit-location."):
+        words = f"aiming at the {rule.rsplit('.', 1)[-1].replace('_', ' ')}"
+    else:
+        words = REASON_WORDS.get(rule, m.why or rule)
+    return f"{v:+d} for {words}"
+
+
+def floor_text(mods: Sequence[Modifier], tn: int) -> str:
+    """Why a target number of 4 or less leaves only the 3 and 4 that always hit (gurps.resolution),
+    in a GM's words: "needs 3 or 4: -7 for range (25 m), -3 for poor light and -4 for the snap shot
+    (unaimed, below SS 10) leave an effective skill of -3"."""
+    parts = [r for r in (_reason(m) for m in mods) if r]
+    said = ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else "".join(parts)
+    return f"needs 3 or 4 (they always hit): {said} leave an effective skill of {tn}" if parts else \
+        f"needs 3 or 4 (they always hit): effective skill {tn}"
 
 
 class Gurps(System):
@@ -596,23 +698,37 @@ class Gurps(System):
         if defence == "parry" and cls != "unarmed":
             notes.append("bare hands cannot parry a club without Karate: the adult dodges [gurps.melee; assumed]")
             defence = "dodge"
+        dr = pd = 0
+        if item.armor:
+            jacket = reference_armor(item.armor)
+            dr = int(self._lad["dr"].native(float(jacket.stops)))
+            pd = passive_defense(jacket)[0]
+            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed], PD {pd} [gurps.pd; assumed]")
         p_def = Fraction(0)
         if defence != "none":
             value = MEDIAN_DODGE + RETREAT if defence == "dodge" else MEDIAN_PARRY
             what = f"Dodge {MEDIAN_DODGE} + {RETREAT} stepping back" if defence == "dodge" else \
                 f"bare-handed parry {MEDIAN_PARRY} (2/3 of DX 10)"
+            if pd:
+                # gurps.pd (3e Basic Set, not in the seed: assumed): the armor's passive defense
+                # adds to every active defense
+                value += pd
+                what += f" + PD {pd} of the armor"
             if item.target_posture == "prone":
                 value -= 3
                 what += ", -3 prone (gurps.posture)"
             p_def = success(value)
-            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge; assumed]")
+            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge{', gurps.pd' if pd else ''}; assumed]")
+        elif pd:
+            # no active defense (a surprised adult): the armor's PD alone still turns a blow, as the
+            # seed's All-Out Attack leaves the defender "passive defense only"
+            # (gurps.maneuvers.all_out_attack); a 3 or 4 always succeeds (gurps.resolution)
+            p_def = success(pd)
+            notes.append(f"the surprised adult has no active defense, only the armor's PD {pd}: 3d6 <= {pd}, "
+                         f"{float(p_def):.2%} [gurps.pd, gurps.maneuvers.all_out_attack; assumed]")
         hit = att.critical_success + (att.success - att.critical_success) * (1 - p_def)
         thr, sw = thrust_swing(st)
         code = thr - 2 if cls == "unarmed" else sw + 1
-        dr = 0
-        if item.armor:
-            dr = int(self._lad["dr"].native(float(reference_armor(item.armor).stops)))
-            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed]")
         dmg = damage_distribution(code)
         line = f"{'punch thrust-2' if cls == 'unarmed' else 'club swing+1'} crushing at ST {st}: {dice_text(code)}"
         return attack_check(self, stat=skill, base=int(level), target=eff, needs=f"3d6 <= {eff}", hit=hit,
@@ -625,7 +741,7 @@ class Gurps(System):
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
-                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.melee", "gurps.defaults"}
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults"}
         return ids
 
     # ---- weapons -----------------------------------------------------------------------
@@ -724,8 +840,12 @@ class Gurps(System):
         # the darkness -10.
         aids = set(shot.light.aids)
         sees_in_dark = bool(aids & (NV_AIDS | LIGHT_AIDS)) or shot.weapon.sights in NV_SIGHTS
+        ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
+        # wholly behind glass (a window, bullet-resistant glazing) the target is seen through it:
+        # no "cannot be seen" and no "almost invisible" row; the glass is shot through (assumed)
+        behind_glass = behind_see_through(shot.target.cover.barrier, ex.native)
         unseen_why = None
-        if float(shot.target.cover.exposure) == 0:
+        if float(shot.target.cover.exposure) == 0 and not behind_glass:
             unseen_why = "nothing of the target shows (visible fraction 0)"
         elif float(shot.light.illuminance) == 0 and not sees_in_dark and (native is None or native.light != -10):
             # (a GURPS shot that says light -10 has the text's own darkness row, below)
@@ -742,15 +862,45 @@ class Gurps(System):
                 "is assumed)")
             cap9, cap9_src = "the target cannot be seen at all", "assumed"
 
-        # Target exposure and posture (gurps.ranged-modifiers, target posture group).
-        ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
-        if ex.native and float(shot.target.cover.exposure) > 0:
-            add("gurps.ranged-modifiers." + ex.label.split(":")[0], ex.native, ex.source,
-                f"target visible fraction {float(shot.target.cover.exposure):g}: {ex.label.split(': ', 1)[-1]}")
+        # Called shot (gurps.hit-location), applied below; looked up here because a called shot at
+        # the head of a target that shows only its head is one penalty, not two.
+        loc_key = None
+        if native is not None and native.location:
+            loc_key = native.location
+        elif shot.called_location:
+            loc_key = LOCATION_TO_NATIVE[shot.called_location]
+
+        # Target exposure and posture (gurps.ranged-modifiers, target posture group). The group's
+        # rows each say how the target presents itself ("lying behind cover, head down, almost
+        # invisible" is one row, -7, not prone -4 plus hidden -7), so the one that applies is the
+        # harder of the cover row and the posture row (reading assumed); other characters in the
+        # way add to it (-4 each).
+        group: list[tuple[str, int, str, str]] = []  # (rule, value, source, why)
+        ex_row = ex.label.split(":")[0]
+        if ex.native and float(shot.target.cover.exposure) > 0 and not behind_glass:
+            why = f"target visible fraction {float(shot.target.cover.exposure):g}: {ex.label.split(': ', 1)[-1]}"
+            if loc_key in HEAD_PARTS and ex_row in HEAD_SHOWS:
+                # 「頭しか見えない -5(頭狙いと同じ)」: the head that shows is what the called shot
+                # aims at; its own modifier (gurps.hit-location) is the whole penalty
+                notes.append(f"{why}: not counted again, the called shot at the {loc_key} is aimed at what shows "
+                             f"[gurps.ranged-modifiers.{ex_row}: 'the same as aiming at the head'; "
+                             f"{'seed' if ex_row == 'tgt_head_only' else 'assumed'}]")
+            else:
+                group.append((f"gurps.ranged-modifiers.{ex_row}", int(ex.native), ex.source, why))
+        elif behind_glass:
+            notes.append(f"target behind {shot.target.cover.barrier.material}: seen through it, shot through it "  # type: ignore[union-attr]
+                         "[gurps.ranged-modifiers; assumed]")
         row = TARGET_POSTURE_ROW.get(shot.target.posture)
         if row:
-            add(f"gurps.ranged-modifiers.{row}", row_modifier("gurps.ranged-modifiers", row), "seed",
-                f"target {shot.target.posture}")
+            group.append((f"gurps.ranged-modifiers.{row}", row_modifier("gurps.ranged-modifiers", row), "seed",
+                          f"target {shot.target.posture}"))
+        if group:
+            keep = min(group, key=lambda g: g[1])
+            add(*keep)
+            for g in group:
+                if g is not keep:
+                    notes.append(f"{g[3]} ({g[1]:+d}): not added to {keep[3]} ({keep[1]:+d}), one row of the "
+                                 "target's posture and cover applies [gurps.ranged-modifiers; assumed]")
         if native is not None and native.behind_characters:
             add("gurps.ranged-modifiers.tgt_behind_char", -4 * native.behind_characters, "seed",
                 f"behind {native.behind_characters} other character(s)")
@@ -758,9 +908,13 @@ class Gurps(System):
         # Light (gurps.hit-modifiers poor_light / darkness; lux breakpoints and the vision
         # aids' caps assumed).
         light_mod, light_src, light_why = self.light_modifier(shot)
-        if light_mod == -10 and not sees_in_dark and (unseen_why is not None
-                                                       or (native is not None and native.blind_fire)):
-            light_mod = 0  # counted once, as the "cannot be seen" row above
+        if light_mod and (unseen_why is not None or (native is not None and native.blind_fire)):
+            # a target that cannot be seen at all is shot at without looking (-10, at most 9): how
+            # much light falls on what the shooter does not see changes nothing; counted once
+            if light_mod != -10 or sees_in_dark:
+                notes.append(f"{light_why} ({light_mod:+d}): not added, the target cannot be seen at all "
+                             "[gurps.ranged-modifiers.blind_fire; assumed]")
+            light_mod = 0
         if light_mod:
             key = "darkness" if light_mod == -10 else "poor_light"
             add(f"gurps.hit-modifiers.{key}", light_mod, light_src, light_why)
@@ -784,12 +938,26 @@ class Gurps(System):
             mv = lad["shooter_speed"].step_for(float(shot.shooter.speed))
             add("gurps.maneuvers.move", mv.native, mv.source,
                 f"shooter moving {float(shot.shooter.speed):g} m/s, more than 1 hex per turn: {mv.label}; no Aim")
+        turns = int(lad["aim_turns"].step_for(float(shot.shooter.aim_time)).native)
+        if native is not None:
+            turns = native.aim_turns
+        if turns and moving:
+            notes.append("aim ignored: a moving shooter takes the Move maneuver, not Aim [gurps.maneuvers]")
+            turns = 0
         # The shooter's own cover: a pop-up attack from it (gurps.ranged-modifiers.pop_up, -2;
-        # reading any cover of the shooter as popping out of it is assumed).
+        # reading the shooter's cover as popping out of it is assumed). A pop-up shot is a snap
+        # shot (the row: "the snap-shot -4 is separate"): a shooter who aims from his cover stays
+        # out and aims, and takes no pop-up -2.
         if native is None and float(shot.shooter.cover.exposure) < 1:
-            add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "assumed",
-                f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}): a pop-up "
-                "attack, popping out, firing and ducking back (the -2 is the seed's row; this reading is assumed)")
+            if turns:
+                notes.append(f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}) aims "
+                             f"{turns} turn(s) from it: not a pop-up attack, which is unaimed "
+                             "[gurps.ranged-modifiers.pop_up; assumed]")
+            else:
+                add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "assumed",
+                    f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}): a pop-up "
+                    "attack, popping out, firing and ducking back (the -2 is the seed's row; this reading is "
+                    "assumed)")
         if shot.shooter.off_hand:
             add("gurps.hit-modifiers.off_hand", row_modifier("gurps.hit-modifiers", "off_hand"), "seed", "off hand")
         if stats.ST is not None and not (native is not None and native.shooter_ST is None):
@@ -802,11 +970,6 @@ class Gurps(System):
                 "firing underwater: the in-water -6 (the underwater table lists melee reaches only)")
 
         # Called shot (gurps.hit-location).
-        loc_key = None
-        if native is not None and native.location:
-            loc_key = native.location
-        elif shot.called_location:
-            loc_key = LOCATION_TO_NATIVE[shot.called_location]
         if loc_key and loc_key != "torso":
             loc = lookup("gurps.hit-location", loc_key)
             src = "seed"
@@ -825,12 +988,6 @@ class Gurps(System):
 
         # Aim (gurps.maneuvers.aim, gurps.ranged-modifiers aim_1..aim_4, brace): + Acc on the
         # first turn, +1/+2/+3 for further turns; the aim bonus never exceeds the skill level.
-        turns = int(lad["aim_turns"].step_for(float(shot.shooter.aim_time)).native)
-        if native is not None:
-            turns = native.aim_turns
-        if turns and moving:
-            notes.append("aim ignored: a moving shooter takes the Move maneuver, not Aim [gurps.maneuvers]")
-            turns = 0
         if turns:
             cap = max(level, 0)
             aim = stats.Acc + AIM_EXTRA.get(turns, 3)
@@ -894,12 +1051,14 @@ class Gurps(System):
         if shot.shooter.hands == 1 and cls not in SHORT_ARMS:
             notes.append("long arm fired one-handed: the text gives no modifier")
         delta = tn - level
+        line = (f"{skill}-{level}: not allowed ({impossible})" if impossible is not None
+                else f"{skill}-{level} at {delta:+d}: {floor_text(mods, tn)}" if tn <= BANDS.auto_success
+                else f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}")
+        if shot.burst > 1:  # said on the roll line too: `xsys odds` prints no notes
+            line += f" (the first round of a burst of {shot.burst}: the seed has no rapid-fire rule)"
         return Check(
             system=self.key, stat=skill, base=level, modifiers=mods, target=tn, needs=f"3d6 <= {tn}",
-            chance=chance, outcomes=outcomes,
-            native=(f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}" if impossible is None
-                    else f"{skill}-{level}: not allowed ({impossible})"),
-            damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
+            chance=chance, outcomes=outcomes, native=line, damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
         )
 
     def light_modifier(self, shot: Shot) -> tuple[int, str, str]:
@@ -1307,15 +1466,36 @@ class Gurps(System):
         if entry is None:
             low = a.name.strip().lower()
             entry = next((e for e in cat.armor.values() if e.name.lower() == low or e.id == a.name), None)
-        if entry is not None:
-            return msgspec.structs.replace(strip_entry(entry), name=a.name)  # type: ignore[return-value]
         lad = self._lad["dr"]
+        if entry is not None:
+            # the catalog item, with what the sheet states of it: its PD (the neutral deflection,
+            # gurps.pd), where it sits and, where the sheet's DR is not the item's, its DR
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, deflection=a.PD)
+            if a.locations != self._armor_locations(out.covers):
+                out = msgspec.structs.replace(out, covers=list(a.locations))
+            item_dr = int(lad.native(float(entry.stops)))
+            if a.DR != item_dr:
+                dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+                out = msgspec.structs.replace(out, stops=Energy(lad.neutral(dr)))
+                col.loss("assumed", f"{path}.DR", f"{a.name}: DR {a.DR} is not the DR of its catalog item {entry.id} "
+                         f"({float(entry.stops):g} J: DR {item_dr}); the sheet's DR {dr} is kept (it stops "
+                         f"{float(out.stops):g} J)", "gurps.armor")
+            return out  # type: ignore[return-value]
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        if a.PD:
-            col.loss("kept-verbatim", f"{path}.PD", "PD has no neutral equivalent; kept for GURPS")
-        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)))  # type: ignore[arg-type]
+        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                     deflection=a.PD)
+
+    @staticmethod
+    def _armor_locations(covers: Sequence[str]) -> list[str]:
+        """The GURPS locations of neutral `covers` (gurps.hit-location), in order, once each."""
+        out: list[str] = []
+        for c in covers:
+            n = ARMOR_LOCATIONS.get(c)
+            if n is not None and n not in out:
+                out.append(n)
+        return out
 
     def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
         dr = int(self._lad["dr"].native(float(a.stops)))
@@ -1333,9 +1513,15 @@ class Gurps(System):
                 col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
             elif n not in locs:
                 locs.append(n)
+        pd, why = passive_defense(a)
+        if why is not None:
+            col.loss("assumed", f"{path}.PD", f"{a.name}: no passive defense stated; PD {pd} assumed ({why})",
+                     "gurps.pd")
         if col.tracing:
             col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
-        return GurpsArmor(name=a.name, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
+            col.step(f"{path}.PD", a.name, f"deflection {a.deflection}" if why is None else None, f"PD {pd}",
+                     rules=["gurps.pd"], source="assumed")
+        return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
 
     # ---- shots -------------------------------------------------------------------------
     def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:
@@ -1422,10 +1608,8 @@ class Gurps(System):
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        if a.PD:
-            col.loss("unsupported-field", f"{path}.PD", "PD has no neutral equivalent")
         return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
-                     catalog=a.catalog)
+                     catalog=a.catalog, deflection=a.PD)
 
     def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
         from xsys.core.registry import catalog
@@ -1463,11 +1647,18 @@ class Gurps(System):
         ST = None
         if "strength" in shot.shooter.characteristics:
             ST = int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
-        pop_up = float(shot.shooter.cover.exposure) < 1
+        turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
+        aims = turns > 0 and not exact(float(shot.shooter.speed)) > STEP_SPEED
+        pop_up = float(shot.shooter.cover.exposure) < 1 and not aims  # a pop-up shot is unaimed (the check)
         if pop_up and abs(float(shot.shooter.cover.exposure) - POP_UP_EXPOSURE) > 1e-9:
             col.loss("merged", "$.shooter.cover", f"the shooter's cover (visible fraction "
                      f"{float(shot.shooter.cover.exposure):g}) is read as a pop-up attack", "gurps.ranged-modifiers.pop_up")
-        exposure0 = float(shot.target.cover.exposure) == 0
+        elif float(shot.shooter.cover.exposure) < 1 and aims:
+            col.loss("unsupported-field", "$.shooter.cover", f"the shooter's cover (visible fraction "
+                     f"{float(shot.shooter.cover.exposure):g}): he aims from it, so no pop-up attack; the text has no "
+                     "modifier for a shooter's own cover", "gurps.ranged-modifiers.pop_up")
+        exposure0 = float(shot.target.cover.exposure) == 0 and not behind_see_through(shot.target.cover.barrier,
+                                                                                     ex.native)
         dark = float(shot.light.illuminance) == 0 and not (set(shot.light.aids) & (NV_AIDS | LIGHT_AIDS)
                                                            or w.sights in NV_SIGHTS)
         for path, cond, msg in (
@@ -1478,7 +1669,6 @@ class Gurps(System):
             if cond:
                 col.loss("unsupported-field", path, msg)
         armor = [self._armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
-        turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
         if turns > MAX_AIM_TURNS:  # the shot document holds at most 100 turns of aim
             col.loss("clamped", "$.shooter.aim_time", f"{float(shot.shooter.aim_time):g} s of aim is "
                      f"{turns:g} turns; written as {MAX_AIM_TURNS} (aim gives nothing past 3 turns)",

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 import msgspec
 from msgspec import Meta
 
-from xsys.core import cache, carried, dice
+from xsys.core import armorline, cache, carried, dice
 from xsys.core.dice import PoolRules
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
@@ -102,6 +102,11 @@ class NwodArmor(Opts, kw_only=True):
     general: Rating = 0
     ballistic: Rating = 0
     catalog: Name | None = None
+    # Where it sits and how readily it turns a blow aside (a GURPS PD), when that is not what its
+    # catalog item (or the torso alone, no deflection) says: the chart has neither, the line keeps
+    # them for the way back (xsys.core.armorline).
+    covers: list[Location] | None = None
+    deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class NwodNpc(Opts, kw_only=True):
@@ -1213,24 +1218,7 @@ class NwodSystem(System):
                 if col.tracing:
                     col.step(f"$.weapons[{i}]", f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
                              rules=["nwod.melee"], source="assumed")
-        armor = []
-        for i, a in enumerate(npc.armor):
-            if a.catalog:
-                try:
-                    from xsys.core.catalog import strip_entry
-
-                    entry = _catalog().armor.get(a.catalog)
-                    if entry is not None:
-                        armor.append(msgspec.structs.replace(strip_entry(entry), name=a.name))
-                        continue
-                except XsysError:
-                    pass
-            stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
-                _LADDERS["armor_general"].neutral(a.general)
-            armor.append(Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops)))
-            if col.tracing:
-                col.step(f"$.armor[{i}]", f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
-                         rules=["nwod.armor"], source="assumed")
+        armor = [self._armor_to_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(npc.armor)]
         native = msgspec.to_builtins(npc, enc_hook=_enc)
         for k in ("Resolve", "specialties", "merits"):
             if getattr(npc, k):
@@ -1248,6 +1236,44 @@ class NwodSystem(System):
         comb = Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons, melee=melee,
                          armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native}, carried={self.key: own})
         return col.result(comb)
+
+    def _armor_to_neutral(self, a: NwodArmor, col: Collector | None, path: str) -> Armor:
+        """An Armor Chart line as what it physically is: its catalog item (by ``catalog`` id, else by
+        the item's name, as "Full riot gear"), else the joules of its rating (nwod.armor); with the
+        coverage and deflection the line states (xsys.core.armorline)."""
+        from xsys.core.catalog import strip_entry
+
+        try:
+            cat = _catalog().armor
+        except XsysError:
+            cat = {}
+        entry = cat.get(a.catalog) if a.catalog else None
+        if entry is None and not a.catalog:
+            low = a.name.strip().casefold()
+            entry = next((x for x in cat.values() if x.name.casefold() == low), None)
+        if entry is not None:
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
+        else:
+            stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
+                _LADDERS["armor_general"].neutral(a.general)
+            out = Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops))
+            if col is not None and col.tracing:
+                col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
+                         rules=["nwod.armor"], source="assumed")
+        return armorline.restore(out, a.covers, a.deflection)
+
+    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
+        """general/ballistic by the joules stopped (nwod.armor), with the coverage and deflection the
+        chart cannot state where its catalog item would not give them back (xsys.core.armorline)."""
+        g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
+        b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
+        line = NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog)
+        if col.tracing:
+            col.step(path, a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"], source="assumed")
+        more = armorline.extras(a, self._armor_to_neutral(line, None, path))
+        if "deflection" in more:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(a, "nWoD"), "nwod.armor")
+        return msgspec.structs.replace(line, **more)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[NwodNpc]:
         col = Collector(self.key)
@@ -1277,14 +1303,7 @@ class NwodSystem(System):
         skills.update({k: v for k, v in own.get("skills", {}).items() if k not in skills})
         weapons = [self.weapon_from_neutral(w, col, f"$.weapons[{i}]") for i, w in enumerate(combatant.weapons)]
         weapons += self._melee_from_neutral(combatant, own.get("melee", {}), col)
-        armor = []
-        for i, a in enumerate(combatant.armor):
-            g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
-            b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
-            armor.append(NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog))
-            if col.tracing:
-                col.step(f"$.armor[{i}]", a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"],
-                         source="assumed")
+        armor = [self._armor_from_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(combatant.armor)]
         base = NwodNpc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
                        specialties={k: list(v) for k, v in own.get("specialties", {}).items()},
                        merits=dict(own.get("merits", {})), **{k: v for k, v in attrs.items()})

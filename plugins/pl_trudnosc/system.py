@@ -22,7 +22,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequenc
 import msgspec
 from msgspec import Meta
 
-from xsys.core import carried, codec, dice
+from xsys.core import armorline, carried, codec, dice
 from xsys.core.cache import load_toml
 from xsys.core.catalog import strip_entry
 from xsys.core.errors import InputError
@@ -45,7 +45,7 @@ from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, brief, unit_factor
-from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, VisionAid, cartridge_of, firearm_skill_for
+from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, Location, VisionAid, cartridge_of, firearm_skill_for
 
 from . import rules
 
@@ -487,6 +487,11 @@ class Pancerz(_S, kw_only=True):
     nazwa: Name
     punkty: Punkty | None = None
     katalog: Name | None = None
+    # Where it sits (osłania: neutral location words) and how readily it turns a blow aside
+    # (odbicie: a GURPS PD), when that is not what its catalog item (or the torso alone, no
+    # deflection) says: the points carry neither, the line keeps them (xsys.core.armorline).
+    osłania: list[Location] | None = None
+    odbicie: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class Przeszkoda(_S, kw_only=True):
@@ -1074,23 +1079,27 @@ class PlTrudnosc(System):
             if a.punkty is not None and a.punkty != derived:
                 col.loss("rounded", f"{path}.punkty", f"punkty {a.punkty} replaced by {derived}, from the "
                          f"catalog item's {arm.stops}", "pl.armor")
-            return arm  # type: ignore[return-value]
+            return armorline.restore(arm, a.osłania, a.odbicie)  # type: ignore[arg-type]
         step = lad.step_of(a.punkty)
         col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
                  "(assumed points scale)", "pl.armor")
-        return Armor(name=a.nazwa, stops=Energy(step.rep))
+        return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie)
 
     def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
         entry = catalog().armor.get(a.catalog) if a.catalog else None
         if entry is not None:
-            return Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
-        pts = all_ladders()["armor"].native(a.stops)
-        col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
-                 "pl.armor")
-        if a.covers != ["torso"]:
-            col.loss("unsupported-field", f"{path}.covers", "armor points carry no coverage; torso assumed",
+            line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
+        else:
+            pts = all_ladders()["armor"].native(a.stops)
+            col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
                      "pl.armor")
-        return Pancerz(nazwa=a.name, punkty=pts)
+            line = Pancerz(nazwa=a.name, punkty=pts)
+        # where it sits and its deflection, unless the catalog item (or the torso alone) gives
+        # them back (xsys.core.armorline)
+        more = armorline.extras(a, self._armor_to_neutral(line, Collector(self.key), path))
+        if "deflection" in more:
+            col.loss("kept-verbatim", f"{path}.odbicie", armorline.deflection_note(a, "pl-trudnosc"), "pl.armor")
+        return msgspec.structs.replace(line, osłania=more.get("covers"), odbicie=more.get("deflection"))
 
     # ---- shot conversions ------------------------------------------------------------
     def shot_to_neutral(self, s: Strzał) -> Result[Shot]:
