@@ -1088,11 +1088,6 @@ _STOP_SIGNALS = {name: word for name, word in (("SIGINT", "interrupted"), ("SIGT
 
 
 def _on_signal(signum: int, frame: Any) -> None:
-    for name in _STOP_SIGNALS:
-        try:
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-        except (ValueError, OSError):
-            pass
     word = _STOP_SIGNALS.get(signal.Signals(signum).name, "stopped")
     plugin = None
     if signal.Signals(signum).name == "SIGINT":
@@ -1100,6 +1095,14 @@ def _on_signal(signum: int, frame: Any) -> None:
 
         note_sigint()  # a plugin that swallows the stop below is still stopped when its call ends
         plugin = running()  # Ctrl-C while a third-party plugin ran: say which, and what it was doing
+    if plugin is None:
+        # a second stop signal while this one unwinds ends the process at once (the default);
+        # during a plugin call the handler stays, so the call's end can stop the run with it
+        for name in _STOP_SIGNALS:
+            try:
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+            except (ValueError, OSError):
+                pass
     raise _Stop(128 + signum, f"xsys: {word}" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""),
                 signalled=True)
 
