@@ -2,8 +2,9 @@
 exits 2; nothing here prints a traceback for bad input.
 
 Exit status: 0 success, 1 ``--strict`` losses, 2 a usage or input error (also ``xsys``
-with no arguments: the help on stderr), 130 Ctrl-C, 141 standard output closed by its
-reader (a broken pipe, as a shell reports a program ended by SIGPIPE)."""
+with no arguments: the help on stderr), 129 SIGHUP, 130 Ctrl-C (SIGINT), 143 SIGTERM (each
+after removing its temporary files), 141 standard output closed by its reader (a broken
+pipe, as a shell reports a program ended by SIGPIPE)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ import errno  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import stat  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Annotated, Any, Optional  # noqa: E402
 
@@ -147,10 +149,11 @@ class _Stop(BaseException):
     standard output that cannot be written. A BaseException, so that neither typer nor a
     command's ``except Exception`` turns it into something else."""
 
-    def __init__(self, code: int, line: str) -> None:
+    def __init__(self, code: int, line: str, signalled: bool = False) -> None:
         super().__init__(line)
         self.code = code
         self.line = line
+        self.signalled = signalled
 
 
 def _output_failed(exc: OSError) -> _Stop:
@@ -324,7 +327,7 @@ def validate(
             loaded = api.from_plain(data, str(f), system)
             for key, raw in loaded.settings.items():
                 api.system_for(key, {key: raw})  # settings are checked too
-            _emit(f"ok: {f} ({loaded.system} {loaded.kind})")
+            _emit(f"ok: {printable(f)} ({loaded.system} {loaded.kind})")
             for loss in read_losses(loaded.meta, loaded.system):  # what a format plugin could not read
                 typer.echo(f"{printable(str(f))}: {loss.render()}", err=True)
         except XsysError as exc:
@@ -339,7 +342,7 @@ DOC_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 
 
 def _info(text: str) -> None:
-    typer.echo(f"xsys: info: {text}", err=True)
+    typer.echo(printable(f"xsys: info: {text}"), err=True)
 
 
 _told: set[str] = set()  # plugin faults a command already said as errors (odds: failing house rules)
@@ -481,6 +484,8 @@ def convert(
     jobs = _jobs(inputs, out_dir)
     if len(jobs) > 1 and out_dir is None:
         raise XsysError("several inputs need --out-dir", expected="--out-dir DIR", found=f"{len(jobs)} inputs")
+    if output is not None and output != "-":
+        _refuse_replacing_an_input(jobs, output)
     # standard input is read first: its format, sniffed, names its output in --out-dir
     stdin: tuple[Any, str] | XsysError | None = None
     if any(src == "-" for src, _, _ in jobs):
@@ -554,7 +559,7 @@ class _Progress:
 
     def file(self, rel: str) -> None:
         if self.files is not None:
-            self.progress.update(self.files, description=rel[-40:])
+            self.progress.update(self.files, description=printable(rel)[-40:])
 
     def file_done(self) -> None:
         if self.files is not None:
@@ -566,12 +571,12 @@ class _Progress:
     def npcs(self, name: str) -> Any:
         def update(done: int, total: int | None, reached: int) -> None:
             if self.roster is None:
-                self.roster = self.progress.add_task(name[-40:], total=total or None, npcs=0)
+                self.roster = self.progress.add_task(printable(name)[-40:], total=total or None, npcs=0)
             if total is not None:
                 self.progress.update(self.roster, completed=done, npcs=done)
             else:  # a YAML roster: how far into the file, in bytes
                 self.progress.update(self.roster, completed=reached, total=self._size, npcs=done,
-                                     description=f"{name[-30:]} ({done:,} NPCs)")
+                                     description=f"{printable(name)[-30:]} ({done:,} NPCs)")
 
         try:
             self._size = os.path.getsize(name)
@@ -660,13 +665,22 @@ def _may_be_roster(src: str) -> bool:
     import mmap
 
     try:
-        with open(src, "rb") as fh:
-            if not os.path.isfile(src) or os.fstat(fh.fileno()).st_size == 0:
-                return False
+        # only a regular file, asked before it is opened: opening a FIFO would wait for its
+        # writer and closing it unread would throw the writer's data away
+        st = os.stat(src)
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            return False
+        with open(src, "rb", opener=_no_block) as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode) or os.fstat(fh.fileno()).st_size == 0:
+                return False  # replaced by something else meanwhile
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
                 return mm.find(b"npcs") >= 0
     except (OSError, ValueError):
         return False
+
+
+def _no_block(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, input_format: str | None,
@@ -764,6 +778,28 @@ def _jobs(inputs: list[str], out_dir: Path | None = None) -> list[tuple[str, str
     return jobs
 
 
+def _file_id(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the regular file `path` is (links followed; ``-``: what standard
+    input reads, when that is a file); None for anything else or nothing."""
+    try:
+        st = os.fstat(sys.stdin.fileno()) if path == "-" else os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def _refuse_replacing_an_input(jobs: list[tuple[str, str, bool]], output: str) -> None:
+    """`-o` naming an input (itself, a symbolic link to it, another hard link of it): refused
+    before anything is read or written, as ``--out-dir`` refuses it."""
+    out_id = _file_id(output)
+    if out_id is None:
+        return
+    for src, _, _ in jobs:
+        if _file_id(src) == out_id:
+            raise InputError("the output would replace an input", file=output, path="-o",
+                             expected="an output file other than the input", found="<stdin>" if src == "-" else src)
+
+
 def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | None,
                   input_format: str | None, stdin_fmt: str | None = None) -> dict[str, Path]:
     """Where each input goes in --out-dir; two inputs that would write the same file (even
@@ -772,6 +808,7 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
     dests: dict[str, Path] = {}
     taken: dict[str, str] = {}
     sources = {Path(src).resolve(): src for src, _, _ in jobs if src != "-"}
+    ids = {i: src for src, _, _ in jobs if (i := _file_id(src)) is not None}
     for src, rel, _ in jobs:
         try:
             out_fmt = fmt or documents.default_output_format(
@@ -787,10 +824,11 @@ def _destinations(jobs: list[tuple[str, str, bool]], out_dir: Path, fmt: str | N
             raise InputError("two inputs would write the same output file", file=str(dest), path="--out-dir",
                              expected="inputs with different names (or convert their folder, which keeps "
                              "sub-folders apart)", found=f"{taken[key]} and {src}")
-        if dest.resolve() in sources:
+        same = sources.get(dest.resolve()) or ids.get(_file_id(str(dest)) or (-1, -1))
+        if same is not None:  # the input itself, or another link to the same file
             raise InputError("the output would replace an input", file=str(dest), path="--out-dir",
                              expected="an output folder other than the input's, or another --format",
-                             found=f"{sources[dest.resolve()]}")
+                             found=same)
         taken[key] = src
         dests[src] = dest
     return dests
@@ -929,7 +967,7 @@ def curve(
         _emit("")
         _emit(curves.table(data))
     else:
-        _emit(f"wrote {output}")
+        _emit(f"wrote {printable(output)}")
 
 
 @app.command(cls=_Command)
@@ -1040,18 +1078,61 @@ def _is_usage_error(exc: BaseException) -> bool:
     return callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)
 
 
-def _on_sigint(signum: int, frame: Any) -> None:
-    from xsys.core.containment import note_sigint, running
+# A signal that asks xsys to stop (Ctrl-C, `kill`, a closed terminal) ends the run as an
+# error does: the exception unwinds, every temporary file is removed on the way, and the
+# exit status is the shell's for that signal (128 + its number). A second such signal
+# while the first is being handled ends the process at once (the default action); what
+# it leaves is only inside xsys's own temporary folders, which the next run removes.
+_STOP_SIGNALS = {name: word for name, word in (("SIGINT", "interrupted"), ("SIGTERM", "terminated"),
+                                               ("SIGHUP", "hung up")) if hasattr(signal, name)}
 
-    note_sigint()  # a plugin that swallows the stop below is still stopped when its call ends
-    plugin = running()  # Ctrl-C while a third-party plugin ran: say which, and what it was doing
-    raise _Stop(130, "xsys: interrupted" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""))
+
+def _on_signal(signum: int, frame: Any) -> None:
+    word = _STOP_SIGNALS.get(signal.Signals(signum).name, "stopped")
+    plugin = None
+    if signal.Signals(signum).name == "SIGINT":
+        from xsys.core.containment import note_sigint, running
+
+        note_sigint()  # a plugin that swallows the stop below is still stopped when its call ends
+        plugin = running()  # Ctrl-C while a third-party plugin ran: say which, and what it was doing
+    if plugin is None:
+        # a second stop signal while this one unwinds ends the process at once (the default);
+        # during a plugin call the handler stays, so the call's end can stop the run with it
+        for name in _STOP_SIGNALS:
+            try:
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+            except (ValueError, OSError):
+                pass
+    raise _Stop(128 + signum, f"xsys: {word}" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""),
+                signalled=True)
+
+
+def _install_signal_handlers() -> dict[int, Any]:
+    """Handle the stop signals whose action is still the default (a SIGHUP that `nohup`
+    ignores stays ignored); the handlers to put back."""
+    from xsys.core.containment import default_int_twin
+
+    saved: dict[int, Any] = {}
+    for name in _STOP_SIGNALS:
+        sig = getattr(signal, name)
+        try:
+            current = signal.getsignal(sig)
+            # (SIGINT: the default handler, or its twin that counts Ctrl-C for plugin calls in this process)
+            default = (signal.default_int_handler, default_int_twin, _interrupted_while_starting) \
+                if name == "SIGINT" else (signal.SIG_DFL,)
+            if current in default:
+                signal.signal(sig, _on_signal)
+                saved[sig] = signal.default_int_handler if name == "SIGINT" else signal.SIG_DFL
+        except (ValueError, OSError):  # not the main thread
+            pass
+    return saved
 
 
 def _err(line: str) -> None:
+    """One line to stderr, control characters (of a file name, say) shown escaped."""
     if sys.stderr is not None:
         try:
-            sys.stderr.write(line + "\n")
+            sys.stderr.write(printable(line) + "\n")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass
@@ -1105,32 +1186,26 @@ def main(argv: list[str] | None = None) -> None:
     that cannot be written end with one line on stderr and the exit status documented at
     the top of this module, never a traceback."""
     args = list(sys.argv[1:] if argv is None else argv)
-    handler_set = False
+    saved: dict[int, Any] = {}
     try:
-        try:
-            from xsys.core.containment import default_int_twin
-
-            # (the default handler, or its twin that counts Ctrl-C for plugin calls in this process)
-            if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, default_int_twin,
-                                                   _interrupted_while_starting):
-                signal.signal(signal.SIGINT, _on_sigint)
-                handler_set = True
-        except ValueError:  # not the main thread
-            pass
+        saved = _install_signal_handlers()
         _stand_in_for_closed_streams()
         code = _dispatch(args)
         _flush_stdout()
     except _Stop as stop:
         code = stop.code
-        if code != 130:
+        if not stop.signalled:
             _silence_stdout()
         _err(stop.line)
     except KeyboardInterrupt:
         code = 130
         _err("xsys: interrupted")
     finally:
-        if handler_set:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for sig, handler in saved.items():
+            try:
+                signal.signal(sig, handler)
+            except (ValueError, OSError):
+                pass
     sys.exit(code)
 
 

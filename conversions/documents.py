@@ -134,15 +134,23 @@ OUTPUT_FACTOR = 8
 _ENV = "XSYS_MAX_INPUT_BYTES"
 
 
+# A limit above this is read as this (2**50 bytes, a PiB: more than any document, and small
+# enough that the limit times OUTPUT_FACTOR, times two for the web server's bodies, is still
+# a size every buffer and decompressor takes).
+LARGEST_LIMIT = 1 << 50
+
+
 def _limit_from_env() -> int | None:
     raw = os.environ.get(_ENV)
     if raw is None or not raw.strip():
         return DEFAULT_MAX_INPUT_BYTES
-    try:
-        value = int(raw.strip())
-    except ValueError:
+    text = raw.strip()
+    if not text.isdigit() or not text.isascii():  # no sign, no '1e9', no '16_777_216'
         return None
-    return value if value > 0 else None
+    if len(text) > 20:  # sure to be above LARGEST_LIMIT (and no 100,000-digit int() to parse)
+        return LARGEST_LIMIT
+    value = int(text)
+    return min(value, LARGEST_LIMIT) if value > 0 else None
 
 
 MAX_INPUT_BYTES: int | None = _limit_from_env()  # None: the variable is set but is not a size
@@ -151,8 +159,9 @@ MAX_INPUT_BYTES: int | None = _limit_from_env()  # None: the variable is set but
 def max_input_bytes() -> int:
     """The input limit in bytes; a clear error if XSYS_MAX_INPUT_BYTES is not a size."""
     if MAX_INPUT_BYTES is None:
+        raw = os.environ.get(_ENV) or ""
         raise InputError(f"{_ENV} is not a size in bytes", expected="a whole number above 0, e.g. 16777216",
-                         found=repr(os.environ.get(_ENV)))
+                         found=repr(raw) if len(raw) <= 60 else repr(raw[:60]) + f"... ({len(raw)} characters)")
     return MAX_INPUT_BYTES
 
 
@@ -183,6 +192,28 @@ def _too_large(data: bytes, fmt: str, file: str, rest: Any = None, size: int | N
     else:
         expected = f"at most {limit} bytes, the {_ENV} limit"
     raise InputError("input too large", file=file, expected=expected, found=found)
+
+
+READ_CHUNK = 1 << 20
+
+
+def read_upto(stream: Any, cap: int, size: int | None = None) -> bytes:
+    """At most `cap` bytes of `stream`, read in chunks of a MiB (nothing is allocated for
+    the cap itself, which may be far larger than memory); `size`, a regular file's size,
+    lets a file that fits be read in one call."""
+    first = min(cap, size + 1 if size is not None else READ_CHUNK)
+    data = stream.read(first)
+    if len(data) < first and size is not None or not data:
+        return data  # the whole file (or stream) in one read
+    parts = [data]
+    got = len(data)
+    while got < cap:
+        chunk = stream.read(min(READ_CHUNK, cap - got))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
 
 
 def _count(stream: Any, cap: int) -> int:
@@ -352,15 +383,18 @@ def read_with_format(path: str | Path, fmt: str | None = None) -> tuple[Any, str
     try:
         if stdin:
             stream = sys.stdin.buffer
-            data = stream.read(limit * OUTPUT_FACTOR + 1)
+            data = read_upto(stream, limit * OUTPUT_FACTOR + 1)
             if fmt is None:
                 fmt = sniff_format(data)
             _too_large(data, fmt, name, rest=stream)
         else:
+            # opened once and read once: a FIFO or a process substitution (<(...)) has no
+            # second reading
             with open(p, "rb") as fh:
                 st = os.fstat(fh.fileno())
-                data = fh.read(limit * OUTPUT_FACTOR + 1)
-                _too_large(data, fmt, name, rest=fh, size=st.st_size if stat.S_ISREG(st.st_mode) else None)
+                size = st.st_size if stat.S_ISREG(st.st_mode) else None
+                data = read_upto(fh, limit * OUTPUT_FACTOR + 1, size)
+                _too_large(data, fmt, name, rest=fh, size=size)
     except FileNotFoundError:
         raise InputError("no such file", file=name) from None
     except IsADirectoryError:

@@ -61,6 +61,9 @@ class Param:
     help: str = ""
     default: Any = REQUIRED
     choices: Callable[[], Sequence[str]] | None = None
+    # a quantity is a size (a length, a mass ...) and never negative, unless this says it is
+    # an offset (gurps.height's elevation: the shooter below the target is negative)
+    signed: bool = False
 
     @property
     def required(self) -> bool:
@@ -105,9 +108,12 @@ class Param:
         from xsys.core import units
 
         try:
-            return units.parse(text, qtype)
+            value = units.parse(text, qtype)
         except XsysError:
             raise _error(rule, where, f"expected {what} (e.g. '{example}'), found {text!r}") from None
+        if value < 0 and not self.signed:
+            raise _error(rule, where, f"must not be negative (expected {what} of 0 or more, found {text!r})")
+        return value
 
 
 @dataclass(frozen=True)
@@ -206,8 +212,9 @@ def alias(rule: str, of: str) -> None:
     FORMULAS[rule] = [Formula(rule, f.systems, f.summary, f.params, f.run) for f in FORMULAS[of]]
 
 
-def P(name: str, kind: str = "int", help: str = "", default: Any = REQUIRED, choices=None) -> Param:
-    return Param(name, kind, help, default, choices)
+def P(name: str, kind: str = "int", help: str = "", default: Any = REQUIRED, choices=None,
+      signed: bool = False) -> Param:
+    return Param(name, kind, help, default, choices, signed)
 
 
 def _opt(name: str, kind: str = "int", help: str = "", default: Any = None, choices=None) -> Param:
@@ -785,7 +792,7 @@ def _(s, v):
 
 
 @formula("gurps.height", "gurps", "effective distance shooting up or down", P("distance", "length"),
-         P("elevation", "length", "shooter above target (negative: below)"))
+         P("elevation", "length", "shooter above target (negative: below)", signed=True))
 def _(s, v):
     return {"effective_distance_m": _gurps().effective_distance(float(v["distance"]), float(v["elevation"]))}
 

@@ -1,55 +1,71 @@
-"""`xsys serve`: the local web page and its JSON API (issue 21), a Litestar app run by uvicorn.
+"""`xsys serve`: the local web page and its JSON API, a Litestar app run by uvicorn.
 
 Every endpoint calls what the CLI calls (api.convert / api.dump, api.shots_of / api.odds,
 curve.sweep / curve.plot, documents.schema, the registry), so the page and the API show the
 numbers `xsys convert`, `xsys odds` and `xsys curve` print. A user error is the CLI's one
 line, as ``{"error": line}`` with status 400 (a bad request: unknown system or format,
-malformed request), 413 (too large) or 422 (a document or shot xsys cannot take); never a
-traceback.
+malformed request, an option out of range), 403 (a request from another web site), 408 (not
+received in time), 413 (too large), 415 (not JSON), 422 (a document or shot xsys cannot
+take) or 503 (over the time budget, or the server is busy); never a traceback. Values taken
+from the request are cut to a few dozen characters in these lines.
 
-Concurrency: the handlers are synchronous, CPU-bound code and run in the framework's worker
-threads (``sync_to_thread``). They share the registry and the caches (lru_cache, the
-registry's own locks) read-only; the trace switch is a ContextVar. Two shared things are
-not thread-safe and are serialised here: ``documents.schema`` (it swaps a msgspec
-function while it runs, so its results are computed once under a lock and kept) and
-matplotlib's pyplot (one chart drawn at a time)."""
+How the server spends its time (the process that runs uvicorn is the *front*):
+
+* Conversions (convert, odds, curve) run in a small pool of conversion processes, each a
+  Python of its own started by the front, so a conversion never holds the front's
+  interpreter lock and the pool converts on as many cores as it has processes. ``workers``
+  processes take any request; one more takes quick ones (a document under ``heavy_bytes``,
+  a curve of at most ``heavy_points`` points) while all the others are busy with long ones,
+  so a quick request never waits behind someone's long conversion. Requests wait in
+  arrival order.
+* Every conversion request has a time budget (``time_limit``, from the moment its body is
+  read: waiting for a process and converting). When it runs out the answer is 503 with one
+  line, and a conversion still running is stopped by killing its process (a fresh one
+  starts): Python cannot stop a thread that is running Python code, and a check of the
+  deadline inside the conversion would bound only the code that checks it.
+* Request bodies are read by the front within the size limit (refused at once when the
+  Content-Length is over it, and stopped at the limit when it is not told); the bodies held
+  at once are bounded too (``body_memory``), so memory stays flat however many are sent.
+* The connection layer (conversions/serve_net.py) bounds slow clients and open connections.
+* Answers are kept by the request's content (AnswerCache): a conversion is a pure function
+  of its request, and the page asks for the same one again and again.
+
+Only the page itself may POST: a request whose Origin or Sec-Fetch-Site says another web
+site sent it is refused (a page the user visits elsewhere could otherwise make the browser
+spend this machine's CPU), and the API takes only JSON (a form or text/plain body, which a
+browser sends cross-site without asking, is 415)."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import copy
 import hashlib
 import logging
 import os
 import re
+import signal
+import struct
+import sys
 import tempfile
 import threading
-from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Callable
+from typing import Annotated, Any, Awaitable, Callable
 
 import msgspec
-from litestar import Litestar, MediaType, Response, get, post
-from litestar.config.allowed_hosts import AllowedHostsConfig
-from litestar.exceptions import HTTPException, ValidationException
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.plugins import JsonRenderPlugin
-from litestar.params import Body, Parameter
-
-try:
-    from litestar.params import QueryParameter
-except ImportError:  # litestar before 2.25: the then-current way
-    QueryParameter = None
 
 from xsys.core import __version__
 from xsys.core.errors import InputError, PluginError, UnknownSystemError, XsysError
 from xsys.core.registry import default_registry
 
 from . import documents
+
+log = logging.getLogger("xsys.serve")
 
 MEDIA = {".yaml": "application/yaml", ".json": "application/json", ".toml": "application/toml",
          ".md": "text/markdown"}
@@ -270,92 +286,104 @@ def sheet_html(markdown: str) -> str:
 
 # ---- the work of each endpoint (plain functions: the tests and the benchmark call them too) --
 
-class AnswerCache:
-    """Answers of recent requests, by the request's content: a conversion is a pure function
-    of its request (the registry is fixed while the server runs), and the page asks for the
-    same one again and again (each view, each format). Identical requests that arrive
-    together are computed once: the others wait for that answer (single flight). Errors are
-    not kept. Bounded by entries and by the size of what they hold."""
 
-    def __init__(self, entries: int = 256, max_bytes: int = 64 * 1024 * 1024) -> None:
-        self.entries, self.max_bytes = entries, max_bytes
-        self._done: OrderedDict[bytes, tuple[Any, int]] = OrderedDict()
-        self._running: dict[bytes, Future] = {}
-        self._bytes = 0
-        self._lock = threading.Lock()
+# ---- limits ---------------------------------------------------------------------------------
 
-    @staticmethod
-    def key(request: Any) -> bytes:
-        # the input limit too: a document over it must not be answered from before
-        return hashlib.sha256(msgspec.msgpack.encode([documents.MAX_INPUT_BYTES, request])).digest()
-
-    def peek(self, request: Any) -> Any:
-        """The kept answer, or None (quick: fit to call from the event loop)."""
-        key = self.key(request)
-        with self._lock:
-            hit = self._done.get(key)
-            if hit is None:
-                return None
-            self._done.move_to_end(key)
-            return hit[0]
-
-    def get(self, request: Any, compute: Callable[[], Any], size: Callable[[Any], int]) -> Any:
-        key = self.key(request)
-        with self._lock:
-            hit = self._done.get(key)
-            if hit is not None:
-                self._done.move_to_end(key)
-                return hit[0]
-            fut = self._running.get(key)
-            mine = fut is None
-            if mine:
-                fut = self._running[key] = Future()
-        if not mine:
-            return fut.result()
-        try:
-            value = compute()
-        except BaseException as exc:
-            with self._lock:
-                del self._running[key]
-            fut.set_exception(exc)
-            raise
-        n = size(value)
-        with self._lock:
-            del self._running[key]
-            if n <= self.max_bytes // 16:
-                self._done[key] = (value, n)
-                self._bytes += n
-                while len(self._done) > self.entries or self._bytes > self.max_bytes:
-                    _, (_, gone) = self._done.popitem(last=False)
-                    self._bytes -= gone
-        fut.set_result(value)
-        return value
+TIME_LIMIT_ENV = "XSYS_SERVE_TIME_LIMIT"
 
 
-_answers = AnswerCache()
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
+@dataclass(frozen=True)
+class Limits:
+    """What one request may cost the server, and how many the server takes at once."""
+
+    #: conversion processes that take any request (`xsys serve --workers`); one more takes
+    #: quick requests while these are all busy with long ones
+    workers: int = 1
+    #: seconds a conversion request may take, waiting for a process and converting
+    time_limit: float = 60.0
+    #: a document longer than this (characters) is a long request: only the `workers`
+    #: processes take it. A one-NPC block is 0.5-2 KB and converts in about 10 ms; a roster
+    #: of 16 KB (about 100 NPCs) in about 0.2 s
+    heavy_bytes: int = 16 * 1024
+    #: a curve of more points than this is a long request (1,000 points: about 0.5 s)
+    heavy_points: int = 250
+    #: request bodies held at once, in bytes (None: 8 bodies of the largest size)
+    body_memory: int | None = None
+    #: connection layer (conversions/serve_net.py): seconds an idle keep-alive connection is
+    #: kept; seconds a request's head and body may take to arrive; open connections at most
+    keep_alive: float = 130.0
+    request_timeout: float = 30.0
+    max_connections: int = 1000
+    #: the command that starts a conversion process (None: this Python, worker_main)
+    worker_argv: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_env(cls, **kw: Any) -> "Limits":
+        raw = os.environ.get(TIME_LIMIT_ENV)
+        if raw is not None:
+            try:
+                t = float(raw)
+                if not 0 < t < 1e6:
+                    raise ValueError
+            except ValueError:
+                raise InputError(f"{TIME_LIMIT_ENV} is not a number of seconds", expected="a number above 0, e.g. 60",
+                                 found=repr(raw)) from None
+            kw.setdefault("time_limit", t)
+        return cls(**kw)
 
 
-def _workers() -> ThreadPoolExecutor:
-    """The conversion threads: a few (the work holds the interpreter lock; more threads
-    than cores only take turns), shared by every request."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 2, thread_name_prefix="xsys-convert")
-        return _pool
+class BadRequest(InputError):
+    """An option of the request itself is wrong (not the document): status 400."""
 
 
-def _answer_size(r: "ConvertResponse") -> int:
-    return len(r.output) + len(r.sheet) + len(r.sheet_html) + sum(len(t) for t in r.trace) + 200 * len(r.losses)
+# ---- error lines for a client --------------------------------------------------------------
+
+CUT = 60  # characters of a value from the request that an error line repeats
+RUN = 200  # the longest unbroken run of characters an error line keeps (a file path fits)
+LINE = 2000  # the longest error line
 
 
-def convert_cached(req: ConvertRequest) -> ConvertResponse:
-    """do_convert, through the answer cache."""
-    return _answers.get(req, lambda: do_convert(req), _answer_size)
+def _cut(text: str, n: int = CUT) -> str:
+    if len(text) <= n:
+        return text
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":  # a repr: keep its quotes
+        return f"{text[:n]}…{text[0]} ({len(text) - 2:,} characters)"
+    return f"{text[:n]}… ({len(text):,} characters)"
 
 
+def short_line(line: str) -> str:
+    """An error line with every long run of characters cut (a 10,000-character key that a
+    message repeats comes back as its first characters and its length)."""
+    line = re.sub(r"\S{%d,}" % (RUN + 1), lambda m: _cut(m.group(0), RUN), line)
+    return _cut(line, LINE) if len(line) > LINE else line
+
+
+def client_line(exc: XsysError) -> str:
+    """The CLI's one line for an error, with what it repeats of the request cut short."""
+    if exc.found is not None and len(str(exc.found)) > CUT:
+        exc = copy.copy(exc)
+        exc.found = _cut(str(exc.found))
+    return short_line(exc.line())
+
+
+def status_of(exc: XsysError) -> int:
+    if isinstance(exc, BadRequest):
+        return 400
+    if exc.message.startswith(("input too large", "output too large")):  # documents' size limits
+        return 413
+    if isinstance(exc, UnknownSystemError) or exc.message in ("unknown input format", "unknown output format"):
+        return 400
+    if isinstance(exc, PluginError):
+        return 500
+    return 422
+
+
+def error_body(line: str) -> bytes:
+    return msgspec.json.encode(ErrorResponse(error=line))
+
+
+def internal_line(exc: BaseException) -> str:
+    return short_line(f"internal error: {type(exc).__name__}: {exc}".replace("\n", " "))
 def do_convert(req: ConvertRequest) -> ConvertResponse:
     from . import api
 
@@ -424,13 +452,39 @@ def do_odds(req: OddsRequest) -> OddsResponse:
     return OddsResponse(shots=out, errors=list({f.line(): None for f in failures}))
 
 
+def parse_sweep(spec: str) -> tuple[str, float, float]:
+    """`sweep` as `xsys curve --sweep` reads it; an error names the field and the range its
+    axis takes (a number too large for a float is out of that range: a bad request, not a
+    document too large)."""
+    from . import curve as curves
+
+    try:
+        return curves.parse_sweep(spec)
+    except InputError as exc:
+        m = re.match(r"^\s*([a-z-]+)\s*=", spec)
+        axis = m.group(1) if m else None
+        expected = exc.expected
+        message = exc.message
+        if axis in curves.AXES:
+            qtype, unit = curves.AXES[axis][0], curves.AXES[axis][1]
+            span = "0 to 1" if qtype is None else f"0 {unit} or more, finite"
+            example = f"{axis}={SWEEPS[axis][0]}..{SWEEPS[axis][1]}" if axis in SWEEPS else None
+            if "too large" in message or message == "out of range":
+                message = "out of range"
+                expected = f"FROM and TO each {span} for {axis}" + (f", e.g. {example}" if example else "")
+        raise BadRequest(message, path="$.sweep", expected=expected, found=exc.found) from None
+
+
 _plot_lock = threading.Lock()
 
 
 def do_curve(req: CurveRequest) -> CurveResponse:
     from . import curve as curves
 
-    axis, lo, hi = curves.parse_sweep(req.sweep)
+    axis, lo, hi = parse_sweep(req.sweep)
+    if not 2 <= req.points <= curves.MAX_POINTS:
+        raise BadRequest("out of range", path="$.points", expected=f"2 to {curves.MAX_POINTS:,} points",
+                         found=f"{req.points:,}")
     shots, settings, _ = _shots(req)
     if not 1 <= req.shot_index <= len(shots):
         raise InputError("no such shot", path="$.shot_index", expected=f"1 to {len(shots)}", found=str(req.shot_index))
@@ -510,34 +564,421 @@ def schema_json(kind: str | None, system: str) -> bytes:
 
 # ---- errors as one line --------------------------------------------------------------
 
-def status_of(exc: XsysError) -> int:
-    if "too large" in exc.message:
-        return 413
-    if isinstance(exc, UnknownSystemError) or exc.message in ("unknown input format", "unknown output format"):
-        return 400
-    if isinstance(exc, PluginError):
-        return 500
-    return 422
+
+# ---- a conversion process ---------------------------------------------------------------------
+#
+# The front writes a request as a frame: 4 bytes of length (big-endian), one byte saying
+# which endpoint, the request as msgpack. The process answers with 4 bytes of length, 2 of
+# HTTP status and the JSON body. A first answer of status 0 says the process is ready.
+
+KINDS: dict[bytes, tuple[type, Callable[[Any], Any]]] = {
+    b"c": (ConvertRequest, do_convert), b"o": (OddsRequest, do_odds), b"u": (CurveRequest, do_curve)}
 
 
-def _validation_line(exc: Any) -> str:
-    """The framework's complaint about a request body, as one line in the CLI's form
-    (``request: $.field: what is wrong``)."""
-    details = [d for d in (getattr(exc, "extra", None) or []) if isinstance(d, dict)]
-    msg, path = str(getattr(exc, "detail", "") or exc), None
-    if details:
-        msg = str(details[0].get("message") or msg)
-        key = details[0].get("key")
-        if key and key != "data":
-            path = f"$.{key}"
-    msg = re.sub(r"\s+", " ", msg).strip()
-    m = re.search(r" - at `([^`]*)`$", msg)
-    if m:
-        msg, path = msg[:m.start()], m.group(1)
-    return InputError(msg or "malformed request", file="request", path=path).line()
+def _frame(kind: bytes, payload: bytes) -> bytes:
+    return struct.pack(">I", len(payload) + 1) + kind + payload
 
 
-# ---- the page ------------------------------------------------------------------------
+def work(kind: bytes, payload: bytes) -> tuple[int, bytes]:
+    """One request, as a conversion process runs it: the status and the JSON answer."""
+    try:
+        typ, fn = KINDS[kind]
+        return 200, msgspec.json.encode(fn(msgspec.msgpack.decode(payload, type=typ)))
+    except XsysError as exc:
+        return status_of(exc), error_body(client_line(exc))
+    except Exception as exc:  # the traceback to the server's terminal, one line to the client
+        log.error("internal error", exc_info=exc)
+        return 500, error_body(internal_line(exc))
+
+
+def worker_main() -> None:
+    """A conversion process: frames in on stdin, answers out on stdout, until stdin ends."""
+    # Ctrl-C in the terminal reaches every process of the group: the front stops the pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print goes to the terminal, not into the answers
+    sys.stdout = sys.stderr
+    inp = sys.stdin.buffer
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    default_registry().load()
+    # ready now; the dice tables and equating caches fill in the background (the first
+    # conversion asked for does not wait for every system's, and a process that replaces a
+    # killed one is taking requests within a second)
+    threading.Thread(target=_warm_caches, name="xsys-serve-warm", daemon=True).start()
+    out.write(struct.pack(">IH", 2, 0))
+    out.flush()
+    while True:
+        head = inp.read(4)
+        if len(head) < 4:
+            return
+        (n,) = struct.unpack(">I", head)
+        body = inp.read(n)
+        if len(body) < n:
+            return
+        status, answer = work(body[:1], body[1:])
+        try:
+            out.write(struct.pack(">IH", len(answer) + 2, status) + answer)
+            out.flush()
+        except BrokenPipeError:  # the front is gone: stop quietly (what is unwritten goes nowhere)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+            return
+
+
+# ---- the pool -----------------------------------------------------------------------------------
+
+Answer = tuple[int, bytes, dict[str, str]]  # status, JSON body, extra headers
+
+
+class _Job:
+    __slots__ = ("seq", "frame", "heavy", "future", "t0", "started", "timer", "worker", "expired")
+
+    def __init__(self, seq: int, frame: bytes, heavy: bool, future: asyncio.Future) -> None:
+        self.seq, self.frame, self.heavy, self.future = seq, frame, heavy, future
+        self.t0 = time.monotonic()
+        self.started: float | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.worker: _Worker | None = None
+        self.expired = False
+
+    def finish(self, answer: Answer) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if not self.future.done():
+            self.future.set_result(answer)
+
+
+class _Worker:
+    def __init__(self, quick: bool) -> None:
+        self.quick = quick  # takes only quick requests
+        self.proc: asyncio.subprocess.Process | None = None
+        self.ready = False
+        self.job: _Job | None = None
+        self.failures = 0
+
+
+async def _read_answer(proc: asyncio.subprocess.Process) -> tuple[int, bytes]:
+    assert proc.stdout is not None
+    (n,) = struct.unpack(">I", await proc.stdout.readexactly(4))
+    data = await proc.stdout.readexactly(n)
+    return struct.unpack(">H", data[:2])[0], data[2:]
+
+
+class ConversionPool:
+    """``limits.workers`` conversion processes for any request, and one that takes quick
+    requests while every other one is busy with a long one; one queue in arrival order (a
+    long request skips ahead of nothing; a quick one waits only for quick ones); a deadline
+    per request that kills the process past it."""
+
+    STARTUP = 120.0  # seconds a new process may take to start
+    GRACE = 2.0  # seconds a process may take to stop when the server stops
+    SLOW = 1.0  # seconds after which a quick request counts as a long one
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.workers = [_Worker(False) for _ in range(limits.workers)] + [_Worker(True)]
+        self.light: deque[_Job] = deque()
+        self.heavy: deque[_Job] = deque()
+        self.seq = 0
+        self.closed = False
+        self.tasks: set[asyncio.Task] = set()
+        self.argv = list(limits.worker_argv or (sys.executable, "-c",
+                                                "from xsys.conversions.serve import worker_main; worker_main()"))
+        env = dict(os.environ)
+        if documents.MAX_INPUT_BYTES is not None:  # the front's input limit, in every process
+            env[documents._ENV] = str(documents.MAX_INPUT_BYTES)
+        self.env = env
+
+    # -- processes
+    def start(self) -> None:
+        for w in self.workers:
+            self._spawn(w)
+
+    def _bg(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _spawn(self, w: _Worker, delay: float = 0.0) -> None:
+        w.ready = False
+        self._bg(self._start(w, delay))
+
+    async def _start(self, w: _Worker, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        if self.closed:
+            return
+        try:
+            proc = await asyncio.create_subprocess_exec(*self.argv, stdin=asyncio.subprocess.PIPE,
+                                                        stdout=asyncio.subprocess.PIPE, env=self.env)
+        except OSError as exc:
+            self._failed(w, f"cannot start: {exc}")
+            return
+        w.proc = proc
+        try:
+            status, _ = await asyncio.wait_for(_read_answer(proc), self.STARTUP)
+            if status != 0:
+                raise ValueError(f"status {status}")
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError, ValueError) as exc:
+            _kill(proc)
+            self._bg(proc.wait())
+            w.proc = None
+            code = proc.returncode
+            self._failed(w, f"exited with code {code} before it was ready" if code is not None else f"not ready: {exc!r}")
+            return
+        if self.closed:
+            _kill(proc)
+            return
+        w.ready, w.failures = True, 0
+        self._bg(self._watch(w, proc))
+        self._dispatch()
+
+    async def _watch(self, w: _Worker, proc: asyncio.subprocess.Process) -> None:
+        """A process that ends while it waits for work (killed from outside, out of memory)
+        is replaced at once; one that ends while converting is _exchange's to replace."""
+        code = await proc.wait()
+        if not self.closed and w.proc is proc and w.job is None:
+            log.warning("xsys serve: a conversion process stopped (exit code %s) while idle; a new one is starting", code)
+            self._replace(w)
+
+    def _failed(self, w: _Worker, why: str) -> None:
+        w.failures += 1
+        delay = min(30.0, 0.5 * 2 ** w.failures)
+        log.warning("xsys serve: a conversion process %s; trying again in %g s", why, delay)
+        self._spawn(w, delay)
+
+    def _replace(self, w: _Worker) -> None:
+        proc = w.proc
+        w.proc, w.ready, w.job = None, False, None
+        if proc is not None:
+            _kill(proc)
+            self._bg(proc.wait())
+        self._spawn(w)
+
+    async def close(self) -> None:
+        self.closed = True
+        for q in (self.light, self.heavy):
+            while q:
+                q.popleft().finish((503, error_body("request: the server is stopping"), {}))
+        procs = [w.proc for w in self.workers if w.proc is not None]
+        for t in list(self.tasks):
+            t.cancel()
+        # the end of its input stops an idle process, and it saves what it learnt (the
+        # on-disk cache, at exit); a busy one is killed (as is one that is slow to stop)
+        for w in self.workers:
+            if w.proc is not None and w.job is not None:
+                _kill(w.proc)
+        for p in procs:
+            if p.stdin is not None:
+                p.stdin.close()
+        for p in procs:
+            try:
+                await asyncio.wait_for(p.wait(), self.GRACE)
+            except asyncio.TimeoutError:
+                _kill(p)
+                await p.wait()
+
+    # -- requests
+    def submit(self, kind: bytes, payload: bytes, heavy: bool) -> asyncio.Future:
+        """Queue a request; the future gives its Answer."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        if self.closed:
+            fut.set_result((503, error_body("request: the server is stopping"), {}))
+            return fut
+        self.seq += 1
+        job = _Job(self.seq, _frame(kind, payload), heavy, fut)
+        job.timer = loop.call_at(loop.time() + self.limits.time_limit, self._expire, job)
+        (self.heavy if heavy else self.light).append(job)
+        self._dispatch()
+        return fut
+
+    def _next(self, quick_only: bool) -> _Job | None:
+        light = self.light[0] if self.light else None
+        if quick_only:
+            return self.light.popleft() if light else None
+        heavy = self.heavy[0] if self.heavy else None
+        if light is not None and (heavy is None or light.seq < heavy.seq):
+            return self.light.popleft()
+        return self.heavy.popleft() if heavy is not None else None
+
+    def _held(self, w: _Worker, now: float) -> bool:
+        """A general process that will not take a quick request soon: starting, or busy with
+        a long request (or with one that has run over SLOW seconds)."""
+        return not w.ready or w.proc is None or (w.job is not None and (
+            w.job.heavy or now - (w.job.started or now) > self.SLOW))
+
+    def _dispatch(self) -> None:
+        now = time.monotonic()
+        for w in self.workers:
+            if not (w.ready and w.job is None and w.proc is not None):
+                continue
+            # the quick process converts only while every general one is held: under quick
+            # requests alone, `workers` processes convert (one core each), not one more
+            if w.quick and not all(self._held(g, now) for g in self.workers if not g.quick):
+                continue
+            job = self._next(w.quick)
+            if job is not None:
+                w.job, job.worker, job.started = job, w, now
+                self._bg(self._exchange(w, job))
+                if not w.quick and not job.heavy:  # if it runs long, the quick process may step in
+                    asyncio.get_running_loop().call_later(self.SLOW, self._dispatch)
+
+    async def _exchange(self, w: _Worker, job: _Job) -> None:
+        proc = w.proc
+        assert proc is not None and proc.stdin is not None
+        try:
+            proc.stdin.write(job.frame)
+            await proc.stdin.drain()
+            status, body = await _read_answer(proc)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
+            if job.expired:
+                job.finish(self._over_budget(job))
+            else:
+                try:  # its exit code, for the line
+                    await asyncio.wait_for(proc.wait(), 2.0)
+                except asyncio.TimeoutError:
+                    pass
+                code = proc.returncode
+                log.error("xsys serve: a conversion process stopped (%s) while converting; a new one is starting",
+                          f"exit code {code}" if code is not None else type(exc).__name__)
+                job.finish((500, error_body(f"internal error: the conversion process stopped "
+                                            f"({f'exit code {code}' if code is not None else type(exc).__name__})"
+                                            f" while converting this request"), {}))
+            self._replace(w)
+            self._dispatch()
+            return
+        except asyncio.CancelledError:
+            raise
+        job.finish((status, body, {}))
+        w.job = None
+        self._dispatch()
+
+    def _expire(self, job: _Job) -> None:
+        job.timer = None
+        if job.future.done():
+            return
+        job.expired = True
+        if job.worker is None:  # still waiting for a process
+            (self.heavy if job.heavy else self.light).remove(job)
+            job.finish(self._over_budget(job))
+        elif job.worker.proc is not None:
+            from . import serve_net
+
+            serve_net.NOTICES.note("budget", time_limit=self.limits.time_limit)
+            _kill(job.worker.proc)  # _exchange sees the end of its output and answers
+
+    def _over_budget(self, job: _Job) -> Answer:
+        now = time.monotonic()
+        waited = (job.started or now) - job.t0
+        if job.started is None:
+            found = f"{waited:.1f} s waiting for a conversion process (the server is busy)"
+            headers = {"Retry-After": "5"}
+        else:
+            found = f"{waited:.1f} s waiting for a conversion process, then {now - job.started:.1f} s converting"
+            headers = {}
+        line = InputError("over the time budget", file="request",
+                          expected=f"an answer within {self.limits.time_limit:g} s, the limit of this server "
+                                   f"({TIME_LIMIT_ENV}; the CLI has none)", found=found).line()
+        return 503, error_body(line), headers
+
+    def state(self) -> dict[str, Any]:
+        return {"processes": len(self.workers), "ready": sum(w.ready for w in self.workers),
+                "busy": sum(w.job is not None for w in self.workers),
+                "waiting": len(self.light) + len(self.heavy),
+                "pids": [w.proc.pid for w in self.workers if w.proc is not None]}
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+
+
+# ---- answers kept --------------------------------------------------------------------------------
+
+class AnswerCache:
+    """Answers of recent requests, by the request's content: a conversion is a pure function
+    of its request (the registry is fixed while the server runs), and the page asks for the
+    same one again and again (each view, each format). Identical requests that arrive
+    together are computed once: the others wait for that answer (single flight). Only
+    answers with status 200 are kept. Bounded by entries and by the size of what they hold."""
+
+    def __init__(self, entries: int = 256, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.entries, self.max_bytes = entries, max_bytes
+        self._done: OrderedDict[bytes, bytes] = OrderedDict()
+        self._running: dict[bytes, asyncio.Future] = {}
+        self._bytes = 0
+
+    @staticmethod
+    def key(kind: bytes, payload: bytes) -> bytes:
+        """The request's endpoint and content (as msgpack), and the input limit: a document
+        over the limit must not be answered from before."""
+        return hashlib.sha256(msgspec.msgpack.encode([documents.MAX_INPUT_BYTES, kind]) + payload).digest()
+
+    def peek(self, key: bytes) -> bytes | None:
+        hit = self._done.get(key)
+        if hit is not None:
+            self._done.move_to_end(key)
+        return hit
+
+    def keep(self, key: bytes, value: bytes) -> None:
+        if len(value) > self.max_bytes // 16 or key in self._done:
+            return
+        self._done[key] = value
+        self._bytes += len(value)
+        while len(self._done) > self.entries or self._bytes > self.max_bytes:
+            _, gone = self._done.popitem(last=False)
+            self._bytes -= len(gone)
+
+    async def answer(self, key: bytes, compute: Callable[[], Awaitable[Answer]]) -> Answer:
+        hit = self.peek(key)
+        if hit is not None:
+            return 200, hit, {}
+        fut = self._running.get(key)
+        if fut is None:
+            fut = self._running[key] = asyncio.ensure_future(self._compute(key, compute))
+        # shielded: a client that goes away does not stop the answer the others wait for
+        return await asyncio.shield(fut)
+
+    async def _compute(self, key: bytes, compute: Callable[[], Awaitable[Answer]]) -> Answer:
+        try:
+            answer = await compute()
+        finally:
+            self._running.pop(key, None)
+        if answer[0] == 200:
+            self.keep(key, answer[1])
+        return answer
+
+
+class Runtime:
+    """What one app holds while it runs: its pool, its kept answers, the bodies in memory."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.pool: ConversionPool | None = None
+        self.answers = AnswerCache()
+        self.body_bytes = 0  # bytes of the request bodies being handled now
+
+    def start(self) -> None:
+        self.pool = ConversionPool(self.limits)
+        self.pool.start()
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            await self.pool.close()
+
+    def heavy(self, req: Request_) -> bool:
+        long_doc = req.document is not None and len(req.document) > self.limits.heavy_bytes
+        return long_doc or (isinstance(req, CurveRequest) and req.points > self.limits.heavy_points)
+
+    async def answer(self, kind: bytes, req: Request_) -> Answer:
+        assert self.pool is not None, "the app has not started"
+        pool = self.pool
+        payload = msgspec.msgpack.encode(req)
+        heavy = self.heavy(req)
+        return await self.answers.answer(self.answers.key(kind, payload), lambda: pool.submit(kind, payload, heavy))
 
 def _page() -> tuple[bytes, str]:
     """index.html and its Content-Security-Policy: scripts only the page's own (by hash),
@@ -555,16 +996,143 @@ def _page() -> tuple[bytes, str]:
 
 
 def body_limit() -> int:
-    """The largest request body taken: room for the largest document the CLI reads (a
-    file xsys wrote may be OUTPUT_FACTOR times the input limit) written as a JSON string
-    (escapes may double it). The document itself is then held to the CLI's own limit."""
-    return documents.max_input_bytes() * documents.OUTPUT_FACTOR * 2 + 65536
+    """The largest request body read: the input limit (XSYS_MAX_INPUT_BYTES, the CLI's),
+    and a sixteenth more for the JSON escapes of the document (a newline is two bytes in a
+    JSON string: a YAML file grows by about 3%) and 64 KiB for the other fields. The document
+    itself is then held to the CLI's own limit. (A file xsys wrote may be up to OUTPUT_FACTOR
+    times the limit for the CLI; the server does not read bodies that large.)"""
+    limit = documents.max_input_bytes()
+    return limit + limit // 16 + 65536
 
 
 def _query(name: str, description: str) -> Any:
-    if QueryParameter is not None:
-        return QueryParameter(name=name, description=description)
-    return Parameter(query=name, description=description)
+    try:
+        from litestar.params import QueryParameter
+    except ImportError:  # litestar before 2.25: the then-current way
+        from litestar.params import Parameter
+
+        return Parameter(query=name, description=description)
+    return QueryParameter(name=name, description=description)
+
+
+
+def _validation_line(exc: Any) -> str:
+    """The framework's complaint about a request body, as one line in the CLI's form
+    (``request: $.field: what is wrong``)."""
+    details = [d for d in (getattr(exc, "extra", None) or []) if isinstance(d, dict)]
+    msg, path = str(getattr(exc, "detail", "") or exc), None
+    if details:
+        msg = str(details[0].get("message") or msg)
+        key = details[0].get("key")
+        if key and key != "data":
+            path = f"$.{key}"
+    msg = re.sub(r"\s+", " ", msg).strip()
+    m = re.search(r" - at `([^`]*)`$", msg)
+    if m:
+        msg, path = msg[:m.start()], m.group(1)
+    return short_line(InputError(msg or "malformed request", file="request", path=path).line())
+
+
+def too_large_line(limit: int) -> str:
+    return InputError("input too large", file="request body",
+                      expected=f"at most {limit} bytes (room for a document within the "
+                               f"{documents._ENV} limit, {documents.max_input_bytes()} bytes)").line()
+
+
+# ---- who may ask, and for how much --------------------------------------------------------
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _same_origin(origin: bytes, host: bytes | None) -> bool:
+    """The Origin a browser sends with the page's own requests: this server's scheme and
+    the Host the request names (a default port may be left out of either)."""
+    scheme, sep, rest = origin.lower().partition(b"://")
+    if not sep or scheme not in (b"http", b"https") or host is None:
+        return False
+    default = b":80" if scheme == b"http" else b":443"
+    strip = (lambda h: h[:-len(default)] if h.endswith(default) else h)
+    return strip(rest) == strip(host.lower())
+
+
+class Guard:
+    """ASGI middleware in front of every route: a state-changing or costly request (any
+    method but GET/HEAD/OPTIONS) is refused when another web site sent it (403); the API
+    takes only JSON (415); a body over the limit is refused by its Content-Length before a
+    byte of it is read (413); and the bodies handled at once are held to
+    ``runtime.limits.body_memory`` bytes (503 beyond, with Retry-After)."""
+
+    def __init__(self, app: Any, runtime: Runtime, limit: int) -> None:
+        self.app, self.runtime, self.limit = app, runtime, limit
+        self.memory = runtime.limits.body_memory or 8 * limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers: dict[bytes, bytes] = {}
+        for k, v in scope["headers"]:
+            headers.setdefault(k, v)
+        site, origin = headers.get(b"sec-fetch-site"), headers.get(b"origin")
+        # behind a reverse proxy the page's origin is the name the proxy was reached by, which
+        # it passes on as X-Forwarded-Host (a page elsewhere cannot add that header to a request
+        # without the browser asking this server first, which it does not answer)
+        own = (headers.get(b"host"), headers.get(b"x-forwarded-host"))
+        if site not in (None, b"same-origin", b"none") or (
+                origin is not None and not any(_same_origin(origin, h) for h in own)):
+            who = (origin or b"").decode("latin-1") or f"Sec-Fetch-Site: {site.decode('latin-1')}"  # type: ignore[union-attr]
+            await _refuse(send, 403, InputError(
+                "refused: sent by another web site", file="request",
+                expected="a request from this server's own page, or from a program that sends no Origin",
+                found=_cut(who)).line())
+            return
+        ctype = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        if ctype != b"application/json":
+            await _refuse(send, 415, InputError(
+                "not JSON", file="request", path="Content-Type", expected="application/json",
+                found=_cut(repr(ctype.decode("latin-1"))) if ctype else "none").line())
+            return
+        raw = headers.get(b"content-length")
+        size = None
+        if raw is not None:
+            try:
+                size = int(raw)
+            except ValueError:
+                size = -1
+            if size < 0:
+                await _refuse(send, 400, InputError("bad Content-Length", file="request",
+                                                    expected="a whole number of bytes", found=_cut(repr(raw))).line())
+                return
+            if size > self.limit:
+                await _refuse(send, 413, too_large_line(self.limit))
+                return
+        need = self.limit if size is None else size  # a body sent in chunks may grow to the limit
+        rt = self.runtime
+        if rt.body_bytes and rt.body_bytes + need > self.memory:
+            await _refuse(send, 503, InputError(
+                "server busy", file="request",
+                expected=f"request bodies of at most {self.memory} bytes at once (try again in a moment)",
+                found=f"{rt.body_bytes} bytes being handled, and {need} more").line(), {b"retry-after": b"1"})
+            return
+        rt.body_bytes += need
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            rt.body_bytes -= need
+
+
+SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+async def _refuse(send: Any, status: int, line: str, headers: dict[bytes, bytes] | None = None) -> None:
+    """An answer given before the body is read: the connection is closed after it (the rest
+    of the body is not read)."""
+    body = error_body(line)
+    hs = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+          (b"connection", b"close")] + [(k.lower().encode(), v.encode()) for k, v in SECURITY.items()]
+    hs += list((headers or {}).items())
+    await send({"type": "http.response.start", "status": status, "headers": hs})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def local_hosts(port: int) -> list[str]:
@@ -574,17 +1142,32 @@ def local_hosts(port: int) -> list[str]:
     return [f"{h}:{port}" for h in ("127.0.0.1", "localhost", r"[::1]")] + ["127.0.0.1", "localhost"]
 
 
-def create_app(allowed_hosts: list[str] | None = None) -> Litestar:
-    """The ASGI application; with `allowed_hosts`, only requests naming one of them."""
+def create_app(allowed_hosts: list[str] | None = None, limits: Limits | None = None) -> Any:
+    """The ASGI application (a Litestar app); with `allowed_hosts`, only requests naming one
+    of them. Its conversion processes start with the app (its lifespan) and stop with it."""
+    from litestar import Litestar, MediaType, Response, get, post
+    from litestar.config.allowed_hosts import AllowedHostsConfig
+    from litestar.exceptions import HTTPException, ValidationException
+    from litestar.middleware import DefineMiddleware
+    from litestar.openapi import OpenAPIConfig
+    from litestar.openapi.plugins import JsonRenderPlugin
+    from litestar.params import Body
+
+    limits = limits or Limits.from_env()
     html, csp = _page()
     limit = body_limit()
-    security = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
-    errors = {400: ErrorResponse, 413: ErrorResponse, 422: ErrorResponse}
+    rt = Runtime(limits)
+    errors = {400: ErrorResponse, 403: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse,
+              422: ErrorResponse, 503: ErrorResponse}
+
+    def reply(answer: Answer) -> Any:
+        status, body, extra = answer
+        return Response(body, status_code=status, media_type=MediaType.JSON, headers={**SECURITY, **extra})
 
     @get("/", media_type=MediaType.HTML, include_in_schema=False, sync_to_thread=False)
     def index() -> Response[bytes]:
         return Response(html, media_type=MediaType.HTML,
-                        headers={"Content-Security-Policy": csp, "Cache-Control": "no-cache", **security})
+                        headers={"Content-Security-Policy": csp, "Cache-Control": "no-cache", **SECURITY})
 
     @get("/api/systems", sync_to_thread=False, summary="Installed systems (`xsys systems --json`)")
     def systems() -> dict[str, Any]:
@@ -597,71 +1180,75 @@ def create_app(allowed_hosts: list[str] | None = None) -> Litestar:
                ) -> Response[bytes]:
         return Response(schema_json(kind, system), media_type=MediaType.JSON)
 
+    # conversions run in the pool (see the module's docstring); the answer is its JSON as is
     @post("/api/convert", status_code=200, request_max_body_size=limit,
           summary="Convert a document to another system (`xsys convert`)")
-    async def convert(data: Annotated[ConvertRequest, Body()]) -> ConvertResponse:
-        # an answer kept from before is given at once; a conversion (CPU-bound) runs in a
-        # small pool of threads, so the event loop keeps taking requests meanwhile
-        hit = _answers.peek(data)
-        if hit is not None:
-            return hit
-        return await asyncio.get_running_loop().run_in_executor(_workers(), convert_cached, data)
+    async def convert(data: Annotated[ConvertRequest, Body()]) -> Response[ConvertResponse]:
+        return reply(await rt.answer(b"c", data))
 
-    @post("/api/odds", sync_to_thread=True, status_code=200, request_max_body_size=limit,
+    @post("/api/odds", status_code=200, request_max_body_size=limit,
           summary="A shot in every system: native check, modifiers with rule IDs, exact chance (`xsys odds`)")
-    def odds(data: Annotated[OddsRequest, Body()]) -> OddsResponse:
-        return do_odds(data)
+    async def odds(data: Annotated[OddsRequest, Body()]) -> Response[OddsResponse]:
+        return reply(await rt.answer(b"o", data))
 
-    @post("/api/curve", sync_to_thread=True, status_code=200, request_max_body_size=limit,
+    @post("/api/curve", status_code=200, request_max_body_size=limit,
           summary="The chance along one axis in every system, with the SVG chart (`xsys curve`)")
-    def curve(data: Annotated[CurveRequest, Body()]) -> CurveResponse:
-        return do_curve(data)
+    async def curve(data: Annotated[CurveRequest, Body()]) -> Response[CurveResponse]:
+        return reply(await rt.answer(b"u", data))
 
     def on_xsys_error(_: Any, exc: XsysError) -> Response[ErrorResponse]:
-        return Response(ErrorResponse(error=exc.line()), status_code=status_of(exc), headers=security)
+        return Response(ErrorResponse(error=client_line(exc)), status_code=status_of(exc), headers=SECURITY)
 
     def on_http_error(request: Any, exc: HTTPException) -> Response[ErrorResponse]:
+        headers = dict(SECURITY)
         if exc.status_code == 413:
-            line = InputError("input too large", file="request body",
-                              expected=f"at most {limit} bytes (room for a document within the "
-                                       f"{documents._ENV} limit, {documents.max_input_bytes()} bytes)").line()
+            line = too_large_line(limit)
+            headers["Connection"] = "close"  # the rest of the body is not read
         elif isinstance(exc, ValidationException):
             line = _validation_line(exc)
         elif exc.status_code == 400:
-            line = InputError(str(exc.detail), file="request body").line()
+            line = short_line(InputError(str(exc.detail), file="request body").line())
         else:
-            line = InputError(str(exc.detail), file="request", path=request.url.path).line()
-        return Response(ErrorResponse(error=line), status_code=exc.status_code, headers=security)
+            line = short_line(InputError(str(exc.detail), file="request", path=request.url.path).line())
+        return Response(ErrorResponse(error=line), status_code=exc.status_code, headers=headers)
+
+    def on_too_deep(_: Any, exc: RecursionError) -> Response[ErrorResponse]:
+        # only the JSON decoder recurses in the front (conversions run in their own processes)
+        line = InputError("nested too deeply", file="request body",
+                          expected="JSON of ordinary depth", found="more levels of nesting than the decoder follows").line()
+        return Response(ErrorResponse(error=line), status_code=400, headers=SECURITY)
 
     def on_crash(_: Any, exc: Exception) -> Response[ErrorResponse]:
         # the traceback goes to the terminal that runs the server, one line to the client
-        logging.getLogger("xsys.serve").error("internal error", exc_info=exc)
-        line = f"internal error: {type(exc).__name__}: {exc}".replace("\n", " ")
-        return Response(ErrorResponse(error=line), status_code=500, headers=security)
+        log.error("internal error", exc_info=exc)
+        return Response(ErrorResponse(error=internal_line(exc)), status_code=500, headers=SECURITY)
 
     for handler in (convert, odds, curve, schema):
         handler.responses = {code: _response_spec(code, cls) for code, cls in errors.items()}
 
-    def warm() -> None:
-        # the registry now; the dice tables and equating caches in the background, so the
-        # first conversion a user asks for does not pay for them
+    def start() -> None:
         default_registry().load()
-        threading.Thread(target=_warm_caches, name="xsys-serve-warm", daemon=True).start()
+        rt.start()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[index, systems, schema, convert, odds, curve],
-        exception_handlers={XsysError: on_xsys_error, HTTPException: on_http_error, Exception: on_crash},
+        exception_handlers={XsysError: on_xsys_error, HTTPException: on_http_error, RecursionError: on_too_deep,
+                            Exception: on_crash},
         openapi_config=OpenAPIConfig(title="xsys", version=__version__, path="/api/openapi",
                                      render_plugins=[JsonRenderPlugin()],
                                      description="The JSON API of `xsys serve`: what the page calls."),
-        on_startup=[warm],
+        middleware=[DefineMiddleware(Guard, runtime=rt, limit=limit)],
+        # the handlers' annotations are strings (future annotations) naming these local imports
+        signature_namespace={"Response": Response, "Body": Body},
+        on_startup=[start],
+        on_shutdown=[rt.close],
         request_max_body_size=limit,
         allowed_hosts=AllowedHostsConfig(allowed_hosts=allowed_hosts) if allowed_hosts else None,
         logging_config=None,  # the process's logging is the caller's (no INFO lines from the app)
         debug=False,
     )
-
-
+    app.state.xsys = rt  # the tests and the benchmark look at the pool through it
+    return app
 WARM_NPC = {"system": "neutral", "kind": "npc", "name": "warm-up", "skills": {"handgun": 0.5}}
 
 
@@ -676,8 +1263,13 @@ def _warm_caches() -> None:
 
 
 def _response_spec(code: int, cls: type) -> Any:
-    return ResponseSpec(data_container=cls, description={400: "a bad request (unknown system or format)",
-                                                         413: "too large", 422: "a document xsys cannot take"}[code])
+    from litestar.openapi.datastructures import ResponseSpec
+
+    return ResponseSpec(data_container=cls, description={
+        400: "a bad request (unknown system or format, an option out of range, malformed JSON)",
+        403: "sent by another web site (its Origin or Sec-Fetch-Site)", 413: "too large",
+        415: "not application/json", 422: "a document xsys cannot take",
+        503: "over the time budget, or the server is busy (then with Retry-After)"}[code])
 
 
 def _bind(host: str, port: int) -> Any:
@@ -707,45 +1299,33 @@ def _bind(host: str, port: int) -> Any:
     return sock
 
 
-HOSTS_ENV = "XSYS_SERVE_HOSTS"  # how `run` tells worker processes which Host headers to answer
 
 
-def worker_app() -> Litestar:
-    """The application of one worker process of ``xsys serve --workers N`` (an app factory that
-    uvicorn imports in each process): the hosts it answers come from the parent's environment."""
-    hosts = os.environ.get(HOSTS_ENV, "")
-    return create_app(msgspec.json.decode(hosts) if hosts else None)
-
-
-def run(host: str, port: int, info: Callable[[str], None], workers: int = 1) -> None:
-    """Serve the page and the API with uvicorn until interrupted (Ctrl-C). With ``workers`` > 1,
-    uvicorn runs that many processes on the one listening socket: a conversion holds Python's
-    interpreter lock, so one process converts on one core at a time."""
-    import uvicorn
+def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, limits: Limits | None = None) -> None:
+    """Serve the page and the API with uvicorn until interrupted (Ctrl-C): one front process
+    (HTTP) and ``workers`` conversion processes, and one more for quick requests (a
+    conversion holds Python's interpreter lock, so one process converts on one core)."""
+    from . import serve_net
 
     if not 0 <= port <= 65535:
         raise InputError("out of range", path="--port", expected="0 to 65535", found=str(port))
     if not 1 <= workers <= 64:
         raise InputError("out of range", path="--workers", expected="1 to 64 processes", found=str(workers))
+    limits = replace(limits or Limits.from_env(), workers=workers)
+    documents.max_input_bytes()  # a clear error now if XSYS_MAX_INPUT_BYTES is not a size
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     loopback = host in ("127.0.0.1", "localhost", "::1")
     hosts = local_hosts(bound) if loopback else None
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     shown = f"[{shown}]" if ":" in shown else shown
-    procs = f" ({workers} worker processes)" if workers > 1 else ""
-    info(f"serving the page at http://{shown}:{bound}/{procs} (its API: /api/openapi/openapi.json); Ctrl-C stops it")
+    procs = f"{workers} conversion process{'es' if workers > 1 else ''} and one for quick requests"
+    info(f"serving the page at http://{shown}:{bound}/ ({procs}; its API: /api/openapi/openapi.json); Ctrl-C stops it")
     if not loopback:
         info(f"listening on {host}, not only this machine: anyone who can reach port {bound} can use the page")
+    serve_net.raise_fd_limit()
     try:
-        if workers > 1:
-            # uvicorn's own process manager over the socket bound above (public API: an import
-            # string, a factory, the socket's descriptor)
-            os.environ[HOSTS_ENV] = msgspec.json.encode(hosts).decode() if hosts else ""
-            uvicorn.run("xsys.conversions.serve:worker_app", factory=True, fd=sock.fileno(), workers=workers,
-                        log_level="warning", access_log=False)
-        else:
-            server = uvicorn.Server(uvicorn.Config(create_app(hosts), log_level="warning", access_log=False))
-            server.run(sockets=[sock])
+        server = serve_net.server(serve_net.server_config(create_app(hosts, limits), limits))
+        server.run(sockets=[sock])
     finally:
         sock.close()

@@ -1,18 +1,35 @@
-"""Latency of `xsys serve` under load: N concurrent one-NPC conversions against a real
-uvicorn on 127.0.0.1 (issue 21: the median under 200 concurrent requests, warm, < 20 ms).
+"""What `xsys serve` delivers under load, beside what the machine can: one-NPC conversions
+against a real server on 127.0.0.1, and the same conversions in one process.
 
-    python -m xsys.conversions.serve_bench [--requests 1000] [--concurrency 200] [--to gurps] [--json]
+    python -m xsys.conversions.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--rounds 5] [--json]
 
-The server runs in a process of its own (`serve.run`); the client is a bounded pool of raw
-HTTP/1.1 keep-alive connections on asyncio (one per concurrent request, no extra
-dependency). Latency is per request, from sending it to the last byte of the answer; a
-warm-up round (every target system) runs first and is not counted. Answers are checked:
-each sheet names its NPC, a sample equals the conversion computed directly, and every
-answer for the same NPC equals it.
+It measures, in one run (the machine may be shared, so the ratio of two numbers measured
+together means more than either alone):
 
+* in process: conversions per second of `serve.do_convert` in this process, one after
+  another (what one core does with no server at all);
+* the ratio served / (in process x workers), in `rounds` rounds of `in_process`
+  conversions in process then `concurrency` served ones (pooled, all at once): the median
+  of the rounds' ratios (a load that comes and goes on a shared machine weighs on both
+  halves of a round); and the same in CPU time (the CPU a conversion takes in process over
+  the CPU a served one takes, front and conversion process), which another process's load
+  changes less;
+* served, three client patterns, each `requests` different NPCs `concurrency` at a time,
+  every answer checked: pooled keep-alive connections (one per concurrent client, reused);
+  a new connection per request; pooled clients while `slow` other connections send half a
+  request and wait (a slow client is answered 408 at the request timeout and is not one of
+  the errors counted: a failed or wrong answer to a pooled client is);
+* fairness: the latency of one-NPC conversions sent while long requests (rosters) keep the
+  server's general processes busy;
+* memory: the resident size of the server (its front and its conversion processes) before
+  and after, and each process's peak; and the CPU time a request cost the front (HTTP,
+  JSON, the queue) and the conversion processes.
+
+The server runs in a process of its own (`serve.run`, as `xsys serve --workers N`); the
+client is raw HTTP/1.1 on asyncio (no extra dependency), bounded in connections and time.
 Under a closed loop of C concurrent clients the median latency is about C divided by the
-throughput (Little's law): a conversion that costs t seconds of one core's time cannot
-have a median under C * t / cores, whatever the framework."""
+throughput (Little's law): a conversion that costs t seconds of one core's time cannot have
+a median under C * t / cores, whatever the framework."""
 
 from __future__ import annotations
 
@@ -20,9 +37,11 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import threading
 import time
+from pathlib import Path
 from typing import Any, Iterator
 
 DEFAULT_NPC = """Detective Sergeant Frank Malloy
@@ -35,20 +54,24 @@ Weapons: Smith & Wesson Model 10 (.38 Special) 55%, damage 1D10, base range 15 m
 
 
 @contextlib.contextmanager
-def running(host: str = "127.0.0.1", port: int = 0, app: Any = None) -> Iterator[tuple[str, int]]:
-    """A real uvicorn serving the app in a background thread; yields (host, port)."""
-    import uvicorn
+def running(host: str = "127.0.0.1", port: int = 0, app: Any = None,
+            limits: Any = None) -> Iterator[tuple[str, int]]:
+    """A real uvicorn serving the app in a background thread, configured as `xsys serve`
+    configures it (serve_net: timeouts, connection limit); yields (host, port) once the
+    app's conversion processes are ready."""
+    from . import serve, serve_net
 
-    from . import serve
-
-    app = app if app is not None else serve.create_app()
+    limits = limits or serve.Limits()
+    app = app if app is not None else serve.create_app(limits=limits)
     sock = serve._bind(host, port)
-    server = uvicorn.Server(uvicorn.Config(app, log_config=None, log_level="warning", access_log=False))
+    server = serve_net.server(serve_net.server_config(app, limits, log_config=None))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="xsys-serve", daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 30
-        while not server.started:
+        deadline = time.monotonic() + 60
+        rt = getattr(app.state, "xsys", None)
+        while not server.started or (rt is not None and (rt.pool is None or rt.pool.state()["ready"]
+                                                          < rt.pool.state()["processes"])):
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.01)
@@ -59,9 +82,12 @@ def running(host: str = "127.0.0.1", port: int = 0, app: Any = None) -> Iterator
         sock.close()
 
 
+# ---- the client --------------------------------------------------------------------------------
+
 async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, port: int,
-                   path: str, body: bytes) -> tuple[int, bytes]:
-    writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                   path: str, body: bytes, close: bool = False) -> tuple[int, bytes]:
+    extra = "Connection: close\r\n" if close else ""
+    writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n{extra}"
                  f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
     await writer.drain()
     head = await reader.readuntil(b"\r\n\r\n")
@@ -82,17 +108,20 @@ async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, h
     return status, data
 
 
-async def load(host: str, port: int, bodies: list[bytes], concurrency: int,
-               path: str = "/api/convert") -> list[tuple[float, int, bytes]]:
-    """Send every body, `concurrency` at a time (one keep-alive connection each); for each
-    request (in order): its latency in seconds, status and answer."""
+async def load(host: str, port: int, bodies: list[bytes], concurrency: int, path: str = "/api/convert",
+               new_connection: bool = False, errors: list[str] | None = None) -> list[tuple[float, int, bytes]]:
+    """Send every body, `concurrency` at a time: each concurrent client on one keep-alive
+    connection it reuses, or (`new_connection`) on a new connection per request. For each
+    request (in order): its latency in seconds, status and answer. With `errors`, a request
+    that fails on the network is noted there (status 0) and its client connects again;
+    without, the error is raised."""
     results: list[Any] = [None] * len(bodies)
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(len(bodies)):
         queue.put_nowait(i)
 
     async def worker() -> None:
-        reader, writer = await asyncio.open_connection(host, port)
+        conn = None
         try:
             while True:
                 try:
@@ -100,14 +129,66 @@ async def load(host: str, port: int, bodies: list[bytes], concurrency: int,
                 except asyncio.QueueEmpty:
                     return
                 t0 = time.perf_counter()
-                status, data = await _request(reader, writer, host, port, path, bodies[i])
+                try:
+                    if conn is None:
+                        conn = await asyncio.open_connection(host, port)
+                    status, data = await _request(*conn, host, port, path, bodies[i], close=new_connection)
+                except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+                    if errors is None:
+                        raise
+                    errors.append(f"{type(exc).__name__}: {exc}")
+                    status, data = 0, b""
+                    if conn is not None:
+                        conn[1].close()
+                    conn = None
                 results[i] = (time.perf_counter() - t0, status, data)
+                if new_connection and conn is not None:
+                    conn[1].close()
+                    conn = None
         finally:
-            writer.close()
+            if conn is not None:
+                conn[1].close()
 
     await asyncio.gather(*(worker() for _ in range(min(concurrency, len(bodies)))))
     return results
 
+
+async def _slow_clients(host: str, port: int, n: int, stop: asyncio.Event) -> dict[str, int]:
+    """`n` connections that each send half a request head, then one byte a second, until
+    `stop`; a connection the server closes is opened again. How they were answered."""
+    seen: dict[str, int] = {}
+
+    async def one() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+            except OSError:
+                seen["connect error"] = seen.get("connect error", 0) + 1
+                await asyncio.sleep(0.5)
+                continue
+            writer.write(f"POST /api/convert HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: ".encode())
+            try:
+                while not stop.is_set():
+                    try:
+                        data = await asyncio.wait_for(reader.read(64), 1.0)
+                    except asyncio.TimeoutError:
+                        writer.write(b"x")
+                        continue
+                    key = data.split(b"\r\n")[0].decode("latin-1")[9:12] if data else "closed"
+                    seen[key] = seen.get(key, 0) + 1
+                    break
+            except OSError:
+                seen["reset"] = seen.get("reset", 0) + 1
+            finally:
+                writer.close()
+
+    tasks = [asyncio.ensure_future(one()) for _ in range(n)]
+    await stop.wait()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return seen
+
+
+# ---- what is measured ------------------------------------------------------------------------
 
 def expected_sheet(document: str, to: str) -> str:
     """The sheet the server must answer, computed directly."""
@@ -116,17 +197,38 @@ def expected_sheet(document: str, to: str) -> str:
     return serve.do_convert(serve.ConvertRequest(document=document, to=to, format="md")).sheet
 
 
+def _named(document: str, i: int) -> str:
+    """The NPC, named apart (so no answer can come from the server's cache)."""
+    return f"No. {i} {document}"
+
+
+def in_process_rate(count: int, to: str, document: str = DEFAULT_NPC, start: int = -2000) -> tuple[float, float]:
+    """Conversions per second of serve.do_convert in this process, one after another (after
+    a warm-up), of NPCs named as the served ones are; and the CPU milliseconds each took."""
+    from . import serve
+
+    for i in range(10):
+        serve.do_convert(serve.ConvertRequest(document=_named(document, start + 1000 - i), to=to, format="md"))
+    t0, c0 = time.perf_counter(), time.process_time()
+    for i in range(count):
+        serve.do_convert(serve.ConvertRequest(document=_named(document, start - i), to=to, format="md"))
+    return count / (time.perf_counter() - t0), (time.process_time() - c0) * 1000 / count
+
+
 @contextlib.contextmanager
-def server_process(workers: int = 1) -> Iterator[tuple[str, int]]:
+def server_process(workers: int = 1, limits_code: str = "") -> Iterator[tuple[str, int, int]]:
     """`serve.run` in a process of its own (so the client does not share its interpreter
-    lock), with `workers` uvicorn worker processes; yields (host, port) once it answers."""
+    lock), as `xsys serve --workers N` runs; yields (host, port, pid) once it answers."""
     import re
     import subprocess
     import sys
     import urllib.request
 
-    code = ("import sys; from xsys.conversions import serve; "
-            f"serve.run('127.0.0.1', 0, lambda t: print(t, file=sys.stderr, flush=True), {int(workers)})")
+    code = ("import sys; from xsys.conversions import serve\n"
+            "try:\n"
+            f"    serve.run('127.0.0.1', 0, lambda t: print(t, file=sys.stderr, flush=True), {int(workers)}"
+            f"{', serve.Limits(' + limits_code + ')' if limits_code else ''})\n"
+            "except KeyboardInterrupt:\n    pass\n")
     p = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
     try:
         assert p.stderr is not None
@@ -144,92 +246,222 @@ def server_process(workers: int = 1) -> Iterator[tuple[str, int]]:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        yield "127.0.0.1", port
+        yield "127.0.0.1", port, p.pid
     finally:
         p.terminate()
-        p.wait(30)
+        try:
+            p.wait(30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def _memory(pid: int) -> dict[str, Any]:
+    """Resident size (MB) of a process and its children (Linux /proc; empty elsewhere)."""
+    def status(p: int) -> dict[str, int]:
+        try:
+            text = Path(f"/proc/{p}/status").read_text()
+        except OSError:
+            return {}
+        return {k: int(v.split()[0]) for k, _, v in (line.partition(":") for line in text.splitlines())
+                if k in ("VmRSS", "VmHWM")}
+
+    if not Path("/proc").is_dir():
+        return {}
+    kids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    kids.append(int(d.name))
+            except (OSError, ValueError, IndexError):
+                pass
+    procs = {p: status(p) for p in [pid, *kids]}
+    return {"rss_mb": round(sum(s.get("VmRSS", 0) for s in procs.values()) / 1024, 1),
+            "peak_mb": {("front" if p == pid else f"worker {p}"): round(s.get("VmHWM", 0) / 1024, 1)
+                        for p, s in procs.items()}}
+
+
+def _cpu(pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) of a process and of its children, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def ticks(p: int) -> tuple[int, int]:
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[1]), int(fields[11]) + int(fields[12])
+
+    out = {"front": 0.0, "workers": 0.0}
+    if not Path("/proc").is_dir():
+        return out
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                parent, t = ticks(int(d.name))
+            except (OSError, ValueError, IndexError):
+                continue
+            if int(d.name) == pid:
+                out["front"] += t / tick
+            elif parent == pid:
+                out["workers"] += t / tick
+    return out
 
 
 def _numbers(out: list[tuple[float, int, bytes]], wall: float) -> dict[str, Any]:
     lat = sorted(x[0] * 1000 for x in out)
-    return {"requests": len(out), "median_ms": round(statistics.median(lat), 2),
-            "p90_ms": round(lat[max(int(len(lat) * 0.9) - 1, 0)], 2),
-            "p99_ms": round(lat[max(int(len(lat) * 0.99) - 1, 0)], 2), "max_ms": round(lat[-1], 2),
-            "per_s": round(len(out) / wall, 1)}
+    return {"requests": len(out), "per_s": round(len(out) / wall, 1), "median_ms": round(statistics.median(lat), 1),
+            "p90_ms": round(lat[max(int(len(lat) * 0.9) - 1, 0)], 1),
+            "p99_ms": round(lat[max(int(len(lat) * 0.99) - 1, 0)], 1), "max_ms": round(lat[-1], 1)}
 
 
-def _named(document: str, i: int) -> str:
-    """The NPC, named apart (so no answer can come from the server's cache)."""
-    return f"No. {i} {document}"
+def _roster(n: int, k: int) -> str:
+    """A coc roster of `n` NPCs (a long request), each a little different, and different from
+    those of another `k` (none is converted from what an earlier one taught the process)."""
+    npcs = [{"name": f"cultist {k}.{i}", "STR": 3 + i % 16, "CON": 3 + k % 16, "SIZ": 10, "DEX": 3 + (i // 16) % 16,
+             "APP": 13, "INT": 16, "POW": 15, "EDU": 18, "HP": 11,
+             "skills": {"Handgun": 5 + (7 * i) % 90, "Dodge": 34, "Spot Hidden": 55}} for i in range(n)]
+    return json.dumps({"system": "coc", "kind": "roster", "name": f"cult {k}", "npcs": npcs})
 
 
-def bench(requests: int = 1000, concurrency: int = 200, to: str = "gurps", document: str = DEFAULT_NPC,
-          levels: tuple[int, ...] = (1, 2, 4, 8, 32), check: int = 50, warm: int = 100,
-          level_requests: int = 100, workers: int = 1) -> dict[str, Any]:
-    """Against one server process, after a warm-up: `requests` different NPCs `concurrency`
-    at a time (every one computed), the same NPC `requests` times `concurrency` at a time
-    (the answer cache), and different NPCs at each of the lower `levels` of concurrency."""
+def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", document: str = DEFAULT_NPC,
+          workers: int = 1, slow: int = 100, in_process: int = 50, check: int = 50, fair: int = 20,
+          levels: tuple[int, ...] = (1,), rounds: int = 5) -> dict[str, Any]:
+    """Everything the module's docstring lists, in one run; `wrong_answers` counts answers
+    that are not the conversion (and failed requests of the counted patterns)."""
     from xsys.core.registry import default_registry
 
     def body(doc: str, key: str = to) -> bytes:
         return json.dumps({"document": doc, "to": key, "format": "md"}).encode()
 
-    wrong = 0
     n = 0
+    wrong = 0
 
-    def different(count: int, c: int) -> dict[str, Any]:
-        nonlocal wrong, n
+    def pattern(count: int, c: int, **kw: Any) -> dict[str, Any]:
+        nonlocal n, wrong
         docs = [_named(document, n + i) for i in range(count)]
         n += count
+        errors: list[str] = []
+        cpu0, mine = _cpu(pid), time.process_time()
         t0 = time.perf_counter()
-        out = asyncio.run(load(host, port, [body(d) for d in docs], c))
+        out = asyncio.run(load(host, port, [body(d) for d in docs], c, errors=errors, **kw))
         numbers = _numbers(out, time.perf_counter() - t0)
-        wrong += sum(1 for d, (_, status, data) in zip(docs, out)
-                     if status != 200 or d.split("\n")[0] not in json.loads(data)["sheet"].split("\n")[0])
+        cpu1, mine = _cpu(pid), time.process_time() - mine
+        numbers["cpu_ms_per_request"] = {k: round((cpu1[k] - cpu0[k]) * 1000 / count, 2) for k in cpu0}
+        numbers["cpu_ms_per_request"]["client"] = round(mine * 1000 / count, 2)
+        failed = sum(1 for _, status, _ in out if status != 200)
+        bad = sum(1 for d, (_, status, data) in zip(docs, out)
+                  if status == 200 and d.split("\n")[0] not in json.loads(data)["sheet"].split("\n")[0])
         step = max(len(docs) // check, 1)
-        wrong += sum(1 for i in range(0, len(docs), step)
-                     if json.loads(out[i][2])["sheet"] != expected_sheet(docs[i], to))
+        bad += sum(1 for i in range(0, len(docs), step)
+                   if out[i][1] == 200 and json.loads(out[i][2])["sheet"] != expected_sheet(docs[i], to))
+        wrong += failed + bad
+        numbers.update(errors=failed, wrong=bad, error_kinds=sorted(set(errors))[:5])
         return numbers
 
-    results: dict[str, Any] = {"to": to, "concurrency": concurrency, "workers": workers}
-    with server_process(workers) as (host, port):
-        warm_up = [body(_named(document, -1 - i), k) for i, k in enumerate(default_registry().keys())]
-        asyncio.run(load(host, port, warm_up + [body(_named(document, -100 - i)) for i in range(warm)], concurrency))
+    results: dict[str, Any] = {"to": to, "concurrency": concurrency, "workers": workers, "cores": os.cpu_count()}
+    with server_process(workers) as (host, port, pid):
+        warm = [body(_named(document, -1 - i), k) for i, k in enumerate(default_registry().keys())]
+        asyncio.run(load(host, port, warm + [body(_named(document, -100 - i)) for i in range(50)], concurrency))
+        results["memory_before"] = _memory(pid)
 
-        results["different_npcs"] = different(requests, concurrency)
-        want = expected_sheet(document, to)
-        t0 = time.perf_counter()
-        out = asyncio.run(load(host, port, [body(document)] * requests, concurrency))
-        results["same_npc"] = _numbers(out, time.perf_counter() - t0)
-        wrong += sum(1 for _, status, data in out if status != 200 or json.loads(data)["sheet"] != want)
-        results["levels"] = {c: different(max(level_requests, 10 * c), c) for c in levels}
+        # the ratio, in rounds: `in_process` conversions here, then `concurrency` served ones
+        # (pooled), `concurrency` at a time; the ratio of each round, and their median (a
+        # shared machine's load comes and goes: it weighs on both halves of a round)
+        per_round = []
+        for r in range(rounds):
+            rate, cpu_here = in_process_rate(in_process, to, document, start=-20000 - 1000 * r)
+            served = pattern(concurrency, concurrency)
+            cpu = served["cpu_ms_per_request"]
+            per_round.append({"in_process_per_s": round(rate, 1), "served_per_s": served["per_s"],
+                              "ratio": round(served["per_s"] / (rate * workers), 2),
+                              "in_process_cpu_ms": round(cpu_here, 2),
+                              "served_cpu_ms": round(cpu["front"] + cpu["workers"], 2),
+                              "cpu_ratio": round(cpu_here / (cpu["front"] + cpu["workers"]), 2)})
+        results["rounds"] = per_round
+        results["ratio"] = statistics.median(x["ratio"] for x in per_round)
+        results["cpu_ratio"] = statistics.median(x["cpu_ratio"] for x in per_round)
+
+        results["pooled"] = pattern(requests, concurrency)
+        results["new_connection"] = pattern(requests, concurrency, new_connection=True)
+
+        async def alongside() -> tuple[dict[str, Any], dict[str, int]]:
+            stop = asyncio.Event()
+            slow_task = asyncio.ensure_future(_slow_clients(host, port, slow, stop))
+            await asyncio.sleep(0.5)
+            numbers = await asyncio.get_running_loop().run_in_executor(None, pattern, requests, concurrency)
+            stop.set()
+            return numbers, await slow_task
+
+        numbers, seen = asyncio.run(alongside())
+        numbers["slow_clients"] = slow
+        numbers["slow_answers"] = seen
+        results["pooled_with_slow_clients"] = numbers
+        results["levels"] = {c: pattern(max(10 * c, 50), c) for c in levels}
+
+        # fairness: long requests (rosters of 100 NPCs, 17 KB) keep the general processes busy;
+        # one-NPC conversions sent meanwhile, one at a time
+        async def fairness() -> dict[str, Any]:
+            longs = [asyncio.ensure_future(load(host, port, [json.dumps(
+                {"document": _roster(100, i), "to": to, "format": "json"}).encode()], 1))
+                for i in range(workers * 3)]
+            await asyncio.sleep(0.5)
+            lat = []
+            for i in range(fair):
+                (t, status, _), = await load(host, port, [body(_named(document, -5000 - i))], 1)
+                lat.append(t * 1000)
+            busy = sum(not t.done() for t in longs)
+            outs = await asyncio.gather(*longs)
+            return {"long_requests": len(longs), "long_still_running_after": busy,
+                    "long_ok": sum(o[0][1] == 200 for o in outs), "quick_requests": fair,
+                    "quick_median_ms": round(statistics.median(lat), 1), "quick_max_ms": round(max(lat), 1)}
+
+        results["fairness"] = asyncio.run(fairness())
+        results["memory_after"] = _memory(pid)
     results["wrong_answers"] = wrong
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m xsys.conversions.serve_bench", description=__doc__.split("\n")[0])
-    p.add_argument("--requests", type=int, default=1000)
+    p.add_argument("--requests", type=int, default=600, help="requests per client pattern")
     p.add_argument("--concurrency", type=int, default=200)
+    p.add_argument("--workers", type=int, default=1, help="conversion processes (xsys serve --workers)")
+    p.add_argument("--slow", type=int, default=100, help="slow clients alongside the third pattern")
     p.add_argument("--to", default="gurps")
-    p.add_argument("--levels", default="1,2,4,8,32", help="lower concurrency levels to measure, comma-separated")
-    p.add_argument("--workers", type=int, default=1, help="server worker processes (xsys serve --workers)")
+    p.add_argument("--levels", default="1", help="lower concurrency levels to measure, comma-separated")
+    p.add_argument("--rounds", type=int, default=5, help="rounds of the in-process / served ratio")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = p.parse_args(argv)
     levels = tuple(int(x) for x in args.levels.split(",") if x.strip())
-    r = bench(args.requests, args.concurrency, args.to, levels=levels, workers=args.workers)
+    r = bench(args.requests, args.concurrency, args.to, workers=args.workers, slow=args.slow, levels=levels,
+              rounds=args.rounds)
     if args.json:
         print(json.dumps(r, indent=2))
         return 1 if r["wrong_answers"] else 0
-    print(f"one-NPC conversions to {r['to']} against xsys serve on 127.0.0.1 (server in its own process, "
-          f"{r['workers']} worker process{'es' if r['workers'] > 1 else ''}):")
-    rows = [(f"different NPCs, {r['concurrency']} concurrent", r["different_npcs"]),
-            (f"the same NPC, {r['concurrency']} concurrent (answer cache)", r["same_npc"])]
-    rows += [(f"different NPCs, {c} concurrent", x) for c, x in r["levels"].items()]
+    w = r["workers"]
+    print(f"one-NPC conversions to {r['to']} against xsys serve --workers {w} on 127.0.0.1 ({r['cores']} cores):")
+    print(f"  served / (in process x {w} worker{'s' if w > 1 else ''}), pooled keep-alive, {r['concurrency']} "
+          f"concurrent: median {r['ratio']} over {len(r['rounds'])} rounds; in CPU time: median {r['cpu_ratio']}")
+    for x in r["rounds"]:
+        print(f"    round: in process {x['in_process_per_s']}/s, served {x['served_per_s']}/s: {x['ratio']};  CPU a "
+              f"conversion {x['in_process_cpu_ms']} ms in process, {x['served_cpu_ms']} ms served: {x['cpu_ratio']}")
+    rows = [("pooled keep-alive", r["pooled"]), ("new connection per request", r["new_connection"]),
+            (f"pooled, {r['pooled_with_slow_clients']['slow_clients']} slow clients alongside",
+             r["pooled_with_slow_clients"])]
+    rows += [(f"pooled, {c} concurrent", x) for c, x in r["levels"].items()]
     for what, x in rows:
-        print(f"  {what:<48} median {x['median_ms']:>8} ms  p90 {x['p90_ms']:>8} ms  p99 {x['p99_ms']:>8} ms"
-              f"  max {x['max_ms']:>8} ms  {x['per_s']:>7}/s  ({x['requests']} requests)")
-    print(f"  wrong answers: {r['wrong_answers']}")
+        print(f"  {what:<40} {x['per_s']:>7}/s  median {x['median_ms']:>7} ms  p99 {x['p99_ms']:>7} ms  "
+              f"max {x['max_ms']:>7} ms  errors {x['errors']}  wrong {x['wrong']}  ({x['requests']} requests; "
+              f"CPU ms a request: front {x['cpu_ms_per_request']['front']}, "
+              f"conversion processes {x['cpu_ms_per_request']['workers']}, client {x['cpu_ms_per_request']['client']})"
+              + (f"  {x['error_kinds']}" if x["error_kinds"] else ""))
+    print(f"  slow clients were answered: {r['pooled_with_slow_clients']['slow_answers']}")
+    f = r["fairness"]
+    print(f"  fairness: {f['quick_requests']} one-NPC requests while {f['long_requests']} rosters of 100 NPCs ran: "
+          f"median {f['quick_median_ms']} ms, max {f['quick_max_ms']} ms ({f['long_still_running_after']} rosters "
+          f"still running after them, {f['long_ok']} answered 200)")
+    print(f"  server memory: {r['memory_before'].get('rss_mb')} MB before, {r['memory_after'].get('rss_mb')} MB after; "
+          f"peaks {r['memory_after'].get('peak_mb')}")
+    print(f"  wrong answers or errors: {r['wrong_answers']}")
     return 1 if r["wrong_answers"] else 0
 
 

@@ -26,6 +26,10 @@ whole roster (tests/test_stream.py compares them). How:
   straight into a temporary file beside the destination, the loss report and the
   remembered source into spool files appended at the end; the digest is hashed as the
   NPCs pass. Only a complete output is renamed into place (nothing partial on failure).
+  The temporary files live in xsys's own temporary folders (output.TempFolder), one
+  beside the destination and one in the system's temporary folder (TMPDIR), removed on
+  any failure or signal, and by the next run after a kill. A write that fails (a full
+  disk, a file size limit) is one error naming the destination, or TMPDIR for a spool.
 
 A roster that is not streamed (an input that remembers its source in an ``xsys:`` block,
 TOML or Markdown, ``--explain``, an empty roster, keys this reader does not expect) returns
@@ -533,13 +537,15 @@ class _Memoised:
 @dataclass
 class Streamed:
     """A streamed conversion: the output (in a temporary file until :meth:`install`) and
-    the warnings of its loss report, in the order the whole conversion lists them."""
+    the warnings of its loss report, in the order the whole conversion lists them. The
+    temporary files live in xsys's own temporary folders (output.TempFolder), removed by
+    :meth:`discard` (or, after a kill, by the next run)."""
 
     output: Path
     warnings_path: Path
     npcs: int
     size: int
-    _spools: list[Path] = field(default_factory=list)
+    _temps: list[Any] = field(default_factory=list)
 
     def warnings(self) -> Iterator[str]:
         with open(self.warnings_path, encoding="utf-8") as fh:
@@ -561,8 +567,9 @@ class Streamed:
             raise InputError(f"cannot write output: {exc.strerror}", file=name) from None
         if st is not None and stat.S_ISDIR(st.st_mode):
             raise InputError("cannot write output: it is a folder", file=name)
-        target, magic = out._final_target(p, name)
-        if (st is not None and not stat.S_ISREG(st.st_mode)) or magic or target.parent != self.output.parent:
+        target, magic = out.final_target(p, name)
+        if (st is not None and not stat.S_ISREG(st.st_mode)) or magic or target.parent != self.output.parent.parent:
+            temps = None
             try:
                 flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
                 if st is None:
@@ -571,12 +578,13 @@ class Streamed:
                     flags |= os.O_APPEND
                 if st is not None and stat.S_ISREG(st.st_mode) and not magic:
                     # another filesystem: copy beside it, then rename
-                    tmp = out._temp_name(target.parent)
-                    with open(self.output, "rb") as src, open(tmp, "wb") as dst:
+                    temps = out.temp_folder(target.parent, name)
+                    tmp = temps.file("out")
+                    with open(self.output, "rb") as src, open(tmp, "xb") as dst:
                         shutil.copyfileobj(src, dst, CHUNK)
                         dst.flush()
                         os.fsync(dst.fileno())
-                        out._keep_mode(dst.fileno(), st)
+                        out.keep_mode(dst.fileno(), st)
                     os.replace(tmp, target)
                 else:
                     fd = os.open(p, flags, 0o666)
@@ -584,13 +592,16 @@ class Streamed:
                         shutil.copyfileobj(src, dst, CHUNK)
             except OSError as exc:
                 raise InputError(f"cannot write output: {exc.strerror}", file=name) from None
+            finally:
+                if temps is not None:
+                    temps.remove()
             self.discard()
             return
         try:
             with open(self.output, "rb+") as fh:
                 os.fsync(fh.fileno())
                 if st is not None:
-                    out._keep_mode(fh.fileno(), st)
+                    out.keep_mode(fh.fileno(), st)
                 else:
                     os.fchmod(fh.fileno(), 0o666 & ~_umask())
             os.replace(self.output, target)
@@ -607,11 +618,9 @@ class Streamed:
                 write(chunk)
 
     def discard(self) -> None:
-        for p in [self.output, self.warnings_path, *self._spools]:
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+        for temps in self._temps:
+            temps.remove()
+        self._temps.clear()
 
 
 def _umask() -> int:
@@ -650,23 +659,23 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
         from . import output as out
 
         try:
-            target, magic = out._final_target(Path(dest), str(dest))
+            target, magic = out.final_target(Path(dest), str(dest))
             if not magic:
                 folder = target.parent
                 folder.mkdir(parents=True, exist_ok=True)
-                out._sweep(folder)
+                out.sweep(folder)
         except (XsysError, OSError):
             folder = Path(tempfile.gettempdir())
     if in_fmt == "yaml" and _yaml_remembers(src):
         return None
     job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
-               in_folder, st.st_size)
+               in_folder, st.st_size, dest=dest)
     try:
         return job.run()
     except NotStreamable as exc:
         if in_fmt == "yaml" and len(exc.args) > 1:  # keys after the npcs list: once more, knowing them
             job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
-                       in_folder, st.st_size, known_after=exc.args[1])
+                       in_folder, st.st_size, known_after=exc.args[1], dest=dest)
             try:
                 return job.run()
             except NotStreamable:
@@ -678,47 +687,54 @@ class _Job:
     def __init__(self, src: str, to: str, in_fmt: str, out_fmt: str, default_system: str | None, settings: Any,
                  strict: bool, fresh: bool, reg: Registry, folder: Path,
                  progress: Callable[[int, int | None, int], None] | None, in_folder: bool, size: int,
-                 known_after: dict[str, Any] | None = None) -> None:
+                 known_after: dict[str, Any] | None = None, dest: str | Path | None = None) -> None:
         self.src, self.to, self.in_fmt, self.fmt = src, to, in_fmt, out_fmt
         self.default_system, self.settings, self.strict, self.fresh = default_system, settings, strict, fresh
         self.reg, self.folder, self.progress, self.in_folder, self.size = reg, folder, progress, in_folder, size
         self.known_after = known_after
-        self.files: list[Path] = []
+        self.dest_name = str(dest) if dest is not None else "<stdout>"
+        self.temps: dict[Path, Any] = {}  # folder -> the output.TempFolder there
+        self.spool_folder = Path(tempfile.gettempdir())
 
-    def _temp(self, folder: Path) -> tuple[Path, Any]:
+    def _temp(self, folder: Path, stem: str) -> tuple[Path, "_Sink"]:
+        """A new temporary file `stem` in xsys's own temporary folder in `folder`: the
+        output (in the destination's folder) or a spool (in the system's temporary folder),
+        whose failed writes are reported as such."""
         from . import output as out
 
-        for _ in range(100):
-            p = out._temp_name(folder)
-            try:
-                fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                raise InputError(f"cannot write output: {exc.strerror}", file=str(folder)) from None
-            self.files.append(p)
-            return p, open(fd, "wb")
-        raise InputError("cannot write output: no temporary name", file=str(folder))
+        output = stem == "out"
+        label = self.dest_name if output else str(self.spool_folder)
+        temps = self.temps.get(folder)
+        try:
+            if temps is None:
+                out.sweep(folder)
+                temps = self.temps[folder] = out.TempFolder(folder)
+            p = temps.file(stem)
+            fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except OSError as exc:
+            raise _write_error(exc, label, output) from None
+        return p, _Sink(open(fd, "wb"), label, output)
 
     def run(self) -> Streamed:
-        handles: list[Any] = []
+        from . import output as out
+
+        handles: list[_Sink] = []
         self.memo = _Memoised([], self.reg)
         try:
             try:
                 result = self._run(handles)
             finally:
                 self.memo.__exit__()
-        except BaseException:
             for h in handles:
-                h.close()
-            for p in self.files:
-                try:
-                    os.unlink(p)
-                except OSError:
-                    pass
+                h.close()  # may fail (a full disk): then as any failure below
+        except BaseException:
+            with out.signals_held():
+                for h in handles:
+                    h.discard()
+                for temps in self.temps.values():
+                    temps.remove()
             raise
-        for h in handles:
-            h.close()
+        result._temps.extend(self.temps.values())
         return result
 
     # the NPCs of the file, with the head given to start() before the first
@@ -776,18 +792,18 @@ class _Job:
 
         head = state["head"]
         file = self.src
-        out_path, out_fh = self._temp(self.folder)
+        out_path, out_fh = self._temp(self.folder, "out")
         handles.append(out_fh)
-        spool_dir = Path(tempfile.gettempdir())
-        w_path, w_fh = self._temp(spool_dir)  # warnings: reading, then writing
+        spool_dir = self.spool_folder
+        w_path, w_fh = self._temp(spool_dir, "warnings")  # warnings: reading, then writing
         handles.append(w_fh)
-        w2_path, w2_fh = self._temp(spool_dir)
+        w2_path, w2_fh = self._temp(spool_dir, "warnings-written")
         handles.append(w2_fh)
-        r_path, r_fh = self._temp(spool_dir)  # rendered losses of reading
+        r_path, r_fh = self._temp(spool_dir, "losses-read")  # rendered losses of reading
         handles.append(r_fh)
-        l_path, l_fh = self._temp(spool_dir)  # rendered losses of writing
+        l_path, l_fh = self._temp(spool_dir, "losses-written")  # rendered losses of writing
         handles.append(l_fh)
-        o_path, o_fh = self._temp(spool_dir)  # the remembered source, deflated (origin.Packer)
+        o_path, o_fh = self._temp(spool_dir, "origin")  # the remembered source, deflated (origin.Packer)
         handles.append(o_fh)
 
         fmt = self.fmt
@@ -987,8 +1003,7 @@ class _Job:
         for h in handles:
             h.close()
         handles.clear()
-        spools = [r_path, l_path, o_path, w2_path]
-        for p in spools:
+        for p in (r_path, l_path, o_path, w2_path):  # the warnings and the output are kept
             try:
                 os.unlink(p)
             except OSError:
@@ -1009,6 +1024,51 @@ class _Job:
         head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
         return documents._dumps({**head, **plain, "xsys": meta}, self.fmt), meta
 
+
+
+class _Sink:
+    """A temporary file being written: a write that fails (a full disk, a file size
+    limit) is one error naming what could not be written, the output (`label` its
+    destination) or a spool (`label` the temporary folder)."""
+
+    __slots__ = ("fh", "label", "output")
+
+    def __init__(self, fh: Any, label: str, output: bool) -> None:
+        self.fh, self.label, self.output = fh, label, output
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self.fh.write(data)
+        except OSError as exc:
+            raise _write_error(exc, self.label, self.output) from None
+
+    def flush(self) -> None:
+        try:
+            self.fh.flush()
+        except OSError as exc:
+            raise _write_error(exc, self.label, self.output) from None
+
+    def close(self) -> None:
+        try:
+            self.fh.close()  # writes what is buffered
+        except OSError as exc:
+            raise _write_error(exc, self.label, self.output) from None
+
+    def discard(self) -> None:
+        """Close after a failure (the file is removed next): a write of what is still
+        buffered that fails again is of no matter; the descriptor is closed anyway."""
+        try:
+            self.fh.close()
+        except (OSError, ValueError):
+            pass
+
+
+def _write_error(exc: OSError, label: str, output: bool) -> InputError:
+    what = exc.strerror or str(exc)
+    if output:
+        return InputError(f"cannot write output: {what}", file=label)
+    return InputError(f"cannot write a temporary file: {what}", file=label,
+                      expected="room in the temporary folder (TMPDIR sets another)")
 
 
 class _Sized:

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import re
 import tomllib
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from . import codec
 from .cache import load_toml
 from .errors import InputError
 from .model import Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
-from .vocab import CLASS_WORDS
+from .vocab import CARTRIDGES, CLASS_WORDS, GRENADE_WORDS, KIND_OF, REVOLVER_WORDS, cartridge_in_name, cartridge_of
 
 
 class Material(Base, kw_only=True):
@@ -42,6 +43,20 @@ class ArmorEntry(Armor, kw_only=True, forbid_unknown_fields=True):
     source: Text = ""
 
 
+class WeaponBasis(NamedTuple):
+    """What a neutral weapon's line in every system is rated from (Catalog.weapon_basis):
+    ``kind`` "catalog" (``entry``), "cartridge" (a CARTRIDGES key its calibre or name states)
+    or "class" (nothing more known: its own energy on its class's line); ``energy`` the joules
+    its damage is rated at (the cartridge's reference energy where there is one); ``said`` the
+    answer in words, for the trace."""
+
+    kind: Literal["catalog", "cartridge", "class"]
+    entry: WeaponEntry | None
+    cartridge: str | None
+    energy: float
+    said: str
+
+
 class CatalogFile(Base, kw_only=True):
     weapon: list[WeaponEntry] = []
     armor: list[ArmorEntry] = []
@@ -56,6 +71,7 @@ class Catalog:
         self.armor: dict[str, ArmorEntry] = {}
         self.materials: dict[str, Material] = {}
         self.origin: dict[tuple[str, str], str] = {}
+        self._identified: dict[str, tuple[WeaponEntry | None, str | None]] = {}  # identify_weapon, by name
 
     # -- registration ------------------------------------------------------------------
     def _add(self, table: dict, kind: str, item: Any, origin: str) -> None:
@@ -66,6 +82,7 @@ class Catalog:
             )
         table[item.id] = item
         self.origin[(kind, item.id)] = origin
+        self._identified.clear()  # a new weapon may be what a name says
 
     def add_weapon(self, item: WeaponEntry, origin: str = "<code>") -> None:
         self._add(self.weapons, "weapon", item, origin)
@@ -158,6 +175,14 @@ class Catalog:
         "Winchester Model 1894 carbine (.30-30)"); ``(None, class)`` for a name that ends in a
         weapon class word (vocab.CLASS_WORDS: "rifle", "a hunting rifle"); ``(None, None)``
         for a name that says neither, which no caller may quietly read as a default weapon."""
+        hit = self._identified.get(name)
+        if hit is None:
+            hit = self._identify(name)
+            if len(self._identified) < 4096:
+                self._identified[name] = hit
+        return hit
+
+    def _identify(self, name: str) -> tuple[WeaponEntry | None, str | None]:
         entry = self.find_weapon(name)
         if entry is not None:
             return entry, None
@@ -170,7 +195,49 @@ class Catalog:
         for word in sorted(CLASS_WORDS, key=len, reverse=True):
             if low == word or low.endswith(" " + word):
                 return None, CLASS_WORDS[word]
+        if says_revolver(name):
+            return None, "revolver"
         return None, None
+
+    def weapon_class_named(self, name: str, stated: str) -> str:
+        """The class of a source's weapon line that states `stated` (by its skill, chart line or
+        kind): the kind of it the name says, where the name says one (a "ニューナンブM60リボルバー"
+        fired with Handgun is a revolver: vocab.KIND_OF), else `stated`. A name never overrides a
+        stated class it is no kind of (a "Rifle" line fired with Handgun stays a handgun)."""
+        _, named = self.identify_weapon(name)
+        if named is not None and KIND_OF.get(named) == stated:
+            return named
+        return stated
+
+    def weapon_basis(self, weapon: Weapon) -> "WeaponBasis":
+        """What decides a neutral weapon's line in every system, one answer for every path (a
+        weapon read from a text block, a native stat block or a neutral document): its catalog
+        weapon (its ``catalog`` id, else what its name says: identify_weapon, when that is a
+        weapon of its class), whose cartridge (else its own muzzle energy) rates its damage;
+        else the cartridge its calibre names or, with no calibre, its name states ("Colt Police
+        Positive (.38 Special)", ".38 Revolver"); else its own muzzle energy, on the line of its
+        class. Each system rates the cartridge by its own table (one cartridge, one damage
+        line), so a weapon has one line in each system wherever it came from."""
+        entry = self.weapons.get(weapon.catalog) if weapon.catalog else None
+        if entry is None and not weapon.catalog:
+            found, _ = self.identify_weapon(weapon.name)
+            if found is not None and weapon.weapon_class in (found.weapon_class, KIND_OF.get(found.weapon_class)):
+                entry = found
+        if entry is not None:
+            key = cartridge_of(entry.calibre)
+            said = f"catalog weapon {entry.id}" + (f", {key}" if key else f", {float(entry.muzzle_energy):g} J")
+            energy = CARTRIDGES[key][0] if key else float(entry.muzzle_energy)
+            return WeaponBasis("catalog", entry, key, energy, said)
+        key = cartridge_of(weapon.calibre)
+        if key is not None:
+            return WeaponBasis("cartridge", None, key, CARTRIDGES[key][0], f"{key}, its calibre")
+        if not weapon.calibre:
+            key = cartridge_in_name(weapon.name)
+            if key is not None:
+                return WeaponBasis("cartridge", None, key, CARTRIDGES[key][0], f"{key}, the cartridge its name states")
+        energy = float(weapon.muzzle_energy)
+        return WeaponBasis("class", None, None, energy,
+                           f"no catalog weapon or known cartridge: a {weapon.weapon_class} of {energy:g} J")
 
     def weapons_of_class(self, weapon_class: str) -> list[WeaponEntry]:
         return [w for w in self.weapons.values() if w.weapon_class == weapon_class]
@@ -183,12 +250,48 @@ class Catalog:
         })
 
 
+@lru_cache(maxsize=4096)
 def _weapon_words(name: str) -> frozenset[str]:
     """A weapon name's words, folded so that printings of one model meet: case, punctuation,
     and "Model 1894" / "Mod. 1894" / "M 1894" all as "m1894"."""
     text = re.sub(r"[^0-9a-z.]+", " ", name.lower().replace("'", "")).replace(".", " ")
     text = re.sub(r"\b(?:model|mod|m)\s+(\d)", r"m\1", text)
     return frozenset(text.split())
+
+
+def says_revolver(name: str) -> bool:
+    """Whether a weapon's name holds a revolver word (vocab.REVOLVER_WORDS): a word of a script
+    without spaces anywhere in it, any other as a whole word ("Revolver .38", "Nagant revolver")."""
+    low = name.lower()
+    for word in REVOLVER_WORDS:
+        if word.isascii() or word.isalpha() and all(ord(c) < 0x3000 for c in word):
+            if re.search(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", low):
+                return True
+        elif word in low:
+            return True
+    return False
+
+
+GRENADE_RULE = "xsys.grenade"
+
+
+def say_grenade(col: Any, path: str, weapon: Weapon | None, rule: str = GRENADE_RULE) -> None:
+    """A reader's loss line for a grenade (grenade_blast) at `path` of its source, a warning
+    (``unsupported-field``: what the source states about the blast has no neutral field)."""
+    said = grenade_blast(weapon) if weapon is not None else None
+    if said is not None and col is not None:
+        col.loss("unsupported-field", path, said, rule)
+
+
+def grenade_blast(weapon: Weapon) -> str | None:
+    """What a reader says of a grenade (a thrown weapon whose name says so: vocab.GRENADE_WORDS),
+    else None: the neutral model has no blast or area effect yet, so the grenade crosses as a
+    thrown weapon with its damage, one target, and its blast does not cross."""
+    if weapon.weapon_class != "thrown" or not any(w in weapon.name.lower() for w in GRENADE_WORDS):
+        return None
+    return (f"{weapon.name} is a grenade: it converts as a thrown weapon with its damage "
+            f"({float(weapon.muzzle_energy):g} J) against one target; its blast (the area it hits, "
+            "the others caught in it) has no place in the neutral model and did not cross")
 
 
 def strip_entry(item: WeaponEntry | ArmorEntry) -> Weapon | Armor:

@@ -16,7 +16,10 @@ from .units import _Quantity, _example, parse, to_text
 
 def dec_hook(type_: type, obj: Any) -> Any:
     if isinstance(type_, type) and issubclass(type_, _Quantity):
-        return parse(obj, type_)
+        value = parse(obj, type_)
+        if value < 0 and not type_.signed:  # a size (a range, a thickness, a distance ...)
+            raise InputError("must not be negative", expected=f"{type_.what} of 0 or more", found=repr(obj))
+        return value
     if type_ is Fraction:
         try:
             if isinstance(obj, (int, str)) and not isinstance(obj, bool):

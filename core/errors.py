@@ -6,6 +6,31 @@ was found, and renders as one line. The CLI prints that line to stderr and exits
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+# Characters that must not reach a terminal as they are: C0 and C1 controls (escape
+# sequences, carriage returns, backspaces, newlines that fake a second line), DEL, and
+# the Unicode line separators and bidirectional overrides that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def printable(text: Any) -> str:
+    """`text` for one line of a terminal: every control character shown as an escape
+    (``\\x1b``, ``\\n``, ``\\u202e``) instead of acting on the terminal."""
+    text = str(text)
+    if not _UNPRINTABLE.search(text):
+        return text
+    return _UNPRINTABLE.sub(_escape_char, text)
+
+
+def _escape_char(m: "re.Match[str]") -> str:
+    c = m.group(0)
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if c in named:
+        return named[c]
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
 
 class XsysError(Exception):
     """Base of every error xsys reports to a user (never shown as a traceback)."""
@@ -37,7 +62,7 @@ class XsysError(Exception):
         """The one-line rendering: ``file: $.path: message (expected X, found Y)``."""
         parts = []
         if self.file:
-            parts.append(str(self.file))
+            parts.append(str(self.file))  # a file name may hold any character but "/" and NUL
         if self.path:
             parts.append(self.path)
         text = self.message
@@ -49,7 +74,9 @@ class XsysError(Exception):
         if details:
             text = f"{text} ({', '.join(details)})"
         parts.append(text)
-        return ": ".join(parts).replace("\n", " ")
+        # one line, and nothing in it acts on a terminal: a control character in a file name
+        # or a message is shown as its escape ('e\x1b[31mvil.yaml'), not dropped or obeyed
+        return printable(": ".join(parts).replace("\n", " "))
 
     def __str__(self) -> str:
         return self.line()

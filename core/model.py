@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from .units import Duration, Energy, Illuminance, Length, Mass, Speed
+from .units import Duration, Energy, Illuminance, Length, Mass, SignedLength, Speed
 from .vocab import (
     POSTURE_HEIGHT,
     SHORT_ARMS,
@@ -114,6 +114,13 @@ class Armor(Base, kw_only=True):
     mass: Mass | None = None
     covers: list[Location] = msgspec.field(default_factory=lambda: ["torso"])
     stops: Energy
+    # How readily a blow glances off the armour instead of biting in: hard, smooth or sloped
+    # surfaces turn blows aside (metal, plastic, hardened leather), soft ones do not. A
+    # physical property apart from what the armour stops, on the one scale a game states for
+    # it, GURPS 3rd edition's passive defense (PD): 0 (cloth, hide) to about 4 (plate); it adds
+    # to a defence roll and is a defence of its own when no active one is possible. None: not
+    # stated (a system that rates it takes its catalog item's, else assumes one by kind).
+    deflection: Annotated[int, Meta(ge=0, le=10, description="passive deflection, 0-10 (GURPS 3e PD)")] | None = None
     note: Text = ""
 
     def __post_init__(self) -> None:
@@ -265,7 +272,7 @@ class Shot(Base, kw_only=True):
     target: Target = msgspec.field(default_factory=Target)
     distance: Length
     # The shooter's height above the target (negative: the shooter is below it).
-    elevation: Length = Length(0.0)
+    elevation: SignedLength = SignedLength(0.0)
     light: Light = msgspec.field(default_factory=Light)
     called_location: Location | None = None
     burst: Annotated[int, Meta(ge=1, le=1000)] = 1
@@ -310,6 +317,7 @@ def generic_weapon(weapon_class: str) -> Weapon:
         name=f"generic {weapon_class}",
         weapon_class=weapon_class,  # type: ignore[arg-type]
         muzzle_energy=Energy(_GENERIC_ENERGY[weapon_class]),
+        sights="none" if weapon_class == "thrown" else "iron",  # a thrown weapon is aimed by eye
     )
 
 

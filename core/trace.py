@@ -12,29 +12,10 @@ from typing import Any, Generic, Iterator, Literal, TypeVar
 
 import msgspec
 
+# printable() lives with the errors, whose one-line rendering uses it too
+from .errors import printable  # noqa: F401 - part of this module's interface
+
 Source = Literal["seed", "assumed"]
-
-# Characters that must not reach a terminal as they are: C0 and C1 controls (escape
-# sequences, carriage returns, backspaces, newlines that fake a second line), DEL, and
-# the Unicode line separators and bidirectional overrides that reorder what is shown.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
-
-
-def printable(text: Any) -> str:
-    """`text` for one line of a terminal: every control character shown as an escape
-    (``\\x1b``, ``\\n``, ``\\u202e``) instead of acting on the terminal."""
-    text = str(text)
-    if not _UNPRINTABLE.search(text):
-        return text
-    return _UNPRINTABLE.sub(_escape_char, text)
-
-
-def _escape_char(m: "re.Match[str]") -> str:
-    c = m.group(0)
-    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-    if c in named:
-        return named[c]
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
 
 
 ModifierKind = Literal["add", "multiply", "set", "dice", "difficulty"]

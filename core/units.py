@@ -76,6 +76,11 @@ class _Quantity(float):
     unit: str = ""
     dimension: str = ""  # pint dimensionality string
     what: str = ""  # human name of the dimension, for error messages
+    # Whether a document may hold a negative value of this type. Distances, lengths,
+    # speeds, times, masses, energies and illuminances are sizes, never below 0: the one
+    # place that reads them from documents (codec.dec_hook) refuses a negative one, whatever
+    # system's document holds it. A signed type (SignedLength) is for an offset.
+    signed: bool = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({format_magnitude(self)} {self.unit})"
@@ -98,6 +103,14 @@ class Length(_Quantity):
     unit = "m"
     dimension = "[length]"
     what = "a length"
+
+
+class SignedLength(Length):
+    """A length that may be negative: an offset along an axis (the shooter's height above
+    the target, negative when below), where a plain Length is a size."""
+
+    __slots__ = ()
+    signed = True
 
 
 class Speed(_Quantity):
@@ -142,7 +155,8 @@ class Density(_Quantity):
     what = "a density"
 
 
-QUANTITY_TYPES: tuple[type[_Quantity], ...] = (Length, Speed, Duration, Illuminance, Mass, Energy, Density)
+QUANTITY_TYPES: tuple[type[_Quantity], ...] = (Length, SignedLength, Speed, Duration, Illuminance, Mass, Energy,
+                                                Density)
 
 # Factors of the units users write most, to the canonical unit of each type. They are the
 # exact definitions pint uses (a test checks every entry against pint), so that the
@@ -172,6 +186,8 @@ _FAST: dict[type[_Quantity], dict[str, float]] = {
     Energy: {"J": 1.0, "joule": 1.0, "joules": 1.0, "kJ": 1000.0},
     Density: {"kg/m^3": 1.0, "kg/m**3": 1.0, "g/cm^3": 1000.0, "g/cm**3": 1000.0},
 }
+
+_FAST[SignedLength] = _FAST[Length]
 
 _NUMBER_UNIT = re.compile(
     r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf(?:inity)?|nan)\s*(.*?)\s*$",
@@ -207,7 +223,7 @@ def unit_factor(unit: str, qtype: type[_Quantity]) -> float:
 
 
 def _example(qtype: type[_Quantity]) -> str:
-    return {Length: "25 m", Speed: "1.4 m/s", Duration: "3 s", Illuminance: "0.2 lx",
+    return {Length: "25 m", SignedLength: "-2 m", Speed: "1.4 m/s", Duration: "3 s", Illuminance: "0.2 lx",
             Mass: "1.5 kg", Energy: "540 J", Density: "2400 kg/m^3"}[qtype]
 
 

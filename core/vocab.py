@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Literal
 
 # Illuminance on the target, lux.
@@ -58,10 +60,21 @@ CLASS_WORDS: dict[str, str] = {
     "mg": "mg", "machine gun": "mg", "machinegun": "mg", "light machine gun": "mg",
     "thrown": "thrown", "grenade": "thrown", "hand grenade": "thrown",
 }
+# A revolver says so in its name in any language a stat block is written in, wherever the word
+# stands ("Revolver .38", "ニューナンブM60リボルバー", "左輪手槍"): a handgun whose name holds one of
+# these is a revolver (Catalog.identify_weapon, Catalog.weapon_class_named). Words of a script
+# without spaces are found inside the name; the others as whole words.
+REVOLVER_WORDS: tuple[str, ...] = ("revolver", "rewolwer", "revólver", "リボルバー", "回転式拳銃", "左輪", "左轮")
+# A grenade says so in its name ("Hand grenade", "Granat obronny F-1", "手榴弾"): a thrown weapon
+# whose blast (an area effect) the neutral model has no field for yet, so it converts as a thrown
+# weapon with its damage, and its blast is said not to cross (core.catalog.grenade_blast). Found inside
+# the name (Polish and German inflect the word: "granatem", "Handgranate").
+GRENADE_WORDS: tuple[str, ...] = ("grenade", "granat", "granada", "手榴弾", "手榴彈", "手榴弹", "手雷", "グレネード")
 # Short arms take the standard shot at 10 m, long arms at 25 m (DESIGN §2).
 SHORT_ARMS = frozenset({"handgun", "revolver", "thrown"})
 
-Sight = Literal["iron", "tritium", "laser", "red-dot", "reflex", "scope", "nv-sight", "thermal"]
+# "none": a thrown weapon (a grenade, a knife) is aimed by eye, with no sights at all
+Sight = Literal["iron", "tritium", "laser", "red-dot", "reflex", "scope", "nv-sight", "thermal", "none"]
 VisionAid = Literal["weapon-light", "hand-light", "nv-goggles", "thermal-goggles"]
 FireMode = Literal["single", "semi", "burst", "auto"]
 Location = Literal[
@@ -155,7 +168,9 @@ def firearm_skill_for(weapon_class: str) -> str:
 CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".22 LR": (140.0, (".22 long rifle", ".22 lr", "22 lr")),
     ".32 ACP": (180.0, (".32 acp", "7.65x17mm browning", "7.65 mm browning", "7.65mm", ".32 auto")),
-    ".38 Special": (270.0, (".38 special", ".38 spl")),
+    # a bare ".38" is the .38 Special: the revolver cartridge that "a .38" means in the
+    # 20th-century settings game tables write ("a .38 revolver", CoC's .38 Revolver line)
+    ".38 Special": (270.0, (".38 special", ".38 spl", ".38")),
     ".357 Magnum": (800.0, (".357 magnum", ".357")),
     ".44 Magnum": (1320.0, (".44 magnum",)),
     ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", "11.43x23mm")),
@@ -210,3 +225,35 @@ def cartridge_energy(calibre: str) -> float | None:
     """The reference muzzle energy (J) of the cartridge a calibre names, or None."""
     key = cartridge_of(calibre)
     return None if key is None else CARTRIDGES[key][0]
+
+
+def _cartridge_words(text: str) -> str:
+    """Lower case, one space, x for ×, and "9 mm" as "9mm", for finding a cartridge in a name."""
+    t = " ".join(text.lower().replace("×", "x").split())
+    return re.sub(r"(\d) mm\b", r"\1mm", t)
+
+
+@lru_cache(maxsize=1)
+def _name_aliases() -> tuple[tuple[str, str], ...]:
+    """(words, cartridge) for every name of every CARTRIDGES entry, longest first, so "9mm
+    makarov" wins over "9mm" and ".357 magnum" over ".357"."""
+    pairs = {(_cartridge_words(a), key) for key, (_, names) in CARTRIDGES.items() for a in (key, *names)}
+    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
+
+
+@lru_cache(maxsize=4096)
+def cartridge_in_name(name: str) -> str | None:
+    """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing
+    on its own in the name (not inside a longer number or word): "Colt Police Positive (.38
+    Special)" -> ".38 Special", "Walther PPK (7.65 mm)" -> ".32 ACP", ".38 Revolver" -> ".38
+    Special"; "S&W M640" -> None."""
+    words = _cartridge_words(name)
+    for alias, key in _name_aliases():
+        at = words.find(alias)
+        while at >= 0:
+            before = words[at - 1] if at > 0 else " "
+            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
+            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
+                return key
+            at = words.find(alias, at + 1)
+    return None

@@ -199,3 +199,45 @@ def test_bad_input_shows_the_cli_line(page, capsys, tmp_path):
     err = page.find_element(By.ID, "convert-error")
     assert err.is_displayed() and err.text.startswith("<pasted>: malformed YAML")
     assert not page.find_element(By.ID, "convert-result").is_displayed()
+
+
+def test_a_call_that_fails_on_the_network_or_finds_the_server_busy_is_sent_once_more(page):
+    from selenium.webdriver.common.by import By
+
+    # the browser's fetch fails once on the network (a kept-alive connection closed as it was
+    # reused), then the server answers 503 with Retry-After once: the page asks again each time
+    page.execute_script("""
+        window.realFetch = window.fetch; window.calls = [];
+        window.fetch = function (path, init) {
+          window.calls.push(path);
+          if (window.calls.length === 1) return Promise.reject(new TypeError("Failed to fetch"));
+          if (window.calls.length === 2)
+            return Promise.resolve(new Response('{"error": "request: server busy"}',
+                                   {status: 503, headers: {"Retry-After": "1", "Content-Type": "application/json"}}));
+          return window.realFetch.call(this, path, init);
+        };""")
+    try:
+        page.find_element(By.ID, "tab-convert").click()
+        paste(page, MALLOY.read_text())
+        choose(page, "to", "nwod")
+        choose(page, "format", "md")
+        page.execute_script("document.getElementById('convert-error').classList.add('hidden')")
+        convert(page)
+        assert page.find_element(By.ID, "convert-result").get_attribute("data-system") == "nwod"
+        assert not page.find_element(By.ID, "convert-error").is_displayed()
+        assert page.execute_script("return window.calls") == ["/api/convert"] * 3
+        # an answer that says the request itself took too long (503 without Retry-After) is not
+        # asked again: it is shown
+        page.execute_script("""
+            window.calls = [];
+            window.fetch = function (path, init) {
+              window.calls.push(path);
+              return Promise.resolve(new Response('{"error": "request: over the time budget"}',
+                                     {status: 503, headers: {"Content-Type": "application/json"}}));
+            };""")
+        page.execute_script("document.getElementById('convert-error').classList.add('hidden')")
+        convert(page)
+        assert page.find_element(By.ID, "convert-error").text == "request: over the time budget"
+        assert page.execute_script("return window.calls") == ["/api/convert"]
+    finally:
+        page.execute_script("window.fetch = window.realFetch")

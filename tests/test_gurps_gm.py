@@ -143,10 +143,13 @@ def test_other_unknown_armor_stays_on_the_torso_and_says_so(gurps, name):
     from xsys.core.trace import Collector
 
     col = Collector("gurps")
-    assert gurps._armor_from_neutral(Armor(name=name, stops=Energy(350.0)), col, "$").locations == ["torso"]
+    written = gurps._armor_from_neutral(Armor(name=name, stops=Energy(350.0)), col, "$")
+    assert written.locations == ["torso"]
     res = col.result(None)
-    assert [(x.kind, x.rule) for x in res.losses] == [("assumed", "gurps.hit-location")]
+    # and its PD, which nothing states: a piece of no kind that stops a bullet (350 J) is body armor
+    assert [(x.kind, x.rule) for x in res.losses] == [("assumed", "gurps.hit-location"), ("assumed", "gurps.pd")]
     assert "the neutral default" in res.losses[0].message
+    assert written.PD == 2 and "PD 2 assumed" in res.losses[1].message
 
 
 def test_a_helmet_left_on_the_torso_does_not_stop_a_chest_shot(gurps):

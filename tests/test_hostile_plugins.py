@@ -338,9 +338,9 @@ def installed(tmp_path):
     plugins = dict(PLUGINS)
     plugins["hang"] = "import time\ntime.sleep(1000)\n"
     make_dist(site, plugins)
-    env = {**os.environ, "XSYS_PLUGIN_TIMEOUT": "1",
+    env = {**os.environ, "XSYS_PLUGIN_TIMEOUT": "1", "XDG_CACHE_HOME": str(tmp_path / "cache"), "XSYS_CACHE": "1",
            "PYTHONPATH": os.pathsep.join([str(site)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
-    env.pop("XSYS_PLUGINS", None)
+    env.pop("XSYS_PLUGINS", None)  # (a cache of its own: what the commands remember is theirs alone)
 
     def run(*args: str, **kw) -> subprocess.CompletedProcess:
         return subprocess.run([str(XSYS), *map(str, args)], capture_output=True, text=True, env=env, timeout=300, **kw)

@@ -216,8 +216,11 @@ def test_neutral_shot_to_coc_reports_what_coc_drops():
     conv = api.convert(RICH, "coc")
     lost = _strict_paths(conv)
     for path in ("$.underwater", "$.elevation", "$.target.height", "$.shooter.posture", "$.shooter.speed",
-                 "$.target.speed", "$.target.armor[0].covers"):
+                 "$.target.speed"):
         assert path in lost, (path, [x.render() for x in conv.losses])
+    # the vest's coverage (torso and head) is no longer dropped: the armor line carries it
+    assert "$.target.armor[0].covers" not in {x.path for x in conv.losses}
+    assert conv.document.target_armor[0].covers == ["torso", "head"]
     assert any(p.startswith("$.shooter.cover") for p in lost)
     assert all(exists(RICH, x.path) for x in conv.losses)
     with pytest.raises(api.LossError):

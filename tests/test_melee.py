@@ -25,7 +25,7 @@ def _plain(doc):
 
 def _thug() -> dict:
     src = _plain(api.load(ROOT / "fixtures" / "gurps" / "npcs" / "street_thug.yaml").document)
-    src["weapons"].append({"name": "Fire axe", "skill": "Axe/Mace", "damage": "2d+1", "type": "cut"})
+    src["melee"].append({"name": "Fire axe", "skill": "Axe/Mace", "damage": "2d+1", "type": "cut"})
     return src
 
 
@@ -62,8 +62,8 @@ def test_the_gurps_line_comes_back_exactly_with_nothing_remembered(b):
     assert mid["carried"]["gurps"]["melee"]["Fire axe"] == {"name": "Fire axe", "skill": "Axe/Mace", "damage": "2d+1",
                                                              "type": "cut"}
     back = _plain(api.convert(api.from_plain(mid), "gurps", fresh=True, trace=False).document)
-    assert back["weapons"][-2:] == src["weapons"][-2:]
-    said = [x for x in there.losses if x.path == "$.weapons[2]"]
+    assert back["melee"] == src["melee"]
+    said = [x for x in there.losses if x.path == "$.melee[1]" and x.rule == "gurps.melee"]
     assert said and all("dropped" not in x.message for x in said)
     if b == "pl-trudnosc":  # no close combat in the Polish rules: the class and skill are lost there, and said
         assert any("melee" in x.message and x.level == "warning" for x in there.losses)
@@ -85,8 +85,11 @@ def test_a_coc_text_block_brawl_becomes_a_gurps_brawling_line():
     doc = load((ROOT / "fixtures" / "text" / "walters-coc7.txt").read_bytes())
     doc.pop("xsys", None)
     out = _plain(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
-    # 3e's punch is thrust-2: 1d-4 at Walters's ST 10 (gurps.melee)
-    assert {"name": "Brawl", "skill": "Brawling", "damage": "1d-4"} in out["weapons"]
+    # 3e's punch is thrust-2: 1d-4 at Walters's ST 10 (gurps.melee), in the melee table, not
+    # among the guns (it was a weapon line with Acc 0, RoF 1, Shots 0)
+    assert out["melee"] == [{"name": "Brawl", "skill": "Brawling", "damage": "thr-2", "dice": "1d-4", "reach": "C",
+                             "parry": 2 * out["skills"]["Brawling"] // 3}]
+    assert [w["name"] for w in out["weapons"]] == [".38 Revolver"]
     assert out["skills"].get("Brawling")  # the skill's level crosses as the neutral brawl
 
 
@@ -96,8 +99,9 @@ def test_without_the_carried_line_the_class_line_is_written():
     mid = _plain(api.convert(api.from_plain(_thug()), "coc", fresh=True, trace=False).document)
     mid.pop("carried")
     back = _plain(api.convert(api.from_plain(mid), "gurps", fresh=True, trace=False).document)
-    axe = next(w for w in back["weapons"] if w["name"] == "Fire axe")
-    assert (axe["skill"], axe["damage"], axe["type"]) == ("Axe/Mace", "2d", "cut")
+    axe = next(w for w in back["melee"] if w["name"] == "Fire axe")
+    assert (axe["skill"], axe["damage"], axe["dice"], axe["type"], axe["reach"]) == ("Axe/Mace", "sw+2", "2d", "cut",
+                                                                                     "1")
 
 
 @pytest.mark.parametrize("st,punch,club", [(8, "1d-5", "1d-1"), (10, "1d-4", "1d+1"), (15, "1d-1", "2d+2"),

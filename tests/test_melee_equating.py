@@ -54,7 +54,7 @@ def test_the_dock_brute_is_a_trained_brawler_in_nwod():
 
 def test_club_55_gives_gurps_an_axe_mace_level_and_nwod_weaponry():
     gurps = _plain(_convert(BRUTE, "gurps").document)
-    hook = next(w for w in gurps["weapons"] if w["name"] == "Cargo hook")
+    hook = next(w for w in gurps["melee"] if w["name"] == "Cargo hook")  # the melee table
     assert hook["skill"] == "Axe/Mace"
     assert gurps["skills"]["Axe/Mace"] == 12  # CoC 55 with +1d6, at GURPS ST 15
     assert gurps["skills"]["Brawling"] == 13

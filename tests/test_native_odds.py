@@ -57,17 +57,18 @@ def test_odds_on_every_native_fixture_shot_is_the_native_check(path, si, i, nsho
 
 
 def test_other_systems_check_the_neutral_shot_and_carry_its_losses():
-    loaded = api.load(ROOT / "fixtures" / "gurps" / "scenarios" / "alley_at_night.yaml")
+    # (a GURPS target's armor PD was such a field; it crosses now, as the neutral deflection)
+    loaded = api.load(ROOT / "fixtures" / "nwod" / "scenarios" / "door.yaml")
     shots, losses = api.shots_of(loaded)
-    _, shot = shots[1]  # the thug's target wears armor whose PD has no neutral form
-    results = {r.system: r for r in api.odds(shot, ["gurps", "coc"])}
-    assert results["gurps"].native and not results["coc"].native
+    _, shot = shots[1]  # the door already took damage: nWoD's damage_taken has no neutral form
+    results = {r.system: r for r in api.odds(shot, ["nwod", "coc"])}
+    assert results["nwod"].native and not results["coc"].native
     assert results["coc"].check == api.system_for("coc").check(shot)
     assert results["coc"].losses and all(x.path.startswith("$.scenes[0].shots[1]") for x in results["coc"].losses)
     assert {x.path for x in results["coc"].losses} <= {x.path for x in losses}
     js = results["coc"].as_json()
     assert js["losses"][0]["path"].startswith("$.scenes[0].shots[1]") and "native_check" not in js
-    assert results["gurps"].as_json()["native_check"] is True
+    assert results["nwod"].as_json()["native_check"] is True
 
 
 def test_an_edited_native_shot_is_checked_as_neutral():

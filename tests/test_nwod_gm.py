@@ -88,7 +88,7 @@ def test_coc_to_nwod_to_coc_keeps_a_sane_dodge():
     ("coc/npcs/dock_brute.yaml", "Colt Police Positive (.38 Special)", "Revolver, Lt.", 6, False),  # was Pistol, 5+1
     ("coc-zh/npcs/inspector_chen.yaml", "Webley Mk VI (.455)", "Revolver, Lt.", 6, False),
     ("coc-zh/npcs/us_adviser.yaml", "M16A1", "Assault Rifle", 20, True),  # was 42+1
-    ("gurps/npcs/soldier.yaml", "M16A1", "Assault Rifle", 20, True),
+    ("gurps/npcs/soldier.yaml", "M16A1", "Assault Rifle", 30, True),  # its sheet's Shots 30 (was the catalog's 20)
     ("coc-zh/npcs/pmc_contractor.yaml", "Colt M4 carbine", "Assault Rifle", 30, True),  # was 42+1
     ("coc/npcs/gangster_tommy_gun.yaml", "Thompson M1928", "SMG, Large", 50, False),  # open bolt, was 30+1
     ("coc/npcs/gangster_tommy_gun.yaml", "Colt M1911A1", "Pistol, Hvy.", 7, True),

@@ -142,20 +142,26 @@ def test_write_atomic_modes_and_no_leftovers(tmp_path, monkeypatch, tmpfile):
 
 
 def test_leftover_temporary_files_are_removed_at_the_next_start(tmp_path):
+    # a run killed while its temporary folder held a half-written output
+    code = ("import os, signal, sys\nfrom pathlib import Path\nfrom xsys.conversions.output import TempFolder\n"
+            "t = TempFolder(Path(sys.argv[1]))\nt.file('out').write_bytes(b'partial')\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n")
+    killed = subprocess.run([sys.executable, "-c", code, str(tmp_path)])
+    assert killed.returncode == -signal.SIGKILL
+    [left] = tmp_path.iterdir()
+    assert sorted(p.name for p in left.iterdir()) == ["out.part", "owner"]
+    # names earlier versions used carry no proof that xsys made them: never removed
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     dead = gone.pid
-    stale = [f".xsys-{dead}-0123abcd.tmp", f".out.yaml.{dead}.7f3a.complete"]
-    live = f".xsys-{os.getpid()}-89abcdef.tmp"  # a writer still running: left alone
-    young = f".xsys-{dead}-aaaabbbb.tmp"  # too young to be sure: left alone
-    for n in stale + [live, young]:
-        (tmp_path / n).write_text("partial")
+    unproven = [f".xsys-{dead}-0123abcd.tmp", f".out.yaml.{dead}.7f3a.complete", ".out.yaml.abcd1234.part"]
     hour_ago = time.time() - 3600
-    for n in stale + [live]:
+    for n in unproven:
+        (tmp_path / n).write_text("partial")
         os.utime(tmp_path / n, (hour_ago, hour_ago))
     r = run("convert", NPC, "--to", "gurps", "-q", "-o", tmp_path / "out.yaml")
     assert r.returncode == 0, r.stderr.decode()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live, young, "out.yaml"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(unproven + ["out.yaml"])
 
 
 def test_output_errors_are_one_line(tmp_path):

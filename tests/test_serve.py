@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -336,54 +337,471 @@ def test_curve_typed_shot_every_axis_and_bad_input(client):
         got = post(client, "/api/curve", {"shot": {"distance": "20m"}, "sweep": f"{axis}={rng['from']}..{rng['to']}",
                                           "points": 4, "svg": False})
         assert got["curve"]["axis"] == axis and len(got["curve"]["x"]) == 4 and got["svg"] is None
+    # the sweep and the points are options of the request: a bad one is a bad request (400)
     r = client.post("/api/curve", json={"shot": {}, "sweep": "colour=1..2"})
-    assert r.status_code == 422 and "--sweep" in r.json()["error"]
+    assert r.status_code == 400 and r.json()["error"].startswith("$.sweep: unknown sweep axis")
+    r = client.post("/api/curve", json={"shot": {}, "points": 1})
+    assert r.status_code == 400 and r.json()["error"] == "$.points: out of range (expected 2 to 10,000 points, found 1)"
     r = client.post("/api/curve", json={"document": SHOT.read_text(), "shot_index": 3})
     assert r.status_code == 422 and "no such shot" in r.json()["error"]
 
 
-def test_no_traceback_even_when_something_breaks(client, monkeypatch):
-    def boom(*a, **k):
-        raise RuntimeError("boom\nsecond line")
+def _worker_code(body: str) -> tuple[str, ...]:
+    """The command of a conversion process whose convert is replaced by `body` (a function
+    `convert(req)`; `real` is the true one)."""
+    code = ("import os\nfrom xsys.conversions import serve\nreal = serve.KINDS[b'c'][1]\n" + body
+            + "\nserve.KINDS[b'c'] = (serve.ConvertRequest, convert)\nserve.worker_main()\n")
+    return (sys.executable, "-c", code)
 
-    monkeypatch.setattr(api, "convert", boom)
-    r = client.post("/api/convert", json={"document": NPC_YAML.read_text() + "\n# new\n", "to": "gurps"})
+
+def test_no_traceback_even_when_something_breaks(capfd):
+    # a conversion that raises: one line to the client, the traceback to the server's terminal
+    boom = "def convert(req):\n    raise RuntimeError('boom\\nsecond line')"
+    with TestClient(serve.create_app(limits=serve.Limits(worker_argv=_worker_code(boom)))) as c:
+        r = c.post("/api/convert", json={"document": NPC_YAML.read_text() + "\n# new\n", "to": "gurps"})
     assert r.status_code == 500 and r.json() == {"error": "internal error: RuntimeError: boom second line"}
+    err = capfd.readouterr().err
+    assert "Traceback" in err and "RuntimeError: boom" in err
 
 
-def test_answer_cache_computes_identical_requests_once_and_keeps_no_error(monkeypatch):
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
+def test_a_conversion_process_that_dies_is_one_line_and_is_replaced(caplog):
+    die = "def convert(req):\n    if req.to == 'gurps':\n        os._exit(3)\n    return real(req)"
+    with TestClient(serve.create_app(limits=serve.Limits(worker_argv=_worker_code(die)))) as c:
+        pool = c.app.state.xsys.pool
+        r = c.post("/api/convert", json={"document": MALLOY.read_text(), "to": "gurps"})
+        assert r.status_code == 500
+        assert r.json() == {"error": "internal error: the conversion process stopped (exit code 3) while "
+                                     "converting this request"}
+        deadline = time.monotonic() + 60
+        while pool.state()["ready"] < 2:  # a new process takes its place
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        r = c.post("/api/convert", json={"document": MALLOY.read_text(), "to": "nwod", "format": "md"})
+        assert r.status_code == 200 and r.json()["system"] == "nwod"
+    assert "a conversion process stopped (exit code 3)" in caplog.text
 
-    calls = []
-    gate = threading.Event()
-    real = serve.do_convert
 
-    def counted(req):
-        calls.append(req.to)
-        gate.wait(5)
-        return real(req)
+def test_a_conversion_process_killed_while_idle_is_replaced(caplog):
+    with TestClient(serve.create_app()) as c:
+        pool = c.app.state.xsys.pool
+        deadline = time.monotonic() + 60
+        while pool.state()["ready"] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        victim = pool.state()["pids"][0]
+        os.kill(victim, signal.SIGKILL)
+        while victim in pool.state()["pids"] or pool.state()["ready"] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        r = c.post("/api/convert", json={"document": MALLOY.read_text(), "to": "coc-zh", "format": "md"})
+        assert r.status_code == 200 and r.json()["system"] == "coc-zh"
+    assert "a conversion process stopped (exit code -9) while idle" in caplog.text
 
-    monkeypatch.setattr(serve, "do_convert", counted)
-    monkeypatch.setattr(serve, "_answers", serve.AnswerCache(entries=2))
-    req = serve.ConvertRequest(document=MALLOY.read_text(), to="nwod", format="md")
-    with ThreadPoolExecutor(8) as pool:
-        futures = [pool.submit(serve.convert_cached, serve.ConvertRequest(document=MALLOY.read_text(), to="nwod",
-                                                                          format="md")) for _ in range(8)]
-        time.sleep(0.2)
+
+def test_answer_cache_computes_identical_requests_once_and_keeps_no_error():
+    async def main():
+        cache = serve.AnswerCache(entries=2)
+        calls = []
+        gate = asyncio.Event()
+
+        def compute(tag, status=200):
+            async def run():
+                calls.append(tag)
+                await gate.wait()
+                return status, f"answer {tag}".encode(), {}
+            return run
+
+        def key(tag):
+            return cache.key(b"c", tag.encode())
+
+        waiting = [asyncio.ensure_future(cache.answer(key("a"), compute("a"))) for _ in range(8)]
+        await asyncio.sleep(0.05)
+        waiting[0].cancel()  # a client that goes away does not stop the answer the others wait for
         gate.set()
-        answers = [f.result() for f in futures]
-    assert calls == ["nwod"] and all(a == answers[0] for a in answers)
-    assert serve.convert_cached(req) == answers[0] and calls == ["nwod"]
-    bad = serve.ConvertRequest(document="system: coc\nkind: npc\nname: [x\n", to="nwod")
-    for _ in range(2):
-        with pytest.raises(Exception, match="malformed YAML"):
-            serve.convert_cached(bad)
-    assert calls == ["nwod", "nwod", "nwod"]  # an error is computed again, not kept
-    for to in ("gurps", "coc"):  # two more answers push the first out (2 entries)
-        serve.convert_cached(serve.ConvertRequest(document=MALLOY.read_text(), to=to))
-    serve.convert_cached(req)
-    assert calls.count("nwod") == 4
+        answers = await asyncio.gather(*waiting[1:])
+        assert calls == ["a"] and answers == [(200, b"answer a", {})] * 7
+        assert await cache.answer(key("a"), compute("a")) == (200, b"answer a", {}) and calls == ["a"]
+        for _ in range(2):  # an error is not kept: computed again
+            assert await cache.answer(key("bad"), compute("bad", 422)) == (422, b"answer bad", {})
+        assert calls == ["a", "bad", "bad"]
+        for tag in ("b", "c"):  # two more answers push the first out (2 entries)
+            await cache.answer(key(tag), compute(tag))
+        await cache.answer(key("a"), compute("a"))
+        assert calls.count("a") == 2
+
+    asyncio.run(main())
+
+
+# ---- who may ask: the page itself (or a program), in JSON ---------------------------------
+
+def _convert_body() -> str:
+    return json.dumps({"document": "No. 7 " + MALLOY.read_text(), "to": "gurps", "format": "md"})
+
+
+@pytest.mark.parametrize("headers, status", [
+    # what any web page the user visits can make the browser send, without asking
+    ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, 403),
+    ({"Origin": "http://evil.example", "Content-Type": "application/x-www-form-urlencoded"}, 403),
+    ({"Origin": "http://evil.example", "Content-Type": "multipart/form-data; boundary=x"}, 403),
+    ({"Origin": "http://evil.example", "Content-Type": "application/json"}, 403),
+    ({"Origin": "null", "Content-Type": "application/json"}, 403),
+    ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, 403),
+    # another page of this machine (another port) is another origin
+    ({"Origin": "http://testserver.local:3000", "Sec-Fetch-Site": "same-site", "Content-Type": "application/json"}, 403),
+    # not JSON, from a program
+    ({"Content-Type": "text/plain"}, 415),
+    ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+    ({}, 415),
+    # behind a reverse proxy: the page's origin is the name the proxy passes on, not another
+    ({"Origin": "https://xsys.example", "X-Forwarded-Host": "dm.example", "Content-Type": "application/json"}, 403),
+    # the page's own request (as a browser sends it), also behind a proxy, and a program's
+    ({"Origin": "http://testserver.local", "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"}, 200),
+    ({"Origin": "https://xsys.example", "X-Forwarded-Host": "xsys.example", "Sec-Fetch-Site": "same-origin",
+      "Content-Type": "application/json"}, 200),
+    ({"Content-Type": "application/json; charset=utf-8"}, 200),
+], ids=lambda x: repr(x) if isinstance(x, dict) else str(x))
+def test_only_the_page_itself_may_post_and_only_json(client, headers, status):
+    pool = client.app.state.xsys.pool
+    before = pool.seq
+    r = client.post("/api/convert", content=_convert_body().encode(), headers=headers)
+    assert r.status_code == status, r.text
+    if status == 200:
+        assert r.json()["system"] == "gurps"
+        return
+    line = r.json()["error"]
+    if status == 403:
+        assert line.startswith("request: refused: sent by another web site (expected a request from this "
+                               "server's own page, or from a program that sends no Origin, found ")
+    else:
+        assert line.startswith("request: Content-Type: not JSON (expected application/json, found ")
+    assert r.headers["connection"] == "close"
+    assert pool.seq == before  # nothing was converted
+
+
+def test_a_link_from_another_site_still_opens_the_page(client):
+    r = client.get("/", headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+    assert r.status_code == 200 and "<title>xsys" in r.text
+
+
+# ---- costly requests: size, depth, time, fairness -------------------------------------------
+
+def _asgi_post(app, headers, chunks):
+    """POST /api/convert straight to the ASGI app; the body from `chunks` (an iterator of
+    bytes). The answer's status and body, and the bytes the app read."""
+    read = [0]
+
+    async def receive():
+        chunk = next(chunks, None)
+        if chunk is None:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        read[0] += len(chunk)
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": "/api/convert", "raw_path": b"/api/convert",
+             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000),
+             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()], "state": {}}
+    asyncio.run(app(scope, receive, send))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], json.loads(body), read[0]
+
+
+def test_a_body_over_the_limit_is_refused_while_it_is_read_with_flat_memory():
+    import tracemalloc
+
+    app = serve.create_app()
+    limit = serve.body_limit()
+    mib = 1 << 20
+
+    def body(total):  # a 250 MB body, each MiB a new bytes object (as a socket delivers it)
+        return (b"x" * mib for _ in range(total // mib))
+
+    # its length told: refused before a byte is read
+    status, answer, read = _asgi_post(app, {"Content-Type": "application/json", "Content-Length": "250000000"},
+                                      body(250_000_000))
+    assert status == 413 and read == 0
+    assert answer["error"] == serve.too_large_line(limit) and "input too large" in answer["error"]
+    # its length not told (sent in chunks): read up to the limit, not further
+    tracemalloc.start()
+    try:
+        status, answer, read = _asgi_post(app, {"Content-Type": "application/json"}, body(250_000_000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 413 and answer["error"] == serve.too_large_line(limit)
+    assert limit < read <= limit + mib and limit < 18 * mib  # at most the 16 MiB limit and a little
+    assert peak < 2.5 * limit  # the body read, and no more
+
+
+def test_a_250_mb_body_is_refused_at_once_on_a_real_socket():
+    import socket
+
+    with running() as (host, port):
+        s = socket.create_connection((host, port), timeout=10)
+        s.sendall(f"POST /api/convert HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: 250000000\r\n\r\n".encode())
+        t0 = time.monotonic()
+        data = _read_all(s)
+        assert time.monotonic() - t0 < 5
+    assert data.startswith(b"HTTP/1.1 413 ") and b"input too large" in data
+
+
+def test_bodies_in_memory_at_once_are_bounded(client):
+    rt = client.app.state.xsys
+    memory = 8 * serve.body_limit()
+    rt.body_bytes = memory - 100  # as if eight bodies of the largest size were being handled
+    try:
+        r = client.post("/api/convert", content=_convert_body().encode(), headers={"Content-Type": "application/json"})
+    finally:
+        rt.body_bytes = 0
+    assert r.status_code == 503 and r.headers["retry-after"] == "1"
+    assert r.json()["error"].startswith(f"request: server busy (expected request bodies of at most {memory} bytes")
+    r = client.post("/api/convert", content=_convert_body().encode(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 200
+
+
+def test_a_deeply_nested_body_is_a_400(client):
+    deep = b'{"document": "x", "to": "gurps", "settings": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    r = client.post("/api/convert", content=deep, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400
+    assert r.json()["error"] == ("request body: nested too deeply (expected JSON of ordinary depth, found more "
+                                 "levels of nesting than the decoder follows)")
+
+
+def test_a_long_value_is_cut_in_the_error_line(client):
+    known = ", ".join(SYSTEMS)
+    r = client.post("/api/convert", json={"document": "x", "to": "a" * 10_000})
+    assert r.status_code == 400
+    assert r.json()["error"] == (f"unknown system (expected one of {known}, found "
+                                 f"'{'a' * 59}…' (10,000 characters))")
+    for body in ({"shot": {}, "systems": ["b" * 10_000]}, {"document": "x", "to": "gurps", "settings": ["c" * 10_000 + ".x=1"]},
+                 {"document": "x", "to": "gurps", "b" * 10_000: 1}):
+        path = "/api/odds" if "shot" in body else "/api/convert"
+        r = client.post(path, json=body)
+        assert r.status_code in (400, 422) and len(r.json()["error"]) < 500, r.json()["error"][:300]
+        assert "(10,0" in r.json()["error"]  # the length of what was cut
+    r = client.get("/api/schema?system=" + "d" * 10_000)
+    assert r.status_code == 400 and len(r.json()["error"]) < 300
+
+
+def test_a_sweep_out_of_range_is_a_400_naming_the_field_and_the_range(client):
+    r = client.post("/api/curve", json={"shot": {}, "sweep": "distance=1m..1e308km", "points": 4, "svg": False})
+    assert r.status_code == 400
+    assert r.json()["error"] == ("$.sweep: out of range (expected FROM and TO each 0 m or more, finite for distance, "
+                                 "e.g. distance=2m..200m, found '1e308km')")
+    r = client.post("/api/curve", json={"shot": {}, "sweep": "skill=0.1..2", "points": 4, "svg": False})
+    assert r.status_code == 400
+    assert r.json()["error"] == "$.sweep: out of range (expected FROM and TO each 0 to 1 for skill, e.g. skill=0.05..0.95, found 2)"
+
+
+def _curve(points, distance="20m"):
+    return json.dumps({"shot": {"distance": distance}, "points": points, "svg": False}).encode()
+
+
+def test_the_time_budget_ends_a_long_conversion_and_its_process_is_replaced():
+    limits = serve.Limits(time_limit=1.0)
+    app = serve.create_app(limits=limits)
+    with running(app=app, limits=limits) as (host, port):
+        pool = app.state.xsys.pool
+        pids = set(pool.state()["pids"])
+        t0 = time.monotonic()
+        (_, status, data), = asyncio.run(load(host, port, [_curve(10_000)], 1, path="/api/curve"))
+        took = time.monotonic() - t0
+        assert status == 503 and took < 3, (status, took)
+        m = re.fullmatch(r"request: over the time budget \(expected an answer within 1 s, the limit of this "
+                         r"server \(XSYS_SERVE_TIME_LIMIT; the CLI has none\), found (\d+\.\d) s waiting for a "
+                         r"conversion process, then (\d+\.\d) s converting\)", json.loads(data)["error"])
+        assert m and 0.9 <= float(m.group(1)) + float(m.group(2)) < 3, json.loads(data)["error"]
+        deadline = time.monotonic() + 60
+        while pool.state()["ready"] < 2:  # the killed process is replaced
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        new = set(pool.state()["pids"])
+        assert len(new - pids) == 1 and len(new & pids) == 1
+        (_, status, data), = asyncio.run(load(host, port, [_curve(4)], 1, path="/api/curve"))
+        assert status == 200 and len(json.loads(data)["curve"]["x"]) == 4
+
+
+def _roster(n, k):
+    """A coc roster of `n` NPCs (the investigator's, each a little different, and different
+    from those of another `k`: none is answered from what converting an earlier one learnt)."""
+    base = {k: v for k, v in yaml.safe_load(NPC_YAML.read_text()).items() if k not in ("system", "kind")}
+    npcs = []
+    for i in range(n):
+        npc = json.loads(json.dumps(base))
+        npc.update(name=f"cultist {k}.{i}", STR=3 + i % 16, DEX=3 + (i // 16) % 16, CON=3 + k % 16)
+        npc["skills"]["Handgun"] = 5 + (7 * i) % 90
+        npcs.append(npc)
+    return json.dumps({"system": "coc", "kind": "roster", "name": f"cult {k}", "npcs": npcs})
+
+
+def test_a_quick_request_does_not_wait_behind_long_ones():
+    limits = serve.Limits(workers=1)
+    quick = json.dumps({"document": "No. 1 " + MALLOY.read_text(), "to": "gurps", "format": "md"}).encode()
+    rosters = [json.dumps({"document": _roster(60, k), "to": "gurps", "format": "json"}).encode() for k in range(6)]
+    assert all(len(r) > limits.heavy_bytes for r in rosters)
+
+    async def main(host, port):
+        # both processes convert an NPC first (a new process's first conversion fills caches)
+        await load(host, port, [quick.replace(b"No. 1 ", b"No. %d " % i) for i in (2, 3)], 2)
+        # six rosters of 60 NPCs (about a second of one core each), then one NPC
+        long = [asyncio.ensure_future(load(host, port, [r], 1)) for r in rosters]
+        await asyncio.sleep(0.5)
+        t0 = time.perf_counter()
+        (_, status, data), = await load(host, port, [quick], 1)
+        took = time.perf_counter() - t0
+        busy = sum(not t.done() for t in long)
+        for t in long:
+            t.cancel()
+        return status, data, took, busy
+
+    with running(limits=limits) as (host, port):
+        status, data, took, busy = asyncio.run(main(host, port))
+    assert status == 200 and "Malloy" in json.loads(data)["sheet"]
+    # the long ones still at work; the quick one answered (behind them it would wait seconds)
+    assert busy >= 3 and took < 2.5, (busy, took)
+
+
+# ---- slow clients and many connections ----------------------------------------------------
+
+def _read_all(sock, limit=10.0):
+    """Everything the server sends until it closes (or `limit` seconds pass)."""
+    sock.settimeout(limit)
+    chunks = []
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            chunks.append(data)
+    except (TimeoutError, OSError):
+        pass
+    return b"".join(chunks)
+
+
+def test_half_sent_requests_are_answered_408_and_closed_at_the_request_timeout():
+    import socket
+
+    limits = serve.Limits(request_timeout=1.0)
+    with running(limits=limits) as (host, port):
+        socks = []
+        for i in range(50):
+            s = socket.create_connection((host, port), timeout=10)
+            if i % 2:  # half a head
+                s.sendall(f"POST /api/convert HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Ty".encode())
+            else:  # a head and half of its body
+                s.sendall(f"POST /api/convert HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: 1000\r\n\r\n{{\"document\": \"".encode())
+            socks.append(s)
+        t0 = time.monotonic()
+        answers = [_read_all(s, 5.0) for s in socks]
+        took = time.monotonic() - t0
+        for s in socks:
+            s.close()
+        with urllib.request.urlopen(f"http://{host}:{port}/api/systems", timeout=10) as r:
+            assert r.status == 200  # and the server still answers
+    assert took < 4, took
+    want = b'{"error": "request: not received in time (expected the whole request within 1 s of its first byte)"}'
+    assert all(a.startswith(b"HTTP/1.1 408 ") and a.endswith(want) for a in answers), answers[:2]
+
+
+FLOODED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+from xsys.conversions import serve
+try:
+    serve.run("127.0.0.1", 0, lambda t: print(t, file=sys.stderr, flush=True), 1, serve.Limits(request_timeout=2.0))
+except KeyboardInterrupt:
+    pass
+"""
+
+
+def _get_retrying(url, seconds=5.0):
+    """GET url, again while the answer is 503 (busy) for up to `seconds`: its status."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            if exc.code != 503 or time.monotonic() > deadline:
+                return exc.code
+        time.sleep(0.2)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sets the server's descriptor limit")
+def test_a_flood_of_connections_is_refused_not_fatal_and_told_once():
+    import socket
+
+    p = subprocess.Popen([sys.executable, "-c", FLOODED], stderr=subprocess.PIPE, text=True)
+    socks = []
+    try:
+        line = p.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line
+        port = int(m.group(1))
+        url = f"http://127.0.0.1:{port}/api/systems"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=5):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        # 400 idle connections, more than the 256 descriptors the server has: those over the
+        # limit are refused, and once the others have been idle a moment they are closed to
+        # make room for a new one: the server answers again within a second
+        socks += [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(400)]
+        t0 = time.monotonic()
+        assert _get_retrying(url) == 200 and time.monotonic() - t0 < 5
+        # 200 half-sent requests: the server holds what its descriptors allow and refuses the
+        # rest at once (503); those it holds are answered 408 at the request timeout
+        half = []
+        for _ in range(200):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /api/systems HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            half.append(s)
+        socks += half
+        answers = [_read_all(s, 6.0)[:12] for s in half]
+        assert answers.count(b"HTTP/1.1 503") >= 200 - 128 and answers.count(b"HTTP/1.1 408") >= 50, answers
+        assert set(answers) <= {b"HTTP/1.1 503", b"HTTP/1.1 408"}
+        assert _get_retrying(url) == 200
+        # 50 requests that are not HTTP, and 50 that ask for a WebSocket: each answered, none
+        # a line of its own on the terminal
+        for i in range(100):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"NOT HTTP AT ALL\r\n\r\n" if i % 2 else
+                      b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+            socks.append(s)
+            assert _read_all(s, 5.0)[:12] in (b"HTTP/1.1 400", b"HTTP/1.1 200"), i
+    finally:
+        for s in socks:
+            s.close()
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    err = [x for x in p.stderr.read().splitlines() if x.strip()]
+    assert len(err) <= 3, err[:10]  # told once, not once per connection
+    assert all("overloaded" in x for x in err), err
+
+
+def test_keep_alive_outlasts_the_idle_time_of_client_pools():
+    from xsys.conversions import serve_net
+
+    # a client that reuses a pooled connection the server is closing at that moment gets a
+    # network error: the server keeps an idle connection longer than common pools do
+    # (httpx 5 s, aiohttp 15 s, Go 90 s, Firefox 115 s)
+    config = serve_net.server_config(serve.create_app(), serve.Limits())
+    assert config.timeout_keep_alive == 130
 
 
 # ---- a real server: concurrency, `xsys serve` ---------------------------------------------
@@ -459,40 +877,59 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="counts worker processes through /proc")
-def test_xsys_serve_workers_are_processes_that_all_answer_and_stop_together():
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="counts conversion processes through /proc")
+def test_xsys_serve_workers_are_conversion_processes_that_all_answer_and_stop_together():
     import http.client
 
     xsys = Path(sys.executable).parent / "xsys"
     p = subprocess.Popen([str(xsys), "serve", "--port", "0", "--workers", "2"], stderr=subprocess.PIPE, text=True)
     try:
         line = p.stderr.readline()
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 worker processes\)", line)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 conversion processes and one for quick requests;", line)
         assert m, line
         port = int(m.group(1))
-        body = json.dumps({"document": (ROOT / "fixtures/coc/npcs/hunter_rifle.yaml").read_text(), "to": "gurps",
-                           "format": "md"}).encode()
-        want = serve.do_convert(serve.ConvertRequest(document=json.loads(body)["document"], to="gurps",
-                                                     format="md")).sheet
         deadline = time.monotonic() + 60
         while True:
             try:
-                req = urllib.request.Request(f"http://127.0.0.1:{port}/api/convert", data=body,
-                                             headers={"Content-Type": "application/json"})
-                with urllib.request.urlopen(req, timeout=10) as r:
-                    assert json.load(r)["sheet"] == want
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=10) as r:
+                    assert json.load(r)["systems"]
                 break
             except OSError:
                 assert time.monotonic() < deadline
                 time.sleep(0.2)
-        workers = [w for w in _children(p.pid) if b"spawn_main" in Path(f"/proc/{w}/cmdline").read_bytes()]
-        assert len(workers) == 2, workers  # uvicorn's two worker processes
-        # every worker process answers only this machine's names (the parent's hosts reach them)
-        for _ in range(6):
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            c.request("GET", "/api/systems", headers={"Host": "evil.example"})
-            assert c.getresponse().status == 400
-            c.close()
+        workers = [w for w in _children(p.pid) if b"worker_main" in Path(f"/proc/{w}/cmdline").read_bytes()]
+        assert len(workers) == 3, workers  # two for any request, one for quick ones
+        before = {w: _cpu_ticks(w) for w in workers}
+        # 60 different NPCs, 12 at a time (the two general processes convert them), then two
+        # long rosters (one for each) with 20 NPCs sent meanwhile (the third converts those):
+        # every answer is right, and every process converted some
+        docs = [f"No. {i} " + MALLOY.read_text() for i in range(80)]
+        bodies = [json.dumps({"document": d, "to": "gurps", "format": "md"}).encode() for d in docs]
+        rosters = [json.dumps({"document": _roster(60, k), "to": "gurps", "format": "json"}).encode() for k in (7, 8)]
+
+        async def main():
+            out = await load("127.0.0.1", port, bodies[:60], concurrency=12)
+            long = asyncio.ensure_future(load("127.0.0.1", port, rosters, concurrency=2))
+            await asyncio.sleep(0.3)
+            out += await load("127.0.0.1", port, bodies[60:], concurrency=1)
+            return out, await long
+
+        out, long = asyncio.run(main())
+        for d, (_, status, data) in zip(docs, out):
+            assert status == 200 and json.loads(data)["sheet"] == serve.do_convert(
+                serve.ConvertRequest(document=d, to="gurps", format="md")).sheet
+        assert [status for _, status, _ in long] == [200, 200]
+        assert all(_cpu_ticks(w) > before[w] for w in workers), (before, {w: _cpu_ticks(w) for w in workers})
+        # the front answers only this machine's names
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/api/systems", headers={"Host": "evil.example"})
+        assert c.getresponse().status == 400
+        c.close()
         p.send_signal(signal.SIGINT)
         assert p.wait(30) in (0, 130)
         time.sleep(0.5)
@@ -515,8 +952,9 @@ def test_serve_workers_out_of_range_is_one_clear_error():
 def test_on_loopback_only_local_host_names_are_answered():
     import http.client
 
-    with running() as (host, port):
-        pass  # a free port to reuse below
+    free = serve._bind("127.0.0.1", 0)
+    port = free.getsockname()[1]  # a free port to name in the hosts below
+    free.close()
     app = serve.create_app(serve.local_hosts(port))
     with running(port=port, app=app) as (host, port):
         for name, status in ((f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200), (f"evil.example:{port}", 400)):
@@ -535,10 +973,14 @@ def test_xsys_serve_port_in_use_is_one_line(capsys):
 def test_serve_bench_runs_and_checks_its_answers():
     from xsys.conversions import serve_bench
 
-    r = serve_bench.bench(requests=12, concurrency=6, levels=(1,), check=3, warm=2, level_requests=4)
-    assert r["wrong_answers"] == 0
-    assert r["different_npcs"]["requests"] == 12 and r["same_npc"]["requests"] == 12
-    assert r["levels"][1]["requests"] == 10 and r["levels"][1]["median_ms"] > 0
+    r = serve_bench.bench(requests=12, concurrency=6, slow=3, in_process=5, check=3, fair=2, levels=(1,), rounds=2)
+    assert r["wrong_answers"] == 0 and len(r["rounds"]) == 2 and r["ratio"] > 0 and r["cpu_ratio"] > 0
+    assert all(x["in_process_per_s"] > 0 and x["served_per_s"] > 0 for x in r["rounds"])
+    for pattern in ("pooled", "new_connection", "pooled_with_slow_clients"):
+        assert r[pattern]["requests"] == 12 and r[pattern]["errors"] == 0 and r[pattern]["wrong"] == 0
+    assert r["levels"][1]["requests"] == 50 and r["levels"][1]["median_ms"] > 0
+    assert r["fairness"]["long_ok"] == 3 and r["fairness"]["quick_requests"] == 2
+    assert r["memory_after"]["rss_mb"] > 0
 
 
 def test_the_listening_socket_sends_answers_at_once():

@@ -36,8 +36,12 @@ def test_a_coc_block_reads_like_its_yaml_fixture():
     assert (w["skill"], w["damage"], w["base_range"], w["capacity"], w["catalog"]) == \
         ("Handgun", "1d10", "15 m", 6, "sw-model-10")
     assert doc["notes"].startswith("Arkham police")
-    # every line read; the damage bonus is coc's to derive, which is said (info, not a loss)
-    assert doc["xsys"]["read"] == {"format": "text", "assumed": [
+    # every line read; the damage bonus is coc's to derive, which is said (info, not a loss); the
+    # report says which reader read it and which edition it took the block for, and why
+    report = dict(doc["xsys"]["read"])
+    assert report.pop("reader").startswith("textblock: Call of Cthulhu stat block")
+    assert report.pop("edition").startswith("5th/6th edition: characteristics on the 3-18 scale, read as written")
+    assert report == {"format": "text", "assumed": [
         "Damage Bonus +1D4 not carried: coc derives the damage bonus and movement from the characteristics"]}
 
 
@@ -50,12 +54,13 @@ def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
     assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
     report = doc["xsys"]["read"]
     assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
-    # the brawl line is a melee attack: its skill and the attack (issue 20); a 7e Luck is rolled,
-    # not derived: the document's own Luck (carried through every other system); MP 14 and SAN 70
-    # are what POW 70 gives: read as derived, not written. Nothing is left unread.
+    # the brawl line is a melee attack: its skill and the attack; the SAN, MP and Luck
+    # the block states are the document's own (carried through every other system), MP 14 and
+    # SAN 70 included although POW 70 gives them. Nothing is left unread.
     assert doc["melee"] == [{"name": "Brawl", "skill": "Fist/Punch", "damage": "1d3"}]
     assert "unread" not in report
-    assert doc["Luck"] == 45 and "SAN" not in doc and "MP" not in doc
+    assert (doc["Luck"], doc["SAN"], doc["MP"]) == (45, 70, 14)
+    assert report["edition"].startswith("7th edition: characteristics 1-99")
 
 
 def _with_unread_line(tmp_path):

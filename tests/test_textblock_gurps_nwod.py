@@ -40,7 +40,7 @@ Gear: Webley .455 revolver (Dam 2d+, Acc 2, 1/2Dam 160, Shots 6, ST 11, Rcl -3),
 
 def test_a_basic_set_gear_line_is_read_as_weapons_with_what_has_no_field_said():
     doc = read(FANSITE)
-    webley, knife = doc["weapons"]
+    (webley,), (knife,) = doc["weapons"], doc["melee"]  # a knife is in the melee table
     assert webley == {"name": "Webley .455 revolver", "damage": "2d", "Acc": 2, "Shots": 6, "ST": 11,
                       "skill": "Guns (Pistol)"}
     assert knife == {"name": "Large knife", "damage": "1d-1", "type": "cut", "skill": "Knife"}
@@ -65,7 +65,7 @@ def test_a_weapons_st_is_the_weapons_never_the_npcs(gear):
 def test_close_combat_damage_as_thrust_or_swing_is_read_at_the_npcs_st():
     doc = read("Big Tam\nST 15, DX 11, IQ 9, HT 13\nSkills: Axe/Mace-13\n"
                "Weapons: Axe handle (sw+1 cr); Broadsword (2d+1 cut, 1d+2 imp)\n")
-    axe, sword = doc["weapons"]
+    axe, sword = doc["melee"]  # close-combat weapons: the melee table
     assert axe == {"name": "Axe handle", "damage": "2d+2", "type": "cr", "skill": "Axe/Mace"}  # swing 2d+1, +1
     assert sword == {"name": "Broadsword", "damage": "2d+1", "type": "cut", "skill": "Broadsword"}
     assert any("second attack '1d+2 imp'" in t for t in unread_texts(doc))

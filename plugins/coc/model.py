@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from xsys.core.model import field_error
 from xsys.core.units import Energy, Length
 from xsys.core.vocab import Location, Posture, Sight
 
@@ -47,11 +48,17 @@ class CocWeapon(msgspec.Struct, **_OPTS):
     STR: Annotated[int, Meta(ge=1, le=99)] | None = None  # required STR (coc-ja.quickdraw.str)
     sights: Sight = "iron"
     carry: Name | None = None  # holster / sling (coc-ja.quickdraw.carry, coc-ja.conceal.holster)
-    ammo: Literal["bullet", "shot", "slug"] = "bullet"
+    ammo: Literal["bullet", "shot", "slug", "none"] = "bullet"  # "none": a thrown weapon fires nothing
     catalog: Name | None = None
     # What the gun physically delivers when it is not a catalog weapon (kept so that a
     # conversion does not collapse it onto the damage row's representative).
     muzzle_energy: Energy | None = None
+
+    def __post_init__(self) -> None:
+        # coc-ja.range: the range bands are doublings of the base range; a base range of
+        # 0 m has none (every shot would lie beyond it). Below 0 the decoder refuses.
+        if not self.base_range > 0:
+            raise field_error("base_range", f"must be above 0 m (found {self.base_range})")
 
 
 class CocMelee(msgspec.Struct, **_OPTS):
@@ -73,6 +80,11 @@ class CocArmor(msgspec.Struct, **_OPTS):
     catalog: Name | None = None
     # What it physically stops when that is not its catalog item's or its row's value.
     stops: Energy | None = None
+    # Where it sits and how readily it turns a blow aside (a GURPS PD), when that is not what
+    # its catalog item (or the torso alone, no deflection) says: CoC's table has neither, the
+    # line keeps them for the way back (xsys.core.armorline).
+    covers: list[Location] | None = None
+    deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class CocNpc(msgspec.Struct, **_OPTS):

@@ -20,8 +20,8 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import cache, carried, dice
-from xsys.core.catalog import strip_entry
+from xsys.core import armorline, cache, carried, dice
+from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
@@ -44,7 +44,7 @@ from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, mele
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, brief, parse
-from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of, firearm_skill_for
+from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
 
 from . import rules
 from .model import CocArmor, CocBarrier, CocCarried, CocMelee, CocNpc, CocShot, CocWeapon
@@ -463,17 +463,20 @@ class CocSystem(System):
         defaults with damage from muzzle energy (coc-ja.damage, assumed)."""
         t = self.tables()
         cls = t["weapon_class"][weapon.weapon_class]
-        row = t["weapon"].get(weapon.catalog or "", {})
+        entry = _catalog().weapon_basis(weapon).entry  # by id, else by what its name says
+        row = t["weapon"].get(entry.id if entry is not None else "", {})
         damage = row["damage"] if "damage" in row else self.damage_of(weapon)
         auto = "auto" in weapon.fire_modes or "burst" in weapon.fire_modes
+        thrown = weapon.weapon_class == "thrown"
         return CocWeapon(
             name=weapon.name, skill=cls["skill"], damage=damage,
             base_range=parse(row.get("base_range", cls["base_range"]), Length),
             shots_per_round=row.get("shots_per_round", cls["shots_per_round"]),
-            burst=row.get("burst", auto), capacity=weapon.capacity,
+            burst=row.get("burst", auto), capacity=weapon.capacity or (entry.capacity if entry is not None else 0),
             malfunction=row.get("malfunction", cls["malfunction"]), length=weapon.length,
-            STR=row.get("STR", cls["STR"]), sights=weapon.sights,
-            ammo="shot" if weapon.weapon_class == "shotgun" else "bullet", catalog=weapon.catalog,
+            STR=row.get("STR", cls["STR"]), sights="none" if thrown else weapon.sights,
+            # a thrown weapon (a grenade) is no firearm: it fires nothing and is aimed by eye
+            ammo="shot" if weapon.weapon_class == "shotgun" else "none" if thrown else "bullet", catalog=weapon.catalog,
             muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
         )
 
@@ -482,33 +485,46 @@ class CocSystem(System):
         cartridge ([cartridge.*] of tables.toml, else the damage ladder at the cartridge's
         reference muzzle energy, core.vocab.CARTRIDGES), else the ladder at the weapon's
         own muzzle energy; 12-gauge shot by range band (coc-ja.damage.shotgun)."""
-        key = cartridge_of(weapon.calibre)
-        row = self.tables().get("cartridge", {}).get(key or "", {})
+        basis = _catalog().weapon_basis(weapon)  # its catalog weapon, else the cartridge its calibre or name states
+        row = self.tables().get("cartridge", {}).get(basis.cartridge or "", {})
         if "damage" in row:
             return row["damage"]
         if weapon.weapon_class == "shotgun":
             return "4d6/2d6/1d6"
-        energy = CARTRIDGES[key][0] if key else float(weapon.muzzle_energy)
-        return _tables_ladders()["damage"].step_for(energy).label
+        return _tables_ladders()["damage"].step_for(basis.energy).label
 
     def weapon_to_neutral(self, w: CocWeapon, col: Collector | None = None, path: str = "$") -> Weapon:
-        """A native weapon as what it physically is: its catalog entry (by id or name),
-        else a weapon of its skill's class with the muzzle energy of its damage."""
+        """A native weapon as what it physically is (core.catalog.Catalog.identify_weapon, one
+        answer for every system): its catalog entry (by id, else by what its name says, when its
+        skill fires that kind of gun) with the capacity the line states where it states one,
+        else a weapon of its skill's class (the kind of it the name says: a revolver) with the
+        muzzle energy of its damage."""
         cat = _catalog()
-        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        skill_cls = self.tables()["skills"][w.skill]["weapon_class"]
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
+        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
+            entry = None  # 'Glock 17' fired with Rifle is not the catalog Glock
         if entry is not None:
             base = strip_entry(entry)
             fields: dict[str, Any] = {"name": w.name, "capacity": w.capacity or base.capacity, "sights": w.sights}
+            if w.capacity and w.capacity != base.capacity and col is not None:
+                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
+                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
+                         "coc-ja.reload.magazine")
             if w.length is not None:
                 fields["length"] = w.length
             if w.burst and not ({"auto", "burst"} & set(base.fire_modes)):
                 fields["fire_modes"] = list(base.fire_modes) + ["auto"]
-            return msgspec.structs.replace(base, **fields)
-        cls = self.tables()["skills"][w.skill]["weapon_class"]
+            out = msgspec.structs.replace(base, **fields)
+            self._damage_line_loss(w, out, col, path)
+            return out
+        cls = cat.weapon_class_named(w.name, skill_cls)  # a 'Revolver' fired with Handgun is a revolver
         if w.muzzle_energy is not None:
-            return Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=w.muzzle_energy,
-                          fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
-                          sights=w.sights)
+            out = Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=w.muzzle_energy,
+                         fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
+                         sights="none" if cls == "thrown" else w.sights)
+            say_grenade(col, path, out)
+            return out
         lad = _tables_ladders()["damage"]
         first = w.damage.split("/")[0]
         energy = None
@@ -523,8 +539,30 @@ class CocSystem(System):
         elif col is not None:
             col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy from {first}",
                      "coc-ja.damage")
-        return Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=Energy(energy),
-                      fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity, sights=w.sights)
+        out = Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=Energy(energy),
+                     fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
+                     sights="none" if cls == "thrown" else w.sights)
+        self._damage_line_loss(w, out, col, path)
+        say_grenade(col, path, out)
+        return out
+
+    def _damage_line_loss(self, w: CocWeapon, out: Weapon, col: Collector | None, path: str) -> None:
+        """One weapon, one damage line (coc-ja.damage): a line whose own dice are not the line of
+        the weapon it is (its catalog weapon's, or the cartridge its name states) is said, since a
+        sheet written again from the neutral weapon rolls the weapon's dice."""
+        if col is None:
+            return
+        basis = _catalog().weapon_basis(out)
+        if basis.kind == "class" or out.weapon_class == "shotgun":
+            return
+        line = self.weapon_defaults(out).damage
+        if line.lower() == w.damage.lower():
+            return
+        what = (f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+                if basis.entry is not None else f"its name states {basis.cartridge}")
+        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage is {line}; the line's own {w.damage} "
+                 f"is not that {'weapon' if basis.entry is not None else 'cartridge'}'s, and a sheet written again "
+                 f"from the neutral weapon rolls {line}", "coc-ja.damage")
 
     def find_weapon(self, name: str) -> Weapon | None:
         entry = _catalog().find_weapon(name)
@@ -906,24 +944,33 @@ class CocSystem(System):
             entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
-            return msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
-        if a.stops is not None:
-            return Armor(name=a.name, stops=a.stops)
-        lad = self.armor_ladders()["armor.worn"]
-        A = a.A if lad.has_native(a.A) else lad.nearest_native(a.A)
-        if col is not None:
-            col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
-                     lad.step_of(A).rule)
-        return Armor(name=a.name, stops=Energy(lad.neutral(A)))
+            out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
+        elif a.stops is not None:
+            out = Armor(name=a.name, stops=a.stops)
+        else:
+            lad = self.armor_ladders()["armor.worn"]
+            A = a.A if lad.has_native(a.A) else lad.nearest_native(a.A)
+            if col is not None:
+                col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
+                         lad.step_of(A).rule)
+            out = Armor(name=a.name, stops=Energy(lad.neutral(A)))
+        return armorline.restore(out, a.covers, a.deflection)
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
         A, B, step = self.armor_value(armor)
         if col is not None and col.tracing:
             col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A}/{_num(B)} ({step.label})",
                      rules=[step.rule], source=step.source)
-        # keep the physical value unless the catalog id or the row itself gives it back
-        stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
-        return CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog, stops=stops)
+        line = CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog)
+        # keep the physical value, the coverage and the deflection unless the catalog item or the
+        # row itself gives them back (xsys.core.armorline)
+        back = self.armor_to_neutral(line)
+        stops = None if math.isclose(float(back.stops), float(armor.stops), rel_tol=1e-9) else armor.stops
+        more = armorline.extras(armor, back)
+        if "deflection" in more and col is not None:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(armor, "Call of Cthulhu"),
+                     step.rule)
+        return msgspec.structs.replace(line, stops=stops, **more)
 
     def npc_to_neutral(self, npc: CocNpc) -> Result[Combatant]:
         col = Collector(self.key)
@@ -1023,18 +1070,20 @@ class CocSystem(System):
                 cw = msgspec.structs.replace(cw, **fields)
             else:
                 cw = self.weapon_defaults(w)
-                if not w.capacity:  # unstated (0); a gun of 0 rounds cannot fire: the class's usual one
-                    typical = self.tables()["weapon_class"][w.weapon_class]["capacity"]
-                    cw = msgspec.structs.replace(cw, capacity=typical)
-                    if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
-                        col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the source states no capacity; written "
-                                 f"as the usual {w.weapon_class}'s {typical}", "coc-ja.reload.magazine")
+            if not cw.capacity:  # unstated (0); a gun of 0 rounds cannot fire: the class's usual one
+                typical = self.tables()["weapon_class"][w.weapon_class]["capacity"]
+                cw = msgspec.structs.replace(cw, capacity=typical)
+                if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
+                    col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the source states no capacity; written "
+                             f"as the usual {w.weapon_class}'s {typical}", "coc-ja.reload.magazine")
+            if old is None:
                 carry = own.get("carry", {}).get(w.name)
                 if isinstance(carry, str):
                     cw = msgspec.structs.replace(cw, carry=carry)
                 if col.tracing:
                     col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
-                             f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed")
+                             f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed",
+                             note=f"damage by {_catalog().weapon_basis(w).said}")
             weapons.append(cw)
         stored_a = native.get("armor", [])
         armor = []
@@ -1085,6 +1134,7 @@ class CocSystem(System):
     def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:
         col = Collector(self.key)
         weapon = self._shot_weapon(shot)
+        say_grenade(col, "$.weapon", weapon)
         skill = shot.skill or self.skill_for_class(weapon.weapon_class)
         if shot.catalog and self.find_weapon(shot.catalog) is None:
             col.loss("unsupported-field", "$.catalog", f"{shot.catalog!r} is no catalog weapon; {shot.weapon!r} "
@@ -1168,7 +1218,7 @@ class CocSystem(System):
             shot_skill = skill
             damage, energy = self.damage_of(w), w.muzzle_energy
         base = entry
-        sights = w.sights if base is None or base.sights != w.sights else None
+        sights = w.sights if (base is None or base.sights != w.sights) and w.weapon_class != "thrown" else None
         dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
         col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
                  source=dark.source)

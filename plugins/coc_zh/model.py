@@ -11,6 +11,7 @@ import msgspec
 from msgspec import Meta
 
 from xsys.core.units import Energy
+from xsys.core.vocab import Location
 from xsys.plugins.coc import CocNpc, CocShot
 
 _OPTS = dict(frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
@@ -31,6 +32,11 @@ class CocZhArmor(msgspec.Struct, **_OPTS):
     # What it physically stops when that is neither its catalog item's nor its row's value
     # (kept so that a conversion does not collapse it onto the row).
     stops: Energy | None = None
+    # Where it sits and how readily it turns a blow aside (a GURPS PD), when that is not what
+    # its catalog item (or the torso alone, no deflection) says: the list has neither, the line
+    # keeps them for the way back (xsys.core.armorline).
+    covers: list[Location] | None = None
+    deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class CocZhNpc(CocNpc, **_OPTS):

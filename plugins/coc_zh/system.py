@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import dice
+from xsys.core import armorline, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Combatant, Shot
@@ -294,7 +294,7 @@ class CocZhSystem(CocSystem):
             ids, note = self._compare((A, step), parent().armor_value(out))
             col.step(path, f"{a.name}: armor {a.points}", f"stops {float(out.stops):g} J", None, rules=ids,
                      source=step.source, note=note)
-        return out
+        return armorline.restore(out, a.covers, a.deflection)
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocZhArmor:
         A, _, step = self.armor_value(armor)
@@ -302,17 +302,15 @@ class CocZhSystem(CocSystem):
             ids, note = self._compare((A, step), parent().armor_value(armor))
             col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A} ({step.label})", rules=ids,
                      source=step.source, note=note)
-        J = float(armor.stops)
-        given_back = [step.rep]  # what the row, the catalog name or the list's item give back
-        low = armor.name.strip().casefold()
-        by_name = next((x for x in _catalog().armor.values() if x.name.casefold() == low or x.id == armor.name), None)
-        if by_name is not None:
-            given_back.append(float(by_name.stops))
-        row = self.identity_row(armor)
-        if row is not None and row.get("catalog") in _catalog().armor:
-            given_back.append(float(_catalog().armor[row["catalog"]].stops))
-        keep = not armor.catalog and not any(math.isclose(J, g, rel_tol=1e-9) for g in given_back)
-        return CocZhArmor(name=armor.name, points=A, catalog=armor.catalog, stops=armor.stops if keep else None)
+        # keep the physical value, the coverage and the deflection unless the row, the catalog item
+        # (by id or name) or the list's own item gives them back (xsys.core.armorline)
+        line = CocZhArmor(name=armor.name, points=A, catalog=armor.catalog)
+        back = self.armor_to_neutral(line)
+        keep = not math.isclose(float(armor.stops), float(back.stops), rel_tol=1e-9)
+        more = armorline.extras(armor, back)
+        if "deflection" in more and col is not None:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(armor, "coc-zh"), step.rule)
+        return msgspec.structs.replace(line, stops=armor.stops if keep else None, **more)
 
     def barrier_trace(self, col: Collector, path: str, barrier: Barrier) -> None:
         """Trace a barrier's armor value in coc-zh and in coc (both rule IDs)."""

@@ -1,41 +1,134 @@
 """Foundry VTT CoC7 actor JSON -> a coc NPC document (plain data).
 
-Readers by upstream data model (``READERS``): Foundry core 10 and later keep an actor's data
-in ``system`` and its items' in ``item.system``; Foundry 9 and earlier in ``data``. The CoC7
-system's own fields are the same in both: ``characteristics.str.value`` (7th edition, 1-99),
-``attribs.hp/mp/san/lck/mov/db/build``, skills and weapons as embedded ``items`` of type
-``skill`` / ``weapon``. The next upstream change is one more entry in READERS.
+Readers by upstream data model (``MODELS``, ``READERS``); each names itself in the report's
+``reader`` key:
+
+- ``v9``: Foundry core 9 and earlier (CoC7 system 0.x): the actor's data in ``data``, each
+  item's in ``item.data``;
+- ``v10``: Foundry core 10 to 13 (CoC7 system 0.9 to 7.x): the same fields in ``system``;
+- ``coc7-8``: the CoC7 system's data models (system 8 and later): a skill keeps no stored
+  ``value``; what the sheet shows is the sum of its ``adjustments`` (``base``, ``personal``,
+  ``occupation``, ``archetype``, ``experiencePackage``, ``experience``) for every actor type;
+  a weapon's range is a formula without ``units``; its skill may be named by CoC ID
+  (``i.skill.firearms-handgun``) or linked only by the skill item's ``_id``.
+
+The next upstream change is one more entry in MODELS. Only the fields read are looked at;
+everything else in an actor is left alone (an investigator's ``biography`` is a list of
+sections, an NPC's an object: both are read for the notes, neither is required). What cannot
+be read is a loss line naming its JSON path; the rest of the actor is read.
+
+Which number the sheet shows is the number read: an investigator's skill is its base (a
+formula like ``@EDU`` or ``1/2*@DEX`` evaluated on the actor's own characteristics, as the
+system does, ``Math.floor`` of the total) plus its adjustments; an NPC's or a creature's is its
+stored value (a formula there too is evaluated); HP, MP with ``auto`` on are what the sheet
+computes from the characteristics.
 """
 
 from __future__ import annotations
 
+import html
+import math
 import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import Line, coc_skill, one_line, read_lines, seventh_to_coc, weapon_skill
+from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, DISTANCE_UNITS, Line, coc_damage, coc_skill, distance,
+                                            one_line, read_lines, seventh_to_coc, weapon_skill)
+from xsys.plugins.textblock.names import fold
+
+from .formula import FormulaError, evaluate
 
 FORMAT = "foundry-coc7"
 ACTOR_TYPES = ("character", "npc", "creature")
 CHARACTERISTICS = ("str", "con", "siz", "dex", "app", "int", "pow", "edu")
-# Item types that are equipment, not combat material or system-only data: said, not lost
-GEAR = ("item", "book", "setup", "occupation", "archetype", "status", "chase")
-UNITS = {"": "yd", "yd": "yd", "yds": "yd", "yards": "yd", "yard": "yd", "m": "m", "metres": "m", "meters": "m",
-         "ft": "ft", "feet": "ft"}
+# Item types that are equipment or character-building data, not combat material: said, not lost
+GEAR = ("item", "book", "setup", "occupation", "archetype", "status", "chase", "experiencePackage")
+UNITS = {"": "yd", **DISTANCE_UNITS}
+AVERAGE = COC_AVERAGE_ADULT  # an empty characteristic, on coc's scale
+# coc's close-combat skills: a weapon fired with one of these is a melee attack
+MELEE_SKILLS = ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear")
+
+
+@dataclass(frozen=True)
+class Model:
+    key: str
+    body: str  # where the actor's and its items' data live: 'data' or 'system'
+    summed: bool  # a skill's value is the sum of its adjustments for every actor type
+    label: str
+
+
+MODELS = {
+    "v9": Model("v9", "data", False, "foundry-coc7 actor, Foundry 9 and earlier data model (data; CoC7 system 0.x)"),
+    "v10": Model("v10", "system", False, "foundry-coc7 actor, Foundry v10+ data model (system; CoC7 system "
+                                         "0.9-7.x: an NPC's skill value stored, an investigator's base + "
+                                         "adjustments)"),
+    "coc7-8": Model("coc7-8", "system", True, "foundry-coc7 actor, CoC7 system 8+ data model (system; a skill's "
+                                              "value is the sum of its adjustments)"),
+}
+
+
+# ---- which actor, which reader ------------------------------------------------------------
+
+def _system_id(plain: dict[str, Any]) -> str | None:
+    stats = plain.get("_stats")
+    if isinstance(stats, dict) and isinstance(stats.get("systemId"), str):
+        return stats["systemId"]
+    flags = plain.get("flags")
+    source = flags.get("exportSource") if isinstance(flags, dict) else None
+    if isinstance(source, dict) and isinstance(source.get("system"), str):
+        return source["system"]
+    return None
+
+
+def _system_version(plain: dict[str, Any]) -> int | None:
+    """The major version of the CoC7 system that saved the actor (``_stats.systemVersion`` or
+    the export's ``flags.exportSource.systemVersion``), or None."""
+    for holder in (plain.get("_stats"), (plain.get("flags") or {}).get("exportSource")
+                   if isinstance(plain.get("flags"), dict) else None):
+        if isinstance(holder, dict):
+            m = re.match(r"^\s*(\d+)\.", str(holder.get("systemVersion") or ""))
+            if m:
+                return int(m.group(1))
+    return None
+
+
+def _body_key(plain: dict[str, Any]) -> str | None:
+    for key in ("system", "data"):
+        if isinstance(plain.get(key), dict):
+            return key
+    return None
 
 
 def data_model(plain: Any) -> str | None:
-    """Which reader an actor needs: 'v10' (``system``), 'v9' (``data``), or None (not ours)."""
-    if not isinstance(plain, dict) or plain.get("type") not in ACTOR_TYPES or not isinstance(plain.get("name"), str):
+    """Which reader an actor needs ('v9', 'v10', 'coc7-8'), or None when it is not a CoC7
+    actor: a character, npc or creature with a ``system`` (or ``data``) object, saved by the
+    CoC7 system (``_stats.systemId``) or holding its ``characteristics`` / ``attribs``."""
+    if not isinstance(plain, dict) or plain.get("type") not in ACTOR_TYPES:
         return None
-    for key, model in (("system", "v10"), ("data", "v9")):
-        body = plain.get(key)
-        if isinstance(body, dict) and isinstance(body.get("characteristics"), dict) \
-                and "str" in body["characteristics"] and isinstance(body.get("attribs"), dict):
-            return model
-    return None
+    key = _body_key(plain)
+    if key is None:
+        return None
+    body = plain[key]
+    sid = _system_id(plain)
+    if sid is not None and sid != "CoC7":
+        return None
+    if sid is None and not (isinstance(body.get("characteristics"), dict) or isinstance(body.get("attribs"), dict)):
+        return None
+    if key == "data":
+        return "v9"
+    version = _system_version(plain)
+    if version is not None and version >= 8:
+        return "coc7-8"
+    if version is None:
+        for item in plain.get("items") or ():
+            ib = item.get("system") if isinstance(item, dict) and item.get("type") == "skill" else None
+            if isinstance(ib, dict) and isinstance(ib.get("adjustments"), dict) and "base" in ib["adjustments"] \
+                    and "value" not in ib:
+                return "coc7-8"  # saved by the data models: adjustments.base, no stored value
+    return "v10"
 
 
 def claims(plain: Any) -> bool:
@@ -50,189 +143,600 @@ def load(data: bytes) -> dict[str, Any]:
     model = data_model(plain)
     if model is None:
         raise InputError("not a Foundry VTT CoC7 actor", path="$",
-                         expected='{"name", "type": "npc"|"character"|"creature", "system": {"characteristics": '
-                                  '{"str": {"value"}, ...}, "attribs": {...}}, "items": [...]}',
-                         found=_describe(plain))
+                         expected='an actor: {"name", "type": "npc"|"character"|"creature", "system": '
+                                  '{"characteristics": {...}, "attribs": {...}}, "items": [...]}',
+                         found=_missing(plain))
     return READERS[model](plain)
 
 
-def _describe(plain: Any) -> str:
+def _missing(plain: Any) -> str:
+    """What keeps `plain` from being a CoC7 actor, and what it has."""
     if not isinstance(plain, dict):
-        return type(plain).__name__
-    return "keys " + ", ".join(sorted(map(str, plain))[:8])
+        return f"a JSON {type(plain).__name__}"
+    problems = []
+    t = plain.get("type")
+    if t is None:
+        problems.append("no type")
+    elif t not in ACTOR_TYPES:
+        problems.append(f"type {t!r} (a {t} holds no person)" if t in ("container", "vehicle") else f"type {t!r}")
+    key = _body_key(plain)
+    if key is None:
+        problems.append("no system object (Foundry 10+) or data object (Foundry 9)")
+    else:
+        sid = _system_id(plain)
+        if sid is not None and sid != "CoC7":
+            problems.append(f"an actor of the {sid!r} system")
+        elif not any(isinstance(plain[key].get(k), dict) for k in ("characteristics", "attribs")):
+            problems.append(f"no {key}.characteristics or {key}.attribs")
+    if not isinstance(plain.get("name"), str):
+        problems.append("no name")
+    keys = sorted(map(str, plain))
+    more = f" and {len(keys) - 30} more" if len(keys) > 30 else ""
+    return "; ".join(problems) + f" (keys: {', '.join(keys[:30])}{more})"
 
 
-def _num(value: Any, path: str, lo: int, hi: int) -> int | None:
-    if value is None or value == "":
+# ---- reading numbers ----------------------------------------------------------------------
+
+class Unreadable(ValueError):
+    """A value this reader cannot read (the message says why)."""
+
+
+def number(value: Any) -> float | None:
+    """A number as a sheet stores it (42, 42.0, "42", " 42 ", "42%"), or None when empty."""
+    if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        value = int(value)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError("not a number", path=path, expected="a whole number", found=repr(value))
-    if not lo <= value <= hi:
-        raise InputError("out of range", path=path, expected=f"{lo} to {hi}", found=str(value))
-    return value
+    if isinstance(value, bool):
+        raise Unreadable(f"{value!r} is not a number")
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise Unreadable(f"{value!r} is not a number")
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(?:\.\d+)?\s*%?\s*", value):  # "45", "45%"
+        text = value.strip().rstrip("%")
+        return float(text) if "." in text else int(text)
+    raise Unreadable(f"{value!r} is not a number")
 
 
-def _dict(obj: Any, path: str) -> dict[str, Any]:
-    if obj is None:
-        return {}
-    if not isinstance(obj, dict):
-        raise InputError("wrong type", path=path, expected="an object", found=type(obj).__name__)
-    return obj
+def formula_or_number(value: Any, values: dict[str, Any]) -> int | None:
+    """A number, or a formula over the actor's values (``@EDU``, ``1/2*@DEX``), ``Math.floor``
+    of it as the system keeps it; None when empty."""
+    try:
+        n = number(value)
+    except Unreadable:
+        if not isinstance(value, str):
+            raise
+        try:
+            return evaluate(value, values)
+        except FormulaError as exc:
+            raise Unreadable(f"formula {value!r}: {exc}") from None
+    return None if n is None else math.floor(n)
 
 
-def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
-    """One reader for both data models: `key` is where the data lives ('system' or 'data')."""
-    body = plain[key]
-    root = f"$.{key}"
-    unread: list[dict[str, str]] = []
-    assumed: list[str] = []
-    lines: list[Line] = [(plain["name"], "$.name")]
-    chars7: dict[str, int] = {}
-    cpath = f"{root}.characteristics"
-    for c in CHARACTERISTICS:
-        v = _num(_dict(body["characteristics"].get(c), f"{cpath}.{c}").get("value"), f"{cpath}.{c}.value", 0, 999)
-        if v is not None:
-            chars7[c.upper()] = v
-    chars, note = seventh_to_coc(chars7)
-    if chars:
-        assumed.append(f"{cpath}: {note}")
-        lines.append((" ".join(f"{k} {v}" for k, v in chars.items()), cpath))
-    attribs = body["attribs"]
-    hp = _dict(attribs.get("hp"), f"{root}.attribs.hp")
-    hp_v = _num(hp.get("max") if hp.get("max") not in (None, "") else hp.get("value"), f"{root}.attribs.hp.max", 0, 999)
-    if hp_v is not None:
-        lines.append((f"HP {hp_v}", f"{root}.attribs.hp"))  # 7e (CON+SIZ)/10 is coc's (CON+SIZ)/2
-        now = hp.get("value")
-        if now not in (None, "") and hp.get("max") not in (None, "") and str(now) != str(hp.get("max")):
+def _dict(obj: Any) -> dict[str, Any]:
+    return obj if isinstance(obj, dict) else {}
+
+
+def _text(value: Any) -> str:
+    """HTML as a sheet stores it -> one line of plain text."""
+    if not isinstance(value, str):
+        return ""
+    text = re.sub(r"<[^>]+>", " ", value)
+    return re.sub(r"\s+", " ", html.unescape(text)).strip()
+
+
+# ---- the actor ----------------------------------------------------------------------------
+
+class _Actor:
+    """One reading: the report's entries and the composed lines, gathered field by field."""
+
+    def __init__(self, plain: dict[str, Any], model: Model) -> None:
+        self.plain = plain
+        self.model = model
+        self.key = model.body
+        self.root = f"$.{model.body}"
+        self.body = _dict(plain.get(model.body))
+        self.type = str(plain.get("type"))
+        self.unread: list[dict[str, str]] = []
+        self.assumed: list[str] = []
+        self.lines: list[Line] = []
+        self.chars7: dict[str, int] = {}  # as stated, 7th-edition scale
+        self.values: dict[str, Any] = {}  # what @KEY formulas look up
+        self.skills: list[dict[str, Any]] = []  # resolved skill items, for the weapons' links
+
+    def lose(self, path: str, text: str) -> None:
+        self.unread.append({"path": path, "text": text})
+
+    # ---- characteristics ------------------------------------------------------------------
+    def characteristics(self) -> dict[str, int]:
+        cpath = f"{self.root}.characteristics"
+        block = self.body.get("characteristics")
+        if block is not None and not isinstance(block, dict):
+            self.lose(cpath, f"characteristics are a {type(block).__name__}, not an object")
+        block = _dict(block)
+        empty: list[str] = []
+        averaged: list[str] = []
+        for c in CHARACTERISTICS:
+            path = f"{cpath}.{c}"
+            entry = block.get(c)
+            if entry is not None and not isinstance(entry, dict):
+                self.lose(path, f"{c.upper()} {entry!r} (expected {{\"value\": ...}})")
+                empty.append(c.upper())
+                continue
+            entry = _dict(entry)
+            try:
+                v = number(entry.get("value"))
+            except Unreadable as exc:
+                self.lose(f"{path}.value", f"{c.upper()}: {exc}")
+                v = None
+            if v is None:
+                formula = entry.get("formula")
+                if isinstance(formula, str) and formula.strip():
+                    try:  # the sheet's own "average characteristics" of its roll formula
+                        v = evaluate(formula, {}, dice=True)
+                        averaged.append(f"{c.upper()} {v} (formula {formula!r})")
+                    except FormulaError:
+                        pass
+            if v is None:
+                empty.append(c.upper())
+                continue
+            if v < 0:
+                self.lose(f"{path}.value", f"{c.upper()} {v} (a characteristic is not negative)")
+                empty.append(c.upper())
+                continue
+            self.chars7[c.upper()] = v
+        if averaged:
+            self.assumed.append(f"{cpath}: no value, read as the average of the roll formula (the sheet's own "
+                                "average roll: NdM counts N x (M + 1) / 2, rounded down): " + ", ".join(averaged))
+        self.values.update({k.lower(): v for k, v in self.chars7.items()})
+        clamped: dict[str, tuple[int, int]] = {}
+        coc, note = seventh_to_coc(self.chars7, clamped)
+        if self.chars7:
+            self.assumed.append(f"{cpath}: {note}")
+        for k, (exact, kept) in clamped.items():
+            self.lose(f"{cpath}.{k.lower()}.value", f"{k} {self.chars7[k]} is {exact} on coc's scale, outside coc's "
+                      f"1-99: read as {kept}")
+        if empty:
+            for k in empty:
+                coc[k] = AVERAGE[k]
+            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " empty on the sheet (no value, no roll formula); "
+                                "set to the average adult on coc's scale (" + ", ".join(f"{k} {coc[k]}" for k in empty)
+                                + ")")
+        return {k: coc[k] for k in AVERAGE}
+
+    # ---- hit points, magic points, sanity, luck -------------------------------------------
+    def attribs(self) -> dict[str, int | None]:
+        apath = f"{self.root}.attribs"
+        attribs = self.body.get("attribs")
+        if attribs is not None and not isinstance(attribs, dict):
+            self.lose(apath, f"attribs are a {type(attribs).__name__}, not an object")
+        attribs = _dict(attribs)
+        stated: dict[str, dict[str, Any]] = {}
+        for a in ("hp", "mp", "san", "lck", "mov", "db", "build", "armor"):
+            entry = attribs.get(a)
+            if entry is not None and not isinstance(entry, dict):
+                self.lose(f"{apath}.{a}", f"{a} {entry!r} (expected {{\"value\": ...}})")
+            stated[a] = _dict(entry)
+
+        def num(a: str, field: str) -> float | None:
+            try:
+                v = number(stated[a].get(field))
+            except Unreadable as exc:
+                self.lose(f"{apath}.{a}.{field}", f"{a}.{field}: {exc}")
+                return None
+            return None if v is None or v == 0 else v  # 0 is an unset gauge on a new sheet
+
+        out: dict[str, int | None] = {"HP": self._hp(apath, stated["hp"], num)}
+        pow7 = self.chars7.get("POW")
+        # MP: with auto on, the sheet computes POW / 5 (what coc derives too): nothing of its own
+        mp = num("mp", "max") or num("mp", "value")
+        own_mp = None
+        if mp is not None and (stated["mp"].get("auto") is False or pow7 is None) and \
+                (pow7 is None or math.floor(mp) != pow7 // 5):
+            own_mp = math.floor(mp)
+        san = num("san", "value")  # current Sanity; starting SAN is POW
+        own_san = math.floor(san) if san is not None and (pow7 is None or math.floor(san) != pow7) else None
+        luck = num("lck", "value")
+        own_luck = math.floor(luck) if luck is not None else None
+        for field, value, hi, path in (("SAN", own_san, 99, "san"), ("MP", own_mp, 999, "mp"),
+                                       ("Luck", own_luck, 99, "lck")):
+            if value is not None and not 0 <= value <= hi:
+                self.lose(f"{apath}.{path}", f"{field} {value} (coc holds 0-{hi})")
+                value = None
+            out[field] = value
+        for k, v in (("hp", out["HP"]), ("mp", mp), ("san", san), ("lck", luck)):
+            if v is not None:
+                self.values[k] = v
+        recomputed = []
+        for a in ("mov", "db", "build"):
+            v = stated[a].get("value")
+            if v not in (None, "", 0, "0"):
+                recomputed.append(f"{a.upper()} {v}")
+        if recomputed:
+            self.assumed.append(f"{apath}: " + ", ".join(recomputed) + " not carried: coc derives movement and the "
+                                "damage bonus from the characteristics")
+        armor = stated["armor"].get("value")
+        if armor not in (None, "", 0, "0"):
+            self.lose(f"{apath}.armor", f"armor {armor} (a coc armor is an item with its A/B values: name the armor "
+                      "in the notes or add it to the converted document)")
+        return out
+
+    def _hp(self, apath: str, hp: dict[str, Any], num: Callable[[str, str], float | None]) -> int | None:
+        """The sheet's hit points: with ``auto`` on (the default) what it computes from CON and
+        SIZ (7th edition: (CON + SIZ) / 10 rounded down, on the 7th-edition values), else the
+        stored maximum; an unset HP (null, or 0 of 0) is derived and said."""
+        path = f"{apath}.hp"
+        now, full = num("hp", "value"), num("hp", "max")
+        stated = full if full is not None else now
+        con, siz = self.chars7.get("CON"), self.chars7.get("SIZ")
+        computed = math.floor((con + siz) / 10) if con is not None and siz is not None else None
+        rule = f"(CON {con} + SIZ {siz}) / 10 rounded down"
+        auto = hp.get("auto", True) is not False
+        if stated is not None and computed is not None and self.type == "character" and stated == 2 * computed:
+            hp_v = math.floor(stated)  # Pulp Cthulhu's double health: (CON + SIZ) / 5
+            self.assumed.append(f"{path}: HP {hp_v} = (CON + SIZ) / 5, Pulp Cthulhu's double hit points, as stated")
+        elif auto and computed is not None:
+            hp_v = computed
+            if stated is None:
+                self.assumed.append(f"{path}: HP not set on the sheet; HP {hp_v} = {rule}, as the sheet computes it "
+                                    "(hp.auto)")
+            elif math.floor(stated) != computed:
+                self.assumed.append(f"{path}: HP {hp_v} = {rule}, as the sheet computes it (hp.auto); the stored "
+                                    f"{stated} is what the sheet replaces")
+        elif stated is not None:
+            hp_v = math.floor(stated)
+        elif computed is not None:
+            hp_v = computed
+            self.assumed.append(f"{path}: HP not set on the sheet; HP {hp_v} = {rule} (the 7th-edition rule)")
+        else:
+            self.assumed.append(f"{path}: HP not set and no CON and SIZ to derive it from: coc derives it from the "
+                                "characteristics set for the document")
+            return None
+        if not 0 <= hp_v <= 999:
+            self.lose(path, f"HP {hp_v} (coc holds 0-999)")
+            return None
+        if now is not None and full is not None and now < full:
             # the actor is wounded: a stat block holds the NPC whole, so the wounds are said, not kept
-            unread.append({"path": f"{root}.attribs.hp.value",
-                           "text": f"HP {now} of {hp_v} (wounds taken in play: a stat block holds the NPC unhurt)"})
-    pow7 = chars7.get("POW")
-    derived = {"mp": pow7 // 5 if pow7 is not None else None, "san": pow7}  # 7e: MP = POW/5, starting SAN = POW
-    recomputed = []
-    for a in ("mp", "san", "lck", "mov", "db", "build"):
-        v = _dict(attribs.get(a), f"{root}.attribs.{a}").get("value")
-        if v in (None, "", 0, "0"):
-            continue
-        if a in ("mov", "db", "build"):
-            recomputed.append(f"{a.upper()} {v}")
-        elif a in derived and str(v) == str(derived[a]):
-            continue  # what the characteristics give
-        else:  # the NPC's own SAN / MP / Luck: what only CoC states (carried through other systems)
-            lines.append((f"{ {'mp': 'MP', 'san': 'SAN', 'lck': 'Luck'}[a]} {v}", f"{root}.attribs.{a}"))
-    if recomputed:
-        assumed.append(f"{root}.attribs: " + ", ".join(recomputed) + " not carried: coc derives movement and the "
-                       "damage bonus from the characteristics")
-    items = plain.get("items") or []
-    if not isinstance(items, list):
-        raise InputError("wrong type", path="$.items", expected="a list of items", found=type(items).__name__)
-    skills: dict[str, int] = {}
-    gear: list[str] = []
-    armor = _dict(attribs.get("armor"), f"{root}.attribs.armor").get("value")
-    if armor not in (None, "", 0, "0"):
-        unread.append({"path": f"{root}.attribs.armor", "text": f"armor {armor} (a coc armor is an item with its "
-                       "A/B values: name the armor in the notes or add it to the converted document)"})
-    for i, item in enumerate(items):
-        path = f"$.items[{i}]"
-        if not isinstance(item, dict) or item.get("type") != "skill":
-            continue
-        ib = _dict(item.get(key), f"{path}.{key}")
-        name = _skill_name(item, ib)
-        value = _num(ib.get("value"), f"{path}.{key}.value", -1, 999)
-        if value is None or value < 0:  # "value": -1 means "computed": base + adjustments
-            value = (_num(ib.get("base"), f"{path}.{key}.base", 0, 999) or 0) + sum(
-                _num(v, f"{path}.{key}.adjustments.{k}", -999, 999) or 0
-                for k, v in _dict(ib.get("adjustments"), f"{path}.{key}.adjustments").items())
-        skills[name] = value
-        lines.append((f"Skills: {name} {value}%", path))
-    for i, item in enumerate(items):
-        path = f"$.items[{i}]"
-        if not isinstance(item, dict) or item.get("type") == "skill":
-            continue
-        if item.get("type") in GEAR:
-            gear.append(f"{path} {item.get('name')!r}")
-            continue
-        if item.get("type") == "spell" and str(item.get("name") or "").strip():
-            lines.append((f"Spells: {one_line(item['name'])}", path))
-            continue
-        if item.get("type") != "weapon":
-            unread.append({"path": path, "text": f"{item.get('type')} {item.get('name')!r} (no place in a coc "
-                           "document)"})
-            continue
-        line = _weapon(item, _dict(item.get(key), f"{path}.{key}"), f"{path}.{key}", skills, unread, path)
-        if line is not None:
-            lines.append((line, path))
-    if gear:
-        assumed.append("equipment not carried (a stat block lists combat material only): " + ", ".join(gear))
-    desc = body.get("description")
-    text = desc.get("keeper") if isinstance(desc, dict) else None
-    bio = _dict(body.get("biography"), f"{root}.biography").get("personalDescription")
-    notes = [t for t in (text, bio.get("value") if isinstance(bio, dict) else None) if isinstance(t, str) and t.strip()]
-    if notes:
-        lines.append(("Notes: " + one_line(" ".join(re.sub(r"<[^>]+>", " ", t) for t in notes)), f"{root}.description"))
-    return read_lines(lines, FORMAT, "coc", assumed=assumed, unread=unread)
+            self.lose(f"{path}.value", f"HP {now:g} of {full:g} (wounds taken in play: a stat block holds the NPC "
+                      "unhurt)")
+        return hp_v
+
+    # ---- skills -------------------------------------------------------------------------------
+    def skill_items(self, items: list[Any]) -> None:
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or item.get("type") != "skill":
+                continue
+            path = f"$.items[{i}]"
+            ib = _dict(item.get(self.key))
+            name = _skill_name(item, ib)
+            cocid = _dict(_dict(_dict(item.get("flags")).get("CoC7")).get("cocidFlag")).get("id")
+            record = {"name": name, "id": item.get("_id"), "skillName": str(ib.get("skillName") or ""),
+                      "specialization": str(ib.get("specialization") or ""), "cocid": cocid,
+                      "properties": _dict(ib.get("properties"))}
+            self.skills.append(record)
+            if not name:
+                self.lose(path, "a skill with no name")
+                continue
+            try:
+                value = self._skill_value(ib, path, name)
+            except Unreadable as exc:
+                self.lose(f"{path}.{self.key}", f"skill {name!r}: {exc} (the skill is not read)")
+                continue
+            if not 0 <= value <= 200:
+                self.lose(f"{path}.{self.key}", f"skill {name!r} {value}% (coc holds 0-200%)")
+                continue
+            self.lines.append((f"Skills: {name} {value}%", path))
+
+    def _skill_value(self, ib: dict[str, Any], path: str, name: str) -> int:
+        adj = ib.get("adjustments")
+        if adj is not None and not isinstance(adj, dict):
+            raise Unreadable(f"adjustments {adj!r} (expected an object)")
+        adj = _dict(adj)
+
+        def adjustments(skip: tuple[str, ...] = ()) -> int:
+            total = 0
+            for k, v in adj.items():
+                if k in skip:
+                    continue
+                try:
+                    n = number(v)
+                except Unreadable as exc:
+                    raise Unreadable(f"adjustments.{k}: {exc}") from None
+                total += math.floor(n or 0)
+            return total
+
+        if self.model.summed or ("base" in adj and "value" not in ib):
+            # the data models: the sheet shows the sum of the adjustments; adjustments.base is the
+            # evaluated base (the system evaluates `base` into it when the skill is added)
+            if adj.get("base") in (None, ""):
+                base = formula_or_number(ib.get("base"), self.values) or 0
+                return base + adjustments(("base",))
+            return adjustments()
+        if self.type == "character":
+            # an investigator's skill: base (a formula evaluated on the characteristics) plus the
+            # points spent on it (personal, occupation, archetype, experience package, experience)
+            base = formula_or_number(ib.get("base"), self.values) or 0
+            if number(adj.get("archetype")) not in (None, 0):
+                self.assumed.append(f"{path}: {name}: archetype points counted (they count under Pulp Cthulhu's "
+                                    "archetype rule, which an archetype adjustment implies)")
+            return base + adjustments()
+        value = ib.get("value")
+        if value in (None, "", -1, "-1"):
+            # a skill never set on the NPC's sheet: the system sets an NPC's new skill to its base
+            base = formula_or_number(ib.get("base"), self.values) or 0
+            return base + adjustments()
+        return formula_or_number(value, self.values) or 0
+
+    # ---- weapons ------------------------------------------------------------------------------
+    def link(self, ib: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """The skill a weapon is used with: (its name, the actor's skill item or None). The
+        system links by the skill item's ``_id``; a name may be the full name, the skill name
+        alone (``Rifle/Shotgun`` for ``Firearms (Rifle/Shotgun)``) or a CoC ID."""
+        main = _dict(_dict(ib.get("skill")).get("main"))
+        sid, sname = str(main.get("id") or ""), str(main.get("name") or "").strip()
+        if sid:
+            for s in self.skills:
+                if s["id"] == sid:
+                    return s["name"], s
+        if not sname:
+            return "", None
+        if sname.startswith("i.skill."):
+            tail = sname[len("i.skill."):]
+            for s in self.skills:
+                if s["cocid"] == sname or _kebab(s["name"]) == tail:
+                    return s["name"], s
+            return _from_kebab(tail), None
+        key = fold(sname)
+        for field in ("name", "skillName"):
+            for s in self.skills:
+                if s[field] and fold(s[field]) == key:
+                    return s["name"], s
+        for spec in ("Firearms", "Fighting"):
+            if coc_skill(f"{spec} ({sname})") and not coc_skill(sname):
+                return f"{spec} ({sname})", None
+        return sname, None
+
+    def weapon(self, item: dict[str, Any], path: str) -> None:
+        ib = _dict(item.get(self.key))
+        root = f"{path}.{self.key}"
+        name = one_line(item.get("name") or "").replace(";", ",")
+        if not name:
+            self.lose(path, "a weapon with no name")
+            return
+        props = _dict(ib.get("properties"))
+        label, linked = self.link(ib)
+        natives = coc_skill(label) if label else ()
+        spec = (linked or {}).get("specialization") or (label.split(" (")[0] if " (" in label else "")
+        lprops = (linked or {}).get("properties") or {}
+        rng = _dict(_dict(ib.get("range")).get("normal"))
+        dist = self._range(rng, f"{root}.range.normal", name)
+        if natives[:1] == ("Throw",):
+            melee = False
+        elif lprops.get("fighting") or fold(spec) == "fighting" or (natives and natives[0] in MELEE_SKILLS):
+            melee = True
+        elif lprops.get("firearm") or lprops.get("ranged") or fold(spec) in ("firearms", "ranged"):
+            melee = False
+        elif "rngd" in props or "melee" in props:
+            melee = not props.get("rngd") or bool(props.get("melee"))
+        else:  # a hand-made item without the flags: a range makes it a ranged weapon
+            melee = not (dist and dist[0]) and not any(props.get(k) for k in ("shotgun", "brst", "auto"))
+        if melee:
+            self._melee(name, ib, props, rng, label, natives, path, root)
+        else:
+            self._ranged(name, ib, props, rng, dist, label, natives, path, root)
+
+    def _range(self, rng: dict[str, Any], path: str, name: str) -> tuple[int | float, str] | None:
+        """A weapon's base range: a number, a number with its unit ("15ft", "20 yards",
+        "100m"), or a formula (``@STR/5``, yards); unreadable ones are a loss line."""
+        raw = rng.get("value")
+        if raw in (None, "", 0, "0"):
+            return None
+        if isinstance(raw, str) and "@" in raw:
+            try:
+                return evaluate(raw, self.values), "yd"
+            except FormulaError as exc:
+                self.lose(f"{path}.value", f"{name}: range {raw!r}: {exc}")
+                return None
+        found = distance(raw)
+        if found is None:
+            self.lose(f"{path}.value", f"{name}: range {raw!r} is not a distance")
+            return None
+        value, unit = found
+        if unit is None:
+            units = str(rng.get("units") or "").strip().lower()
+            if units not in UNITS:
+                self.lose(f"{path}.units", f"{name}: range unit {rng.get('units')!r} is not one of yards, metres, feet")
+                return None
+            unit = UNITS[units]
+        return value, unit
+
+    def _melee(self, name: str, ib: dict[str, Any], props: dict[str, Any], rng: dict[str, Any], label: str,
+               natives: tuple[str, ...], path: str, root: str) -> None:
+        parts = [name]
+        raw = str(rng.get("damage") or "").strip()
+        damage = re.sub(r"\s+", "", raw).replace("½", "1/2")
+        damage = re.sub(r"(?i)\+?half\s*db$", "+1/2db", damage)
+        if damage and not re.search(r"(?i)db$", damage):
+            if props.get("addb"):
+                damage += "+db"  # the weapon adds the wielder's damage bonus (the sheet's 'addb')
+            elif props.get("ahdb"):
+                damage += "+1/2db"
+        if damage and coc_damage(damage, melee=True) is None:
+            self.lose(f"{root}.range.normal.damage", f"{name}: damage {raw!r} (not dice a coc melee line holds)")
+            damage = ""
+        if damage:
+            parts.append(f"damage {damage}")
+        if label:
+            parts.append(f"skill {natives[0] if natives else _item_text(label)}")
+        else:
+            self.lose(f"{root}.skill", f"{name}: no skill linked (skill.main is empty): the attack is filed under "
+                      "its own name, with no %")
+        self.lines.append(("Melee: " + ", ".join(parts) + ";", path))
+
+    def _ranged(self, name: str, ib: dict[str, Any], props: dict[str, Any], rng: dict[str, Any],
+                dist: tuple[int | float, str] | None, label: str, natives: tuple[str, ...], path: str,
+                root: str) -> None:
+        parts = [name]
+        rngs = _dict(ib.get("range"))
+        damage = re.sub(r"\s+", "", str(rng.get("damage") or ""))
+        bands = [re.sub(r"\s+", "", str(_dict(rngs.get(b)).get("damage") or "")) for b in ("long", "extreme")]
+        if damage and any(b and b.upper() != damage.upper() for b in bands):  # a shotgun: damage by range band
+            damage = "/".join([damage] + [b for b in bands if b])
+        if damage and coc_damage(damage) is None:
+            self.lose(f"{root}.range.normal.damage", f"{name}: damage {damage!r} (not dice a coc weapon line holds)")
+            damage = ""
+        if damage:
+            parts.append(f"damage {damage}")
+        if dist is not None:
+            parts.append(f"base range {dist[0]} {dist[1]}")
+        skill = weapon_skill(label, name) if label else None
+        if skill is not None and props.get("shotgun") and "Shotgun" in natives:
+            skill = "Shotgun"  # Firearms (Rifle/Shotgun) on a weapon the sheet marks a shotgun
+        if label and skill is None:
+            self.lose(path, f"{name}: its skill {label!r} is no coc firearm skill (Handgun, Rifle, Shotgun, SMG, "
+                      "Machine Gun, Throw)")
+            return
+        if skill is None:
+            guess = "Shotgun" if props.get("shotgun") else "Throw" if props.get("thrown") else None
+            if guess:
+                skill = guess
+                self.assumed.append(f"{root}.skill: {name}: no skill linked; {guess}, from its "
+                                    f"{'shotgun' if guess == 'Shotgun' else 'thrown'} property")
+            else:
+                self.assumed.append(f"{root}.skill: {name}: no skill linked; the skill is the one its name or "
+                                    "catalog entry says")
+        if skill:
+            parts.append(f"skill {skill}")
+        uses = _dict(ib.get("usesPerRound"))
+        per_round = self._count(uses.get("normal"), f"{root}.usesPerRound.normal", name, 100)
+        if per_round and per_round > 1:
+            parts.append(f"{per_round} shots per round")
+        most = self._count(uses.get("max"), f"{root}.usesPerRound.max", name, 100)
+        if most and most > max(per_round or 1, 1):
+            self.assumed.append(f"{root}.usesPerRound.max: {name}: up to {most} uses per round not carried (a coc "
+                                "weapon line holds its normal rate)")
+        if uses.get("burst") not in (None, "", 0, "0") or props.get("auto") or props.get("brst"):
+            parts.append("burst")
+        bullets = self._count(ib.get("bullets"), f"{root}.bullets", name, 10_000)
+        if bullets:
+            parts.append(f"capacity {bullets}")
+        malf = self._count(ib.get("malfunction"), f"{root}.malfunction", name, 100)
+        if malf:
+            parts.append(f"malfunction {malf}")
+        self.lines.append(("Weapons: " + ", ".join(parts), path))
+
+    def _count(self, value: Any, path: str, name: str, most: int) -> int | None:
+        """A whole count of 0 to `most` ("1", "1(3)", 6), None when empty; anything else is said."""
+        m = re.match(r"^\s*(\d+)\s*(?:\(\s*\d+\s*\))?\s*$", value) if isinstance(value, str) else None
+        try:
+            n = int(m.group(1)) if m else number(value)
+        except Unreadable as exc:
+            self.lose(path, f"{name}: {exc}")
+            return None
+        if n is not None and not 0 <= n <= most:
+            self.lose(path, f"{name}: {n} (expected 0 to {most})")
+            return None
+        return None if n is None else math.floor(n)
+
+    # ---- the rest ---------------------------------------------------------------------------
+    def notes(self) -> None:
+        parts = [_text(_dict(self.body.get("description")).get("keeper"))]
+        bio = self.body.get("biography")
+        if isinstance(bio, dict):  # an NPC's or creature's: its personal description
+            parts.append(_text(_dict(bio.get("personalDescription")).get("value")))
+        elif isinstance(bio, list):  # an investigator's: titled sections
+            for section in bio:
+                if isinstance(section, dict) and _text(section.get("value")):
+                    title = _text(section.get("title"))
+                    parts.append(f"{title}: {_text(section['value'])}" if title else _text(section["value"]))
+        parts.append(_text(self.body.get("backstory")))
+        notes = [p for p in parts if p]
+        if notes:
+            self.lines.append(("Notes: " + one_line(" ".join(notes)), f"{self.root}.description"))
 
 
 def _skill_name(item: dict[str, Any], ib: dict[str, Any]) -> str:
-    name = str(item.get("name") or ib.get("skillName") or "")
+    name = one_line(item.get("name") or ib.get("skillName") or "")
     spec = ib.get("specialization")
     if isinstance(spec, str) and spec and "(" not in name:
         name = f"{spec} ({ib.get('skillName') or name})"
-    return name
+    return _item_text(name)
 
 
-def _weapon(item: dict[str, Any], ib: dict[str, Any], root: str, skills: dict[str, int],
-            unread: list[dict[str, str]], path: str) -> str | None:
-    name = str(item.get("name") or "")
-    props = _dict(ib.get("properties"), f"{root}.properties")
-    skill_name = str(_dict(_dict(ib.get("skill"), f"{root}.skill").get("main"), f"{root}.skill.main").get("name") or "")
-    natives = coc_skill(skill_name)
-    skill = weapon_skill(skill_name, name)
-    rng = _dict(_dict(ib.get("range"), f"{root}.range").get("normal"), f"{root}.range.normal")
-    if props.get("melee") or not props.get("rngd", True) or (natives and natives[0] == "Fist/Punch"):
-        # a close-combat attack (issue 20): the coc document's melee line
-        parts = [name]
-        if str(rng.get("damage") or "").strip():
-            parts.append(f"damage {str(rng['damage']).strip()}")
-        parts.append(f"skill {natives[0] if natives else (skill_name or name)}")
-        return "Melee: " + ", ".join(parts) + ";"
-    parts = [name]
-    damage = str(rng.get("damage") or "").strip()
-    bands = [str(_dict(_dict(ib.get("range"), f"{root}.range").get(b), f"{root}.range.{b}").get("damage") or "").strip()
-             for b in ("long", "extreme")]
-    if damage and any(b and b.upper() != damage.upper() for b in bands):  # a shotgun: damage by range band
-        damage = "/".join([damage] + [b for b in bands if b])
-    if damage:
-        parts.append(f"damage {damage}")
-    dist = rng.get("value")
-    if dist not in (None, "", 0, "0"):
-        unit = UNITS.get(str(rng.get("units") or "").strip().lower())
-        if unit is None:
-            raise InputError("unknown range unit", path=f"{root}.range.normal.units", expected=", ".join(UNITS),
-                             found=repr(rng.get("units")))
-        parts.append(f"base range {dist} {unit}")
-    if skill:
-        parts.append(f"skill {skill}")
-    uses = _dict(ib.get("usesPerRound"), f"{root}.usesPerRound")
-    per_round = _num(uses.get("normal"), f"{root}.usesPerRound.normal", 0, 100)
-    if per_round and per_round > 1:
-        parts.append(f"{per_round} shots per round")
-    if uses.get("burst") not in (None, "", 0) or props.get("auto") or props.get("brst"):
-        parts.append("burst")
-    bullets = _num(ib.get("bullets"), f"{root}.bullets", 0, 10_000)
-    if bullets:
-        parts.append(f"capacity {bullets}")
-    malf = _num(ib.get("malfunction"), f"{root}.malfunction", 0, 100)
-    if malf:
-        parts.append(f"malfunction {malf}")
-    return "Weapons: " + ", ".join(parts)
+def _item_text(text: str) -> str:
+    """A name as one item of a composed line: a comma or semicolon outside brackets would
+    split it in two, so it becomes a space."""
+    out, depth = [], 0
+    for ch in one_line(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}" and depth > 0
+        out.append(" " if ch in ",;" and depth == 0 else ch)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def _kebab(name: str) -> str:
+    """A skill name as the CoC7 system's CoC IDs spell it ('Firearms (Rifle/Shotgun)' ->
+    'firearms-rifle-shotgun')."""
+    return "-".join(re.findall(r"[a-z]+[0-9]*|[0-9]+", name.lower()))
+
+
+def _from_kebab(tail: str) -> str:
+    """A CoC ID's skill, named: a name the coc tables know whose CoC ID it is, else the words
+    of the ID ('fighting-bite' -> 'Fighting (Bite)')."""
+    from xsys.plugins.textblock import names as N
+
+    for alias in N.COC_SKILLS:
+        if _kebab(alias) == tail:
+            return alias.title()
+    head, _, rest = tail.partition("-")
+    words = " ".join(w.capitalize() for w in rest.split("-"))
+    return f"{head.capitalize()} ({words})" if head in ("fighting", "firearms") and rest else \
+        " ".join(w.capitalize() for w in tail.split("-"))
+
+
+def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
+    a = _Actor(plain, model)
+    name = plain.get("name")
+    if not isinstance(name, str) or not one_line(name):
+        a.assumed.append("$.name: the actor has no name; named 'Unnamed NPC'")
+        name = "Unnamed NPC"
+    a.lines.append((one_line(name), "$.name"))
+    stats: dict[str, int | None] = dict(a.characteristics())
+    stats.update(a.attribs())
+    items = plain.get("items")
+    if items is not None and not isinstance(items, list):
+        a.lose("$.items", f"items are a {type(items).__name__}, not a list")
+    items = items if isinstance(items, list) else []
+    a.skill_items(items)
+    gear: list[str] = []
+    for i, item in enumerate(items):
+        path = f"$.items[{i}]"
+        if not isinstance(item, dict):
+            a.lose(path, f"an item that is a {type(item).__name__}")
+            continue
+        kind = item.get("type")
+        if kind == "skill":
+            continue
+        if kind in GEAR:
+            gear.append(f"{path} {item.get('name')!r}")
+        elif kind == "spell" and one_line(item.get("name") or ""):
+            a.lines.append((f"Spells: {_item_text(item['name'])}", path))
+        elif kind == "weapon":
+            a.weapon(item, path)
+        else:
+            a.lose(path, f"{kind} {item.get('name')!r} (no place in a coc document)")
+    if gear:
+        a.assumed.append("equipment not carried (a stat block lists combat material only): " + ", ".join(gear))
+    effects = plain.get("effects")
+    if isinstance(effects, list) and effects:
+        a.assumed.append(f"$.effects: {len(effects)} active effect(s) not applied: the sheet's own values are read")
+    a.notes()
+    shown = ", ".join(f"{k} {v}" for k, v in list(a.chars7.items())[:3])
+    edition = ("7th edition: the CoC7 system holds 7th-edition actors, characteristics on the 1-99 scale"
+               + (f" ({shown} ...)" if shown else "") + ", read into coc divided by 5")
+    return read_lines(a.lines, FORMAT, "coc", assumed=a.assumed, unread=a.unread, stats=stats,
+                      about={"reader": model.label, "edition": edition})
 
 
 READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "v10": lambda plain: read_actor(plain, "system"),
-    "v9": lambda plain: read_actor(plain, "data"),
+    key: (lambda plain, m=model: read_actor(plain, m)) for key, model in MODELS.items()
 }

@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from xsys.core.model import Barrier
-from xsys.core.units import Length, Speed
+from xsys.core.units import Length, SignedLength, Speed
 
 Attr = Annotated[int, Meta(ge=1, le=30, description="a GURPS attribute (10 = average adult)")]
 Derived = Annotated[int, Meta(ge=0, le=60)]
@@ -42,7 +42,9 @@ class GurpsWeapon(_Base, kw_only=True):
     """A weapon line of a GURPS 3e stat block."""
 
     name: Name
-    skill: Name = "Guns (Pistol)"  # the skill that fires it
+    # the skill that fires it; a line that states none is what its catalog weapon or its name
+    # says (a close-combat weapon by a melee word), never silently a pistol
+    skill: Name | None = None
     damage: Dice
     type: DamageType = "cr"
     Acc: Annotated[int, Meta(ge=0, le=30)] = 0
@@ -51,6 +53,23 @@ class GurpsWeapon(_Base, kw_only=True):
     Shots: Annotated[int, Meta(ge=0, le=10_000)] = 0
     ST: Annotated[int, Meta(ge=0, le=30)] | None = None
     catalog: Name | None = None  # id in the xsys catalog, when it is a catalogued weapon
+
+
+class GurpsMelee(_Base, kw_only=True):
+    """A close-combat weapon as a 3e sheet's melee table writes it (gurps.melee): the skill it
+    is wielded with, its damage as the weapon tables give it (thrust or swing of the wielder's
+    ST plus the weapon's add: "sw+1", or dice where a stat block states dice), what that rolls
+    at the wielder's ST, its damage type, its reach (C: close combat only; 1, 2: hexes) and the
+    parry the wielder's skill gives. No Acc, RoF or Shots: those are a ranged weapon's."""
+
+    name: Name
+    skill: Name
+    damage: Annotated[str, Meta(pattern=r"^((sw|thr)([+-]\d{1,2})?|\d{1,2}d([+-]\d{1,2})?)$",
+                                description="'sw+1' / 'thr-2' (by the wielder's ST), or dice ('1d+2')")]
+    dice: Dice | None = None  # the damage at the wielder's ST, where `damage` is by swing or thrust
+    type: DamageType = "cr"
+    reach: Annotated[str, Meta(pattern=r"^(C|\d)(,\d)?$", description="C, 1, 2 or a span such as C,1")] | None = None
+    parry: Annotated[int, Meta(ge=0, le=30)] | None = None
 
 
 class GurpsArmor(_Base, kw_only=True):
@@ -92,6 +111,9 @@ class GurpsNpc(_Base, kw_only=True):
     advantages: list[Name] = msgspec.field(default_factory=list)
     disadvantages: list[Name] = msgspec.field(default_factory=list)
     weapons: list[GurpsWeapon] = msgspec.field(default_factory=list)
+    # close-combat weapons, the melee table (a stat block that lists them among its weapons,
+    # as a text block does, is read the same way)
+    melee: list[GurpsMelee] = msgspec.field(default_factory=list)
     armor: list[GurpsArmor] = msgspec.field(default_factory=list)
     notes: Text = ""
 
@@ -119,7 +141,7 @@ class GurpsShot(_Base, kw_only=True):
     shooter_speed: Speed = Speed(0.0)
     off_hand: bool = False
     shooter_ST: Attr | None = None
-    elevation: Length = Length(0.0)  # shooter's height above the target (negative: below)
+    elevation: SignedLength = SignedLength(0.0)  # shooter's height above the target (negative: below)
     location: HitLocation | None = None
     underwater: bool = False
     # Native situations with no neutral equivalent (kept by check_native, reported as loss

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import msgspec
 
 from xsys.core import cache, carried, dice
-from xsys.core.catalog import strip_entry
+from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.model import generic_weapon
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
@@ -32,62 +32,39 @@ from xsys.core.melee import (MeleeItem, attack_check, melee_kind, melee_skills_o
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
-from xsys.core.vocab import CARTRIDGES, SHORT_ARMS, cartridge_of
+from xsys.core.vocab import SHORT_ARMS, cartridge_in_name  # noqa: F401 (cartridge_in_name: kept importable from here)
 
-from .native import NATIVE_ONLY, GurpsArmor, GurpsCarried, GurpsNpc, GurpsShot, GurpsWeapon
+from .native import NATIVE_ONLY, GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon
 from . import rules
 
 HERE = Path(__file__).parent
 
-# ---- cartridges named in a weapon's name (gurps.damage) -------------------------------
-
-def _cartridge_words(text: str) -> str:
-    """Lower case, one space, x for ×, and "9 mm" as "9mm", for finding a cartridge in a name."""
-    t = " ".join(text.lower().replace("×", "x").split())
-    return re.sub(r"(\d) mm\b", r"\1mm", t)
-
-
-@lru_cache(maxsize=1)
-def _name_aliases() -> tuple[tuple[str, str], ...]:
-    """(words, cartridge) for every name of every core.vocab.CARTRIDGES entry, longest first, so
-    "9mm makarov" wins over "9mm" and ".357 magnum" over ".357"."""
-    pairs = {(_cartridge_words(a), key) for key, (_, names) in CARTRIDGES.items() for a in (key, *names)}
-    return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
+def _damage_origin(basis: Any) -> str:
+    """Where a GURPS line's damage comes from, in the words of its loss line."""
+    if basis.kind == "cartridge" and "name" in basis.said:
+        return f", damage of {basis.cartridge}, the cartridge its name states (gurps.damage)"
+    if basis.cartridge:
+        return f", damage of {basis.cartridge} (gurps.damage)"
+    if basis.entry is not None:
+        return f", damage at catalog weapon {basis.entry.id}'s {basis.energy:g} J (gurps.damage)"
+    return f", damage at its own {basis.energy:g} J: no catalog weapon or cartridge says more (gurps.damage)"
 
 
-@lru_cache(maxsize=1024)
-def cartridge_in_name(name: str) -> str | None:
-    """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing
-    on its own in the name (not inside a longer number or word): "Colt Police Positive (.38
-    Special)" -> ".38 Special", "Walther PPK (7.65 mm)" -> ".32 ACP"; "S&W M640" -> None."""
-    words = _cartridge_words(name)
-    for alias, key in _name_aliases():
-        at = words.find(alias)
-        while at >= 0:
-            before = words[at - 1] if at > 0 else " "
-            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
-            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
-                return key
-            at = words.find(alias, at + 1)
-    return None
+def _shots(weapon: Weapon) -> int:
+    """The Shots a GURPS line writes: the capacity the source states, else its catalog weapon's
+    (0: neither says; a GURPS line then states none)."""
+    if weapon.capacity:
+        return int(weapon.capacity)
+    entry = _basis(weapon).entry
+    return int(entry.capacity) if entry is not None else 0
 
 
-def weapon_cartridge(weapon: Weapon) -> str | None:
-    """The cartridge whose damage line a neutral weapon does (gurps.damage): the one its calibre
-    names, else, with no calibre, the one its name states."""
-    key = cartridge_of(weapon.calibre)
-    if key is None and not weapon.calibre:
-        key = cartridge_in_name(weapon.name)
-    return key
+def _basis(weapon: Weapon):
+    """What decides a neutral weapon's GURPS line: its catalog weapon, else the cartridge its
+    calibre or name states, else its own energy on its class's line (core.catalog.Catalog.weapon_basis)."""
+    from xsys.core.registry import catalog
 
-
-def _cartridge_origin(weapon: Weapon) -> str:
-    key = weapon_cartridge(weapon)
-    if key is None:
-        return ""
-    if cartridge_of(weapon.calibre):
-        return f", damage of {key} (gurps.damage)"
-    return f", damage of {key}, the cartridge its name states (gurps.damage)"
+    return catalog().weapon_basis(weapon)
 
 
 # ---- resolution ------------------------------------------------------------------------
@@ -215,6 +192,36 @@ MELEE_LINES = {"unarmed": ("Brawling", "thr", -2, "cr"),       # punch: 1d-4
                "improvised": ("Axe/Mace (improvised)", "sw", 0, "cr")}  # 1d
 
 
+# gurps.melee (assumed, the Basic Set's weapon tables; the seed names reach C, 1, 2 and 3 but
+# lists no weapon): the reach of each class's weapon. A fist reaches only the hex one stands in
+# and the next (C); a knife C or 1; a club, sword, axe, spear or improvised weapon held in one
+# hand 1.
+MELEE_REACH = {"unarmed": "C", "knife": "C,1", "club": "1", "sword": "1", "axe": "1", "spear": "1",
+               "improvised": "1"}
+# the skill a melee line that names none is wielded with, by the class its name says
+_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
+                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
+
+
+def melee_parry(skill: str, level: int) -> int:
+    """gurps.melee (assumed; 3e, not in the seed): the parry a close-combat skill gives, half the
+    skill rounded down; Brawling's bare-handed parry two thirds of it (as gurps.dodge reads the
+    median adult's, MEDIAN_PARRY); a knife, a poor parrying weapon, one less than half."""
+    if skill in ("Brawling", "Karate", "Boxing"):
+        return (2 * level) // 3
+    return level // 2 - (1 if skill == "Knife" else 0)
+
+
+def _melee_dicts(lines: Any) -> dict[str, Any]:
+    """Carried close-combat lines as melee-table lines: a line carried before melee had a table of
+    its own is a weapon line (Acc, RoF, Shots ...): its melee fields are kept, the rest dropped."""
+    if not isinstance(lines, dict):
+        return {}
+    keep = ("name", "skill", "damage", "dice", "type", "reach", "parry")
+    return {k: {f: v for f, v in line.items() if f in keep} if isinstance(line, dict) else line
+            for k, line in lines.items()}
+
+
 def melee_damage(cls: str, st: int) -> str:
     """gurps.melee (assumed): a class line's damage dice for a wielder of ST `st`."""
     _, base, add, _ = MELEE_LINES[cls]
@@ -248,10 +255,10 @@ def thrust_swing(st: int) -> tuple[int, int]:
     return dice_code("2d-1") + extra, dice_code("3d+2") + extra
 
 
-def _melee_class(w: GurpsWeapon) -> str:
+def _melee_class(w: GurpsWeapon | GurpsMelee) -> str:
     """A close-combat weapon's class by its name, else its skill; Axe/Mace by its damage type."""
-    cls = melee_class_of(w.name, w.skill)
-    if cls in ("axe", "club") and "axe/mace" in w.skill.lower() and melee_class_of(w.name) == "improvised":
+    cls = melee_class_of(w.name, w.skill or "")
+    if cls in ("axe", "club") and "axe/mace" in (w.skill or "").lower() and melee_class_of(w.name) == "improvised":
         return "axe" if w.type == "cut" else "club"
     return cls  # HP as the neutral toughness (HP / HT)
 
@@ -375,6 +382,27 @@ def says_helmet(name: str) -> bool:
     return bool(HELMET_WORDS.search(name))
 
 
+# gurps.pd (assumed, README "PD"): the passive defense of armor no source rates, by kind: 3e's
+# modern body armour PD 2, a helmet's hard shell 3, a garment's leather or cloth 1, hide 0. A piece
+# of no kind counts as body armour when it stops a bullet (at least NIJ I's .380 ACP, 321 J).
+PD_BY_KIND = {"soft-vest": 2, "plate": 2, "plate-carrier": 2, "helmet": 3, "garment": 1, "natural": 0}
+BULLET_RESISTANT_J = 321.0
+
+
+def passive_defense(a: Armor) -> tuple[int, str | None]:
+    """PD of a neutral armor piece (gurps.pd): its deflection where one is stated (a GURPS sheet's
+    PD, its catalog item's); else assumed by kind, with the reason (None: stated)."""
+    if a.deflection is not None:
+        return int(a.deflection), None
+    if a.kind == "helmet" or armor_covers(a)[1]:
+        return PD_BY_KIND["helmet"], "a helmet's hard shell"
+    if a.kind in PD_BY_KIND:
+        return PD_BY_KIND[a.kind], f"a {a.kind}"
+    if float(a.stops) >= BULLET_RESISTANT_J:
+        return PD_BY_KIND["soft-vest"], f"no kind, but it stops {float(a.stops):g} J (a bullet): body armour"
+    return 0, "no kind, and nothing says it is hard"
+
+
 def armor_covers(a: Armor) -> tuple[list[str], bool]:
     """What a neutral armor piece covers for GURPS, and whether that was read from what it is:
     a helmet (kind "helmet", or a name that says so) left on the neutral default, the torso
@@ -454,6 +482,19 @@ LIMB_CAP = {"arm_far": Fraction(1, 2), "arm_near": Fraction(1, 2), "leg_far": Fr
             "foot_random": Fraction(1, 3)}
 CRUSHING_X15 = {"throat", "kidneys"}  # 喉「叩きは1.5倍」, 腎臓「叩きダメージは1.5倍」
 POP_UP_EXPOSURE = 0.5  # a shooter popping out of cover shows about half of himself (assumed)
+# Barrier materials one sees through (catalog ids): a target wholly behind a window or
+# bullet-resistant glazing is seen, not shot at blind (assumed; the text has no glass).
+SEE_THROUGH = frozenset({"window-glass", "bulletproof-glass"})
+# gurps.hit-location keys on the head, and the cover rows of gurps.ranged-modifiers under which
+# the head shows ("only the head visible -5 (the same as aiming at the head)")
+HEAD_PARTS = frozenset({"head", "face", "eye", "eye_helmet_gap", "jaw", "nose"})
+HEAD_SHOWS = frozenset({"tgt_head_only", "tgt_head_shoulders"})
+
+
+def behind_see_through(barrier: Any, exposure_row: int) -> bool:
+    """Whether a target wholly behind its barrier (the `exposure` ladder's hidden row) is seen
+    through it (SEE_THROUGH, assumed)."""
+    return barrier is not None and barrier.material in SEE_THROUGH and exposure_row == EXPOSURE_MOD["hidden"]
 STANDARD_HT = 10  # the target's HT when the shot does not say (gurps.population: the average adult)
 
 
@@ -471,6 +512,74 @@ def _roll_text(tn: int) -> str:
     if tn >= BANDS.auto_fail:
         return f"target {tn}: roll 16 or less (a 17 or 18 always misses)"
     return f"roll {tn} or less"
+
+
+# What each modifier of a check is, in the words a GM says at the table (the floor line below).
+REASON_WORDS = {
+    "gurps.height.shoot_down": "shooting down", "gurps.height.shoot_up": "shooting up",
+    "gurps.ranged-modifiers.nearsighted": "nearsightedness", "gurps.ranged-modifiers.blind_fire": "firing blind",
+    "gurps.ranged-modifiers.tgt_hidden": "a target almost hidden",
+    "gurps.ranged-modifiers.tgt_head_only": "only the head showing",
+    "gurps.ranged-modifiers.tgt_head_shoulders": "only head and shoulders showing",
+    "gurps.ranged-modifiers.tgt_half": "half the target hidden",
+    "gurps.ranged-modifiers.tgt_light_cover": "light cover", "gurps.ranged-modifiers.tgt_low": "a low target",
+    "gurps.ranged-modifiers.tgt_crawl_prone": "a prone target",
+    "gurps.ranged-modifiers.tgt_behind_char": "characters in the way",
+    "gurps.hit-modifiers.darkness": "darkness", "gurps.hit-modifiers.poor_light": "poor light",
+    "gurps.maneuvers.move": "moving while firing", "gurps.ranged-modifiers.pop_up": "the pop-up",
+    "gurps.hit-modifiers.off_hand": "the off hand", "gurps.hit-modifiers.low_st": "low ST",
+    "gurps.hit-modifiers.in_water": "water", "gurps.hit-modifiers.one_eye": "one eye",
+    "gurps.hit-modifiers.bad_footing": "bad footing", "gurps.hit-modifiers.shock": "shock",
+    "gurps.ranged-modifiers.of_check": "checking the target",
+    "gurps.ranged-modifiers.unfamiliar_same_type": "an unfamiliar gun",
+    "gurps.ranged-modifiers.unknown_weapon": "an unknown weapon",
+    "gurps.ranged-modifiers.bad_condition": "the weapon's poor condition", "gurps.ranged-modifiers.brace": "bracing",
+}
+_BELOW_SS = re.compile(r"below SS (\d+)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _reason(m: Modifier) -> str | None:
+    """One modifier as "-7 for range (25 m)" (None: it changes nothing)."""
+    v = m.value
+    if m.kind != "add" or not isinstance(v, int) or isinstance(v, bool):
+        return f"{m.value} ({m.why or m.rule})" if m.kind != "set" else None
+    if not v:
+        return None
+    rule = m.rule
+    if rule == "gurps.ssr":
+        if m.why.startswith("size"):
+            words = "size"
+        else:  # "speed/range: 17 m + speed 9.72 km/h / 3 = 3.24 -> 30 m row"
+            nums = [float(x) for x in _NUMBER.findall(m.why.split(": ", 1)[-1].split(" -> ")[0])]
+            words = f"range ({nums[0]:.3g} m)" if len(nums) < 2 else \
+                f"range and speed ({nums[0]:.3g} m, {nums[1]:.3g} km/h)"
+    elif rule == "gurps.ranged-modifiers.snap_shot":
+        ss = _BELOW_SS.search(m.why)
+        words = "the snap shot (unaimed, below SS " + (ss.group(1) if ss else "?") + ")"
+    elif rule.startswith("gurps.ranged-modifiers.aim_"):
+        words = "aiming"
+    elif rule.startswith("gurps.ranged-modifiers.of_"):
+        words = "opportunity fire"
+    elif rule in ("gurps.ranged-modifiers.tgt_low", "gurps.ranged-modifiers.tgt_crawl_prone"):
+        words = f"the {m.why.removeprefix('target ')} target"
+    elif rule.startswith("gurps.posture."):
+        words = f"firing {rule.rsplit('.', 1)[-1]}"
+    elif rule.startswith("gurps.hit-location."):
+        words = f"aiming at the {rule.rsplit('.', 1)[-1].replace('_', ' ')}"
+    else:
+        words = REASON_WORDS.get(rule, m.why or rule)
+    return f"{v:+d} for {words}"
+
+
+def floor_text(mods: Sequence[Modifier], tn: int) -> str:
+    """Why a target number of 4 or less leaves only the 3 and 4 that always hit (gurps.resolution),
+    in a GM's words: "needs 3 or 4: -7 for range (25 m), -3 for poor light and -4 for the snap shot
+    (unaimed, below SS 10) leave an effective skill of -3"."""
+    parts = [r for r in (_reason(m) for m in mods) if r]
+    said = ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else "".join(parts)
+    return f"needs 3 or 4 (they always hit): {said} leave an effective skill of {tn}" if parts else \
+        f"needs 3 or 4 (they always hit): effective skill {tn}"
 
 
 class Gurps(System):
@@ -512,6 +621,14 @@ class Gurps(System):
 
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Dodge"}  # gurps.derived: Dodge is on every stat block, not a skill
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        return {"melee": {
+            "damage": "thr or sw: the thrust or swing damage of the wielder's ST, plus the weapon's add (gurps.melee)",
+            "dice": "what that damage rolls at this wielder's ST (gurps.melee)",
+            "reach": "hexes the weapon reaches: C only the wielder's own hex, 1 the next (gurps.melee)",
+            "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less "
+                     "(gurps.melee, assumed)"}}
 
     def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
         # gurps.derived (3e): HP = HT, Will = Per = IQ, Move = (HT + DX) / 4, Dodge = Move
@@ -596,23 +713,37 @@ class Gurps(System):
         if defence == "parry" and cls != "unarmed":
             notes.append("bare hands cannot parry a club without Karate: the adult dodges [gurps.melee; assumed]")
             defence = "dodge"
+        dr = pd = 0
+        if item.armor:
+            jacket = reference_armor(item.armor)
+            dr = int(self._lad["dr"].native(float(jacket.stops)))
+            pd = passive_defense(jacket)[0]
+            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed], PD {pd} [gurps.pd; assumed]")
         p_def = Fraction(0)
         if defence != "none":
             value = MEDIAN_DODGE + RETREAT if defence == "dodge" else MEDIAN_PARRY
             what = f"Dodge {MEDIAN_DODGE} + {RETREAT} stepping back" if defence == "dodge" else \
                 f"bare-handed parry {MEDIAN_PARRY} (2/3 of DX 10)"
+            if pd:
+                # gurps.pd (3e Basic Set, not in the seed: assumed): the armor's passive defense
+                # adds to every active defense
+                value += pd
+                what += f" + PD {pd} of the armor"
             if item.target_posture == "prone":
                 value -= 3
                 what += ", -3 prone (gurps.posture)"
             p_def = success(value)
-            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge; assumed]")
+            notes.append(f"the adult's {what}: {float(p_def):.1%} [gurps.dodge{', gurps.pd' if pd else ''}; assumed]")
+        elif pd:
+            # no active defense (a surprised adult): the armor's PD alone still turns a blow, as the
+            # seed's All-Out Attack leaves the defender "passive defense only"
+            # (gurps.maneuvers.all_out_attack); a 3 or 4 always succeeds (gurps.resolution)
+            p_def = success(pd)
+            notes.append(f"the surprised adult has no active defense, only the armor's PD {pd}: 3d6 <= {pd}, "
+                         f"{float(p_def):.2%} [gurps.pd, gurps.maneuvers.all_out_attack; assumed]")
         hit = att.critical_success + (att.success - att.critical_success) * (1 - p_def)
         thr, sw = thrust_swing(st)
         code = thr - 2 if cls == "unarmed" else sw + 1
-        dr = 0
-        if item.armor:
-            dr = int(self._lad["dr"].native(float(reference_armor(item.armor).stops)))
-            notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed]")
         dmg = damage_distribution(code)
         line = f"{'punch thrust-2' if cls == 'unarmed' else 'club swing+1'} crushing at ST {st}: {dice_text(code)}"
         return attack_check(self, stat=skill, base=int(level), target=eff, needs=f"3d6 <= {eff}", hit=hit,
@@ -625,7 +756,7 @@ class Gurps(System):
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
-                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.melee", "gurps.defaults"}
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults"}
         return ids
 
     # ---- weapons -----------------------------------------------------------------------
@@ -634,13 +765,14 @@ class Gurps(System):
         line, with damage from the muzzle-energy ladder (all gurps.weapon-stats, assumed)."""
         data = _toml("weapons.toml")
         cls = data["class"][weapon.weapon_class]
-        per = data["weapon"].get(weapon.catalog or "", {})
+        basis = _basis(weapon)
+        per = data["weapon"].get(basis.entry.id if basis.entry is not None else "", {})
         code = self.damage_code(weapon)
         return WeaponStats(
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
-            origin=f"weapons.toml [{'weapon.' + weapon.catalog if per else 'class.' + weapon.weapon_class}]"
-                   + _cartridge_origin(weapon),
+            origin=f"weapons.toml [{'weapon.' + basis.entry.id if per else 'class.' + weapon.weapon_class}]"
+                   + _damage_origin(basis),
         )
 
     def damage_code(self, weapon: Weapon) -> int:
@@ -649,16 +781,15 @@ class Gurps(System):
         muzzle energy, core.vocab.CARTRIDGES), the cartridge its calibre names or, with no
         calibre, the one its name states ("Colt Police Positive (.38 Special)"), else the
         ladder at its own muzzle energy."""
-        key = weapon_cartridge(weapon)
-        row = _toml("weapons.toml").get("cartridge", {}).get(key or "", {})
+        basis = _basis(weapon)
+        row = _toml("weapons.toml").get("cartridge", {}).get(basis.cartridge or "", {})
         if "damage" in row:
             return dice_code(row["damage"])
-        energy = CARTRIDGES[key][0] if key else float(weapon.muzzle_energy)
-        return self._lad["damage"].native(energy)
+        return self._lad["damage"].native(basis.energy)
 
     @staticmethod
     def native_stats(w: GurpsWeapon) -> WeaponStats:
-        return WeaponStats(skill=w.skill, damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
+        return WeaponStats(skill=w.skill or "", damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
                            source="seed", origin=f"weapon line {w.name}")
 
     @staticmethod
@@ -673,7 +804,7 @@ class Gurps(System):
         res = self.shot_to_neutral(native)
         shot = res.value
         stats = self.native_stats(native.weapon) if isinstance(native.weapon, GurpsWeapon) else None
-        skill = native.skill or (stats.skill if stats else CLASS_SKILL[shot.weapon.weapon_class])
+        skill = native.skill or (stats.skill if stats and stats.skill else CLASS_SKILL[shot.weapon.weapon_class])
         return self._evaluate(shot, native.level, skill, extra, stats=stats, native=native)
 
     def _evaluate(self, shot: Shot, level: int, skill: str, extra: Sequence[Modifier] = (),
@@ -724,8 +855,12 @@ class Gurps(System):
         # the darkness -10.
         aids = set(shot.light.aids)
         sees_in_dark = bool(aids & (NV_AIDS | LIGHT_AIDS)) or shot.weapon.sights in NV_SIGHTS
+        ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
+        # wholly behind glass (a window, bullet-resistant glazing) the target is seen through it:
+        # no "cannot be seen" and no "almost invisible" row; the glass is shot through (assumed)
+        behind_glass = behind_see_through(shot.target.cover.barrier, ex.native)
         unseen_why = None
-        if float(shot.target.cover.exposure) == 0:
+        if float(shot.target.cover.exposure) == 0 and not behind_glass:
             unseen_why = "nothing of the target shows (visible fraction 0)"
         elif float(shot.light.illuminance) == 0 and not sees_in_dark and (native is None or native.light != -10):
             # (a GURPS shot that says light -10 has the text's own darkness row, below)
@@ -742,15 +877,45 @@ class Gurps(System):
                 "is assumed)")
             cap9, cap9_src = "the target cannot be seen at all", "assumed"
 
-        # Target exposure and posture (gurps.ranged-modifiers, target posture group).
-        ex = lad["exposure"].step_for(float(shot.target.cover.exposure))
-        if ex.native and float(shot.target.cover.exposure) > 0:
-            add("gurps.ranged-modifiers." + ex.label.split(":")[0], ex.native, ex.source,
-                f"target visible fraction {float(shot.target.cover.exposure):g}: {ex.label.split(': ', 1)[-1]}")
+        # Called shot (gurps.hit-location), applied below; looked up here because a called shot at
+        # the head of a target that shows only its head is one penalty, not two.
+        loc_key = None
+        if native is not None and native.location:
+            loc_key = native.location
+        elif shot.called_location:
+            loc_key = LOCATION_TO_NATIVE[shot.called_location]
+
+        # Target exposure and posture (gurps.ranged-modifiers, target posture group). The group's
+        # rows each say how the target presents itself ("lying behind cover, head down, almost
+        # invisible" is one row, -7, not prone -4 plus hidden -7), so the one that applies is the
+        # harder of the cover row and the posture row (reading assumed); other characters in the
+        # way add to it (-4 each).
+        group: list[tuple[str, int, str, str]] = []  # (rule, value, source, why)
+        ex_row = ex.label.split(":")[0]
+        if ex.native and float(shot.target.cover.exposure) > 0 and not behind_glass:
+            why = f"target visible fraction {float(shot.target.cover.exposure):g}: {ex.label.split(': ', 1)[-1]}"
+            if loc_key in HEAD_PARTS and ex_row in HEAD_SHOWS:
+                # 「頭しか見えない -5(頭狙いと同じ)」: the head that shows is what the called shot
+                # aims at; its own modifier (gurps.hit-location) is the whole penalty
+                notes.append(f"{why}: not counted again, the called shot at the {loc_key} is aimed at what shows "
+                             f"[gurps.ranged-modifiers.{ex_row}: 'the same as aiming at the head'; "
+                             f"{'seed' if ex_row == 'tgt_head_only' else 'assumed'}]")
+            else:
+                group.append((f"gurps.ranged-modifiers.{ex_row}", int(ex.native), ex.source, why))
+        elif behind_glass:
+            notes.append(f"target behind {shot.target.cover.barrier.material}: seen through it, shot through it "  # type: ignore[union-attr]
+                         "[gurps.ranged-modifiers; assumed]")
         row = TARGET_POSTURE_ROW.get(shot.target.posture)
         if row:
-            add(f"gurps.ranged-modifiers.{row}", row_modifier("gurps.ranged-modifiers", row), "seed",
-                f"target {shot.target.posture}")
+            group.append((f"gurps.ranged-modifiers.{row}", row_modifier("gurps.ranged-modifiers", row), "seed",
+                          f"target {shot.target.posture}"))
+        if group:
+            keep = min(group, key=lambda g: g[1])
+            add(*keep)
+            for g in group:
+                if g is not keep:
+                    notes.append(f"{g[3]} ({g[1]:+d}): not added to {keep[3]} ({keep[1]:+d}), one row of the "
+                                 "target's posture and cover applies [gurps.ranged-modifiers; assumed]")
         if native is not None and native.behind_characters:
             add("gurps.ranged-modifiers.tgt_behind_char", -4 * native.behind_characters, "seed",
                 f"behind {native.behind_characters} other character(s)")
@@ -758,9 +923,13 @@ class Gurps(System):
         # Light (gurps.hit-modifiers poor_light / darkness; lux breakpoints and the vision
         # aids' caps assumed).
         light_mod, light_src, light_why = self.light_modifier(shot)
-        if light_mod == -10 and not sees_in_dark and (unseen_why is not None
-                                                       or (native is not None and native.blind_fire)):
-            light_mod = 0  # counted once, as the "cannot be seen" row above
+        if light_mod and (unseen_why is not None or (native is not None and native.blind_fire)):
+            # a target that cannot be seen at all is shot at without looking (-10, at most 9): how
+            # much light falls on what the shooter does not see changes nothing; counted once
+            if light_mod != -10 or sees_in_dark:
+                notes.append(f"{light_why} ({light_mod:+d}): not added, the target cannot be seen at all "
+                             "[gurps.ranged-modifiers.blind_fire; assumed]")
+            light_mod = 0
         if light_mod:
             key = "darkness" if light_mod == -10 else "poor_light"
             add(f"gurps.hit-modifiers.{key}", light_mod, light_src, light_why)
@@ -784,12 +953,26 @@ class Gurps(System):
             mv = lad["shooter_speed"].step_for(float(shot.shooter.speed))
             add("gurps.maneuvers.move", mv.native, mv.source,
                 f"shooter moving {float(shot.shooter.speed):g} m/s, more than 1 hex per turn: {mv.label}; no Aim")
+        turns = int(lad["aim_turns"].step_for(float(shot.shooter.aim_time)).native)
+        if native is not None:
+            turns = native.aim_turns
+        if turns and moving:
+            notes.append("aim ignored: a moving shooter takes the Move maneuver, not Aim [gurps.maneuvers]")
+            turns = 0
         # The shooter's own cover: a pop-up attack from it (gurps.ranged-modifiers.pop_up, -2;
-        # reading any cover of the shooter as popping out of it is assumed).
+        # reading the shooter's cover as popping out of it is assumed). A pop-up shot is a snap
+        # shot (the row: "the snap-shot -4 is separate"): a shooter who aims from his cover stays
+        # out and aims, and takes no pop-up -2.
         if native is None and float(shot.shooter.cover.exposure) < 1:
-            add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "assumed",
-                f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}): a pop-up "
-                "attack, popping out, firing and ducking back (the -2 is the seed's row; this reading is assumed)")
+            if turns:
+                notes.append(f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}) aims "
+                             f"{turns} turn(s) from it: not a pop-up attack, which is unaimed "
+                             "[gurps.ranged-modifiers.pop_up; assumed]")
+            else:
+                add("gurps.ranged-modifiers.pop_up", row_modifier("gurps.ranged-modifiers", "pop_up"), "assumed",
+                    f"shooter behind cover (visible fraction {float(shot.shooter.cover.exposure):g}): a pop-up "
+                    "attack, popping out, firing and ducking back (the -2 is the seed's row; this reading is "
+                    "assumed)")
         if shot.shooter.off_hand:
             add("gurps.hit-modifiers.off_hand", row_modifier("gurps.hit-modifiers", "off_hand"), "seed", "off hand")
         if stats.ST is not None and not (native is not None and native.shooter_ST is None):
@@ -802,11 +985,6 @@ class Gurps(System):
                 "firing underwater: the in-water -6 (the underwater table lists melee reaches only)")
 
         # Called shot (gurps.hit-location).
-        loc_key = None
-        if native is not None and native.location:
-            loc_key = native.location
-        elif shot.called_location:
-            loc_key = LOCATION_TO_NATIVE[shot.called_location]
         if loc_key and loc_key != "torso":
             loc = lookup("gurps.hit-location", loc_key)
             src = "seed"
@@ -825,12 +1003,6 @@ class Gurps(System):
 
         # Aim (gurps.maneuvers.aim, gurps.ranged-modifiers aim_1..aim_4, brace): + Acc on the
         # first turn, +1/+2/+3 for further turns; the aim bonus never exceeds the skill level.
-        turns = int(lad["aim_turns"].step_for(float(shot.shooter.aim_time)).native)
-        if native is not None:
-            turns = native.aim_turns
-        if turns and moving:
-            notes.append("aim ignored: a moving shooter takes the Move maneuver, not Aim [gurps.maneuvers]")
-            turns = 0
         if turns:
             cap = max(level, 0)
             aim = stats.Acc + AIM_EXTRA.get(turns, 3)
@@ -894,12 +1066,14 @@ class Gurps(System):
         if shot.shooter.hands == 1 and cls not in SHORT_ARMS:
             notes.append("long arm fired one-handed: the text gives no modifier")
         delta = tn - level
+        line = (f"{skill}-{level}: not allowed ({impossible})" if impossible is not None
+                else f"{skill}-{level} at {delta:+d}: {floor_text(mods, tn)}" if tn <= BANDS.auto_success
+                else f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}")
+        if shot.burst > 1:  # said on the roll line too: `xsys odds` prints no notes
+            line += f" (the first round of a burst of {shot.burst}: the seed has no rapid-fire rule)"
         return Check(
             system=self.key, stat=skill, base=level, modifiers=mods, target=tn, needs=f"3d6 <= {tn}",
-            chance=chance, outcomes=outcomes,
-            native=(f"{skill}-{level} at {delta:+d}: {_roll_text(tn)}" if impossible is None
-                    else f"{skill}-{level}: not allowed ({impossible})"),
-            damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
+            chance=chance, outcomes=outcomes, native=line, damage_mean=dmg_mean, damage=dmg_dist, notes=notes,
         )
 
     def light_modifier(self, shot: Shot) -> tuple[int, str, str]:
@@ -1074,19 +1248,28 @@ class Gurps(System):
                 col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
         weapons: list[Weapon] = []
         melee: list[MeleeWeapon] = []
+
+        def close_combat(line: GurpsMelee, where: str) -> None:
+            """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
+            cls = _melee_class(line)
+            melee.append(MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
+            if col.tracing:
+                col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})", f"melee {cls}",
+                         rules=["gurps.melee"], source="assumed")
+
         for i, w in enumerate(npc.weapons):
             nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]")
-            entry = msgspec.to_builtins(w)
-            if nw is None:  # a close-combat weapon (issue 20): its class crosses, its line is carried
-                cls = _melee_class(w)
-                melee.append(MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
-                own.setdefault("melee", {})[w.name] = entry
-                if col.tracing:
-                    col.step(f"$.weapons[{i}]", f"{w.name} ({w.skill}, {w.damage} {w.type})", f"melee {cls}",
-                             rules=["gurps.melee"], source="assumed")
+            if nw is None:  # a melee weapon among the weapons (a text block writes them there)
+                close_combat(GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)],
+                                        damage=w.damage, type=w.type), f"$.weapons[{i}]")
             else:
                 weapons.append(nw)
-                blob.setdefault("weapons", {})[w.name] = entry
+                blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
+        for i, m in enumerate(npc.melee):
+            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as a {_melee_class(m)}; its "
+                     f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
+            close_combat(m, f"$.melee[{i}]")
         armor: list[Armor] = []
         for i, a in enumerate(npc.armor):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
@@ -1161,17 +1344,31 @@ class Gurps(System):
         for i, w in enumerate(combatant.weapons):
             kept = blob.get("weapons", {}).get(w.name)
             if kept is not None:
-                weapons.append(msgspec.convert(kept, GurpsWeapon))
+                line = msgspec.convert(kept, GurpsWeapon)
+                if not line.Shots and _shots(w):  # a line that stated none: its catalog weapon's
+                    line = msgspec.structs.replace(line, Shots=_shots(w))
+                weapons.append(line)
             else:
                 weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
-        weapons += carried.melee_lines(combatant, own.get("melee", {}), GurpsWeapon, "gurps", "gurps.melee", col,
-                                       lambda m: self._melee_line(m, attrs["ST"]),
-                                       lambda w: f"{w.skill}, {w.damage} {w.type} at ST {attrs['ST']}")
+        written: list[GurpsMelee] = []  # lines written from a weapon's class (not a GURPS sheet's own)
+
+        def of_class(m: MeleeWeapon) -> GurpsMelee:
+            line = self._melee_line(m, attrs["ST"])
+            written.append(line)
+            return line
+
+        melee = carried.melee_lines(combatant, _melee_dicts(own.get("melee", {})), GurpsMelee, "gurps", "gurps.melee",
+                                    col, of_class, lambda m: f"{m.skill}, {m.damage} {m.type} ({m.dice}) at "
+                                                             f"ST {attrs['ST']}, reach {m.reach}")
         # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
         # not for every melee skill at once (core.melee.melee_skills_written)
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
-        skills = melee_skills_written(self, skills, [w.skill for w in weapons], blob.get("melee_skills"), kind)
+        skills = melee_skills_written(self, skills, [w.skill or "" for w in weapons] + [m.skill for m in melee],
+                                      blob.get("melee_skills"), kind)
+        # the parry the wielder's own skill gives, on the lines written from a class (gurps.melee)
+        melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
+                 if any(m is w for w in written) and m.skill in skills else m for m in melee]
         armor: list[GurpsArmor] = []
         for i, a in enumerate(combatant.armor):
             kept = blob.get("armor", {}).get(a.name)
@@ -1183,7 +1380,7 @@ class Gurps(System):
                                                           verbatim=bool(own))
         npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
                        advantages=advantages, disadvantages=disadvantages,
-                       weapons=weapons, armor=armor, notes=combatant.notes)
+                       weapons=weapons, melee=melee, armor=armor, notes=combatant.notes)
         return col.result(npc)
 
     @staticmethod
@@ -1224,11 +1421,13 @@ class Gurps(System):
                  + (f" (in place of {', '.join(stale)})" if stale else ""), "gurps.derived")
         return adv, dis
 
-    def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsWeapon:
-        """gurps.melee (assumed): the GURPS line of a close-combat weapon known only by its class,
-        its damage for the wielder's ST (a brute's punch is not an average man's)."""
-        skill, _, _, dtype = MELEE_LINES[m.melee_class]
-        return GurpsWeapon(name=m.name, skill=skill, damage=melee_damage(m.melee_class, st), type=dtype)
+    def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsMelee:
+        """gurps.melee (assumed): the melee-table line of a close-combat weapon known only by its
+        class: thrust or swing plus the class's add ("sw+1"), what that rolls at the wielder's
+        ST (a brute's punch is not an average man's), its type and reach."""
+        skill, base, add, dtype = MELEE_LINES[m.melee_class]
+        return GurpsMelee(name=m.name, skill=skill, damage=f"{base}{add:+d}" if add else base,
+                          dice=melee_damage(m.melee_class, st), type=dtype, reach=MELEE_REACH[m.melee_class])
 
     def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
         """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
@@ -1250,16 +1449,44 @@ class Gurps(System):
         return out
 
     def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str) -> Weapon | None:
+        """A weapon line as what it is (core.catalog.Catalog.identify_weapon, one answer for every
+        system): its catalog weapon (its ``catalog`` id, else what its name says, when its skill
+        fires that kind of gun), with the line's own Shots where it states them; else a weapon of
+        the class its skill fires (the kind of it the name says: a revolver), else of the class
+        its name says, else (no skill, a name that says nothing) read by its Accuracy and said in
+        a warning: never a silent pistol. A close-combat line is None (it crosses as melee)."""
         from xsys.core.registry import catalog
 
         cat = catalog()
-        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        entry, word_class = (cat.weapons.get(w.catalog), None) if w.catalog else cat.identify_weapon(w.name)
+        if entry is not None and w.skill and CLASS_SKILL[entry.weapon_class] != w.skill and \
+                (SKILL_CLASS.get(w.skill) or class_of_skill(w.skill, w.Acc)) != entry.weapon_class:
+            entry = None  # 'Glock 17' fired with Guns (Rifle) or Knife is not the catalog Glock
         if entry is not None:
-            nw = strip_entry(entry)
+            nw = msgspec.structs.replace(strip_entry(entry), name=w.name)
             if col.tracing:
                 col.step(path, w.name, f"catalog {entry.id}", rules=["gurps.weapon-stats"], source="assumed")
-            return msgspec.structs.replace(nw, name=w.name)  # type: ignore[return-value]
-        cls = SKILL_CLASS.get(w.skill)
+            if w.Shots and w.Shots != entry.capacity:
+                col.loss("assumed", f"{path}.Shots", f"{w.name}: the line states Shots {w.Shots}; catalog "
+                         f"weapon {entry.id} holds {entry.capacity}: the stated {w.Shots} is kept", "gurps.weapon-stats")
+                nw = msgspec.structs.replace(nw, capacity=w.Shots)
+            self._damage_line_loss(w, nw, col, path)
+            return nw  # type: ignore[return-value]
+        if not w.skill:  # a melee word makes a close-combat weapon, unless the name says gun ("spear gun")
+            close = melee_class_of(w.name) != "improvised" and "gun" not in w.name.lower()
+            cls = word_class or ("" if close else None)
+            if cls == "":
+                col.loss("kept-verbatim", path, f"{w.name} (no skill; its name says a {melee_class_of(w.name)}) is a "
+                         f"close-combat weapon: it crosses as one; its GURPS line is kept "
+                         f"(carried.gurps.melee.{w.name})", "gurps.melee")
+                return None
+            if cls is None:
+                cls = "handgun" if w.Acc <= 3 else "rifle"
+                col.loss("unsupported-field", f"{path}.skill", f"{w.name!r} states no skill and its name says no weapon "
+                         f"or class; read as a {cls} by its Acc {w.Acc} (up to 3 a pistol's): say its skill "
+                         f"({', '.join(SKILL_CLASS)})", "gurps.weapon-stats")
+        else:
+            cls = SKILL_CLASS.get(w.skill)
         if cls is None:
             cls = class_of_skill(w.skill, w.Acc)
             if cls is None:
@@ -1271,6 +1498,7 @@ class Gurps(System):
             # list is read by its words, else by its Accuracy, and said so
             col.loss("unsupported-field", f"{path}.skill", f"{w.skill!r} is not one of "
                      + ", ".join(SKILL_CLASS) + f"; {w.name!r} is read as a {cls}", "gurps.weapon-stats")
+        cls = cat.weapon_class_named(w.name, cls)  # a 'Revolver' fired with Guns (Pistol) is a revolver
         code = dice_code(w.damage)
         lad = self._lad["damage"]
         if not lad.has_native(code):
@@ -1280,24 +1508,39 @@ class Gurps(System):
         energy = lad.neutral(code)
         col.loss("assumed", f"{path}.damage", f"{w.name}: no catalog match; {w.damage} -> muzzle energy "
                  f"{energy:g} J", "gurps.damage")
-        named = cartridge_in_name(w.name)
-        if named is not None:
-            line = self.damage_code(Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy)))  # type: ignore[arg-type]
-            if line != dice_code(w.damage):
-                col.loss("merged", f"{path}.damage", f"{w.name}: its name states {named}, whose damage line is "
-                         f"{dice_text(line)}; the line's own {w.damage} is not that cartridge's, and a sheet written "
-                         f"again from the neutral weapon does {dice_text(line)} (one cartridge, one damage line)",
-                         "gurps.damage")
         modes = ["semi", "auto"] if "*" in w.RoF else ["semi"]
-        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
-                      fire_modes=modes, capacity=w.Shots)  # type: ignore[arg-type]
+        nw = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                    fire_modes=modes, capacity=w.Shots,  # type: ignore[arg-type]
+                    sights="none" if cls == "thrown" else "iron")
+        self._damage_line_loss(w, nw, col, path)
+        say_grenade(col, path, nw)
+        return nw
+
+    def _damage_line_loss(self, w: GurpsWeapon, nw: Weapon, col: Collector, path: str) -> None:
+        """One weapon, one damage line (gurps.damage): a line whose own damage is not the line of
+        the weapon it is (its catalog weapon's, or the cartridge its name states) is said, since a
+        sheet written again from the neutral weapon does the weapon's line."""
+        basis = _basis(nw)
+        if basis.kind == "class":
+            return
+        line = self.damage_code(nw)
+        if line == dice_code(w.damage):
+            return
+        if basis.kind == "catalog":
+            what = f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+        else:
+            what = f"its name states {basis.cartridge}"
+        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage line is {dice_text(line)}; the line's "
+                 f"own {w.damage} is not that {'weapon' if basis.kind == 'catalog' else 'cartridge'}'s, and a sheet "
+                 f"written again from the neutral weapon does {dice_text(line)} (one "
+                 f"{'weapon' if basis.kind == 'catalog' else 'cartridge'}, one damage line)", "gurps.damage")
 
     def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
         s = self.weapon_stats(w)
         col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
                  f"ST {s.ST}) from {s.origin}", "gurps.weapon-stats")
         return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
-                           Shots=w.capacity, ST=s.ST, catalog=w.catalog)
+                           Shots=_shots(w), ST=s.ST, catalog=w.catalog)
 
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
@@ -1307,15 +1550,36 @@ class Gurps(System):
         if entry is None:
             low = a.name.strip().lower()
             entry = next((e for e in cat.armor.values() if e.name.lower() == low or e.id == a.name), None)
-        if entry is not None:
-            return msgspec.structs.replace(strip_entry(entry), name=a.name)  # type: ignore[return-value]
         lad = self._lad["dr"]
+        if entry is not None:
+            # the catalog item, with what the sheet states of it: its PD (the neutral deflection,
+            # gurps.pd), where it sits and, where the sheet's DR is not the item's, its DR
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, deflection=a.PD)
+            if a.locations != self._armor_locations(out.covers):
+                out = msgspec.structs.replace(out, covers=list(a.locations))
+            item_dr = int(lad.native(float(entry.stops)))
+            if a.DR != item_dr:
+                dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+                out = msgspec.structs.replace(out, stops=Energy(lad.neutral(dr)))
+                col.loss("assumed", f"{path}.DR", f"{a.name}: DR {a.DR} is not the DR of its catalog item {entry.id} "
+                         f"({float(entry.stops):g} J: DR {item_dr}); the sheet's DR {dr} is kept (it stops "
+                         f"{float(out.stops):g} J)", "gurps.armor")
+            return out  # type: ignore[return-value]
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        if a.PD:
-            col.loss("kept-verbatim", f"{path}.PD", "PD has no neutral equivalent; kept for GURPS")
-        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)))  # type: ignore[arg-type]
+        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                     deflection=a.PD)
+
+    @staticmethod
+    def _armor_locations(covers: Sequence[str]) -> list[str]:
+        """The GURPS locations of neutral `covers` (gurps.hit-location), in order, once each."""
+        out: list[str] = []
+        for c in covers:
+            n = ARMOR_LOCATIONS.get(c)
+            if n is not None and n not in out:
+                out.append(n)
+        return out
 
     def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
         dr = int(self._lad["dr"].native(float(a.stops)))
@@ -1333,9 +1597,15 @@ class Gurps(System):
                 col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
             elif n not in locs:
                 locs.append(n)
+        pd, why = passive_defense(a)
+        if why is not None:
+            col.loss("assumed", f"{path}.PD", f"{a.name}: no passive defense stated; PD {pd} assumed ({why})",
+                     "gurps.pd")
         if col.tracing:
             col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
-        return GurpsArmor(name=a.name, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
+            col.step(f"{path}.PD", a.name, f"deflection {a.deflection}" if why is None else None, f"PD {pd}",
+                     rules=["gurps.pd"], source="assumed")
+        return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
 
     # ---- shots -------------------------------------------------------------------------
     def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:
@@ -1355,6 +1625,7 @@ class Gurps(System):
                                  expected="a catalog weapon (see `xsys catalog weapon`), a weapon class (pistol, "
                                           "revolver, smg, carbine, rifle, shotgun, machine gun) or a weapon line",
                                  found=repr(n.weapon))
+            say_grenade(col, "$.weapon", weapon)
         else:
             weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon")
             if weapon is None:
@@ -1367,7 +1638,7 @@ class Gurps(System):
                         col.loss("unsupported-field", f"$.weapon.{f}", f"{f} {getattr(n.weapon, f)} has no neutral "
                                  f"field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
         cls_skill = CLASS_SKILL[weapon.weapon_class]
-        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else cls_skill)
+        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else None) or cls_skill
         if skill != cls_skill:
             col.loss("merged", "$.skill", f"{skill} is read as {cls_skill}, the skill of a {weapon.weapon_class}")
         chance = self.competence(cls_skill, n.level)
@@ -1422,10 +1693,8 @@ class Gurps(System):
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        if a.PD:
-            col.loss("unsupported-field", f"{path}.PD", "PD has no neutral equivalent")
         return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
-                     catalog=a.catalog)
+                     catalog=a.catalog, deflection=a.PD)
 
     def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
         from xsys.core.registry import catalog
@@ -1463,11 +1732,18 @@ class Gurps(System):
         ST = None
         if "strength" in shot.shooter.characteristics:
             ST = int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
-        pop_up = float(shot.shooter.cover.exposure) < 1
+        turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
+        aims = turns > 0 and not exact(float(shot.shooter.speed)) > STEP_SPEED
+        pop_up = float(shot.shooter.cover.exposure) < 1 and not aims  # a pop-up shot is unaimed (the check)
         if pop_up and abs(float(shot.shooter.cover.exposure) - POP_UP_EXPOSURE) > 1e-9:
             col.loss("merged", "$.shooter.cover", f"the shooter's cover (visible fraction "
                      f"{float(shot.shooter.cover.exposure):g}) is read as a pop-up attack", "gurps.ranged-modifiers.pop_up")
-        exposure0 = float(shot.target.cover.exposure) == 0
+        elif float(shot.shooter.cover.exposure) < 1 and aims:
+            col.loss("unsupported-field", "$.shooter.cover", f"the shooter's cover (visible fraction "
+                     f"{float(shot.shooter.cover.exposure):g}): he aims from it, so no pop-up attack; the text has no "
+                     "modifier for a shooter's own cover", "gurps.ranged-modifiers.pop_up")
+        exposure0 = float(shot.target.cover.exposure) == 0 and not behind_see_through(shot.target.cover.barrier,
+                                                                                     ex.native)
         dark = float(shot.light.illuminance) == 0 and not (set(shot.light.aids) & (NV_AIDS | LIGHT_AIDS)
                                                            or w.sights in NV_SIGHTS)
         for path, cond, msg in (
@@ -1478,7 +1754,6 @@ class Gurps(System):
             if cond:
                 col.loss("unsupported-field", path, msg)
         armor = [self._armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
-        turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
         if turns > MAX_AIM_TURNS:  # the shot document holds at most 100 turns of aim
             col.loss("clamped", "$.shooter.aim_time", f"{float(shot.shooter.aim_time):g} s of aim is "
                      f"{turns:g} turns; written as {MAX_AIM_TURNS} (aim gives nothing past 3 turns)",

@@ -19,12 +19,13 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 import msgspec
 from msgspec import Meta
 
-from xsys.core import cache, carried, dice
+from xsys.core import armorline, cache, carried, dice
 from xsys.core.dice import PoolRules
+from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.errors import XsysError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
-    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of,
+    Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, field_error, melee_class_of,
 )
 from xsys.core.equating import Tier
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
@@ -32,7 +33,7 @@ from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
 from xsys.core.model import generic_weapon
-from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, Location, cartridge_of
+from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT, Location, cartridge_of
 
 YARD = 0.9144
 TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
@@ -83,6 +84,17 @@ class NwodWeapon(Opts, kw_only=True):
     again: Annotated[int, Meta(ge=8, le=10)] = 10  # 9-again shotguns
     armor_piercing: Annotated[int, Meta(ge=0, le=5)] = 0
 
+    def __post_init__(self) -> None:
+        # nwod.range: short, medium and long are where the -2 and -4 begin; a range of 0 m,
+        # or one shorter than the band before it, has no band (below 0 the decoder refuses)
+        if self.ranges is not None:
+            short, medium, long_ = self.ranges
+            if not short > 0:
+                raise field_error("ranges", f"short range must be above 0 m (found {short})")
+            if not short <= medium <= long_:
+                raise field_error("ranges", f"must be short, medium, long in that order "
+                                            f"(found {short}, {medium}, {long_})")
+
 
 class NwodArmor(Opts, kw_only=True):
     """Armor as the Armor Chart rates it: general/ballistic (WoD p. 166, 170)."""
@@ -91,6 +103,11 @@ class NwodArmor(Opts, kw_only=True):
     general: Rating = 0
     ballistic: Rating = 0
     catalog: Name | None = None
+    # Where it sits and how readily it turns a blow aside (a GURPS PD), when that is not what its
+    # catalog item (or the torso alone, no deflection) says: the chart has neither, the line keeps
+    # them for the way back (xsys.core.armorline).
+    covers: list[Location] | None = None
+    deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class NwodNpc(Opts, kw_only=True):
@@ -470,9 +487,10 @@ def chart_type_for(weapon: Weapon) -> str:
     it is a line, a catalog example of a line, else by class and muzzle energy."""
     if weapon.name in CHART:
         return weapon.name
-    if weapon.catalog:
+    entry = _catalog_entry(weapon)
+    if entry is not None:
         for t, e in CHART.items():
-            if weapon.catalog in e.get("catalog", []):
+            if entry.id in e.get("catalog", []):
                 return t
     e = float(weapon.muzzle_energy)
     auto = any(m in ("auto", "burst") for m in weapon.fire_modes)
@@ -498,10 +516,10 @@ CLIP = TABLES["clip"]
 
 
 def _catalog_entry(weapon: Weapon):
-    if not weapon.catalog:
-        return None
+    """The catalog weapon a neutral weapon is: by its id, else by what its name says
+    (core.catalog.Catalog.weapon_basis, one answer for every system)."""
     try:
-        return _catalog().weapons.get(weapon.catalog)
+        return _catalog().weapon_basis(weapon).entry
     except XsysError:
         return None
 
@@ -524,7 +542,7 @@ def is_revolver(weapon: Weapon) -> bool:
     if entry is not None:
         return entry.feed == "cylinder"
     low = weapon.name.lower()
-    if "revolver" in low or low in _REVOLVER_EXAMPLES:
+    if says_revolver(weapon.name) or low in _REVOLVER_EXAMPLES:
         return True
     key = cartridge_of(weapon.calibre) or cartridge_of(weapon.name)
     return key in CLIP["revolver_cartridges"]
@@ -563,12 +581,18 @@ TYPE_WORDS = (("machine gun", "mg"), ("machinegun", "mg"), ("submachine", "smg")
 def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "$") -> str:
     """The neutral class of a native weapon line: its chart line's; for a type that is no
     chart line, the class its words name, else a guess from its traits, with a warning
-    (never a silent handgun); with no type at all, the guess is reported as assumed."""
+    (never a silent handgun); with no type at all, what its name says (its catalog weapon, a
+    class word: an `assumed` note), else the guess from its traits, with a warning. A chart
+    line's class is refined by a revolver word in the name."""
     if w.type in CHART:
-        return CHART[w.type]["class"]
+        return _catalog().weapon_class_named(w.name, CHART[w.type]["class"])  # a 'Revolver' on a Pistol line
     low = w.type.lower()
     cls = next((c for word, c in TYPE_WORDS if word in low), None) if low else None
     how = f"its type {w.type!r} names a {cls}" if cls else ""
+    if cls is None and not w.type:
+        entry, cls = _catalog().identify_weapon(w.name)  # no type: what its name says
+        cls = entry.weapon_class if entry is not None else cls
+        how = f"its name says a {cls}" if cls else ""
     if cls is None:
         cls = ("shotgun" if w.again == 9 else "handgun" if w.size <= 1 and not w.autofire
                else "smg" if w.autofire and w.size <= 2 else "rifle")
@@ -578,8 +602,12 @@ def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "
         if w.type:
             col.loss("unsupported-field", f"{path}.type", f"{w.type!r} is not a Ranged Weapons Chart line ("
                      + ", ".join(CHART) + f"); {w.name!r} is read as {how}", "nwod.weapon.damage")
-        else:
+        elif how.startswith("its name"):
             col.loss("assumed", f"{path}.type", f"{w.name!r} names no chart line; read as {how}",
+                     "nwod.weapon.damage")
+        else:  # never a silent handgun: a guess from the traits alone is a warning
+            col.loss("unsupported-field", f"{path}.type", f"{w.name!r} names no chart line and its name says no "
+                     f"weapon or class; read as {how}: say its type (" + ", ".join(CHART) + ")",
                      "nwod.weapon.damage")
     return cls
 
@@ -828,13 +856,13 @@ class NwodSystem(System):
         ladder at its own muzzle energy."""
         t = chart_type_for(weapon)
         entry = CHART[t]
-        key = cartridge_of(weapon.calibre)
+        basis = _catalog().weapon_basis(weapon)  # its catalog weapon, else the cartridge its calibre or name states
+        key = basis.cartridge
         if key is not None and key in TABLES.get("cartridge", {}):
             return t, entry, int(TABLES["cartridge"][key]), "nwod.weapon.damage", "assumed"
-        if key is None and weapon.name in CHART:
+        if basis.kind == "class" and weapon.name in CHART:
             return t, entry, int(entry["damage"]), "nwod.weapon.damage", "assumed"
-        energy = CARTRIDGES[key][0] if key is not None else float(weapon.muzzle_energy)
-        step = _LADDERS["weapon_damage"].step_for(energy)
+        step = _LADDERS["weapon_damage"].step_for(basis.energy)
         return t, entry, int(step.native), step.rule, step.source
 
     def _pool_check(self, shot: Shot, dex: int, level: int, *, skill: str = "Firearms",
@@ -1101,21 +1129,26 @@ class NwodSystem(System):
                      f"{melee_class_of(w.name, w.type)}; its nWoD line is kept (carried.nwod.melee.{w.name})",
                      "nwod.melee")
             return None
-        if w.catalog:
-            try:
-                from xsys.core.catalog import strip_entry
+        try:
+            from xsys.core.catalog import strip_entry
 
-                entry = _catalog().weapons.get(w.catalog)
-                if entry is not None:
-                    if col.tracing:
-                        col.step(path, w.name, f"catalog {w.catalog}", rules=["nwod.weapon.damage"], source="assumed")
-                    # the line's own clip is this gun's magazine (nwod.weapon.clip)
-                    out = msgspec.structs.replace(strip_entry(entry), name=w.name,
-                                                  capacity=w.clip or entry.capacity)
-                    self._chamber_loss(w, out, col, path)
-                    return out
-            except XsysError:
-                pass
+            # its catalog weapon: by id, else what its name says, when its chart line is of that kind
+            entry = _catalog().weapons.get(w.catalog) if w.catalog else _catalog().identify_weapon(w.name)[0]
+            if entry is not None and not w.catalog and w.type in CHART and \
+                    CHART[w.type]["class"] not in (entry.weapon_class, KIND_OF.get(entry.weapon_class)):
+                entry = None
+            if entry is not None:
+                if col.tracing:
+                    col.step(path, w.name, f"catalog {entry.id}", rules=["nwod.weapon.damage"], source="assumed")
+                # the line's own clip is this gun's magazine (nwod.weapon.clip): a stated one wins
+                out = msgspec.structs.replace(strip_entry(entry), name=w.name, capacity=w.clip or entry.capacity)
+                if w.clip and w.clip != entry.capacity:
+                    col.loss("assumed", f"{path}.clip", f"{w.name}: the line states Clip {w.clip}; catalog "
+                             f"weapon {entry.id} holds {entry.capacity}: the stated {w.clip} is kept", "nwod.weapon.clip")
+                self._chamber_loss(w, out, col, path)
+                return out
+        except XsysError:
+            pass
         cls = weapon_class_of(w, col, path)
         energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
         modes = ["semi", "auto"] if w.autofire else ["semi"]
@@ -1125,8 +1158,10 @@ class NwodSystem(System):
         # the weapon keeps its own name (issue 17): "Ingram MAC-10", not its chart line
         # the clip is the neutral capacity (the rounds in the magazine, nwod.weapon.clip); the
         # chamber's "+1" has no neutral field and follows the weapon's kind on the way back
-        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip)
+        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip,
+                     sights="none" if cls == "thrown" else "iron")
         self._chamber_loss(w, out, col, path)
+        say_grenade(col, path, out)
         return out
 
     @staticmethod
@@ -1142,12 +1177,14 @@ class NwodSystem(System):
         t, entry, dmg, rule, src = self.weapon_stats(w)
         if col.tracing:
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
-                     source=src)
+                     source=src, note=f"damage by {_catalog().weapon_basis(w).said}")
         yd = [Length(float(x) * YARD) for x in entry["ranges"]]
         # nwod.weapon.clip (assumed, README): clip and chamber are the gun's own, not its chart
         # line's: the clip is the neutral capacity (the catalog's or the source's: rounds in the
         # magazine, cylinder, tube or barrels), "+1" only for a closed-bolt magazine-fed gun
-        clip = int(w.capacity) if w.capacity else int(entry["clip"])
+        basis_entry = _catalog_entry(w)  # a capacity the source states, else its catalog weapon's, else the line's
+        clip = int(w.capacity) if w.capacity else int(basis_entry.capacity) if basis_entry is not None and \
+            basis_entry.capacity else int(entry["clip"])
         chamber, why = chambers(w, entry)
         if w.weapon_class == "handgun" and t.startswith("Revolver"):
             col.loss("assumed", path, f"{w.name!r} is a handgun of no catalog; its name or calibre makes it a revolver, "
@@ -1202,24 +1239,7 @@ class NwodSystem(System):
                 if col.tracing:
                     col.step(f"$.weapons[{i}]", f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
                              rules=["nwod.melee"], source="assumed")
-        armor = []
-        for i, a in enumerate(npc.armor):
-            if a.catalog:
-                try:
-                    from xsys.core.catalog import strip_entry
-
-                    entry = _catalog().armor.get(a.catalog)
-                    if entry is not None:
-                        armor.append(msgspec.structs.replace(strip_entry(entry), name=a.name))
-                        continue
-                except XsysError:
-                    pass
-            stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
-                _LADDERS["armor_general"].neutral(a.general)
-            armor.append(Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops)))
-            if col.tracing:
-                col.step(f"$.armor[{i}]", f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
-                         rules=["nwod.armor"], source="assumed")
+        armor = [self._armor_to_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(npc.armor)]
         native = msgspec.to_builtins(npc, enc_hook=_enc)
         for k in ("Resolve", "specialties", "merits"):
             if getattr(npc, k):
@@ -1238,6 +1258,44 @@ class NwodSystem(System):
                          armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native}, carried={self.key: own})
         return col.result(comb)
 
+    def _armor_to_neutral(self, a: NwodArmor, col: Collector | None, path: str) -> Armor:
+        """An Armor Chart line as what it physically is: its catalog item (by ``catalog`` id, else by
+        the item's name, as "Full riot gear"), else the joules of its rating (nwod.armor); with the
+        coverage and deflection the line states (xsys.core.armorline)."""
+        from xsys.core.catalog import strip_entry
+
+        try:
+            cat = _catalog().armor
+        except XsysError:
+            cat = {}
+        entry = cat.get(a.catalog) if a.catalog else None
+        if entry is None and not a.catalog:
+            low = a.name.strip().casefold()
+            entry = next((x for x in cat.values() if x.name.casefold() == low), None)
+        if entry is not None:
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
+        else:
+            stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
+                _LADDERS["armor_general"].neutral(a.general)
+            out = Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops))
+            if col is not None and col.tracing:
+                col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
+                         rules=["nwod.armor"], source="assumed")
+        return armorline.restore(out, a.covers, a.deflection)
+
+    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
+        """general/ballistic by the joules stopped (nwod.armor), with the coverage and deflection the
+        chart cannot state where its catalog item would not give them back (xsys.core.armorline)."""
+        g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
+        b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
+        line = NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog)
+        if col.tracing:
+            col.step(path, a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"], source="assumed")
+        more = armorline.extras(a, self._armor_to_neutral(line, None, path))
+        if "deflection" in more:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(a, "nWoD"), "nwod.armor")
+        return msgspec.structs.replace(line, **more)
+
     def npc_from_neutral(self, combatant: Combatant) -> Result[NwodNpc]:
         col = Collector(self.key)
         kept = combatant.native.get(self.key)
@@ -1248,7 +1306,7 @@ class NwodSystem(System):
                 if self._consistent(npc, combatant):
                     col.step("$", "native.nwod", None, "stat block restored verbatim", rules=["nwod.derived"],
                              source="assumed")
-                    return col.result(npc)
+                    return col.result(self._lines_completed(npc, combatant, col))
             except (msgspec.ValidationError, TypeError):
                 pass
         own = carried.take(combatant.carried.get(self.key), NwodCarried, col, f"$.carried.{self.key}", self.key)
@@ -1266,14 +1324,7 @@ class NwodSystem(System):
         skills.update({k: v for k, v in own.get("skills", {}).items() if k not in skills})
         weapons = [self.weapon_from_neutral(w, col, f"$.weapons[{i}]") for i, w in enumerate(combatant.weapons)]
         weapons += self._melee_from_neutral(combatant, own.get("melee", {}), col)
-        armor = []
-        for i, a in enumerate(combatant.armor):
-            g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
-            b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
-            armor.append(NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog))
-            if col.tracing:
-                col.step(f"$.armor[{i}]", a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"],
-                         source="assumed")
+        armor = [self._armor_from_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(combatant.armor)]
         base = NwodNpc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
                        specialties={k: list(v) for k, v in own.get("specialties", {}).items()},
                        merits=dict(own.get("merits", {})), **{k: v for k, v in attrs.items()})
@@ -1290,6 +1341,30 @@ class NwodSystem(System):
             derived["Health"] = health
         npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
+
+    def _lines_completed(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
+        """A restored stat block's firearm lines with what they do not state written as a line of
+        the weapon writes it (nwod.weapon.clip): a line with no type or no clip (a text block's
+        'Glock 17 (Damage 2, Ranges 20/40/80)') takes the chart line, clip and chamber of the
+        neutral weapon it was read as (its catalog weapon's), so the sheet does not say Clip 0."""
+        by_name = {w.name: w for w in combatant.weapons}
+        lines = []
+        for i, line in enumerate(npc.weapons):
+            w = by_name.get(line.name)
+            if w is None or line.ranges is None or (line.type and line.clip):
+                lines.append(line)
+                continue
+            written = self.weapon_from_neutral(w, Collector(self.key), f"$.weapons[{i}]")
+            fields: dict[str, Any] = {}
+            if not line.type:
+                fields["type"] = written.type
+            if not line.clip:
+                fields.update(clip=written.clip, chamber=written.chamber)
+            missing = [k for k in ("type", "clip") if k in fields]
+            col.loss("assumed", f"$.weapons[{i}]", f"{line.name}: the line states no {' or '.join(missing)}; written "
+                     f"as its weapon's: " + ", ".join(f"{k} {v}" for k, v in fields.items()), "nwod.weapon.clip")
+            lines.append(msgspec.structs.replace(line, **fields))
+        return msgspec.structs.replace(npc, weapons=lines)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
         """Close-combat weapons (issue 20): the line of each weapon's class (nwod.melee, assumed),
@@ -1396,6 +1471,8 @@ class NwodSystem(System):
     def shot_to_neutral(self, ns: NwodShot) -> Result[Shot]:
         col = Collector(self.key)
         weapon = self._weapon_for_native(ns.weapon, col)
+        if isinstance(ns.weapon, str):  # a weapon line says it in its own reading
+            say_grenade(col, "$.weapon", weapon)
         chart = chart_type_for(weapon)
         cls = weapon.weapon_class
         skill = "Athletics" if cls == "thrown" else "Firearms"

@@ -22,9 +22,9 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequenc
 import msgspec
 from msgspec import Meta
 
-from xsys.core import carried, codec, dice
+from xsys.core import armorline, carried, codec, dice
 from xsys.core.cache import load_toml
-from xsys.core.catalog import strip_entry
+from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
@@ -39,13 +39,14 @@ from xsys.core.model import (
     Target,
     Text,
     Weapon,
+    generic_weapon,
 )
 from xsys.core.registry import catalog
 from xsys.core.equating import Tier
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, brief, unit_factor
-from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, VisionAid, cartridge_of, firearm_skill_for
+from xsys.core.vocab import POSTURE_HEIGHT, Location, VisionAid, firearm_skill_for
 
 from . import rules
 
@@ -487,6 +488,11 @@ class Pancerz(_S, kw_only=True):
     nazwa: Name
     punkty: Punkty | None = None
     katalog: Name | None = None
+    # Where it sits (osłania: neutral location words) and how readily it turns a blow aside
+    # (odbicie: a GURPS PD), when that is not what its catalog item (or the torso alone, no
+    # deflection) says: the points carry neither, the line keeps them (xsys.core.armorline).
+    osłania: list[Location] | None = None
+    odbicie: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class Przeszkoda(_S, kw_only=True):
@@ -969,6 +975,11 @@ class PlTrudnosc(System):
         weapons = [self._weapon_to_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(npc.broń)]
         armor = [self._armor_to_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(npc.pancerz)]
         native: dict[str, Any] = {}
+        # weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
+        # sheet written from any other source states them; this one's own comes back as written
+        implicit = [b.nazwa for b in npc.broń if b.obrażenia is None]
+        if implicit:
+            native["obrażenia_implicit"] = implicit
         exact = self.levels_kept(trained, col, "$.umiejętności", context=traits)
         if exact:
             native["umiejętności"] = exact
@@ -998,7 +1009,9 @@ class PlTrudnosc(System):
         for other in combatant.native:
             if other != self.key:
                 col.loss("unsupported-field", f"$.native.{other}", f"details kept for {other} have no place here")
-        weapons = [self._weapon_from_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(combatant.weapons)]
+        implicit = set(mine.get("obrażenia_implicit", []))
+        weapons = [self._weapon_from_neutral(w, col, f"$.broń[{i}]", points=w.name not in implicit)
+                   for i, w in enumerate(combatant.weapons)]
         armor = [self._armor_from_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(combatant.armor)]
         npc = Postać(imię=combatant.name, **traits, umiejętności=Umiejętności.of(levels), Zalety=zalety,
                      broń=weapons, pancerz=armor, opis=combatant.notes)
@@ -1006,6 +1019,12 @@ class PlTrudnosc(System):
 
     # ---- weapons and armor -----------------------------------------------------------
     def _weapon_to_neutral(self, b: Broń, col: Collector, path: str) -> Weapon:
+        """A weapon as what it is (core.catalog.Catalog.identify_weapon, one answer for every
+        system): its catalog weapon (``katalog``, else what its name says, when it is of its
+        ``rodzaj``), whose damage goes by its cartridge; else a weapon of its ``rodzaj`` (the kind
+        of it the name says: a rewolwer) at the energy of its ``obrażenia`` or, where the text
+        gives none (it states no weapon's base damage: the natural document names a weapon and
+        its kind only), of its class's generic weapon (pl.damage, assumed)."""
         cat = catalog()
         entry = None
         if b.katalog:
@@ -1013,11 +1032,10 @@ class PlTrudnosc(System):
             if entry is None:
                 raise InputError("unknown catalog weapon", path=f"{path}.katalog",
                                  expected="a weapon id from `xsys catalog weapon`", found=repr(b.katalog))
-        elif b.obrażenia is None:
-            entry = cat.find_weapon(b.nazwa)
-            if entry is None:
-                raise InputError("a weapon needs obrażenia or a catalog weapon", path=path,
-                                 expected="obrażenia: <points> or katalog: <id>", found=repr(b.nazwa))
+        else:
+            found = cat.identify_weapon(b.nazwa)[0]
+            if found is not None and RODZAJ_OF_CLASS[found.weapon_class] == b.rodzaj:
+                entry = found
         lad = all_ladders()["damage"]
         if entry is not None:
             w = strip_entry(entry)
@@ -1033,23 +1051,45 @@ class PlTrudnosc(System):
             if col.tracing:
                 col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
             return w
-        step = lad.step_of(b.obrażenia)
-        col.loss("assumed", f"{path}.obrażenia", f"obrażenia {b.obrażenia} read as {Energy(step.rep)} muzzle "
-                 "energy (assumed points scale)", "pl.damage")
-        return Weapon(name=b.nazwa, weapon_class=CLASS_OF_RODZAJ[b.rodzaj],  # type: ignore[arg-type]
-                      muzzle_energy=Energy(step.rep))
+        cls = catalog().weapon_class_named(b.nazwa, CLASS_OF_RODZAJ[b.rodzaj])  # a rewolwer is a revolver
+        sights = "none" if cls == "thrown" else "iron"  # a thrown weapon is aimed by eye
+        if b.obrażenia is None:
+            generic = generic_weapon(cls)
+            pts = lad.native(float(generic.muzzle_energy))
+            col.loss("assumed", f"{path}.obrażenia", f"{b.nazwa}: no obrażenia (the text gives no weapon's base "
+                     f"damage); read as the generic {cls}'s {generic.muzzle_energy}, {pts} points", "pl.damage")
+            out = msgspec.structs.replace(generic, name=b.nazwa, sights=sights)
+        else:
+            step = lad.step_of(b.obrażenia)
+            col.loss("assumed", f"{path}.obrażenia", f"obrażenia {b.obrażenia} read as {Energy(step.rep)} muzzle "
+                     "energy (assumed points scale)", "pl.damage")
+            out = Weapon(name=b.nazwa, weapon_class=cls,  # type: ignore[arg-type]
+                         muzzle_energy=Energy(step.rep), sights=sights)  # type: ignore[arg-type]
+        say_grenade(col, path, out, "pl.grenade")  # pl.grenade: its blast catches more enemies
+        return out
 
-    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> Broń:
+    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str, points: bool = True) -> Broń:
+        """A weapon line: its kind, its damage points (pl.damage: its catalog weapon's, else its
+        cartridge's, else its own energy's) and its catalog id where its name does not say it.
+        ``points=False``: the points are left to the catalog weapon, as a shot names it and as a
+        Polish stat block that left them out wrote it (its own weapons come back as written)."""
         rodzaj = RODZAJ_OF_CLASS[w.weapon_class]
-        entry = catalog().weapons.get(w.catalog) if w.catalog else None
-        if entry is not None:
-            return Broń(nazwa=w.name, rodzaj=rodzaj, katalog=None if w.name == entry.name else entry.id)  # type: ignore[arg-type]
+        basis = catalog().weapon_basis(w)  # its catalog weapon, else the cartridge its calibre or name states
+        pts = all_ladders()["damage"].native(damage_energy(w))
+        entry = basis.entry
+        if entry is not None and RODZAJ_OF_CLASS[entry.weapon_class] == rodzaj:
+            if col.tracing:
+                col.step(path, w.name, f"catalog {entry.id}", f"obrażenia {pts}", rules=["pl.damage"],
+                         source="assumed", note=basis.said)
+            return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts if points else None,  # type: ignore[arg-type]
+                        katalog=None if w.name == entry.name else entry.id)
+        if not points and float(w.muzzle_energy) == float(generic_weapon(w.weapon_class).muzzle_energy):
+            return Broń(nazwa=w.name, rodzaj=rodzaj)  # type: ignore[arg-type]  # its class's points, as written
         if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class:
             col.loss("merged", f"{path}.rodzaj", f"{w.weapon_class} is a broń {rodzaj} here "
                      "(the text has only short and long weapons)", "pl.shoot")
-        pts = all_ladders()["damage"].native(damage_energy(w))
-        col.loss("rounded", f"{path}.obrażenia", f"{w.calibre or w.muzzle_energy} read as {pts} damage points "
-                 "(assumed scale)", "pl.damage")
+        col.loss("rounded", f"{path}.obrażenia", f"{basis.cartridge or w.calibre or w.muzzle_energy} read as {pts} "
+                 f"damage points (assumed scale; {basis.said})", "pl.damage")
         return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
 
     def _armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
@@ -1074,23 +1114,27 @@ class PlTrudnosc(System):
             if a.punkty is not None and a.punkty != derived:
                 col.loss("rounded", f"{path}.punkty", f"punkty {a.punkty} replaced by {derived}, from the "
                          f"catalog item's {arm.stops}", "pl.armor")
-            return arm  # type: ignore[return-value]
+            return armorline.restore(arm, a.osłania, a.odbicie)  # type: ignore[arg-type]
         step = lad.step_of(a.punkty)
         col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
                  "(assumed points scale)", "pl.armor")
-        return Armor(name=a.nazwa, stops=Energy(step.rep))
+        return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie)
 
     def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
         entry = catalog().armor.get(a.catalog) if a.catalog else None
         if entry is not None:
-            return Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
-        pts = all_ladders()["armor"].native(a.stops)
-        col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
-                 "pl.armor")
-        if a.covers != ["torso"]:
-            col.loss("unsupported-field", f"{path}.covers", "armor points carry no coverage; torso assumed",
+            line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
+        else:
+            pts = all_ladders()["armor"].native(a.stops)
+            col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
                      "pl.armor")
-        return Pancerz(nazwa=a.name, punkty=pts)
+            line = Pancerz(nazwa=a.name, punkty=pts)
+        # where it sits and its deflection, unless the catalog item (or the torso alone) gives
+        # them back (xsys.core.armorline)
+        more = armorline.extras(a, self._armor_to_neutral(line, Collector(self.key), path))
+        if "deflection" in more:
+            col.loss("kept-verbatim", f"{path}.odbicie", armorline.deflection_note(a, "pl-trudnosc"), "pl.armor")
+        return msgspec.structs.replace(line, osłania=more.get("covers"), odbicie=more.get("deflection"))
 
     # ---- shot conversions ------------------------------------------------------------
     def shot_to_neutral(self, s: Strzał) -> Result[Shot]:
@@ -1148,7 +1192,7 @@ class PlTrudnosc(System):
         if abs(sstep.rep - shot.shooter.skill) > 1e-9:
             col.loss("rounded", "$.umiejętność", f"competence {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
                      f"(competence {sstep.rep:.3f})", sstep.rule)
-        weapon = self._weapon_from_neutral(shot.weapon, col, "$.broń")
+        weapon = self._weapon_from_neutral(shot.weapon, col, "$.broń", points=False)
 
         def gait(lad: Ladder, speed: float, path: str) -> str:
             st = lad.step_for(speed)
@@ -1209,8 +1253,7 @@ def damage_energy(weapon: Weapon) -> float:
     """The muzzle energy (J) a weapon's damage points are read from (pl.damage, assumed):
     its cartridge's reference energy (core.vocab.CARTRIDGES; one cartridge, one damage
     line, issue 17), else its own."""
-    key = cartridge_of(weapon.calibre)
-    return CARTRIDGES[key][0] if key is not None else float(weapon.muzzle_energy)
+    return catalog().weapon_basis(weapon).energy
 
 
 # ---- cached builders (module level: shared by every instance) ------------------------

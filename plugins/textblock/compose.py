@@ -11,6 +11,7 @@ catalog lookup and one set of assumed values, and a report entry names the sourc
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -27,10 +28,24 @@ def one_line(text: Any) -> str:
 
 
 def read_lines(lines: list[Line], fmt: str, system: str, assumed: list[str] | None = None,
-               unread: list[dict[str, str]] | None = None) -> dict[str, Any]:
+               unread: list[dict[str, str]] | None = None, stats: dict[str, int] | None = None,
+               about: dict[str, str] | None = None) -> dict[str, Any]:
     """Read the composed `lines` as a `system` block: a native NPC document (plain data) whose
     ``xsys.read`` report names source paths. `assumed` / `unread`: what the format's own
-    reader already reports (its entries come first)."""
+    reader already reports (its entries come first).
+
+    `stats`: values the format's reader has already read on the document's own scale (coc:
+    all eight characteristics, and HP, SAN, MP, Luck where it has them), set on the document
+    as they are. They do not go through the text reader's own rules for a printed block (a
+    value above 18 marks a 7th-edition block and divides every characteristic by 5; SAN and
+    Luck equal to POW x 5 are derived): a source that says its own scale is read once, by its
+    own reader. The text reader is given the characteristics only as a stand-in line it
+    cannot mistake for a 7th-edition one. `about`: keys added to the report as they are
+    (``reader``: which reader and data model read it; ``edition``: the edition and why)."""
+    stats = dict(stats or {})
+    if stats and system in ("coc", "coc-zh"):
+        stand_in = " ".join(f"{k} {min(max(int(stats[k]), 1), 18)}" for k in N.COC_CHARACTERISTICS if k in stats)
+        lines = [lines[0], (stand_in, "$"), *lines[1:]] if lines else [(stand_in, "$")]
     text_lines = [f"system: {system}"] + [one_line(t) for t, _ in lines]
     origin = {i + 2: path for i, (_, path) in enumerate(lines)}
     r = read("\n".join(text_lines))
@@ -39,10 +54,17 @@ def read_lines(lines: list[Line], fmt: str, system: str, assumed: list[str] | No
         report_unread.append({"path": origin.get(n, "$"), "text": text})
     report_assumed = list(assumed or [])
     for text in r.assumed:
+        if text.startswith("edition: "):  # the CoC reader's word on a block's edition: the format
+            continue                      # reader knows its own (a Foundry actor's are already /5)
         m = re.match(r"^line (\d+): (.*)$", text, re.S)
         report_assumed.append(f"{origin.get(int(m.group(1)), '$')}: {m.group(2)}" if m else text)
     doc: dict[str, Any] = {"system": r.system, "kind": "npc", **r.doc}
-    report: dict[str, Any] = {"format": fmt}
+    for k, v in stats.items():
+        if v is None:
+            doc.pop(k, None)
+        else:
+            doc[k] = v
+    report: dict[str, Any] = {"format": fmt, **(about or {})}
     if report_unread:
         report["unread"] = report_unread
     if report_assumed:
@@ -72,11 +94,79 @@ def weapon_skill(skill_name: str, weapon_name: str) -> str | None:
     return natives[0] if natives else None
 
 
-def seventh_to_coc(chars: dict[str, int]) -> tuple[dict[str, int], str]:
-    """7th-edition characteristics (1-99) on coc's 3-18 scale, and the assumed entry saying so."""
-    out = {k: max(1, round(v / 5)) for k, v in chars.items()}
+# Chaosium's conversion between the editions: a 7th-edition characteristic (1-99 for people)
+# is five times the 3-18 of the 5th/6th edition that `coc` holds. Every reader of 7th-edition
+# material (Foundry CoC7 actors, Dhole's House exports) divides here and nowhere else, so a
+# reader into a 7th-edition system changes this one place.
+SEVENTH_EDITION_FACTOR = 5
+COC_CHARACTERISTIC_RANGE = (1, 99)  # coc's Characteristic type (3-18 for most humans)
+# A characteristic a source leaves empty, on coc's scale: the average adult, as the text reader
+# fills a block that leaves one out (3d6 -> 10.5, 2d6+6 -> 13, 3d6+3 -> 13.5)
+COC_AVERAGE_ADULT = {"STR": 11, "CON": 11, "SIZ": 13, "DEX": 11, "APP": 11, "INT": 13, "POW": 11, "EDU": 14}
+
+
+def seventh_to_coc(chars: dict[str, int],
+                   clamped: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, int], str]:
+    """7th-edition characteristics on coc's scale, value / 5 rounded half up, and the assumed
+    entry saying so. A value below coc's 1 is kept at 1. With `clamped` (a dict the caller
+    reports from), every value coc's 1-99 cannot hold (a creature's STR 0, a Great Old One's
+    SIZ 1050) is kept at the nearest end and recorded there as ``{key: (value / 5 rounded,
+    kept)}``, for the caller to say at its own path."""
+    lo, hi = COC_CHARACTERISTIC_RANGE
+    out: dict[str, int] = {}
+    for k, v in chars.items():
+        exact = math.floor(v / SEVENTH_EDITION_FACTOR + 0.5)
+        out[k] = max(exact, lo) if clamped is None else min(max(exact, lo), hi)
+        if clamped is not None and out[k] != exact:
+            clamped[k] = (exact, out[k])
     return out, ("7th-edition characteristics (1-99) divided by 5 and rounded for coc's 3-18 scale ("
                  + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
+
+
+def coc_damage(text: Any, melee: bool = False) -> str | None:
+    """A damage as a coc weapon line (`melee` False: dice, a shotgun's bands '4d6/2d6/1d6', a
+    trailing '+db' the text reader takes off and says) or melee line ('1d4+db', '1d3+1/2db')
+    holds it, lower case without spaces; None when coc's document cannot hold it."""
+    from typing import get_args, get_type_hints
+
+    from xsys.plugins.coc.model import CocMelee, DamageRoll
+
+    dmg = re.sub(r"\s+", "", str(text or "")).lower().replace("½", "1/2")
+    dmg = re.sub(r"\+?halfdb$", "+1/2db", dmg)
+    if melee:
+        pattern = get_args(get_type_hints(CocMelee, include_extras=True)["damage"])[1].pattern
+        return dmg if re.match(pattern, dmg) else None
+    bare = re.sub(r"\+(1/2)?db$", "", dmg)
+    return dmg if re.match(get_args(DamageRoll)[1].pattern, bare) else None
+
+
+# A distance as sheets write it: "15", "15ft", "20 yards", "100m", "10/20/50 yards" (a
+# shotgun's bands: the first is the base range)
+_DISTANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:/\s*\d+(?:\.\d+)?\s*)*([^\d\s/][^\d/]*)?\s*$")
+DISTANCE_UNITS = {"yd": "yd", "yds": "yd", "yard": "yd", "yards": "yd", "y": "yd", "m": "m", "metre": "m",
+                  "metres": "m", "meter": "m", "meters": "m", "ft": "ft", "feet": "ft", "foot": "ft", "'": "ft"}
+
+
+def distance(value: Any) -> tuple[int | float, str | None] | None:
+    """A range as a sheet writes it -> (number, unit: 'yd' | 'm' | 'ft', or None when the text
+    names no unit); None when it is not a distance ('STR/5 yards', 'touch')."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        number: float = float(value)
+        unit = None
+    else:
+        m = _DISTANCE.match(str(value))
+        if m is None:
+            return None
+        number = float(m.group(1))
+        word = (m.group(2) or "").strip().lower().rstrip(".")
+        if word and word not in DISTANCE_UNITS:
+            return None
+        unit = DISTANCE_UNITS.get(word)
+    if not math.isfinite(number) or number < 0:
+        return None
+    return (int(number) if number.is_integer() else number), unit
 
 
 def weapon_tag(name: str, catalog_id: str | None) -> str:

@@ -145,9 +145,14 @@ def write_gurps(d: dict[str, Any]) -> list[str]:
                 parts.append(f"Shots {w['Shots']}")
             if w.get("ST") is not None:
                 parts.append(f"ST {w['ST']}")
-            parts.append(f"Skill {w.get('skill', 'Guns (Pistol)')}")
+            if w.get("skill"):
+                parts.append(f"Skill {w['skill']}")
             items.append(f"{w['name']}{_catalog_tag(w, 'catalog', 'weapon')} ({', '.join(parts)})")
         out.append(_weapons_line("Weapons", items, [w["name"] for w in d["weapons"]]))
+    if d.get("melee"):  # the melee table: what it rolls at the wielder's ST, its type, its skill
+        items = [f"{m['name']} ({m.get('dice') or m['damage']} {m.get('type', 'cr')}, Skill {m['skill']})"
+                 for m in d["melee"]]
+        out.append(_weapons_line("Melee", items, [m["name"] for m in d["melee"]]))
     if d.get("armor"):
         out.append("Armor: " + "; ".join(
             f"{a['name']}{_catalog_tag(a, 'catalog', 'armor')} (PD {a.get('PD', 0)}, DR {a['DR']}, "

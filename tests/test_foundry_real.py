@@ -1,0 +1,420 @@
+"""Foundry VTT CoC7 actors and Dhole's House exports as game masters really hold them.
+
+Each test writes a small document in the shape the CoC7 system (0.8 to 8.x) or Dhole's House
+exports, and reads it through the input path of ``xsys convert``. The classes of failure seen
+on real files: investigators refused for their biography list, skill formulas (@EDU, 1/2*@DEX)
+stopping the whole actor, characteristics divided by 5 twice, empty characteristics refused,
+an unset HP read as 0, ranges with their unit in the value, the sheet's number for a skill,
+creatures' non-human scales, weapons whose skill link differs or is missing, the data models
+of each upstream version.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xsys.conversions import api, documents
+from xsys.core.errors import InputError
+
+# ---- documents in the CoC7 system's shapes ------------------------------------------------
+
+CHARS = {"str": 50, "con": 60, "siz": 55, "dex": 60, "app": 50, "int": 70, "pow": 55, "edu": 80}
+
+
+def characteristics(values: dict[str, Any], formulas: dict[str, str] | None = None) -> dict[str, Any]:
+    return {k: {"value": values.get(k), "tempValue": None, "short": f"CHARAC.{k.upper()}", "formula": (formulas or {}).get(k),
+                "bonusDice": 0} for k in ("str", "con", "siz", "dex", "app", "int", "pow", "edu")}
+
+
+def skill(name: str, body: str = "system", _id: str | None = None, **fields: Any) -> dict[str, Any]:
+    spec, _, rest = name.partition(" (")
+    data = {"skillName": rest.rstrip(")") if rest else name, "specialization": spec if rest else "",
+            "base": 0, "adjustments": {"personal": None, "occupation": None, "archetype": None, "experience": None},
+            "value": -1, "properties": {"special": bool(rest), "fighting": spec == "Fighting" and bool(rest),
+                                        "firearm": spec == "Firearms" and bool(rest)}}
+    data.update(fields)
+    return {"_id": _id or name.lower().replace(" ", "")[:16], "name": name, "type": "skill", body: data}
+
+
+def weapon(name: str, body: str = "system", skill_name: str = "", skill_id: str = "", damage: str = "",
+           rng: Any = 0, units: str = "", props: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+    data = {"skill": {"main": {"name": skill_name, "id": skill_id}, "alternativ": {"name": "", "id": ""}},
+            "range": {"normal": {"value": rng, "units": units, "damage": damage},
+                      "long": {"value": 0, "units": "", "damage": ""}, "extreme": {"value": 0, "units": "", "damage": ""}},
+            "usesPerRound": {"normal": 1, "max": None, "burst": None}, "bullets": None, "ammo": 0, "malfunction": None,
+            "properties": props if props is not None else {"rngd": True}}
+    data.update(fields)
+    return {"_id": name.lower().replace(" ", "")[:16], "name": name, "type": "weapon", body: data}
+
+
+def actor(kind: str = "npc", body: str = "system", chars: dict[str, Any] | None = None,
+          attribs: dict[str, Any] | None = None, items: list[Any] | None = None, version: str = "0.10.7",
+          **extra: Any) -> dict[str, Any]:
+    system = {"characteristics": characteristics(CHARS if chars is None else chars),
+              "attribs": attribs if attribs is not None else {
+                  "hp": {"value": 11, "max": 11, "auto": True}, "mp": {"value": 11, "max": 11, "auto": True},
+                  "lck": {"value": 50}, "san": {"value": 55, "max": 99}},
+              "description": {"keeper": ""}}
+    system.update(extra)
+    out = {"name": "Test Actor", "type": kind, body: system, "items": items or [], "effects": [], "flags": {}}
+    if body == "system":
+        out["_stats"] = {"systemId": "CoC7", "systemVersion": version, "coreVersion": "11.315"}
+    else:
+        out["flags"] = {"exportSource": {"world": "w", "system": "CoC7", "coreVersion": "9.280", "systemVersion": version}}
+    return out
+
+
+def read(tmp_path: Path, plain: Any, name: str = "actor.json", fmt: str | None = None) -> dict[str, Any]:
+    """The document as `xsys convert FILE` reads it (format sniffed unless `fmt`)."""
+    f = tmp_path / name
+    f.write_text(json.dumps(plain), encoding="utf-8")
+    doc, _ = documents.read_with_format(f, fmt)
+    api.from_plain(copy.deepcopy(doc), str(f))  # and it is a valid coc document
+    return doc
+
+
+def report(doc: dict[str, Any]) -> dict[str, Any]:
+    return doc.get("xsys", {}).get("read", {})
+
+
+def unread(doc: dict[str, Any]) -> dict[str, str]:
+    return {u["path"]: u["text"] for u in report(doc).get("unread", [])}
+
+
+def assumed(doc: dict[str, Any]) -> list[str]:
+    return report(doc).get("assumed", [])
+
+
+# ---- investigators: the biography is a list of sections ----------------------------------
+
+@pytest.mark.parametrize("body", ["system", "data"])
+def test_an_investigator_with_a_biography_list_is_read(tmp_path, body):
+    plain = actor("character", body=body, biography=[
+        {"title": "Personal Description", "value": "<p>Ink on every finger.</p>"},
+        {"title": "Traits", "value": None}], backstory="<p>Raised in Kingsport.</p>",
+        items=[skill("Spot Hidden", body=body, base="25", adjustments={"personal": 10, "occupation": 20})])
+    doc = read(tmp_path, plain)
+    assert doc["name"] == "Test Actor" and doc["skills"]["Spot Hidden"] == 55
+    assert doc["notes"] == "Personal Description: Ink on every finger. Raised in Kingsport."
+
+
+# ---- skill formulas -----------------------------------------------------------------------
+
+def test_npc_skill_values_written_as_formulas_are_evaluated_on_its_characteristics(tmp_path):
+    plain = actor(items=[skill("Language (Own)", value="@EDU"), skill("Climb", value="@DEX*2"),
+                         skill("Dodge", value="(@DEX/2)"), skill("Jump", value="1/2*@STR"),
+                         skill("Persuade", value="45")],
+                  chars={**CHARS, "dex": 55, "str": 45})
+    doc = read(tmp_path, plain)
+    assert doc["skills"] == {"Language (Own)": 80, "Climb": 110, "Dodge": 27, "Jump": 22, "Persuade": 45}
+
+
+def test_an_investigators_base_formula_is_evaluated_then_the_adjustments_added(tmp_path):
+    plain = actor("character", items=[
+        skill("Language (Own)", base="@EDU"),
+        skill("Dodge", base="1/2*@DEX", adjustments={"personal": 10, "occupation": None, "experience": 3}),
+        skill("Credit Rating", base="0", adjustments={"occupation": 40}),
+        skill("Own Trade", base="@EDU*4", adjustments={})])
+    doc = read(tmp_path, plain, name="inv.json")
+    assert doc["skills"]["Language (Own)"] == 80
+    assert doc["skills"]["Dodge"] == 30 + 10 + 3
+    assert doc["skills"]["Credit Rating"] == 40
+    assert "Own Trade" not in doc["skills"]  # 320%: beyond coc's 0-200, said
+    assert "320" in unread(doc)["$.items[3].system"]
+
+
+def test_a_formula_that_cannot_be_evaluated_loses_that_skill_only(tmp_path):
+    plain = actor(items=[skill("Library Use", value="@LORE+5"), skill("Dodge", value="@DEX/2"),
+                         skill("Occult", value="1d6*10")])
+    doc = read(tmp_path, plain)
+    assert doc["skills"] == {"Dodge": 30}
+    lost = unread(doc)
+    assert "@LORE has no value" in lost["$.items[0].system"] and "Library Use" in lost["$.items[0].system"]
+    assert "die roll" in lost["$.items[2].system"]
+
+
+def test_the_formula_reader_is_arithmetic_only():
+    from xsys.plugins.foundry_coc7.formula import FormulaError, evaluate
+
+    values = {"dex": 55, "edu": 80, "str": 45}
+    assert evaluate("@DEX/2", values) == 27  # Math.floor, as the system keeps a formula's total
+    assert evaluate("1/2*@DEX", values) == 27
+    assert evaluate("(@str + @DEX) * 2 - 10", values) == 190
+    assert evaluate("-7/2", values) == -4
+    assert evaluate("(3D6)*5", {}, dice=True) == 50  # the sheet's average roll: 3d6 counts floor(3 x 3.5)
+    for bad in ("__import__('os').system('true')", "@DEX**2", "2 +", "(1", "@SAN", "1d6", "", "1/0", "9e999"):
+        with pytest.raises(FormulaError):
+            evaluate(bad, values)
+
+
+# ---- characteristics: divided by 5 once ---------------------------------------------------
+
+def test_high_seventh_edition_values_are_divided_by_five_once(tmp_path):
+    plain = actor(chars={"str": 55, "con": 115, "siz": 65, "dex": 80, "app": 25, "int": 40, "pow": 60, "edu": 20},
+                  attribs={"hp": {"value": 18, "max": 18, "auto": True}})
+    doc = read(tmp_path, plain)
+    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["HP"]) == (11, 23, 13, 16, 18)
+
+
+def test_the_one_place_that_divides_seventh_edition_values():
+    from xsys.plugins.textblock.compose import SEVENTH_EDITION_FACTOR, seventh_to_coc
+
+    assert SEVENTH_EDITION_FACTOR == 5
+    clamped: dict = {}
+    chars, note = seventh_to_coc({"STR": 0, "CON": 115, "SIZ": 1050, "DEX": 62}, clamped)
+    assert chars == {"STR": 1, "CON": 23, "SIZ": 99, "DEX": 12}
+    assert clamped == {"STR": (0, 1), "SIZ": (210, 99)}
+    assert "CON 115 -> 23" in note
+    assert seventh_to_coc({"SIZ": 1050, "STR": 0})[0] == {"SIZ": 210, "STR": 1}  # without: as it always read
+
+
+# ---- empty characteristics, and what is not an actor ---------------------------------------
+
+def test_an_actor_whose_characteristics_are_all_empty_is_read_with_losses(tmp_path):
+    plain = actor(chars={}, attribs={"hp": {"value": None, "max": None, "auto": True}},
+                  items=[skill("Dodge", value=30)])
+    doc = read(tmp_path, plain)  # claimed by its shape, not refused as '$.system: wrong type'
+    assert doc["skills"] == {"Dodge": 30} and doc["STR"] == 11 and doc["SIZ"] == 13
+    said = " ".join(assumed(doc))
+    assert "STR, CON, SIZ, DEX, APP, INT, POW, EDU empty on the sheet" in said
+    assert "HP not set and no CON and SIZ" in said and "HP" not in doc
+
+
+def test_characteristics_with_only_a_roll_formula_take_the_sheets_average(tmp_path):
+    plain = actor(chars={}, attribs={})
+    for k, f in {"str": "(3D6)*5", "siz": "(2D6+6)*5", "con": "(3D6)*5"}.items():
+        plain["system"]["characteristics"][k]["formula"] = f
+    doc = read(tmp_path, plain)
+    assert (doc["STR"], doc["SIZ"], doc["CON"], doc["HP"]) == (10, 13, 10, 11)  # 50, 65, 50: HP (50 + 65) / 10
+    assert any("STR 50 (formula '(3D6)*5')" in a for a in assumed(doc))
+
+
+def test_not_an_actor_says_what_it_lacks_by_name(tmp_path):
+    keys = {k: None for k in ("_id", "_stats", "effects", "flags", "folder", "img", "items", "ownership", "sort")}
+    with pytest.raises(InputError) as err:
+        read(tmp_path, {**keys, "name": "X"}, fmt="foundry-coc7")
+    line = err.value.line()
+    assert "no type" in line and "no system object" in line and "name" in line.split("keys:")[1]
+    with pytest.raises(InputError) as err:
+        read(tmp_path, {"name": "Box", "type": "container", "system": {}}, fmt="foundry-coc7")
+    assert "type 'container'" in err.value.line()
+    other = actor()
+    other["_stats"]["systemId"] = "dnd5e"  # another system's actor is not claimed, and refused by name
+    with pytest.raises(InputError) as err:
+        read(tmp_path, other, fmt="foundry-coc7")
+    assert "'dnd5e' system" in err.value.line()
+
+
+# ---- hit points ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("hp", [{"value": 0, "max": 0}, {"value": None, "max": None}, None,
+                                {"value": 0, "max": 0, "auto": False}])
+def test_an_unset_hp_is_the_rule_and_said(tmp_path, hp):
+    attribs = {} if hp is None else {"hp": hp}
+    doc = read(tmp_path, actor(attribs=attribs))
+    assert doc["HP"] == (60 + 55) // 10  # 7th edition: (CON + SIZ) / 10 rounded down, on the 7th-edition values
+    assert any(a.startswith("$.system.attribs.hp: HP not set") and "HP 11 = (CON 60 + SIZ 55) / 10" in a
+               for a in assumed(doc))
+
+
+def test_a_stated_hp_is_kept_and_an_auto_hp_is_what_the_sheet_computes(tmp_path):
+    doc = read(tmp_path, actor(attribs={"hp": {"value": 14, "max": 14, "auto": False}}))
+    assert doc["HP"] == 14 and not any("attribs.hp" in a for a in assumed(doc))
+    doc = read(tmp_path, actor(attribs={"hp": {"value": 14, "max": 14, "auto": True}}))
+    assert doc["HP"] == 11 and any("the stored 14" in a for a in assumed(doc))
+
+
+# ---- ranges ---------------------------------------------------------------------------------
+
+def test_ranges_with_their_unit_in_the_value_are_read(tmp_path):
+    items = [skill("Firearms (Handgun)", _id="hg", value=50),
+             weapon("Derringer", skill_id="hg", damage="1D6", rng="15ft"),
+             weapon("Webley", skill_id="hg", damage="1D10", rng="20 yards"),
+             weapon("Mauser", skill_id="hg", damage="1D10", rng="100m"),
+             weapon("Colt", skill_id="hg", damage="1D10", rng=15, units="yards"),
+             weapon("Throwing knife", skill_name="Throw", damage="1D4", rng="@STR/5", props={"rngd": True, "thrown": True}),
+             weapon("Flare gun", skill_id="hg", damage="1D10", rng="a long way")]
+    doc = read(tmp_path, actor(items=items))
+    ranges = {w["name"]: w["base_range"] for w in doc["weapons"]}
+    assert ranges["Derringer"] == "15 ft" and ranges["Webley"] == "20 yd" and ranges["Mauser"] == "100 m"
+    assert ranges["Colt"] == "15 yd" and ranges["Throwing knife"] == "10 yd"  # STR 50 / 5
+    # an unreadable range is a loss line, and the default that stands in for it is said
+    assert "range 'a long way' is not a distance" in unread(doc)["$.items[6].system.range.normal.value"]
+    assert any(a.startswith("$.items[6]: Flare gun: no base range") for a in assumed(doc))
+
+
+# ---- which number the sheet shows ----------------------------------------------------------
+
+def test_an_investigators_skill_is_base_plus_adjustments_an_npcs_its_stored_value(tmp_path):
+    adj = {"personal": 10, "occupation": 20, "archetype": None, "experiencePackage": 5, "experience": 4}
+    spot = skill("Spot Hidden", base=25, adjustments=adj, value=99)
+    inv = read(tmp_path, actor("character", items=[spot]), name="inv.json")
+    assert inv["skills"]["Spot Hidden"] == 25 + 10 + 20 + 5 + 4  # the sheet computes it; value is not used
+    npc = read(tmp_path, actor("npc", items=[spot]), name="npc.json")
+    assert npc["skills"]["Spot Hidden"] == 99  # an NPC's sheet shows its stored value
+    creature = read(tmp_path, actor("creature", items=[skill("Dodge", base=30, value=-1)]), name="c.json")
+    assert creature["skills"]["Dodge"] == 30  # never set: the base, as the system sets a new NPC skill
+
+
+def test_the_coc7_8_data_model_sums_the_adjustments_for_every_actor(tmp_path):
+    for kind in ("npc", "character"):
+        sk = {"_id": "s1", "name": "Firearms (Handgun)", "type": "skill",
+              "system": {"skillName": "Handgun", "specialization": "Firearms", "base": "20",
+                         "adjustments": {"base": 20, "personal": 0, "occupation": 15, "archetype": 0,
+                                         "experiencePackage": 0, "experience": 10}}}
+        plain = actor(kind, items=[sk], version="8.3")
+        doc = read(tmp_path, plain, name=f"{kind}.json")
+        assert doc["skills"]["Handgun"] == 45
+        assert "CoC7 system 8+" in report(doc)["reader"]
+
+
+# ---- creatures' scales ----------------------------------------------------------------------
+
+def test_creature_scales_are_read_as_written_and_a_clamp_is_a_loss_line(tmp_path):
+    plain = actor("creature", chars={"str": 1, "con": 10, "siz": 250, "dex": 10, "app": 0, "int": 20, "pow": 0,
+                                     "edu": 0}, attribs={"hp": {"value": 26, "max": 26}})
+    doc = read(tmp_path, plain)
+    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["APP"], doc["HP"]) == (1, 2, 50, 2, 1, 26)
+    lost = unread(doc)
+    assert lost["$.system.characteristics.str.value"] == "STR 1 is 0 on coc's scale, outside coc's 1-99: read as 1"
+    assert "APP 0" in lost["$.system.characteristics.app.value"] and "$.system.characteristics.siz.value" not in lost
+    big = actor("creature", chars={**CHARS, "siz": 1050, "str": 5000})
+    doc = read(tmp_path, big, name="big.json")
+    assert (doc["SIZ"], doc["STR"]) == (99, 99)
+    assert "SIZ 1050 is 210 on coc's scale" in unread(doc)["$.system.characteristics.siz.value"]
+
+
+# ---- weapons and their skills -------------------------------------------------------------
+
+def test_a_weapon_names_its_skill_by_skill_name_id_or_coc_id(tmp_path):
+    items = [skill("Firearms (Rifle/Shotgun)", _id="rs", value=55), skill("Firearms (Submachine Gun)", value=45),
+             skill("Fighting (Brawl)", _id="fb", value=60),
+             weapon("Winchester", skill_name="Rifle/Shotgun", damage="2D6+4", rng=110, units="yards"),
+             weapon("Coach gun", skill_name="Rifle/Shotgun", damage="4D6", rng=10, props={"rngd": True, "shotgun": True}),
+             weapon("Tommy gun", skill_name="i.skill.firearms-submachine-gun", damage="1D10+2", rng=20),
+             weapon("Sap", skill_id="fb", damage="1D6", props={"rngd": False, "addb": True})]
+    doc = read(tmp_path, actor(items=items))
+    skills = {w["name"]: w["skill"] for w in doc["weapons"]}
+    assert skills == {"Winchester": "Rifle", "Coach gun": "Shotgun", "Tommy gun": "SMG"}
+    assert doc["melee"] == [{"name": "Sap", "skill": "Fist/Punch", "damage": "1d6+db"}]
+    assert doc["skills"]["SMG"] == 45 and doc["skills"]["Fist/Punch"] == 60
+
+
+def test_natural_attacks_are_melee_attacks_with_their_skill(tmp_path):
+    items = [skill("Fighting (Bite)", _id="bite", value=50), skill("Fighting (Claw)", value=40),
+             weapon("Bite", skill_id="bite", damage="1D6", props={"rngd": False}),
+             weapon("Claw", skill_name="Claw", damage="1D4", props={"rngd": False, "addb": True}),
+             weapon("Beak", skill_name="i.skill.fighting-brawl", damage="1D8", props={"ahdb": True}),
+             weapon("Tentacle", skill_name="Fighting (Tentacle)", damage="1D6+DB", props={})]
+    doc = read(tmp_path, actor("creature", items=items))
+    assert doc["melee"] == [{"name": "Bite", "skill": "Fighting (Bite)", "damage": "1d6"},
+                            {"name": "Claw", "skill": "Fighting (Claw)", "damage": "1d4+db"},
+                            {"name": "Beak", "skill": "Fist/Punch", "damage": "1d8+1/2db"},
+                            {"name": "Tentacle", "skill": "Fighting (Tentacle)", "damage": "1d6+db"}]
+    assert doc["skills"]["Fighting (Bite)"] == 50 and doc.get("weapons", []) == []
+    # a creature's own Fighting speciality is no misspelt 'Fighting (Axe)': no closest-match warning
+    assert "unknown" not in report(doc)
+
+
+def test_a_weapon_with_no_skill_link_is_read_or_said_never_dropped(tmp_path):
+    items = [weapon("Double-barreled shotgun", damage="4D6", rng=10, units="yards", props={"rngd": True, "shotgun": True}),
+             weapon("Colt M1911A1", damage="1D10+2", rng=15, units="yards"),
+             weapon("Cleaver", damage="1D6", props={"rngd": False, "addb": True}),
+             weapon("Odd device", damage="2D6", rng=5, units="yards")]
+    doc = read(tmp_path, actor(items=items))
+    assert {w["name"]: w["skill"] for w in doc["weapons"]} == {"Double-barreled shotgun": "Shotgun",
+                                                               "Colt M1911A1": "Handgun"}
+    assert doc["melee"] == [{"name": "Cleaver", "skill": "Cleaver", "damage": "1d6+db"}]
+    lost = unread(doc)
+    assert "Cleaver: no skill linked" in lost["$.items[2].system.skill"]
+    assert "Odd device" in lost["$.items[3]"]
+    assert any("Double-barreled shotgun: no skill linked; Shotgun, from its shotgun property" in a
+               for a in assumed(doc))
+
+
+# ---- readers by upstream data model ------------------------------------------------------
+
+def test_each_data_model_has_its_reader_and_says_so(tmp_path):
+    from xsys.plugins.foundry_coc7.reader import data_model
+
+    v9, v10, v13 = actor(body="data", version="0.8.2"), actor(), actor(version="8.1")
+    assert [data_model(a) for a in (v9, v10, v13)] == ["v9", "v10", "coc7-8"]
+    unstamped = actor(items=[{"name": "Dodge", "type": "skill", "system": {"base": "1/2*@DEX",
+                                                                          "adjustments": {"base": 30}}}])
+    del unstamped["_stats"]
+    assert data_model(unstamped) == "coc7-8"  # adjustments.base and no stored value: the data models
+    doc = read(tmp_path, v9)
+    assert report(doc)["reader"].startswith("foundry-coc7 actor, Foundry 9 and earlier data model")
+    assert report(doc)["edition"].startswith("7th edition") and "STR 50" in report(doc)["edition"]
+
+
+# ---- Dhole's House --------------------------------------------------------------------------
+
+def dhole(**chars: str) -> dict[str, Any]:
+    base = {"STR": "50", "DEX": "60", "INT": "70", "CON": "60", "APP": "50", "POW": "55", "SIZ": "55", "EDU": "80",
+            "Move": "8", "Luck": "50", "Sanity": "50", "MagicPts": "11", "MagicPtsMax": "11", "HitPts": "11",
+            "HitPtsMax": "11", "DamageBonus": "0", "Build": "0"}
+    base.update(chars)
+    return {"Investigator": {"Header": {"GameVersion": "7th Edition", "Version": "0.3.1"},
+                             "PersonalDetails": {"Name": "Test Investigator", "Occupation": "Clerk"},
+                             "Characteristics": base, "Skills": {"Skill": []}, "Weapons": {"weapon": []}}}
+
+
+def test_dholes_house_reads_its_dashes_slots_and_weapon_lines(tmp_path):
+    plain = dhole()
+    inv = plain["Investigator"]
+    inv["Skills"]["Skill"] = [
+        {"name": "Fighting", "subskill": "Brawl", "value": "45"}, {"name": "Firearms", "subskill": "Handgun", "value": "40"},
+        {"name": "Science", "subskill": "None", "value": "1"}, {"name": "Language (Own)", "subskill": "English",
+                                                                "value": "80"},
+        {"name": "Throw", "value": "35"}]
+    inv["Weapons"]["weapon"] = [
+        {"name": "Unarmed", "skillname": "(Brawl)", "damage": "1D3+DB", "range": "-", "attacks": "1", "ammo": "-",
+         "malf": "-"},
+        {"name": ".38 Revolver", "skillname": "Handgun", "damage": "1D10", "range": "15 yards", "attacks": "1 (3)",
+         "ammo": "6", "malf": "100"},
+        {"name": "Sawed-off", "skillname": "Rifle/Shotgun", "damage": "4D6/1D6", "range": "10/20 yards",
+         "attacks": "1 or 2", "ammo": "2", "malf": "100"},
+        {"name": "Thrown rock", "skillname": "Throw", "damage": "1D4+half DB", "range": "STR/5 yards",
+         "attacks": "1", "ammo": "-", "malf": "-"},
+        {"name": "Sling", "skillname": "Throw", "damage": "1D4", "range": "a stone's throw", "attacks": "1"}]
+    doc = read(tmp_path, plain, name="dh.json")
+    assert doc["skills"] == {"Fist/Punch": 45, "Handgun": 40, "Language (English)": 80, "Throw": 35}
+    assert doc["melee"] == [{"name": "Unarmed", "skill": "Fist/Punch", "damage": "1d3+db"}]
+    weapons = {w["name"]: w for w in doc["weapons"]}
+    assert weapons[".38 Revolver"]["base_range"] == "15 yd" and weapons[".38 Revolver"]["capacity"] == 6
+    assert (weapons["Sawed-off"]["skill"], weapons["Sawed-off"]["damage"], weapons["Sawed-off"]["base_range"]) == \
+        ("Shotgun", "4d6/1d6", "10 yd")
+    assert weapons["Thrown rock"]["base_range"] == "10 yd"  # STR 50 / 5
+    assert "range \"a stone's throw\" is not a distance" in unread(doc)["$.Investigator.Weapons.weapon[4].range"]
+    assert any("subskill 'None'" in a and "'Science'" in a for a in assumed(doc))
+    assert "0.3.1" in report(doc)["reader"] and report(doc)["edition"].startswith("7th edition")
+
+
+def test_dholes_house_unreadable_values_are_losses_and_an_empty_hp_is_the_rule(tmp_path):
+    doc = read(tmp_path, dhole(STR="strong", HitPts="", HitPtsMax=""), name="dh.json")
+    assert doc["STR"] == 11  # the average adult, said
+    assert "'strong' is not a number" in unread(doc)["$.Investigator.Characteristics.STR"]
+    assert doc["HP"] == (60 + 55) // 10
+    assert any(a.startswith("$.Investigator.Characteristics.HitPtsMax: no hit points in the export; HP 11")
+               for a in assumed(doc))
+    big = read(tmp_path, dhole(CON="115", STR="55", DEX="80", HitPtsMax="17"), name="big.json")
+    assert (big["STR"], big["CON"], big["DEX"], big["HP"]) == (11, 23, 16, 17)
+
+
+def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
+    items = [skill("Firearms (Handgun)", _id="hg", value=50),
+             weapon("Colt M1911A1", skill_id="hg", damage="see notes", rng=15, units="yards", bullets=10**9),
+             weapon("Hook", skill_name="Fighting (Brawl)", damage="1D6 + grab", props={"rngd": False})]
+    doc = read(tmp_path, actor(items=items))  # read, not refused
+    lost = unread(doc)
+    assert "damage 'seenotes' (not dice" in lost["$.items[1].system.range.normal.damage"]
+    assert lost["$.items[1].system.bullets"] == "Colt M1911A1: 1000000000 (expected 0 to 10000)"
+    assert "Colt M1911A1" in lost["$.items[1]"] and doc["weapons"] == []  # no damage: the weapon line is said
+    assert "damage '1D6 + grab'" in lost["$.items[2].system.range.normal.damage"]
+    assert "Hook" in lost["$.items[2]"] and "melee" not in doc  # without its damage the attack is said, not kept

@@ -1,0 +1,329 @@
+"""One weapon is the same weapon from every source: a gun read from a neutral document, from any
+system's own stat block or from a pasted text block has one line in each system (its catalog
+weapon, else the cartridge its name states, else its class: core.catalog.Catalog.weapon_basis);
+a capacity the source states wins over the catalog's and a disagreement is said; a revolver is
+a revolver; a Polish weapon written as the Polish text writes it reads; nothing silently becomes
+a handgun; a GURPS sheet has a melee table; a grenade is no gun."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec
+from xsys.core.catalog import says_revolver
+from xsys.core.registry import catalog
+from xsys.plugins.textblock.reader import load as read_text
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+DAMAGE_FIELD = {"coc": "damage", "coc-zh": "damage", "gurps": "damage", "nwod": "damage", "pl-trudnosc": "obrażenia"}
+COC_BODY = {"STR": 11, "CON": 11, "SIZ": 12, "DEX": 12, "APP": 10, "INT": 12, "POW": 10, "EDU": 12}
+NWOD_BODY = {"Dexterity": 3, "Strength": 2, "Stamina": 2, "skills": {"Firearms": 2}}
+PL_BODY = {"Motoryka": 3, "Percepcja": 3, "Atletyka": 3, "Odwaga": 3, "umiejętności": {"Broń krótka": 2}}
+
+
+def _npc(system: str, weapon: dict) -> dict:
+    """A stat block of `system` holding one weapon line, as that system writes it."""
+    if system == "neutral":
+        return {"system": "neutral", "kind": "npc", "name": "Holder", "characteristics": {"dexterity": 0.5},
+                "skills": {"handgun": 0.5, "rifle": 0.5}, "weapons": [weapon]}
+    if system == "coc":
+        return {"system": "coc", "kind": "npc", "name": "Holder", **COC_BODY, "weapons": [weapon]}
+    if system == "gurps":
+        return {"system": "gurps", "kind": "npc", "name": "Holder", "weapons": [weapon]}
+    if system == "nwod":
+        return {"system": "nwod", "kind": "npc", "name": "Holder", **NWOD_BODY, "weapons": [weapon]}
+    return {"system": "pl-trudnosc", "kind": "npc", "imię": "Holder", **PL_BODY, "broń": [weapon]}
+
+
+def _text(lines: str) -> dict:
+    doc = read_text(lines.encode())
+    doc.pop("xsys", None)
+    return doc
+
+
+COC_TEXT = "Holder\nSTR 11 CON 11 SIZ 12 DEX 12 APP 10 INT 12 POW 10 EDU 12 HP 12\nWeapons: {}\n"
+GURPS_TEXT = "Holder\nST 10, DX 12, IQ 10, HT 10\nSkills: Guns (Pistol)-12, Guns (Rifle)-12\nWeapons: {}\n"
+NWOD_TEXT = ("Holder\nAttributes: Intelligence 2, Wits 2, Resolve 2, Strength 2, Dexterity 3, Stamina 2, Presence 2, "
+             "Manipulation 2, Composure 2\nSkills: Firearms 2\nWeapons: {}\n")
+PL_TEXT = "Holder\nMotoryka 3, Percepcja 3, Atletyka 3, Odwaga 3\nUmiejętności: Broń krótka 2\nBroń: {}\n"
+
+# Each weapon from every source it can come from, each source writing it the way that source
+# writes it (its own damage line, its own chart line). The class-only rifle states no damage:
+# sources whose weapon lines always state one (a GURPS or nWoD line, a GURPS or nWoD text block)
+# state their own line for it, which is their statement, so it has no row there.
+M1911 = {"name": "Colt M1911A1", "weapon_class": "handgun", "muzzle_energy": "480 J"}
+SOURCES: dict[str, dict[str, dict]] = {
+    "catalog M1911A1 by id": {
+        "neutral": _npc("neutral", {**M1911, "catalog": "colt-m1911a1"}),
+        "coc": _npc("coc", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "skill": "Handgun",
+                            "damage": "1d10+2", "base_range": "15 m"}),
+        "gurps": _npc("gurps", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "skill": "Guns (Pistol)",
+                                "damage": "2d", "Acc": 2}),
+        "nwod": _npc("nwod", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "type": "Pistol, Hvy.",
+                              "damage": 3, "ranges": ["30 yd", "60 yd", "120 yd"]}),
+        "pl-trudnosc": _npc("pl-trudnosc", {"nazwa": "Colt M1911A1", "rodzaj": "krótka", "katalog": "colt-m1911a1"}),
+        "coc text": _text(COC_TEXT.format("Pistol [catalog: colt-m1911a1] 50%, damage 1D10+2")),
+    },
+    "catalog M1911A1 by its printed name": {
+        "neutral": _npc("neutral", M1911),
+        "coc": _npc("coc", {"name": "Colt M1911A1", "skill": "Handgun", "damage": "1d10+2", "base_range": "15 m"}),
+        "gurps": _npc("gurps", {"name": "Colt M1911A1", "skill": "Guns (Pistol)", "damage": "2d", "Acc": 2}),
+        "nwod": _npc("nwod", {"name": "Colt M1911A1", "type": "Pistol, Hvy.", "damage": 3,
+                              "ranges": ["30 yd", "60 yd", "120 yd"]}),
+        "pl-trudnosc": _npc("pl-trudnosc", {"nazwa": "Colt M1911A1", "rodzaj": "krótka"}),
+        "coc text": _text(COC_TEXT.format("Colt M1911A1 50%, damage 1D10+2")),
+        "gurps text": _text(GURPS_TEXT.format("Colt M1911A1 (2d, Acc 2, SS 10, RoF 3~, Shots 7, ST 10)")),
+        "nwod text": _text(NWOD_TEXT.format("Colt M1911A1 (Damage 3, Ranges 30/60/120, Clip 7+1, Strength 3, "
+                                            "Size 1)")),
+        "pl text": _text(PL_TEXT.format("Colt M1911A1 (krótka)")),
+    },
+    "a name stating its cartridge": {
+        "neutral": _npc("neutral", {"name": ".38 Revolver", "weapon_class": "revolver", "muzzle_energy": "600 J"}),
+        "coc": _npc("coc", {"name": ".38 Revolver", "skill": "Handgun", "damage": "1d10", "base_range": "15 m"}),
+        "gurps": _npc("gurps", {"name": ".38 Revolver", "skill": "Guns (Pistol)", "damage": "2d-1", "Acc": 2}),
+        "nwod": _npc("nwod", {"name": ".38 Revolver", "type": "Revolver, Lt.", "damage": 2,
+                              "ranges": ["20 yd", "40 yd", "80 yd"], "clip": 6}),
+        "pl-trudnosc": _npc("pl-trudnosc", {"nazwa": ".38 Revolver", "rodzaj": "krótka", "obrażenia": 3}),
+        "coc text": _text(COC_TEXT.format(".38 Revolver 30%, damage 1D10, range 15 yd")),
+        "gurps text": _text(GURPS_TEXT.format(".38 Revolver (2d-1, Acc 2, SS 10, RoF 3~, Shots 6, ST 8)")),
+        "nwod text": _text(NWOD_TEXT.format(".38 Revolver (Damage 2, Ranges 20/40/80, Clip 6, Strength 2, Size 1)")),
+        "pl text": _text(PL_TEXT.format(".38 Revolver (krótka, obrażenia 3)")),
+    },
+    "a class-only name": {
+        "neutral": _npc("neutral", {"name": "Hunting rifle", "weapon_class": "rifle", "muzzle_energy": "3300 J"}),
+        "coc": _npc("coc", {"name": "Hunting rifle", "skill": "Rifle", "damage": "2d6+4", "base_range": "110 m",
+                            "muzzle_energy": "3300 J"}),
+        "pl-trudnosc": _npc("pl-trudnosc", {"nazwa": "Hunting rifle", "rodzaj": "długa"}),
+        "coc text": _text(COC_TEXT.format("Hunting rifle 50%")),
+        "pl text": _text(PL_TEXT.format("Hunting rifle (długa)")),
+    },
+}
+# what each weapon's line is in each system: the catalog M1911A1 and a named .38 Special by
+# their cartridges (.45 ACP, .38 Special: coc tables.toml [cartridge], gurps weapons.toml
+# [cartridge], nwod tables.toml [cartridge], the Polish points of the reference energies), the
+# hunting rifle as the generic rifle's 3300 J
+LINES = {
+    "catalog M1911A1 by id": {"coc": "1d10+2", "coc-zh": "1d10+2", "gurps": "2d", "nwod": 3, "pl-trudnosc": 4},
+    "catalog M1911A1 by its printed name": {"coc": "1d10+2", "coc-zh": "1d10+2", "gurps": "2d", "nwod": 3,
+                                            "pl-trudnosc": 4},
+    "a name stating its cartridge": {"coc": "1d10", "coc-zh": "1d10", "gurps": "2d-1", "nwod": 2, "pl-trudnosc": 3},
+    "a class-only name": {"coc": "2d6+4", "coc-zh": "2d6+4", "gurps": "7d", "nwod": 5, "pl-trudnosc": 9},
+}
+CASES = [(w, src) for w, paths in SOURCES.items() for src in paths]
+
+
+def _line(doc: dict, to: str):
+    out = codec.to_builtins(api.convert(api.from_plain(doc), to, fresh=True, trace=False).document)
+    (w,) = out.get("weapons", out.get("broń"))
+    return w.get(DAMAGE_FIELD[to])
+
+
+@pytest.mark.parametrize("weapon,source", CASES, ids=[f"{w}|{s}" for w, s in CASES])
+def test_one_weapon_has_one_line_in_each_system_from_every_source(weapon, source):
+    """The M1911A1 was GURPS 2d from a coc stat block and 2d+2 from the neutral one (CoC 1d10+2
+    and 1d10); a '.38 Revolver' from a text block was GURPS 2d+1, more than the catalog .38
+    Special (2d-1) and the .45 (2d)."""
+    doc = SOURCES[weapon][source]
+    got = {to: _line(doc, to) for to in TARGETS}
+    want = dict(LINES[weapon])
+    if doc["system"] == "pl-trudnosc" and "obrażenia" not in doc["broń"][0]:
+        want["pl-trudnosc"] = None  # a Polish stat block's own weapon comes back as it wrote it
+    assert got == want
+
+
+def test_the_trace_says_what_decided_the_line():
+    conv = api.convert(api.from_plain(SOURCES["a name stating its cartridge"]["coc text"]), "nwod", fresh=True)
+    said = [t.render() for t in conv.trace if t.path == "$.weapons[0]" and "damage" in t.render()]
+    assert any("damage by .38 Special, the cartridge its name states" in x for x in said), said
+    conv = api.convert(api.from_plain(SOURCES["catalog M1911A1 by its printed name"]["neutral"]), "coc", fresh=True)
+    said = [t.render() for t in conv.trace if t.path == "$.weapons[0]"]
+    assert any("damage by catalog weapon colt-m1911a1, .45 ACP" in x for x in said), said
+    conv = api.convert(api.from_plain(SOURCES["a class-only name"]["neutral"]), "gurps", fresh=True)
+    said = [x.message for x in conv.losses if x.path == "$.weapons[0]"]
+    assert any("damage at its own 3300 J: no catalog weapon or cartridge says more" in x for x in said), said
+
+
+def test_a_gurps_line_that_is_not_its_weapons_says_so():
+    """A GURPS line whose own damage is not its catalog weapon's line is a warning (the sheet
+    written again does the weapon's line)."""
+    doc = _npc("gurps", {"name": "Colt M1911A1", "skill": "Guns (Pistol)", "damage": "2d+2", "Acc": 2})
+    conv = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False)
+    said = [x for x in conv.losses if x.path == "$.weapons[0].damage" and x.kind == "merged"]
+    assert said and "catalog weapon colt-m1911a1 (.45 ACP), whose damage line is 2d" in said[0].message
+
+
+# ---- capacity -------------------------------------------------------------------------------
+
+GLOCK = GURPS_TEXT.format("Glock 17 (2d+2, Acc 2, SS 10, RoF 3~, {}ST 8)")
+
+
+def _capacity(doc: dict, to: str) -> int:
+    out = codec.to_builtins(api.convert(api.from_plain(doc), to, trace=False).document)
+    (w,) = out["weapons"]
+    return {"coc": "capacity", "gurps": "Shots", "nwod": "clip"}[to], w.get(
+        {"coc": "capacity", "gurps": "Shots", "nwod": "clip"}[to], 0)
+
+
+@pytest.mark.parametrize("to", ["coc", "gurps", "nwod"])
+def test_a_catalog_gun_from_a_text_block_has_its_catalogs_capacity(to):
+    """'Glock 17 (2d+2, Acc 2 ...)' with no Shots: the GURPS sheet said Shots 0 while the CoC
+    sheet from the same block said 17."""
+    assert _capacity(_text(GLOCK.format("")), to)[1] == 17
+
+
+@pytest.mark.parametrize("to", ["coc", "gurps", "nwod"])
+def test_a_stated_capacity_wins_over_the_catalog_and_is_said(to):
+    """'Shots 30' was replaced by the catalog's 17 with no loss line."""
+    doc = _text(GLOCK.format("Shots 30, "))
+    conv = api.convert(api.from_plain(doc), to, trace=False)
+    assert _capacity(doc, to)[1] == 30
+    said = [x.message for x in conv.losses if "30" in x.message and "17" in x.message and "glock-17" in x.message]
+    assert said, [x.render() for x in conv.losses]
+
+
+# ---- a revolver is a revolver ----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["ニューナンブM60リボルバー", ".38 Revolver", "Revolver .38", "Nagant revolver",
+                                  "Rewolwer Nagant", "左輪手槍", "左轮手枪", "revólver Taurus"])
+def test_a_name_with_a_revolver_word_says_revolver(name):
+    assert says_revolver(name)
+    assert catalog().identify_weapon(name) == (None, "revolver")
+
+
+@pytest.mark.parametrize("name", ["Glock 17", "Revolverheld", "Colt", "hunting rifle"])
+def test_a_name_without_one_does_not(name):
+    assert not says_revolver(name)
+
+
+def test_the_new_nambu_revolver_is_written_as_nwods_revolver_line():
+    """'ニューナンブM60リボルバー' (a five-shot revolver) became nWoD 'Pistol, Lt.', clip 17 with a round
+    in the chamber."""
+    doc = read_text((ROOT / "fixtures" / "text" / "tanaka-coc-ja.txt").read_bytes())
+    doc.pop("xsys", None)
+    (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
+    assert (w["type"], w["clip"], w.get("chamber", False)) == ("Revolver, Lt.", 6, False)
+    neutral = api.convert(api.from_plain(doc), "neutral", fresh=True, trace=False).document
+    assert neutral.weapons[0].weapon_class == "revolver"
+    coc = codec.to_builtins(api.convert(api.from_plain(doc), "coc", trace=False).document)["weapons"][0]
+    assert coc["capacity"] == 6  # the usual revolver's cylinder, not a gun that cannot fire
+
+
+# ---- Polish weapons ----------------------------------------------------------------------------
+
+def test_a_polish_weapon_as_the_text_writes_it_reads_with_its_class_damage():
+    """'nazwa' and 'rodzaj' only (the text gives no base damage) was refused: 'a weapon needs
+    obrażenia or a catalog weapon'."""
+    doc = _npc("pl-trudnosc", {"nazwa": "Karabin myśliwski", "rodzaj": "długa"})
+    conv = api.convert(api.from_plain(doc), "neutral", fresh=True, trace=False)
+    (w,) = conv.document.weapons
+    assert (w.weapon_class, float(w.muzzle_energy)) == ("rifle", 3300.0)
+    said = [x for x in conv.losses if x.path == "$.broń[0].obrażenia"]
+    assert said and said[0].kind == "assumed" and "9 points" in said[0].message and said[0].rule == "pl.damage"
+    # its own document comes back as it was written (no points added to it)
+    back = codec.to_builtins(api.convert(api.from_plain(doc), "pl-trudnosc", fresh=True, trace=False).document)
+    assert back["broń"] == [{"nazwa": "Karabin myśliwski", "rodzaj": "długa"}]
+
+
+def test_catalog_weapons_on_a_polish_sheet_show_their_points():
+    conv = api.convert(ROOT / "fixtures" / "gurps" / "npcs" / "investigator.yaml", "pl-trudnosc", fresh=True,
+                       trace=False)
+    assert codec.to_builtins(conv.document)["broń"] == [{"nazwa": "Colt M1911A1", "rodzaj": "krótka", "obrażenia": 4}]
+
+
+# ---- nothing silently becomes a handgun -----------------------------------------------------------
+
+def _warnings_at(conv, path):
+    return [x for x in conv.losses if x.path == path and x.level == "warning"]
+
+
+def test_a_gurps_line_with_no_skill_is_what_its_name_says_never_a_silent_pistol():
+    weapons = [{"name": "Hunting rifle", "damage": "7d", "Acc": 10}, {"name": "Blaster", "damage": "3d", "Acc": 1},
+               {"name": "Glock 17", "damage": "2d+2", "Acc": 2}, {"name": "Machete", "damage": "1d+2", "type": "cut"}]
+    doc = {"system": "gurps", "kind": "npc", "name": "Holder", "weapons": weapons}
+    conv = api.convert(api.from_plain(doc), "neutral", fresh=True, trace=False)
+    n = conv.document
+    assert [(w.name, w.weapon_class, w.catalog) for w in n.weapons] == [
+        ("Hunting rifle", "rifle", None), ("Blaster", "handgun", None), ("Glock 17", "handgun", "glock-17")]
+    assert [(m.name, m.melee_class) for m in n.melee] == [("Machete", "sword")]
+    said = _warnings_at(conv, "$.weapons[1].skill")
+    assert said and "'Blaster' states no skill" in said[0].message and "handgun by its Acc 1" in said[0].message
+    assert not _warnings_at(conv, "$.weapons[0].skill") and not _warnings_at(conv, "$.weapons[2].skill")
+
+
+def test_an_nwod_line_with_no_type_is_what_its_name_says_or_a_warning():
+    weapons = [{"name": "Zip gun", "damage": 1, "ranges": ["10 yd", "20 yd", "40 yd"]},
+               {"name": "Hunting rifle", "damage": 5, "ranges": ["200 yd", "400 yd", "800 yd"], "size": 3}]
+    doc = {"system": "nwod", "kind": "npc", "name": "Holder", **NWOD_BODY, "weapons": weapons}
+    conv = api.convert(api.from_plain(doc), "neutral", fresh=True, trace=False)
+    assert [w.weapon_class for w in conv.document.weapons] == ["handgun", "rifle"]
+    said = _warnings_at(conv, "$.weapons[0].type")
+    assert said and "'Zip gun' names no chart line and its name says no weapon or class" in said[0].message
+    assert not _warnings_at(conv, "$.weapons[1].type")
+
+
+def test_a_gurps_text_block_gun_of_no_known_name_is_a_warning_not_guns_pistol():
+    doc = _text(GURPS_TEXT.format("Blaster (3d, Acc 1, SS 10, RoF 3~, Shots 6)"))
+    assert "skill" not in doc["weapons"][0]
+    conv = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False)
+    assert _warnings_at(conv, "$.weapons[0].skill")
+
+
+# ---- melee weapons on a GURPS sheet ---------------------------------------------------------------
+
+def test_melee_weapons_sit_in_a_gurps_sheets_melee_table():
+    """The dock brute's fists and cargo hook were GURPS weapon lines (Acc 0, RoF 1, Shots 0)."""
+    conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml", "gurps", fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    assert [w["name"] for w in doc["weapons"]] == ["Colt Police Positive (.38 Special)"]
+    # ST 15: thrust 1d+1, swing 2d+1; Brawling 13 parries 8 (two thirds), Axe/Mace 12 parries 6 (half)
+    assert doc["melee"] == [
+        {"name": "Fists", "skill": "Brawling", "damage": "thr-2", "dice": "1d-1", "reach": "C", "parry": 8},
+        {"name": "Cargo hook", "skill": "Axe/Mace", "damage": "sw+1", "dice": "2d+2", "reach": "1", "parry": 6}]
+    from xsys.conversions.markdown import render
+
+    text = render(conv)
+    assert "| name | damage | dice | parry | reach | skill | type |" in text
+    assert "| Fists | thr-2 | 1d-1 | 8 | C | Brawling | cr |" in text
+    assert "*reach*: hexes the weapon reaches" in text
+
+
+def test_a_gurps_stat_blocks_own_melee_table_comes_back_as_written():
+    src = {"system": "gurps", "kind": "npc", "name": "Thug", "ST": 12, "skills": {"Knife": 12}, "melee": [
+        {"name": "Switchblade", "skill": "Knife", "damage": "1d-2", "type": "cut", "reach": "C,1", "parry": 5}]}
+    mid = codec.to_builtins(api.convert(api.from_plain(src), "coc", fresh=True, trace=False).document)
+    back = codec.to_builtins(api.convert(api.from_plain(mid), "gurps", fresh=True, trace=False).document)
+    assert back["melee"] == src["melee"] and not back.get("weapons")
+    # a stat block that lists its knife among its weapons (older documents, text blocks) is read
+    # the same way, and written in the melee table
+    old = {**src, "melee": [], "weapons": [{"name": "Switchblade", "skill": "Knife", "damage": "1d-2", "type": "cut"}]}
+    back = codec.to_builtins(api.convert(api.from_plain(old), "gurps", fresh=True, trace=False).document)
+    assert back["melee"] == [{"name": "Switchblade", "skill": "Knife", "damage": "1d-2", "type": "cut"}]
+    assert not back.get("weapons")
+
+
+# ---- a grenade is not a gun ------------------------------------------------------------------------
+
+def test_a_grenade_converts_as_a_thrown_weapon_and_its_blast_is_said():
+    """The F-1 of the night assault was a CoC single-target bullet with iron sights."""
+    src = ROOT / "fixtures" / "pl-trudnosc" / "scenarios" / "nocny_szturm.yaml"
+    conv = api.convert(src, "coc", fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    grenade = next(w for w in doc["scenes"][0]["combatants"][1]["weapons"] if w["name"] == "Granat obronny F-1")
+    assert (grenade["skill"], grenade["ammo"], grenade["sights"], grenade["capacity"]) == ("Throw", "none", "none", 1)
+    assert grenade["damage"] == "1d10+1d4+2"  # its 6 points' energy, carried over
+    shot = doc["scenes"][0]["shots"][2]
+    assert shot["skill"] == "Throw" and "sights" not in shot
+    blast = [x for x in conv.losses if "blast" in x.message]
+    assert {x.path for x in blast} == {"$.scenes[0].combatants[1].broń[1]", "$.scenes[0].shots[2].broń"}
+    assert all(x.level == "warning" and x.rule == "pl.grenade" and "did not cross" in x.message for x in blast)
+    for to, field, want in (("gurps", "skill", "Throwing"), ("nwod", "type", "Thrown")):
+        out = codec.to_builtins(api.convert(src, to, fresh=True, trace=False).document)
+        line = next(w for w in out["scenes"][0]["combatants"][1]["weapons"] if w["name"] == "Granat obronny F-1")
+        assert line[field] == want
+    back = codec.to_builtins(api.convert(api.from_plain(doc), "pl-trudnosc", fresh=True, trace=False).document)
+    assert back["scenes"][0]["shots"][2]["broń"] == {"nazwa": "Granat obronny F-1", "rodzaj": "rzucana",
+                                                     "obrażenia": 6}
