@@ -683,3 +683,39 @@ def test_cli_convert_and_odds_say_which_plugins_were_skipped(installed, tmp_path
                     "tried again until the plugin changes (remembered in " + hang[0].split("(remembered in ")[-1]]
     assert not [x for x in r.stderr.splitlines() if x.startswith(who.format("modifiers_raise"))]
     assert f"xsys: error: plugin 'modifiers_raise' ({DIST} 6.6.6) failed in xsys_shot_modifiers" in r.stderr
+
+
+def test_a_thread_stopped_by_the_watchdog_leaves_no_trace_on_the_interpreter(tmp_path):
+    # the watchdog's exception is one CPython keeps pending per interpreter: taken back the wrong
+    # way, the flag stayed set and the next call under sys.settrace (a profiler, a debugger,
+    # coverage) spun for ever
+    script = textwrap.dedent(f"""
+        import os, sys, threading
+        sys.path.insert(0, {str(ROOT / "tests")!r})
+        os.environ["XSYS_PLUGIN_TIMEOUT"] = "1"
+        from importlib import metadata
+        from pathlib import Path
+        import test_hostile_plugins as t
+        from xsys.conversions import api
+        from xsys.conversions.inline import inline_shot
+        from xsys.core.registry import Registry
+        site = Path({str(tmp_path / "site")!r})
+        sys.path.insert(0, str(site))
+        dist = t.make_dist(site, {{"evil": t.EVIL_SYSTEM}})
+        builtin = [ep for ep in metadata.entry_points(group="xsys") if ep.dist is None or ep.dist.name == "xsys"]
+        reg = Registry(entry_points=builtin + list(dist.entry_points)).load()
+        sys.modules["xsys_hostile_evil"].Evil.MODE = "hang"
+        failures = []
+        worker = threading.Thread(target=api.odds, args=(inline_shot(distance="20m"), ["evil"]),
+                                  kwargs={{"registry": reg, "failures": failures}})
+        worker.start()
+        worker.join()
+        lines = []
+        sys.settrace(lambda frame, event, arg: lines.append(event) and None)
+        api.odds(inline_shot(distance="20m"), ["gurps"], registry=reg)
+        sys.settrace(None)
+        print(failures[0].line(), bool(lines))
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"system 'evil' stopped: {WHO}: check took longer than 1 s (XSYS_PLUGIN_TIMEOUT) True\n"
