@@ -25,8 +25,8 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, Line, coc_damage, coc_skill, distance, one_line,
-                                            read_lines, seventh_to_coc, weapon_skill)
+from xsys.plugins.textblock.compose import (Line, coc_damage, coc_skill, distance, one_line, read_lines,
+                                            seventh_onto_coc_sheet, weapon_skill)
 from xsys.plugins.textblock.names import fold
 
 FORMAT = "dholes-house"
@@ -148,18 +148,8 @@ class _Export:
                 empty.append(k)
                 continue
             self.chars7[k] = v
-        clamped: dict[str, tuple[int, int]] = {}
-        coc, note = seventh_to_coc(self.chars7, clamped)
-        if self.chars7:
-            self.assumed.append(f"{cpath}: {note}")
-        for k, (exact, kept) in clamped.items():
-            self.lose(f"{cpath}.{k}", f"{k} {self.chars7[k]} is {exact} on coc's scale, outside coc's 1-99: read as "
-                      f"{kept}")
-        if empty:
-            for k in empty:
-                coc[k] = COC_AVERAGE_ADULT[k]
-            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " empty in the export; set to the average adult on "
-                                "coc's scale (" + ", ".join(f"{k} {coc[k]}" for k in empty) + ")")
+        coc = seventh_onto_coc_sheet(self.chars7, empty, cpath, lambda k: f"{cpath}.{k}", "empty in the export",
+                                     self.lose, self.assumed)
         stats: dict[str, int | None] = {k: coc[k] for k in CHARACTERISTICS}
         stats.update(self.derived(ch, cpath))
         return stats

@@ -36,7 +36,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, DISTANCE_UNITS, Line, coc_damage, coc_skill, distance,
-                                            one_line, read_lines, seventh_to_coc, weapon_skill)
+                                            one_line, read_lines, seventh_onto_coc_sheet, weapon_skill)
 from xsys.plugins.textblock.names import fold
 
 from .formula import FormulaError, evaluate
@@ -288,19 +288,8 @@ class _Actor:
             self.assumed.append(f"{cpath}: no value, read as the average of the roll formula (the sheet's own "
                                 "average roll: NdM counts N x (M + 1) / 2, rounded down): " + ", ".join(averaged))
         self.values.update({k.lower(): v for k, v in self.chars7.items()})
-        clamped: dict[str, tuple[int, int]] = {}
-        coc, note = seventh_to_coc(self.chars7, clamped)
-        if self.chars7:
-            self.assumed.append(f"{cpath}: {note}")
-        for k, (exact, kept) in clamped.items():
-            self.lose(f"{cpath}.{k.lower()}.value", f"{k} {self.chars7[k]} is {exact} on coc's scale, outside coc's "
-                      f"1-99: read as {kept}")
-        if empty:
-            for k in empty:
-                coc[k] = AVERAGE[k]
-            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " empty on the sheet (no value, no roll formula); "
-                                "set to the average adult on coc's scale (" + ", ".join(f"{k} {coc[k]}" for k in empty)
-                                + ")")
+        coc = seventh_onto_coc_sheet(self.chars7, empty, cpath, lambda k: f"{cpath}.{k.lower()}.value",
+                                     "empty on the sheet (no value, no roll formula)", self.lose, self.assumed)
         return {k: coc[k] for k in AVERAGE}
 
     # ---- hit points, magic points, sanity, luck -------------------------------------------

@@ -123,6 +123,26 @@ def seventh_to_coc(chars: dict[str, int],
                  + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
 
 
+def seventh_onto_coc_sheet(chars7: dict[str, int], empty: list[str], cpath: str, path_of: Any, why_empty: str,
+                           lose: Any, assumed: list[str]) -> dict[str, int]:
+    """A 7th-edition sheet's characteristics on coc's scale, said as a reader says it: the
+    division (``seventh_to_coc``) as an assumed entry at `cpath`, each value coc's 1-99 cannot
+    hold as a loss at ``path_of(key)``, and each `empty` one as the average adult with an
+    assumed entry giving `why_empty` (shared by the Foundry CoC7 and Dhole's House readers)."""
+    clamped: dict[str, tuple[int, int]] = {}
+    coc, note = seventh_to_coc(chars7, clamped)
+    if chars7:
+        assumed.append(f"{cpath}: {note}")
+    for k, (exact, kept) in clamped.items():
+        lose(path_of(k), f"{k} {chars7[k]} is {exact} on coc's scale, outside coc's 1-99: read as {kept}")
+    if empty:
+        for k in empty:
+            coc[k] = COC_AVERAGE_ADULT[k]
+        assumed.append(f"{cpath}: " + ", ".join(empty) + f" {why_empty}; set to the average adult on coc's scale ("
+                       + ", ".join(f"{k} {coc[k]}" for k in empty) + ")")
+    return coc
+
+
 def coc_damage(text: Any, melee: bool = False) -> str | None:
     """A damage as a coc weapon line (`melee` False: dice, a shotgun's bands '4d6/2d6/1d6', a
     trailing '+db' the text reader takes off and says) or melee line ('1d4+db', '1d3+1/2db')
