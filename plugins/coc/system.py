@@ -937,11 +937,7 @@ class CocSystem(System):
         """Armor as what it physically is: the catalog item it names (by ``catalog`` id or
         by name), else the joules of its armor-table row. Only an explicit ``catalog`` id is
         carried into the neutral item, so conversions stay stable after one round trip."""
-        cat = _catalog()
-        entry = cat.armor.get(a.catalog) if a.catalog else None
-        if entry is None:
-            low = a.name.strip().lower()
-            entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
+        entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
             out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out

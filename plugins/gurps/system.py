@@ -1545,11 +1545,7 @@ class Gurps(System):
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
 
-        cat = catalog()
-        entry = cat.armor.get(a.catalog) if a.catalog else None
-        if entry is None:
-            low = a.name.strip().lower()
-            entry = next((e for e in cat.armor.values() if e.name.lower() == low or e.id == a.name), None)
+        entry = catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         lad = self._lad["dr"]
         if entry is not None:
             # the catalog item, with what the sheet states of it: its PD (the neutral deflection,

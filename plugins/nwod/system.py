@@ -1264,14 +1264,7 @@ class NwodSystem(System):
         coverage and deflection the line states (xsys.core.armorline)."""
         from xsys.core.catalog import strip_entry
 
-        try:
-            cat = _catalog().armor
-        except XsysError:
-            cat = {}
-        entry = cat.get(a.catalog) if a.catalog else None
-        if entry is None and not a.catalog:
-            low = a.name.strip().casefold()
-            entry = next((x for x in cat.values() if x.name.casefold() == low), None)
+        entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
         else:
