@@ -723,6 +723,9 @@ class NwodSystem(System):
     # the standard adult: Health = Stamina + Size (nwod.derived) with Stamina 2 and Size 5
     standard_health = 7.0
     health_rule = "nwod.derived"
+    health_field = "Health"
+    health_formula = "Health = Stamina + Size"
+    health_range = (1, 20)
     skill_rule = "nwod.pool"
 
     # nwod.defense (WoD p. 155-156): Defense, the lower of Dexterity and Wits (nwod.derived),
@@ -1212,14 +1215,7 @@ class NwodSystem(System):
                 col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept in native.nwod")
         der = self.derived(npc)
         skills.update(self._dodge_to_neutral(npc, der, col))
-        toughness = None
-        if npc.Health is not None and npc.Health != der["Health"]:
-            # Health beyond Stamina + Size: the neutral toughness, which a target with hit points of
-            # its own applies to its own rule (issue 20)
-            toughness = npc.Health / max(1, der["Health"])
-            if col.tracing:
-                col.step("$.Health", f"Health {npc.Health}", f"toughness {toughness:.3f}", rules=["nwod.derived"],
-                         source="assumed", note=f"stated Health / the rule's Stamina + Size = {der['Health']}")
+        toughness = self.toughness_of(npc.Health, der["Health"], col)
         for k, v in der.items():
             stated = getattr(npc, k)
             if stated is not None and stated != v and k not in ("Defense", "Health"):  # the dodge, the toughness
@@ -1325,13 +1321,7 @@ class NwodSystem(System):
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
             self._dodge_from_neutral(float(dodge), base, derived["Defense"], col)
-        t = combatant.toughness
-        if t is not None:
-            health = max(1, min(20, math.floor(derived["Health"] * t + 0.5)))
-            if col.tracing:
-                col.step("$.Health", None, f"toughness {t:.3f}", f"Health {health}", rules=["nwod.derived"],
-                         source="assumed", note=f"toughness x the rule's Stamina + Size = {derived['Health']}")
-            derived["Health"] = health
+        derived["Health"] = self.health_of(derived["Health"], combatant.toughness, col)
         npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
 
