@@ -991,7 +991,7 @@ class CocSystem(System):
             native["scale"] = scale
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
-            col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
+            col.carried(f"$.skills.{k}", f"skill {k!r}")
         # what only CoC states (Sanity, Magic Points, Luck, spells, skills no neutral key holds):
         # carried verbatim through every other system (xsys.core.carried)
         own: dict[str, Any] = {f: getattr(npc, f) for f in ("SAN", "MP", "Luck") if getattr(npc, f) is not None}

@@ -1239,11 +1239,11 @@ class Gurps(System):
         if other:
             own["skills"] = other
             for k in other:
-                col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept for GURPS")
+                col.carried(f"$.skills.{k}", f"skill {k!r}")
         for f in ("advantages", "disadvantages"):
             if getattr(npc, f):
                 own[f] = list(getattr(npc, f))
-                col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
+                col.carried(f"$.{f}", f)
         weapons: list[Weapon] = []
         melee: list[MeleeWeapon] = []
 

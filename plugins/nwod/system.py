@@ -1212,7 +1212,7 @@ class NwodSystem(System):
                                         self._skill_context(npc))
         for k in npc.skills:
             if k not in self.SKILLS:
-                col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept in native.nwod")
+                col.carried(f"$.skills.{k}", f"skill {k!r}")
         der = self.derived(npc)
         skills.update(self._dodge_to_neutral(npc, der, col))
         toughness = self.toughness_of(npc.Health, der["Health"], col)
@@ -1239,7 +1239,7 @@ class NwodSystem(System):
         native = msgspec.to_builtins(npc, enc_hook=_enc)
         for k in ("Resolve", "specialties", "merits"):
             if getattr(npc, k):
-                col.loss("kept-verbatim", f"$.{k}", f"{k} has no neutral equivalent; kept in native.nwod")
+                col.carried(f"$.{k}", k)
         # what only nWoD states: carried verbatim through every other system (xsys.core.carried)
         own: dict[str, Any] = {"Resolve": npc.Resolve}
         other = {k: v for k, v in npc.skills.items() if k not in self.SKILLS}

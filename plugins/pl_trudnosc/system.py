@@ -986,7 +986,7 @@ class PlTrudnosc(System):
         own: dict[str, Any] = {}  # what only these rules state, carried through every other system
         if npc.Zalety:
             own["Zalety"] = list(npc.Zalety)
-            col.loss("kept-verbatim", "$.Zalety", "Zalety have no neutral equivalent; kept verbatim", "pl.crawl")
+            col.carried("$.Zalety", "Zalety", "pl.crawl")
         if col.tracing:
             speeds = movement_speeds(npc)
             for k, v in movement(npc).items():
