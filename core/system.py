@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating
+from . import cache, equating, memo
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .ladder import Ladder, Source, Step
@@ -33,6 +33,10 @@ class CharacteristicSpec(msgspec.Struct, frozen=True):
     ladder: Ladder
 
 
+# what the core remembers of every system (name, whether the value's type is part of the key)
+REMEMBERED = (("skill_ladder", False), ("competence", True), ("level_for", True))
+
+
 class System:
     """Base of every game system. Class attributes describe it; methods convert."""
 
@@ -44,6 +48,18 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+
+    # The core remembers a system's answers to skill_ladder, competence and level_for per
+    # instance (core.memo), for every system alike. False: this system's answers are not
+    # functions of their arguments and its settings, and it is asked every time.
+    remember: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, typed in REMEMBERED:
+            fn = cls.__dict__.get(name)
+            if callable(fn):
+                setattr(cls, name, memo.method(fn, typed))
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -578,3 +594,7 @@ __all__ = [
     "System", "CharacteristicSpec", "percentile_ladder",
     "SKILLS",
 ]
+
+
+for _name, _typed in REMEMBERED:  # the base class's own answers are remembered like a subclass's
+    setattr(System, _name, memo.method(System.__dict__[_name], _typed))
