@@ -125,9 +125,8 @@ def success(effective: int) -> Fraction:
 
 # ---- data ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
 def _toml(name: str) -> dict[str, Any]:
-    return cache.load_toml(HERE / name)
+    return cache.package_toml(__package__, name)
 
 
 @lru_cache(maxsize=None)

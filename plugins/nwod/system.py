@@ -49,10 +49,8 @@ Text = Annotated[str, Meta(max_length=20_000)]
 
 
 def _load_tables() -> tuple[dict[str, Any], dict[str, Ladder]]:
-    res = resources.files(__package__).joinpath("tables.toml")
-    with resources.as_file(res) as path:
-        data = cache.load_toml(path)
-    return data, ladders_from_data(data, str(path))
+    data = cache.package_toml(__package__)
+    return data, ladders_from_data(data, str(resources.files(__package__).joinpath("tables.toml")))
 
 
 TABLES, _LADDERS = _load_tables()
