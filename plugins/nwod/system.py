@@ -827,7 +827,7 @@ class NwodSystem(System):
         if item.attacker_posture == "prone":
             dice_mod("nwod.prone", -2, "assumed", "attacking from prone")
         if item.armor:
-            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor).stops)).native)
+            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor, _catalog()).stops)).native)
             dice_mod("nwod.armor", -a, "assumed", f"{item.armor}: armor {a}")
         pool = strength + max(lv, 0) + sum(int(m.value) for m in mods)
         dist = successes(pool)
