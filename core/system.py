@@ -19,6 +19,7 @@ import msgspec
 from . import cache, equating, memo
 from .melee import MeleeItem, reference_class
 from .dice import Dist
+from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
 from .model import Combatant, Shot
 from .trace import Check, Collector, Modifier, Result
@@ -305,6 +306,21 @@ class System:
         for lad in self.ladders().values():
             ids |= lad.rules()
         return ids
+
+    def formulas(self) -> Sequence[Formula]:
+        """The rules of this system that compute something from values a user gives:
+        ``xsys rules SYSTEM RULE-ID --NAME VALUE ...`` evaluates them. Each is a
+        :class:`xsys.core.formulas.Formula` whose ``rule`` is one of :meth:`rule_ids` (or whose
+        ``covers`` are); build them with :class:`xsys.core.formulas.Formulas`. Default: none."""
+        return ()
+
+    def rule_notes(self) -> Mapping[str, RuleNote]:
+        """Rule ID -> what this system's data says about that rule (:class:`xsys.core.formulas.RuleNote`:
+        title, text, source, the table it lives in, its rows), for ``xsys rules``. The command
+        also reads every ladder step's rule and source and the rule tables of the plugin's
+        README.md; this adds what only the plugin's own data holds (a rule register, a table
+        of maneuvers). Default: nothing."""
+        return {}
 
     def check_native(self, shot: Any, extra: Sequence[Modifier] = ()) -> Check:
         """The system's own check of its native shot, with everything the native document says

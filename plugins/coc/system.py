@@ -23,6 +23,7 @@ import msgspec
 from xsys.core import armorline, cache, carried, dice
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
+from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
     Armor,
@@ -196,6 +197,20 @@ class CocSystem(System):
         ids = super().rule_ids()
         ids |= set(self.tables()["rule"])
         return ids
+
+    def formulas(self) -> Sequence[Formula]:
+        """``xsys rules`` formulas of the coc-ja.* rules (formulas.py), those of them whose rules
+        this system has: a variant keeping coc's tables keeps them, a system built on this class
+        with rules of its own inherits none it does not implement."""
+        from .formulas import armor_table, formulas_of
+
+        return formulas_of(self, (armor_table("coc-ja.armor.table"),))
+
+    def rule_notes(self) -> dict[str, RuleNote]:
+        """The rule register of tables.toml (``[rule]``: text and source of each rule ID)."""
+        from .formulas import register_notes
+
+        return register_notes(self.tables())
 
     # ==== armor list (replaceable) =====================================================
     def armor_path(self) -> Any:

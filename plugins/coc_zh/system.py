@@ -35,6 +35,7 @@ import msgspec
 
 from xsys.core import armorline, dice
 from xsys.core.catalog import strip_entry
+from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Combatant, Shot
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
@@ -142,6 +143,12 @@ class CocZhSystem(CocSystem):
         """coc's tables.toml with coc-zh's over it (rule register, darkness matrix,
         exposure, skills, and coc-zh's own rule tables)."""
         return merged_tables()
+
+    def formulas(self) -> Sequence[Formula]:
+        """coc's formulas of the coc-ja.* rules coc-zh keeps, and coc-zh's own (formulas.py)."""
+        from .formulas import FORMULAS
+
+        return (*super().formulas(), *FORMULAS)
 
     # ==== armor list: coc-zh.armor.table ===============================================
     def armor_path(self) -> Any:

@@ -24,6 +24,7 @@ from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.model import generic_weapon
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
+from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
 from xsys.core.equating import Tier
@@ -137,6 +138,16 @@ def table_ladders() -> dict[str, Ladder]:
 def rule_tables() -> dict[str, dict[str, Any]]:
     """The data tables of rules.toml by rule ID (gurps.crit.basic, gurps.fright ...)."""
     return _toml("rules.toml")["table"]
+
+
+@lru_cache(maxsize=None)
+def _formulas() -> tuple[Formula, ...]:
+    """The formulas of this module's rules (formulas.py, given this module: no import circle)."""
+    import sys
+
+    from .formulas import build
+
+    return tuple(build(sys.modules[__name__]))
 
 
 def lookup(rule: str, key: int | str) -> dict[str, Any]:
@@ -762,6 +773,17 @@ class Gurps(System):
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
                 "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults"}
         return ids
+
+    def formulas(self) -> Sequence[Formula]:
+        """``xsys rules gurps`` formulas (formulas.py): SSR, height, resolution, derived
+        characteristics, and a row of each rules.toml table by roll or key."""
+        return _formulas()
+
+    def rule_notes(self) -> dict[str, RuleNote]:
+        """Each rules.toml table and keyed row as the note of its rule (formulas.table_notes)."""
+        from .formulas import table_notes
+
+        return table_notes(rule_tables())
 
     # ---- weapons -----------------------------------------------------------------------
     def weapon_stats(self, weapon: Weapon) -> WeaponStats:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Annotated, Any, Literal, Mapping, Sequence
 
@@ -23,6 +23,7 @@ from xsys.core import armorline, cache, carried, dice
 from xsys.core.dice import PoolRules
 from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.errors import XsysError
+from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
     Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, field_error, melee_class_of,
@@ -710,6 +711,10 @@ class NwodSystem(System):
             "nwod.defense", "nwod.specified-target", "nwod.derived", "nwod.object.structure",
             "nwod.range", "nwod.hidden", "nwod.melee", "nwod.weapon.clip",
         }
+
+    def formulas(self) -> Sequence[Formula]:
+        """``xsys rules nwod`` formulas (formulas.py): barriers, cover, dice pools."""
+        return _formulas()
 
     # ------------------------------------------------------------------ skills
     def _attr_of(self, skill: str) -> str:
@@ -1618,3 +1623,13 @@ def _dec(type_: type, obj: Any) -> Any:
     from xsys.core.codec import dec_hook
 
     return dec_hook(type_, obj)
+
+
+@lru_cache(maxsize=None)
+def _formulas() -> tuple[Formula, ...]:
+    """The formulas of this module's rules (formulas.py, given this module: no import circle)."""
+    import sys
+
+    from .formulas import build
+
+    return tuple(build(sys.modules[__name__]))

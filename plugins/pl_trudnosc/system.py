@@ -25,6 +25,7 @@ from xsys.core import armorline, carried, codec, dice
 from xsys.core.cache import package_toml
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
+from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
     Armor,
@@ -785,6 +786,16 @@ class PlTrudnosc(System):
                 "pl.defence.cover", "pl.traits", "pl.light", "pl.damage", "pl.armor", "pl.barrier", "pl.turn"}
         return ids
 
+    def formulas(self) -> Sequence[Formula]:
+        """``xsys rules pl-trudnosc`` formulas (formulas.py): tests, actions, movement."""
+        return _formulas()
+
+    def rule_notes(self) -> dict[str, RuleNote]:
+        """The ``[[actions]]`` of tables.toml as the notes of their rules (formulas.action_notes)."""
+        from .formulas import action_notes
+
+        return action_notes(tables())
+
     @staticmethod
     def _trait(skill: str, context: Mapping[str, Any] | None) -> int:
         trait = skill_trait(skill)
@@ -1258,3 +1269,11 @@ def _characteristics() -> dict[str, CharacteristicSpec]:
             for name, neutral in tr["neutral"].items()}
 
 
+@lru_cache(maxsize=None)
+def _formulas() -> tuple[Formula, ...]:
+    """The formulas of this module's rules (formulas.py, given this module: no import circle)."""
+    import sys
+
+    from .formulas import build
+
+    return tuple(build(sys.modules[__name__]))
