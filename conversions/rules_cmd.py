@@ -347,7 +347,7 @@ def describe(system_key: str, rule: str) -> dict[str, Any]:
     out: dict[str, Any] = {"system": system_key, "id": rule, "title": i.title, "description": i.text,
                            "source": i.source, "tables": i.tables, "rows": plain(i.rows)}
     if f is not None:
-        out["formula"] = f.describe()
+        out["formula"] = _registry().call_for(system_key, f"formula {rule}", f.describe)
     return out
 
 
@@ -359,9 +359,10 @@ def evaluate(system_key: str, rule: str, args: Sequence[str]) -> dict[str, Any]:
             describe(system_key, rule)  # raises: unknown rule
         raise _error(rule, None, f"not a formula: it takes no parameters (formulas of {system_key}: "
                                  f"{', '.join(formula_ids(system_key))})")
-    values = f.parse_args(args)
+    reg = _registry()
+    values = reg.call_for(system_key, f"formula {rule}", f.parse_args, args)
     try:
-        result = f.run(s, values)
+        result = reg.call_for(system_key, f"formula {rule}", f.run, s, values)
     except RulesError as exc:  # a formula serving several rule IDs speaks of the one asked for
         if exc.path:
             exc.path = re.sub(r"^rules [^:]+", f"rules {rule}", exc.path)
@@ -431,7 +432,7 @@ def run(system: str | None, rule: str | None, args: Sequence[str], as_json: bool
         return
     if desc is None:
         desc = {"system": system, "id": rule, "title": f.summary, "description": f.summary, "source": "",
-                "tables": [], "rows": [], "formula": f.describe()}
+                "tables": [], "rows": [], "formula": reg.call_for(system, f"formula {rule}", f.describe)}
     if as_json:
         emit_json(desc)
         return
