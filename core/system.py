@@ -12,7 +12,7 @@ adult-population percentile, skills by equated competence (core.equating), the s
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
@@ -24,6 +24,9 @@ from .ladder import Ladder, Source, Step
 from .model import Combatant, Shot
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
+
+if TYPE_CHECKING:
+    from .textblock import TextLayout
 
 
 class CharacteristicSpec(msgspec.Struct, frozen=True):
@@ -87,6 +90,18 @@ class System:
 
     def label(self) -> str:
         return f"{self.name} ({self.edition})" if self.edition else self.name
+
+    # ---- plain-text stat blocks --------------------------------------------------------
+    def text_layout(self) -> "TextLayout | None":
+        """How this system's NPCs print as plain-text stat blocks (``.txt``), or None (the
+        default): no text block reads into it or is written from it.
+
+        A :class:`xsys.core.textblock.TextLayout` says whether a block is this system's
+        (``score``: how many of its stats the block shows), reads a block's lines into the
+        system's plain document with what it could not read and what it assumed (``read``),
+        and prints a document as a block (``write``); the core's ``textblock`` module holds
+        the shared line machinery (headings, items, stat pairs, name, description)."""
+        return None
 
     # ---- tables ------------------------------------------------------------------------
     def ladders(self) -> dict[str, Ladder]:
