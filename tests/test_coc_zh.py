@@ -351,10 +351,11 @@ def test_parry_rules():
     assert not rules.can_parry("bullet", "rifle").allowed  # coc-zh.parry.bullets
     assert rules.can_parry("bodily", "bodily").rule == "coc-zh.parry.bodily"
     p = rules.can_parry("impaling melee", "bodily")
-    assert p.allowed and p.takes_damage
+    assert (p.allowed, p.takes_damage, p.rule) == (True, True, "coc-zh.parry.vs-weapons")
     g = rules.can_parry("impaling melee", "bodily", touch_range=True, parrier_DEX=14, attacker_DEX=12)
     assert g.allowed and g.by_grapple and not g.takes_damage
-    assert rules.can_parry("impaling melee", "shotgun").allowed
+    s = rules.can_parry("impaling melee", "shotgun")
+    assert (s.allowed, s.takes_damage, s.rule) == (True, False, "coc-zh.parry.firearms")
     assert not rules.can_parry("impaling melee", "handgun").allowed
     assert rules.parries_per_round() == 1
     assert rules.parry_chance(55) == F(55, 100)
@@ -426,7 +427,7 @@ def test_nij_iiia_vest_converts_by_what_it_is():
 def test_15_cm_concrete_trace_shows_both_lists():
     conv = api.convert(COC_FIXTURES / "scenarios" / "dunwich_farmhouse.yaml", "coc-zh")
     cover = [t for t in conv.trace if t.path.endswith(".cover")]
-    assert cover
+    assert [t.path for t in cover] == ["$.scenes[0].shots[0].cover"]  # the shot at the cultist in cover
     t = cover[0]
     assert set(t.rules) == {"coc-ja.armor.table", "coc-zh.armor.table"}
     assert "coc-ja.armor.table: 40/20" in t.note and "coc-zh.armor.table: 9" in t.note
