@@ -1,6 +1,6 @@
 """``xsys rules [SYSTEM] [RULE-ID] [--NAME VALUE ...]``: every rule ID of every installed
 system with its title, source (seed / assumed) and the table it lives in, and the rules
-that are formulas evaluated from the command line (issue 18).
+that are formulas evaluated from the command line.
 
 Where the information comes from (all of it installed with the plugins, nothing read from
 the shared rule digests at run time):

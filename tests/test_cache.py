@@ -376,7 +376,7 @@ def test_toml_errors_are_tomllibs(tmp_path, cache_home):
 
 @pytest.mark.parametrize("module", ["coc", "coc_zh", "gurps", "nwod", "pl_trudnosc"])
 def test_every_plugin_tables_toml_goes_through_the_cache(module, monkeypatch):
-    """Each built-in plugin's tables.toml is read by ``cache.load_toml`` (issue 19: coc-zh's
+    """Each built-in plugin's tables.toml is read by ``cache.load_toml`` (coc-zh's
     tables skipped it), with tomllib's data."""
     import importlib
     import inspect

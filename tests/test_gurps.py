@@ -150,7 +150,7 @@ def test_height_in_the_check(gurps):
     assert [m.value for m in ch.modifiers if m.rule == "gurps.height.shoot_up"] == [-1]
 
 
-# ---- the issue's worked example ---------------------------------------------------------------
+# ---- the worked example -----------------------------------------------------------------------
 
 def test_issue_example_skill14_30m_half_dim(gurps):
     """Skill 14, 30 m, half exposed, dim light -3 -> 14 - 7 - 3 - 3 = 1 -> P = 4/216 (only 3-4).
@@ -444,7 +444,7 @@ def test_house_rule_modifiers_by_kind(gurps):
 
 
 def test_huge_aim_time_is_clamped_and_reads_back(gurps):
-    """issue 15: a finite but huge aim time must not write an unreadable shot (aim_turns <= 100)."""
+    """A finite but huge aim time must not write an unreadable shot (aim_turns <= 100)."""
     import msgspec
 
     from xsys.core.units import Duration

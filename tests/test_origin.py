@@ -1,4 +1,4 @@
-"""A converted roster remembers its source packed (issue 19, conversions/origin.py): a
+"""A converted roster remembers its source packed (conversions/origin.py): a
 digest and the deflated source instead of a full copy; unpacked it is exactly the copy a
 whole conversion wrote before, so round trips restore the source, rosters written by the
 previous version (a full copy) still restore, and a damaged packed block is ignored."""

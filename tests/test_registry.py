@@ -151,7 +151,7 @@ def test_catalog_covers_what_the_issue_asks(toy_registry):
         assert m in cat.materials and cat.materials[m].source
 
 
-# ---- --set names an installed system and one of its settings (issue 15) -------------------
+# ---- --set names an installed system and one of its settings -------------------
 
 def _xsys(*args):
     import os

@@ -1,4 +1,4 @@
-"""``xsys rules`` (issue 18, "Every seed rule answerable from the command line"): every rule
+"""``xsys rules`` ("Every seed rule answerable from the command line"): every rule
 ID of every digest is listed with title, source and table, and the rules that are formulas
 are evaluated from the command line with their parameters as options."""
 

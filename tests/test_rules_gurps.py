@@ -1,5 +1,5 @@
-"""GURPS rule defects of issue 18 (shared/rules/gurps-3e-tables.md; seed
-002_4c3cd43900644b25.txt), each test citing its rule ID."""
+"""GURPS rule defects (shared/rules/gurps-3e-tables.md; seed
+the GURPS 3e tables text), each test citing its rule ID."""
 
 from __future__ import annotations
 
@@ -181,5 +181,5 @@ def test_gurps_resolution_parts_labelled_truthfully(gurps):
 
 
 def test_gurps_check_native_is_the_one_name(gurps):
-    """One name for the native check across systems (issue 18): check_native."""
+    """One name for the native check across systems: check_native."""
     assert callable(gurps.check_native) and not hasattr(gurps, "native_check")

@@ -1,4 +1,4 @@
-"""Issue 21, `xsys serve`: every endpoint through Litestar's test client, the CLI's errors
+"""`xsys serve`: every endpoint through Litestar's test client, the CLI's errors
 and size limit, the page's safety, and 200 concurrent conversions against a real uvicorn."""
 
 from __future__ import annotations

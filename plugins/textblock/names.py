@@ -44,7 +44,7 @@ _COC: dict[str, tuple[str, ...]] = {
     "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击",
                    "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手"),
     # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
-    # names): each holds the neutral melee (issue 20)
+    # names): each holds the neutral melee
     "Knife": ("knife", "ナイフ", "匕首", "小刀"),
     "Club": ("club", "こん棒", "棍棒", "警棍"),
     "Sword": ("sword", "fighting (sword)", "剣", "刀剑", "刀劍"),

@@ -987,7 +987,7 @@ def read_coc(lines: list[str], system: str) -> Read:
 
     def melee_attack(name: str, pct: int | None, attrs: dict[str, Any], left: list[str],
                      natives: tuple[str, ...] | None, n: int) -> None:
-        """A close-combat attack (issue 20): the document's melee line; its % is the skill's."""
+        """A close-combat attack: the document's melee line; its % is the skill's."""
         skill = str(attrs.get("skill") or (natives[0] if natives else name))
         if pct is not None:
             skills[skill] = pct
