@@ -20,6 +20,7 @@ again). Tests check that what is read back equals what is computed afresh.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import os
 import sys
@@ -363,3 +364,13 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     if exact:
         _write(where, payload)
     return data
+
+
+@functools.lru_cache(maxsize=None)
+def package_toml(package: str, name: str = "tables.toml") -> dict[str, Any]:
+    """A data file shipped inside a plugin's package (``package_toml(__package__)``), parsed once
+    per process through :func:`load_toml`. The same object every call: do not change it."""
+    from importlib import resources
+
+    with resources.as_file(resources.files(package).joinpath(name)) as path:
+        return load_toml(path)
