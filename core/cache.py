@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 import msgspec
 
 from . import __version__, codec
+from .cachedir import cache_dir
 from .errors import XsysError
 
 SOURCE_SUFFIXES = (".py", ".toml", ".txt", ".json", ".yaml", ".yml")
@@ -42,11 +43,6 @@ MAX_TABLES = 10_000  # per file: a bound on what unusual contexts can add
 
 def enabled() -> bool:
     return os.environ.get("XSYS_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "xsys"
 
 
 # ---- files ------------------------------------------------------------------------------

@@ -395,14 +395,11 @@ def test_coc_zh_tables_are_read_through_the_cache(monkeypatch):
     seen = []
     real = cache.load_toml
     monkeypatch.setattr(cache, "load_toml", lambda p: seen.append(Path(p).name) or real(p))
-    import xsys.plugins.coc_zh.rules as mod
-
-    monkeypatch.setattr(mod, "load_toml", cache.load_toml)
-    rules.tables.cache_clear()
+    cache.package_toml.cache_clear()
     try:
         data = rules.tables()
     finally:
-        rules.tables.cache_clear()
+        cache.package_toml.cache_clear()
     assert seen == ["tables.toml"]
     with open(ROOT / "plugins" / "coc_zh" / "tables.toml", "rb") as fh:
         assert data == tomllib.load(fh)

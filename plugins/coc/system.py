@@ -183,6 +183,12 @@ class CocSystem(System):
         entry = self.tables()["rule"].get(rule)
         return entry["source"] if entry else "assumed"
 
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the Call of Cthulhu block (text.py): English, Japanese and Chinese, 5th/6th and 7th edition."""
+        from .text import CocText  # the block's reader is loaded when a block is read
+
+        return CocText(self.key)
+
     def ladders(self) -> dict[str, Ladder]:
         out = self.table_ladders()
         out["darkness"] = self.darkness_ladder()
@@ -445,7 +451,7 @@ class CocSystem(System):
                                  why=f"the adult's {'Dodge' if defence == 'dodge' else 'Fist/Punch parry'} {value}%"))
         armor = 0
         if item.armor:
-            armor = int(self.armor_value(reference_armor(item.armor))[0])
+            armor = int(self.armor_value(reference_armor(item.armor, _catalog()))[0])
             rule, src = self.MELEE_RULES["armor"]
             notes.append(f"{item.armor}: armor {armor} [{rule}; {src}]")
         n, sides, plus = self.MELEE_DICE.get(cls, self.MELEE_DICE["club"])

@@ -596,6 +596,12 @@ class Gurps(System):
         self._attr = percentile_ladder("attribute", attribute_distribution(), "gurps.population", "assumed")
 
     # ---- tables ------------------------------------------------------------------------
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the GURPS block (text.py)."""
+        from .text import GurpsText  # the block's reader is loaded when a block is read
+
+        return GurpsText(self.key, thrust_swing, dice_text)
+
     def ladders(self) -> dict[str, Ladder]:
         return {**self._lad, "attribute": self._attr}
 
@@ -717,7 +723,9 @@ class Gurps(System):
             defence = "dodge"
         dr = pd = 0
         if item.armor:
-            jacket = reference_armor(item.armor)
+            from xsys.core.registry import catalog
+
+            jacket = reference_armor(item.armor, catalog())
             dr = int(self._lad["dr"].native(float(jacket.stops)))
             pd = passive_defense(jacket)[0]
             notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed], PD {pd} [gurps.pd; assumed]")

@@ -676,6 +676,12 @@ class NwodSystem(System):
         self._rolls: dict[tuple, Any] = {}  # (table, arguments) -> outcomes (_outcomes)
 
     # ------------------------------------------------------------------ tables
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the World of Darkness Rulebook block (text.py)."""
+        from .text import NwodText  # the block's reader is loaded when a block is read
+
+        return NwodText(self.key)
+
     def ladders(self) -> dict[str, Ladder]:
         out = dict(_LADDERS)
         out.update({lad.name: lad for lad in RANGE_LADDERS.values()})
@@ -827,7 +833,7 @@ class NwodSystem(System):
         if item.attacker_posture == "prone":
             dice_mod("nwod.prone", -2, "assumed", "attacking from prone")
         if item.armor:
-            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor).stops)).native)
+            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor, _catalog()).stops)).native)
             dice_mod("nwod.armor", -a, "assumed", f"{item.armor}: armor {a}")
         pool = strength + max(lv, 0) + sum(int(m.value) for m in mods)
         dist = successes(pool)
