@@ -52,6 +52,9 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+    # The unit its rulebook prints lengths in (ranges, distances) on a sheet: "yd", "ft" ... ("":
+    # metres, as the neutral model)
+    length_unit: ClassVar[str] = ""
     # A variant of another system (coc-zh of coc) names its parent: the loss audit reads the
     # parent's native block as this system's too. "": none.
     parent_key: ClassVar[str] = ""

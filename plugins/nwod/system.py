@@ -732,6 +732,7 @@ class NwodSystem(System):
     # the standard adult: Health = Stamina + Size (nwod.derived) with Stamina 2 and Size 5
     standard_health = 7.0
     health_rule = "nwod.derived"
+    length_unit = "yd"  # the rulebook prints ranges in yards (nwod.weapon.ranges)
     health_field = "Health"
     health_formula = "Health = Stamina + Size"
     health_range = (1, 20)
