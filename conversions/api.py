@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
+from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
 
 import msgspec
 
-from xsys.core import carried, codec, units
+from xsys.core import carried, codec, skillplan, units
 from xsys.core.errors import InputError, LossError, PluginError, XsysError
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import (PLUGIN_FAULTS, PluginHalt, Registry, check_chance, default_registry,
@@ -283,12 +283,33 @@ def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEnt
     """One stat block read by its plugin, with the ``carried:`` block of its document
     (other systems' system-only data, xsys.core.carried) put back into the neutral NPC, and
     the characteristics it carries (a coc SIZ through GURPS) back in the neutral model."""
-    comb = _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(npc, system.npc_type),
-                          want=Combatant), losses, trace, prefix)
+    res = _guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(npc, system.npc_type),
+                 want=Combatant)
+    comb = _absorb(res, losses, trace, prefix)
+    comb = _sheet_skills(system, comb, getattr(res, "sheet", None))
     comb = carried.attach(comb, getattr(npc, carried.FIELD, None))
     if comb.carried:
         comb = carried.characteristics_in(comb, _namespace_owner(registry))
+        comb = skillplan.restore(comb, _namespace_owner(registry))
     return comb
+
+
+def _sheet_skills(system: System, comb: Combatant, sheet: Any) -> Combatant:
+    """The stat block's skills as System.skills_to_neutral saw them (core.skillplan): their
+    names in the neutral NPC, and a narrow skill kept beside a better twin (CoC Sneak 30 beside
+    Hide 35) in the system's carried block, where its own stat blocks take it back verbatim."""
+    if not isinstance(sheet, dict) or not sheet or comb.sheet_skills:
+        return comb
+    fields: dict[str, Any] = {}
+    if sheet.get("skills"):
+        fields["sheet_skills"] = dict(sheet["skills"])
+    if sheet.get("carry"):
+        ns = carried.namespaces(system)[0]
+        blocks = {k: dict(v) for k, v in comb.carried.items()}
+        block = blocks.setdefault(ns, {})
+        block["skills"] = {**sheet["carry"], **(block.get("skills") or {})}
+        fields["carried"] = blocks
+    return msgspec.structs.replace(comb, **fields) if fields else comb
 
 
 def _namespace_owner(registry: Registry | None) -> Any:
@@ -365,13 +386,50 @@ def _carried_characteristics(system: System, neutral: Combatant, prefix: str, lo
     return out
 
 
+def _system_of(registry: Registry | None) -> Callable[[str], System | None]:
+    reg = registry or default_registry()
+
+    def find(key: str) -> System | None:
+        try:
+            return reg.system(key)
+        except XsysError:
+            return None
+    return find
+
+
+def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Loss], audit: "LossAudit | None",
+                    system: System) -> dict[str, dict[str, Any]]:
+    """The sheet skills a stat block does not write as they were (a broad skill's other neutral
+    skills, a twin's name), carried for the way back, each with its one report line at the
+    sheet skill's path in the source."""
+    if plan is None or not plan.carry:
+        return {}
+    for name, message in plan.lines:
+        path = f"{prefix}.skills.{name}"
+        if audit is not None:
+            try:
+                path = audit.resolve(path)[0]
+            except Exception:  # noqa: BLE001 - the neutral path still names the skill
+                pass
+        losses.append(Loss.of("kept-verbatim", path, message, skillplan.RULE, system=system.key))
+    return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
+
+
 def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
-           audit: "LossAudit | None", first: int = 0, registry: Registry | None = None) -> Any:
+           audit: "LossAudit | None", first: int = 0, registry: Registry | None = None,
+           plan: "skillplan.Plan | None" = None) -> Any:
     """A written stat block with the system-only data its system does not read itself in its
-    ``carried:`` block, each value reported (kept-verbatim) at its path in the source, and the
-    neutral characteristics it has no field for (:func:`_carried_characteristics`)."""
+    ``carried:`` block, each value reported (kept-verbatim) at its path in the source, the
+    neutral characteristics it has no field for (:func:`_carried_characteristics`) and the
+    sheet skills it does not write (:func:`_carried_skills`)."""
     block = carried.detach(system, neutral)
     chars = _carried_characteristics(system, neutral, prefix, losses, first, audit, registry)
+    sheet = _carried_skills(plan, prefix, losses, audit, system)
+    if sheet:
+        for ns, entries in sheet.items():
+            old = block.get(ns, {})
+            mine = {**(old.get(skillplan.FIELD) or {}), **entries[skillplan.FIELD]}
+            chars.setdefault(ns, {})[skillplan.FIELD] = mine
     if not block and not chars:
         return native
     if block:
@@ -413,12 +471,18 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         first = len(losses)
         method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
         want = system.npc_type if what == "npc" else system.shot_type
-        native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
+        plan = None
+        if what == "npc":  # the skills the sheet had: the core decides for every target (core.skillplan)
+            plan = skillplan.plan(system, neutral, _system_of(registry))
+            neutral = plan.combatant
+        with skillplan.writing(plan.omit if plan is not None else frozenset()):
+            native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace,
+                             prefix)
         if audit is not None:
             audit.check(system, what, neutral, native, prefix, losses, first)
         if what != "npc":
             return native
-        native = _carry(system, neutral, native, prefix, losses, audit, first, registry)
+        native = _carry(system, neutral, native, prefix, losses, audit, first, registry, plan)
         if audit is not None:  # after what is carried: a carried input crosses exactly
             _follow_derived(audit, prefix, losses, first)
         return native
@@ -585,8 +649,10 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
             return
         for name, f in _struct_fields(type(src)).items():
             value = getattr(src, name)
-            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried") and type(src) is Combatant):
-                continue  # a default states nothing; native blocks are compared by LossAudit, carried by _carry
+            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried", "sheet_skills") and type(src) is Combatant):
+                # a default states nothing; native blocks are compared by LossAudit, carried by
+                # _carry; the sheet's skill names are what the source states, not the target
+                continue
             _differences(value, getattr(back, name), f"{path}.{name}", f, out)
         return
     if isinstance(src, dict):

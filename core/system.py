@@ -16,11 +16,11 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating
+from . import cache, equating, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .ladder import Ladder, Source, Step
-from .model import Combatant, Shot
+from .model import Combatant, SheetSkill, Shot
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
@@ -349,7 +349,33 @@ class System:
                     col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
                              rules=[lad.steps[0].rule], source=lad.steps[0].source,
                              note=_battery_note(k))
+            sheet = col.sheet.setdefault("skills", {})
+            sheet[native] = SheetSkill(system=self.key, level=level, covers=list(keys))
+        self._narrow_twins(levels, src, col, path)
         return out
+
+    def _narrow_twins(self, levels: Mapping[str, Any], src: Mapping[str, tuple[str, Any, float]], col: Collector,
+                      path: str) -> None:
+        """Several narrow skills of one stat block that cross as one neutral skill (CoC Hide and
+        Sneak are both the neutral stealth): the best crosses and is the sheet's skill for it; each
+        other one is kept verbatim (``sheet["carry"]``, the source's carried block), so a stat
+        block of this skill list gets it back as it was and no other system is given a second
+        value for one neutral skill. Close-combat skills are not twins: the best crosses and a
+        target writes it for its weapon lines (core.melee.melee_skills_written)."""
+        spec = self.skills()
+        sheet = col.sheet.get("skills", {})
+        for native, level in levels.items():
+            keys = spec.get(native) or ()
+            if len(keys) != 1 or reference_class(keys[0]) or keys[0] not in src:
+                continue
+            best, best_level, _ = src[keys[0]]
+            if best == native or len(spec.get(best) or ()) != 1:
+                continue
+            sheet.pop(native, None)
+            col.sheet.setdefault("carry", {})[native] = level
+            col.loss("kept-verbatim", f"{path}.{native}", f"{native} {level} and {best} {best_level} are both the "
+                     f"neutral {keys[0]}: {best} {best_level} crosses; {native} {level} is kept for the way back",
+                     self.competence_rule(native))
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -358,7 +384,10 @@ class System:
         out: dict[str, Any] = {}
         spec = self.skills()
         ctx = dict(context or {})
+        omit = skillplan.omitted()  # twins the sheet did not name (CoC Sneak beside a stated Hide)
         for native, keys in spec.items():
+            if native in omit:
+                continue
             found = []
             for k in keys:
                 if k not in chances:

@@ -154,12 +154,16 @@ T = TypeVar("T")
 class Result(Generic[T]):
     """A converted value with its loss report and trace."""
 
-    __slots__ = ("value", "losses", "trace")
+    __slots__ = ("value", "losses", "trace", "sheet")
 
-    def __init__(self, value: T, losses: list[Loss] | None = None, trace: list[TraceEntry] | None = None):
+    def __init__(self, value: T, losses: list[Loss] | None = None, trace: list[TraceEntry] | None = None,
+                 sheet: dict[str, Any] | None = None):
         self.value = value
         self.losses = losses if losses is not None else []
         self.trace = trace if trace is not None else []
+        # what System.skills_to_neutral saw of the stat block's skills (core.skillplan): native
+        # name -> SheetSkill, and "@carry" -> the skills kept verbatim beside a better one
+        self.sheet = sheet if sheet is not None else {}
 
     def __repr__(self) -> str:
         return f"Result({self.value!r}, losses={len(self.losses)}, trace={len(self.trace)})"
@@ -185,9 +189,10 @@ class Collector:
     when nobody will read the trace: :meth:`step` then records nothing, and callers may
     skip building the texts they would pass to it."""
 
-    __slots__ = ("losses", "trace", "system", "tracing")
+    __slots__ = ("losses", "trace", "system", "tracing", "sheet")
 
     def __init__(self, system: str = ""):
+        self.sheet: dict[str, Any] = {}
         self.losses: list[Loss] = []
         self.trace: list[TraceEntry] = []
         self.system = system
@@ -204,7 +209,7 @@ class Collector:
                                      target_value=target_value, rules=rules or [], source=source, note=note))
 
     def result(self, value: T) -> Result[T]:
-        return Result(value, self.losses, self.trace)
+        return Result(value, self.losses, self.trace, self.sheet)
 
 
 def fraction_text(p: Fraction) -> str:
