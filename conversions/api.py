@@ -283,33 +283,13 @@ def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEnt
     """One stat block read by its plugin, with the ``carried:`` block of its document
     (other systems' system-only data, xsys.core.carried) put back into the neutral NPC, and
     the characteristics it carries (a coc SIZ through GURPS) back in the neutral model."""
-    res = _guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(npc, system.npc_type),
-                 want=Combatant)
-    comb = _absorb(res, losses, trace, prefix)
-    comb = _sheet_skills(system, comb, getattr(res, "sheet", None))
+    comb = _absorb(_guard(system, "npc_to_neutral", system.npc_to_neutral, _native_fields(npc, system.npc_type),
+                          want=Combatant), losses, trace, prefix)
     comb = carried.attach(comb, getattr(npc, carried.FIELD, None))
     if comb.carried:
         comb = carried.characteristics_in(comb, _namespace_owner(registry))
-        comb = skillplan.restore(comb, _namespace_owner(registry))
+        comb = skillplan.restore(comb, _namespace_owner(registry), system)
     return comb
-
-
-def _sheet_skills(system: System, comb: Combatant, sheet: Any) -> Combatant:
-    """The stat block's skills as System.skills_to_neutral saw them (core.skillplan): their
-    names in the neutral NPC, and a narrow skill kept beside a better twin (CoC Sneak 30 beside
-    Hide 35) in the system's carried block, where its own stat blocks take it back verbatim."""
-    if not isinstance(sheet, dict) or not sheet or comb.sheet_skills:
-        return comb
-    fields: dict[str, Any] = {}
-    if sheet.get("skills"):
-        fields["sheet_skills"] = dict(sheet["skills"])
-    if sheet.get("carry"):
-        ns = carried.namespaces(system)[0]
-        blocks = {k: dict(v) for k, v in comb.carried.items()}
-        block = blocks.setdefault(ns, {})
-        block["skills"] = {**sheet["carry"], **(block.get("skills") or {})}
-        fields["carried"] = blocks
-    return msgspec.structs.replace(comb, **fields) if fields else comb
 
 
 def _namespace_owner(registry: Registry | None) -> Any:
@@ -475,9 +455,7 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         if what == "npc":  # the skills the sheet had: the core decides for every target (core.skillplan)
             plan = skillplan.plan(system, neutral, _system_of(registry))
             neutral = plan.combatant
-        with skillplan.writing(plan.omit if plan is not None else frozenset()):
-            native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace,
-                             prefix)
+        native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
         if audit is not None:
             audit.check(system, what, neutral, native, prefix, losses, first)
         if what != "npc":

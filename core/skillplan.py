@@ -62,7 +62,6 @@ def writing(omit: frozenset[str]) -> Iterator[None]:
 
 class Plan(msgspec.Struct, kw_only=True):
     combatant: Combatant  # with only the skills the target writes
-    omit: frozenset[str] = frozenset()  # target skills not written (twins the sheet did not name)
     carry: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)  # namespace -> name -> level
     lines: list[tuple[str, str]] = msgspec.field(default_factory=list)  # (native name, report message)
 
@@ -166,20 +165,30 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         none = [k for k in gone if k not in covered]
         lines.append((name, f"{name} {s.level} ({s.system}) stands for {target.name} {', '.join(natives)}"
                       f"{' and ' + ', '.join(none) + ' (no skill of its own)' if none else ''}; written: "
-                      f"{', '.join(wrote) or 'none'}; the others are carried at carried.{ns}.{FIELD}.{name} "
+                      f"{', '.join(wrote) or 'none'}; {'the others' if wrote else 'all'} not expressible in "
+                      f"{target.key} without lines the sheet never had: carried at carried.{ns}.{FIELD}.{name} "
                       f"(equated values: {', '.join(rest)})"))
 
-    # twins: several target skills for one stated neutral skill
-    omit: set[str] = set()
     stated = _stated(sheet)
+    # a stated skill the target has no skill for: the sheet's line is carried as it was
+    for name, s in sheet.items():
+        k = s.covers[0] if len(s.covers) == 1 else None
+        if k is None or k in covered or k not in out_skills or k in target.derived_skills():
+            continue
+        owner = system_of(s.system)
+        if owner is None or namespaces(owner)[0] in own:
+            continue
+        ns = namespaces(owner)[0]
+        out_skills.pop(k, None)
+        carry.setdefault(ns, {})[name] = s.level
+        lines.append((name, f"{name} {s.level} ({s.system}): {target.name} has no skill for {k}; not expressible "
+                            f"in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
+
+    # twins: a sheet of a system with several skills for one neutral skill keeps its names
     for k in stated:
         if reference_class(k) or k not in out_skills:
             continue
         twins = [n for n, ks in spec.items() if k in ks]
-        if len(twins) > 1:
-            named = [n for n in twins if n in sheet]
-            if named:
-                omit |= {n for n in twins if n not in named and list(spec[n]) == [k]}
         for name, s in sheet.items():
             if s.covers != [k] or name in twins:
                 continue
@@ -190,18 +199,56 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
             if len(theirs) > 1:  # the way back must know which of its twins the sheet had
                 ns = namespaces(owner)[0]
                 carry.setdefault(ns, {})[name] = s.level
-                lines.append((name, f"{name} {s.level} ({s.system}): the {s.system} sheet's own skill for the "
-                                    f"neutral {k} (of {', '.join(theirs)}); carried at carried.{ns}.{FIELD}.{name} "
-                                    f"for the way back"))
+                lines.append((name, f"{name} {s.level} ({s.system}): which of {', '.join(theirs)} the sheet had "
+                                    f"for the neutral {k} is not expressible in {target.key}: carried at "
+                                    f"carried.{ns}.{FIELD}.{name} for the way back"))
     out = combatant if out_skills == skills else msgspec.structs.replace(combatant, skills=out_skills)
-    return Plan(combatant=out, omit=frozenset(omit), carry=carry, lines=lines)
+    return Plan(combatant=out, carry=carry, lines=lines)
 
 
-def restore(combatant: Combatant, owner: Callable[[str], Any]) -> Combatant:
+def twins(target: Any, combatant: Combatant) -> frozenset[str]:
+    """`target`'s skills not to write for `combatant`: where it has several skills for one
+    neutral skill the sheet stated (CoC Hide and Sneak: stealth) and the sheet named some of
+    them, the others. None named (GURPS Stealth): all are written."""
+    sheet = combatant.sheet_skills
+    if not sheet:
+        return frozenset()
+    spec = target.skills()
+    omit: set[str] = set()
+    for k in _stated(sheet):
+        if reference_class(k):
+            continue
+        natives = [n for n, ks in spec.items() if k in ks]
+        if len(natives) > 1 and any(n in sheet for n in natives):
+            omit |= {n for n in natives if n not in sheet and list(spec[n]) == [k]}
+    return frozenset(omit)
+
+
+def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float) -> bool:
+    """Whether `reader`'s stat block holds for neutral skill `k` just what it writes for the
+    carried line's competence (so the line comes back exactly; an edited value is converted)."""
+    if reader is None:
+        return False
+    ctx = _context(reader, combatant)
+    for native, keys in reader.skills().items():
+        if k in keys:
+            try:
+                c = {**ctx, "@key": k}
+                back = reader.competence(native, reader.level_for(native, carried_value, c), c)
+            except Exception:  # noqa: BLE001 - not comparable: the document's value stands
+                return False
+            return abs(float(back) - float(present)) < 1e-9
+    return False
+
+
+def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = None) -> Combatant:
     """`combatant` with the sheet skills its carried block holds (``carried.<ns>.sheet_skills``)
     back: each one's neutral skills the document does not state itself, at the competences of
-    ``owner(ns)``'s own ladders, and its name among the sheet's skills. An entry that is not a
-    skill and level of that system (a hand edit) stays carried, as written."""
+    ``owner(ns)``'s own ladders, and its name among the sheet's skills. A neutral skill the
+    document (of system `reader`) does state keeps the document's value, unless that value is
+    just what `reader` writes for the carried line (unedited): then the line's own competence,
+    so a CoC Sneak 20 comes back as 20, not as the nearest of the other system's coarser steps.
+    An entry that is not a skill and level of that system (a hand edit) stays carried."""
     if not any(isinstance(b, dict) and FIELD in b for b in combatant.carried.values()):
         return combatant
     skills = dict(combatant.skills)
@@ -221,8 +268,9 @@ def restore(combatant: Combatant, owner: Callable[[str], Any]) -> Combatant:
                 keep[name] = level
                 continue
             for k in keys:
-                if k not in skills:
-                    skills[k] = float(system.competence(name, level, {**ctx, "@key": k}))
+                value = float(system.competence(name, level, {**ctx, "@key": k}))
+                if k not in skills or (len(keys) == 1 and _unedited(reader, combatant, k, value, skills[k])):
+                    skills[k] = value
             sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))
         rest = {k: v for k, v in block.items() if k != FIELD}
         if keep:
@@ -232,4 +280,4 @@ def restore(combatant: Combatant, owner: Callable[[str], Any]) -> Combatant:
     return msgspec.structs.replace(combatant, skills=skills, sheet_skills=sheet, carried=blocks)
 
 
-__all__ = ["FIELD", "Plan", "implied", "omitted", "plan", "restore", "used", "writing"]
+__all__ = ["FIELD", "Plan", "implied", "omitted", "plan", "restore", "twins", "used", "writing"]

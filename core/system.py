@@ -11,6 +11,7 @@ adult-population percentile, skills by equated competence (core.equating), the s
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
@@ -44,6 +45,24 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every system's npc_from_neutral writes the skills the sheet had, decided here for all
+        # of them (core.skillplan.twins: of CoC's Hide and Sneak, those a sheet named): its
+        # skills_from_neutral skips the others, whatever plugin calls it.
+        super().__init_subclass__(**kwargs)
+        fn = cls.__dict__.get("npc_from_neutral")
+        if fn is None or getattr(fn, "_xsys_sheet", False):
+            return
+
+        @functools.wraps(fn)
+        def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
+            omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
+            with skillplan.writing(omit):
+                return fn(self, combatant, *args, **kw)
+
+        npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
+        cls.npc_from_neutral = npc_from_neutral  # type: ignore[method-assign]
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -372,7 +391,9 @@ class System:
             if best == native or len(spec.get(best) or ()) != 1:
                 continue
             sheet.pop(native, None)
-            col.sheet.setdefault("carry", {})[native] = level
+            from .carried import namespaces
+
+            col.sheet.setdefault("carry", (namespaces(self)[0], {}))[1][native] = level
             col.loss("kept-verbatim", f"{path}.{native}", f"{native} {level} and {best} {best_level} are both the "
                      f"neutral {keys[0]}: {best} {best_level} crosses; {native} {level} is kept for the way back",
                      self.competence_rule(native))

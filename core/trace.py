@@ -209,7 +209,30 @@ class Collector:
                                      target_value=target_value, rules=rules or [], source=source, note=note))
 
     def result(self, value: T) -> Result[T]:
+        if self.sheet and not getattr(value, "sheet_skills", True):
+            value = _with_sheet(value, self.sheet)
         return Result(value, self.losses, self.trace, self.sheet)
+
+
+def _with_sheet(combatant: Any, sheet: dict[str, Any]) -> Any:
+    """A neutral NPC with what System.skills_to_neutral saw of its stat block's skills
+    (core.skillplan): their names (``sheet_skills``), and a narrow skill kept beside a better
+    twin (CoC Sneak 30 beside Hide 35) in its system's carried block, where that system's own
+    stat blocks take it back verbatim."""
+    from .model import Combatant
+
+    if type(combatant) is not Combatant:
+        return combatant
+    fields: dict[str, Any] = {}
+    if sheet.get("skills"):
+        fields["sheet_skills"] = dict(sheet["skills"])
+    if sheet.get("carry"):
+        ns, carry = sheet["carry"]
+        blocks = {k: dict(v) for k, v in combatant.carried.items()}
+        block = blocks.setdefault(ns, {})
+        block["skills"] = {**carry, **(block.get("skills") or {})}
+        fields["carried"] = blocks
+    return msgspec.structs.replace(combatant, **fields) if fields else combatant
 
 
 def fraction_text(p: Fraction) -> str:
