@@ -196,7 +196,16 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
             if owner is None or namespaces(owner)[0] in own:
                 continue
             theirs = [n for n, ks in owner.skills().items() if k in ks]
-            if len(theirs) > 1:  # the way back must know which of its twins the sheet had
+            broad = [n for n in twins if len(spec[n]) > 1]
+            if broad and len(theirs) == 1 and twins == broad:
+                # written under a broad skill (CoC Conceal as nWoD Larceny): read back, the broad
+                # skill only implies it, so the sheet's own line rides along to be written again
+                ns = namespaces(owner)[0]
+                carry.setdefault(ns, {})[name] = s.level
+                lines.append((name, f"{name} {s.level} ({s.system}) is written as {', '.join(broad)}, which "
+                                    f"stands for more; the line itself is not expressible in {target.key}: carried "
+                                    f"at carried.{ns}.{FIELD}.{name} for the way back"))
+            elif len(theirs) > 1:  # the way back must know which of its twins the sheet had
                 ns = namespaces(owner)[0]
                 carry.setdefault(ns, {})[name] = s.level
                 lines.append((name, f"{name} {s.level} ({s.system}): which of {', '.join(theirs)} the sheet had "
