@@ -811,19 +811,20 @@ def _far_values(d: _Diff) -> list[Any]:
 
 # Whether a system writes a field at all (LossAudit._written_at_all) takes up to two trips
 # through it per field that an item reads back without, and a roster asks it for the same
-# fields of every NPC. A built-in system's answer is remembered for the process, keyed by
+# fields of every NPC. A system's answer is remembered for the process (unless it sets
+# System.remember = False), keyed by
 # all it can depend on: the system object (its settings), what is written, the field's path,
 # the values tried and the field's default (each with its type), and the item's shape: its
 # fractional numbers (a field, or a mapping of them: characteristics, skills) by their type
 # alone, its own name and notes left out, of its native blocks (and what is carried) those
 # the system reads -- its own and its parent's (coc-zh reads coc's) -- and everything else
-# (weapons, armor, text, whole numbers, flags) exactly. The assumption: a built-in system
+# (weapons, armor, text, whole numbers, flags) exactly. The assumption: a system
 # writes a field or not whatever the fractional values of the item's characteristics,
 # skills and other number fields, its name and other systems' blocks. (The shape is kept as
 # a 16-byte digest, and so is each key.)
 # tests/test_written_memo.py converts every fixture and generated rosters to every system,
-# whole and streamed, with the memo on and off and compares the bytes. A third-party system
-# is never remembered.
+# whole and streamed, with the memo on and off and compares the bytes; the conformance kit
+# does the same for any plugin's fixtures (xsys.testing).
 
 WRITTEN_MEMO = True  # off: asked every time (tests compare the two)
 _WRITTEN_LIMIT = 20_000  # entries per system (at most about 6 MB): memory stays flat however long the run
@@ -866,10 +867,6 @@ def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> bytes:
         else:
             out.append(["V", name, encode(value)])
     return hashlib.blake2b(encode(out), digest_size=16).digest()
-
-
-def _builtin_system(system: System) -> bool:
-    return type(system).__module__.startswith("xsys.plugins.")
 
 
 class LossAudit:
@@ -1051,7 +1048,7 @@ class LossAudit:
         far = _far_values(d)
         if not far:
             return False
-        if not (WRITTEN_MEMO and _builtin_system(system)):
+        if not (WRITTEN_MEMO and getattr(system, "remember", True)):
             return self._try_written(system, what, neutral, tokens, far, d)
         try:
             if self._shaped is None or self._shaped[0] is not neutral or self._shaped[1] is not system:

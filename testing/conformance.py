@@ -17,6 +17,7 @@ from xsys.core.system import System
 from xsys.core.units import Illuminance, Length, Speed
 from xsys.core.vocab import POSTURES, SKILLS
 
+_NONE = object()
 FIREARM_CLASSES = ("handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg")
 BARRIER_MATERIALS = ("soft-wood", "hard-wood", "brick", "concrete", "mild-steel", "sand")
 
@@ -255,6 +256,37 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                 checked += 1
             if folder.is_dir():
                 assert checked, f"no {key} NPC fixtures found in {folder}"
+
+        def test_remembering_changes_nothing(self) -> None:
+            """The core remembers a system's answers (System.remember, core.memo) and which fields
+            it writes (the loss audit): each fixture converts to every installed system to the same
+            bytes with the memos and without them. A plugin that fails this sets remember = False."""
+            from xsys.conversions import api, documents
+
+            if not system().remember:
+                return
+            folder = Path(fixtures) if fixtures is not None else Path("fixtures") / key
+            files = sorted(folder.rglob("*.yaml"))[:6] if folder.is_dir() else []
+            targets = [k for k in reg().keys() if k != key][:6]
+            cls = type(system())
+            for f in files:
+                plain = documents.read_plain(f)
+                if not isinstance(plain, dict) or plain.get("system") != key:
+                    continue
+                for to in targets:
+                    with_memo = documents.dumps(api.convert(plain, to, registry=reg()).document, "yaml")
+                    saved, api.WRITTEN_MEMO = api.WRITTEN_MEMO, False
+                    own = cls.__dict__.get("remember", _NONE)
+                    cls.remember = False
+                    try:
+                        without = documents.dumps(api.convert(plain, to, registry=reg()).document, "yaml")
+                    finally:
+                        api.WRITTEN_MEMO = saved
+                        if own is _NONE:
+                            del cls.remember
+                        else:
+                            cls.remember = own
+                    assert with_memo == without, f"{f} -> {to}: remembered answers change the output"
 
     Conformance.__name__ = f"TestConformance_{key.replace('-', '_')}"
     Conformance.__qualname__ = Conformance.__name__
