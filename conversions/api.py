@@ -1989,7 +1989,7 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
     if fmt == "md":
         from .markdown import render
 
-        return render(conv, explain).encode("utf-8")
+        return render(conv, explain, shot_checks(conv)).encode("utf-8")
     plain = codec.to_builtins(conv.document)
     meta = conv.meta(explain)
     # a canonical document is its own canonical form: its plain data is what digest() hashes
@@ -1997,3 +1997,24 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
     # what the document is comes first, then its fields, then what xsys adds
     head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
     return documents.dumps({**head, **plain, "xsys": meta}, fmt)
+
+
+def shot_checks(conv: Conversion) -> list[Any]:
+    """For each shot of a converted shot or scenario, in order, the target system's own check
+    of it (odds), or the XsysError that stopped the check: what a Markdown sheet states as the
+    number the table rolls against. Empty for the neutral model, for NPCs and rosters, and for
+    a document whose shots cannot be read back."""
+    if conv.target_system == NEUTRAL or conv.kind not in ("shot", "scenario"):
+        return []
+    try:
+        loaded = Loaded(conv.document, conv.target_system, conv.kind, "<converted>", {})
+        shots, _ = shots_of(loaded)
+    except XsysError:
+        return []
+    out: list[Any] = []
+    for _, shot in shots:
+        try:
+            out.append(odds(shot, [conv.target_system])[0].check)
+        except XsysError as exc:
+            out.append(exc)
+    return out

@@ -148,6 +148,9 @@ def test_golden_outputs(rel, bundled):
     problems = []
     if missing or extra:
         problems.append(f"{rel}: cases stored but not produced now: {missing}; produced but not stored: {extra}")
+        if extra:  # an output become a refusal (or the other way): what it says now
+            problems.append(f"{extra[0]} now begins:\n" + "\n".join(
+                got[extra[0]].decode("utf-8", "replace").splitlines()[:12]))
     for n in changed:
         problems.append(f"{rel} -> {n} differs ({len(changed)} case(s) in all):\n"
                         + _first_difference(f"{folder.relative_to(GOLDEN).as_posix()}/{n}", stored[n], got[n]))

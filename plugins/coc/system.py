@@ -445,7 +445,7 @@ class CocSystem(System):
                                  why=f"the adult's {'Dodge' if defence == 'dodge' else 'Fist/Punch parry'} {value}%"))
         armor = 0
         if item.armor:
-            armor = int(self.armor_value(reference_armor(item.armor))[0])
+            armor = int(self.armor_value(reference_armor(item.armor, _catalog()))[0])
             rule, src = self.MELEE_RULES["armor"]
             notes.append(f"{item.armor}: armor {armor} [{rule}; {src}]")
         n, sides, plus = self.MELEE_DICE.get(cls, self.MELEE_DICE["club"])

@@ -125,9 +125,8 @@ def success(effective: int) -> Fraction:
 
 # ---- data ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
 def _toml(name: str) -> dict[str, Any]:
-    return cache.load_toml(HERE / name)
+    return cache.package_toml(__package__, name)
 
 
 @lru_cache(maxsize=None)
@@ -718,7 +717,9 @@ class Gurps(System):
             defence = "dodge"
         dr = pd = 0
         if item.armor:
-            jacket = reference_armor(item.armor)
+            from xsys.core.registry import catalog
+
+            jacket = reference_armor(item.armor, catalog())
             dr = int(self._lad["dr"].native(float(jacket.stops)))
             pd = passive_defense(jacket)[0]
             notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed], PD {pd} [gurps.pd; assumed]")

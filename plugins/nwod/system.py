@@ -49,10 +49,8 @@ Text = Annotated[str, Meta(max_length=20_000)]
 
 
 def _load_tables() -> tuple[dict[str, Any], dict[str, Ladder]]:
-    res = resources.files(__package__).joinpath("tables.toml")
-    with resources.as_file(res) as path:
-        data = cache.load_toml(path)
-    return data, ladders_from_data(data, str(path))
+    data = cache.package_toml(__package__)
+    return data, ladders_from_data(data, str(resources.files(__package__).joinpath("tables.toml")))
 
 
 TABLES, _LADDERS = _load_tables()
@@ -829,7 +827,7 @@ class NwodSystem(System):
         if item.attacker_posture == "prone":
             dice_mod("nwod.prone", -2, "assumed", "attacking from prone")
         if item.armor:
-            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor).stops)).native)
+            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor, _catalog()).stops)).native)
             dice_mod("nwod.armor", -a, "assumed", f"{item.armor}: armor {a}")
         pool = strength + max(lv, 0) + sum(int(m.value) for m in mods)
         dist = successes(pool)

@@ -16,14 +16,13 @@ import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequence, get_args
 
 import msgspec
 from msgspec import Meta
 
 from xsys.core import armorline, carried, codec, dice
-from xsys.core.cache import load_toml
+from xsys.core.cache import package_toml
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
@@ -58,12 +57,9 @@ ZERO = Fraction(0)
 
 # ---- tables -----------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
 def tables() -> dict[str, Any]:
     """tables.toml, parsed once."""
-    res = resources.files(__package__).joinpath("tables.toml")
-    with resources.as_file(res) as path:
-        return load_toml(path)
+    return package_toml(__package__)
 
 
 def _range_ladder(name: str, spec: Mapping[str, Any]) -> Ladder:
