@@ -134,8 +134,9 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     kept = {k for native in written for k in spec[native] if k in skills}
     dropped = {k for k in broad_of if k in skills and k in covered and k not in kept}
     by_broad: dict[str, list[str]] = {}
-    for k in dropped:
-        by_broad.setdefault(broad_of[k], []).append(k)
+    for k in broad_of:  # the sheet's order, not a set's: the same output in every process
+        if k in dropped:
+            by_broad.setdefault(broad_of[k], []).append(k)
     out_skills = dict(skills)
     ctx = None
     for name, keys in by_broad.items():
@@ -169,7 +170,6 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
                       f"{target.key} without lines the sheet never had: carried at carried.{ns}.{FIELD}.{name} "
                       f"(equated values: {', '.join(rest)})"))
 
-    stated = _stated(sheet)
     # a stated skill the target has no skill for: the sheet's line is carried as it was
     for name, s in sheet.items():
         k = s.covers[0] if len(s.covers) == 1 else None
@@ -185,32 +185,35 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
                             f"in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
 
     # twins: a sheet of a system with several skills for one neutral skill keeps its names
-    for k in stated:
+    # (in the sheet's order, so the report lines and carried entries are the same in every run)
+    for name, s in sheet.items():
+        if len(s.covers) != 1:
+            continue
+        k = s.covers[0]
         if reference_class(k) or k not in out_skills:
             continue
         twins = [n for n, ks in spec.items() if k in ks]
-        for name, s in sheet.items():
-            if s.covers != [k] or name in twins:
-                continue
-            owner = system_of(s.system)
-            if owner is None or namespaces(owner)[0] in own:
-                continue
-            theirs = [n for n, ks in owner.skills().items() if k in ks]
-            broad = [n for n in twins if len(spec[n]) > 1]
-            if broad and len(theirs) == 1 and twins == broad:
-                # written under a broad skill (CoC Conceal as nWoD Larceny): read back, the broad
-                # skill only implies it, so the sheet's own line rides along to be written again
-                ns = namespaces(owner)[0]
-                carry.setdefault(ns, {})[name] = s.level
-                lines.append((name, f"{name} {s.level} ({s.system}) is written as {', '.join(broad)}, which "
-                                    f"stands for more; the line itself is not expressible in {target.key}: carried "
-                                    f"at carried.{ns}.{FIELD}.{name} for the way back"))
-            elif len(theirs) > 1:  # the way back must know which of its twins the sheet had
-                ns = namespaces(owner)[0]
-                carry.setdefault(ns, {})[name] = s.level
-                lines.append((name, f"{name} {s.level} ({s.system}): which of {', '.join(theirs)} the sheet had "
-                                    f"for the neutral {k} is not expressible in {target.key}: carried at "
-                                    f"carried.{ns}.{FIELD}.{name} for the way back"))
+        if name in twins:
+            continue
+        owner = system_of(s.system)
+        if owner is None or namespaces(owner)[0] in own:
+            continue
+        theirs = [n for n, ks in owner.skills().items() if k in ks]
+        broad = [n for n in twins if len(spec[n]) > 1]
+        if broad and len(theirs) == 1 and twins == broad:
+            # written under a broad skill (CoC Conceal as nWoD Larceny): read back, the broad
+            # skill only implies it, so the sheet's own line rides along to be written again
+            ns = namespaces(owner)[0]
+            carry.setdefault(ns, {})[name] = s.level
+            lines.append((name, f"{name} {s.level} ({s.system}) is written as {', '.join(broad)}, which "
+                                f"stands for more; the line itself is not expressible in {target.key}: carried "
+                                f"at carried.{ns}.{FIELD}.{name} for the way back"))
+        elif len(theirs) > 1:  # the way back must know which of its twins the sheet had
+            ns = namespaces(owner)[0]
+            carry.setdefault(ns, {})[name] = s.level
+            lines.append((name, f"{name} {s.level} ({s.system}): which of {', '.join(theirs)} the sheet had "
+                                f"for the neutral {k} is not expressible in {target.key}: carried at "
+                                f"carried.{ns}.{FIELD}.{name} for the way back"))
     out = combatant if out_skills == skills else msgspec.structs.replace(combatant, skills=out_skills)
     return Plan(combatant=out, carry=carry, lines=lines)
 

@@ -5,6 +5,9 @@ CoC sheet without Sneak does not gain one, and GURPS Stealth 14 is a CoC Sneak."
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from xsys.conversions import api
@@ -90,3 +93,20 @@ def test_narrow_to_broad_stays_the_best_of_the_narrow_skills():
     back = _plain(_go(doc, "coc").document)
     assert GUNS & set(back["skills"]) == {"Handgun", "SMG", "Rifle"}
     assert (back["skills"]["Handgun"], back["skills"]["SMG"], back["skills"]["Rifle"]) == (70, 65, 68)  # Rifle merged into Firearms 2 (reported)
+
+
+def test_the_carried_sheet_skills_and_their_lines_keep_the_sheet_order_in_every_process():
+    # GURPS Guns (Pistol) 13, Lockpicking 12 and Holdout 12 are each written under a broad nWoD
+    # skill and carried; the carried block and the report lines follow the sheet, whatever the
+    # process's string hashing (a set's order once made the CLI's output differ from the API's)
+    code = ("from pathlib import Path; from xsys.conversions import api; from xsys.core import codec; "
+            f"d = codec.to_builtins(api.load(Path({str(ROOT / 'fixtures/gurps/npcs/investigator.yaml')!r})).document); "
+            "d.pop('xsys', None); c = api.convert(api.from_plain(d), 'nwod', fresh=True, trace=False); "
+            "print(list(c.document.carried['gurps']['sheet_skills'])); "
+            "print([x.path for x in c.losses if x.rule == 'core.skillplan'])")
+    want = ("['Guns (Pistol)', 'Lockpicking', 'Holdout']\n"
+            "['$.skills.Guns (Pistol)', '$.skills.Lockpicking', '$.skills.Holdout']\n")
+    for seed in ("0", "1", "2", "3"):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, timeout=60)
+        assert r.stdout == want, (seed, r.stdout, r.stderr[-2000:])
