@@ -388,7 +388,7 @@ def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Los
         path = f"{prefix}.skills.{name}"
         if audit is not None:
             try:
-                path = audit.resolve(path)[0]
+                path = audit.sheet_skill(prefix, name)
             except Exception:  # noqa: BLE001 - the neutral path still names the skill
                 pass
         losses.append(Loss.of("kept-verbatim", path, message, skillplan.RULE, system=system.key))
@@ -1280,6 +1280,19 @@ class LossAudit:
                     if isinstance(val, dict) and native in val:
                         return _path_text([*(_tokens(prefix) or ()), key, native]), True
         return where, exact
+
+    def sheet_skill(self, prefix: str, native: str) -> str:
+        """The source's line of the skill it calls `native` in the item at `prefix`: under its
+        ``skills``, or wherever its system keeps them (pl-trudnosc: ``umiejętności``), so a
+        report line about Broń długa names ``$.umiejętności.Broń długa``, not the whole NPC."""
+        where, exact = self.resolve(f"{prefix}.skills.{native}")
+        if exact:
+            return where
+        item = _get(self.plain, list(_tokens(prefix) or ()))
+        for key, val in (item.items() if isinstance(item, dict) else ()):
+            if isinstance(val, dict) and native in val:
+                return _path_text([*(_tokens(prefix) or ()), key, native])
+        return where
 
     def _placed(self, loss: Loss) -> Loss:
         where, _ = self.resolve(loss.path)

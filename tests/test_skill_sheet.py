@@ -110,3 +110,13 @@ def test_the_carried_sheet_skills_and_their_lines_keep_the_sheet_order_in_every_
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}, timeout=60)
         assert r.stdout == want, (seed, r.stdout, r.stderr[-2000:])
+
+
+def test_a_carried_polish_skill_is_reported_at_its_own_line():
+    # the Polish sheet keeps its skills under umiejętności: the report line about Broń długa 4
+    # (written as CoC Rifle for the Mauser, the rest carried) names that line, not the whole NPC
+    conv = _go(_load("pl-trudnosc/npcs/sierzant_kowalski.yaml"), "coc")
+    (line,) = [x for x in conv.losses if x.rule == "core.skillplan"]
+    assert line.path == "$.umiejętności.Broń długa"
+    assert line.message.startswith("Broń długa 4 (pl-trudnosc) stands for Call of Cthulhu Rifle, Shotgun, SMG, "
+                                   "Machine Gun; written: Rifle (the NPC's weapon)")
