@@ -49,6 +49,20 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+    # A variant of another system (coc-zh of coc) names its parent: the loss audit reads the
+    # parent's native block as this system's too. "": none.
+    parent_key: ClassVar[str] = ""
+    # The namespaces of Combatant.carried that this system's sheets read and write themselves
+    # (core.carried): a family of systems shares one ("coc" for coc and coc-zh). Empty: the key.
+    carried_namespaces: ClassVar[tuple[str, ...]] = ()
+    # Set by the registry on every instance: who provides it ("xsys-coc7 1.0 (plugin coc7)"),
+    # for messages that name a plugin.
+    xsys_plugin: str = ""
+
+    def markdown_npc(self, npc: Any) -> str | None:
+        """This system's own Markdown for a native stat block on ``--format md`` (None: xsys
+        writes the sheet from the document's fields, its derived values and legend)."""
+        return None
 
     # The core remembers a system's answers to skill_ladder, competence and level_for per
     # instance (core.memo), for every system alike. False: this system's answers are not
