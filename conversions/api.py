@@ -1530,8 +1530,7 @@ def _origin_of(loaded: Loaded, depth: int = ORIGIN_DEPTH, carry: bool = True) ->
 
 
 def _kept(block: dict[str, Any], kind: str) -> dict[str, Any]:
-    """An origin block as a document of this kind keeps it: a roster's packed (issue 19,
-    conversions/origin.py), any other's a readable copy."""
+    """An origin block as a document of this kind keeps it: a roster's packed (conversions/origin.py), any other's a readable copy."""
     from .origin import pack, packs
 
     return pack(block) if packs(kind) else block

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
 from . import cache, equating, memo, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
+from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
 from .model import Combatant, SheetSkill, Shot
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
+
+if TYPE_CHECKING:
+    from .textblock import TextLayout
 
 
 class CharacteristicSpec(msgspec.Struct, frozen=True):
@@ -102,6 +106,18 @@ class System:
 
     def label(self) -> str:
         return f"{self.name} ({self.edition})" if self.edition else self.name
+
+    # ---- plain-text stat blocks --------------------------------------------------------
+    def text_layout(self) -> "TextLayout | None":
+        """How this system's NPCs print as plain-text stat blocks (``.txt``), or None (the
+        default): no text block reads into it or is written from it.
+
+        A :class:`xsys.core.textblock.TextLayout` says whether a block is this system's
+        (``score``: how many of its stats the block shows), reads a block's lines into the
+        system's plain document with what it could not read and what it assumed (``read``),
+        and prints a document as a block (``write``); the core's ``textblock`` module holds
+        the shared line machinery (headings, items, stat pairs, name, description)."""
+        return None
 
     # ---- tables ------------------------------------------------------------------------
     def ladders(self) -> dict[str, Ladder]:
@@ -335,6 +351,21 @@ class System:
         for lad in self.ladders().values():
             ids |= lad.rules()
         return ids
+
+    def formulas(self) -> Sequence[Formula]:
+        """The rules of this system that compute something from values a user gives:
+        ``xsys rules SYSTEM RULE-ID --NAME VALUE ...`` evaluates them. Each is a
+        :class:`xsys.core.formulas.Formula` whose ``rule`` is one of :meth:`rule_ids` (or whose
+        ``covers`` are); build them with :class:`xsys.core.formulas.Formulas`. Default: none."""
+        return ()
+
+    def rule_notes(self) -> Mapping[str, RuleNote]:
+        """Rule ID -> what this system's data says about that rule (:class:`xsys.core.formulas.RuleNote`:
+        title, text, source, the table it lives in, its rows), for ``xsys rules``. The command
+        also reads every ladder step's rule and source and the rule tables of the plugin's
+        README.md; this adds what only the plugin's own data holds (a rule register, a table
+        of maneuvers). Default: nothing."""
+        return {}
 
     def check_native(self, shot: Any, extra: Sequence[Modifier] = ()) -> Check:
         """The system's own check of its native shot, with everything the native document says

@@ -1,4 +1,4 @@
-"""Provenance and loss (DESIGN §4): modifiers with rule IDs, native checks with their
+"""Provenance and loss: modifiers with rule IDs, native checks with their
 exact chance, conversion trace entries, and typed loss messages with a stable JSON form
 (pandoc's Logging is the model: a closed set of kinds, each with a level and a text)."""
 

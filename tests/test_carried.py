@@ -1,4 +1,4 @@
-"""Issue 20, "system-only data is carried through verbatim in a namespaced block": what one
+"""System-only data is carried through verbatim in a namespaced block: what one
 system states and no other can express (CoC Sanity, Luck, Magic Points, spells; GURPS
 advantages; nWoD Resolve, merits, specialties; Polish Zalety; skills no neutral key holds)
 crosses A -> B -> A with nothing remembered (``fresh=True`` and the ``xsys`` block removed),

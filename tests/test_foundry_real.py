@@ -125,7 +125,7 @@ def test_an_investigators_base_formula_is_evaluated_then_the_adjustments_added(t
     assert doc["skills"]["Dodge"] == 30 + 10 + 3
     assert doc["skills"]["Credit Rating"] == 40
     assert "Own Trade" not in doc["skills"]  # 320%: beyond coc's 0-200, said
-    assert "320" in unread(doc)["$.items[3].system"]
+    assert unread(doc)["$.items[3].system"] == "skill 'Own Trade' 320% (coc holds 0-200%)"
 
 
 def test_a_formula_that_cannot_be_evaluated_loses_that_skill_only(tmp_path):
@@ -162,7 +162,7 @@ def test_high_seventh_edition_values_are_divided_by_five_once(tmp_path):
 
 
 def test_the_one_place_that_divides_seventh_edition_values():
-    from xsys.plugins.textblock.compose import SEVENTH_EDITION_FACTOR, seventh_to_coc
+    from xsys.plugins.coc.text import SEVENTH_EDITION_FACTOR, seventh_to_coc
 
     assert SEVENTH_EDITION_FACTOR == 5
     clamped: dict = {}
