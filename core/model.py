@@ -197,6 +197,18 @@ class MeleeWeapon(Base, kw_only=True):
     note: Text = ""
 
 
+class SheetSkill(Base, kw_only=True):
+    """One skill as the source stat block states it, kept beside the neutral competences so a
+    target can tell a skill the sheet STATED (a native skill covering one neutral skill: CoC
+    Handgun, GURPS Stealth) from one it only IMPLIED through a broad skill (nWoD Firearms covers
+    every gun: its rifle, shotgun ... are implied), and write the skills the sheet had
+    (core.skillplan)."""
+
+    system: Name  # the key of the system whose stat block states it
+    level: int | float | str  # as that stat block writes it
+    covers: list[str]  # the neutral skills the native skill covers (several: a broad skill)
+
+
 class Combatant(Base, kw_only=True):
     """A person in the neutral model."""
 
@@ -217,6 +229,10 @@ class Combatant(Base, kw_only=True):
     # (a target then derives its own from the characteristics that crossed).
     toughness: Annotated[float, Meta(gt=0.0, le=20.0, description="stated HP / derived HP")] | None = None
     notes: Text = ""
+    # The source stat block's skills by their native names (SheetSkill): which neutral skills
+    # were stated and which only implied by a broad skill, and the names a target of the same
+    # skill list writes (a CoC sheet with Hide and no Sneak does not gain a Sneak line).
+    sheet_skills: dict[str, SheetSkill] = msgspec.field(default_factory=dict)
     # Native details no neutral field holds, kept verbatim per system key so that a round
     # trip through another system gives them back and nothing is dropped silently. A
     # plugin's own memory (exact levels, its weapon lines): never written into another

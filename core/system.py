@@ -11,17 +11,18 @@ adult-population percentile, skills by equated competence (core.equating), the s
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating, memo
+from . import cache, equating, memo, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
-from .model import Combatant, Shot
+from .model import Combatant, SheetSkill, Shot
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
@@ -81,6 +82,21 @@ class System:
             fn = cls.__dict__.get(name)
             if callable(fn):
                 setattr(cls, name, memo.method(fn, typed))
+        # Every system's npc_from_neutral writes the skills the sheet had, decided here for all
+        # of them (core.skillplan.twins: of CoC's Hide and Sneak, those a sheet named): its
+        # skills_from_neutral skips the others, whatever plugin calls it.
+        fn = cls.__dict__.get("npc_from_neutral")
+        if fn is None or getattr(fn, "_xsys_sheet", False):
+            return
+
+        @functools.wraps(fn)
+        def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
+            omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
+            with skillplan.writing(omit):
+                return fn(self, combatant, *args, **kw)
+
+        npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
+        cls.npc_from_neutral = npc_from_neutral  # type: ignore[method-assign]
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -444,7 +460,35 @@ class System:
                     col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
                              rules=[lad.steps[0].rule], source=lad.steps[0].source,
                              note=_battery_note(k))
+            sheet = col.sheet.setdefault("skills", {})
+            sheet[native] = SheetSkill(system=self.key, level=level, covers=list(keys))
+        self._narrow_twins(levels, src, col, path)
         return out
+
+    def _narrow_twins(self, levels: Mapping[str, Any], src: Mapping[str, tuple[str, Any, float]], col: Collector,
+                      path: str) -> None:
+        """Several narrow skills of one stat block that cross as one neutral skill (CoC Hide and
+        Sneak are both the neutral stealth): the best crosses and is the sheet's skill for it; each
+        other one is kept verbatim (``sheet["carry"]``, the source's carried block), so a stat
+        block of this skill list gets it back as it was and no other system is given a second
+        value for one neutral skill. Close-combat skills are not twins: the best crosses and a
+        target writes it for its weapon lines (core.melee.melee_skills_written)."""
+        spec = self.skills()
+        sheet = col.sheet.get("skills", {})
+        for native, level in levels.items():
+            keys = spec.get(native) or ()
+            if len(keys) != 1 or reference_class(keys[0]) or keys[0] not in src:
+                continue
+            best, best_level, _ = src[keys[0]]
+            if best == native or len(spec.get(best) or ()) != 1:
+                continue
+            sheet.pop(native, None)
+            from .carried import namespaces
+
+            col.sheet.setdefault("carry", (namespaces(self)[0], {}))[1][native] = level
+            col.loss("kept-verbatim", f"{path}.{native}", f"{native} {level} and {best} {best_level} are both the "
+                     f"neutral {keys[0]}: {best} {best_level} crosses; {native} {level} is kept for the way back",
+                     self.competence_rule(native))
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -453,7 +497,10 @@ class System:
         out: dict[str, Any] = {}
         spec = self.skills()
         ctx = dict(context or {})
+        omit = skillplan.omitted()  # twins the sheet did not name (CoC Sneak beside a stated Hide)
         for native, keys in spec.items():
+            if native in omit:
+                continue
             found = []
             for k in keys:
                 if k not in chances:

@@ -94,7 +94,9 @@ def test_a_skill_below_the_lowest_level_is_a_clamped_warning():
 def test_a_skill_above_the_highest_level_is_a_clamped_warning():
     # a Polish master with the top Motoryka is past CoC 100 (since exploding-2d6 the
     # fixture sergeant, Motoryka 4 and Broń długa 4, is a CoC expert, no longer past the top)
-    src = {"system": "pl-trudnosc", "kind": "npc", "imię": "Mistrz", "Motoryka": 5, "umiejętności": {"Broń długa": 5}}
+    # (with his rifle: Broń długa covers every long arm, and CoC writes the one his weapon uses)
+    src = {"system": "pl-trudnosc", "kind": "npc", "imię": "Mistrz", "Motoryka": 5, "umiejętności": {"Broń długa": 5},
+           "broń": [{"nazwa": "Karabin wyborowy", "rodzaj": "długa", "obrażenia": 9}]}
     conv = api.convert(src, "coc", fresh=True)
     clamps = [x for x in conv.losses if x.kind == "clamped"]
     assert any(x.path == "$.umiejętności.Broń długa" and "highest level" in x.message
