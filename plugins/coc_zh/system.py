@@ -142,7 +142,7 @@ class CocZhSystem(CocSystem):
     def text_layout(self) -> Any:
         """coc's block (xsys.plugins.coc.text), claiming the blocks written in Chinese; its
         armor is one number of points."""
-        from xsys.plugins.coc.text import CocText
+        from xsys.plugins.coc import CocText
 
         return CocText(self.key, chinese=True)
 
