@@ -17,7 +17,14 @@ How the server spends its time (the process that runs uvicorn is the *front*):
   processes take any request; one more takes quick ones (a document under ``heavy_bytes``,
   a curve of at most ``heavy_points`` points) while all the others are busy with long ones,
   so a quick request never waits behind someone's long conversion. Requests wait in
-  arrival order.
+  arrival order. A general process converting a quick request has the next quick one
+  waiting in its pipe already, so it never idles while the front hears its answer and
+  writes the next request (ConversionPool.DEPTH); one left there behind a request that
+  turns long is given back to the queue.
+* The conversion endpoints are answered by ApiFront before the Litestar app: the checks
+  below, the body read within the limit, decoded by msgspec, sent to the pool, its JSON
+  answered as it is. The page, /api/systems, /api/schema and the OpenAPI document are
+  Litestar's.
 * Every conversion request has a time budget (``time_limit``, from the moment its body is
   read: waiting for a process and converting). When it runs out the answer is 503 with one
   line, and a conversion still running is stopped by killing its process (a fresh one
@@ -1063,18 +1070,18 @@ class AnswerCache:
             return 200, hit, {}
         fut = self._running.get(key)
         if fut is None:
-            fut = self._running[key] = asyncio.ensure_future(self._compute(key, compute))
+            # the pool's future itself when compute gives one (no task of its own: a task is
+            # a turn of the event loop more for every request)
+            fut = self._running[key] = asyncio.ensure_future(compute())
+            fut.add_done_callback(lambda f: self._computed(key, f))
         # shielded: a client that goes away does not stop the answer the others wait for
         return await asyncio.shield(fut)
 
-    async def _compute(self, key: bytes, compute: Callable[[], Awaitable[Answer]]) -> Answer:
-        try:
-            answer = await compute()
-        finally:
-            self._running.pop(key, None)
-        if answer[0] == 200:
-            self.keep(key, answer[1])
-        return answer
+    def _computed(self, key: bytes, fut: asyncio.Future) -> None:
+        if self._running.get(key) is fut:
+            del self._running[key]
+        if not fut.cancelled() and fut.exception() is None and fut.result()[0] == 200:
+            self.keep(key, fut.result()[1])
 
 
 class Runtime:

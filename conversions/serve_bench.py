@@ -379,6 +379,8 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
         results["rounds"] = per_round
         results["ratio"] = statistics.median(x["ratio"] for x in per_round)
         results["cpu_ratio"] = statistics.median(x["cpu_ratio"] for x in per_round)
+        results["ratio_range"] = [min(x["ratio"] for x in per_round), max(x["ratio"] for x in per_round)]
+        results["cpu_ratio_range"] = [min(x["cpu_ratio"] for x in per_round), max(x["cpu_ratio"] for x in per_round)]
 
         results["pooled"] = pattern(requests, concurrency)
         results["new_connection"] = pattern(requests, concurrency, new_connection=True)
@@ -440,7 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     w = r["workers"]
     print(f"one-NPC conversions to {r['to']} against xsys serve --workers {w} on 127.0.0.1 ({r['cores']} cores):")
     print(f"  served / (in process x {w} worker{'s' if w > 1 else ''}), pooled keep-alive, {r['concurrency']} "
-          f"concurrent: median {r['ratio']} over {len(r['rounds'])} rounds; in CPU time: median {r['cpu_ratio']}")
+          f"concurrent: median {r['ratio']} ({r['ratio_range'][0]}-{r['ratio_range'][1]}) over {len(r['rounds'])} rounds; "
+          f"in CPU time: median {r['cpu_ratio']} ({r['cpu_ratio_range'][0]}-{r['cpu_ratio_range'][1]})")
     for x in r["rounds"]:
         print(f"    round: in process {x['in_process_per_s']}/s, served {x['served_per_s']}/s: {x['ratio']};  CPU a "
               f"conversion {x['in_process_cpu_ms']} ms in process, {x['served_cpu_ms']} ms served: {x['cpu_ratio']}")
