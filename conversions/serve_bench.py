@@ -422,6 +422,50 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
     return results
 
 
+# a conversion process that converts nothing: after `delay` seconds of sleep (not CPU) it
+# answers every conversion with a sheet of the size a one-NPC answer has (about 15 KB)
+IDLE_WORKER = """from xsys.conversions import serve
+import time
+def convert(req):
+    time.sleep({delay!r})
+    return {{'system': req.to, 'sheet': req.document[:40] + ' ' * 15000}}
+serve.KINDS[b'c'] = (serve.ConvertRequest, convert)
+serve._warm_caches = lambda: None
+serve.worker_main()
+"""
+
+
+def front_cost(requests: int = 600, concurrency: int = 200, workers: int = 2, delay: float = 0.012,
+               rounds: int = 3) -> dict[str, Any]:
+    """The CPU the server spends on a request besides converting it: the server's conversion
+    processes replaced by ones that sleep `delay` seconds a request (the rate of real
+    one-NPC conversions) and answer a fixed sheet. The front's CPU (user and system) and the
+    conversion processes' per request, in `rounds` rounds of `requests`, and the rate."""
+    import sys
+
+    code = f"worker_argv=({sys.executable!r}, '-c', {IDLE_WORKER.format(delay=delay)!r})"
+    out = []
+    with server_process(workers, code) as (host, port, pid):
+        def times() -> tuple[float, float, float]:
+            tick = os.sysconf("SC_CLK_TCK")
+            f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return int(f[11]) / tick, int(f[12]) / tick, _cpu(pid)["workers"]
+
+        for r in range(rounds):
+            bodies = [json.dumps({"document": _named(DEFAULT_NPC, 100000 * (r + 1) + i), "to": "gurps"}).encode()
+                      for i in range(requests)]
+            u0, s0, w0 = times()
+            t0 = time.perf_counter()
+            answers = asyncio.run(load(host, port, bodies, concurrency))
+            wall = time.perf_counter() - t0
+            u1, s1, w1 = times()
+            out.append({"per_s": round(requests / wall, 1), "errors": sum(a[1] != 200 for a in answers),
+                        "front_user_ms": round((u1 - u0) * 1000 / requests, 3),
+                        "front_system_ms": round((s1 - s0) * 1000 / requests, 3),
+                        "workers_ms": round((w1 - w0) * 1000 / requests, 3)})
+    return {"rounds": out, "front_ms": statistics.median(x["front_user_ms"] + x["front_system_ms"] for x in out)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m xsys.conversions.serve_bench", description=__doc__.split("\n")[0])
     p.add_argument("--requests", type=int, default=600, help="requests per client pattern")
@@ -432,7 +476,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--levels", default="1", help="lower concurrency levels to measure, comma-separated")
     p.add_argument("--rounds", type=int, default=5, help="rounds of the in-process / served ratio")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.add_argument("--front", action="store_true",
+                   help="only the server's own CPU a request (conversion processes that convert nothing)")
     args = p.parse_args(argv)
+    if args.front:
+        f = front_cost(args.requests, args.concurrency, args.workers, rounds=args.rounds)
+        if args.json:
+            print(json.dumps(f, indent=2))
+        else:
+            print(f"the front's CPU a request, conversions that cost nothing (12 ms of sleep), --workers {args.workers}, "
+                  f"{args.concurrency} concurrent: median {f['front_ms']:.3f} ms")
+            for x in f["rounds"]:
+                print(f"    round: {x['per_s']}/s, front {x['front_user_ms']} ms user + {x['front_system_ms']} ms system, "
+                      f"conversion processes {x['workers_ms']} ms, errors {x['errors']}")
+        return 1 if any(x["errors"] for x in f["rounds"]) else 0
     levels = tuple(int(x) for x in args.levels.split(",") if x.strip())
     r = bench(args.requests, args.concurrency, args.to, workers=args.workers, slow=args.slow, levels=levels,
               rounds=args.rounds)

@@ -1114,3 +1114,12 @@ def test_the_listening_socket_sends_answers_at_once():
             client.close()
     finally:
         sock.close()
+
+
+def test_serve_bench_measures_the_fronts_own_cost():
+    from xsys.conversions import serve_bench
+
+    # conversion processes that convert nothing answer every request through the real front
+    r = serve_bench.front_cost(requests=20, concurrency=5, workers=1, delay=0.001, rounds=2)
+    assert [x["errors"] for x in r["rounds"]] == [0, 0]
+    assert set(r["rounds"][0]) == {"per_s", "errors", "front_user_ms", "front_system_ms", "workers_ms"}
