@@ -767,19 +767,20 @@ def _far_values(d: _Diff) -> list[Any]:
 
 # Whether a system writes a field at all (LossAudit._written_at_all) takes up to two trips
 # through it per field that an item reads back without, and a roster asks it for the same
-# fields of every NPC. A built-in system's answer is remembered for the process, keyed by
+# fields of every NPC. A system's answer is remembered for the process (unless it sets
+# System.remember = False), keyed by
 # all it can depend on: the system object (its settings), what is written, the field's path,
 # the values tried and the field's default (each with its type), and the item's shape: its
 # fractional numbers (a field, or a mapping of them: characteristics, skills) by their type
 # alone, its own name and notes left out, of its native blocks (and what is carried) those
 # the system reads -- its own and its parent's (coc-zh reads coc's) -- and everything else
-# (weapons, armor, text, whole numbers, flags) exactly. The assumption: a built-in system
+# (weapons, armor, text, whole numbers, flags) exactly. The assumption: a system
 # writes a field or not whatever the fractional values of the item's characteristics,
 # skills and other number fields, its name and other systems' blocks. (The shape is kept as
 # a 16-byte digest, and so is each key.)
 # tests/test_written_memo.py converts every fixture and generated rosters to every system,
-# whole and streamed, with the memo on and off and compares the bytes. A third-party system
-# is never remembered.
+# whole and streamed, with the memo on and off and compares the bytes; the conformance kit
+# does the same for any plugin's fixtures (xsys.testing).
 
 WRITTEN_MEMO = True  # off: asked every time (tests compare the two)
 _WRITTEN_LIMIT = 20_000  # entries per system (at most about 6 MB): memory stays flat however long the run
@@ -822,10 +823,6 @@ def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> bytes:
         else:
             out.append(["V", name, encode(value)])
     return hashlib.blake2b(encode(out), digest_size=16).digest()
-
-
-def _builtin_system(system: System) -> bool:
-    return type(system).__module__.startswith("xsys.plugins.")
 
 
 class LossAudit:
@@ -1007,7 +1004,7 @@ class LossAudit:
         far = _far_values(d)
         if not far:
             return False
-        if not (WRITTEN_MEMO and _builtin_system(system)):
+        if not (WRITTEN_MEMO and getattr(system, "remember", True)):
             return self._try_written(system, what, neutral, tokens, far, d)
         try:
             if self._shaped is None or self._shaped[0] is not neutral or self._shaped[1] is not system:
@@ -1948,7 +1945,7 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
     if fmt == "md":
         from .markdown import render
 
-        return render(conv, explain).encode("utf-8")
+        return render(conv, explain, shot_checks(conv)).encode("utf-8")
     plain = codec.to_builtins(conv.document)
     meta = conv.meta(explain)
     # a canonical document is its own canonical form: its plain data is what digest() hashes
@@ -1956,3 +1953,24 @@ def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
     # what the document is comes first, then its fields, then what xsys adds
     head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
     return documents.dumps({**head, **plain, "xsys": meta}, fmt)
+
+
+def shot_checks(conv: Conversion) -> list[Any]:
+    """For each shot of a converted shot or scenario, in order, the target system's own check
+    of it (odds), or the XsysError that stopped the check: what a Markdown sheet states as the
+    number the table rolls against. Empty for the neutral model, for NPCs and rosters, and for
+    a document whose shots cannot be read back."""
+    if conv.target_system == NEUTRAL or conv.kind not in ("shot", "scenario"):
+        return []
+    try:
+        loaded = Loaded(conv.document, conv.target_system, conv.kind, "<converted>", {})
+        shots, _ = shots_of(loaded)
+    except XsysError:
+        return []
+    out: list[Any] = []
+    for _, shot in shots:
+        try:
+            out.append(odds(shot, [conv.target_system])[0].check)
+        except XsysError as exc:
+            out.append(exc)
+    return out

@@ -3,29 +3,15 @@ into every other system (docs/calibration.md is generated from it; tests check i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from xsys.core.equating import TIER_NAMES, tier_of
+from xsys.core.equating import TIER_NAMES, TierCell, tier_cells, tier_of
 from xsys.core.registry import Registry, default_registry
 
 CLASSES = ("handgun", "rifle")
 
 
-@dataclass(frozen=True)
-class Cell:
-    weapon_class: str
-    source: str
-    rank: int
-    source_level: Any
-    competence: float
-    target: str
-    level: Any
-    target_rank: int
-
-    @property
-    def off_by(self) -> int:
-        return abs(self.target_rank - self.rank)
+Cell = TierCell  # one tier shooter converted (xsys.core.equating)
 
 
 def skill_of(system: Any, weapon_class: str) -> str:
@@ -33,26 +19,8 @@ def skill_of(system: Any, weapon_class: str) -> str:
 
 
 def _tier_cells(keys: tuple[str, ...], skill_for: Any, registry: Registry | None = None) -> list[Cell]:
-    """Each system's tier typical levels of the skill `skill_for(system, key)` gives for each key,
-    converted into every other system that has such a skill and publishes tiers for it."""
     reg = registry or default_registry()
-    systems = {k: reg.system(k) for k in reg.keys()}
-    cells = []
-    for key in keys:
-        for a, sa in systems.items():
-            skill_a = skill_for(sa, key)
-            if skill_a is None:
-                continue
-            for tier in sa.tiers(skill_a):
-                comp = sa.competence(skill_a, tier.typical, {"@key": key})
-                for b, sb in systems.items():
-                    skill_b = skill_for(sb, key)
-                    if b == a or skill_b is None or not sb.tiers(skill_b):
-                        continue
-                    lv = sb.level_for(skill_b, comp, {"@key": key})
-                    cells.append(Cell(key, a, tier.rank, tier.typical, comp, b, lv,
-                                      tier_of(sb.tiers(skill_b), lv).rank))
-    return cells
+    return tier_cells({k: reg.system(k) for k in reg.keys()}, keys, skill_for)
 
 
 def table(registry: Registry | None = None) -> list[Cell]:

@@ -22,7 +22,10 @@ from xsys.core import codec
 from .documents import NEUTRAL
 
 
-def render(conv: Any, explain: bool = False) -> str:
+def render(conv: Any, explain: bool = False, checks: Any = None) -> str:
+    """The sheet of a conversion. `checks`: each shot's check in the target system, or the
+    error that stopped it, in order (api.shot_checks; api.dump passes them); without them a
+    shot or scenario sheet has no roll lines."""
     from xsys.core.registry import default_registry
 
     doc = conv.document
@@ -40,13 +43,13 @@ def render(conv: Any, explain: bool = False) -> str:
             lines += _npc(npc_plain, system, npc, label, level=2)
     elif conv.kind == "shot":
         lines.append(f"# {md(plain.get(_name_key(doc, system, 'shot')) or 'Shot')} — {md(label)}\n")
-        rolls = _rolls(conv)
+        rolls = _rolls(conv, checks)
         if rolls:
             lines.append(rolls[0] + "\n")
         lines += _fields_table(plain)
     else:
         lines.append(f"# {md(plain.get(_name_key(doc)) or 'Scenario')} — {md(label)}\n")
-        rolls_iter = iter(_rolls(conv))
+        rolls_iter = iter(_rolls(conv, checks))
         if plain.get("notes"):
             lines.append(md(plain["notes"], block=True) + "\n")
         for scene, scene_doc in zip(plain.get("scenes", []), getattr(doc, "scenes", [])):
@@ -174,28 +177,21 @@ def _who(shot: dict[str, Any]) -> str:
     return f" ({md(shooter)})" if isinstance(shooter, str) else ""
 
 
-def _rolls(conv: Any) -> list[str]:
+def _rolls(conv: Any, checks: Any) -> list[str]:
     """For each shot of a converted shot or scenario, in order: the number the table rolls
     against, as the target system's own check says it (the nWoD dice pool, the Polish
-    Trudność, the GURPS final modified skill, the CoC percentage), with its chance. Empty for
-    the neutral model; a shot the system cannot check says so."""
+    Trudność, the GURPS final modified skill, the CoC percentage), with its chance. `checks`
+    holds each shot's check, or the error that stopped it (api.shot_checks): the sheet is
+    given them rather than asking the API, which renders sheets through this module. Empty
+    for the neutral model; a shot the system cannot check says so."""
     if conv.target_system == NEUTRAL or conv.kind not in ("shot", "scenario"):
         return []
     from xsys.core.errors import XsysError
 
-    from . import api
-
-    try:
-        loaded = api.Loaded(conv.document, conv.target_system, conv.kind, "<converted>", {})
-        shots, _ = api.shots_of(loaded)
-    except XsysError:
-        return []
     out = []
-    for _, shot in shots:
-        try:
-            check = api.odds(shot, [conv.target_system])[0].check
-        except XsysError as exc:
-            out.append(f"**Roll**: not checked ({md(exc.message)})")
+    for check in checks or ():
+        if isinstance(check, XsysError):
+            out.append(f"**Roll**: not checked ({md(check.message)})")
             continue
         said = check.native or f"{check.stat} {check.target}: {check.needs}"
         out.append(f"**Roll**: {md(said)} — {float(check.chance) * 100:.1f}% chance")

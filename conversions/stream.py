@@ -450,88 +450,6 @@ def _split_value(skeleton: bytes, sentinel: str) -> tuple[bytes, bytes] | None:
     return skeleton[:at - 1] + keep, keep + skeleton[at + len(mark) + 1:]
 
 
-# ---- memoised per-value conversions --------------------------------------------------------
-#
-# Within a run, a built-in system's answers that depend on their arguments alone (the
-# ladder of a skill in a context, the competence of a skill level in a context, the level
-# nearest a competence) are asked for again and again: every NPC with a Handgun of 40, and
-# the loss audit reading each NPC back. They are remembered for the run, keyed by the
-# arguments with their types (1, 1.0 and True stay apart); what cannot be a key is asked
-# for as usual. The answers are immutable (ladders, numbers, native values), so sharing
-# them changes nothing in the output. A third-party system is never memoised.
-
-_PURE = (("skill_ladder", False), ("competence", True), ("level_for", True))
-_MEMO_LIMIT = 50_000  # entries per method: memory stays flat however long the roster
-
-
-def _memo(fn: Callable[..., Any], typed: bool) -> Callable[..., Any]:
-    """`fn(skill, [value,] context=None)` remembered by its arguments: the context's items in
-    their order (another order is only another key), `value` with its type when `typed`."""
-    table: dict[Any, Any] = {}
-    get = table.get
-    missing = table  # a sentinel no answer can be
-
-    def remembered(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or not 1 <= len(args) <= (3 if typed else 2):
-            return fn(*args, **kwargs)
-        context = args[-1] if len(args) == (3 if typed else 2) else None
-        try:
-            key = (args[0], type(args[1]), args[1]) if typed else (args[0],)
-            if context:
-                key += tuple(context.items())
-            found = get(key, missing)
-        except (TypeError, AttributeError):
-            return fn(*args)
-        if found is not missing:
-            return found
-        value = fn(*args)
-        if len(table) >= _MEMO_LIMIT:
-            table.clear()
-        table[key] = value
-        return value
-
-    return remembered
-
-
-class _Memoised:
-    """For the length of a ``with``: the pure methods of built-in systems remembered."""
-
-    def __init__(self, systems: list[Any], reg: Registry) -> None:
-        self.systems = systems
-        self.reg = reg
-        self.patched: list[tuple[Any, str]] = []
-
-    def __enter__(self) -> "_Memoised":
-        seen: set[int] = set()
-        for system in self.systems:
-            if system is None or id(system) in seen:
-                continue
-            seen.add(id(system))
-            try:
-                if not self.reg.entry(system.key).builtin:
-                    continue
-            except XsysError:
-                continue
-            for name, typed in _PURE:
-                fn = getattr(system, name, None)
-                if fn is None or name in getattr(system, "__dict__", {}):
-                    continue
-                try:
-                    setattr(system, name, _memo(fn, typed))
-                except (AttributeError, TypeError):
-                    continue
-                self.patched.append((system, name))
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        for system, name in self.patched:
-            try:
-                delattr(system, name)
-            except AttributeError:
-                pass
-        self.patched.clear()
-
-
 # ---- the streamed conversion ---------------------------------------------------------------
 
 @dataclass
@@ -719,12 +637,8 @@ class _Job:
         from . import output as out
 
         handles: list[_Sink] = []
-        self.memo = _Memoised([], self.reg)
         try:
-            try:
-                result = self._run(handles)
-            finally:
-                self.memo.__exit__()
+            result = self._run(handles)
             for h in handles:
                 h.close()  # may fail (a full disk): then as any failure below
         except BaseException:
@@ -843,8 +757,6 @@ class _Job:
                 src_sys = None if loaded.system == documents.NEUTRAL else api.system_for(loaded.system, merged, reg)
                 dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
                 systems = (src_sys, dst_sys)
-                self.memo.systems = [src_sys, dst_sys]
-                self.memo.__enter__()
                 self.source_system = loaded.system
                 origin_system = loaded.system if loaded.system != to else None
             src_sys, dst_sys = systems

@@ -20,6 +20,7 @@ again). Tests check that what is read back equals what is computed afresh.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import os
 import sys
@@ -33,6 +34,7 @@ from typing import Any, Callable, Sequence
 import msgspec
 
 from . import __version__, codec
+from .cachedir import cache_dir
 from .errors import XsysError
 
 SOURCE_SUFFIXES = (".py", ".toml", ".txt", ".json", ".yaml", ".yml")
@@ -41,11 +43,6 @@ MAX_TABLES = 10_000  # per file: a bound on what unusual contexts can add
 
 def enabled() -> bool:
     return os.environ.get("XSYS_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "xsys"
 
 
 # ---- files ------------------------------------------------------------------------------
@@ -363,3 +360,13 @@ def load_toml(path: str | Path) -> dict[str, Any]:
     if exact:
         _write(where, payload)
     return data
+
+
+@functools.lru_cache(maxsize=None)
+def package_toml(package: str, name: str = "tables.toml") -> dict[str, Any]:
+    """A data file shipped inside a plugin's package (``package_toml(__package__)``), parsed once
+    per process through :func:`load_toml`. The same object every call: do not change it."""
+    from importlib import resources
+
+    with resources.as_file(resources.files(package).joinpath(name)) as path:
+        return load_toml(path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
@@ -16,6 +17,12 @@ from .errors import InputError
 from .model import Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
 from .vocab import CARTRIDGES, CLASS_WORDS, GRENADE_WORDS, KIND_OF, REVOLVER_WORDS, cartridge_in_name, cartridge_of
+
+
+def _fold(name: str) -> str:
+    """A name as a printed sheet and a catalog both mean it: NFKC (full-width letters as
+    ASCII ones), case folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 class Material(Base, kw_only=True):
@@ -153,6 +160,25 @@ class Catalog:
         except KeyError:
             raise InputError("unknown catalog armor", expected="an armor id from `xsys catalog`",
                              found=repr(armor_id)) from None
+
+    def find_armor(self, name: str, catalog_id: str | None = None, *, path: str = "$.catalog") -> ArmorEntry | None:
+        """The catalog item an armor line names, one answer for every system and reader: the
+        item of its ``catalog_id`` (an id the catalog does not hold is refused, so a typo never
+        quietly becomes another armor or none), else the item whose name or id is the line's
+        name (case and surrounding spaces aside), else None: the line stands on its own points."""
+        if catalog_id:
+            entry = self.armor.get(catalog_id)
+            if entry is None:
+                raise InputError("unknown catalog armor", path=path, expected="an armor id from `xsys catalog armor`",
+                                 found=repr(catalog_id))
+            return entry
+        key = _fold(name)
+        if not key:
+            return None
+        entry = self.armor.get(name.strip())
+        if entry is not None:
+            return entry
+        return next((e for e in self.armor.values() if _fold(e.name) == key or _fold(e.id) == key), None)
 
     def barrier_stops(self, barrier: Barrier) -> float:
         """Joules of muzzle energy the barrier absorbs (thickness in cm x stops_per_cm)."""

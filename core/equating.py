@@ -53,7 +53,7 @@ import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .ladder import Ladder, Source, Step
 from .model import Cover, Light, Shooter, Shot, Target, generic_weapon
@@ -455,3 +455,47 @@ def tier_of(tiers: "Sequence[Tier]", level: Any) -> Tier:
         if level >= t.lowest:
             found = t
     return found
+
+
+@dataclass(frozen=True)
+class TierCell:
+    """One published tier shooter of a system converted into another: its typical level, the
+    competence it equates to, the level it lands on and that level's tier in the target."""
+
+    weapon_class: str
+    source: str
+    rank: int
+    source_level: Any
+    competence: float
+    target: str
+    level: Any
+    target_rank: int
+
+    @property
+    def off_by(self) -> int:
+        return abs(self.target_rank - self.rank)
+
+
+def tier_cells(systems: "Mapping[str, System]", keys: Sequence[str],
+               skill_for: "Callable[[System, str], str | None]", sources: Sequence[str] | None = None) -> list[TierCell]:
+    """Each system's tier typical levels of the skill ``skill_for(system, key)`` for each key (a
+    weapon class, a neutral skill), converted into every other system that has such a skill and
+    publishes tiers for it. ``sources``: only these systems' tiers (all by default)."""
+    cells = []
+    for key in keys:
+        for a, sa in systems.items():
+            if sources is not None and a not in sources:
+                continue
+            skill_a = skill_for(sa, key)
+            if skill_a is None:
+                continue
+            for tier in sa.tiers(skill_a):
+                comp = sa.competence(skill_a, tier.typical, {"@key": key})
+                for b, sb in systems.items():
+                    skill_b = skill_for(sb, key)
+                    if b == a or skill_b is None or not sb.tiers(skill_b):
+                        continue
+                    lv = sb.level_for(skill_b, comp, {"@key": key})
+                    cells.append(TierCell(key, a, tier.rank, tier.typical, comp, b, lv,
+                                          tier_of(sb.tiers(skill_b), lv).rank))
+    return cells

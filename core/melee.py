@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .catalog import Catalog
     from .model import Armor
     from .system import System
     from .trace import Check, Modifier
@@ -96,14 +96,15 @@ def reference_class(neutral_skill: str | None) -> str | None:
     return MELEE_SKILLS.get(neutral_skill or "")
 
 
-@lru_cache(maxsize=None)
-def reference_armor(catalog_id: str) -> "Armor":
+def reference_armor(catalog_id: str, catalog: "Catalog") -> "Armor":
     """The catalog armor an item's adult wears, as a neutral Armor (every system rates the same
-    physical jacket with its own armor table)."""
+    physical jacket with its own armor table). The caller passes the catalog it converts
+    with: the model code does not reach into the plugin registry (that would make the core's
+    modules import each other in a circle: system -> melee -> registry -> system). The
+    stripped entry is made once per catalog entry (catalog.strip_entry)."""
     from .catalog import strip_entry
-    from .registry import catalog
 
-    return strip_entry(catalog().armor[catalog_id])  # type: ignore[return-value]
+    return strip_entry(catalog.armor[catalog_id])  # type: ignore[return-value]
 
 
 # ---- building a check from a hit chance and a damage distribution ------------------------

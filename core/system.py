@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating
+from . import cache, equating, memo
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .ladder import Ladder, Source, Step
@@ -33,6 +33,10 @@ class CharacteristicSpec(msgspec.Struct, frozen=True):
     ladder: Ladder
 
 
+# what the core remembers of every system (name, whether the value's type is part of the key)
+REMEMBERED = (("skill_ladder", False), ("competence", True), ("level_for", True))
+
+
 class System:
     """Base of every game system. Class attributes describe it; methods convert."""
 
@@ -44,6 +48,18 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+
+    # The core remembers a system's answers to skill_ladder, competence and level_for per
+    # instance (core.memo), for every system alike. False: this system's answers are not
+    # functions of their arguments and its settings, and it is asked every time.
+    remember: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, typed in REMEMBERED:
+            fn = cls.__dict__.get(name)
+            if callable(fn):
+                setattr(cls, name, memo.method(fn, typed))
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -111,12 +127,43 @@ class System:
     standard_health: ClassVar[float] = 10.0  # health of a standard adult, in the system's points
     health_rule: ClassVar[str] = ""  # rule ID the standard health comes from
     health_source: ClassVar[Source] = "assumed"
+    # The sheet's hit points: the field (CoC "HP", nWoD "Health"), the rule's formula in words
+    # for the trace ("HP = ceil((CON + SIZ) / 2)"), and the values a sheet may hold. A stated
+    # value beyond the rule's is the neutral toughness (stated / derived), which a target applies
+    # to its own rule (``toughness_of`` and ``health_of``).
+    health_field: ClassVar[str] = ""
+    health_formula: ClassVar[str] = ""
+    health_range: ClassVar[tuple[int, int]] = (1, 999)
     skill_rule: ClassVar[str] = ""  # rule ID of a skill's competence ladder (default: "<prefix>skills")
     skill_source: ClassVar[Source] = "assumed"
     # The scale a stat block writes its skill levels on, named: systems that name one scale
     # (Call of Cthulhu and its Chinese rules: the d100 percentage of one skill list) write one
     # skill as one number, whatever their checks do with it (``levels_on_scale``). "": none shared.
     skill_scale: ClassVar[str] = ""
+
+    def toughness_of(self, stated: int | None, derived: int, col: Collector) -> float | None:
+        """The neutral toughness of a sheet's stated hit points (None: as the rule derives them)."""
+        if stated is None or stated == derived:
+            return None
+        toughness = stated / max(1, derived)
+        if col.tracing:
+            col.step(f"$.{self.health_field}", f"{self.health_field} {stated}", f"toughness {toughness:.3f}",
+                     rules=[self.health_rule], source="assumed",
+                     note=f"stated {self.health_field} / the rule's {self.health_formula} = {derived}")
+        return toughness
+
+    def health_of(self, derived: int, toughness: float | None, col: Collector) -> int:
+        """The hit points a sheet writes for a neutral toughness: the rule's value scaled, rounded
+        half up, within ``health_range``."""
+        if toughness is None:
+            return derived
+        low, high = self.health_range
+        health = max(low, min(high, int(derived * toughness + 0.5)))
+        if col.tracing and health != derived:
+            col.step(f"$.{self.health_field}", None, f"toughness {toughness:.3f}", f"{self.health_field} {health}",
+                     rules=[self.health_rule], source="assumed",
+                     note=f"toughness x the rule's {self.health_formula} = {derived}")
+        return health
 
     def skill_levels(self, skill: str) -> Sequence[Any]:
         """The native levels of `skill`, lowest first (every value a stat block may hold)."""
@@ -547,3 +594,7 @@ __all__ = [
     "System", "CharacteristicSpec", "percentile_ladder",
     "SKILLS",
 ]
+
+
+for _name, _typed in REMEMBERED:  # the base class's own answers are remembered like a subclass's
+    setattr(System, _name, memo.method(System.__dict__[_name], _typed))

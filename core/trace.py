@@ -196,6 +196,12 @@ class Collector:
     def loss(self, kind: LossKind, path: str, message: str, rule: str = "") -> None:
         self.losses.append(Loss.of(kind, path, message, rule, self.system))
 
+    def carried(self, path: str, what: str, rule: str = "") -> None:
+        """One wording, in every system, for what a sheet states that no neutral field holds
+        (a skill no neutral skill means, Sanity, advantages): it is carried verbatim
+        (xsys.core.carried), comes back in its own system and is reported by every other."""
+        self.loss("kept-verbatim", path, f"{what}: no neutral equivalent; kept for {self.system}", rule)
+
     def step(self, path: str, source_value: Any = None, neutral: Any = None, target_value: Any = None,
              rules: list[str] | None = None, source: Source = "seed", note: str = "") -> None:
         if not self.tracing:

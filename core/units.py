@@ -48,7 +48,7 @@ def ureg():
                     # "default_en.txt/constants_en.txt" (.ci/run's throw-away lowest-bounds venv)
                     import hashlib
 
-                    from .cache import cache_dir
+                    from .cachedir import cache_dir
 
                     where = hashlib.sha256(os.path.dirname(os.path.abspath(pint.__file__)).encode()).hexdigest()[:12]
                     kwargs["cache_folder"] = str(cache_dir() / "pint" / f"{pint.__version__}-{where}")

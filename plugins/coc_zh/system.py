@@ -263,10 +263,7 @@ class CocZhSystem(CocSystem):
         catalog name, or by the list's own name), else the joules of its row. Only an
         explicit ``catalog`` id is carried, so conversions are stable after one trip."""
         cat = _catalog()
-        entry = cat.armor.get(a.catalog) if a.catalog else None
-        if entry is None:
-            low = a.name.strip().casefold()
-            entry = next((x for x in cat.armor.values() if x.name.casefold() == low or x.id == a.name), None)
+        entry = cat.find_armor(a.name, a.catalog, path=f"{path}.catalog")
         if entry is None:
             row = self._identity().get(a.name.strip().casefold())
             if row is not None and row.get("catalog"):

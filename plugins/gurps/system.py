@@ -125,9 +125,8 @@ def success(effective: int) -> Fraction:
 
 # ---- data ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
 def _toml(name: str) -> dict[str, Any]:
-    return cache.load_toml(HERE / name)
+    return cache.package_toml(__package__, name)
 
 
 @lru_cache(maxsize=None)
@@ -612,6 +611,9 @@ class Gurps(System):
     # ---- skills: levels, the unmodified roll, the check at a level (equating: core) ----
     standard_health = 10.0  # HP = HT, and HT 10 is the average adult (gurps.derived, gurps.population)
     health_rule = "gurps.derived"
+    health_field = "HP"
+    health_formula = "HP = HT"
+    health_range = (1, 60)
     # The levels' results come from the check, whose modifiers are the seed's, but whose
     # critical bands (gurps.resolution: 3-4 / 17-18 ...) and battery weapons are assumed.
     skill_source = "assumed"
@@ -715,7 +717,9 @@ class Gurps(System):
             defence = "dodge"
         dr = pd = 0
         if item.armor:
-            jacket = reference_armor(item.armor)
+            from xsys.core.registry import catalog
+
+            jacket = reference_armor(item.armor, catalog())
             dr = int(self._lad["dr"].native(float(jacket.stops)))
             pd = passive_defense(jacket)[0]
             notes.append(f"{item.armor}: DR {dr} [gurps.armor; assumed], PD {pd} [gurps.pd; assumed]")
@@ -1185,13 +1189,8 @@ class Gurps(System):
                 omitted.append(f)
                 continue
             expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
-            if f == "HP" and v != expect:
-                # hit points beyond HT (3e: HP = HT): the neutral toughness, which a target with
-                # hit points of its own applies to its own rule (issue 20)
-                toughness = v / max(1, expect)
-                if col.tracing:
-                    col.step("$.HP", f"HP {v}", f"toughness {toughness:.3f}", rules=["gurps.derived"],
-                             source="assumed", note=f"stated HP / the rule's HP = HT = {expect}")
+            if f == "HP":
+                toughness = self.toughness_of(v, expect, col)
             if v != expect and f not in CARRIED:  # carried as the neutral dodge, will, perception, toughness
                 offsets[f] = v - expect
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
@@ -1241,11 +1240,11 @@ class Gurps(System):
         if other:
             own["skills"] = other
             for k in other:
-                col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept for GURPS")
+                col.carried(f"$.skills.{k}", f"skill {k!r}")
         for f in ("advantages", "disadvantages"):
             if getattr(npc, f):
                 own[f] = list(getattr(npc, f))
-                col.loss("kept-verbatim", f"$.{f}", f"{f} have no neutral equivalent; kept for GURPS")
+                col.carried(f"$.{f}", f)
         weapons: list[Weapon] = []
         melee: list[MeleeWeapon] = []
 
@@ -1319,11 +1318,7 @@ class Gurps(System):
             derived["Dodge"] = level
         t = combatant.toughness
         if t is not None and "HP" not in blob.get("derived_offsets", {}):
-            hp = max(1, min(60, math.floor(attrs["HT"] * t + 0.5)))
-            if col.tracing and hp != derived["HP"]:
-                col.step("$.HP", None, f"toughness {t:.3f}", f"HP {hp}", rules=["gurps.derived"], source="assumed",
-                         note=f"toughness x the rule's HP = HT = {attrs['HT']}")
-            derived["HP"] = hp
+            derived["HP"] = self.health_of(attrs["HT"], t, col)
         for f in blob.get("omitted", []):
             derived.pop(f, None)
         if col.tracing:
@@ -1545,11 +1540,7 @@ class Gurps(System):
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
 
-        cat = catalog()
-        entry = cat.armor.get(a.catalog) if a.catalog else None
-        if entry is None:
-            low = a.name.strip().lower()
-            entry = next((e for e in cat.armor.values() if e.name.lower() == low or e.id == a.name), None)
+        entry = catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         lad = self._lad["dr"]
         if entry is not None:
             # the catalog item, with what the sheet states of it: its PD (the neutral deflection,

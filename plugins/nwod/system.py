@@ -49,10 +49,8 @@ Text = Annotated[str, Meta(max_length=20_000)]
 
 
 def _load_tables() -> tuple[dict[str, Any], dict[str, Ladder]]:
-    res = resources.files(__package__).joinpath("tables.toml")
-    with resources.as_file(res) as path:
-        data = cache.load_toml(path)
-    return data, ladders_from_data(data, str(path))
+    data = cache.package_toml(__package__)
+    return data, ladders_from_data(data, str(resources.files(__package__).joinpath("tables.toml")))
 
 
 TABLES, _LADDERS = _load_tables()
@@ -723,6 +721,9 @@ class NwodSystem(System):
     # the standard adult: Health = Stamina + Size (nwod.derived) with Stamina 2 and Size 5
     standard_health = 7.0
     health_rule = "nwod.derived"
+    health_field = "Health"
+    health_formula = "Health = Stamina + Size"
+    health_range = (1, 20)
     skill_rule = "nwod.pool"
 
     # nwod.defense (WoD p. 155-156): Defense, the lower of Dexterity and Wits (nwod.derived),
@@ -826,7 +827,7 @@ class NwodSystem(System):
         if item.attacker_posture == "prone":
             dice_mod("nwod.prone", -2, "assumed", "attacking from prone")
         if item.armor:
-            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor).stops)).native)
+            a = int(_LADDERS["armor_general"].step_for(float(reference_armor(item.armor, _catalog()).stops)).native)
             dice_mod("nwod.armor", -a, "assumed", f"{item.armor}: armor {a}")
         pool = strength + max(lv, 0) + sum(int(m.value) for m in mods)
         dist = successes(pool)
@@ -1209,17 +1210,10 @@ class NwodSystem(System):
                                         self._skill_context(npc))
         for k in npc.skills:
             if k not in self.SKILLS:
-                col.loss("kept-verbatim", f"$.skills.{k}", f"skill {k!r} has no neutral equivalent; kept in native.nwod")
+                col.carried(f"$.skills.{k}", f"skill {k!r}")
         der = self.derived(npc)
         skills.update(self._dodge_to_neutral(npc, der, col))
-        toughness = None
-        if npc.Health is not None and npc.Health != der["Health"]:
-            # Health beyond Stamina + Size: the neutral toughness, which a target with hit points of
-            # its own applies to its own rule (issue 20)
-            toughness = npc.Health / max(1, der["Health"])
-            if col.tracing:
-                col.step("$.Health", f"Health {npc.Health}", f"toughness {toughness:.3f}", rules=["nwod.derived"],
-                         source="assumed", note=f"stated Health / the rule's Stamina + Size = {der['Health']}")
+        toughness = self.toughness_of(npc.Health, der["Health"], col)
         for k, v in der.items():
             stated = getattr(npc, k)
             if stated is not None and stated != v and k not in ("Defense", "Health"):  # the dodge, the toughness
@@ -1243,7 +1237,7 @@ class NwodSystem(System):
         native = msgspec.to_builtins(npc, enc_hook=_enc)
         for k in ("Resolve", "specialties", "merits"):
             if getattr(npc, k):
-                col.loss("kept-verbatim", f"$.{k}", f"{k} has no neutral equivalent; kept in native.nwod")
+                col.carried(f"$.{k}", k)
         # what only nWoD states: carried verbatim through every other system (xsys.core.carried)
         own: dict[str, Any] = {"Resolve": npc.Resolve}
         other = {k: v for k, v in npc.skills.items() if k not in self.SKILLS}
@@ -1264,14 +1258,7 @@ class NwodSystem(System):
         coverage and deflection the line states (xsys.core.armorline)."""
         from xsys.core.catalog import strip_entry
 
-        try:
-            cat = _catalog().armor
-        except XsysError:
-            cat = {}
-        entry = cat.get(a.catalog) if a.catalog else None
-        if entry is None and not a.catalog:
-            low = a.name.strip().casefold()
-            entry = next((x for x in cat.values() if x.name.casefold() == low), None)
+        entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
         else:
@@ -1332,13 +1319,7 @@ class NwodSystem(System):
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
             self._dodge_from_neutral(float(dodge), base, derived["Defense"], col)
-        t = combatant.toughness
-        if t is not None:
-            health = max(1, min(20, math.floor(derived["Health"] * t + 0.5)))
-            if col.tracing:
-                col.step("$.Health", None, f"toughness {t:.3f}", f"Health {health}", rules=["nwod.derived"],
-                         source="assumed", note=f"toughness x the rule's Stamina + Size = {derived['Health']}")
-            derived["Health"] = health
+        derived["Health"] = self.health_of(derived["Health"], combatant.toughness, col)
         npc = msgspec.structs.replace(base, **derived)
         return col.result(npc)
 

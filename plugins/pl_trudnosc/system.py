@@ -16,14 +16,13 @@ import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequence, get_args
 
 import msgspec
 from msgspec import Meta
 
 from xsys.core import armorline, carried, codec, dice
-from xsys.core.cache import load_toml
+from xsys.core.cache import package_toml
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder, Step, ladders_from_data
@@ -58,12 +57,9 @@ ZERO = Fraction(0)
 
 # ---- tables -----------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
 def tables() -> dict[str, Any]:
     """tables.toml, parsed once."""
-    res = resources.files(__package__).joinpath("tables.toml")
-    with resources.as_file(res) as path:
-        return load_toml(path)
+    return package_toml(__package__)
 
 
 def _range_ladder(name: str, spec: Mapping[str, Any]) -> Ladder:
@@ -986,7 +982,7 @@ class PlTrudnosc(System):
         own: dict[str, Any] = {}  # what only these rules state, carried through every other system
         if npc.Zalety:
             own["Zalety"] = list(npc.Zalety)
-            col.loss("kept-verbatim", "$.Zalety", "Zalety have no neutral equivalent; kept verbatim", "pl.crawl")
+            col.carried("$.Zalety", "Zalety", "pl.crawl")
         if col.tracing:
             speeds = movement_speeds(npc)
             for k, v in movement(npc).items():
@@ -1093,15 +1089,9 @@ class PlTrudnosc(System):
         return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
 
     def _armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
-        cat = catalog()
         entry = None
-        if a.katalog:
-            entry = cat.armor.get(a.katalog)
-            if entry is None:
-                raise InputError("unknown catalog armor", path=f"{path}.katalog",
-                                 expected="an armor id from `xsys catalog armor`", found=repr(a.katalog))
-        elif a.punkty is None:
-            entry = next((x for x in cat.armor.values() if x.name.lower() == a.nazwa.strip().lower()), None)
+        if a.katalog or a.punkty is None:
+            entry = catalog().find_armor(a.nazwa, a.katalog, path=f"{path}.katalog")
             if entry is None:
                 raise InputError("armor needs punkty or a catalog item", path=path,
                                  expected="punkty: <points> or katalog: <id>", found=repr(a.nazwa))

@@ -483,7 +483,7 @@ def weapon_entry(cid: str | None, name: str) -> Any:
 
 def armor_entry(cid: str | None, name: str) -> Any:
     """The catalog armor an item names: by its ``[catalog: id]`` tag, else by its printed name."""
-    return _catalog().armor.get(cid) if cid else armor_match(name)
+    return _catalog().find_armor(name, cid)
 
 
 def named_item(r: Read, item: str, n: int) -> tuple[str, str, str | None] | None:
@@ -497,11 +497,7 @@ def named_item(r: Read, item: str, n: int) -> tuple[str, str, str | None] | None
 
 
 def armor_match(name: str) -> Any:
-    key = fold(name)
-    for entry in _catalog().armor.values():
-        if fold(entry.id) == key or fold(entry.name) == key:
-            return entry
-    return None
+    return _catalog().find_armor(name)
 
 
 # ---- Call of Cthulhu: printed layouts ----------------------------------------------------

@@ -1,0 +1,61 @@
+"""One answer for which catalog armor a sheet's line is, in every system and in the text
+blocks (core.catalog.Catalog.find_armor): an id the catalog does not hold is refused with its
+path (it once fell through to the name in coc and gurps, to the points in nWoD, silently), and
+a name finds its item however the sheet writes it (case, full-width letters, spaces)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core.errors import XsysError
+from xsys.core.registry import catalog
+
+SHEETS = {
+    "coc": ({"system": "coc", "kind": "npc", "name": "Guard", "STR": 12, "CON": 12, "SIZ": 12, "DEX": 12, "APP": 10, "INT": 12,
+             "POW": 10, "EDU": 12, "skills": {"Handgun": 40},
+             "armor": [{"name": "Vest", "A": 8, "B": 4, "catalog": "no-such-vest"}]}, "$.armor[0].catalog"),
+    "coc-zh": ({"system": "coc-zh", "kind": "npc", "name": "Guard", "STR": 12, "CON": 12, "SIZ": 12, "DEX": 12, "APP": 10,
+                "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40},
+                "armor": [{"name": "Vest", "points": 8, "catalog": "no-such-vest"}]}, "$.armor[0].catalog"),
+    "gurps": ({"system": "gurps", "kind": "npc", "name": "Guard", "ST": 10, "DX": 11, "IQ": 10, "HT": 10, "skills": {"Guns": 12},
+               "armor": [{"name": "Vest", "PD": 2, "DR": 11, "catalog": "no-such-vest"}]}, "$.armor[0].catalog"),
+    "nwod": ({"system": "nwod", "kind": "npc", "name": "Guard", "Dexterity": 3, "skills": {"Firearms": 2},
+              "armor": [{"name": "Vest", "general": 1, "ballistic": 2, "catalog": "no-such-vest"}]},
+             "$.armor[0].catalog"),
+    "pl-trudnosc": ({"system": "pl-trudnosc", "kind": "npc", "imię": "Strażnik",
+                     "pancerz": [{"nazwa": "Kamizelka", "punkty": 3, "katalog": "no-such-vest"}]},
+                    "$.pancerz[0].katalog"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(SHEETS))
+def test_an_unknown_catalog_armor_id_is_refused_with_its_path(system):
+    doc, path = SHEETS[system]
+    with pytest.raises(XsysError) as err:
+        api.convert(doc, "neutral")
+    assert err.value.path == path
+    assert "no-such-vest" in str(err.value.found)
+    assert "unknown catalog armor" in str(err.value)
+
+
+@pytest.mark.parametrize("written", ["Heavy Kevlar vest", "heavy kevlar VEST", "  Heavy   Kevlar vest ",
+                                     "Ｈｅａｖｙ Ｋｅｖｌａｒ ｖｅｓｔ", "heavy-kevlar-vest"])
+def test_a_name_finds_its_item_however_it_is_written(written):
+    assert catalog().find_armor(written).id == "heavy-kevlar-vest"
+
+
+def test_a_name_that_is_no_item_is_none_and_an_empty_name_too():
+    assert catalog().find_armor("Grandmother's shawl") is None
+    assert catalog().find_armor("  ") is None
+
+
+def test_the_id_wins_over_the_name():
+    assert catalog().find_armor("Heavy Kevlar vest", "full-riot-gear").id == "full-riot-gear"
+
+
+def test_nwod_sheet_names_its_item_in_any_case():
+    doc = {"system": "nwod", "kind": "npc", "name": "Cop", "Dexterity": 3, "skills": {"Firearms": 2},
+           "armor": [{"name": "HEAVY KEVLAR VEST", "general": 1, "ballistic": 3}]}
+    armor = api.convert(doc, "neutral").document.armor[0]
+    assert float(armor.stops) == 1480.0  # the catalog item's, not the chart rating's joules
