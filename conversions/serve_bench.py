@@ -466,6 +466,107 @@ def front_cost(requests: int = 600, concurrency: int = 200, workers: int = 2, de
     return {"rounds": out, "front_ms": statistics.median(x["front_user_ms"] + x["front_system_ms"] for x in out)}
 
 
+def _bare_connection(conn: Any) -> None:
+    """One connection of `ceiling`'s bare server: HTTP/1.1 requests read with h11, each
+    converted at once and answered, until the client closes."""
+    import h11
+    import msgspec
+
+    from . import serve
+
+    c = h11.Connection(h11.SERVER)
+    body: list[bytes] = []
+    while True:
+        event = c.next_event()
+        if event is h11.NEED_DATA:
+            data = conn.recv(65536)
+            c.receive_data(data)
+            if not data:
+                return
+        elif isinstance(event, h11.Request):
+            body = []
+        elif isinstance(event, h11.Data):
+            body.append(event.data)
+        elif isinstance(event, h11.EndOfMessage):
+            req = serve.decode_request(b"".join(body), serve.ConvertRequest)
+            status, answer = serve.work(b"c", msgspec.msgpack.encode(req))
+            head = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
+            conn.sendall(c.send(h11.Response(status_code=status, headers=head)) + c.send(h11.Data(data=answer))
+                         + c.send(h11.EndOfMessage()))
+            c.start_next_cycle()
+        elif isinstance(event, h11.ConnectionClosed):
+            return
+
+
+def ceiling(rounds: int = 5, concurrency: int = 200, workers: int = 2, in_process: int = 50,
+            to: str = "gurps") -> dict[str, Any]:
+    """What serving costs at the least: the ratio of `bench`'s rounds against a bare server,
+    `workers` forked processes that accept on one socket, read HTTP with h11 and convert each
+    request at once (no front, no pipes, and none of the limits, timeouts and checks of
+    `xsys serve`: a measure of the headroom, not a server). Linux (fork, /proc)."""
+    import signal
+    import socket
+
+    from . import serve
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    port = sock.getsockname()[1]
+    for i in range(20):  # the caches filled before the processes part
+        serve.do_convert(serve.ConvertRequest(document=_named(DEFAULT_NPC, -500 - i), to=to, format="md"))
+    pids = []
+    try:
+        for _ in range(workers):
+            pid = os.fork()
+            if pid == 0:  # a bare server process: until the benchmark ends it
+                try:
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    while True:
+                        conn, _ = sock.accept()
+                        try:
+                            _bare_connection(conn)
+                        except Exception:  # a broken request ends its connection, not the process
+                            pass
+                        finally:
+                            conn.close()
+                finally:
+                    os._exit(0)
+            pids.append(pid)
+
+        def cpu() -> float:
+            tick = os.sysconf("SC_CLK_TCK")
+            total = 0
+            for p in pids:
+                f = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(f[11]) + int(f[12])
+            return total / tick
+
+        out = []
+        for r in range(rounds):
+            rate, cpu_here = in_process_rate(in_process, to, start=-20000 - 1000 * r)
+            bodies = [json.dumps({"document": _named(DEFAULT_NPC, 200000 + 1000 * r + i), "to": to,
+                                  "format": "md"}).encode() for i in range(concurrency)]
+            c0, t0 = cpu(), time.perf_counter()
+            answers = asyncio.run(load("127.0.0.1", port, bodies, concurrency))
+            wall, used = time.perf_counter() - t0, (cpu() - c0) * 1000 / len(bodies)
+            served = len(bodies) / wall
+            out.append({"in_process_per_s": round(rate, 1), "served_per_s": round(served, 1),
+                        "ratio": round(served / (rate * workers), 2), "in_process_cpu_ms": round(cpu_here, 2),
+                        "served_cpu_ms": round(used, 2), "cpu_ratio": round(cpu_here / used, 2) if used else None,
+                        "errors": sum(a[1] != 200 for a in answers)})
+    finally:
+        for p in pids:
+            os.kill(p, signal.SIGTERM)
+        for p in pids:
+            os.waitpid(p, 0)
+        sock.close()
+    return {"rounds": out, "ratio": statistics.median(x["ratio"] for x in out),
+            "cpu_ratio": statistics.median(x["cpu_ratio"] or 0 for x in out)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m xsys.conversions.serve_bench", description=__doc__.split("\n")[0])
     p.add_argument("--requests", type=int, default=600, help="requests per client pattern")
@@ -478,7 +579,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     p.add_argument("--front", action="store_true",
                    help="only the server's own CPU a request (conversion processes that convert nothing)")
+    p.add_argument("--ceiling", action="store_true",
+                   help="the ratio against a bare pre-fork server (h11, no front, no limits): the headroom")
     args = p.parse_args(argv)
+    if args.ceiling:
+        c = ceiling(args.rounds, args.concurrency, args.workers)
+        if args.json:
+            print(json.dumps(c, indent=2))
+        else:
+            print(f"a bare pre-fork server, --workers {args.workers}: served / (in process x {args.workers}) median "
+                  f"{c['ratio']}; in CPU time {c['cpu_ratio']}")
+            for x in c["rounds"]:
+                print(f"    round: in process {x['in_process_per_s']}/s {x['in_process_cpu_ms']} ms, served "
+                      f"{x['served_per_s']}/s {x['served_cpu_ms']} ms: {x['ratio']}, CPU {x['cpu_ratio']}; "
+                      f"errors {x['errors']}")
+        return 1 if any(x["errors"] for x in c["rounds"]) else 0
     if args.front:
         f = front_cost(args.requests, args.concurrency, args.workers, rounds=args.rounds)
         if args.json:

@@ -1123,3 +1123,12 @@ def test_serve_bench_measures_the_fronts_own_cost():
     r = serve_bench.front_cost(requests=20, concurrency=5, workers=1, delay=0.001, rounds=2)
     assert [x["errors"] for x in r["rounds"]] == [0, 0]
     assert set(r["rounds"][0]) == {"per_s", "errors", "front_user_ms", "front_system_ms", "workers_ms"}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(), reason="forks, reads /proc")
+def test_serve_bench_ceiling_serves_every_request_from_bare_processes():
+    from xsys.conversions import serve_bench
+
+    r = serve_bench.ceiling(rounds=1, concurrency=6, workers=2, in_process=3)
+    assert len(r["rounds"]) == 1 and r["rounds"][0]["errors"] == 0
+    assert r["rounds"][0]["served_per_s"] > 0 and r["rounds"][0]["in_process_per_s"] > 0
