@@ -1008,7 +1008,7 @@ class LossAudit:
             return self._try_written(system, what, neutral, tokens, far, d)
         try:
             if self._shaped is None or self._shaped[0] is not neutral or self._shaped[1] is not system:
-                blocks = tuple(dict.fromkeys((system.key, getattr(system, "parent_key", None) or system.key)))
+                blocks = tuple(dict.fromkeys((system.key, system.parent_key or system.key)))
                 self._shaped = (neutral, system, _shape(neutral, blocks))
             key = hashlib.blake2b(_KEY_ENCODER.encode([what, tokens, far, d.field is None,
                                                        None if d.field is None else d.field.default,

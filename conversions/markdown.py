@@ -199,9 +199,9 @@ def _rolls(conv: Any, checks: Any) -> list[str]:
 
 
 def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int = 1) -> list[str]:
-    custom = getattr(system, "markdown_npc", None) if system else None
+    custom = system.markdown_npc(native) if system is not None and hasattr(system, "markdown_npc") else None
     if custom is not None:
-        return [_plugin_markdown(custom(native))]
+        return [_plugin_markdown(custom)]
     h = "#" * level
     key = _name_key(native, system)
     out = [f"{h} {md(plain.get(key, 'NPC'))} — {md(label)}\n"]

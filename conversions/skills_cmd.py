@@ -1,6 +1,6 @@
 """`xsys skills SYSTEM`: the skill names a system recognises, what each covers in the neutral
 model, and the other names printed stat blocks give it (7th-edition, Japanese and Chinese names,
-from the textblock format plugin)."""
+from the system's declared text layout)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,8 @@ def rows(system_key: str) -> list[dict[str, Any]]:
     from xsys.core.registry import default_registry
 
     system = default_registry().system(system_key)
-    try:
-        from xsys.plugins.textblock.names import skill_aliases
-
-        aliases = skill_aliases(system_key)
-    except ImportError:  # the textblock plugin is not installed: no aliases to show
-        aliases = {}
+    layout = system.text_layout()  # the names printed blocks give its skills, where it declares a layout
+    aliases = layout.skill_aliases() if layout is not None else {}
     out = []
     for native, neutral in system.skills().items():
         out.append({"skill": native, "covers": list(neutral), "aliases": aliases.get(native, [])})

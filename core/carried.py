@@ -39,7 +39,7 @@ RULE = "xsys.carried"
 def namespaces(system: Any) -> tuple[str, ...]:
     """The namespaces of ``Combatant.carried`` that `system`'s stat blocks read and write
     themselves (``system.carried_namespaces``; default: the system's key)."""
-    ns = getattr(system, "carried_namespaces", None)
+    ns = getattr(system, "carried_namespaces", ())  # declared on System; a duck-typed system may lack it
     if isinstance(ns, str):
         return (ns,)
     return tuple(ns) if ns else (str(getattr(system, "key", "")),)

@@ -12,7 +12,7 @@ adult-population percentile, skills by equated competence (core.equating), the s
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
@@ -23,6 +23,9 @@ from .ladder import Ladder, Source, Step
 from .model import Combatant, Shot
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
+
+if TYPE_CHECKING:
+    from .textblock import TextLayout
 
 
 class CharacteristicSpec(msgspec.Struct, frozen=True):
@@ -48,6 +51,20 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+    # A variant of another system (coc-zh of coc) names its parent: the loss audit reads the
+    # parent's native block as this system's too. "": none.
+    parent_key: ClassVar[str] = ""
+    # The namespaces of Combatant.carried that this system's sheets read and write themselves
+    # (core.carried): a family of systems shares one ("coc" for coc and coc-zh). Empty: the key.
+    carried_namespaces: ClassVar[tuple[str, ...]] = ()
+    # Set by the registry on every instance: who provides it ("xsys-coc7 1.0 (plugin coc7)"),
+    # for messages that name a plugin.
+    xsys_plugin: str = ""
+
+    def markdown_npc(self, npc: Any) -> str | None:
+        """This system's own Markdown for a native stat block on ``--format md`` (None: xsys
+        writes the sheet from the document's fields, its derived values and legend)."""
+        return None
 
     # The core remembers a system's answers to skill_ladder, competence and level_for per
     # instance (core.memo), for every system alike. False: this system's answers are not
@@ -72,6 +89,18 @@ class System:
 
     def label(self) -> str:
         return f"{self.name} ({self.edition})" if self.edition else self.name
+
+    # ---- plain-text stat blocks --------------------------------------------------------
+    def text_layout(self) -> "TextLayout | None":
+        """How this system's NPCs print as plain-text stat blocks (``.txt``), or None (the
+        default): no text block reads into it or is written from it.
+
+        A :class:`xsys.core.textblock.TextLayout` says whether a block is this system's
+        (``score``: how many of its stats the block shows), reads a block's lines into the
+        system's plain document with what it could not read and what it assumed (``read``),
+        and prints a document as a block (``write``); the core's ``textblock`` module holds
+        the shared line machinery (headings, items, stat pairs, name, description)."""
+        return None
 
     # ---- tables ------------------------------------------------------------------------
     def ladders(self) -> dict[str, Ladder]:

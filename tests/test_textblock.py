@@ -305,7 +305,7 @@ def test_close_combat_skill_names_in_every_convention():
     """6e English, 7e "Fighting (...)" and the Japanese names of the close-combat skills are
     read as coc's Knife, Club, Sword, Axe and Spear (issue 20), not left unread or carried as
     unknown skills; `xsys skills coc` lists them as aliases."""
-    from xsys.plugins.textblock.names import skill_aliases
+    from xsys.core.registry import default_registry
     from xsys.plugins.textblock.reader import load
 
     en = load("Thug\nSTR 14 CON 12 SIZ 14 DEX 11 APP 8 INT 9 POW 9 EDU 8 HP 13\n"
@@ -316,5 +316,5 @@ def test_close_combat_skill_names_in_every_convention():
               "技能：ナイフ 45％、こん棒 50％、回避 22％\n".encode())
     assert (ja["skills"]["Knife"], ja["skills"]["Club"]) == (45, 50)
     assert not ja.get("xsys", {}).get("read", {}).get("unread")
-    aliases = skill_aliases("coc")
+    aliases = default_registry().system("coc").text_layout().skill_aliases()
     assert "fighting (sword)" in aliases["Sword"] and "こん棒" in aliases["Club"]

@@ -27,8 +27,8 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import Line, coc_skill, one_line, read_lines, seventh_to_coc, weapon_skill
-from xsys.plugins.textblock.names import fold
+from xsys.core.textblock import Line, fold, one_line, read_lines
+from xsys.plugins.coc.text import coc_skill, seventh_to_coc, weapon_skill
 
 FORMAT = "ccfolia"
 MARK = "[xsys] "  # the memo line the writer adds: what the character has no place for
@@ -445,7 +445,7 @@ class _Reading:
     def named(self, name: str) -> str:
         """An attack's name for the composed block: the text reader reads '・' and '、' as item
         separators and folds full-width characters, so the name as written is kept to give back."""
-        from xsys.plugins.textblock.reader import normalize
+        from xsys.core.textblock import normalize
 
         safe = name.replace("・", "·").replace("、", "‚").replace(",", "‚").replace(";", "⁏").replace("；", "⁏")
         self.names[normalize(safe)] = name
@@ -766,10 +766,11 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
 
 def _firearm_of(name: str) -> str | None:
     """The firearm skill a weapon's name gives: a catalog weapon's class, else a word of the name."""
-    from xsys.plugins.textblock.reader import _skill_of_class, catalog_match, skill_by_keyword
+    from xsys.core.textblock import catalog_match
+    from xsys.plugins.coc.text import skill_by_keyword, skill_of_class
 
     entry = catalog_match(name)
-    return _skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)
+    return skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)
 
 
 def _is_melee_name(name: str) -> bool:

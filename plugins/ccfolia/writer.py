@@ -1,7 +1,7 @@
 """A coc NPC document -> a CCFOLIA clipboard character (JSON), with its check commands.
 
 Skills become ``CCB<=V 【名前】`` commands under the Japanese names Japanese CoC 6e sheets
-print (textblock/names.py; a skill with no Japanese name keeps its own), each weapon a damage
+print (the coc plugin's text.py; a skill with no Japanese name keeps its own), each weapon a damage
 command ``1D10 【ダメージ：拳銃：NAME】`` that the reader reads back (a close-combat attack's
 ``1D3{DB} 【ダメージ：こぶし(パンチ)：NAME】``, with a ``DB`` param CCFOLIA puts in), and the rolls a sheet
 derives from characteristics (SAN, アイデア, 幸運, 知識) the ``{STR}``-style commands CCFOLIA
@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import weapon_tag
-from xsys.plugins.textblock.names import japanese_name
+from xsys.core.textblock import weapon_tag
+from xsys.plugins.coc.text import japanese_name
 
 from .reader import CHARACTERISTICS, MARK
 

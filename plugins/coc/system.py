@@ -183,6 +183,12 @@ class CocSystem(System):
         entry = self.tables()["rule"].get(rule)
         return entry["source"] if entry else "assumed"
 
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the Call of Cthulhu block (text.py): English, Japanese and Chinese, 5th/6th and 7th edition."""
+        from .text import CocText  # the block's reader is loaded when a block is read
+
+        return CocText(self.key)
+
     def ladders(self) -> dict[str, Ladder]:
         out = self.table_ladders()
         out["darkness"] = self.darkness_ladder()

@@ -138,6 +138,13 @@ class CocZhSystem(CocSystem):
     }
 
     # ==== tables =======================================================================
+    def text_layout(self) -> Any:
+        """coc's block (xsys.plugins.coc.text), claiming the blocks written in Chinese; its
+        armor is one number of points."""
+        from xsys.plugins.coc.text import CocText
+
+        return CocText(self.key, chinese=True)
+
     def tables(self) -> dict[str, Any]:
         """coc's tables.toml with coc-zh's over it (rule register, darkness matrix,
         exposure, skills, and coc-zh's own rule tables)."""

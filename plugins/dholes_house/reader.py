@@ -25,9 +25,8 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import (Line, coc_damage, coc_skill, distance, one_line, read_lines,
-                                            seventh_onto_coc_sheet, weapon_skill)
-from xsys.plugins.textblock.names import fold
+from xsys.core.textblock import Line, distance, fold, one_line, read_lines
+from xsys.plugins.coc.text import coc_damage, coc_skill, seventh_onto_coc_sheet, weapon_skill
 
 FORMAT = "dholes-house"
 CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")

@@ -35,9 +35,8 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import (COC_AVERAGE_ADULT, DISTANCE_UNITS, Line, coc_damage, coc_skill, distance,
-                                            one_line, read_lines, seventh_onto_coc_sheet, weapon_skill)
-from xsys.plugins.textblock.names import fold
+from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, one_line, read_lines
+from xsys.plugins.coc.text import COC_AVERAGE_ADULT, coc_damage, coc_skill, seventh_onto_coc_sheet, weapon_skill
 
 from .formula import FormulaError, evaluate
 
@@ -671,9 +670,9 @@ def _kebab(name: str) -> str:
 def _from_kebab(tail: str) -> str:
     """A CoC ID's skill, named: a name the coc tables know whose CoC ID it is, else the words
     of the ID ('fighting-bite' -> 'Fighting (Bite)')."""
-    from xsys.plugins.textblock import names as N
+    from xsys.plugins.coc.text import COC_SKILLS
 
-    for alias in N.COC_SKILLS:
+    for alias in COC_SKILLS:
         if _kebab(alias) == tail:
             return alias.title()
     head, _, rest = tail.partition("-")

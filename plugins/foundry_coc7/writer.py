@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import weapon_tag
+from xsys.core.textblock import weapon_tag
 
 from .reader import CHARACTERISTICS
 

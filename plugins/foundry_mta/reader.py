@@ -16,7 +16,7 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.plugins.textblock.compose import Line, one_line, read_lines
+from xsys.core.textblock import Line, one_line, read_lines
 
 FORMAT = "foundry-mta"
 ATTRIBUTES = {

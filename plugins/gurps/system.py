@@ -596,6 +596,12 @@ class Gurps(System):
         self._attr = percentile_ladder("attribute", attribute_distribution(), "gurps.population", "assumed")
 
     # ---- tables ------------------------------------------------------------------------
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the GURPS block (text.py)."""
+        from .text import GurpsText  # the block's reader is loaded when a block is read
+
+        return GurpsText(self.key, thrust_swing, dice_text)
+
     def ladders(self) -> dict[str, Ladder]:
         return {**self._lad, "attribute": self._attr}
 

@@ -676,6 +676,12 @@ class NwodSystem(System):
         self._rolls: dict[tuple, Any] = {}  # (table, arguments) -> outcomes (_outcomes)
 
     # ------------------------------------------------------------------ tables
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the World of Darkness Rulebook block (text.py)."""
+        from .text import NwodText  # the block's reader is loaded when a block is read
+
+        return NwodText(self.key)
+
     def ladders(self) -> dict[str, Ladder]:
         out = dict(_LADDERS)
         out.update({lad.name: lad for lad in RANGE_LADDERS.values()})

@@ -712,6 +712,12 @@ class PlTrudnosc(System):
         self.dice = self.mechanic.dice  # type: ignore[misc]
 
     # ---- tables --------------------------------------------------------------------
+    def text_layout(self) -> Any:
+        """Plain-text stat blocks: the block of this system (text.py)."""
+        from .text import PlText  # the block's reader is loaded when a block is read
+
+        return PlText(self.key)
+
     def ladders(self) -> dict[str, Ladder]:
         return dict(all_ladders())
 

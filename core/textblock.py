@@ -1,0 +1,692 @@
+"""Plain-text stat blocks: the line machinery every system's text layout shares.
+
+A stat block is read line by line. A line is a heading with its items (``Skills: Handgun
+55%, Dodge 30%``; the items may run on over the next lines), a line of stat pairs (``STR 12
+CON 11 ...``, ``ST 11, DX 12, IQ 10, HT 11``), the NPC's name (the first line that is none of
+these) or its description (prose between the name and the first stats). Anything else is
+*unread*: it is reported, never skipped in silence. Lines starting with ``#`` are comments.
+
+What a block is and how its items read is the system's own: a system declares a
+:class:`TextLayout` (``System.text_layout``) that scores a block as its own, reads its lines
+into the system's plain document and writes a document as a block. This module holds what
+every layout shares (normalising, headings, items, stat pairs, the :class:`Read` record with
+its unread and assumed reports, the name and the description, the catalog lookups) and the
+dispatch: which installed system's layout a block is for (a ``system: KEY`` line, else the
+layout that finds three or more of its stats and more than any other), the ``Carried:`` line
+of other systems' data, the ``xsys.read`` report, and a block composed line by line from
+another format's fields (:func:`read_lines`).
+
+The core names no system here: every system, built-in or third-party, is asked alike.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .registry import Registry
+
+
+def fold(name: str) -> str:
+    text = unicodedata.normalize("NFKC", name).lower().strip()
+    text = re.sub(r"\s+", " ", text)
+    return text.replace("( ", "(").replace(" )", ")")
+
+
+
+# Section headings: what the rest of the line (and the lines after it, up to the next
+# heading) holds. Shared by every layout (a layout adds its own: TextLayout.headings).
+HEADINGS: dict[str, str] = {
+    **{fold(h): "skills" for h in ("skills", "skill", "技能", "umiejętności", "umiejetnosci")},
+    # CoC blocks: languages are skills ("Languages: English 80%"); the Chinese 7e "skill list",
+    # "combat list", "spells" headings (技能列表, 戰鬥列表, 咒文), the Japanese 攻撃 (attacks)
+    **{fold(h): "skills" for h in ("languages", "language", "言語", "語言", "语言", "技能列表", "技能值", "技能値")},
+    **{fold(h): "weapons" for h in ("戰鬥", "戰鬥列表", "战斗列表", "戰鬥技能", "攻撃", "攻撃手段", "weapons & attacks")},
+    **{fold(h): "spells" for h in ("咒文", "咒文列表", "法術")},
+    **{fold(h): "attributes" for h in ("attributes", "characteristics", "能力値", "属性", "cechy")},
+    **{fold(h): "weapons" for h in ("weapons", "weapon", "combat", "attacks", "attack", "武器", "戦闘", "战斗",
+                                    "broń", "bron")},
+    **{fold(h): "armor" for h in ("armor", "armour", "防具", "护甲", "装甲", "pancerz")},
+    **{fold(h): "notes" for h in ("notes", "note", "description", "備考", "メモ", "说明", "备注", "opis")},
+    **{fold(h): "advantages" for h in ("advantages",)},
+    **{fold(h): "disadvantages" for h in ("disadvantages",)},
+    **{fold(h): "merits" for h in ("merits",)},
+    **{fold(h): "derived" for h in ("derived", "derived traits")},
+    **{fold(h): "zalety" for h in ("zalety",)},
+    **{fold(h): "spells" for h in ("spells", "spell", "呪文", "法术", "咒语")},
+    **{fold(h): "melee" for h in ("melee", "close combat", "近接戦闘", "格闘", "近战")},
+}
+
+
+@dataclass
+class Read:
+    """What a reader made of a block."""
+
+    system: str
+    doc: dict[str, Any] = field(default_factory=dict)
+    unread: list[tuple[int, str]] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
+    line: int = 0  # the line being read (for a reader that reports after the walk)
+    unknown: list[tuple[int, str, str]] = field(default_factory=list)  # (line, skill name, closest known name)
+    # which reader read the block and which edition it took it to be, and why (the read
+    # report's "reader" and "edition"; set by the CoC, GURPS and nWoD readers; "" says nothing)
+    reader: str = ""
+    edition: str = ""
+
+
+# ---- lines and items --------------------------------------------------------------------
+
+# A Japanese middle dot between katakana joins the words of one name (コルト・ガバメント, マジック・
+# ポイント, ダメージ・ボーナス); elsewhere it separates list items (拳銃・回避), like 、.
+_SEP_DOT = re.compile(r"(?<![\u30a1-\u30fa\u30fc])・|・(?![\u30a1-\u30fa\u30fc])")
+
+
+def normalize(line: str) -> str:
+    text = unicodedata.normalize("NFKC", line).replace("\t", " ")
+    text = re.sub(r"^\s*・\s*", "", text)  # a leading ・ is a bullet
+    text = _SEP_DOT.sub(", ", text).replace("、", ", ").replace("；", ";")
+    return re.sub(r"[ \u3000]+", " ", text).strip()
+
+
+def split_items(text: str, seps: str = ",;") -> list[str]:
+    """Comma/semicolon separated items, not splitting inside brackets."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        if ch in seps and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [i.strip().rstrip(".").strip() for i in out if i.strip().rstrip(".").strip()]
+
+
+_HEADING = re.compile(r"^([^:]{1,40}?)\s*:\s*(.*)$")
+
+
+def heading_of(line: str, extra: dict[str, str] | None = None) -> tuple[str, str] | None:
+    # `extra`: headings one system's layout adds (TextLayout.headings: GURPS's "Gear:", nWoD's
+    # "Virtue:"); they win over the shared ones for that layout only
+    table = {**HEADINGS, **extra} if extra else HEADINGS
+    if fold(line).rstrip(":") in table:  # a heading on a line of its own
+        return table[fold(line).rstrip(":")], ""
+    m = _HEADING.match(line)
+    if m and fold(m.group(1)) in table:
+        return table[fold(m.group(1))], m.group(2)
+    return None
+
+
+def stat_pairs(line: str, keys: tuple[str, ...], value: str = r"[+-]?\d+") -> tuple[dict[str, str], str]:
+    """``KEY value`` pairs of `keys` found in `line` (a colon or equals sign may sit between)
+    and what is left of the line once they and their separators are taken out."""
+    alt = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    pat = re.compile(rf"(?<![\w])({alt})\s*[:=]?\s*({value})(?![\w])", re.IGNORECASE)
+    found: dict[str, str] = {}
+    canon = {k.lower(): k for k in keys}
+
+    def take(m: re.Match[str]) -> str:
+        found[canon[m.group(1).lower()]] = m.group(2)
+        return " "
+
+    rest = pat.sub(take, line)
+    rest = re.sub(r"[\s,;/|()\[\]]+", " ", rest).strip()
+    return found, rest
+
+
+# "Name (details)" with the details in the last bracket pair (the name may hold brackets of
+# its own: "Smith & Wesson Model 10 (.38 Special) (2d-1, Acc 2)"), or "Name: details"
+def named(item: str) -> tuple[str, str] | None:
+    """'Name (details)', the details in the last top-level bracket pair (names and details may
+    hold brackets of their own: 'Smith & Wesson Model 10 (.38 Special) (2d-1, Skill Guns
+    (Pistol))'), or 'Name: details'."""
+    text = item.strip()
+    if text.endswith(")"):
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            if text[i] == ")":
+                depth += 1
+            elif text[i] == "(":
+                depth -= 1
+                if depth == 0:
+                    name = text[:i].strip()
+                    if name:
+                        return name, text[i + 1:-1]
+                    break
+    m = re.match(r"^([^:]+?)\s*:\s*(.+)$", text)
+    return (m.group(1).strip(), m.group(2)) if m else None
+
+
+def weapon_items(text: str) -> list[str]:
+    """Weapons of a line: apart by semicolons where the line has any (names may hold commas),
+    else by commas outside brackets."""
+    return split_items(text, ";" if ";" in text else ",;")
+
+
+def dice_text(text: str) -> str:
+    """Dice as printed ('1 D 10') in one spelling ('1d10')."""
+    return re.sub(r"\s+", "", text).replace("D", "d")
+
+
+def count_stats(text: str, keys: tuple[str, ...]) -> int:
+    """How many of `keys` the text shows with a number after them (a layout's score)."""
+    return sum(bool(re.search(rf"(?<![\w]){re.escape(k)}\s*[:=]?\s*[+-]?\d", text)) for k in keys)
+
+
+# ---- the shared walk ---------------------------------------------------------------------
+
+class Walk:
+    """Goes through the lines once; the system's reader says what each line is."""
+
+    def __init__(self, r: Read, lines: list[str], headings: dict[str, str] | None = None) -> None:
+        self.r = r
+        self.lines = lines
+        self.headings = headings  # a system's own headings (GURPS "Gear:", nWoD "Weapons/Attacks:")
+
+    def run(self, stats: Callable[[str], str | None], section: Callable[[str, str, int], None],
+            loose: Callable[[str, int], bool] | None = None) -> None:
+        """`loose(line, n)`: a line after the stats and outside any section that the system's
+        reader takes anyway (True), e.g. a CoC attack line printed without its Combat heading."""
+        current: str | None = None
+        seen_stats = False
+        name_set = False
+        description: list[str] = []
+        for n, raw in enumerate(self.lines, 1):
+            line = normalize(raw)
+            if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE):
+                continue
+            head = heading_of(line, self.headings)
+            if head is not None:
+                current, rest = head
+                if current == "notes":  # prose keeps its own punctuation (full-width included)
+                    parts = re.split(r"[:：]", raw, maxsplit=1)
+                    rest = parts[1].strip() if len(parts) == 2 else ""
+                if rest:
+                    section(current, rest, n)
+                continue
+            self.r.line = n
+            left = stats(line)
+            if left is not None:
+                seen_stats = True
+                current = None
+                if left:
+                    self.r.unread.append((n, f"{raw.strip()} (not read: {left})"))
+                continue
+            if current is not None:
+                section(current, raw.strip() if current == "notes" else line, n)
+                continue
+            if not name_set:
+                self.r.doc["@name"] = raw.strip()
+                self.r.doc["@name_line"] = n
+                name_set = True
+            elif not seen_stats:
+                description.append(raw.strip())
+            elif loose is None or not loose(line, n):
+                self.r.unread.append((n, raw.strip()))
+        if description:
+            self.r.doc["@description"] = "\n".join(description)
+
+
+def sectioner(r: Read, notes: list[str], stats: Callable[[str], str | None],
+              handlers: dict[str, Callable[[str, int], Any]],
+              split: Callable[[str, str], list[str]] | None = None) -> Callable[[str, str, int], None]:
+    """The reader of a block's sections: notes are kept as written, an attributes/derived item
+    is read as stats, other items go to their kind's handler. An item of no known kind, or one
+    its handler returns False for, is unread (a handler that reports on its own returns None)."""
+    def stat_item(item: str, n: int) -> bool:
+        r.line = n
+        left = stats(item)
+        return left is not None and not left
+
+    table = {"attributes": stat_item, "derived": stat_item, **handlers}
+
+    def section(kind: str, text: str, n: int) -> None:
+        if kind == "notes":
+            notes.append(text)
+            return
+        items = split(kind, text) if split else (
+            weapon_items(text) if kind in ("weapons", "armor") else split_items(text))
+        for item in items:
+            handler = table.get(kind)
+            if handler is None or handler(item, n) is False:
+                r.unread.append((n, item))
+
+    return section
+
+
+
+
+# ---- the catalog ---------------------------------------------------------------------------
+
+def _catalog() -> Any:
+    from .registry import catalog
+
+    return catalog()
+
+
+def catalog_match(name: str) -> Any:
+    """The catalog weapon a printed name is (by id or by name, folded), or None."""
+    key = fold(name)
+    for entry in _catalog().weapons.values():
+        if fold(entry.id) == key or fold(entry.name) == key:
+            return entry
+    for entry in _catalog().weapons.values():  # "Colt M1911A1 (.45 ACP)" printed as "Colt M1911A1"
+        base = fold(entry.name).split(" (")[0]
+        if base and (key == base or key.startswith(base + " ")):
+            return entry
+    return None
+
+
+def catalog_tag(item: str) -> tuple[str, str | None]:
+    """An item's ' [catalog: id]' tag (what xsys writes when a name does not say it) and the rest."""
+    m = re.search(r"\s*\[catalog:\s*([\w.-]+)\]", item)
+    if not m:
+        return item, None
+    return (item[:m.start()] + item[m.end():]).strip(), m.group(1)
+
+
+def weapon_entry(cid: str | None, name: str) -> Any:
+    """The catalog weapon an item names: by its ``[catalog: id]`` tag, else by its printed name."""
+    return _catalog().weapons.get(cid) if cid else catalog_match(name)
+
+
+def armor_entry(cid: str | None, name: str) -> Any:
+    """The catalog armor an item names: by its ``[catalog: id]`` tag, else by its printed name."""
+    return _catalog().find_armor(name, cid)
+
+
+def named_item(r: Read, item: str, n: int) -> tuple[str, str, str | None] | None:
+    """A 'Name (details)' weapon item: (name, details, catalog tag), or None (reported unread)."""
+    item, cid = catalog_tag(item)
+    nd = named(item)
+    if nd is None:
+        r.unread.append((n, item))
+        return None
+    return nd[0], nd[1], cid
+
+
+def armor_match(name: str) -> Any:
+    return _catalog().find_armor(name)
+
+
+def catalog_label(item: dict[str, Any], key: str, kind: str, name_key: str = "name") -> str:
+    """' [catalog: id]' after an item's printed name when the name alone does not find the
+    catalog item its `key` field names (what :func:`catalog_tag` reads back), else ''."""
+    cid = item.get(key)
+    if not cid:
+        return ""
+    name = item.get(name_key) or ""
+    found = catalog_match(name) if kind == "weapon" else armor_match(name)
+    return "" if found is not None and found.id == cid else f" [catalog: {cid}]"
+
+
+def weapon_tag(name: str, catalog_id: str | None) -> str:
+    """' [catalog: id]' after a weapon's name when the name alone does not find that catalog
+    weapon (what the text reader reads back), else ''."""
+    return catalog_label({"name": name, "catalog": catalog_id}, "catalog", "weapon")
+
+
+# A gun's class from its printed name, where the block names no skill and the catalog does not
+# know it: words of weapon names in English, Japanese and Chinese scenarios, by the neutral weapon
+# class (core.model) they say. Looked for in this order (a "Thompson SMG" is no rifle).
+WEAPON_CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("mg", ("machine gun", " mg ", "browning m1919", " bar ", "機関銃", "マシンガン", "机枪", "機槍", "ブローニング")),
+    ("smg", ("smg", "submachine", "sub-machine", "tommy", "thompson", "mp5", "uzi", "mac-10", "サブマシンガン",
+             "トンプソン", "トミーガン", "冲锋枪", "衝鋒槍", "汤普森", "湯普森")),
+    ("shotgun", ("shotgun", "12 gauge", "12-gauge", "12ga", "sawed-off", "sawn-off", "ショットガン", "散弾", "霰弹", "霰彈",
+                 "散彈")),
+    ("rifle", ("rifle", "carbine", "winchester", "springfield", "mauser", "lee-enfield", "ak-47", "m16", "ライフル",
+               "カービン", "步枪", "步槍", "卡宾枪", "卡賓槍")),
+    ("thrown", ("grenade", "knife (thrown)", "dynamite", "molotov", "手榴弾", "手榴弹", "手榴彈", "ダイナマイト")),
+    ("handgun", ("revolver", "pistol", "handgun", ".38", ".45", ".32", "9mm", "9 mm", "luger", "colt", "glock",
+                 "derringer", "拳銃", "リボルバー", "ピストル", "デリンジャー", "オートマチック", "ガバメント", "コルト", "ルガー",
+                 "ベレッタ", "ワルサー", "ニューナンブ", "s&w", "smith & wesson", "webley", "nambu", "南部", "手枪", "手槍",
+                 "左轮", "左輪", "德林加")),
+)
+
+
+def weapon_class_by_name(name: str) -> str | None:
+    """The neutral weapon class a printed weapon name says (WEAPON_CLASS_WORDS), or None."""
+    low = " " + fold(name) + " "
+    for cls, words in WEAPON_CLASS_WORDS:
+        if any(w in low for w in words):
+            return cls
+    return None
+
+
+# ---- the name and the description ------------------------------------------------------------
+
+def name_of(r: Read) -> str:
+    """The block's name line, or 'Unnamed NPC' (said: assumed)."""
+    name = r.doc.get("@name")
+    if not name:
+        r.assumed.append("no name line: named 'Unnamed NPC'")
+        return "Unnamed NPC"
+    return str(name)
+
+
+def notes_of(r: Read, notes: list[str]) -> str:
+    """The description (prose before the stats) and the notes, one text."""
+    parts = [p for p in (r.doc.get("@description"), *notes) if p]
+    return "\n".join(parts)
+
+
+# ---- a system's declared layout ----------------------------------------------------------------
+
+class TextLayout:
+    """What a system declares (``System.text_layout``) for plain-text stat blocks of its NPCs:
+    whether a block is its own (:meth:`score`), how the block's lines read into its plain
+    document (:meth:`read`) and how a document prints as a block (:meth:`write`).
+
+    ``key`` is the system's key (the document's ``system``). A layout built on this module's
+    machinery reads with :class:`Walk` and :func:`sectioner` and reports what it could not read
+    (``Read.unread``) and what it filled in (``Read.assumed``); the core adds the ``system``
+    and ``kind`` keys, the ``Carried:`` line, the notes line and the ``xsys.read`` report."""
+
+    # in the message for a block no layout claims: the stats that make a block this system's
+    # ("ST DX IQ HT (GURPS)"); "" leaves the layout out of it (a variant read like its parent)
+    stats_hint: str = ""
+    # the document's field its notes go to, and the heading a written block prints them under
+    notes_field: str = "notes"
+    notes_label: str = "Notes"
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def score(self, lines: list[str]) -> int:
+        """How many of this system's own stats the block's raw lines show (``count_stats``):
+        the layout with the highest score, three at least, reads a block that has no
+        ``system:`` line. Default 0: only a ``system:`` line picks this layout."""
+        return 0
+
+    def read(self, lines: list[str]) -> Read:
+        """The block's raw lines (numbered from 1; ``system:``, comment and ``Carried:`` lines
+        are blank or skipped by the :class:`Walk`) -> a :class:`Read` of ``Read(self.key)``
+        whose ``doc`` is the document without ``system`` and ``kind``."""
+        raise NotImplementedError(f"{self.key}: text layout read")
+
+    def write(self, doc: dict[str, Any]) -> list[str]:
+        """A plain document -> the block's lines (the name first), without the notes, which
+        the core writes from ``notes_field`` (empty lines are dropped)."""
+        raise NotImplementedError(f"{self.key}: text layout write")
+
+    def stand_in(self, stats: dict[str, int]) -> str | None:
+        """For :func:`read_lines`: a line of stats the reader reads as these values, already on
+        the document's scale, where the format's own reader has them (None: no line)."""
+        return None
+
+    def skill_aliases(self) -> dict[str, list[str]]:
+        """The other names a printed block may give each native skill (other editions,
+        languages): native skill -> aliases as printed. Default: none."""
+        return {}
+
+
+def layouts(registry: Registry | None = None) -> dict[str, TextLayout]:
+    """Every installed system's declared layout, by key (a system declaring none is left out;
+    so is one whose declaration fails: its blocks cannot be told, which the ``system:`` line's
+    message then lists without it)."""
+    if registry is None:
+        from .registry import default_registry
+
+        registry = default_registry()
+    out: dict[str, TextLayout] = {}
+    for key in registry.keys():
+        try:
+            layout = registry.system(key).text_layout()
+        except Exception:  # a plugin's failure is its own: the other systems still read
+            continue
+        if layout is not None:
+            out[key] = layout
+    return out
+
+
+_SYSTEM_LINE = re.compile(r"^\s*system\s*[:=]\s*([\w-]+)\s*$", re.IGNORECASE)
+
+
+def detect(lines: list[str], found: dict[str, TextLayout]) -> str:
+    """Which system a block (raw lines) is for: its ``system:`` line, else the layout that
+    scores highest (three stats at least; a tie goes to the first key)."""
+    for line in lines:
+        m = _SYSTEM_LINE.match(normalize(line))
+        if m:
+            key = m.group(1).lower()
+            if key not in found:
+                raise InputError("unknown system in the stat block", path="system:",
+                                 expected=", ".join(found), found=repr(m.group(1)))
+            return key
+    scores = {key: layout.score(lines) for key, layout in found.items()}
+    best = max(scores, key=lambda k: scores[k]) if scores else None
+    if best is None or scores[best] < 3:
+        hints = ", ".join(x.stats_hint for x in found.values() if x.stats_hint)
+        raise InputError("cannot tell which system this stat block is for", expected=(
+            "a 'system: KEY' line, or the system's stats: " + (hints or "none: no installed system reads text blocks")),
+            found=f"{scores[best] if best else 0} of them")
+    return best
+
+
+def _carried_lines(lines: list[str]) -> tuple[list[str], dict[str, Any], list[tuple[int, str]]]:
+    """The ``Carried: {...}`` lines the writer prints (other systems' system-only data,
+    xsys.core.carried, as JSON), taken out of the block (blanked, so line numbers stay) and
+    read; a line that is not a JSON mapping of namespaces is unread."""
+    carried: dict[str, Any] = {}
+    bad: list[tuple[int, str]] = []
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip().lower().startswith("carried:"):
+            out.append(line)
+            continue
+        out.append("")
+        text = line.strip()[len("carried:"):].strip()
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
+            for ns, block in value.items():
+                carried.setdefault(str(ns), {}).update(block)
+        else:
+            bad.append((n, f"{line.strip()} (not a JSON mapping of namespaces)"))
+    return out, carried, bad
+
+
+def read(text: str, registry: Registry | None = None) -> Read:
+    """A block's text -> what its system's layout read (``Read.system``: which system)."""
+    lines = text.splitlines()
+    lines, carried, bad = _carried_lines(lines)
+    found = layouts(registry)
+    system = detect(lines, found)
+    r = found[system].read(lines)
+    r.unread += bad
+    if carried:
+        r.doc["carried"] = carried
+    return r
+
+
+def document(r: Read, fmt: str = "text") -> dict[str, Any]:
+    """The native NPC document of a read block, with its ``xsys.read`` report when the reading
+    says something (a block that reads clean, as every block xsys writes, has none)."""
+    doc = {"system": r.system, "kind": "npc", **r.doc}
+    report: dict[str, Any] = {"format": fmt}
+    if r.unread:
+        report["unread"] = [{"line": n, "text": t} for n, t in sorted(r.unread, key=lambda x: x[0])]
+    if r.assumed:
+        report["assumed"] = list(r.assumed)
+    if r.unknown:
+        report["unknown"] = [{"line": n, "text": name, "closest": close} for n, name, close in r.unknown]
+    if len(report) > 1:
+        # the reader and edition go with a report that says something else too: a block that
+        # reads clean (every block xsys writes) stays a document with no xsys block
+        report.update({k: v for k, v in (("reader", r.reader), ("edition", r.edition)) if v})
+        doc["xsys"] = {"read": report}
+    return doc
+
+
+# ---- writing ---------------------------------------------------------------------------------
+
+CARRIED = "Carried: "  # the line of other systems' system-only data
+
+
+def num(v: Any) -> str:
+    """A number as printed: 15.0 -> '15'."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def length(v: Any) -> str:
+    """'15.0 m' / '15 m' as printed: '15 m'."""
+    text = str(v)
+    parts = text.split()
+    if len(parts) == 2:
+        try:
+            return f"{num(float(parts[0]))} {parts[1]}"
+        except ValueError:
+            return text
+    return text
+
+
+def weapons_line(label: str, items: list[str], names: list[str]) -> str:
+    """Weapons apart by semicolons; a lone weapon whose name holds a comma ends with one, so
+    the reader does not split its name."""
+    tail = ";" if len(items) == 1 and any("," in x for x in names) else ""
+    return f"{label}: " + "; ".join(items) + tail
+
+
+def _comment(meta: Any) -> list[str]:
+    if not isinstance(meta, dict):
+        return []
+    losses = meta.get("losses") or []
+    warn = sum(1 for x in losses if isinstance(x, dict) and x.get("level", "warning") == "warning")
+    src = meta.get("converted_from")
+    if not src and not losses:
+        return []
+    head = f"# converted from {src} by xsys" if src else "# written by xsys"
+    return [head + f": {len(losses)} loss(es), {warn} warning(s); the YAML or JSON output carries the report"]
+
+
+def text_of(doc: dict[str, Any], registry: Registry | None = None) -> str:
+    """A native NPC document (plain data) -> the stat block its system's layout prints.
+
+    A converted document's ``xsys`` block (its loss report and the source it remembers) has
+    no place in a printed block: it is summed up in a ``#`` comment line, which the reader
+    skips, so what xsys writes it reads back."""
+    system, kind = doc.get("system"), doc.get("kind")
+    found = layouts(registry) if kind == "npc" else {}
+    if kind != "npc" or system not in found:
+        raise InputError("a text stat block holds one NPC of a system that declares a text layout", path="$.kind",
+                         expected="an npc of " + ", ".join(found or layouts(registry)), found=f"{kind} of {system}")
+    layout = found[str(system)]
+    lines = _comment(doc.get("xsys"))
+    lines += [x for x in layout.write(doc) if x]
+    if doc.get("carried"):
+        # other systems' system-only data (xsys.core.carried), verbatim: one JSON line the reader takes back
+        lines.append(CARRIED + json.dumps(doc["carried"], ensure_ascii=False, separators=(", ", ": ")))
+    if doc.get(layout.notes_field):
+        text = str(doc[layout.notes_field]).replace("\n", " ")
+        lines.append(f"{layout.notes_label}: {text}")
+    return "\n".join(lines) + "\n"
+
+
+# ---- a block composed from another format's fields ----------------------------------------------
+#
+# The helper other format plugins build on (Foundry VTT, CCFOLIA, Dhole's House): they turn each
+# field of their input into the line a printed block would have (``STR 12 CON 11``, ``Skills:
+# Spot Hidden 55%``, ``Weapons: .38 Revolver, damage 1D10, base range 15 yd``), each with the path
+# it came from, and the block is read by the system's layout. So every format shares one set of
+# skill names, one catalog lookup and one set of assumed values, and a report entry names the
+# source's own path (``$.items[3]``), not a line of a block the user never saw.
+
+Line = tuple[str, str]  # (the line of the block, where in the source it comes from)
+
+
+def one_line(text: Any) -> str:
+    """A source value as text that cannot break the block into lines."""
+    return re.sub(r"[\r\n\u2028\u2029]+", " ", str(text)).strip()
+
+
+def read_lines(lines: list[Line], fmt: str, system: str, assumed: list[str] | None = None,
+               unread: list[dict[str, str]] | None = None, stats: dict[str, int] | None = None,
+               about: dict[str, str] | None = None, registry: Registry | None = None) -> dict[str, Any]:
+    """Read the composed `lines` as a `system` block: a native NPC document (plain data) whose
+    ``xsys.read`` report names source paths. `assumed` / `unread`: what the format's own
+    reader already reports (its entries come first).
+
+    `stats`: values the format's reader has already read on the document's own scale, set on
+    the document as they are: a source that says its own scale is read once, by its own
+    reader. The layout's reader is given them only as its :meth:`TextLayout.stand_in` line.
+    `about`: keys added to the report as they are (``reader``: which reader and data model
+    read it; ``edition``: the edition and why)."""
+    stats = dict(stats or {})
+    if stats:
+        found = layouts(registry)
+        stand_in = found[system].stand_in(stats) if system in found else None
+        if stand_in:
+            lines = [lines[0], (stand_in, "$"), *lines[1:]] if lines else [(stand_in, "$")]
+    text_lines = [f"system: {system}"] + [one_line(t) for t, _ in lines]
+    origin = {i + 2: path for i, (_, path) in enumerate(lines)}
+    r = read("\n".join(text_lines), registry)
+    report_unread = list(unread or [])
+    for n, text in r.unread:
+        report_unread.append({"path": origin.get(n, "$"), "text": text})
+    report_assumed = list(assumed or [])
+    for text in r.assumed:
+        if text.startswith("edition: "):  # a layout's word on a block's edition: the format
+            continue                      # reader knows its own (a Foundry actor's are already /5)
+        m = re.match(r"^line (\d+): (.*)$", text, re.S)
+        report_assumed.append(f"{origin.get(int(m.group(1)), '$')}: {m.group(2)}" if m else text)
+    doc: dict[str, Any] = {"system": r.system, "kind": "npc", **r.doc}
+    for k, v in stats.items():
+        if v is None:
+            doc.pop(k, None)
+        else:
+            doc[k] = v
+    report: dict[str, Any] = {"format": fmt, **(about or {})}
+    if report_unread:
+        report["unread"] = report_unread
+    if report_assumed:
+        report["assumed"] = report_assumed
+    if r.unknown:
+        report["unknown"] = [{"path": origin.get(n, "$"), "text": name, "closest": close}
+                             for n, name, close in r.unknown]
+    if len(report) > 1:
+        doc["xsys"] = {"read": report}
+    return doc
+
+
+# A distance as sheets write it: "15", "15ft", "20 yards", "100m", "10/20/50 yards" (a
+# shotgun's bands: the first is the base range)
+_DISTANCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:/\s*\d+(?:\.\d+)?\s*)*([^\d\s/][^\d/]*)?\s*$")
+DISTANCE_UNITS = {"yd": "yd", "yds": "yd", "yard": "yd", "yards": "yd", "y": "yd", "m": "m", "metre": "m",
+                  "metres": "m", "meter": "m", "meters": "m", "ft": "ft", "feet": "ft", "foot": "ft", "'": "ft"}
+
+
+def distance(value: Any) -> tuple[int | float, str | None] | None:
+    """A range as a sheet writes it -> (number, unit: 'yd' | 'm' | 'ft', or None when the text
+    names no unit); None when it is not a distance ('STR/5 yards', 'touch')."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        number: float = float(value)
+        unit = None
+    else:
+        m = _DISTANCE.match(str(value))
+        if m is None:
+            return None
+        number = float(m.group(1))
+        word = (m.group(2) or "").strip().lower().rstrip(".")
+        if word and word not in DISTANCE_UNITS:
+            return None
+        unit = DISTANCE_UNITS.get(word)
+    if not math.isfinite(number) or number < 0:
+        return None
+    return (int(number) if number.is_integer() else number), unit

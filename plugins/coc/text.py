@@ -1,0 +1,1212 @@
+"""Call of Cthulhu stat blocks as printed text: the coc system's declared text layout
+(``CocSystem.text_layout``), shared by its variants (coc-zh reads and writes the same block).
+
+What it reads: English 5th/6th- and 7th-edition blocks, Japanese and Chinese scenario blocks
+(tables, brackets, list marks: :func:`coc_layout`), their skill names (:data:`COC_SKILLS`) and
+weapon lines; a 7th-edition block is put on coc's 3-18 scale (:func:`seventh_to_coc`, also used
+by the Foundry CoC7, CCFOLIA and Dhole's House readers). The shared line machinery is the
+core's (xsys.core.textblock).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import Any, Callable
+
+from xsys.core.errors import InputError
+from xsys.core.model import melee_class_of
+from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, catalog_label, catalog_match,
+                                 catalog_tag, count_stats, dice_text, fold, length, name_of as _name, normalize,
+                                 notes_of as _notes, num, sectioner, split_items, weapon_class_by_name, weapon_entry,
+                                 weapons_line)
+
+
+# ---- names ------------------------------------------------------------------------------
+
+# Call of Cthulhu (coc and coc-zh write the same names): English 5th/6th edition, 7th edition
+# ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
+# A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
+_COC: dict[str, tuple[str, ...]] = {
+    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍",
+                "射击(手枪)", "射擊(手槍)"),
+    "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
+              "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
+    "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "霰彈槍", "firearms (rifle/shotgun)",
+                "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
+    "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
+            "サブマシンガン", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)"),
+    "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃",
+                    "机枪", "機槍", "射击(机枪)", "射擊(機槍)"),
+    "Throw": ("throw", "throwing", "fighting (throw)", "投擲", "投掷"),
+    "Dodge": ("dodge", "回避", "闪避", "閃避"),
+    "Spot Hidden": ("spot hidden", "目星", "侦查", "侦察", "偵查", "偵察"),
+    "Conceal": ("conceal", "隠す", "隐藏"),
+    "Hide": ("hide", "隠れる", "躲藏"),
+    "Locksmith": ("locksmith", "鍵開け", "锁匠", "开锁", "鎖匠", "開鎖"),
+    "Climb": ("climb", "登攀", "攀爬"),
+    "Jump": ("jump", "跳躍", "跳跃"),
+    "Swim": ("swim", "水泳", "游泳"),
+    "First Aid": ("first aid", "応急手当", "急救"),
+    "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶", "汽車駕駛", "駕駛"),
+    # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
+    # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
+    "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击",
+                   "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手"),
+    # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
+    # names): each holds the neutral melee
+    "Knife": ("knife", "ナイフ", "匕首", "小刀"),
+    "Club": ("club", "こん棒", "棍棒", "警棍"),
+    "Sword": ("sword", "fighting (sword)", "剣", "刀剑", "刀劍"),
+    "Axe": ("axe", "fighting (axe)", "斧"),
+    "Spear": ("spear", "fighting (spear)", "槍", "矛"),
+    "Track": ("track", "追跡", "追踪", "追蹤"),
+    "Listen": ("listen", "聞き耳", "聆听", "聆聽"),
+    "Sneak": ("sneak", "忍び歩き", "潜行", "潛行"),
+}
+# Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
+# CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
+# (キック, 組み付き, 頭突き, マーシャルアーツ) and 7th edition (近接戦闘（格闘）, 射撃（拳銃）,
+# 射撃（ライフル／ショットガン） and its abbreviations, 隠密 for both Hide and Sneak). Keys are folded
+# like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
+# Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
+_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
+    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
+    "Kick": ("kick", "キック"),
+    "Grapple": ("grapple", "組み付き", "組みつき"),
+    "Head Butt": ("head butt", "headbutt", "頭突き"),
+    "Martial Arts": ("martial arts", "マーシャルアーツ"),
+    "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
+    "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+              "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ライフル)"),
+    "Shotgun": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
+                "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ショットガン)"),
+    "SMG": ("射撃(サブマシンガン)", "射撃:サブマシンガン", "射撃(smg)"),
+    "Machine Gun": ("射撃(マシンガン)", "射撃:マシンガン", "射撃(機関銃)"),
+    "Knife": ("近接戦闘(ナイフ)",),
+    "Sword": ("近接戦闘(刀剣)", "近接戦闘:刀剣", "近接戦闘(剣)"),
+    "Axe": ("近接戦闘(斧)", "近接戦闘:斧"),
+    "Spear": ("近接戦闘(槍)", "近接戦闘:槍"),
+    "Hide": ("隠密",),
+    "Sneak": ("隠密",),
+    "Drive Auto": ("運転:自動車", "運転(車)"),
+}
+for _native, _aliases in _COC_JA_SHEETS.items():
+    _COC[_native] = _COC.get(_native, ()) + tuple(a for a in _aliases if a not in _COC.get(_native, ()))
+
+COC_SKILLS: dict[str, tuple[str, ...]] = {}
+for _native, _aliases in _COC.items():
+    for _a in _aliases:
+        COC_SKILLS.setdefault(fold(_a), ())
+        COC_SKILLS[fold(_a)] += (_native,)
+
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def japanese_name(native: str) -> str | None:
+    """The name Japanese CoC 6e sheets print for a coc skill (the first CJK alias above: the
+    Japanese names are listed before the Chinese ones), or None."""
+    return next((a for a in _COC.get(native, ()) if _CJK.search(a)), None)
+
+
+def closest_coc_skill(name: str) -> str | None:
+    """The coc skill a name no table knows most likely means (a misspelling: 'Spot Hiden'), or
+    None when nothing is close."""
+    import difflib
+
+    key = fold(name)
+    found = difflib.get_close_matches(key, list(COC_SKILLS), n=1, cutoff=0.8)
+    if not found:
+        return None
+    # 'Fighting (Bite)' is not a misspelt 'Fighting (Axe)': two specialities of one skill are
+    # close as wholes, so the specialities themselves must be close
+    mine, theirs = re.fullmatch(r"(.+?) ?\((.+)\)", key), re.fullmatch(r"(.+?) ?\((.+)\)", found[0])
+    if mine and theirs and mine.group(1) == theirs.group(1) and \
+            difflib.SequenceMatcher(None, mine.group(2), theirs.group(2)).ratio() < 0.8:
+        return None
+    return COC_SKILLS[found[0]][0]
+
+
+COC_CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", "Know", "Sanity", "Magic Points")
+
+# The names CoC blocks print for the characteristics and derived values, by the key a coc
+# document files them under. English blocks use the capital abbreviations (the long English
+# words are left out: "Strength", "Dexterity" and "Intelligence" are nWoD attributes); Japanese
+# blocks (6th edition: クトゥルフ神話TRPG, 7th: 新クトゥルフ神話TRPG) and Chinese blocks (7th edition,
+# Simplified and Traditional) their own words. Read after NFKC, so ＳＴＲ is STR and ／ is /.
+_COC_STATS_ANY: dict[str, tuple[str, ...]] = {
+    "STR": ("STR",), "CON": ("CON",), "SIZ": ("SIZ",), "DEX": ("DEX", "敏捷"), "APP": ("APP",),
+    "INT": ("INT",), "POW": ("POW",), "EDU": ("EDU", "教育"),
+    "HP": ("HP", "Hit Points", "Hit Point"), "MP": ("MP", "Magic Points", "Magic Point"),
+    "SAN": ("SAN", "Sanity", "SAN値", "SAN值"), "Luck": ("Luck", "LUCK"),
+    "DB": ("DB", "Damage Bonus"), "Build": ("Build",), "MOV": ("MOV", "Move", "Movement Rate"),
+    "Idea": ("Idea",), "Know": ("Know", "Knowledge"),
+}
+_COC_STATS_JA: dict[str, tuple[str, ...]] = {
+    "STR": ("筋力",), "CON": ("体力",), "SIZ": ("体格",), "DEX": ("敏捷性",), "APP": ("外見",), "INT": ("知性",),
+    "POW": ("精神力",), "HP": ("耐久力",), "MP": ("マジック・ポイント", "マジックポイント"),
+    "SAN": ("正気度", "正気度ポイント"), "Luck": ("幸運",), "DB": ("ダメージ・ボーナス", "ダメージボーナス"),
+    "Build": ("ビルド",), "MOV": ("移動率", "移動"), "Idea": ("アイデア",), "Know": ("知識",),
+}
+_COC_STATS_ZH: dict[str, tuple[str, ...]] = {
+    "STR": ("力量",), "CON": ("體質", "体质"), "SIZ": ("體型", "体型"), "APP": ("外貌", "外貎"), "INT": ("智力",),
+    "POW": ("意志",), "HP": ("生命值", "生命"), "MP": ("魔法值", "魔法"), "SAN": ("理智", "理智值"),
+    "Luck": ("幸運", "幸运"), "DB": ("傷害加值", "伤害加值"), "Build": ("體格", "体格"),
+    "MOV": ("移動力", "移动力", "移動", "移动"), "Idea": ("靈感", "灵感"), "Know": ("知識", "知识"),
+}
+
+
+def coc_stat_names(lang: str) -> dict[str, str]:
+    """Printed name (as written) -> the coc key, for a block in `lang` ("en", "ja" or "zh"):
+    Japanese 体格 is SIZ where Chinese 体格 is Build, so the language decides."""
+    out: dict[str, str] = {}
+    for table in (_COC_STATS_ANY, {"ja": _COC_STATS_JA, "zh": _COC_STATS_ZH}.get(lang, {})):
+        for key, names in table.items():
+            for name in names:
+                out[name] = key
+    return out
+
+
+# Every name any block gives a characteristic (which system a block is for is told before its
+# language is): characteristic -> names.
+COC_CHARACTERISTIC_NAMES: dict[str, tuple[str, ...]] = {
+    k: _COC_STATS_ANY[k] + _COC_STATS_JA.get(k, ()) + _COC_STATS_ZH.get(k, ()) for k in COC_CHARACTERISTICS}
+
+# Which edition a CoC block is (see reader.coc_edition): words only one edition's blocks use.
+# 7th: the Fighting/Firearms skill families, Stealth, Charm, Intimidate and their Japanese and
+# Chinese names; 6th (and 5th): the separate unarmed attacks, Sneak/Hide/Conceal, and the Idea,
+# Know rolls (7e dropped them).
+COC7_SKILL_WORDS = ("fighting (", "firearms (", "stealth", "charm", "intimidate", "language (own)", "近接戦闘",
+                    "射撃(", "隠密", "魅惑", "威圧", "格斗", "格鬥", "斗殴", "鬥毆", "射击(", "射擊(", "潜行", "潛行")
+COC6_SKILL_WORDS = ("fist/punch", "fist", "kick", "grapple", "head butt", "sneak", "hide", "conceal", "martial arts",
+                    "こぶし", "キック", "組み付き", "頭突き", "マーシャルアーツ", "忍び歩き", "隠れる", "隠す")
+
+
+# ---- which blocks are coc's --------------------------------------------------------------
+
+_KANA = re.compile(r"[\u3040-\u30ff]")
+# Words only Japanese CoC blocks write (a Japanese block may have no kana at all: "技能：拳銃60、
+# 目星55、回避40"); Chinese writes 手枪/手槍, 侦查/偵查, 闪避/閃避, 生命值, 理智, 年龄/年齡
+_JA_ONLY = re.compile(r"拳銃|目星|回避|耐久力|正気度|年齢|能力値|技能値|聞耳")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+
+def is_chinese(text: str) -> bool:
+    """A CoC block in Chinese: Han characters, no kana and no word only Japanese blocks write."""
+    return bool(_HAN.search(text)) and not _KANA.search(text) and not _JA_ONLY.search(text)
+
+
+# ---- Call of Cthulhu ---------------------------------------------------------------------
+
+# A skill item: "Spot Hidden 55%", "目星60％", "Dodge 30% (15/6)" (7th edition's half and fifth
+# values), "目星(25%) : 85%" (Japanese 6th-edition sheets print the base chance first). The
+# name ends before the whole run of digits, so "Dodge 1000%" is Dodge at 1000 (out of range),
+# never a skill named "Dodge 1".
+_PCT = re.compile(r"^(?P<name>.*?[^\d\s:])\s*(?:\(\s*\d{1,3}\s*%?\s*\)\s*)?:?\s*(?P<val>\d+)\s*%?"
+                  r"\s*(?:\(\s*(?P<half>\d+)\s*/\s*(?P<fifth>\d+)\s*\))?\.?$")
+SKILL_MAX = 200  # the largest chance a coc document holds (coc model: Percent)
+# The coc skill that fires each neutral weapon class a printed name says (core.textblock's words)
+_CLASS_SKILL = {"mg": "Machine Gun", "smg": "SMG", "shotgun": "Shotgun", "rifle": "Rifle", "thrown": "Throw",
+                "handgun": "Handgun"}
+_COC_CLASS = {"Handgun": "handgun", "Rifle": "rifle", "Shotgun": "shotgun", "SMG": "smg", "Machine Gun": "mg",
+              "Throw": "thrown"}
+# coc's close-combat skills: an attack made with one is a melee line
+_MELEE_SKILLS = frozenset({"Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"})
+# Words that make an attack a close-combat one when its name is no skill: natural attacks (a
+# creature's Bite, Claw, Tentacle; 噛みつき, 爪, 触手; 咬, 抓, 觸手) and hand weapons. Looked for
+# only after the firearm words (手槍, a Chinese handgun, holds 槍, a Japanese spear).
+_CLOSE_COMBAT_WORDS = (
+    "bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "kick", "head butt", "headbutt", "grapple", "gore",
+    "horn", "hoof", "sting", "tail", "trample", "crush", "slam", "engulf", "touch", "fist", "punch", "brawl",
+    "fighting", "knife", "dagger", "club", "axe", "sword", "spear", "machete", "bat", "cane", "staff", "whip",
+    "sickle", "scythe", "razor", "bayonet", "knuckle", "blackjack", "nightstick", "truncheon", "crowbar", "hammer",
+    "噛みつき", "噛み付き", "咬みつき", "かみつき", "爪", "触手", "キック", "組み付き", "組みつき", "頭突き", "体当たり",
+    "こぶし", "パンチ", "格闘", "ナイフ", "刀", "剣", "斧", "棍棒", "こん棒", "警棒", "バット", "鉈", "包丁", "杖", "鎌", "槍",
+    "咬", "抓", "撕", "觸手", "踢", "擒抱", "頭錘", "头锤", "撞", "鬥毆", "斗殴", "空手", "拳", "匕首", "劍", "剑", "棍",
+    "棒", "矛",
+)
+
+
+def skill_by_keyword(name: str) -> str | None:
+    """The coc firearm skill a printed weapon name says (a revolver: Handgun), or None."""
+    cls = weapon_class_by_name(name)
+    return _CLASS_SKILL[cls] if cls else None
+
+
+def _close_combat_name(name: str) -> bool:
+    low = fold(name)
+    return any(w in low for w in _CLOSE_COMBAT_WORDS)
+
+
+def _coc() -> Any:
+    from xsys.core.registry import default_registry
+
+    return default_registry().system("coc")
+
+
+def _coc_line(entry: Any) -> dict[str, Any]:
+    """The coc plugin's own weapon line for a catalog weapon (coc tables.toml)."""
+    from xsys.core.catalog import strip_entry
+
+    from xsys.core import codec
+
+    return codec.to_builtins(_coc().weapon_defaults(strip_entry(entry)))
+
+
+def _coc_class_line(weapon_class: str, name: str) -> dict[str, Any]:
+    """The coc plugin's weapon line for a weapon known only by its class (a "Hunting rifle 50%"
+    that states no damage): the class's generic weapon (core.model.generic_weapon), the one
+    line every system writes for it (core.catalog.Catalog.weapon_basis)."""
+    from xsys.core import codec
+    from xsys.core.model import generic_weapon
+
+    import msgspec
+
+    return codec.to_builtins(_coc().weapon_defaults(msgspec.structs.replace(generic_weapon(weapon_class), name=name)))
+
+
+# Damage as blocks print it: "1D10", "1D8+1", "1D3+DB", "1D6 + 1D4", "1D4+½DB" (NFKC: "1⁄2DB"),
+# "1D3+db", "4D6/2D6/1D6" (a shotgun's range bands)
+_DICE = r"\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*(?:\s*/\s*\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*)*" \
+        r"(?:\s*[+\-]\s*(?:(?:1\s*[/\u2044]\s*2|half)\s*)?(?:DB|db|damage bonus))?"
+_DAMAGE_WORD = r"(?:damage|dmg|dam|ダメージ|伤害|傷害)"
+_COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
+    ("damage", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})$", lambda m: m.group(1).strip()),
+    ("base_range", r"^(?:base range|range|射程|基本射程)\s*:?\s*(\d+(?:\.\d+)?)\s*(m|yd|yds|yards|ft|feet|metres|meters)$",
+     lambda m: f"{m.group(1)} " + {"yds": "yd", "yards": "yd", "feet": "ft", "metres": "m", "meters": "m"}.get(
+         m.group(2).lower(), m.group(2).lower())),
+    ("skill", r"^skill\s*:?\s*(.+)$", lambda m: m.group(1).strip()),
+    ("shots_per_round", r"^(\d+)\s*(?:shots? per round|/round|attacks? per round)$", lambda m: int(m.group(1))),
+    ("burst", r"^(?:burst|1 or burst|full auto)$", lambda m: True),
+    ("capacity", r"^(?:capacity|shots|装弾数)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
+    ("malfunction", r"^(?:malfunction|mal|故障)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
+    ("STR", r"^STR\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
+    ("sights", r"^sights?\s*:?\s*(iron|tritium|laser|red-dot|reflex|scope|nv-sight|thermal|none)$", lambda m: m.group(1)),
+    ("carry", r"^carry\s*:?\s*(.+)$", lambda m: m.group(1).strip()),
+    ("ammo", r"^ammo\s*:?\s*(bullet|shot|slug|none)$", lambda m: m.group(1)),
+    ("length", r"^length\s*:?\s*(\d+(?:\.\d+)?\s*(?:m|cm|in|ft))$", lambda m: m.group(1)),
+    ("muzzle_energy", r"^muzzle energy\s*:?\s*(\d+(?:\.\d+)?\s*J)$", lambda m: m.group(1)),
+)
+
+
+def _coc_attr(part: str) -> tuple[str, Any] | None:
+    for key, pat, val in _COC_ATTRS:
+        m = re.match(pat, part.strip(), re.IGNORECASE)
+        if m:
+            return key, val(m)
+    return None
+
+
+_HALF_FIFTH = r"(?:\(\s*\d+\s*/\s*\d+\s*\))?"
+
+
+def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[str]] | None:
+    """A CoC weapon item: (name, attack %, attributes, parts not understood), or None. The name
+    may hold commas ("Hunting rifle, .30-06"); it ends where the first attribute starts. The
+    chance and the damage may share the name's part: "Revolver 60% ダメージ 1D10", Japanese
+    scenarios' "コルト・ガバメント 55% 1D10+2", "こぶし 1D3"."""
+    parts = split_items(item, ",")
+    first = next((i for i, p in enumerate(parts) if _coc_attr(p)), len(parts))
+    head = ", ".join(parts[:first])
+    attrs: dict[str, Any] = {}
+    m = re.match(rf"^(.*?)\s+{_DAMAGE_WORD}\s*:?\s*({_DICE})$", head, re.IGNORECASE)
+    if m:  # "Revolver 60% ダメージ 1D10": the damage on the same part
+        head, attrs["damage"] = m.group(1), m.group(2).strip()
+    else:
+        m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*:?\s*({_DICE})$", head, re.IGNORECASE)
+        if m:  # "コルト・ガバメント 55% 1D10+2"
+            head, attrs["damage"] = m.group(1), m.group(2).strip()
+    pm = re.match(rf"^(.*?)\s*(?<!\d)(\d+)\s*%\s*{_HALF_FIFTH}$", head)
+    pct = None
+    if pm:
+        head, pct = pm.group(1), int(pm.group(2))
+    elif "damage" not in attrs:
+        dm = re.match(rf"^(.*?[^\d\s])\s+({_DICE})$", head)
+        if dm:  # "こぶし 1D3": an attack with no chance printed
+            head, attrs["damage"] = dm.group(1), dm.group(2).strip()
+    name = head.strip().rstrip(":").strip()
+    if not name:
+        return None
+    left = []
+    for p in parts[first:]:
+        found = _coc_attr(p)
+        if found:
+            attrs.setdefault(found[0], found[1])
+        else:
+            left.append(p)
+    if pct is None and "damage" not in attrs:
+        return None
+    return name, pct, attrs, left
+
+
+def _attack_starts(part: str) -> bool:
+    """Whether a comma-separated part begins a new attack: a name with its % ("Fist/Punch 60%")."""
+    return _coc_attr(part) is None and re.match(r"^\S.*?(?<!\d)\d+\s*%", part) is not None
+
+
+def coc_weapon_items(text: str) -> list[str]:
+    """The attacks of a weapons line: apart by semicolons where the line has any; else a new
+    attack starts at each "Name NN%" part once the one before has its % or damage (6th-edition
+    books run them on with commas: ".38 Revolver 45%, damage 1D10, Fist/Punch 60%, damage 1D3");
+    a name may hold commas ("Hunting rifle, .30-06 50%")."""
+    if ";" in text:
+        return split_items(text, ";")
+    items: list[list[str]] = []
+    for part in split_items(text, ","):
+        if items and _attack_starts(part) and any(
+                _coc_attr(p) is not None and _coc_attr(p)[0] == "damage" or re.search(r"(?<!\d)\d+\s*%", p)
+                for p in items[-1]):
+            items.append([part])
+        elif items:
+            items[-1].append(part)
+        else:
+            items.append([part])
+    return [", ".join(i) for i in items]
+
+
+# ---- Call of Cthulhu: printed layouts ----------------------------------------------------
+#
+# Scenario writers print a CoC stat block in many shapes besides "STR 12 CON 11 ...": Markdown
+# tables (a row of names over a row of values, or one "| STR | 13 |" row each), plain tables
+# (a line of names over a line of values), bracketed names (【STR】13, 〈STR〉13), list numbers
+# (①STR : 12), bullets and bold. coc_layout rewrites those lines as the plain lines the reader
+# reads (same number of lines, so a report still names the line the user wrote); every other
+# line is left exactly as written.
+
+_ALL_STAT_NAMES = {fold(k): k for k in {**coc_stat_names("ja"), **coc_stat_names("zh")}}
+_TABLE_LABELS = {fold(x) for x in (
+    "stats", "stat", "value", "values", "characteristic", "characteristics", "char.", "char", "averages", "average",
+    "rolls", "roll", "能力値", "能力", "値", "数値", "項目", "技能値", "数值", "属性", "屬性", "名称", "名稱", "name",
+    "percent", "%", "damage", "ダメージ", "伤害", "傷害", "成功率")}
+_BRACKETS = "【】〔〕[]〈〉《》<>«»"
+_CIRCLED = re.compile(r"^\s*[\u2460-\u2473\u24ea\u2776-\u277f\u3251-\u325f]\s*")
+_LIST_MARK = re.compile(r"^\s*(?:[\u2460-\u2473\u24ea\u2776-\u277f]|[■□●○◆◇▼▽▲△★☆※•]|[-*+](?=\s))\s*")
+_INFO_LABEL = re.compile(r"^\s*(?:【\s*)?(?:age|occupation|sex|gender|birthplace|年齢|年令|職業|性別|出身|年齡|年龄|职业|"
+                         r"性别|出生地)\s*(?:】\s*[:：]?|[:：])", re.IGNORECASE)
+_NAME_LABEL = re.compile(r"^\s*(?:【\s*(?:name|名前|氏名|姓名|名字)\s*】\s*[:：]?|(?:name|名前|氏名|姓名|名字)\s*[:：])\s*",
+                         re.IGNORECASE)
+_VALUE_CELL = re.compile(rf"^(?:[+-]?\d+(?:\.\d+)?\s*%?(?:\s*/\s*\d+)?|[+-]?{_DICE}|\(\s*\d+\s*/\s*\d+\s*\)|-|—|"
+                         r"none|なし|無|无)$", re.IGNORECASE)
+
+
+def _stat_cell(cell: str) -> str | None:
+    """The CoC stat a table cell names (as printed), or None."""
+    text = cell.strip().strip(_BRACKETS).strip()
+    return text if fold(text) in _ALL_STAT_NAMES else None
+
+
+def _cells(text: str) -> list[str]:
+    inner = text.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
+
+
+def _is_rule_row(cells: list[str]) -> bool:
+    return all(re.fullmatch(r":?-{2,}:?|", c) for c in cells) and any(cells)
+
+
+def _join_cells(cells: list[str]) -> str:
+    """A table row as a line: a value cell follows its name ("STR 13", "目星 60%",
+    "コルト・ガバメント 55% 1D10+2"); other cells are items apart by commas."""
+    out = ""
+    for c in cells:
+        if not c:
+            continue
+        out += (" " if out and _VALUE_CELL.match(c) else ", " if out else "") + c
+    return out
+
+
+def _heading_cell(cells: list[str]) -> str | None:
+    """A table's header row of labels ("| 武器 | 技能値 | ダメージ |") as its section heading, or None."""
+    words = [c for c in cells if c]
+    if words and fold(words[0]) in HEADINGS and all(fold(c) in _TABLE_LABELS or fold(c) in HEADINGS
+                                                      for c in words[1:]):
+        return words[0] + ":"
+    return None
+
+
+def coc_layout(lines: list[str]) -> list[str]:
+    """The lines of a CoC block with its tables, brackets and list marks rewritten as plain
+    stat lines (see above); the same number of lines, other lines as they are."""
+    out = list(lines)
+    nf = [unicodedata.normalize("NFKC", x).strip() for x in lines]
+    for k, raw in enumerate(lines):  # ①STR : 12 (NFKC would make the list number a digit: "1STR")
+        if _CIRCLED.match(raw):
+            out[k] = nf[k] = unicodedata.normalize("NFKC", _CIRCLED.sub("", raw, count=1)).strip()
+    i = 0
+    while i < len(out):
+        text = nf[i]
+        if re.match(r"^#{2,6}\s+\S", text):  # a Markdown heading ("### 技能"); one "#" is a comment
+            out[i] = nf[i] = text.lstrip("#").strip()
+            text = nf[i]
+        if "**" in text or "__" in text:  # Markdown bold: "**Hit Points** ::: 130"
+            text = text.replace("**", "").replace("__", "")
+            out[i] = nf[i] = re.sub(r":{2,}", ":", text)
+        if text.startswith("|") and text.count("|") >= 2:
+            i = _table(out, nf, i)
+            continue
+        names = text.split()
+        if len(names) >= 3 and all(_stat_cell(x) for x in names):  # a plain table: names over values
+            j = next((k for k in range(i + 1, len(nf)) if nf[k]), None)
+            if j is not None and len(nf[j].split()) == len(names) and all(_VALUE_CELL.match(v) for v in nf[j].split()):
+                out[i] = " ".join(f"{a} {b}" for a, b in zip(names, nf[j].split()))
+                out[j] = ""
+                i = j + 1
+                continue
+        if _INFO_LABEL.match(text):
+            out[i] = "Notes: " + lines[i].strip()
+        elif _NAME_LABEL.match(text):
+            out[i] = _NAME_LABEL.sub("", text, count=1)
+        elif len(text.split()) >= 2 and all(fold(w) in _TABLE_LABELS for w in text.split()):
+            out[i] = ""  # a creature table's header: "char. averages rolls"
+        else:
+            # list marks and "Average " before stats ("①STR : 12", "Average Hit Points: 13"), names in
+            # brackets (【STR】13, 〈POW〉50)
+            marked = _LIST_MARK.sub("", re.sub(r"^(?:average|av\.)\s+", "", text, flags=re.IGNORECASE), count=1)
+            bracketed = re.sub(r"[【〔\[〈《<«]\s*([^】〕\]〉》>»]{1,12}?)\s*[】〕\]〉》>»]",
+                               lambda m: (m.group(1) + " ") if _stat_cell(m.group(1)) else m.group(0), marked)
+            if bracketed != marked or (marked != text and _stats_in(marked)):
+                out[i] = re.sub(r"\s+([:：])", r"\1", bracketed).strip()
+            head = re.match(r"^【\s*([^】]+?)\s*】\s*(.*)$", text)  # 【技能】目星60%
+            if head and fold(head.group(1)) in HEADINGS:
+                out[i] = f"{head.group(1)}: {head.group(2)}"
+        i += 1
+    return out
+
+
+def _stats_in(text: str) -> bool:
+    return any(re.match(rf"^{re.escape(k)}\s*[:=]?\s*[+-]?\d", text, re.IGNORECASE) for k in _ALL_STAT_NAMES.values())
+
+
+def _table(out: list[str], nf: list[str], i: int) -> int:
+    """Rewrites the Markdown table row at `i` (and the value row under a row of names); returns
+    the next line to look at."""
+    cells = _cells(nf[i])
+    if _is_rule_row(cells):
+        out[i] = ""
+        return i + 1
+    named = [_stat_cell(c) for c in cells]
+    if sum(x is not None for x in named) >= 2 and all(x is not None or not c or fold(c) in _TABLE_LABELS
+                                                      for x, c in zip(named, cells)):
+        j = i + 1
+        while j < len(nf) and nf[j].startswith("|") and _is_rule_row(_cells(nf[j])):
+            j += 1
+        if j < len(nf) and nf[j].startswith("|"):
+            values = _cells(nf[j])
+            if sum(bool(v) and _VALUE_CELL.match(v) is not None for v in values) >= 2:
+                pairs = [f"{x} {v}" for x, v in zip(named, values) if x is not None and v]
+                out[i] = " ".join(pairs)
+                for k in range(i + 1, j + 1):
+                    out[k] = ""
+                return j + 1
+    heading = _heading_cell(cells)
+    if heading is not None:
+        out[i] = heading
+    elif all(not c or fold(c) in _TABLE_LABELS for c in cells):
+        out[i] = ""  # a header of labels ("| Stats | Value |")
+    else:
+        out[i] = _join_cells([c.strip(_BRACKETS) if _stat_cell(c) else c for c in cells])
+    return i + 1
+
+
+# ---- Call of Cthulhu: the name line ------------------------------------------------------
+
+_AGE = (r"(?:age|aged|年齢|年齡|年龄)\s*[:：]?\s*(\d{1,3})", r"(\d{1,3})\s*(?:歳|才|岁|歲|years old|yrs\.?)")
+_BYLINE = re.compile(r"\s+(?:(?:(?:stats|statistics|adapted|converted)\s+)?for\s+(?:Call of Cthulhu|CoC|Cthulhu)\b.*"
+                     r"|By\s+\S.*|[-–—]+\s*by\s+\S.*)$")
+
+
+def coc_name(raw: str) -> tuple[str, list[str]]:
+    """The name alone from a CoC block's name line, and what else the line says, for the notes:
+    an age ("Example Character, age 27", "サンプル 太郎、27歳、記者", "示範角色, 年齡 27",
+    "田中 一郎（42歳・刑事）"), what follows the age (an occupation), a byline ("Indiana Jones for
+    Call of Cthulhu By ..."). A line with no age and no byline is the name as written."""
+    plain = _LIST_MARK.sub("", raw.replace("**", "").strip(), count=1).strip()
+    text = _LIST_MARK.sub("", unicodedata.normalize("NFKC", raw).replace("**", "").strip(), count=1)
+    text = _NAME_LABEL.sub("", text, count=1)
+    notes: list[str] = []
+    by = _BYLINE.search(text)
+    if by:
+        notes.append(by.group(0).strip())
+        text = text[:by.start()].strip()
+    paren = re.match(r"^(.+?)\s*\(([^()]*)\)$", text)
+    if paren and any(re.search(a, paren.group(2), re.IGNORECASE) for a in _AGE):
+        notes.insert(0, paren.group(2).strip())
+        return paren.group(1).strip().rstrip(",、"), notes
+    parts = [p.strip() for p in re.split(r"[,、]", text)]
+    at = next((k for k, p in enumerate(parts) if k and any(re.fullmatch(a, p, re.IGNORECASE) for a in _AGE)), None)
+    if at is not None:
+        notes[:0] = parts[at:]
+        return ", ".join(parts[:at]), notes
+    return (text if notes or text != unicodedata.normalize("NFKC", plain) else plain), notes
+
+
+# ---- Call of Cthulhu: which edition ------------------------------------------------------
+
+_EDITION_WORDS = (
+    (7, re.compile(r"7th[- ]edition|\b7th ed\b|\b7e\b|\bcoc ?7|第?7版|第七版|新クトゥルフ|7th", re.IGNORECASE)),
+    (6, re.compile(r"[56]th[- ]edition|\b[56]th ed\b|\b[56]e\b|\bcoc ?6|第?6版|第六版|[56]th", re.IGNORECASE)),
+)
+
+
+def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str, int], printed: list[str],
+                text: str, said: str | None) -> tuple[bool, str, bool]:
+    """Whether a CoC block is 7th edition (characteristics 1-99), and why, from the whole block,
+    never from one value: the characteristics (7th: most above 21 and multiples of 5; 5th/6th:
+    3-18, EDU to 21 and more with age), the derived values (HP (CON+SIZ)/2 in 6th, /10 in 7th;
+    MP = POW or POW/5; SAN = POW x 5 or POW; Dodge = DEX x 2 or DEX/2), what only one edition
+    prints (7th: half/fifth values "(25/10)", Build, MOV, Luck of its own; 6th: the Idea and
+    Know rolls), the skill names (7th: Fighting (Brawl), Firearms (...); 6th: Fist/Punch,
+    Kick, Sneak) and an edition the text names. A block with no characteristic above 21 (EDU
+    26) is never divided by 5. `said`: the block's own ``edition:`` line (6 or 7), which decides.
+    Returns (7th edition?, why, whether the other edition had signs too)."""
+    if said is not None:
+        return said == "7", f"{said}th edition, as the block's 'edition:' line says", True
+    votes: dict[int, list[tuple[int, str]]] = {6: [], 7: []}
+    limit = {k: (26 if k == "EDU" else 21) for k in chars}
+    small = [k for k, v in chars.items() if v <= 18 + (8 if k == "EDU" else 0) and v % 5]
+    big = [k for k, v in chars.items() if v > limit[k]]
+    if small:
+        votes[6].append((len(small), ", ".join(f"{k} {chars[k]}" for k in small)
+                         + " on the 3-18 scale (EDU to 26), not multiples of 5"))
+    if big:
+        fives = all(chars[k] % 5 == 0 for k in big)
+        votes[7].append((len(big) + (len(big) >= 4 and fives), f"{len(big)} of {len(chars)} characteristics above 21"
+                         + (", multiples of 5" if fives else "")))
+    con, siz, pow_, dex = chars.get("CON"), chars.get("SIZ"), chars.get("POW"), chars.get("DEX")
+
+    def check(key: str, value: Any, six: int | None, seven: int | None, weight: int, how: tuple[str, str]) -> None:
+        if not isinstance(value, int) or six == seven:
+            return
+        if value == six:
+            votes[6].append((weight, f"{key} {value} = {how[0]}"))
+        elif value == seven:
+            votes[7].append((weight, f"{key} {value} = {how[1]}"))
+
+    if con is not None and siz is not None:
+        check("HP", derived.get("HP"), -(-(con + siz) // 2), (con + siz) // 10, 2, ("(CON+SIZ)/2", "(CON+SIZ)/10"))
+    if pow_ is not None:
+        check("MP", derived.get("MP"), pow_, pow_ // 5, 1, ("POW", "POW/5"))
+        check("SAN", derived.get("SAN"), pow_ * 5, pow_, 1, ("POW x 5", "POW"))
+        luck = derived.get("Luck")
+        if isinstance(luck, int):
+            if luck == pow_ * 5:
+                votes[6].append((1, f"Luck {luck} = POW x 5"))
+            elif pow_ > 21:
+                votes[7].append((1, f"Luck {luck}, rolled on its own"))
+    if dex is not None:
+        check("Dodge", skills.get("Dodge"), dex * 2, dex // 2, 1, ("DEX x 2", "DEX/2"))
+    if "Build" in derived:
+        votes[7].append((2, "Build"))
+    if "MOV" in derived:
+        votes[7].append((1, "MOV"))
+    for k in ("Idea", "Know"):
+        if k in derived:
+            votes[6].append((2, f"{k} (a 6th-edition roll)"))
+    pairs = [(int(a), int(b), int(c)) for a, b, c in
+             re.findall(r"(?<!\d)(\d+)\s*%?\s*\(\s*(\d+)\s*/\s*(\d+)\s*\)", text)]
+    halves = [p for p in pairs if p[1] == p[0] // 2 and p[2] == p[0] // 5]
+    if halves:
+        a, b, c = halves[0]
+        votes[7].append((3, f"half/fifth values ({a}: {b}/{c})"))
+    if re.search(r"\(\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)\s*[×x*]\s*5", text, re.IGNORECASE):
+        votes[7].append((3, "characteristic rolls x 5"))
+    folded = [fold(p) for p in printed]
+    seven = sorted({p for p in folded if any(p == w or (w.endswith("(") and p.startswith(w)) or
+                                             (len(w) > 2 and not w.endswith("(") and p.startswith(w + " (")) for w in
+                                             COC7_SKILL_WORDS)})
+    six = sorted({p for p in folded if p in COC6_SKILL_WORDS})
+    if seven:
+        votes[7].append((min(2, len(seven)), "7th-edition skill names (" + ", ".join(seven[:3]) + ")"))
+    if six:
+        votes[6].append((min(2, len(six)), "6th-edition skill names (" + ", ".join(six[:3]) + ")"))
+    for ed, pat in _EDITION_WORDS:
+        m = pat.search(text)
+        if m:
+            votes[ed].append((3, f"the text says '{m.group(0)}'"))
+            break
+    s6, s7 = sum(w for w, _ in votes[6]), sum(w for w, _ in votes[7])
+    why7 = "; ".join(t for _, t in votes[7])
+    why6 = "; ".join(t for _, t in votes[6])
+    if not big:
+        return (False, ("5th/6th edition: characteristics on the 3-18 scale, read as written"
+                       + (f" ({why6})" if why6 else "")
+                       + (f"; 7th-edition signs ({why7}) outweighed: no characteristic above 21" if why7 else "")),
+                bool(why7))
+    if s7 > s6 or (s7 == s6 and len(big) * 2 >= len(chars)):
+        return True, (f"7th edition: characteristics 1-99 ({why7})" + (f"; against: {why6}" if why6 else "")
+                      + "; read into coc's 3-18 scale by dividing by 5"), bool(why6)
+    return False, (f"5th/6th edition: characteristics read as written ({why6})"
+                   + (f"; against: {why7}" if why7 else "")), True
+
+
+# ---- Call of Cthulhu: the reader ---------------------------------------------------------
+
+# Lines a CoC block prints beside its stats that a coc document has no place for, or that are
+# what coc assumes anyway: attacks per round, the Sanity loss to see a creature, natural armor.
+_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|攻撃回数|攻擊次數|攻击次数)\s*:?\s*"
+                  r"(?P<v>\d+|none|なし|无|無)(?:\s*\([^)]*\))?", re.IGNORECASE)
+_SAN_LOSS = re.compile(r"(?:sanity loss|san loss|正気度喪失|正気度ロール|SAN値チェック|理智喪失|理智损失|SAN值損失|SAN值损失)\s*:?\s*"
+                       r"(?P<v>\d*D?\d+(?:[+-]\d+)?\s*/\s*\d*D?\d+(?:[+-]\d+)?|none|なし|无|無)"
+                       r"(?:\s+sanity points?(?:\s+to see [^,;]*)?)?", re.IGNORECASE)
+_NATURAL_ARMOR = re.compile(r"(?:armou?r|装甲|護甲|护甲)\s*:?\s*(?P<v>\d+|none|なし|无|無)(?:\s*(?:points?|点|點))?"
+                            r"(?=\s|$|,)", re.IGNORECASE)
+_NONE = {"none", "なし", "无", "無", "0", "-", "—"}
+_EDITION_LINE = re.compile(r"^\s*edition\s*[:=]\s*(\S+)\s*$", re.IGNORECASE)
+_EDITIONS = {"5": "6", "5e": "6", "5th": "6", "6": "6", "6e": "6", "6th": "6", "7": "7", "7e": "7", "7th": "7",
+             "coc6": "6", "coc7": "7"}
+
+
+def _coc_pairs(line: str, keys: tuple[str, ...], value: str) -> tuple[list[tuple[str, str]], str]:
+    """``NAME value`` pairs of `keys` in a CoC stats line, as stat_pairs finds them, but with
+    only ASCII letters and digits as word edges: Chinese and Japanese blocks run a name on from
+    the value before it ("力量60體質55")."""
+    alt = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    pat = re.compile(rf"(?<![A-Za-z0-9])({alt})\s*[:=]?\s*({value})(?![A-Za-z0-9])", re.IGNORECASE)
+    found: list[tuple[str, str]] = []
+
+    def take(m: re.Match[str]) -> str:
+        found.append((m.group(1), m.group(2)))
+        return " "
+
+    rest = pat.sub(take, line)
+    return found, re.sub(r"[\s,;/|()\[\]]+", " ", rest).strip()
+
+
+def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
+    """`points`: armor is one number of points (coc-zh's document), not coc's A/B pair."""
+    r = Read(system, reader="textblock: Call of Cthulhu stat block (English, Japanese, Chinese; "
+                            "5th/6th and 7th edition, told from the whole block)")
+    lines = coc_layout(lines)
+    said = None
+    for k, line in enumerate(lines):  # "edition: 6e" / "edition: 7e": the block says which (README)
+        m = _EDITION_LINE.match(unicodedata.normalize("NFKC", line))
+        if m:
+            said = _EDITIONS.get(m.group(1).lower())
+            if said is None:
+                raise InputError("unknown edition in the stat block", path=f"line {k + 1}",
+                                 expected="edition: 6e or edition: 7e (5e reads as 6e)", found=repr(m.group(1)))
+            lines[k] = ""
+    folded_text = normalize("\n".join(lines))
+    lang = "ja" if _KANA.search(folded_text) else "zh" if _HAN.search(folded_text) else "en"
+    names = coc_stat_names(lang)
+    db_names = tuple(n for n, k in names.items() if k == "DB")
+    pair_names = tuple(n for n, k in names.items() if k != "DB")
+    chars: dict[str, int] = {}
+    skills: dict[str, int] = {}
+    printed: list[str] = []  # skill and attack names as printed (which edition: coc_edition)
+    weapons: list[dict[str, Any]] = []
+    armor: list[dict[str, Any]] = []
+    notes: list[str] = []
+    spells: list[str] = []
+    melee: list[dict[str, Any]] = []
+    extra: dict[str, Any] = {}
+    extra_line: dict[str, int] = {}
+    extra_name: dict[str, str] = {}  # derived key -> the name the block prints it by
+    char_line: dict[str, int] = {}
+
+    def specials(line: str) -> tuple[str, bool]:
+        """Attacks per round, Sanity loss and natural armor taken out of a stats line (each
+        reported here), and whether there was any."""
+        found = False
+        for pat, what in ((_APR, "apr"), (_SAN_LOSS, "san loss"), (_NATURAL_ARMOR, "armor")):
+            for m in list(pat.finditer(line)):
+                found = True
+                v = m.group("v").lower()
+                if what == "apr" and v == "1":
+                    r.assumed.append(f"line {r.line}: {m.group(0).strip()} not carried: a coc document makes one "
+                                     "attack a round")
+                elif v not in _NONE:
+                    r.unread.append((r.line, f"{m.group(0).strip()} (no place in a coc document)"))
+            line = pat.sub(" ", line)
+        return line, found
+
+    def stats(line: str) -> str | None:
+        line, special = specials(line)
+        # a value, its current/max ("HP 11/11"), its half/fifth ("STR 50 (25/10)"), the roll a creature
+        # table prints beside it ("STR 80 (3D6+6)×5")
+        found, rest = _coc_pairs(line, pair_names, r"[+-]?\d+(?:\s*/\s*\d+(?!\s*\)))?(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?"
+                                 r"(?:\s*\(\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)\s*[×x*]\s*5)?")
+        db, rest2 = _coc_pairs(rest, db_names, rf"[+-]?\s*{_DICE}|[+±-]?\d+|none|なし|无|無|-")
+        if not found and not db:
+            return rest2 if special else None
+        lower = {n.lower(): k for n, k in names.items()}
+        for printed_name, v in found:
+            key = lower[printed_name.lower()]
+            value = int(re.match(r"[+-]?\d+", v).group(0))
+            if key in COC_CHARACTERISTICS:
+                chars[key] = value
+                char_line[key] = r.line
+            else:
+                extra[key] = value
+                extra_line[key] = r.line
+                extra_name[key] = printed_name
+        for printed_name, v in db:
+            extra["DB"] = re.sub(r"\s+", "", v)
+            extra_line["DB"] = r.line
+            extra_name["DB"] = printed_name
+        return rest2
+
+    def skill_item(item: str, n: int) -> bool:
+        text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
+        m = _PCT.match(text)
+        if not m:
+            run = list(re.finditer(r"\s*(?P<name>[^\s\d][^\d%]*?)\s*(?P<val>\d+)\s*%(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?",
+                                   text))
+            if len(run) > 1 and "".join(x.group(0) for x in run).strip() == text:  # "目星60% 聞き耳50%"
+                return all([skill_item(x.group(0).strip(), n) for x in run])
+            return False
+        name, value = m.group("name").strip(), int(m.group("val"))
+        if value > SKILL_MAX:
+            r.unread.append((n, f"{item} ({value}% is no skill chance: 0-{SKILL_MAX}%)"))
+            return True
+        printed.append(name)
+        natives = COC_SKILLS.get(fold(name))
+        if not natives:
+            close = closest_coc_skill(name)
+            if close is not None:
+                r.unknown.append((n, name, close))
+        for native in natives or (name,):
+            skills[native] = value
+        return True
+
+    def weapon_item(item: str, n: int) -> None:
+        item, cid = catalog_tag(item)
+        parsed = coc_weapon_parts(item)
+        if parsed is None:
+            if _label_prose(item):  # "Fighting attacks: the creature lashes out ..." (creature blocks)
+                notes.append(item)
+                return
+            if re.fullmatch(r"(?:attacks?|combat|weapons?)?\s*:?\s*(?:none|なし|无|無|-)", item.strip(), re.IGNORECASE):
+                return
+            r.unread.append((n, item))
+            return
+        name, pct, attrs, left = parsed
+        if pct is not None and pct > SKILL_MAX:
+            r.unread.append((n, f"{item} ({pct}% is no skill chance: 0-{SKILL_MAX}%)"))
+            return
+        printed.append(name)
+        natives = COC_SKILLS.get(fold(name))
+        if natives and "damage" not in attrs:  # "Handgun 55%" under Combat is a skill line
+            for native in natives:
+                skills[native] = pct if pct is not None else skills.get(native, 0)
+            return
+        said_skill = attrs.get("skill")
+        if natives and set(natives) <= _MELEE_SKILLS or fold(name) in ("kick", "grapple", "head butt", "knife", "club",
+                                                                        "fighting (brawl)") \
+                or (said_skill and said_skill not in _COC_CLASS and melee_class_of(str(said_skill)) != "improvised"):
+            melee_attack(name, pct, attrs, left, natives, n)
+            return
+        entry = weapon_entry(cid, name)
+        skill = said_skill or (natives[0] if natives else None) or (
+            skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name))
+        if skill not in _COC_CLASS:
+            damage = str(attrs.get("damage", ""))
+            if not said_skill and (_close_combat_name(name) or re.search(r"db|damage bonus", damage, re.IGNORECASE)):
+                melee_attack(name, pct, attrs, left, natives, n)  # a Bite, a Claw, a machete: close combat
+                return
+            r.unread.append((n, f"{item} (which firearm skill fires it is not said)"))
+            return
+        w: dict[str, Any] = {"name": name, "skill": skill}
+        if entry is not None:
+            w["catalog"] = entry.id
+        if "damage" in attrs:
+            dmg = dice_text(attrs["damage"])
+            if re.search(r"\+((1[/\u2044]2|half)?db|damagebonus)$", dmg, re.IGNORECASE):
+                dmg = re.sub(r"\+((1[/\u2044]2|half)?db|damagebonus)$", "", dmg, flags=re.IGNORECASE)
+                r.assumed.append(f"line {n}: {name}: the damage bonus in '{attrs['damage']}' is the wielder's, "
+                                 "not the weapon's; left out")
+            w["damage"] = dmg
+        for key in ("base_range", "shots_per_round", "burst", "capacity", "malfunction", "STR", "sights", "carry",
+                    "ammo", "length", "muzzle_energy"):
+            if key in attrs:
+                w[key] = attrs[key]
+        line = _coc_line(entry) if entry is not None else None
+        if "base_range" not in w:
+            if line is not None:
+                w["base_range"] = line["base_range"]
+                where = f"the coc line of catalog weapon {entry.id}"
+            else:
+                w["base_range"] = _coc().tables()["weapon_class"][_COC_CLASS[skill]]["base_range"]
+                where = f"the {_COC_CLASS[skill]} default (coc tables.toml [weapon_class])"
+            r.assumed.append(f"line {n}: {name}: no base range in the block; {w['base_range']}, {where}")
+        if "damage" not in w:
+            if line is None:  # a weapon known by its class only: the class's assumed weapon (its energy)
+                line = _coc_class_line(_COC_CLASS[skill], name)
+                w["muzzle_energy"] = line["muzzle_energy"]
+                where = f"the generic {_COC_CLASS[skill]}'s ({line['muzzle_energy']})"
+            else:
+                where = f"the coc line of catalog weapon {entry.id}"
+            w["damage"] = line["damage"]
+            r.assumed.append(f"line {n}: {name}: no damage in the block; {line['damage']}, {where}")
+        if pct is not None and skill not in skills:
+            skills[skill] = pct
+        if left:
+            r.unread.append((n, f"{name}: " + ", ".join(left)))
+        weapons.append(w)
+
+    def melee_attack(name: str, pct: int | None, attrs: dict[str, Any], left: list[str],
+                     natives: tuple[str, ...] | None, n: int) -> None:
+        """A close-combat attack: the document's melee line; its % is the skill's."""
+        skill = str(attrs.get("skill") or (natives[0] if natives else name))
+        if pct is not None:
+            skills[skill] = pct
+        damage = dice_text(str(attrs.get("damage", ""))).lower().replace("\u2044", "/").replace("damagebonus", "db")
+        melee.append({"name": name, "skill": skill, "damage": damage})
+        if left:
+            r.unread.append((n, f"{name}: " + ", ".join(left)))
+
+    def melee_item(item: str, n: int) -> bool:
+        parsed = coc_weapon_parts(item)
+        if parsed is None:
+            m = _PCT.match(item)  # "Grapple 40%": an attack without damage
+            if not m:
+                return False
+            name = m.group("name").strip()
+            parsed = (name, int(m.group("val")), {}, [])
+        name, pct, attrs, left = parsed
+        printed.append(name)
+        melee_attack(name, pct, attrs, left, COC_SKILLS.get(fold(name)), n)
+        return True
+
+    def spell_item(item: str, n: int) -> bool:
+        name = item.strip().rstrip(".。")
+        if not name:
+            return False
+        spells.append(name)
+        return True
+
+    def armor_item(item: str, n: int) -> None:
+        item, cid = catalog_tag(item)
+        if item.strip().lower().rstrip(".") in _NONE:
+            return
+        parts = split_items(item, ",")
+        extra_a = {}
+        for p in parts[1:]:
+            st = re.match(r"^stops\s*:?\s*(\d+(?:\.\d+)?\s*J)$", p.strip(), re.IGNORECASE)
+            if not st:
+                r.unread.append((n, item))
+                return
+            extra_a["stops"] = st.group(1)
+        head = parts[0] if parts else ""
+        if points:
+            m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<p>\d+)\s*(?:points?|点)?\s*\)?$", head)
+            if not m:
+                r.unread.append((n, item))
+                return
+            a: dict[str, Any] = {"name": m.group("name").strip().rstrip(":"), "points": int(m.group("p"))}
+        else:
+            m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<a>\d+)\s*/\s*(?P<b>\d+(?:\.\d+)?)\s*\)?$", head)
+            if not m:
+                r.unread.append((n, item))
+                return
+            b = float(m.group("b"))
+            a = {"name": m.group("name").strip().rstrip(":"), "A": int(m.group("a")), "B": int(b) if b.is_integer() else b}
+        entry = armor_entry(cid, a["name"])
+        if entry is not None:
+            a["catalog"] = entry.id
+        a.update(extra_a)
+        armor.append(a)
+
+    def loose(line: str, n: int) -> bool:
+        """An attack line after the stats with no Combat heading ("手槍 45% (22/9), 傷害 1D10",
+        "Dodge 30% (15/6)"): read as the Combat section would."""
+        if _label_prose(line):  # "Fighting attacks: ..." after "Attacks per round: 3"
+            notes.append(line)
+            return True
+        parsed = coc_weapon_parts(line)
+        dodge = _PCT.match(line)
+        if parsed is None and not (dodge and COC_SKILLS.get(fold(dodge.group("name"))) == ("Dodge",)):
+            return False
+        for item in coc_weapon_items(line):
+            weapon_item(item, n)
+        return True
+
+    # a CoC weapon line runs on with commas ("55%, damage 1D10, base range 15 m"): its attacks
+    # are told apart by coc_weapon_items
+    section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
+                                          "spells": spell_item, "melee": melee_item},
+                        lambda kind, text: coc_weapon_items(text) if kind in ("weapons", "melee") else
+                        split_items(text, ";" if kind == "armor" else ",;"))
+
+    Walk(r, lines).run(stats, section, loose)
+    name_notes: list[str] = []
+    if r.doc.get("@name"):
+        name, name_notes = coc_name(str(r.doc["@name"]))
+        if name_notes:
+            r.assumed.append(f"line {r.doc.get('@name_line', 1)}: the name line's "
+                             + "; ".join(repr(x) for x in name_notes) + " kept in the notes, not the name")
+        r.doc["@name"] = name
+    seventh, why, contested = coc_edition(chars, extra, skills, printed, folded_text, said)
+    r.edition = why
+    if not seventh and contested:
+        # read as written although the block shows signs of 7th edition (or its line says so):
+        # said in the report even when nothing else is (a 7th-edition block always is: /5)
+        r.assumed.append(f"edition: {why}")
+    raw = dict(chars)
+    _coc_characteristics(r, chars, seventh, char_line)
+    own = _coc_derived(r, raw, extra, extra_line, seventh, extra_name)
+    doc: dict[str, Any] = {"name": _name(r)}
+    doc.update({k: chars[k] for k in COC_CHARACTERISTICS if k in chars})
+    if "HP" in extra and 0 <= extra["HP"] <= 999:
+        doc["HP"] = extra["HP"]
+    elif "HP" in extra:
+        r.unread.append((extra_line.get("HP", 0), f"{extra_name.get('HP', 'HP')} {extra['HP']} (outside 0-999)"))
+    doc.update(own)
+    if spells:
+        doc["spells"] = spells
+    doc["skills"] = skills
+    doc["weapons"] = weapons
+    if melee:
+        doc["melee"] = melee
+    doc["armor"] = armor
+    doc["notes"] = "\n".join(p for p in (*name_notes, r.doc.get("@description"), *notes) if p)
+    r.doc = doc
+    return r
+
+
+def _label_prose(item: str) -> bool:
+    """A labelled sentence in a creature's Combat section ("Fighting attacks: it lashes out with
+    ...", "Special: ..."): no chance and no damage dice, several words after the label."""
+    m = re.match(r"^[^:]{2,40}:\s*(.+)$", item)
+    return m is not None and len(m.group(1).split()) >= 4 and not re.search(r"\d+\s*%", item)
+
+
+def skill_of_class(weapon_class: str) -> str:
+    return {"handgun": "Handgun", "revolver": "Handgun", "smg": "SMG", "carbine": "Rifle", "rifle": "Rifle",
+            "shotgun": "Shotgun", "mg": "Machine Gun", "thrown": "Throw"}[weapon_class]
+
+
+def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
+    """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_coc); one
+    outside what a coc document holds (1-99) is unread, not a failed block; a characteristic the
+    block leaves out: the average adult, said so."""
+    if seventh and chars:
+        
+        converted, note = seventh_to_coc(chars)
+        chars.update(converted)
+        r.assumed.append(note)
+    for k, v in list(chars.items()):
+        if not 1 <= v <= 99:
+            r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is 1-99)"))
+            del chars[k]
+    missing = [k for k in COC_CHARACTERISTICS if k not in chars]
+    if missing:
+        for k in missing:
+            chars[k] = 11 if k != "SIZ" and k != "INT" and k != "EDU" else {"SIZ": 13, "INT": 13, "EDU": 14}[k]
+        r.assumed.append("not in the block, set to the average adult (3d6 -> 10.5, 2d6+6 -> 13, 3d6+3 -> 13.5): "
+                         + ", ".join(f"{k} {chars[k]}" for k in missing))
+
+
+def _coc_derived(r: Read, raw: dict[str, int], extra: dict[str, Any], where: dict[str, int],
+                 seventh: bool, printed: dict[str, str]) -> dict[str, int]:
+    """The derived values a CoC block prints beside the characteristics. SAN, MP and Luck are
+    the document's own ``SAN``/``MP``/``Luck`` whenever the block states them (what only CoC
+    states, carried through every other system; the same on both scales: 7th-edition MP is
+    POW/5, which is coc's POW); the Idea and Know rolls the characteristics give (6th edition:
+    INT x 5, EDU x 5; 7th: INT, EDU) are read as derived, other values unread; the damage bonus,
+    Build and movement, which coc derives itself, are not carried (assumed)."""
+    own: dict[str, int] = {}
+    fields = {"SAN": 99, "MP": 999, "Luck": 99}
+    int_, edu = raw.get("INT"), raw.get("EDU")
+    expected = {"Idea": int_ if seventh else (int_ * 5 if int_ is not None else None),
+                "Know": edu if seventh else (edu * 5 if edu is not None else None)}
+    recomputed = []
+    for k, v in extra.items():
+        if k == "HP":
+            continue
+        if k in ("DB", "Build", "MOV"):
+            recomputed.append(f"{printed.get(k, k)} {v}")
+        elif k in fields:
+            if 0 <= int(v) <= fields[k]:
+                own[k] = int(v)
+            else:
+                r.unread.append((where.get(k, 0), f"{printed.get(k, k)} {v} (outside 0-{fields[k]})"))
+        elif expected.get(k) is None or expected[k] != v:
+            r.unread.append((where.get(k, 0), f"{printed.get(k, k)} {v} (no place in a coc document)"))
+    if recomputed:
+        r.assumed.append(", ".join(recomputed) + " not carried: coc derives the damage bonus and movement from the "
+                         "characteristics")
+    return own
+
+
+
+# ---- for other formats' readers of coc documents ------------------------------------------
+
+def coc_skill(name: str) -> tuple[str, ...]:
+    """The coc skills a printed name files under (7e, Japanese, Chinese names), or ()."""
+    return COC_SKILLS.get(fold(name), ())
+
+
+def weapon_skill(skill_name: str, weapon_name: str) -> str | None:
+    """The coc skill a weapon's printed skill fires it with; a skill that files under two
+    (7e 'Firearms (Rifle/Shotgun)') is told apart by the weapon's name."""
+    natives = coc_skill(skill_name)
+    if len(natives) > 1:
+        by_name = skill_by_keyword(weapon_name)
+        return by_name if by_name in natives else natives[0]
+    return natives[0] if natives else None
+
+
+# Chaosium's conversion between the editions: a 7th-edition characteristic (1-99 for people)
+# is five times the 3-18 of the 5th/6th edition that `coc` holds. Every reader of 7th-edition
+# material (Foundry CoC7 actors, Dhole's House exports) divides here and nowhere else, so a
+# reader into a 7th-edition system changes this one place.
+SEVENTH_EDITION_FACTOR = 5
+COC_CHARACTERISTIC_RANGE = (1, 99)  # coc's Characteristic type (3-18 for most humans)
+# A characteristic a source leaves empty, on coc's scale: the average adult, as the text reader
+# fills a block that leaves one out (3d6 -> 10.5, 2d6+6 -> 13, 3d6+3 -> 13.5)
+COC_AVERAGE_ADULT = {"STR": 11, "CON": 11, "SIZ": 13, "DEX": 11, "APP": 11, "INT": 13, "POW": 11, "EDU": 14}
+
+
+def seventh_to_coc(chars: dict[str, int],
+                   clamped: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, int], str]:
+    """7th-edition characteristics on coc's scale, value / 5 rounded half up, and the assumed
+    entry saying so. A value below coc's 1 is kept at 1. With `clamped` (a dict the caller
+    reports from), every value coc's 1-99 cannot hold (a creature's STR 0, a Great Old One's
+    SIZ 1050) is kept at the nearest end and recorded there as ``{key: (value / 5 rounded,
+    kept)}``, for the caller to say at its own path."""
+    lo, hi = COC_CHARACTERISTIC_RANGE
+    out: dict[str, int] = {}
+    for k, v in chars.items():
+        exact = math.floor(v / SEVENTH_EDITION_FACTOR + 0.5)
+        out[k] = max(exact, lo) if clamped is None else min(max(exact, lo), hi)
+        if clamped is not None and out[k] != exact:
+            clamped[k] = (exact, out[k])
+    return out, ("7th-edition characteristics (1-99) divided by 5 and rounded for coc's 3-18 scale ("
+                 + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
+
+
+def seventh_onto_coc_sheet(chars7: dict[str, int], empty: list[str], cpath: str, path_of: Any, why_empty: str,
+                           lose: Any, assumed: list[str]) -> dict[str, int]:
+    """A 7th-edition sheet's characteristics on coc's scale, said as a reader says it: the
+    division (``seventh_to_coc``) as an assumed entry at `cpath`, each value coc's 1-99 cannot
+    hold as a loss at ``path_of(key)``, and each `empty` one as the average adult with an
+    assumed entry giving `why_empty` (shared by the Foundry CoC7 and Dhole's House readers)."""
+    clamped: dict[str, tuple[int, int]] = {}
+    coc, note = seventh_to_coc(chars7, clamped)
+    if chars7:
+        assumed.append(f"{cpath}: {note}")
+    for k, (exact, kept) in clamped.items():
+        lose(path_of(k), f"{k} {chars7[k]} is {exact} on coc's scale, outside coc's 1-99: read as {kept}")
+    if empty:
+        for k in empty:
+            coc[k] = COC_AVERAGE_ADULT[k]
+        assumed.append(f"{cpath}: " + ", ".join(empty) + f" {why_empty}; set to the average adult on coc's scale ("
+                       + ", ".join(f"{k} {coc[k]}" for k in empty) + ")")
+    return coc
+
+
+def coc_damage(text: Any, melee: bool = False) -> str | None:
+    """A damage as a coc weapon line (`melee` False: dice, a shotgun's bands '4d6/2d6/1d6', a
+    trailing '+db' the text reader takes off and says) or melee line ('1d4+db', '1d3+1/2db')
+    holds it, lower case without spaces; None when coc's document cannot hold it."""
+    from typing import get_args, get_type_hints
+
+    from .model import CocMelee, DamageRoll
+
+    dmg = re.sub(r"\s+", "", str(text or "")).lower().replace("½", "1/2")
+    dmg = re.sub(r"\+?halfdb$", "+1/2db", dmg)
+    if melee:
+        pattern = get_args(get_type_hints(CocMelee, include_extras=True)["damage"])[1].pattern
+        return dmg if re.match(pattern, dmg) else None
+    bare = re.sub(r"\+(1/2)?db$", "", dmg)
+    return dmg if re.match(get_args(DamageRoll)[1].pattern, bare) else None
+
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+def write_coc(d: dict[str, Any], points: bool = False) -> list[str]:
+    """`points`: the armor holds one number of points (coc-zh's), not coc's A/B pair."""
+    out = [str(d.get("name", ""))]
+    out.append(" ".join(f"{k} {d[k]}" for k in COC_CHARACTERISTICS if k in d)
+               + (f" HP {d['HP']}" if d.get("HP") is not None else ""))
+    own = [f"{k} {d[k]}" for k in ("SAN", "MP", "Luck") if d.get(k) is not None]
+    if own:
+        out.append(" ".join(own))
+    if d.get("spells"):
+        out.append("Spells: " + ", ".join(d["spells"]))
+    if d.get("skills"):
+        out.append("Skills: " + ", ".join(f"{k} {v}%" for k, v in d["skills"].items()))
+    if d.get("weapons"):
+        items = []
+        for w in d["weapons"]:
+            pct = (d.get("skills") or {}).get(w.get("skill"))
+            parts = [f"{w['name']}{catalog_label(w, 'catalog', 'weapon')}" + (f" {pct}%" if pct is not None else ""),
+                     f"damage {str(w['damage']).upper()}", f"base range {length(w['base_range'])}",
+                     f"skill {w['skill']}"]
+            if w.get("shots_per_round", 1) != 1:
+                parts.append(f"{w['shots_per_round']} shots per round")
+            if w.get("burst"):
+                parts.append("burst")
+            if w.get("capacity"):
+                parts.append(f"capacity {w['capacity']}")
+            if w.get("malfunction", 100) != 100:
+                parts.append(f"malfunction {w['malfunction']}")
+            for key, label in (("STR", "STR"), ("sights", "sights"), ("carry", "carry"), ("ammo", "ammo"),
+                               ("length", "length"), ("muzzle_energy", "muzzle energy")):
+                if w.get(key) is not None and not (key == "sights" and w[key] == "iron") \
+                        and not (key == "ammo" and w[key] == "bullet"):
+                    parts.append(f"{label} {length(w[key]) if key in ('length', 'muzzle_energy') else w[key]}")
+            items.append(", ".join(parts))
+        out.append(weapons_line("Weapons", items, [w["name"] for w in d["weapons"]]))
+    if d.get("melee"):
+        items = []
+        for m in d["melee"]:
+            pct = (d.get("skills") or {}).get(m.get("skill"))
+            parts = [f"{m['name']}" + (f" {pct}%" if pct is not None else "")]
+            if m.get("damage"):
+                parts.append(f"damage {str(m['damage']).upper()}")
+            parts.append(f"skill {m['skill']}")
+            items.append(", ".join(parts))
+        out.append(weapons_line("Melee", items, [m["name"] for m in d["melee"]]))
+    if d.get("armor"):
+        if points:
+            out.append("Armor: " + "; ".join(f"{a['name']}{catalog_label(a, 'catalog', 'armor')} {a['points']}"
+                                             + (f", stops {a['stops']}" if a.get("stops") else "") for a in d["armor"]))
+        else:
+            out.append("Armor: " + "; ".join(f"{a['name']}{catalog_label(a, 'catalog', 'armor')} {a['A']}/{num(a['B'])}"
+                                             + (f", stops {a['stops']}" if a.get("stops") else "") for a in d["armor"]))
+    return out
+
+
+
+
+# ---- the declared layout -----------------------------------------------------------------------
+
+class CocText(TextLayout):
+    """The coc system's text stat block (``CocSystem.text_layout``). A variant reads the same
+    block: `chinese` (coc-zh) claims the blocks written in Chinese, which the parent then leaves,
+    writes a ``system:`` line (its stats read like the parent's) and its armor as points."""
+
+    def __init__(self, key: str, chinese: bool = False) -> None:
+        super().__init__(key)
+        self.chinese = chinese
+        self.stats_hint = "" if chinese else "STR CON SIZ ... (Call of Cthulhu)"
+
+    def score(self, lines: list[str]) -> int:
+        # tables and brackets (| STR | CON |, 【STR】) are seen as the reader will see them
+        text = "\n".join(normalize(x) for x in coc_layout(lines))
+        if is_chinese(text) != self.chinese:
+            return 0
+        return sum(count_stats(text, names) > 0 for names in COC_CHARACTERISTIC_NAMES.values())  # 力量, 體質 ... too
+
+    def read(self, lines: list[str]) -> Read:
+        return read_coc(lines, self.key, points=self.chinese)
+
+    def write(self, doc: dict[str, Any]) -> list[str]:
+        head = [f"system: {self.key}"] if self.chinese else []
+        return head + write_coc(doc, points=self.chinese)
+
+    def stand_in(self, stats: dict[str, int]) -> str | None:
+        # the characteristics as a line the reader cannot mistake for a 7th-edition one
+        # (a value above 18 would mark the block 7th edition and divide every one by 5)
+        return " ".join(f"{k} {min(max(int(stats[k]), 1), 18)}" for k in COC_CHARACTERISTICS if k in stats) or None
+
+    def skill_aliases(self) -> dict[str, list[str]]:
+        return {native: [a for a in aliases if fold(a) != fold(native)] for native, aliases in _COC.items()}

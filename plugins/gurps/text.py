@@ -1,0 +1,493 @@
+"""GURPS stat blocks as printed text: the gurps system's declared text layout
+(``GurpsSystem.text_layout``). Reads 3rd-edition blocks and converts 4th-edition ones (told
+from the block: point costs, Per/Will, the damage types), writes the Basic Set's block. The
+shared line machinery is the core's (xsys.core.textblock).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from xsys.core.model import melee_class_of
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, count_stats, fold,
+                                 name_of as _name, named, named_item, normalize, notes_of as _notes, sectioner, split_items,
+                                 stat_pairs, weapon_class_by_name, weapon_entry, weapons_line)
+
+GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
+GURPS_DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
+GURPS_IGNORED = ("FP", "Speed", "Basic Speed", "Basic Move", "Parry", "Block", "SM", "DR", "PD", "Size")
+
+# Headings only GURPS and nWoD blocks print (read by those readers alone, so a CoC block's
+# "Gear:" line stays what it always was): the fan-site "Gear:" line that holds the weapons
+# with their Basic Set stats, 3e "Maneuvers:" (skill-like, Kicking-13), "Quirks:" (-1 point
+# disadvantages); the World of Darkness Rulebook's "Weapons/Attacks:" table, Virtue and Vice
+# lines, and the powers of supernatural templates, which an nwod document has no place for.
+GURPS_HEADINGS: dict[str, str] = {
+    **{fold(h): "gear" for h in ("gear", "equipment", "possessions", "weapons and gear", "weapons & gear")},
+    **{fold(h): "maneuvers" for h in ("maneuvers", "techniques", "maneuvers/techniques")},
+    **{fold(h): "disadvantages" for h in ("quirks",)},
+    **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks")},
+    **{fold(h): "melee" for h in ("melee", "melee attacks")},
+}
+# GURPS 3rd-edition attribute costs (Basic Set: the same table for ST, DX, IQ and HT) and the
+# 4th edition's per-level prices (ST and HT 10, DX and IQ 20 a level): a bracketed cost after
+# an attribute says which edition priced it.
+GURPS3_ATTRIBUTE_COST = {1: -80, 2: -70, 3: -60, 4: -50, 5: -40, 6: -30, 7: -20, 8: -15, 9: -10, 10: 0, 11: 10, 12: 20, 13: 30,
+                         14: 45, 15: 60, 16: 80, 17: 100, 18: 125, 19: 150, 20: 175}
+GURPS4_ATTRIBUTE_STEP = {"ST": 10, "DX": 20, "IQ": 20, "HT": 10}
+
+# ---- GURPS (3rd edition; 4th-edition blocks converted) -------------------------------------
+
+_GURPS_SKILL = re.compile(r"^(?P<name>.+?)\s*(?:[-–]\s*|\s+)(?P<val>\d{1,2})$")
+_COST = re.compile(r"\[\s*[+-]?\d+(?:\.\d+)?\s*\]")
+# a damage part of a weapon line: '2d+1 cut', 'Dam 2d+', 'Cr. 2d-1', '1d-1 cut/imp', '3d(2) pi+',
+# 'sw+2 cut', 'thr+1 imp' (relative to the wielder's ST: Basic Set thrust/swing)
+_GURPS_TYPES = r"cr|cut|imp|pi\+\+|pi\+|pi-|pi|burn|tbb|tox|cor|fat|aff|spec"
+_GURPS_DAMAGE = re.compile(
+    rf"^(?:dam(?:age)?\.?\s*:?\s*)?(?:(?P<pre>cr|cut|imp)\.?\s+)?"
+    rf"(?P<dice>\d+d(?:[+-]\d+)?|(?:sw|thr)(?:\s*[+-]\s*\d+)?)(?P<bare>\+(?!\s*\d))?"
+    rf"\s*(?:\((?P<div>[\d.]+)\))?\s*(?P<type>{_GURPS_TYPES})?\.?(?:\s*(?:/|or)\s*(?P<type2>{_GURPS_TYPES}))?$",
+    re.IGNORECASE)
+# weapon stats a GURPS weapon line (GurpsWeapon) has no field for: said, not carried
+_GURPS_NOFIELD = ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf", "bulk", "wt", "weight", "cost", "reach",
+                  "parry", "lc", "hold", "notes")
+_GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
+                        r"weight|cost|reach|parry|lc|hold)\s*[:.]?\s*(.+)$", re.IGNORECASE)
+# which Basic Set skill wields a close-combat weapon of each class (gurps.melee)
+_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
+                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
+_SHORTSWORD = ("shortsword", "short sword", "baton", "nightstick", "truncheon", "machete")
+
+
+# The gun skill that fires a neutral weapon class (the catalog's, or what the name says)
+_GUN_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "Guns (SMG)", "carbine": "Guns (Rifle)",
+              "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)", "mg": "Guns (Machine Gun)", "thrown": "Throwing"}
+
+
+def _gurps_weapon_like(text: str) -> bool:
+    """'Name (details)' whose details hold damage dice or weapon stats: a weapon, wherever it is
+    written (its 'ST 11' is the weapon's minimum strength, never the NPC's ST)."""
+    nd = named(text)
+    if nd is None:
+        return False
+    details = nd[1]
+    return any(_GURPS_DAMAGE.match(p.strip()) or re.match(r"^(acc|ss|shots|rof|dam)\b", p.strip(), re.IGNORECASE)
+               for p in split_items(details))
+
+
+def _gurps_melee_skill(name: str) -> str:
+    low = fold(name)
+    if any(w in low for w in _SHORTSWORD):
+        return "Shortsword"
+    if "staff" in low:
+        return "Staff"
+    return _GURPS_MELEE_SKILL[melee_class_of(name)]
+
+
+def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tuple[int, int]],
+               dice_text: Callable[[int], str]) -> Read:
+    """`thrust_swing` and `dice_text`: the gurps system's damage table (ST -> thrust and swing
+    as dice codes) and how a dice code prints, for a weapon whose damage is "sw+2"."""
+    r = Read(system, reader="text stat block, GURPS layout (ST DX IQ HT)")
+    doc: dict[str, Any] = {}
+    skills: dict[str, int] = {}
+    weapons: list[dict[str, Any]] = []
+    armor: list[dict[str, Any]] = []
+    lists: dict[str, list[str]] = {"advantages": [], "disadvantages": []}
+    notes: list[str] = []
+    gear: list[str] = []
+    other: dict[str, tuple[str, int]] = {}  # stats a gurps document has no field for: key -> (value, line)
+    costs: dict[str, tuple[int, int]] = {}  # attribute -> (value, its bracketed point cost)
+    said_costs: list[int] = []  # lines whose point costs were left out
+    relative: list[tuple[dict[str, Any], str, int]] = []  # weapons whose damage is thr/sw + add, read at the end
+    unskilled: list[tuple[dict[str, Any], int]] = []  # guns whose name says no skill, read at the end
+    melee_lines: list[dict[str, Any]] = []  # close-combat weapons: the melee table
+    marks: dict[str, str] = {}  # 4th-edition markers: what -> as written
+
+    def stats(line: str) -> str | None:
+        if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
+            weapon_item(line, r.line)
+            return ""
+        # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
+        text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
+        for m in re.finditer(rf"\b({'|'.join(GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
+            costs[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        if _COST.search(text):
+            text = _COST.sub(" ", text)
+            said_costs.append(r.line)
+        found, rest = stat_pairs(text, GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
+        if not found:
+            return None
+        for k, v in found.items():
+            if k in GURPS_ATTRIBUTES or k in GURPS_DERIVED:
+                doc[k] = int(float(v))
+            elif k == "Basic Move":  # 4e's name for Move (Basic Speed rounded down)
+                doc["Move"] = int(float(v))
+                marks.setdefault("Basic Move", f"Basic Move {v}")
+            else:
+                other[k] = (v, r.line)
+                if k in ("FP", "SM", "Basic Speed"):
+                    marks.setdefault(k, f"{k} {v}")
+        return re.sub(r"^[.\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
+
+    def skill_item(item: str, n: int) -> bool:
+        if _COST.search(item):
+            said_costs.append(n)
+        if re.search(r"\((?:ST|DX|IQ|HT|Will|Per)/(?:E|A|H|VH)\)", item):
+            marks.setdefault("skill notation", re.search(r"\((?:ST|DX|IQ|HT|Will|Per)/(?:E|A|H|VH)\)", item).group(0))
+        clean = _COST.sub("", item)
+        clean = re.sub(r"\((?:ST|DX|IQ|HT|Will|Per|[PM])/[EAHV]{1,2}\)", "", clean)
+        clean = re.sub(r"/TL\d+", "", clean)
+        # the relative level ('DX+1') is written without spaces; 'DX [2]-11' is DX itself, then the level
+        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
+                       "", clean).strip()
+        m = _GURPS_SKILL.match(clean)
+        if not m:
+            return False
+        skills[re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))] = int(m.group("val"))
+        return True
+
+    def weapon_item(item: str, n: int) -> None:
+        found = named_item(r, item, n)
+        if found is None:
+            return
+        name, details, cid = found
+        details = re.sub(r"(?<=\d),(?=\d{3}\b)", "", details)  # 'Max 1,850': a thousands separator
+        w: dict[str, Any] = {"name": name}
+        left: list[str] = []
+        nofield: list[str] = []
+        extra_attacks: list[str] = []
+        ranged = False
+        for p in split_items(details):
+            p = p.strip()
+            d = _GURPS_DAMAGE.match(p)
+            if d:
+                if "damage" in w or any(x[0] is w for x in relative):
+                    extra_attacks.append(p)  # 'Broadsword (2d+1 cut, 1d+2 imp)': swing and thrust
+                    continue
+                dice = re.sub(r"\s+", "", d.group("dice")).lower()
+                kind = (d.group("type") or d.group("pre") or "").lower()
+                if dice.startswith(("sw", "thr")):
+                    relative.append((w, dice, n))
+                else:
+                    w["damage"] = dice
+                if d.group("bare"):
+                    r.unread.append((n, f"{name}: damage '{p}' has a '+' with no number after it: read as {dice}"))
+                if d.group("div"):
+                    r.unread.append((n, f"{name}: armor divisor ({d.group('div')}) (4th edition; no field in a "
+                                        "gurps weapon line)"))
+                if kind.startswith("pi"):
+                    marks.setdefault("damage type", kind)
+                    r.assumed.append(f"line {n}: {name}: '{kind}' is 4th-edition piercing; GURPS 3e firearms are "
+                                     "crushing")
+                elif kind in ("cr", "cut", "imp"):
+                    w["type"] = kind
+                elif kind:
+                    r.unread.append((n, f"{name}: damage type '{kind}' (a gurps weapon line is cr, cut or imp)"))
+                if d.group("type2"):
+                    extra_attacks.append(f"{dice} {d.group('type2').lower()}")
+                continue
+            kv = _GURPS_KEY.match(p)
+            if not kv:
+                left.append(p)
+                continue
+            key = re.sub(r"[\s.]", "", kv.group(1).lower())
+            val = kv.group(2).strip()
+            num = re.match(r"[+-]?\d+", val)
+            if key in ("acc", "ss", "st", "shots"):
+                if not num or int(num.group(0)) < 0:
+                    left.append(p)
+                    continue
+                w[{"acc": "Acc", "ss": "SS", "st": "ST", "shots": "Shots"}[key]] = int(num.group(0))
+                ranged = ranged or key != "st"
+                rest = val[num.end():].strip()
+                if rest:  # 'Shots 17+1(3)': the chambered round and reload time (4th edition)
+                    nofield.append(f"{kv.group(1)} {val}")
+            elif key == "rof":
+                w["RoF"] = val
+                ranged = True
+            elif key == "skill":
+                w["skill"] = val
+            elif key == "type":
+                t = fold(val).rstrip(".")
+                if t in ("cr", "cut", "imp"):
+                    w["type"] = t
+                else:
+                    left.append(p)
+            else:
+                nofield.append(f"{kv.group(1)} {val}")
+                if key in ("range", "bulk"):
+                    marks.setdefault(f"weapon {key}", p)
+                if key in ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf"):
+                    ranged = True
+        entry = weapon_entry(cid, name)
+        if entry is not None:
+            w["catalog"] = entry.id
+        melee = not ranged and entry is None and w.get("type") in ("cut", "imp") or (
+            not ranged and entry is None and melee_class_of(name) != "improvised")
+        if "skill" not in w:
+            if melee:
+                w["skill"] = _gurps_melee_skill(name)
+            else:
+                cls = entry.weapon_class if entry is not None else weapon_class_by_name(name)
+                # a name that says no gun: the block's only gun skill, read at the end; else no
+                # skill, and the gurps plugin says in a warning what it reads it as (never a
+                # silent pistol)
+                if cls is not None:
+                    w["skill"] = _GUN_SKILL[cls]
+                else:
+                    unskilled.append((w, n))
+        if "damage" not in w and not any(x[0] is w for x in relative):
+            r.unread.append((n, f"{item} (no damage dice)"))
+            return
+        for a in extra_attacks:
+            r.unread.append((n, f"{name}: second attack '{a}' (a gurps weapon line holds one attack: the first, "
+                                f"{details.split(',')[0].strip()}, is read)"))
+        skill = str(w.get("skill") or "")
+        if skill and not any(k in skill.lower() for k in ("gun", "throw", "grenade")):
+            # a close-combat weapon: the sheet's melee table (gurps.melee), which has no ranged stats
+            nofield += [f"{k} {w.pop(k)}" for k in ("Acc", "SS", "RoF", "Shots", "ST") if k in w]
+            w.pop("catalog", None)
+            melee_lines.append(w)
+        else:
+            weapons.append(w)
+        if nofield:
+            r.unread.append((n, f"{name}: " + ", ".join(nofield) + " (no field in a gurps weapon line: not carried)"))
+        if left:
+            r.unread.append((n, f"{name}: " + ", ".join(left)))
+
+    def gear_item(item: str, n: int) -> None:
+        """An item of a 'Gear:' line: a weapon when it has weapon stats, armor when it has DR,
+        else kept in the notes (gear the document has no list for)."""
+        if _gurps_weapon_like(item):
+            weapon_item(item, n)
+        elif re.search(r"\bDR\s*\d", item) and named(item):
+            armor_item(item, n)
+        else:
+            gear.append(item)
+
+    def armor_item(item: str, n: int) -> None:
+        item, cid = catalog_tag(item)
+        nd = named(item)
+        found, rest = stat_pairs(nd[1] if nd else "", ("PD", "DR"))
+        if not nd or "DR" not in found:
+            r.unread.append((n, item))
+            return
+        a: dict[str, Any] = {"name": nd[0], "DR": int(found["DR"])}
+        entry = armor_entry(cid, nd[0])
+        if entry is not None:
+            a["catalog"] = entry.id
+        if "PD" in found:
+            a["PD"] = int(found["PD"])
+        locs = [w for w in rest.split() if w in ("head", "face", "neck", "torso", "vitals", "groin", "arms", "hands",
+                                                 "legs", "feet")]
+        if locs:
+            a["locations"] = locs
+        armor.append(a)
+
+    def trait_item(kind: str) -> Callable[[str, int], None]:
+        def add(item: str, n: int) -> None:
+            if _COST.search(item):
+                said_costs.append(n)
+            lists[kind].append(re.sub(r"\s+", " ", _COST.sub("", item)).strip())
+        return add
+
+    def mixed_traits(item: str, n: int) -> None:
+        """A 4th-edition 'Traits:' line lists advantages and disadvantages together: kept as
+        advantages (both lists are carried verbatim), and said once."""
+        if not any("'Traits:'" in a for a in r.assumed):
+            r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: kept as advantages")
+        trait_item("advantages")(item, n)
+
+    section = sectioner(r, notes, stats, {
+        "skills": skill_item, "maneuvers": skill_item, "weapons": weapon_item, "melee": weapon_item,
+        "gear": gear_item, "armor": armor_item,
+        "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
+        "traits": mixed_traits})
+
+    Walk(r, lines, GURPS_HEADINGS).run(stats, section)
+    guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
+    for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
+        w["skill"] = guns[0]
+        r.assumed.append(f"line {n}: {w['name']}: which Guns skill fires it is not said; {guns[0]}, the block's only "
+                         "gun skill")
+    if "ST" not in doc and relative:
+        r.assumed.append("no ST in the block: thrust and swing damage read at ST 10")
+    if relative:
+        thr, sw = thrust_swing(doc.get("ST", 10))
+        for w, rel, n in relative:
+            m = re.match(r"^(sw|thr)([+-]\d+)?$", rel)
+            w["damage"] = dice_text((sw if m.group(1) == "sw" else thr) + int(m.group(2) or 0))
+            r.assumed.append(f"line {n}: {w['name']}: {rel} at ST {doc.get('ST', 10)} is {w['damage']} (Basic Set "
+                             "thrust/swing table, gurps.melee)")
+    if said_costs:
+        r.assumed.append(f"line {said_costs[0]}: character-point costs in brackets are what the build paid, not a "
+                         "game statistic: not carried")
+    edition = _gurps_edition(r, doc, skills, other, costs, marks)
+    _gurps_other_stats(r, doc, other, fourth=edition == 4)
+    out: dict[str, Any] = {"name": _name(r)}
+    out.update({k: doc[k] for k in GURPS_ATTRIBUTES + GURPS_DERIVED if k in doc})
+    out["skills"] = skills
+    out.update({k: v for k, v in lists.items() if v})
+    out["weapons"] = weapons
+    if melee_lines:
+        out["melee"] = melee_lines
+    out["armor"] = armor
+    if gear:
+        notes.append("Gear: " + ", ".join(gear))
+    out["notes"] = _notes(r, notes)
+    r.doc = out
+    return r
+
+
+def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: dict[str, tuple[str, int]],
+                   costs: dict[str, tuple[int, int]], marks: dict[str, str]) -> int:
+    """Which edition a GURPS block is, from the whole block: 4th when at least two different
+    4th-edition markers show (FP, SM, Basic Speed/Move, (DX/A) skill notation, piercing damage
+    types, Range/Bulk weapon stats, Dodge = Basic Speed + 3, Parry = skill/2 + 3, attribute costs
+    of 4e prices); one marker alone is not enough (a 3e writer may print FP). A 4th-edition block
+    is read into the 3rd-edition document by the 3e rules, each difference a warning (README)."""
+    speed = float(other["Basic Speed"][0]) if "Basic Speed" in other else (
+        float(other["Speed"][0]) if "Speed" in other else None)
+    if "Dodge" in doc:
+        base = int(speed) if speed is not None else doc.get("Move")
+        if base is not None and doc["Dodge"] >= base + 3:
+            marks.setdefault("Dodge", f"Dodge {doc['Dodge']} with {'Basic Speed' if speed is not None else 'Move'} "
+                                      f"{base}: Basic Speed + 3")
+    if "Parry" in other and skills:
+        parry = int(float(other["Parry"][0]))
+        if any(parry == s // 2 + 3 != s // 2 and parry != (2 * s) // 3 for s in skills.values()):
+            marks.setdefault("Parry", f"Parry {parry} = skill/2 + 3")
+    for k, (v, cost) in costs.items():
+        c3 = GURPS3_ATTRIBUTE_COST.get(v)
+        if cost == (v - 10) * GURPS4_ATTRIBUTE_STEP[k] and cost != c3 and v != 10:
+            marks.setdefault("attribute cost", f"{k} {v} [{cost}]")
+    if len(marks) < 2:
+        r.edition = "3rd edition (Basic Set 3e: HP = HT, Dodge = Move)" + (
+            f"; one 4th-edition marker ({next(iter(marks.values()))}) is not enough to read it as 4th" if marks
+            else "")
+        return 3
+    said = ", ".join(marks.values())
+    r.edition = (f"4th edition ({said}): read into the 3rd-edition document by the 3e rules (HP from HT, "
+                 "Dodge = Move); each difference is a warning")
+    line = min((v[1] for v in other.values()), default=1)
+    r.unread.append((line, f"a GURPS 4th-edition block ({said}) read as 3rd edition: the numbers below are "
+                           "converted by the 3e rules"))
+    st, ht = doc.get("ST", 10), doc.get("HT", 10)
+    if "HP" in doc:
+        hp4 = doc["HP"]
+        doc["HP"] = max(0, ht + (hp4 - st))
+        r.unread.append((line, f"HP {hp4}: 4th-edition HP come from ST ({st}{f' + {hp4 - st}' if hp4 != st else ''}); "
+                               f"3rd-edition HP = HT: read as {doc['HP']}"))
+    if "Dodge" in doc:
+        dodge4 = doc["Dodge"]
+        dx = doc.get("DX", 10)
+        base4 = int(speed) if speed is not None else doc.get("Move", (dx + ht) // 4)
+        move3 = doc.get("Move", (dx + ht) // 4)
+        doc["Dodge"] = max(0, move3 + dodge4 - (base4 + 3))
+        r.unread.append((line, f"Dodge {dodge4}: 4th-edition Dodge = Basic Speed + 3 ({base4} + 3"
+                               f"{f' + {dodge4 - base4 - 3}' if dodge4 != base4 + 3 else ''}); 3rd-edition Dodge = "
+                               f"Move: read as {doc['Dodge']}"))
+    if skills:
+        r.assumed.append("4th-edition skill levels read as 3rd-edition levels: both roll 3d6 under the level, "
+                         "and a skill's level against its attribute is mostly the same in both")
+    return 4
+
+
+def _gurps_other_stats(r: Read, doc: dict[str, Any], other: dict[str, tuple[str, int]], fourth: bool) -> None:
+    """Stats a block prints that a gurps document has no field for: what the document derives
+    the same way is said as assumed; the rest is a loss line naming it."""
+    dx, ht, st = doc.get("DX", 10), doc.get("HT", 10), doc.get("ST", 10)
+    for k, (v, n) in other.items():
+        num = float(v)
+        if k in ("Speed", "Basic Speed"):
+            if num == (dx + ht) / 4:
+                continue  # what the document derives from DX and HT: nothing lost
+            r.unread.append((n, f"{k} {v} (the document derives Speed = (DX + HT) / 4 = {(dx + ht) / 4:g}; "
+                                "no field for another)"))
+        elif k == "FP":
+            if not fourth and int(num) == st:
+                continue  # 3e fatigue is ST
+            r.unread.append((n, f"FP {v} ({'4th-edition Fatigue Points = HT; ' if fourth else ''}3rd-edition fatigue "
+                                "is ST, and a gurps document has no field for it: not carried)"))
+        elif k in ("SM", "Size") and num == 0:
+            continue  # a human's size: nothing to carry
+        elif k in ("DR", "PD") and num == 0:
+            continue  # no armor
+        elif k in ("Parry", "Block"):
+            r.unread.append((n, f"{k} {v} (no {k} field in a gurps document; "
+                                + ("4th-edition Parry = skill/2 + 3, 3rd-edition Parry = skill/2" if fourth and
+                                   k == "Parry" else "worked out from the skill in play") + ")"))
+        else:
+            r.unread.append((n, f"{k} {v} (no field in a gurps document; armor belongs on the Armor line)"
+                             if k in ("DR", "PD") else f"{k} {v} (no field in a gurps document)"))
+
+
+# ---- new World of Darkness ---------------------------------------------------------------
+
+# 'Drive (Pursuit) 2' and the rulebook's 'Firearms 3 (Pistol)': the specialty before or after
+
+# ---- writing --------------------------------------------------------------------------------
+
+def write_gurps(d: dict[str, Any]) -> list[str]:
+    out = [str(d.get("name", ""))]
+    out.append(", ".join(f"{k} {d.get(k, 10)}" for k in GURPS_ATTRIBUTES))
+    derived = [f"{k} {d[k]}" for k in GURPS_DERIVED if d.get(k) is not None]
+    if derived:
+        out.append(", ".join(derived))
+    if d.get("advantages"):
+        out.append("Advantages: " + ", ".join(d["advantages"]))
+    if d.get("disadvantages"):
+        out.append("Disadvantages: " + ", ".join(d["disadvantages"]))
+    if d.get("skills"):
+        out.append("Skills: " + ", ".join(f"{k}-{v}" for k, v in d["skills"].items()))
+    if d.get("weapons"):
+        items = []
+        for w in d["weapons"]:
+            parts = [f"{w['damage']}" + (f" {w['type']}" if w.get("type", "cr") != "cr" else ""),
+                     f"Acc {w.get('Acc', 0)}"]
+            if w.get("SS") is not None:
+                parts.append(f"SS {w['SS']}")
+            parts.append(f"RoF {w.get('RoF', '1')}")
+            if w.get("Shots"):
+                parts.append(f"Shots {w['Shots']}")
+            if w.get("ST") is not None:
+                parts.append(f"ST {w['ST']}")
+            if w.get("skill"):
+                parts.append(f"Skill {w['skill']}")
+            items.append(f"{w['name']}{catalog_label(w, 'catalog', 'weapon')} ({', '.join(parts)})")
+        out.append(weapons_line("Weapons", items, [w["name"] for w in d["weapons"]]))
+    if d.get("melee"):  # the melee table: what it rolls at the wielder's ST, its type, its skill
+        items = [f"{m['name']} ({m.get('dice') or m['damage']} {m.get('type', 'cr')}, Skill {m['skill']})"
+                 for m in d["melee"]]
+        out.append(weapons_line("Melee", items, [m["name"] for m in d["melee"]]))
+    if d.get("armor"):
+        out.append("Armor: " + "; ".join(
+            f"{a['name']}{catalog_label(a, 'catalog', 'armor')} (PD {a.get('PD', 0)}, DR {a['DR']}, "
+            f"{' '.join(a.get('locations', ['torso']))})" for a in d["armor"]))
+    return out
+
+
+
+
+# ---- the declared layout -----------------------------------------------------------------------
+
+class GurpsText(TextLayout):
+    """The gurps system's text stat block (``GurpsSystem.text_layout``)."""
+
+    stats_hint = "ST DX IQ HT (GURPS)"
+
+    def score(self, lines: list[str]) -> int:
+        return count_stats("\n".join(normalize(x) for x in lines), GURPS_ATTRIBUTES)
+
+    def __init__(self, key: str, thrust_swing: Callable[[int], tuple[int, int]], dice_text: Callable[[int], str]) -> None:
+        super().__init__(key)
+        self.thrust_swing, self.dice_text = thrust_swing, dice_text  # the system's own (system.py)
+
+    def read(self, lines: list[str]) -> Read:
+        return read_gurps(lines, self.key, self.thrust_swing, self.dice_text)
+
+    def write(self, doc: dict[str, Any]) -> list[str]:
+        return write_gurps(doc)

@@ -1,0 +1,422 @@
+"""New World of Darkness stat blocks as printed text: the nwod system's declared text layout
+(``NwodSystem.text_layout``): the World of Darkness Rulebook's block (attributes, skills with
+specialties, merits, the Weapons/Attacks table with its dice pools). The shared line machinery
+is the core's (xsys.core.textblock).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from xsys.core.model import melee_class_of
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, count_stats, fold,
+                                 name_of as _name, named, named_item, normalize, notes_of as _notes, num, sectioner, split_items,
+                                 stat_pairs, weapon_entry, weapon_items, weapons_line)
+
+NWOD_ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina", "Presence",
+                   "Manipulation", "Composure")
+NWOD_DERIVED = ("Size", "Health", "Willpower", "Defense", "Speed", "Initiative")
+NWOD_IGNORED = ("Morality", "Virtue", "Vice", "Armor")
+
+# The World of Darkness Rulebook's "Weapons/Attacks:" table, Virtue and Vice lines, and the powers
+# of supernatural templates, which an nwod document has no place for: headings only nWoD blocks print.
+NWOD_HEADINGS: dict[str, str] = {
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapons / attacks", "attacks", "combat")},
+    **{fold(h): "equipment" for h in ("equipment", "gear", "possessions")},
+    "virtue": "virtue", "vice": "vice",
+    **{fold(h): "powers" for h in ("disciplines", "discipline", "powers", "dread powers", "numina", "influences",
+                                   "arcana", "rotes", "gifts", "rites", "devotions", "contracts", "manifestations",
+                                   "banes", "bans", "aspirations", "conditions")},
+}
+
+
+# 'Drive (Pursuit) 2' and the rulebook's 'Firearms 3 (Pistol)': the specialty before or after
+_NWOD_SKILL = re.compile(r"^(?P<name>[^\d(•●]+?)\s*(?:\((?P<spec>[^)]*)\))?\s*(?P<val>\d|[•●]{1,5})"
+                         r"\s*(?:\((?P<spec2>[^)]*)\))?$")
+# 'Glock 17 (Pistol, Lt.) damage 2, ranges 20/40/80, clip 17+1, dice pool 7': a weapon line
+# written inline (its chart type in brackets, then its traits), wherever it stands
+_NWOD_INLINE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<type>[^()]*)\))?\s*[,:]?\s+(?P<rest>(?:damage|dmg)\s*:?\s*\d.*)$",
+                          re.IGNORECASE)
+# the columns of a 'Weapons/Attacks:' table header and the pattern of each column's cell
+_NWOD_COLUMNS = (("dice pool", "pool", r"\d+"), ("pool", "pool", r"\d+"), ("damage", "damage", None),
+                 ("dmg", "damage", None), ("ranges", "range", None), ("range", "range", None),
+                 ("clip", "clip", r"\d+(?:\s*\+\s*1)?|[—–-]|n/a"), ("capacity", "clip", r"\d+(?:\s*\+\s*1)?|[—–-]|n/a"),
+                 ("initiative", "init", r"[+-]?\d+|[—–-]|n/a"), ("strength", "strength", r"\d|[—–-]|n/a"),
+                 ("str", "strength", r"\d|[—–-]|n/a"), ("size", "size", r"\d\*?|[—–-]|n/a"),
+                 ("cost", "cost", r"[•●]+|n/a|[—–-]"), ("availability", "cost", r"[•●]+|n/a|[—–-]"),
+                 ("special", "special", None), ("notes", "special", None),
+                 ("type", "name", None), ("weapon", "name", None), ("attack", "name", None),
+                 ("weapons/attacks", "name", None))
+_NWOD_DAMAGE_CELL = r"[+-]?\d+\s*(?:\(\s*[BLA]\s*\))?(?:\s*\(?9[- ]again\)?)?"
+_NWOD_RANGE_CELL = r"\d+\s*/\s*\d+\s*/\s*\d+(?:\s*(?:yd|yds|yards|m))?|[—–-]|n/a|melee|touch|thrown"
+_NO_VALUE = ("—", "–", "-", "n/a", "")
+
+
+def _dots(text: str) -> int:
+    return len(text) if text[0] in "•●" else int(text)
+
+
+def _nwod_header(item: str) -> list[str] | None:
+    """The columns of a weapons table header row ('Type Damage Range Dice Pool Special'), or None."""
+    text, cols = fold(item), []
+    while text:
+        for word, col, _ in _NWOD_COLUMNS:
+            if text == word or text.startswith(word + " "):
+                cols.append(col)
+                text = text[len(word):].strip()
+                break
+        else:
+            return None
+    return cols if cols and cols[0] == "name" and "damage" in cols else None
+
+
+def _nwod_row(cols: list[str], item: str) -> dict[str, str] | None:
+    """A row of a weapons table, cell by column (the name may hold numbers: 'Glock 17 2 20/40/80 7')."""
+    pats = {"damage": _NWOD_DAMAGE_CELL, "range": _NWOD_RANGE_CELL,
+            **{col: pat for _, col, pat in _NWOD_COLUMNS if pat}}
+    parts = [r"^(?P<name>.+?)"]
+    for i, col in enumerate(cols[1:], 1):
+        if col == "special" and i == len(cols) - 1:
+            parts.append(r"(?:\s+(?P<special>.*))?")
+        else:
+            cell = pats.get(col, r"\S+")
+            parts.append(rf"\s+(?P<{col}>{cell})")
+    m = re.match("".join(parts) + r"\s*$", item, re.IGNORECASE)
+    return {k: (v or "").strip() for k, v in m.groupdict().items()} if m else None
+
+
+def read_nwod(lines: list[str], system: str) -> Read:
+    r = Read(system, reader="text stat block, World of Darkness layout (the nine attributes)")
+    doc: dict[str, Any] = {}
+    skills: dict[str, int] = {}
+    specialties: dict[str, list[str]] = {}
+    merits: dict[str, int] = {}
+    weapons: list[dict[str, Any]] = []
+    armor: list[dict[str, Any]] = []
+    notes: list[str] = []
+    equipment: list[str] = []
+    pools: list[tuple[dict[str, Any], int, int, str]] = []  # (weapon, stated dice pool, line, its special)
+    table: dict[str, list[str]] = {}  # the weapons table's columns, once its header row is read
+
+    def stats(line: str) -> str | None:
+        if _NWOD_INLINE.match(line):  # a weapon line outside any heading: its 'strength 2' is the gun's
+            weapon_item(line, r.line)
+            return ""
+        found, rest = stat_pairs(line, NWOD_ATTRIBUTES + NWOD_DERIVED + NWOD_IGNORED, r"\d+|[•●]{1,5}")
+        if not found:
+            return None
+        for k, v in found.items():
+            if k not in NWOD_IGNORED:
+                doc[k] = _dots(v)
+            else:
+                r.unread.append((r.line, f"{k} {v} (no {k} field in an nwod document)"))
+        return rest
+
+    def skill_item(item: str, into: dict[str, int], n: int) -> bool:
+        m = _NWOD_SKILL.match(item)
+        if not m:
+            return False
+        name = m.group("name").strip()
+        into[name] = _dots(m.group("val"))
+        spec = ", ".join(s for s in (m.group("spec"), m.group("spec2")) if s)
+        if spec and into is skills:
+            specialties[name] = [s.strip() for s in re.split(r"[,/]", spec) if s.strip()]
+        elif spec:  # a merit's detail ('Status (Police) 1'): part of its name
+            into[f"{name} ({spec})"] = into.pop(name)
+        return True
+
+    def traits(w: dict[str, Any], parts: list[str], left: list[str], nofield: list[str], n: int) -> int | None:
+        """The traits of a weapon (Damage 2, Ranges 20/40/80, Clip 17+1 ...) into `w`; the stated
+        dice pool, if any, is returned (checked against the rules after the block is read)."""
+        pool = None
+        for p in parts:
+            flag = fold(p)
+            if flag in ("autofire", "auto", "full auto"):
+                w["autofire"] = True
+                continue
+            if flag in ("9-again", "9 again", "nine again"):
+                w["again"] = 9
+                continue
+            ap = re.match(r"^armor piercing\s*:?\s*(\d)$", flag)
+            if ap:
+                w["armor_piercing"] = int(ap.group(1))
+                continue
+            dp = re.match(r"^(?:dice\s*)?pool\s*:?\s*(\d+)$", flag)
+            if dp:
+                pool = int(dp.group(1))
+                continue
+            kv = re.match(r"^(damage|dmg|ranges?|clip|capacity|strength|str|size|type|initiative|init)\s*:?\s*(.+)$",
+                          p, re.IGNORECASE)
+            if not kv:
+                left.append(p)
+                continue
+            key, val = kv.group(1).lower(), kv.group(2).strip()
+            if key in ("damage", "dmg"):
+                num = re.match(r"[+-]?\d+", val)
+                if num and int(num.group(0)) >= 0:
+                    w["damage"] = int(num.group(0))
+                    if re.search(r"9[- ]again", val, re.IGNORECASE):
+                        w["again"] = 9
+                    kind = re.search(r"\(\s*([BA])\s*\)", val)
+                    if kind:
+                        nofield.append(f"{'bashing' if kind.group(1) == 'B' else 'aggravated'} damage ({kind.group(1)})")
+                else:
+                    left.append(p)
+            elif key.startswith("range"):
+                rg = re.match(r"^(\d+)\s*/\s*(\d+)\s*/\s*(\d+)\s*(yd|yds|yards|m)?$", val)
+                if rg:
+                    unit = "m" if rg.group(4) == "m" else "yd"
+                    w["ranges"] = [f"{rg.group(i)} {unit}" for i in (1, 2, 3)]
+                elif fold(val) not in _NO_VALUE + ("melee", "touch"):
+                    left.append(p)
+            elif key in ("clip", "capacity"):
+                cl = re.match(r"^(\d+)\s*(\+\s*1)?$", val)
+                if cl:
+                    w["clip"] = int(cl.group(1))
+                    if cl.group(2):
+                        w["chamber"] = True
+                elif fold(val) not in _NO_VALUE:
+                    left.append(p)
+            elif key in ("strength", "str"):
+                if val.isdigit():
+                    w["strength"] = int(val)
+                elif fold(val) not in _NO_VALUE:
+                    left.append(p)
+            elif key == "size":
+                num = re.match(r"\d+", val)
+                if num:
+                    w["size"] = int(num.group(0))
+                    if "*" in val:
+                        w["two_handed"] = True
+                elif fold(val) not in _NO_VALUE:
+                    left.append(p)
+            elif key == "type":
+                w["type"] = val[1:-1] if val.startswith("[") and val.endswith("]") else val
+            elif key in ("initiative", "init") and fold(val) not in _NO_VALUE + ("0", "+0"):
+                nofield.append(f"Initiative {val} (2nd-edition weapon trait)")
+        return pool
+
+    def finish(w: dict[str, Any], item: str, cid: str | None, left: list[str], nofield: list[str], pool: int | None,
+               n: int, special: str = "") -> None:
+        entry = weapon_entry(cid, w["name"])
+        if entry is not None:
+            w["catalog"] = entry.id
+        if "damage" not in w and entry is None:
+            r.unread.append((n, f"{item} (no damage rating and not a catalog weapon)"))
+            return
+        if nofield:
+            r.unread.append((n, f"{w['name']}: " + ", ".join(nofield) + " (no field in an nwod weapon: not carried)"))
+        if left:
+            r.unread.append((n, f"{w['name']}: " + ", ".join(left)))
+        if pool is not None:
+            pools.append((w, pool, n, special))
+        weapons.append(w)
+
+    def weapon_item(item: str, n: int) -> None:
+        clean, cid = catalog_tag(item)
+        cols = _nwod_header(clean)
+        if cols is not None:  # 'Type Damage Range Dice Pool Special': the rows follow
+            table["cols"] = cols
+            return
+        if table and named(clean) is None or (table and not clean.rstrip().endswith(")")):
+            row = _nwod_row(table["cols"], clean)
+            if row is not None:
+                w: dict[str, Any] = {"name": row["name"]}
+                left: list[str] = []
+                nofield: list[str] = []
+                parts = [f"{label} {row[col]}" for col, label in (("damage", "Damage"), ("range", "Ranges"),
+                                                                  ("clip", "Clip"), ("strength", "Strength"),
+                                                                  ("size", "Size"), ("init", "Initiative"))
+                         if fold(row.get(col, "")) not in _NO_VALUE]
+                special = row.get("special", "")
+                extra = [s for s in split_items(special) if fold(s) not in _NO_VALUE]
+                pool = traits(w, parts, left, nofield, n)
+                left_special: list[str] = []
+                traits(w, extra, left_special, nofield, n)
+                # 'Brawl' in the Special column says which skill the pool uses (checked below)
+                left_special = [x for x in left_special if fold(x) != "brawl"]
+                if left_special:
+                    nofield.append("special: " + ", ".join(left_special))
+                if row.get("cost"):
+                    pass  # the Resources dots to buy it: not a combat trait
+                finish(w, item, cid, left, nofield, int(row["pool"]) if row.get("pool") else pool, n, special)
+                return
+        m = _NWOD_INLINE.match(clean)
+        if m and not (named(clean) and re.search(r"\b(damage|dmg)\b", named(clean)[1], re.IGNORECASE)):
+            w = {"name": m.group("name").strip()}
+            if m.group("type"):
+                w["type"] = m.group("type").strip()
+            left, nofield = [], []
+            pool = traits(w, split_items(m.group("rest")), left, nofield, n)
+            finish(w, item, cid, left, nofield, pool, n)
+            return
+        found = named_item(r, item, n)
+        if found is None:
+            return
+        name, details, cid = found
+        w = {"name": name}
+        left, nofield = [], []
+        pool = traits(w, split_items(details), left, nofield, n)
+        finish(w, item, cid, left, nofield, pool, n)
+
+    def equipment_item(item: str, n: int) -> None:
+        if _NWOD_INLINE.match(item) or re.search(r"\(\s*(?:damage|dmg)\b", item, re.IGNORECASE):
+            weapon_item(item, n)
+        else:
+            equipment.append(item)
+
+    def armor_item(item: str, n: int) -> None:
+        item, cid = catalog_tag(item)
+        if fold(item) in ("none", "—", "–", "-", "n/a"):
+            return  # 'Armor: none': nothing to carry
+        m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\)?$", item)
+        if not m:
+            r.unread.append((n, item))
+            return
+        a: dict[str, Any] = {"name": m.group("name").strip().rstrip(":"), "general": int(m.group("g")),
+                             "ballistic": int(m.group("b"))}
+        entry = armor_entry(cid, a["name"])
+        if entry is not None:
+            a["catalog"] = entry.id
+        armor.append(a)
+
+    def said(kind: str, why: str) -> Callable[[str, int], None]:
+        def add(item: str, n: int) -> None:
+            r.unread.append((n, f"{kind} {item} ({why})"))
+        return add
+
+    section = sectioner(r, notes, stats, {
+        "skills": lambda item, n: skill_item(item, skills, n), "merits": lambda item, n: skill_item(item, merits, n),
+        "weapons": weapon_item, "armor": armor_item, "equipment": equipment_item,
+        "virtue": said("Virtue", "no place in an nwod document"), "vice": said("Vice", "no place in an nwod document"),
+        "powers": said("power or trait", "supernatural or 2nd-edition: no place in an nwod document")},
+        # a weapons table row has no commas; a weapon line runs on with commas, one weapon a line
+        lambda kind, text: [text.strip()] if kind == "weapons" and (
+            _NWOD_INLINE.match(text.strip()) or table or _nwod_header(text.strip())) else (
+            weapon_items(text) if kind in ("weapons", "armor") else split_items(text)))
+
+    Walk(r, lines, NWOD_HEADINGS).run(stats, section)
+    second = _nwod_pools(r, doc, skills, specialties, pools)
+    r.edition = "2004 rules (World of Darkness Rulebook: weapon damage adds dice to the pool)" + (
+        "; the stated dice pools leave the damage out, as Chronicles of Darkness (2nd edition) does: read with "
+        "the 2004 rules" if second else "")
+    out: dict[str, Any] = {"name": _name(r)}
+    out.update({k: doc[k] for k in NWOD_ATTRIBUTES if k in doc})
+    out["skills"] = skills
+    if specialties:
+        out["specialties"] = specialties
+    if merits:
+        out["merits"] = merits
+    out.update({k: doc[k] for k in NWOD_DERIVED if k in doc})
+    out["weapons"] = weapons
+    out["armor"] = armor
+    if equipment:
+        notes.append("Equipment: " + ", ".join(equipment))
+    out["notes"] = _notes(r, notes)
+    r.doc = out
+    return r
+
+
+def _nwod_pools(r: Read, doc: dict[str, Any], skills: dict[str, int], specialties: dict[str, list[str]],
+                pools: list[tuple[dict[str, Any], int, int, str]]) -> bool:
+    """Checks each stated dice pool against the pool the rules give (nwod.firearms.pool:
+    Dexterity + Firearms + damage; close combat nwod.pool: Strength + Weaponry, or Brawl for a
+    bare-handed or Brawl weapon, + damage; an untrained physical skill -1) and says what it
+    found: a match (or one more, a specialty) is assumed info, the 2nd-edition pool (damage left
+    out) and any other number a warning. The pool is the rules' to work out, so the stated
+    number itself is never carried. True when a stated pool is the 2nd edition's."""
+    second = False
+    for w, stated, n, special in pools:
+        ranged = "ranges" in w
+        brawl = not ranged and (melee_class_of(w["name"]) == "unarmed" or "brawl" in fold(special)
+                                or fold(w["name"]) in ("bite", "claw", "claws", "teeth"))
+        attr = "Dexterity" if ranged else "Strength"
+        skill = "Firearms" if ranged else ("Brawl" if brawl else "Weaponry")
+        rule = "nwod.firearms.pool" if ranged else "nwod.pool"
+        if attr not in doc:
+            r.unread.append((n, f"{w['name']}: dice pool {stated} stated; not checked: the block gives no {attr}"))
+            continue
+        dots = skills.get(skill, 0)
+        trained = dots if dots > 0 else -1  # untrained physical skill: -1 (nwod.untrained)
+        damage = int(w.get("damage", 0))
+        pool, base = doc[attr] + trained + damage, doc[attr] + trained
+        how = f"{attr} {doc[attr]} + {skill} {dots if dots else '0 (untrained -1)'} + damage {damage}"
+        spec = bool(specialties.get(skill))
+        if stated == pool or (spec and stated == pool + 1):
+            r.assumed.append(f"line {n}: {w['name']}: stated dice pool {stated} = {how}"
+                             f"{' + 1 (specialty)' if stated == pool + 1 else ''} ({rule})")
+        elif damage and (stated == base or (spec and stated == base + 1)):
+            second = True
+            r.unread.append((n, f"{w['name']}: stated dice pool {stated} leaves the weapon's damage {damage} out, as "
+                                f"Chronicles of Darkness (2nd edition) does (damage adds to the successes); nwod "
+                                f"(2004) rolls {how} = {pool} ({rule})"))
+        else:
+            r.unread.append((n, f"{w['name']}: stated dice pool {stated} disagrees with the rules: {how} = {pool} "
+                                f"({rule}); the stated pool is not carried (a power or merit the block does not show "
+                                "may add dice)"))
+    return second
+
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+def _yards(ranges: list[Any]) -> str:
+    """nWoD ranges, printed in yards as short/medium/long."""
+    from xsys.core.units import Length, parse
+
+    vals = [parse(x, Length) if isinstance(x, str) else x for x in ranges]
+    return "/".join(num(round(float(v.to("yd")))) for v in vals) + " yd"
+
+
+def write_nwod(d: dict[str, Any]) -> list[str]:
+    out = [str(d.get("name", ""))]
+    out.append("Attributes: " + ", ".join(f"{k} {d.get(k, 2)}" for k in NWOD_ATTRIBUTES))
+    if d.get("skills"):
+        spec = d.get("specialties") or {}
+        out.append("Skills: " + ", ".join(
+            f"{k}" + (f" ({', '.join(spec[k])})" if spec.get(k) else "") + f" {v}" for k, v in d["skills"].items()))
+    if d.get("merits"):
+        out.append("Merits: " + ", ".join(f"{k} {v}" for k, v in d["merits"].items()))
+    out.append(", ".join(f"{k} {d[k]}" for k in NWOD_DERIVED if d.get(k) is not None) or f"Size {d.get('Size', 5)}")
+    if d.get("weapons"):
+        items = []
+        for w in d["weapons"]:
+            parts = [f"Damage {w.get('damage', 0)}" + (" (9-again)" if w.get("again") == 9 else "")]
+            if w.get("ranges"):
+                parts.append(f"Ranges {_yards(w['ranges'])}")
+            if w.get("clip"):
+                parts.append(f"Clip {w['clip']}" + ("+1" if w.get("chamber") else ""))
+            parts.append(f"Strength {w.get('strength', 1)}")
+            parts.append(f"Size {w.get('size', 1)}" + ("*" if w.get("two_handed") else ""))
+            if w.get("autofire"):
+                parts.append("Autofire")
+            if w.get("armor_piercing"):
+                parts.append(f"Armor Piercing {w['armor_piercing']}")
+            if w.get("type"):
+                parts.append(f"Type [{w['type']}]" if "," in w["type"] else f"Type {w['type']}")
+            items.append(f"{w['name']}{catalog_label(w, 'catalog', 'weapon')} ({', '.join(parts)})")
+        out.append(weapons_line("Weapons", items, [w["name"] for w in d["weapons"]]))
+    if d.get("armor"):
+        out.append("Armor: " + "; ".join(f"{a['name']}{catalog_label(a, 'catalog', 'armor')} "
+                                         f"{a.get('general', 0)}/{a.get('ballistic', 0)}" for a in d["armor"]))
+    return out
+
+
+
+
+# ---- the declared layout -----------------------------------------------------------------------
+
+class NwodText(TextLayout):
+    """The nwod system's text stat block (``NwodSystem.text_layout``)."""
+
+    stats_hint = "Intelligence Wits ... (nWoD)"
+
+    def score(self, lines: list[str]) -> int:
+        return count_stats("\n".join(normalize(x) for x in lines), NWOD_ATTRIBUTES)
+
+    def read(self, lines: list[str]) -> Read:
+        return read_nwod(lines, self.key)
+
+    def write(self, doc: dict[str, Any]) -> list[str]:
+        return write_nwod(doc)
