@@ -393,6 +393,11 @@ class Registry:
     def systems(self) -> list[System]:
         return [self.system(k) for k in self.keys()]
 
+    def call_for(self, key: str, what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)``: code that system `key`'s plugin handed over (a formula it
+        declared, core.formulas), contained as that system's own methods are."""
+        return self._call(self.entry(key).plugin, what, fn, *args, **kwargs)
+
     # ---- catalog and formats ---------------------------------------------------------
     def catalog(self) -> Catalog:
         """The catalog: the built-in plugin's entries, then each other plugin's (a plugin

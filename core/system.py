@@ -11,16 +11,18 @@ adult-population percentile, skills by equated competence (core.equating), the s
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating, memo
+from . import cache, equating, memo, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
+from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
-from .model import Combatant, Shot
+from .model import Combatant, SheetSkill, Shot
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
@@ -51,6 +53,9 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+    # The unit its rulebook prints lengths in (ranges, distances) on a sheet: "yd", "ft" ... ("":
+    # metres, as the neutral model)
+    length_unit: ClassVar[str] = ""
     # A variant of another system (coc-zh of coc) names its parent: the loss audit reads the
     # parent's native block as this system's too. "": none.
     parent_key: ClassVar[str] = ""
@@ -77,6 +82,21 @@ class System:
             fn = cls.__dict__.get(name)
             if callable(fn):
                 setattr(cls, name, memo.method(fn, typed))
+        # Every system's npc_from_neutral writes the skills the sheet had, decided here for all
+        # of them (core.skillplan.twins: of CoC's Hide and Sneak, those a sheet named): its
+        # skills_from_neutral skips the others, whatever plugin calls it.
+        fn = cls.__dict__.get("npc_from_neutral")
+        if fn is None or getattr(fn, "_xsys_sheet", False):
+            return
+
+        @functools.wraps(fn)
+        def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
+            omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
+            with skillplan.writing(omit):
+                return fn(self, combatant, *args, **kw)
+
+        npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
+        cls.npc_from_neutral = npc_from_neutral  # type: ignore[method-assign]
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -335,6 +355,21 @@ class System:
             ids |= lad.rules()
         return ids
 
+    def formulas(self) -> Sequence[Formula]:
+        """The rules of this system that compute something from values a user gives:
+        ``xsys rules SYSTEM RULE-ID --NAME VALUE ...`` evaluates them. Each is a
+        :class:`xsys.core.formulas.Formula` whose ``rule`` is one of :meth:`rule_ids` (or whose
+        ``covers`` are); build them with :class:`xsys.core.formulas.Formulas`. Default: none."""
+        return ()
+
+    def rule_notes(self) -> Mapping[str, RuleNote]:
+        """Rule ID -> what this system's data says about that rule (:class:`xsys.core.formulas.RuleNote`:
+        title, text, source, the table it lives in, its rows), for ``xsys rules``. The command
+        also reads every ladder step's rule and source and the rule tables of the plugin's
+        README.md; this adds what only the plugin's own data holds (a rule register, a table
+        of maneuvers). Default: nothing."""
+        return {}
+
     def check_native(self, shot: Any, extra: Sequence[Modifier] = ()) -> Check:
         """The system's own check of its native shot, with everything the native document says
         (docs/hooks.md). Default: the check of its neutral form; a system whose shots hold more
@@ -425,7 +460,35 @@ class System:
                     col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
                              rules=[lad.steps[0].rule], source=lad.steps[0].source,
                              note=_battery_note(k))
+            sheet = col.sheet.setdefault("skills", {})
+            sheet[native] = SheetSkill(system=self.key, level=level, covers=list(keys))
+        self._narrow_twins(levels, src, col, path)
         return out
+
+    def _narrow_twins(self, levels: Mapping[str, Any], src: Mapping[str, tuple[str, Any, float]], col: Collector,
+                      path: str) -> None:
+        """Several narrow skills of one stat block that cross as one neutral skill (CoC Hide and
+        Sneak are both the neutral stealth): the best crosses and is the sheet's skill for it; each
+        other one is kept verbatim (``sheet["carry"]``, the source's carried block), so a stat
+        block of this skill list gets it back as it was and no other system is given a second
+        value for one neutral skill. Close-combat skills are not twins: the best crosses and a
+        target writes it for its weapon lines (core.melee.melee_skills_written)."""
+        spec = self.skills()
+        sheet = col.sheet.get("skills", {})
+        for native, level in levels.items():
+            keys = spec.get(native) or ()
+            if len(keys) != 1 or reference_class(keys[0]) or keys[0] not in src:
+                continue
+            best, best_level, _ = src[keys[0]]
+            if best == native or len(spec.get(best) or ()) != 1:
+                continue
+            sheet.pop(native, None)
+            from .carried import namespaces
+
+            col.sheet.setdefault("carry", (namespaces(self)[0], {}))[1][native] = level
+            col.loss("kept-verbatim", f"{path}.{native}", f"{native} {level} and {best} {best_level} are both the "
+                     f"neutral {keys[0]}: {best} {best_level} crosses; {native} {level} is kept for the way back",
+                     self.competence_rule(native))
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -434,7 +497,10 @@ class System:
         out: dict[str, Any] = {}
         spec = self.skills()
         ctx = dict(context or {})
+        omit = skillplan.omitted()  # twins the sheet did not name (CoC Sneak beside a stated Hide)
         for native, keys in spec.items():
+            if native in omit:
+                continue
             found = []
             for k in keys:
                 if k not in chances:

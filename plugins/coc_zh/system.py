@@ -1,4 +1,4 @@
-"""Call of Cthulhu with the Chinese core combat rules (004_b98b8979d7177520.txt, digest
+"""Call of Cthulhu with the Chinese core combat rules (the Chinese CoC combat text, digest
 shared/rules/coc-zh-combat.md) as a variant of ``coc``.
 
 Built as an outside author would build it: only public names of ``xsys.core.*`` and of
@@ -35,6 +35,7 @@ import msgspec
 
 from xsys.core import armorline, dice
 from xsys.core.catalog import strip_entry
+from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Combatant, Shot
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
@@ -127,7 +128,7 @@ class CocZhSystem(CocSystem):
         self._zh_armor_ladders: dict[str, Ladder] | None = None
         self._zh_identity: dict[str, dict[str, Any]] | None = None
 
-    # close combat (issue 20, core.melee): this text states the darkness, dodge, parry and armor
+    # close combat (core.melee): this text states the darkness, dodge, parry and armor
     # rules coc reads for close combat (coc's melee_check_at, with these rule IDs)
     MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
         "darkness": ("coc-zh.darkness", "seed"),  # moonlight: at least halved; darkness: 01%
@@ -149,6 +150,12 @@ class CocZhSystem(CocSystem):
         """coc's tables.toml with coc-zh's over it (rule register, darkness matrix,
         exposure, skills, and coc-zh's own rule tables)."""
         return merged_tables()
+
+    def formulas(self) -> Sequence[Formula]:
+        """coc's formulas of the coc-ja.* rules coc-zh keeps, and coc-zh's own (formulas.py)."""
+        from .formulas import FORMULAS
+
+        return (*super().formulas(), *FORMULAS)
 
     # ==== armor list: coc-zh.armor.table ===============================================
     def armor_path(self) -> Any:

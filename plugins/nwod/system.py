@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Annotated, Any, Literal, Mapping, Sequence
 
@@ -23,6 +23,7 @@ from xsys.core import armorline, cache, carried, dice
 from xsys.core.dice import PoolRules
 from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.errors import XsysError
+from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import (
     Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, field_error, melee_class_of,
@@ -188,7 +189,7 @@ class NwodShot(Opts, kw_only=True):
     Firearms: SkillDots = 0
     specialty: bool = False  # a Firearms specialty that applies (+1 die)
     # chart line, catalog id or catalog name; or a weapon line of its own ("Ingram MAC-10",
-    # type "SMG, Small") for a weapon that is neither (issue 17: names survive)
+    # type "SMG, Small") for a weapon that is neither (names survive)
     weapon: Name | NwodWeapon = "Pistol, Lt."
     range: RangeBand = "short"
     lighting: Lighting = "lit"
@@ -717,6 +718,10 @@ class NwodSystem(System):
             "nwod.range", "nwod.hidden", "nwod.melee", "nwod.weapon.clip",
         }
 
+    def formulas(self) -> Sequence[Formula]:
+        """``xsys rules nwod`` formulas (formulas.py): barriers, cover, dice pools."""
+        return _formulas()
+
     # ------------------------------------------------------------------ skills
     def _attr_of(self, skill: str) -> str:
         return self.SKILLS.get(skill, ("Dexterity",))[0]
@@ -727,6 +732,7 @@ class NwodSystem(System):
     # the standard adult: Health = Stamina + Size (nwod.derived) with Stamina 2 and Size 5
     standard_health = 7.0
     health_rule = "nwod.derived"
+    length_unit = "yd"  # the rulebook prints ranges in yards (nwod.weapon.ranges)
     health_field = "Health"
     health_formula = "Health = Stamina + Size"
     health_range = (1, 20)
@@ -782,7 +788,7 @@ class NwodSystem(System):
 
     def competence_rule(self, skill: str) -> str:
         if skill in ("Brawl", "Weaponry"):
-            return "nwod.melee"  # equated over the close-combat battery (issue 20)
+            return "nwod.melee"  # equated over the close-combat battery
         return "nwod.defense" if skill == "Defense" else super().competence_rule(skill)
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
@@ -795,7 +801,7 @@ class NwodSystem(System):
     def shot_context(self, shot: Shot) -> dict[str, Any]:
         return {"Dexterity": self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))}
 
-    # ---- close combat: the close-combat battery's check (issue 20, core.melee) -----------
+    # ---- close combat: the close-combat battery's check (core.melee) -----------
     # The median adult's Defense is the lower of Dexterity 2 and Wits 2 (nwod.derived); a dodge
     # doubles it (WoD p. 156, not in the seed: assumed). Prone: close attacks on a prone target
     # +2 dice, attacking from prone -2 (WoD p. 164 as this plugin reads it: assumed).
@@ -857,7 +863,7 @@ class NwodSystem(System):
 
     def weapon_stats(self, weapon: Weapon) -> tuple[str, dict[str, Any], int, str, str]:
         """(chart line, its entry, damage rating, rule, source) of a neutral weapon. Damage
-        goes by cartridge (nwod.weapon.damage, assumed; issue 17): tables.toml [cartridge],
+        goes by cartridge (nwod.weapon.damage, assumed): tables.toml [cartridge],
         else the damage ladder at the cartridge's reference muzzle energy; a weapon of
         unknown calibre has its chart line's rating when it is named by the line, else the
         ladder at its own muzzle energy."""
@@ -1162,7 +1168,7 @@ class NwodSystem(System):
         if col.tracing:
             col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
                      source="assumed")
-        # the weapon keeps its own name (issue 17): "Ingram MAC-10", not its chart line
+        # the weapon keeps its own name: "Ingram MAC-10", not its chart line
         # the clip is the neutral capacity (the rounds in the magazine, nwod.weapon.clip); the
         # chamber's "+1" has no neutral field and follows the weapon's kind on the way back
         out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip,
@@ -1232,7 +1238,7 @@ class NwodSystem(System):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
             if nw is not None:
                 weapons.append(nw)
-            else:  # close combat (issue 20): its class crosses, its line is carried
+            else:  # close combat: its class crosses, its line is carried
                 cls = melee_class_of(w.name, w.type)
                 melee.append(MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
                 melee_lines[w.name] = msgspec.to_builtins(w, enc_hook=_enc)
@@ -1354,7 +1360,7 @@ class NwodSystem(System):
         return msgspec.structs.replace(npc, weapons=lines)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
-        """Close-combat weapons (issue 20): the line of each weapon's class (nwod.melee, assumed),
+        """Close-combat weapons: the line of each weapon's class (nwod.melee, assumed),
         or the carried nWoD line of that weapon (core.carried.melee_lines)."""
         def of_class(m: Any) -> NwodWeapon:
             t, dmg, size = MELEE_LINES[m.melee_class]
@@ -1443,7 +1449,7 @@ class NwodSystem(System):
     def _weapon_native_name(self, w: Weapon, col: Collector | None = None) -> str | NwodWeapon:
         """What an nWoD shot names: a chart line, a catalog weapon (by id, or by its own name
         when that is the catalog's), else a weapon line of its own that keeps its name, its
-        chart type and its catalog id (issue 17)."""
+        chart type and its catalog id."""
         if w.name in CHART and not w.calibre:
             return w.name
         entry = _catalog().weapons.get(w.catalog) if w.catalog else None
@@ -1624,3 +1630,13 @@ def _dec(type_: type, obj: Any) -> Any:
     from xsys.core.codec import dec_hook
 
     return dec_hook(type_, obj)
+
+
+@lru_cache(maxsize=None)
+def _formulas() -> tuple[Formula, ...]:
+    """The formulas of this module's rules (formulas.py, given this module: no import circle)."""
+    import sys
+
+    from .formulas import build
+
+    return tuple(build(sys.modules[__name__]))
