@@ -1589,11 +1589,23 @@ def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, lim
     hosts = local_hosts(bound) if loopback else None
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("localhost" if host == "::" else host)
     shown = f"[{shown}]" if ":" in shown else shown
-    procs = f"{workers} conversion process{'es' if workers > 1 else ''} and one for quick requests"
+    from . import serve_prefork
+
+    prefork = serve_prefork.wanted(workers)
+    if prefork:
+        procs = f"{workers} processes that take connections and convert"
+    else:
+        procs = f"{workers} conversion process{'es' if workers > 1 else ''} and one for quick requests"
     info(f"serving the page at http://{shown}:{bound}/ ({procs}; its API: /api/openapi/openapi.json); Ctrl-C stops it")
     if not loopback:
         info(f"listening on {host}, not only this machine: anyone who can reach port {bound} can use the page")
     serve_net.raise_fd_limit()
+    if prefork:
+        try:
+            serve_prefork.run(sock, limits, hosts)
+        finally:
+            sock.close()
+        return
     try:
         server = serve_net.server(serve_net.server_config(create_app(hosts, limits), limits))
         server.run(sockets=[sock])
