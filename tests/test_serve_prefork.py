@@ -1,0 +1,175 @@
+"""`xsys serve --workers 2` as a pre-fork server (conversions/serve_prefork.py): the time
+budget ends a stuck request with its clear error and the worker is replaced; a worker busy
+with a long request delays no one else's quick request."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import serve, serve_prefork
+from xsys.conversions.serve_bench import _request, load
+
+pytestmark = pytest.mark.skipif(not serve_prefork.available() or not Path("/proc/self/stat").exists(),
+                                reason="forks, reads /proc")
+
+ROOT = Path(__file__).resolve().parent.parent
+MALLOY = ROOT / "fixtures" / "text" / "malloy-coc6.txt"
+
+# a server whose curve of 7 points hangs: sleeping (the watchdog can act) or in a regular
+# expression that backtracks for hours holding the interpreter lock (it cannot)
+SERVER = """
+import re, sys, time
+from xsys.conversions import serve
+real = serve.KINDS[b"u"][1]
+def curve(req):
+    if req.points == 7:
+        time.sleep({sleep})
+    if req.points == 9:
+        re.match(r"(a+)+$", "a" * 60 + "b")
+    return real(req)
+serve.KINDS[b"u"] = (serve.CurveRequest, curve)
+try:
+    serve.run("127.0.0.1", 0, lambda t: print(t, file=sys.stderr, flush=True), 2, serve.Limits(time_limit={limit}))
+except KeyboardInterrupt:
+    pass
+"""
+
+
+def _children(pid):
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid and stat[0] != "Z":
+                out.append(int(d.name))
+    return sorted(out)
+
+
+def _start(sleep=60.0, limit=2.0):
+    p = subprocess.Popen([sys.executable, "-c", SERVER.format(sleep=sleep, limit=limit)],
+                         stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 processes that take connections and convert;", line)
+    assert m, line + (p.stderr.read() if p.poll() is not None else "")
+    port = int(m.group(1))
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=5):
+                break
+        except OSError:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    return p, port
+
+
+def _stop(p):
+    p.send_signal(signal.SIGINT)
+    try:
+        assert p.wait(20) in (0, 130)
+        assert "Traceback" not in p.stderr.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def _curve(points):
+    return json.dumps({"shot": {"distance": "20m"}, "points": points, "svg": False}).encode()
+
+
+def _npc(i):
+    return json.dumps({"document": f"No. {i} " + MALLOY.read_text(), "to": "gurps", "format": "md"}).encode()
+
+
+def test_a_stuck_request_gets_the_time_limit_error_its_worker_is_replaced_and_the_next_is_served():
+    p, port = _start(limit=2.0)
+    try:
+        workers = _children(p.pid)
+        assert len(workers) == 2
+        t0 = time.monotonic()
+        (_, status, data), = asyncio.run(load("127.0.0.1", port, [_curve(7)], 1, path="/api/curve"))
+        took = time.monotonic() - t0
+        assert status == 503 and 1.9 < took < 4, (status, took)
+        assert re.fullmatch(r"request: over the time budget \(expected an answer within 2 s, the limit of this "
+                            r"server \(XSYS_SERVE_TIME_LIMIT; the CLI has none\), found 2\.\d s converting\)",
+                            json.loads(data)["error"]), data
+        deadline = time.monotonic() + 10
+        while True:  # the ended worker is replaced by a new process
+            now = _children(p.pid)
+            if len(now) == 2 and len(set(now) - set(workers)) == 1:
+                break
+            assert time.monotonic() < deadline, (workers, now)
+            time.sleep(0.05)
+        out = asyncio.run(load("127.0.0.1", port, [_curve(4), _npc(1), _npc(2)], 3, path="/api/curve"))
+        assert out[0][1] == 200 and len(json.loads(out[0][2])["curve"]["x"]) == 4
+    finally:
+        _stop(p)
+
+
+def test_a_worker_whose_watchdog_cannot_run_is_killed_by_the_supervisor_and_replaced():
+    p, port = _start(limit=1.0)
+    try:
+        workers = _children(p.pid)
+        t0 = time.monotonic()
+        out = asyncio.run(load("127.0.0.1", port, [_curve(9)], 1, path="/api/curve", errors=[]))
+        took = time.monotonic() - t0
+        # the conversion held the interpreter lock: no answer could be written, the
+        # connection ends when the supervisor kills the process, 2 s past the 1 s budget
+        assert out[0][1] == 0 and 2.5 < took < 6, (out, took)
+        deadline = time.monotonic() + 10
+        while len(set(_children(p.pid)) - set(workers)) != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        (_, status, data), = asyncio.run(load("127.0.0.1", port, [_curve(4)], 1, path="/api/curve"))
+        assert status == 200
+    finally:
+        _stop(p)
+
+
+def test_a_busy_worker_delays_neither_new_connections_nor_its_own_idle_keep_alive_ones():
+    p, port = _start(sleep=4.0, limit=30.0)
+    try:
+        async def main():
+            # eight keep-alive connections, each used once (the two workers share them)
+            conns = [await asyncio.open_connection("127.0.0.1", port) for _ in range(8)]
+            for i, (r, w) in enumerate(conns):
+                assert (await _request(r, w, "127.0.0.1", port, "/api/convert", _npc(i)))[0] == 200
+            slow = asyncio.ensure_future(load("127.0.0.1", port, [_curve(7)], 1, path="/api/curve"))
+            await asyncio.sleep(0.3)  # one worker now sleeps 4 s in the conversion
+            t0 = time.monotonic()
+            fresh = await load("127.0.0.1", port, [_npc(100)], 1)
+            fresh_took = time.monotonic() - t0
+            # a request on each kept connection: those of the busy worker were handed to
+            # the free one after 1 s, so none waits for the 4 s conversion
+            t0 = time.monotonic()
+            again = await asyncio.gather(*(_request(r, w, "127.0.0.1", port, "/api/convert", _npc(10 + i))
+                                           for i, (r, w) in enumerate(conns)))
+            again_took = time.monotonic() - t0
+            slow_out = await slow
+            for _, w in conns:
+                w.close()
+            return fresh, fresh_took, again, again_took, slow_out
+
+        fresh, fresh_took, again, again_took, slow_out = asyncio.run(main())
+        assert fresh[0][1] == 200 and fresh_took < 1.0, fresh_took
+        assert [s for s, _ in again] == [200] * 8 and again_took < 2.5, again_took
+        assert slow_out[0][1] == 200
+        sheets = [json.loads(d)["sheet"] for _, d in again]
+        assert sheets[3] == serve.do_convert(serve.ConvertRequest(
+            document="No. 13 " + MALLOY.read_text(), to="gurps", format="md")).sheet
+    finally:
+        _stop(p)
