@@ -1593,7 +1593,7 @@ def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, lim
 
     prefork = serve_prefork.wanted(workers)
     if prefork:
-        procs = f"{workers} processes that take connections and convert"
+        procs = f"{workers} conversion processes and one for quick requests, each taking connections itself"
     else:
         procs = f"{workers} conversion process{'es' if workers > 1 else ''} and one for quick requests"
     info(f"serving the page at http://{shown}:{bound}/ ({procs}; its API: /api/openapi/openapi.json); Ctrl-C stops it")

@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import logging
 import mmap
+import multiprocessing
 import os
 import select
 import selectors
@@ -57,6 +59,7 @@ from . import serve, serve_net
 HAND_OFF = 1.0  # seconds a request runs before its worker passes its idle connections on
 BUDGET_GRACE = 2.0  # seconds past the budget before the supervisor kills a worker itself
 CHECK_EVERY = 0.2  # seconds between two looks of the supervisor at its workers
+WAIT_POLL = 0.02  # seconds between two looks for a free slot by a long request set aside
 RESPAWN_DELAY = 0.5  # seconds before a worker that failed at once is started again
 READ = 65536
 
@@ -64,7 +67,7 @@ log = logging.getLogger("xsys.serve")
 
 # one slot of shared memory per worker: its pid, when its current request started (0: none),
 # its open connections, and counters of overload events the supervisor reports
-_SLOT = struct.Struct("qdq4q")
+_SLOT = struct.Struct("qdqq4q")
 _COUNTERS = ("refused", "slow", "budget", "invalid")
 
 
@@ -89,14 +92,14 @@ class Slots:
         return _SLOT.unpack_from(self.mem, i * _SLOT.size)
 
     def set(self, i: int, **kw: Any) -> None:
-        pid, started, open_, *counts = self.get(i)
-        vals = {"pid": pid, "started": started, "open": open_, **dict(zip(_COUNTERS, counts))}
+        pid, started, open_, long_, *counts = self.get(i)
+        vals = {"pid": pid, "started": started, "open": open_, "long": long_, **dict(zip(_COUNTERS, counts))}
         vals.update(kw)
-        _SLOT.pack_into(self.mem, i * _SLOT.size, vals["pid"], vals["started"], vals["open"],
+        _SLOT.pack_into(self.mem, i * _SLOT.size, vals["pid"], vals["started"], vals["open"], vals["long"],
                         *(vals[k] for k in _COUNTERS))
 
     def count(self, i: int, kind: str) -> None:
-        self.set(i, **{kind: self.get(i)[3 + _COUNTERS.index(kind)] + 1})
+        self.set(i, **{kind: self.get(i)[4 + _COUNTERS.index(kind)] + 1})
 
     def open_total(self) -> int:
         return sum(self.get(i)[2] for i in range(self.n))
@@ -104,7 +107,7 @@ class Slots:
     def totals(self) -> dict[str, int]:
         out = dict.fromkeys(_COUNTERS, 0)
         for i in range(self.n):
-            for k, v in zip(_COUNTERS, self.get(i)[3:]):
+            for k, v in zip(_COUNTERS, self.get(i)[4:]):
                 out[k] += v
         return out
 
@@ -124,11 +127,16 @@ def _json_headers(body: bytes, extra: list[tuple[bytes, bytes]] = ()) -> list[tu
             *serve._SECURITY_RAW, *extra]
 
 
-def budget_line(limits: serve.Limits, took: float) -> str:
+def budget_line(limits: serve.Limits, took: float, waited: float = 0.0) -> str:
+    if waited and not took:
+        found = f"{waited:.1f} s waiting for a conversion process (the server is busy)"
+    elif waited >= 0.05:
+        found = f"{waited:.1f} s waiting for a conversion process, then {took:.1f} s converting"
+    else:
+        found = f"{took:.1f} s converting"
     return InputError("over the time budget", file="request",
                       expected=f"an answer within {limits.time_limit:g} s, the limit of this server "
-                               f"({serve.TIME_LIMIT_ENV}; the CLI has none)",
-                      found=f"{took:.1f} s converting").line()
+                               f"({serve.TIME_LIMIT_ENV}; the CLI has none)", found=found).line()
 
 
 class Conn:
@@ -160,7 +168,7 @@ class Worker:
     """The loop of one conversion process (see the module's docstring)."""
 
     def __init__(self, index: int, listener: socket.socket, hand: tuple[socket.socket, socket.socket],
-                 slots: Slots, limits: serve.Limits, hosts: list[str] | None, app: Any) -> None:
+                 slots: Slots, limits: serve.Limits, hosts: list[str] | None, app: Any, long_slots: Any) -> None:
         self.index, self.listener, self.slots, self.limits = index, listener, slots, limits
         self.hand_in, self.hand_out = hand
         self.app = app
@@ -172,8 +180,11 @@ class Worker:
         self.conns: dict[int, Conn] = {}
         self.lock = threading.Lock()  # the connections, between this loop and the watchdog
         self.current: Conn | None = None  # the connection whose request is running
-        self.started = 0.0
-        self.answered = False  # the running request's answer is written (or being written)
+        self.started = 0.0  # when the running request was read (its budget counts from then)
+        self.converting_since = 0.0
+        self.answered = False
+        self.waiting: list[tuple[Conn, bytes, Any, float]] = []  # long requests waiting for a slot
+        self.long_slots = long_slots  # the running request's answer is written (or being written)
         self.cond = threading.Condition(self.lock)
         # the runtime ApiFront's checks read (bodies in memory: one at a time here)
         self.rt = serve.Runtime(limits)
@@ -202,7 +213,8 @@ class Worker:
         conn = self.current
         self.slots.count(self.index, "budget")
         if conn is not None:
-            body = serve.error_body(budget_line(self.limits, now - self.started))
+            body = serve.error_body(budget_line(self.limits, now - self.converting_since,
+                                                self.converting_since - self.started))
             head = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
                     + b"".join(k + b": " + v + b"\r\n" for k, v in serve._SECURITY_RAW)
                     + f"content-length: {len(body)}\r\n\r\n".encode())
@@ -234,20 +246,33 @@ class Worker:
         pending: list[Conn] = []
         while True:
             timeout = 0.0 if pending else self._next_timer()
+            if self.waiting:
+                timeout = WAIT_POLL if timeout is None else min(timeout, WAIT_POLL)
             ready = pending
             pending = []
+            accept = adopt = False
             for key, _ in self.sel.select(timeout):
                 if key.data == "accept":
-                    self._accept()
+                    accept = True
                 elif key.data == "hand":
-                    self._adopt()
+                    adopt = True
                 else:
                     ready.append(key.data)
+            # a connection is taken only on a turn with no request of this process's own to
+            # answer: a process about to convert leaves new connections to the others
+            if not ready:
+                if adopt:
+                    self._adopt()
+                elif accept:
+                    self._accept()
             for c in ready:
                 if c.sock.fileno() < 0 or c.handed:
                     continue
                 if self._serve(c):  # one request answered: its next one (pipelined) waits a turn
                     pending.append(c)
+                self._drop_handed()
+            if self.waiting:
+                self._waiting()
                 self._drop_handed()
             self._timers()
 
@@ -391,6 +416,8 @@ class Worker:
             elif isinstance(event, h11.EndOfMessage):
                 c.timer = None
                 self._answer(c)
+                if any(w[0] is c for w in self.waiting):  # set aside until a slot for long requests is free
+                    return False
                 if c.sock.fileno() < 0 or c.linger_until is not None:
                     return False
                 if c.h.our_state is h11.DONE and c.h.their_state is h11.DONE:
@@ -483,16 +510,75 @@ class Worker:
         assert req is not None
         body = c.body[0] if len(c.body) == 1 else b"".join(c.body)
         c.body = []
+        if not (req.method == b"POST" and req.target in _API_TARGETS):
+            self._run(c, lambda: self._app(req, body))
+            return
+        kind, typ = serve.API_KINDS[req.target.decode()]
+        try:
+            decoded = serve.decode_request(body, typ)
+        except XsysError as exc:
+            self._run(c, lambda: (400, serve.error_body(serve.short_line(exc.line())), [], True))
+            return
+        except Exception as exc:  # the traceback to the server's terminal, one line to the client
+            log.error("internal error", exc_info=exc)
+            self._run(c, lambda: (500, serve.error_body(serve.internal_line(exc)), [], True))
+            return
+        del body
+        if self.rt.heavy(decoded):
+            if not self.long_slots.acquire(False):
+                # every process but one may convert long requests at once: this one waits
+                # (its connection set aside) while the process goes on taking others
+                self.waiting.append((c, kind, decoded, time.monotonic()))
+                self.sel.unregister(c.sock)
+                return
+            self._run_long(c, kind, decoded, time.monotonic())
+            return
+        self._run(c, lambda: self._convert(kind, decoded))
+
+    def _run_long(self, c: Conn, kind: bytes, decoded: Any, t0: float) -> None:
+        self.slots.set(self.index, long=1)
+        try:
+            self._run(c, lambda: self._convert(kind, decoded), t0)
+        finally:
+            self.slots.set(self.index, long=0)
+            self.long_slots.release()
+
+    def _waiting(self) -> None:
+        """The long requests set aside: converted once a slot is free, or ended at the budget."""
+        now = time.monotonic()
+        for item in list(self.waiting):
+            c, kind, decoded, t0 = item
+            if now - t0 >= self.limits.time_limit:
+                self.waiting.remove(item)
+                self.slots.count(self.index, "budget")
+                line = budget_line(self.limits, 0.0, now - t0)
+                self._run(c, lambda: (503, serve.error_body(line), [(b"retry-after", b"5")], True), now)
+            elif self.long_slots.acquire(False):
+                self.waiting.remove(item)
+                self._run_long(c, kind, decoded, t0)
+            else:
+                continue
+            if c.sock.fileno() >= 0:
+                self.sel.register(c.sock, selectors.EVENT_READ, c)
+                if c.h.our_state is h11.DONE and c.h.their_state is h11.DONE:
+                    c.h.start_next_cycle()
+                    c.since = time.monotonic()
+                else:
+                    self._close(c)
+
+    def _run(self, c: Conn, fn: Callable[[], tuple[int, bytes, list[tuple[bytes, bytes]], bool]],
+             t0: float | None = None) -> None:
+        """One request answered, under the watchdog (its budget counted from t0, when it was read)."""
+        req = c.request
+        assert req is not None
         with self.cond:
-            self.current, self.started, self.answered = c, time.monotonic(), False
+            self.current, self.answered = c, False
+            self.started = t0 if t0 is not None else time.monotonic()
+            self.converting_since = time.monotonic()
             self.cond.notify()
         self.slots.set(self.index, started=self.started)
         try:
-            if req.method == b"POST" and req.target in _API_TARGETS:
-                status, payload, extra = self._convert(req.target, body)
-                headers, keep = _json_headers(payload, extra), True
-            else:
-                status, payload, headers, keep = self._app(req, body)
+            status, payload, headers, keep = fn()
             with self.lock:
                 self.answered = True
             if not keep:
@@ -511,28 +597,15 @@ class Worker:
                 self.current = None
             self.slots.set(self.index, started=0.0)
 
-    def _convert(self, target: bytes, body: bytes) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
-        kind, typ = serve.API_KINDS[target.decode()]
+    def _convert(self, kind: bytes, req: Any) -> tuple[int, bytes, list[tuple[bytes, bytes]], bool]:
         try:
-            req = serve.decode_request(body, typ)
+            payload, status = msgspec.json.encode(serve.KINDS[kind][1](req)), 200
         except XsysError as exc:
-            return 400, serve.error_body(serve.short_line(exc.line())), []
-        except Exception as exc:
-            log.error("internal error", exc_info=exc)
-            return 500, serve.error_body(serve.internal_line(exc)), []
-        del body
-        try:
-            fn = serve.KINDS[kind][1]
-            return 200, msgspec.json.encode(fn(req)), []
-        except XsysError as exc:
-            return serve.status_of(exc), serve.error_body(serve.client_line(exc)), []
-        except RecursionError:
-            line = InputError("nested too deeply", file="request body", expected="JSON of ordinary depth",
-                              found="more levels of nesting than the converter follows").line()
-            return 400, serve.error_body(line), []
+            payload, status = serve.error_body(serve.client_line(exc)), serve.status_of(exc)
         except Exception as exc:  # the traceback to the server's terminal, one line to the client
             log.error("internal error", exc_info=exc)
-            return 500, serve.error_body(serve.internal_line(exc)), []
+            payload, status = serve.error_body(serve.internal_line(exc)), 500
+        return status, payload, _json_headers(payload), True
 
     def _app(self, req: h11.Request, body: bytes) -> tuple[int, bytes, list[tuple[bytes, bytes]], bool]:
         """Any other route, through the Litestar app (one call on this process's event loop)."""
@@ -586,8 +659,11 @@ class _Fake:
 class Supervisor:
     def __init__(self, sock: socket.socket, limits: serve.Limits, hosts: list[str] | None) -> None:
         self.sock, self.limits, self.hosts = sock, limits, hosts
-        self.n = limits.workers
+        # one process more than `workers`: long requests (serve.Runtime.heavy) are converted by
+        # at most `workers` processes at once, so one is always left for quick requests
+        self.n = limits.workers + 1
         self.slots = Slots(self.n)
+        self.long_slots = multiprocessing.get_context("fork").BoundedSemaphore(limits.workers)
         self.hand = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
         for s in self.hand:
             s.setblocking(False)
@@ -600,6 +676,10 @@ class Supervisor:
     def start(self) -> None:
         self.sock.setblocking(False)
         self.app = serve.create_app(self.hosts, self.limits)
+        # what the supervisor has loaded is kept out of the collector's sight: a worker's
+        # first full collection would otherwise touch (and so copy) every page of it
+        gc.collect()
+        gc.freeze()
         for i in range(self.n):
             self._spawn(i)
 
@@ -611,7 +691,7 @@ class Supervisor:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group: the supervisor stops us
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 self.slots.set(i, pid=os.getpid(), started=0.0, open=0)
-                Worker(i, self.sock, self.hand, self.slots, self.limits, self.hosts, self.app).run()
+                Worker(i, self.sock, self.hand, self.slots, self.limits, self.hosts, self.app, self.long_slots).run()
             except BaseException as exc:  # noqa: BLE001 - a worker never returns into the supervisor's code
                 if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     log.error("internal error in a conversion process", exc_info=exc)
@@ -651,6 +731,9 @@ class Supervisor:
             born = self.born.pop(pid, 0.0)
             if i is None or self.stopping:
                 continue
+            if self.slots.get(i)[3]:  # it ended converting a long request: its slot is free again
+                self.slots.set(i, long=0)
+                self.long_slots.release()
             code = os.waitstatus_to_exitcode(status)
             if code not in (3, -signal.SIGKILL):
                 log.warning("xsys serve: a conversion process ended (exit %s); another takes its place", code)
@@ -711,11 +794,31 @@ class Supervisor:
             s.close()
 
 
+WARM_TEXT = "Warm-up, a thug. STR 60 CON 50 SIZ 65 DEX 55 INT 50 POW 45 APP 40 EDU 40 HP 11. Handgun 45%, Dodge 30%"
+
+
+def _warm_readers() -> None:
+    """Load, before the fork, what the first request of each kind loads (the text-block
+    reader, the sheet's Markdown, the odds and curve tables): about 2 s the first time. Done
+    here once, a worker (and each one that replaces another) answers its first request as
+    fast as its hundredth."""
+    work = [(b"c", serve.ConvertRequest(document=WARM_TEXT, to=key, format="md"))
+            for key in serve.default_registry().keys()]
+    work += [(b"o", serve.OddsRequest(shot=serve.ShotSpec(distance="20m"))),
+             (b"u", serve.CurveRequest(shot=serve.ShotSpec(distance="20m"), points=4, svg=True))]
+    for kind, req in work:
+        try:
+            serve.KINDS[kind][1](req)
+        except Exception:  # warming is best effort: a broken plugin shows itself when asked for
+            pass
+
+
 def run(sock: socket.socket, limits: serve.Limits, hosts: list[str] | None) -> None:
     """Serve on `sock` with ``limits.workers`` forked processes until SIGINT or SIGTERM."""
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     serve.default_registry().load()
     serve._warm_caches()  # filled once here, shared by every worker the fork makes
+    _warm_readers()
     sup = Supervisor(sock, limits, hosts)
     sup.start()
     sup.run()

@@ -32,7 +32,7 @@ import re, sys, time
 from xsys.conversions import serve
 real = serve.KINDS[b"u"][1]
 def curve(req):
-    if req.points == 7:
+    if req.points in (7, 300):  # 300 points: a long request (serve.Limits.heavy_points)
         time.sleep({sleep})
     if req.points == 9:
         re.match(r"(a+)+$", "a" * 60 + "b")
@@ -62,7 +62,7 @@ def _start(sleep=60.0, limit=2.0):
     p = subprocess.Popen([sys.executable, "-c", SERVER.format(sleep=sleep, limit=limit)],
                          stderr=subprocess.PIPE, text=True)
     line = p.stderr.readline()
-    m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 processes that take connections and convert;", line)
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 conversion processes and one for quick requests, each taking connections itself;", line)
     assert m, line + (p.stderr.read() if p.poll() is not None else "")
     port = int(m.group(1))
     deadline = time.monotonic() + 60
@@ -99,7 +99,7 @@ def test_a_stuck_request_gets_the_time_limit_error_its_worker_is_replaced_and_th
     p, port = _start(limit=2.0)
     try:
         workers = _children(p.pid)
-        assert len(workers) == 2
+        assert len(workers) == 3
         t0 = time.monotonic()
         (_, status, data), = asyncio.run(load("127.0.0.1", port, [_curve(7)], 1, path="/api/curve"))
         took = time.monotonic() - t0
@@ -110,7 +110,7 @@ def test_a_stuck_request_gets_the_time_limit_error_its_worker_is_replaced_and_th
         deadline = time.monotonic() + 10
         while True:  # the ended worker is replaced by a new process
             now = _children(p.pid)
-            if len(now) == 2 and len(set(now) - set(workers)) == 1:
+            if len(now) == 3 and len(set(now) - set(workers)) == 1:
                 break
             assert time.monotonic() < deadline, (workers, now)
             time.sleep(0.05)
@@ -171,5 +171,32 @@ def test_a_busy_worker_delays_neither_new_connections_nor_its_own_idle_keep_aliv
         sheets = [json.loads(d)["sheet"] for _, d in again]
         assert sheets[3] == serve.do_convert(serve.ConvertRequest(
             document="No. 13 " + MALLOY.read_text(), to="gurps", format="md")).sheet
+    finally:
+        _stop(p)
+
+
+def test_long_requests_take_at_most_workers_processes_and_quick_ones_still_pass():
+    p, port = _start(sleep=2.0, limit=30.0)
+    try:
+        async def main():
+            t0 = time.monotonic()
+
+            async def long():
+                (_, status, _), = await load("127.0.0.1", port, [_curve(300)], 1, path="/api/curve")
+                return status, time.monotonic() - t0
+
+            longs = [asyncio.ensure_future(long()) for _ in range(3)]
+            await asyncio.sleep(0.3)  # two convert, the third waits for one of them
+            quick = await load("127.0.0.1", port, [_npc(1), _npc(2)], 1)
+            quick_took = time.monotonic() - t0
+            return quick, quick_took, await asyncio.gather(*longs)
+
+        quick, quick_took, done = asyncio.run(main())
+        assert [s for _, s, _ in quick] == [200, 200] and quick_took < 1.5, quick_took
+        assert [s for s, _ in done] == [200] * 3
+        took = sorted(t for _, t in done)
+        # each sleeps 2 s then computes its curve: the third starts only once one of the
+        # others has ended
+        assert took[2] >= took[0] + 1.9, took
     finally:
         _stop(p)
