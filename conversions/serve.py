@@ -1572,9 +1572,11 @@ def _bind(host: str, port: int) -> Any:
 
 
 def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, limits: Limits | None = None) -> None:
-    """Serve the page and the API with uvicorn until interrupted (Ctrl-C): one front process
-    (HTTP) and ``workers`` conversion processes, and one more for quick requests (a
-    conversion holds Python's interpreter lock, so one process converts on one core)."""
+    """Serve the page and the API until interrupted (Ctrl-C) with ``workers`` conversion
+    processes and one more for quick requests (a conversion holds Python's interpreter lock,
+    so one process converts on one core). With one worker, uvicorn in this process (the
+    front) reads HTTP and passes conversions to the pool; with two and more, where the
+    system forks, the processes take connections themselves (conversions/serve_prefork.py)."""
     from . import serve_net
 
     if not 0 <= port <= 65535:
@@ -1591,7 +1593,9 @@ def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, lim
     shown = f"[{shown}]" if ":" in shown else shown
     from . import serve_prefork
 
-    prefork = serve_prefork.wanted(workers)
+    # worker_argv names the pool's conversion command (the benchmark's --front replaces it):
+    # a server given one keeps the pool
+    prefork = serve_prefork.wanted(workers) and limits.worker_argv is None
     if prefork:
         procs = f"{workers} conversion processes and one for quick requests, each taking connections itself"
     else:
