@@ -48,13 +48,17 @@ class Sheet:
     # the native fields a skill's levels depend on (``skill_context``); empty: the characteristics
     context: tuple[str, ...] = ()
     # fields only this system states: carried verbatim (kept-verbatim loss, ``carried_rule``)
-    # under the system's first carried namespace, and taken back through ``carried_type``
+    # under the system's first carried namespace, and taken back through ``carried_type``. The
+    # skills no neutral key holds are carried as "skills": naming the skills field here places
+    # them in that order in the carried block (else they follow the fields)
     carried: tuple[str, ...] = ()
     carried_rule: str = ""
     carried_type: type | None = None  # a Struct of optional fields (xsys.core.carried.take)
-    # a level the stat block writes for a skill it does not have (pl-trudnosc, nWoD: 0): such a
-    # skill does not cross (every target writes its own untrained default), and is not written
+    # a level the stat block writes for a skill it does not have (pl-trudnosc, nWoD: 0): a
+    # converted skill at or below it is not written; and with ``unstated_crosses`` False such a
+    # skill of the stat block does not cross either (every target writes its own untrained default)
     unstated_level: Any = None
+    unstated_crosses: bool = True
     # the key of the native block that keeps exact levels the equating cannot tell apart
     # (``System.levels_kept`` / ``levels_restored``); "": none kept
     levels_kept: str = ""
@@ -102,7 +106,7 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     ctx = {k: getattr(npc, k) for k in sheet.context} if sheet.context else chars
     spath = f"$.{sheet.skills}"
     levels = _levels(getattr(npc, sheet.skills))
-    if sheet.unstated_level is not None:
+    if sheet.unstated_level is not None and not sheet.unstated_crosses:
         levels = {k: v for k, v in levels.items() if v > sheet.unstated_level}
     mapped = system.skills()
     stated = {k: v for k, v in levels.items() if k in mapped}
@@ -139,13 +143,17 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
         if exact:
             native[sheet.levels_kept] = exact
     for k in sheet.carried:
+        if k == sheet.skills:  # its place in the carried block: the skills no neutral key holds
+            if other:
+                own["skills"] = other
+            continue
         value = getattr(npc, k)
         if value:
             col.carried(f"$.{k}", k, sheet.carried_rule)
         if value is not None and (value or not isinstance(value, (list, dict))):
             own[k] = _builtins(value)
     if other:
-        own["skills"] = other
+        own.setdefault("skills", other)
     if lines:
         own["melee"] = lines
     comb = Combatant(name=getattr(npc, sheet.name), characteristics=neutral_chars, skills=skills, weapons=weapons,
@@ -168,6 +176,8 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     mine = combatant.native.get(system.key, {})
     fields = system.characteristics_from_neutral(combatant.characteristics, col, "$")
     for k in sheet.carried:
+        if k == sheet.skills:
+            continue  # the carried skills join the converted ones below
         value = own[k] if k in own else system.carried_missing(k, mine, combatant, col)
         if value is not None:
             fields[k] = value

@@ -984,7 +984,7 @@ class PlTrudnosc(System):
     sheet: ClassVar[Sheet | None] = Sheet(
         name="imię", notes="opis", skills="umiejętności", weapons="broń", armor="pancerz",
         carried=("Zalety",), carried_rule="pl.crawl", carried_type=PlCarried, unstated_level=0,
-        levels_kept="umiejętności", foreign_native=True)
+        unstated_crosses=False, levels_kept="umiejętności", foreign_native=True)
 
     def native_block(self, npc: Postać) -> dict[str, Any]:
         """Weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
