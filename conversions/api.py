@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
+from typing import Annotated, Any, Callable, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
 
 import msgspec
 
-from xsys.core import carried, codec, units
+from xsys.core import carried, codec, skillplan, units
 from xsys.core.errors import InputError, LossError, PluginError, XsysError
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import (PLUGIN_FAULTS, PluginHalt, Registry, check_chance, default_registry,
@@ -288,6 +288,7 @@ def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEnt
     comb = carried.attach(comb, getattr(npc, carried.FIELD, None))
     if comb.carried:
         comb = carried.characteristics_in(comb, _namespace_owner(registry))
+        comb = skillplan.restore(comb, _namespace_owner(registry), system)
     return comb
 
 
@@ -365,13 +366,50 @@ def _carried_characteristics(system: System, neutral: Combatant, prefix: str, lo
     return out
 
 
+def _system_of(registry: Registry | None) -> Callable[[str], System | None]:
+    reg = registry or default_registry()
+
+    def find(key: str) -> System | None:
+        try:
+            return reg.system(key)
+        except XsysError:
+            return None
+    return find
+
+
+def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Loss], audit: "LossAudit | None",
+                    system: System) -> dict[str, dict[str, Any]]:
+    """The sheet skills a stat block does not write as they were (a broad skill's other neutral
+    skills, a twin's name), carried for the way back, each with its one report line at the
+    sheet skill's path in the source."""
+    if plan is None or not plan.carry:
+        return {}
+    for name, message in plan.lines:
+        path = f"{prefix}.skills.{name}"
+        if audit is not None:
+            try:
+                path = audit.sheet_skill(prefix, name)
+            except Exception:  # noqa: BLE001 - the neutral path still names the skill
+                pass
+        losses.append(Loss.of("kept-verbatim", path, message, skillplan.RULE, system=system.key))
+    return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
+
+
 def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
-           audit: "LossAudit | None", first: int = 0, registry: Registry | None = None) -> Any:
+           audit: "LossAudit | None", first: int = 0, registry: Registry | None = None,
+           plan: "skillplan.Plan | None" = None) -> Any:
     """A written stat block with the system-only data its system does not read itself in its
-    ``carried:`` block, each value reported (kept-verbatim) at its path in the source, and the
-    neutral characteristics it has no field for (:func:`_carried_characteristics`)."""
+    ``carried:`` block, each value reported (kept-verbatim) at its path in the source, the
+    neutral characteristics it has no field for (:func:`_carried_characteristics`) and the
+    sheet skills it does not write (:func:`_carried_skills`)."""
     block = carried.detach(system, neutral)
     chars = _carried_characteristics(system, neutral, prefix, losses, first, audit, registry)
+    sheet = _carried_skills(plan, prefix, losses, audit, system)
+    if sheet:
+        for ns, entries in sheet.items():
+            old = block.get(ns, {})
+            mine = {**(old.get(skillplan.FIELD) or {}), **entries[skillplan.FIELD]}
+            chars.setdefault(ns, {})[skillplan.FIELD] = mine
     if not block and not chars:
         return native
     if block:
@@ -413,12 +451,16 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         first = len(losses)
         method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
         want = system.npc_type if what == "npc" else system.shot_type
+        plan = None
+        if what == "npc":  # the skills the sheet had: the core decides for every target (core.skillplan)
+            plan = skillplan.plan(system, neutral, _system_of(registry))
+            neutral = plan.combatant
         native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
         if audit is not None:
             audit.check(system, what, neutral, native, prefix, losses, first)
         if what != "npc":
             return native
-        native = _carry(system, neutral, native, prefix, losses, audit, first, registry)
+        native = _carry(system, neutral, native, prefix, losses, audit, first, registry, plan)
         if audit is not None:  # after what is carried: a carried input crosses exactly
             _follow_derived(audit, prefix, losses, first)
         return native
@@ -585,8 +627,10 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
             return
         for name, f in _struct_fields(type(src)).items():
             value = getattr(src, name)
-            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried") and type(src) is Combatant):
-                continue  # a default states nothing; native blocks are compared by LossAudit, carried by _carry
+            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried", "sheet_skills") and type(src) is Combatant):
+                # a default states nothing; native blocks are compared by LossAudit, carried by
+                # _carry; the sheet's skill names are what the source states, not the target
+                continue
             _differences(value, getattr(back, name), f"{path}.{name}", f, out)
         return
     if isinstance(src, dict):
@@ -1237,6 +1281,19 @@ class LossAudit:
                         return _path_text([*(_tokens(prefix) or ()), key, native]), True
         return where, exact
 
+    def sheet_skill(self, prefix: str, native: str) -> str:
+        """The source's line of the skill it calls `native` in the item at `prefix`: under its
+        ``skills``, or wherever its system keeps them (pl-trudnosc: ``umiejętności``), so a
+        report line about Broń długa names ``$.umiejętności.Broń długa``, not the whole NPC."""
+        where, exact = self.resolve(f"{prefix}.skills.{native}")
+        if exact:
+            return where
+        item = _get(self.plain, list(_tokens(prefix) or ()))
+        for key, val in (item.items() if isinstance(item, dict) else ()):
+            if isinstance(val, dict) and native in val:
+                return _path_text([*(_tokens(prefix) or ()), key, native])
+        return where
+
     def _placed(self, loss: Loss) -> Loss:
         where, _ = self.resolve(loss.path)
         return loss if where == loss.path else msgspec.structs.replace(loss, path=where)
@@ -1473,8 +1530,7 @@ def _origin_of(loaded: Loaded, depth: int = ORIGIN_DEPTH, carry: bool = True) ->
 
 
 def _kept(block: dict[str, Any], kind: str) -> dict[str, Any]:
-    """An origin block as a document of this kind keeps it: a roster's packed (issue 19,
-    conversions/origin.py), any other's a readable copy."""
+    """An origin block as a document of this kind keeps it: a roster's packed (conversions/origin.py), any other's a readable copy."""
     from .origin import pack, packs
 
     return pack(block) if packs(kind) else block

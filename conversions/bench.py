@@ -1,6 +1,6 @@
 """Benchmarks: ``python -m xsys.conversions.bench [--quick] [--json-out FILE]``.
 
-Every goal of issue 19 is measured in one run and printed with "met" or "not met":
+Every speed goal is measured in one run and printed with "met" or "not met":
 
 1. ``xsys convert`` of a 10,000-NPC JSON coc roster to gurps vs msgspec decode + encode of
    the same file, whole processes, each xsys run paired with a floor run (interleaved,
@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
-    """Issue 19's table, each goal with what was measured and whether it is met."""
+    """The goals' table, each goal with what was measured and whether it is met."""
     small, big = r["sizes"]
     b, m, c = r["batch_json"], r["peak_memory"], r["cold_convert"]
     y, w, p, lim = r["yaml_reading"], r["warm_odds"], r["progress"], r["limits"]

@@ -61,7 +61,7 @@ def markdown(cells: list[Cell], groups: tuple[str, ...] = CLASSES, heading: str 
     return "\n".join(out) + "\n"
 
 
-# ---- the issue's examples, converted as a user would (``api.convert(fresh=True)``) ----------
+# ---- worked examples, converted as a user would (``api.convert(fresh=True)``) ----------
 
 FIREARM_SKILLS = {
     "coc": ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun"),
@@ -139,7 +139,7 @@ def standing_markdown(cells: list[Cell]) -> str:
     return markdown(cells, STANDING_SKILLS, "####", "standing")
 
 
-# ---- close combat (issue 20): CoC Fist/Punch and Knife 25/50/75 into every system ------------
+# ---- close combat: CoC Fist/Punch and Knife 25/50/75 into every system ------------
 
 CLOSE_COMBAT_SKILLS = {
     "coc": ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"),

@@ -32,7 +32,7 @@ def render(conv: Any, explain: bool = False, checks: Any = None) -> str:
     system = None if conv.target_system == NEUTRAL else default_registry().system(conv.target_system)
     label = system.label() if system else "neutral model"
     lines: list[str] = []
-    plain = sheet_data(doc, NATIVE_LENGTH.get(conv.target_system))
+    plain = sheet_data(doc, (system.length_unit or None) if system is not None else None)
     plain.pop("system", None)
     plain.pop("kind", None)
     if conv.kind == "npc":
@@ -81,10 +81,6 @@ def render(conv: Any, explain: bool = False, checks: Any = None) -> str:
 # a table prints them (no float noise such as 0.20400000000000001 m), lengths in the unit the
 # system's rulebook prints ranges in, a list of lengths as its bands (20/40/80 yd), and yes/no
 # rather than True/False.
-
-# nWoD's rulebook prints ranges in yards; the GURPS 3e edition this plugin follows (the Japanese
-# Basic Set) is metric: its speed/range table reads metres (gurps.ssr), so its sheets show metres
-NATIVE_LENGTH = {"nwod": "yd"}
 
 
 def number_text(value: float) -> str:

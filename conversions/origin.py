@@ -1,4 +1,4 @@
-"""The remembered source of a converted roster, packed (issue 19).
+"""The remembered source of a converted roster, packed.
 
 A converted document remembers its source in ``xsys.origin`` (see ``api``: "lossless round
 trips"). A single NPC or scenario keeps it as a readable copy::
@@ -12,7 +12,7 @@ writes of it, deflated (zlib) and written in base64, with the SHA-256 of that JS
 
 Unpacked (and checked against its digest) it is exactly the copy a whole conversion wrote
 before, so converting back restores the source byte for byte, an edited roster still has
-its whole source for the edit-merging of issue 17, and a roster written by the previous
+its whole source for merging the edits back, and a roster written by the previous
 version (a full copy) still reads. Why packing and not "what the reverse conversion would
 not reproduce": that needs a conversion back of every NPC when the roster is written
 (doubling the time of a conversion) and is relative to the document at hand, so a hand

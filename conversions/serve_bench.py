@@ -379,6 +379,8 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
         results["rounds"] = per_round
         results["ratio"] = statistics.median(x["ratio"] for x in per_round)
         results["cpu_ratio"] = statistics.median(x["cpu_ratio"] for x in per_round)
+        results["ratio_range"] = [min(x["ratio"] for x in per_round), max(x["ratio"] for x in per_round)]
+        results["cpu_ratio_range"] = [min(x["cpu_ratio"] for x in per_round), max(x["cpu_ratio"] for x in per_round)]
 
         results["pooled"] = pattern(requests, concurrency)
         results["new_connection"] = pattern(requests, concurrency, new_connection=True)
@@ -420,6 +422,151 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", docume
     return results
 
 
+# a conversion process that converts nothing: after `delay` seconds of sleep (not CPU) it
+# answers every conversion with a sheet of the size a one-NPC answer has (about 15 KB)
+IDLE_WORKER = """from xsys.conversions import serve
+import time
+def convert(req):
+    time.sleep({delay!r})
+    return {{'system': req.to, 'sheet': req.document[:40] + ' ' * 15000}}
+serve.KINDS[b'c'] = (serve.ConvertRequest, convert)
+serve._warm_caches = lambda: None
+serve.worker_main()
+"""
+
+
+def front_cost(requests: int = 600, concurrency: int = 200, workers: int = 2, delay: float = 0.012,
+               rounds: int = 3) -> dict[str, Any]:
+    """The CPU the server spends on a request besides converting it: the server's conversion
+    processes replaced by ones that sleep `delay` seconds a request (the rate of real
+    one-NPC conversions) and answer a fixed sheet. The front's CPU (user and system) and the
+    conversion processes' per request, in `rounds` rounds of `requests`, and the rate."""
+    import sys
+
+    code = f"worker_argv=({sys.executable!r}, '-c', {IDLE_WORKER.format(delay=delay)!r})"
+    out = []
+    with server_process(workers, code) as (host, port, pid):
+        def times() -> tuple[float, float, float]:
+            tick = os.sysconf("SC_CLK_TCK")
+            f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return int(f[11]) / tick, int(f[12]) / tick, _cpu(pid)["workers"]
+
+        for r in range(rounds):
+            bodies = [json.dumps({"document": _named(DEFAULT_NPC, 100000 * (r + 1) + i), "to": "gurps"}).encode()
+                      for i in range(requests)]
+            u0, s0, w0 = times()
+            t0 = time.perf_counter()
+            answers = asyncio.run(load(host, port, bodies, concurrency))
+            wall = time.perf_counter() - t0
+            u1, s1, w1 = times()
+            out.append({"per_s": round(requests / wall, 1), "errors": sum(a[1] != 200 for a in answers),
+                        "front_user_ms": round((u1 - u0) * 1000 / requests, 3),
+                        "front_system_ms": round((s1 - s0) * 1000 / requests, 3),
+                        "workers_ms": round((w1 - w0) * 1000 / requests, 3)})
+    return {"rounds": out, "front_ms": statistics.median(x["front_user_ms"] + x["front_system_ms"] for x in out)}
+
+
+def _bare_connection(conn: Any) -> None:
+    """One connection of `ceiling`'s bare server: HTTP/1.1 requests read with h11, each
+    converted at once and answered, until the client closes."""
+    import h11
+    import msgspec
+
+    from . import serve
+
+    c = h11.Connection(h11.SERVER)
+    body: list[bytes] = []
+    while True:
+        event = c.next_event()
+        if event is h11.NEED_DATA:
+            data = conn.recv(65536)
+            c.receive_data(data)
+            if not data:
+                return
+        elif isinstance(event, h11.Request):
+            body = []
+        elif isinstance(event, h11.Data):
+            body.append(event.data)
+        elif isinstance(event, h11.EndOfMessage):
+            req = serve.decode_request(b"".join(body), serve.ConvertRequest)
+            status, answer = serve.work(b"c", msgspec.msgpack.encode(req))
+            head = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
+            conn.sendall(c.send(h11.Response(status_code=status, headers=head)) + c.send(h11.Data(data=answer))
+                         + c.send(h11.EndOfMessage()))
+            c.start_next_cycle()
+        elif isinstance(event, h11.ConnectionClosed):
+            return
+
+
+def ceiling(rounds: int = 5, concurrency: int = 200, workers: int = 2, in_process: int = 50,
+            to: str = "gurps") -> dict[str, Any]:
+    """What serving costs at the least: the ratio of `bench`'s rounds against a bare server,
+    `workers` forked processes that accept on one socket, read HTTP with h11 and convert each
+    request at once (no front, no pipes, and none of the limits, timeouts and checks of
+    `xsys serve`: a measure of the headroom, not a server). Linux (fork, /proc)."""
+    import signal
+    import socket
+
+    from . import serve
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    port = sock.getsockname()[1]
+    for i in range(20):  # the caches filled before the processes part
+        serve.do_convert(serve.ConvertRequest(document=_named(DEFAULT_NPC, -500 - i), to=to, format="md"))
+    pids = []
+    try:
+        for _ in range(workers):
+            pid = os.fork()
+            if pid == 0:  # a bare server process: until the benchmark ends it
+                try:
+                    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                    while True:
+                        conn, _ = sock.accept()
+                        try:
+                            _bare_connection(conn)
+                        except Exception:  # a broken request ends its connection, not the process
+                            pass
+                        finally:
+                            conn.close()
+                finally:
+                    os._exit(0)
+            pids.append(pid)
+
+        def cpu() -> float:
+            tick = os.sysconf("SC_CLK_TCK")
+            total = 0
+            for p in pids:
+                f = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(f[11]) + int(f[12])
+            return total / tick
+
+        out = []
+        for r in range(rounds):
+            rate, cpu_here = in_process_rate(in_process, to, start=-20000 - 1000 * r)
+            bodies = [json.dumps({"document": _named(DEFAULT_NPC, 200000 + 1000 * r + i), "to": to,
+                                  "format": "md"}).encode() for i in range(concurrency)]
+            c0, t0 = cpu(), time.perf_counter()
+            answers = asyncio.run(load("127.0.0.1", port, bodies, concurrency))
+            wall, used = time.perf_counter() - t0, (cpu() - c0) * 1000 / len(bodies)
+            served = len(bodies) / wall
+            out.append({"in_process_per_s": round(rate, 1), "served_per_s": round(served, 1),
+                        "ratio": round(served / (rate * workers), 2), "in_process_cpu_ms": round(cpu_here, 2),
+                        "served_cpu_ms": round(used, 2), "cpu_ratio": round(cpu_here / used, 2) if used else None,
+                        "errors": sum(a[1] != 200 for a in answers)})
+    finally:
+        for p in pids:
+            os.kill(p, signal.SIGTERM)
+        for p in pids:
+            os.waitpid(p, 0)
+        sock.close()
+    return {"rounds": out, "ratio": statistics.median(x["ratio"] for x in out),
+            "cpu_ratio": statistics.median(x["cpu_ratio"] or 0 for x in out)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m xsys.conversions.serve_bench", description=__doc__.split("\n")[0])
     p.add_argument("--requests", type=int, default=600, help="requests per client pattern")
@@ -430,7 +577,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--levels", default="1", help="lower concurrency levels to measure, comma-separated")
     p.add_argument("--rounds", type=int, default=5, help="rounds of the in-process / served ratio")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.add_argument("--front", action="store_true",
+                   help="only the server's own CPU a request (conversion processes that convert nothing)")
+    p.add_argument("--ceiling", action="store_true",
+                   help="the ratio against a bare pre-fork server (h11, no front, no limits): the headroom")
     args = p.parse_args(argv)
+    if args.ceiling:
+        c = ceiling(args.rounds, args.concurrency, args.workers)
+        if args.json:
+            print(json.dumps(c, indent=2))
+        else:
+            print(f"a bare pre-fork server, --workers {args.workers}: served / (in process x {args.workers}) median "
+                  f"{c['ratio']}; in CPU time {c['cpu_ratio']}")
+            for x in c["rounds"]:
+                print(f"    round: in process {x['in_process_per_s']}/s {x['in_process_cpu_ms']} ms, served "
+                      f"{x['served_per_s']}/s {x['served_cpu_ms']} ms: {x['ratio']}, CPU {x['cpu_ratio']}; "
+                      f"errors {x['errors']}")
+        return 1 if any(x["errors"] for x in c["rounds"]) else 0
+    if args.front:
+        f = front_cost(args.requests, args.concurrency, args.workers, rounds=args.rounds)
+        if args.json:
+            print(json.dumps(f, indent=2))
+        else:
+            print(f"the front's CPU a request, conversions that cost nothing (12 ms of sleep), --workers {args.workers}, "
+                  f"{args.concurrency} concurrent: median {f['front_ms']:.3f} ms")
+            for x in f["rounds"]:
+                print(f"    round: {x['per_s']}/s, front {x['front_user_ms']} ms user + {x['front_system_ms']} ms system, "
+                      f"conversion processes {x['workers_ms']} ms, errors {x['errors']}")
+        return 1 if any(x["errors"] for x in f["rounds"]) else 0
     levels = tuple(int(x) for x in args.levels.split(",") if x.strip())
     r = bench(args.requests, args.concurrency, args.to, workers=args.workers, slow=args.slow, levels=levels,
               rounds=args.rounds)
@@ -440,7 +614,8 @@ def main(argv: list[str] | None = None) -> int:
     w = r["workers"]
     print(f"one-NPC conversions to {r['to']} against xsys serve --workers {w} on 127.0.0.1 ({r['cores']} cores):")
     print(f"  served / (in process x {w} worker{'s' if w > 1 else ''}), pooled keep-alive, {r['concurrency']} "
-          f"concurrent: median {r['ratio']} over {len(r['rounds'])} rounds; in CPU time: median {r['cpu_ratio']}")
+          f"concurrent: median {r['ratio']} ({r['ratio_range'][0]}-{r['ratio_range'][1]}) over {len(r['rounds'])} rounds; "
+          f"in CPU time: median {r['cpu_ratio']} ({r['cpu_ratio_range'][0]}-{r['cpu_ratio_range'][1]})")
     for x in r["rounds"]:
         print(f"    round: in process {x['in_process_per_s']}/s, served {x['served_per_s']}/s: {x['ratio']};  CPU a "
               f"conversion {x['in_process_cpu_ms']} ms in process, {x['served_cpu_ms']} ms served: {x['cpu_ratio']}")

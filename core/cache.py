@@ -1,4 +1,4 @@
-"""What is kept across processes (DESIGN §7), under ``$XDG_CACHE_HOME/xsys`` (default
+"""What is kept across processes, under ``$XDG_CACHE_HOME/xsys`` (default
 ``~/.cache/xsys``):
 
 - the exact chances behind a system's skill ladders (:func:`chances`), which take it

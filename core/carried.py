@@ -1,4 +1,4 @@
-"""System-only data carried through other systems (issue 20).
+"""System-only data carried through other systems.
 
 What one system states and no other can express (Call of Cthulhu's Sanity, Luck, Magic
 Points and spells, GURPS advantages, nWoD merits, skills no neutral key holds) has no place in

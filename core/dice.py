@@ -1,4 +1,4 @@
-"""Exact dice (DESIGN §4): every chance is a Fraction, computed once and cached.
+"""Exact dice: every chance is a Fraction, computed once and cached.
 
 Mechanisms only; the numbers that make them a particular game's rules (critical bands,
 thresholds, clamps) are supplied by the plugins. Distributions are convolutions over

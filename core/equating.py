@@ -1,5 +1,5 @@
 """Equating: a native skill level's competence as what it achieves over a battery of
-reference shots, the same battery in every system (DESIGN §2).
+reference shots, the same battery in every system.
 
 The method is test equating (Kolen & Brennan, *Test Equating, Scaling, and Linking*, ch. 6,
 IRT true-score equating over common items): the battery is the set of common items, each
@@ -35,7 +35,7 @@ level (:func:`firearm_score`): every system's skill numbers and published tiers 
 for a pistol and a rifle, and how much deadlier one class is than another is the system's
 weapon rules (converted with the weapon), not the shooter. Throwing keeps its own battery.
 
-**Close combat** (issue 20, core.melee): brawl and melee skills are equated the same way over
+**Close combat** (core.melee): brawl and melee skills are equated the same way over
 the close-combat battery (:func:`close_combat_score`), each system answering its items with its
 own ``System.melee_check_at``, at the NPC's own characteristics (``skill_context``).
 
@@ -290,7 +290,7 @@ def close_combat_health(system: "System", skill: str, weapon_class: str) -> floa
 
 def close_combat_score(system: "System", skill: str, level: Any, weapon_class: str,
                        context: Mapping[str, Any] | None = None) -> float:
-    """A close-combat skill level's true score (issue 20): the mean measure over the
+    """A close-combat skill level's true score: the mean measure over the
     close-combat battery (core.melee.MELEE_BATTERY), each item answered by the system's own
     ``melee_check_at`` with the reference weapon of `weapon_class` (fists for brawl, a club for
     melee) against its standard adult: the chance he is down within three attacks."""

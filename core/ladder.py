@@ -1,4 +1,4 @@
-"""Ladders: the one mechanism for step tables (DESIGN §3).
+"""Ladders: the one mechanism for step tables.
 
 A ladder is an ordered list of steps over one neutral axis (metres, lux, m/s, joules,
 probability ...). Each step holds the native value a system gives that part of the axis,

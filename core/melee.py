@@ -1,4 +1,4 @@
-"""The close-combat battery (issue 20; the method of issue 16's firearm equating): a brawl or
+"""The close-combat battery (the method of the firearm equating, core.equating): a brawl or
 melee skill is equated over reference close-combat situations, not matched on one unmodified roll.
 
 A close-combat skill has a physical task, so one point of a system's roll curve cannot say what

@@ -1,4 +1,4 @@
-"""The neutral model (DESIGN §2): the physical situation in SI magnitudes, competence as
+"""The neutral model: the physical situation in SI magnitudes, competence as
 probabilities. Frozen, keyword-only msgspec Structs that refuse unknown fields."""
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ class Cover(Base, kw_only=True):
 MeleeClass = Literal["unarmed", "knife", "club", "sword", "axe", "spear", "improvised"]
 MeleeSkill = Literal["brawl", "melee"]
 
-# words that name a close-combat weapon's class, in the order they are tried (issue 20)
+# words that name a close-combat weapon's class, in the order they are tried
 _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("improvised", ("improvised", "makeshift")),
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
@@ -186,7 +186,7 @@ def melee_class_of(*words: str) -> MeleeClass:
 
 
 class MeleeWeapon(Base, kw_only=True):
-    """A close-combat weapon (issue 20): what it is by its class (a knife, a club, fists),
+    """A close-combat weapon: what it is by its class (a knife, a club, fists),
     and the neutral skill it is wielded with (``brawl`` bare-handed, ``melee`` otherwise, whose
     level is the combatant's ``skills``). Each system writes its own line for the class; the
     source's exact line rides in the combatant's ``carried`` block."""
@@ -197,6 +197,18 @@ class MeleeWeapon(Base, kw_only=True):
     note: Text = ""
 
 
+class SheetSkill(Base, kw_only=True):
+    """One skill as the source stat block states it, kept beside the neutral competences so a
+    target can tell a skill the sheet STATED (a native skill covering one neutral skill: CoC
+    Handgun, GURPS Stealth) from one it only IMPLIED through a broad skill (nWoD Firearms covers
+    every gun: its rifle, shotgun ... are implied), and write the skills the sheet had
+    (core.skillplan)."""
+
+    system: Name  # the key of the system whose stat block states it
+    level: int | float | str  # as that stat block writes it
+    covers: list[str]  # the neutral skills the native skill covers (several: a broad skill)
+
+
 class Combatant(Base, kw_only=True):
     """A person in the neutral model."""
 
@@ -204,7 +216,7 @@ class Combatant(Base, kw_only=True):
     characteristics: dict[str, Percentile] = msgspec.field(default_factory=dict)
     skills: dict[str, Probability] = msgspec.field(default_factory=dict)
     weapons: list[Weapon] = msgspec.field(default_factory=list)
-    melee: list[MeleeWeapon] = msgspec.field(default_factory=list)  # close-combat weapons (issue 20)
+    melee: list[MeleeWeapon] = msgspec.field(default_factory=list)  # close-combat weapons
     # The weapon its best close-combat skill names (CoC Club 60, GURPS Broadsword-13: "club",
     # "sword"), so that a target writes the neutral melee under its own skill for that weapon
     # (GURPS Axe/Mace, CoC Sword) where no melee line names one. None: the source's skill names
@@ -217,6 +229,10 @@ class Combatant(Base, kw_only=True):
     # (a target then derives its own from the characteristics that crossed).
     toughness: Annotated[float, Meta(gt=0.0, le=20.0, description="stated HP / derived HP")] | None = None
     notes: Text = ""
+    # The source stat block's skills by their native names (SheetSkill): which neutral skills
+    # were stated and which only implied by a broad skill, and the names a target of the same
+    # skill list writes (a CoC sheet with Hide and no Sneak does not gain a Sneak line).
+    sheet_skills: dict[str, SheetSkill] = msgspec.field(default_factory=dict)
     # Native details no neutral field holds, kept verbatim per system key so that a round
     # trip through another system gives them back and nothing is dropped silently. A
     # plugin's own memory (exact levels, its weapon lines): never written into another
@@ -300,7 +316,7 @@ class Scenario(Base, kw_only=True):
     notes: Text = ""
 
 
-# --- the standard task (DESIGN §2) -------------------------------------------------
+# --- the standard task -------------------------------------------------
 
 STANDARD_DISTANCE_SHORT = Length(10.0)
 STANDARD_DISTANCE_LONG = Length(25.0)
@@ -326,7 +342,7 @@ def standard_distance(weapon_class: str) -> Length:
 
 
 def standard_shot(weapon_class: str, skill: float = 0.5, weapon: Weapon | None = None) -> Shot:
-    """The standard shot of DESIGN §2: a stationary, standing, unarmoured adult in daylight,
+    """The standard shot: a stationary, standing, unarmoured adult in daylight,
     no cover; the shooter stationary, standing, two-handed, not aiming; 10 m for a short
     arm, 25 m for a long arm."""
     return Shot(

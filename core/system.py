@@ -11,17 +11,18 @@ adult-population percentile, skills by equated competence (core.equating), the s
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating, memo
+from . import cache, equating, memo, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
-from .model import Armor, Combatant, MeleeWeapon, Shot, Weapon
+from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon
 from .sheet import Sheet
 from . import sheet as _sheet
 from .trace import Check, Collector, Modifier, Result
@@ -43,6 +44,24 @@ class CharacteristicSpec(msgspec.Struct, frozen=True):
 REMEMBERED = (("skill_ladder", False), ("competence", True), ("level_for", True))
 
 
+def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Every system's npc_from_neutral writes the skills the sheet had, decided here for all
+    of them (core.skillplan.twins: of CoC's Hide and Sneak, those a sheet named): its
+    skills_from_neutral skips the others, whatever plugin calls it (or the core, for a system
+    that declares its sheet)."""
+    if getattr(fn, "_xsys_sheet", False):
+        return fn
+
+    @functools.wraps(fn)
+    def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
+        omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
+        with skillplan.writing(omit):
+            return fn(self, combatant, *args, **kw)
+
+    npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
+    return npc_from_neutral
+
+
 class System:
     """Base of every game system. Class attributes describe it; methods convert."""
 
@@ -54,6 +73,9 @@ class System:
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
+    # The unit its rulebook prints lengths in (ranges, distances) on a sheet: "yd", "ft" ... ("":
+    # metres, as the neutral model)
+    length_unit: ClassVar[str] = ""
     # A variant of another system (coc-zh of coc) names its parent: the loss audit reads the
     # parent's native block as this system's too. "": none.
     parent_key: ClassVar[str] = ""
@@ -86,6 +108,9 @@ class System:
             if callable(fn):
                 setattr(cls, name, memo.method(fn, typed))
         _sheet.check(cls)  # a sheet naming a field its stat block lacks fails here, not mid-conversion
+        fn = cls.__dict__.get("npc_from_neutral")
+        if fn is not None:
+            cls.npc_from_neutral = _planned(fn)  # type: ignore[method-assign]
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -513,7 +538,35 @@ class System:
                     col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
                              rules=[lad.steps[0].rule], source=lad.steps[0].source,
                              note=_battery_note(k))
+            sheet = col.sheet.setdefault("skills", {})
+            sheet[native] = SheetSkill(system=self.key, level=level, covers=list(keys))
+        self._narrow_twins(levels, src, col, path)
         return out
+
+    def _narrow_twins(self, levels: Mapping[str, Any], src: Mapping[str, tuple[str, Any, float]], col: Collector,
+                      path: str) -> None:
+        """Several narrow skills of one stat block that cross as one neutral skill (CoC Hide and
+        Sneak are both the neutral stealth): the best crosses and is the sheet's skill for it; each
+        other one is kept verbatim (``sheet["carry"]``, the source's carried block), so a stat
+        block of this skill list gets it back as it was and no other system is given a second
+        value for one neutral skill. Close-combat skills are not twins: the best crosses and a
+        target writes it for its weapon lines (core.melee.melee_skills_written)."""
+        spec = self.skills()
+        sheet = col.sheet.get("skills", {})
+        for native, level in levels.items():
+            keys = spec.get(native) or ()
+            if len(keys) != 1 or reference_class(keys[0]) or keys[0] not in src:
+                continue
+            best, best_level, _ = src[keys[0]]
+            if best == native or len(spec.get(best) or ()) != 1:
+                continue
+            sheet.pop(native, None)
+            from .carried import namespaces
+
+            col.sheet.setdefault("carry", (namespaces(self)[0], {}))[1][native] = level
+            col.loss("kept-verbatim", f"{path}.{native}", f"{native} {level} and {best} {best_level} are both the "
+                     f"neutral {keys[0]}: {best} {best_level} crosses; {native} {level} is kept for the way back",
+                     self.competence_rule(native))
 
     def skills_from_neutral(self, chances: Mapping[str, float], col: Collector, path: str = "$",
                             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -522,7 +575,10 @@ class System:
         out: dict[str, Any] = {}
         spec = self.skills()
         ctx = dict(context or {})
+        omit = skillplan.omitted()  # twins the sheet did not name (CoC Sneak beside a stated Hide)
         for native, keys in spec.items():
+            if native in omit:
+                continue
             found = []
             for k in keys:
                 if k not in chances:
@@ -715,3 +771,4 @@ __all__ = [
 
 for _name, _typed in REMEMBERED:  # the base class's own answers are remembered like a subclass's
     setattr(System, _name, memo.method(System.__dict__[_name], _typed))
+System.npc_from_neutral = _planned(System.__dict__["npc_from_neutral"])  # type: ignore[method-assign]

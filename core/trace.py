@@ -1,4 +1,4 @@
-"""Provenance and loss (DESIGN §4): modifiers with rule IDs, native checks with their
+"""Provenance and loss: modifiers with rule IDs, native checks with their
 exact chance, conversion trace entries, and typed loss messages with a stable JSON form
 (pandoc's Logging is the model: a closed set of kinds, each with a level and a text)."""
 
@@ -154,12 +154,16 @@ T = TypeVar("T")
 class Result(Generic[T]):
     """A converted value with its loss report and trace."""
 
-    __slots__ = ("value", "losses", "trace")
+    __slots__ = ("value", "losses", "trace", "sheet")
 
-    def __init__(self, value: T, losses: list[Loss] | None = None, trace: list[TraceEntry] | None = None):
+    def __init__(self, value: T, losses: list[Loss] | None = None, trace: list[TraceEntry] | None = None,
+                 sheet: dict[str, Any] | None = None):
         self.value = value
         self.losses = losses if losses is not None else []
         self.trace = trace if trace is not None else []
+        # what System.skills_to_neutral saw of the stat block's skills (core.skillplan): native
+        # name -> SheetSkill, and "@carry" -> the skills kept verbatim beside a better one
+        self.sheet = sheet if sheet is not None else {}
 
     def __repr__(self) -> str:
         return f"Result({self.value!r}, losses={len(self.losses)}, trace={len(self.trace)})"
@@ -185,9 +189,10 @@ class Collector:
     when nobody will read the trace: :meth:`step` then records nothing, and callers may
     skip building the texts they would pass to it."""
 
-    __slots__ = ("losses", "trace", "system", "tracing")
+    __slots__ = ("losses", "trace", "system", "tracing", "sheet")
 
     def __init__(self, system: str = ""):
+        self.sheet: dict[str, Any] = {}
         self.losses: list[Loss] = []
         self.trace: list[TraceEntry] = []
         self.system = system
@@ -210,7 +215,30 @@ class Collector:
                                      target_value=target_value, rules=rules or [], source=source, note=note))
 
     def result(self, value: T) -> Result[T]:
-        return Result(value, self.losses, self.trace)
+        if self.sheet and not getattr(value, "sheet_skills", True):
+            value = _with_sheet(value, self.sheet)
+        return Result(value, self.losses, self.trace, self.sheet)
+
+
+def _with_sheet(combatant: Any, sheet: dict[str, Any]) -> Any:
+    """A neutral NPC with what System.skills_to_neutral saw of its stat block's skills
+    (core.skillplan): their names (``sheet_skills``), and a narrow skill kept beside a better
+    twin (CoC Sneak 30 beside Hide 35) in its system's carried block, where that system's own
+    stat blocks take it back verbatim."""
+    from .model import Combatant
+
+    if type(combatant) is not Combatant:
+        return combatant
+    fields: dict[str, Any] = {}
+    if sheet.get("skills"):
+        fields["sheet_skills"] = dict(sheet["skills"])
+    if sheet.get("carry"):
+        ns, carry = sheet["carry"]
+        blocks = {k: dict(v) for k, v in combatant.carried.items()}
+        block = blocks.setdefault(ns, {})
+        block["skills"] = {**carry, **(block.get("skills") or {})}
+        fields["carried"] = blocks
+    return msgspec.structs.replace(combatant, **fields) if fields else combatant
 
 
 def fraction_text(p: Fraction) -> str:

@@ -3,7 +3,7 @@
 The neutral model stores every physical value as a plain float magnitude in one canonical
 unit per dimension (metre, metre per second, second, lux, kilogram, joule). The field
 types below are ``float`` subclasses so that ladders and comparisons run on magnitudes
-(no pint in inner loops, DESIGN §7); pint is used at the boundary to understand any unit a
+(no pint in inner loops); pint is used at the boundary to understand any unit a
 user writes, and its answer for each distinct unit string is memoised.
 
 The registry is built lazily, once, with pint's cache folder unless ``XSYS_PINT_CACHE=0``.

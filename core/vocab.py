@@ -1,6 +1,5 @@
-"""Shared vocabulary: the presets and names every plugin maps its categories onto
-(DESIGN §2, "Shared vocabulary"), so that plugins written months apart agree on what
-"moonlight" or "jogging" is. Values are physical facts; see docs/neutral-model.md."""
+"""Shared vocabulary: the presets and names every plugin maps its categories onto, so that
+plugins written months apart agree on what "moonlight" or "jogging" is. Values are physical facts; see docs/neutral-model.md."""
 
 from __future__ import annotations
 
@@ -70,7 +69,7 @@ REVOLVER_WORDS: tuple[str, ...] = ("revolver", "rewolwer", "revólver", "リボ�
 # weapon with its damage, and its blast is said not to cross (core.catalog.grenade_blast). Found inside
 # the name (Polish and German inflect the word: "granatem", "Handgranate").
 GRENADE_WORDS: tuple[str, ...] = ("grenade", "granat", "granada", "手榴弾", "手榴彈", "手榴弹", "手雷", "グレネード")
-# Short arms take the standard shot at 10 m, long arms at 25 m (DESIGN §2).
+# Short arms take the standard shot at 10 m, long arms at 25 m.
 SHORT_ARMS = frozenset({"handgun", "revolver", "thrown"})
 
 # "none": a thrown weapon (a grenade, a knife) is aimed by eye, with no sights at all
@@ -99,7 +98,7 @@ CHARACTERISTICS: dict[str, str] = {
 
 # Neutral skills: each is an equated competence (core.equating): for a firearm skill its true
 # score over the weapon class's battery of reference shots, for the others the unmodified roll.
-# A skill with a weapon class takes the standard shot with that class (DESIGN §2); the
+# A skill with a weapon class takes the standard shot with that class; the
 # others take the unmodified roll.
 SKILLS: dict[str, str | None] = {
     "handgun": "handgun",
@@ -159,7 +158,7 @@ def firearm_skill_for(weapon_class: str) -> str:
     }[weapon_class]
 
 
-# Cartridges (issue 17: one gun, one damage line). Game systems rate a firearm's damage by
+# Cartridges (one gun, one damage line). Game systems rate a firearm's damage by
 # the cartridge it fires, not by its barrel: a Thompson and an M1911 both fire .45 ACP, so
 # every system gives them one damage line. Each cartridge has a reference muzzle energy
 # (joules; its service or factory load from the barrel the cartridge was made for, physical

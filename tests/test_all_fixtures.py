@@ -109,7 +109,8 @@ def test_odds_on_scenarios_prints_every_system(fixture, capsys):
     assert ex.value.code == 0, out.err
     data = json.loads(out.out)
     shots = data.get("shots") or [data]
-    assert shots
+    scenario = yaml.safe_load(fixture.read_text(encoding="utf-8"))
+    assert len(shots) == sum(len(scene.get("shots", [])) for scene in scenario["scenes"])  # one answer a shot
     for shot in shots:
         assert [r["system"] for r in shot["results"]] == SYSTEMS
         for r in shot["results"]:

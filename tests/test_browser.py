@@ -1,4 +1,4 @@
-"""Issue 21: the page of `xsys serve` in a real headless Chromium (Debian's chromium and
+"""The page of `xsys serve` in a real headless Chromium (Debian's chromium and
 chromium-driver, driven by selenium): paste a text stat block, convert it to every system
 and read the same numbers as `xsys convert --format md`; the odds view and its chart; an
 error shown as the CLI's line. Screenshots go to the test's tmp dir (and to

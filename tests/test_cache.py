@@ -1,4 +1,4 @@
-"""Tables kept across processes and within one (issue 10): cached and uncached dice
+"""Tables kept across processes and within one: cached and uncached dice
 tables and ladders are identical; the disk cache is keyed, atomic, ignores what it cannot
 trust, and can be turned off."""
 
@@ -18,7 +18,6 @@ from xsys.core.registry import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = default_registry().keys()
-DISK_CACHED = {"coc", "coc-zh", "gurps"}  # the systems whose skill ladders take many evaluations
 
 
 @pytest.fixture
@@ -31,27 +30,28 @@ def cache_home(tmp_path, monkeypatch):
     cache.forget()
 
 
-def _contexts(system) -> list[dict | None]:
-    """No context, and every characteristic at its lowest and at its highest value (with
-    each weapon class, for systems whose skill chance depends on it)."""
-    out: list[dict | None] = [None]
+def _contexts(system) -> list[dict]:
+    """Every characteristic at its lowest and at its highest value, with each weapon class
+    (a skill covering several neutral skills has one ladder per class)."""
+    out: list[dict] = []
     specs = system.characteristics()
     for pick in (0, -1):
         ctx = {name: spec.ladder.natives[pick] for name, spec in specs.items()}
-        out.append(ctx)
-        out += [{**ctx, "@class": c} for c in ("handgun", "rifle", "shotgun", "thrown")]
+        out += [ctx] + [{**ctx, "@class": c} for c in ("handgun", "rifle", "shotgun", "thrown")]
     return out
 
 
 def _tables(system) -> dict[str, object]:
-    """Every ladder of a system and the standard chances behind its skill ladders."""
+    """Every ladder of a system, every skill ladder with no context and the standard chances
+    behind it, and the handgun skill's ladders in every context of :func:`_contexts` (every
+    skill in every context takes a minute for coc; the Store keeps them all alike)."""
     out: dict[str, object] = {f"ladder {k}": v for k, v in system.ladders().items()}
     out |= {f"characteristic {k}": spec.ladder for k, spec in system.characteristics().items()}
-    for skill in system.skills():
-        for ctx in _contexts(system):
-            lad = system.skill_ladder(skill, ctx)
-            out[f"skill {skill} {ctx}"] = lad
-            out[f"competence {skill} {ctx}"] = [system.competence(skill, s.native, ctx) for s in lad.steps]
+    handgun = system.skill_for_weapon("handgun")
+    for skill, ctx in [(skill, None) for skill in system.skills()] + [(handgun, c) for c in _contexts(system)]:
+        lad = system.skill_ladder(skill, ctx)
+        out[f"skill {skill} {ctx}"] = lad
+        out[f"competence {skill} {ctx}"] = [system.competence(skill, s.native, ctx) for s in lad.steps]
     return out
 
 
@@ -64,14 +64,13 @@ def test_cached_and_uncached_tables_are_identical(key, cache_home, monkeypatch):
     assert _tables(cls()) == computed  # computed again, and written to the cache
     cache.save_all()
     cache.forget()
-    if key in DISK_CACHED:
-        assert list(cache_home.glob(f"{key}-*.tables"))
-        # read back: building the skill ladders asks the rules nothing
-        system = cls()
-        monkeypatch.setattr(system, "check_at", _refuse)
-        monkeypatch.setattr(system, "roll_chance", _refuse)
-        for skill in system.skills():
-            system.skill_ladder(skill)
+    assert [f.name.rsplit("-", 1)[0] for f in cache_home.glob("*.tables")] == [key]
+    # read back: building the skill ladders asks the rules nothing
+    system = cls()
+    monkeypatch.setattr(system, "check_at", _refuse)
+    monkeypatch.setattr(system, "roll_chance", _refuse)
+    for skill in system.skills():
+        system.skill_ladder(skill)
     assert _tables(cls()) == computed
 
 
@@ -131,37 +130,91 @@ def test_sums_of_dice_agree_with_icepool(sides):
 
 def test_sums_over_weights_equal_fraction_sums():
     ref = {0: F(1, 3), 2: F(1, 6), 5: F(1, 2)}
-    for k in range(-1, 7):
-        assert dice.at_least(ref, k) == sum((p for v, p in ref.items() if v >= k), F(0))
-        assert dice.at_most(ref, k) == sum((p for v, p in ref.items() if v <= k), F(0))
-    assert dice.mean(ref) == F(0) + F(2, 6) + F(5, 2)
+    at_least = [F(1), F(1), F(2, 3), F(2, 3), F(1, 2), F(1, 2), F(1, 2), F(0)]  # k = -1 .. 6
+    at_most = [F(0), F(1, 3), F(1, 3), F(1, 2), F(1, 2), F(1, 2), F(1), F(1)]
+    assert [dice.at_least(ref, k) for k in range(-1, 7)] == at_least
+    assert [dice.at_most(ref, k) for k in range(-1, 7)] == at_most
+    assert dice.mean(ref) == F(17, 6)  # 0 x 1/3 + 2 x 1/6 + 5 x 1/2
     assert dice.mean({}) == 0 and isinstance(dice.mean({}), F)
     assert dice.mean({1.5: F(1, 2)}) == 0.75  # non-integer values: ordinary arithmetic
     assert dice.at_least({1: 0.25, 2: 0.75}, 2) == 0.75
 
 
-# ---- the disk cache itself -------------------------------------------------------------
+# ---- the disk cache itself, on a stub system ---------------------------------------------
+# Each behaviour of the files (written whole, checked, ignored when damaged or stale, kept
+# per process when the sources changed, off, unwritable) is shown on a stub with three small
+# tables; the real systems' tables go through the same Store (see the round trip above).
 
-def _fill(cls) -> dict[str, object]:
-    tables = _tables(cls())
+LEVELS = range(5)
+
+
+class Stub:
+    """A system as the disk cache sees it: a key, settings, and a class whose sources are this
+    file and the core. Two chance tables go through ``cache.chances`` and one exact result
+    through ``cache.remembered``; every computation is recorded in ``asked``, so a test tells a
+    table read back from one computed."""
+
+    key = "stub"
+    settings = None
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, int | None]] = []
+
+    def _chance(self, table: str, level: int) -> F:
+        self.asked.append((table, level))
+        return F(level + (1 if table == "b" else 0), 10)
+
+    def _pool(self) -> dict[int, F]:
+        self.asked.append(("pool", None))
+        return {0: F(1, 8), 1: F(3, 8), 2: F(3, 8), 3: F(1, 8)}  # heads in three coin tosses
+
+    def tables(self) -> dict[str, object]:
+        return {
+            "a": cache.chances(self, "chance a", LEVELS, lambda lv: self._chance("a", lv)),
+            "b": cache.chances(self, "chance b", LEVELS, lambda lv: self._chance("b", lv)),
+            "pool": cache.remembered(self, "pool 3", dict[int, F], self._pool),
+        }
+
+
+STUB_TABLES = {
+    "a": [F(0), F(1, 10), F(1, 5), F(3, 10), F(2, 5)],
+    "b": [F(1, 10), F(1, 5), F(3, 10), F(2, 5), F(1, 2)],
+    "pool": {0: F(1, 8), 1: F(3, 8), 2: F(3, 8), 3: F(1, 8)},
+}
+ALL_ASKED = [("a", lv) for lv in LEVELS] + [("b", lv) for lv in LEVELS] + [("pool", None)]
+
+
+def _fill() -> None:
+    """Compute the stub's tables and write them (as at the end of a process)."""
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES
+    assert stub.asked == ALL_ASKED
     cache.save_all()
     cache.forget()
-    return tables
+
+
+def test_stub_tables_are_read_back_without_computing(cache_home):
+    _fill()
+    assert [f.name.rsplit("-", 1)[0] for f in cache_home.glob("*.tables")] == ["stub"]
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES
+    assert stub.asked == []
 
 
 def test_off_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("XSYS_CACHE", "0")
     cache.forget()
-    cls = default_registry().entry("gurps").cls
-    _fill(cls)
+    _fill()
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES
+    assert stub.asked == ALL_ASKED  # nothing kept: computed again
     cache.load_toml(ROOT / "plugins" / "gurps" / "tables.toml")
     assert not (tmp_path / "xsys").exists()
 
 
 def test_files_are_whole_and_checked(cache_home):
-    cls = default_registry().entry("gurps").cls
-    _fill(cls)
+    _fill()
     files = list(cache_home.glob("*"))
     assert [f.name for f in files if ".tmp" in f.name] == []  # no temporary file left behind
     (path,) = [f for f in files if f.suffix == ".tables"]
@@ -169,12 +222,24 @@ def test_files_are_whole_and_checked(cache_home):
     assert raw[:32] == hashlib.sha256(raw[32:]).digest()
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped", "empty", "zero-denominator"])
-def test_damaged_cache_is_ignored(cache_home, damage):
-    cls = default_registry().entry("gurps").cls
-    computed = _fill(cls)
-    (path,) = cache_home.glob("gurps-*.tables")
+def _checked(payload: bytes) -> bytes:
+    return hashlib.sha256(payload).digest() + payload
+
+
+@pytest.mark.parametrize("damage,recomputed", [
+    ("garbage", ALL_ASKED), ("truncated", ALL_ASKED), ("flipped", ALL_ASKED), ("empty", ALL_ASKED),
+    # well formed and checked, but impossible: only the impossible table is computed again
+    ("zero-denominator", [("a", lv) for lv in LEVELS]),
+    ("result-of-another-type", [("pool", None)]),
+    ("result-not-a-fraction", [("pool", None)]),
+])
+def test_damaged_cache_is_ignored(cache_home, damage, recomputed):
+    import msgspec
+
+    _fill()
+    (path,) = cache_home.glob("stub-*.tables")
     raw = path.read_bytes()
+    kept = msgspec.msgpack.decode(raw[32:], type=cache._Tables)
     if damage == "garbage":
         path.write_bytes(b"\x00not a cache file" * 10)
     elif damage == "truncated":
@@ -183,55 +248,64 @@ def test_damaged_cache_is_ignored(cache_home, damage):
         path.write_bytes(raw[:-5] + bytes([raw[-5] ^ 0x40]) + raw[-4:])
     elif damage == "empty":
         path.write_bytes(b"")
-    else:  # well formed and checked, but impossible
-        import msgspec
+    elif damage == "zero-denominator":
+        kept.tables["chance a"] = [(lv, 1, 0) for lv in LEVELS]
+        path.write_bytes(_checked(msgspec.msgpack.encode(kept)))
+    elif damage == "result-of-another-type":
+        kept.results["pool 3"] = msgspec.Raw(msgspec.msgpack.encode(["not", "a", "table"]))
+        path.write_bytes(_checked(msgspec.msgpack.encode(kept)))
+    else:
+        kept.results["pool 3"] = msgspec.Raw(msgspec.msgpack.encode({0: "1/0"}))
+        path.write_bytes(_checked(msgspec.msgpack.encode(kept)))
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES
+    assert stub.asked == recomputed
 
-        payload = msgspec.msgpack.encode(cache._Tables(cache._fingerprint(cls), {
-            "skill Guns (Pistol)": [(lv, 1, 0) for lv in range(41)]}))
-        path.write_bytes(hashlib.sha256(payload).digest() + payload)
-    assert _tables(cls()) == computed
+
+def test_a_damaged_file_is_made_again(cache_home):
+    _fill()
+    (path,) = cache_home.glob("stub-*.tables")
+    path.write_bytes(b"")
+    assert Stub().tables() == STUB_TABLES  # computed again ...
+    cache.save_all()
+    cache.forget()
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES  # ... and written: read back
+    assert stub.asked == []
 
 
 def test_stale_cache_is_ignored(cache_home, monkeypatch):
-    cls = default_registry().entry("gurps").cls
-    computed = _fill(cls)
+    _fill()
     # the same file under another fingerprint (as after an edit of a rule file)
-    monkeypatch.setattr(cache, "_fingerprint", lambda c: "another version of the rules")
-    system = cls()
-    calls = []
-    real = system.check_at
-    monkeypatch.setattr(system, "check_at", lambda *a, **k: calls.append(a) or real(*a, **k))
-    system.skill_ladder("Guns (Pistol)")
-    assert calls  # not trusted: computed
-    cache.forget()
-    monkeypatch.undo()
-    assert _tables(cls()) == computed
+    with monkeypatch.context() as m:
+        m.setattr(cache, "_fingerprint", lambda c: "another version of the rules")
+        stub = Stub()
+        assert stub.tables() == STUB_TABLES
+        assert stub.asked == ALL_ASKED  # not trusted: computed
+        cache.forget()
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES
+    assert stub.asked == []  # the file of the right fingerprint is still read
 
 
 def test_a_process_older_than_its_sources_trusts_no_one_elses_tables(cache_home, monkeypatch):
-    """Issue 16: a test run that imported the rules before another session edited them computed
-    ladders with the old code and wrote them under the fingerprint of the new files, and later
+    """A test run that imported the rules before another session edited them computed ladders
+    with the old code and wrote them under the fingerprint of the new files, and later
     processes read the old ladders back. A process whose sources changed after it started keeps
     a fingerprint of its own: it neither writes tables others trust nor reads theirs."""
     import time
 
-    cls = default_registry().entry("gurps").cls
     monkeypatch.setattr(cache, "_STARTED", time.time() + 60)  # started after every edit
-    clean = cache._fingerprint(cls)
+    clean = cache._fingerprint(Stub)
     cache.forget()
     monkeypatch.setattr(cache, "_STARTED", 0.0)  # every source file changed after it started
-    changed = cache._fingerprint(cls)
+    changed = cache._fingerprint(Stub)
     assert changed.startswith(clean) and changed != clean and str(os.getpid()) in changed
-    computed = _fill(cls)  # written under the process's own fingerprint
-    cache.forget()
+    _fill()  # written under the process's own fingerprint
     monkeypatch.setattr(cache, "_STARTED", time.time() + 60)
-    system = cls()
-    calls = []
-    real = system.check_at
-    monkeypatch.setattr(system, "check_at", lambda *a, **k: calls.append(a) or real(*a, **k))
-    system.skill_ladder("Guns (Pistol)")
-    assert calls  # not trusted by a process that is up to date: computed
-    assert _tables(cls()) == computed
+    stub = Stub()
+    assert stub.tables() == STUB_TABLES
+    assert stub.asked == ALL_ASKED  # not trusted by a process that is up to date: computed
 
 
 def test_process_start_is_now_or_before():
@@ -253,9 +327,12 @@ def test_unwritable_cache_is_not_an_error(tmp_path, monkeypatch):
     monkeypatch.setenv("XSYS_CACHE", "1")
     cache.forget()
     try:
-        cls = default_registry().entry("gurps").cls
-        assert _fill(cls)
-        assert cache.load_toml(ROOT / "plugins" / "gurps" / "tables.toml")
+        stub = Stub()
+        assert stub.tables() == STUB_TABLES
+        cache.save_all()  # cannot write: no error
+        assert blocker.read_text() == "not a directory"
+        with open(ROOT / "plugins" / "gurps" / "tables.toml", "rb") as fh:
+            assert cache.load_toml(ROOT / "plugins" / "gurps" / "tables.toml") == tomllib.load(fh)
     finally:
         cache.forget()
 
@@ -271,7 +348,7 @@ def test_toml_read_back_from_the_cache_is_the_same(path, cache_home):
         expected = tomllib.load(fh)
     first = cache.load_toml(path)  # parsed, and written to the cache
     assert first == expected
-    assert list((cache_home / "toml").glob("*.msgpack"))
+    assert len(list((cache_home / "toml").glob("*.msgpack"))) == 1
     again = cache.load_toml(path)  # read from the cache
     assert again == expected and again is not first
 
@@ -299,7 +376,7 @@ def test_toml_errors_are_tomllibs(tmp_path, cache_home):
 
 @pytest.mark.parametrize("module", ["coc", "coc_zh", "gurps", "nwod", "pl_trudnosc"])
 def test_every_plugin_tables_toml_goes_through_the_cache(module, monkeypatch):
-    """Each built-in plugin's tables.toml is read by ``cache.load_toml`` (issue 19: coc-zh's
+    """Each built-in plugin's tables.toml is read by ``cache.load_toml`` (coc-zh's
     tables skipped it), with tomllib's data."""
     import importlib
     import inspect

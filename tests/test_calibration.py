@@ -1,4 +1,4 @@
-"""Calibration (issue 16): competence is equated over the battery; converted NPCs land where a
+"""Calibration: competence is equated over the battery; converted NPCs land where a
 player of the target system would put them; the published tiers check the equating."""
 
 from pathlib import Path
@@ -73,7 +73,7 @@ def test_competence_is_the_true_score():
 
 
 @pytest.mark.parametrize("src,path,skill,target,tskill,lo,hi", [
-    # the issue's table: a GURPS patrol officer with Guns (Pistol)-13 was CoC Handgun 0
+    # the calibration table: a GURPS patrol officer with Guns (Pistol)-13 was CoC Handgun 0
     ("gurps", FIXTURES / "gurps/npcs/policeman.yaml", "Guns (Pistol)", "coc", "Handgun", 26, 75),
     # the CoC detective, Handgun 55, was nWoD Firearms 0 and nothing in the Polish system
     ("coc", FIXTURES / "coc/npcs/police_detective.yaml", "Handgun", "nwod", "Firearms", 2, 4),
@@ -114,7 +114,7 @@ def test_tiers_agree_within_one_tier_among_coc_gurps_nwod(cells):
 
 def test_most_conversions_land_in_the_target_tier_or_next(cells):
     """The measured state (docs/calibration.md): every one of the 200 within one tier, 162 in the
-    target's own (was 194 and 108 before the Polish mechanic exploding-2d6, issue 16)."""
+    target's own (was 194 and 108 before the Polish mechanic exploding-2d6)."""
     assert len(cells) == 200
     assert all(c.off_by <= 1 for c in cells), [c for c in cells if c.off_by > 1]
     exact = sum(c.off_by == 0 for c in cells)
@@ -157,7 +157,7 @@ def test_calibration_doc_is_up_to_date():
 
 
 def test_the_issue_examples_give_plausible_values():
-    """Issue 16's table, converted as a user would (--fresh): none at a floor or a ceiling (the
+    """The calibration table, converted as a user would (--fresh): none at a floor or a ceiling (the
     Polish Broń długa 4 was CoC 100 in every long-arm skill: now a CoC expert)."""
     rows = {(what, t): skills for what, t, skills in calibration.examples(ROOT)}
     assert 45 <= rows[("GURPS patrol officer, Guns (Pistol)-13", "coc")]["Handgun"] <= 65
@@ -234,7 +234,7 @@ def _fixture_misses():
 
 
 def test_no_fixture_skill_falls_to_a_floor_or_ceiling_or_two_tiers_off():
-    """Issue 16: no fixture NPC's firearm skill converts to the target's floor or ceiling unless
+    """No fixture NPC's firearm skill converts to the target's floor or ceiling unless
     the source is in its own lowest or highest tier, and none lands two tiers away. (Under the
     Polish exploding-trait mechanic there were 23, all to or from the Polish system.)"""
     assert _fixture_misses() == set()
@@ -297,7 +297,7 @@ PAIRS = [(a, b) for a in sorted(REG.keys()) for b in sorted(REG.keys()) if a != 
 @pytest.mark.parametrize("a,b", PAIRS)
 @pytest.mark.parametrize("cls", ["handgun", "rifle"])
 def test_tier_shooters_come_back_into_their_own_tier(a, b, cls):
-    """Issue 16: a tier NPC converts to b and back (remembered source stripped) into its own tier
+    """A tier NPC converts to b and back (remembered source stripped) into its own tier
     (the Polish untrained and master shooters missed by a tier under exploding-trait)."""
     A = REG.system(a)
     skill = A.skill_for_weapon(cls)
@@ -326,7 +326,7 @@ def _polish_npc_round_trip(target, motoryka, level):
 @pytest.mark.parametrize("target", ["coc", "coc-zh", "gurps", "nwod"])
 @pytest.mark.parametrize("motoryka", [1, 2, 3, 4, 5])
 def test_a_polish_shooter_comes_back_at_his_level_whatever_his_motoryka(target, motoryka):
-    """Issue 16: Motoryka 5 + Broń długa 5 went to CoC 100 and came back (fresh) at level 0: a
+    """Motoryka 5 + Broń długa 5 went to CoC 100 and came back (fresh) at level 0: a
     Motoryka point was a whole die (two skill levels), so at Motoryka 5 level 0 already matched
     CoC 100. Now every level comes back within one level, never lower for a higher level, and
     from CoC and coc-zh exactly but at their ceiling (Motoryka 5 level 5 is past CoC 100). GURPS
@@ -389,7 +389,7 @@ def test_generated_npcs_convert_in_order_without_their_source(pair, data):
 
 @pytest.mark.parametrize("key", sorted(REG.keys()))
 def test_total_darkness_stays_zero_lux_through_every_system(key):
-    """Issue 16, "situations that mean none stay none": a shot in total darkness (0 lx) reads
+    """Situations that mean none stay none: a shot in total darkness (0 lx) reads
     back from each system as 0 lx, not as its darkest step's middle (GURPS read 5e-06 lx)."""
     from xsys.conversions import api
     from xsys.core import codec

@@ -1,4 +1,4 @@
-"""Issue 15, the command line as a user meets it: the installed console script, run as a
+"""The command line as a user meets it: the installed console script, run as a
 real subprocess, never prints a traceback. Usage errors, bad options, special files,
 closed or full standard streams, Ctrl-C and broken pipes each end with one line on stderr
 and a documented exit status, and write no output file."""

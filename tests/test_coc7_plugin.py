@@ -1,4 +1,4 @@
-"""The out-of-tree Call of Cthulhu 7th edition plugin (fixtures/plugins/xsys-coc7, issue 9).
+"""The out-of-tree Call of Cthulhu 7th edition plugin (fixtures/plugins/xsys-coc7).
 
 Two parts:
 

@@ -1,4 +1,4 @@
-"""The xsys conformance kit for `coc` (DESIGN §5)."""
+"""The xsys conformance kit for `coc`."""
 
 from xsys.testing import conformance_suite
 

@@ -294,8 +294,8 @@ def test_npc_from_foreign_combatant_derives_everything():
     assert npc.skills["Handgun"] == 45 and npc.armor[0].A == 14 and npc.armor[0].B == 7
     assert npc.weapons[0].damage == "1d10+2" and npc.weapons[0].skill == "Handgun"  # 800 J (coc-ja.damage)
     assert npc.HP == -(-(npc.CON + npc.SIZ) // 2) and npc.STR > 10
-    # CoC has Fist/Punch (issue 17): brawl is written, not reported missing
-    # (issue 20: brawl 0.4 is a close-combat competence, equated at his own STR and SIZ)
+    # CoC has Fist/Punch: brawl is written, not reported missing
+    # (brawl 0.4 is a close-combat competence, equated at his own STR and SIZ)
     at = {"STR": npc.STR, "SIZ": npc.SIZ, "@key": "brawl"}
     # (below the Fist/Punch base 50, coc-ja.skills: written at the base, which a CoC sheet starts at)
     assert SYS.level_for("Fist/Punch", 0.4, at) < 50

@@ -270,7 +270,7 @@ def test_darkness_levels_and_effects():
     day = SYS.check(_lit(10_000))
     moon = SYS.check(_lit(0.25))  # "只有月光程度的照明": at least halved
     dark = SYS.check(_lit(0.0))  # "極限值01"
-    assert moon.target == day.target // 2  # "at least halved": rounded down (issue 18)
+    assert moon.target == day.target // 2  # "at least halved": rounded down
     assert dark.target == 1 and dark.chance == F(1, 100)
     assert "coc-zh.darkness" in moon.rules() and "coc-zh.darkness" in dark.rules()
     # starlight is still "dim" here (coc-ja has a x1/5 starlight level)
@@ -351,10 +351,11 @@ def test_parry_rules():
     assert not rules.can_parry("bullet", "rifle").allowed  # coc-zh.parry.bullets
     assert rules.can_parry("bodily", "bodily").rule == "coc-zh.parry.bodily"
     p = rules.can_parry("impaling melee", "bodily")
-    assert p.allowed and p.takes_damage
+    assert (p.allowed, p.takes_damage, p.rule) == (True, True, "coc-zh.parry.vs-weapons")
     g = rules.can_parry("impaling melee", "bodily", touch_range=True, parrier_DEX=14, attacker_DEX=12)
     assert g.allowed and g.by_grapple and not g.takes_damage
-    assert rules.can_parry("impaling melee", "shotgun").allowed
+    s = rules.can_parry("impaling melee", "shotgun")
+    assert (s.allowed, s.takes_damage, s.rule) == (True, False, "coc-zh.parry.firearms")
     assert not rules.can_parry("impaling melee", "handgun").allowed
     assert rules.parries_per_round() == 1
     assert rules.parry_chance(55) == F(55, 100)
@@ -426,7 +427,7 @@ def test_nij_iiia_vest_converts_by_what_it_is():
 def test_15_cm_concrete_trace_shows_both_lists():
     conv = api.convert(COC_FIXTURES / "scenarios" / "dunwich_farmhouse.yaml", "coc-zh")
     cover = [t for t in conv.trace if t.path.endswith(".cover")]
-    assert cover
+    assert [t.path for t in cover] == ["$.scenes[0].shots[0].cover"]  # the shot at the cultist in cover
     t = cover[0]
     assert set(t.rules) == {"coc-ja.armor.table", "coc-zh.armor.table"}
     assert "coc-ja.armor.table: 40/20" in t.note and "coc-zh.armor.table: 9" in t.note
@@ -486,7 +487,7 @@ def test_zh_only_skills_survive_a_trip_through_coc():
 
 def test_fist_punch_meets_other_systems_as_brawl():
     neutral = SYS.npc_to_neutral(api.load(ZH_FIXTURES / "npcs" / "inspector_chen.yaml").document).value
-    # issue 20: equated over the close-combat battery at his STR 14 + SIZ 12 (+1d4), not the roll's 70%
+    # equated over the close-combat battery (core.melee) at his STR 14 + SIZ 12 (+1d4), not the roll's 70%
     assert neutral.skills["brawl"] == pytest.approx(SYS.competence("Fist/Punch", 70, {"STR": 14, "SIZ": 12,
                                                                                          "@key": "brawl"}))
     assert neutral.skills["melee"] == pytest.approx(SYS.competence("Club", 60, {"STR": 14, "SIZ": 12, "@key": "melee"}))
@@ -501,11 +502,11 @@ def test_native_armor_item_documents():
 def test_the_neutral_model_wins_over_a_stale_parent_copy():
     npc = api.load(ZH_FIXTURES / "npcs" / "inspector_chen.yaml").document
     comb = SYS.npc_to_neutral(CocZhNpc(**{f: getattr(npc, f) for f in CocZhNpc.__struct_fields__})).value
-    # coc has Fist/Punch now (issue 17): the neutral brawl carries it, no copy is written for coc
+    # coc has Fist/Punch now: the neutral brawl carries it, no copy is written for coc
     assert "Fist/Punch" not in comb.native["coc"].get("skills", {})
     edited = msgspec.structs.replace(comb, skills={**comb.skills, "brawl": 0.7},
                                      native={"coc": comb.native["coc"]})
     back = SYS.npc_from_neutral(edited).value
-    at = {"STR": back.STR, "SIZ": back.SIZ, "@key": "brawl"}  # issue 20: equated at his STR and SIZ
+    at = {"STR": back.STR, "SIZ": back.SIZ, "@key": "brawl"}  # equated at his STR and SIZ (core.melee)
     # (0.7: above the Fist/Punch base 50, under which a sheet is written at the base)
     assert back.skills["Fist/Punch"] == SYS.level_for("Fist/Punch", 0.7, at) > 50 and back.skills["Kick"] == 40

@@ -1,4 +1,4 @@
-"""The xsys conformance kit for `coc-zh` (DESIGN §5)."""
+"""The xsys conformance kit for `coc-zh`."""
 
 from xsys.testing import conformance_suite
 

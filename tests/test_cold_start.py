@@ -1,4 +1,4 @@
-"""Cold start (issue 19): a built-in command is built alone, the plugins' entry points come
+"""Cold start: a built-in command is built alone, the plugins' entry points come
 from the on-disk cache while the installed distributions are unchanged (importlib.metadata
 is then not imported), and they are the same entry points importlib.metadata finds."""
 

@@ -100,7 +100,7 @@ def test_ten_again_against_deep_icepool_explosion():
         assert abs(float(die.probability(k)) - float(dice.die_successes()[k])) < 1e-12
 
 
-# ---- tail sums of weighted distributions (issue 19) -----------------------------------
+# ---- tail sums of weighted distributions -----------------------------------
 
 def _slow(dist, k, op):
     return sum((p for v, p in dist.items() if op(v, k)), F(0))

@@ -1,4 +1,4 @@
-"""A converted document edited by hand, converted back (issue 17, "Edited documents"):
+"""A converted document edited by hand, converted back ("Edited documents"):
 only what the edit changed is converted afresh, everything else comes back from the
 remembered source, and a warning names the edited and the reconverted fields. ``--fresh``
 still ignores the remembered source altogether."""
@@ -51,7 +51,7 @@ def test_an_edit_to_the_notes_keeps_every_skill_and_characteristic(to):
     there[_notes_field(there, SOURCE["notes"])] = "Met him at the docks; he owes us."
     back = api.convert(api.from_plain(there, "<edited>"), "coc")
     doc = _plain(back.document)
-    # the issue's example: Dodge 30 and Sneak 20 stay, Handgun stays 35, EDU stays 8
+    # the worked example: Dodge 30 and Sneak 20 stay, Handgun stays 35, EDU stays 8
     assert doc["skills"] == SOURCE["skills"]
     assert doc["skills"]["Dodge"] == 30 and doc["skills"]["Sneak"] == 20 and doc["skills"]["Handgun"] == 35
     assert _stats(doc) == {k: v for k, v in _stats(SOURCE).items()}

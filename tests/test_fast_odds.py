@@ -1,9 +1,10 @@
-"""Issue 19 (warm odds): the memoised rule helpers answer exactly what the plain
-computations answer (the same Fractions, the same order), and hand out new objects."""
+"""The memoised rule helpers behind warm odds answer the rules' numbers, worked by hand
+here from the rule digests (coc-ja.autofire.hits, coc-ja.aimed.effects, pl.shoot,
+pl.grenade, gurps.hit-location), in the same order every time, and hand out new objects
+(changing an answer does not change the remembered one)."""
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction as F
 
 import pytest
@@ -11,113 +12,110 @@ import pytest
 from xsys.plugins.coc import rules
 
 
-def _plain_autofire(modified: int, unmodified: int, rounds: int) -> dict[int, F]:
-    out: dict[int, F] = {}
-    for roll in range(1, 101):
-        h = rules.autofire_hits(roll, modified, unmodified, rounds)
-        out[h] = out.get(h, F(0)) + F(1, 100)
-    return out
-
-
-@pytest.mark.parametrize("modified,unmodified,rounds",
-                         list(itertools.product((-5, 0, 5, 17, 33, 60, 99, 104), (0, 33, 60, 100), (1, 2, 3, 5, 10))))
-def test_autofire_hit_distribution_is_the_plain_count(modified, unmodified, rounds):
+# coc-ja.autofire.hits: roll d100 once; roll <= M: 1 + floor((M - roll) / 5) hits, at most
+# the rounds fired; M < roll <= S: exactly 1 hit; else none. Counted over the 100 rolls,
+# listed in roll order (the most hits first).
+@pytest.mark.parametrize("modified,unmodified,rounds,want", [
+    # rolls 1-7: 3 hits (capped), 8-12: 2, 13-17: 1, 18-33: 1 (unmodified skill), 34-100: 0
+    (17, 33, 3, {3: F(7, 100), 2: F(5, 100), 1: F(21, 100), 0: F(67, 100)}),
+    # at the 5% floor: rolls 1-5 give 1 + 0 hits, however many rounds; 6-60 the one hit
+    (5, 60, 10, {1: F(60, 100), 0: F(40, 100)}),
+    # M = S: rolls 1-55 give 2+ hits (2 rounds), 56-60 one
+    (60, 60, 2, {2: F(55, 100), 1: F(5, 100), 0: F(40, 100)}),
+    # M above 100: rolls 1-84 give 5 (all rounds), 85-89: 4, 90-94: 3, 95-99: 2, 100: 1
+    (104, 100, 5, {5: F(84, 100), 4: F(5, 100), 3: F(5, 100), 2: F(5, 100), 1: F(1, 100)}),
+    # nothing to roll under: no hit
+    (-5, 0, 3, {0: F(1)}),
+])
+def test_autofire_hit_distribution_worked_examples(modified, unmodified, rounds, want):
     got = rules.autofire_hit_distribution(modified, unmodified, rounds)
-    want = _plain_autofire(modified, unmodified, rounds)
     assert got == want and list(got) == list(want)
     got[99] = F(1)  # a new dict each call: the remembered answer is not changed
-    assert rules.autofire_hit_distribution(modified, unmodified, rounds) == want
+    again = rules.autofire_hit_distribution(modified, unmodified, rounds)
+    assert again == want and list(again) == list(want)
 
 
-def _plain_shot_damage(text, chance, parts):
-    once, twice = rules.damage_distribution(text), rules.damage_rolled_twice(text)
-    out: dict[int, F] = {0: 1 - chance}
-    for weight, armor, doubled in parts:
-        for v, p in (twice if doubled else once).items():
-            d = max(0, v - armor)
-            out[d] = out.get(d, F(0)) + weight * p
-    return {str(v): f"{p.numerator}/{p.denominator}" for v, p in sorted(out.items()) if p}
+# one shot's damage (coc-ja.aimed.effects for the doubled hit): a miss does 0; a hit rolls the
+# damage (twice, added, for an impale), less the armor of the location hit, never below 0
+@pytest.mark.parametrize("text,chance,parts,want", [
+    # 1d10 - 3: 0 on 1-3, then 1..7 at 1/10 each; half the shots hit
+    ("1d10", F(1, 2), [(F(1, 2), 3, False)],
+     {"0": "13/20", "1": "1/20", "2": "1/20", "3": "1/20", "4": "1/20", "5": "1/20", "6": "1/20", "7": "1/20"}),
+    # 1d4 rolled twice (2..8 as 1,2,3,4,3,2,1 sixteenths) less armor 1, every shot hits
+    ("1d4", F(1), [(F(1), 1, True)],
+     {"1": "1/16", "2": "1/8", "3": "3/16", "4": "1/4", "5": "3/16", "6": "1/8", "7": "1/16"}),
+    # a hit on 1d4: 1/10 an impale without armor, 2/5 once against armor 2 (0, 0, 1, 2)
+    ("1d4", F(1, 2), [(F(1, 10), 0, True), (F(2, 5), 2, False)],
+     {"0": "7/10", "1": "1/10", "2": "17/160", "3": "1/80", "4": "3/160", "5": "1/40", "6": "3/160",
+      "7": "1/80", "8": "1/160"}),
+    # armor as high as the best roll: every hit does 0
+    ("1d8", F(37, 100), [(F(37, 100), 8, False)], {"0": "1/1"}),
+    # no chance to hit
+    ("2d6+4", F(0), [], {"0": "1/1"}),
+])
+def test_shot_damage_distribution_worked_examples(text, chance, parts, want):
+    for _ in range(2):  # computed, then remembered
+        got = rules.shot_damage_distribution(text, chance, parts)
+        assert got == want and list(got) == list(want)
+    got["99"] = "1/1"
+    assert rules.shot_damage_distribution(text, chance, parts) == want
 
 
-@pytest.mark.parametrize("text", ["1d10", "1d8", "2d6+4", "1d10+1d4+2", "4d6", "1d6-1"])
-@pytest.mark.parametrize("armor", [0, 1, 3, 8, 30])
-def test_shot_damage_distribution_is_the_plain_sum(text, armor):
-    for chance in (F(0), F(1, 100), F(37, 100), F(1)):
-        for parts in ([], [(chance, armor, False)], [(chance / 5, armor, True), (chance * 4 / 5, 0, False)],
-                      [(F(1, 100), armor, True), (F(3, 100), armor + 1, True), (chance / 2, armor, False)]):
-            got = rules.shot_damage_distribution(text, chance, parts)
-            want = _plain_shot_damage(text, chance, parts)
-            assert got == want and list(got) == list(want)
+# pl.shoot: a passed test hits; each additional success adds 1 damage point to the weapon's
+# base damage. pl.grenade: additional successes catch more enemies, not more damage. Soak
+# (armor and barrier) comes off the hit, never below 0. The test's successes: 0 = failed,
+# 1 + k = passed with k additional successes.
+PL_DIST = {0: F(1, 2), 1: F(1, 4), 2: F(1, 8), 3: F(1, 8)}
+PL_OUTCOMES = {"0 additional": F(1, 4), "1 additional": F(1, 8), "2 additional": F(1, 8)}
 
 
-def _plain_pl(dist, scale, base, soak, thrown):
-    """PlTrudnosc.check_at's damage part as it is written there."""
-    from xsys.core.trace import fraction_text
-
-    ZERO, ONE = F(0), F(1)
-    damage = {}
-    for k, p in dist.items():
-        if k == 0:
-            continue
-        bonus = 0 if thrown else k - 1
-        d = max(0, base + bonus - soak)
-        damage[d] = damage.get(d, ZERO) + p * scale
-    miss = ONE - sum(damage.values(), ZERO)
-    if miss:
-        damage[0] = damage.get(0, ZERO) + miss
-    mean = float(sum((v * p for v, p in damage.items()), ZERO))
-    outcomes = {f"{k - 1} additional": p * scale for k, p in sorted(dist.items()) if k >= 1}
-    return {str(v): fraction_text(p) for v, p in sorted(damage.items())}, mean, outcomes
-
-
-@pytest.mark.parametrize("mechanic", ["exploding-2d6", "exploding-trait", "exploding-d6", "sum-d6", "per-die-d10"])
-def test_pl_shot_damage_is_the_plain_computation(mechanic):
+@pytest.mark.parametrize("scale,base,soak,thrown,want_damage,want_mean,want_outcomes", [
+    # base 3: a pass does 3, one more success 4, two more 5
+    (F(1), 3, 0, False, {"0": "1/2", "3": "1/4", "4": "1/8", "5": "1/8"}, 15 / 8, PL_OUTCOMES),
+    # soak 4: 3 and 4 points are stopped, 5 does 1
+    (F(1), 3, 4, False, {"0": "7/8", "1": "1/8"}, 1 / 8, PL_OUTCOMES),
+    # a modifier that halves the chance of every outcome: the rest are misses
+    (F(1, 2), 3, 0, False, {"0": "3/4", "3": "1/8", "4": "1/16", "5": "1/16"}, 15 / 16,
+     {k: p / 2 for k, p in PL_OUTCOMES.items()}),
+    # a grenade, base 4 less soak 1: every hit does 3, whatever the additional successes
+    (F(1), 4, 1, True, {"0": "1/2", "3": "1/2"}, 3 / 2, PL_OUTCOMES),
+])
+def test_pl_shot_damage_worked_examples(scale, base, soak, thrown, want_damage, want_mean, want_outcomes):
     from xsys.plugins.pl_trudnosc import rules as pl_rules
-    from xsys.plugins.pl_trudnosc.system import MECHANICS
 
-    mech = MECHANICS[mechanic]
     pl_rules.clear_caches()
-    for trait, level, extra, trudnosc in [(2, 0, 0, 10), (3, 2, 1, 20), (4, 3, -1, 25), (5, 5, 2, 40), (1, 0, 0, 35)]:
-        dist = mech.successes(trait, level, extra, trudnosc)
-        for scale in (F(1), F(1, 2), F(0), F(3, 7)):
-            for base, soak, thrown in [(3, 0, False), (3, 2, False), (1, 5, False), (4, 1, True)]:
-                key = (mech.key, trait, level, extra, trudnosc)
-                for _ in range(2):  # computed, then remembered
-                    got = pl_rules.shot_damage(key, dist, scale, base, soak, thrown)
-                    want = _plain_pl(dist, scale, base, soak, thrown)
-                    assert got == want and list(got[0]) == list(want[0]) and list(got[2]) == list(want[2])
-                    assert type(got[1]) is float
-                got[0]["x"] = "1/1"  # new dicts: the remembered answer is not changed
-                assert pl_rules.shot_damage(key, dist, scale, base, soak, thrown)[0] == want[0]
+    key = ("worked example", 3, 2, 0, 20)  # stands for the mechanic and test that give PL_DIST
+    for _ in range(2):  # computed, then remembered
+        damage, mean, outcomes = pl_rules.shot_damage(key, PL_DIST, scale, base, soak, thrown)
+        assert damage == want_damage and list(damage) == list(want_damage)
+        assert type(mean) is float and mean == want_mean
+        assert outcomes == want_outcomes and list(outcomes) == list(want_outcomes)
+    damage["x"] = "1/1"  # new dicts: the remembered answer is not changed
+    assert pl_rules.shot_damage(key, PL_DIST, scale, base, soak, thrown)[0] == want_damage
 
 
-def _plain_gurps(hit, chance, redirect, redirect_p):
-    """Gurps._evaluate's damage distribution as it is written there."""
-    from xsys.core.trace import fraction_text
-
-    per_shot = {int(k): F(v) * chance for k, v in hit.items()}
-    if redirect is not None and redirect_p:
-        for k, v in redirect.items():
-            per_shot[int(k)] = per_shot.get(int(k), F(0)) + F(v) * redirect_p
-    per_shot[0] = per_shot.get(0, F(0)) + (1 - chance - redirect_p)
-    return {str(k): fraction_text(p) for k, p in sorted(per_shot.items()) if p}
+# gurps.hit-location: on some called locations a roll of exactly the target number + 1 hits
+# another location instead of missing. Target number 10 on 3d6: hit 108/216 = 1/2, a roll of
+# 11 is 27/216 = 1/8; the rest (3/8) misses.
+HIT = {"0": "1/6", "2": "1/2", "4": "1/3"}  # damage past DR of a hit on the called location
+OTHER = {"1": "1/2", "3": "1/2"}  # of a hit on the other location
 
 
-def test_gurps_shot_damage_is_the_plain_computation():
+@pytest.mark.parametrize("chance,redirect,redirect_p,want", [
+    # 0: 1/2 x 1/6 + 3/8 = 11/24; 1 and 3: 1/8 x 1/2; 2: 1/2 x 1/2; 4: 1/2 x 1/3
+    (F(1, 2), OTHER, F(1, 8), {"0": "11/24", "1": "1/16", "2": "1/4", "3": "1/16", "4": "1/6"}),
+    # no redirection: 0 is 1/2 x 1/6 + 1/2
+    (F(1, 2), None, F(0), {"0": "7/12", "2": "1/4", "4": "1/6"}),
+    (F(1, 2), OTHER, F(0), {"0": "7/12", "2": "1/4", "4": "1/6"}),  # a location given, never hit
+    (F(1), None, F(0), HIT),
+    (F(0), None, F(0), {"0": "1/1"}),
+])
+def test_gurps_shot_damage_worked_examples(chance, redirect, redirect_p, want):
     from xsys.plugins.gurps import rules as g_rules
-    from xsys.plugins.gurps.system import _damage_past_dr
 
     g_rules.clear_caches()
-    dists = [_damage_past_dr(code, dr, mult, cap)[1] for code, dr, mult, cap in
-             [(7, 0, F(1), None), (10, 2, F(4), None), (13, 6, F(3, 2), None), (9, 1, F(1), 5), (4, 30, F(1), None)]]
-    for hit in dists:
-        for chance in (F(0), F(1, 216), F(181, 216), F(1)):
-            for redirect, rp in [(None, F(0)), (dists[1], F(0)), (dists[1], F(25, 216)), (dists[3], F(27, 216))]:
-                if chance + rp > 1:
-                    continue
-                for _ in range(2):  # computed, then remembered
-                    got = g_rules.shot_damage(hit, chance, redirect, rp)
-                    want = _plain_gurps(hit, chance, redirect, rp)
-                    assert got == want and list(got) == list(want)
-                got["x"] = "1/1"
-                assert g_rules.shot_damage(hit, chance, redirect, rp) == want
+    for _ in range(2):  # computed, then remembered
+        got = g_rules.shot_damage(HIT, chance, redirect, redirect_p)
+        assert got == want and list(got) == list(want)
+    got["x"] = "1/1"
+    assert g_rules.shot_damage(HIT, chance, redirect, redirect_p) == want

@@ -1,4 +1,4 @@
-"""Format plugins for the JSON where game masters keep NPCs (issue 20): CCFOLIA clipboard
+"""Format plugins for the JSON where game masters keep NPCs: CCFOLIA clipboard
 characters (import and export), Foundry VTT CoC7 actors (import and export, data models of
 Foundry 9 and 10+), Dhole's House exports and Foundry VTT mta (Chronicles of Darkness) actors
 (import). Each .json is claimed by its shape; JSON nobody claims keeps its old errors."""
@@ -96,7 +96,7 @@ def test_ccfolia_reads_params_commands_and_japanese_skill_names():
     rep = report(loaded)
     paths = {u["path"] for u in rep["unread"]}
     # SAN 55 = POW x 5 and MP = POW are what coc derives: not reported; a dice choice is; the punch
-    # is the document's melee attack (issue 20)
+    # is the document's melee attack
     assert paths == {"$.data.commands line 11"}
     (m,) = d.melee
     assert (m.name, m.skill, m.damage) == ("こぶし", "Fist/Punch", "1d3+1d4")
@@ -145,7 +145,7 @@ def test_foundry_coc7_divides_seventh_edition_characteristics_by_five_and_says_s
     assert (w.name, w.skill, w.damage, w.capacity) == (".38 Revolver", "Handgun", "1d10", 6)
     rep = report(loaded)
     assert any("divided by 5" in a and a.startswith("$.system.characteristics") for a in rep["assumed"])
-    assert "unread" not in rep  # the unarmed attack is the document's melee attack (issue 20)
+    assert "unread" not in rep  # the unarmed attack is the document's melee attack
     (m,) = d.melee
     assert (m.name, m.skill, m.damage) == ("Unarmed", "Fist/Punch", "1d3+db")
     assert d.Luck == 45 and d.SAN is None  # a 7e Luck is rolled: the NPC's own (SAN 70 = POW 70: derived)

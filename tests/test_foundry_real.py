@@ -125,7 +125,7 @@ def test_an_investigators_base_formula_is_evaluated_then_the_adjustments_added(t
     assert doc["skills"]["Dodge"] == 30 + 10 + 3
     assert doc["skills"]["Credit Rating"] == 40
     assert "Own Trade" not in doc["skills"]  # 320%: beyond coc's 0-200, said
-    assert "320" in unread(doc)["$.items[3].system"]
+    assert unread(doc)["$.items[3].system"] == "skill 'Own Trade' 320% (coc holds 0-200%)"
 
 
 def test_a_formula_that_cannot_be_evaluated_loses_that_skill_only(tmp_path):

@@ -229,7 +229,7 @@ def test_deep_json_is_a_clean_error(tmp_path, toy_registry):
     assert str(f) in err.value.line()
 
 
-# ---- attack families of issue 15: dotted keys, unit overflow, special files at -o ----
+# ---- attack families: dotted keys, unit overflow, special files at -o ----
 
 def _toml_key_part(draw_part: str, style: int) -> str:
     return [draw_part, f'"{draw_part}"', f"'{draw_part}'"][style]

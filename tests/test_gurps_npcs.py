@@ -157,7 +157,7 @@ def test_native_only_fields_are_reported(gurps):
     n = GurpsShot(level=14, weapon="glock-17", distance=Length(10.0), pop_up=True, opportunity_hexes=3)
     res = gurps.shot_to_neutral(n)
     paths = {l.path for l in res.losses if l.kind == "unsupported-field"}
-    # gurps.ranged-modifiers.pop_up crosses as the shooter's own cover (issue 18)
+    # gurps.ranged-modifiers.pop_up crosses as the shooter's own cover
     assert paths == {"$.opportunity_hexes"}
     assert float(res.value.shooter.cover.exposure) < 1
 

@@ -1,4 +1,4 @@
-"""Hostile plugins are contained (issue 15): a plugin that raises (at import, in any hook,
+"""Hostile plugins are contained: a plugin that raises (at import, in any hook,
 in a format reader, in a command), returns the wrong type, calls sys.exit, hangs at
 import, or claims what is already taken (the system key `gurps`, the catalog id
 `glock-17`, an extension, a command) is reported with its distribution name and skipped;

@@ -1,4 +1,4 @@
-"""A command pays only for what it uses (issue 10): one system is loaded through the
+"""A command pays only for what it uses: one system is loaded through the
 plugin of the same name; everything is collected (and checked for clashes) when all
 systems are listed; pint and icepool stay out of ordinary commands."""
 
@@ -64,7 +64,7 @@ def test_one_system_is_loaded_through_its_own_plugin(dist):
 
 def test_listing_collects_everything_and_finds_clashes(dist):
     # a key claimed twice goes to the plugin named after it; the other is reported broken,
-    # naming the holder, and a plugin whose hook raises is reported too (issue 15)
+    # naming the holder, and a plugin whose hook raises is reported too
     reg = Registry(entry_points=dist.entry_points)
     assert reg.system("toy").key == "toy"
     assert reg.keys() == ["toy"] and reg.entry("toy").plugin == "toy"

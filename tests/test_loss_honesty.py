@@ -1,4 +1,4 @@
-"""The loss report says what was lost, and only that (issue 17, "Honest loss report"):
+"""The loss report says what was lost, and only that ("Honest loss report"):
 no system is said to lack a skill it has, no skill is invented on the way, a value pushed
 to a system's lowest or highest level is a ``clamped`` warning that ``--strict`` counts,
 and every path is one the source document has."""
@@ -43,7 +43,7 @@ def test_call_of_cthulhu_is_not_said_to_lack_the_skills_it_has(to):
     assert said == [], said
     for neutral, native in SHEET.items():
         assert native in conv.document.skills, f"{neutral} should land on {native}"
-        # brawl is a close-combat competence (issue 20: the close-combat battery), not a roll chance
+        # brawl is a close-combat competence (the close-combat battery), not a roll chance
         want = 40 if neutral != "brawl" else api.system_for(to).level_for(native, 0.4, {"@key": "brawl"})
         assert conv.document.skills[native] == pytest.approx(want, abs=3)
 
@@ -92,9 +92,11 @@ def test_a_skill_below_the_lowest_level_is_a_clamped_warning():
 
 
 def test_a_skill_above_the_highest_level_is_a_clamped_warning():
-    # a Polish master with the top Motoryka is past CoC 100 (issue 16: since exploding-2d6 the
+    # a Polish master with the top Motoryka is past CoC 100 (since exploding-2d6 the
     # fixture sergeant, Motoryka 4 and Broń długa 4, is a CoC expert, no longer past the top)
-    src = {"system": "pl-trudnosc", "kind": "npc", "imię": "Mistrz", "Motoryka": 5, "umiejętności": {"Broń długa": 5}}
+    # (with his rifle: Broń długa covers every long arm, and CoC writes the one his weapon uses)
+    src = {"system": "pl-trudnosc", "kind": "npc", "imię": "Mistrz", "Motoryka": 5, "umiejętności": {"Broń długa": 5},
+           "broń": [{"nazwa": "Karabin wyborowy", "rodzaj": "długa", "obrażenia": 9}]}
     conv = api.convert(src, "coc", fresh=True)
     clamps = [x for x in conv.losses if x.kind == "clamped"]
     assert any(x.path == "$.umiejętności.Broń długa" and "highest level" in x.message
@@ -249,10 +251,10 @@ def test_a_variants_copy_for_its_parent_is_not_a_second_loss(to):
     assert [x.path for x in conv.losses if "Sneak" in x.message] == ["$.skills.Sneak"]
 
 
-# ---- a CoC weapon's carry and a Polish target in the open (issue 17) ---------------------
+# ---- a CoC weapon's carry and a Polish target in the open ---------------------
 
 def test_a_coc_weapons_carry_is_reported_where_it_is_carried():
-    # issue 20: no other system has a holster: the carry rides in nwod's carried block, and the
+    # no other system has a holster: the carry rides in nwod's carried block, and the
     # report says so at the weapon's own carry (info, not a strict loss)
     conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "gangster_tommy_gun.yaml", "nwod", fresh=True)
     carry = [x for x in conv.losses if x.path.endswith(".carry")]

@@ -1,4 +1,4 @@
-"""Nothing is lost without a report (issue 15): every field a target system cannot
+"""Nothing is lost without a report: every field a target system cannot
 express is in the loss report, with a path that exists in the source document, and
 `--strict` sees it -- also when a converted document's remembered source is restored.
 
@@ -119,7 +119,7 @@ def check_report(kind: str, item, doc_plain: dict, to: str) -> None:
         assert found, f"{to}: {path} {was!r} came back as {now!r} and is not in the loss report"
         if now is None and not path.startswith("$.native"):
             # gone altogether: a real loss (unless the system writes the field for other values)
-            # or carried: the written document holds it in its carried block (issue 20)
+            # or carried: the written document holds it in its carried block
             out = codec.to_builtins(conv.document)
             carried_at = [m.group(1) for x in found if x.kind == "kept-verbatim"
                           for m in [re.search(r"carried verbatim at carried\.([^.\s]+\.[^.\s;]+)", x.message)] if m]
@@ -192,7 +192,7 @@ def test_every_field_a_system_cannot_write_is_reported_for_npcs(npc):
         check_report("npc", npc, plain, to)
 
 
-# ---- the cases of the issue ---------------------------------------------------------
+# ---- the reported cases -------------------------------------------------------------
 
 RICH = {
     "system": "neutral", "kind": "shot", "name": "rich",
@@ -281,7 +281,7 @@ def test_cli_restoring_never_bypasses_strict(tmp_path):
     assert r.returncode == 1 and not p3.exists() and "$.skills.Dodge" in r.stderr, r.stderr
     r = run("convert", c2, "--to", "gurps", "-o", g3)
     out = yaml.safe_load(g3.read_text())
-    # GURPS has no Off-hand Shooting: carried in its carried block (issue 20), and said so
+    # GURPS has no Off-hand Shooting: carried in its carried block, and said so
     assert out["carried"]["coc"]["skills"] == {"Off-hand Shooting": 10}
     assert any(x["path"] == "$.skills.Off-hand Shooting" and "not expressible in gurps" in x["message"]
                for x in out["xsys"]["losses"])

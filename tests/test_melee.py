@@ -1,4 +1,4 @@
-"""Issue 20, "melee attacks convert like firearms where feasible": a close-combat weapon crosses
+"""Melee attacks convert like firearms where feasible: a close-combat weapon crosses
 as what it is (its class: fists, knife, club, sword, axe, spear, improvised) with the neutral skill
 it is wielded with (brawl / melee), each system writes its own line for the class (rule IDs
 coc-ja.melee, gurps.melee, nwod.melee, assumed, in the trace), and the source's exact line rides

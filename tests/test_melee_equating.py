@@ -1,4 +1,4 @@
-"""Issue 20 / issue 16: close-combat skills (neutral brawl and melee) are equated over the
+"""Close-combat skills (neutral brawl and melee) are equated over the
 close-combat battery (core.melee), at the NPC's own characteristics, like firearms; every native
 close-combat skill holds a neutral one; a target writes the skill its melee lines use."""
 

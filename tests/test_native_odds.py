@@ -1,4 +1,4 @@
-"""Issue 18: `xsys odds` on a native shot is that system's own native check (`check_native`);
+"""`xsys odds` on a native shot is that system's own native check (`check_native`);
 every other system checks the neutral shot and its result carries the losses of the way there."""
 
 from __future__ import annotations

@@ -398,8 +398,8 @@ def test_npc_round_trip_without_native_block(path):
     back = SYS.npc_from_neutral(comb).value
     for a in SYS.ATTRIBUTES:
         assert getattr(back, a) == getattr(npc, a), a
-    # skills with a neutral equivalent come back; Intimidation has none (issue 17: no invented
-    # "courage"): it is nWoD-only data, carried verbatim (issue 20) as Resolve, merits and
+    # skills with a neutral equivalent come back; Intimidation has none (no invented
+    # "courage"): it is nWoD-only data, carried verbatim as Resolve, merits and
     # specialties are
     assert back.skills == npc.skills
     assert (back.merits, back.specialties) == (npc.merits, npc.specialties)

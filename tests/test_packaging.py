@@ -1,6 +1,6 @@
 """The distribution installs as a wheel into a fresh virtual environment: `xsys --help`
 works, `import xsys.core` works, and no top-level `core`/`plugins` package lands in
-site-packages (DESIGN §1)."""
+site-packages."""
 
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""pl-trudnosc: the Polish firefight rules (seed 001_b9af1ba476f3eeb3.txt, digest
+"""pl-trudnosc: the Polish firefight rules (the Polish firefight text, digest
 shared/rules/polish-firefight.md). Hand-computed Trudność, the aiming and suppression
 tables, exact chances of both mechanics against closed forms, monotonicity, round trips."""
 
@@ -77,7 +77,7 @@ def test_environment_variable_is_the_fallback_default(monkeypatch):
     assert PlTrudnosc().mechanic.key == "per-die-d10"
     assert PlTrudnosc(PlSettings(mechanic="sum-d6")).mechanic.key == "sum-d6"  # settings win
     monkeypatch.delenv("XSYS_PL_MECHANIC")
-    # pl.resolution: the default is exploding-2d6 (issue 16: the assumed tiers read as the
+    # pl.resolution: the default is exploding-2d6 (the assumed tiers read as the
     # other systems' published tiers)
     assert PlTrudnosc().mechanic.key == "exploding-2d6"
     monkeypatch.setenv("XSYS_PL_MECHANIC", "3d20")
@@ -118,7 +118,7 @@ def test_third_mechanic_is_one_registry_entry(monkeypatch):
     (shot("rifle", 35), 11),
     (shot("rifle", 36), 12),
     (shot("rifle", 125), 20),
-    # the issue's example: short weapon at 17 m, target jogging and kneeling, shooter walking
+    # the worked example: short weapon at 17 m, target jogging and kneeling, shooter walking
     # 10 + 4 (range) + 4 (trucht) + 5 (klęcząca) + 3 (marsz) = 26
     (shot("handgun", 17, target_speed=GAIT["jog"], posture="kneeling", shooter_speed=GAIT["walk"]), 26),
     # long weapon at 95 m: +7; prone +8; shooter running +9: 34
@@ -147,7 +147,7 @@ def test_hand_computed_trudnosc(s, expected):
 def test_issue_example_modifiers_carry_rules_and_sources():
     c = SUM.check(shot("handgun", 17, target_speed=GAIT["jog"], posture="kneeling", shooter_speed=GAIT["walk"]))
     got = {(m.rule, m.value, m.source) for m in c.modifiers}
-    # pl.difficulty.range: 17 m is 3.5 steps; +4 counts the started step (assumed rounding, issue 18)
+    # pl.difficulty.range: 17 m is 3.5 steps; +4 counts the started step (assumed rounding)
     assert got == {("pl.difficulty.range", 4, "assumed"), ("pl.difficulty.target-motion", 4, "seed"),
                    ("pl.defence.posture", 5, "seed"), ("pl.difficulty.shooter-motion", 3, "seed")}
     assert 10 + sum(m.value for m in c.modifiers) == c.target == 26

@@ -1,4 +1,4 @@
-"""Cross-system properties (issue 9), over every ordered pair of installed systems and
+"""Cross-system properties, over every ordered pair of installed systems and
 every Polish dice mechanic:
 
 - ordering survives conversion: skills, characteristics, weapon damage, armor protection

@@ -53,7 +53,8 @@ def test_discovery_through_a_real_entry_point(on_path):
 def test_discovery_from_the_environment_group(on_path, monkeypatch):
     make_dist(on_path, "xsys-toy", {"toy": "xsys_test_toy"}, {"xsys_test_toy": TOY_PLUGIN})
     eps = [ep for ep in metadata.entry_points(group="xsys") if ep.name == "toy"]
-    assert eps, "the temporary distribution's entry point is visible on sys.path"
+    # the temporary distribution's entry point is visible on sys.path
+    assert [ep.value for ep in eps] == ["xsys_test_toy"]
     reg = Registry(only={"toy"})
     assert reg.keys() == ["toy"]
 
@@ -150,7 +151,7 @@ def test_catalog_covers_what_the_issue_asks(toy_registry):
         assert m in cat.materials and cat.materials[m].source
 
 
-# ---- --set names an installed system and one of its settings (issue 15) -------------------
+# ---- --set names an installed system and one of its settings -------------------
 
 def _xsys(*args):
     import os

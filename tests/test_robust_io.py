@@ -1,4 +1,4 @@
-"""Robust input and output (issue 15): `-o` writes through what is not a regular file,
+"""Robust input and output: `-o` writes through what is not a regular file,
 hostile inputs (TOML dotted-key bombs, numbers that overflow through a unit, duplicate
 JSON keys, big rosters) end in one clear line and exit 2, and what xsys writes it reads
 back. CLI cases run the real `xsys` in a subprocess; the rest use the Python API."""

@@ -1,4 +1,4 @@
-"""Issue 17, "Round trips tested for what they are": a document converted A -> B -> A with
+"""Round trips tested for what they are: a document converted A -> B -> A with
 the remembered source stripped at every step (``fresh=True`` and no ``xsys`` block) comes
 back with every stated value it had, or the difference is in a loss report: the A -> B
 report at the value's own path (or a part of it), or the B -> A report of the same shot or
@@ -92,7 +92,7 @@ def test_every_fixture_comes_back_or_says_what_it_lost(path):
     assert not problems, "\n".join(problems)
 
 
-# ---- system-only data (issue 20) ---------------------------------------------------------
+# ---- system-only data ---------------------------------------------------------
 #
 # What only one system states (CoC Sanity, GURPS advantages, nWoD merits, Polish Zalety) rides
 # through every other system in its `carried:` block: a trip with nothing remembered gives it

@@ -1,5 +1,5 @@
-"""Issue 18, CoC rule defects: each test cites the rule ID it holds the plugin to
-(shared/rules/coc-ja-firearms.md; the seed 000_70d49b29616a9cbd.txt wins)."""
+"""CoC rule defects: each test cites the rule ID it holds the plugin to
+(shared/rules/coc-ja-firearms.md; the the Japanese CoC firearms text wins)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""coc-zh rule defects of issue 18, each test citing its rule ID."""
+"""coc-zh rule defects, each test citing its rule ID."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""GURPS rule defects of issue 18 (shared/rules/gurps-3e-tables.md; seed
-002_4c3cd43900644b25.txt), each test citing its rule ID."""
+"""GURPS rule defects (shared/rules/gurps-3e-tables.md; seed
+the GURPS 3e tables text), each test citing its rule ID."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def test_gurps_ranged_modifiers_blind_fire_target_cannot_be_seen(gurps):
     # round trip: the native shot carries blind_fire, and its check equals the neutral one
     s = _shot(target=Target(cover=Cover(exposure=0.0)))
     n = gurps.shot_from_neutral(s).value
-    assert n.blind_fire
+    assert n.blind_fire is True
     assert float(gurps.shot_to_neutral(n).value.target.cover.exposure) == 0.0
     assert gurps.check_native(n).target == gurps.check(s).target
 
@@ -139,7 +139,7 @@ def test_gurps_ranged_modifiers_pop_up_from_cover(gurps):
     assert next(x for x in c.modifiers if x.rule == "gurps.ranged-modifiers.pop_up").source == "assumed"
     assert c.target == open_.target - 2 or c.target == open_.target - 6  # snap shot may follow
     res = gurps.shot_from_neutral(covered)
-    assert res.value.pop_up
+    assert res.value.pop_up is True
     assert not any(l.path == "$.shooter.cover" and l.kind == "unsupported-field" for l in res.losses)
     assert gurps.check_native(res.value).target == c.target
 
@@ -181,5 +181,5 @@ def test_gurps_resolution_parts_labelled_truthfully(gurps):
 
 
 def test_gurps_check_native_is_the_one_name(gurps):
-    """One name for the native check across systems (issue 18): check_native."""
+    """One name for the native check across systems: check_native."""
     assert callable(gurps.check_native) and not hasattr(gurps, "native_check")

@@ -1,4 +1,4 @@
-"""nWoD rule defects of issue 18 (shared/rules/nwod-cover.md; seed 003_8459a0d9262d5e70.txt),
+"""nWoD rule defects (shared/rules/nwod-cover.md; the nWoD cover and barrier text),
 each test citing its rule ID."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""pl-trudnosc rule defects of issue 18 (shared/rules/polish-firefight.md; seed
-001_b9af1ba476f3eeb3.txt), each test citing its rule ID: the default dice mechanic gives a
+"""pl-trudnosc rule defects (shared/rules/polish-firefight.md; seed
+the Polish firefight text), each test citing its rule ID: the default dice mechanic gives a
 playable spread over the text's own Trudność scale (pl.resolution, pl.suppress), exploding
 dice are exact up to a documented truncation, and the plugin's assumptions (range rounding,
 best of all sights, target size) are labelled `assumed`."""
@@ -39,8 +39,8 @@ def shot(cls="handgun", distance=10.0, lux=10_000.0, aids=(), sights="iron", hei
 # ---- pl.resolution: the default and its spread ------------------------------------------
 
 def test_pl_resolution_default_is_exploding_2d6(monkeypatch):
-    """pl.resolution: the default mechanic (issue 16) is exploding-2d6, still assumed and
-    swappable (settings, --set, XSYS_PL_MECHANIC); issue 18's exploding-trait stays selectable."""
+    """pl.resolution: the default mechanic is exploding-2d6, still assumed and
+    swappable (settings, --set, XSYS_PL_MECHANIC); the previous default exploding-trait stays selectable."""
     monkeypatch.delenv("XSYS_PL_MECHANIC", raising=False)
     assert pl.DEFAULT_MECHANIC == "exploding-2d6" == PlTrudnosc().mechanic.key
     assert PlTrudnosc().describe()["dice"].startswith("exploding-2d6 (assumed)")

@@ -1,4 +1,4 @@
-"""The speed work (issue 10) changes no result: each fast path is checked here against the
+"""The speed work changes no result: each fast path is checked here against the
 reference it replaces (the json module and PyYAML's Python emitter for output, Fraction
 arithmetic for sums, pint for unit factors, the generic canonical form, a traced run)."""
 

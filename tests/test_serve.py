@@ -1,4 +1,4 @@
-"""Issue 21, `xsys serve`: every endpoint through Litestar's test client, the CLI's errors
+"""`xsys serve`: every endpoint through Litestar's test client, the CLI's errors
 and size limit, the page's safety, and 200 concurrent conversions against a real uvicorn."""
 
 from __future__ import annotations
@@ -667,6 +667,132 @@ def test_a_quick_request_does_not_wait_behind_long_ones():
     assert busy >= 3 and took < 2.5, (busy, took)
 
 
+def _wait_ready(pool, seconds=60):
+    deadline = time.monotonic() + seconds
+    while pool.state()["ready"] < pool.state()["processes"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def _malloy(i, **extra):
+    return json.dumps({"document": f"No. {i} " + MALLOY.read_text(), "to": "gurps", "format": "md", **extra}).encode()
+
+
+def test_a_quick_request_in_the_pipe_of_a_stuck_process_is_answered_by_another_and_the_stuck_one_ends_at_the_budget():
+    # the general process takes a quick request that then hangs; the next quick request is
+    # put in its pipe behind it (ConversionPool.DEPTH). Once the first has run SLOW seconds
+    # the second goes back to the queue and the quick process answers it; the first ends
+    # with the time-budget line, its process is replaced, and the next request is served
+    hang = ("def convert(req):\n    import time\n    if req.filename == 'hang.txt':\n        time.sleep(60)\n"
+            "    if req.filename == 'nap.txt':\n        time.sleep(1.5)\n    return real(req)")
+    limits = serve.Limits(workers=1, time_limit=8.0, worker_argv=_worker_code(hang))
+    app = serve.create_app(limits=limits)
+
+    async def warm(host, port):
+        # a new process's first conversion fills its caches (seconds on a loaded machine):
+        # the quick process converts one first, while the general one naps past SLOW
+        nap = asyncio.ensure_future(load(host, port, [_malloy(-1, filename="nap.txt")], 1))
+        await asyncio.sleep(0.2)
+        await load(host, port, [_malloy(-2)], 1)
+        await nap
+
+    async def main(host, port):
+        stuck = asyncio.ensure_future(load(host, port, [_malloy(1, filename="hang.txt")], 1))
+        await asyncio.sleep(0.3)
+        t0 = time.perf_counter()
+        (_, status, data), = await load(host, port, [_malloy(2)], 1)
+        took = time.perf_counter() - t0
+        still = not stuck.done()
+        (_, stuck_status, stuck_data), = await stuck
+        return status, data, took, still, stuck_status, stuck_data
+
+    with running(app=app, limits=limits) as (host, port):
+        pool = app.state.xsys.pool
+        _wait_ready(pool)
+        pids = set(pool.state()["pids"])
+        asyncio.run(warm(host, port))
+        status, data, took, still, stuck_status, stuck_data = asyncio.run(main(host, port))
+        assert status == 200 and json.loads(data)["sheet"] == serve.do_convert(
+            serve.ConvertRequest(document="No. 2 " + MALLOY.read_text(), to="gurps", format="md")).sheet
+        # answered once the hung one had run SLOW (1 s; it began 0.3 s before this one was
+        # sent), long before the hung one ends at 8 s
+        assert still and 0.6 < took < 4.0, (still, took)
+        assert stuck_status == 503
+        assert json.loads(stuck_data)["error"].startswith("request: over the time budget (expected an answer "
+                                                          "within 8 s")
+        _wait_ready(pool)
+        assert len(set(pool.state()["pids"]) - pids) == 1  # the hung process was replaced
+        (_, status, data), = asyncio.run(load(host, port, [_malloy(3)], 1))
+        assert status == 200 and "No. 3" in json.loads(data)["sheet"]
+
+
+def test_a_request_in_the_pipe_of_a_process_that_dies_is_converted_by_another():
+    die = ("def convert(req):\n    if req.filename == 'die.txt':\n        import time; time.sleep(0.4); os._exit(3)\n"
+           "    return real(req)")
+    limits = serve.Limits(workers=1, worker_argv=_worker_code(die))
+    app = serve.create_app(limits=limits)
+
+    async def main(host, port):
+        first = asyncio.ensure_future(load(host, port, [_malloy(1, filename="die.txt")], 1))
+        await asyncio.sleep(0.1)
+        second = await load(host, port, [_malloy(2)], 1)  # waits in the dying process's pipe
+        return await first, second
+
+    with running(app=app, limits=limits) as (host, port):
+        pool = app.state.xsys.pool
+        _wait_ready(pool)
+        ((_, s1, d1),), ((_, s2, d2),) = asyncio.run(main(host, port))
+    assert s1 == 500 and json.loads(d1)["error"] == ("internal error: the conversion process stopped (exit code 3) "
+                                                     "while converting this request")
+    assert s2 == 200 and json.loads(d2)["sheet"] == serve.do_convert(
+        serve.ConvertRequest(document="No. 2 " + MALLOY.read_text(), to="gurps", format="md")).sheet
+
+
+def test_the_conversion_endpoints_check_the_host_before_anything_is_converted():
+    import http.client
+
+    free = serve._bind("127.0.0.1", 0)
+    port = free.getsockname()[1]
+    free.close()
+    app = serve.create_app(serve.local_hosts(port))
+    with running(port=port, app=app) as (host, port):
+        pool = app.state.xsys.pool
+        for name, status in ((f"evil.example:{port}", 400), (f"localhost:{port}", 200)):
+            before = pool.seq
+            c = http.client.HTTPConnection(host, port, timeout=30)
+            c.request("POST", "/api/convert", body=_malloy(5), headers={"Host": name, "Content-Type": "application/json"})
+            r = c.getresponse()
+            answer = json.loads(r.read())
+            c.close()
+            assert r.status == status, (name, answer)
+            if status == 400:
+                assert answer["error"] == ("request: Host: not this server's name (expected a name of this "
+                                           "machine's loopback (127.0.0.1 or localhost, and the port), found "
+                                           f"'evil.example:{port}')")
+                assert pool.seq == before
+            else:
+                assert "No. 5" in answer["sheet"] and pool.seq == before + 1
+
+
+def test_request_bodies_are_read_as_the_framework_read_them():
+    # the conversion endpoints decode bodies themselves: each error line is the one the
+    # framework's handlers gave (an empty body, which the framework answered "request:
+    # 'data'", now says what it is)
+    cases = [(b"", serve.ConvertRequest, "request body: Input data was truncated"),
+             (b"{not json", serve.ConvertRequest, "request body: JSON is malformed: object keys must be strings (byte 1)"),
+             (b'{"document": "x", "to": 5}', serve.ConvertRequest, "request: $.to: Expected `str`, got `int`"),
+             (b'{"shot": {"bogus": 1}}', serve.CurveRequest, "request: $.shot: Object contains unknown field `bogus`"),
+             (b"[" * 100_000 + b"]" * 100_000, serve.OddsRequest,
+              "request body: nested too deeply (expected JSON of ordinary depth, found more levels of nesting than "
+              "the decoder follows)")]
+    for body, typ, line in cases:
+        with pytest.raises(serve.BadRequest) as err:
+            serve.decode_request(body, typ)
+        assert err.value.line() == line
+    req = serve.decode_request(b'{"document": "x", "to": "gurps", "from": "coc"}', serve.ConvertRequest)
+    assert (req.document, req.to, req.from_) == ("x", "gurps", "coc")
+
+
 # ---- slow clients and many connections ----------------------------------------------------
 
 def _read_all(sock, limit=10.0):
@@ -850,7 +976,7 @@ def test_xsys_serve_starts_says_where_and_stops_on_ctrl_c():
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=5) as r:
-                    assert json.load(r)["systems"]
+                    assert [s["key"] for s in json.load(r)["systems"]] == SYSTEMS
                 break
             except OSError:
                 assert time.monotonic() < deadline
@@ -897,7 +1023,7 @@ def test_xsys_serve_workers_are_conversion_processes_that_all_answer_and_stop_to
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=10) as r:
-                    assert json.load(r)["systems"]
+                    assert [s["key"] for s in json.load(r)["systems"]] == SYSTEMS
                 break
             except OSError:
                 assert time.monotonic() < deadline
@@ -1000,3 +1126,21 @@ def test_the_listening_socket_sends_answers_at_once():
             client.close()
     finally:
         sock.close()
+
+
+def test_serve_bench_measures_the_fronts_own_cost():
+    from xsys.conversions import serve_bench
+
+    # conversion processes that convert nothing answer every request through the real front
+    r = serve_bench.front_cost(requests=20, concurrency=5, workers=1, delay=0.001, rounds=2)
+    assert [x["errors"] for x in r["rounds"]] == [0, 0]
+    assert set(r["rounds"][0]) == {"per_s", "errors", "front_user_ms", "front_system_ms", "workers_ms"}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(), reason="forks, reads /proc")
+def test_serve_bench_ceiling_serves_every_request_from_bare_processes():
+    from xsys.conversions import serve_bench
+
+    r = serve_bench.ceiling(rounds=1, concurrency=6, workers=2, in_process=3)
+    assert len(r["rounds"]) == 1 and r["rounds"][0]["errors"] == 0
+    assert r["rounds"][0]["served_per_s"] > 0 and r["rounds"][0]["in_process_per_s"] > 0

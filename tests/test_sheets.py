@@ -1,4 +1,4 @@
-"""Sheets a GM can read (issue 20): `--format md` shows every stat, those at their default too,
+"""Sheets a GM can read: `--format md` shows every stat, those at their default too,
 numbers without float noise, yes/no for flags, nWoD and GURPS ranges in yards as bands; the
 text block (`--format text`) has no float noise either."""
 

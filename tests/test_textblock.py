@@ -1,4 +1,4 @@
-"""Plain-text stat blocks (issue 20): the textblock format plugin reads the blocks printed in
+"""Plain-text stat blocks: the textblock format plugin reads the blocks printed in
 scenarios for every built-in system, reports every line it could not read, and writes each
 system's own block; a native document survives text and back."""
 
@@ -303,7 +303,7 @@ def test_an_unknown_skill_name_is_a_warning_naming_the_closest_match():
 
 def test_close_combat_skill_names_in_every_convention():
     """6e English, 7e "Fighting (...)" and the Japanese names of the close-combat skills are
-    read as coc's Knife, Club, Sword, Axe and Spear (issue 20), not left unread or carried as
+    read as coc's Knife, Club, Sword, Axe and Spear, not left unread or carried as
     unknown skills; `xsys skills coc` lists them as aliases."""
     from xsys.core.registry import default_registry
     from xsys.plugins.textblock.reader import load

@@ -1,4 +1,4 @@
-"""Issue 20, "HP/Health/HT by the physical toughness they describe": a stated HP that differs
+"""HP/Health/HT by the physical toughness they describe: a stated HP that differs
 from what its system's rule derives from the physique (CoC ceil((CON + SIZ) / 2), GURPS 3e HP = HT,
 nWoD Health = Stamina + Size) is the neutral toughness (stated / derived), which a target with
 hit points of its own applies to its own rule, with the rule IDs in the trace; a target without

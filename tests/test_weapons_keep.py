@@ -1,4 +1,4 @@
-"""Issue 17, "Weapons keep what they are": a converted weapon keeps its class, its name and
+"""Weapons keep what they are: a converted weapon keeps its class, its name and
 its catalog item wherever the target system can say them, and one cartridge has one damage
 line in each system.
 
@@ -146,7 +146,7 @@ def test_npc_weapons_survive_a_fresh_round_trip(a, b):
         assert w2.weapon_class == expect, (w.name, w2.weapon_class, expect)
 
 
-# ---- the issue's examples ----------------------------------------------------------------
+# ---- worked examples -----------------------------------------------------------------------
 
 SNIPER = {"system": "pl-trudnosc", "kind": "scenario", "name": "Sniper", "scenes": [{"name": "s", "shots": [{
     "nazwa": "strzał", "Motoryka": 5, "umiejętność": 5, "dystans": "95 m",
@@ -160,7 +160,7 @@ def _check(plain, system):
 
 
 def test_polish_sniper_rifle_is_a_rifle_in_coc_and_back():
-    """Issue 17: a Polish sniper rifle at 95 m was checked in CoC as a handgun and came back
+    """A Polish sniper rifle at 95 m was checked in CoC as a handgun and came back
     as `rodzaj: krótka` at Trudność 67 (a long weapon at 95 m is Trudność 17)."""
     coc, _ = fresh(SNIPER, "coc")
     shot = coc["scenes"][0]["shots"][0]
@@ -185,7 +185,7 @@ def test_grenade_stays_thrown_through_coc():
 
 
 def test_ingram_mac10_keeps_its_name():
-    """Issue 17: "Ingram MAC-10" stays "Ingram MAC-10", not "SMG, Small"."""
+    """"Ingram MAC-10" stays "Ingram MAC-10", not "SMG, Small"."""
     for to in ("coc", "gurps", "pl-trudnosc", "neutral"):
         there = api.convert(api.load("fixtures/nwod/npcs/gang-enforcer.yaml"), to, fresh=True).document
         plain = codec.to_builtins(there)
@@ -270,7 +270,7 @@ def test_one_cartridge_one_damage_line(system):
 
 
 def test_thompson_and_m1911_share_the_45_acp_damage():
-    """Issue 17: GURPS gave the Thompson 3d and the M1911 2d, nWoD 2 and 3."""
+    """GURPS gave the Thompson 3d and the M1911 2d, nWoD 2 and 3."""
     def line(system, wid):
         doc, _ = fresh({"system": "neutral", "kind": "npc", "name": "x",
                         "weapons": [_plain_weapon(catalog().weapons[wid])]}, system)

@@ -4,6 +4,7 @@ Public API (for variants such as ``coc-zh`` and for scenario tools)::
 
     from xsys.plugins.coc import CocSystem, CocNpc, CocShot, CocWeapon, CocArmor, CocBarrier
     from xsys.plugins.coc import Situation, LightEffect, build_armor_ladders, rules
+    from xsys.plugins.coc import CocText, formulas   # its text stat blocks, its `xsys rules` formulas
 
 Names are imported lazily so that registering the plugin (``xsys --help``) stays fast.
 See README.md, "Public API for variants".
@@ -18,11 +19,12 @@ _PUBLIC = {
     "CocSystem": "system", "Situation": "system", "LightEffect": "system", "build_armor_ladders": "system",
     "FIREARM_SKILLS": "system",
     "CocNpc": "model", "CocShot": "model", "CocWeapon": "model", "CocArmor": "model", "CocBarrier": "model",
+    "CocText": "text",
 }
 
-__all__ = sorted(_PUBLIC) + ["rules", "xsys_register_systems"]
+__all__ = sorted(_PUBLIC) + ["formulas", "rules", "xsys_register_systems"]
 
-__getattr__ = lazy.exports(__name__, _PUBLIC, modules=("rules",))
+__getattr__ = lazy.exports(__name__, _PUBLIC, modules=("formulas", "rules"))
 
 
 @hookimpl

@@ -62,7 +62,7 @@ class CocWeapon(msgspec.Struct, **_OPTS):
 
 
 class CocMelee(msgspec.Struct, **_OPTS):
-    """A close-combat attack of a CoC stat block (issue 20): the weapon, the skill it is made with
+    """A close-combat attack of a CoC stat block: the weapon, the skill it is made with
     (its % is in the stat block's skills) and its damage ("1d4+db": the wielder's damage bonus)."""
 
     name: Name
@@ -110,7 +110,7 @@ class CocNpc(msgspec.Struct, **_OPTS):
     spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
     weapons: list[CocWeapon] = msgspec.field(default_factory=list)
-    melee: list[CocMelee] = msgspec.field(default_factory=list)  # close-combat attacks (issue 20)
+    melee: list[CocMelee] = msgspec.field(default_factory=list)  # close-combat attacks
     armor: list[CocArmor] = msgspec.field(default_factory=list)
     notes: Text = ""
 

@@ -1,4 +1,4 @@
-"""Formulas of the Japanese CoC firearms rules (000_70d49b29616a9cbd.txt) that are not
+"""Formulas of the Japanese CoC firearms rules (the Japanese CoC firearms text) that are not
 step tables: concealment, quick draw, autofire, suppression, dodge, encumbrance, light,
 armor shock, shotgun pellets, door breach. Every function cites its rule ID; the numbers
 come from tables.toml (loaded once by :func:`tables`).

@@ -1,4 +1,4 @@
-"""Call of Cthulhu with the Japanese firearms house rules (000_70d49b29616a9cbd.txt,
+"""Call of Cthulhu with the Japanese firearms house rules (the Japanese CoC firearms text,
 digest shared/rules/coc-ja-firearms.md) as an xsys system.
 
 Replaceable parts for variants (README, "Public API for variants"):
@@ -402,7 +402,7 @@ class CocSystem(System):
                  extra: Sequence[Modifier] = ()) -> Check:
         return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)
 
-    # ==== close combat: the close-combat battery's check (issue 20, core.melee) ==========
+    # ==== close combat: the close-combat battery's check (core.melee) ==========
     # The reference weapons' dice as the coc-ja.melee lines write them (Fist/Punch 1d3+db,
     # Club 1d6+db); the defender's median Dodge is DEX x 2 at the median DEX 10.5 (the
     # [skills] Dodge base), his bare-handed parry the Fist/Punch base 50 (README, close combat).
@@ -1043,7 +1043,7 @@ class CocSystem(System):
         if anative:
             native["armor"] = anative
         melee = []
-        for i, m in enumerate(npc.melee):  # close combat (issue 20): its class crosses, its line is carried
+        for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
             cls = melee_class_of(m.name, m.skill)
             melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
             own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
@@ -1131,7 +1131,7 @@ class CocSystem(System):
         return col.result(npc)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
-        """Close-combat attacks (issue 20): the line of each weapon's class (coc-ja.melee, assumed),
+        """Close-combat attacks: the line of each weapon's class (coc-ja.melee, assumed),
         or the carried coc line of that weapon (core.carried.melee_lines)."""
         def of_class(m: Any) -> CocMelee:
             skill, damage = MELEE_LINES[m.melee_class]
@@ -1214,7 +1214,7 @@ class CocSystem(System):
         dex = None
         if "dexterity" in shot.shooter.characteristics:
             dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics["dexterity"]).native
-        # the weapon keeps what it is (issue 17): a catalog weapon its catalog id (and a name
+        # the weapon keeps what it is: a catalog weapon its catalog id (and a name
         # of its own beside it), any other its name, skill (so its class), damage and energy
         entry = self.find_weapon(w.catalog) if w.catalog else None
         weapon_name, catalog_id, damage, energy = w.name, None, None, None

@@ -1,4 +1,4 @@
-"""Formulas of the Chinese CoC combat rules (004_b98b8979d7177520.txt) that the neutral
+"""Formulas of the Chinese CoC combat rules (the Chinese CoC combat text) that the neutral
 shot model cannot carry: armor, impales, stuck weapons, parries, dodge, surprise,
 darkness for any skill, knockouts, partial concealment, thrown objects, two weapons.
 Every function cites its rule ID; numbers come from tables.toml (coc-zh's own part).

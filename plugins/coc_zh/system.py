@@ -1,4 +1,4 @@
-"""Call of Cthulhu with the Chinese core combat rules (004_b98b8979d7177520.txt, digest
+"""Call of Cthulhu with the Chinese core combat rules (the Chinese CoC combat text, digest
 shared/rules/coc-zh-combat.md) as a variant of ``coc``.
 
 Built as an outside author would build it: only public names of ``xsys.core.*`` and of
@@ -128,7 +128,7 @@ class CocZhSystem(CocSystem):
         self._zh_armor_ladders: dict[str, Ladder] | None = None
         self._zh_identity: dict[str, dict[str, Any]] | None = None
 
-    # close combat (issue 20, core.melee): this text states the darkness, dodge, parry and armor
+    # close combat (core.melee): this text states the darkness, dodge, parry and armor
     # rules coc reads for close combat (coc's melee_check_at, with these rule IDs)
     MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
         "darkness": ("coc-zh.darkness", "seed"),  # moonlight: at least halved; darkness: 01%
@@ -142,7 +142,7 @@ class CocZhSystem(CocSystem):
     def text_layout(self) -> Any:
         """coc's block (xsys.plugins.coc.text), claiming the blocks written in Chinese; its
         armor is one number of points."""
-        from xsys.plugins.coc.text import CocText
+        from xsys.plugins.coc import CocText
 
         return CocText(self.key, chinese=True)
 

@@ -58,7 +58,7 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
                 "properties": {"rngd": True}}
         name = w["name"] + weapon_tag(w["name"], w.get("catalog"))
         items.append({"name": name, "type": "weapon", "system": body})
-    for m in doc.get("melee") or []:  # close combat (issue 20): a melee weapon item with its skill
+    for m in doc.get("melee") or []:  # close combat: a melee weapon item with its skill
         body = {"skill": {"main": {"name": SEVENTH.get(m["skill"], m["skill"]), "id": ""}},
                 "range": {"normal": {"value": 0, "units": "", "damage": str(m.get("damage") or "").upper()}},
                 "usesPerRound": {"normal": 1}, "properties": {"melee": True, "rngd": False}}

@@ -1,5 +1,5 @@
 """GURPS 3rd edition (Japanese Basic Set) system plugin: 3d6 roll-under and the situation,
-critical and fumble tables of 002_4c3cd43900644b25.txt."""
+critical and fumble tables of the GURPS 3e tables text."""
 
 from xsys.core.hookspecs import hookimpl
 

@@ -1,5 +1,5 @@
 """Per-shot arithmetic of the GURPS check that depends on a few small values only, computed
-once per process (issue 19: warm odds of a shot within 1 ms).
+once per process (warm odds of a shot within 1 ms).
 
 :func:`shot_damage` is the damage distribution of one shot in ``Gurps._evaluate``: a hit's
 damage past DR (given as text, as ``_damage`` returns it) weighted by the chance to hit, a

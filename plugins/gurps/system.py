@@ -1,5 +1,5 @@
 """GURPS 3rd edition (Japanese Basic Set): 3d6 roll-under, the situation tables of
-002_4c3cd43900644b25.txt (digest: shared/rules/gurps-3e-tables.md).
+the GURPS 3e tables text (digest: shared/rules/gurps-3e-tables.md).
 
 Tables are data (tables.toml: ladders; rules.toml: crit/fumble/fright/maneuver tables;
 weapons.toml: assumed weapon lines); this module holds the formulas of
@@ -71,7 +71,7 @@ def _basis(weapon: Weapon):
 # ---- resolution ------------------------------------------------------------------------
 # gurps.resolution: 3d6 <= effective skill. 3-4 always succeed (critical); 5 is critical at
 # effective skill 15+, 6 at 16+; 17-18 always fail; 18 is a critical failure, 17 one below
-# skill 16; a roll >= skill + 10 is a critical failure. (Issue 3; the seed does not restate it.)
+# skill 16; a roll >= skill + 10 is a critical failure (the seed does not restate it).
 # Part by part (RESOLUTION_PARTS): what the seed says and what is assumed.
 RESOLUTION_PARTS: tuple[tuple[str, str, str], ...] = (
     ("target number = skill + size + speed/range + other modifiers, rolled on 3d6", "seed",
@@ -79,9 +79,9 @@ RESOLUTION_PARTS: tuple[tuple[str, str, str], ...] = (
     ("a critical hit is read on gurps.crit.basic / gurps.crit.head; a fumble on the fumble tables", "seed",
      "the seed's critical and fumble tables"),
     ("3-4 always succeed (critical); 5 critical at 15+, 6 at 16+", "assumed",
-     "standard 3e (issue 3); the seed gives no critical bands"),
+     "standard 3e; the seed gives no critical bands"),
     ("17-18 always fail; 18 a critical failure, 17 one below 16; skill + 10 or more a critical failure",
-     "assumed", "standard 3e (issue 3); the seed says 17-18 fumble only for yojutsu rolls"),
+     "assumed", "standard 3e; the seed says 17-18 fumble only for yojutsu rolls"),
 )
 BANDS = RollUnderBands(
     dice=3, sides=6, auto_success=4, crit_success_at={5: 15, 6: 16}, auto_fail=17,
@@ -99,7 +99,7 @@ STEP_SPEED = HEX / Fraction(1)  # 1 hex per 1 s turn: Step and Attack, the attac
 def exact(x: float) -> Fraction:
     """A measured float as the exact number it was written as (5 m, 30 km/h -> 25/3 m/s ...):
     the nearest fraction with a denominator up to 10^6, so that table lookups do not fall
-    past a row on a rounding error (issue 18: 5 m + 30 km/h / 3 is the 15 m row, not 20 m)."""
+    past a row on a rounding error (5 m + 30 km/h / 3 is the 15 m row, not 20 m)."""
     return Fraction(float(x)).limit_denominator(1_000_000)
 
 
@@ -238,7 +238,7 @@ def melee_damage(cls: str, st: int) -> str:
     thr, sw = thrust_swing(st)
     return dice_text((thr if base == "thr" else sw) + add)
 CARRIED = ("Will", "Per", "Dodge", "HP")
-# Close combat (issue 20, core.melee): the skills, the median adult's defences (gurps.dodge:
+# Close combat (core.melee): the skills, the median adult's defences (gurps.dodge:
 # Dodge = Move = (HT + DX) / 4 = 5; a bare-handed parry 2/3 of an untrained DX 10, rounded
 # down, assumed) and 3e thrust/swing damage by ST (Basic Set table, not in the seed; assumed),
 # as dice codes (4 x dice + adds).
@@ -289,7 +289,7 @@ SKILLS: dict[str, tuple[str, ...]] = {
     "Guns (SMG)": ("smg",), "Guns (Machine Gun)": ("machine_gun",), "Throwing": ("throw",),
     "Vision": ("spot",), "Hearing": ("listen",), "Stealth": ("stealth",), "Holdout": ("conceal",),
     "Lockpicking": ("locksmith",), "Brawling": ("brawl",), "Knife": ("melee",),
-    # every 3e melee weapon skill holds the neutral melee (issue 20; the best crosses, core.melee)
+    # every 3e melee weapon skill holds the neutral melee (the best crosses, core.melee)
     "Axe/Mace": ("melee",), "Broadsword": ("melee",), "Shortsword": ("melee",), "Spear": ("melee",),
     "Staff": ("melee",), "Running": ("athletics",),
     "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
@@ -695,7 +695,7 @@ class Gurps(System):
                  extra: Sequence[Modifier] = ()) -> Check:
         return self._evaluate(shot, int(level), skill, extra)
 
-    # ---- close combat: the close-combat battery's check (issue 20, core.melee) ----------
+    # ---- close combat: the close-combat battery's check (core.melee) ----------
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """A close-combat skill's damage goes by ST (gurps.melee, thrust/swing)."""
         if skill not in CLOSE_COMBAT:
@@ -1517,7 +1517,7 @@ class Gurps(System):
                          f"{_melee_class(w)}; its GURPS line is kept (carried.gurps.melee.{w.name})",
                          "gurps.melee")
                 return None
-            # never a silent handgun (issue 17): a Guns specialisation this plugin does not
+            # never a silent handgun: a Guns specialisation this plugin does not
             # list is read by its words, else by its Accuracy, and said so
             col.loss("unsupported-field", f"{path}.skill", f"{w.skill!r} is not one of "
                      + ", ".join(SKILL_CLASS) + f"; {w.name!r} is read as a {cls}", "gurps.weapon-stats")
@@ -1724,7 +1724,7 @@ class Gurps(System):
         entry = catalog().weapons.get(w.catalog) if w.catalog else None
         if entry is not None and w.name in (entry.name, entry.id):
             weapon = w.catalog  # type: ignore[assignment]
-        else:  # a weapon line keeps its own name beside its catalog id (issue 17)
+        else:  # a weapon line keeps its own name beside its catalog id
             weapon = self._weapon_from_neutral(w, col, "$.weapon")
         skill = CLASS_SKILL[w.weapon_class]
         step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))

@@ -1,5 +1,5 @@
 """new World of Darkness (2004 World of Darkness Rulebook): d10 pools, 8+ succeeds,
-10-again; cover and barrier rules of seed 003_8459a0d9262d5e70.txt (README.md)."""
+10-again; cover and barrier rules of the nWoD cover and barrier text (README.md)."""
 
 from xsys.core.hookspecs import hookimpl
 

@@ -190,7 +190,7 @@ class NwodShot(Opts, kw_only=True):
     Firearms: SkillDots = 0
     specialty: bool = False  # a Firearms specialty that applies (+1 die)
     # chart line, catalog id or catalog name; or a weapon line of its own ("Ingram MAC-10",
-    # type "SMG, Small") for a weapon that is neither (issue 17: names survive)
+    # type "SMG, Small") for a weapon that is neither (names survive)
     weapon: Name | NwodWeapon = "Pistol, Lt."
     range: RangeBand = "short"
     lighting: Lighting = "lit"
@@ -738,6 +738,7 @@ class NwodSystem(System):
     # the standard adult: Health = Stamina + Size (nwod.derived) with Stamina 2 and Size 5
     standard_health = 7.0
     health_rule = "nwod.derived"
+    length_unit = "yd"  # the rulebook prints ranges in yards (nwod.weapon.ranges)
     health_field = "Health"
     health_formula = "Health = Stamina + Size"
     health_range = (1, 20)
@@ -793,7 +794,7 @@ class NwodSystem(System):
 
     def competence_rule(self, skill: str) -> str:
         if skill in ("Brawl", "Weaponry"):
-            return "nwod.melee"  # equated over the close-combat battery (issue 20)
+            return "nwod.melee"  # equated over the close-combat battery
         return "nwod.defense" if skill == "Defense" else super().competence_rule(skill)
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
@@ -806,7 +807,7 @@ class NwodSystem(System):
     def shot_context(self, shot: Shot) -> dict[str, Any]:
         return {"Dexterity": self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))}
 
-    # ---- close combat: the close-combat battery's check (issue 20, core.melee) -----------
+    # ---- close combat: the close-combat battery's check (core.melee) -----------
     # The median adult's Defense is the lower of Dexterity 2 and Wits 2 (nwod.derived); a dodge
     # doubles it (WoD p. 156, not in the seed: assumed). Prone: close attacks on a prone target
     # +2 dice, attacking from prone -2 (WoD p. 164 as this plugin reads it: assumed).
@@ -868,7 +869,7 @@ class NwodSystem(System):
 
     def weapon_stats(self, weapon: Weapon) -> tuple[str, dict[str, Any], int, str, str]:
         """(chart line, its entry, damage rating, rule, source) of a neutral weapon. Damage
-        goes by cartridge (nwod.weapon.damage, assumed; issue 17): tables.toml [cartridge],
+        goes by cartridge (nwod.weapon.damage, assumed): tables.toml [cartridge],
         else the damage ladder at the cartridge's reference muzzle energy; a weapon of
         unknown calibre has its chart line's rating when it is named by the line, else the
         ladder at its own muzzle energy."""
@@ -1179,7 +1180,7 @@ class NwodSystem(System):
         if col.tracing:
             col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
                      source="assumed")
-        # the weapon keeps its own name (issue 17): "Ingram MAC-10", not its chart line
+        # the weapon keeps its own name: "Ingram MAC-10", not its chart line
         # the clip is the neutral capacity (the rounds in the magazine, nwod.weapon.clip); the
         # chamber's "+1" has no neutral field and follows the weapon's kind on the way back
         out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip,
@@ -1324,7 +1325,7 @@ class NwodSystem(System):
         return msgspec.structs.replace(npc, weapons=lines)
 
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
-        """Close-combat weapons (issue 20): the line of each weapon's class (nwod.melee, assumed),
+        """Close-combat weapons: the line of each weapon's class (nwod.melee, assumed),
         or the carried nWoD line of that weapon (core.carried.melee_lines)."""
         def of_class(m: Any) -> NwodWeapon:
             t, dmg, size = MELEE_LINES[m.melee_class]
@@ -1413,7 +1414,7 @@ class NwodSystem(System):
     def _weapon_native_name(self, w: Weapon, col: Collector | None = None) -> str | NwodWeapon:
         """What an nWoD shot names: a chart line, a catalog weapon (by id, or by its own name
         when that is the catalog's), else a weapon line of its own that keeps its name, its
-        chart type and its catalog id (issue 17)."""
+        chart type and its catalog id."""
         if w.name in CHART and not w.calibre:
             return w.name
         entry = _catalog().weapons.get(w.catalog) if w.catalog else None

@@ -1,5 +1,5 @@
 """Per-shot arithmetic of pl-trudnosc's check that depends on a few small values only,
-computed once per process (issue 19: warm odds of a shot within 1 ms).
+computed once per process (warm odds of a shot within 1 ms).
 
 :func:`shot_damage` is the damage part of ``PlTrudnosc.check_at`` (pl.damage, pl.armor,
 pl.barrier, pl.shoot, pl.grenade): exact Fractions with denominators up to 6^12 cost most

@@ -1,4 +1,4 @@
-"""pl-trudnosc: the Polish firefight rules "Walka strzelecka" (seed 001_b9af1ba476f3eeb3.txt,
+"""pl-trudnosc: the Polish firefight rules "Walka strzelecka" (the Polish firefight text,
 digest shared/rules/polish-firefight.md) as an xsys system.
 
 The text names no game and never says which dice are rolled (``pl.resolution``), so the
@@ -306,7 +306,7 @@ def _two_dice_bonus(trait: int, skill: int) -> int:
 
 @lru_cache(maxsize=None)
 def _exploding_2d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
-    """exploding-2d6 (the default, issue 16): roll 2d6, a 6 rolls again and adds (again on
+    """exploding-2d6 (the default): roll 2d6, a 6 rolls again and adds (again on
     another 6), and add 2 per skill level and 1 per trait point above the median adult's 3
     (take 1 per point below); the test passes when the total reaches Trudność; every full
     `step` (5) points above it is one additional success. Aiming's extra die is one more
@@ -332,7 +332,7 @@ def _exploding_d6(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
 
 @lru_cache(maxsize=None)
 def _exploding_trait(trait: int, skill: int, extra: int, trudnosc: int) -> Dist:
-    """exploding-trait (the default of issue 18): roll trait d6, a 6 rolls again and adds, sum them and
+    """exploding-trait (the previous default): roll trait d6, a 6 rolls again and adds, sum them and
     add `per_level` (2) per skill level; the test passes when the total reaches Trudność;
     every full `step` (10) points above it is one additional success. Aiming's extra die is
     one more exploding d6. Truncation: :func:`_exploding_successes`."""
@@ -1240,7 +1240,7 @@ class PlTrudnosc(System):
 def damage_energy(weapon: Weapon) -> float:
     """The muzzle energy (J) a weapon's damage points are read from (pl.damage, assumed):
     its cartridge's reference energy (core.vocab.CARTRIDGES; one cartridge, one damage
-    line, issue 17), else its own."""
+    line), else its own."""
     return catalog().weapon_basis(weapon).energy
 
 

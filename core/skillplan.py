@@ -1,0 +1,295 @@
+"""Which skills a target stat block writes: the skills the source sheet had.
+
+A source sheet states its skills by native name (``Combatant.sheet_skills``). A native skill
+that covers one neutral skill STATES it (CoC Handgun 55: handgun); one that covers several
+only IMPLIES each of them (nWoD Firearms 3 stands for every gun: handgun, rifle, shotgun, smg,
+machine_gun). The core decides, for every target alike (built-in or third-party), before the
+target's plugin writes its stat block:
+
+- a stated skill is written;
+- an implied one is written when the target has no narrower choice (its skill covers every
+  neutral skill of the broad one that the target holds at all: nWoD Firearms -> the Polish
+  long-arm skill does not, nWoD Firearms does) or when one of the NPC's weapons is fired (or
+  wielded) with it; every other implied skill stays out of the stat block, and the broad skill
+  is carried as the source wrote it (``carried: {nwod: {sheet_skills: {Firearms: 3}}}``), with
+  ONE report line naming what it stands for, what was written and the equated values of the
+  rest. Reading the document back puts the carried broad skill's neutral skills back (those the
+  document does not state itself), so the trip home writes the broad skill as it was;
+- where the target has several skills for one stated neutral skill (CoC Hide and Sneak are
+  both the neutral stealth), it writes those the sheet named, else all of them; a sheet of a
+  system with such twins keeps their names through other systems the same way (carried,
+  ``sheet_skills``), so a CoC sheet with Hide and no Sneak does not gain a Sneak line.
+
+Close-combat skills are not decided here (core.melee.melee_skills_written writes the one the
+weapon lines use). A combatant with no ``sheet_skills`` (a neutral document, a plugin that
+reads its skills without System.skills_to_neutral) has every skill stated: written as before.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, Mapping
+
+import msgspec
+
+from .carried import namespaces
+from .melee import reference_class
+from .model import Combatant, SheetSkill
+from .trace import Collector
+from .vocab import firearm_skill_for
+
+FIELD = "sheet_skills"  # the key of a carried namespace that holds sheet skills for the way back
+RULE = "core.skillplan"
+
+# The target's native skills the conversion under way does not write (twins the sheet did not
+# name): System.skills_from_neutral skips them.
+_OMIT: ContextVar[frozenset[str]] = ContextVar("xsys_skill_omit", default=frozenset())
+
+
+def omitted() -> frozenset[str]:
+    return _OMIT.get()
+
+
+@contextmanager
+def writing(omit: frozenset[str]) -> Iterator[None]:
+    token = _OMIT.set(omit)
+    try:
+        yield
+    finally:
+        _OMIT.reset(token)
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    combatant: Combatant  # with only the skills the target writes
+    carry: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)  # namespace -> name -> level
+    lines: list[tuple[str, str]] = msgspec.field(default_factory=list)  # (native name, report message)
+
+
+def _stated(sheet: Mapping[str, SheetSkill]) -> set[str]:
+    return {s.covers[0] for s in sheet.values() if len(s.covers) == 1}
+
+
+def implied(combatant: Combatant) -> dict[str, str]:
+    """Neutral skill -> the broad sheet skill that only implies it (no sheet skill states it)."""
+    stated = _stated(combatant.sheet_skills)
+    out: dict[str, str] = {}
+    for name, s in combatant.sheet_skills.items():
+        if len(s.covers) > 1:
+            for k in s.covers:
+                if k not in stated and not reference_class(k):
+                    out.setdefault(k, name)
+    return out
+
+
+def used(combatant: Combatant) -> set[str]:
+    """The neutral skills the NPC's weapons are used with."""
+    return {firearm_skill_for(w.weapon_class) for w in combatant.weapons} | {m.skill for m in combatant.melee}
+
+
+def _context(system: Any, combatant: Combatant) -> dict[str, Any]:
+    """`system`'s native characteristics for `combatant` (what its skill ladders depend on)."""
+    try:
+        return dict(system.characteristics_from_neutral(combatant.characteristics, Collector(system.key),
+                                                        default=None))
+    except Exception:  # noqa: BLE001 - a context only sharpens the equated values reported
+        return {}
+
+
+def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> Plan:
+    """What `target` writes of `combatant`'s skills (see the module's text). ``system_of(key)``:
+    the installed system of a key, or None."""
+    sheet = combatant.sheet_skills
+    if not sheet:
+        return Plan(combatant=combatant)
+    spec = target.skills()
+    covered = target.covered_skills()
+    own = set(namespaces(target))
+    skills = combatant.skills
+    broad_of = implied(combatant)
+    uses = used(combatant)
+    carry: dict[str, dict[str, Any]] = {}
+    lines: list[tuple[str, str]] = []
+
+    # implied skills: written under a target skill no narrower than the broad one, or one in use
+    written: set[str] = set()
+    why: dict[str, str] = {}
+    for native, keys in spec.items():
+        present = [k for k in keys if k in skills]
+        if not present:
+            continue
+        if any(k not in broad_of for k in present):
+            written.add(native)
+            continue
+        if any(k in uses for k in present):
+            written.add(native)
+            why[native] = "the NPC's weapon"
+            continue
+        for k in present:
+            whole = {c for c in sheet[broad_of[k]].covers if c in covered}
+            if whole <= set(keys):
+                written.add(native)
+                why[native] = f"{target.name} has no narrower skill"
+                break
+    kept = {k for native in written for k in spec[native] if k in skills}
+    dropped = {k for k in broad_of if k in skills and k in covered and k not in kept}
+    by_broad: dict[str, list[str]] = {}
+    for k in broad_of:  # the sheet's order, not a set's: the same output in every process
+        if k in dropped:
+            by_broad.setdefault(broad_of[k], []).append(k)
+    out_skills = dict(skills)
+    ctx = None
+    for name, keys in by_broad.items():
+        s = sheet[name]
+        owner = system_of(s.system)
+        ns = namespaces(owner)[0] if owner is not None else s.system
+        if ns in own:
+            continue  # the target's own skill list: its plugin writes it
+        if ctx is None:
+            ctx = _context(target, combatant)
+        gone = [k for k in s.covers if k in skills and (k in dropped or k not in covered)]
+        for k in gone:
+            out_skills.pop(k, None)
+        carry.setdefault(ns, {})[name] = s.level
+        natives = [n for n, ks in spec.items() if any(k in s.covers for k in ks)]
+        wrote = [f"{n} ({why[n]})" if n in why else n for n in natives if n in written]
+        rest = []
+        for n in natives:
+            if n in written:
+                continue
+            k = next(k for k in spec[n] if k in gone)
+            try:
+                level = target.level_for(n, float(skills[k]), {**ctx, "@key": k})
+                rest.append(f"{n} {level}")
+            except Exception:  # noqa: BLE001 - the report names the skill without a value
+                rest.append(n)
+        none = [k for k in gone if k not in covered]
+        lines.append((name, f"{name} {s.level} ({s.system}) stands for {target.name} {', '.join(natives)}"
+                      f"{' and ' + ', '.join(none) + ' (no skill of its own)' if none else ''}; written: "
+                      f"{', '.join(wrote) or 'none'}; {'the others' if wrote else 'all'} not expressible in "
+                      f"{target.key} without lines the sheet never had: carried at carried.{ns}.{FIELD}.{name} "
+                      f"(equated values: {', '.join(rest)})"))
+
+    # a stated skill the target has no skill for: the sheet's line is carried as it was
+    for name, s in sheet.items():
+        k = s.covers[0] if len(s.covers) == 1 else None
+        if k is None or k in covered or k not in out_skills or k in target.derived_skills():
+            continue
+        owner = system_of(s.system)
+        if owner is None or namespaces(owner)[0] in own:
+            continue
+        ns = namespaces(owner)[0]
+        out_skills.pop(k, None)
+        carry.setdefault(ns, {})[name] = s.level
+        lines.append((name, f"{name} {s.level} ({s.system}): {target.name} has no skill for {k}; not expressible "
+                            f"in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
+
+    # twins: a sheet of a system with several skills for one neutral skill keeps its names
+    # (in the sheet's order, so the report lines and carried entries are the same in every run)
+    for name, s in sheet.items():
+        if len(s.covers) != 1:
+            continue
+        k = s.covers[0]
+        if reference_class(k) or k not in out_skills:
+            continue
+        twins = [n for n, ks in spec.items() if k in ks]
+        if name in twins:
+            continue
+        owner = system_of(s.system)
+        if owner is None or namespaces(owner)[0] in own:
+            continue
+        theirs = [n for n, ks in owner.skills().items() if k in ks]
+        broad = [n for n in twins if len(spec[n]) > 1]
+        if broad and len(theirs) == 1 and twins == broad:
+            # written under a broad skill (CoC Conceal as nWoD Larceny): read back, the broad
+            # skill only implies it, so the sheet's own line rides along to be written again
+            ns = namespaces(owner)[0]
+            carry.setdefault(ns, {})[name] = s.level
+            lines.append((name, f"{name} {s.level} ({s.system}) is written as {', '.join(broad)}, which "
+                                f"stands for more; the line itself is not expressible in {target.key}: carried "
+                                f"at carried.{ns}.{FIELD}.{name} for the way back"))
+        elif len(theirs) > 1:  # the way back must know which of its twins the sheet had
+            ns = namespaces(owner)[0]
+            carry.setdefault(ns, {})[name] = s.level
+            lines.append((name, f"{name} {s.level} ({s.system}): which of {', '.join(theirs)} the sheet had "
+                                f"for the neutral {k} is not expressible in {target.key}: carried at "
+                                f"carried.{ns}.{FIELD}.{name} for the way back"))
+    out = combatant if out_skills == skills else msgspec.structs.replace(combatant, skills=out_skills)
+    return Plan(combatant=out, carry=carry, lines=lines)
+
+
+def twins(target: Any, combatant: Combatant) -> frozenset[str]:
+    """`target`'s skills not to write for `combatant`: where it has several skills for one
+    neutral skill the sheet stated (CoC Hide and Sneak: stealth) and the sheet named some of
+    them, the others. None named (GURPS Stealth): all are written."""
+    sheet = combatant.sheet_skills
+    if not sheet:
+        return frozenset()
+    spec = target.skills()
+    omit: set[str] = set()
+    for k in _stated(sheet):
+        if reference_class(k):
+            continue
+        natives = [n for n, ks in spec.items() if k in ks]
+        if len(natives) > 1 and any(n in sheet for n in natives):
+            omit |= {n for n in natives if n not in sheet and list(spec[n]) == [k]}
+    return frozenset(omit)
+
+
+def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float) -> bool:
+    """Whether `reader`'s stat block holds for neutral skill `k` just what it writes for the
+    carried line's competence (so the line comes back exactly; an edited value is converted)."""
+    if reader is None:
+        return False
+    ctx = _context(reader, combatant)
+    for native, keys in reader.skills().items():
+        if k in keys:
+            try:
+                c = {**ctx, "@key": k}
+                back = reader.competence(native, reader.level_for(native, carried_value, c), c)
+            except Exception:  # noqa: BLE001 - not comparable: the document's value stands
+                return False
+            return abs(float(back) - float(present)) < 1e-9
+    return False
+
+
+def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = None) -> Combatant:
+    """`combatant` with the sheet skills its carried block holds (``carried.<ns>.sheet_skills``)
+    back: each one's neutral skills the document does not state itself, at the competences of
+    ``owner(ns)``'s own ladders, and its name among the sheet's skills. A neutral skill the
+    document (of system `reader`) does state keeps the document's value, unless that value is
+    just what `reader` writes for the carried line (unedited): then the line's own competence,
+    so a CoC Sneak 20 comes back as 20, not as the nearest of the other system's coarser steps.
+    An entry that is not a skill and level of that system (a hand edit) stays carried."""
+    if not any(isinstance(b, dict) and FIELD in b for b in combatant.carried.values()):
+        return combatant
+    skills = dict(combatant.skills)
+    sheet = dict(combatant.sheet_skills)
+    blocks: dict[str, dict[str, Any]] = {}
+    for ns, block in combatant.carried.items():
+        entries = block.get(FIELD) if isinstance(block, dict) else None
+        if not isinstance(entries, dict):
+            blocks[ns] = block
+            continue
+        system = owner(ns)
+        keep = {}
+        ctx = _context(system, combatant) if system is not None else {}
+        for name, level in entries.items():
+            keys = system.skills().get(name) if system is not None else None
+            if not keys or isinstance(level, bool) or level not in list(system.skill_levels(name)):
+                keep[name] = level
+                continue
+            for k in keys:
+                value = float(system.competence(name, level, {**ctx, "@key": k}))
+                if k not in skills or (len(keys) == 1 and _unedited(reader, combatant, k, value, skills[k])):
+                    skills[k] = value
+            sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))
+        rest = {k: v for k, v in block.items() if k != FIELD}
+        if keep:
+            rest[FIELD] = keep
+        if rest:
+            blocks[ns] = rest
+    return msgspec.structs.replace(combatant, skills=skills, sheet_skills=sheet, carried=blocks)
+
+
+__all__ = ["FIELD", "Plan", "implied", "omitted", "plan", "restore", "twins", "used", "writing"]

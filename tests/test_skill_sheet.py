@@ -1,0 +1,122 @@
+"""A broad skill fills a narrow sheet honestly, and a sheet keeps the skills it had
+(core.skillplan): nWoD Firearms 2 on a cultist with an SMG is CoC SMG, not five gun lines; the
+rest of Firearms is carried and comes home as Firearms 2; CoC Sneak is the neutral stealth, a
+CoC sheet without Sneak does not gain one, and GURPS Stealth 14 is a CoC Sneak."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from xsys.conversions import api
+from xsys.core import codec
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNS = {"Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun"}
+
+
+def _plain(doc):
+    p = codec.to_builtins(doc)
+    p.pop("xsys", None)
+    return p
+
+
+def _go(src, to):
+    return api.convert(api.from_plain(src), to, fresh=True, trace=False)
+
+
+def _load(rel):
+    return _plain(api.load(ROOT / "fixtures" / rel).document)
+
+
+def test_nwod_firearms_becomes_the_weapons_skill_only_and_the_rest_is_carried():
+    conv = _go(_load("nwod/npcs/gang-enforcer.yaml"), "coc")  # Firearms 2, Larceny 1, an Ingram MAC-10
+    doc = _plain(conv.document)
+    assert GUNS & set(doc["skills"]) == {"SMG"}
+    assert doc["skills"]["SMG"] == 68
+    assert "Conceal" not in doc["skills"] and "Locksmith" not in doc["skills"]  # Larceny: no weapon uses them
+    assert doc["carried"]["nwod"]["sheet_skills"] == {"Firearms": 2, "Larceny": 1}
+    (line,) = [x for x in conv.losses if x.path == "$.skills.Firearms" and x.rule == "core.skillplan"]
+    assert line.kind == "kept-verbatim" and line.level == "info"
+    assert "Firearms 2 (nwod) stands for Call of Cthulhu Handgun, Rifle, Shotgun, SMG, Machine Gun" in line.message
+    assert "written: SMG (the NPC's weapon)" in line.message
+    assert "Handgun 68, Rifle 68, Shotgun 68, Machine Gun 68" in line.message
+
+
+def test_nwod_to_coc_to_nwod_restores_the_skills():
+    src = _load("nwod/npcs/gang-enforcer.yaml")
+    back = _plain(_go(_plain(_go(src, "coc").document), "nwod").document)
+    assert back["skills"] == src["skills"]
+    assert "nwod" not in back.get("carried", {})
+
+
+def test_coc_to_nwod_to_coc_writes_only_the_lines_the_sheet_had():
+    src = _load("coc/npcs/cultist_shotgun.yaml")  # Shotgun 40, Hide 35, Sneak 30, no other gun
+    mid = _plain(_go(src, "nwod").document)
+    assert mid["skills"]["Firearms"] == 1 and mid["skills"]["Stealth"] == 2
+    back = _plain(_go(mid, "coc").document)
+    # every line as it was (no Handgun, Rifle, SMG or Machine Gun line; the twin Sneak 30 kept
+    # beside the better Hide 35), but Spot Hidden 25, which nWoD writes as Investigation 0 and so
+    # leaves out (reported), and Dodge, which nWoD derives from Dexterity, as before this change
+    theirs = {k: v for k, v in src["skills"].items() if k not in ("Spot Hidden", "Dodge")}
+    back["skills"].pop("Dodge", None)
+    assert back["skills"] == theirs
+
+
+def test_a_coc_sheet_without_sneak_gains_none_and_one_with_only_sneak_keeps_it():
+    hide = _load("coc/npcs/police_detective.yaml")  # Hide 15, no Sneak
+    for via in ("gurps", "nwod"):
+        back = _plain(_go(_plain(_go(hide, via).document), "coc").document)
+        assert "Hide" in back["skills"] and "Sneak" not in back["skills"], via
+    sneak = _load("coc/npcs/gangster_tommy_gun.yaml")  # Sneak 20, no Hide
+    mid = _plain(_go(sneak, "gurps").document)
+    assert mid["skills"]["Stealth"] == 7
+    assert mid["carried"]["coc"]["sheet_skills"]["Sneak"] == 20
+    back = _plain(_go(mid, "coc").document)
+    assert back["skills"]["Sneak"] == 20 and "Hide" not in back["skills"]
+
+
+def test_gurps_stealth_14_is_a_coc_sneak_at_the_equated_value():
+    doc = _plain(_go(_load("gurps/npcs/sniper.yaml"), "coc").document)  # Stealth 14
+    assert doc["skills"]["Sneak"] == doc["skills"]["Hide"] == 83
+    assert "carried" not in doc or "Stealth" not in str(doc["carried"].get("gurps", {}))
+
+
+def test_narrow_to_broad_stays_the_best_of_the_narrow_skills():
+    src = _load("coc/npcs/swat_officer.yaml")  # SMG 65, Handgun 70
+    doc = _plain(_go(src, "nwod").document)
+    assert doc["skills"]["Firearms"] == 2
+    # the narrow lines ride along, so the way home writes them and no others
+    assert doc["carried"]["coc"]["sheet_skills"] == {"Handgun": 70, "SMG": 65, "Rifle": 50, "Locksmith": 25}
+    back = _plain(_go(doc, "coc").document)
+    assert GUNS & set(back["skills"]) == {"Handgun", "SMG", "Rifle"}
+    assert (back["skills"]["Handgun"], back["skills"]["SMG"], back["skills"]["Rifle"]) == (70, 65, 68)  # Rifle merged into Firearms 2 (reported)
+
+
+def test_the_carried_sheet_skills_and_their_lines_keep_the_sheet_order_in_every_process():
+    # GURPS Guns (Pistol) 13, Lockpicking 12 and Holdout 12 are each written under a broad nWoD
+    # skill and carried; the carried block and the report lines follow the sheet, whatever the
+    # process's string hashing (a set's order once made the CLI's output differ from the API's)
+    code = ("from pathlib import Path; from xsys.conversions import api; from xsys.core import codec; "
+            f"d = codec.to_builtins(api.load(Path({str(ROOT / 'fixtures/gurps/npcs/investigator.yaml')!r})).document); "
+            "d.pop('xsys', None); c = api.convert(api.from_plain(d), 'nwod', fresh=True, trace=False); "
+            "print(list(c.document.carried['gurps']['sheet_skills'])); "
+            "print([x.path for x in c.losses if x.rule == 'core.skillplan'])")
+    want = ("['Guns (Pistol)', 'Lockpicking', 'Holdout']\n"
+            "['$.skills.Guns (Pistol)', '$.skills.Lockpicking', '$.skills.Holdout']\n")
+    for seed in ("0", "1", "2", "3"):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, timeout=60)
+        assert r.stdout == want, (seed, r.stdout, r.stderr[-2000:])
+
+
+def test_a_carried_polish_skill_is_reported_at_its_own_line():
+    # the Polish sheet keeps its skills under umiejętności: the report line about Broń długa 4
+    # (written as CoC Rifle for the Mauser, the rest carried) names that line, not the whole NPC
+    conv = _go(_load("pl-trudnosc/npcs/sierzant_kowalski.yaml"), "coc")
+    (line,) = [x for x in conv.losses if x.rule == "core.skillplan"]
+    assert line.path == "$.umiejętności.Broń długa"
+    assert line.message.startswith("Broń długa 4 (pl-trudnosc) stands for Call of Cthulhu Rifle, Shotgun, SMG, "
+                                   "Machine Gun; written: Rifle (the NPC's weapon)")
