@@ -1574,9 +1574,10 @@ def _bind(host: str, port: int) -> Any:
 def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, limits: Limits | None = None) -> None:
     """Serve the page and the API until interrupted (Ctrl-C) with ``workers`` conversion
     processes and one more for quick requests (a conversion holds Python's interpreter lock,
-    so one process converts on one core). With one worker, uvicorn in this process (the
-    front) reads HTTP and passes conversions to the pool; with two and more, where the
-    system forks, the processes take connections themselves (conversions/serve_prefork.py)."""
+    so one process converts on one core). uvicorn in this process (the front) reads HTTP
+    and passes conversions to the pool; with two workers and more and XSYS_SERVE_PREFORK=1,
+    where the system forks, the processes take connections themselves instead
+    (conversions/serve_prefork.py)."""
     from . import serve_net
 
     if not 0 <= port <= 65535:

@@ -1,4 +1,5 @@
-"""`xsys serve --workers N` (N >= 2, where the system can fork): a pre-fork server.
+"""`xsys serve --workers N` (N >= 2, with XSYS_SERVE_PREFORK=1, where the system can fork): a
+pre-fork server.
 
 The parent process (the supervisor) owns the listening socket, forks N conversion processes
 (workers), starts a new one when one ends, kills one whose request has run past the time
@@ -59,6 +60,7 @@ from . import serve, serve_net
 HAND_OFF = 1.0  # seconds a request runs before its worker passes its idle connections on
 BUDGET_GRACE = 2.0  # seconds past the budget before the supervisor kills a worker itself
 CHECK_EVERY = 0.2  # seconds between two looks of the supervisor at its workers
+PARENT_CHECK = 1.0  # seconds between two looks of a worker at whether its supervisor still runs
 WAIT_POLL = 0.02  # seconds between two looks for a free slot by a long request set aside
 RESPAWN_DELAY = 0.5  # seconds before a worker that failed at once is started again
 READ = 65536
@@ -76,9 +78,13 @@ def available() -> bool:
     return hasattr(os, "fork") and hasattr(socket, "send_fds") and hasattr(socket, "AF_UNIX")
 
 
+PREFORK_ENV = "XSYS_SERVE_PREFORK"
+
+
 def wanted(workers: int) -> bool:
-    """The pre-fork server serves `--workers 2` and more, unless XSYS_SERVE_PREFORK=0."""
-    return workers >= 2 and available() and os.environ.get("XSYS_SERVE_PREFORK", "1") != "0"
+    """Whether `--workers N` runs this server: N of 2 or more, with XSYS_SERVE_PREFORK=1 (for
+    now: see docs/benchmarks.md for what is still open), where the system can run it."""
+    return workers >= 2 and available() and os.environ.get(PREFORK_ENV) == "1"
 
 
 class Slots:
@@ -172,6 +178,7 @@ class Worker:
         self.index, self.listener, self.slots, self.limits = index, listener, slots, limits
         self.hand_in, self.hand_out = hand
         self.app = app
+        self.parent = os.getppid()
         self.loop = asyncio.new_event_loop()
         self.limit = serve.body_limit()
         self.hosts = frozenset(h.lower().encode("latin-1") for h in hosts) if hosts else None
@@ -245,7 +252,10 @@ class Worker:
         self.sel.register(self.hand_in, selectors.EVENT_READ, "hand")
         pending: list[Conn] = []
         while True:
+            if os.getppid() != self.parent:  # the supervisor is gone (killed): so is its server
+                os._exit(0)
             timeout = 0.0 if pending else self._next_timer()
+            timeout = PARENT_CHECK if timeout is None else min(timeout, PARENT_CHECK)
             if self.waiting:
                 timeout = WAIT_POLL if timeout is None else min(timeout, WAIT_POLL)
             ready = pending
@@ -717,7 +727,6 @@ class Supervisor:
         finally:
             signal.signal(signal.SIGINT, old_int)
             signal.signal(signal.SIGTERM, old_term)
-            self.close()
 
     def _reap(self) -> None:
         while self.pids:
@@ -791,7 +800,7 @@ class Supervisor:
                 time.sleep(0.02)
         self.pids.clear()
         for s in self.hand:
-            s.close()
+            s.close()  # a second close does nothing
 
 
 WARM_TEXT = "Warm-up, a thug. STR 60 CON 50 SIZ 65 DEX 55 INT 50 POW 45 APP 40 EDU 40 HP 11. Handgun 45%, Dodge 30%"
@@ -820,8 +829,11 @@ def run(sock: socket.socket, limits: serve.Limits, hosts: list[str] | None) -> N
     serve._warm_caches()  # filled once here, shared by every worker the fork makes
     _warm_readers()
     sup = Supervisor(sock, limits, hosts)
-    sup.start()
-    sup.run()
+    try:
+        sup.start()
+        sup.run()
+    finally:  # however the supervisor ends (Ctrl-C while it starts too), its processes end with it
+        sup.close()
 
 
 __all__: list[Callable[..., Any] | str] = ["run", "wanted", "available"]
