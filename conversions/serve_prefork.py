@@ -527,11 +527,13 @@ class Worker:
         try:
             decoded = serve.decode_request(body, typ)
         except XsysError as exc:
-            self._run(c, lambda: (400, serve.error_body(serve.short_line(exc.line())), [], True))
+            line = serve.error_body(serve.short_line(exc.line()))
+            self._run(c, lambda: (400, line, _json_headers(line), True))
             return
         except Exception as exc:  # the traceback to the server's terminal, one line to the client
             log.error("internal error", exc_info=exc)
-            self._run(c, lambda: (500, serve.error_body(serve.internal_line(exc)), [], True))
+            line = serve.error_body(serve.internal_line(exc))
+            self._run(c, lambda: (500, line, _json_headers(line), True))
             return
         del body
         if self.rt.heavy(decoded):
@@ -562,7 +564,8 @@ class Worker:
                 self.waiting.remove(item)
                 self.slots.count(self.index, "budget")
                 line = budget_line(self.limits, 0.0, now - t0)
-                self._run(c, lambda: (503, serve.error_body(line), [(b"retry-after", b"5")], True), now)
+                body = serve.error_body(line)
+                self._run(c, lambda: (503, body, _json_headers(body, [(b"retry-after", b"5")]), True), now)
             elif self.long_slots.acquire(False):
                 self.waiting.remove(item)
                 self._run_long(c, kind, decoded, t0)

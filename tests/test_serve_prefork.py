@@ -202,3 +202,22 @@ def test_long_requests_take_at_most_workers_processes_at_once_and_quick_ones_are
         assert took[2] >= took[0] + 1.9, took
     finally:
         _stop(p)
+
+
+def test_a_malformed_body_is_a_one_line_json_400_with_its_length():
+    p, port = _start()
+    try:
+        async def main():
+            r, w = await asyncio.open_connection("127.0.0.1", port)
+            deep = b"[" * 100_000 + b"]" * 100_000
+            w.write(f"POST /api/convert HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(deep)}\r\n\r\n".encode() + deep)
+            head = (await r.readuntil(b"\r\n\r\n")).decode().lower()
+            w.close()
+            return head
+
+        head = asyncio.run(main())
+        assert head.startswith("http/1.1 400 ") and "content-type: application/json" in head
+        assert "content-length: 132" in head and "transfer-encoding" not in head
+    finally:
+        _stop(p)
