@@ -196,6 +196,25 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {f: getattr(obj, f) for f in obj.__struct_fields__ if f not in ("system", "kind")}
 
 
+def cross(loaded: Loaded, to: str, src_sys: System | None, dst_sys: System | None, reg: Registry,
+          losses: list[Loss], entries: list[TraceEntry]) -> tuple[Any, int]:
+    """`loaded` read into the neutral model and written as a `to` document (its systems
+    `src_sys` and `dst_sys`, None for the neutral model), each written item checked by the
+    loss audit; the losses and trace entries appended to `losses` and `entries`. Returns the
+    typed document (not yet canonical) and how many of `losses` are from reading the source
+    (those come first). A whole conversion and a streamed roster's NPCs go through this alike."""
+    doc = loaded.document
+    neutral = to_neutral(loaded, src_sys, losses, entries, reg)
+    n_read = len(losses)
+    audit = None if to == NEUTRAL else LossAudit(doc, loaded.system, to, src_sys)
+    if audit is not None:
+        audit.begin(losses)
+    out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, entries,
+                       name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "",
+                       registry=reg, audit=audit)
+    return out, n_read
+
+
 def _convert_afresh(loaded: Loaded, to: str, merged: dict[str, dict[str, Any]], reg: Registry,
                     trace: bool) -> Conversion:
     """`loaded` converted to `to` as it reads (what it remembers left aside), each written item
@@ -204,13 +223,6 @@ def _convert_afresh(loaded: Loaded, to: str, merged: dict[str, dict[str, Any]], 
     dst_sys = None if to == NEUTRAL else system_for(to, merged, reg)
     losses: list[Loss] = []
     entries: list[TraceEntry] = []
-    doc = loaded.document
     with tracing(trace):
-        neutral = to_neutral(loaded, src_sys, losses, entries, reg)
-        audit = None if to == NEUTRAL else LossAudit(doc, loaded.system, to, src_sys)
-        if audit is not None:
-            audit.begin(losses)
-        out = from_neutral(neutral, loaded.kind, to, dst_sys, losses, entries,
-                           name=getattr(doc, "name", "") or "", notes=getattr(doc, "notes", "") or "",
-                           registry=reg, audit=audit)
+        out, _ = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
     return Conversion(codec.canonical(out), loaded.system, to, loaded.kind, losses, entries, canonical=True)
