@@ -7,13 +7,15 @@ machine_gun). The core decides, for every target alike (built-in or third-party)
 target's plugin writes its stat block:
 
 - a stated skill is written;
-- an implied one is written when the target has no narrower choice (its skill covers every
+- an implied skill that is no gun (nWoD Athletics: climb, swim, jump, throw) is written;
+- an implied gun is written when the target has no narrower choice (its skill covers every
   neutral skill of the broad one that the target holds at all: nWoD Firearms -> the Polish
   long-arm skill does not, nWoD Firearms does) or when one of the NPC's weapons is fired (or
   wielded) with it; every other implied skill stays out of the stat block, and the broad skill
   is carried as the source wrote it (``carried: {nwod: {sheet_skills: {Firearms: 3}}}``), with
   ONE report line naming what it stands for, what was written and the equated values of the
-  rest. Reading the document back puts the carried broad skill's neutral skills back (those the
+  rest (a broad gun skill none of whose guns the NPC carries is written as its first gun).
+  Reading the document back puts the carried broad skill's neutral skills back (those the
   document does not state itself), so the trip home writes the broad skill as it was;
 - where the target has several skills for one stated neutral skill (CoC Hide and Sneak are
   both the neutral stealth), it writes those the sheet named, else all of them; a sheet of a
@@ -38,6 +40,9 @@ from .melee import reference_class
 from .model import Combatant, SheetSkill
 from .trace import Collector
 from .vocab import firearm_skill_for
+
+# the neutral gun skills: one skill of one system (nWoD Firearms) and five of another (CoC)
+FIREARMS = frozenset(firearm_skill_for(c) for c in ("handgun", "rifle", "shotgun", "smg", "mg"))
 
 FIELD = "sheet_skills"  # the key of a carried namespace that holds sheet skills for the way back
 RULE = "core.skillplan"
@@ -111,6 +116,13 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     carry: dict[str, dict[str, Any]] = {}
     lines: list[tuple[str, str]] = []
 
+    # a trip home: the sheet's own lines of the target's skill list came along (carried), so
+    # they say which skills the sheet had; nothing is written for a broad skill beyond them
+    def home(s: SheetSkill) -> bool:
+        owner = system_of(s.system)
+        return owner is not None and namespaces(owner)[0] in own
+
+    going_home = any(home(s) for s in sheet.values())
     # implied skills: written under a target skill no narrower than the broad one, or one in use
     written: set[str] = set()
     why: dict[str, str] = {}
@@ -119,6 +131,12 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         if not present:
             continue
         if any(k not in broad_of for k in present):
+            written.add(native)
+            continue
+        if not going_home and not any(k in FIREARMS for k in present):
+            # climbing, swimming, jumping, throwing under nWoD Athletics: a sheet of the target
+            # writes each such skill (a Keeper puts Climb, Jump, Swim and Throw on the sheet);
+            # only the guns are one skill in one system and five lines in another
             written.add(native)
             continue
         if any(k in uses for k in present):
@@ -131,6 +149,19 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
                 written.add(native)
                 why[native] = f"{target.name} has no narrower skill"
                 break
+    # a broad gun skill none of whose guns the NPC carries (a sheet with no weapon lines) is
+    # written as its first gun (nWoD Firearms as CoC Handgun, Polish Broń długa as Rifle), so
+    # the competence is on the sheet; the rest is carried as for any other
+    for name, s in sheet.items():
+        guns = [k for k in s.covers if k in FIREARMS and k in skills and broad_of.get(k) == name]
+        if going_home or len(s.covers) < 2 or not guns:
+            continue
+        if any(k in spec[n] for n in written for k in s.covers if k in FIREARMS):
+            continue
+        first = next((n for k in guns for n, ks in spec.items() if k in ks), None)
+        if first is not None:
+            written.add(first)
+            why[first] = "no weapon says which gun: the skill's first"
     kept = {k for native in written for k in spec[native] if k in skills}
     dropped = {k for k in broad_of if k in skills and k in covered and k not in kept}
     by_broad: dict[str, list[str]] = {}

@@ -22,7 +22,9 @@ from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
-from .model import Combatant, SheetSkill, Shot
+from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon
+from .sheet import Sheet
+from . import sheet as _sheet
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
@@ -40,6 +42,24 @@ class CharacteristicSpec(msgspec.Struct, frozen=True):
 
 # what the core remembers of every system (name, whether the value's type is part of the key)
 REMEMBERED = (("skill_ladder", False), ("competence", True), ("level_for", True))
+
+
+def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Every system's npc_from_neutral writes the skills the sheet had, decided here for all
+    of them (core.skillplan.twins: of CoC's Hide and Sneak, those a sheet named): its
+    skills_from_neutral skips the others, whatever plugin calls it (or the core, for a system
+    that declares its sheet)."""
+    if getattr(fn, "_xsys_sheet", False):
+        return fn
+
+    @functools.wraps(fn)
+    def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
+        omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
+        with skillplan.writing(omit):
+            return fn(self, combatant, *args, **kw)
+
+    npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
+    return npc_from_neutral
 
 
 class System:
@@ -62,6 +82,11 @@ class System:
     # The namespaces of Combatant.carried that this system's sheets read and write themselves
     # (core.carried): a family of systems shares one ("coc" for coc and coc-zh). Empty: the key.
     carried_namespaces: ClassVar[tuple[str, ...]] = ()
+    # Where the stat block keeps what the core converts (xsys.core.sheet.Sheet): with one, the
+    # default npc_to_neutral / npc_from_neutral do the whole conversion and ask the hooks below
+    # (weapon_to_neutral ... extra_from_neutral) only for what is the system's own. None: the
+    # system writes both conversions itself.
+    sheet: ClassVar[Sheet | None] = None
     # Set by the registry on every instance: who provides it ("xsys-coc7 1.0 (plugin coc7)"),
     # for messages that name a plugin.
     xsys_plugin: str = ""
@@ -82,21 +107,10 @@ class System:
             fn = cls.__dict__.get(name)
             if callable(fn):
                 setattr(cls, name, memo.method(fn, typed))
-        # Every system's npc_from_neutral writes the skills the sheet had, decided here for all
-        # of them (core.skillplan.twins: of CoC's Hide and Sneak, those a sheet named): its
-        # skills_from_neutral skips the others, whatever plugin calls it.
+        _sheet.check(cls)  # a sheet naming a field its stat block lacks fails here, not mid-conversion
         fn = cls.__dict__.get("npc_from_neutral")
-        if fn is None or getattr(fn, "_xsys_sheet", False):
-            return
-
-        @functools.wraps(fn)
-        def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
-            omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
-            with skillplan.writing(omit):
-                return fn(self, combatant, *args, **kw)
-
-        npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
-        cls.npc_from_neutral = npc_from_neutral  # type: ignore[method-assign]
+        if fn is not None:
+            cls.npc_from_neutral = _planned(fn)  # type: ignore[method-assign]
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:
@@ -378,10 +392,74 @@ class System:
 
     # ---- conversions -------------------------------------------------------------------
     def npc_to_neutral(self, npc: Any) -> Result[Combatant]:
-        raise NotImplementedError(f"{self.key}: npc_to_neutral")
+        """A stat block as the neutral NPC: by the declared ``sheet`` (xsys.core.sheet), else the
+        system's own override."""
+        if self.sheet is None:
+            raise NotImplementedError(f"{self.key}: npc_to_neutral")
+        return _sheet.npc_to_neutral(self, npc)
 
     def npc_from_neutral(self, combatant: Combatant) -> Result[Any]:
-        raise NotImplementedError(f"{self.key}: npc_from_neutral")
+        """The neutral NPC as a stat block: by the declared ``sheet``, else the system's override."""
+        if self.sheet is None:
+            raise NotImplementedError(f"{self.key}: npc_from_neutral")
+        return _sheet.npc_from_neutral(self, combatant)
+
+    # ---- the sheet's hooks (xsys.core.sheet): what a declared conversion asks the system ----
+    def weapon_to_neutral(self, line: Any, col: Collector, path: str) -> Weapon | MeleeWeapon:
+        """One weapon line of the stat block: a firearm or thrown weapon as a ``Weapon``, a
+        close-combat one as a ``MeleeWeapon`` (its line is then carried verbatim for the way back)."""
+        raise NotImplementedError(f"{self.key}: weapon_to_neutral")
+
+    def weapon_from_neutral(self, weapon: Weapon, col: Collector, path: str,
+                            kept: Mapping[str, Any] | None = None) -> Any:
+        """One neutral weapon as a weapon line (``kept``: this system's native block, if any)."""
+        raise NotImplementedError(f"{self.key}: weapon_from_neutral")
+
+    def armor_to_neutral(self, line: Any, col: Collector, path: str) -> Armor:
+        """One armor line of the stat block as the neutral armor."""
+        raise NotImplementedError(f"{self.key}: armor_to_neutral")
+
+    def armor_from_neutral(self, armor: Armor, col: Collector, path: str) -> Any:
+        """One neutral armor as an armor line."""
+        raise NotImplementedError(f"{self.key}: armor_from_neutral")
+
+    def derived_values(self, npc: Any) -> dict[str, Any]:
+        """The values of ``derived_fields`` the rules give this stat block (nWoD Health, Defense):
+        the ``health_field`` crosses as the toughness, a field of ``derived_skills`` through
+        ``derived_to_neutral``, any other stated otherwise is a ``rounded`` loss. Default: none."""
+        return {}
+
+    def derived_to_neutral(self, npc: Any, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
+        """Neutral skills held by derived fields (``derived_skills``: nWoD Defense as the dodge)."""
+        return {}
+
+    def native_block(self, npc: Any) -> dict[str, Any]:
+        """What the neutral NPC's ``native`` block remembers of this stat block for the way back
+        (the whole block, or a few details); kept exact levels are added to it. Default: nothing."""
+        return {}
+
+    def extra_to_neutral(self, npc: Any, combatant: Combatant, col: Collector) -> Combatant:
+        """The last word on the way in (a trace of values only the rules use). Default: as is."""
+        return combatant
+
+    def npc_restored(self, combatant: Combatant, col: Collector) -> Any:
+        """The stat block this system's native block restores verbatim, when the neutral values
+        still read back to it; None (the default): it is written from the neutral values."""
+        return None
+
+    def carried_missing(self, field: str, kept: Mapping[str, Any], combatant: Combatant, col: Collector) -> Any:
+        """A carried ``sheet`` field the carried block does not hold: the value written (None:
+        the stat block's default). Default: where this system's native block kept it before."""
+        return kept.get(field)
+
+    def melee_from_neutral(self, combatant: Combatant, lines: Mapping[str, Any], col: Collector) -> list[Any]:
+        """The weapon lines of the neutral close-combat weapons (``lines``: the carried ones by
+        name; xsys.core.carried.melee_lines). Default: none written."""
+        return []
+
+    def extra_from_neutral(self, npc: Any, combatant: Combatant, col: Collector) -> Any:
+        """The last word on the way out (derived values, the hit points). Default: as is."""
+        return npc
 
     def shot_to_neutral(self, shot: Any) -> Result[Shot]:
         raise NotImplementedError(f"{self.key}: shot_to_neutral")
@@ -693,3 +771,4 @@ __all__ = [
 
 for _name, _typed in REMEMBERED:  # the base class's own answers are remembered like a subclass's
     setattr(System, _name, memo.method(System.__dict__[_name], _typed))
+System.npc_from_neutral = _planned(System.__dict__["npc_from_neutral"])  # type: ignore[method-assign]

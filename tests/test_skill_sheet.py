@@ -36,8 +36,9 @@ def test_nwod_firearms_becomes_the_weapons_skill_only_and_the_rest_is_carried():
     doc = _plain(conv.document)
     assert GUNS & set(doc["skills"]) == {"SMG"}
     assert doc["skills"]["SMG"] == 68
-    assert "Conceal" not in doc["skills"] and "Locksmith" not in doc["skills"]  # Larceny: no weapon uses them
-    assert doc["carried"]["nwod"]["sheet_skills"] == {"Firearms": 2, "Larceny": 1}
+    # Larceny is no gun: a Keeper writes what it stands for (concealment, lock picking)
+    assert doc["skills"]["Conceal"] == 40 and doc["skills"]["Locksmith"] == 40
+    assert doc["carried"]["nwod"]["sheet_skills"] == {"Firearms": 2}
     (line,) = [x for x in conv.losses if x.path == "$.skills.Firearms" and x.rule == "core.skillplan"]
     assert line.kind == "kept-verbatim" and line.level == "info"
     assert "Firearms 2 (nwod) stands for Call of Cthulhu Handgun, Rifle, Shotgun, SMG, Machine Gun" in line.message
@@ -120,3 +121,27 @@ def test_a_carried_polish_skill_is_reported_at_its_own_line():
     assert line.path == "$.umiejętności.Broń długa"
     assert line.message.startswith("Broń długa 4 (pl-trudnosc) stands for Call of Cthulhu Rifle, Shotgun, SMG, "
                                    "Machine Gun; written: Rifle (the NPC's weapon)")
+
+
+def test_a_broad_gun_skill_with_no_weapon_is_written_as_its_first_gun():
+    """A sheet with no weapon lines says nothing about which gun: the broad skill is written as
+    its first gun (nWoD Firearms as CoC Handgun, Polish Broń długa as Rifle), the rest carried,
+    so the NPC's competence is on the sheet."""
+    nwod = {"system": "nwod", "kind": "npc", "name": "Firearms 2", "Dexterity": 2, "skills": {"Firearms": 2}}
+    conv = _go(nwod, "coc")
+    doc = _plain(conv.document)
+    assert GUNS & set(doc["skills"]) == {"Handgun"}
+    (line,) = [x for x in conv.losses if x.rule == "core.skillplan"]
+    assert "written: Handgun (no weapon says which gun: the skill's first)" in line.message
+    pl = {"system": "pl-trudnosc", "kind": "npc", "imię": "Broń długa 4", "umiejętności": {"Broń długa": 4}}
+    doc = _plain(_go(pl, "coc").document)
+    assert GUNS & set(doc["skills"]) == {"Rifle"}
+    assert _plain(_go(pl, "gurps").document)["skills"].keys() >= {"Guns (Rifle)"}
+
+
+def test_nwod_athletics_writes_climb_jump_swim_and_throw():
+    conv = _go(_load("nwod/npcs/deer-hunter.yaml"), "coc")  # Athletics 2, no thrown weapon
+    doc = _plain(conv.document)
+    assert {"Climb", "Jump", "Swim", "Throw"} <= set(doc["skills"])
+    assert doc["skills"]["Climb"] == doc["skills"]["Jump"] == doc["skills"]["Swim"] == 63
+

@@ -30,6 +30,7 @@ from xsys.core.model import (
 )
 from xsys.core.equating import Tier
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
+from xsys.core.sheet import Sheet
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
@@ -671,6 +672,11 @@ class NwodSystem(System):
     PERCEPTION = ("Wits", "Composure")  # Wits + Composure: perception with no skill (listen)
     FIREARM_CLASS = {"handgun": "handgun", "rifle": "rifle", "shotgun": "shotgun", "smg": "smg",
                      "machine_gun": "mg", "throw": "thrown"}
+    # The stat block as the core converts it (xsys.core.sheet): a skill's pool takes any of the
+    # nine attributes; Resolve (no neutral characteristic measures it), specialties and merits
+    # are what only nWoD states, carried verbatim; a skill of 0 dots is not written.
+    sheet = Sheet(context=ATTRIBUTES, carried=("Resolve", "skills", "specialties", "merits"),
+                  carried_type=NwodCarried, unstated_level=0)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
@@ -1126,6 +1132,9 @@ class NwodSystem(System):
             "Initiative": npc.Dexterity + npc.Composure + m.get("Fast Reflexes", 0),
         }
 
+    def derived_values(self, npc: NwodNpc) -> dict[str, int]:
+        return self.derived(npc)
+
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
         leaves them out: an nWoD sheet always shows them."""
@@ -1136,12 +1145,15 @@ class NwodSystem(System):
             return {a: getattr(npc, a) for a in self.ATTRIBUTES}
         return dict(npc)
 
-    def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | None:
-        if w.ranges is None:
+    def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | MeleeWeapon:
+        if w.ranges is None:  # close combat: its class crosses, its line is carried (xsys.core.sheet)
+            cls = melee_class_of(w.name, w.type)
             col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as a "
-                     f"{melee_class_of(w.name, w.type)}; its nWoD line is kept (carried.nwod.melee.{w.name})",
-                     "nwod.melee")
-            return None
+                     f"{cls}; its nWoD line is kept (carried.nwod.melee.{w.name})", "nwod.melee")
+            if col.tracing:
+                col.step(path, f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
+                         rules=["nwod.melee"], source="assumed")
+            return MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
         try:
             from xsys.core.catalog import strip_entry
 
@@ -1186,7 +1198,8 @@ class NwodSystem(System):
                      f"chamber (+1); the neutral model has no place for it, and a gun of its kind reads back "
                      f"{'without' if w.chamber else 'with'} one", "nwod.weapon.clip")
 
-    def weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> NwodWeapon:
+    def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,
+                            kept: Mapping[str, Any] | None = None) -> NwodWeapon:
         t, entry, dmg, rule, src = self.weapon_stats(w)
         if col.tracing:
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
@@ -1213,58 +1226,14 @@ class NwodSystem(System):
                           autofire=bool(entry.get("autofire", False)), two_handed=bool(entry.get("two_handed", False)),
                           again=int(entry.get("again", 10)))
 
-    def npc_to_neutral(self, npc: NwodNpc) -> Result[Combatant]:
-        col = Collector(self.key)
-        values = {a: getattr(npc, a) for a in self.ATTRIBUTES if a in self.NEUTRAL_ATTR}
-        values["Size"] = npc.Size
-        chars = self.characteristics_to_neutral(values, col)
-        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in self.SKILLS}, col, "$.skills",
-                                        self._skill_context(npc))
-        for k in npc.skills:
-            if k not in self.SKILLS:
-                col.carried(f"$.skills.{k}", f"skill {k!r}")
-        der = self.derived(npc)
-        skills.update(self._dodge_to_neutral(npc, der, col))
-        toughness = self.toughness_of(npc.Health, der["Health"], col)
-        for k, v in der.items():
-            stated = getattr(npc, k)
-            if stated is not None and stated != v and k not in ("Defense", "Health"):  # the dodge, the toughness
-                col.loss("rounded", f"$.{k}", f"{k} {stated} differs from the rules' {v}; kept verbatim",
-                         "nwod.derived")
-        weapons = []
-        melee: list[MeleeWeapon] = []
-        melee_lines: dict[str, Any] = {}
-        for i, w in enumerate(npc.weapons):
-            nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
-            if nw is not None:
-                weapons.append(nw)
-            else:  # close combat: its class crosses, its line is carried
-                cls = melee_class_of(w.name, w.type)
-                melee.append(MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
-                melee_lines[w.name] = msgspec.to_builtins(w, enc_hook=_enc)
-                if col.tracing:
-                    col.step(f"$.weapons[{i}]", f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
-                             rules=["nwod.melee"], source="assumed")
-        armor = [self._armor_to_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(npc.armor)]
-        native = msgspec.to_builtins(npc, enc_hook=_enc)
-        for k in ("Resolve", "specialties", "merits"):
-            if getattr(npc, k):
-                col.carried(f"$.{k}", k)
-        # what only nWoD states: carried verbatim through every other system (xsys.core.carried)
-        own: dict[str, Any] = {"Resolve": npc.Resolve}
-        other = {k: v for k, v in npc.skills.items() if k not in self.SKILLS}
-        if other:
-            own["skills"] = other
-        for k in ("specialties", "merits"):
-            if getattr(npc, k):
-                own[k] = msgspec.to_builtins(getattr(npc, k))
-        if melee_lines:
-            own["melee"] = melee_lines
-        comb = Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons, melee=melee,
-                         armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native}, carried={self.key: own})
-        return col.result(comb)
+    def derived_to_neutral(self, npc: NwodNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
+        return self._dodge_to_neutral(npc, derived, col)
 
-    def _armor_to_neutral(self, a: NwodArmor, col: Collector | None, path: str) -> Armor:
+    def native_block(self, npc: NwodNpc) -> dict[str, Any]:
+        """The whole stat block: restored verbatim while the neutral values read back to it."""
+        return msgspec.to_builtins(npc, enc_hook=_enc)
+
+    def armor_to_neutral(self, a: NwodArmor, col: Collector | None, path: str) -> Armor:
         """An Armor Chart line as what it physically is: its catalog item (by ``catalog`` id, else by
         the item's name, as "Full riot gear"), else the joules of its rating (nwod.armor); with the
         coverage and deflection the line states (xsys.core.armorline)."""
@@ -1282,7 +1251,7 @@ class NwodSystem(System):
                          rules=["nwod.armor"], source="assumed")
         return armorline.restore(out, a.covers, a.deflection)
 
-    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
+    def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
         """general/ballistic by the joules stopped (nwod.armor), with the coverage and deflection the
         chart cannot state where its catalog item would not give them back (xsys.core.armorline)."""
         g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
@@ -1290,50 +1259,46 @@ class NwodSystem(System):
         line = NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog)
         if col.tracing:
             col.step(path, a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"], source="assumed")
-        more = armorline.extras(a, self._armor_to_neutral(line, None, path))
+        more = armorline.extras(a, self.armor_to_neutral(line, None, path))
         if "deflection" in more:
             col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(a, "nWoD"), "nwod.armor")
         return msgspec.structs.replace(line, **more)
 
-    def npc_from_neutral(self, combatant: Combatant) -> Result[NwodNpc]:
-        col = Collector(self.key)
+    def npc_restored(self, combatant: Combatant, col: Collector) -> NwodNpc | None:
+        """The kept stat block, trusted only while the neutral values still read back to it."""
         kept = combatant.native.get(self.key)
         if kept:
             try:
                 npc = msgspec.convert(kept, NwodNpc, dec_hook=_dec)
-                # Only trust the kept block when the neutral values still read back to it.
                 if self._consistent(npc, combatant):
                     col.step("$", "native.nwod", None, "stat block restored verbatim", rules=["nwod.derived"],
                              source="assumed")
-                    return col.result(self._lines_completed(npc, combatant, col))
+                    return self._lines_completed(npc, combatant, col)
             except (msgspec.ValidationError, TypeError):
                 pass
-        own = carried.take(combatant.carried.get(self.key), NwodCarried, col, f"$.carried.{self.key}", self.key)
-        attrs = self.characteristics_from_neutral(combatant.characteristics, col)
-        if own.get("Resolve") is not None:
-            attrs["Resolve"] = own["Resolve"]
-        else:
-            resolve_p = combatant.characteristics.get("will", 0.5)
-            attrs["Resolve"] = int(self.characteristics()["Composure"].ladder.step_for(resolve_p).native)
-            col.loss("assumed", "$.Resolve", "no neutral characteristic for Resolve; read from will like Composure",
-                     "nwod.attributes")
-        ctx = {a: attrs[a] for a in self.ATTRIBUTES}
-        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", ctx)
-        skills = {k: v for k, v in skills.items() if v > 0}
-        skills.update({k: v for k, v in own.get("skills", {}).items() if k not in skills})
-        weapons = [self.weapon_from_neutral(w, col, f"$.weapons[{i}]") for i, w in enumerate(combatant.weapons)]
-        weapons += self._melee_from_neutral(combatant, own.get("melee", {}), col)
-        armor = [self._armor_from_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(combatant.armor)]
-        base = NwodNpc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
-                       specialties={k: list(v) for k, v in own.get("specialties", {}).items()},
-                       merits=dict(own.get("merits", {})), **{k: v for k, v in attrs.items()})
-        derived = self.derived(base)
+        return None
+
+    def carried_missing(self, field: str, kept: Mapping[str, Any], combatant: Combatant, col: Collector) -> Any:
+        """Resolve from another system: read from will, as Composure is (nwod.attributes)."""
+        if field != "Resolve":
+            return None
+        resolve_p = combatant.characteristics.get("will", 0.5)
+        col.loss("assumed", "$.Resolve", "no neutral characteristic for Resolve; read from will like Composure",
+                 "nwod.attributes")
+        return int(self.characteristics()["Composure"].ladder.step_for(resolve_p).native)
+
+    def melee_from_neutral(self, combatant: Combatant, lines: Mapping[str, Any], col: Collector) -> list[NwodWeapon]:
+        return self._melee_from_neutral(combatant, lines, col)
+
+    def extra_from_neutral(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
+        """The derived traits by nwod.derived; Defense checked against the neutral dodge; Health
+        scaled by the neutral toughness."""
+        derived = self.derived(npc)
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
-            self._dodge_from_neutral(float(dodge), base, derived["Defense"], col)
+            self._dodge_from_neutral(float(dodge), npc, derived["Defense"], col)
         derived["Health"] = self.health_of(derived["Health"], combatant.toughness, col)
-        npc = msgspec.structs.replace(base, **derived)
-        return col.result(npc)
+        return msgspec.structs.replace(npc, **derived)
 
     def _lines_completed(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
         """A restored stat block's firearm lines with what they do not state written as a line of
@@ -1418,7 +1383,7 @@ class NwodSystem(System):
     def _weapon_for_native(self, name: str | NwodWeapon, col: Collector | None = None) -> Weapon:
         if isinstance(name, NwodWeapon):
             w = self.weapon_to_neutral(name, col if col is not None else Collector(self.key), "$.weapon")
-            if w is None:
+            if not isinstance(w, Weapon):
                 raise XsysError("not a ranged weapon", path="$.weapon.ranges",
                                 expected="short/medium/long ranges of a firearm or thrown weapon", found="none")
             return w

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal, Mapping, Sequenc
 import msgspec
 from msgspec import Meta
 
-from xsys.core import armorline, carried, codec, dice
+from xsys.core import armorline, codec, dice
 from xsys.core.cache import package_toml
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
@@ -43,6 +43,7 @@ from xsys.core.model import (
 )
 from xsys.core.registry import catalog
 from xsys.core.equating import Tier
+from xsys.core.sheet import Sheet
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, brief, unit_factor
@@ -975,63 +976,39 @@ class PlTrudnosc(System):
             notes=notes,
         )
 
-    # ---- npc conversions -----------------------------------------------------------
-    def npc_to_neutral(self, npc: Postać) -> Result[Combatant]:
-        col = Collector(self.key)
-        traits = {t: getattr(npc, t) for t in TRAITS}
-        chars = self.characteristics_to_neutral(traits, col, "$")
-        # level 0 is the trait alone (pl.shoot: test trait z umiejętność): untrained, which every
-        # target writes as its own untrained default (CoC's base chance, GURPS's default), so it is
-        # not carried as a competence (a Polish NPC without Broń długa is not a CoC rifleman)
-        trained = {k: v for k, v in npc.umiejętności.as_dict().items() if v > 0}
-        skills = self.skills_to_neutral(trained, col, "$.umiejętności", context=traits)
-        weapons = [self._weapon_to_neutral(w, col, f"$.broń[{i}]") for i, w in enumerate(npc.broń)]
-        armor = [self._armor_to_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(npc.pancerz)]
-        native: dict[str, Any] = {}
-        # weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
-        # sheet written from any other source states them; this one's own comes back as written
+    # ---- npc conversions: the core's (xsys.core.sheet), from this declaration -------------
+    # level 0 is the trait alone (pl.shoot: test trait z umiejętność): untrained, which every
+    # target writes as its own untrained default (CoC's base chance, GURPS's default), so it is
+    # not carried as a competence (a Polish NPC without Broń długa is not a CoC rifleman).
+    # Zalety are what only these rules state (military training: pl.crawl), carried verbatim.
+    sheet: ClassVar[Sheet | None] = Sheet(
+        name="imię", notes="opis", skills="umiejętności", weapons="broń", armor="pancerz",
+        carried=("Zalety",), carried_rule="pl.crawl", carried_type=PlCarried, unstated_level=0,
+        unstated_crosses=False, levels_kept="umiejętności", foreign_native=True)
+
+    def native_block(self, npc: Postać) -> dict[str, Any]:
+        """Weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
+        sheet written from any other source states them; this one's own come back as written."""
         implicit = [b.nazwa for b in npc.broń if b.obrażenia is None]
-        if implicit:
-            native["obrażenia_implicit"] = implicit
-        exact = self.levels_kept(trained, col, "$.umiejętności", context=traits)
-        if exact:
-            native["umiejętności"] = exact
-        own: dict[str, Any] = {}  # what only these rules state, carried through every other system
-        if npc.Zalety:
-            own["Zalety"] = list(npc.Zalety)
-            col.carried("$.Zalety", "Zalety", "pl.crawl")
+        return {"obrażenia_implicit": implicit} if implicit else {}
+
+    def extra_to_neutral(self, npc: Postać, combatant: Combatant, col: Collector) -> Combatant:
+        """The movement the rules give this NPC (pl.sprint, pl.crawl, pl.swim), in the trace only:
+        the neutral model has no movement."""
         if col.tracing:
             speeds = movement_speeds(npc)
             for k, v in movement(npc).items():
                 rule = {"sprint": "pl.sprint", "crawl": "pl.crawl", "swim": "pl.swim"}[k]
                 col.step(f"$.{k}", None, f"{v} per tura", f"{speeds[k]} (tura = 3 s, assumed)",
                          rules=[rule, "pl.turn"], source="assumed" if k != "crawl" else "seed")
-        value = Combatant(name=npc.imię, characteristics=chars, skills=skills, weapons=weapons, armor=armor,
-                          notes=npc.opis, native={self.key: native} if native else {},
-                          carried={self.key: own} if own else {})
-        return col.result(value)
+        return combatant
 
-    def npc_from_neutral(self, combatant: Combatant) -> Result[Postać]:
-        col = Collector(self.key)
-        traits = self.characteristics_from_neutral(combatant.characteristics, col, "$")
-        levels = self.skills_from_neutral(combatant.skills, col, "$.umiejętności", context=traits)
-        mine = combatant.native.get(self.key, {})
-        levels = self.levels_restored(levels, mine.get("umiejętności", {}), combatant.skills, context=traits)
-        own = carried.take(combatant.carried.get(self.key), PlCarried, col, f"$.carried.{self.key}", self.key)
-        zalety = [str(z) for z in own.get("Zalety", mine.get("Zalety", []))]
-        for other in combatant.native:
-            if other != self.key:
-                col.loss("unsupported-field", f"$.native.{other}", f"details kept for {other} have no place here")
-        implicit = set(mine.get("obrażenia_implicit", []))
-        weapons = [self._weapon_from_neutral(w, col, f"$.broń[{i}]", points=w.name not in implicit)
-                   for i, w in enumerate(combatant.weapons)]
-        armor = [self._armor_from_neutral(a, col, f"$.pancerz[{i}]") for i, a in enumerate(combatant.armor)]
-        npc = Postać(imię=combatant.name, **traits, umiejętności=Umiejętności.of(levels), Zalety=zalety,
-                     broń=weapons, pancerz=armor, opis=combatant.notes)
-        return col.result(npc)
+    def carried_missing(self, field: str, kept: Mapping[str, Any], combatant: Combatant, col: Collector) -> Any:
+        """Zalety where an older document kept them (its native block), each as a name."""
+        return [str(z) for z in kept.get(field, [])]
 
     # ---- weapons and armor -----------------------------------------------------------
-    def _weapon_to_neutral(self, b: Broń, col: Collector, path: str) -> Weapon:
+    def weapon_to_neutral(self, b: Broń, col: Collector, path: str) -> Weapon:
         """A weapon as what it is (core.catalog.Catalog.identify_weapon, one answer for every
         system): its catalog weapon (``katalog``, else what its name says, when it is of its
         ``rodzaj``), whose damage goes by its cartridge; else a weapon of its ``rodzaj`` (the kind
@@ -1081,11 +1058,15 @@ class PlTrudnosc(System):
         say_grenade(col, path, out, "pl.grenade")  # pl.grenade: its blast catches more enemies
         return out
 
-    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str, points: bool = True) -> Broń:
+    def weapon_from_neutral(self, w: Weapon, col: Collector, path: str, kept: Mapping[str, Any] | None = None,
+                            points: bool = True) -> Broń:
         """A weapon line: its kind, its damage points (pl.damage: its catalog weapon's, else its
         cartridge's, else its own energy's) and its catalog id where its name does not say it.
         ``points=False``: the points are left to the catalog weapon, as a shot names it and as a
-        Polish stat block that left them out wrote it (its own weapons come back as written)."""
+        Polish stat block that left them out wrote it (its own weapons come back as written:
+        ``kept``, its native block, names them)."""
+        if kept is not None:
+            points = w.name not in set(kept.get("obrażenia_implicit", []))
         rodzaj = RODZAJ_OF_CLASS[w.weapon_class]
         basis = catalog().weapon_basis(w)  # its catalog weapon, else the cartridge its calibre or name states
         pts = all_ladders()["damage"].native(damage_energy(w))
@@ -1105,7 +1086,7 @@ class PlTrudnosc(System):
                  f"damage points (assumed scale; {basis.said})", "pl.damage")
         return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
 
-    def _armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
+    def armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
         entry = None
         if a.katalog or a.punkty is None:
             entry = catalog().find_armor(a.nazwa, a.katalog, path=f"{path}.katalog")
@@ -1127,7 +1108,7 @@ class PlTrudnosc(System):
                  "(assumed points scale)", "pl.armor")
         return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie)
 
-    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
+    def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
         entry = catalog().armor.get(a.catalog) if a.catalog else None
         if entry is not None:
             line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
@@ -1138,7 +1119,7 @@ class PlTrudnosc(System):
             line = Pancerz(nazwa=a.name, punkty=pts)
         # where it sits and its deflection, unless the catalog item (or the torso alone) gives
         # them back (xsys.core.armorline)
-        more = armorline.extras(a, self._armor_to_neutral(line, Collector(self.key), path))
+        more = armorline.extras(a, self.armor_to_neutral(line, Collector(self.key), path))
         if "deflection" in more:
             col.loss("kept-verbatim", f"{path}.odbicie", armorline.deflection_note(a, "pl-trudnosc"), "pl.armor")
         return msgspec.structs.replace(line, osłania=more.get("covers"), odbicie=more.get("deflection"))
@@ -1148,7 +1129,7 @@ class PlTrudnosc(System):
         col = Collector(self.key)
         lads = all_ladders()
         skill = SKILL_OF_RODZAJ[s.broń.rodzaj]
-        weapon = self._weapon_to_neutral(s.broń, col, "$.broń")
+        weapon = self.weapon_to_neutral(s.broń, col, "$.broń")
         key = firearm_skill_for(weapon.weapon_class)
         chance = self.competence(skill, s.umiejętność, {"Motoryka": s.Motoryka, "@key": key})
         dex = _characteristics()["Motoryka"].ladder.neutral(s.Motoryka)
@@ -1172,7 +1153,7 @@ class PlTrudnosc(System):
                                                                   name=s.przeszkoda.nazwa))
             catalog().material(s.przeszkoda.materiał)  # unknown material: a clear error now
             col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
-        armor = [self._armor_to_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(s.pancerz_celu)]
+        armor = [self.armor_to_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(s.pancerz_celu)]
         target = Target(name=s.cel, posture=POSTURE_OF[s.postawa_celu],  # type: ignore[arg-type]
                         speed=Speed(_by_label(lads["target_motion"], s.ruch_celu).rep), cover=cover, armor=armor)
         light = Light(illuminance=Illuminance(_by_label(lads["light"], s.oświetlenie).rep),
@@ -1199,7 +1180,7 @@ class PlTrudnosc(System):
         if abs(sstep.rep - shot.shooter.skill) > 1e-9:
             col.loss("rounded", "$.umiejętność", f"competence {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
                      f"(competence {sstep.rep:.3f})", sstep.rule)
-        weapon = self._weapon_from_neutral(shot.weapon, col, "$.broń", points=False)
+        weapon = self.weapon_from_neutral(shot.weapon, col, "$.broń", points=False)
 
         def gait(lad: Ladder, speed: float, path: str) -> str:
             st = lad.step_for(speed)
@@ -1233,7 +1214,7 @@ class PlTrudnosc(System):
         if lst.label != "dzień":
             col.loss("assumed", "$.oświetlenie", f"{shot.light.illuminance} read as {lst.label} "
                      "(no light rules in the text)", "pl.light")
-        armor = [self._armor_from_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(shot.target.armor)]
+        armor = [self.armor_from_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(shot.target.armor)]
         for path, cond, what in (
             ("$.elevation", bool(shot.elevation), f"elevation {shot.elevation}"),
             ("$.called_location", shot.called_location is not None, f"called shot to {shot.called_location}"),
