@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from xsys.core import carried, skillplan
-from xsys.core.audit import LossAudit, _show
+from xsys.core.audit import LossAudit, show
 from xsys.core.errors import XsysError
 from xsys.core.model import Combatant
 from xsys.core.registry import Registry, default_registry
@@ -79,7 +79,7 @@ def _carried_characteristics(system: System, neutral: Combatant, prefix: str, lo
     for key, ns, name, value in carried.characteristics_out(system, values, owners()):
         out.setdefault(ns, {})[name] = value
         where = f"{carried.FIELD}.{ns}.{name}"
-        what = f"characteristics.{key} {_show(neutral.characteristics[key])}"
+        what = f"characteristics.{key} {show(neutral.characteristics[key])}"
         i = next((j for j in range(first, len(losses)) if losses[j].kind == "unsupported-field"
                   and losses[j].message.startswith(what + ":")), None)
         path = losses[i].path if i is not None else f"{prefix}.characteristics.{key}"

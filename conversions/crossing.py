@@ -11,7 +11,7 @@ from typing import Any, Iterable
 import msgspec
 
 from xsys.core import carried, codec, skillplan
-from xsys.core.audit import LossAudit, _follow_derived
+from xsys.core.audit import LossAudit, follow_derived
 from xsys.core.guard import guard as _guard, halts_are_errors as _halts_are_errors, native_fields as _native_fields
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import Registry
@@ -155,7 +155,7 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
             return native
         native = _carry(system, neutral, native, prefix, losses, audit, first, registry, plan)
         if audit is not None:  # after what is carried: a carried input crosses exactly
-            _follow_derived(audit, prefix, losses, first)
+            follow_derived(audit, prefix, losses, first)
         return native
 
     if kind == "npc":

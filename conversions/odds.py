@@ -13,7 +13,7 @@ from typing import Any, Iterable
 import msgspec
 
 from xsys.core import codec
-from xsys.core.audit import _inside
+from xsys.core.audit import inside
 from xsys.core.errors import InputError, PluginError, XsysError
 from xsys.core.guard import blame as _blame, halted as _halted, native_fields as _native_fields
 from xsys.core.model import Shot
@@ -114,7 +114,7 @@ def shots_of(loaded: Loaded, registry: Registry | None = None,
                 npc = next((c for c in getattr(nscene, "combatants", ()) if who and getattr(c, "name", None) == who),
                            None)
                 prefix = f"$.scenes[{si}].shots[{i}]"
-                mine = tuple(x for x in losses if _inside(x.path, prefix))
+                mine = tuple(x for x in losses if inside(x.path, prefix))
                 s = _with_native(s, NativeSource(loaded.system, nshot, npc, mine))
             out.append((s.name or f"{scene.name or f'scene {si + 1}'} shot {i + 1}", s))
     return out, losses

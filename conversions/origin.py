@@ -42,7 +42,7 @@ from typing import Any, BinaryIO, Callable
 import msgspec
 
 from xsys.core import codec
-from xsys.core.audit import _MISSING, _inside, _path_text, _tokens
+from xsys.core.audit import MISSING, inside, path_text, path_tokens
 from xsys.core.errors import XsysError
 from xsys.core.registry import Registry
 from xsys.core.trace import Loss, TraceEntry
@@ -309,7 +309,7 @@ def _changed_paths(a: Any, b: Any, path: str, out: list[str]) -> None:
         return
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
-            _changed_paths(a.get(k, _MISSING), b.get(k, _MISSING), _path_text([*(_tokens(path) or ()), k]), out)
+            _changed_paths(a.get(k, MISSING), b.get(k, MISSING), path_text([*(path_tokens(path) or ()), k]), out)
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
             _changed_paths(x, y, f"{path}[{i}]", out)
@@ -325,9 +325,9 @@ def _merge_back(src: Any, before: Any, after: Any, path: str, changed: list[str]
     if isinstance(before, dict) and isinstance(after, dict) and isinstance(src, dict):
         out = {}
         for k in list(src) + [k for k in after if k not in src] + [k for k in before if k not in src and k not in after]:
-            v = _merge_back(src.get(k, _MISSING), before.get(k, _MISSING), after.get(k, _MISSING),
-                            _path_text([*(_tokens(path) or ()), k]), changed)
-            if v is not _MISSING:
+            v = _merge_back(src.get(k, MISSING), before.get(k, MISSING), after.get(k, MISSING),
+                            path_text([*(path_tokens(path) or ()), k]), changed)
+            if v is not MISSING:
                 out[k] = v
         return out
     if isinstance(before, list) and isinstance(after, list) and isinstance(src, list) and len(before) == len(src):
@@ -402,13 +402,13 @@ def _merge_edited(loaded: Loaded, source: Loaded, to: str, settings: Settings | 
                 "no place for), so the remembered source is restored")
     notes.append(Loss(kind="assumed", level="warning", path="$", rule=EDIT_RULE, system=source.system,
                       message=head + tail))
-    losses = [x for x in after.losses if any(_inside(x.path, p) for p in edited)]
+    losses = [x for x in after.losses if any(inside(x.path, p) for p in edited)]
     trace = [TraceEntry(path="$", source_value=f"{here} document (edited: {what})",
                         neutral=f"{source.system} document", rules=[EDIT_RULE], source="seed",
                         note=f"reconverted {redone}; the rest restored from the remembered source")]
     # how the edited fields were read (paths in the edited document) and written (paths in the output)
-    trace += [t for t in after.trace if any(_inside(t.path, p) for p in edited)
-              or any(_inside(t.path, p.split(" ")[0]) for p in changed)]
+    trace += [t for t in after.trace if any(inside(t.path, p) for p in edited)
+              or any(inside(t.path, p.split(" ")[0]) for p in changed)]
     if source.system != to:  # further down the chain: the merged document, edited against its own source
         inner = _origin_block(source.meta)
         if inner is None:

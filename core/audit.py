@@ -53,7 +53,7 @@ NEUTRAL = "neutral"  # the neutral model's key, which no system has (core.regist
 # ``target_armor`` read as ``target.armor`` or the reverse), else the nearest existing
 # parent, with the neutral field named in the message.
 
-_MISSING: Any = msgspec.UNSET  # a sentinel that is never a document value
+MISSING: Any = msgspec.UNSET  # a sentinel that is never a document value
 _SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsupported-field": 1, "merged": 1, "clamped": 1,
              "dropped-item": 1}
 _PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
@@ -99,7 +99,7 @@ def _struct_fields(cls: type) -> dict[str, _Field]:
     if out is None:
         out = {}
         for f in msgspec.structs.fields(cls):
-            info = _Field(_MISSING, f.type)
+            info = _Field(MISSING, f.type)
             if f.default is not msgspec.NODEFAULT:
                 info.default = f.default
                 info.omitted = True  # a default value is not written: it states nothing
@@ -121,10 +121,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _empty(x: Any) -> bool:
-    return x is _MISSING or x is None or (isinstance(x, (str, list, dict)) and not x)
+    return x is MISSING or x is None or (isinstance(x, (str, list, dict)) and not x)
 
 
-def _show(x: Any) -> str:
+def show(x: Any) -> str:
+    """A value as a loss message names it: a quantity with its unit, a float to six digits, an
+    item by its kind and name, a list joined."""
     if isinstance(x, _Quantity):
         return units.to_text(x)
     if isinstance(x, float):
@@ -133,7 +135,7 @@ def _show(x: Any) -> str:
         name = getattr(x, "name", "") or getattr(x, "material", "")
         return f"{type(x).__name__.lower()} {name!r}" if name else type(x).__name__.lower()
     if isinstance(x, list):
-        return ", ".join(_show(v) for v in x) or "none"
+        return ", ".join(show(v) for v in x) or "none"
     if isinstance(x, str):
         return repr(x)
     return str(x)
@@ -166,12 +168,12 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
     if isinstance(src, dict):
         theirs = back if isinstance(back, dict) else {}
         for k, v in src.items():
-            _differences(v, theirs.get(k, _MISSING), f"{path}.{k}", None, out)
+            _differences(v, theirs.get(k, MISSING), f"{path}.{k}", None, out)
         return
     if isinstance(src, list) and any(isinstance(v, (msgspec.Struct, dict, list)) for v in src):
         theirs = back if isinstance(back, list) else []
         for i, v in enumerate(src):
-            _differences(v, theirs[i] if i < len(theirs) else _MISSING, f"{path}[{i}]", None, out)
+            _differences(v, theirs[i] if i < len(theirs) else MISSING, f"{path}[{i}]", None, out)
         return
     if isinstance(src, list) and isinstance(back, list):
         if all(any(_same(x, y) for y in back) for x in src):
@@ -182,7 +184,8 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
 
 
 @lru_cache(maxsize=8192)
-def _tokens(path: str) -> tuple[str | int, ...] | None:
+def path_tokens(path: str) -> tuple[str | int, ...] | None:
+    """``$.npcs[2].skills.spot`` -> ``("npcs", 2, "skills", "spot")``; None for what is no such path."""
     if not path.startswith("$"):
         return None
     out: list[str | int] = []
@@ -195,7 +198,8 @@ def _tokens(path: str) -> tuple[str | int, ...] | None:
     return tuple(out) if pos == len(path) else None
 
 
-def _path_text(tokens: Iterable[str | int]) -> str:
+def path_text(tokens: Iterable[str | int]) -> str:
+    """The path of `tokens` (the reverse of :func:`path_tokens`)."""
     return "$" + "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens)
 
 
@@ -208,7 +212,7 @@ def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = 
     """The path in the source document that `path` names: (path, exact). Keys match
     without case or separators; ``a_b`` may be ``a.b`` and the reverse; what does not
     exist is cut back to the nearest existing parent (exact is then False)."""
-    tokens = _tokens(path)
+    tokens = path_tokens(path)
     if tokens is None:
         return "$", False
     node = plain
@@ -280,20 +284,20 @@ def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = 
                 done.extend(walked)
                 continue
         break
-    return _path_text(done), i == len(tokens)
+    return path_text(done), i == len(tokens)
 
 
 def _get(obj: Any, tokens: list[str | int]) -> Any:
     for t in tokens:
         if isinstance(t, int):
-            obj = obj[t] if isinstance(obj, list) and t < len(obj) else _MISSING
+            obj = obj[t] if isinstance(obj, list) and t < len(obj) else MISSING
         elif isinstance(obj, msgspec.Struct):
-            obj = getattr(obj, t, _MISSING)
+            obj = getattr(obj, t, MISSING)
         elif isinstance(obj, dict):
-            obj = obj.get(t, _MISSING)
+            obj = obj.get(t, MISSING)
         else:
-            return _MISSING
-        if obj is _MISSING:
+            return MISSING
+        if obj is MISSING:
             return obj
     return obj
 
@@ -320,7 +324,7 @@ def _far_values(d: _Diff) -> list[Any]:
     field at all? (a number far from the default, or each other choice)."""
     f = d.field
     if f is None:
-        tokens = _tokens(d.path) or ()
+        tokens = path_tokens(d.path) or ()
         if len(tokens) >= 2 and tokens[-2] in ("skills", "characteristics") and _is_number(d.src):
             return [0.95, 0.05]  # a competence or percentile: does the system write this one at all?
         return []
@@ -369,7 +373,7 @@ def _key_hook(x: Any) -> Any:
         return msgspec.msgpack.Ext(1, f"{type(x).__qualname__}:{float.hex(x)}".encode())
     if isinstance(x, Fraction):
         return msgspec.msgpack.Ext(2, f"{x.numerator}/{x.denominator}".encode())
-    if x is _MISSING:
+    if x is MISSING:
         return msgspec.msgpack.Ext(3, b"")
     raise TypeError(f"not a key: {type(x).__name__}")
 
@@ -473,7 +477,7 @@ class LossAudit:
         asking the source's plugin which neutral values change when that field is left out."""
         best = None
         for prefix, what in self._items.items():
-            if path != prefix and _inside(path, prefix) and (best is None or len(prefix) > len(best[0])):
+            if path != prefix and inside(path, prefix) and (best is None or len(prefix) > len(best[0])):
                 best = (prefix, what)
         if best is None:
             return None
@@ -481,11 +485,11 @@ class LossAudit:
         rel = "$" + path[len(prefix):]
         if rel.startswith(("$.skills", "$.characteristics")):
             return None  # found by their names (_by_native_name, _locate): a trait moves every skill
-        head = _tokens(rel)
+        head = path_tokens(rel)
         if not head or head[0] not in (Combatant if what == "npc" else Shot).__struct_fields__:
             return None  # the target's own field (GURPS advantages): no source field states it
         for neutral_path, native in self._probe_map(prefix, what).items():
-            if _inside(rel, neutral_path) or _inside(neutral_path, rel):
+            if inside(rel, neutral_path) or inside(neutral_path, rel):
                 found, exact = _resolve(self.plain, f"{prefix}.{native}", self._keymaps)
                 if exact:
                     return found, True
@@ -501,8 +505,8 @@ class LossAudit:
         out = self._probed[prefix] = {}
         system = self._system
         typ = None if system is None else system.npc_type if what == "npc" else system.shot_type
-        item = _get(self.source, list(_tokens(prefix) or ()))
-        if typ is None or item is _MISSING:
+        item = _get(self.source, list(path_tokens(prefix) or ()))
+        if typ is None or item is MISSING:
             return out
         method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral  # type: ignore[union-attr]
         best: dict[str, tuple[int, str]] = {}  # neutral path -> (how many values its field moves, the field)
@@ -512,7 +516,7 @@ class LossAudit:
                 base = method(item).value
             for name, f in _struct_fields(typ).items():
                 value = getattr(item, name)
-                if f.default is not _MISSING:
+                if f.default is not MISSING:
                     if _same(value, f.default):
                         continue
                     other = f.default
@@ -541,13 +545,13 @@ class LossAudit:
         """``...characteristics.X`` / ``...skills.X`` where the source calls X by its own
         name: the characteristic at its item (or an enclosing part), the skill in its
         ``skills``."""
-        tokens = _tokens(path)
+        tokens = path_tokens(path)
         if not tokens or len(tokens) < 2 or tokens[-2] not in self._aliases or not isinstance(tokens[-1], str):
             return None
         where, natives = list(tokens[:-2]), self._aliases[str(tokens[-2])].get(tokens[-1], [])
         if tokens[-2] == "skills":
             for field in self._fields.get(tokens[-1], ()):
-                found, exact = _resolve(self.plain, _path_text(where + [field]), self._keymaps)
+                found, exact = _resolve(self.plain, path_text(where + [field]), self._keymaps)
                 if exact:
                     return found, True
         for native in natives:
@@ -556,7 +560,7 @@ class LossAudit:
             else:
                 candidates = [where[:n] + [native] for n in range(len(where), -1, -1)]
             for c in candidates:
-                found, exact = _resolve(self.plain, _path_text(c), self._keymaps)
+                found, exact = _resolve(self.plain, path_text(c), self._keymaps)
                 if exact:
                     return found, True
         return None
@@ -589,7 +593,7 @@ class LossAudit:
         return res.value
 
     def _written_at_all(self, system: System, what: str, neutral: Any, d: _Diff) -> bool:
-        tokens = _tokens(d.path)
+        tokens = path_tokens(d.path)
         if not tokens:
             return False
         far = _far_values(d)
@@ -633,21 +637,21 @@ class LossAudit:
         return False
 
     def _probe(self, system: System, what: str, neutral: Any, tokens: tuple[str | int, ...], value: Any) -> Any:
-        """What `value` at `tokens` reads back as after a trip through `system` (_MISSING on a fault)."""
+        """What `value` at `tokens` reads back as after a trip through `system` (MISSING on a fault)."""
         try:
             trial = _put(neutral, list(tokens), value)
             with tracing(False):
                 method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
                 return _get(self._read_back(system, what, method(trial).value), list(tokens))
         except PLUGIN_FAULTS:
-            return _MISSING
+            return MISSING
 
     def _clamped(self, system: System, what: str, neutral: Any, d: _Diff) -> bool:
         """Whether a competence that reads back as another number was pushed to the end of
         the target's scale: nothing further out reads back differently, and the mirror of the
         source about the value read back does (the source lies beyond the end by more than
         half the step to the next level, so no rounding explains it)."""
-        tokens = _tokens(d.path)
+        tokens = path_tokens(d.path)
         if not tokens or tokens[-1] != "skill" or not (_is_number(d.src) and _is_number(d.back)):
             return False
         src, back = float(d.src), float(d.back)
@@ -659,16 +663,16 @@ class LossAudit:
             return False
         mirror = min(max(back - gap, lo), hi)
         got = self._probe(system, what, neutral, tokens, mirror)
-        return got is not _MISSING and not _same(got, back)
+        return got is not MISSING and not _same(got, back)
 
     # ---- classifying --------------------------------------------------------------------
     def _classify(self, system: System, what: str, neutral: Any, d: _Diff) -> Loss | None:
         field = d.path[2:]
         src, back = d.src, d.back
-        default = d.field.default if d.field is not None else _MISSING
+        default = d.field.default if d.field is not None else MISSING
         where = f"a {self.key} {'stat block' if what == 'npc' else what}"
-        if back is _MISSING and isinstance(src, (msgspec.Struct, dict)) and d.path.endswith("]"):
-            return Loss.of("dropped-item", d.path, f"{field} ({_show(src)}): no place for it in {where}; dropped",
+        if back is MISSING and isinstance(src, (msgspec.Struct, dict)) and d.path.endswith("]"):
+            return Loss.of("dropped-item", d.path, f"{field} ({show(src)}): no place for it in {where}; dropped",
                            system=self.key)
         if d.path.endswith("weapon_class") and isinstance(back, str) and KIND_OF.get(back) == src:
             # a handgun of no stated kind written as a revolver by its cartridge (nWoD's .38 Special
@@ -681,35 +685,35 @@ class LossAudit:
             # melee skill has said so at the skill already
             if not any("melee" in keys for keys in system.skills().values()):
                 return None
-            return Loss.of("assumed", d.path, f"{field} {_show(src)}: {where} has one melee skill for every weapon; "
+            return Loss.of("assumed", d.path, f"{field} {show(src)}: {where} has one melee skill for every weapon; "
                            "the level crosses, the weapon it is for does not (read back, a target writes its first "
                            "melee skill)", "core.melee", system=self.key)
         if isinstance(src, list):
             missing = [x for x in src if not (isinstance(back, list) and any(_same(x, y) for y in back))]
-            return Loss.of("unsupported-field", d.path, f"{field} {_show(missing)}: no place for it in {where}; "
+            return Loss.of("unsupported-field", d.path, f"{field} {show(missing)}: no place for it in {where}; "
                            "dropped", system=self.key)
-        if _empty(back) or (default is not _MISSING and _same(back, default)):
+        if _empty(back) or (default is not MISSING and _same(back, default)):
             if self._written_at_all(system, what, neutral, d):
                 kind = "rounded" if _is_number(src) else "merged"
-                if back is _MISSING:  # e.g. a skill at the level a stat block leaves out (Polish level 0)
-                    return Loss.of(kind, d.path, f"{field} {_show(src)} is written as the level {where} leaves "
+                if back is MISSING:  # e.g. a skill at the level a stat block leaves out (Polish level 0)
+                    return Loss.of(kind, d.path, f"{field} {show(src)} is written as the level {where} leaves "
                                    "out (its lowest); it reads back as no value", system=self.key)
-                return Loss.of(kind, d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}",
+                return Loss.of(kind, d.path, f"{field} {show(src)} reads back as {show(back)} from {where}",
                                system=self.key)
-            return Loss.of("unsupported-field", d.path, f"{field} {_show(src)}: no place for it in {where}; dropped",
+            return Loss.of("unsupported-field", d.path, f"{field} {show(src)}: no place for it in {where}; dropped",
                            system=self.key)
         if _is_number(src) and _is_number(back):
             if self._clamped(system, what, neutral, d):
-                return Loss.of("clamped", d.path, f"{field} {_show(src)} lies {'above' if src > back else 'below'} "
+                return Loss.of("clamped", d.path, f"{field} {show(src)} lies {'above' if src > back else 'below'} "
                                f"anything {where} can express: clamped to its {'highest' if src > back else 'lowest'} "
-                               f"level, which reads back as {_show(back)}", system=self.key)
-            return Loss.of("rounded", d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}",
+                               f"level, which reads back as {show(back)}", system=self.key)
+            return Loss.of("rounded", d.path, f"{field} {show(src)} reads back as {show(back)} from {where}",
                            system=self.key)
         if isinstance(src, bool) or (d.field is not None and d.field.choices):
-            return Loss.of("merged", d.path, f"{field} {_show(src)} reads back as {_show(back)} from {where}, "
+            return Loss.of("merged", d.path, f"{field} {show(src)} reads back as {show(back)} from {where}, "
                            "which does not tell them apart", system=self.key)
-        return Loss.of("unsupported-field", d.path, f"{field} {_show(src)}: no place for it in {where}, which "
-                       f"writes {_show(back)}", system=self.key)
+        return Loss.of("unsupported-field", d.path, f"{field} {show(src)}: no place for it in {where}, which "
+                       f"writes {show(back)}", system=self.key)
 
     def _native_blocks(self, neutral: Combatant, back: Combatant, prefix: str, losses: list[Loss]) -> list[Loss]:
         """Native details kept for a round trip (Combatant.native) that the target drops."""
@@ -761,7 +765,7 @@ class LossAudit:
             for p in (x.path, where) if exact else (x.path,):
                 if said.get(p, -1) < sev:
                     said[p] = sev
-            if sev and x.path != prefix and _inside(x.path, prefix):
+            if sev and x.path != prefix and inside(x.path, prefix):
                 parts.add(x.path)
         kept: list[Loss] = []
         for g in found:
@@ -769,7 +773,7 @@ class LossAudit:
             where, exact = self.resolve(g.path)
             if said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev):
                 continue
-            if parts and any(_inside(g.path, p) for p in parts):
+            if parts and any(inside(g.path, p) for p in parts):
                 continue
             kept.append(g)
         out: list[Loss] = []
@@ -783,13 +787,13 @@ class LossAudit:
             # the audit's findings with the same last key take over its message and rule;
             # else those under the nearest existing parent that the message names
             # ("$.skills.Gun: Gun covers handgun, rifle" -> $.skills.handgun)
-            tokens = _tokens(loss.path)
+            tokens = path_tokens(loss.path)
             last = _norm(tokens[-1]) if tokens else None
             heirs = [i for i, g in enumerate(kept) if i not in taken and last is not None
                      and _last_key(g.path) == last]
             if not heirs and where != prefix and where != "$":
                 words = set(_norm(w) for w in re.findall(r"[\w-]+", loss.message))
-                heirs = [i for i, g in enumerate(kept) if i not in taken and _inside(g.path, where)
+                heirs = [i for i, g in enumerate(kept) if i not in taken and inside(g.path, where)
                          and _last_key(g.path) in words]
             if not heirs:
                 out.append(msgspec.structs.replace(loss, path=where))
@@ -807,9 +811,9 @@ class LossAudit:
         by its own name (``$.umiejętności.Broń krótka``), the source's skill that the
         message names by its neutral key ("the source's handgun competence ...")."""
         where, exact = self.resolve(loss.path)
-        if exact or "skills" in (_tokens(where) or ()):
+        if exact or "skills" in (path_tokens(where) or ()):
             return where, exact
-        item = _get(self.plain, list(_tokens(prefix) or ()))
+        item = _get(self.plain, list(path_tokens(prefix) or ()))
         # the neutral skills a loss about skill levels names: "<skill> competence ..." (clamped,
         # rounded) or "<native> covers <skill>, <skill> at levels ..." (merged)
         named = re.findall(r"\b([a-z_]+) competence\b", loss.message)
@@ -825,7 +829,7 @@ class LossAudit:
             for native in self._aliases["skills"].get(word, ()):
                 for key, val in (item.items() if isinstance(item, dict) else ()):
                     if isinstance(val, dict) and native in val:
-                        return _path_text([*(_tokens(prefix) or ()), key, native]), True
+                        return path_text([*(path_tokens(prefix) or ()), key, native]), True
         return where, exact
 
     def sheet_skill(self, prefix: str, native: str) -> str:
@@ -835,10 +839,10 @@ class LossAudit:
         where, exact = self.resolve(f"{prefix}.skills.{native}")
         if exact:
             return where
-        item = _get(self.plain, list(_tokens(prefix) or ()))
+        item = _get(self.plain, list(path_tokens(prefix) or ()))
         for key, val in (item.items() if isinstance(item, dict) else ()):
             if isinstance(val, dict) and native in val:
-                return _path_text([*(_tokens(prefix) or ()), key, native])
+                return path_text([*(path_tokens(prefix) or ()), key, native])
         return where
 
     def _placed(self, loss: Loss) -> Loss:
@@ -870,15 +874,15 @@ def _kept_elsewhere(block: dict[str, Any], natives: Mapping[str, Any], key: str,
     """Whether the value a source's native block keeps at `path` (``$.skills.Sneak``) is
     kept, the same, in another system's block of the read-back (a variant and its parent
     keep the skills they share: coc-zh's Sneak is coc's Sneak)."""
-    tokens = list(_tokens(path) or ())
-    mine = _get(block, tokens) if tokens else _MISSING
-    if mine is _MISSING:
+    tokens = list(path_tokens(path) or ())
+    mine = _get(block, tokens) if tokens else MISSING
+    if mine is MISSING:
         return False
     return any(isinstance(other, dict) and _get(other, tokens) == mine for k, other in natives.items() if k != key)
 
 
 def _last_key(path: str) -> str | None:
-    tokens = _tokens(path)
+    tokens = path_tokens(path)
     return _norm(tokens[-1]) if tokens and isinstance(tokens[-1], str) else None
 
 
@@ -886,7 +890,7 @@ def _with_prefix(loss: Loss, prefix: str) -> Loss:
     return loss if prefix == "$" else msgspec.structs.replace(loss, path=prefix + loss.path[1:])
 
 
-def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: int) -> None:
+def follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: int) -> None:
     """A field the source computes from others by its rule (``System.derived_fields``: CoC's
     HP from CON and SIZ) follows them: where one of its inputs did not cross exactly, the loss
     report says so at the derived field too, since converting back recomputes it from what
@@ -902,7 +906,7 @@ def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: in
         audit._derived_fields = derived  # type: ignore[attr-defined]
     if not derived:
         return
-    tokens = list(_tokens(prefix) or ())
+    tokens = list(path_tokens(prefix) or ())
     item = _get(audit.plain, tokens)
     if not isinstance(item, dict):
         return
@@ -913,24 +917,24 @@ def _follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: in
             # a derived field at the value its rule gives (GURPS's Per 10 at IQ 10) states
             # nothing of its own: the way back computes it again from its inputs
             inputs, rule = derived[field]
-            losses[i] = Loss.of("derived", loss.path, f"{field} {_show(item.get(field))} is what {rule} computes from "
+            losses[i] = Loss.of("derived", loss.path, f"{field} {show(item.get(field))} is what {rule} computes from "
                                 f"{_and(inputs)}; {audit.key} has no place for it, and converting back computes it "
                                 "again", rule, system=audit.source_system)
     mine = [*(losses[i] for i in audit._mine.get(prefix, ())), *losses[first:]]
     said = {x.path for x in mine}
     # the item's own paths that lost something ("$.SIZ", "$.merits.Fleet of Foot"), relative to it
     hurt = ["$" + x.path[len(prefix):] for x in mine
-            if x.kind not in ("assumed", "derived", "kept-verbatim") and _inside(x.path, prefix)]
+            if x.kind not in ("assumed", "derived", "kept-verbatim") and inside(x.path, prefix)]
     if not hurt:
         return
     for field, (inputs, rule) in derived.items():
         value = item.get(field)
-        path = _path_text([*tokens, field])
+        path = path_text([*tokens, field])
         if value is None or path in said:
             continue
-        lost = [inp for inp in inputs if any(_inside(h, f"$.{inp}") for h in hurt)]
+        lost = [inp for inp in inputs if any(inside(h, f"$.{inp}") for h in hurt)]
         if lost:
-            losses.append(Loss.of("derived", path, f"{field} {_show(value)} is computed from {_and(inputs)}; "
+            losses.append(Loss.of("derived", path, f"{field} {show(value)} is computed from {_and(inputs)}; "
                                   f"{_and(lost)} did not cross to {audit.key} exactly (see there), so converting "
                                   f"back gives the {field} of what did", rule, system=audit.source_system))
 
@@ -940,12 +944,12 @@ def _at_rule(audit: LossAudit, tokens: list[Any], field: str) -> bool:
     its default (its system then derives it): its value is the one its rule gives."""
     system = audit._system
     src = _get(audit.source, tokens)
-    if system is None or src is _MISSING:
+    if system is None or src is MISSING:
         return False
     try:
         typ = system.npc_type
         spec = _struct_fields(typ).get(field)
-        if spec is None or spec.default is _MISSING:
+        if spec is None or spec.default is MISSING:
             return False
         item = native_fields(src, typ)
         with tracing(False):
@@ -962,10 +966,11 @@ def _and(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def _inside(path: str, prefix: str) -> bool:
+def inside(path: str, prefix: str) -> bool:
+    """Whether `path` is `prefix` or a path under it (``$.a.b`` is inside ``$.a``, ``$.ab`` is not)."""
     return path == prefix or (path.startswith(prefix) and path[len(prefix):len(prefix) + 1] in (".", "["))
 
 
 def _first_key(path: str, prefix: str) -> str | None:
-    tokens = _tokens("$" + path[len(prefix):])
+    tokens = path_tokens("$" + path[len(prefix):])
     return _norm(tokens[0]) if tokens and isinstance(tokens[0], str) else None

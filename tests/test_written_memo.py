@@ -86,7 +86,7 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
     memo(True)
     system = default_registry().system("pl-trudnosc")
     audit = loss_audit.LossAudit(Combatant(name="x"), "neutral", "pl-trudnosc", None)
-    d = loss_audit._Diff("$.skills.spot", 0.4, loss_audit._MISSING, None)
+    d = loss_audit._Diff("$.skills.spot", 0.4, loss_audit.MISSING, None)
     npcs = [Combatant(name="a", characteristics={"intelligence": 0.5}, skills={"spot": 0.4}),
             Combatant(name="b", characteristics={"intelligence": 0.7}, skills={"spot": 0.3}),
             Combatant(name="c", characteristics={"intelligence": 0.5, "perception": 0.6}, skills={"spot": 0.4}),
@@ -134,7 +134,7 @@ def test_keys_keep_types_and_signs_apart():
     from xsys.core.units import Duration, Length
 
     enc = loss_audit._KEY_ENCODER.encode
-    assert len({enc([1]), enc([1.0]), enc([True]), enc([0.0]), enc([-0.0]), enc([loss_audit._MISSING]), enc([None])}) == 7
+    assert len({enc([1]), enc([1.0]), enc([True]), enc([0.0]), enc([-0.0]), enc([loss_audit.MISSING]), enc([None])}) == 7
     assert len({enc([Length(2.0)]), enc([Duration(2.0)]), enc([2.0])}) == 3
     with pytest.raises(TypeError):
         enc([object()])
