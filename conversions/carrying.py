@@ -118,7 +118,8 @@ def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Los
                 path = audit.sheet_skill(prefix, name)
             except Exception:  # noqa: BLE001 - the neutral path still names the skill
                 pass
-        losses.append(Loss.of("kept-verbatim", path, message, skillplan.RULE, system=system.key))
+        kind = "unsupported-field" if name in plan.missing else "kept-verbatim"
+        losses.append(Loss.of(kind, path, message, skillplan.RULE, system=system.key))
     return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
 
 
