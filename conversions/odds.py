@@ -15,9 +15,9 @@ import msgspec
 from xsys.core import codec
 from xsys.core.audit import inside
 from xsys.core.errors import InputError, PluginError, XsysError
-from xsys.core.guard import blame as _blame, halted as _halted, native_fields as _native_fields
+from xsys.core.guard import blame as _blame, call, native_fields as _native_fields
 from xsys.core.model import Shot
-from xsys.core.registry import PLUGIN_FAULTS, PluginHalt, Registry, check_chance, default_registry, describe_fault
+from xsys.core.registry import Registry, check_chance, default_registry
 from xsys.core.system import System
 from xsys.core.trace import Check, Loss, tracing
 
@@ -185,15 +185,8 @@ def odds(shot: Shot, systems: Iterable[str] | None = None, *, settings: Settings
         try:
             sysm = system_for(key, settings, reg)
             extra = reg.shot_modifiers(key, shot, failures)
-            try:
-                check = check_native(sysm, src, extra) if own else sysm.check(shot, extra)  # type: ignore[arg-type]
-                label = sysm.label()
-            except XsysError:
-                raise
-            except PluginHalt as exc:
-                raise _halted(sysm, exc) from None
-            except PLUGIN_FAULTS as exc:
-                raise _blame(sysm, f"failed to check the shot: {describe_fault(exc)}") from exc
+            check, label = call(sysm, "to check the shot", lambda: (
+                check_native(sysm, src, extra) if own else sysm.check(shot, extra), sysm.label()))  # type: ignore[arg-type]
             check = _valid_check(sysm, check)
             if not isinstance(label, str):
                 raise _blame(sysm, f"has a label of type {type(label).__name__}, not a string")

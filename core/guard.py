@@ -51,17 +51,24 @@ def halts_are_errors(fn):
     return contained
 
 
-def guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] | None = None) -> Result[Any]:
-    """Call a plugin's conversion; a crash inside it (or garbage out of it) is an error
-    naming the system and its plugin, never a traceback. `want`: the type of the value."""
+def call(system: System, what: str, fn, *args) -> Any:
+    """Call into a plugin: a crash inside it is an error naming the system, its plugin and
+    what it was doing ("failed in npc_to_neutral: ..."), never a traceback; xsys's own errors
+    pass through, a call past its time ends the work (``halted``)."""
     try:
-        res = fn(*args)
+        return fn(*args)
     except XsysError:
         raise
     except PluginHalt as exc:
         raise halted(system, exc) from None
     except PLUGIN_FAULTS as exc:
-        raise blame(system, f"failed in {what}: {describe_fault(exc)}") from exc
+        raise blame(system, f"failed {what}: {describe_fault(exc)}") from exc
+
+
+def guard(system: System, what: str, fn, *args, want: type | tuple[type, ...] | None = None) -> Result[Any]:
+    """Call a plugin's conversion; a crash inside it (or garbage out of it) is an error
+    naming the system and its plugin, never a traceback. `want`: the type of the value."""
+    res = call(system, f"in {what}", fn, *args)
     if not isinstance(res, Result):
         raise blame(system, f"returned {type(res).__name__} from {what}, not a Result")
     if want is not None and not isinstance(res.value, want):
