@@ -13,12 +13,13 @@ whole roster (tests/test_stream.py compares them). How:
   parser (PyYAML's ``CSafeLoader``, with xsys's own safe loader rules) composes one NPC
   node at a time; the nesting and alias limits are checked on each NPC's node tree.
 - Converting. Each NPC is converted as a roster of one NPC, exactly as
-  :func:`api.convert` converts a roster (``to_neutral``, a :class:`api.LossAudit`,
-  ``from_neutral``), and its paths ``$.npcs[0]`` renamed to its own index; a built-in
+  :func:`api.convert` converts a roster (``crossing.cross``: ``to_neutral``, the loss
+  audit, ``from_neutral``), and its paths ``$.npcs[0]`` renamed to its own index; a
   system's per-value answers (a skill's ladder, a level's competence, the level nearest a
-  competence, each in its context) are remembered for the run. A roster's loss
-  report lists the losses of reading every NPC first, then those of writing them: the two
-  halves go to two spool files.
+  competence, each in its context) are remembered by the core (core/memo.py), and whether
+  a system writes a field at all by the loss audit (core/audit.py), for a stream as for
+  any conversion. A roster's loss report lists the losses of reading every NPC first, then
+  those of writing them: the two halves go to two spool files.
 - Writing. The whole output's skeleton is rendered once with placeholders for the NPC
   list, the loss list and the remembered source's NPC list; each NPC is rendered at the
   indentation its place in the skeleton has (JSON: msgspec's writer, indented; YAML:
@@ -685,6 +686,7 @@ class _Job:
 
     def _run(self, handles: list[Any]) -> Streamed:
         from . import api, documents
+        from .crossing import cross
 
         state: dict[str, Any] = {}
 
@@ -765,14 +767,7 @@ class _Job:
             doc = loaded.document
             try:
                 with tracing(False):
-                    neutral = api.to_neutral(loaded, src_sys, losses, entries, reg)
-                    n_read = len(losses)
-                    audit = None if to == documents.NEUTRAL else api.LossAudit(doc, loaded.system, to, src_sys)
-                    if audit is not None:
-                        audit.begin(losses)
-                    conv_doc = api.from_neutral(neutral, "roster", to, dst_sys, losses, entries,
-                                                name=getattr(doc, "name", "") or "",
-                                                notes=getattr(doc, "notes", "") or "", registry=reg, audit=audit)
+                    conv_doc, n_read = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
             except XsysError as exc:
                 raise _in_roster(exc, i) from None
             conv_plain = codec.to_builtins(codec.canonical(conv_doc))

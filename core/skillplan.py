@@ -69,6 +69,9 @@ class Plan(msgspec.Struct, kw_only=True):
     combatant: Combatant  # with only the skills the target writes
     carry: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)  # namespace -> name -> level
     lines: list[tuple[str, str]] = msgspec.field(default_factory=list)  # (native name, report message)
+    # the sheet skills the target has no skill for at all: their lines are warnings (the NPC
+    # cannot use that competence at this table), the other lines info (the sheet says it all)
+    missing: set[str] = msgspec.field(default_factory=set)
 
 
 def _stated(sheet: Mapping[str, SheetSkill]) -> set[str]:
@@ -115,6 +118,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     uses = used(combatant)
     carry: dict[str, dict[str, Any]] = {}
     lines: list[tuple[str, str]] = []
+    missing: set[str] = set()
 
     # a trip home: the sheet's own lines of the target's skill list came along (carried), so
     # they say which skills the sheet had; nothing is written for a broad skill beyond them
@@ -212,6 +216,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         ns = namespaces(owner)[0]
         out_skills.pop(k, None)
         carry.setdefault(ns, {})[name] = s.level
+        missing.add(name)
         lines.append((name, f"{name} {s.level} ({s.system}): {target.name} has no skill for {k}; not expressible "
                             f"in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
 
@@ -246,7 +251,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
                                 f"for the neutral {k} is not expressible in {target.key}: carried at "
                                 f"carried.{ns}.{FIELD}.{name} for the way back"))
     out = combatant if out_skills == skills else msgspec.structs.replace(combatant, skills=out_skills)
-    return Plan(combatant=out, carry=carry, lines=lines)
+    return Plan(combatant=out, carry=carry, lines=lines, missing=missing)
 
 
 def twins(target: Any, combatant: Combatant) -> frozenset[str]:

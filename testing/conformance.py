@@ -317,6 +317,7 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
             it writes (the loss audit): each fixture converts to every installed system to the same
             bytes with the memos and without them. A plugin that fails this sets remember = False."""
             from xsys.conversions import api, documents
+            from xsys.core import audit as loss_audit
 
             if not system().remember:
                 return
@@ -330,13 +331,13 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                     continue
                 for to in targets:
                     with_memo = documents.dumps(api.convert(plain, to, registry=reg()).document, "yaml")
-                    saved, api.WRITTEN_MEMO = api.WRITTEN_MEMO, False
+                    saved, loss_audit.WRITTEN_MEMO = loss_audit.WRITTEN_MEMO, False
                     own = cls.__dict__.get("remember", _NONE)
                     cls.remember = False
                     try:
                         without = documents.dumps(api.convert(plain, to, registry=reg()).document, "yaml")
                     finally:
-                        api.WRITTEN_MEMO = saved
+                        loss_audit.WRITTEN_MEMO = saved
                         if own is _NONE:
                             del cls.remember
                         else:

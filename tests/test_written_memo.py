@@ -1,5 +1,5 @@
 """The loss audit remembers whether a built-in system writes a field at all
-(conversions/api.py, ``WRITTEN_MEMO``): with it on or off, every fixture converted to every
+(core/audit.py, ``WRITTEN_MEMO``): with it on or off, every fixture converted to every
 system, and generated rosters converted whole and streamed, are the same bytes."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from xsys.conversions import api, bench, documents, stream
+from xsys.core import audit as loss_audit
 from xsys.core.registry import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,11 +23,11 @@ def memo(monkeypatch):
     """Set the memo on or off; it starts empty either way."""
 
     def switch(on: bool) -> None:
-        monkeypatch.setattr(api, "WRITTEN_MEMO", on)
-        api._written_memo.clear()
+        monkeypatch.setattr(loss_audit, "WRITTEN_MEMO", on)
+        loss_audit._written_memo.clear()
 
     yield switch
-    api._written_memo.clear()
+    loss_audit._written_memo.clear()
 
 
 def _written(loaded: api.Loaded) -> dict[str, bytes]:
@@ -47,13 +48,13 @@ def test_fixtures_are_the_same_bytes_with_the_memo(memo):
     assert len(loaded) >= 40
     memo(False)
     off = {f: _written(d) for f, d in loaded}
-    assert not api._written_memo
+    assert not loss_audit._written_memo
     memo(True)
     # twice: the second pass answers from the memo for every item the first one asked about
     for _ in range(2):
         on = {f: _written(d) for f, d in loaded}
         assert on == off
-    assert sorted(system.key for system in api._written_memo) == default_registry().keys()  # one memo a system
+    assert sorted(system.key for system in loss_audit._written_memo) == default_registry().keys()  # one memo a system
 
 
 def test_generated_rosters_are_the_same_bytes_with_the_memo(memo, tmp_path):
@@ -84,8 +85,8 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
 
     memo(True)
     system = default_registry().system("pl-trudnosc")
-    audit = api.LossAudit(Combatant(name="x"), "neutral", "pl-trudnosc", None)
-    d = api._Diff("$.skills.spot", 0.4, api._MISSING, None)
+    audit = loss_audit.LossAudit(Combatant(name="x"), "neutral", "pl-trudnosc", None)
+    d = loss_audit._Diff("$.skills.spot", 0.4, loss_audit.MISSING, None)
     npcs = [Combatant(name="a", characteristics={"intelligence": 0.5}, skills={"spot": 0.4}),
             Combatant(name="b", characteristics={"intelligence": 0.7}, skills={"spot": 0.3}),
             Combatant(name="c", characteristics={"intelligence": 0.5, "perception": 0.6}, skills={"spot": 0.4}),
@@ -99,16 +100,16 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
     sizes = []
     for n in npcs:
         audit._written_at_all(system, "npc", n, d)
-        sizes.append(len(api._written_memo[system]))
+        sizes.append(len(loss_audit._written_memo[system]))
     assert sizes == [1, 1, 2, 3, 4, 4, 4]
     # coc-zh reads coc's block (its parent's): there it is part of the key
     zh = default_registry().system("coc-zh")
     for n in npcs[-2:]:
         audit._written_at_all(zh, "npc", n, d)
-    assert len(api._written_memo[zh]) == 2
+    assert len(loss_audit._written_memo[zh]) == 2
     # a system from elsewhere is remembered like a built-in one; one that says its answers are
     # not functions of what it is given (System.remember = False) is asked every time
-    api._written_memo.clear()
+    loss_audit._written_memo.clear()
 
     class Elsewhere(type(system)):
         pass
@@ -117,7 +118,7 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
     other = object.__new__(Elsewhere)
     other.__dict__.update(vars(system))
     audit._written_at_all(other, "npc", npcs[0], d)
-    assert len(api._written_memo[other]) == 1
+    assert len(loss_audit._written_memo[other]) == 1
 
     class Forgetful(type(system)):
         remember = False
@@ -125,26 +126,26 @@ def test_the_key_holds_the_shape_not_the_fractions(memo):
     forgetful = object.__new__(Forgetful)
     forgetful.__dict__.update(vars(system))
     audit._written_at_all(forgetful, "npc", npcs[0], d)
-    assert forgetful not in api._written_memo
+    assert forgetful not in loss_audit._written_memo
 
 
 def test_keys_keep_types_and_signs_apart():
     from xsys.core.model import Combatant, Shooter
     from xsys.core.units import Duration, Length
 
-    enc = api._KEY_ENCODER.encode
-    assert len({enc([1]), enc([1.0]), enc([True]), enc([0.0]), enc([-0.0]), enc([api._MISSING]), enc([None])}) == 7
+    enc = loss_audit._KEY_ENCODER.encode
+    assert len({enc([1]), enc([1.0]), enc([True]), enc([0.0]), enc([-0.0]), enc([loss_audit.MISSING]), enc([None])}) == 7
     assert len({enc([Length(2.0)]), enc([Duration(2.0)]), enc([2.0])}) == 3
     with pytest.raises(TypeError):
         enc([object()])
 
     def shape(**kw):
-        return api._shape(Combatant(name="x", **kw), ("coc",))
+        return loss_audit._shape(Combatant(name="x", **kw), ("coc",))
 
     assert shape(skills={"spot": 0.5}) == shape(skills={"spot": 0.25}) != shape(skills={"spot": 0.25, "dodge": 0.5})
     assert shape(native={"coc": {"a": 1}}) != shape(native={"coc": {"a": 1.0}}) != shape(native={"coc": {"a": True}})
     assert shape(native={"coc": {"a": 0.0}}) != shape(native={"coc": {"a": -0.0}})
     assert shape(native={"gurps": {"a": 1}}) == shape(native={"gurps": {"a": 2}}) == shape()
     assert shape(skills={"spot": 0.5}) != shape(characteristics={"spot": 0.5})
-    assert api._shape(Shooter(aim_time=Duration(1.0)), ()) == api._shape(Shooter(aim_time=Duration(2.0)), ())
-    assert api._shape(Shooter(aim_time=Duration(1.0)), ()) != api._shape(Shooter(aim_time=Duration(1.0), hands=1), ())
+    assert loss_audit._shape(Shooter(aim_time=Duration(1.0)), ()) == loss_audit._shape(Shooter(aim_time=Duration(2.0)), ())
+    assert loss_audit._shape(Shooter(aim_time=Duration(1.0)), ()) != loss_audit._shape(Shooter(aim_time=Duration(1.0), hands=1), ())

@@ -1,0 +1,153 @@
+"""What a written stat block carries for other systems (its ``carried:`` block,
+xsys.core.carried): the system-only data its system does not read, the neutral
+characteristics it has no field for (as the carried entries of a system that has one), and
+the sheet skills it does not write as they were (xsys.core.skillplan); each reported, where
+the loss audit found it, as ``kept-verbatim``."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from xsys.core import carried, skillplan
+from xsys.core.audit import LossAudit, show
+from xsys.core.errors import XsysError
+from xsys.core.model import Combatant
+from xsys.core.registry import Registry, default_registry
+from xsys.core.system import System
+from xsys.core.trace import Loss
+
+from . import documents
+
+
+def _namespace_owner(registry: Registry | None) -> Any:
+    """namespace -> the installed system whose stat blocks write it (None: none does)."""
+    reg = registry or default_registry()
+
+    def owner(ns: str) -> System | None:
+        try:
+            found = reg.system(ns)
+            if carried.namespaces(found)[:1] == (ns,):
+                return found
+        except XsysError:
+            pass
+        for key in reg.keys():
+            try:
+                found = reg.system(key)
+            except XsysError:
+                continue
+            if carried.namespaces(found)[:1] == (ns,):
+                return found
+        return None
+    return owner
+
+
+def _carried_characteristics(system: System, neutral: Combatant, prefix: str, losses: list[Loss],
+                             first: int, audit: "LossAudit | None", registry: Registry | None) -> dict[str, dict[str, Any]]:
+    """The neutral characteristics `system`'s stat block has no field for, as the carried
+    entries of the first system that has a field for it: the source, a system whose carried
+    block the document holds, else the installed systems in order (a CoC SIZ that came through
+    GURPS into a Polish stat block is written as CoC writes it). Each is reported where the audit
+    found it dropped: ``kept-verbatim``, not expressible in `system`, carried. A characteristic
+    the source derives from others (GURPS's Per, from IQ) stays a loss, not another system's guess."""
+    if not neutral.characteristics:
+        return {}
+    source = audit.source_sys if audit is not None else None
+    written = carried.places(system)
+    if all(k in written for k in neutral.characteristics):
+        return {}
+    reg = registry or default_registry()
+    # what the source derives from its other characteristics (GURPS's Per from IQ) is not a
+    # value of its own: no other system's field stands in for it
+    derived = set(source.derived_characteristics()) if source is not None else set()
+    values = {k: v for k, v in neutral.characteristics.items() if k not in derived}
+
+    def owners() -> Iterable[System]:
+        if source is not None:
+            yield source
+        owner = _namespace_owner(reg)
+        for ns in neutral.carried:  # the systems the document came through
+            found = owner(ns)
+            if found is not None:
+                yield found
+        for key in reg.keys():  # else the installed systems, in order
+            try:
+                yield reg.system(key)
+            except XsysError:
+                continue
+
+    out: dict[str, dict[str, Any]] = {}
+    for key, ns, name, value in carried.characteristics_out(system, values, owners()):
+        out.setdefault(ns, {})[name] = value
+        where = f"{carried.FIELD}.{ns}.{name}"
+        what = f"characteristics.{key} {show(neutral.characteristics[key])}"
+        i = next((j for j in range(first, len(losses)) if losses[j].kind == "unsupported-field"
+                  and losses[j].message.startswith(what + ":")), None)
+        path = losses[i].path if i is not None else f"{prefix}.characteristics.{key}"
+        loss = Loss.of("kept-verbatim", path, f"{what} ({ns} {name} {value}): not expressible in {system.key}; "
+                       f"carried verbatim at {where}", carried.RULE,
+                       system=system.key)
+        if i is not None:
+            losses[i] = loss
+        else:
+            losses.append(loss)
+    return out
+
+
+def _system_of(registry: Registry | None) -> Callable[[str], System | None]:
+    reg = registry or default_registry()
+
+    def find(key: str) -> System | None:
+        try:
+            return reg.system(key)
+        except XsysError:
+            return None
+    return find
+
+
+def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Loss], audit: "LossAudit | None",
+                    system: System) -> dict[str, dict[str, Any]]:
+    """The sheet skills a stat block does not write as they were (a broad skill's other neutral
+    skills, a twin's name), carried for the way back, each with its one report line at the
+    sheet skill's path in the source."""
+    if plan is None or not plan.carry:
+        return {}
+    for name, message in plan.lines:
+        path = f"{prefix}.skills.{name}"
+        if audit is not None:
+            try:
+                path = audit.sheet_skill(prefix, name)
+            except Exception:  # noqa: BLE001 - the neutral path still names the skill
+                pass
+        kind = "unsupported-field" if name in plan.missing else "kept-verbatim"
+        losses.append(Loss.of(kind, path, message, skillplan.RULE, system=system.key))
+    return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
+
+
+def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
+           audit: "LossAudit | None", first: int = 0, registry: Registry | None = None,
+           plan: "skillplan.Plan | None" = None) -> Any:
+    """A written stat block with the system-only data its system does not read itself in its
+    ``carried:`` block, each value reported (kept-verbatim) at its path in the source, the
+    neutral characteristics it has no field for (:func:`_carried_characteristics`) and the
+    sheet skills it does not write (:func:`_carried_skills`)."""
+    block = carried.detach(system, neutral)
+    chars = _carried_characteristics(system, neutral, prefix, losses, first, audit, registry)
+    sheet = _carried_skills(plan, prefix, losses, audit, system)
+    if sheet:
+        for ns, entries in sheet.items():
+            old = block.get(ns, {})
+            mine = {**(old.get(skillplan.FIELD) or {}), **entries[skillplan.FIELD]}
+            chars.setdefault(ns, {})[skillplan.FIELD] = mine
+    if not block and not chars:
+        return native
+    if block:
+        carried.report(block, system.key, prefix, losses, audit.source_losses(prefix) if audit is not None else [],
+                       # whether the source as written has that path (its own carried: block)
+                       audit.in_source if audit is not None else (lambda p: False))
+    for ns, entries in chars.items():
+        block[ns] = {**block.get(ns, {}), **entries}
+    typ = documents.carrier_type(type(native))
+    fields = {f: getattr(native, f) for f in native.__struct_fields__}
+    own = fields.get(carried.FIELD)  # a plugin whose stat block has a carried block of its own
+    fields[carried.FIELD] = {**own, **block} if isinstance(own, dict) else block
+    return typ(**fields)

@@ -1,0 +1,976 @@
+"""The loss audit: every item a conversion writes is read back through its target system and
+compared with the neutral item it was made from, so a loss a plugin forgets to report is
+reported all the same (see the comment below).
+
+It is the core's own consistency check: it imports no plugin and no conversion module; a
+conversion hands it the source document, the systems and the losses, and it calls the
+plugins only through the System interface (:mod:`xsys.core.guard`)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import types
+import weakref
+from fractions import Fraction
+from functools import lru_cache
+from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, Union, get_args, get_origin
+
+import msgspec
+
+from . import carried, codec, units
+from .errors import XsysError
+from .guard import guard, native_fields
+from .model import Combatant, Shot
+from .registry import PLUGIN_FAULTS
+from .system import System
+from .trace import Loss, tracing
+from .units import _Quantity
+from .vocab import KIND_OF, SKILLS as NEUTRAL_SKILLS
+
+NEUTRAL = "neutral"  # the neutral model's key, which no system has (core.registry.RESERVED_KEYS)
+
+
+# ---- the loss audit ---------------------------------------------------------------
+#
+# A plugin reports what its system cannot write, but a report it forgets must not let
+# a loss through --strict. So every item a conversion writes (an NPC, a shot) is read
+# back into the neutral model with the target system's own npc_to_neutral /
+# shot_to_neutral and compared, field by field, with the neutral item it was made from.
+# A field that was stated (not a default) and did not come back is a loss, unless the
+# report already holds it:
+#
+# - it came back empty, as its default or not at all: ``unsupported-field``, unless the
+#   system does write the field for other values (tried with one far-off value, or each
+#   other choice of a closed set): then ``rounded`` (numbers) or ``merged`` (choices);
+# - an item of a list (armor, weapons) that did not come back: ``dropped-item``;
+# - a number that came back different: ``rounded`` (info: the system's step is coarser);
+# - a choice or flag that came back different: ``merged``; free text: ``unsupported-field``.
+#
+# Loss paths point into the source document: a neutral source has the field itself; a
+# system document is searched for the same path (keys compared without case, and
+# ``target_armor`` read as ``target.armor`` or the reverse), else the nearest existing
+# parent, with the neutral field named in the message.
+
+MISSING: Any = msgspec.UNSET  # a sentinel that is never a document value
+_SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsupported-field": 1, "merged": 1, "clamped": 1,
+             "dropped-item": 1}
+_PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
+_ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
+
+
+class _Field:
+    __slots__ = ("default", "omitted", "type", "choices", "bounds")
+
+    def __init__(self, default: Any, type_: Any) -> None:
+        self.default = default
+        self.omitted = False
+        self.type = type_
+        self.choices: tuple[Any, ...] = ()
+        self.bounds: tuple[float | None, float | None] = (None, None)
+        t = type_
+        while True:  # unwrap Annotated[...] and Optional[...]
+            origin = get_origin(t)
+            if origin is Annotated:
+                args = get_args(t)
+                for meta in args[1:]:
+                    if isinstance(meta, msgspec.Meta):
+                        lo = meta.ge if meta.ge is not None else meta.gt
+                        hi = meta.le if meta.le is not None else meta.lt
+                        self.bounds = (lo, hi)
+                t = args[0]
+            elif origin in (Union, types.UnionType):
+                rest = [a for a in get_args(t) if a is not type(None)]
+                if len(rest) != 1:
+                    break
+                t = rest[0]
+            else:
+                break
+        if get_origin(t) is Literal:
+            self.choices = get_args(t)
+
+
+_FIELDS: dict[type, dict[str, _Field]] = {}
+
+
+def _struct_fields(cls: type) -> dict[str, _Field]:
+    out = _FIELDS.get(cls)
+    if out is None:
+        out = {}
+        for f in msgspec.structs.fields(cls):
+            info = _Field(MISSING, f.type)
+            if f.default is not msgspec.NODEFAULT:
+                info.default = f.default
+                info.omitted = True  # a default value is not written: it states nothing
+            elif f.default_factory is not msgspec.NODEFAULT:
+                info.default = f.default_factory()  # written unless empty (["torso"] is stated)
+            out[f.name] = info
+        _FIELDS[cls] = out
+    return out
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float, Fraction)) and not isinstance(x, bool)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if _is_number(a) and _is_number(b):
+        return a == b or math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def _empty(x: Any) -> bool:
+    return x is MISSING or x is None or (isinstance(x, (str, list, dict)) and not x)
+
+
+def show(x: Any) -> str:
+    """A value as a loss message names it: a quantity with its unit, a float to six digits, an
+    item by its kind and name, a list joined."""
+    if isinstance(x, _Quantity):
+        return units.to_text(x)
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    if isinstance(x, msgspec.Struct):
+        name = getattr(x, "name", "") or getattr(x, "material", "")
+        return f"{type(x).__name__.lower()} {name!r}" if name else type(x).__name__.lower()
+    if isinstance(x, list):
+        return ", ".join(show(v) for v in x) or "none"
+    if isinstance(x, str):
+        return repr(x)
+    return str(x)
+
+
+class _Diff:
+    __slots__ = ("path", "src", "back", "field")
+
+    def __init__(self, path: str, src: Any, back: Any, field: _Field | None) -> None:
+        self.path, self.src, self.back, self.field = path, src, back, field
+
+
+def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list[_Diff]) -> None:
+    """Every stated leaf of `src` that `back` does not hold, as a _Diff (paths from "$")."""
+    if type(src) is type(back) and (src is back or src == back):
+        return
+    if isinstance(src, msgspec.Struct):
+        if type(back) is not type(src):
+            out.append(_Diff(path, src, back, field))
+            return
+        for name, f in _struct_fields(type(src)).items():
+            value = getattr(src, name)
+            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried", "sheet_skills") and type(src) is Combatant):
+                # a default states nothing; native blocks are compared by LossAudit, carried ones by
+                # the conversion as it writes the carried: block; the sheet's skill names are what
+                # the source states, not the target
+                continue
+            _differences(value, getattr(back, name), f"{path}.{name}", f, out)
+        return
+    if isinstance(src, dict):
+        theirs = back if isinstance(back, dict) else {}
+        for k, v in src.items():
+            _differences(v, theirs.get(k, MISSING), f"{path}.{k}", None, out)
+        return
+    if isinstance(src, list) and any(isinstance(v, (msgspec.Struct, dict, list)) for v in src):
+        theirs = back if isinstance(back, list) else []
+        for i, v in enumerate(src):
+            _differences(v, theirs[i] if i < len(theirs) else MISSING, f"{path}[{i}]", None, out)
+        return
+    if isinstance(src, list) and isinstance(back, list):
+        if all(any(_same(x, y) for y in back) for x in src):
+            return  # every stated element is there (order and additions are no loss)
+    elif _same(src, back):
+        return
+    out.append(_Diff(path, src, back, field))
+
+
+@lru_cache(maxsize=8192)
+def path_tokens(path: str) -> tuple[str | int, ...] | None:
+    """``$.npcs[2].skills.spot`` -> ``("npcs", 2, "skills", "spot")``; None for what is no such path."""
+    if not path.startswith("$"):
+        return None
+    out: list[str | int] = []
+    pos = 1
+    for m in _PATH_TOKEN.finditer(path, 1):
+        if m.start() != pos:
+            return None
+        out.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    return tuple(out) if pos == len(path) else None
+
+
+def path_text(tokens: Iterable[str | int]) -> str:
+    """The path of `tokens` (the reverse of :func:`path_tokens`)."""
+    return "$" + "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens)
+
+
+@lru_cache(maxsize=8192)
+def _norm(key: Any) -> str:
+    return str(key).lower().replace("-", "_").replace(" ", "_")
+
+
+def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = None) -> tuple[str, bool]:
+    """The path in the source document that `path` names: (path, exact). Keys match
+    without case or separators; ``a_b`` may be ``a.b`` and the reverse; what does not
+    exist is cut back to the nearest existing parent (exact is then False)."""
+    tokens = path_tokens(path)
+    if tokens is None:
+        return "$", False
+    node = plain
+    for t in tokens:  # most paths are the source's own
+        if isinstance(t, int) and isinstance(node, list) and 0 <= t < len(node):
+            node = node[t]
+        elif isinstance(t, str) and isinstance(node, dict) and t in node:
+            node = node[t]
+        else:
+            break
+    else:
+        return path, True
+    maps = keymaps if keymaps is not None else {}
+
+    def keys_of(d: dict[Any, Any]) -> dict[str, Any]:
+        km = maps.get(id(d))
+        if km is None:  # dicts with the same keys (the NPCs of a roster) share one map
+            sig = tuple(d)
+            km = maps.get(sig)  # type: ignore[call-overload]
+            if km is None:
+                km = maps[sig] = {_norm(k): k for k in sig}  # type: ignore[index]
+                maps[("memo", id(km))] = {}  # type: ignore[index]  # look-ups in this map
+            maps[id(d)] = km
+        return km
+
+    node, done, i = plain, [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if isinstance(t, int):
+            if isinstance(node, list) and 0 <= t < len(node):
+                node, i = node[t], i + 1
+                done.append(t)
+                continue
+            break
+        if not isinstance(node, dict):
+            break
+        keys = keys_of(node)
+        # the key itself, or this key and the next ones joined (target.armor -> target_armor)
+        ahead = tokens[i:i + 3]
+        memo = maps[("memo", id(keys))]  # type: ignore[index]
+        hit = memo.get(ahead, False)  # type: ignore[union-attr]
+        if hit is False:
+            hit = None
+            for n in range(len(ahead), 0, -1):
+                part = ahead[:n]
+                if all(isinstance(p, str) for p in part):
+                    k = keys.get("_".join(_norm(p) for p in part))
+                    if k is not None:
+                        hit = (k, n)
+                        break
+            memo[ahead] = hit  # type: ignore[index]
+        if hit is not None:
+            node, i = node[hit[0]], i + hit[1]
+            done.append(hit[0])
+            continue
+        # or this key split in two (target_armor -> target.armor)
+        pieces = t.split("_")
+        if len(pieces) > 1:
+            sub, walked = node, []
+            for piece in pieces:
+                k = keys_of(sub).get(_norm(piece)) if isinstance(sub, dict) else None
+                if k is None:
+                    walked = []
+                    break
+                sub = sub[k]
+                walked.append(k)
+            if walked:
+                node, i = sub, i + 1
+                done.extend(walked)
+                continue
+        break
+    return path_text(done), i == len(tokens)
+
+
+def _get(obj: Any, tokens: list[str | int]) -> Any:
+    for t in tokens:
+        if isinstance(t, int):
+            obj = obj[t] if isinstance(obj, list) and t < len(obj) else MISSING
+        elif isinstance(obj, msgspec.Struct):
+            obj = getattr(obj, t, MISSING)
+        elif isinstance(obj, dict):
+            obj = obj.get(t, MISSING)
+        else:
+            return MISSING
+        if obj is MISSING:
+            return obj
+    return obj
+
+
+def _put(obj: Any, tokens: list[str | int], value: Any) -> Any:
+    if not tokens:
+        return value
+    t, rest = tokens[0], tokens[1:]
+    if isinstance(obj, msgspec.Struct) and isinstance(t, str):
+        return msgspec.structs.replace(obj, **{t: _put(getattr(obj, t), rest, value)})
+    if isinstance(obj, list) and isinstance(t, int):
+        new = list(obj)
+        new[t] = _put(obj[t], rest, value)
+        return new
+    if isinstance(obj, dict):
+        new_d = dict(obj)
+        new_d[t] = _put(obj[t], rest, value)
+        return new_d
+    raise KeyError(t)
+
+
+def _far_values(d: _Diff) -> list[Any]:
+    """Values to try when a field came back as its default: does the system write the
+    field at all? (a number far from the default, or each other choice)."""
+    f = d.field
+    if f is None:
+        tokens = path_tokens(d.path) or ()
+        if len(tokens) >= 2 and tokens[-2] in ("skills", "characteristics") and _is_number(d.src):
+            return [0.95, 0.05]  # a competence or percentile: does the system write this one at all?
+        return []
+    if f.choices:
+        return [c for c in f.choices if c != f.default and c != d.src]
+    if _is_number(d.src) and _is_number(f.default):
+        lo, hi = f.bounds
+        if lo is not None and hi is not None:
+            far = lo if float(f.default) >= (lo + hi) / 2 else hi
+        else:
+            far = float(d.src) * 4 + (1 if float(d.src) >= 0 else -1)
+            if hi is not None:
+                far = min(far, hi)
+        value: Any = type(d.src)(far) if isinstance(d.src, (_Quantity, int)) else far
+        return [value] if not _same(value, f.default) else []
+    return []
+
+
+# Whether a system writes a field at all (LossAudit._written_at_all) takes up to two trips
+# through it per field that an item reads back without, and a roster asks it for the same
+# fields of every NPC. A system's answer is remembered for the process (unless it sets
+# System.remember = False), keyed by
+# all it can depend on: the system object (its settings), what is written, the field's path,
+# the values tried and the field's default (each with its type), and the item's shape: its
+# fractional numbers (a field, or a mapping of them: characteristics, skills) by their type
+# alone, its own name and notes left out, of its native blocks (and what is carried) those
+# the system reads -- its own and its parent's (coc-zh reads coc's) -- and everything else
+# (weapons, armor, text, whole numbers, flags) exactly. The assumption: a system
+# writes a field or not whatever the fractional values of the item's characteristics,
+# skills and other number fields, its name and other systems' blocks. (The shape is kept as
+# a 16-byte digest, and so is each key.)
+# tests/test_written_memo.py converts every fixture and generated rosters to every system,
+# whole and streamed, with the memo on and off and compares the bytes; the conformance kit
+# does the same for any plugin's fixtures (xsys.testing).
+
+WRITTEN_MEMO = True  # off: asked every time (tests compare the two)
+_WRITTEN_LIMIT = 20_000  # entries per system (at most about 6 MB): memory stays flat however long the run
+_written_memo: "weakref.WeakKeyDictionary[System, dict[bytes, bool]]" = weakref.WeakKeyDictionary()
+_FREE_TEXT = frozenset(("name", "note", "notes"))
+
+
+def _key_hook(x: Any) -> Any:
+    # in a key: a quantity or Fraction as its type and exact value, apart from any plain value
+    # (plain numbers keep their type: 1, 1.0 and True are apart, and -0.0 is not 0.0)
+    if isinstance(x, float):
+        return msgspec.msgpack.Ext(1, f"{type(x).__qualname__}:{float.hex(x)}".encode())
+    if isinstance(x, Fraction):
+        return msgspec.msgpack.Ext(2, f"{x.numerator}/{x.denominator}".encode())
+    if x is MISSING:
+        return msgspec.msgpack.Ext(3, b"")
+    raise TypeError(f"not a key: {type(x).__name__}")
+
+
+_KEY_ENCODER = msgspec.msgpack.Encoder(enc_hook=_key_hook)
+
+
+def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> bytes:
+    """The item as the memo sees it: its fractional numbers (a field, or the values of a
+    mapping of them: characteristics, skills) by their type alone, its name and notes left
+    out, of its native blocks (and what systems carry) those of the systems in `blocks`,
+    everything else exactly; as a digest of all that (16 bytes a key, however big the item)."""
+    out: list[Any] = [type(item).__module__, type(item).__qualname__]
+    encode = _KEY_ENCODER.encode
+    for name in item.__struct_fields__:
+        if name in _FREE_TEXT:
+            continue
+        value = getattr(item, name)
+        if name in ("native", "carried") and isinstance(value, dict):
+            out.append(["N", name, encode([[k, value[k]] for k in blocks if k in value])])
+        elif isinstance(value, float):
+            out.append(["F", name, type(value).__qualname__])
+        elif isinstance(value, dict) and all(type(v) is float for v in value.values()):
+            out.append(["K", name, list(value)])
+        else:
+            out.append(["V", name, encode(value)])
+    return hashlib.blake2b(encode(out), digest_size=16).digest()
+
+
+class LossAudit:
+    """Checks a conversion's loss report against what each written item reads back as
+    (see the comment above). A conversion (xsys.conversions.api.convert, the streamed one)
+    makes one per document."""
+
+    def __init__(self, source: Any, source_system: str, key: str, system: System | None = None) -> None:
+        self.plain = codec.to_builtins(source)
+        if source_system != NEUTRAL:  # a stat block's default values are values it has (nWoD Intelligence 2)
+            _fill_defaults(source, self.plain)
+        self.source_system = source_system
+        self.key = key
+        self.source = source
+        self._system = system
+        self._items: dict[str, str] = {}  # item path -> "npc" / "shot" (the items audited so far)
+        self._probed: dict[str, dict[str, str]] = {}  # item path -> neutral path -> its native field
+        self._exists: dict[str, tuple[str, bool]] = {}
+        self._keymaps: dict[int, dict[str, Any]] = {}
+        self._mine: dict[str, list[int]] = {}  # item path -> indices of its losses from reading the source
+        # the source system's own names for neutral characteristics and skills, so that a
+        # path like $.characteristics.size is found as $.SIZ in a coc document
+        self._aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
+        self._fields: dict[str, list[str]] = {}  # neutral skill -> a field outside the skills (GURPS Dodge)
+        self._shaped: tuple[Any, System, bytes] | None = None  # the item last shaped for the memo, for whom, its shape
+        if system is not None:
+            try:
+                for native, spec in system.characteristics().items():
+                    self._aliases["characteristics"].setdefault(spec.neutral, []).append(native)
+                for native, keys in system.skills().items():
+                    for k in keys:
+                        self._aliases["skills"].setdefault(k, []).append(native)
+                for neutral, field in system.derived_characteristics().items():
+                    self._aliases["characteristics"].setdefault(neutral, []).append(field)
+                for neutral, field in system.derived_skills().items():
+                    self._fields.setdefault(neutral, []).append(field)
+            except PLUGIN_FAULTS:
+                pass
+
+    @property
+    def source_sys(self) -> System | None:
+        """The source document's system (None: a neutral source)."""
+        return self._system
+
+    def source_losses(self, prefix: str) -> list[int]:
+        """Indices (in the conversion's loss list) of the losses of reading the source item at
+        `prefix` (noted by :meth:`begin`)."""
+        return self._mine.get(prefix, [])
+
+    def in_source(self, path: str) -> bool:
+        """Whether the source document as written has `path`: its structure alone (keys
+        compared without case or separators), not the audit's search for a field under
+        another name."""
+        return _resolve(self.plain, path, self._keymaps)[1]
+
+    def begin(self, losses: list[Loss]) -> None:
+        """Note the losses of reading the source (before any item is written)."""
+        for i, loss in enumerate(losses):
+            m = _ITEM.match(loss.path)
+            self._mine.setdefault(m.group(0) if m else "$", []).append(i)
+
+    def resolve(self, path: str) -> tuple[str, bool]:
+        hit = self._exists.get(path)
+        if hit is None:
+            hit = _resolve(self.plain, path, self._keymaps)
+            if not hit[1]:
+                hit = self._by_native_name(path) or self._by_probe(path) or hit
+            self._exists[path] = hit
+        return hit
+
+    def _by_probe(self, path: str) -> tuple[str, bool] | None:
+        """A neutral path inside an audited item (``$.scenes[0].shots[2].shooter.aim_time``) as
+        the source's own field that states it (``$.scenes[0].shots[2].aim_turns``), found by
+        asking the source's plugin which neutral values change when that field is left out."""
+        best = None
+        for prefix, what in self._items.items():
+            if path != prefix and inside(path, prefix) and (best is None or len(prefix) > len(best[0])):
+                best = (prefix, what)
+        if best is None:
+            return None
+        prefix, what = best
+        rel = "$" + path[len(prefix):]
+        if rel.startswith(("$.skills", "$.characteristics")):
+            return None  # found by their names (_by_native_name, _locate): a trait moves every skill
+        head = path_tokens(rel)
+        if not head or head[0] not in (Combatant if what == "npc" else Shot).__struct_fields__:
+            return None  # the target's own field (GURPS advantages): no source field states it
+        for neutral_path, native in self._probe_map(prefix, what).items():
+            if inside(rel, neutral_path) or inside(neutral_path, rel):
+                found, exact = _resolve(self.plain, f"{prefix}.{native}", self._keymaps)
+                if exact:
+                    return found, True
+        return None
+
+    def _probe_map(self, prefix: str, what: str) -> dict[str, str]:
+        """Neutral path -> the native field of the source item at `prefix` that states it: each
+        field holding more than its default is left out in turn and the item read again; of the
+        fields that move a neutral value, the one that moves the fewest (the first of those)."""
+        out = self._probed.get(prefix)
+        if out is not None:
+            return out
+        out = self._probed[prefix] = {}
+        system = self._system
+        typ = None if system is None else system.npc_type if what == "npc" else system.shot_type
+        item = _get(self.source, list(path_tokens(prefix) or ()))
+        if typ is None or item is MISSING:
+            return out
+        method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral  # type: ignore[union-attr]
+        best: dict[str, tuple[int, str]] = {}  # neutral path -> (how many values its field moves, the field)
+        try:
+            item = native_fields(item, typ)
+            with tracing(False):
+                base = method(item).value
+            for name, f in _struct_fields(typ).items():
+                value = getattr(item, name)
+                if f.default is not MISSING:
+                    if _same(value, f.default):
+                        continue
+                    other = f.default
+                elif _is_number(value) and not isinstance(value, Fraction):
+                    other = type(value)(value + 1 if isinstance(value, int) else value * 1.5)  # a required number
+                else:
+                    continue
+                try:
+                    with tracing(False):
+                        trial = method(msgspec.structs.replace(item, **{name: other})).value
+                except (XsysError, *PLUGIN_FAULTS):
+                    continue
+                found: list[_Diff] = []
+                _differences(base, trial, "$", None, found)
+                # the field that moves the fewest neutral values states it most nearly: GURPS's
+                # HT moves constitution and toughness (HP / HT), its HP toughness alone
+                for d in found:
+                    if d.path not in best or len(found) < best[d.path][0]:
+                        best[d.path] = (len(found), name)
+        except (XsysError, *PLUGIN_FAULTS):
+            pass
+        out.update({path: name for path, (_, name) in best.items()})
+        return out
+
+    def _by_native_name(self, path: str) -> tuple[str, bool] | None:
+        """``...characteristics.X`` / ``...skills.X`` where the source calls X by its own
+        name: the characteristic at its item (or an enclosing part), the skill in its
+        ``skills``."""
+        tokens = path_tokens(path)
+        if not tokens or len(tokens) < 2 or tokens[-2] not in self._aliases or not isinstance(tokens[-1], str):
+            return None
+        where, natives = list(tokens[:-2]), self._aliases[str(tokens[-2])].get(tokens[-1], [])
+        if tokens[-2] == "skills":
+            for field in self._fields.get(tokens[-1], ()):
+                found, exact = _resolve(self.plain, path_text(where + [field]), self._keymaps)
+                if exact:
+                    return found, True
+        for native in natives:
+            if tokens[-2] == "skills":
+                candidates = [where + ["skills", native]]
+            else:
+                candidates = [where[:n] + [native] for n in range(len(where), -1, -1)]
+            for c in candidates:
+                found, exact = _resolve(self.plain, path_text(c), self._keymaps)
+                if exact:
+                    return found, True
+        return None
+
+    def check(self, system: System, what: str, neutral: Any, native: Any, prefix: str, losses: list[Loss],
+              first: int) -> None:
+        """Audit one item: `neutral` was written as `native`, whose plugin losses are
+        ``losses[first:]``; fix their paths and add what they left out."""
+        self._items[prefix] = what
+        back = self._read_back(system, what, native)
+        found: list[_Diff] = []
+        _differences(neutral, back, "$", None, found)
+        new: list[Loss] = []
+        for d in found:
+            loss = self._classify(system, what, neutral, d)
+            if loss is not None:
+                new.append(_with_prefix(loss, prefix))
+        if what == "npc":
+            new += self._native_blocks(neutral, back, prefix, losses)
+        mine = losses[first:]
+        del losses[first:]
+        losses.extend(self._settle(mine, new, losses, prefix))
+
+    # ---- reading back -----------------------------------------------------------------
+    def _read_back(self, system: System, what: str, native: Any) -> Any:
+        method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral
+        with tracing(False):
+            res = guard(system, f"{what}_to_neutral (reading back its own {what})", method, native,
+                         want=Combatant if what == "npc" else Shot)
+        return res.value
+
+    def _written_at_all(self, system: System, what: str, neutral: Any, d: _Diff) -> bool:
+        tokens = path_tokens(d.path)
+        if not tokens:
+            return False
+        far = _far_values(d)
+        if not far:
+            return False
+        if not (WRITTEN_MEMO and getattr(system, "remember", True)):
+            return self._try_written(system, what, neutral, tokens, far, d)
+        try:
+            if self._shaped is None or self._shaped[0] is not neutral or self._shaped[1] is not system:
+                blocks = tuple(dict.fromkeys((system.key, system.parent_key or system.key)))
+                self._shaped = (neutral, system, _shape(neutral, blocks))
+            key = hashlib.blake2b(_KEY_ENCODER.encode([what, tokens, far, d.field is None,
+                                                       None if d.field is None else d.field.default,
+                                                       self._shaped[2]]), digest_size=16).digest()
+            memo = _written_memo.get(system)
+            if memo is None:
+                memo = _written_memo.setdefault(system, {})
+            found = memo.get(key)
+        except (TypeError, msgspec.EncodeError):  # a value that cannot be a key: asked as usual
+            return self._try_written(system, what, neutral, tokens, far, d)
+        if found is None:
+            found = self._try_written(system, what, neutral, tokens, far, d)
+            if len(memo) >= _WRITTEN_LIMIT:
+                memo.clear()
+            memo[key] = found
+        return found
+
+    def _try_written(self, system: System, what: str, neutral: Any, tokens: list[str | int], far: list[Any],
+                     d: _Diff) -> bool:
+        for value in far:
+            try:
+                trial = _put(neutral, tokens, value)
+                with tracing(False):
+                    method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
+                    back = self._read_back(system, what, method(trial).value)
+            except PLUGIN_FAULTS:
+                continue
+            got = _get(back, tokens)
+            if not _empty(got) and not (d.field is not None and _same(got, d.field.default)):
+                return True
+        return False
+
+    def _probe(self, system: System, what: str, neutral: Any, tokens: tuple[str | int, ...], value: Any) -> Any:
+        """What `value` at `tokens` reads back as after a trip through `system` (MISSING on a fault)."""
+        try:
+            trial = _put(neutral, list(tokens), value)
+            with tracing(False):
+                method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
+                return _get(self._read_back(system, what, method(trial).value), list(tokens))
+        except PLUGIN_FAULTS:
+            return MISSING
+
+    def _clamped(self, system: System, what: str, neutral: Any, d: _Diff) -> bool:
+        """Whether a competence that reads back as another number was pushed to the end of
+        the target's scale: nothing further out reads back differently, and the mirror of the
+        source about the value read back does (the source lies beyond the end by more than
+        half the step to the next level, so no rounding explains it)."""
+        tokens = path_tokens(d.path)
+        if not tokens or tokens[-1] != "skill" or not (_is_number(d.src) and _is_number(d.back)):
+            return False
+        src, back = float(d.src), float(d.back)
+        gap = src - back
+        lo, hi = (d.field.bounds if d.field is not None else (None, None))
+        lo, hi = (0.0 if lo is None else lo), (1.0 if hi is None else hi)
+        outward = min(max(src + gap, lo), hi)
+        if outward != src and not _same(self._probe(system, what, neutral, tokens, outward), back):
+            return False
+        mirror = min(max(back - gap, lo), hi)
+        got = self._probe(system, what, neutral, tokens, mirror)
+        return got is not MISSING and not _same(got, back)
+
+    # ---- classifying --------------------------------------------------------------------
+    def _classify(self, system: System, what: str, neutral: Any, d: _Diff) -> Loss | None:
+        field = d.path[2:]
+        src, back = d.src, d.back
+        default = d.field.default if d.field is not None else MISSING
+        where = f"a {self.key} {'stat block' if what == 'npc' else what}"
+        if back is MISSING and isinstance(src, (msgspec.Struct, dict)) and d.path.endswith("]"):
+            return Loss.of("dropped-item", d.path, f"{field} ({show(src)}): no place for it in {where}; dropped",
+                           system=self.key)
+        if d.path.endswith("weapon_class") and isinstance(back, str) and KIND_OF.get(back) == src:
+            # a handgun of no stated kind written as a revolver by its cartridge (nWoD's .38 Special
+            # is the chart's revolver line) reads back as the kind it is (vocab.KIND_OF): more said,
+            # nothing lost; the target reports its own assumption (nwod.weapon.clip)
+            return None
+        if d.path.endswith("melee_kind"):
+            # the weapon a melee skill is for (Combatant.melee_kind): its level crosses; a system with
+            # one melee skill for every weapon (nWoD Weaponry) cannot say which, and one with no
+            # melee skill has said so at the skill already
+            if not any("melee" in keys for keys in system.skills().values()):
+                return None
+            return Loss.of("assumed", d.path, f"{field} {show(src)}: {where} has one melee skill for every weapon; "
+                           "the level crosses, the weapon it is for does not (read back, a target writes its first "
+                           "melee skill)", "core.melee", system=self.key)
+        if isinstance(src, list):
+            missing = [x for x in src if not (isinstance(back, list) and any(_same(x, y) for y in back))]
+            return Loss.of("unsupported-field", d.path, f"{field} {show(missing)}: no place for it in {where}; "
+                           "dropped", system=self.key)
+        if _empty(back) or (default is not MISSING and _same(back, default)):
+            if self._written_at_all(system, what, neutral, d):
+                kind = "rounded" if _is_number(src) else "merged"
+                if back is MISSING:  # e.g. a skill at the level a stat block leaves out (Polish level 0)
+                    return Loss.of(kind, d.path, f"{field} {show(src)} is written as the level {where} leaves "
+                                   "out (its lowest); it reads back as no value", system=self.key)
+                return Loss.of(kind, d.path, f"{field} {show(src)} reads back as {show(back)} from {where}",
+                               system=self.key)
+            return Loss.of("unsupported-field", d.path, f"{field} {show(src)}: no place for it in {where}; dropped",
+                           system=self.key)
+        if _is_number(src) and _is_number(back):
+            if self._clamped(system, what, neutral, d):
+                return Loss.of("clamped", d.path, f"{field} {show(src)} lies {'above' if src > back else 'below'} "
+                               f"anything {where} can express: clamped to its {'highest' if src > back else 'lowest'} "
+                               f"level, which reads back as {show(back)}", system=self.key)
+            return Loss.of("rounded", d.path, f"{field} {show(src)} reads back as {show(back)} from {where}",
+                           system=self.key)
+        if isinstance(src, bool) or (d.field is not None and d.field.choices):
+            return Loss.of("merged", d.path, f"{field} {show(src)} reads back as {show(back)} from {where}, "
+                           "which does not tell them apart", system=self.key)
+        return Loss.of("unsupported-field", d.path, f"{field} {show(src)}: no place for it in {where}, which "
+                       f"writes {show(back)}", system=self.key)
+
+    def _native_blocks(self, neutral: Combatant, back: Combatant, prefix: str, losses: list[Loss]) -> list[Loss]:
+        """Native details kept for a round trip (Combatant.native) that the target drops."""
+        out: list[Loss] = []
+        for k, block in neutral.native.items():
+            theirs = back.native.get(k)
+            lost = list(block) if not isinstance(theirs, dict) else [x for x in block if x not in theirs]
+            if not lost or not block:
+                continue
+            if k == self.source_system:
+                # the source's own details: its plugin reported each one it kept ("kept-verbatim");
+                # they are now lost for real, unless they are system-only data the written stat
+                # block carries (xsys.core.carried, reported by the conversion as it writes that block)
+                whole = not isinstance(theirs, dict)
+                kept = {"$." + key for block in neutral.carried.values() for key, _ in carried.leaves(block)}
+                kept |= {"$." + str(top) for block in neutral.carried.values() for top in block}
+                for i in self._mine.get(prefix, ()):
+                    loss = losses[i]
+                    if (loss.kind == "kept-verbatim" and loss.system == k and "$" + loss.path[len(prefix):] not in kept
+                            and not carried.named(loss.message, neutral.carried)
+                            and (whole or _first_key(loss.path, prefix) in {_norm(x) for x in lost})
+                            and not _kept_elsewhere(block, back.native, k, "$" + loss.path[len(prefix):])):
+                        losses[i] = Loss.of("unsupported-field", loss.path,
+                                            f"{loss.message.rstrip('.')}; but a {self.key} stat block has no "
+                                            "place for it: dropped",
+                                            loss.rule, system=self.key)
+                continue
+            if self.source_system != NEUTRAL:
+                # another system's block the source's own plugin wrote (coc-zh's copy for coc): made
+                # from the source document, whose own losses are reported field by field
+                continue
+            paths = [f"$.native.{k}"] if not isinstance(theirs, dict) else [f"$.native.{k}.{x}" for x in lost]
+            for p in paths:
+                out.append(_with_prefix(Loss.of("unsupported-field", p, f"{p[2:]} (details kept for {k}): no place "
+                                                f"for them in a {self.key} stat block; dropped", system=self.key),
+                                        prefix))
+        return out
+
+    # ---- settling paths -----------------------------------------------------------------
+    def _settle(self, plugin: list[Loss], found: list[Loss], before: list[Loss], prefix: str) -> list[Loss]:
+        """The plugin's losses and the audit's, with paths into the source and no repeats."""
+        earlier = [before[i] for i in self._mine.get(prefix, ())]
+        known = earlier + plugin
+        said: dict[str, int] = {}  # path (as written, and in the source) -> most severe loss there
+        parts: set[str] = set()  # parts of the item lost as a whole (strict)
+        for j, x in enumerate(known):
+            sev = _SEVERITY[x.kind]
+            where, exact = self.resolve(x.path) if j < len(earlier) else self._locate(x, prefix)
+            for p in (x.path, where) if exact else (x.path,):
+                if said.get(p, -1) < sev:
+                    said[p] = sev
+            if sev and x.path != prefix and inside(x.path, prefix):
+                parts.add(x.path)
+        kept: list[Loss] = []
+        for g in found:
+            sev = _SEVERITY[g.kind]
+            where, exact = self.resolve(g.path)
+            if said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev):
+                continue
+            if parts and any(inside(g.path, p) for p in parts):
+                continue
+            kept.append(g)
+        out: list[Loss] = []
+        taken: set[int] = set()
+        for loss in plugin:
+            where, exact = self._locate(loss, prefix)
+            if exact:
+                out.append(msgspec.structs.replace(loss, path=where) if where != loss.path else loss)
+                continue
+            # a path the source does not have (the target's own field name, e.g. "$.speed"):
+            # the audit's findings with the same last key take over its message and rule;
+            # else those under the nearest existing parent that the message names
+            # ("$.skills.Gun: Gun covers handgun, rifle" -> $.skills.handgun)
+            tokens = path_tokens(loss.path)
+            last = _norm(tokens[-1]) if tokens else None
+            heirs = [i for i, g in enumerate(kept) if i not in taken and last is not None
+                     and _last_key(g.path) == last]
+            if not heirs and where != prefix and where != "$":
+                words = set(_norm(w) for w in re.findall(r"[\w-]+", loss.message))
+                heirs = [i for i, g in enumerate(kept) if i not in taken and inside(g.path, where)
+                         and _last_key(g.path) in words]
+            if not heirs:
+                out.append(msgspec.structs.replace(loss, path=where))
+                continue
+            for i in heirs:
+                g = kept[i]
+                kind = loss.kind if _SEVERITY[loss.kind] >= _SEVERITY[g.kind] else g.kind
+                out.append(self._placed(Loss.of(kind, g.path, loss.message, loss.rule or g.rule, system=loss.system)))
+                taken.add(i)
+        out.extend(self._placed(g) for i, g in enumerate(kept) if i not in taken)
+        return out
+
+    def _locate(self, loss: Loss, prefix: str) -> tuple[str, bool]:
+        """Where a plugin's loss is in the source: its path, or, for a skill the target calls
+        by its own name (``$.umiejętności.Broń krótka``), the source's skill that the
+        message names by its neutral key ("the source's handgun competence ...")."""
+        where, exact = self.resolve(loss.path)
+        if exact or "skills" in (path_tokens(where) or ()):
+            return where, exact
+        item = _get(self.plain, list(path_tokens(prefix) or ()))
+        # the neutral skills a loss about skill levels names: "<skill> competence ..." (clamped,
+        # rounded) or "<native> covers <skill>, <skill> at levels ..." (merged)
+        named = re.findall(r"\b([a-z_]+) competence\b", loss.message)
+        if " covers " in loss.message:
+            named += re.findall(r"[a-z_]+", loss.message.split(" covers ", 1)[1].split(" at levels", 1)[0])
+        for word in named:
+            if word not in NEUTRAL_SKILLS:
+                continue
+            hit = self.resolve(f"{prefix}.skills.{word}")
+            if hit[1]:
+                return hit
+            # a source whose skills are not under "skills" (pl-trudnosc: umiejętności)
+            for native in self._aliases["skills"].get(word, ()):
+                for key, val in (item.items() if isinstance(item, dict) else ()):
+                    if isinstance(val, dict) and native in val:
+                        return path_text([*(path_tokens(prefix) or ()), key, native]), True
+        return where, exact
+
+    def sheet_skill(self, prefix: str, native: str) -> str:
+        """The source's line of the skill it calls `native` in the item at `prefix`: under its
+        ``skills``, or wherever its system keeps them (pl-trudnosc: ``umiejętności``), so a
+        report line about Broń długa names ``$.umiejętności.Broń długa``, not the whole NPC."""
+        where, exact = self.resolve(f"{prefix}.skills.{native}")
+        if exact:
+            return where
+        item = _get(self.plain, list(path_tokens(prefix) or ()))
+        for key, val in (item.items() if isinstance(item, dict) else ()):
+            if isinstance(val, dict) and native in val:
+                return path_text([*(path_tokens(prefix) or ()), key, native])
+        return where
+
+    def _placed(self, loss: Loss) -> Loss:
+        where, _ = self.resolve(loss.path)
+        return loss if where == loss.path else msgspec.structs.replace(loss, path=where)
+
+
+def _fill_defaults(obj: Any, plain: Any) -> None:
+    """Put back into `plain` (to_builtins of `obj`) the fields it left out for holding their
+    default, so that a loss about them has a path in the source."""
+    if isinstance(obj, msgspec.Struct) and isinstance(plain, dict):
+        for name in obj.__struct_fields__:
+            value = getattr(obj, name)
+            if name not in plain:
+                if value is None or value is msgspec.UNSET:
+                    continue
+                plain[name] = codec.to_builtins(value)
+            _fill_defaults(value, plain[name])
+    elif isinstance(obj, (list, tuple)) and isinstance(plain, list) and len(obj) == len(plain):
+        for o, p in zip(obj, plain):
+            _fill_defaults(o, p)
+    elif isinstance(obj, dict) and isinstance(plain, dict):
+        for k, v in obj.items():
+            if k in plain:
+                _fill_defaults(v, plain[k])
+
+
+def _kept_elsewhere(block: dict[str, Any], natives: Mapping[str, Any], key: str, path: str) -> bool:
+    """Whether the value a source's native block keeps at `path` (``$.skills.Sneak``) is
+    kept, the same, in another system's block of the read-back (a variant and its parent
+    keep the skills they share: coc-zh's Sneak is coc's Sneak)."""
+    tokens = list(path_tokens(path) or ())
+    mine = _get(block, tokens) if tokens else MISSING
+    if mine is MISSING:
+        return False
+    return any(isinstance(other, dict) and _get(other, tokens) == mine for k, other in natives.items() if k != key)
+
+
+def _last_key(path: str) -> str | None:
+    tokens = path_tokens(path)
+    return _norm(tokens[-1]) if tokens and isinstance(tokens[-1], str) else None
+
+
+def _with_prefix(loss: Loss, prefix: str) -> Loss:
+    return loss if prefix == "$" else msgspec.structs.replace(loss, path=prefix + loss.path[1:])
+
+
+def follow_derived(audit: LossAudit, prefix: str, losses: list[Loss], first: int) -> None:
+    """A field the source computes from others by its rule (``System.derived_fields``: CoC's
+    HP from CON and SIZ) follows them: where one of its inputs did not cross exactly, the loss
+    report says so at the derived field too, since converting back recomputes it from what
+    did cross (a GURPS stat block has no SIZ, so CoC's HP comes back from the median SIZ)."""
+    derived = getattr(audit, "_derived_fields", None)
+    if derived is None:  # once per conversion (a roster's NPCs share it)
+        derived = {}
+        if audit._system is not None:
+            try:
+                derived = dict(audit._system.derived_fields())
+            except PLUGIN_FAULTS:
+                pass
+        audit._derived_fields = derived  # type: ignore[attr-defined]
+    if not derived:
+        return
+    tokens = list(path_tokens(prefix) or ())
+    item = _get(audit.plain, tokens)
+    if not isinstance(item, dict):
+        return
+    for i in range(first, len(losses)):
+        loss = losses[i]
+        field = loss.path[len(prefix) + 1:] if loss.path.startswith(prefix + ".") else None
+        if loss.kind == "unsupported-field" and field in derived and _at_rule(audit, tokens, field):
+            # a derived field at the value its rule gives (GURPS's Per 10 at IQ 10) states
+            # nothing of its own: the way back computes it again from its inputs
+            inputs, rule = derived[field]
+            losses[i] = Loss.of("derived", loss.path, f"{field} {show(item.get(field))} is what {rule} computes from "
+                                f"{_and(inputs)}; {audit.key} has no place for it, and converting back computes it "
+                                "again", rule, system=audit.source_system)
+    mine = [*(losses[i] for i in audit._mine.get(prefix, ())), *losses[first:]]
+    said = {x.path for x in mine}
+    # the item's own paths that lost something ("$.SIZ", "$.merits.Fleet of Foot"), relative to it
+    hurt = ["$" + x.path[len(prefix):] for x in mine
+            if x.kind not in ("assumed", "derived", "kept-verbatim") and inside(x.path, prefix)]
+    if not hurt:
+        return
+    for field, (inputs, rule) in derived.items():
+        value = item.get(field)
+        path = path_text([*tokens, field])
+        if value is None or path in said:
+            continue
+        lost = [inp for inp in inputs if any(inside(h, f"$.{inp}") for h in hurt)]
+        if lost:
+            losses.append(Loss.of("derived", path, f"{field} {show(value)} is computed from {_and(inputs)}; "
+                                  f"{_and(lost)} did not cross to {audit.key} exactly (see there), so converting "
+                                  f"back gives the {field} of what did", rule, system=audit.source_system))
+
+
+def _at_rule(audit: LossAudit, tokens: list[Any], field: str) -> bool:
+    """Whether the source item at `tokens` reads as the same neutral NPC with `field` left to
+    its default (its system then derives it): its value is the one its rule gives."""
+    system = audit._system
+    src = _get(audit.source, tokens)
+    if system is None or src is MISSING:
+        return False
+    try:
+        typ = system.npc_type
+        spec = _struct_fields(typ).get(field)
+        if spec is None or spec.default is MISSING:
+            return False
+        item = native_fields(src, typ)
+        with tracing(False):
+            base = system.npc_to_neutral(item).value
+            bare = system.npc_to_neutral(msgspec.structs.replace(item, **{field: spec.default})).value
+    except (XsysError, *PLUGIN_FAULTS):
+        return False
+    found: list[_Diff] = []
+    _differences(base, bare, "$", None, found)
+    return not found
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def inside(path: str, prefix: str) -> bool:
+    """Whether `path` is `prefix` or a path under it (``$.a.b`` is inside ``$.a``, ``$.ab`` is not)."""
+    return path == prefix or (path.startswith(prefix) and path[len(prefix):len(prefix) + 1] in (".", "["))
+
+
+def _first_key(path: str, prefix: str) -> str | None:
+    tokens = path_tokens("$" + path[len(prefix):])
+    return _norm(tokens[0]) if tokens and isinstance(tokens[0], str) else None
