@@ -977,9 +977,9 @@ def serve(
     workers: Annotated[int, typer.Option("--workers", help="Processes converting at once (one core each).")] = 1,
 ) -> None:
     """A local web page (and its JSON API): paste a stat block, see it in every system."""
-    from . import serve as serve_
+    from . import serve_main
 
-    serve_.run(host, port, _info, workers)
+    serve_main.run(host, port, _info, workers)
 
 
 @app.command("rules", cls=_Command, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -25,7 +25,7 @@ together means more than either alone):
   and after, and each process's peak; and the CPU time a request cost the front (HTTP,
   JSON, the queue) and the conversion processes.
 
-The server runs in a process of its own (`serve.run`, as `xsys serve --workers N`); the
+The server runs in a process of its own (`serve_main.run`, as `xsys serve --workers N`); the
 client is raw HTTP/1.1 on asyncio (no extra dependency), bounded in connections and time.
 Under a closed loop of C concurrent clients the median latency is about C divided by the
 throughput (Little's law): a conversion that costs t seconds of one core's time cannot have
@@ -217,16 +217,16 @@ def in_process_rate(count: int, to: str, document: str = DEFAULT_NPC, start: int
 
 @contextlib.contextmanager
 def server_process(workers: int = 1, limits_code: str = "") -> Iterator[tuple[str, int, int]]:
-    """`serve.run` in a process of its own (so the client does not share its interpreter
+    """`serve_main.run` in a process of its own (so the client does not share its interpreter
     lock), as `xsys serve --workers N` runs; yields (host, port, pid) once it answers."""
     import re
     import subprocess
     import sys
     import urllib.request
 
-    code = ("import sys; from xsys.conversions import serve\n"
+    code = ("import sys; from xsys.conversions import serve, serve_main\n"
             "try:\n"
-            f"    serve.run('127.0.0.1', 0, lambda t: print(t, file=sys.stderr, flush=True), {int(workers)}"
+            f"    serve_main.run('127.0.0.1', 0, lambda t: print(t, file=sys.stderr, flush=True), {int(workers)}"
             f"{', serve.Limits(' + limits_code + ')' if limits_code else ''})\n"
             "except KeyboardInterrupt:\n    pass\n")
     p = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)

@@ -839,9 +839,9 @@ def test_half_sent_requests_are_answered_408_and_closed_at_the_request_timeout()
 FLOODED = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-from xsys.conversions import serve
+from xsys.conversions import serve, serve_main
 try:
-    serve.run("127.0.0.1", 0, lambda t: print(t, file=sys.stderr, flush=True), 1, serve.Limits(request_timeout=2.0))
+    serve_main.run("127.0.0.1", 0, lambda t: print(t, file=sys.stderr, flush=True), 1, serve.Limits(request_timeout=2.0))
 except KeyboardInterrupt:
     pass
 """

@@ -30,7 +30,7 @@ MALLOY = ROOT / "fixtures" / "text" / "malloy-coc6.txt"
 # expression that backtracks for hours holding the interpreter lock (it cannot)
 SERVER = """
 import re, sys, time
-from xsys.conversions import serve
+from xsys.conversions import serve, serve_main
 real = serve.KINDS[b"u"][1]
 def curve(req):
     if req.points in (7, 300):  # 300 points: a long request (serve.Limits.heavy_points)
@@ -40,7 +40,7 @@ def curve(req):
     return real(req)
 serve.KINDS[b"u"] = (serve.CurveRequest, curve)
 try:
-    serve.run("127.0.0.1", 0, lambda t: print(t, file=sys.stderr, flush=True), 2, serve.Limits(time_limit={limit}))
+    serve_main.run("127.0.0.1", 0, lambda t: print(t, file=sys.stderr, flush=True), 2, serve.Limits(time_limit={limit}))
 except KeyboardInterrupt:
     pass
 """
