@@ -12,6 +12,7 @@ adult-population percentile, skills by equated competence (core.equating), the s
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
@@ -203,6 +204,13 @@ class System:
     # (Call of Cthulhu and its Chinese rules: the d100 percentage of one skill list) write one
     # skill as one number, whatever their checks do with it (``levels_on_scale``). "": none shared.
     skill_scale: ClassVar[str] = ""
+    # The same for characteristics: systems naming one ``characteristic_scale`` write one value
+    # as that scale's number times their ``characteristic_factor`` (Call of Cthulhu 5th/6th
+    # edition 13 is 7th edition 65: Chaosium's x5), by ``characteristic_rule``
+    # (``characteristics_on_scale``), instead of through the population percentiles.
+    characteristic_scale: ClassVar[str] = ""
+    characteristic_factor: ClassVar[int] = 1
+    characteristic_rule: ClassVar[str] = ""
 
     def toughness_of(self, stated: int | None, derived: int, col: Collector) -> float | None:
         """The neutral toughness of a sheet's stated hit points (None: as the rule derives them)."""
@@ -669,17 +677,75 @@ class System:
                 levels[native] = level
         return levels
 
-    def scale_levels(self, levels: Mapping[str, Any], chances: Mapping[str, float]) -> dict[str, Any]:
-        """What a sheet of a system with a named ``skill_scale`` remembers in its neutral native
-        block so a system of the same scale writes the same numbers: the scale, each mapped
-        skill's stated level, and the competences they gave (an edit of those is converted,
-        not passed through). Empty when the system names no scale."""
-        if not self.skill_scale:
-            return {}
-        spec = self.skills()
-        stated = {k: v for k, v in levels.items() if spec.get(k)}
-        return {"name": self.skill_scale, "levels": stated,
-                "competences": {k: float(chances[k]) for n in stated for k in spec[n] if k in chances}}
+    def scale_levels(self, levels: Mapping[str, Any], chances: Mapping[str, float],
+                     characteristics: Mapping[str, Any] | None = None,
+                     percentiles: Mapping[str, float] | None = None) -> dict[str, Any]:
+        """What a sheet of a system with a named ``skill_scale`` (or ``characteristic_scale``)
+        remembers in its neutral native block so a system of the same scale writes the same
+        numbers: the scale, each mapped skill's stated level and the neutral skills it covers,
+        the competences they gave (an edit of those is converted, not passed through); and the
+        characteristics in the scale's units with the percentiles they gave. Empty when the
+        system names no scale."""
+        out: dict[str, Any] = {}
+        if self.skill_scale:
+            spec = self.skills()
+            stated = {k: v for k, v in levels.items() if spec.get(k)}
+            out.update({"name": self.skill_scale, "levels": stated,
+                        "keys": {n: list(spec[n]) for n in stated},
+                        "competences": {k: float(chances[k]) for n in stated for k in spec[n] if k in chances}})
+        if self.characteristic_scale and characteristics:
+            specs = self.characteristics()
+            # a value beyond this system's own table crossed clamped (reported on reading): it
+            # crosses as that, not as a number passed on
+            values = {specs[k].neutral: v / self.characteristic_factor for k, v in characteristics.items()
+                      if k in specs and v is not None and specs[k].ladder.has_native(v)}
+            out["characteristics"] = {"name": self.characteristic_scale, "values": values,
+                                      "percentiles": {k: float(v) for k, v in (percentiles or {}).items()
+                                                      if k in values}}
+        return out
+
+    def characteristics_on_scale(self, fields: dict[str, Any], combatant: Any, col: Collector,
+                                 path: str = "$") -> dict[str, Any]:
+        """A characteristic another system stated on this system's ``characteristic_scale``
+        passes through as that number times this system's factor (coc STR 13 is coc7 STR 65,
+        and back 13), not through the population percentiles; a value the factor cannot give
+        exactly is rounded (a ``rounded`` loss) and one beyond this system's table clamped. A
+        neutral value edited since it was read is converted like any other."""
+        if not self.characteristic_scale:
+            return fields
+        specs = self.characteristics()
+        for key, block in combatant.native.items():
+            scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
+            chars = scale.get("characteristics") if isinstance(scale, dict) else None
+            if not (isinstance(chars, dict) and chars.get("name") == self.characteristic_scale):
+                continue
+            values = chars.get("values") or {}
+            for native, spec in specs.items():
+                if native not in fields or spec.neutral not in values:
+                    continue
+                kept = (chars.get("percentiles") or {}).get(spec.neutral)
+                now = combatant.characteristics.get(spec.neutral)
+                if kept is None or now is None or abs(float(now) - float(kept)) > 1e-9:
+                    continue  # edited since it was read: converted like any other value
+                exact = float(values[spec.neutral]) * self.characteristic_factor
+                value = int(math.floor(exact + 0.5))
+                rule = self.characteristic_rule or spec.ladder.steps[0].rule
+                if abs(exact - value) > 1e-9:
+                    col.loss("rounded", f"{path}.{native}", f"{native} {exact:g} ({key} on the "
+                             f"{self.characteristic_scale} scale) is written {value}", rule)
+                if not spec.ladder.has_native(value):
+                    near = spec.ladder.nearest_native(value)
+                    col.loss("clamped", f"{path}.{native}", f"{native} {value} ({key}) lies outside the table; "
+                             f"written {near}", rule)
+                    value = near
+                if col.tracing and value != fields[native]:
+                    col.step(f"{path}.{native}", f"{native} {exact:g} ({key})", None, f"{native} {value}",
+                             rules=[rule], source="assumed",
+                             note=f"{key} and {self.key} write characteristics on one scale "
+                                  f"({self.characteristic_scale}, x{self.characteristic_factor} here): the number "
+                                  f"passes through (the population percentile gives {fields[native]})")
+                fields[native] = value
+        return fields
 
     def levels_on_scale(self, levels: dict[str, Any], combatant: Any, col: Collector,
                         path: str = "$") -> dict[str, Any]:
@@ -692,17 +758,33 @@ class System:
             scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
             if not (isinstance(scale, dict) and scale.get("name") == self.skill_scale):
                 continue
-            if any(abs(float(combatant.skills.get(k, -1.0)) - float(v)) > 1e-9
+            # (a skill the sheet plan left out of this target's sheet is not an edit)
+            if any(k in combatant.skills and abs(float(combatant.skills[k]) - float(v)) > 1e-9
                    for k, v in (scale.get("competences") or {}).items()):
                 continue  # edited since it was read: converted like any other value
+            keys = scale.get("keys") or {}
+            mine = self.skills()
+            passed: dict[str, tuple[Any, str]] = {}
             for native, level in (scale.get("levels") or {}).items():
-                if native in levels and levels[native] != level:
+                # the same skill by name; else this system's skills covering the same neutral
+                # skills under another name (coc Shotgun, coc7 Firearms (Rifle/Shotgun)); of
+                # two that become one, the better passes (both are kept in the source)
+                if native in levels:
+                    targets = [native]
+                else:
+                    covered = set(keys.get(native) or ())
+                    targets = [n for n in levels if covered and covered & set(mine.get(n, ()))]
+                for t in targets:
+                    if t not in passed or level > passed[t][0]:
+                        passed[t] = (level, native)
+            for t, (level, native) in passed.items():
+                if levels[t] != level:
                     if col.tracing:
-                        col.step(f"{path}.{native}", f"{native} {level} ({key})", None, f"{native} {level}",
-                                 rules=[self.competence_rule(native)], source="seed",
+                        col.step(f"{path}.{t}", f"{native} {level} ({key})", None, f"{t} {level}",
+                                 rules=[self.competence_rule(t)], source="seed",
                                  note=f"{key} and {self.key} write skills on one scale ({self.skill_scale}): "
-                                      f"the number passes through (equating their checks gives {levels[native]})")
-                    levels[native] = level
+                                      f"the number passes through (equating their checks gives {levels[t]})")
+                    levels[t] = level
         return levels
 
 

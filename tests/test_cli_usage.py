@@ -215,7 +215,7 @@ def _mixed_folder(tmp_path: Path, fifo: bool = False) -> Path:
     d = tmp_path / "docs"
     (d / "plugin").mkdir(parents=True)
     shutil.copy(NPC, d / "npc.yaml")
-    shutil.copy(ROOT / "fixtures" / "plugins" / "xsys-coc7" / "pyproject.toml", d / "plugin" / "pyproject.toml")
+    shutil.copy(ROOT / "pyproject.toml", d / "plugin" / "pyproject.toml")
     if fifo:
         os.mkfifo(d / "pipe.yaml")
     return d

@@ -18,7 +18,6 @@ from xsys.core.registry import Registry, default_registry, set_default_registry
 from xsys.core.system import System
 
 ROOT = Path(__file__).resolve().parent.parent
-PLUGIN = ROOT / "fixtures" / "plugins" / "xsys-coc7"
 
 
 @pytest.fixture
@@ -38,13 +37,8 @@ def use_registry():
 # ---- the out-of-tree example plugin --------------------------------------------------------------
 
 @pytest.fixture
-def coc7(use_registry):
-    sys.path.insert(0, str(PLUGIN))
-    try:
-        import xsys_coc7
-    finally:
-        sys.path.remove(str(PLUGIN))
-    return use_registry(("coc7", xsys_coc7))
+def coc7():
+    return default_registry()
 
 
 def test_the_coc7_plugin_formula_is_evaluated(capsys, coc7):

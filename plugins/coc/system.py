@@ -154,6 +154,9 @@ class CocSystem(System):
     dice: ClassVar[str] = "d100 roll-under"
     # one skill list as d100 percentages, shared with the Chinese rules (coc-zh glossary: the same skills)
     skill_scale: ClassVar[str] = "call-of-cthulhu-percent"
+    # 5th/6th-edition characteristics are the 3d6 scale 7th edition writes x5 (coc7.conversion.6e)
+    characteristic_scale: ClassVar[str] = "call-of-cthulhu"
+    characteristic_rule: ClassVar[str] = "coc-ja.characteristics"
     rule_prefix: ClassVar[str] = "coc-ja."
     npc_type: ClassVar[type] = CocNpc
     shot_type: ClassVar[type | None] = CocShot
@@ -1007,7 +1010,7 @@ class CocSystem(System):
             native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
         if exact:
             native["levels"] = exact
-        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills)
+        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
         if scale:
             native["scale"] = scale
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
@@ -1059,6 +1062,7 @@ class CocSystem(System):
     def npc_from_neutral(self, combatant: Combatant) -> Result[CocNpc]:
         col = Collector(self.key)
         chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        chars = self.characteristics_on_scale(chars, combatant, col, "$")
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
         native = combatant.native.get(self.key, {})
         ns = self.carried_namespaces[0]

@@ -1,0 +1,861 @@
+"""Call of Cthulhu 7th edition as an xsys system.
+
+Built on the ``coc`` plugin through its public API only (``xsys.plugins.coc``): the class
+subclasses :class:`CocSystem` and keeps what 7th edition shares with it -- the armor-file
+machinery (``armor_file`` -> ``armor_ladders``/``armor_value``/``barrier_value``), the
+rule register (``tables``/``rule_source``/``rule_ids``), the skill-class lookups
+(``skill_class``/``skill_for_class``), catalog lookups (``find_weapon``), the darkness
+contract (``darkness_ladder``/``light_effect`` returning a ``LightEffect``), the
+resolution contract (``resolve`` returning success and impale chances) and the skill
+contract (``check_at`` = ``evaluate(situation_from_shot(shot, skill_value=level))``,
+``roll_chance`` = ``resolve(level)``; the core equates the levels). It replaces what
+7th edition does differently: difficulty levels and bonus/penalty dice instead of
+multipliers, 1-99 characteristics, and its own stat block and shot documents.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar, Sequence
+
+import msgspec
+
+from xsys.core import carried, dice
+from xsys.core.catalog import strip_entry
+from xsys.core.formulas import Formula
+from xsys.core.ladder import Ladder, ladders_from_data
+from xsys.core.model import (
+    Armor,
+    Barrier,
+    Combatant,
+    Cover,
+    Light,
+    Shooter,
+    Shot,
+    Target,
+    Weapon,
+    generic_weapon,
+)
+from xsys.core.system import CharacteristicSpec, percentile_ladder
+from xsys.core.trace import Check, Collector, Modifier, Result
+from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
+from xsys.plugins.coc import CocBarrier, CocSystem, LightEffect
+
+from . import d100
+from .model import Coc7Armor, Coc7Carried, Coc7Npc, Coc7Shot, Coc7Weapon
+
+HERE = Path(__file__).resolve().parent
+TABLES = HERE / "tables.toml"
+
+# Native light-aid words <-> neutral vision aids (core/vocab.py VisionAid).
+LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
+              "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
+LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
+PRONE = frozenset({"prone", "crawling"})  # coc7.prone-target: postures on the ground
+FOOT = 0.3048  # metres
+TAIL = Fraction(1, 10**6)  # the population share of a characteristic value the dice never give
+
+
+# ---- data files (loaded once) -----------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def load_tables() -> dict[str, Any]:
+    """tables.toml: the rule register, the tables and the ladders' source data."""
+    with TABLES.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=None)
+def load_ladders() -> dict[str, Ladder]:
+    """Every ``[ladder.NAME]`` of tables.toml, built (and so checked for monotonicity)."""
+    return ladders_from_data(load_tables(), str(TABLES))
+
+
+@lru_cache(maxsize=None)
+def characteristic_specs() -> dict[str, CharacteristicSpec]:
+    """coc7.characteristics: each characteristic's percentile ladder among ordinary adults.
+
+    7e rolls dice on the old 3-18 scale and multiplies by 5 (coc7.conversion.6e); a value v
+    between multiples of five shares the percentile band of round(v / 5), split evenly, so
+    every integer from 5 x min - 2 to 5 x max + 2 has a row and v = 5 x old is the middle one."""
+    out = {}
+    for native, spec in load_tables()["characteristics"].items():
+        times = spec["times"]
+        half = times // 2
+        dist: dict[int, Fraction] = {}
+        for s, p in dice.sum_distribution(spec["dice"], spec["sides"]).items():
+            centre = (s + spec["plus"]) * times
+            for v in range(centre - half, centre + half + 1):
+                dist[v] = dist.get(v, Fraction(0)) + p / times
+        # a sheet may state any value 1-99 (an EDU 35 clerk, a STR 99 strongman): the values the
+        # dice never give share a millionth of the population at the ends (assumed, README)
+        tail = {v: TAIL for v in range(1, 100) if v not in dist}
+        total = sum(dist.values()) + sum(tail.values())
+        dist = {v: q / total for v, q in sorted({**dist, **tail}.items())}
+        out[native] = CharacteristicSpec(spec["neutral"], percentile_ladder(
+            f"characteristic.{native}", dist, "coc7.characteristics", "assumed"))
+    return out
+
+
+@lru_cache(maxsize=256)
+def damage_distribution(expr: str) -> dict[int, Fraction]:
+    """The distribution of a damage roll such as '1D10+1D4+2' (exact, via xsys.core.dice)."""
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for sign, term in _terms(expr):
+        if "D" in term:
+            n, sides = (int(x) for x in term.split("D"))
+            part = dice.sum_distribution(n, sides)
+        else:
+            part = {int(term): Fraction(1)}
+        new: dict[int, Fraction] = {}
+        for a, p in dist.items():
+            for b, q in part.items():
+                new[a + sign * b] = new.get(a + sign * b, Fraction(0)) + p * q
+        dist = new
+    return dist
+
+
+@lru_cache(maxsize=2048)
+def mean_after_armor(expr: str, armor: int, impale: bool = False) -> Fraction:
+    """Expected damage of one hit after armor. An impale (coc7.impale) is the roll's maximum
+    plus a second roll; armor subtracts once; damage is never negative."""
+    dist = damage_distribution(expr)
+    bonus = max(dist) if impale else 0
+    return sum((max(0, v + bonus - armor) * p for v, p in dist.items()), Fraction(0))
+
+
+@lru_cache(maxsize=4096)  # every shot with the same weapon, chances and armor asks again
+def _one_shot(roll: str, impales: bool, armor: int, chance: Fraction, p_ext: Fraction) -> tuple[tuple[str, str], ...]:
+    dist = damage_distribution(roll)
+    out: dict[int, Fraction] = {0: 1 - chance}
+    extra = max(dist) if impales else 0
+    for weight, plus in ((chance - p_ext, 0), (p_ext, extra)):
+        for v, p in dist.items():
+            d = max(0, v + plus - armor)
+            out[d] = out.get(d, Fraction(0)) + weight * p
+    return tuple((str(v), f"{p.numerator}/{p.denominator}") for v, p in sorted(out.items()) if p)
+
+
+def _terms(expr: str) -> list[tuple[int, str]]:
+    out, sign, cur = [], 1, ""
+    for ch in expr.replace(" ", "").upper():
+        if ch in "+-":
+            if cur:
+                out.append((sign, cur))
+            sign, cur = (1 if ch == "+" else -1), ""
+        else:
+            cur += ch
+    if cur:
+        out.append((sign, cur))
+    return out
+
+
+# ---- the situation of one shot -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Coc7Situation:
+    """Everything one 7e shot depends on, read from a neutral Shot (or a native Coc7Shot via
+    its neutral form) by :meth:`Coc7System.situation_from_shot`."""
+
+    skill: str
+    skill_value: int
+    weapon: Weapon
+    distance: float
+    native_weapon: Coc7Weapon | None = None
+    DEX: int = 50
+    illuminance: float = 10_000.0
+    aids: tuple[str, ...] = ()
+    sights: str = "iron"
+    aim_time: float = 0.0
+    braced: bool = False
+    shooter_prone: bool = False
+    shooter_speed: float = 0.0
+    hands: int = 2
+    off_hand: bool = False
+    rounds: int = 1
+    target_posture: str = "standing"
+    target_speed: float = 0.0
+    exposure: float = 1.0
+    barrier: Barrier | None = None
+    armor: tuple[Armor, ...] = ()
+    called_location: str | None = None
+
+
+class Coc7System(CocSystem):
+    """Call of Cthulhu 7th edition: d100 with difficulty levels and bonus/penalty dice."""
+
+    key: ClassVar[str] = "coc7"
+    name: ClassVar[str] = "Call of Cthulhu"
+    edition: ClassVar[str] = "7th edition"
+    dice: ClassVar[str] = "d100 roll-under; Regular/Hard/Extreme at 1, 1/2, 1/5 of the skill; bonus/penalty dice"
+    rule_prefix: ClassVar[str] = "coc7."
+    npc_type: ClassVar[type] = Coc7Npc
+    shot_type: ClassVar[type | None] = Coc7Shot
+
+    #: The armor list, in the public armor-file schema of ``coc`` (an absolute path).
+    armor_file: ClassVar[str] = str(HERE / "armor.toml")
+
+    #: coc7.derived: HP = (CON + SIZ) / 10 rounded down averages 11.5 over adults rolled by
+    #: coc7.characteristics (CON 3D6 x 5, SIZ (2D6 + 6) x 5); assumed, see the README.
+    standard_health: ClassVar[float] = 11.5
+    health_rule: ClassVar[str] = "coc7.derived"
+    health_formula: ClassVar[str] = "(CON + SIZ) / 10"
+    skill_rule: ClassVar[str] = "coc7.skills"
+    # coc7.conversion.6e: earlier editions' characteristics x5 (Chaosium); skills keep their %
+    characteristic_scale: ClassVar[str] = "call-of-cthulhu"
+    characteristic_factor: ClassVar[int] = 5
+    characteristic_rule: ClassVar[str] = "coc7.conversion.6e"
+    # its own carried block: a coc7 sheet skill carried through another system is read back on
+    # coc7's ladders, not on coc's (whose namespace the parent class names)
+    carried_namespaces: ClassVar[tuple[str, ...]] = ("coc7",)
+
+    # ==== tables ===========================================================================
+    def tables(self) -> dict[str, Any]:
+        """tables.toml of this plugin (CocSystem's rule_source, rule_ids, skill_class and
+        skill_for_class read the same schema)."""
+        return load_tables()
+
+    def table_ladders(self) -> dict[str, Ladder]:
+        return dict(load_ladders())
+
+    def formulas(self) -> Sequence[Formula]:
+        """What ``xsys rules coc7 RULE-ID --NAME VALUE`` evaluates (formulas.py). CocSystem's
+        rule register notes (``rule_notes``) are inherited: they read this plugin's [rule]."""
+        from .formulas import FORMULAS
+
+        return tuple(FORMULAS)
+
+    def ladders(self) -> dict[str, Ladder]:
+        """Every ladder the checks and conversions use (the conformance kit checks each)."""
+        out = self.table_ladders()
+        out.update(self.armor_ladders())
+        for native, spec in self.characteristics().items():
+            out[f"characteristic.{native}"] = spec.ladder
+        return out
+
+    # ==== darkness (the coc contract) =======================================================
+    def darkness_ladder(self) -> Ladder:
+        """coc7.darkness: lux -> the light words of Coc7Shot.light."""
+        return load_ladders()["light"]
+
+    def light_effect(self, sit: Coc7Situation) -> LightEffect:  # type: ignore[override]
+        """coc7.darkness as penalty dice (``dice`` modifiers of the returned LightEffect): a
+        light on the target or a thermal imager cancels it; night vision cancels dim light
+        and halves darkness to one penalty die (assumed)."""
+        step = self.darkness_ladder().step_for(sit.illuminance)
+        level = step.label
+        n = self.tables()["darkness"][level]
+        eff = LightEffect(level=level)
+        if n == 0:
+            return eff
+        aids = set(sit.aids)
+        if aids & {"hand-light", "weapon-light"}:
+            why, n = f"{level}: a light on the target cancels it", 0
+        elif "thermal-goggles" in aids or sit.sights == "thermal":
+            why, n = f"{level}: thermal imaging ignores light", 0
+        elif "nv-goggles" in aids or sit.sights == "nv-sight":
+            n -= 1
+            why = f"{level}: night vision" + (" cancels it" if n == 0 else ", one penalty die left")
+        else:
+            why = level
+        eff.modifiers.append(Modifier(rule="coc7.darkness", kind="dice", value=-n, source=step.source, why=why))
+        return eff
+
+    # ==== resolution (the coc contract) =====================================================
+    def resolve(self, target: int, dice: int = 0, extreme: int | None = None) -> Any:  # type: ignore[override]
+        """coc7.resolution: P(success) of a d100 roll needing ``target`` with ``dice`` bonus
+        (> 0) or penalty (< 0) dice, and as ``critical_success`` the chance of an Extreme
+        success (<= ``extreme``, default a fifth of the target), which impales."""
+        from xsys.core.dice import Outcomes
+
+        ext = target // 5 if extreme is None else extreme
+        return Outcomes(d100.chance(target, dice), critical_success=d100.chance(ext, dice))
+
+    def impale_threshold(self, target: int) -> int:
+        return d100.threshold(target, d100.EXTREME)
+
+    # ==== characteristics and skills ========================================================
+    def characteristics(self) -> dict[str, CharacteristicSpec]:
+        return characteristic_specs()
+
+    def skills(self) -> dict[str, tuple[str, ...]]:
+        return {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
+
+    def skill_levels(self, skill: str) -> range:
+        """coc7.skills: 1-99 (0 succeeds on the critical 01 only, exactly as 1 does).
+        ``check_at`` and ``roll_chance`` are CocSystem's, over this class's rules."""
+        return range(1, 100)
+
+    # ==== weapons ===========================================================================
+    def weapon_defaults(self, weapon: Weapon) -> Coc7Weapon:  # type: ignore[override]
+        """Native data of a neutral weapon: its [weapon.<catalog id>] row, else the class
+        defaults with damage from muzzle energy (coc7.damage)."""
+        t = self.tables()
+        cls = t["weapon_class"][weapon.weapon_class]
+        row = t["weapon"].get(weapon.catalog or "", {})
+        if "damage" in row:
+            damage = row["damage"]
+        elif weapon.weapon_class == "shotgun":
+            damage = "4D6/2D6/1D6"
+        else:
+            damage = load_ladders()["damage"].step_for(float(weapon.muzzle_energy)).label
+        return Coc7Weapon(
+            name=weapon.name, skill=cls["skill"], damage=damage,
+            base_range=parse(row.get("base_range", cls["base_range"]), Length),
+            uses_per_round=row.get("uses_per_round", cls["uses_per_round"]), capacity=weapon.capacity,
+            malfunction=row.get("malfunction", cls["malfunction"]), sights=weapon.sights, catalog=weapon.catalog,
+            muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
+        )
+
+    def weapon_class_of(self, w: Coc7Weapon) -> str:
+        """The neutral class of a native weapon that is not in the catalog."""
+        if w.skill == "Firearms (Rifle/Shotgun)" and "/" in w.damage:
+            return "shotgun"
+        return self.tables()["skills"][w.skill]["weapon_class"]
+
+    def weapon_to_neutral(self, w: Coc7Weapon, col: Collector | None = None,  # type: ignore[override]
+                          path: str = "$") -> Weapon:
+        """A native weapon as what it physically is: its catalog entry (by id or name), else
+        a weapon of its class with its muzzle energy or that of its damage dice."""
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        if entry is not None:
+            base = strip_entry(entry)
+            return msgspec.structs.replace(base, name=w.name, capacity=w.capacity or base.capacity, sights=w.sights)
+        cls = self.weapon_class_of(w)
+        auto = "auto" in w.uses_per_round
+        modes = ["semi", "auto"] if auto else ["semi"]
+        if w.muzzle_energy is not None:
+            energy = float(w.muzzle_energy)
+        else:
+            first = w.damage.split("/")[0]
+            lad = load_ladders()["damage"]
+            energy = next((s.rep for s in lad.steps if s.label == first), None)
+            if cls == "shotgun" or energy is None:
+                energy = float(generic_weapon(cls).muzzle_energy)
+                why = f"muzzle energy of a generic {cls}"
+            else:
+                why = f"muzzle energy from {first}"
+            if col is not None:
+                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}", "coc7.damage")
+        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                      fire_modes=modes, capacity=w.capacity, sights=w.sights)  # type: ignore[arg-type]
+
+    def shot_weapon(self, name: str, skill: str | None = None, sights: str | None = None) -> Weapon:
+        """The neutral weapon a native shot names: a catalog weapon (id or name), else a
+        generic weapon of the skill's class carrying that name."""
+        w = self.find_weapon(name)
+        if w is None:
+            cls = self.tables()["skills"][skill or "Firearms (Handgun)"]["weapon_class"]
+            w = msgspec.structs.replace(generic_weapon(cls), name=name)
+        if sights is not None:
+            w = msgspec.structs.replace(w, sights=sights)
+        return w
+
+    # ==== situations ========================================================================
+    def situation_from_shot(self, shot: Shot, skill_value: int | None = None,  # type: ignore[override]
+                            DEX: int | None = None, native_weapon: Coc7Weapon | None = None,
+                            skill: str | None = None) -> Coc7Situation:
+        """A neutral shot as a situation. The shooter's competence becomes the nearest level
+        (``level_for``) unless ``skill_value`` is given; DEX comes from the
+        dexterity percentile (the adult median when absent) unless given."""
+        w = shot.weapon
+        skill = skill or self.skill_for_class(w.weapon_class)
+        if skill_value is None:
+            skill_value = self.level_for(skill, shot.shooter.skill, {"@class": w.weapon_class})
+        if DEX is None:
+            DEX = self.characteristics()["DEX"].ladder.step_for(
+                shot.shooter.characteristics.get("dexterity", 0.5)).native
+        s, t = shot.shooter, shot.target
+        return Coc7Situation(
+            skill=skill, skill_value=int(skill_value), weapon=w, distance=float(shot.distance),
+            native_weapon=native_weapon, DEX=int(DEX), illuminance=float(shot.light.illuminance),
+            aids=tuple(shot.light.aids), sights=w.sights, aim_time=float(s.aim_time), braced=s.braced,
+            shooter_prone=s.posture == "prone", shooter_speed=float(s.speed), hands=s.hands, off_hand=s.off_hand,
+            rounds=shot.burst, target_posture=t.posture, target_speed=float(t.speed),
+            exposure=float(t.cover.exposure), barrier=t.cover.barrier, armor=tuple(t.armor),
+            called_location=shot.called_location,
+        )
+
+    # ==== the check =========================================================================
+    def check_native(self, shot: Coc7Shot, npc: Coc7Npc | None = None,  # type: ignore[override]
+                     extra: Sequence[Modifier] = ()) -> Check:
+        """A native shot as a Check, with the shooter's stat block when known (its DEX and
+        its own weapon line)."""
+        neutral = self.shot_to_neutral(shot).value
+        native_w = None
+        if npc is not None:
+            native_w = next((w for w in npc.weapons if shot.weapon in (w.name, w.catalog)), None)
+        dex = shot.DEX if shot.DEX is not None else (npc.DEX if npc is not None else None)
+        sit = self.situation_from_shot(neutral, skill_value=shot.skill_value, DEX=dex, native_weapon=native_w,
+                                       skill=shot.skill)
+        return self.evaluate(sit, extra)
+
+    def evaluate(self, sit: Coc7Situation, extra: Sequence[Modifier] = (),  # type: ignore[override]
+                 with_damage: bool = True) -> Check:
+        """The 7e check: range band -> difficulty level; every situation modifier -> bonus
+        or penalty dice; bonus and penalty dice cancel and at most two remain; the chance is
+        exact (xsys.plugins.coc7.d100)."""
+        t = self.tables()
+        lad = load_ladders()
+        mods: list[Modifier] = []
+        notes: list[str] = []
+
+        def mod(rule: str, kind: str, value: Any, why: str) -> None:
+            mods.append(Modifier(rule=rule, kind=kind, value=value, source=self.rule_source(rule), why=why))
+
+        cls = sit.weapon.weapon_class
+        nw = sit.native_weapon or self.weapon_defaults(sit.weapon)
+        skill = sit.skill_value
+        bonus = penalty = 0
+        d = sit.distance
+
+        # -- range band -> difficulty (coc7.range, .braced, .beyond) ---------------------
+        base = float(nw.base_range)
+        if sit.braced or sit.sights == "scope":
+            base *= 2
+            notes.append(f"coc7.range.braced: {'braced' if sit.braced else 'telescopic sight'}, "
+                         f"base range x2 = {base:g} m")
+        band = lad["range"].step_for(d / base if base > 0 else math.inf)
+        level = min(band.native, d100.EXTREME)
+        if level:
+            mod("coc7.range", "difficulty", level,
+                f"{d:g} m, base range {base:g} m: {band.label} ({d100.LEVELS[level]})")
+        if band.native > d100.EXTREME:
+            n = band.native - d100.EXTREME
+            penalty += n
+            mod("coc7.range.beyond", "dice", -n, f"{band.label}: {n} penalty {'die' if n == 1 else 'dice'}")
+
+        # -- bonus dice ------------------------------------------------------------------
+        pb = t["point_blank"]
+        pb_range = sit.DEX / pb["dex_divisor"] * FOOT
+        within_pb = d <= pb_range
+        if within_pb and cls in pb["classes"]:
+            bonus += 1
+            mod("coc7.point-blank", "dice", 1, f"{d:g} m within DEX {sit.DEX} / 5 = {sit.DEX / 5:g} ft")
+        if lad["aim"].native(sit.aim_time) >= 1:
+            bonus += 1
+            mod("coc7.aim", "dice", 1, f"aimed {sit.aim_time:g} s (one round)")
+        if sit.shooter_prone:
+            bonus += 1
+            mod("coc7.prone-shooter", "dice", 1, "firing while prone")
+
+        # -- penalty dice ----------------------------------------------------------------
+        if lad["shooter-speed"].native(sit.shooter_speed) >= 1:
+            penalty += 1
+            mod("coc7.shooter-running", "dice", -1, f"firing while running ({sit.shooter_speed:g} m/s)")
+        if lad["target-speed"].native(sit.target_speed) >= 1:
+            penalty += 1
+            mod("coc7.fast-target", "dice", -1, f"target at full speed ({sit.target_speed:g} m/s)")
+        if sit.target_posture in PRONE and not within_pb:
+            penalty += 1
+            mod("coc7.prone-target", "dice", -1, f"target {sit.target_posture}, beyond point-blank range")
+        cover = lad["cover"].step_for(sit.exposure)
+        if cover.label == "partially concealed":
+            penalty += 1
+            mod("coc7.cover", "dice", -1, "target partially concealed")
+        elif cover.label == "small part showing":
+            penalty += 2
+            mod("coc7.cover", "dice", -1, "target partially concealed")
+            mod("coc7.small-target", "dice", -1, "only a small part of the target shows")
+        elif cover.label == "hidden":
+            penalty += t["cover"]["hidden"]
+            mod("coc7.hidden-target", "dice", -t["cover"]["hidden"], "target unseen: shot through its cover")
+        light = self.light_effect(sit)
+        mods.extend(light.modifiers)
+        for m in light.modifiers:
+            if m.kind == "dice":
+                bonus += max(0, int(m.value))
+                penalty += max(0, -int(m.value))
+        auto = sit.rounds > 1 and bool({"auto", "burst"} & set(sit.weapon.fire_modes))
+        if sit.rounds > 1 and not auto:
+            penalty += 1
+            mod("coc7.multiple-shots", "dice", -1, f"{sit.rounds} shots in the round: a penalty die on each")
+
+        # -- what 7e does not model ------------------------------------------------------
+        if sit.called_location is not None:
+            notes.append(f"7th edition has no called shots: the {sit.called_location} is not aimed at separately")
+        if sit.hands == 1 or sit.off_hand:
+            notes.append("7th edition has no one-handed or off-hand modifier; none applied")
+
+        # -- house rules from other plugins (extra), by kind -----------------------------
+        for m in extra:
+            mods.append(m)
+            if m.kind == "add":
+                skill = max(0, skill + int(m.value))
+            elif m.kind == "multiply":
+                skill = max(0, math.floor(skill * Fraction(str(m.value))))
+            elif m.kind == "set":
+                skill = max(0, int(str(m.value).rstrip("%")))
+            elif m.kind == "dice":
+                v = int(m.value)
+                bonus, penalty = bonus + max(0, v), penalty + max(0, -v)
+            elif m.kind == "difficulty":
+                level = max(d100.REGULAR, level + int(m.value))
+
+        # -- the roll --------------------------------------------------------------------
+        cap = t["resolution"]["dice_cap"]
+        net = d100.net_dice(bonus, penalty, cap)
+        if bonus - penalty != net:
+            notes.append(f"coc7.bonus-penalty: {bonus} bonus and {penalty} penalty dice; at most {cap} remain")
+        target = d100.threshold(skill, level)
+        extreme = d100.threshold(skill, max(level, d100.EXTREME))
+        res = self.resolve(target, net, extreme)
+        chance, p_ext = res.success, res.critical_success
+        outcomes: dict[str, Fraction] = {"extreme": p_ext, "critical": d100.chance(0, net)}
+        hits = None
+        if auto:
+            hits = self.volleys(skill, sit.rounds, level, net, cap)
+            chance = hits[0][1]
+            outcomes["any_hit"] = 1 - math.prod((1 - p for _, p, _, _ in hits), start=Fraction(1))
+            outcomes["mean_hits"] = sum((_volley_hits(b, p, e) for b, p, e, _ in hits), Fraction(0))
+            outcomes["volleys"] = Fraction(len(hits))
+            notes.append(f"coc7.autofire: {sit.rounds} rounds in {len(hits)} volley(s) of up to {hits[0][0]}; "
+                         "chance = the first volley; each later volley has one more penalty die")
+        elif sit.rounds > 1:
+            outcomes["mean_hits"] = sit.rounds * chance
+
+        level_word = d100.LEVELS[level] if level <= d100.EXTREME else "beyond Extreme (01 only)"
+        dice_txt = "" if net == 0 else (f", {abs(net)} {'bonus' if net > 0 else 'penalty'} "
+                                        f"{'die' if abs(net) == 1 else 'dice'}")
+        needs = f"d100 <= {target} ({level_word}){dice_txt}"
+        native = f"{sit.skill} {skill}%: {level_word} roll, {target:02d} or less{dice_txt}"
+        damage_mean = damage = None
+        if with_damage and cls != "thrown":
+            damage_mean = float(self.damage_mean(sit, nw, chance, p_ext, hits, notes))
+            if sit.rounds == 1:
+                damage = self.damage_of_one_shot(sit, nw, chance, p_ext)
+        return Check(system=self.key, stat=sit.skill, base=sit.skill_value, modifiers=mods, target=target,
+                     needs=needs, chance=chance, native=native, damage_mean=damage_mean, damage=damage,
+                     outcomes=outcomes, notes=notes)
+
+    def volleys(self, skill: int, rounds: int, level: int, net: int, cap: int = 2
+                ) -> list[tuple[int, Fraction, Fraction, int]]:
+        """coc7.autofire: the volleys of a burst as (bullets, P(hit), P(Extreme), level).
+        Volleys hold 3 bullets up to the skill's tens digit; volley k has k more penalty
+        dice than the first; past ``cap`` penalty dice each further one raises the
+        difficulty a level instead."""
+        size = max(3, skill // 10)
+        out = []
+        left, k = rounds, 0
+        while left > 0:
+            b = min(size, left)
+            dk, lk = net - k, level
+            if dk < -cap:
+                lk, dk = level + (-cap - dk), -cap
+            tk = d100.threshold(skill, lk)
+            ek = d100.threshold(skill, max(lk, d100.EXTREME))
+            out.append((b, d100.chance(tk, dk), d100.chance(ek, dk), lk))
+            left -= b
+            k += 1
+        return out
+
+    # ==== damage ============================================================================
+    def damage_roll(self, sit: Coc7Situation, nw: Coc7Weapon) -> tuple[str, bool]:  # type: ignore[override]
+        """The damage dice at this distance and whether an Extreme success impales: shotgun
+        shot by range band (coc7.damage.shotgun), which does not impale (coc7.impale)."""
+        parts = nw.damage.split("/")
+        if len(parts) > 1:
+            band = load_ladders()["shotgun-band"].step_for(sit.distance).native
+            return parts[min(band, len(parts) - 1)], False
+        return parts[0], True
+
+    def armor_points(self, sit: Coc7Situation) -> tuple[int, list[str]]:  # type: ignore[override]
+        """Armor between the bullet and the target (coc7.armor): worn armor covering the
+        torso and, for a hidden target, the barrier it is shot through."""
+        total, why = 0, []
+        for a in sit.armor:
+            if "torso" in a.covers or "vitals" in a.covers:
+                A, _, step = self.armor_value(a)
+                total += A
+                why.append(f"{a.name}: {A} [{step.rule}]")
+        if sit.barrier is not None and load_ladders()["cover"].step_for(sit.exposure).label == "hidden":
+            A, _, step, _ = self.barrier_value(sit.barrier)
+            total += A
+            why.append(f"{sit.barrier.thickness.to('cm'):g} cm {sit.barrier.material}: {A} [{step.rule}]")
+        return total, why
+
+    def damage_of_one_shot(self, sit: Coc7Situation, nw: Coc7Weapon, chance: Fraction,
+                           p_ext: Fraction) -> dict[str, str]:
+        """Exact damage of one single shot ("damage": "p/q"), misses at 0: a Regular or Hard
+        success rolls the damage, an Extreme one impales where the weapon can (the roll's
+        maximum plus a roll, coc7.impale), armor subtracts once (coc7.armor). The equating
+        scores a shot by this distribution, as it does coc's (core.equating.damage_per_shot)."""
+        return dict(_one_shot(*self.damage_roll(sit, nw), self.armor_points(sit)[0], Fraction(chance), Fraction(p_ext)))
+
+    def damage_mean(self, sit: Coc7Situation, nw: Coc7Weapon, chance: Fraction, p_ext: Fraction,
+                    hits: list | None, notes: list[str]) -> Fraction:
+        """Expected damage of the shot after armor (coc7.impale, coc7.autofire)."""
+        roll, impales = self.damage_roll(sit, nw)
+        A, why = self.armor_points(sit)
+        if why:
+            notes.append("coc7.armor: " + ", ".join(why))
+        e1 = mean_after_armor(roll, A)
+        e2 = mean_after_armor(roll, A, impale=True) if impales else e1
+        if hits is not None:
+            total = Fraction(0)
+            for b, p, e, _ in hits:
+                reg = max(1, b // 2)
+                imp = max(1, b // 2) if impales else 0
+                total += (p - e) * reg * e1 + e * (imp * e2 + (b - imp) * e1)
+            return total
+        one = (chance - p_ext) * e1 + p_ext * e2
+        return one * sit.rounds
+
+    # ==== armor =============================================================================
+    def armor_to_neutral(self, a: Coc7Armor, col: Collector | None = None,  # type: ignore[override]
+                         path: str = "$") -> Armor:
+        """Armor as what it physically is: the catalog item it names (``catalog`` id or
+        name), else the joules it stops, else the joules of its armor row."""
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry = cat.armor.get(a.catalog) if a.catalog else None
+        if entry is None:
+            low = a.name.strip().lower()
+            entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
+        if entry is not None:
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
+            return msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
+        if a.stops is not None:
+            return Armor(name=a.name, stops=a.stops)
+        lad = self.armor_ladders()["armor.worn"]
+        points = a.armor if lad.has_native(a.armor) else lad.nearest_native(a.armor)
+        if col is not None:
+            col.loss("assumed", f"{path}.armor", f"armor {a.name!r} not in the catalog; stops read from "
+                     f"{points} points", "coc7.armor")
+        return Armor(name=a.name, stops=Energy(lad.neutral(points)))
+
+    def armor_from_neutral(self, armor: Armor, col: Collector | None = None,  # type: ignore[override]
+                           path: str = "$") -> Coc7Armor:
+        points, _, step = self.armor_value(armor)
+        if col is not None:
+            col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {points} ({step.label})",
+                     rules=[step.rule], source=step.source)
+        stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
+        return Coc7Armor(name=armor.name, armor=points, catalog=armor.catalog, stops=stops)
+
+    # ==== npc conversions ===================================================================
+    def npc_to_neutral(self, npc: Coc7Npc) -> Result[Combatant]:  # type: ignore[override]
+        col = Collector(self.key)
+        chars = {k: getattr(npc, k) for k in self.characteristics()}
+        neutral_chars = self.characteristics_to_neutral(chars, col, "$")
+        mapped = self.skills()
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills")
+        native: dict[str, Any] = {}
+        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
+        if scale:
+            native["scale"] = scale
+        # what only Call of Cthulhu states (Sanity, Magic Points, Luck, skills no neutral key
+        # holds) is carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {}
+        verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
+        for k in verbatim:
+            col.carried(f"$.skills.{k}", f"skill {k!r}")
+        for f in ("SAN", "MP", "Luck"):
+            if getattr(npc, f) is not None:
+                own[f] = getattr(npc, f)
+                col.carried(f"$.{f}", f, "coc7.characteristics" if f == "Luck" else "coc7.derived")
+        if verbatim:
+            own["skills"] = verbatim
+        toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
+        for f in ("HP", "MOV"):
+            v = getattr(npc, f)
+            if v is not None:
+                native[f] = v
+                if f == "HP" and toughness is not None:
+                    continue  # it crosses as the toughness
+                col.loss("kept-verbatim", f"$.{f}", f"{f} {v} has no neutral field; kept for the way back",
+                         "coc7.derived")
+        weapons, wnative = [], []
+        for i, w in enumerate(npc.weapons):
+            weapons.append(self.weapon_to_neutral(w, col, f"$.weapons[{i}]"))
+            wnative.append(msgspec.to_builtins(w, enc_hook=_enc))
+        if wnative:
+            native["weapons"] = wnative
+        armor, anative = [], []
+        for i, a in enumerate(npc.armor):
+            armor.append(self.armor_to_neutral(a, col, f"$.armor[{i}]"))
+            anative.append(msgspec.to_builtins(a, enc_hook=_enc))
+        if anative:
+            native["armor"] = anative
+        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
+                         toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
+                         carried={self.carried_namespaces[0]: own} if own else {})
+        return col.result(comb)
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[Coc7Npc]:  # type: ignore[override]
+        col = Collector(self.key)
+        chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        chars = self.characteristics_on_scale(chars, combatant, col, "$")
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills")
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills")
+        own = combatant.native.get(self.key)
+        native = own or {}
+        ns = self.carried_namespaces[0]
+        kept = carried.take(combatant.carried.get(ns), Coc7Carried, col, f"$.carried.{ns}", self.key)
+        if ns not in combatant.carried:  # a 5th/6th-edition sheet's: the same percentages (coc7.conversion.6e)
+            kept = {k: v for k, v in (combatant.carried.get("coc") or {}).items()
+                    if k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99}
+        skills.update(native.get("skills", {}))
+        skills.update({k: v for k, v in kept.get("skills", {}).items() if k not in skills})
+        stored_w = native.get("weapons", [])
+        weapons = []
+        for i, w in enumerate(combatant.weapons):
+            old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
+            if old is not None:
+                # native-only fields (damage, base range, uses per round, malfunction) come
+                # back verbatim; what the neutral weapon says is re-read from it.
+                cw = msgspec.convert(old, Coc7Weapon, dec_hook=_dec)
+                cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
+            else:
+                cw = self.weapon_defaults(w)
+                col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
+                         f"{cw.damage}, base range {cw.base_range}", rules=["coc7.weapons"], source="assumed")
+            weapons.append(cw)
+        stored_a = native.get("armor", [])
+        armor = []
+        for i, a in enumerate(combatant.armor):
+            ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
+            old = stored_a[i] if i < len(stored_a) and stored_a[i].get("name") == a.name else None
+            if old is not None and old.get("armor") != ca.armor:
+                col.loss("kept-verbatim", f"$.armor[{i}].armor", f"armor {old['armor']} kept as written "
+                         f"(its physical protection reads {ca.armor})", "coc7.armor")
+                ca = msgspec.structs.replace(ca, armor=old["armor"])
+            armor.append(ca)
+        derived: dict[str, Any] = {}
+        if own is not None:  # coming back: exactly the derived values the stat block wrote
+            derived = {f: native[f] for f in ("HP", "MOV") if f in native}
+        else:  # from another system: derive them (coc7.derived)
+            probe = Coc7Npc(name=combatant.name, **chars)
+            derived = {"HP": self.health_of(probe.derived_HP, combatant.toughness, col), "MP": probe.derived_MP,
+                       "MOV": probe.derived_MOV}
+            col.step("$.HP", None, None, f"HP {derived['HP']}, MP {derived['MP']}, MOV {derived['MOV']}",
+                     rules=["coc7.derived"], source="assumed")
+        derived.update({f: kept[f] for f in ("SAN", "MP", "Luck") if f in kept})
+        npc = Coc7Npc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
+                      **chars, **derived)
+        return col.result(npc)
+
+    # ==== shot conversions ==================================================================
+    def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]
+        col = Collector(self.key)
+        lad = load_ladders()
+        weapon = self.shot_weapon(shot.weapon, shot.skill, shot.sights)
+        cls_skill = self.skill_for_class(weapon.weapon_class)
+        skill = shot.skill or cls_skill
+        if self.find_weapon(shot.weapon) is None:
+            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; a generic "
+                     f"{weapon.weapon_class} stands in", "coc7.damage")
+        elif shot.skill is not None and shot.skill != cls_skill:
+            col.loss("merged", "$.skill", f"{shot.skill} with a {weapon.weapon_class}: the neutral shot rolls "
+                     f"{cls_skill}", "coc7.skills")
+        p = self.competence(cls_skill, shot.skill_value, {"@class": weapon.weapon_class})
+        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"competence {p:.3f}",
+                 rules=["coc7.skills"], source="assumed")
+        chars: dict[str, float] = {}
+        if shot.DEX is not None:
+            chars = self.characteristics_to_neutral({"DEX": shot.DEX}, col, "$")
+        shooter = Shooter(
+            name=shot.shooter, skill=p, characteristics=chars, posture="prone" if shot.shooter_prone else "standing",
+            speed=Speed(lad["shooter-speed"].neutral(int(shot.shooter_running))), braced=shot.braced,
+            aim_time=Duration(lad["aim"].neutral(int(shot.aiming))),
+        )
+        cover_lad = lad["cover"]
+        cover = Cover(exposure=cover_lad.neutral(_label_native(cover_lad, shot.target_cover)),
+                      barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
+                      if shot.cover else None)
+        target = Target(name=shot.target, posture=shot.target_posture,
+                        speed=Speed(lad["target-speed"].neutral(int(shot.target_full_speed))), cover=cover,
+                        armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
+                               for i, a in enumerate(shot.target_armor)])
+        light_lad = self.darkness_ladder()
+        light = Light(illuminance=Illuminance(light_lad.neutral(_label_native(light_lad, shot.light))),
+                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])  # type: ignore[misc]
+        out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
+                   light=light, burst=shot.rounds)
+        return col.result(out)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[Coc7Shot]:  # type: ignore[override]
+        col = Collector(self.key)
+        lad = load_ladders()
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        step = self.skill_ladder(skill, {"@class": w.weapon_class}).step_for(shot.shooter.skill)
+        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
+                 rules=[step.rule], source=step.source)
+        dex = None
+        if "dexterity" in shot.shooter.characteristics:
+            dex = self.characteristics_from_neutral(
+                {"dexterity": shot.shooter.characteristics["dexterity"]}, col, "$", default=None).get("DEX")
+        weapon_name = w.catalog or w.name
+        known = self.find_weapon(weapon_name)
+        base = known or generic_weapon(w.weapon_class)
+        sights = w.sights if base.sights != w.sights else None
+        light = self.darkness_ladder().step_for(float(shot.light.illuminance))
+        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, light.label, rules=[light.rule],
+                 source=light.source)
+        cover = lad["cover"].step_for(shot.target.cover.exposure)
+        s, t = shot.shooter, shot.target
+        if s.posture not in ("standing", "prone"):
+            col.loss("unsupported-field", "$.shooter.posture", f"7th edition has no modifier for a {s.posture} "
+                     "shooter; read as standing", "coc7.prone-shooter")
+        if s.hands == 1 or s.off_hand:
+            col.loss("unsupported-field", "$.shooter.hands", "7th edition has no one-handed or off-hand modifier",
+                     "coc7.resolution")
+        if shot.called_location is not None:
+            col.loss("unsupported-field", "$.called_location", "7th edition has no called shots", "coc7.resolution")
+        for f, rule, speed, ladder in (("shooter.speed", "coc7.shooter-running", s.speed, "shooter-speed"),
+                                       ("target.speed", "coc7.fast-target", t.speed, "target-speed")):
+            if float(speed) and lad[ladder].native(float(speed)) == 0:
+                col.loss("rounded", f"$.{f}", f"{float(speed):g} m/s is below the 7e threshold; no modifier", rule)
+        barrier = t.cover.barrier
+        out = Coc7Shot(
+            name=shot.name, shooter=s.name, weapon=weapon_name, distance=shot.distance, skill_value=step.native,
+            skill=skill if known is None else None, DEX=dex, sights=sights, light=light.label,  # type: ignore[arg-type]
+            light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],  # type: ignore[misc]
+            aiming=lad["aim"].native(float(s.aim_time)) >= 1, braced=s.braced, shooter_prone=s.posture == "prone",
+            shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1, rounds=shot.burst, target=t.name,
+            target_posture=t.posture, target_full_speed=lad["target-speed"].native(float(t.speed)) >= 1,
+            target_cover=cover.label,  # type: ignore[arg-type]
+            cover=CocBarrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
+            target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(t.armor)],
+        )
+        return col.result(out)
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+def _volley_hits(bullets: int, p: Fraction, p_ext: Fraction) -> Fraction:
+    """coc7.autofire: a hit puts half the volley in (at least one), an Extreme success all."""
+    return (p - p_ext) * max(1, bullets // 2) + p_ext * bullets
+
+
+def _label_native(lad: Ladder, label: str) -> Any:
+    for s in lad.steps:
+        if s.label == label:
+            return s.native
+    raise ValueError(f"{lad.name}: no row {label!r}; one of " + ", ".join(s.label for s in lad.steps))
+
+
+def _enc(obj: Any) -> Any:
+    from xsys.core.codec import enc_hook
+
+    return enc_hook(obj)
+
+
+def _dec(type_: type, obj: Any) -> Any:
+    from xsys.core.codec import dec_hook
+
+    return dec_hook(type_, obj)
+
+
+__all__ = ["Coc7System", "Coc7Situation", "load_tables", "load_ladders", "characteristic_specs",
+           "damage_distribution", "mean_after_armor", "LIGHT_AIDS"]

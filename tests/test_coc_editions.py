@@ -1,0 +1,88 @@
+"""coc (5th/6th edition, Japanese house rules) <-> coc7 (7th edition) as a published rule
+(coc7.conversion.6e): characteristics by Chaosium's x5 and /5 back, skills at the same
+percentage (both write d100 skills: the number passes through, to the skill of the other
+edition's name that covers the same neutral skills), the equating over the battery reported
+where the two editions' rules make one number a different chance. Every conversion here is
+afresh (``fresh=True``): the second system's own document is read, nothing remembered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec
+
+ROOT = Path(__file__).resolve().parent.parent
+CHARS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+COC = sorted((ROOT / "fixtures" / "coc" / "npcs").glob("*.yaml"))
+COC7 = sorted((ROOT / "fixtures" / "coc7" / "npcs").glob("*.yaml"))
+
+
+def _plain(doc):
+    return msgspec.to_builtins(doc, enc_hook=codec.enc_hook)
+
+
+def _there_and_back(path: Path, there: str, back: str):
+    src = api.load(path)
+    mid = api.convert(src, there)
+    home = api.convert(api.from_plain(_plain(mid.document)), back, fresh=True)
+    return _plain(src.document), _plain(mid.document), _plain(home.document), mid
+
+
+@pytest.mark.parametrize("path", COC, ids=lambda p: p.name)
+def test_coc_to_coc7_and_back_keeps_every_characteristic_and_skill(path):
+    src, mid, home, conv = _there_and_back(path, "coc7", "coc")
+    for c in CHARS:
+        assert mid[c] == min(99, src[c] * 5) or any(l.path == f"$.{c}" for l in conv.losses), c  # coc7.conversion.6e
+        assert home[c] == src[c], c
+    merged = {l.path.rsplit(".", 1)[-1] for l in conv.losses if "the best" in l.message}
+    for skill, level in src["skills"].items():
+        if skill in merged:  # 7th edition has one Firearms (Rifle/Shotgun): the better of the two
+            assert home["skills"][skill] == max(src["skills"].get(s, 0) for s in ("Rifle", "Shotgun"))
+        else:
+            assert home["skills"].get(skill) == level, skill
+
+
+@pytest.mark.parametrize("path", COC7, ids=lambda p: p.name)
+def test_coc7_to_coc_and_back_keeps_every_characteristic_and_skill(path):
+    src, mid, home, conv = _there_and_back(path, "coc", "coc7")
+    for c in CHARS:
+        assert home[c] == src[c], c
+        if src[c] % 5:  # not a multiple of five: coc writes the nearest, reported as rounded
+            assert any(l.kind == "rounded" and l.path == f"$.{c}" for l in conv.losses), c
+        else:
+            assert mid[c] == src[c] // 5 or not 3 <= src[c] // 5 <= 18, c
+    assert home["skills"] == src["skills"]
+    for f in ("SAN", "Luck"):
+        assert home.get(f) == src.get(f), f
+
+
+def test_the_number_passes_through_and_the_trace_says_why():
+    src = api.load(ROOT / "fixtures" / "coc7" / "npcs" / "silas_crane.yaml")
+    conv = api.convert(src, "coc")
+    skills = _plain(conv.document)["skills"]
+    assert skills["SMG"] == 55 and skills["Shotgun"] == 40  # Firearms (Submachine Gun) 55, (Rifle/Shotgun) 40
+    assert _plain(conv.document)["STR"] == 14  # STR 70 / 5
+    notes = [t for t in conv.trace if t.path == "$.skills.SMG" and t.note and "one scale" in t.note]
+    assert notes and "equating their checks gives" in notes[0].note
+    # a 7th-edition value that is not a multiple of five: the nearest, reported as rounded
+    doc = _plain(src.document)
+    doc.update(system="coc7", kind="npc", STR=52)
+    conv52 = api.convert(api.from_plain(doc), "coc")
+    assert _plain(conv52.document)["STR"] == 10
+    assert [(l.kind, l.rule) for l in conv52.losses if l.path == "$.STR"] == [("rounded", "coc-ja.characteristics")]
+    # where the editions' rules make the number a different chance, the read-back says so
+    assert any(l.path == "$.skills.Firearms (Submachine Gun)" and "reads back as" in l.message for l in conv.losses)
+
+
+def test_an_edited_neutral_value_is_converted_not_passed_through():
+    src = api.load(ROOT / "fixtures" / "coc" / "npcs" / "police_detective.yaml")
+    neutral = _plain(api.convert(src, "neutral").document)
+    neutral["characteristics"]["strength"] = 0.99
+    neutral["skills"]["handgun"] = 0.05
+    out = _plain(api.convert(api.from_plain(neutral), "coc7").document)
+    assert out["STR"] != src.document.STR * 5 and out["STR"] > 80
+    assert out["skills"]["Firearms (Handgun)"] < src.document.skills["Handgun"]
