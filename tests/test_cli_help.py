@@ -61,7 +61,7 @@ def test_a_flag_takes_no_value(capsys):
 
 def test_options_taking_a_system_list_the_installed_systems(capsys):
     keys = ", ".join(default_registry().keys())
-    assert "coc, coc-zh, gurps, nwod, pl-trudnosc" in keys
+    assert "coc, coc-zh, coc7, gurps, nwod, pl-trudnosc" in keys
     convert = " ".join(help_of(capsys, "convert").split())
     assert f"Target system: {keys}, or neutral." in convert.replace("│ ", "").replace(" │", "")
     odds = " ".join(x.strip("│ ") for x in help_of(capsys, "odds").splitlines())

@@ -30,7 +30,7 @@ from xsys.core.registry import Registry
 ROOT = Path(__file__).resolve().parent.parent
 XSYS = Path(sys.executable).with_name("xsys")
 DIST = "xsys-hostile"
-BUILTIN_KEYS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+BUILTIN_KEYS = ["coc", "coc-zh", "coc7", "gurps", "nwod", "pl-trudnosc"]
 
 HEAD = "from xsys.core.hookspecs import hookimpl\nimport sys, time\n"
 EVIL_SYSTEM = HEAD + """

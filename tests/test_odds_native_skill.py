@@ -84,7 +84,7 @@ def test_a_plain_competence_keeps_working(capsys):
 
 
 @pytest.mark.parametrize("spec,line", [
-    ("dnd:5", "--skill: unknown system (expected one of coc, coc-zh, gurps, nwod, pl-trudnosc, found 'dnd')"),
+    ("dnd:5", "--skill: unknown system (expected one of coc, coc-zh, coc7, gurps, nwod, pl-trudnosc, found 'dnd')"),
     ("coc:101", "--skill: out of range (expected a coc Handgun level from 0 to 100, found '101')"),
     ("gurps:14.5", "--skill: not a skill level (expected a gurps Guns (Pistol) level from 0 to 40, found '14.5')"),
     ("55", "--skill: out of range (expected a competence from 0 to 1, or SYSTEM:LEVEL (coc:55, gurps:14, "

@@ -164,7 +164,7 @@ def _xsys(*args):
 
 
 @pytest.mark.parametrize("pair, expected, found", [
-    ("nosuch.x=1", "expected one of coc, coc-zh, gurps, nwod, pl-trudnosc", "found 'nosuch'"),
+    ("nosuch.x=1", "expected one of coc, coc-zh, coc7, gurps, nwod, pl-trudnosc", "found 'nosuch'"),
     ("pl-trudnosc.nosuch=1", "expected one of pl-trudnosc.mechanic", "found 'nosuch'"),
     ("gurps.x=1", "expected no --set for gurps", "found 'x'"),
 ])
