@@ -117,47 +117,58 @@ FIGHTING = {"Slug Pistol": "handgun", "Slug Rifle": "rifle", "Shotgun": "shotgun
             "Melee Combat": "melee"}
 
 
-def _tier(system, key: str, doc: dict) -> int:
-    """The published tier of `doc`'s level in the skill of `system` that holds neutral `key` (its
-    best such skill; none written: untrained, tier 0)."""
-    skills = doc.get("skills") or {}
-    if hasattr(skills, "items") is False:
-        return 0
-    own = [(n, lv) for n, lv in skills.items() if key in system.skills().get(n, ())]
-    if not own:
-        return 0
-    name, level = max(own, key=lambda p: tier_of(system.tiers(p[0]), p[1]).rank)
-    return tier_of(system.tiers(name), level).rank
+@pytest.fixture(scope="module")
+def registry():
+    """The built-in systems plus this plugin from its source folder, to read what the installed
+    plugin's conversions wrote."""
+    import xsys_cepheus
+
+    from xsys.core.registry import Registry
+
+    return Registry(extra_plugins=[("cepheus", xsys_cepheus)])
+
+
+def _rank(registry, path: Path, key: str) -> int | None:
+    """The published tier a document's skill for neutral `key` stands in, read as the system reads
+    it (its own characteristics count: a Cepheus DEX 10 is a level's worth) and placed on the
+    system's tiers at median characteristics (tests/test_calibration.py reads fixtures so);
+    not stated: untrained; None where the system has no skill for it."""
+    from xsys.conversions import api
+
+    loaded = api.load(path, registry=registry)
+    s = registry.system(loaded.system)
+    npc = s.npc_type(**{n: getattr(loaded.document, n) for n in s.npc_type.__struct_fields__})
+    comp = s.npc_to_neutral(npc).value.skills.get(key)
+    native = next((n for n, keys in s.skills().items() if key in keys), None)
+    if native is None or comp is None:
+        return None if native is None else 0
+    return tier_of(s.tiers(native), s.level_for(native, comp, {"@key": key})).rank
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("to", BUILT_IN)
-def test_npcs_convert_to_every_built_in_system_and_back_within_one_tier(installed, tmp_path, to):
+def test_npcs_convert_to_every_built_in_system_and_back_within_one_tier(installed, registry, tmp_path, to):
     """Each NPC fixture to `to` and back (`--fresh`: from what the target wrote, not from the
-    remembered source): every firearm and close-combat skill lands in its source tier or the next,
-    both ways."""
+    remembered source), by the installed plugin in fresh `xsys` processes: every firearm and
+    close-combat skill lands in its source's tier or the next, both ways."""
     _, src, env = installed
     there, back = tmp_path / to, tmp_path / "back"
     r = _run([str(XSYS), "convert", "fixtures/cepheus/npcs/", "--to", to, "--out-dir", str(there), "-q"], env, src)
     assert r.returncode == 0, r.stderr[-3000:]
     r = _run([str(XSYS), "convert", str(there), "--to", "cepheus", "--fresh", "--out-dir", str(back), "-q"], env, src)
     assert r.returncode == 0, r.stderr[-3000:]
-    target = default_registry().system(to)
     checked = 0
     for f in sorted((src / "fixtures" / "cepheus" / "npcs").glob("*.yaml")):
-        mine = documents.read_plain(f)
-        theirs = documents.read_plain(there / f.name)
-        again = documents.read_plain(back / f.name)
         for skill, key in FIGHTING.items():
-            if skill not in mine["skills"]:
+            if skill not in documents.read_plain(f)["skills"]:
                 continue
-            source = tier_of(SYS.tiers(skill), mine["skills"][skill]).rank
-            landed = _tier(target, key, theirs)
-            returned = _tier(SYS, key, again)
+            source, landed, returned = (_rank(registry, p, key) for p in (f, there / f.name, back / f.name))
+            if landed is None:
+                continue  # the target has no skill for it (pl-trudnosc: no close combat): carried
             assert abs(landed - source) <= 1, f"{f.name} {skill}: cepheus tier {source} -> {to} tier {landed}"
             assert abs(returned - landed) <= 1, f"{f.name} {skill}: {to} tier {landed} -> cepheus tier {returned}"
             checked += 1
-    assert checked >= 12
+    assert checked >= 8  # eight firearm skills; five close-combat ones where the target has such skills
 
 
 # =========================================================================================
