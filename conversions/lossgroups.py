@@ -1,0 +1,173 @@
+"""The grouped loss report of a roster: one entry per kind of loss (its kind, severity,
+rule, its path with every index as ``[*]`` and its message with what differs from NPC to
+NPC as a placeholder), with how many losses it stands for and the first NPCs it hit.
+
+A roster of 10,000 NPCs loses much the same things in every NPC; listed one loss a line,
+its report was three times the size of the roster itself. Grouped, it is a few dozen
+entries. ``--losses full`` keeps the report one loss a line; a document of one NPC (and
+any document that is not a roster) always has it so.
+
+:class:`Grouper` takes the losses one at a time and keeps only a count and the first few
+NPCs per group, so a streamed roster groups its report in flat memory."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Literal
+
+import msgspec
+
+from xsys.core.errors import XsysError
+from xsys.core.trace import Loss, printable
+
+LossesMode = Literal["grouped", "full"]
+LOSSES_MODES: tuple[str, ...] = ("grouped", "full")
+
+# how many of the NPCs a group hit it names (the first, in the order of the full report)
+FIRST_NPCS = 3
+
+_INDEX = re.compile(r"\[\d+\]")
+_NPC = re.compile(r"\$\.npcs\[(\d+)\]")
+_ITEM = re.compile(r"\$\.npcs\[\d+\]\.(\w+)\[(\d+)\]")
+# a number standing on its own ("Vision 10", "0.25", "+1", "65%"), not one inside a name or a
+# calibre ("M1903", "7.62x51mm", "AK-47", ".50 BMG", "3e"); dice ("2d+1", "15d", "1d10")
+_DICE = re.compile(r"(?<![\w.\-/])(?:\d+d\d*|d\d+)(?:[+-]\d+)?(?![\w\-/])")
+_NUMBER = re.compile(r"(?<![\w.\-/])[+-]?\d+(?:\.\d+)?(?![\w\-/]|\.\d)")
+# a name shorter than this is not taken out of a message (it could be part of any word)
+_SHORTEST_NAME = 3
+
+
+def check_mode(mode: str) -> LossesMode:
+    if mode not in LOSSES_MODES:
+        raise XsysError("unknown loss report form", path="--losses", expected=" or ".join(LOSSES_MODES),
+                        found=repr(mode))
+    return mode  # type: ignore[return-value]
+
+
+def grouped(kind: str, npcs: int, mode: str) -> bool:
+    """Whether a document's report is grouped: a roster of more than one NPC, unless the
+    full report is asked for."""
+    return mode == "grouped" and kind == "roster" and npcs > 1
+
+
+class NpcRef(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """An NPC of the roster, by its place in the ``npcs`` list and its name."""
+
+    index: int
+    name: str | None = None
+
+
+class LossGroup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Losses alike in a roster. Stable JSON form: a loss's ``{"kind", "path", "message",
+    "rule", "system", "level"}`` (path and message as patterns) with ``"count"`` (how many
+    losses) and ``"first_npcs"`` (the first NPCs hit, ``{"index", "name"}``)."""
+
+    kind: str
+    path: str
+    message: str
+    rule: str = ""
+    system: str = ""
+    level: str = "warning"
+    count: int
+    first_npcs: list[NpcRef] = []
+
+    def render(self) -> str:
+        """One line for a terminal or a log (control characters shown as escapes)."""
+        rule = f" [{self.rule}]" if self.rule else ""
+        who = ", ".join(f"{n.name} (#{n.index})" if n.name is not None else f"#{n.index}" for n in self.first_npcs)
+        more = ", ..." if who and self.count > len(self.first_npcs) else ""
+        hit = f"; first in {who}{more}" if who else ""
+        times = "1 loss" if self.count == 1 else f"{self.count:,} losses"
+        return printable(f"{self.level}: {self.path}: {self.message}{rule} ({times}{hit})")
+
+
+def path_pattern(path: str) -> str:
+    return _INDEX.sub("[*]", path)
+
+
+def message_pattern(message: str, npc_name: str | None = None, item_name: str | None = None) -> str:
+    """`message` with what is particular to one NPC as placeholders: the name of the item the
+    loss is about (``<item>``), the NPC's name (``<npc>``), dice (``<dice>``) and numbers
+    (``<n>``)."""
+    if item_name and len(item_name) >= _SHORTEST_NAME:
+        message = message.replace(item_name, "<item>")
+    if npc_name and len(npc_name) >= _SHORTEST_NAME:
+        message = message.replace(npc_name, "<npc>")
+    return _NUMBER.sub("<n>", _DICE.sub("<dice>", message))
+
+
+def _name(x: Any) -> str | None:
+    name = x.get("name") if isinstance(x, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _item_name(npc: Any, path: str) -> str | None:
+    m = _ITEM.match(path)
+    if m is None or not isinstance(npc, dict):
+        return None
+    items = npc.get(m.group(1))
+    j = int(m.group(2))
+    return _name(items[j]) if isinstance(items, list) and j < len(items) else None
+
+
+class _Group:
+    __slots__ = ("first", "count", "npcs")
+
+    def __init__(self, first: tuple[int, int]) -> None:
+        self.first = first  # (phase, place in the phase) of its first loss
+        self.count = 0
+        self.npcs: list[tuple[tuple[int, int], int, str | None]] = []  # (place, index, name), the first few
+
+
+class Grouper:
+    """Groups a roster's losses as they come. Each loss comes with the index of the NPC
+    its path is in and that NPC's plain (converted) data, for its names. A loss's place
+    in the full report is (phase, how many losses of that phase came before it): a
+    streamed roster gives the losses of reading (phase 0) and of writing (phase 1) NPC by
+    NPC, and the full report lists all of phase 0 first."""
+
+    def __init__(self, first_npcs: int = FIRST_NPCS) -> None:
+        self.groups: dict[tuple[str, ...], _Group] = {}
+        self.seen = [0, 0]
+        self.total = 0
+        self.first_npcs = first_npcs
+
+    def add(self, loss: Loss, npc: Any = None, phase: int = 0) -> None:
+        path = loss.path
+        m = _NPC.match(path)
+        index = int(m.group(1)) if m is not None else None
+        npc_name = _name(npc) if index is not None else None
+        message = message_pattern(loss.message, npc_name, _item_name(npc, path) if index is not None else None)
+        key = (loss.kind, loss.level, path_pattern(path), message, loss.rule, loss.system)
+        place = (phase, self.seen[phase])
+        self.seen[phase] += 1
+        self.total += 1
+        g = self.groups.get(key)
+        if g is None:
+            g = self.groups[key] = _Group(place)
+        g.count += 1
+        if index is None or any(i == index for _, i, _ in g.npcs):
+            return
+        if len(g.npcs) < self.first_npcs:
+            g.npcs.append((place, index, npc_name))
+            g.npcs.sort(key=lambda t: t[0])
+        elif place < g.npcs[-1][0]:  # a loss of reading after those of writing: earlier in the report
+            g.npcs[-1] = (place, index, npc_name)
+            g.npcs.sort(key=lambda t: t[0])
+
+    def result(self) -> list[LossGroup]:
+        """The groups, warnings first, then in the order of their first loss."""
+        order = sorted(self.groups.items(), key=lambda kv: (kv[0][1] != "warning", kv[1].first))
+        return [LossGroup(kind=k[0], level=k[1], path=k[2], message=k[3], rule=k[4], system=k[5], count=g.count,
+                          first_npcs=[NpcRef(index=i, name=n) for _, i, n in g.npcs])
+                for k, g in order]
+
+
+def group(losses: Iterable[Loss], npcs: list[Any]) -> list[LossGroup]:
+    """The groups of a whole roster's losses (`npcs`: its NPCs as plain data)."""
+    grouper = Grouper()
+    for loss in losses:
+        m = _NPC.match(loss.path)
+        i = int(m.group(1)) if m is not None else -1
+        grouper.add(loss, npcs[i] if 0 <= i < len(npcs) else None)
+    return grouper.result()
