@@ -118,6 +118,57 @@ class _Group:
         self.count = 0
         self.npcs: list[tuple[tuple[int, int], int, str | None]] = []  # (place, index, name), the first few
 
+    def hit(self, place: tuple[int, int], index: int | None, name: str | None, most: int) -> None:
+        self.count += 1
+        if index is None or any(i == index for _, i, _ in self.npcs):
+            return  # an NPC comes first with its earliest loss: its losses of reading precede its writing's
+        if len(self.npcs) < most:
+            self.npcs.append((place, index, name))
+        elif place < self.npcs[-1][0]:  # a loss of reading after those of writing: earlier in the report
+            self.npcs[-1] = (place, index, name)
+        else:
+            return
+        self.npcs.sort(key=lambda t: t[0])
+
+
+class _Kind:
+    """The losses of one kind, severity, rule, system and path pattern, by message pattern;
+    the words every message pattern starts and ends with."""
+
+    __slots__ = ("first", "patterns", "overflow", "head", "tail", "shortest")
+
+    def __init__(self, first: tuple[int, int], words: list[str]) -> None:
+        self.first = first
+        self.patterns: dict[str, _Group] = {}
+        self.overflow: _Group | None = None  # the patterns past MAX_PATTERNS, together
+        self.head, self.tail, self.shortest = list(words), list(words), len(words)
+
+    def common(self, words: list[str]) -> None:
+        n = 0
+        while n < min(len(self.head), len(words)) and self.head[n] == words[n]:
+            n += 1
+        del self.head[n:]
+        n = 0
+        while n < min(len(self.tail), len(words)) and self.tail[-1 - n] == words[-1 - n]:
+            n += 1
+        self.tail = self.tail[len(self.tail) - n:]
+        self.shortest = min(self.shortest, len(words))
+
+    def template(self) -> str:
+        """The words all its messages share at their start and end, "<...>" between."""
+        head = self.head[:self.shortest]
+        tail = self.tail[len(self.tail) - min(len(self.tail), self.shortest - len(head)):] if self.tail else []
+        return " ".join([*head, "<...>", *tail])
+
+
+# A kind of loss whose messages differ in more ways than this (an nWoD pool merging a
+# different set of skills for each NPC, a GURPS weapon line from a different table row for
+# each weapon) is one group whose message keeps the words they share.
+MAX_VARIANTS = 3
+# At most this many message patterns are told apart per kind of loss (memory stays flat
+# whatever the messages say); the rest are counted together.
+MAX_PATTERNS = 256
+
 
 class Grouper:
     """Groups a roster's losses as they come. Each loss comes with the index of the NPC
@@ -127,7 +178,7 @@ class Grouper:
     NPC, and the full report lists all of phase 0 first."""
 
     def __init__(self, first_npcs: int = FIRST_NPCS) -> None:
-        self.groups: dict[tuple[str, ...], _Group] = {}
+        self.kinds: dict[tuple[str, ...], _Kind] = {}
         self.seen = [0, 0]
         self.total = 0
         self.first_npcs = first_npcs
@@ -138,29 +189,44 @@ class Grouper:
         index = int(m.group(1)) if m is not None else None
         npc_name = _name(npc) if index is not None else None
         message = message_pattern(loss.message, npc_name, _item_name(npc, path) if index is not None else None)
-        key = (loss.kind, loss.level, path_pattern(path), message, loss.rule, loss.system)
+        key = (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system)
         place = (phase, self.seen[phase])
         self.seen[phase] += 1
         self.total += 1
-        g = self.groups.get(key)
+        k = self.kinds.get(key)
+        if k is None:
+            k = self.kinds[key] = _Kind(place, message.split(" "))
+        g = k.patterns.get(message)
         if g is None:
-            g = self.groups[key] = _Group(place)
-        g.count += 1
-        if index is None or any(i == index for _, i, _ in g.npcs):
-            return
-        if len(g.npcs) < self.first_npcs:
-            g.npcs.append((place, index, npc_name))
-            g.npcs.sort(key=lambda t: t[0])
-        elif place < g.npcs[-1][0]:  # a loss of reading after those of writing: earlier in the report
-            g.npcs[-1] = (place, index, npc_name)
-            g.npcs.sort(key=lambda t: t[0])
+            k.common(message.split(" "))
+            if len(k.patterns) < MAX_PATTERNS:
+                g = k.patterns[message] = _Group(place)
+            else:
+                g = k.overflow = k.overflow or _Group(place)
+        g.hit(place, index, npc_name, self.first_npcs)
 
     def result(self) -> list[LossGroup]:
         """The groups, warnings first, then in the order of their first loss."""
-        order = sorted(self.groups.items(), key=lambda kv: (kv[0][1] != "warning", kv[1].first))
-        return [LossGroup(kind=k[0], level=k[1], path=k[2], message=k[3], rule=k[4], system=k[5], count=g.count,
-                          first_npcs=[NpcRef(index=i, name=n) for _, i, n in g.npcs])
-                for k, g in order]
+        out: list[tuple[tuple[bool, tuple[int, int]], LossGroup]] = []
+        for (kind, level, path, rule, system), k in self.kinds.items():
+            if len(k.patterns) <= MAX_VARIANTS and k.overflow is None:
+                parts = [(message, [g]) for message, g in k.patterns.items()]
+            else:
+                parts = [(k.template(), [*k.patterns.values(), *([k.overflow] if k.overflow else [])])]
+            for message, groups in parts:
+                first = min(g.first for g in groups)
+                npcs: dict[int, tuple[tuple[int, int], str | None]] = {}
+                for g in groups:
+                    for place, i, name in g.npcs:
+                        if i not in npcs or place < npcs[i][0]:
+                            npcs[i] = (place, name)
+                firsts = sorted(npcs.items(), key=lambda kv: kv[1][0])[:self.first_npcs]
+                group = LossGroup(kind=kind, level=level, path=path, message=message, rule=rule, system=system,
+                                  count=sum(g.count for g in groups),
+                                  first_npcs=[NpcRef(index=i, name=name) for i, (_, name) in firsts])
+                out.append(((level != "warning", first), group))
+        out.sort(key=lambda t: t[0])
+        return [g for _, g in out]
 
 
 def group(losses: Iterable[Loss], npcs: list[Any]) -> list[LossGroup]:
