@@ -55,7 +55,7 @@ def test_the_path_pattern_generalises_every_index():
 
 def test_the_message_pattern_generalises_numbers_dice_and_names_not_calibres():
     msg = "Vision 10 (spot competence 0.250) lies below: written at Vision 12, +1 to hit, 65%"
-    assert message_pattern(msg) == "Vision <n> (spot competence <n>) lies below: written at Vision <n>, <n> to hit, <n>%"
+    assert message_pattern(msg) == "Vision <n> (spot competence <n>) lies below: written at Vision <n>, +<n> to hit, <n>%"
     assert message_pattern("damage 2d+1, then 15d and 1d10") == "damage <dice>, then <dice> and <dice>"
     # numbers inside a name or a calibre are the item's, not the NPC's
     kept = "M1903 fires 7.62x51mm, .50 BMG and .30-06; AK-47; 3e derives it"
