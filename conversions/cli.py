@@ -471,6 +471,9 @@ def convert(
     set_: Annotated[list[str], typer.Option("--set", metavar="SYSTEM.FIELD=VALUE", help="A system setting (repeatable).")] = [],
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore the source a converted document remembers: "
                                         "show the conversion for what it is.")] = False,
+    losses: Annotated[str, typer.Option("--losses", metavar="grouped|full",
+                                        help="A roster's loss report: grouped (one entry per kind of loss, with "
+                                        "its count and first NPCs) or full (one per loss).")] = "grouped",
 ) -> None:
     """Convert NPCs, rosters, scenarios and shots to another system (A -> neutral -> B).
 
@@ -479,6 +482,9 @@ def convert(
         fmt = documents.output_format(fmt)
     if output is not None and out_dir is not None:
         raise XsysError("give -o or --out-dir, not both")
+    from .lossgroups import check_mode
+
+    check_mode(losses)
     settings = _settings(set_)
     default_registry().entry(to) if to != "neutral" else None
     jobs = _jobs(inputs, out_dir)
@@ -501,7 +507,7 @@ def convert(
     try:
         failed, strict_failed, skipped = _convert_jobs(
             jobs, bar, stdin, dests, to, from_, output, out_dir, to_stdout, fmt, input_format, explain, strict,
-            quiet, settings, fresh)
+            quiet, settings, fresh, losses)
     finally:
         bar.stop()
     done = len(jobs) - failed - strict_failed - skipped
@@ -605,7 +611,7 @@ class _NoProgress:
 def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests: dict[str, Path], to: str,
                   from_: str | None, output: str | None, out_dir: Path | None, to_stdout: bool, fmt: str | None,
                   input_format: str | None, explain: bool, strict: bool, quiet: bool, settings: Any,
-                  fresh: bool) -> tuple[int, int, int]:
+                  fresh: bool, losses: str = "grouped") -> tuple[int, int, int]:
     from . import api
     from .output import write_atomic
 
@@ -619,7 +625,7 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
             dest = dests.get(src) if out_dir is not None else (None if to_stdout else output)
             if (src != "-" and not explain and (out_dir is None or dest is not None)
                     and _streamed(src, to, from_, dest, fmt, input_format, strict, quiet, settings, fresh,
-                                  in_folder, bar)):
+                                  in_folder, bar, losses)):
                 continue
             if src == "-":
                 if isinstance(stdin, XsysError):
@@ -635,8 +641,9 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
             conv = api.convert(api.from_plain(data, name, from_), to, default_system=from_, settings=settings,
                                strict=strict, trace=explain, fresh=fresh)
             out_fmt = fmt or documents.default_output_format(in_fmt)  # the input's (sniffed for standard input)
-            out = api.dump(conv, out_fmt, explain)
-            shown = [loss for loss in conv.losses if loss.level == "warning" or explain] if not quiet else []
+            out = api.dump(conv, out_fmt, explain, losses)
+            report = conv.loss_report(losses)  # a roster's grouped, as the document carries it
+            shown = [loss for loss in report if loss.level == "warning" or explain] if not quiet else []
             seen = to_stdout and out_dir is None and _report_seen_in(out_fmt)
             for loss in [] if seen else shown:
                 typer.echo(f"{printable(src)}: {loss.render()}", err=True)
@@ -647,7 +654,8 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
             else:
                 _emit_bytes(out)
             if seen and shown:
-                _loss_summary(src, [loss.level for loss in shown], out_fmt)
+                _loss_summary(src, [loss.level for loss in shown for _ in range(getattr(loss, "count", 1))],
+                              out_fmt)
         except XsysError as exc:
             typer.echo(exc.with_file(name).line(), err=True)
             if exc.exit_code == 1:
@@ -684,7 +692,8 @@ def _no_block(path: str, flags: int) -> int:
 
 
 def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, input_format: str | None,
-              strict: bool, quiet: bool, settings: Any, fresh: bool, in_folder: bool, bar: Any) -> bool:
+              strict: bool, quiet: bool, settings: Any, fresh: bool, in_folder: bool, bar: Any,
+              losses: str = "grouped") -> bool:
     """Convert `src` as a stream if it is a JSON or YAML roster (conversions/stream.py),
     writing where the whole conversion would; False: convert it whole. An error in a file
     the whole conversion can read is reported as the whole conversion reports it."""
@@ -703,7 +712,7 @@ def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, 
     try:
         done = stream.convert_file(src, to, input_format=input_format, out_fmt=fmt, default_system=from_,
                                    settings=settings, strict=strict, fresh=fresh, dest=dest,
-                                   progress=bar.npcs(src), in_folder=in_folder)
+                                   progress=bar.npcs(src), in_folder=in_folder, losses=losses)
     except XsysError as exc:
         if exc.exit_code == 1:
             raise
@@ -717,7 +726,7 @@ def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, 
     if done is None:
         return False
     try:
-        lines = done.warnings() if not quiet else []
+        lines = done.warnings() if not quiet else iter(())
         seen = dest is None and _report_seen_in(fmt or in_fmt)
         for line in [] if seen else lines:
             typer.echo(f"{printable(src)}: {line}", err=True)
@@ -725,8 +734,8 @@ def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, 
             done.install(dest)
         else:
             done.copy_to(_emit_bytes)
-        if seen and lines:
-            _loss_summary(src, ["warning"] * len(lines), fmt or in_fmt)
+        if seen and not quiet and done.warning_losses:
+            _loss_summary(src, ["warning"] * done.warning_losses, fmt or in_fmt)
     finally:
         done.discard()
     return True

@@ -62,15 +62,16 @@ def convert(source: Any, to: str, *, default_system: str | None = None, settings
     return conv
 
 
-def dump(conv: Conversion, fmt: str, explain: bool = False) -> bytes:
+def dump(conv: Conversion, fmt: str, explain: bool = False, losses: str = "grouped") -> bytes:
     """A conversion as file content: the document plus an ``xsys`` block with the loss
-    report (and the trace with ``explain``)."""
+    report (and the trace with ``explain``). ``losses``: a roster's report ``"grouped"``
+    (one entry per kind of loss) or ``"full"`` (one per loss; lossgroups)."""
     if fmt == "md":
         from .markdown import render
 
-        return render(conv, explain, shot_checks(conv)).encode("utf-8")
+        return render(conv, explain, shot_checks(conv), losses).encode("utf-8")
     plain = codec.to_builtins(conv.document)
-    meta = conv.meta(explain)
+    meta = conv.meta(explain, losses)
     # a canonical document is its own canonical form: its plain data is what digest() hashes
     meta["digest"] = _digest_of_plain(plain) if conv.canonical else digest(conv.document)
     # what the document is comes first, then its fields, then what xsys adds

@@ -18,7 +18,7 @@ from xsys.core.registry import Registry
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Loss, Result, TraceEntry, tracing
 
-from . import documents
+from . import documents, lossgroups
 from .carrying import _carry, _namespace_owner, _system_of
 from .documents import NEUTRAL
 from .loading import Loaded, system_for
@@ -41,9 +41,17 @@ class Conversion:
     def strict_losses(self) -> list[Loss]:
         return [x for x in self.losses if x.kind in STRICT_KINDS]
 
-    def meta(self, explain: bool = False) -> dict[str, Any]:
+    def loss_report(self, losses: str = "grouped") -> "list[Loss] | list[lossgroups.LossGroup]":
+        """The loss report as written: a roster's grouped (``losses="grouped"``, of more
+        than one NPC), else every loss (lossgroups)."""
+        npcs = getattr(self.document, "npcs", None) if self.kind == "roster" else None
+        if not lossgroups.grouped(self.kind, len(npcs or ()), lossgroups.check_mode(losses)):
+            return self.losses
+        return lossgroups.group(self.losses, codec.to_builtins(npcs))
+
+    def meta(self, explain: bool = False, losses: str = "grouped") -> dict[str, Any]:
         out: dict[str, Any] = {"converted_from": self.source_system,
-                               "losses": codec.to_builtins(self.losses)}
+                               "losses": codec.to_builtins(self.loss_report(losses))}
         if explain:
             out["trace"] = [t.render() for t in self.trace]
         if self.origin is not None:

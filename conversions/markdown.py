@@ -22,10 +22,11 @@ from xsys.core import codec
 from .documents import NEUTRAL
 
 
-def render(conv: Any, explain: bool = False, checks: Any = None) -> str:
+def render(conv: Any, explain: bool = False, checks: Any = None, losses: str = "grouped") -> str:
     """The sheet of a conversion. `checks`: each shot's check in the target system, or the
     error that stopped it, in order (api.shot_checks; api.dump passes them); without them a
-    shot or scenario sheet has no roll lines."""
+    shot or scenario sheet has no roll lines. `losses`: a roster's loss report grouped or
+    full (lossgroups)."""
     from xsys.core.registry import default_registry
 
     doc = conv.document
@@ -67,7 +68,7 @@ def render(conv: Any, explain: bool = False, checks: Any = None) -> str:
                 lines += _fields_table(shot)
     if conv.losses:
         lines.append("\n## Loss report\n")
-        lines += [f"- {md(x.render())}" for x in conv.losses]
+        lines += [f"- {md(x.render())}" for x in conv.loss_report(losses)]
     if explain and conv.trace:
         lines.append("\n## Trace\n")
         lines += [f"- {md(t.render())}" for t in conv.trace]

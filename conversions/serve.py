@@ -62,7 +62,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Awaitable, Callable
+from typing import Annotated, Any, Awaitable, Callable, Literal
 
 import msgspec
 
@@ -107,6 +107,8 @@ class ConvertRequest(Request_, kw_only=True, forbid_unknown_fields=True):
     explain: bool = False
     strict: bool = False
     fresh: bool = False
+    #: a roster's loss report: "grouped" (one entry per kind of loss) or "full" (`--losses`)
+    losses: Literal["grouped", "full"] = "grouped"
 
 
 class ShotSpec(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -144,7 +146,12 @@ class CurveRequest(OddsRequest, kw_only=True, forbid_unknown_fields=True):
     svg: bool = True
 
 
-class LossOut(msgspec.Struct, kw_only=True):
+class NpcOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    index: int
+    name: str | None = None
+
+
+class LossOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     level: str
     kind: str
     path: str
@@ -152,6 +159,9 @@ class LossOut(msgspec.Struct, kw_only=True):
     rule: str
     system: str
     text: str  # the line the CLI prints
+    #: a grouped roster report's entry: how many losses it stands for, and the first NPCs hit
+    count: int = 1
+    first_npcs: list[NpcOut] = []
 
 
 class ConvertResponse(msgspec.Struct, kw_only=True):
@@ -404,8 +414,8 @@ def do_convert(req: ConvertRequest) -> ConvertResponse:
         conv = api.convert(loaded, req.to, default_system=req.from_,
                            settings=settings, strict=req.strict, trace=True, fresh=req.fresh)
         fmt = out_fmt or documents.default_output_format(in_fmt)
-        out = api.dump(conv, fmt, req.explain)
-        sheet = out if fmt == "md" and not req.explain else api.dump(conv, "md", False)
+        out = api.dump(conv, fmt, req.explain, req.losses)
+        sheet = out if fmt == "md" and not req.explain else api.dump(conv, "md", False, req.losses)
     except XsysError as exc:
         raise exc.with_file(name)
     stem = Path(req.filename).stem if req.filename else (getattr(loaded.document, "name", None)
@@ -419,7 +429,9 @@ def do_convert(req: ConvertRequest) -> ConvertResponse:
         media_type=MEDIA.get(ext, "text/plain"),
         sheet=sheet_text, sheet_html=sheet_html(sheet_text),
         losses=[LossOut(level=x.level, kind=x.kind, path=x.path, message=x.message, rule=x.rule, system=x.system,
-                        text=x.render()) for x in conv.losses],
+                        text=x.render(), count=getattr(x, "count", 1),
+                        first_npcs=[NpcOut(index=n.index, name=n.name) for n in getattr(x, "first_npcs", ())])
+                for x in conv.loss_report(req.losses)],
         trace=[t.render() for t in conv.trace])
 
 

@@ -19,7 +19,9 @@ whole roster (tests/test_stream.py compares them). How:
   competence, each in its context) are remembered by the core (core/memo.py), and whether
   a system writes a field at all by the loss audit (core/audit.py), for a stream as for
   any conversion. A roster's loss report lists the losses of reading every NPC first, then
-  those of writing them: the two halves go to two spool files.
+  those of writing them: the two halves go to two spool files. Grouped (the default for
+  a roster of more than one NPC, conversions/lossgroups.py), only a count and the first
+  NPCs of each group are kept as the NPCs pass, and the groups are written at the end.
 - Writing. The whole output's skeleton is rendered once with placeholders for the NPC
   list, the loss list and the remembered source's NPC list; each NPC is rendered at the
   indentation its place in the skeleton has (JSON: msgspec's writer, indented; YAML:
@@ -464,6 +466,7 @@ class Streamed:
     warnings_path: Path
     npcs: int
     size: int
+    warning_losses: int = 0  # how many losses are warnings (grouped, a line stands for several)
     _temps: list[Any] = field(default_factory=list)
 
     def warnings(self) -> Iterator[str]:
@@ -552,13 +555,17 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
                  default_system: str | None = None, settings: Any = None, strict: bool = False,
                  fresh: bool = False, dest: str | Path | None = None, registry: Registry | None = None,
                  progress: Callable[[int, int | None, int], None] | None = None,
-                 in_folder: bool = False) -> Streamed | None:
+                 in_folder: bool = False, losses: str = "grouped") -> Streamed | None:
     """Convert the roster in file `src` to system `to` as a stream; None when the file is
     not a roster this path converts (the caller converts it whole). The output goes to a
     temporary file in `dest`'s folder (the system's temporary folder for standard output):
     :meth:`Streamed.install` or :meth:`Streamed.copy_to` it, or :meth:`Streamed.discard`.
-    `progress(done, total or None, bytes reached)` is called as NPCs are converted."""
+    `progress(done, total or None, bytes reached)` is called as NPCs are converted.
+    `losses`: the loss report grouped or full (conversions/lossgroups.py)."""
     from . import documents
+    from .lossgroups import check_mode
+
+    check_mode(losses)
 
     if src == "-":
         return None
@@ -588,13 +595,13 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
     if in_fmt == "yaml" and _yaml_remembers(src):
         return None
     job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
-               in_folder, st.st_size, dest=dest)
+               in_folder, st.st_size, dest=dest, losses=losses)
     try:
         return job.run()
     except NotStreamable as exc:
         if in_fmt == "yaml" and len(exc.args) > 1:  # keys after the npcs list: once more, knowing them
             job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
-                       in_folder, st.st_size, known_after=exc.args[1], dest=dest)
+                       in_folder, st.st_size, known_after=exc.args[1], dest=dest, losses=losses)
             try:
                 return job.run()
             except NotStreamable:
@@ -606,11 +613,13 @@ class _Job:
     def __init__(self, src: str, to: str, in_fmt: str, out_fmt: str, default_system: str | None, settings: Any,
                  strict: bool, fresh: bool, reg: Registry, folder: Path,
                  progress: Callable[[int, int | None, int], None] | None, in_folder: bool, size: int,
-                 known_after: dict[str, Any] | None = None, dest: str | Path | None = None) -> None:
+                 known_after: dict[str, Any] | None = None, dest: str | Path | None = None,
+                 losses: str = "grouped") -> None:
         self.src, self.to, self.in_fmt, self.fmt = src, to, in_fmt, out_fmt
         self.default_system, self.settings, self.strict, self.fresh = default_system, settings, strict, fresh
         self.reg, self.folder, self.progress, self.in_folder, self.size = reg, folder, progress, in_folder, size
         self.known_after = known_after
+        self.losses = losses
         self.dest_name = str(dest) if dest is not None else "<stdout>"
         self.temps: dict[Path, Any] = {}  # folder -> the output.TempFolder there
         self.spool_folder = Path(tempfile.gettempdir())
@@ -687,6 +696,7 @@ class _Job:
     def _run(self, handles: list[Any]) -> Streamed:
         from . import api, documents
         from .crossing import cross
+        from .lossgroups import Grouper
 
         state: dict[str, Any] = {}
 
@@ -731,6 +741,11 @@ class _Job:
         n = 0
         counts = {"r": 0, "l": 0}
         strict_count = 0
+        warning_losses = 0
+        # grouped: the groups as the NPCs pass, and the first NPC's losses (a roster of one
+        # NPC has the full report)
+        grouper = Grouper() if self.losses == "grouped" else None
+        held: tuple[list[Loss], list[Loss]] | None = None
         first_strict_read: Loss | None = None
         first_strict_write: Loss | None = None
         merged: dict[str, dict[str, Any]] | None = None
@@ -745,6 +760,20 @@ class _Job:
         def chunk_for(kind: str, plain: Any) -> bytes:
             keys, indent = renders[kind]
             return _render(plain, fmt, keys, indent)
+
+        def spool(read: list[Loss], write: list[Loss]) -> None:
+            """One NPC's losses in the full report: rendered together, and its warnings."""
+            for spool_fh, key, part, warn in ((r_fh, "r", read, w_fh), (l_fh, "l", write, w2_fh)):
+                if part:  # the NPC's losses of reading (writing), rendered together
+                    keys_, indent_ = renders["losses"]
+                    c = _render_items([codec.to_builtins(loss) for loss in part], fmt, keys_, indent_)
+                    if counts[key]:
+                        spool_fh.write(sep)
+                    spool_fh.write(c)
+                    counts[key] += len(part)
+                for loss in part:
+                    if loss.level == "warning":
+                        warn.write((loss.render() + "\n").encode("utf-8"))
 
         for plain_npc, reached, total in _chain(first, npcs):
             i = n
@@ -827,17 +856,19 @@ class _Job:
             if packer is not None:
                 src_npc = codec.to_builtins(doc)["npcs"][0]
                 packer.feed((b"," if n else b"") + codec.json_encode(src_npc))
-            for spool, key, part, warn in ((r_fh, "r", read, w_fh), (l_fh, "l", write, w2_fh)):
-                if part:  # the NPC's losses of reading (writing), rendered together
-                    keys_, indent_ = renders["losses"]
-                    c = _render_items([codec.to_builtins(loss) for loss in part], fmt, keys_, indent_)
-                    if counts[key]:
-                        spool.write(sep)
-                    spool.write(c)
-                    counts[key] += len(part)
+            if grouper is None:
+                spool(read, write)
+            else:
+                if n == 0:
+                    held = (read, write)
+                for loss in read:
+                    grouper.add(loss, npc_out, 0)
+                for loss in write:
+                    grouper.add(loss, npc_out, 1)
+            for key, part in (("r", read), ("l", write)):
                 for loss in part:
                     if loss.level == "warning":
-                        warn.write((loss.render() + "\n").encode("utf-8"))
+                        warning_losses += 1
                     if loss.kind in STRICT_KINDS:
                         strict_count += 1
                         if key == "r" and first_strict_read is None:
@@ -849,6 +880,18 @@ class _Job:
                 self.progress(n, total, reached)
 
         assert skeleton is not None
+        if grouper is not None:
+            if n == 1:  # one NPC: its report in full, as the whole conversion writes it
+                assert held is not None
+                spool(*held)
+            elif grouper.total:  # the groups in place of the reading half; no writing half
+                result = grouper.result()
+                keys_, indent_ = renders["losses"]
+                r_fh.write(_render_items([codec.to_builtins(g) for g in result], fmt, keys_, indent_))
+                counts["r"] = len(result)
+                for g in result:
+                    if g.level == "warning":
+                        w_fh.write((g.render() + "\n").encode("utf-8"))
         if self.strict and strict_count:
             first_loss = first_strict_read or first_strict_write
             assert first_loss is not None
@@ -915,7 +958,7 @@ class _Job:
                 os.unlink(p)
             except OSError:
                 pass
-        return Streamed(out_path, w_path, n, bytes_out)
+        return Streamed(out_path, w_path, n, bytes_out, warning_losses)
 
     def _skeleton(self, conv_plain: dict[str, Any], origin: bool, losses: bool,
                   digest_hex: str, origin_digest: str) -> tuple[bytes, dict[str, Any]]:

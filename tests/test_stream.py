@@ -31,10 +31,10 @@ def _fixture_roster(system: str, fmt: str, folder: Path, npcs_last: bool = True)
     return p
 
 
-def _whole(p: Path, to: str, fmt: str, **kw) -> tuple[bytes, list[str]]:
+def _whole(p: Path, to: str, fmt: str, losses: str = "grouped", **kw) -> tuple[bytes, list[str]]:
     data, _ = documents.read_with_format(str(p))
     conv = api.convert(api.from_plain(data, str(p)), to, trace=False, **kw)
-    return api.dump(conv, fmt), [x.render() for x in conv.losses if x.level == "warning"]
+    return api.dump(conv, fmt, losses=losses), [x.render() for x in conv.loss_report(losses) if x.level == "warning"]
 
 
 def _streamed(p: Path, to: str, **kw) -> tuple[bytes, list[str]]:
@@ -46,12 +46,13 @@ def _streamed(p: Path, to: str, **kw) -> tuple[bytes, list[str]]:
         s.discard()
 
 
+@pytest.mark.parametrize("losses", ["grouped", "full"])
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_fixture_rosters_stream_to_the_same_bytes(tmp_path, system, fmt):
+def test_fixture_rosters_stream_to_the_same_bytes(tmp_path, system, fmt, losses):
     p = _fixture_roster(system, fmt, tmp_path)
     for to in SYSTEMS:
-        assert _streamed(p, to) == _whole(p, to, fmt), (system, to, fmt)
+        assert _streamed(p, to, losses=losses) == _whole(p, to, fmt, losses), (system, to, fmt)
 
 
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
@@ -71,6 +72,7 @@ def test_generated_rosters_stream_to_the_same_bytes(tmp_path):
             p.write_bytes(documents.dumps(rosters[key], fmt))
             to = keys[(i + 1) % len(keys)]
             assert _streamed(p, to) == _whole(p, to, fmt), (key, to, fmt)
+            assert _streamed(p, to, losses="full") == _whole(p, to, fmt, "full"), (key, to, fmt)
             # and written the other way round
             other = "yaml" if fmt == "json" else "json"
             assert _streamed(p, to, out_fmt=other) == _whole(p, to, other), (key, to, fmt, other)
