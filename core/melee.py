@@ -184,7 +184,8 @@ def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iter
     if len(present) <= 1:
         return dict(levels)
     used = [*used, kind_skill or ""]
-    used = {u.split(" (")[0].strip() for u in used if u}  # "Axe/Mace (improvised)" uses Axe/Mace
+    # "Axe/Mace (improvised)" uses Axe/Mace; a name of the system's own ("Fighting (Sword)") is itself
+    used = {u if u in covering else u.split(" (")[0].strip() for u in used if u}
     keep = {k for k in present if k in used} or {present[0]}
     return {k: v for k, v in levels.items() if k not in present or k in keep}
 

@@ -28,7 +28,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import Line, fold, one_line, read_lines
-from xsys.plugins.coc.text import coc_skill, seventh_to_coc, weapon_skill
+from xsys.plugins.coc.text import SEVENTH_KEY, coc_skill, weapon_skill
 
 FORMAT = "ccfolia"
 MARK = "[xsys] "  # the memo line the writer adds: what the character has no place for
@@ -401,10 +401,9 @@ def sixth_onto_coc(chars: dict[str, int]) -> tuple[dict[str, int], str | None]:
     return dict(chars), None
 
 
-def seventh_onto_coc(chars: dict[str, int]) -> tuple[dict[str, int], str | None]:
-    """The one place a 7th-edition sheet's characteristics (1-99) become coc's (3-18): divided by 5
-    and rounded (Chaosium's conversion; compose.seventh_to_coc). A coc7 system reads them as written."""
-    return seventh_to_coc(chars)
+def seventh_as_written(chars: dict[str, int]) -> tuple[dict[str, int], str | None]:
+    """A 7th-edition sheet's characteristics (1-99) as written: the sheet reads as coc7."""
+    return dict(chars), None
 
 
 @dataclass(frozen=True)
@@ -413,14 +412,15 @@ class SheetReader:
     edition: str
     name: str
     onto_coc: Callable[[dict[str, int]], tuple[dict[str, int], str | None]]
+    system: str  # the system its sheets read as (a 7th-edition sheet: coc7)
     idea_times: int  # Idea = INT x this, Know = EDU x this (6th: 5; 7th: 1)
     char_roll_times: int  # a characteristic roll's target is the characteristic x this
 
 
 SIXTH = SheetReader("ccfolia-coc6", "6th", "ccfolia clipboard character (kind: character), CoC 6th-edition sheet "
-                    "(ccfolia-coc6)", sixth_onto_coc, 5, 5)
+                    "(ccfolia-coc6)", sixth_onto_coc, "coc", 5, 5)
 SEVENTH = SheetReader("ccfolia-coc7", "7th", "ccfolia clipboard character (kind: character), CoC 7th-edition sheet "
-                      "(ccfolia-coc7)", seventh_onto_coc, 1, 1)
+                      "(ccfolia-coc7)", seventh_as_written, SEVENTH_KEY, 1, 1)
 SHEET_READERS = {"6th": SIXTH, "7th": SEVENTH}
 
 
@@ -794,7 +794,7 @@ def _compose(sheet: Sheet, reader: SheetReader, why: str, r: _Reading) -> dict[s
                                  f"(読み: {sheet.reading})" if sheet.reading else "") if x)
     if notes:
         lines.append((f"Notes: {notes}", "$.data.memo"))
-    doc = read_lines(lines, FORMAT, "coc", assumed=r.assumed, unread=r.unread)
+    doc = read_lines(lines, FORMAT, reader.system, assumed=r.assumed, unread=r.unread)
     doc.update(coc)  # the text reader would take a characteristic above 18 (a monster's) for 7th edition
     report = doc.setdefault("xsys", {}).setdefault("read", {"format": FORMAT})
     kept = [a for a in report.get("assumed", []) if "a 7th-edition block (characteristics above 18)" not in a]
@@ -810,7 +810,7 @@ def _compose(sheet: Sheet, reader: SheetReader, why: str, r: _Reading) -> dict[s
     reader_name = reader.name + (f"; clipboard variations read: {', '.join(sheet.variations)}"
                                  if sheet.variations else "")
     report["reader"] = reader_name
-    report["edition"] = why + (" (read onto coc's 3-18 scale: /5)" if reader is SEVENTH else "")
+    report["edition"] = why + (" (read into coc7 as written)" if reader is SEVENTH else "")
     return doc
 
 

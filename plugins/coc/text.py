@@ -942,6 +942,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                              + "; ".join(repr(x) for x in name_notes) + " kept in the notes, not the name")
         r.doc["@name"] = name
     seventh, why, contested = coc_edition(chars, extra, skills, printed, folded_text, said)
+    if system == SEVENTH_KEY and not seventh:  # a block read as coc7 by name: 7th edition, as it says
+        seventh, why, contested = True, "7th edition: read as coc7 (the block's system)", False
     r.edition = why
     if not seventh and contested:
         # read as written although the block shows signs of 7th edition (or its line says so):
@@ -966,7 +968,73 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     doc["armor"] = armor
     doc["notes"] = "\n".join(p for p in (*name_notes, r.doc.get("@description"), *notes) if p)
     r.doc = doc
+    if seventh and system in ("coc", SEVENTH_KEY):
+        _as_seventh(r, raw)  # 7th-edition material reads as 7th edition (coc7), with its own values
     return r
+
+
+# The 7th-edition system's key, and its names of what the reader took as coc's skills (the
+# block printed the 7th-edition name; coc_skill read it as coc's): a 7th-edition block is
+# written as a coc7 document by these, every other name as the block printed it.
+SEVENTH_KEY = "coc7"
+SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shotgun)",
+                 "Shotgun": "Firearms (Rifle/Shotgun)", "SMG": "Firearms (Submachine Gun)",
+                 "Machine Gun": "Firearms (Machine Gun)", "Hide": "Stealth", "Sneak": "Stealth",
+                 "Conceal": "Sleight of Hand", "Fist/Punch": "Fighting (Brawl)", "Knife": "Fighting (Brawl)",
+                 "Club": "Fighting (Brawl)", "Sword": "Fighting (Sword)", "Axe": "Fighting (Axe)",
+                 "Spear": "Fighting (Spear)"}
+# the average adult of 7th edition: coc's (COC_AVERAGE_ADULT) x 5
+SEVENTH_AVERAGE_ADULT = {"STR": 55, "CON": 55, "SIZ": 65, "DEX": 55, "APP": 55, "INT": 65, "POW": 55, "EDU": 70}
+
+
+def _as_seventh(r: Read, raw: dict[str, int]) -> None:
+    """`r`, read as a coc document, as the coc7 document of the same block: the characteristics
+    as the block printed them (1-99 scale), the skills, weapons, close-combat lines and armor
+    under 7th edition's names, what only coc holds reported where it cannot go."""
+    doc = r.doc
+    r.system = SEVENTH_KEY
+    r.assumed = [a for a in r.assumed if not a.startswith("7th-edition characteristics (1-99) divided by 5")
+                 and not a.startswith("not in the block, set to the average adult")]
+    out: dict[str, Any] = {"name": doc["name"]}
+    missing = []
+    for k in COC_CHARACTERISTICS:
+        if k in raw and 1 <= raw[k] <= 999:
+            out[k] = raw[k]
+        else:
+            out[k] = SEVENTH_AVERAGE_ADULT[k]
+            missing.append(f"{k} {out[k]}")
+    if missing:
+        r.assumed.append("not in the block, set to the average 7th-edition adult (3D6 x 5 -> 52.5, (2D6 + 6) x 5 -> "
+                         "65, EDU 70): " + ", ".join(missing))
+    for k in ("HP", "MP", "SAN", "Luck"):
+        if k in doc:
+            out[k] = doc[k]
+    skills: dict[str, int] = {}
+    for name, value in doc.get("skills", {}).items():
+        new = SEVENTH_NAMES.get(name, name)
+        skills[new] = max(value, skills.get(new, value))
+    out["skills"] = skills
+    weapons = []
+    for w in doc.get("weapons", []):
+        line: dict[str, Any] = {"name": w["name"], "skill": SEVENTH_NAMES.get(w.get("skill", ""), w.get("skill")),
+                                "damage": str(w.get("damage", "")).upper()}
+        for k in ("base_range", "capacity", "malfunction", "sights", "catalog", "muzzle_energy"):
+            if w.get(k) is not None:
+                line[k] = w[k]
+        if w.get("shots_per_round") is not None:
+            line["uses_per_round"] = str(w["shots_per_round"]) + (" or full auto" if w.get("burst") else "")
+        weapons.append(line)
+    out["weapons"] = weapons
+    out["melee"] = [{"name": m["name"], "skill": SEVENTH_NAMES.get(m.get("skill", ""), m.get("skill", "")),
+                     "damage": str(m.get("damage", "")).upper()} for m in doc.get("melee", [])]
+    out["armor"] = [{"name": a["name"], "armor": a.get("A", a.get("armor", 0)),
+                     **{k: a[k] for k in ("catalog", "stops") if a.get(k) is not None}} for a in doc.get("armor", [])]
+    notes = doc.get("notes", "")
+    if doc.get("spells"):
+        notes = "\n".join(p for p in (notes, "Spells: " + ", ".join(doc["spells"])) if p)
+        r.assumed.append("spells kept in the notes: a coc7 document has no spell list")
+    out["notes"] = notes
+    r.doc = out
 
 
 def _label_prose(item: str) -> bool:
@@ -1190,6 +1258,8 @@ class CocText(TextLayout):
         self.stats_hint = "" if chinese else "STR CON SIZ ... (Call of Cthulhu)"
 
     def score(self, lines: list[str]) -> int:
+        if self.key == SEVENTH_KEY:
+            return 0  # a block that names no system is coc's to read: coc reads a 7th-edition one as coc7
         # tables and brackets (| STR | CON |, 【STR】) are seen as the reader will see them
         text = "\n".join(normalize(x) for x in coc_layout(lines))
         if is_chinese(text) != self.chinese:
@@ -1204,6 +1274,8 @@ class CocText(TextLayout):
         return head + write_coc(doc, points=self.chinese)
 
     def stand_in(self, stats: dict[str, int]) -> str | None:
+        if self.key == SEVENTH_KEY:  # read as 7th edition whatever they are (read_coc)
+            return " ".join(f"{k} {int(stats[k])}" for k in COC_CHARACTERISTICS if k in stats) or None
         # the characteristics as a line the reader cannot mistake for a 7th-edition one
         # (a value above 18 would mark the block 7th edition and divide every one by 5)
         return " ".join(f"{k} {min(max(int(stats[k]), 1), 18)}" for k in COC_CHARACTERISTICS if k in stats) or None

@@ -50,6 +50,16 @@ class Coc7Weapon(msgspec.Struct, **_OPTS):
     muzzle_energy: Energy | None = None
 
 
+class Coc7Melee(msgspec.Struct, **_OPTS):
+    """A close-combat attack of a 7e stat block: the weapon, the Fighting skill it is made with
+    (its % is in the stat block's skills) and its damage ("1D4+DB": the wielder's damage bonus)."""
+
+    name: Name
+    skill: Name
+    damage: Annotated[str, Meta(max_length=40, pattern=r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$",
+                                description="damage dice, e.g. '1D4+DB'")]
+
+
 class Coc7Armor(msgspec.Struct, **_OPTS):
     """Armor: points subtracted from each hit's damage (coc7.armor)."""
 
@@ -69,6 +79,7 @@ class Coc7Carried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     MP: Annotated[int, Meta(ge=0, le=9999)] | None = None
     Luck: Annotated[int, Meta(ge=0, le=99)] | None = None
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
+    melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat lines by weapon name
 
 
 class Coc7Npc(msgspec.Struct, **_OPTS):
@@ -92,6 +103,7 @@ class Coc7Npc(msgspec.Struct, **_OPTS):
     SAN: Annotated[int, Meta(ge=0, le=99)] | None = None
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
     weapons: list[Coc7Weapon] = msgspec.field(default_factory=list)
+    melee: list[Coc7Melee] = msgspec.field(default_factory=list)
     armor: list[Coc7Armor] = msgspec.field(default_factory=list)
     notes: Text = ""
 

@@ -29,17 +29,20 @@ from xsys.core import carried, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
+from xsys.core.melee import melee_skills_written
 from xsys.core.model import (
     Armor,
     Barrier,
     Combatant,
     Cover,
     Light,
+    MeleeWeapon,
     Shooter,
     Shot,
     Target,
     Weapon,
     generic_weapon,
+    melee_class_of,
 )
 from xsys.core.system import CharacteristicSpec, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
@@ -47,7 +50,7 @@ from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
 from xsys.plugins.coc import CocBarrier, CocSystem, LightEffect
 
 from . import d100
-from .model import Coc7Armor, Coc7Carried, Coc7Npc, Coc7Shot, Coc7Weapon
+from .model import Coc7Armor, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables.toml"
@@ -58,6 +61,11 @@ LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 PRONE = frozenset({"prone", "crawling"})  # coc7.prone-target: postures on the ground
 FOOT = 0.3048  # metres
+# coc7.melee (assumed, the 7th-edition weapons table): a close-combat weapon's class -> its line
+MELEE_LINES = {"unarmed": ("Fighting (Brawl)", "1D3+DB"), "knife": ("Fighting (Brawl)", "1D4+DB"),
+               "club": ("Fighting (Brawl)", "1D6+DB"), "sword": ("Fighting (Sword)", "1D8+1+DB"),
+               "axe": ("Fighting (Axe)", "1D8+2+DB"), "spear": ("Fighting (Spear)", "1D8+1+DB"),
+               "improvised": ("Fighting (Brawl)", "1D4+DB")}
 TAIL = Fraction(1, 10**6)  # the population share of a characteristic value the dice never give
 
 
@@ -665,6 +673,14 @@ class Coc7System(CocSystem):
                 col.carried(f"$.{f}", f, "coc7.characteristics" if f == "Luck" else "coc7.derived")
         if verbatim:
             own["skills"] = verbatim
+        melee = []
+        for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
+            cls = melee_class_of(m.name, m.skill)
+            melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
+            if col.tracing:
+                col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"],
+                         source="assumed")
         toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
         for f in ("HP", "MOV"):
             v = getattr(npc, f)
@@ -687,7 +703,7 @@ class Coc7System(CocSystem):
         if anative:
             native["armor"] = anative
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
-                         toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
+                         melee=melee, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
                          carried={self.carried_namespaces[0]: own} if own else {})
         return col.result(comb)
 
@@ -704,6 +720,14 @@ class Coc7System(CocSystem):
         if ns not in combatant.carried:  # a 5th/6th-edition sheet's: the same percentages (coc7.conversion.6e)
             kept = {k: v for k, v in (combatant.carried.get("coc") or {}).items()
                     if k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99}
+
+        def of_class(m: Any) -> Coc7Melee:
+            skill, damage = MELEE_LINES[m.melee_class]
+            return Coc7Melee(name=m.name, skill=skill, damage=damage)
+
+        melee = carried.melee_lines(combatant, kept.get("melee", {}), Coc7Melee, ns, "coc7.melee", col, of_class,
+                                    lambda line: f"{line.skill}, damage {line.damage}")
+        skills = self._melee_skills(skills, melee, combatant, col)
         skills.update(native.get("skills", {}))
         skills.update({k: v for k, v in kept.get("skills", {}).items() if k not in skills})
         stored_w = native.get("weapons", [])
@@ -740,9 +764,29 @@ class Coc7System(CocSystem):
             col.step("$.HP", None, None, f"HP {derived['HP']}, MP {derived['MP']}, MOV {derived['MOV']}",
                      rules=["coc7.derived"], source="assumed")
         derived.update({f: kept[f] for f in ("SAN", "MP", "Luck") if f in kept})
-        npc = Coc7Npc(name=combatant.name, skills=skills, weapons=weapons, armor=armor, notes=combatant.notes,
-                      **chars, **derived)
+        npc = Coc7Npc(name=combatant.name, skills=skills, weapons=weapons, melee=melee, armor=armor,
+                      notes=combatant.notes, **chars, **derived)
         return col.result(npc)
+
+    def _melee_skills(self, skills: dict[str, Any], melee: list[Coc7Melee], combatant: Combatant,
+                      col: Collector) -> dict[str, Any]:
+        """The Fighting skills a sheet writes for the neutral melee (coc7.melee): those its lines
+        use, else the one of the weapon the source's best skill names. Knives and clubs are
+        Fighting (Brawl) in 7th edition: an NPC whose close combat is such a weapon fights it with
+        Brawl, written at the better of the two (a ``merged`` loss when the melee was better)."""
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], None, kind)
+        covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
+        if any(m.skill in covering for m in melee) or kind in covering:
+            return skills
+        dropped = {k: skills.pop(k) for k in covering if k in skills}
+        best = max(dropped.values(), default=None)
+        if best is not None and best > skills.get("Fighting (Brawl)", -1):
+            col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat ({best}%) is with a weapon "
+                     f"7th edition fights with Fighting (Brawl): written Fighting (Brawl) {best} (was "
+                     f"{skills.get('Fighting (Brawl)', 'none')})", "coc7.melee")
+            skills["Fighting (Brawl)"] = best
+        return skills
 
     # ==== shot conversions ==================================================================
     def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]

@@ -26,7 +26,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import Line, distance, fold, one_line, read_lines
-from xsys.plugins.coc.text import coc_damage, coc_skill, seventh_onto_coc_sheet, weapon_skill
+from xsys.plugins.coc.text import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
 
 FORMAT = "dholes-house"
 CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
@@ -147,9 +147,14 @@ class _Export:
                 empty.append(k)
                 continue
             self.chars7[k] = v
-        coc = seventh_onto_coc_sheet(self.chars7, empty, cpath, lambda k: f"{cpath}.{k}", "empty in the export",
-                                     self.lose, self.assumed)
-        stats: dict[str, int | None] = {k: coc[k] for k in CHARACTERISTICS}
+        # a 7th-edition investigator reads as coc7, its values as written (read_lines sets them)
+        out: dict[str, int] = dict(self.chars7)
+        if empty:
+            for k in empty:
+                out[k] = SEVENTH_AVERAGE_ADULT[k]
+            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " empty in the export; set to the average "
+                                "7th-edition adult (" + ", ".join(f"{k} {out[k]}" for k in empty) + ")")
+        stats: dict[str, int | None] = {k: out[k] for k in CHARACTERISTICS}
         stats.update(self.derived(ch, cpath))
         return stats
 
@@ -169,7 +174,7 @@ class _Export:
             self.assumed.append(f"{cpath}.HitPtsMax: no hit points in the export; HP {out['HP']} = (CON {con} + SIZ "
                                 f"{siz}) / 10 rounded down (the 7th-edition rule)")
         if out.get("HP") is not None and not 0 <= out["HP"] <= 999:
-            self.lose(f"{cpath}.HitPtsMax", f"HP {out['HP']} (coc holds 0-999)")
+            self.lose(f"{cpath}.HitPtsMax", f"HP {out['HP']} (coc7 holds 0-999)")
             out["HP"] = None
         for now, full in (("HitPts", "HitPtsMax"), ("MagicPts", "MagicPtsMax")):
             # hurt or spent in play (HitPts 4 of 11): a stat block holds the full value; said, not kept
@@ -186,13 +191,13 @@ class _Export:
         for field, key, hi in (("SAN", "Sanity", 99), ("MP", "MagicPtsMax", 999), ("Luck", "Luck", 99)):
             v = own[field]
             if v is not None and not 0 <= v <= hi:
-                self.lose(f"{cpath}.{key}", f"{field} {v} (coc holds 0-{hi})")
+                self.lose(f"{cpath}.{key}", f"{field} {v} (coc7 holds 0-{hi})")
                 v = None
             out[field] = v
         recomputed = [f"{k} {ch[k]}" for k in ("Move", "DamageBonus", "Build")
                       if str(ch.get(k) or "").strip() not in ("", "0", "-")]
         if recomputed:
-            self.assumed.append(f"{cpath}: " + ", ".join(recomputed) + " not carried: coc derives movement and the "
+            self.assumed.append(f"{cpath}: " + ", ".join(recomputed) + " not carried: coc7 derives movement and the "
                                 "damage bonus from the characteristics")
         return out
 
@@ -221,7 +226,7 @@ class _Export:
                 self.lose(path, f"skill {name or '(no name)'!r} with no value")
                 continue
             if not 0 <= value <= 200:
-                self.lose(f"{path}.value", f"skill {name!r} {value}% (coc holds 0-200%)")
+                self.lose(f"{path}.value", f"skill {name!r} {value}% (coc7 holds 0-200%)")
                 continue
             name = _item_text(name)
             self.skills[fold(name)] = name
@@ -392,10 +397,10 @@ def read_v1(inv: dict[str, Any], version: str = "0.3") -> dict[str, Any]:
     shown = ", ".join(f"{k} {v}" for k, v in list(x.chars7.items())[:3])
     edition = ("7th edition: Dhole's House builds 7th-edition investigators"
                + (f" (GameVersion {game!r})" if game else "") + ", characteristics on the 1-99 scale"
-               + (f" ({shown} ...)" if shown else "") + ", read into coc divided by 5")
+               + (f" ({shown} ...)" if shown else "") + ", read into coc7 as written")
     reader = (f"dholes-house export, reader for Header.Version 0.3.x (this export: {version}): "
               "Investigator.Characteristics, Skills.Skill, Weapons.weapon")
-    return read_lines(x.lines, FORMAT, "coc", assumed=x.assumed, unread=x.unread, stats=stats,
+    return read_lines(x.lines, FORMAT, SEVENTH_KEY, assumed=x.assumed, unread=x.unread, stats=stats,
                       about={"reader": reader, "edition": edition})
 
 

@@ -36,7 +36,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, one_line, read_lines
-from xsys.plugins.coc.text import COC_AVERAGE_ADULT, coc_damage, coc_skill, seventh_onto_coc_sheet, weapon_skill
+from xsys.plugins.coc.text import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
 
 from .formula import FormulaError, evaluate
 
@@ -46,7 +46,7 @@ CHARACTERISTICS = ("str", "con", "siz", "dex", "app", "int", "pow", "edu")
 # Item types that are equipment or character-building data, not combat material: said, not lost
 GEAR = ("item", "book", "setup", "occupation", "archetype", "status", "chase", "experiencePackage")
 UNITS = {"": "yd", **DISTANCE_UNITS}
-AVERAGE = COC_AVERAGE_ADULT  # an empty characteristic, on coc's scale
+AVERAGE = SEVENTH_AVERAGE_ADULT  # an empty characteristic, on the 7th-edition scale
 # coc's close-combat skills: a weapon fired with one of these is a melee attack
 MELEE_SKILLS = ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear")
 
@@ -287,9 +287,14 @@ class _Actor:
             self.assumed.append(f"{cpath}: no value, read as the average of the roll formula (the sheet's own "
                                 "average roll: NdM counts N x (M + 1) / 2, rounded down): " + ", ".join(averaged))
         self.values.update({k.lower(): v for k, v in self.chars7.items()})
-        coc = seventh_onto_coc_sheet(self.chars7, empty, cpath, lambda k: f"{cpath}.{k.lower()}.value",
-                                     "empty on the sheet (no value, no roll formula)", self.lose, self.assumed)
-        return {k: coc[k] for k in AVERAGE}
+        # a 7th-edition sheet reads as coc7, its values as written (read_lines sets them)
+        out = dict(self.chars7)
+        if empty:
+            for k in empty:
+                out[k] = SEVENTH_AVERAGE_ADULT[k]
+            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " empty on the sheet (no value, no roll formula); "
+                                "set to the average 7th-edition adult (" + ", ".join(f"{k} {out[k]}" for k in empty) + ")")
+        return {k: out[k] for k in AVERAGE}
 
     # ---- hit points, magic points, sanity, luck -------------------------------------------
     def attribs(self) -> dict[str, int | None]:
@@ -328,7 +333,7 @@ class _Actor:
         for field, value, hi, path in (("SAN", own_san, 99, "san"), ("MP", own_mp, 999, "mp"),
                                        ("Luck", own_luck, 99, "lck")):
             if value is not None and not 0 <= value <= hi:
-                self.lose(f"{apath}.{path}", f"{field} {value} (coc holds 0-{hi})")
+                self.lose(f"{apath}.{path}", f"{field} {value} (coc7 holds 0-{hi})")
                 value = None
             out[field] = value
         for k, v in (("hp", out["HP"]), ("mp", mp), ("san", san), ("lck", luck)):
@@ -340,7 +345,7 @@ class _Actor:
             if v not in (None, "", 0, "0"):
                 recomputed.append(f"{a.upper()} {v}")
         if recomputed:
-            self.assumed.append(f"{apath}: " + ", ".join(recomputed) + " not carried: coc derives movement and the "
+            self.assumed.append(f"{apath}: " + ", ".join(recomputed) + " not carried: coc7 derives movement and the "
                                 "damage bonus from the characteristics")
         armor = stated["armor"].get("value")
         if armor not in (None, "", 0, "0"):
@@ -376,11 +381,11 @@ class _Actor:
             hp_v = computed
             self.assumed.append(f"{path}: HP not set on the sheet; HP {hp_v} = {rule} (the 7th-edition rule)")
         else:
-            self.assumed.append(f"{path}: HP not set and no CON and SIZ to derive it from: coc derives it from the "
+            self.assumed.append(f"{path}: HP not set and no CON and SIZ to derive it from: coc7 derives it from the "
                                 "characteristics set for the document")
             return None
         if not 0 <= hp_v <= 999:
-            self.lose(path, f"HP {hp_v} (coc holds 0-999)")
+            self.lose(path, f"HP {hp_v} (coc7 holds 0-999)")
             return None
         if now is not None and full is not None and now < full:
             # the actor is wounded: a stat block holds the NPC whole, so the wounds are said, not kept
@@ -410,7 +415,7 @@ class _Actor:
                 self.lose(f"{path}.{self.key}", f"skill {name!r}: {exc} (the skill is not read)")
                 continue
             if not 0 <= value <= 200:
-                self.lose(f"{path}.{self.key}", f"skill {name!r} {value}% (coc holds 0-200%)")
+                self.lose(f"{path}.{self.key}", f"skill {name!r} {value}% (coc7 holds 0-200%)")
                 continue
             self.lines.append((f"Skills: {name} {value}%", path))
 
@@ -711,7 +716,7 @@ def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
         elif kind == "weapon":
             a.weapon(item, path)
         else:
-            a.lose(path, f"{kind} {item.get('name')!r} (no place in a coc document)")
+            a.lose(path, f"{kind} {item.get('name')!r} (no place in a coc7 document)")
     if gear:
         a.assumed.append("equipment not carried (a stat block lists combat material only): " + ", ".join(gear))
     effects = plain.get("effects")
@@ -720,8 +725,8 @@ def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
     a.notes()
     shown = ", ".join(f"{k} {v}" for k, v in list(a.chars7.items())[:3])
     edition = ("7th edition: the CoC7 system holds 7th-edition actors, characteristics on the 1-99 scale"
-               + (f" ({shown} ...)" if shown else "") + ", read into coc divided by 5")
-    return read_lines(a.lines, FORMAT, "coc", assumed=a.assumed, unread=a.unread, stats=stats,
+               + (f" ({shown} ...)" if shown else "") + ", read into coc7 as written")
+    return read_lines(a.lines, FORMAT, SEVENTH_KEY, assumed=a.assumed, unread=a.unread, stats=stats,
                       about={"reader": model.label, "edition": edition})
 
 
