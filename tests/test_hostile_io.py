@@ -267,7 +267,7 @@ def test_a_full_disk_while_streaming_names_the_file_and_leaves_nothing(tmp_path,
     monkeypatch.setattr(stream._Job, "_temp", temp)
     dest = out_dir / "cult.json"
     with pytest.raises(documents.InputError) as err:
-        stream.convert_file(str(src), "gurps", dest=dest)
+        stream.convert_file(str(src), "gurps", dest=dest, losses="full")  # the per-NPC report: a spool of its own
     assert err.value.line() == expected.format(dest=dest, tmp=spool)
     assert list(out_dir.iterdir()) == [] and list(spool.iterdir()) == []
 
@@ -287,7 +287,7 @@ def test_a_file_size_limit_while_streaming_is_one_line_naming_the_output(tmp_pat
     out_dir.mkdir()
     spool.mkdir()
     dest = out_dir / "cult.json"
-    r = run("convert", src, "--to", "gurps", "-q", "-o", dest, env={"TMPDIR": str(spool)},
+    r = run("convert", src, "--to", "gurps", "-q", "-o", dest, "--losses", "full", env={"TMPDIR": str(spool)},
             preexec_fn=_file_size_limit(1_000_000))
     assert one_error(r) == f"{dest}: cannot write output: File too large"
     assert _leftovers(out_dir, spool) == [] and not dest.exists()
@@ -301,8 +301,8 @@ def test_a_folder_run_that_hits_a_file_size_limit_says_what_was_converted(tmp_pa
     small.write_bytes(NPC.read_bytes())
     out_dir, spool = tmp_path / "out", tmp_path / "spool"
     spool.mkdir()
-    r = run("convert", src, "--to", "gurps", "-q", "--out-dir", out_dir, env={"TMPDIR": str(spool)},
-            preexec_fn=_file_size_limit(1_000_000))
+    r = run("convert", src, "--to", "gurps", "-q", "--out-dir", out_dir, "--losses", "full",
+            env={"TMPDIR": str(spool)}, preexec_fn=_file_size_limit(1_000_000))
     err = r.stderr.decode()
     assert r.returncode == 2 and "Traceback" not in err, err
     assert err.splitlines() == [f"{out_dir / big.name}: cannot write output: File too large",
@@ -316,7 +316,9 @@ def _start_streaming(tmp_path: Path, n: int = 6000, dest_name: str = "cult.json"
     out_dir, spool = tmp_path / "out", tmp_path / "spool"
     out_dir.mkdir()
     spool.mkdir()
-    proc = subprocess.Popen([XSYS, "convert", str(src), "--to", "gurps", "-q", "-o", str(out_dir / dest_name)],
+    # the per-NPC loss report (--losses full) makes the output big enough to stop the run mid-way
+    proc = subprocess.Popen([XSYS, "convert", str(src), "--to", "gurps", "-q", "--losses", "full",
+                             "-o", str(out_dir / dest_name)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(spool)})
     deadline = time.time() + 60
     # mid-run: both temporary folders made and the spool files growing
@@ -362,7 +364,7 @@ def test_nohup_keeps_sighup_ignored(tmp_path):
     # a SIGHUP that the caller ignores (nohup) stays ignored: the roster is converted
     src = roster(tmp_path, 1500)
     out = tmp_path / "out.json"
-    proc = subprocess.Popen([XSYS, "convert", str(src), "--to", "gurps", "-q", "-o", str(out)],
+    proc = subprocess.Popen([XSYS, "convert", str(src), "--to", "gurps", "-q", "--losses", "full", "-o", str(out)],
                             stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
     time.sleep(1.0)
     proc.send_signal(signal.SIGHUP)

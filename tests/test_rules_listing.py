@@ -38,7 +38,8 @@ def test_the_listing_has_a_legend_and_groups_rules_by_system(capsys, monkeypatch
     assert lines[:4] == LEGEND
     headers = [i for i, line in enumerate(lines) if " — " in line and not line.startswith(" ")]
     assert [lines[i].split(" — ")[0] for i in headers] == default_registry().keys()
-    nwod = lines[headers[3]:headers[4]]
+    at = default_registry().keys().index("nwod")
+    nwod = lines[headers[at]:headers[at + 1]]
     assert nwod[0] == "nwod — new World of Darkness: 35 rules (7 seed, 28 assumed, 0 mixed; 7 formulas)"
     ids = [line.split()[0] for line in nwod[1:] if line.startswith("  ") and not line.startswith("   ")]
     assert ids and all(i.startswith("nwod.") for i in ids)
@@ -97,7 +98,7 @@ def test_system_option_narrows_the_listing(capsys, monkeypatch):
     assert headers == ["nwod", "pl-trudnosc"]
     assert rules_text(capsys, monkeypatch, "-s", "nwod") == rules_text(capsys, monkeypatch, "nwod")
     code, out, err = run_main(capsys, "rules", "-s", "dnd")
-    assert code == 2 and err == ("xsys: error: unknown system (expected one of coc, coc-zh, gurps, nwod, "
+    assert code == 2 and err == ("xsys: error: unknown system (expected one of coc, coc-zh, coc7, gurps, nwod, "
                                  "pl-trudnosc, found 'dnd')\n")
 
 

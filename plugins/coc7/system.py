@@ -222,6 +222,11 @@ class Coc7System(CocSystem):
     # coc7's ladders, not on coc's (whose namespace the parent class names)
     carried_namespaces: ClassVar[tuple[str, ...]] = ("coc7",)
 
+    def text_layout(self) -> Any:
+        """No text blocks of its own yet: coc's layout reads 7th-edition blocks (onto coc's scale)
+        and would write this sheet's lines as coc's."""
+        return None
+
     # ==== tables ===========================================================================
     def tables(self) -> dict[str, Any]:
         """tables.toml of this plugin (CocSystem's rule_source, rule_ids, skill_class and
