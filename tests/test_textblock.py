@@ -45,22 +45,32 @@ def test_a_coc_block_reads_like_its_yaml_fixture():
         "Damage Bonus +1D4 not carried: coc derives the damage bonus and movement from the characteristics"]}
 
 
-def test_a_seventh_edition_block_is_divided_by_five_and_says_so():
+def test_a_seventh_edition_block_reads_as_coc7_with_its_own_values():
     doc = read("walters-coc7.txt")
-    assert (doc["STR"], doc["INT"], doc["EDU"]) == (10, 17, 18)
-    assert doc["skills"]["Handgun"] == 30 and doc["skills"]["Fist/Punch"] == 35 and doc["skills"]["Dodge"] == 27
-    assert doc["skills"]["Library Use"] == 80  # a skill coc has no table for is kept by its name
+    assert doc["system"] == "coc7"  # 7th-edition material reads as 7th edition
+    assert (doc["STR"], doc["INT"], doc["EDU"]) == (50, 85, 90)  # as printed, not divided by 5
+    assert doc["skills"]["Firearms (Handgun)"] == 30 and doc["skills"]["Fighting (Brawl)"] == 35
+    assert doc["skills"]["Dodge"] == 27
+    assert doc["skills"]["Library Use"] == 80  # a skill coc7 has no table for is kept by its name
     (w,) = doc["weapons"]
-    assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Handgun", "1d10", "15 yd")
+    assert (w["name"], w["skill"], w["damage"], w["base_range"]) == (".38 Revolver", "Firearms (Handgun)", "1D10",
+                                                                     "15 yd")
     report = doc["xsys"]["read"]
-    assert any("7th-edition" in a and "divided by 5" in a for a in report["assumed"])
-    # the brawl line is a melee attack: its skill and the attack; the SAN, MP and Luck
-    # the block states are the document's own (carried through every other system), MP 14 and
-    # SAN 70 included although POW 70 gives them. Nothing is left unread.
-    assert doc["melee"] == [{"name": "Brawl", "skill": "Fist/Punch", "damage": "1d3"}]
+    assert not any("divided by 5" in a for a in report.get("assumed", []))
+    # the brawl line is a close-combat attack with its 7th-edition skill; the SAN, MP and Luck the
+    # block states are the document's own, MP 14 and SAN 70 included although POW 70 gives them;
+    # its movement rate is a coc7 field. Nothing is left unread.
+    assert doc["melee"] == [{"name": "Brawl", "skill": "Fighting (Brawl)", "damage": "1D3"}]
     assert "unread" not in report
-    assert (doc["Luck"], doc["SAN"], doc["MP"]) == (45, 70, 14)
+    assert (doc["Luck"], doc["SAN"], doc["MP"], doc["MOV"]) == (45, 70, 14, 7)
     assert report["edition"].startswith("7th edition: characteristics 1-99")
+    # --to coc gives the 6th-edition sheet through the editions' rule (x5 / 5): STR 50 is coc 10
+    conv = api.convert(api.from_plain(doc), "coc", trace=False)
+    coc = conv.document
+    assert (coc.STR, coc.INT, coc.EDU, coc.skills["Handgun"]) == (10, 17, 18, 30)
+    # Fighting (Brawl) 35 lies below coc's untrained Fist/Punch 50: written 50, and said
+    assert coc.skills["Fist/Punch"] == 50
+    assert any("untrained Fist/Punch 50" in x.message for x in conv.losses)
 
 
 def _with_unread_line(tmp_path):
@@ -270,7 +280,7 @@ def test_unread_lines_are_losses_naming_the_line_and_strict_counts_them(tmp_path
     assert [x.path for x in unread] == ["line 7"] and unread[0].kind == "dropped-item"
     assert "Sling" in unread[0].message and unread[0].level == "warning"
     assumed = [x for x in conv.losses if x.rule == "text.assumed"]
-    assert any("divided by 5" in x.message for x in assumed) and all(x.level == "info" for x in assumed)
+    assert any("coc7 derives the damage bonus" in x.message for x in assumed) and all(x.level == "info" for x in assumed)
     r = subprocess.run([XSYS, "convert", str(src), "--to", "gurps", "--format", "yaml",
                         "--strict"], capture_output=True, text=True)
     assert r.returncode == 1 and "first: line 7: not read from the text input: Sling" in r.stderr

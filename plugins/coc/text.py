@@ -281,6 +281,8 @@ _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     ("skill", r"^skill\s*:?\s*(.+)$", lambda m: m.group(1).strip()),
     ("shots_per_round", r"^(\d+)\s*(?:shots? per round|/round|attacks? per round)$", lambda m: int(m.group(1))),
     ("burst", r"^(?:burst|1 or burst|full auto)$", lambda m: True),
+    # 7th edition's "uses per round": "1", "1 (3)", "1 or full auto" (coc7's weapon line keeps it)
+    ("uses_per_round", r"^uses per round\s*:?\s*(\d+[^,;]*)$", lambda m: m.group(1).strip()),
     ("capacity", r"^(?:capacity|shots|装弾数)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("malfunction", r"^(?:malfunction|mal|故障)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("STR", r"^STR\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
@@ -704,6 +706,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     notes: list[str] = []
     spells: list[str] = []
     melee: list[dict[str, Any]] = []
+    uses: dict[str, str] = {}  # weapon name -> 7th edition's uses per round as printed
     extra: dict[str, Any] = {}
     extra_line: dict[str, int] = {}
     extra_name: dict[str, str] = {}  # derived key -> the name the block prints it by
@@ -796,6 +799,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 skills[native] = pct if pct is not None else skills.get(native, 0)
             return
         said_skill = attrs.get("skill")
+        if said_skill and said_skill not in _COC_CLASS and coc_skill(said_skill):
+            said_skill = weapon_skill(said_skill, name) or said_skill  # "skill Firearms (Submachine Gun)": SMG
         if natives and set(natives) <= _MELEE_SKILLS or fold(name) in ("kick", "grapple", "head butt", "knife", "club",
                                                                         "fighting (brawl)") \
                 or (said_skill and said_skill not in _COC_CLASS and melee_class_of(str(said_skill)) != "improvised"):
@@ -825,6 +830,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                     "ammo", "length", "muzzle_energy"):
             if key in attrs:
                 w[key] = attrs[key]
+        if "uses_per_round" in attrs:  # 7th edition's: kept as printed for coc7, as shots and burst for coc
+            uses[name] = attrs["uses_per_round"]
+            w.setdefault("shots_per_round", int(re.match(r"\d+", uses[name]).group(0)))
+            if re.search(r"full auto|burst", uses[name], re.IGNORECASE):
+                w["burst"] = True
         line = _coc_line(entry) if entry is not None else None
         if "base_range" not in w:
             if line is not None:
@@ -969,7 +979,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     doc["notes"] = "\n".join(p for p in (*name_notes, r.doc.get("@description"), *notes) if p)
     r.doc = doc
     if seventh and system in ("coc", SEVENTH_KEY):
-        _as_seventh(r, raw)  # 7th-edition material reads as 7th edition (coc7), with its own values
+        _as_seventh(r, raw, uses, extra)  # 7th-edition material reads as 7th edition (coc7), with its own values
     return r
 
 
@@ -987,7 +997,7 @@ SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shot
 SEVENTH_AVERAGE_ADULT = {"STR": 55, "CON": 55, "SIZ": 65, "DEX": 55, "APP": 55, "INT": 65, "POW": 55, "EDU": 70}
 
 
-def _as_seventh(r: Read, raw: dict[str, int]) -> None:
+def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[str, Any]) -> None:
     """`r`, read as a coc document, as the coc7 document of the same block: the characteristics
     as the block printed them (1-99 scale), the skills, weapons, close-combat lines and armor
     under 7th edition's names, what only coc holds reported where it cannot go."""
@@ -1009,6 +1019,14 @@ def _as_seventh(r: Read, raw: dict[str, int]) -> None:
     for k in ("HP", "MP", "SAN", "Luck"):
         if k in doc:
             out[k] = doc[k]
+    if isinstance(extra.get("MOV"), int) and 0 <= extra["MOV"] <= 100:
+        out["MOV"] = extra["MOV"]  # a coc7 stat block states its movement rate
+    r.assumed = [a.replace(f"Move {extra['MOV']}, ", "").replace(f", Move {extra['MOV']}", "")
+                 .replace("coc derives the damage bonus and movement from the characteristics",
+                          "coc7 derives the damage bonus and Build from STR and SIZ (coc7.derived)")
+                 if "not carried" in a and "MOV" in out else
+                 a.replace("coc derives the damage bonus and movement", "coc7 derives the damage bonus, Build and "
+                           "movement") for a in r.assumed]
     skills: dict[str, int] = {}
     for name, value in doc.get("skills", {}).items():
         new = SEVENTH_NAMES.get(name, name)
@@ -1021,13 +1039,15 @@ def _as_seventh(r: Read, raw: dict[str, int]) -> None:
         for k in ("base_range", "capacity", "malfunction", "sights", "catalog", "muzzle_energy"):
             if w.get(k) is not None:
                 line[k] = w[k]
-        if w.get("shots_per_round") is not None:
+        if w["name"] in uses:
+            line["uses_per_round"] = uses[w["name"]]
+        elif w.get("shots_per_round") is not None:
             line["uses_per_round"] = str(w["shots_per_round"]) + (" or full auto" if w.get("burst") else "")
         weapons.append(line)
     out["weapons"] = weapons
     out["melee"] = [{"name": m["name"], "skill": SEVENTH_NAMES.get(m.get("skill", ""), m.get("skill", "")),
                      "damage": str(m.get("damage", "")).upper()} for m in doc.get("melee", [])]
-    out["armor"] = [{"name": a["name"], "armor": a.get("A", a.get("armor", 0)),
+    out["armor"] = [{"name": a["name"], "armor": a.get("points", a.get("A", 0)),
                      **{k: a[k] for k in ("catalog", "stops") if a.get(k) is not None}} for a in doc.get("armor", [])]
     notes = doc.get("notes", "")
     if doc.get("spells"):
@@ -1189,7 +1209,19 @@ def coc_damage(text: Any, melee: bool = False) -> str | None:
 
 # ---- writing --------------------------------------------------------------------------------
 
-def write_coc(d: dict[str, Any], points: bool = False) -> list[str]:
+def write_coc7(d: dict[str, Any]) -> list[str]:
+    """A coc7 document as a 7th-edition block: coc's lines with 7th edition's weapon and armor
+    fields (uses per round, armor points); `read_coc` reads it back as coc7."""
+    weapons = []
+    for w in d.get("weapons") or []:
+        line = {k: v for k, v in w.items() if k != "uses_per_round"}
+        weapons.append(line)
+    out = write_coc({**d, "weapons": weapons, "armor": [{**a, "points": a.get("armor", 0)} for a in d.get("armor") or []]},
+                    points=True, uses={w["name"]: str(w.get("uses_per_round", "1")) for w in d.get("weapons") or []})
+    return [f"system: {SEVENTH_KEY}", *out]
+
+
+def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | None = None) -> list[str]:
     """`points`: the armor holds one number of points (coc-zh's), not coc's A/B pair."""
     out = [str(d.get("name", ""))]
     out.append(" ".join(f"{k} {d[k]}" for k in COC_CHARACTERISTICS if k in d)
@@ -1208,7 +1240,10 @@ def write_coc(d: dict[str, Any], points: bool = False) -> list[str]:
             parts = [f"{w['name']}{catalog_label(w, 'catalog', 'weapon')}" + (f" {pct}%" if pct is not None else ""),
                      f"damage {str(w['damage']).upper()}", f"base range {length(w['base_range'])}",
                      f"skill {w['skill']}"]
-            if w.get("shots_per_round", 1) != 1:
+            if uses is not None:
+                if uses.get(w["name"], "1") != "1":
+                    parts.append(f"uses per round {uses[w['name']]}")
+            elif w.get("shots_per_round", 1) != 1:
                 parts.append(f"{w['shots_per_round']} shots per round")
             if w.get("burst"):
                 parts.append("burst")
@@ -1267,9 +1302,11 @@ class CocText(TextLayout):
         return sum(count_stats(text, names) > 0 for names in COC_CHARACTERISTIC_NAMES.values())  # 力量, 體質 ... too
 
     def read(self, lines: list[str]) -> Read:
-        return read_coc(lines, self.key, points=self.chinese)
+        return read_coc(lines, self.key, points=self.chinese or self.key == SEVENTH_KEY)
 
     def write(self, doc: dict[str, Any]) -> list[str]:
+        if self.key == SEVENTH_KEY:
+            return write_coc7(doc)
         head = [f"system: {self.key}"] if self.chinese else []
         return head + write_coc(doc, points=self.chinese)
 

@@ -223,9 +223,11 @@ class Coc7System(CocSystem):
     carried_namespaces: ClassVar[tuple[str, ...]] = ("coc7",)
 
     def text_layout(self) -> Any:
-        """No text blocks of its own yet: coc's layout reads 7th-edition blocks (onto coc's scale)
-        and would write this sheet's lines as coc's."""
-        return None
+        """Plain-text stat blocks: the Call of Cthulhu block of coc's layout, read as 7th edition
+        (its own values) and written with 7th edition's weapon and armor fields."""
+        from xsys.plugins.coc.text import CocText  # loaded when a block is read
+
+        return CocText(self.key)
 
     # ==== tables ===========================================================================
     def tables(self) -> dict[str, Any]:
