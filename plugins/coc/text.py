@@ -979,6 +979,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     doc["notes"] = "\n".join(p for p in (*name_notes, r.doc.get("@description"), *notes) if p)
     r.doc = doc
     if seventh and system in ("coc", SEVENTH_KEY):
+        if system == "coc":  # told from the block, not named by it: said in the report
+            r.assumed.append(f"edition: {why}; read as coc7 (Call of Cthulhu 7th edition), its values as printed")
         _as_seventh(r, raw, uses, extra)  # 7th-edition material reads as 7th edition (coc7), with its own values
     return r
 
@@ -1014,8 +1016,8 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             out[k] = SEVENTH_AVERAGE_ADULT[k]
             missing.append(f"{k} {out[k]}")
     if missing:
-        r.assumed.append("not in the block, set to the average 7th-edition adult (3D6 x 5 -> 52.5, (2D6 + 6) x 5 -> "
-                         "65, EDU 70): " + ", ".join(missing))
+        r.assumed.append("not in the block, set to the average adult of 7th edition (3D6 x 5 -> 52.5, (2D6 + 6) x 5 "
+                         "-> 65, EDU 70): " + ", ".join(missing))
     for k in ("HP", "MP", "SAN", "Luck"):
         if k in doc:
             out[k] = doc[k]

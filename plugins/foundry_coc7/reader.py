@@ -282,6 +282,13 @@ class _Actor:
                 self.lose(f"{path}.value", f"{c.upper()} {v} (a characteristic is not negative)")
                 empty.append(c.upper())
                 continue
+            if v == 0:  # a creature's "none" (no APP, no EDU): coc7 holds 1-999
+                self.lose(f"{path}.value", f"{c.upper()} 0 (a creature without it; a coc7 characteristic is 1-999)")
+                empty.append(c.upper())
+                continue
+            if v > 999:  # a Great Old One's SIZ
+                self.lose(f"{path}.value", f"{c.upper()} {v} (a coc7 characteristic is 1-999): read as 999")
+                v = 999
             self.chars7[c.upper()] = v
         if averaged:
             self.assumed.append(f"{cpath}: no value, read as the average of the roll formula (the sheet's own "
