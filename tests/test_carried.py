@@ -223,8 +223,8 @@ def test_a_text_stat_block_prints_it_and_reads_it_back(tmp_path):
 
 def test_vtt_formats_read_and_write_what_only_coc_states():
     """Foundry CoC7 (attribs san/mp/lck, spell items), CCFOLIA (SAN/MP/幸運 gauges) and Dhole's
-    House (Sanity/MagicPts/Luck) put the NPC's own values in the coc document, from which they
-    ride through GURPS and back out to the format."""
+    House (Sanity/MagicPts/Luck) put the NPC's own values in the coc7 document (a 7th-edition
+    sheet reads as coc7), from which they ride through GURPS and back out to the format."""
     import json
 
     from xsys.plugins.ccfolia.reader import load as ccfolia_load
@@ -236,21 +236,27 @@ def test_vtt_formats_read_and_write_what_only_coc_states():
     actor["data"]["attribs"]["san"] = {"value": 23}
     actor["data"]["attribs"]["lck"] = {"value": 35}
     doc = foundry_load(json.dumps(actor).encode())
+    assert doc["system"] == "coc7"
     assert (doc["SAN"], doc["Luck"], doc["spells"]) == (23, 35, ["Dagger of Yig"])
     assert not any("spell" in u["text"] for u in doc.get("xsys", {}).get("read", {}).get("unread", []))
     doc.pop("xsys", None)
     gurps = _plain(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
     # Sanity, Luck and spells, and the characteristics GURPS has no field for (SIZ, APP, EDU)
-    assert gurps["carried"]["coc"] == {"SAN": 23, "Luck": 35, "spells": ["Dagger of Yig"],
-                                       **{k: doc[k] for k in ("SIZ", "APP", "EDU")}}
-    back = _plain(api.convert(api.from_plain(gurps), "coc", fresh=True, trace=False).document)
+    kept = gurps["carried"]["coc7"]  # (and the sheet skill GURPS writes as another: sheet_skills)
+    assert {k: kept[k] for k in ("SAN", "Luck", "spells", "SIZ", "APP", "EDU")} == \
+        {"SAN": 23, "Luck": 35, "spells": ["Dagger of Yig"], **{k: doc[k] for k in ("SIZ", "APP", "EDU")}}
+    back = _plain(api.convert(api.from_plain(gurps), "coc7", fresh=True, trace=False).document)
     assert {k: back[k] for k in ("SIZ", "APP", "EDU")} == {k: doc[k] for k in ("SIZ", "APP", "EDU")}
-    out = actor_of(back)
+    out = actor_of(back)  # written natively from coc7: its own values, no x5
+    assert {c: out["system"]["characteristics"][c]["value"] for c in ("siz", "app", "edu")} == \
+        {c: doc[c.upper()] for c in ("siz", "app", "edu")}
     assert out["system"]["attribs"]["san"]["value"] == 23 and out["system"]["attribs"]["lck"]["value"] == 35
     assert [i["name"] for i in out["items"] if i["type"] == "spell"] == ["Dagger of Yig"]
     again = foundry_load(json.dumps(out).encode())
     assert (again["SAN"], again["Luck"], again["spells"]) == (23, 35, ["Dagger of Yig"])
+    assert {k: again[k] for k in ("SIZ", "APP", "EDU")} == {k: doc[k] for k in ("SIZ", "APP", "EDU")}
 
+    back = _plain(api.convert(api.from_plain(gurps), "coc", fresh=True, trace=False).document)
     char = character_of(back)
     gauges = {s["label"]: s["value"] for s in char["data"]["status"]}
     assert gauges["SAN"] == 23 and gauges["幸運"] == 35 and "CCB<={幸運} 【幸運】" in char["data"]["commands"]

@@ -89,7 +89,7 @@ def test_references_are_evaluated_against_params_and_gauges():
     params = {**SEVENTH, "射撃（拳銃）": 55, "近接戦闘（格闘）": 45, "目星": 70}
     doc = read(char(["CC<={射撃（拳銃）} 【射撃（拳銃）】", "CC<={近接戦闘（格闘）}", "CC(1)<={目星}+5 【目星】",
                      "CC<={幸運} 【幸運】"], params, [{"label": "幸運", "value": 50, "max": 50}]))
-    assert doc["skills"] == {"Handgun": 55, "Fist/Punch": 45, "Spot Hidden": 75}
+    assert doc["skills"] == {"Firearms (Handgun)": 55, "Fighting (Brawl)": 45, "Spot Hidden": 75}
     assert doc["Luck"] == 50
     assert "unread" not in report(doc)  # the skill params are read through the commands
 
@@ -105,8 +105,9 @@ def test_an_unresolved_reference_is_said():
 def test_seventh_edition_japanese_skill_names():
     doc = read(char(["CC<=60 近接戦闘（格闘）", "CC<=55 射撃（拳銃）", "CC<=40 射撃（ライフル／ショットガン）",
                      "CC<=35 回避", "CC<=30 隠密", "CC<=20 射撃(サブマシンガン)"], SEVENTH))
-    assert doc["skills"] == {"Fist/Punch": 60, "Handgun": 55, "Rifle": 40, "Shotgun": 40, "Dodge": 35, "Hide": 30,
-                             "Sneak": 30, "SMG": 20}
+    assert doc["system"] == "coc7"  # a 7th-edition sheet: 7th edition's skills
+    assert doc["skills"] == {"Fighting (Brawl)": 60, "Firearms (Handgun)": 55, "Firearms (Rifle/Shotgun)": 40,
+                             "Dodge": 35, "Stealth": 30, "Firearms (Submachine Gun)": 20}
 
 
 def test_sixth_edition_japanese_skill_names():
@@ -151,13 +152,15 @@ def test_a_damage_roll_naming_nothing_follows_its_attack_or_is_said():
 
 # ---- edition -------------------------------------------------------------------------------------
 
-def test_seventh_edition_is_decided_said_and_divided_by_five_in_one_place():
+def test_seventh_edition_is_decided_said_and_read_as_coc7():
     doc = read(char(["CC<=50 【目星】"], {**SEVENTH, "POW": 95}))
-    assert (doc["STR"], doc["POW"], doc["INT"]) == (13, 19, 15)  # POW 95 -> 19, not divided again
+    assert doc["system"] == "coc7"
+    assert (doc["STR"], doc["POW"], doc["INT"]) == (65, 95, 75)  # as the sheet states them
     rep = report(doc)
     assert rep["reader"].startswith("ccfolia clipboard character") and "ccfolia-coc7" in rep["reader"]
     assert rep["edition"].startswith("7th edition: characteristics 1-99 in params (STR 65")
-    assert any(a.startswith("$.data.params: 7th-edition characteristics") for a in rep["assumed"])
+    assert rep["edition"].endswith("(read into coc7 as written)")
+    assert not any("divided by 5" in a for a in rep.get("assumed", []))
 
 
 def test_sixth_edition_is_decided_and_a_monster_keeps_its_characteristics():
@@ -171,7 +174,7 @@ def test_sixth_edition_is_decided_and_a_monster_keeps_its_characteristics():
 
 def test_the_edition_without_params_comes_from_the_commands_and_names():
     doc = read(char(["CC<=65 STR", "CC<=80 CON", "CC<=60 近接戦闘（格闘）"]))
-    assert "7th" in report(doc)["edition"] and (doc["STR"], doc["CON"]) == (13, 16)
+    assert "7th" in report(doc)["edition"] and (doc["system"], doc["STR"], doc["CON"]) == ("coc7", 65, 80)
 
 
 # ---- gauges and Luck --------------------------------------------------------------------------------

@@ -39,9 +39,13 @@ def test_coc_to_coc7_and_back_keeps_every_characteristic_and_skill(path):
         assert mid[c] == min(99, src[c] * 5) or any(l.path == f"$.{c}" for l in conv.losses), c  # coc7.conversion.6e
         assert home[c] == src[c], c
     merged = {l.path.rsplit(".", 1)[-1] for l in conv.losses if "the best" in l.message}
+    melee_said = [l.message for l in conv.losses if l.rule == "coc7.melee" and l.kind == "merged"]
     for skill, level in src["skills"].items():
         if skill in merged:  # 7th edition has one Firearms (Rifle/Shotgun): the better of the two
             assert home["skills"][skill] == max(src["skills"].get(s, 0) for s in ("Rifle", "Shotgun"))
+        elif skill in ("Knife", "Club") and home["skills"].get(skill) != level:
+            # a knife or club is fought with Fighting (Brawl) in 7th edition: said where it is not kept
+            assert any(f"({level}%)" in m for m in melee_said), (skill, melee_said)
         else:
             assert home["skills"].get(skill) == level, skill
 

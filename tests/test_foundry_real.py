@@ -125,7 +125,7 @@ def test_an_investigators_base_formula_is_evaluated_then_the_adjustments_added(t
     assert doc["skills"]["Dodge"] == 30 + 10 + 3
     assert doc["skills"]["Credit Rating"] == 40
     assert "Own Trade" not in doc["skills"]  # 320%: beyond coc's 0-200, said
-    assert unread(doc)["$.items[3].system"] == "skill 'Own Trade' 320% (coc holds 0-200%)"
+    assert unread(doc)["$.items[3].system"] == "skill 'Own Trade' 320% (coc7 holds 0-200%)"
 
 
 def test_a_formula_that_cannot_be_evaluated_loses_that_skill_only(tmp_path):
@@ -152,13 +152,18 @@ def test_the_formula_reader_is_arithmetic_only():
             evaluate(bad, values)
 
 
-# ---- characteristics: divided by 5 once ---------------------------------------------------
+# ---- characteristics: a 7th-edition actor reads as coc7, its values as written ---------------
 
-def test_high_seventh_edition_values_are_divided_by_five_once(tmp_path):
+def test_high_seventh_edition_values_are_read_as_written(tmp_path):
     plain = actor(chars={"str": 55, "con": 115, "siz": 65, "dex": 80, "app": 25, "int": 40, "pow": 60, "edu": 20},
                   attribs={"hp": {"value": 18, "max": 18, "auto": True}})
     doc = read(tmp_path, plain)
-    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["HP"]) == (11, 23, 13, 16, 18)
+    assert doc["system"] == "coc7"
+    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["HP"]) == (55, 115, 65, 80, 18)
+    # --to coc: the 6th-edition sheet by the editions' rule (/5), CON 115 beyond coc's table said
+    conv = api.convert(api.from_plain(doc), "coc", trace=False)
+    assert (conv.document.STR, conv.document.DEX) == (11, 16)
+    assert any(l.path == "$.CON" and l.kind == "clamped" for l in conv.losses)
 
 
 def test_the_one_place_that_divides_seventh_edition_values():
@@ -179,7 +184,7 @@ def test_an_actor_whose_characteristics_are_all_empty_is_read_with_losses(tmp_pa
     plain = actor(chars={}, attribs={"hp": {"value": None, "max": None, "auto": True}},
                   items=[skill("Dodge", value=30)])
     doc = read(tmp_path, plain)  # claimed by its shape, not refused as '$.system: wrong type'
-    assert doc["skills"] == {"Dodge": 30} and doc["STR"] == 11 and doc["SIZ"] == 13
+    assert doc["skills"] == {"Dodge": 30} and doc["STR"] == 55 and doc["SIZ"] == 65  # the 7th-edition average
     said = " ".join(assumed(doc))
     assert "STR, CON, SIZ, DEX, APP, INT, POW, EDU empty on the sheet" in said
     assert "HP not set and no CON and SIZ" in said and "HP" not in doc
@@ -190,7 +195,7 @@ def test_characteristics_with_only_a_roll_formula_take_the_sheets_average(tmp_pa
     for k, f in {"str": "(3D6)*5", "siz": "(2D6+6)*5", "con": "(3D6)*5"}.items():
         plain["system"]["characteristics"][k]["formula"] = f
     doc = read(tmp_path, plain)
-    assert (doc["STR"], doc["SIZ"], doc["CON"], doc["HP"]) == (10, 13, 10, 11)  # 50, 65, 50: HP (50 + 65) / 10
+    assert (doc["STR"], doc["SIZ"], doc["CON"], doc["HP"]) == (50, 65, 50, 11)  # HP (50 + 65) / 10
     assert any("STR 50 (formula '(3D6)*5')" in a for a in assumed(doc))
 
 
@@ -269,7 +274,7 @@ def test_the_coc7_8_data_model_sums_the_adjustments_for_every_actor(tmp_path):
                                          "experiencePackage": 0, "experience": 10}}}
         plain = actor(kind, items=[sk], version="8.3")
         doc = read(tmp_path, plain, name=f"{kind}.json")
-        assert doc["skills"]["Handgun"] == 45
+        assert doc["skills"]["Firearms (Handgun)"] == 45
         assert "CoC7 system 8+" in report(doc)["reader"]
 
 
@@ -279,14 +284,15 @@ def test_creature_scales_are_read_as_written_and_a_clamp_is_a_loss_line(tmp_path
     plain = actor("creature", chars={"str": 1, "con": 10, "siz": 250, "dex": 10, "app": 0, "int": 20, "pow": 0,
                                      "edu": 0}, attribs={"hp": {"value": 26, "max": 26}})
     doc = read(tmp_path, plain)
-    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["APP"], doc["HP"]) == (1, 2, 50, 2, 1, 26)
+    # into coc7 as written; a creature's 0 (no APP, POW, EDU) is the average adult's, said
+    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["APP"], doc["HP"]) == (1, 10, 250, 10, 55, 26)
     lost = unread(doc)
-    assert lost["$.system.characteristics.str.value"] == "STR 1 is 0 on coc's scale, outside coc's 1-99: read as 1"
-    assert "APP 0" in lost["$.system.characteristics.app.value"] and "$.system.characteristics.siz.value" not in lost
+    assert "$.system.characteristics.str.value" not in lost and "$.system.characteristics.siz.value" not in lost
+    assert "APP 0" in lost["$.system.characteristics.app.value"] and "EDU 0" in lost["$.system.characteristics.edu.value"]
     big = actor("creature", chars={**CHARS, "siz": 1050, "str": 5000})
     doc = read(tmp_path, big, name="big.json")
-    assert (doc["SIZ"], doc["STR"]) == (99, 99)
-    assert "SIZ 1050 is 210 on coc's scale" in unread(doc)["$.system.characteristics.siz.value"]
+    assert (doc["SIZ"], doc["STR"]) == (999, 999)
+    assert "SIZ 1050 (a coc7 characteristic is 1-999): read as 999" in unread(doc)["$.system.characteristics.siz.value"]
 
 
 # ---- weapons and their skills -------------------------------------------------------------
@@ -300,9 +306,10 @@ def test_a_weapon_names_its_skill_by_skill_name_id_or_coc_id(tmp_path):
              weapon("Sap", skill_id="fb", damage="1D6", props={"rngd": False, "addb": True})]
     doc = read(tmp_path, actor(items=items))
     skills = {w["name"]: w["skill"] for w in doc["weapons"]}
-    assert skills == {"Winchester": "Rifle", "Coach gun": "Shotgun", "Tommy gun": "SMG"}
-    assert doc["melee"] == [{"name": "Sap", "skill": "Fist/Punch", "damage": "1d6+db"}]
-    assert doc["skills"]["SMG"] == 45 and doc["skills"]["Fist/Punch"] == 60
+    assert skills == {"Winchester": "Firearms (Rifle/Shotgun)", "Coach gun": "Firearms (Rifle/Shotgun)",
+                      "Tommy gun": "Firearms (Submachine Gun)"}
+    assert doc["melee"] == [{"name": "Sap", "skill": "Fighting (Brawl)", "damage": "1D6+DB"}]
+    assert doc["skills"]["Firearms (Submachine Gun)"] == 45 and doc["skills"]["Fighting (Brawl)"] == 60
 
 
 def test_natural_attacks_are_melee_attacks_with_their_skill(tmp_path):
@@ -312,10 +319,10 @@ def test_natural_attacks_are_melee_attacks_with_their_skill(tmp_path):
              weapon("Beak", skill_name="i.skill.fighting-brawl", damage="1D8", props={"ahdb": True}),
              weapon("Tentacle", skill_name="Fighting (Tentacle)", damage="1D6+DB", props={})]
     doc = read(tmp_path, actor("creature", items=items))
-    assert doc["melee"] == [{"name": "Bite", "skill": "Fighting (Bite)", "damage": "1d6"},
-                            {"name": "Claw", "skill": "Fighting (Claw)", "damage": "1d4+db"},
-                            {"name": "Beak", "skill": "Fist/Punch", "damage": "1d8+1/2db"},
-                            {"name": "Tentacle", "skill": "Fighting (Tentacle)", "damage": "1d6+db"}]
+    assert doc["melee"] == [{"name": "Bite", "skill": "Fighting (Bite)", "damage": "1D6"},
+                            {"name": "Claw", "skill": "Fighting (Claw)", "damage": "1D4+DB"},
+                            {"name": "Beak", "skill": "Fighting (Brawl)", "damage": "1D8+1/2DB"},
+                            {"name": "Tentacle", "skill": "Fighting (Tentacle)", "damage": "1D6+DB"}]
     assert doc["skills"]["Fighting (Bite)"] == 50 and doc.get("weapons", []) == []
     # a creature's own Fighting speciality is no misspelt 'Fighting (Axe)': no closest-match warning
     assert "unknown" not in report(doc)
@@ -327,9 +334,9 @@ def test_a_weapon_with_no_skill_link_is_read_or_said_never_dropped(tmp_path):
              weapon("Cleaver", damage="1D6", props={"rngd": False, "addb": True}),
              weapon("Odd device", damage="2D6", rng=5, units="yards")]
     doc = read(tmp_path, actor(items=items))
-    assert {w["name"]: w["skill"] for w in doc["weapons"]} == {"Double-barreled shotgun": "Shotgun",
-                                                               "Colt M1911A1": "Handgun"}
-    assert doc["melee"] == [{"name": "Cleaver", "skill": "Cleaver", "damage": "1d6+db"}]
+    assert {w["name"]: w["skill"] for w in doc["weapons"]} == {"Double-barreled shotgun": "Firearms (Rifle/Shotgun)",
+                                                               "Colt M1911A1": "Firearms (Handgun)"}
+    assert doc["melee"] == [{"name": "Cleaver", "skill": "Cleaver", "damage": "1D6+DB"}]
     lost = unread(doc)
     assert "Cleaver: no skill linked" in lost["$.items[2].system.skill"]
     assert "Odd device" in lost["$.items[3]"]
@@ -384,12 +391,13 @@ def test_dholes_house_reads_its_dashes_slots_and_weapon_lines(tmp_path):
          "attacks": "1", "ammo": "-", "malf": "-"},
         {"name": "Sling", "skillname": "Throw", "damage": "1D4", "range": "a stone's throw", "attacks": "1"}]
     doc = read(tmp_path, plain, name="dh.json")
-    assert doc["skills"] == {"Fist/Punch": 45, "Handgun": 40, "Language (English)": 80, "Throw": 35}
-    assert doc["melee"] == [{"name": "Unarmed", "skill": "Fist/Punch", "damage": "1d3+db"}]
+    assert doc["system"] == "coc7"
+    assert doc["skills"] == {"Fighting (Brawl)": 45, "Firearms (Handgun)": 40, "Language (English)": 80, "Throw": 35}
+    assert doc["melee"] == [{"name": "Unarmed", "skill": "Fighting (Brawl)", "damage": "1D3+DB"}]
     weapons = {w["name"]: w for w in doc["weapons"]}
     assert weapons[".38 Revolver"]["base_range"] == "15 yd" and weapons[".38 Revolver"]["capacity"] == 6
     assert (weapons["Sawed-off"]["skill"], weapons["Sawed-off"]["damage"], weapons["Sawed-off"]["base_range"]) == \
-        ("Shotgun", "4d6/1d6", "10 yd")
+        ("Firearms (Rifle/Shotgun)", "4D6/1D6", "10 yd")
     assert weapons["Thrown rock"]["base_range"] == "10 yd"  # STR 50 / 5
     assert "range \"a stone's throw\" is not a distance" in unread(doc)["$.Investigator.Weapons.weapon[4].range"]
     assert any("subskill 'None'" in a and "'Science'" in a for a in assumed(doc))
@@ -398,13 +406,13 @@ def test_dholes_house_reads_its_dashes_slots_and_weapon_lines(tmp_path):
 
 def test_dholes_house_unreadable_values_are_losses_and_an_empty_hp_is_the_rule(tmp_path):
     doc = read(tmp_path, dhole(STR="strong", HitPts="", HitPtsMax=""), name="dh.json")
-    assert doc["STR"] == 11  # the average adult, said
+    assert doc["STR"] == 55  # the average 7th-edition adult, said
     assert "'strong' is not a number" in unread(doc)["$.Investigator.Characteristics.STR"]
     assert doc["HP"] == (60 + 55) // 10
     assert any(a.startswith("$.Investigator.Characteristics.HitPtsMax: no hit points in the export; HP 11")
                for a in assumed(doc))
     big = read(tmp_path, dhole(CON="115", STR="55", DEX="80", HitPtsMax="17"), name="big.json")
-    assert (big["STR"], big["CON"], big["DEX"], big["HP"]) == (11, 23, 16, 17)
+    assert (big["STR"], big["CON"], big["DEX"], big["HP"]) == (55, 115, 80, 17)  # as written
 
 
 def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):

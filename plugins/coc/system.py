@@ -1067,6 +1067,12 @@ class CocSystem(System):
         native = combatant.native.get(self.key, {})
         ns = self.carried_namespaces[0]
         own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
+        if ns not in combatant.carried and isinstance(combatant.carried.get("coc7"), dict):
+            # a 7th-edition sheet's Sanity, Magic Points, Luck and spells: the same numbers in both
+            # editions (coc7.conversion.6e), written on this sheet
+            own = {k: v for k, v in combatant.carried["coc7"].items()
+                   if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
+                   or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))}
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
         skills = self.levels_on_scale(skills, combatant, col, "$.skills")
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))

@@ -1047,15 +1047,14 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             line["uses_per_round"] = str(w["shots_per_round"]) + (" or full auto" if w.get("burst") else "")
         weapons.append(line)
     out["weapons"] = weapons
-    out["melee"] = [{"name": m["name"], "skill": SEVENTH_NAMES.get(m.get("skill", ""), m.get("skill", "")),
-                     "damage": str(m.get("damage", "")).upper()} for m in doc.get("melee", [])]
+    if doc.get("melee"):
+        out["melee"] = [{"name": m["name"], "skill": SEVENTH_NAMES.get(m.get("skill", ""), m.get("skill", "")),
+                         "damage": str(m.get("damage", "")).upper()} for m in doc["melee"]]
     out["armor"] = [{"name": a["name"], "armor": a.get("points", a.get("A", 0)),
                      **{k: a[k] for k in ("catalog", "stops") if a.get(k) is not None}} for a in doc.get("armor", [])]
-    notes = doc.get("notes", "")
     if doc.get("spells"):
-        notes = "\n".join(p for p in (notes, "Spells: " + ", ".join(doc["spells"])) if p)
-        r.assumed.append("spells kept in the notes: a coc7 document has no spell list")
-    out["notes"] = notes
+        out["spells"] = list(doc["spells"])
+    out["notes"] = doc.get("notes", "")
     r.doc = out
 
 

@@ -78,6 +78,7 @@ class Coc7Carried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     SAN: Annotated[int, Meta(ge=0, le=99)] | None = None
     MP: Annotated[int, Meta(ge=0, le=9999)] | None = None
     Luck: Annotated[int, Meta(ge=0, le=99)] | None = None
+    spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
     melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat lines by weapon name
 
@@ -101,6 +102,7 @@ class Coc7Npc(msgspec.Struct, **_OPTS):
     MOV: Annotated[int, Meta(ge=0, le=100)] | None = None
     Luck: Annotated[int, Meta(ge=0, le=99)] | None = None  # rolled (3D6 x 5), not derived
     SAN: Annotated[int, Meta(ge=0, le=99)] | None = None
+    spells: list[Name] = msgspec.field(default_factory=list)
     skills: dict[Name, Percent] = msgspec.field(default_factory=dict)
     weapons: list[Coc7Weapon] = msgspec.field(default_factory=list)
     melee: list[Coc7Melee] = msgspec.field(default_factory=list)

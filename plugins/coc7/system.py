@@ -678,6 +678,9 @@ class Coc7System(CocSystem):
             if getattr(npc, f) is not None:
                 own[f] = getattr(npc, f)
                 col.carried(f"$.{f}", f, "coc7.characteristics" if f == "Luck" else "coc7.derived")
+        if npc.spells:
+            own["spells"] = list(npc.spells)
+            col.carried("$.spells", "spells", "coc7.characteristics")
         if verbatim:
             own["skills"] = verbatim
         melee = []
@@ -726,7 +729,8 @@ class Coc7System(CocSystem):
         kept = carried.take(combatant.carried.get(ns), Coc7Carried, col, f"$.carried.{ns}", self.key)
         if ns not in combatant.carried:  # a 5th/6th-edition sheet's: the same percentages (coc7.conversion.6e)
             kept = {k: v for k, v in (combatant.carried.get("coc") or {}).items()
-                    if k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99}
+                    if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
+                    or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))}
 
         def of_class(m: Any) -> Coc7Melee:
             skill, damage = MELEE_LINES[m.melee_class]
@@ -772,7 +776,7 @@ class Coc7System(CocSystem):
                      rules=["coc7.derived"], source="assumed")
         derived.update({f: kept[f] for f in ("SAN", "MP", "Luck") if f in kept})
         npc = Coc7Npc(name=combatant.name, skills=skills, weapons=weapons, melee=melee, armor=armor,
-                      notes=combatant.notes, **chars, **derived)
+                      spells=list(kept.get("spells", [])), notes=combatant.notes, **chars, **derived)
         return col.result(npc)
 
     def _melee_skills(self, skills: dict[str, Any], melee: list[Coc7Melee], combatant: Combatant,
@@ -788,11 +792,19 @@ class Coc7System(CocSystem):
             return skills
         dropped = {k: skills.pop(k) for k in covering if k in skills}
         best = max(dropped.values(), default=None)
-        if best is not None and best > skills.get("Fighting (Brawl)", -1):
-            col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat ({best}%) is with a weapon "
-                     f"7th edition fights with Fighting (Brawl): written Fighting (Brawl) {best} (was "
-                     f"{skills.get('Fighting (Brawl)', 'none')})", "coc7.melee")
+        if best is None:
+            return skills
+        weapon = f"a {combatant.melee_kind}" if combatant.melee_kind else "weapons"
+        brawl = skills.get("Fighting (Brawl)")
+        if brawl is None or best > brawl:
+            col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
+                     f"Fighting (Brawl) in 7th edition: written Fighting (Brawl) {best} (its brawl was "
+                     f"{brawl if brawl is not None else 'not stated'})", "coc7.melee")
             skills["Fighting (Brawl)"] = best
+        else:
+            col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
+                     f"Fighting (Brawl) in 7th edition, which it has at {brawl}: the {best} is not written",
+                     "coc7.melee")
         return skills
 
     # ==== shot conversions ==================================================================

@@ -1,11 +1,13 @@
-"""A coc NPC document -> a Foundry VTT CoC7 actor (data model v10: ``system``), for Foundry's
-``Import Data``. Characteristics are written on the 7th-edition scale (x 5, the official
-conversion of earlier editions), skills under their 7th-edition names, weapons as embedded
-items with their skill, base range, damage, uses per round, capacity and malfunction."""
+"""A coc7 (or coc) NPC document -> a Foundry VTT CoC7 actor (data model v10: ``system``), for
+Foundry's ``Import Data``. A coc7 document is written as it is (its own values and names); a coc
+one on the 7th-edition scale (x 5, the official conversion of earlier editions) with its skills
+under their 7th-edition names. Weapons are embedded items with their skill, base range, damage,
+uses per round, capacity and malfunction."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from xsys.core.errors import InputError
@@ -20,11 +22,12 @@ SEVENTH = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle)", "Shotgu
 
 
 def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
-    if doc.get("kind") != "npc" or doc.get("system") not in ("coc", "coc-zh"):
+    if doc.get("kind") != "npc" or doc.get("system") not in ("coc7", "coc", "coc-zh"):
         raise InputError("a Foundry CoC7 actor holds one Call of Cthulhu NPC", path="$.kind",
-                         expected="an npc of coc (convert with --to coc)",
+                         expected="an npc of coc7 (convert with --to coc7)",
                          found=f"{doc.get('kind')} of {doc.get('system')}")
-    chars = {c: {"value": int(doc[c.upper()]) * 5} for c in CHARACTERISTICS if doc.get(c.upper()) is not None}
+    factor = 1 if doc.get("system") == "coc7" else 5  # coc's 3-18 scale: the official x5
+    chars = {c: {"value": int(doc[c.upper()]) * factor} for c in CHARACTERISTICS if doc.get(c.upper()) is not None}
     hp = doc.get("HP")
     attribs: dict[str, Any] = {}
     if hp is not None:
@@ -53,7 +56,7 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
             dist = value
         body = {"skill": {"main": {"name": SEVENTH.get(w["skill"], w["skill"]), "id": ""}},
                 "range": {"normal": {"value": dist, "units": unit or "m", "damage": str(w["damage"]).upper()}},
-                "usesPerRound": {"normal": w.get("shots_per_round", 1), "burst": 1 if w.get("burst") else None},
+                "usesPerRound": _uses(w),
                 "bullets": w.get("capacity") or None, "malfunction": w.get("malfunction") or None,
                 "properties": {"rngd": True}}
         name = w["name"] + weapon_tag(w["name"], w.get("catalog"))
@@ -70,6 +73,16 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
         system["description"] = {"keeper": str(doc["notes"])}
     return {"name": doc.get("name", ""), "type": "npc", "system": system, "items": items,
             "_stats": {"systemId": "CoC7"}}
+
+
+def _uses(w: dict[str, Any]) -> dict[str, Any]:
+    """A weapon line's uses per round: coc7's as printed ("1 (3)", "1 or full auto"), coc's shots."""
+    uses = w.get("uses_per_round")
+    if uses is not None:
+        m = re.match(r"\d+", str(uses))
+        auto = bool(re.search(r"full auto|burst", str(uses), re.IGNORECASE))
+        return {"normal": int(m.group(0)) if m else 1, "burst": 1 if auto else None}
+    return {"normal": w.get("shots_per_round", 1), "burst": 1 if w.get("burst") else None}
 
 
 def dump(doc: Any) -> bytes:
