@@ -476,8 +476,11 @@ class CocSystem(System):
         dmg = dice_dist(n, sides, plus)
         if db != "0":
             sign = -1 if db.startswith("-") else 1
-            dn, ds = (int(x) for x in db.lstrip("+-").split("d"))
-            dmg = add_dists(dmg, dice_dist(dn, ds), sign)
+            if "d" in db.lower():
+                dn, ds = (int(x) for x in db.lower().lstrip("+-").split("d"))
+                dmg = add_dists(dmg, dice_dist(dn, ds), sign)
+            else:  # a flat bonus (7th edition's -1, -2)
+                dmg = add_dists(dmg, {int(db.lstrip("+-")): Fraction(1)}, sign)
         line = f"{n}d{sides}" + (f"{db}" if db != "0" else "")
         return attack_check(self, stat=skill, base=int(level), target=target, needs=f"d100 <= {target}", hit=hit,
                             damage=dmg, armor=armor, modifiers=mods, notes=notes,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
@@ -50,7 +50,7 @@ from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
 from xsys.plugins.coc import CocBarrier, CocSystem, LightEffect
 
 from . import d100
-from .model import Coc7Armor, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon
+from .model import Coc7Armor, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables.toml"
@@ -222,6 +222,14 @@ class Coc7System(CocSystem):
     # coc7's ladders, not on coc's (whose namespace the parent class names)
     carried_namespaces: ClassVar[tuple[str, ...]] = ("coc7",)
 
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A close-combat skill's results depend on the damage bonus: 7th edition's, of STR + SIZ
+        on its own scale (coc7.derived), not 5th/6th edition's table."""
+        if skill not in self.close_combat_skills():
+            return {}
+        c = context or {}
+        return {"db": build_and_damage_bonus(int(c.get("STR") or 50) + int(c.get("SIZ") or 65))[1].lower()}
+
     def text_layout(self) -> Any:
         """Plain-text stat blocks: the Call of Cthulhu block of coc's layout, read as 7th edition
         (its own values) and written with 7th edition's weapon and armor fields."""
@@ -331,7 +339,9 @@ class Coc7System(CocSystem):
         """The neutral class of a native weapon that is not in the catalog."""
         if w.skill == "Firearms (Rifle/Shotgun)" and "/" in w.damage:
             return "shotgun"
-        return self.tables()["skills"][w.skill]["weapon_class"]
+        from xsys.core.registry import catalog  # a "Revolver" fired with Handgun is a revolver
+
+        return catalog().weapon_class_named(w.name, self.tables()["skills"][w.skill]["weapon_class"])
 
     def weapon_to_neutral(self, w: Coc7Weapon, col: Collector | None = None,  # type: ignore[override]
                           path: str = "$") -> Weapon:
@@ -698,6 +708,8 @@ class Coc7System(CocSystem):
                 native[f] = v
                 if f == "HP" and toughness is not None:
                     continue  # it crosses as the toughness
+                if v == getattr(npc, f"derived_{f}"):
+                    continue  # the rule's own value: every system derives its own
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} has no neutral field; kept for the way back",
                          "coc7.derived")
         weapons, wnative = [], []
@@ -796,15 +808,16 @@ class Coc7System(CocSystem):
             return skills
         weapon = f"a {combatant.melee_kind}" if combatant.melee_kind else "weapons"
         brawl = skills.get("Fighting (Brawl)")
-        if brawl is None or best > brawl:
+        fights_with = any(m.melee_class in ("knife", "club", "improvised") for m in combatant.melee)
+        if fights_with and (brawl is None or best > brawl):  # its knife or club attack is made with Brawl
             col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
                      f"Fighting (Brawl) in 7th edition: written Fighting (Brawl) {best} (its brawl was "
                      f"{brawl if brawl is not None else 'not stated'})", "coc7.melee")
             skills["Fighting (Brawl)"] = best
         else:
             col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
-                     f"Fighting (Brawl) in 7th edition, which it has at {brawl}: the {best} is not written",
-                     "coc7.melee")
+                     f"Fighting (Brawl) in 7th edition, which it has at {brawl if brawl is not None else 'none'}: "
+                     f"the {best} is not written", "coc7.melee")
         return skills
 
     # ==== shot conversions ==================================================================

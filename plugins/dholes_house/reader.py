@@ -194,11 +194,14 @@ class _Export:
                 self.lose(f"{cpath}.{key}", f"{field} {v} (coc7 holds 0-{hi})")
                 v = None
             out[field] = v
-        recomputed = [f"{k} {ch[k]}" for k in ("Move", "DamageBonus", "Build")
+        move = val("Move")
+        if move is not None and 0 <= move <= 100:
+            out["MOV"] = move  # a coc7 stat block's own movement rate
+        recomputed = [f"{k} {ch[k]}" for k in ("DamageBonus", "Build")
                       if str(ch.get(k) or "").strip() not in ("", "0", "-")]
         if recomputed:
-            self.assumed.append(f"{cpath}: " + ", ".join(recomputed) + " not carried: coc7 derives movement and the "
-                                "damage bonus from the characteristics")
+            self.assumed.append(f"{cpath}: " + ", ".join(recomputed) + " not carried: coc7 derives the damage bonus "
+                                "and Build from STR and SIZ")
         return out
 
     # ---- skills -----------------------------------------------------------------------------

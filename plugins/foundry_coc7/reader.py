@@ -346,14 +346,17 @@ class _Actor:
         for k, v in (("hp", out["HP"]), ("mp", mp), ("san", san), ("lck", luck)):
             if v is not None:
                 self.values[k] = v
+        mov = num("mov", "value")
+        if mov is not None and 0 <= mov <= 100:
+            out["MOV"] = math.floor(mov)  # a coc7 stat block's own movement rate
         recomputed = []
-        for a in ("mov", "db", "build"):
+        for a in ("db", "build"):
             v = stated[a].get("value")
             if v not in (None, "", 0, "0"):
                 recomputed.append(f"{a.upper()} {v}")
         if recomputed:
-            self.assumed.append(f"{apath}: " + ", ".join(recomputed) + " not carried: coc7 derives movement and the "
-                                "damage bonus from the characteristics")
+            self.assumed.append(f"{apath}: " + ", ".join(recomputed) + " not carried: coc7 derives the damage bonus "
+                                "and Build from STR and SIZ")
         armor = stated["armor"].get("value")
         if armor not in (None, "", 0, "0"):
             self.lose(f"{apath}.armor", f"armor {armor} (a coc armor is an item with its A/B values: name the armor "
