@@ -1075,7 +1075,9 @@ class CocSystem(System):
             # editions (coc7.conversion.6e), written on this sheet
             own = {k: v for k, v in combatant.carried["coc7"].items()
                    if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
-                   or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))}
+                   or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
+                   or (k == "skills" and isinstance(v, dict)
+                       and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
         skills = self.levels_on_scale(skills, combatant, col, "$.skills")
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))

@@ -742,7 +742,9 @@ class Coc7System(CocSystem):
         if ns not in combatant.carried:  # a 5th/6th-edition sheet's: the same percentages (coc7.conversion.6e)
             kept = {k: v for k, v in (combatant.carried.get("coc") or {}).items()
                     if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
-                    or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))}
+                    or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
+                    or (k == "skills" and isinstance(v, dict)
+                        and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
 
         def of_class(m: Any) -> Coc7Melee:
             skill, damage = MELEE_LINES[m.melee_class]

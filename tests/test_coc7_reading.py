@@ -1,0 +1,53 @@
+"""7th-edition material reads as 7th edition: a Foundry CoC7 actor, a Dhole's House export, a
+CCFOLIA 7th-edition character and a 7th-edition text block read into coc7 with every
+characteristic and skill as the source states it (the corpus expectations check each against
+the document, tests/test_corpus.py); converted to GURPS and back afresh, each firearm skill lands
+within one of coc7's published tiers of where it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec, equating
+from xsys.core.registry import default_registry
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [ROOT / "fixtures" / "foundry-coc7" / "harvey-walters-v11.json",
+           ROOT / "fixtures" / "dholes-house" / "agnes-porter.json",
+           ROOT / "fixtures" / "corpus" / "ccfolia" / "charaeno-7e-makabe.json",
+           ROOT / "fixtures" / "text" / "walters-coc7.txt"]
+
+
+def _plain(doc):
+    return msgspec.to_builtins(doc, enc_hook=codec.enc_hook)
+
+
+def test_a_foundry_actor_keeps_its_characteristics_as_written():
+    actor = json.loads(SOURCES[0].read_text(encoding="utf-8"))
+    stated = {k.upper(): v["value"] for k, v in actor["system"]["characteristics"].items()}
+    doc = _plain(api.convert(api.load(SOURCES[0]), "coc7", trace=False).document)
+    assert {k: doc[k] for k in stated} == stated
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_seventh_edition_material_reads_as_coc7_and_its_firearms_hold_their_tier(path):
+    loaded = api.load(path)
+    assert loaded.system == "coc7"
+    src = _plain(loaded.document)
+    same = _plain(api.convert(loaded, "coc7", trace=False).document)
+    chars = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+    assert {k: same[k] for k in chars} == {k: src[k] for k in chars}
+    assert same["skills"] == src["skills"]
+    coc7 = default_registry().system("coc7")
+    gurps = api.convert(loaded, "gurps", trace=False)
+    back = _plain(api.convert(api.from_plain(_plain(gurps.document)), "coc7", fresh=True, trace=False).document)
+    for skill, level in src["skills"].items():
+        if skill.startswith("Firearms") and skill in coc7.skills():
+            was = equating.tier_of(coc7.tiers(skill), level).rank
+            now = equating.tier_of(coc7.tiers(skill), back["skills"][skill]).rank
+            assert abs(was - now) <= 1, (skill, level, back["skills"][skill])
