@@ -679,7 +679,8 @@ class System:
 
     def scale_levels(self, levels: Mapping[str, Any], chances: Mapping[str, float],
                      characteristics: Mapping[str, Any] | None = None,
-                     percentiles: Mapping[str, float] | None = None) -> dict[str, Any]:
+                     percentiles: Mapping[str, float] | None = None,
+                     health: tuple[int, float | None] | None = None) -> dict[str, Any]:
         """What a sheet of a system with a named ``skill_scale`` (or ``characteristic_scale``)
         remembers in its neutral native block so a system of the same scale writes the same
         numbers: the scale, each mapped skill's stated level and the neutral skills it covers,
@@ -702,7 +703,33 @@ class System:
             out["characteristics"] = {"name": self.characteristic_scale, "values": values,
                                       "percentiles": {k: float(v) for k, v in (percentiles or {}).items()
                                                       if k in values}}
+            if health is not None and health[0] is not None:  # the stated hit points and the toughness they gave
+                out["characteristics"]["health"] = {"value": health[0], "toughness": health[1]}
         return out
+
+    def health_on_scale(self, health: int, combatant: Any, col: Collector, path: str = "$") -> int:
+        """Stated hit points another system of this ``characteristic_scale`` wrote pass through as
+        the same number (hit points are hit points in both Call of Cthulhu editions), while the
+        neutral toughness is still what that sheet gave; else `health` as this system derives it."""
+        if not (self.characteristic_scale and self.health_field):
+            return health
+        for key, block in combatant.native.items():
+            scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
+            chars = scale.get("characteristics") if isinstance(scale, dict) else None
+            stated = chars.get("health") if isinstance(chars, dict) and chars.get("name") == self.characteristic_scale \
+                else None
+            if not isinstance(stated, dict) or stated.get("toughness") != combatant.toughness:
+                continue
+            value = stated.get("value")
+            low, high = self.health_range
+            if isinstance(value, int) and low <= value <= high and value != health:
+                if col.tracing:
+                    col.step(f"{path}.{self.health_field}", f"{self.health_field} {value} ({key})", None,
+                             f"{self.health_field} {value}", rules=[self.health_rule], source="assumed",
+                             note=f"{key} and {self.key} count hit points alike: the number passes through "
+                                  f"(the toughness gives {health})")
+                return value
+        return health
 
     def characteristics_on_scale(self, fields: dict[str, Any], combatant: Any, col: Collector,
                                  path: str = "$") -> dict[str, Any]:

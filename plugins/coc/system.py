@@ -1013,9 +1013,7 @@ class CocSystem(System):
             native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
         if exact:
             native["levels"] = exact
-        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
-        if scale:
-            native["scale"] = scale
+        scale_args = ({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
         verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
         for k in verbatim:
             col.carried(f"$.skills.{k}", f"skill {k!r}")
@@ -1029,6 +1027,9 @@ class CocSystem(System):
         toughness = self.toughness_of(npc.HP, npc.derived_HP, col)
         if toughness is not None:
             native["HP"] = npc.HP  # this sheet's own HP, for the way back
+        scale = self.scale_levels(*scale_args, health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
+        if scale:
+            native["scale"] = scale
         weapons, wnative = [], []
         for i, w in enumerate(npc.weapons):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
@@ -1131,6 +1132,7 @@ class CocSystem(System):
                 hp = kept  # this stat block's own HP, remembered
             else:
                 hp = self.health_of(derived_hp, t, col)
+        hp = self.health_on_scale(hp, combatant, col)
         melee = self._melee_from_neutral(combatant, own.get("melee", {}), col)
         # the neutral melee is written for the skill the melee lines use (a club line: Club), not
         # for every CoC weapon skill at once (core.melee.melee_skills_written)

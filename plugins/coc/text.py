@@ -1030,9 +1030,15 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
                  a.replace("coc derives the damage bonus and movement", "coc7 derives the damage bonus, Build and "
                            "movement") for a in r.assumed]
     skills: dict[str, int] = {}
+    sources: dict[str, list[str]] = {}
     for name, value in doc.get("skills", {}).items():
         new = SEVENTH_NAMES.get(name, name)
         skills[new] = max(value, skills.get(new, value))
+        sources.setdefault(new, []).append(f"{name} {value}")
+    for new, names in sources.items():
+        if len({n.rsplit(' ', 1)[1] for n in names}) > 1:  # two 6th-edition skills at two levels, one 7th-edition
+            r.assumed.append(f"{' and '.join(names)} are one 7th-edition skill, {new}: the better ({skills[new]}) "
+                             "is kept (coc7.conversion.6e)")
     out["skills"] = skills
     weapons = []
     for w in doc.get("weapons", []):

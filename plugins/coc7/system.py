@@ -137,6 +137,19 @@ def mean_after_armor(expr: str, armor: int, impale: bool = False) -> Fraction:
     return sum((max(0, v + bonus - armor) * p for v, p in dist.items()), Fraction(0))
 
 
+def _melee_class(m: Coc7Melee) -> str:
+    """A close-combat line's weapon class: what its name says; else, as knives and clubs are
+    Fighting (Brawl) in 7th edition, a Brawl attack by its damage on the weapons table (1D3 fists,
+    1D4 a knife, 1D6 a club), another Fighting skill by its name (coc7.melee)."""
+    named = melee_class_of(m.name)
+    if named != "improvised":
+        return named
+    if m.skill == "Fighting (Brawl)":
+        die = m.damage.upper().split("+")[0].strip()
+        return {"1D3": "unarmed", "1D4": "knife", "1D6": "club"}.get(die, "improvised")
+    return melee_class_of(m.name, m.skill)
+
+
 @lru_cache(maxsize=4096)  # every shot with the same weapon, chances and armor asks again
 def _one_shot(roll: str, impales: bool, armor: int, chance: Fraction, p_ext: Fraction) -> tuple[tuple[str, str], ...]:
     dist = damage_distribution(roll)
@@ -675,9 +688,7 @@ class Coc7System(CocSystem):
         mapped = self.skills()
         skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills")
         native: dict[str, Any] = {}
-        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
-        if scale:
-            native["scale"] = scale
+
         # what only Call of Cthulhu states (Sanity, Magic Points, Luck, skills no neutral key
         # holds) is carried verbatim through every other system (xsys.core.carried)
         own: dict[str, Any] = {}
@@ -695,13 +706,17 @@ class Coc7System(CocSystem):
             own["skills"] = verbatim
         melee = []
         for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
-            cls = melee_class_of(m.name, m.skill)
+            cls = _melee_class(m)
             melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
             own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
             if col.tracing:
                 col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"],
                          source="assumed")
         toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
+        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars,
+                                  health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
+        if scale:
+            native["scale"] = scale
         for f in ("HP", "MOV"):
             v = getattr(npc, f)
             if v is not None:
@@ -784,8 +799,9 @@ class Coc7System(CocSystem):
             derived = {f: native[f] for f in ("HP", "MOV") if f in native}
         else:  # from another system: derive them (coc7.derived)
             probe = Coc7Npc(name=combatant.name, **chars)
-            derived = {"HP": self.health_of(probe.derived_HP, combatant.toughness, col), "MP": probe.derived_MP,
-                       "MOV": probe.derived_MOV}
+            derived = {"HP": self.health_on_scale(self.health_of(probe.derived_HP, combatant.toughness, col),
+                                                  combatant, col),
+                       "MP": probe.derived_MP, "MOV": probe.derived_MOV}
             col.step("$.HP", None, None, f"HP {derived['HP']}, MP {derived['MP']}, MOV {derived['MOV']}",
                      rules=["coc7.derived"], source="assumed")
         derived.update({f: kept[f] for f in ("SAN", "MP", "Luck") if f in kept})

@@ -32,6 +32,8 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
     attribs: dict[str, Any] = {}
     if hp is not None:
         attribs["hp"] = {"value": hp, "max": hp, "auto": False}
+    if doc.get("MOV") is not None:  # a coc7 sheet's movement rate
+        attribs["mov"] = {"value": doc["MOV"]}
     for key, field in (("san", "SAN"), ("mp", "MP"), ("lck", "Luck")):  # stated: what only CoC states
         if doc.get(field) is not None:
             attribs[key] = {"value": doc[field], "max": doc[field]} if key == "mp" else {"value": doc[field]}
