@@ -23,7 +23,7 @@ from xsys.core import codec
 from xsys.core.registry import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
 PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
 EXAMPLES = int(os.environ.get("XSYS_PROPERTY_EXAMPLES", 10))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
@@ -99,6 +99,7 @@ def test_every_fixture_comes_back_or_says_what_it_lost(path):
 # back exactly, not merely reported.
 
 SYSTEM_ONLY = {"coc": {"SAN": 41, "MP": 13, "Luck": 62, "spells": ["Contact Ghoul"]},
+               "coc7": {"SAN": 55, "MP": 11, "Luck": 45, "spells": ["Shrivelling"]},
                "coc-zh": {"SAN": 33, "Luck": 58, "spells": ["Elder Sign"]},
                "gurps": {"advantages": ["Combat Reflexes"], "disadvantages": ["Bad Temper"]},
                "nwod": {"merits": {"Danger Sense": 2}, "specialties": {"Firearms": ["Pistols"]}},

@@ -16,7 +16,7 @@ from helpers import fixture_npcs
 from xsys.conversions import api, documents, stream
 
 ROOT = Path(__file__).resolve().parent.parent
-SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc", "neutral"]
+SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc", "neutral"]
 
 
 def _fixture_roster(system: str, fmt: str, folder: Path, npcs_last: bool = True) -> Path:

@@ -194,7 +194,7 @@ def test_a_converted_document_prints_with_its_report_summed_up_in_a_comment():
     assert back["name"] == "Detective Sergeant Frank Malloy" and "xsys" not in back
 
 
-@pytest.mark.parametrize("target", ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"])
+@pytest.mark.parametrize("target", ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"])
 def test_a_pasted_block_converts_to_every_system(target):
     r = subprocess.run([XSYS, "convert", str(TEXT / "patrol-officer-gurps.txt"), "--to", target, "--format", "yaml",
                         "--fresh", "-q"], capture_output=True, text=True)
@@ -210,7 +210,7 @@ def test_chinese_blocks_are_coc_zh():
 
 # ---- --format text: plugin output formats through xsys_register_formats ------------------
 
-@pytest.mark.parametrize("target", ["coc", "gurps", "nwod", "pl-trudnosc"])
+@pytest.mark.parametrize("target", ["coc", "coc7", "gurps", "nwod", "pl-trudnosc"])
 def test_convert_to_text_reads_back_as_the_same_numbers(target):
     """convert -> the target's text block -> read back: the very document the conversion made."""
     conv = api.convert(api.load(TEXT / "malloy-coc6.txt"), target, trace=False)

@@ -18,8 +18,9 @@ from xsys.core.registry import catalog
 from xsys.plugins.textblock.reader import load as read_text
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
-DAMAGE_FIELD = {"coc": "damage", "coc-zh": "damage", "gurps": "damage", "nwod": "damage", "pl-trudnosc": "obrażenia"}
+TARGETS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+DAMAGE_FIELD = {"coc": "damage", "coc7": "damage", "coc-zh": "damage", "gurps": "damage", "nwod": "damage", "pl-trudnosc": "obrażenia"}
+COC7_BODY = {"STR": 55, "CON": 55, "SIZ": 60, "DEX": 60, "APP": 50, "INT": 60, "POW": 50, "EDU": 60}
 COC_BODY = {"STR": 11, "CON": 11, "SIZ": 12, "DEX": 12, "APP": 10, "INT": 12, "POW": 10, "EDU": 12}
 NWOD_BODY = {"Dexterity": 3, "Strength": 2, "Stamina": 2, "skills": {"Firearms": 2}}
 PL_BODY = {"Motoryka": 3, "Percepcja": 3, "Atletyka": 3, "Odwaga": 3, "umiejętności": {"Broń krótka": 2}}
@@ -32,6 +33,8 @@ def _npc(system: str, weapon: dict) -> dict:
                 "skills": {"handgun": 0.5, "rifle": 0.5}, "weapons": [weapon]}
     if system == "coc":
         return {"system": "coc", "kind": "npc", "name": "Holder", **COC_BODY, "weapons": [weapon]}
+    if system == "coc7":
+        return {"system": "coc7", "kind": "npc", "name": "Holder", **COC7_BODY, "weapons": [weapon]}
     if system == "gurps":
         return {"system": "gurps", "kind": "npc", "name": "Holder", "weapons": [weapon]}
     if system == "nwod":
@@ -61,6 +64,8 @@ SOURCES: dict[str, dict[str, dict]] = {
         "neutral": _npc("neutral", {**M1911, "catalog": "colt-m1911a1"}),
         "coc": _npc("coc", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "skill": "Handgun",
                             "damage": "1d10+2", "base_range": "15 m"}),
+        "coc7": _npc("coc7", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "skill": "Firearms (Handgun)",
+                              "damage": "1D10+2", "base_range": "15 yd"}),
         "gurps": _npc("gurps", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "skill": "Guns (Pistol)",
                                 "damage": "2d", "Acc": 2}),
         "nwod": _npc("nwod", {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "type": "Pistol, Hvy.",
@@ -71,6 +76,8 @@ SOURCES: dict[str, dict[str, dict]] = {
     "catalog M1911A1 by its printed name": {
         "neutral": _npc("neutral", M1911),
         "coc": _npc("coc", {"name": "Colt M1911A1", "skill": "Handgun", "damage": "1d10+2", "base_range": "15 m"}),
+        "coc7": _npc("coc7", {"name": "Colt M1911A1", "skill": "Firearms (Handgun)", "damage": "1D10+2",
+                              "base_range": "15 yd"}),
         "gurps": _npc("gurps", {"name": "Colt M1911A1", "skill": "Guns (Pistol)", "damage": "2d", "Acc": 2}),
         "nwod": _npc("nwod", {"name": "Colt M1911A1", "type": "Pistol, Hvy.", "damage": 3,
                               "ranges": ["30 yd", "60 yd", "120 yd"]}),
@@ -84,6 +91,8 @@ SOURCES: dict[str, dict[str, dict]] = {
     "a name stating its cartridge": {
         "neutral": _npc("neutral", {"name": ".38 Revolver", "weapon_class": "revolver", "muzzle_energy": "600 J"}),
         "coc": _npc("coc", {"name": ".38 Revolver", "skill": "Handgun", "damage": "1d10", "base_range": "15 m"}),
+        "coc7": _npc("coc7", {"name": ".38 Revolver", "skill": "Firearms (Handgun)", "damage": "1D10",
+                              "base_range": "15 yd"}),
         "gurps": _npc("gurps", {"name": ".38 Revolver", "skill": "Guns (Pistol)", "damage": "2d-1", "Acc": 2}),
         "nwod": _npc("nwod", {"name": ".38 Revolver", "type": "Revolver, Lt.", "damage": 2,
                               "ranges": ["20 yd", "40 yd", "80 yd"], "clip": 6}),
@@ -105,13 +114,14 @@ SOURCES: dict[str, dict[str, dict]] = {
 # what each weapon's line is in each system: the catalog M1911A1 and a named .38 Special by
 # their cartridges (.45 ACP, .38 Special: coc tables.toml [cartridge], gurps weapons.toml
 # [cartridge], nwod tables.toml [cartridge], the Polish points of the reference energies), the
-# hunting rifle as the generic rifle's 3300 J
+# hunting rifle as the generic rifle's 3300 J; coc7 by the 7th-edition table's row of the
+# cartridge (coc7 tables.toml [weapon.*]: the M1911's 1D10+2, the Model 10's 1D10)
 LINES = {
-    "catalog M1911A1 by id": {"coc": "1d10+2", "coc-zh": "1d10+2", "gurps": "2d", "nwod": 3, "pl-trudnosc": 4},
-    "catalog M1911A1 by its printed name": {"coc": "1d10+2", "coc-zh": "1d10+2", "gurps": "2d", "nwod": 3,
+    "catalog M1911A1 by id": {"coc": "1d10+2", "coc7": "1D10+2", "coc-zh": "1d10+2", "gurps": "2d", "nwod": 3, "pl-trudnosc": 4},
+    "catalog M1911A1 by its printed name": {"coc": "1d10+2", "coc7": "1D10+2", "coc-zh": "1d10+2", "gurps": "2d", "nwod": 3,
                                             "pl-trudnosc": 4},
-    "a name stating its cartridge": {"coc": "1d10", "coc-zh": "1d10", "gurps": "2d-1", "nwod": 2, "pl-trudnosc": 3},
-    "a class-only name": {"coc": "2d6+4", "coc-zh": "2d6+4", "gurps": "7d", "nwod": 5, "pl-trudnosc": 9},
+    "a name stating its cartridge": {"coc": "1d10", "coc7": "1D10", "coc-zh": "1d10", "gurps": "2d-1", "nwod": 2, "pl-trudnosc": 3},
+    "a class-only name": {"coc": "2d6+4", "coc7": "2D6+4", "coc-zh": "2d6+4", "gurps": "7d", "nwod": 5, "pl-trudnosc": 9},
 }
 CASES = [(w, src) for w, paths in SOURCES.items() for src in paths]
 

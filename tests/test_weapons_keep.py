@@ -20,7 +20,7 @@ from xsys.core.registry import catalog
 from xsys.core.trace import STRICT_KINDS
 from xsys.core.vocab import CARTRIDGES, WEAPON_CLASSES, cartridge_of
 
-SYSTEMS = ["coc", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
+SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
 PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
 EXAMPLES = int(os.environ.get("XSYS_PROPERTY_EXAMPLES", 10))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
@@ -32,6 +32,7 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, supp
 # short, long and thrown weapons only (pl.shoot, pl.grenade).
 MERGES = {
     "coc": {"revolver": "handgun", "carbine": "rifle"},
+    "coc7": {"revolver": "handgun", "carbine": "rifle"},
     "coc-zh": {"revolver": "handgun", "carbine": "rifle"},
     "gurps": {"revolver": "handgun", "carbine": "rifle"},
     "nwod": {"carbine": "rifle"},

@@ -641,7 +641,7 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
                 bool(why7))
     if s7 > s6 or (s7 == s6 and len(big) * 2 >= len(chars)):
         return True, (f"7th edition: characteristics 1-99 ({why7})" + (f"; against: {why6}" if why6 else "")
-                      + "; read into coc's 3-18 scale by dividing by 5"), bool(why6)
+                      + DIVIDED), bool(why6)
     return False, (f"5th/6th edition: characteristics read as written ({why6})"
                    + (f"; against: {why7}" if why7 else "")), True
 
@@ -980,7 +980,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     r.doc = doc
     if seventh and system in ("coc", SEVENTH_KEY):
         if system == "coc":  # told from the block, not named by it: said in the report
-            r.assumed.append(f"edition: {why}; read as coc7 (Call of Cthulhu 7th edition), its values as printed")
+            r.assumed.append(f"edition: {why.replace(DIVIDED, '')}; read as coc7 (Call of Cthulhu 7th edition), "
+                             "its values as printed")
         _as_seventh(r, raw, uses, extra)  # 7th-edition material reads as 7th edition (coc7), with its own values
     return r
 
@@ -989,6 +990,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
 # block printed the 7th-edition name; coc_skill read it as coc's): a 7th-edition block is
 # written as a coc7 document by these, every other name as the block printed it.
 SEVENTH_KEY = "coc7"
+DIVIDED = "; read into coc's 3-18 scale by dividing by 5"  # how coc (and coc-zh) read a 7th-edition block
 SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shotgun)",
                  "Shotgun": "Firearms (Rifle/Shotgun)", "SMG": "Firearms (Submachine Gun)",
                  "Machine Gun": "Firearms (Machine Gun)", "Hide": "Stealth", "Sneak": "Stealth",
@@ -1005,6 +1007,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     under 7th edition's names, what only coc holds reported where it cannot go."""
     doc = r.doc
     r.system = SEVENTH_KEY
+    r.edition = r.edition.replace(DIVIDED, "; read into coc7 as written")
     r.assumed = [a for a in r.assumed if not a.startswith("7th-edition characteristics (1-99) divided by 5")
                  and not a.startswith("not in the block, set to the average adult")]
     out: dict[str, Any] = {"name": doc["name"]}
@@ -1023,12 +1026,19 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             out[k] = doc[k]
     if isinstance(extra.get("MOV"), int) and 0 <= extra["MOV"] <= 100:
         out["MOV"] = extra["MOV"]  # a coc7 stat block states its movement rate
-    r.assumed = [a.replace(f"Move {extra['MOV']}, ", "").replace(f", Move {extra['MOV']}", "")
-                 .replace("coc derives the damage bonus and movement from the characteristics",
-                          "coc7 derives the damage bonus and Build from STR and SIZ (coc7.derived)")
-                 if "not carried" in a and "MOV" in out else
-                 a.replace("coc derives the damage bonus and movement", "coc7 derives the damage bonus, Build and "
-                           "movement") for a in r.assumed]
+    said = []
+    for a in r.assumed:
+        if "not carried" in a and "MOV" in out:  # the movement rate is on the sheet: not said as lost
+            head, tail = a.split(" not carried", 1)
+            rest = [x for x in head.split(", ") if x not in {f"{w} {out['MOV']}" for w in ("Move", "MOV", "Movement Rate")}]
+            if rest:
+                said.append(", ".join(rest) + " not carried" + tail.replace(
+                    "coc derives the damage bonus and movement from the characteristics",
+                    "coc7 derives the damage bonus and Build from STR and SIZ (coc7.derived)"))
+        else:
+            said.append(a.replace("coc derives the damage bonus and movement",
+                                  "coc7 derives the damage bonus, Build and movement"))
+    r.assumed = said
     skills: dict[str, int] = {}
     sources: dict[str, list[str]] = {}
     for name, value in doc.get("skills", {}).items():
@@ -1233,7 +1243,7 @@ def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | No
     out = [str(d.get("name", ""))]
     out.append(" ".join(f"{k} {d[k]}" for k in COC_CHARACTERISTICS if k in d)
                + (f" HP {d['HP']}" if d.get("HP") is not None else ""))
-    own = [f"{k} {d[k]}" for k in ("SAN", "MP", "Luck") if d.get(k) is not None]
+    own = [f"{k} {d[k]}" for k in ("SAN", "MP", "Luck", "MOV") if d.get(k) is not None]
     if own:
         out.append(" ".join(own))
     if d.get("spells"):

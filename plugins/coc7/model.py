@@ -148,10 +148,16 @@ def build_and_damage_bonus(str_siz: int) -> tuple[int, str]:
 class Coc7Shot(msgspec.Struct, **_OPTS):
     """One shot as a 7e scenario states it."""
 
-    weapon: Name  # catalog id or name
+    weapon: Name  # catalog id or name, or a weapon class (handgun, revolver, smg, carbine, rifle, shotgun)
     distance: Length
     skill_value: Percent
     skill: FirearmSkill | None = None  # default: the weapon's skill
+    catalog: Name | None = None  # catalog id of a catalog weapon called by another name
+    # A weapon not in the catalog: its damage line (coc7.damage; shot by range band: a shotgun)
+    # and what it physically delivers (kept so that a conversion does not collapse it onto the
+    # damage row's representative, as Coc7Weapon.muzzle_energy)
+    damage: DamageRoll | None = None
+    muzzle_energy: Energy | None = None
     name: Name = ""
     shooter: Name = ""
     DEX: Characteristic | None = None  # shooter's DEX (point-blank range); None = the adult median

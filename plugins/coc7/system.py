@@ -27,6 +27,7 @@ import msgspec
 
 from xsys.core import carried, dice
 from xsys.core.catalog import strip_entry
+from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.melee import melee_skills_written
@@ -82,6 +83,22 @@ def load_tables() -> dict[str, Any]:
 def load_ladders() -> dict[str, Ladder]:
     """Every ``[ladder.NAME]`` of tables.toml, built (and so checked for monotonicity)."""
     return ladders_from_data(load_tables(), str(TABLES))
+
+
+@lru_cache(maxsize=None)
+def cartridge_lines() -> dict[str, str]:
+    """coc7.damage: the damage line of each cartridge, from the table's rows of the catalog
+    weapons that fire it (they agree; the close band of shot)."""
+    from xsys.core.registry import catalog
+    from xsys.core.vocab import cartridge_of
+
+    out: dict[str, str] = {}
+    for wid, row in load_tables()["weapon"].items():
+        entry = catalog().weapons.get(wid)
+        key = cartridge_of(entry.calibre) if entry is not None and "damage" in row else None
+        if key is not None and "/" not in row["damage"]:
+            out.setdefault(key, row["damage"])
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -328,20 +345,33 @@ class Coc7System(CocSystem):
         return range(1, 100)
 
     # ==== weapons ===========================================================================
+    def damage_of(self, weapon: Weapon) -> str:
+        """coc7.damage (assumed, the 7th-edition weapons table): one line per cartridge, whatever
+        path the weapon came by. Its catalog weapon's own [weapon.<id>] row, else the row of the
+        cartridge it fires (its catalog weapon's, its calibre's, or the one its name states:
+        core.catalog.Catalog.weapon_basis) as the table's weapons of that cartridge give it, else
+        the damage ladder at the cartridge's (else its own) muzzle energy; shot by range band."""
+        from xsys.core.registry import catalog
+
+        basis = catalog().weapon_basis(weapon)
+        row = self.tables()["weapon"].get(basis.entry.id if basis.entry is not None else "", {})
+        if "damage" in row:
+            return row["damage"]
+        line = cartridge_lines().get(basis.cartridge or "")
+        if line is not None:
+            return line
+        if weapon.weapon_class == "shotgun":
+            return "4D6/2D6/1D6"
+        return load_ladders()["damage"].step_for(basis.energy).label
+
     def weapon_defaults(self, weapon: Weapon) -> Coc7Weapon:  # type: ignore[override]
-        """Native data of a neutral weapon: its [weapon.<catalog id>] row, else the class
-        defaults with damage from muzzle energy (coc7.damage)."""
+        """Native data of a neutral weapon: its [weapon.<catalog id>] row, else its class's row,
+        with the damage of ``damage_of``."""
         t = self.tables()
         cls = t["weapon_class"][weapon.weapon_class]
         row = t["weapon"].get(weapon.catalog or "", {})
-        if "damage" in row:
-            damage = row["damage"]
-        elif weapon.weapon_class == "shotgun":
-            damage = "4D6/2D6/1D6"
-        else:
-            damage = load_ladders()["damage"].step_for(float(weapon.muzzle_energy)).label
         return Coc7Weapon(
-            name=weapon.name, skill=cls["skill"], damage=damage,
+            name=weapon.name, skill=cls["skill"], damage=self.damage_of(weapon),
             base_range=parse(row.get("base_range", cls["base_range"]), Length),
             uses_per_round=row.get("uses_per_round", cls["uses_per_round"]), capacity=weapon.capacity,
             malfunction=row.get("malfunction", cls["malfunction"]), sights=weapon.sights, catalog=weapon.catalog,
@@ -349,24 +379,41 @@ class Coc7System(CocSystem):
         )
 
     def weapon_class_of(self, w: Coc7Weapon) -> str:
-        """The neutral class of a native weapon that is not in the catalog."""
+        """The neutral class of a native weapon that is not in the catalog: shot dice by range band
+        fire shot; else the kind of its skill's class its name says (a "Revolver" fired with
+        Handgun); else its skill's class. A 7e line does not otherwise tell a revolver from an
+        automatic (the table's .45 Automatic malfunctions on 100, as its revolvers do)."""
+        from xsys.core.registry import catalog
+
         if w.skill == "Firearms (Rifle/Shotgun)" and "/" in w.damage:
             return "shotgun"
-        from xsys.core.registry import catalog  # a "Revolver" fired with Handgun is a revolver
-
         return catalog().weapon_class_named(w.name, self.tables()["skills"][w.skill]["weapon_class"])
 
     def weapon_to_neutral(self, w: Coc7Weapon, col: Collector | None = None,  # type: ignore[override]
                           path: str = "$") -> Weapon:
-        """A native weapon as what it physically is: its catalog entry (by id or name), else
-        a weapon of its class with its muzzle energy or that of its damage dice."""
+        """A native weapon as what it physically is (core.catalog.Catalog.identify_weapon, one
+        answer for every system): its catalog entry (by id, else by what its name says, when its
+        skill fires that kind of gun) with the capacity the line states, else a weapon of its
+        class (``weapon_class_of``) with the muzzle energy of its damage dice."""
         from xsys.core.registry import catalog
 
         cat = catalog()
-        entry = cat.weapons.get(w.catalog) if w.catalog else cat.find_weapon(w.name)
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
+        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
+            entry = None  # 'Glock 17' fired with Rifle/Shotgun is not the catalog Glock
         if entry is not None:
             base = strip_entry(entry)
-            return msgspec.structs.replace(base, name=w.name, capacity=w.capacity or base.capacity, sights=w.sights)
+            if w.capacity and w.capacity != base.capacity and col is not None:
+                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
+                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
+                         "coc7.damage")
+            out = msgspec.structs.replace(base, name=w.name, capacity=w.capacity or base.capacity, sights=w.sights)
+            line = self.damage_of(out)
+            if col is not None and out.weapon_class != "shotgun" and line.upper() != w.damage.upper():
+                col.loss("merged", f"{path}.damage", f"{w.name}: it is catalog weapon {entry.id}, whose damage is "
+                         f"{line}; the line's own {w.damage} is not that weapon's, and a sheet written again from "
+                         f"the neutral weapon rolls {line}", "coc7.damage")
+            return out
         cls = self.weapon_class_of(w)
         auto = "auto" in w.uses_per_round
         modes = ["semi", "auto"] if auto else ["semi"]
@@ -386,15 +433,45 @@ class Coc7System(CocSystem):
         return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
                       fire_modes=modes, capacity=w.capacity, sights=w.sights)  # type: ignore[arg-type]
 
-    def shot_weapon(self, name: str, skill: str | None = None, sights: str | None = None) -> Weapon:
-        """The neutral weapon a native shot names: a catalog weapon (id or name), else a
-        generic weapon of the skill's class carrying that name."""
-        w = self.find_weapon(name)
-        if w is None:
-            cls = self.tables()["skills"][skill or "Firearms (Handgun)"]["weapon_class"]
-            w = msgspec.structs.replace(generic_weapon(cls), name=name)
-        if sights is not None:
-            w = msgspec.structs.replace(w, sights=sights)
+    def shot_weapon(self, shot: Coc7Shot) -> Weapon:
+        """The neutral weapon of a native shot: its catalog weapon (by ``catalog`` id, else by what
+        its name says: core.catalog.Catalog.identify_weapon) under the shot's name, else a weapon
+        of the class its skill states (shot dice by range band: a shotgun), else the class its
+        name states, with
+        its muzzle energy, else the energy of its damage line, else a generic one's (coc7.damage).
+        A name that says no weapon and no class, in a shot that names no skill, is refused: it is
+        not a handgun."""
+        from xsys.core.registry import catalog
+
+        if shot.catalog:
+            w, word_class = self.find_weapon(shot.catalog), None
+        else:
+            entry, word_class = catalog().identify_weapon(shot.weapon)
+            w = strip_entry(entry) if entry is not None else None
+        if w is not None:
+            if w.name != shot.weapon and (shot.catalog or catalog().find_weapon(shot.weapon) is None):
+                w = msgspec.structs.replace(w, name=shot.weapon)
+        else:
+            if word_class is None and shot.skill is None:
+                raise InputError("unknown weapon", path="$.weapon",
+                                 expected="a catalog weapon (`xsys catalog weapon`), a weapon class (handgun, "
+                                          "revolver, smg, carbine, rifle, shotgun, machine gun) or a shot `skill`",
+                                 found=repr(shot.weapon))
+            # a stated skill decides the class, as on a stat block's line (shot dice by range band
+            # fire shot); the name's class word only when the shot names no skill
+            cls = word_class or "handgun"
+            if shot.skill is not None:
+                shotgun = shot.skill == "Firearms (Rifle/Shotgun)" and "/" in (shot.damage or "")
+                cls = "shotgun" if shotgun else self.tables()["skills"][shot.skill]["weapon_class"]
+            energy = shot.muzzle_energy
+            if energy is None and shot.damage is not None and cls != "shotgun":
+                first = shot.damage.split("/")[0]
+                energy = next((Energy(st.rep) for st in load_ladders()["damage"].steps if st.label == first), None)
+            w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)
+            if energy is not None:
+                w = msgspec.structs.replace(w, muzzle_energy=energy)
+        if shot.sights is not None:
+            w = msgspec.structs.replace(w, sights=shot.sights)
         return w
 
     # ==== situations ========================================================================
@@ -783,6 +860,13 @@ class Coc7System(CocSystem):
                 cw = self.weapon_defaults(w)
                 col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
                          f"{cw.damage}, base range {cw.base_range}", rules=["coc7.weapons"], source="assumed")
+                # what the line says beside its damage is the 7e table's, not the source's own
+                # (a 6th-edition line's base range and STR do not cross): said, as every system does
+                row = "[weapon.%s]" % w.catalog if w.catalog in self.tables()["weapon"] else \
+                    f"[weapon_class.{w.weapon_class}]"
+                col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {cw.base_range}, "
+                         f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
+                         f"damage {cw.damage} (coc7.damage)", "coc7.weapons")
             weapons.append(cw)
         stored_a = native.get("armor", [])
         armor = []
@@ -842,12 +926,16 @@ class Coc7System(CocSystem):
     def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]
         col = Collector(self.key)
         lad = load_ladders()
-        weapon = self.shot_weapon(shot.weapon, shot.skill, shot.sights)
+        weapon = self.shot_weapon(shot)
         cls_skill = self.skill_for_class(weapon.weapon_class)
         skill = shot.skill or cls_skill
-        if self.find_weapon(shot.weapon) is None:
-            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; a generic "
-                     f"{weapon.weapon_class} stands in", "coc7.damage")
+        if shot.catalog and self.find_weapon(shot.catalog) is None:
+            raise InputError("unknown catalog weapon", path="$.catalog", expected="a catalog weapon id "
+                             "(`xsys catalog weapon`)", found=repr(shot.catalog))
+        if weapon.catalog is None:
+            what = f"muzzle energy {float(weapon.muzzle_energy):g} J" if shot.muzzle_energy is not None or \
+                shot.damage is not None and weapon.weapon_class != "shotgun" else f"a generic {weapon.weapon_class}"
+            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}", "coc7.damage")
         elif shot.skill is not None and shot.skill != cls_skill:
             col.loss("merged", "$.skill", f"{shot.skill} with a {weapon.weapon_class}: the neutral shot rolls "
                      f"{cls_skill}", "coc7.skills")
@@ -889,8 +977,15 @@ class Coc7System(CocSystem):
         if "dexterity" in shot.shooter.characteristics:
             dex = self.characteristics_from_neutral(
                 {"dexterity": shot.shooter.characteristics["dexterity"]}, col, "$", default=None).get("DEX")
-        weapon_name = w.catalog or w.name
-        known = self.find_weapon(weapon_name)
+        known = self.find_weapon(w.catalog) if w.catalog else None
+        # a catalog weapon by its name when that finds it, else its id beside the name; a weapon
+        # in no catalog by its name, with its skill, its damage line and its muzzle energy
+        weapon_name, by_id = w.name, False
+        if known is not None:
+            if w.name in (known.name, w.catalog):
+                weapon_name = w.catalog
+            else:
+                by_id = True
         base = known or generic_weapon(w.weapon_class)
         sights = w.sights if base.sights != w.sights else None
         light = self.darkness_ladder().step_for(float(shot.light.illuminance))
@@ -913,7 +1008,9 @@ class Coc7System(CocSystem):
         barrier = t.cover.barrier
         out = Coc7Shot(
             name=shot.name, shooter=s.name, weapon=weapon_name, distance=shot.distance, skill_value=step.native,
-            skill=skill if known is None else None, DEX=dex, sights=sights, light=light.label,  # type: ignore[arg-type]
+            skill=skill if known is None else None, catalog=w.catalog if by_id else None,
+            damage=self.damage_of(w) if known is None else None,
+            muzzle_energy=w.muzzle_energy if known is None else None, DEX=dex, sights=sights, light=light.label,  # type: ignore[arg-type]
             light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],  # type: ignore[misc]
             aiming=lad["aim"].native(float(s.aim_time)) >= 1, braced=s.braced, shooter_prone=s.posture == "prone",
             shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1, rounds=shot.burst, target=t.name,
