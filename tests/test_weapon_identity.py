@@ -30,6 +30,7 @@ def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, wor
 
 SHOTS = {
     "coc": {"skill_value": 50, "distance": "20 m", "light": "daylight"},
+    "coc7": {"skill_value": 50, "distance": "20 m"},
     "coc-zh": {"skill_value": 50, "distance": "20 m", "light": "daylight"},
     "gurps": {"level": 12, "distance": "20 m"},
     "nwod": {"Dexterity": 3, "Firearms": 2, "range": "short"},
