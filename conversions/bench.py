@@ -1,4 +1,9 @@
-"""Benchmarks: ``python -m xsys.conversions.bench [--quick] [--json-out FILE]``.
+"""Benchmarks: ``python -m xsys.conversions.bench [--quick] [--json-out FILE] [--record]``.
+
+The run fails (exit 1, "REGRESSED" and each figure) when a gated figure (the paired ratios,
+peak memory, the CPU time of warm odds) is more than 20% worse than the one recorded in the
+repository for its mode (docs/bench-recorded.json, full and --quick apart); ``--record``
+writes this run's figures there, to be committed with the change that made them.
 
 Every speed goal is measured in one run and printed with "met" or "not met":
 
@@ -449,6 +454,11 @@ def main(argv: list[str] | None = None) -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller rosters, fewer pairs: a smoke test (< 1 minute)")
     ap.add_argument("--json-out", default="bench-results.json", help="where to write the figures")
+    ap.add_argument("--recorded", default=str(RECORDED),
+                    help="the figures last recorded in the repository, which this run must not regress by more "
+                         f"than {REGRESSION:.0%} (default: docs/bench-recorded.json)")
+    ap.add_argument("--record", action="store_true",
+                    help="record this run's figures there (after reviewing them), for its mode (full or --quick)")
     args = ap.parse_args(argv)
     quick = args.quick
     started = time.perf_counter()
@@ -483,6 +493,93 @@ def main(argv: list[str] | None = None) -> None:
     print(report(results))
     Path(args.json_out).write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nfigures written to {args.json_out}")
+    sys.exit(gate(results, Path(args.recorded), args.record))
+
+
+# ---- the regression gate ------------------------------------------------------------------------
+
+RECORDED = Path(__file__).resolve().parent.parent / "docs" / "bench-recorded.json"
+REGRESSION = 0.20  # a figure more than 20% worse than the recorded one fails the run
+# the figures the gate compares, each lower-is-better: the paired ratios (a load that comes and
+# goes weighs on both sides of a pair), memory, and CPU time (not wall time, which waits for a
+# core on a shared machine)
+GATED: dict[str, tuple[str, Callable[[dict[str, Any]], Any]]] = {
+    "batch_ratio": ("roster vs msgspec floor (ratio)", lambda r: r["batch_json"]["ratio"]),
+    "batch_peak_mib": ("peak memory of the roster to gurps (MiB)", lambda r: r["batch_json"]["peak_kib"] / 1024),
+    "memory_ratio": ("peak memory, big roster vs small (ratio)", lambda r: r["peak_memory"]["ratio"]),
+    "cold_convert_ratio": ("cold convert vs typer floor (ratio)", lambda r: r["cold_convert"]["ratio"]),
+    "cold_odds_ratio": ("cold odds vs typer floor (ratio)", lambda r: r["cold_odds"]["ratio"]),
+    "warm_odds_median_cpu_ms": ("warm odds, median CPU per call (ms)",
+                                lambda r: r["warm_odds"]["median_cpu_seconds"] * 1000),
+    "warm_odds_slowest_cpu_ms": ("warm odds, slowest shot's CPU per call (ms)",
+                                 lambda r: r["warm_odds"]["slowest_cpu_seconds"] * 1000),
+}
+
+
+def figures(results: dict[str, Any]) -> dict[str, float]:
+    """The gated figures of a run (a figure the run could not measure is left out)."""
+    out = {}
+    for key, (_, get) in GATED.items():
+        try:
+            value = get(results)
+        except (KeyError, TypeError):
+            continue
+        if isinstance(value, (int, float)):
+            out[key] = round(float(value), 4)
+    return out
+
+
+def regressions(now: dict[str, float], recorded: dict[str, float], limit: float = REGRESSION) -> list[str]:
+    """Every figure more than `limit` worse (higher) than its recorded value, said in a line."""
+    out = []
+    for key, value in now.items():
+        was = recorded.get(key)
+        if was is not None and was > 0 and value > was * (1 + limit):
+            out.append(f"{GATED[key][0] if key in GATED else key}: {value:g}, recorded {was:g} "
+                       f"(+{value / was - 1:.0%}, more than +{limit:.0%})")
+    return out
+
+
+def gate(results: dict[str, Any], recorded_path: Path, record: bool) -> int:
+    """Compare this run's figures with the recorded ones of its mode; print the verdict; with
+    `record`, write this run's figures as the new record. 1 when a figure regressed."""
+    mode = "quick" if results.get("quick") else "full"
+    try:
+        book = json.loads(recorded_path.read_text())
+    except FileNotFoundError:
+        book = {}
+    except (OSError, ValueError) as e:
+        print(f"{recorded_path}: cannot read the recorded figures ({e})", file=sys.stderr)
+        return 2
+    now = figures(results)
+    was = book.get(mode, {}).get("figures", {})
+    bad = regressions(now, was) if was else []
+    if not was:
+        print(f"\nno recorded {mode} figures in {recorded_path}: nothing to compare (--record records this run's)")
+    elif bad:
+        print(f"\nREGRESSED against the figures recorded in {recorded_path} ({book[mode].get('commit', '?')}):")
+        for line in bad:
+            print(f"  {line}")
+    else:
+        print(f"\nno figure regressed by more than {REGRESSION:.0%} against {recorded_path} "
+              f"({book[mode].get('commit', '?')})")
+    if record:
+        book[mode] = {"commit": _commit(), "python": results.get("python"), "cpus": results.get("cpus"),
+                      "load_average_before": results.get("load_average_before"), "figures": now}
+        tmp = recorded_path.with_name(f".{recorded_path.name}.tmp")
+        tmp.write_text(json.dumps(book, indent=2, sort_keys=True) + "\n")
+        tmp.replace(recorded_path)
+        print(f"recorded this run's {mode} figures in {recorded_path}")
+    return 1 if bad else 0
+
+
+def _commit() -> str:
+    try:
+        r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           cwd=Path(__file__).resolve().parent, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+    return r.stdout.strip() or "?"
 
 
 def goals(r: dict[str, Any]) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@ writes piece by piece, and the goal table (the figures themselves are for the RE
 
 from __future__ import annotations
 
+import json
 import sys
 
 from xsys.conversions import bench, documents
@@ -79,3 +80,33 @@ def test_peak_memory_is_the_childs_own_not_a_big_parents(tmp_path):
     took, peak = bench._run_own_peak(["--version"], bench._env())
     assert took > 0 and 0 < peak < parent - 100 * 1024, (peak, parent)
     del ballast
+
+
+def test_the_gate_fails_a_figure_more_than_20_percent_worse_and_only_then(tmp_path, capsys):
+    recorded = {"batch_ratio": 80.0, "cold_convert_ratio": 1.3, "warm_odds_median_cpu_ms": 0.5}
+    assert bench.regressions({"batch_ratio": 95.0, "cold_convert_ratio": 1.3, "warm_odds_median_cpu_ms": 0.4},
+                             recorded) == []  # +19%, the same, better
+    bad = bench.regressions({"batch_ratio": 97.0, "cold_convert_ratio": 1.0, "memory_ratio": 9.0}, recorded)
+    assert len(bad) == 1 and bad[0].startswith("roster vs msgspec floor (ratio): 97, recorded 80 (+21%")
+    # the whole gate: the recorded figures of the run's own mode, exit 1 on a regression
+    book = tmp_path / "recorded.json"
+    book.write_text(json.dumps({"full": {"commit": "abc", "figures": recorded},
+                                "quick": {"commit": "abc", "figures": {"batch_ratio": 10.0}}}))
+    run = {"quick": False, "batch_json": {"ratio": 120.0, "peak_kib": 50_000}, "cold_convert": {"ratio": 1.25}}
+    assert bench.gate(run, book, record=False) == 1
+    assert "REGRESSED" in capsys.readouterr().out
+    assert bench.gate({**run, "batch_json": {"ratio": 81.0, "peak_kib": 50_000}}, book, record=False) == 0
+    # --record keeps the other mode's figures and writes this run's
+    assert bench.gate({**run, "batch_json": {"ratio": 81.0, "peak_kib": 51_200}}, book, record=True) == 0
+    kept = json.loads(book.read_text())
+    assert kept["quick"]["figures"] == {"batch_ratio": 10.0}
+    assert kept["full"]["figures"] == {"batch_ratio": 81.0, "batch_peak_mib": 50.0, "cold_convert_ratio": 1.25}
+    # no recorded figures: nothing to compare, not a failure
+    assert bench.gate(run, tmp_path / "none.json", record=False) == 0
+
+
+def test_the_recorded_figures_in_the_repository_are_readable_and_gated():
+    book = json.loads(bench.RECORDED.read_text())
+    assert set(book) <= {"full", "quick"} and "full" in book
+    for mode in book.values():
+        assert mode["figures"] and set(mode["figures"]) <= set(bench.GATED)
