@@ -6,7 +6,7 @@ the loss audit found it, as ``kept-verbatim``."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from xsys.core import carried, skillplan
 from xsys.core.audit import LossAudit, show
@@ -123,6 +123,19 @@ def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Los
     return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
 
 
+def _writes(native: Any, key: str, value: Any) -> bool:
+    """Whether the written stat block holds `value` at the carried `key` ("skills.Intimidate")."""
+    obj = native
+    for part in key.split("."):
+        if isinstance(obj, Mapping):
+            obj = obj.get(part)
+        elif hasattr(obj, "__struct_fields__") and part in obj.__struct_fields__:
+            obj = getattr(obj, part)
+        else:
+            return False
+    return obj == value
+
+
 def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
            audit: "LossAudit | None", first: int = 0, registry: Registry | None = None,
            plan: "skillplan.Plan | None" = None) -> Any:
@@ -143,7 +156,8 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     if block:
         carried.report(block, system.key, prefix, losses, audit.source_losses(prefix) if audit is not None else [],
                        # whether the source as written has that path (its own carried: block)
-                       audit.in_source if audit is not None else (lambda p: False))
+                       audit.in_source if audit is not None else (lambda p: False),
+                       lambda key, value: _writes(native, key, value))
     for ns, entries in chars.items():
         block[ns] = {**block.get(ns, {}), **entries}
     typ = documents.carrier_type(type(native))

@@ -147,7 +147,8 @@ def _mentions(names: set[str], messages: list[tuple[int, str]]) -> tuple[dict[st
 
 
 def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, losses: list[Loss],
-           earlier: list[int], exists: Callable[[str], bool]) -> None:
+           earlier: list[int], exists: Callable[[str], bool],
+           written: Callable[[str, Any], bool] = lambda key, value: False) -> None:
     """Say, in `losses`, what a document of system `target` carries: each value at its path in
     the source (the source's own field, or its ``carried:`` block when it came from one). A
     ``kept-verbatim`` loss the source's plugin already wrote there (``losses[i]`` for i in
@@ -183,6 +184,8 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                 inside = f"{prefix}.{FIELD}.{ns}.{key}"
                 path = inside if exists(inside) else f"{prefix}.{key}"
                 where = f"carried verbatim at {FIELD}.{ns}.{key}"
+                if written(key, v):  # the target's sheet writes it too (coc writes coc7's Intimidate)
+                    where = f"written on the {target} sheet as it is, and {where} for the way back"
                 i = at.get(path)
                 if i is None and f"@{FIELD}.{ns}.{key}" in at:
                     i = at[f"@{FIELD}.{ns}.{key}"]
@@ -191,12 +194,13 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                         losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible "
                                             f"in {target}: carried verbatim", old.rule or RULE, system=old.system)
                     continue
+                said = where if where.startswith("written") else f"not expressible in {target}: {where}"
                 if i is not None:
                     old = losses[i]
-                    losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible in "
-                                        f"{target}: {where}", old.rule or RULE, system=old.system)
+                    losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; {said}",
+                                        old.rule or RULE, system=old.system)
                     continue
-                losses.append(Loss.of("kept-verbatim", path, f"{key} {show(v)}: not expressible in {target}; {where}",
+                losses.append(Loss.of("kept-verbatim", path, f"{key} {show(v)}: {said.replace(': ', '; ', 1)}",
                                       RULE, system=target))
 
 

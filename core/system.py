@@ -792,6 +792,7 @@ class System:
             keys = scale.get("keys") or {}
             mine = self.skills()
             passed: dict[str, tuple[Any, str]] = {}
+            feeders: dict[str, list[str]] = {}
             for native, level in (scale.get("levels") or {}).items():
                 # the same skill by name; else this system's skills covering the same neutral
                 # skills under another name (coc Shotgun, coc7 Firearms (Rifle/Shotgun)); of
@@ -802,9 +803,17 @@ class System:
                     covered = set(keys.get(native) or ())
                     targets = [n for n in levels if covered and covered & set(mine.get(n, ()))]
                 for t in targets:
+                    feeders.setdefault(t, []).append(f"{native} {level}")
                     if t not in passed or level > passed[t][0]:
                         passed[t] = (level, native)
             for t, (level, native) in passed.items():
+                # two skills that became this one: the warning names the numbers written, not the
+                # equated levels ("the best (59) is kept" while 65 passes through)
+                for i, loss in enumerate(col.losses):
+                    if loss.kind == "merged" and loss.message.startswith(f"{t} covers ") and len(feeders[t]) > 1:
+                        col.losses[i] = msgspec.structs.replace(loss, message=(
+                            f"{t} covers {', '.join(feeders[t])} ({key}), one skill on their shared scale "
+                            f"({self.skill_scale}): the best ({level}) is written"))
                 if levels[t] != level:
                     if col.tracing:
                         col.step(f"{path}.{t}", f"{native} {level} ({key})", None, f"{t} {level}",

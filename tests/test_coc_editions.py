@@ -90,3 +90,26 @@ def test_an_edited_neutral_value_is_converted_not_passed_through():
     out = _plain(api.convert(api.from_plain(neutral), "coc7").document)
     assert out["STR"] != src.document.STR * 5 and out["STR"] > 80
     assert out["skills"]["Firearms (Handgun)"] < src.document.skills["Handgun"]
+
+
+def test_two_skills_that_become_one_are_said_with_the_numbers_written():
+    """coc Rifle 65 and Shotgun 45 become coc7 Firearms (Rifle/Shotgun) 65: the warning said
+    "the best (59) is kept" (the equated levels) while the sheet wrote 65."""
+    src = {"system": "coc", "kind": "npc", "name": "Two guns", "STR": 13, "CON": 12, "SIZ": 13, "DEX": 14,
+           "APP": 10, "INT": 12, "POW": 11, "EDU": 12, "skills": {"Rifle": 65, "Shotgun": 45}}
+    conv = api.convert(api.from_plain(src), "coc7", fresh=True)
+    assert _plain(conv.document)["skills"]["Firearms (Rifle/Shotgun)"] == 65
+    said = [l.message for l in conv.losses if l.kind == "merged" and l.path in ("$.skills.Rifle", "$.skills.Shotgun")]
+    assert said and all("Rifle 65, Shotgun 45" in m and "the best (65) is written" in m for m in said), said
+
+
+def test_a_carried_skill_the_other_edition_writes_is_not_said_to_be_inexpressible():
+    """coc writes coc7's Intimidate 50 on its sheet (and carries it for the way back); the report
+    said "not expressible in coc". In GURPS, which has no such line, it still is."""
+    src = api.load(ROOT / "fixtures" / "coc7" / "npcs" / "silas_crane.yaml")
+    conv = api.convert(src, "coc", fresh=True)
+    assert _plain(conv.document)["skills"]["Intimidate"] == 50
+    (said,) = [l.message for l in conv.losses if l.path == "$.skills.Intimidate"]
+    assert "written on the coc sheet as it is" in said and "not expressible" not in said
+    (said,) = [l.message for l in api.convert(src, "gurps", fresh=True).losses if l.path == "$.skills.Intimidate"]
+    assert "not expressible in gurps" in said
