@@ -332,3 +332,15 @@ def test_close_combat_skill_names_in_every_convention():
     assert not ja.get("xsys", {}).get("read", {}).get("unread")
     aliases = default_registry().system("coc").text_layout().skill_aliases()
     assert "fighting (sword)" in aliases["Sword"] and "こん棒" in aliases["Club"]
+
+
+def test_a_coc7_block_prints_ranges_in_yards_as_the_7th_edition_table_does():
+    """'base range 100.584 m' is 110 yards to a 7th-edition Keeper; read back, the same length."""
+    conv = api.convert(api.load(ROOT / "fixtures" / "gurps" / "npcs" / "soldier.yaml"), "coc7", fresh=True, trace=False)
+    out = api.dump(conv, "text")
+    text = out.decode() if isinstance(out, bytes) else out
+    assert "base range 110 yd" in text and "100.584" not in text
+    back = load(text.encode())
+    assert back["weapons"][0]["base_range"] == "110 yd"
+    assert codec.to_builtins(api.from_plain(back, "x").document)["weapons"][0]["base_range"] == \
+        codec.to_builtins(conv.document)["weapons"][0]["base_range"]

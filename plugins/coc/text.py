@@ -1232,10 +1232,25 @@ def write_coc7(d: dict[str, Any]) -> list[str]:
     weapons = []
     for w in d.get("weapons") or []:
         line = {k: v for k, v in w.items() if k != "uses_per_round"}
+        line["base_range"] = _in_yards(line.get("base_range"))
         weapons.append(line)
     out = write_coc({**d, "weapons": weapons, "armor": [{**a, "points": a.get("armor", 0)} for a in d.get("armor") or []]},
                     points=True, uses={w["name"]: str(w.get("uses_per_round", "1")) for w in d.get("weapons") or []})
     return [f"system: {SEVENTH_KEY}", *out]
+
+
+def _in_yards(value: Any) -> Any:
+    """A 7th-edition range as its table prints it, in whole yards ('100.584 m' -> '110 yd'),
+    where it is a whole number of yards; else as it is."""
+    parts = str(value).split()
+    if len(parts) == 2 and parts[1] == "m":
+        try:
+            yards = float(parts[0]) / 0.9144
+        except ValueError:
+            return value
+        if yards >= 1 and abs(yards - round(yards)) < 1e-6:
+            return f"{round(yards)} yd"
+    return value
 
 
 def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | None = None) -> list[str]:
