@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -10,6 +11,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("TERMINAL_WIDTH", "200")
 os.environ.setdefault("COLUMNS", "200")
+# The Ctrl-C tests interrupt xsys as a user at a terminal does. A runner started in the
+# background of a non-interactive shell (`cmd &`, nohup) has SIGINT ignored, and every process
+# it starts inherits that, so no interruption would arrive: the tests' processes take Ctrl-C
+# as Python does by default (a process they start gets the default action at exec).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
