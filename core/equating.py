@@ -33,7 +33,9 @@ every system.
 firearm classes (60 items), each fired with the system's own skill for that class at that
 level (:func:`firearm_score`): every system's skill numbers and published tiers read the same
 for a pistol and a rifle, and how much deadlier one class is than another is the system's
-weapon rules (converted with the weapon), not the shooter. Throwing keeps its own battery.
+weapon rules (converted with the weapon), not the shooter. Throwing is linked on the
+published tiers (``STANDING``): on a thrown battery each system's throwing rules, not the
+thrower, decided the level (issue 31).
 
 **Close combat** (core.melee): brawl and melee skills are equated the same way over
 the close-combat battery (:func:`close_combat_score`), each system answering its items with its
@@ -253,7 +255,9 @@ def battery_class(neutral_skill: str | None) -> str | None:
     unmodified roll)."""
     from .melee import reference_class
 
-    if not neutral_skill:
+    if not neutral_skill or neutral_skill == "throw":
+        # throwing is linked on the published tiers (STANDING): on the thrown battery Polish
+        # Rzucanie 3 (exploding 2d6 lands nearly every throw) was nWoD Athletics 5 and CoC Throw 86
         return None
     return SKILLS.get(neutral_skill) or reference_class(neutral_skill)
 
@@ -306,7 +310,7 @@ def level_scores(system: "System", skill: str, weapon_class: str | None,
                  context: Mapping[str, Any] | None = None, neutral_skill: str | None = None) -> list[float]:
     """The true score of every native level of `skill` (``system.skill_levels``), in order:
     for a firearm skill the mean measure over every firearm class's battery
-    (:func:`firearm_score`), for throwing its own battery, for a close-combat skill (weapon
+    (:func:`firearm_score`), for a close-combat skill (weapon
     class ``unarmed`` or ``club``, core.melee) the close-combat battery
     (:func:`close_combat_score`), the published competence scale for a skill with no battery
     (:func:`standing_score`, where the system states its untrained level and tiers), the

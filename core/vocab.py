@@ -147,6 +147,7 @@ SKILL_MEANING: dict[str, str] = {"athletics": "running and general fitness; clim
 UNTRAINED: dict[str, float] = {
     "spot": 0.25, "listen": 0.25, "stealth": 0.10, "conceal": 0.15, "locksmith": 0.01, "first_aid": 0.30,
     "drive": 0.20, "climb": 0.40, "swim": 0.25, "jump": 0.25, "track": 0.10, "athletics": 0.25,
+    "throw": 0.25,
 }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from xsys.conversions import api, calibration
-from xsys.core import equating
+from xsys.core import codec, equating
 from xsys.core.model import Combatant
 from xsys.core.registry import default_registry
 
@@ -68,8 +68,25 @@ def test_hit_chance_alone_does_not_decide():
 def test_competence_is_the_true_score():
     g = REG.system("gurps")
     assert g.competence("Guns (Pistol)", 13) == pytest.approx(equating.firearm_score(g, 13))
-    # throwing keeps its own battery
-    assert g.competence("Throwing", 13) == pytest.approx(equating.true_score(g, "Throwing", 13, "thrown"))
+    # throwing is linked on the published tiers (issue 31: on its battery Polish Rzucanie 3 was
+    # nWoD Athletics 5, CoC Throw 86, GURPS Throwing 16): GURPS's untrained DX-3 and its
+    # 10/12/14/16 stand where the chart's untrained adult and its tiers stand
+    assert [g.competence("Throwing", lv) for lv in (7, 10, 12, 14, 16)] == \
+        pytest.approx([0.25, equating.STANDING[1], equating.STANDING[2], equating.STANDING[3], equating.STANDING[4]])
+    assert g.competence("Throwing", 13) == pytest.approx(equating.standing_score(g, "Throwing", 13, "throw"))
+
+
+@pytest.mark.parametrize("level,tier", [(25, 0), (40, 1), (63, 2), (83, 3)])
+def test_a_thrower_lands_in_the_same_tier_in_every_system(level, tier):
+    """coc Throw 25 (the base) was GURPS Throwing 12 and nWoD Athletics 2; 63 was GURPS 15 and
+    nWoD 5: on the thrown battery the systems' throwing rules, not the thrower, decided."""
+    src = {"system": "coc", "kind": "npc", "name": "T", "STR": 11, "CON": 11, "SIZ": 12, "DEX": 12, "APP": 10,
+           "INT": 12, "POW": 10, "EDU": 12, "skills": {"Throw": level}}
+    for to, skill in (("gurps", "Throwing"), ("nwod", "Athletics"), ("pl-trudnosc", "Rzucanie"), ("coc7", "Throw")):
+        doc = codec.to_builtins(api.convert(api.from_plain(src), to, fresh=True, trace=False).document)
+        got = (doc.get("skills") or doc.get("umiejętności") or {}).get(skill, 0)
+        system = REG.system(to)
+        assert abs(equating.tier_of(system.tiers(skill), got).rank - tier) == 0, (to, got)
 
 
 @pytest.mark.parametrize("src,path,skill,target,tskill,lo,hi", [
