@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+import msgspec
+
 from . import codec
 from .cache import load_toml
 from .errors import InputError
@@ -234,6 +236,27 @@ class Catalog:
         if named is not None and KIND_OF.get(named) == stated:
             return named
         return stated
+
+    def shot_weapon(self, name: str, catalog_id: str | None, skill: str | None) -> tuple[Weapon | None, str | None]:
+        """What a native shot's weapon field names, one answer for every system: its catalog
+        weapon (by ``catalog_id``, else by what `name` says: identify_weapon) under the shot's
+        name, and else the class word the name ends in (None: none). A name that says no weapon
+        and no class, in a shot that names no `skill`, is refused: it is not a handgun."""
+        if catalog_id:
+            entry, word_class = self.find_weapon(catalog_id), None
+        else:
+            entry, word_class = self.identify_weapon(name)
+        if entry is not None:
+            w = strip_entry(entry)
+            if w.name != name and (catalog_id or self.find_weapon(name) is None):
+                w = msgspec.structs.replace(w, name=name)
+            return w, None
+        if word_class is None and skill is None:
+            raise InputError("unknown weapon", path="$.weapon",
+                             expected="a catalog weapon (`xsys catalog weapon`), a weapon class (handgun, "
+                                      "revolver, smg, carbine, rifle, shotgun, machine gun) or a shot `skill`",
+                             found=repr(name))
+        return None, word_class
 
     def weapon_basis(self, weapon: Weapon) -> "WeaponBasis":
         """What decides a neutral weapon's line in every system, one answer for every path (a

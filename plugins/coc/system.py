@@ -22,7 +22,6 @@ import msgspec
 
 from xsys.core import armorline, cache, carried, dice
 from xsys.core.catalog import say_grenade, strip_entry
-from xsys.core.errors import InputError
 from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
@@ -654,20 +653,8 @@ class CocSystem(System):
         weapon of the class its skill (else its name) states, with its muzzle energy, else the
         energy of its damage line, else a generic one's (coc-ja.damage). A name that says no
         weapon and no class, in a shot that names no skill, is refused: it is not a handgun."""
-        if shot.catalog:
-            w, word_class = self.find_weapon(shot.catalog), None
-        else:
-            entry, word_class = _catalog().identify_weapon(shot.weapon)
-            w = strip_entry(entry) if entry is not None else None
-        if w is not None:
-            if w.name != shot.weapon and (shot.catalog or _catalog().find_weapon(shot.weapon) is None):
-                w = msgspec.structs.replace(w, name=shot.weapon)
-        else:
-            if word_class is None and shot.skill is None:
-                raise InputError("unknown weapon", path="$.weapon",
-                                 expected="a catalog weapon (`xsys catalog weapon`), a weapon class (handgun, "
-                                          "revolver, smg, carbine, rifle, shotgun, machine gun) or a shot `skill`",
-                                 found=repr(shot.weapon))
+        w, word_class = _catalog().shot_weapon(shot.weapon, shot.catalog, shot.skill)
+        if w is None:
             # a stated skill decides the class (a 'Test revolver' fired with Handgun is a handgun
             # to CoC); the name's class word only when the shot names no skill
             cls = self.tables()["skills"][shot.skill]["weapon_class"] if shot.skill else word_class

@@ -443,20 +443,8 @@ class Coc7System(CocSystem):
         not a handgun."""
         from xsys.core.registry import catalog
 
-        if shot.catalog:
-            w, word_class = self.find_weapon(shot.catalog), None
-        else:
-            entry, word_class = catalog().identify_weapon(shot.weapon)
-            w = strip_entry(entry) if entry is not None else None
-        if w is not None:
-            if w.name != shot.weapon and (shot.catalog or catalog().find_weapon(shot.weapon) is None):
-                w = msgspec.structs.replace(w, name=shot.weapon)
-        else:
-            if word_class is None and shot.skill is None:
-                raise InputError("unknown weapon", path="$.weapon",
-                                 expected="a catalog weapon (`xsys catalog weapon`), a weapon class (handgun, "
-                                          "revolver, smg, carbine, rifle, shotgun, machine gun) or a shot `skill`",
-                                 found=repr(shot.weapon))
+        w, word_class = catalog().shot_weapon(shot.weapon, shot.catalog, shot.skill)
+        if w is None:
             # a stated skill decides the class, as on a stat block's line (shot dice by range band
             # fire shot); the name's class word only when the shot names no skill
             cls = word_class or "handgun"
