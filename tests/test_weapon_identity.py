@@ -55,3 +55,10 @@ def test_a_class_word_or_a_known_name_in_a_native_shot_is_that_weapon(system, we
     shot = api.convert(_shot(system, weapon), "neutral").document
     assert shot.weapon.weapon_class == weapon_class
     assert shot.weapon.catalog == catalog_id
+
+
+def test_an_unknown_catalog_id_in_a_coc7_shot_is_refused_at_its_field():
+    shot = {**_shot("coc7", "Odd gun"), "catalog": "nope"}
+    with pytest.raises(XsysError) as err:
+        api.convert(shot, "neutral")
+    assert err.value.path == "$.catalog" and "'nope'" in str(err.value)

@@ -914,12 +914,12 @@ class Coc7System(CocSystem):
     def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]
         col = Collector(self.key)
         lad = load_ladders()
-        weapon = self.shot_weapon(shot)
-        cls_skill = self.skill_for_class(weapon.weapon_class)
-        skill = shot.skill or cls_skill
         if shot.catalog and self.find_weapon(shot.catalog) is None:
             raise InputError("unknown catalog weapon", path="$.catalog", expected="a catalog weapon id "
                              "(`xsys catalog weapon`)", found=repr(shot.catalog))
+        weapon = self.shot_weapon(shot)
+        cls_skill = self.skill_for_class(weapon.weapon_class)
+        skill = shot.skill or cls_skill
         if weapon.catalog is None:
             what = f"muzzle energy {float(weapon.muzzle_energy):g} J" if shot.muzzle_energy is not None or \
                 shot.damage is not None and weapon.weapon_class != "shotgun" else f"a generic {weapon.weapon_class}"
