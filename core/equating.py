@@ -35,7 +35,7 @@ level (:func:`firearm_score`): every system's skill numbers and published tiers 
 for a pistol and a rifle, and how much deadlier one class is than another is the system's
 weapon rules (converted with the weapon), not the shooter. Throwing is linked on the
 published tiers (``STANDING``): on a thrown battery each system's throwing rules, not the
-thrower, decided the level (issue 31).
+thrower, decided the level.
 
 **Close combat** (core.melee): brawl and melee skills are equated the same way over
 the close-combat battery (:func:`close_combat_score`), each system answering its items with its

@@ -68,7 +68,7 @@ def test_hit_chance_alone_does_not_decide():
 def test_competence_is_the_true_score():
     g = REG.system("gurps")
     assert g.competence("Guns (Pistol)", 13) == pytest.approx(equating.firearm_score(g, 13))
-    # throwing is linked on the published tiers (issue 31: on its battery Polish Rzucanie 3 was
+    # throwing is linked on the published tiers (on a thrown battery Polish Rzucanie 3 was
     # nWoD Athletics 5, CoC Throw 86, GURPS Throwing 16): GURPS's untrained DX-3 and its
     # 10/12/14/16 stand where the chart's untrained adult and its tiers stand
     assert [g.competence("Throwing", lv) for lv in (7, 10, 12, 14, 16)] == \
