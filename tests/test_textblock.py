@@ -344,3 +344,16 @@ def test_a_coc7_block_prints_ranges_in_yards_as_the_7th_edition_table_does():
     assert back["weapons"][0]["base_range"] == "110 yd"
     assert codec.to_builtins(api.from_plain(back, "x").document)["weapons"][0]["base_range"] == \
         codec.to_builtins(conv.document)["weapons"][0]["base_range"]
+
+
+def test_a_coc_block_with_the_characteristics_named_in_full_is_coc():
+    """A 7th-edition character written up as 'Strength: 60 / Con: 60 / Size: 60 ...' (as
+    people write them in blog posts) was read as nWoD ('Intelligence 85' over 5 dots): Con,
+    Size, Power and Education tell it CoC's, and its Strength, Dexterity and Intelligence are read."""
+    text = ("Bookbinder\nStrength: 45\nCon: 55\nSize: 70\nDexterity: 65\nAppearance: 40\nIntelligence: 75\n"
+            "Power: 50\nEducation: 62\nLuck: 35\nHit Points: 12\nMove: 7\n")
+    doc = load(text.encode())
+    assert doc["system"] == "coc7"
+    assert {k: doc[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")} == \
+        {"STR": 45, "CON": 55, "SIZ": 70, "DEX": 65, "APP": 40, "INT": 75, "POW": 50, "EDU": 62}
+    assert doc["Luck"] == 35 and doc["HP"] == 12 and doc["MOV"] == 7

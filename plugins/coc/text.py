@@ -132,13 +132,14 @@ COC_CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
 COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", "Know", "Sanity", "Magic Points")
 
 # The names CoC blocks print for the characteristics and derived values, by the key a coc
-# document files them under. English blocks use the capital abbreviations (the long English
-# words are left out: "Strength", "Dexterity" and "Intelligence" are nWoD attributes); Japanese
+# document files them under. English blocks use the capital abbreviations or the long words
+# ("Con", "Size", "Power": "Strength", "Dexterity" and "Intelligence", nWoD attributes too,
+# only where the others told the block CoC's, _COC_STATS_EN_SHARED); Japanese
 # blocks (6th edition: クトゥルフ神話TRPG, 7th: 新クトゥルフ神話TRPG) and Chinese blocks (7th edition,
 # Simplified and Traditional) their own words. Read after NFKC, so ＳＴＲ is STR and ／ is /.
 _COC_STATS_ANY: dict[str, tuple[str, ...]] = {
-    "STR": ("STR",), "CON": ("CON",), "SIZ": ("SIZ",), "DEX": ("DEX", "敏捷"), "APP": ("APP",),
-    "INT": ("INT",), "POW": ("POW",), "EDU": ("EDU", "教育"),
+    "STR": ("STR",), "CON": ("CON", "Con", "Constitution"), "SIZ": ("SIZ", "Size"), "DEX": ("DEX", "敏捷"),
+    "APP": ("APP", "Appearance"), "INT": ("INT",), "POW": ("POW", "Power"), "EDU": ("EDU", "Education", "教育"),
     "HP": ("HP", "Hit Points", "Hit Point"), "MP": ("MP", "Magic Points", "Magic Point"),
     "SAN": ("SAN", "Sanity", "SAN値", "SAN值"), "Luck": ("Luck", "LUCK"),
     "DB": ("DB", "Damage Bonus"), "Build": ("Build",), "MOV": ("MOV", "Move", "Movement Rate"),
@@ -158,11 +159,18 @@ _COC_STATS_ZH: dict[str, tuple[str, ...]] = {
 }
 
 
+# The long English words nWoD also prints: read in a block already told to be CoC's (by its
+# other names: "Con", "Size", "Power", "Education" ...), never counted to tell it.
+_COC_STATS_EN_SHARED: dict[str, tuple[str, ...]] = {
+    "STR": ("Strength",), "DEX": ("Dexterity",), "INT": ("Intelligence",)}
+
+
 def coc_stat_names(lang: str) -> dict[str, str]:
     """Printed name (as written) -> the coc key, for a block in `lang` ("en", "ja" or "zh"):
     Japanese 体格 is SIZ where Chinese 体格 is Build, so the language decides."""
     out: dict[str, str] = {}
-    for table in (_COC_STATS_ANY, {"ja": _COC_STATS_JA, "zh": _COC_STATS_ZH}.get(lang, {})):
+    lang_table = {"ja": _COC_STATS_JA, "zh": _COC_STATS_ZH, "en": _COC_STATS_EN_SHARED}.get(lang, {})
+    for table in (_COC_STATS_ANY, lang_table):
         for key, names in table.items():
             for name in names:
                 out[name] = key
