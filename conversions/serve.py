@@ -638,6 +638,7 @@ def worker_main() -> None:
         try:
             out.write(struct.pack(">IH", len(answer) + 2, status) + answer)
             out.flush()
+            save_learnt()
         except BrokenPipeError:  # the front is gone: stop quietly (what is unwritten goes nowhere)
             os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
             return
@@ -1535,6 +1536,10 @@ WARM_NPC = {"system": "neutral", "kind": "npc", "name": "warm-up", "skills": {"h
 
 
 def _warm_caches() -> None:
+    """Every system's tables, and a conversion into each: from the on-disk cache in a fraction
+    of a second, else computed once here (seconds, on a new install) rather than in the first
+    request that needs one, and written to the cache for the other processes."""
+    from ..core import cache
     from . import api
 
     for key in default_registry().keys():
@@ -1542,6 +1547,17 @@ def _warm_caches() -> None:
             api.convert(WARM_NPC, key, trace=True)
         except Exception:  # a broken plugin shows itself when asked for; warming is best effort
             pass
+    default_registry().build_tables(strict=False)
+    cache.save_all()
+
+
+def save_learnt() -> None:
+    """After a request: write the tables it computed (a context no table had yet), so the
+    server's other processes, and the ones that replace them, read them instead."""
+    from ..core import cache
+
+    if cache.learnt():
+        cache.save_all()
 
 
 def _response_spec(code: int, cls: type) -> Any:

@@ -17,8 +17,8 @@ def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, lim
     """Serve the page and the API until interrupted (Ctrl-C) with ``workers`` conversion
     processes and one more for quick requests (a conversion holds Python's interpreter lock,
     so one process converts on one core). uvicorn in this process (the front) reads HTTP
-    and passes conversions to the pool; with two workers and more and XSYS_SERVE_PREFORK=1,
-    where the system forks, the processes take connections themselves instead
+    and passes conversions to the pool; with two workers and more, where the system forks, the
+    processes take connections themselves instead (XSYS_SERVE_PREFORK=0: the front and its pool)
     (conversions/serve_prefork.py)."""
 
     if not 0 <= port <= 65535:
@@ -46,7 +46,7 @@ def run(host: str, port: int, info: Callable[[str], None], workers: int = 1, lim
     serve_net.raise_fd_limit()
     if prefork:
         try:
-            serve_prefork.run(sock, limits, hosts)
+            serve_prefork.run(sock, limits, hosts, info)
         finally:
             sock.close()
         return

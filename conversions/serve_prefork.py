@@ -1,5 +1,5 @@
-"""`xsys serve --workers N` (N >= 2, with XSYS_SERVE_PREFORK=1, where the system can fork): a
-pre-fork server.
+"""`xsys serve --workers N` (N >= 2, where the system can fork; XSYS_SERVE_PREFORK=0 turns it
+off): a pre-fork server.
 
 The parent process (the supervisor) owns the listening socket, forks N conversion processes
 (workers), starts a new one when one ends, kills one whose request has run past the time
@@ -82,9 +82,11 @@ PREFORK_ENV = "XSYS_SERVE_PREFORK"
 
 
 def wanted(workers: int) -> bool:
-    """Whether `--workers N` runs this server: N of 2 or more, with XSYS_SERVE_PREFORK=1 (for
-    now: see docs/benchmarks.md for what is still open), where the system can run it."""
-    return workers >= 2 and available() and os.environ.get(PREFORK_ENV) == "1"
+    """Whether `--workers N` runs this server: N of 2 or more, where the system can run it,
+    unless XSYS_SERVE_PREFORK=0 asks for the front and its pool of conversion processes
+    (the design `--workers 1` runs). It delivers more of what the machine can (docs/benchmarks.md:
+    served / (in process x workers) 0.86 against the front's 0.71, measured together)."""
+    return workers >= 2 and available() and os.environ.get(PREFORK_ENV, "1").strip() != "0"
 
 
 class Slots:
@@ -556,8 +558,11 @@ class Worker:
             self.long_slots.release()
 
     def _waiting(self) -> None:
-        """The long requests set aside: converted once a slot is free, or ended at the budget."""
+        """The long requests set aside: converted once a slot is free (and no request of a
+        connection of this process is waiting to be read: a quick one is not held up by a long
+        one that has waited anyway), or ended at the budget."""
         now = time.monotonic()
+        quick_first = any(key.data not in ("accept", "hand") for key, _ in self.sel.select(0))
         for item in list(self.waiting):
             c, kind, decoded, t0 = item
             if now - t0 >= self.limits.time_limit:
@@ -566,7 +571,7 @@ class Worker:
                 line = budget_line(self.limits, 0.0, now - t0)
                 body = serve.error_body(line)
                 self._run(c, lambda: (503, body, _json_headers(body, [(b"retry-after", b"5")]), True), now)
-            elif self.long_slots.acquire(False):
+            elif not quick_first and self.long_slots.acquire(False):
                 self.waiting.remove(item)
                 self._run_long(c, kind, decoded, t0)
             else:
@@ -601,6 +606,7 @@ class Worker:
                 out += c.h.send(h11.Data(data=payload))
             out += c.h.send(h11.EndOfMessage())
             self._write(c, out)
+            serve.save_learnt()
         except OSError:
             self._close(c)
         except h11.LocalProtocolError:
@@ -825,12 +831,24 @@ def _warm_readers() -> None:
             pass
 
 
-def run(sock: socket.socket, limits: serve.Limits, hosts: list[str] | None) -> None:
+def run(sock: socket.socket, limits: serve.Limits, hosts: list[str] | None,
+        info: Callable[[str], None] | None = None) -> None:
     """Serve on `sock` with ``limits.workers`` forked processes until SIGINT or SIGTERM."""
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     serve.default_registry().load()
-    serve._warm_caches()  # filled once here, shared by every worker the fork makes
-    _warm_readers()
+    # every table built once here, shared by every worker the fork makes: read from the
+    # on-disk cache in a moment, computed (and written there) on the first start after an
+    # install or an upgrade, which takes a while: said if it does
+    slow = threading.Timer(2.0, info or (lambda _: None), ["preparing every system's tables before the first "
+                                                           "request (once after an install or an upgrade: about half "
+                                                           "a minute; later starts read them from the cache)"])
+    slow.daemon = True
+    slow.start()
+    try:
+        serve._warm_caches()
+        _warm_readers()
+    finally:
+        slow.cancel()
     sup = Supervisor(sock, limits, hosts)
     try:
         sup.start()

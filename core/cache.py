@@ -93,25 +93,49 @@ class Store:
         self._results: dict[str, msgspec.Raw] = {}
         self._dirty = False
         self._lock = threading.Lock()
+        self._seen: tuple[int, int, int] | None = None  # the file as last read: inode, mtime, size
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size  # each write is a new file (renamed over)
+
+    def _merge_file(self) -> None:
+        """Add what the file holds and this Store does not: another process (a sibling worker of
+        `xsys serve`, a second CLI run) may have computed and written tables since it was read."""
+        stamp = self._stamp()
+        if stamp is None or stamp == self._seen:
+            return
+        self._seen = stamp
+        payload = _read(self.path)
+        if payload is None:
+            return
+        try:
+            data = msgspec.msgpack.decode(payload, type=_Tables)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return
+        if data.fingerprint != self.fingerprint:
+            return
+        assert self._tables is not None
+        for k, v in data.tables.items():
+            self._tables.setdefault(k, v)
+        for k, r in data.results.items():
+            self._results.setdefault(k, r)
 
     def _load(self) -> dict[str, list[tuple[int, int, int]]]:
         if self._tables is None:
             self._tables = {}
-            payload = _read(self.path)
-            if payload is not None:
-                try:
-                    data = msgspec.msgpack.decode(payload, type=_Tables)
-                except (msgspec.DecodeError, msgspec.ValidationError):
-                    pass
-                else:
-                    if data.fingerprint == self.fingerprint:
-                        self._tables = data.tables
-                        self._results = data.results
+            self._merge_file()
         return self._tables
 
     def get(self, table: str) -> list[tuple[int, int, int]] | None:
         with self._lock:
-            return self._load().get(table)
+            tables = self._load()
+            if table not in tables:  # about to be computed: perhaps another process has, meanwhile
+                self._merge_file()
+            return tables.get(table)
 
     def put(self, table: str, rows: list[tuple[int, int, int]]) -> None:
         with self._lock:
@@ -124,6 +148,8 @@ class Store:
     def get_result(self, name: str) -> msgspec.Raw | None:
         with self._lock:
             self._load()
+            if name not in self._results:
+                self._merge_file()
             return self._results.get(name)
 
     def put_result(self, name: str, raw: msgspec.Raw) -> None:
@@ -138,8 +164,10 @@ class Store:
         """Write the file if it learnt something since it was read."""
         with self._lock:
             if self._dirty and self._tables is not None:
+                self._merge_file()  # keep what others wrote since this Store read the file
                 if _write(self.path, msgspec.msgpack.encode(_Tables(self.fingerprint, self._tables, self._results))):
                     self._dirty = False
+                    self._seen = self._stamp()
 
 
 def _process_start() -> float:
@@ -259,11 +287,19 @@ def _sources(cls: type) -> set[Path]:
     return out
 
 
+def learnt() -> bool:
+    """Whether a Store of this process holds tables not yet written."""
+    return bool(_dirty)
+
+
 def save_all() -> None:
-    """Write every Store that learnt something (run at exit)."""
+    """Write every Store that learnt something (run at exit, and by a long-lived process such
+    as a worker of `xsys serve` after a request that computed a table, so that its siblings
+    and successors read it instead of computing it again)."""
     for st in list(_dirty):
         st.save()
-    _dirty.clear()
+        if not st._dirty:
+            _dirty.discard(st)
 
 
 def forget() -> None:

@@ -393,6 +393,25 @@ class Registry:
     def systems(self) -> list[System]:
         return [self.system(k) for k in self.keys()]
 
+    def build_tables(self, strict: bool = True) -> int:
+        """Build every system's ladders, characteristic ladders and skill ladders (each skill at
+        its default context, which computes the dice tables behind them); how many were built.
+        A long-lived process (``xsys serve``) does it once before it forks its workers, so that
+        none of them pays the seconds a table costs the first time in a request. With `strict`
+        False a system whose tables fail is passed over (it shows itself when asked for)."""
+        n = 0
+        for system in self.systems():
+            try:
+                n += len(system.ladders())
+                n += len(system.characteristics())
+                for skill in system.skills():
+                    system.skill_ladder(skill, None)
+                    n += 1
+            except Exception:
+                if strict:
+                    raise
+        return n
+
     def call_for(self, key: str, what: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)``: code that system `key`'s plugin handed over (a formula it
         declared, core.formulas), contained as that system's own methods are."""

@@ -11,6 +11,7 @@ import tomllib
 from fractions import Fraction as F
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from xsys.core import cache, dice
@@ -205,6 +206,25 @@ def test_stub_tables_are_read_back_without_computing(cache_home):
     stub = Stub()
     assert stub.tables() == STUB_TABLES
     assert stub.asked == []
+
+
+def test_a_table_another_process_wrote_meanwhile_is_read_not_computed_and_saving_keeps_it(cache_home):
+    # two processes' Stores of one file (two workers of `xsys serve`, forked with it read)
+    path = cache_home / "shared.tables"
+    first, second = cache.Store(path, "fp"), cache.Store(path, "fp")
+    assert first.get("chance a") is None and second.get("chance a") is None  # both read it: none yet
+    second.put("chance a", [(0, 1, 2)])
+    second.save()
+    assert first.get("chance a") == [(0, 1, 2)]  # a miss looks at the file again
+    first.put_result("pool 3", msgspec.Raw(msgspec.msgpack.encode([1, 2])))
+    second.put("chance b", [(1, 1, 3)])
+    second.save()
+    first.save()  # written after the second: what the second wrote meanwhile is kept
+    third = cache.Store(path, "fp")
+    assert third.get("chance a") == [(0, 1, 2)] and third.get("chance b") == [(1, 1, 3)]
+    assert msgspec.msgpack.decode(third.get_result("pool 3")) == [1, 2]
+    # another fingerprint (other sources) never takes them
+    assert cache.Store(path, "other").get("chance a") is None
 
 
 def test_off_writes_nothing(tmp_path, monkeypatch):

@@ -1013,7 +1013,10 @@ def test_xsys_serve_workers_are_conversion_processes_that_all_answer_and_stop_to
     import http.client
 
     xsys = Path(sys.executable).parent / "xsys"
-    p = subprocess.Popen([str(xsys), "serve", "--port", "0", "--workers", "2"], stderr=subprocess.PIPE, text=True)
+    # the front and its pool (with two workers and more the default is the pre-fork server,
+    # tests/test_serve_prefork.py)
+    p = subprocess.Popen([str(xsys), "serve", "--port", "0", "--workers", "2"], stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "XSYS_SERVE_PREFORK": "0"})
     try:
         line = p.stderr.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/ \(2 conversion processes and one for quick requests;", line)
