@@ -16,7 +16,10 @@ from typing import Any, Sequence
 
 import msgspec
 
+from .catalog import strip_entry
+from .errors import InputError
 from .model import Armor
+from .units import Energy
 
 
 def extras(armor: Armor, back: Armor) -> dict[str, Any]:
@@ -41,10 +44,55 @@ def restore(armor: Armor, covers: Sequence[str] | None, deflection: int | None) 
     return msgspec.structs.replace(armor, **changes) if changes else armor
 
 
+def read(cat: Any, name: str, catalog_id: str | None, points: int | None, ladder: Any, rule: str, col: Any,
+         path: str, covers: Sequence[str] | None = None, deflection: int | None = None,
+         field: str = "rating") -> Armor:
+    """An armor line that rates a piece by points on the system's armor ladder and may name a
+    catalog item, as the neutral armor, one way for every system: the catalog item (its
+    ``catalog_id``, an unknown one refused; else the item its name is), whose points here win
+    over stated ones, the difference reported as ``rounded``; else the joules its points stand
+    for on `ladder`, reported as ``assumed``; a line with neither is refused. With what the line
+    states of where the piece sits and its deflection (:func:`restore`)."""
+    entry = cat.find_armor(name, catalog_id, path=f"{path}.catalog")
+    if entry is not None:
+        arm: Armor = msgspec.structs.replace(strip_entry(entry), name=name)  # type: ignore[assignment]
+        derived = ladder.native(float(arm.stops))
+        if points is not None and points != derived:
+            col.loss("rounded", f"{path}.{field}", f"{field} {points}: {entry.id} is {derived} here", rule)
+    elif points is None:
+        raise InputError(f"armor needs a {field} or a catalog item", path=path,
+                         expected=f"{field}: <points> or catalog: <id>", found=repr(name))
+    else:
+        arm = Armor(name=name, stops=Energy(ladder.step_of(ladder.nearest_native(points)).rep))
+        col.loss("assumed", f"{path}.{field}", f"{field} {points} read as stopping {arm.stops}", rule)
+    return restore(arm, covers, deflection)
+
+
+def write(cat: Any, armor: Armor, ladder: Any, rule: str, col: Any, path: str, system: str) -> dict[str, Any]:
+    """What a points-rated armor line (as :func:`read` reads it) writes for neutral `armor`:
+    ``points`` by `ladder`, its ``catalog`` id, and ``covers`` / ``deflection`` only where the
+    line would not give them back without them (:func:`extras`; a deflection kept so is
+    reported, ``kept-verbatim``: no such armor value here)."""
+    entry = cat.armor.get(armor.catalog) if armor.catalog else None
+    out: dict[str, Any] = {"points": ladder.native(float(armor.stops)), "catalog": entry.id if entry else None}
+    out.update(extras(armor, read(cat, armor.name, out["catalog"], out["points"], ladder, rule, _Quiet(), path)))
+    if "deflection" in out:
+        col.loss("kept-verbatim", f"{path}.deflection", deflection_note(armor, system), rule)
+    return out
+
+
+class _Quiet:
+    """A collector for reading a line back only to compare it: what it reports is not this
+    conversion's."""
+
+    def loss(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
 def deflection_note(armor: Armor, system: str) -> str:
     """The loss line of a system that has no deflection and carries it on the line."""
     return (f"{armor.name}: deflection {armor.deflection} (how readily it turns a blow aside; GURPS 3e PD) is "
             f"no {system} armor value; kept on the armor line for the way back")
 
 
-__all__ = ["extras", "restore", "deflection_note"]
+__all__ = ["extras", "restore", "read", "write", "deflection_note"]

@@ -9,7 +9,7 @@ import tomllib
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Callable, Literal, NamedTuple
 
 import msgspec
 
@@ -236,6 +236,31 @@ class Catalog:
         if named is not None and KIND_OF.get(named) == stated:
             return named
         return stated
+
+    def weapon_line(self, name: str, catalog_id: str | None, stated: str, line_of: Callable[[Weapon], str],
+                    stated_class: str, energy_of: Callable[[str], Energy], rule: str, col: Any, path: str,
+                    field: str = "damage") -> Weapon:
+        """A system's weapon line (a name, a class it states by a range category or a skill, a
+        damage rating) as the neutral weapon, one way for every system: its catalog weapon (its
+        ``catalog_id``, an unknown one refused at ``<path>.catalog``; else the weapon its name
+        is), whose own line in the system (`line_of`) wins over the stated one, the difference
+        reported as ``rounded``; else a weapon of the class the name says within
+        `stated_class` (:meth:`weapon_class_named`) and of the muzzle energy `energy_of(class)`
+        reads the rating as, reported as ``assumed``. Either way under the line's name."""
+        if catalog_id and catalog_id not in self.weapons:
+            raise InputError("unknown catalog weapon", path=f"{path}.catalog",
+                             expected="a weapon id from `xsys catalog weapon`", found=repr(catalog_id))
+        entry = self.weapons[catalog_id] if catalog_id else self.find_weapon(name)
+        if entry is not None:
+            w: Weapon = msgspec.structs.replace(strip_entry(entry), name=name)  # type: ignore[assignment]
+            if line_of(w) != stated:
+                col.loss("rounded", f"{path}.{field}", f"{stated}: {entry.id} does {line_of(w)} here", rule)
+            return w
+        cls = self.weapon_class_named(name, stated_class)
+        energy = energy_of(cls)
+        col.loss("assumed", f"{path}.{field}", f"{stated} read as {energy} muzzle energy", rule)
+        return Weapon(name=name, weapon_class=cls, muzzle_energy=energy,  # type: ignore[arg-type]
+                      sights="none" if cls == "thrown" else "iron")
 
     def shot_weapon(self, name: str, catalog_id: str | None, skill: str | None) -> tuple[Weapon | None, str | None]:
         """What a native shot's weapon field names, one answer for every system: its catalog

@@ -11,6 +11,7 @@ adult-population percentile, skills by equated competence (core.equating), the s
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from fractions import Fraction
@@ -26,6 +27,8 @@ from .ladder import Ladder, Source, Step
 from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon
 from .sheet import Sheet
 from . import sheet as _sheet
+from .shotsheet import ShotSheet
+from . import shotsheet as _shotsheet
 from .trace import Check, Collector, Modifier, Result
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
@@ -63,6 +66,18 @@ def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
     return npc_from_neutral
 
 
+@dataclasses.dataclass(frozen=True)
+class SkillLevels:
+    """What a system's rules publish about skill levels, when one set holds for every skill:
+    every level a stat block may write (lowest first), the untrained adult's level (None: a
+    skill with no battery keeps its unmodified roll's chance) and the published tiers
+    (core.equating.Tier, five, lowest first)."""
+
+    levels: tuple[Any, ...]
+    untrained: float | None = None
+    tiers: tuple[equating.Tier, ...] = ()
+
+
 class System:
     """Base of every game system. Class attributes describe it; methods convert."""
 
@@ -88,6 +103,9 @@ class System:
     # (weapon_to_neutral ... extra_from_neutral) only for what is the system's own. None: the
     # system writes both conversions itself.
     sheet: ClassVar[Sheet | None] = None
+    # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
+    # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
+    shot_sheet: ClassVar[ShotSheet | None] = None
     # Set by the registry on every instance: who provides it ("xsys-coc7 1.0 (plugin coc7)"),
     # for messages that name a plugin.
     xsys_plugin: str = ""
@@ -109,6 +127,7 @@ class System:
             if callable(fn):
                 setattr(cls, name, memo.method(fn, typed))
         _sheet.check(cls)  # a sheet naming a field its stat block lacks fails here, not mid-conversion
+        _shotsheet.check(cls)
         fn = cls.__dict__.get("npc_from_neutral")
         if fn is not None:
             cls.npc_from_neutral = _planned(fn)  # type: ignore[method-assign]
@@ -211,6 +230,10 @@ class System:
     characteristic_scale: ClassVar[str] = ""
     characteristic_factor: ClassVar[int] = 1
     characteristic_rule: ClassVar[str] = ""
+    # One set of levels for every skill, declared (SkillLevels: the levels, the untrained one,
+    # the published tiers): the defaults of skill_levels, untrained_level and tiers read it. None:
+    # the system answers those itself (per skill).
+    levels: ClassVar["SkillLevels | None"] = None
 
     def toughness_of(self, stated: int | None, derived: int, col: Collector) -> float | None:
         """The neutral toughness of a sheet's stated hit points (None: as the rule derives them)."""
@@ -237,7 +260,10 @@ class System:
         return health
 
     def skill_levels(self, skill: str) -> Sequence[Any]:
-        """The native levels of `skill`, lowest first (every value a stat block may hold)."""
+        """The native levels of `skill`, lowest first (every value a stat block may hold).
+        Default: the declared ``levels``."""
+        if self.levels is not None:
+            return self.levels.levels
         raise NotImplementedError(f"{self.key}: skill_levels")
 
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
@@ -331,8 +357,9 @@ class System:
         """The level of `skill` an untrained adult of median attributes has (its default: GURPS
         Stealth DX-5 = 5, nWoD 0 dots). With the system's ``tiers`` it links a skill with no
         battery on the published competence scale (core.equating.standing_score); None (the
-        default): such a skill keeps the chance of its unmodified roll (``roll_chance``)."""
-        return None
+        default, unless ``levels`` declares one): such a skill keeps the chance of its unmodified
+        roll (``roll_chance``)."""
+        return self.levels.untrained if self.levels is not None else None
 
     def attribute_levels(self, skill: str, context: Mapping[str, Any] | None = None) -> float:
         """How many levels of `skill` the NPC's own attribute in ``context`` adds over the median
@@ -341,8 +368,9 @@ class System:
 
     def tiers(self, skill: str) -> tuple[equating.Tier, ...]:
         """The system's published competence tiers for firearm `skill`, lowest first (empty
-        when it publishes none). Equated conversions are checked against them."""
-        return ()
+        when it publishes none; default: the declared ``levels``' tiers). Equated conversions
+        are checked against them."""
+        return self.levels.tiers if self.levels is not None else ()
 
     def competence_rule(self, skill: str) -> str:
         """The rule ID a skill's levels are read by (its check's rule)."""
@@ -370,9 +398,22 @@ class System:
                                {**ctx, "@key": firearm_skill_for(shot.weapon.weapon_class)})
         return self.check_at(shot, skill, level, ctx, extra)
 
+    def rule_register(self) -> Mapping[str, Mapping[str, Any]]:
+        """The system's rule register: rule ID -> ``{text, source}`` and, optionally, ``where``
+        (the place in the rule text or public source that states it), typically the ``[rule]``
+        table of the plugin's TOML. Default: none. The defaults of ``rule_ids``, ``rule_notes``
+        and ``rule_source`` read it."""
+        return {}
+
+    def rule_source(self, rule: str) -> str:
+        """``seed`` or ``assumed``: what the register says of `rule` (not in it: ``assumed``)."""
+        entry = self.rule_register().get(rule)
+        return str(entry.get("source") or "assumed") if entry else "assumed"
+
     def rule_ids(self) -> set[str]:
-        """Every rule ID the system implements (for the coverage tests and docs)."""
-        ids: set[str] = set()
+        """Every rule ID the system implements (for the coverage tests and docs): its ladders'
+        rules and its register's."""
+        ids: set[str] = set(self.rule_register())
         for lad in self.ladders().values():
             ids |= lad.rules()
         return ids
@@ -389,8 +430,10 @@ class System:
         title, text, source, the table it lives in, its rows), for ``xsys rules``. The command
         also reads every ladder step's rule and source and the rule tables of the plugin's
         README.md; this adds what only the plugin's own data holds (a rule register, a table
-        of maneuvers). Default: nothing."""
-        return {}
+        of maneuvers). Default: the rule register's entries."""
+        return {rid: RuleNote(text=str(e.get("text", "")) + (f" ({e['where']})" if e.get("where") else ""),
+                              source=str(e.get("source") or ""), tables=("tables.toml [rule]",))
+                for rid, e in self.rule_register().items() if isinstance(e, Mapping)}
 
     def check_native(self, shot: Any, extra: Sequence[Modifier] = ()) -> Check:
         """The system's own check of its native shot, with everything the native document says
@@ -470,9 +513,15 @@ class System:
         return npc
 
     def shot_to_neutral(self, shot: Any) -> Result[Shot]:
+        """A native shot as the neutral one: by the declared ``shot_sheet``, else required."""
+        if self.shot_sheet is not None:
+            return _shotsheet.shot_to_neutral(self, shot)
         raise NotImplementedError(f"{self.key}: shot_to_neutral")
 
     def shot_from_neutral(self, shot: Shot) -> Result[Any]:
+        """The neutral shot as a native one: by the declared ``shot_sheet``, else required."""
+        if self.shot_sheet is not None:
+            return _shotsheet.shot_from_neutral(self, shot)
         raise NotImplementedError(f"{self.key}: shot_from_neutral")
 
     # ---- shared helpers for subclasses -------------------------------------------------

@@ -265,7 +265,7 @@ def test_tiers_and_the_standard_adult():
 def test_every_rule_is_assumed_with_its_srd_section():
     rules = cep.tables()["rule"]
     assert SYS.rule_ids() == set(rules)
-    assert all(r["source"] == "assumed" and r["srd"] and r["text"] for r in rules.values())
+    assert all(r["source"] == "assumed" and r["where"] and r["text"] for r in rules.values())
     readme = (PLUGIN / "README.md").read_text()
     assert all(f"`{k}`" in readme or k.removeprefix("cepheus") in readme for k in rules)
 

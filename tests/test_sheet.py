@@ -34,6 +34,31 @@ def test_a_sheet_naming_a_field_the_stat_block_lacks_is_refused_when_the_class_i
             sheet = Sheet(carried=("Sanity", "Luck"), carried_type=_Carried)
 
 
+class _Shot(msgspec.Struct, kw_only=True):
+    weapon: str = ""
+    skill: int = 0
+    distance: float = 0.0
+    cover: str = "none"
+
+
+def test_a_shot_sheet_naming_a_field_the_shot_lacks_is_refused_when_the_class_is_defined():
+    from xsys.core.shotsheet import ShotSheet
+
+    with pytest.raises(TypeError, match=r"Toy\.shot_sheet names fields its shot_type has not: name, shooter, "
+                                        r"target, light"):
+        class Toy(System):  # noqa: F841
+            key = "toy"
+            shot_type = _Shot
+            shot_sheet = ShotSheet(cover=("cover", "cover"), light=("light", "light"))
+
+    class Fine(System):
+        key = "fine"
+        shot_type = _Shot
+        shot_sheet = ShotSheet(name="", shooter="", target="", cover=("cover", "cover"))
+
+    assert Fine.shot_sheet.cover == ("cover", "cover")
+
+
 def test_carried_fields_need_the_struct_they_are_taken_back_through():
     with pytest.raises(TypeError, match="carries Sanity but names no carried_type"):
         class Toy(System):  # noqa: F841

@@ -1,5 +1,5 @@
-"""The formulas of coc's rules (coc-ja.*) for ``xsys rules coc RULE-ID --NAME VALUE``, and what
-the rule register of tables.toml says about each rule (:class:`xsys.core.formulas.RuleNote`).
+"""The formulas of coc's rules (coc-ja.*) for ``xsys rules coc RULE-ID --NAME VALUE`` (what the
+rule register of tables.toml says about each rule is the core's: ``System.rule_register``).
 
 :data:`FORMULAS` holds the formulas of the rules a variant keeps with coc's tables (coc-zh does):
 :func:`formulas_of` gives a system those of them whose rules it has (:meth:`CocSystem.rule_ids`),
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from xsys.core.formulas import Formula, Formulas, RuleNote, formula_error, option, param
+from xsys.core.formulas import Formula, Formulas, formula_error, option, param
 
 from . import rules
 
@@ -276,13 +276,3 @@ def formulas_of(system: Any, extra: Sequence[Formula] = ()) -> tuple[Formula, ..
     covers): coc's formulas of coc-ja.* rules for coc and for a variant that keeps them."""
     ids = system.rule_ids()
     return tuple(f for f in (*FORMULAS, *extra) if f.rule in ids or (f.covers and set(f.covers) <= ids))
-
-
-def register_notes(tables: Mapping[str, Any]) -> dict[str, RuleNote]:
-    """The rule register of a tables.toml (``[rule]``: id -> {text, source}) as rule notes."""
-    register = tables.get("rule") if isinstance(tables, Mapping) else None
-    if not isinstance(register, Mapping):
-        return {}
-    return {rid: RuleNote(text=str(entry.get("text", "")), source=str(entry.get("source") or ""),
-                          tables=("tables.toml [rule]",))
-            for rid, entry in register.items() if isinstance(entry, Mapping)}

@@ -22,7 +22,7 @@ import msgspec
 
 from xsys.core import armorline, cache, carried, dice
 from xsys.core.catalog import say_grenade, strip_entry
-from xsys.core.formulas import Formula, RuleNote
+from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import (
     Armor,
@@ -182,9 +182,10 @@ class CocSystem(System):
         """The ladders of tables.toml."""
         return dict(_tables_ladders())
 
-    def rule_source(self, rule: str) -> str:
-        entry = self.tables()["rule"].get(rule)
-        return entry["source"] if entry else "assumed"
+    def rule_register(self) -> Mapping[str, Mapping[str, Any]]:
+        """``[rule]`` of tables.toml: text and source of each rule ID (rule_ids, rule_notes and
+        rule_source read it)."""
+        return self.tables()["rule"]
 
     def text_layout(self) -> Any:
         """Plain-text stat blocks: the Call of Cthulhu block (text.py): English, Japanese and Chinese, 5th/6th and 7th edition."""
@@ -201,11 +202,6 @@ class CocSystem(System):
         out["encumbrance.example"] = rules.encumbrance_ladder(11, 13)
         return out
 
-    def rule_ids(self) -> set[str]:
-        ids = super().rule_ids()
-        ids |= set(self.tables()["rule"])
-        return ids
-
     def formulas(self) -> Sequence[Formula]:
         """``xsys rules`` formulas of the coc-ja.* rules (formulas.py), those of them whose rules
         this system has: a variant keeping coc's tables keeps them, a system built on this class
@@ -213,12 +209,6 @@ class CocSystem(System):
         from .formulas import armor_table, formulas_of
 
         return formulas_of(self, (armor_table("coc-ja.armor.table"),))
-
-    def rule_notes(self) -> dict[str, RuleNote]:
-        """The rule register of tables.toml (``[rule]``: text and source of each rule ID)."""
-        from .formulas import register_notes
-
-        return register_notes(self.tables())
 
     # ==== armor list (replaceable) =====================================================
     def armor_path(self) -> Any:
