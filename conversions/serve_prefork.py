@@ -270,13 +270,16 @@ class Worker:
                     adopt = True
                 else:
                     ready.append(key.data)
-            # a connection is taken only on a turn with no request of this process's own to
-            # answer: a process about to convert leaves new connections to the others
-            if not ready:
-                if adopt:
-                    self._adopt()
-                elif accept:
-                    self._accept()
+            # connections are taken on a turn with no request of this process's own to answer
+            # (a process about to convert leaves new connections to the others) and, when every
+            # process has requests to answer (the server saturated), by one holding no more than
+            # the processes' average: every waiting one up to that share, else a connection would
+            # wait in the kernel's queue for as long as the others keep their processes busy
+            if not ready and adopt:
+                self._adopt()
+            elif accept:
+                while self._accept(fair=bool(ready)):
+                    pass
             for c in ready:
                 if c.sock.fileno() < 0 or c.handed:
                     continue
@@ -323,15 +326,19 @@ class Worker:
         self.sel.register(sock, selectors.EVENT_READ, c)
         self._count_open()
 
-    def _accept(self) -> None:
+    def _accept(self, fair: bool = False) -> bool:
+        """Take one waiting connection; True if another may be taken on this turn (with `fair`,
+        while this process holds no more connections than the processes' average)."""
+        if fair and len(self.conns) * self.slots.n > self.slots.open_total():
+            return False
         try:
             sock, _ = self.listener.accept()
-        except BlockingIOError:  # another worker took it
-            return
+        except BlockingIOError:  # another worker took it, or none waits
+            return False
         except OSError as exc:
             if exc.errno in (errno.EMFILE, errno.ENFILE):
                 time.sleep(0.05)
-            return
+            return False
         if self.slots.open_total() >= self.cap and not self._close_an_idle_one():
             self.slots.count(self.index, "refused")
             sock.setblocking(False)
@@ -343,8 +350,9 @@ class Worker:
             except OSError:
                 pass
             sock.close()
-            return
+            return False
         self._add(sock)
+        return fair
 
     def _close_an_idle_one(self) -> bool:
         now = time.monotonic()
