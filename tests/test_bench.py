@@ -46,7 +46,9 @@ def _results(**over):
          "warm_odds": {"slowest_seconds": 0.0009, "slowest": "x", "over_goal": [], "shots": 38},
          "progress": {"terminal_shows_rate": True, "silent_when_not_a_terminal": True},
          "build_tables": {"seconds": 0.05, "tables": 203, "seconds_without_disk_cache": None,
-                          "seconds_again_in_process": 0.0005}}
+                          "seconds_again_in_process": 0.0005},
+         "serve": {"workers": 2, "ratio": 0.86, "ratio_range": [0.8, 0.92], "cpu_ratio": 0.97, "errors": 0,
+                   "wrong_answers": 0, "per_s": {"pooled": 165.0}, "fairness_max_ms": 20.0}}
     r.update(over)
     return r
 
@@ -54,11 +56,16 @@ def _results(**over):
 def test_every_goal_of_the_issue_is_judged():
     r = _results()
     g = bench.goals(r)
-    assert len(g) == 8 and all(x["met"] for x in g)
+    assert len(g) == 9 and all(x["met"] for x in g)
     r = _results(cold_convert={"ratio": 1.6, "seconds": 0.5, "floor_seconds": 0.3})
     r["goals"] = bench.goals(r)
     text = bench.report(r)
-    assert "[not met] cold xsys convert" in text and text.count("[met]") == 7
+    assert "[not met] cold xsys convert" in text and text.count("[met]") == 8
+    assert "[met] xsys serve --workers 2: served conversions a second / (in process x 2), paired rounds: 0.86 " \
+           "(rounds 0.80-0.92; CPU 0.97); errors 0, wrong answers 0" in text
+    for bad in ({"ratio": 0.7}, {"errors": 3}, {"wrong_answers": 1}):
+        r = _results(serve={**_results()["serve"], **bad})
+        assert not [x for x in bench.goals(r) if x["what"].startswith("xsys serve")][0]["met"], bad
     assert "streamed output / input: 3.00x = converted NPCs 0.80x + loss report 2.00x + remembered source 0.12x" \
         in text
 
