@@ -164,6 +164,21 @@ def test_a_coc_sheet_prints_the_damage_bonus_its_melee_lines_add():
     assert "1d3+db" in text
 
 
+@pytest.mark.parametrize("strength,size,db,build", [(52, 65, "0", 0), (80, 75, "+1D4", 1), (40, 40, "-1", -1),
+                                                     (30, 30, "-2", -2), (95, 90, "+1D6", 2)])
+def test_a_coc7_sheet_prints_the_damage_bonus_and_build_of_its_own_table(strength, size, db, build):
+    """coc7.derived: STR + SIZ 117 is damage bonus 0 and Build 0 in 7th edition (it was printed
+    +6d6, coc's 3-18 table read on 7th-edition values); 155 +1D4 / 1, 80 -1 / -1, 60 -2 / -2,
+    185 +1D6 / 2."""
+    from xsys.conversions import api, markdown
+
+    npc = {"system": "coc7", "kind": "npc", "name": "Tester", "STR": strength, "CON": 50, "SIZ": size, "DEX": 50,
+           "APP": 50, "INT": 50, "POW": 50, "EDU": 50}
+    text = markdown.render(api.convert(npc, "coc7", fresh=True))
+    assert f"**DB** {db} (coc7.derived) · **Build** {build} (coc7.derived)" in text, text.splitlines()[:4]
+    assert "coc-ja.damage-bonus" not in text
+
+
 def test_a_coc_armor_table_says_what_a_and_b_are():
     from xsys.conversions import api, markdown
 

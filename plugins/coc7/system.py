@@ -260,6 +260,16 @@ class Coc7System(CocSystem):
         c = context or {}
         return {"db": build_and_damage_bonus(int(c.get("STR") or 50) + int(c.get("SIZ") or 65))[1].lower()}
 
+    def sheet_derived(self, npc: Coc7Npc) -> dict[str, tuple[Any, str]]:
+        """What a 7th-edition sheet prints beside its fields: the damage bonus a '+DB' line adds
+        and Build, by STR + SIZ on 7th edition's own table (coc7.derived; coc's 3-18 table would
+        read STR 52 + SIZ 65 as +6D6), and HP by the rule where the sheet states none."""
+        build, db = build_and_damage_bonus(npc.STR + npc.SIZ)
+        out: dict[str, tuple[Any, str]] = {"DB": (db, "coc7.derived"), "Build": (build, "coc7.derived")}
+        if npc.HP is None:
+            out["HP"] = (npc.derived_HP, "coc7.derived")
+        return out
+
     def text_layout(self) -> Any:
         """Plain-text stat blocks: the Call of Cthulhu block of coc's layout, read as 7th edition
         (its own values) and written with 7th edition's weapon and armor fields."""
