@@ -12,6 +12,7 @@ back PD 2 after a trip through a system that has no such number. Each system ask
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 import msgspec
@@ -33,12 +34,34 @@ def extras(armor: Armor, back: Armor) -> dict[str, Any]:
     return out
 
 
-def restore(armor: Armor, covers: Sequence[str] | None, deflection: int | None) -> Armor:
+# Armor whose name says it is a helmet covers the head (assumed): a line that names no location
+# and no catalog item would otherwise be read as the neutral default, the torso, and a helmet there
+# stops bullets to the chest. English, Polish (hełm, kask), German (Helm, Stahlhelm), French
+# (casque), Spanish/Italian (casco), Portuguese (capacete), Russian (шлем), Japanese (ヘルメット,
+# 鉄帽, 鉄兜), Chinese (头盔/頭盔, 钢盔/鋼盔, 钢帽/鋼帽).
+HELMET_WORDS = re.compile(r"helmet|helm\b|hełm|\bkask(?:i|u|iem|ów|ach)?\b|casque|\bcasco\b|capacete|шлем|ヘルメット|"
+                          r"鉄帽|鉄兜|"
+                          r"头盔|頭盔|钢盔|鋼盔|钢帽|鋼帽", re.IGNORECASE)
+
+
+def says_helmet(name: str) -> bool:
+    """Whether an armor's name says it is a helmet (HELMET_WORDS)."""
+    return bool(HELMET_WORDS.search(name))
+
+
+def restore(armor: Armor, covers: Sequence[str] | None, deflection: int | None, col: Any = None, path: str = "",
+            rule: str = "") -> Armor:
     """`armor` (as a line's rating and catalog item give it) with what the line states of its
-    coverage and deflection."""
+    coverage and deflection; a line that states no coverage, of no catalog item, whose name
+    says it is a helmet, covers the head (HELMET_WORDS; said to `col`, ``assumed``, when given)."""
     changes: dict[str, Any] = {}
     if covers is not None and list(covers) != list(armor.covers):
         changes["covers"] = list(covers)
+    elif covers is None and armor.catalog is None and list(armor.covers) == ["torso"] and says_helmet(armor.name):
+        changes["covers"] = ["head"]
+        if col is not None:
+            col.loss("assumed", f"{path}.covers", f"{armor.name}: its name says a helmet, and the line names no "
+                     "location: it covers the head", rule)
     if deflection is not None and deflection != armor.deflection:
         changes["deflection"] = deflection
     return msgspec.structs.replace(armor, **changes) if changes else armor
@@ -65,7 +88,7 @@ def read(cat: Any, name: str, catalog_id: str | None, points: int | None, ladder
     else:
         arm = Armor(name=name, stops=Energy(ladder.step_of(ladder.nearest_native(points)).rep))
         col.loss("assumed", f"{path}.{field}", f"{field} {points} read as stopping {arm.stops}", rule)
-    return restore(arm, covers, deflection)
+    return restore(arm, covers, deflection, col, path, rule)
 
 
 def write(cat: Any, armor: Armor, ladder: Any, rule: str, col: Any, path: str, system: str) -> dict[str, Any]:
@@ -95,4 +118,4 @@ def deflection_note(armor: Armor, system: str) -> str:
             f"no {system} armor value; kept on the armor line for the way back")
 
 
-__all__ = ["extras", "restore", "read", "write", "deflection_note"]
+__all__ = ["extras", "restore", "read", "write", "deflection_note", "says_helmet", "HELMET_WORDS"]

@@ -59,3 +59,46 @@ def test_nwod_sheet_names_its_item_in_any_case():
            "armor": [{"name": "HEAVY KEVLAR VEST", "general": 1, "ballistic": 3}]}
     armor = api.convert(doc, "neutral").document.armor[0]
     assert float(armor.stops) == 1480.0  # the catalog item's, not the chart rating's joules
+
+
+HELMETS = {
+    "coc": {"system": "coc", "kind": "npc", "name": "Guard", "STR": 12, "CON": 12, "SIZ": 12, "DEX": 12, "APP": 10,
+            "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40}, "armor": [{"name": "Steel helmet", "A": 5, "B": 2}]},
+    "coc-zh": {"system": "coc-zh", "kind": "npc", "name": "Guard", "STR": 12, "CON": 12, "SIZ": 12, "DEX": 12, "APP": 10,
+               "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40}, "armor": [{"name": "钢盔", "points": 5}]},
+    "nwod": {"system": "nwod", "kind": "npc", "name": "Guard", "Dexterity": 3, "skills": {"Firearms": 2},
+             "armor": [{"name": "Kevlar helmet", "general": 1, "ballistic": 2}]},
+    "pl-trudnosc": {"system": "pl-trudnosc", "kind": "npc", "imię": "Strażnik",
+                    "pancerz": [{"nazwa": "Hełm wz. 31", "punkty": 3}]},
+}
+
+
+@pytest.mark.parametrize("system", sorted(HELMETS))
+def test_a_helmet_line_that_names_no_location_covers_the_head_in_every_system(system):
+    """A line named a helmet ('Hełm wz. 31', '钢盔', 'Steel helmet') with no catalog item and no
+    location was read as the neutral default, the torso: it stopped bullets to the chest and a
+    GURPS sheet reported its torso coverage dropped. One reading for every system
+    (core.armorline.says_helmet): it covers the head, said as assumed."""
+    conv = api.convert(HELMETS[system], "neutral", fresh=True)
+    (armor,) = conv.document.armor
+    assert list(armor.covers) == ["head"], armor
+    assert [x for x in conv.losses if x.kind == "assumed" and "covers the head" in x.message]
+    there = api.convert(HELMETS[system], "gurps", fresh=True)
+    assert not [x for x in there.losses if "covers" in x.path and "dropped" in x.message], \
+        [x.render() for x in there.losses]
+    back = api.convert(_plain(there.document), system, fresh=True)
+    assert list(api.convert(_plain(back.document), "neutral", fresh=True).document.armor[0].covers) == ["head"]
+
+
+def _plain(doc):
+    from xsys.core import codec
+
+    p = codec.to_builtins(doc)
+    p.pop("xsys", None)
+    return api.from_plain(p)
+
+
+def test_a_body_armor_line_stays_on_the_torso():
+    conv = api.convert({"system": "pl-trudnosc", "kind": "npc", "imię": "Strażnik",
+                        "pancerz": [{"nazwa": "Kamizelka", "punkty": 3}]}, "neutral", fresh=True)
+    assert list(conv.document.armor[0].covers) == ["torso"]

@@ -117,12 +117,15 @@ KOWALSKI = ROOT / "fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml"
 
 
 def test_polish_helmet_is_written_on_the_head():
-    """Hełm wz. 31 (pl-trudnosc, 3 points -> 350 J -> DR 7) was written on the torso."""
+    """Hełm wz. 31 (pl-trudnosc, 3 points -> 350 J -> DR 7) was written on the torso. The Polish
+    line is now read as covering the head (its name says a helmet: core.armorline.says_helmet),
+    said once where it is read, so GURPS writes the head with nothing more to say."""
     conv = api.convert(KOWALSKI, "gurps", fresh=True)
     (helmet,) = conv.document.armor
-    assert (helmet.name, helmet.DR, helmet.locations) == ("Hełm wz. 31", 7, ["head"])
-    said = [x for x in conv.losses if x.rule == "gurps.hit-location"]
-    assert len(said) == 1 and said[0].kind == "assumed" and "covering the head" in said[0].message
+    assert (helmet.name, helmet.DR, helmet.PD, helmet.locations) == ("Hełm wz. 31", 7, 3, ["head"])
+    said = [x for x in conv.losses if "covers the head" in x.message]
+    assert len(said) == 1 and said[0].kind == "assumed" and said[0].rule == "pl.armor"
+    assert not [x for x in conv.losses if x.rule == "gurps.hit-location"]
 
 
 @pytest.mark.parametrize("name", ["Steel helmet", "Hełm wz. 31", "kask policyjny", "Stahlhelm M35", "casque Adrian",

@@ -956,7 +956,7 @@ class CocSystem(System):
                 col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
                          lad.step_of(A).rule)
             out = Armor(name=a.name, stops=Energy(lad.neutral(A)))
-        return armorline.restore(out, a.covers, a.deflection)
+        return armorline.restore(out, a.covers, a.deflection, col, path, "coc-ja.armor.table")
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
         A, B, step = self.armor_value(armor)

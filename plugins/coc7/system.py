@@ -42,6 +42,7 @@ from xsys.core.model import (
     Shot,
     Target,
     Weapon,
+    capacity_of,
     generic_weapon,
     melee_class_of,
 )
@@ -243,6 +244,8 @@ class Coc7System(CocSystem):
     standard_health: ClassVar[float] = 11.5
     health_rule: ClassVar[str] = "coc7.derived"
     health_formula: ClassVar[str] = "(CON + SIZ) / 10"
+    # the 7th-edition rulebook gives ranges and movement in yards: its sheets show lengths so
+    length_unit: ClassVar[str] = "yd"
     skill_rule: ClassVar[str] = "coc7.skills"
     # coc7.conversion.6e: earlier editions' characteristics x5 (Chaosium); skills keep their %
     characteristic_scale: ClassVar[str] = "call-of-cthulhu"
@@ -383,7 +386,7 @@ class Coc7System(CocSystem):
         return Coc7Weapon(
             name=weapon.name, skill=cls["skill"], damage=self.damage_of(weapon),
             base_range=parse(row.get("base_range", cls["base_range"]), Length),
-            uses_per_round=row.get("uses_per_round", cls["uses_per_round"]), capacity=weapon.capacity,
+            uses_per_round=row.get("uses_per_round", cls["uses_per_round"]), capacity=capacity_of(weapon)[0],
             malfunction=row.get("malfunction", cls["malfunction"]), sights=weapon.sights, catalog=weapon.catalog,
             muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
         )
@@ -856,15 +859,18 @@ class Coc7System(CocSystem):
                 cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
             else:
                 cw = self.weapon_defaults(w)
+                yards = f"{round(cw.base_range.to('yd'), 1):g} yd"  # as the 7th-edition table prints it
                 col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
-                         f"{cw.damage}, base range {cw.base_range}", rules=["coc7.weapons"], source="assumed")
+                         f"{cw.damage}, base range {yards}", rules=["coc7.weapons"], source="assumed")
                 # what the line says beside its damage is the 7e table's, not the source's own
                 # (a 6th-edition line's base range and STR do not cross): said, as every system does
                 row = "[weapon.%s]" % w.catalog if w.catalog in self.tables()["weapon"] else \
                     f"[weapon_class.{w.weapon_class}]"
-                col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {cw.base_range}, "
+                usual = f"; capacity {cw.capacity}, the usual {w.weapon_class}'s: no source states it" \
+                    if capacity_of(w)[1] else ""
+                col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
                          f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
-                         f"damage {cw.damage} (coc7.damage)", "coc7.weapons")
+                         f"damage {cw.damage} (coc7.damage){usual}", "coc7.weapons")
             weapons.append(cw)
         stored_a = native.get("armor", [])
         armor = []

@@ -305,7 +305,7 @@ class CocZhSystem(CocSystem):
             ids, note = self._compare((A, step), parent().armor_value(out))
             col.step(path, f"{a.name}: armor {a.points}", f"stops {float(out.stops):g} J", None, rules=ids,
                      source=step.source, note=note)
-        return armorline.restore(out, a.covers, a.deflection)
+        return armorline.restore(out, a.covers, a.deflection, col, path, "coc-zh.armor.table")
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocZhArmor:
         A, _, step = self.armor_value(armor)

@@ -20,8 +20,9 @@ from typing import Any, Mapping, Sequence
 import msgspec
 
 from xsys.core import cache, carried, dice
+from xsys.core.armorline import says_helmet
 from xsys.core.catalog import say_grenade, strip_entry
-from xsys.core.model import generic_weapon
+from xsys.core.model import capacity_of, generic_weapon
 from xsys.core.dice import RollUnderBands, roll_under
 from xsys.core.errors import InputError
 from xsys.core.formulas import Formula, RuleNote
@@ -51,13 +52,16 @@ def _damage_origin(basis: Any) -> str:
     return f", damage at its own {basis.energy:g} J: no catalog weapon or cartridge says more (gurps.damage)"
 
 
-def _shots(weapon: Weapon) -> int:
-    """The Shots a GURPS line writes: the capacity the source states, else its catalog weapon's
-    (0: neither says; a GURPS line then states none)."""
+def _shots(weapon: Weapon) -> tuple[int, bool]:
+    """The Shots a GURPS line writes: the capacity the source states, else its catalog weapon's,
+    else the usual one of its class (core.model.USUAL_CAPACITY, assumed: a revolver 6, never 0);
+    and whether it is that usual one."""
     if weapon.capacity:
-        return int(weapon.capacity)
+        return int(weapon.capacity), False
     entry = _basis(weapon).entry
-    return int(entry.capacity) if entry is not None else 0
+    if entry is not None and entry.capacity:
+        return int(entry.capacity), False
+    return capacity_of(weapon)
 
 
 def _basis(weapon: Weapon):
@@ -377,20 +381,8 @@ ARMOR_LOCATIONS = {"head": "head", "skull": "head", "face": "face", "eye": "face
                    "throat": "neck", "torso": "torso", "vitals": "vitals", "groin": "groin",
                    "arm": "arms", "arms": "arms", "hand": "hands", "hands": "hands", "leg": "legs",
                    "legs": "legs", "foot": "feet", "feet": "feet"}
-# gurps.hit-location (assumed reading): armor whose name says it is a helmet covers the head.
-# A source that names no location leaves the neutral model's default, the torso; a helmet there
-# would stop bullets to the chest. English, Polish (hełm, kask), German (Helm, Stahlhelm),
-# French (casque), Spanish/Italian (casco), Portuguese (capacete), Russian (шлем), Japanese
-# (ヘルメット, 鉄帽, 鉄兜), Chinese (头盔/頭盔, 钢盔/鋼盔, 钢帽/鋼帽).
-HELMET_WORDS = re.compile(r"helmet|helm\b|hełm|\bkask(?:i|u|iem|ów|ach)?\b|casque|\bcasco\b|capacete|шлем|ヘルメット|"
-                          r"鉄帽|鉄兜|"
-                          r"头盔|頭盔|钢盔|鋼盔|钢帽|鋼帽", re.IGNORECASE)
-
-
-def says_helmet(name: str) -> bool:
-    """Whether an armor's name says it is a helmet (HELMET_WORDS)."""
-    return bool(HELMET_WORDS.search(name))
-
+# gurps.hit-location (assumed reading): armor whose name says it is a helmet covers the head
+# (xsys.core.armorline.says_helmet, one reading for every system).
 
 # gurps.pd (assumed, README "PD"): the passive defense of armor no source rates, by kind: 3e's
 # modern body armour PD 2, a helmet's hard shell 3, a garment's leather or cloth 1, hide 0. A piece
@@ -404,7 +396,7 @@ def passive_defense(a: Armor) -> tuple[int, str | None]:
     PD, its catalog item's); else assumed by kind, with the reason (None: stated)."""
     if a.deflection is not None:
         return int(a.deflection), None
-    if a.kind == "helmet" or armor_covers(a)[1]:
+    if a.kind == "helmet" or says_helmet(a.name):
         return PD_BY_KIND["helmet"], "a helmet's hard shell"
     if a.kind in PD_BY_KIND:
         return PD_BY_KIND[a.kind], f"a {a.kind}"
@@ -1368,8 +1360,9 @@ class Gurps(System):
             kept = blob.get("weapons", {}).get(w.name)
             if kept is not None:
                 line = msgspec.convert(kept, GurpsWeapon)
-                if not line.Shots and _shots(w):  # a line that stated none: its catalog weapon's
-                    line = msgspec.structs.replace(line, Shots=_shots(w))
+                shots, usual = _shots(w)
+                if not line.Shots and shots and not usual:  # a line that stated none: its catalog weapon's
+                    line = msgspec.structs.replace(line, Shots=shots)
                 weapons.append(line)
             else:
                 weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
@@ -1560,10 +1553,12 @@ class Gurps(System):
 
     def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
         s = self.weapon_stats(w)
+        shots, usual = _shots(w)
         col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
-                 f"ST {s.ST}) from {s.origin}", "gurps.weapon-stats")
+                 f"ST {s.ST}) from {s.origin}" + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source "
+                                                   "states its capacity" if usual else ""), "gurps.weapon-stats")
         return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
-                           Shots=_shots(w), ST=s.ST, catalog=w.catalog)
+                           Shots=shots, ST=s.ST, catalog=w.catalog)
 
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog

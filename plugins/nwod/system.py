@@ -1249,7 +1249,7 @@ class NwodSystem(System):
             if col is not None and col.tracing:
                 col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
                          rules=["nwod.armor"], source="assumed")
-        return armorline.restore(out, a.covers, a.deflection)
+        return armorline.restore(out, a.covers, a.deflection, col, path, "nwod.armor")
 
     def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
         """general/ballistic by the joules stopped (nwod.armor), with the coverage and deflection the

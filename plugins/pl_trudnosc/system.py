@@ -1102,11 +1102,12 @@ class PlTrudnosc(System):
             if a.punkty is not None and a.punkty != derived:
                 col.loss("rounded", f"{path}.punkty", f"punkty {a.punkty} replaced by {derived}, from the "
                          f"catalog item's {arm.stops}", "pl.armor")
-            return armorline.restore(arm, a.osłania, a.odbicie)  # type: ignore[arg-type]
+            return armorline.restore(arm, a.osłania, a.odbicie, col, path, "pl.armor")  # type: ignore[arg-type]
         step = lad.step_of(a.punkty)
         col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
                  "(assumed points scale)", "pl.armor")
-        return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie)
+        return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie, col, path,
+                                 "pl.armor")
 
     def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
         entry = catalog().armor.get(a.catalog) if a.catalog else None
