@@ -804,7 +804,9 @@ class LossAudit:
                 out.append(self._placed(Loss.of(kind, g.path, loss.message, loss.rule or g.rule, system=loss.system)))
                 taken.add(i)
         out.extend(self._placed(g) for i, g in enumerate(kept) if i not in taken)
-        return out
+        # two losses placed on one source path can become the same line (a native skill that
+        # covers two neutral skills, both from one source skill): said once
+        return list(dict.fromkeys(out))
 
     def _locate(self, loss: Loss, prefix: str) -> tuple[str, bool]:
         """Where a plugin's loss is in the source: its path, or, for a skill the target calls

@@ -433,3 +433,16 @@ def test_odds_report_memory_does_not_grow_with_the_number_of_shots():
     big, big_size = peak(480)
     assert big_size > 7 * small_size
     assert big < 2 * small + 2_000_000, (small, big)  # the report as a whole would be 8 times as large
+
+
+@pytest.mark.parametrize("source", ["fixtures/coc7/npcs/silas_crane.yaml", "fixtures/gurps/npcs/soldier.yaml"])
+def test_no_loss_line_is_said_twice(source):
+    """coc7 Firearms (Rifle/Shotgun) -> nWoD Firearms: 'Firearms covers rifle, shotgun, smg at
+    levels ...; the best (3) is kept' was said twice at the same path (the native skill covers
+    two neutral skills, both from one source skill). Every line of every report is said once."""
+    root = Path(__file__).resolve().parent.parent
+    for target in api.default_registry().keys():
+        conv = api.convert(root / source, target, fresh=True, trace=False)
+        lines = [(x.kind, x.path, x.message, x.rule) for x in conv.losses]
+        twice = sorted({x for x in lines if lines.count(x) > 1})
+        assert not twice, (target, twice)
