@@ -189,7 +189,7 @@ class Collector:
     when nobody will read the trace: :meth:`step` then records nothing, and callers may
     skip building the texts they would pass to it."""
 
-    __slots__ = ("losses", "trace", "system", "tracing", "sheet", "_said")
+    __slots__ = ("losses", "trace", "system", "tracing", "sheet")
 
     def __init__(self, system: str = ""):
         self.sheet: dict[str, Any] = {}
@@ -197,15 +197,9 @@ class Collector:
         self.trace: list[TraceEntry] = []
         self.system = system
         self.tracing = _TRACING.get()
-        self._said: set[Loss] = set()
 
     def loss(self, kind: LossKind, path: str, message: str, rule: str = "") -> None:
-        """Report a loss; the same line (kind, path, message, rule) is said once (a skill that
-        covers two neutral skills merged into one reached the same line twice)."""
-        item = Loss.of(kind, path, message, rule, self.system)
-        if item not in self._said:
-            self._said.add(item)
-            self.losses.append(item)
+        self.losses.append(Loss.of(kind, path, message, rule, self.system))
 
     def carried(self, path: str, what: str, rule: str = "") -> None:
         """One wording, in every system, for what a sheet states that no neutral field holds
