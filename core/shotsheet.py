@@ -76,10 +76,12 @@ def check(system: type) -> None:
 
 
 def _word(system: "System", ladder: str, label: str, path: str) -> float:
-    for step in system.ladders()[ladder].steps:
+    steps = system.ladders()[ladder].steps
+    for step in steps:
         if step.label == label:
             return float(step.rep)
-    raise InputError("not a word of this system", path=path, found=repr(label))
+    raise InputError(f"not a word of {system.key}'s {ladder} table", path=path,
+                     expected=", ".join(repr(st.label) for st in steps), found=repr(label))
 
 
 def _get(s: Any, name: str, default: Any = None) -> Any:
