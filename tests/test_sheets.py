@@ -177,6 +177,9 @@ def test_a_coc7_sheet_prints_the_damage_bonus_and_build_of_its_own_table(strengt
     text = markdown.render(api.convert(npc, "coc7", fresh=True))
     assert f"**DB** {db} (coc7.derived) · **Build** {build} (coc7.derived)" in text, text.splitlines()[:4]
     assert "coc-ja.damage-bonus" not in text
+    # a sheet that states no HP, MP or MOV shows the rule's (HP (50 + SIZ) / 10, MP POW / 5)
+    assert f"**HP** {(50 + size) // 10} (coc7.derived)" in text and "**MP** 10 (coc7.derived)" in text
+    assert "**MOV** " in text
 
 
 def test_a_coc_armor_table_says_what_a_and_b_are():
