@@ -26,6 +26,9 @@ SHEETS = {
     "pl-trudnosc": ({"system": "pl-trudnosc", "kind": "npc", "imię": "Strażnik",
                      "pancerz": [{"nazwa": "Kamizelka", "punkty": 3, "katalog": "no-such-vest"}]},
                     "$.pancerz[0].katalog"),
+    "coc7": ({"system": "coc7", "kind": "npc", "name": "Guard", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60, "APP": 50,
+              "INT": 60, "POW": 50, "EDU": 60, "skills": {"Firearms (Handgun)": 40},
+              "armor": [{"name": "Vest", "armor": 8, "catalog": "no-such-vest"}]}, "$.armor[0].catalog"),
 }
 
 
@@ -66,6 +69,9 @@ HELMETS = {
             "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40}, "armor": [{"name": "Steel helmet", "A": 5, "B": 2}]},
     "coc-zh": {"system": "coc-zh", "kind": "npc", "name": "Guard", "STR": 12, "CON": 12, "SIZ": 12, "DEX": 12, "APP": 10,
                "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40}, "armor": [{"name": "钢盔", "points": 5}]},
+    "coc7": {"system": "coc7", "kind": "npc", "name": "Guard", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60, "APP": 50,
+             "INT": 60, "POW": 50, "EDU": 60, "skills": {"Firearms (Handgun)": 40},
+             "armor": [{"name": "Brodie helmet", "armor": 4}]},
     "nwod": {"system": "nwod", "kind": "npc", "name": "Guard", "Dexterity": 3, "skills": {"Firearms": 2},
              "armor": [{"name": "Kevlar helmet", "general": 1, "ballistic": 2}]},
     "pl-trudnosc": {"system": "pl-trudnosc", "kind": "npc", "imię": "Strażnik",

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import carried, dice
+from xsys.core import armorline, carried, dice
 from xsys.core.catalog import strip_entry
 from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
@@ -729,26 +729,25 @@ class Coc7System(CocSystem):
     # ==== armor =============================================================================
     def armor_to_neutral(self, a: Coc7Armor, col: Collector | None = None,  # type: ignore[override]
                          path: str = "$") -> Armor:
-        """Armor as what it physically is: the catalog item it names (``catalog`` id or
-        name), else the joules it stops, else the joules of its armor row."""
+        """Armor as what it physically is: the catalog item it names (Catalog.find_armor: its
+        ``catalog`` id, an unknown one refused, else its name), else the joules it stops, else
+        the joules of its armor row; a helmet by its name on the head (core.armorline.restore)."""
         from xsys.core.registry import catalog
 
-        cat = catalog()
-        entry = cat.armor.get(a.catalog) if a.catalog else None
-        if entry is None:
-            low = a.name.strip().lower()
-            entry = next((x for x in cat.armor.values() if x.name.lower() == low or x.id == a.name), None)
+        entry = catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
-            return msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
-        if a.stops is not None:
-            return Armor(name=a.name, stops=a.stops)
-        lad = self.armor_ladders()["armor.worn"]
-        points = a.armor if lad.has_native(a.armor) else lad.nearest_native(a.armor)
-        if col is not None:
-            col.loss("assumed", f"{path}.armor", f"armor {a.name!r} not in the catalog; stops read from "
-                     f"{points} points", "coc7.armor")
-        return Armor(name=a.name, stops=Energy(lad.neutral(points)))
+            out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
+        elif a.stops is not None:
+            out = Armor(name=a.name, stops=a.stops)
+        else:
+            lad = self.armor_ladders()["armor.worn"]
+            points = a.armor if lad.has_native(a.armor) else lad.nearest_native(a.armor)
+            if col is not None:
+                col.loss("assumed", f"{path}.armor", f"armor {a.name!r} not in the catalog; stops read from "
+                         f"{points} points", "coc7.armor")
+            out = Armor(name=a.name, stops=Energy(lad.neutral(points)))
+        return armorline.restore(out, None, None, col, path, "coc7.armor")
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None,  # type: ignore[override]
                            path: str = "$") -> Coc7Armor:
