@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import types
 import weakref
@@ -25,7 +26,7 @@ from .guard import guard, native_fields
 from .model import Combatant, Shot
 from .registry import PLUGIN_FAULTS
 from .system import System
-from .trace import Loss, tracing
+from .trace import Loss, and_list, tracing
 from .units import _Quantity
 from .vocab import KIND_OF, SKILLS as NEUTRAL_SKILLS
 
@@ -805,8 +806,10 @@ class LossAudit:
                 taken.add(i)
         out.extend(self._placed(g) for i, g in enumerate(kept) if i not in taken)
         # two losses placed on one source path can become the same line (a native skill that
-        # covers two neutral skills, both from one source skill): said once
-        return list(dict.fromkeys(out))
+        # covers two neutral skills, both from one source skill): said once; and lines that say
+        # one thing of several parts of one source line (nWoD Athletics: no skill for athletics,
+        # climb, swim, jump) become one line
+        return merge_alike(list(dict.fromkeys(out)))
 
     def _locate(self, loss: Loss, prefix: str) -> tuple[str, bool]:
         """Where a plugin's loss is in the source: its path, or, for a skill the target calls
@@ -819,6 +822,8 @@ class LossAudit:
         # the neutral skills a loss about skill levels names: "<skill> competence ..." (clamped,
         # rounded) or "<native> covers <skill>, <skill> at levels ..." (merged)
         named = re.findall(r"\b([a-z_]+) competence\b", loss.message)
+        for listed in re.findall(r"the source's ([a-z_, ]+) competence\b", loss.message):  # clamped, several
+            named += re.findall(r"[a-z_]+", listed.replace(" and ", ", "))
         if " covers " in loss.message:
             named += re.findall(r"[a-z_]+", loss.message.split(" covers ", 1)[1].split(" at levels", 1)[0])
         for word in named:
@@ -850,6 +855,83 @@ class LossAudit:
     def _placed(self, loss: Loss) -> Loss:
         where, _ = self.resolve(loss.path)
         return loss if where == loss.path else msgspec.structs.replace(loss, path=where)
+
+
+_BOUNDARY = " .,:;"
+_UNITS = {"J", "m", "mm", "cm", "km", "kg", "g", "s", "m/s", "yd", "ft", "lx", "lux", "%", "HP"}
+
+
+def _slots(messages: Sequence[str]) -> str | None:
+    """Messages of as many words that differ in one or two places (``no size in the source;
+    SIZ set ...`` / ``no education in the source; EDU set ...``): one message with every
+    message's word in each place (``no size and education in the source; SIZ and EDU set``)."""
+    words = [m.split(" ") for m in messages]
+    if len({len(w) for w in words}) != 1:
+        return None
+    places = [i for i in range(len(words[0])) if len({w[i] for w in words}) > 1]
+    if not 1 <= len(places) <= 2:
+        return None
+    out = list(words[0])
+    for i in places:
+        ends = ",;:)"
+        cut = [(w[i].rstrip(ends), w[i][len(w[i].rstrip(ends)):]) for w in words]
+        if len({c[1] for c in cut}) != 1:
+            return None  # the words differ in their punctuation: no list reads right
+        out[i] = and_list(list(dict.fromkeys(c[0] for c in cut))) + cut[0][1]
+    return " ".join(out)
+
+
+def _unquoted(text: str) -> str:
+    return re.sub(r"'[^']*'|\"[^\"]*\"|\([^()]*\)", "", text)
+
+
+def _frame(messages: Sequence[str]) -> tuple[str, str] | None:
+    """The words every message starts and ends with, each cut at a word's edge, when together
+    they are most of the shortest message and what each message has between them is one
+    part (no clause of its own: a '; ' outside quotes)."""
+    head = os.path.commonprefix(list(messages))
+    while head and head[-1] not in _BOUNDARY:
+        head = head[:-1]
+    tails = [m[len(head):] for m in messages]
+    tail = os.path.commonprefix([t[::-1] for t in tails])[::-1]
+    # cut at a word's edge, never between a number and its unit ("880 J" / "405 J")
+    while tail and (tail[0] not in " :;)" or tail[0] == " " and tail[1:].split(" ", 1)[0] in _UNITS
+                    and any(m[len(m) - len(tail) - 1].isdigit() for m in messages)):
+        tail = tail[1:]
+    if any(len(t) <= len(tail) for t in tails):
+        return None
+    if len(head) + len(tail) < 0.4 * min(len(m) for m in messages):
+        return None
+    if any("; " in _unquoted(t[:len(t) - len(tail)]) for t in tails):
+        return None
+    return head, tail
+
+
+def merge_alike(losses: Sequence[Loss]) -> list[Loss]:
+    """Losses of one kind, rule and severity at one source path whose messages say the same
+    thing of different parts (``has no skill for climb`` / ``for swim``; ``armor[0].kind ...:
+    no place for it`` / ``armor[0].mass ...``): one line naming every part, in order. Lines
+    that share no frame stay apart."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, x in enumerate(losses):
+        groups.setdefault((x.path, x.kind, x.level, x.rule, x.system), []).append(i)
+    merged: dict[int, Loss] = {}  # the first line of a group -> the group's one line
+    gone: set[int] = set()
+    for idx in groups.values():
+        if len(idx) < 2:
+            continue
+        messages = [losses[i].message for i in idx]
+        message = None
+        if (frame := _frame(messages)) is not None:
+            head, tail = frame
+            parts = [m[len(head):len(m) - len(tail)] for m in messages]
+            message = head + and_list(parts) + tail.replace(" for it ", " for them ")
+        else:
+            message = _slots(messages)
+        if message is not None:
+            merged[idx[0]] = msgspec.structs.replace(losses[idx[0]], message=message)
+            gone.update(idx[1:])
+    return [merged.get(i, x) for i, x in enumerate(losses) if i not in gone]
 
 
 def _fill_defaults(obj: Any, plain: Any) -> None:
@@ -964,8 +1046,7 @@ def _at_rule(audit: LossAudit, tokens: list[Any], field: str) -> bool:
     return not found
 
 
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+_and = and_list
 
 
 def inside(path: str, prefix: str) -> bool:

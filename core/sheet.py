@@ -27,7 +27,7 @@ import msgspec
 
 from . import carried, codec
 from .model import Combatant, MeleeWeapon
-from .trace import Collector, Result
+from .trace import Collector, Result, and_list
 
 if TYPE_CHECKING:
     from .system import System
@@ -189,10 +189,13 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     if sheet.unstated_level is not None:
         levels = {k: v for k, v in levels.items() if v > sheet.unstated_level}
     levels.update({k: v for k, v in own.get("skills", {}).items() if k not in levels})
-    if sheet.foreign_native:
-        for other in combatant.native:
-            if other != system.key:
-                col.loss("unsupported-field", f"$.native.{other}", f"details kept for {other} have no place here")
+    others = [o for o in combatant.native if o != system.key] if sheet.foreign_native else []
+    if others:  # one line for them all (a coc-zh sheet keeps its parent coc's view too)
+        col.loss("unsupported-field", f"$.native.{others[0]}",
+                 f"the {and_list(others)} sheet{'s' if len(others) > 1 else ''} as "
+                 f"{'they were' if len(others) > 1 else 'it was'}, kept for an exact trip back, "
+                 f"{'have' if len(others) > 1 else 'has'} no place in a {system.key} sheet: a trip back converts "
+                 f"these numbers afresh (what has no line here is carried at carried.{others[0]})")
     wpath = f"$.{sheet.weapons}"
     weapons = [system.weapon_from_neutral(w, col, f"{wpath}[{i}]", kept=mine) for i, w in enumerate(combatant.weapons)]
     weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col)

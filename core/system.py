@@ -29,7 +29,7 @@ from .sheet import Sheet
 from . import sheet as _sheet
 from .shotsheet import ShotSheet
 from . import shotsheet as _shotsheet
-from .trace import Check, Collector, Modifier, Result
+from .trace import Check, Collector, Modifier, Result, and_list
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
 if TYPE_CHECKING:
@@ -653,11 +653,16 @@ class System:
                          f"{', '.join(f'{k} {st.native}' for k, st in found)}; the best ({best.native}) is kept",
                          best.rule)
             out[native] = best.native
+            # one line per native skill and competence: a broad source skill clamped on every
+            # battery it covers (nWoD Firearms on rifle, shotgun, smg ...) is said once
+            beyond: dict[tuple[str, str, str], list[str]] = {}
             for k, v, end, rep in _beyond_ends(self, native, ctx, best.native, [k for k, _ in found], chances):
+                beyond.setdefault((f"{v:.3f}", end, f"{rep:.3f}"), []).append(k)
+            for (v_, end, rep_), ks in beyond.items():
                 col.loss("clamped", f"{path}.{native}",
-                         f"the source's {k} competence {v:.3f} lies {'above' if end == 'top' else 'below'} anything "
-                         f"{native} can express: clamped to its {'highest' if end == 'top' else 'lowest'} level, "
-                         f"{native} {best.native} ({k} competence {rep:.3f})", best.rule)
+                         f"the source's {and_list(ks)} competence {v_} lies {'above' if end == 'top' else 'below'} "
+                         f"anything {native} can express: clamped to its {'highest' if end == 'top' else 'lowest'} "
+                         f"level, {native} {best.native} (competence {rep_})", best.rule)
             if col.tracing:
                 col.step(f"{path}.{native}", None, ", ".join(f"{k} competence {chances[k]:.3f}" for k, _ in found),
                          f"{native} {best.native} (competence {best.rep:.3f})", rules=[best.rule],

@@ -8,7 +8,7 @@ import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
-from typing import Any, Generic, Iterator, Literal, TypeVar
+from typing import Any, Generic, Iterator, Literal, Sequence, TypeVar
 
 import msgspec
 
@@ -239,6 +239,12 @@ def _with_sheet(combatant: Any, sheet: dict[str, Any]) -> Any:
         block["skills"] = {**carry, **(block.get("skills") or {})}
         fields["carried"] = blocks
     return msgspec.structs.replace(combatant, **fields) if fields else combatant
+
+
+def and_list(words: Sequence[str]) -> str:
+    """Words as a reader lists them: ``a``, ``a and b``, ``a, b and c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def fraction_text(p: Fraction) -> str:

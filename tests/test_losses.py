@@ -279,7 +279,7 @@ def test_cli_restoring_never_bypasses_strict(tmp_path):
     # rules have no skill for is carried, an info line, not a loss --strict stops on)
     p3 = tmp_path / "p3.yaml"
     r = run("convert", c2, "--to", "pl-trudnosc", "--strict", "-o", p3)
-    assert r.returncode == 1 and not p3.exists() and "details kept for coc have no place here" in r.stderr, r.stderr
+    assert r.returncode == 1 and not p3.exists() and "the coc sheet as it was, kept for an exact trip back, has no place in a pl-trudnosc sheet" in r.stderr, r.stderr
     r = run("convert", c2, "--to", "gurps", "-o", g3)
     out = yaml.safe_load(g3.read_text())
     # GURPS has no Off-hand Shooting: carried in its carried block, and said so

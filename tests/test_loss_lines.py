@@ -1,0 +1,87 @@
+"""One source line, one report line: losses that say the same thing of several parts of one
+source line (nWoD Athletics has no Polish skill for athletics, climb, swim or jump; one armor's
+six fields have no place in a Polish sheet; Firearms clamped on every battery it covers) are
+reported once, naming every part (core.audit.merge_alike, core.system.skills_from_neutral)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xsys.conversions import api, documents
+from xsys.core.audit import merge_alike
+from xsys.core.trace import Loss
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _losses(path: str, to: str) -> list[Loss]:
+    f = ROOT / path
+    return list(api.convert(api.from_plain(documents.read_plain(f), str(f)), to, trace=False, fresh=True).losses)
+
+
+def _at(losses: list[Loss], path: str, kind: str) -> list[Loss]:
+    return [x for x in losses if x.path == path and x.kind == kind]
+
+
+def test_a_broad_nwod_skill_is_one_line_on_a_polish_sheet():
+    losses = _losses("fixtures/nwod/npcs/swat-officer.yaml", "pl-trudnosc")
+    athletics = _at(losses, "$.skills.Athletics", "unsupported-field")
+    assert len(athletics) == 1, [x.message for x in athletics]
+    assert "no skill for athletics" in athletics[0].message
+    assert athletics[0].message.endswith(", climb, swim and jump")
+    clamped = _at(losses, "$.skills.Firearms", "clamped")
+    assert len(clamped) == 1, [x.message for x in clamped]
+    assert "the source's rifle, shotgun, smg and machine_gun competence 0.816 lies above" in clamped[0].message
+    assert "Broń długa 5 (competence 0.765)" in clamped[0].message and clamped[0].rule == "pl.shoot"
+
+
+def test_one_armor_fields_that_have_no_place_are_one_line():
+    losses = _losses("fixtures/nwod/npcs/swat-officer.yaml", "pl-trudnosc")
+    armor = [x for x in losses if x.path == "$.armor" and x.kind == "unsupported-field"]
+    assert len(armor) == 1, [x.message for x in armor]
+    m = armor[0].message
+    assert m.startswith("armor[0].kind 'plate-carrier', nij_level 'III', material ")
+    assert "thickness 0.034 m, mass 13 kg and note " in m and "no place for them in a pl-trudnosc stat block" in m
+
+
+def test_the_sheets_a_chinese_npc_remembers_are_one_line():
+    losses = _losses("fixtures/coc-zh/npcs/inspector_chen.yaml", "pl-trudnosc")
+    kept = [x for x in losses if "kept for an exact trip back" in x.message]
+    assert len(kept) == 1, [x.message for x in kept]
+    assert kept[0].message.startswith("the coc-zh and coc sheets as they were, kept for an exact trip back, have no "
+                                      "place in a pl-trudnosc sheet")
+
+
+def _loss(path: str, message: str, kind: str = "unsupported-field") -> Loss:
+    return Loss.of(kind, path, message, "x.rule")
+
+
+def test_merging_needs_one_path_one_kind_and_a_shared_frame():
+    lines = [
+        _loss("$.skills.A", "P has no skill for climb"),
+        _loss("$.skills.B", "P has no skill for swim"),  # another path: apart
+        _loss("$.skills.A", "P has no skill for swim"),
+        _loss("$.skills.A", "P has no skill for jump", kind="clamped"),  # another kind: apart
+        _loss("$.skills.A", "a different sentence altogether about the same skill"),  # no frame: apart
+    ]
+    out = merge_alike(lines)  # A's three lines share no frame: nothing merges, nothing moves
+    assert out == lines
+    together = merge_alike([lines[0], lines[1], lines[2], lines[3], _loss("$.skills.A", "P has no skill for jump")])
+    assert [(x.path, x.message) for x in together] == [
+        ("$.skills.A", "P has no skill for climb, swim and jump"), ("$.skills.B", "P has no skill for swim"),
+        ("$.skills.A", "P has no skill for jump")]  # in place of the group's first line; the clamped one apart
+
+
+def test_a_frame_must_be_most_of_the_line_and_cut_at_a_word():
+    short = [_loss("$.a", "Rifle 100 written"), _loss("$.a", "Range 50 dropped")]
+    assert merge_alike(short) == short  # "R" is no frame
+    fields = merge_alike([_loss("$.a", "a[0].kind 'x': no place for it in Y; dropped"),
+                          _loss("$.a", "a[0].mass 13 kg: no place for it in Y; dropped")])
+    assert [x.message for x in fields] == ["a[0].kind 'x' and mass 13 kg: no place for them in Y; dropped"]
+
+
+def test_a_number_keeps_its_unit():
+    out = merge_alike([_loss("$.w", "weapons[0].energy 880 J reads back as 911 J from a pl-trudnosc stat block"),
+                       _loss("$.w", "weapons[1].energy 405 J reads back as 400 J from a pl-trudnosc stat block")])
+    assert [x.message for x in out] == ["weapons[0].energy 880 J reads back as 911 J and weapons[1].energy 405 J "
+                                        "reads back as 400 J from a pl-trudnosc stat block"]
