@@ -45,6 +45,7 @@ from . import hookspecs
 from .containment import (DEFAULT_TIMEOUT, PluginExit, PluginHalt, PluginKeyboardInterrupt,  # noqa: F401
                           PluginTimeout, plugin_timeout, run)
 from .errors import InputError, PluginError, UnknownSystemError, XsysError
+from . import system as _system_module
 from .system import System
 
 if TYPE_CHECKING:  # imported when first used: a command that needs no catalog does not load it
@@ -1025,6 +1026,15 @@ def default_registry() -> Registry:
                     disabled=set(_split(os.environ.get("XSYS_DISABLE_PLUGINS", ""))),
                 )
     return _default
+
+
+def _installed(key: str) -> System | None:
+    """The process-wide registry's system of `key`, or None where none is installed."""
+    reg = default_registry()
+    return reg.system(key) if key in reg.keys() else None
+
+
+_system_module.installed_system = _installed  # the look-up core.system asks (skill_scale_checks)
 
 
 def set_default_registry(reg: Registry | None) -> None:

@@ -229,6 +229,13 @@ class System:
     # (``characteristics_on_scale``), instead of through the population percentiles.
     characteristic_scale: ClassVar[str] = ""
     characteristic_factor: ClassVar[int] = 1
+    # A system whose skill numbers are another system's, by its own rules' word (Call of
+    # Cthulhu 7th edition keeps 5th/6th edition's percentages: a skill converts unchanged),
+    # names that system: its skills are equated on that system's checks, so a GURPS Guns-16
+    # is one number in both editions, whichever way it comes. Its own checks still roll its
+    # shots. "": equated on its own checks.
+    skill_scale_checks: ClassVar[str] = ""
+    skill_scale_rule: ClassVar[str] = ""  # the rule ID that says so
     characteristic_rule: ClassVar[str] = ""
     # One set of levels for every skill, declared (SkillLevels: the levels, the untrained one,
     # the published tiers): the defaults of skill_levels, untrained_level and tiers read it. None:
@@ -326,6 +333,9 @@ class System:
         covers several neutral skills, ``context["@key"]`` (or ``"@class"``) names which one;
         the first is the default. Built once per (skill, neutral skill, context), cached on disk."""
         key = self._skill_key(skill, context)
+        shared = self._scale_ladder(skill, key, context)
+        if shared is not None:
+            return shared
         # a firearm skill's class, or a close-combat skill's reference weapon (core.melee)
         weapon_class = equating.battery_class(key)
         ctx = self.skill_context(skill, {k: v for k, v in (context or {}).items() if not k.startswith("@")})
@@ -344,6 +354,56 @@ class System:
                     f"{skill} ({key} on the published competence scale)" if scale else f"{skill} (unmodified roll)")
             lad = memo[memo_key] = equating.competence_ladder(what, list(self.skill_levels(skill)), scores, rule,
                                                               self.skill_source)
+        return lad
+
+    def scale_system(self) -> "System | None":
+        """The installed system whose checks equate this one's skills (``skill_scale_checks``),
+        or None: its own."""
+        if not self.skill_scale_checks or self.skill_scale_checks == self.key:
+            return None
+        memo = self.__dict__.setdefault("_scale_system", [])
+        if not memo:
+            memo.append(installed_system(self.skill_scale_checks))
+        return memo[0]
+
+    def _scale_rules(self) -> list[str]:
+        return [self.skill_scale_rule] if self.skill_scale_rule and self.scale_system() is not None else []
+
+    def _scale_note(self, key: str) -> str:
+        ref = self.scale_system()
+        if ref is None or not any(key in ks for ks in ref.skills().values()):
+            return ""
+        return (f"{self.name} writes {ref.name}'s percentages ({self.skill_scale_rule or 'skill_scale_checks'}): "
+                f"equated on {ref.key}'s checks; ")
+
+    def _scale_ladder(self, skill: str, key: str | None, context: Mapping[str, Any] | None) -> Ladder | None:
+        """`skill` equated on the checks of the system whose scale it writes (``scale_system``):
+        that system's skill for the same neutral skill, at the same characteristics (in its
+        units, where both name one ``characteristic_scale``), read at this system's levels."""
+        ref = self.scale_system()
+        if ref is None or key is None:
+            return None
+        theirs = [n for n, keys in ref.skills().items() if key in keys]
+        if not theirs:
+            return None
+        native = min(theirs, key=lambda n: len(ref.skills()[n]))  # coc Rifle for rifle, not a broad one
+        ctx = dict(context or {})
+        if self.characteristic_scale and self.characteristic_scale == ref.characteristic_scale:
+            ratio = self.characteristic_factor / ref.characteristic_factor
+            specs = self.characteristics()
+            ctx = {k: (v / ratio if k in specs and isinstance(v, (int, float)) and not isinstance(v, bool) else v)
+                   for k, v in ctx.items()}
+        ctx["@key"] = key
+        memo_key = (skill, key, tuple(sorted((k, repr(v)) for k, v in ctx.items())))
+        memo = self.__dict__.setdefault("_scale_ladders", {})
+        lad = memo.get(memo_key)
+        if lad is None:
+            theirs_lad = ref.skill_ladder(native, ctx)
+            levels = list(self.skill_levels(skill))
+            scores = [ref.competence(native, lv, ctx) for lv in levels]
+            lad = memo[memo_key] = equating.competence_ladder(
+                f"{skill} on {ref.name}'s checks of {native} (one skill scale: {self.skill_scale or ref.skill_scale})",
+                levels, scores, ref.competence_rule(native), theirs_lad.steps[0].source or self.skill_source)
         return lad
 
     def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
@@ -593,8 +653,8 @@ class System:
                 out[k] = max(out.get(k, 0.0), value)
                 if col.tracing:
                     col.step(f"{path}.{native}", f"{native} {level}", f"{k} competence {value:.3f}",
-                             rules=[lad.steps[0].rule], source=lad.steps[0].source,
-                             note=_battery_note(k))
+                             rules=[*self._scale_rules(), lad.steps[0].rule], source=lad.steps[0].source,
+                             note=self._scale_note(k) + _battery_note(k))
             sheet = col.sheet.setdefault("skills", {})
             sheet[native] = SheetSkill(system=self.key, level=level, covers=list(keys))
         self._narrow_twins(levels, src, col, path)
@@ -665,8 +725,8 @@ class System:
                          f"level, {native} {best.native} (competence {rep_})", best.rule)
             if col.tracing:
                 col.step(f"{path}.{native}", None, ", ".join(f"{k} competence {chances[k]:.3f}" for k, _ in found),
-                         f"{native} {best.native} (competence {best.rep:.3f})", rules=[best.rule],
-                         source=best.source, note=_battery_note(k_best))
+                         f"{native} {best.native} (competence {best.rep:.3f})", rules=[*self._scale_rules(), best.rule],
+                         source=best.source, note=self._scale_note(k_best) + _battery_note(k_best))
         covered = self.covered_skills()
         for k in chances:
             if k not in covered:
@@ -876,6 +936,15 @@ class System:
                                       f"the number passes through (equating their checks gives {levels[t]})")
                     levels[t] = level
         return levels
+
+
+def _no_registry(key: str) -> "System | None":
+    return None
+
+
+# The installed system of a key, for a system equated on another's checks (skill_scale_checks):
+# core.registry, which imports this module, sets it to its process-wide registry's look-up.
+installed_system: Callable[[str], "System | None"] = _no_registry
 
 
 def _beyond_ends(system: "System", native: str, ctx: Mapping[str, Any], written: Any, keys: Sequence[str],

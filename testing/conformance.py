@@ -224,7 +224,17 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                     lad = s.skill_ladder(name, ctx)
                     check_ladder(f"{key}.skill.{name}.{k}", lad)
                     levels = list(s.skill_levels(name))
-                    fresh = equating.level_scores(s, name, equating.battery_class(k), s.skill_context(name, None), k)
+                    ref = s.scale_system()  # equated on another system's checks (skill_scale_checks)
+                    theirs = [n for n, ks in ref.skills().items() if k in ks] if ref is not None else []
+                    if theirs:
+                        native = min(theirs, key=lambda n: len(ref.skills()[n]))
+                        own = list(ref.skill_levels(native))
+                        scores = dict(zip(own, equating.level_scores(ref, native, equating.battery_class(k),
+                                                                     ref.skill_context(native, None), k)))
+                        # a level the other system lacks reads as its nearest lower one
+                        fresh = [scores[max((x for x in own if x <= lv), default=own[0])] for lv in levels]
+                    else:
+                        fresh = equating.level_scores(s, name, equating.battery_class(k), s.skill_context(name, None), k)
                     by_level = dict(zip(levels, fresh))
                     for step in lad.steps:
                         assert math.isclose(by_level[step.native], step.at, rel_tol=1e-9, abs_tol=1e-9), (

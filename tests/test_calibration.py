@@ -113,10 +113,10 @@ def test_issue_examples():
 
 
 # Known ties, each with its measured levels (untrained .. master): the list only shrinks (a
-# tie that no longer happens fails the test, so it is taken off). coc7's expert 83 reads as a
-# 0.70 competence (its 7th-edition checks are easier than coc's at one number), where the Polish
-# top level 5 is nearer than 4: both its expert and its master are Polish 5 (docs/calibration.md).
-KNOWN_TIES = {("handgun", "coc7", "pl-trudnosc"): [0, 2, 3, 5, 5], ("rifle", "coc7", "pl-trudnosc"): [0, 2, 3, 5, 5]}
+# tie that no longer happens fails the test, so it is taken off). coc7's expert and master were
+# both Polish 5 while coc7 was equated on its own, easier checks; on coc's (skill_scale_checks)
+# no tie is left.
+KNOWN_TIES: dict[tuple[str, str, str], list[int]] = {}
 
 
 def test_tiers_stay_strictly_ordered(cells):
@@ -337,10 +337,10 @@ def _round_trip(a, b, level, cls="handgun"):
 PAIRS = [(a, b) for a in sorted(REG.keys()) for b in sorted(REG.keys()) if a != b]
 
 
-# coc7's master (95) reads as a 0.76 competence, beyond the top of coc, coc-zh (100), GURPS (17)
-# and the Polish 5: it is written at their top and comes back at 88-90, coc7's expert. A known
-# failure of the coc7 checks (easier than coc's at one number), kept strict so a fix is noticed.
-COC7_MASTER_BEYOND = {("coc7", b) for b in ("coc", "coc-zh", "gurps", "pl-trudnosc")}
+# coc7's master (95) read as a 0.76 competence on coc7's own checks, beyond the top of coc,
+# coc-zh, GURPS and the Polish 5. Its skills are now equated on coc's checks (one percentage in
+# both editions: coc7.conversion.6e, System.skill_scale_checks), and no pair is a known failure.
+COC7_MASTER_BEYOND: set[tuple[str, str]] = set()
 
 
 def _known(a: str, b: str) -> list:

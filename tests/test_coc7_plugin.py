@@ -27,6 +27,7 @@ from xsys.plugins.coc7 import d100  # noqa: E402
 from xsys.plugins.coc7.convert6 import from_6th_edition  # noqa: E402
 from xsys.plugins.coc7.model import Coc7Npc, Coc7Shot, build_and_damage_bonus  # noqa: E402
 from xsys.plugins.coc7.system import Coc7System, load_tables, mean_after_armor  # noqa: E402
+from xsys.plugins.coc.system import CocSystem  # noqa: E402
 
 from xsys.conversions import documents  # noqa: E402
 from xsys.core import dice, equating  # noqa: E402
@@ -141,7 +142,7 @@ FIREARM_SKILLS = {"Firearms (Handgun)": "handgun", "Firearms (Rifle/Shotgun)": "
 
 
 @pytest.mark.parametrize("skill", sorted(FIREARM_SKILLS))
-def test_firearm_levels_are_checked_by_7e_rules_and_equated(skill):
+def test_firearm_levels_are_checked_by_7e_rules_and_equated_on_cocs_checks(skill):
     cls = FIREARM_SKILLS[skill]
     assert list(SYS.skill_levels(skill)) == list(range(1, 100))
     # coc7.range: 10 m is within every class's base range and beyond point-blank, so a level's
@@ -149,14 +150,15 @@ def test_firearm_levels_are_checked_by_7e_rules_and_equated(skill):
     for level in (1, 25, 50, 99):
         assert SYS.check_at(_shot(cls, distance=10.0), skill, level).chance == Fraction(level, 100)
     # every level is its own step (none of 1-99 shares a battery score) and competence
-    # rises strictly with the level; a level's competence is its true score over every firearm
-    # class's battery (core.equating.firearm_score: one scale for every gun)
+    # rises strictly with the level; a level's competence is coc's for the same number
+    # (coc7.conversion.6e: skills keep their %; System.skill_scale_checks), its true score over
+    # every firearm class's battery on coc's checks (core.equating.firearm_score)
     ctx = {"@class": cls}
     assert SYS.skill_ladder(skill, ctx).natives == list(range(1, 100))
     comps = [SYS.competence(skill, lv, ctx) for lv in range(1, 100)]
     assert all(a < b for a, b in zip(comps, comps[1:]))
     expected = (0.5 if cls == "thrown"  # throwing is linked on the published tiers: CoC reads its own chart
-                else equating.firearm_score(SYS, 50))
+                else equating.firearm_score(CocSystem(), 50))
     assert comps[49] == pytest.approx(expected)
     assert all(SYS.level_for(skill, c, ctx) == lv for lv, c in zip(range(1, 100), comps))
     # 0% (critical 01 only, like 1%) and values above 99 read as the nearest level

@@ -70,16 +70,19 @@ def test_the_number_passes_through_and_the_trace_says_why():
     skills = _plain(conv.document)["skills"]
     assert skills["SMG"] == 55 and skills["Shotgun"] == 40  # Firearms (Submachine Gun) 55, (Rifle/Shotgun) 40
     assert _plain(conv.document)["STR"] == 14  # STR 70 / 5
-    notes = [t for t in conv.trace if t.path == "$.skills.SMG" and t.note and "one scale" in t.note]
-    assert notes and "equating their checks gives" in notes[0].note
+    # the editions write one percentage (coc7.conversion.6e): coc7's skills are equated on coc's
+    # checks, so the number needs no passing through, and the trace of the source says why
+    read = [t for t in conv.trace if t.path == "$.skills.Firearms (Submachine Gun)"]
+    assert read and "coc7.conversion.6e" in read[0].rules and "equated on coc's checks" in (read[0].note or "")
+    assert not [t for t in conv.trace if t.path == "$.skills.SMG" and "equating their checks gives" in (t.note or "")]
     # a 7th-edition value that is not a multiple of five: the nearest, reported as rounded
     doc = _plain(src.document)
     doc.update(system="coc7", kind="npc", STR=52)
     conv52 = api.convert(api.from_plain(doc), "coc")
     assert _plain(conv52.document)["STR"] == 10
     assert [(l.kind, l.rule) for l in conv52.losses if l.path == "$.STR"] == [("rounded", "coc-ja.characteristics")]
-    # where the editions' rules make the number a different chance, the read-back says so
-    assert any(l.path == "$.skills.Firearms (Submachine Gun)" and "reads back as" in l.message for l in conv.losses)
+    # one number, one competence in both editions: nothing reads back differently
+    assert not any(l.path == "$.skills.Firearms (Submachine Gun)" and "reads back as" in l.message for l in conv.losses)
 
 
 def test_an_edited_neutral_value_is_converted_not_passed_through():

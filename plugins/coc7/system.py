@@ -251,6 +251,10 @@ class Coc7System(CocSystem):
     characteristic_scale: ClassVar[str] = "call-of-cthulhu"
     characteristic_factor: ClassVar[int] = 5
     characteristic_rule: ClassVar[str] = "coc7.conversion.6e"
+    # ... and for that reason its skills are equated on coc's checks: a GURPS Guns-16 is the
+    # same percentage in both editions, direct or through coc (its own checks still roll shots)
+    skill_scale_checks: ClassVar[str] = "coc"
+    skill_scale_rule: ClassVar[str] = "coc7.conversion.6e"
     # its own carried block: a coc7 sheet skill carried through another system is read back on
     # coc7's ladders, not on coc's (whose namespace the parent class names)
     carried_namespaces: ClassVar[tuple[str, ...]] = ("coc7",)
