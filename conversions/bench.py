@@ -477,7 +477,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--json-out", default="bench-results.json", help="where to write the figures")
     ap.add_argument("--recorded", default=str(RECORDED),
                     help="the figures last recorded in the repository, which this run must not regress by more "
-                         f"than {REGRESSION:.0%} (default: docs/bench-recorded.json)")
+                         f"than {REGRESSION * 100:.0f}%% (default: docs/bench-recorded.json)")
     ap.add_argument("--record", action="store_true",
                     help="record this run's figures there (after reviewing them), for its mode (full or --quick)")
     args = ap.parse_args(argv)

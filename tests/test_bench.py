@@ -117,3 +117,14 @@ def test_the_recorded_figures_in_the_repository_are_readable_and_gated():
     assert set(book) <= {"full", "quick"} and "full" in book
     for mode in book.values():
         assert mode["figures"] and set(mode["figures"]) <= set(bench.GATED)
+
+
+def test_both_benchmarks_print_their_help():
+    """`--help` of the documented benchmark commands prints the usage (a '%' in a help text
+    made argparse fail with a traceback)."""
+    import subprocess
+    import sys
+
+    for mod in ("xsys.conversions.bench", "xsys.conversions.serve_bench"):
+        r = subprocess.run([sys.executable, "-m", mod, "--help"], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and "usage:" in r.stdout and not r.stderr, (mod, r.stderr[-500:])
