@@ -382,6 +382,20 @@ def _key_hook(x: Any) -> Any:
 _KEY_ENCODER = msgspec.msgpack.Encoder(enc_hook=_key_hook)
 
 
+def declared_characteristics(system: System) -> frozenset[str]:
+    """The neutral characteristics a system's stat block has a field for: its characteristics'
+    and its derived ones (GURPS Will, Per). Any other is written nowhere, whatever the NPC: the
+    audit says so without converting the NPC again to find out."""
+    found = _declared.get(system)
+    if found is None:
+        found = _declared[system] = frozenset(
+            [spec.neutral for spec in system.characteristics().values()] + list(system.derived_characteristics()))
+    return found
+
+
+_declared: "weakref.WeakKeyDictionary[System, frozenset[str]]" = weakref.WeakKeyDictionary()
+
+
 def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> bytes:
     """The item as the memo sees it: its fractional numbers (a field, or the values of a
     mapping of them: characteristics, skills) by their type alone, its name and notes left
@@ -600,6 +614,9 @@ class LossAudit:
         far = _far_values(d)
         if not far:
             return False
+        if what == "npc" and len(tokens) == 2 and tokens[0] == "characteristics" \
+                and tokens[1] not in declared_characteristics(system):
+            return False  # the system states no field for it (conformance kit: probed, it agrees)
         if not (WRITTEN_MEMO and getattr(system, "remember", True)):
             return self._try_written(system, what, neutral, tokens, far, d)
         try:

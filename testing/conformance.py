@@ -280,6 +280,24 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
             assert ids, f"{key} cites no rule IDs"
             assert all(isinstance(i, str) and i and " " not in i for i in ids)
 
+        def test_undeclared_characteristics_are_written_nowhere(self) -> None:
+            """A neutral characteristic that neither ``characteristics()`` nor
+            ``derived_characteristics()`` names has no field in the stat block: written at either
+            end of its range, it reads back as nothing. (The loss audit relies on this and does not
+            convert every NPC again to find out: core.audit.declared_characteristics.)"""
+            from xsys.core.audit import declared_characteristics
+            from xsys.core.model import Combatant
+            from xsys.core.vocab import CHARACTERISTICS
+
+            s = system()
+            for k in sorted(set(CHARACTERISTICS) - declared_characteristics(s)):
+                for value in (0.02, 0.5, 0.98):
+                    native = s.npc_from_neutral(Combatant(name="probe", characteristics={k: value})).value
+                    back = s.npc_to_neutral(native).value
+                    assert k not in back.characteristics, (
+                        f"{key} writes the neutral {k} ({value} reads back as {back.characteristics[k]}) but "
+                        "declares no characteristic for it: name it in characteristics() or derived_characteristics()")
+
         def test_npc_fixtures_round_trip(self) -> None:
             from xsys.conversions import documents
 
