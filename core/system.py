@@ -391,7 +391,10 @@ class System:
         if self.characteristic_scale and self.characteristic_scale == ref.characteristic_scale:
             ratio = self.characteristic_factor / ref.characteristic_factor
             specs = self.characteristics()
-            ctx = {k: (v / ratio if k in specs and isinstance(v, (int, float)) and not isinstance(v, bool) else v)
+            # a whole value stands for its nearest on the other scale (coc7 59 is coc 12), as
+            # characteristics_on_scale writes it
+            ctx = {k: ((math.floor(v / ratio + 0.5) if isinstance(v, int) else v / ratio)
+                       if k in specs and isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                    for k, v in ctx.items()}
         ctx["@key"] = key
         memo_key = (skill, key, tuple(sorted((k, repr(v)) for k, v in ctx.items())))

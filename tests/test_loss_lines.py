@@ -85,3 +85,4 @@ def test_a_number_keeps_its_unit():
                        _loss("$.w", "weapons[1].energy 405 J reads back as 400 J from a pl-trudnosc stat block")])
     assert [x.message for x in out] == ["weapons[0].energy 880 J reads back as 911 J and weapons[1].energy 405 J "
                                         "reads back as 400 J from a pl-trudnosc stat block"]
+

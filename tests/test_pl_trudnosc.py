@@ -446,3 +446,4 @@ def test_fixture_modifier_ids_are_known():
                 for n in c.notes:
                     for r in re.findall(r"\[(pl\.[\w.-]+)\]", n):
                         assert r in ids
+

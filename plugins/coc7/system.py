@@ -86,6 +86,17 @@ def load_ladders() -> dict[str, Ladder]:
     return ladders_from_data(load_tables(), str(TABLES))
 
 
+def _uses_per_round(of_class: str, fire_modes: Sequence[str]) -> str:
+    """coc7.weapons: a gun with no row of its own fires as its class does, and also as the
+    weapon fires: a rifle that fires bursts or full auto says so ("1 or full auto", the 7e
+    table's words for its automatic rifles), not the bolt-action rifle's "1"."""
+    if "auto" in fire_modes and "auto" not in of_class:
+        return f"{of_class} or full auto"
+    if "burst" in fire_modes and "burst" not in of_class and "auto" not in of_class:
+        return f"{of_class} or 3-round burst"
+    return of_class
+
+
 @lru_cache(maxsize=None)
 def cartridge_lines() -> dict[str, str]:
     """coc7.damage: the damage line of each cartridge, from the table's rows of the catalog
@@ -391,7 +402,8 @@ class Coc7System(CocSystem):
         return Coc7Weapon(
             name=weapon.name, skill=cls["skill"], damage=self.damage_of(weapon),
             base_range=parse(row.get("base_range", cls["base_range"]), Length),
-            uses_per_round=row.get("uses_per_round", cls["uses_per_round"]), capacity=capacity_of(weapon)[0],
+            uses_per_round=row.get("uses_per_round", _uses_per_round(cls["uses_per_round"], weapon.fire_modes)),
+            capacity=capacity_of(weapon)[0],
             malfunction=row.get("malfunction", cls["malfunction"]), sights=weapon.sights, catalog=weapon.catalog,
             muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
         )
@@ -433,8 +445,7 @@ class Coc7System(CocSystem):
                          f"the neutral weapon rolls {line}", "coc7.damage")
             return out
         cls = self.weapon_class_of(w)
-        auto = "auto" in w.uses_per_round
-        modes = ["semi", "auto"] if auto else ["semi"]
+        modes = ["semi"] + [m for m in ("burst", "auto") if m in w.uses_per_round.replace("full auto", "auto")]
         if w.muzzle_energy is not None:
             energy = float(w.muzzle_energy)
         else:
@@ -768,7 +779,9 @@ class Coc7System(CocSystem):
         chars = {k: getattr(npc, k) for k in self.characteristics()}
         neutral_chars = self.characteristics_to_neutral(chars, col, "$")
         mapped = self.skills()
-        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills")
+        # a Fighting skill is equated at the NPC's own STR + SIZ (its damage bonus), as coc's is
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
+                                        context=chars)
         native: dict[str, Any] = {}
 
         # what only Call of Cthulhu states (Sanity, Magic Points, Luck, skills no neutral key
@@ -830,7 +843,7 @@ class Coc7System(CocSystem):
         col = Collector(self.key)
         chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         chars = self.characteristics_on_scale(chars, combatant, col, "$")
-        skills = self.skills_from_neutral(combatant.skills, col, "$.skills")
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
         skills = self.levels_on_scale(skills, combatant, col, "$.skills")
         own = combatant.native.get(self.key)
         native = own or {}

@@ -64,6 +64,15 @@ def _shots(weapon: Weapon) -> tuple[int, bool]:
     return capacity_of(weapon)
 
 
+def _rof(of_class: str, weapon: Weapon) -> str:
+    """gurps.weapon-stats: a weapon with no line of its own fires at its class's RoF, unless it
+    fires full auto and its class does not (an automatic rifle is not a bolt-action rifle's
+    RoF 1): then rounds a second, its cyclic rate / 60 (10 where none is given), marked *."""
+    if "auto" in weapon.fire_modes and "*" not in of_class:
+        return f"{max(1, round(weapon.cyclic_rate / 60)) if weapon.cyclic_rate else 10}*"
+    return of_class
+
+
 def _basis(weapon: Weapon):
     """What decides a neutral weapon's GURPS line: its catalog weapon, else the cartridge its
     calibre or name states, else its own energy on its class's line (core.catalog.Catalog.weapon_basis)."""
@@ -794,7 +803,7 @@ class Gurps(System):
         code = self.damage_code(weapon)
         return WeaponStats(
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
-            RoF=per.get("RoF", cls.get("RoF", "1")), ST=per.get("ST", cls.get("ST")), source="assumed",
+            RoF=per.get("RoF", _rof(cls.get("RoF", "1"), weapon)), ST=per.get("ST", cls.get("ST")), source="assumed",
             origin=f"weapons.toml [{'weapon.' + basis.entry.id if per else 'class.' + weapon.weapon_class}]"
                    + _damage_origin(basis),
         )
