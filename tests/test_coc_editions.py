@@ -116,3 +116,24 @@ def test_a_carried_skill_the_other_edition_writes_is_not_said_to_be_inexpressibl
     assert "written on the coc sheet as it is" in said and "not expressible" not in said
     (said,) = [l.message for l in api.convert(src, "gurps", fresh=True).losses if l.path == "$.skills.Intimidate"]
     assert "not expressible in gurps" in said
+
+
+def test_a_fighting_skill_is_one_number_in_both_editions_at_the_npcs_own_strength():
+    """A GURPS street thug (ST 12, Brawling-12): coc Fist/Punch 58, but coc7 Fighting (Brawl) 91:
+    coc7 equated its Fighting skills at a median STR + SIZ, coc at the NPC's own."""
+    src = api.load(ROOT / "fixtures" / "gurps" / "npcs" / "street_thug.yaml")
+    coc = _plain(api.convert(src, "coc", fresh=True).document)
+    coc7 = _plain(api.convert(src, "coc7", fresh=True).document)
+    assert (coc["STR"] * 5, coc["SIZ"] * 5) == (coc7["STR"], coc7["SIZ"])
+    assert coc["skills"]["Fist/Punch"] == coc7["skills"]["Fighting (Brawl)"] == 58
+
+
+def test_a_6th_edition_skill_7th_edition_folded_away_is_not_written_on_a_7e_sheet():
+    """coc Hide 35 and Sneak 30 are 7e Stealth: the coc7 sheet wrote Stealth 35 and Sneak 30
+    (Sneak kept verbatim from coc); 7e has no Sneak. It stays carried for the trip back."""
+    src = api.load(ROOT / "fixtures" / "coc" / "npcs" / "cultist_shotgun.yaml")
+    conv = api.convert(src, "coc7", fresh=True)
+    skills = _plain(conv.document)["skills"]
+    assert skills["Stealth"] == 35 and "Sneak" not in skills and "Hide" not in skills
+    back = _plain(api.convert(api.from_plain(_plain(conv.document)), "coc", fresh=True).document)["skills"]
+    assert (back["Hide"], back["Sneak"]) == (35, 30)

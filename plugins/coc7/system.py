@@ -52,6 +52,7 @@ from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
 from xsys.plugins.coc import CocBarrier, CocSystem, LightEffect
 
 from . import d100
+from .convert6 import SKILL_NAMES
 from .model import Coc7Armor, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
 
 HERE = Path(__file__).resolve().parent
@@ -864,7 +865,13 @@ class Coc7System(CocSystem):
                                     lambda line: f"{line.skill}, damage {line.damage}")
         skills = self._melee_skills(skills, melee, combatant, col)
         skills.update(native.get("skills", {}))
-        skills.update({k: v for k, v in kept.get("skills", {}).items() if k not in skills})
+        # a 5th/6th-edition skill kept verbatim takes its 7th-edition name; one that 7th edition
+        # folded into a skill the sheet already writes (Sneak and Hide are Stealth) is not written
+        # twice (coc7.conversion.6e), and stays carried for a trip back to coc
+        for k, v in kept.get("skills", {}).items():
+            name = SKILL_NAMES.get(k, k) if ns not in combatant.carried else k
+            if name not in skills:
+                skills[name] = v
         stored_w = native.get("weapons", [])
         weapons = []
         for i, w in enumerate(combatant.weapons):
