@@ -20,6 +20,8 @@ carried block, characteristics, carried fields, skills, weapons, melee lines, ar
 
 from __future__ import annotations
 
+import functools
+import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -199,7 +201,9 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     wpath = f"$.{sheet.weapons}"
     weapons = [system.weapon_from_neutral(w, col, f"{wpath}[{i}]", kept=mine) for i, w in enumerate(combatant.weapons)]
     weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col)
-    armor = [system.armor_from_neutral(a, col, f"$.{sheet.armor}[{i}]") for i, a in enumerate(combatant.armor)]
+    # (a system's armor line may, like its weapon line, look at its own native block: ``kept``)
+    more = {"kept": mine} if _takes_kept(type(system).armor_from_neutral) else {}
+    armor = [system.armor_from_neutral(a, col, f"$.{sheet.armor}[{i}]", **more) for i, a in enumerate(combatant.armor)]
     typ = system.npc_type
     skill_type = next((f.type for f in msgspec.structs.fields(typ) if f.name == sheet.skills), dict)
     written = msgspec.convert(levels, skill_type) if isinstance(skill_type, type) and \
@@ -207,3 +211,12 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     npc = typ(**{sheet.name: combatant.name, sheet.notes: combatant.notes, **fields, sheet.skills: written,
                  sheet.weapons: weapons, sheet.armor: armor})
     return col.result(system.extra_from_neutral(npc, combatant, col))
+
+
+@functools.lru_cache(maxsize=None)
+def _takes_kept(method: Any) -> bool:
+    """Whether a plugin's armor_from_neutral has a ``kept`` parameter (the native block)."""
+    try:
+        return "kept" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False

@@ -447,3 +447,29 @@ def test_fixture_modifier_ids_are_known():
                     for r in re.findall(r"\[(pl\.[\w.-]+)\]", n):
                         assert r in ids
 
+
+
+def test_catalog_armor_on_a_polish_sheet_shows_its_points():
+    """A catalog armor written to a Polish sheet from another system had only nazwa and katalog:
+    a GM saw no punkty. It now has the points the table reads it as, and reads back as the same
+    armor with nothing said; a Polish line that left them to its catalog item comes back as
+    written (its native block remembers it: punkty_implicit)."""
+    from pathlib import Path
+
+    import yaml
+
+    from xsys.conversions import api
+
+    root = Path(__file__).resolve().parent.parent
+    conv = api.convert(api.load(root / "fixtures/coc-zh/npcs/pmc_contractor.yaml"), "pl-trudnosc", fresh=True,
+                       trace=False)
+    (line,) = conv.document.pancerz
+    assert (line.katalog, line.punkty) == ("military-body-armor", 9)
+    back = api.convert(api.from_plain(yaml.safe_load(api.dump(conv, "yaml"))), "neutral", fresh=True, trace=False)
+    assert [(a.catalog, float(a.stops)) for a in back.document.armor] == [
+        ("military-body-armor", float(api.default_registry().catalog().armor["military-body-armor"].stops))]
+    assert not [x for x in back.losses if x.path.startswith("$.pancerz")]
+    own = {"system": "pl-trudnosc", "kind": "npc", "imię": "Wartownik", "Motoryka": 3, "Percepcja": 3,
+           "Atletyka": 3, "Odwaga": 3, "pancerz": [{"nazwa": "Hełm", "katalog": "m1-helmet"}]}
+    same = api.convert(api.from_plain(own), "pl-trudnosc", trace=False).document
+    assert [(p.katalog, p.punkty) for p in same.pancerz] == [("m1-helmet", None)]

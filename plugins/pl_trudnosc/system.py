@@ -990,7 +990,9 @@ class PlTrudnosc(System):
         """Weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
         sheet written from any other source states them; this one's own come back as written."""
         implicit = [b.nazwa for b in npc.broń if b.obrażenia is None]
-        return {"obrażenia_implicit": implicit} if implicit else {}
+        bare = [p.nazwa for p in npc.pancerz if p.punkty is None]  # armor left to its catalog item
+        return {**({"obrażenia_implicit": implicit} if implicit else {}),
+                **({"punkty_implicit": bare} if bare else {})}
 
     def extra_to_neutral(self, npc: Postać, combatant: Combatant, col: Collector) -> Combatant:
         """The movement the rules give this NPC (pl.sprint, pl.crawl, pl.swim), in the trace only:
@@ -1109,10 +1111,18 @@ class PlTrudnosc(System):
         return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie, col, path,
                                  "pl.armor")
 
-    def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> Pancerz:
+    def armor_from_neutral(self, a: Armor, col: Collector, path: str, kept: Mapping[str, Any] | None = None
+                           ) -> Pancerz:
+        """An armor line: its points (pl.armor), also for a catalog item, so that a GM reads them
+        on a sheet written from another system; a Polish stat block's own line that left them to
+        its catalog item (``kept``: its native block) and a shot's target armor come back as
+        written."""
         entry = catalog().armor.get(a.catalog) if a.catalog else None
         if entry is not None:
-            line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
+            if kept is not None and a.name not in set(kept.get("punkty_implicit", [])):
+                line = Pancerz(nazwa=a.name, katalog=entry.id, punkty=all_ladders()["armor"].native(a.stops))
+            else:
+                line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
         else:
             pts = all_ladders()["armor"].native(a.stops)
             col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
