@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from xsys.core import codec
-from xsys.core.errors import LossError
+from xsys.core.errors import LossError, XsysError
 from xsys.core.guard import halts_are_errors as _halts_are_errors
 from xsys.core.registry import Registry, default_registry
 from xsys.core.trace import Loss
 
 from . import documents
 from .crossing import Conversion, _convert_afresh
-from .documents import NEUTRAL
+from .documents import NEUTRAL, lengths_in as _lengths_in
 from .loading import Loaded, Settings, from_plain, load, _merge_settings
 from .odds import shot_checks
 from .origin import digest, _digest_of_plain, _origin_of, _restore
@@ -74,6 +74,13 @@ def dump(conv: Conversion, fmt: str, explain: bool = False, losses: str = "group
     meta = conv.meta(explain, losses)
     # a canonical document is its own canonical form: its plain data is what digest() hashes
     meta["digest"] = _digest_of_plain(plain) if conv.canonical else digest(conv.document)
+    try:
+        system = default_registry().entry(conv.document.system).cls
+    except XsysError:  # the neutral model's, or a system no longer installed: metres
+        system = None
+    if system is not None and system.length_unit:  # (the digest is of the same lengths, in metres)
+        plain = _lengths_in(conv.document, plain, system.length_unit)
     # what the document is comes first, then its fields, then what xsys adds
     head = {k: plain.pop(k) for k in ("system", "kind", "name") if k in plain}
     return documents.dumps({**head, **plain, "xsys": meta}, fmt)
+

@@ -727,3 +727,26 @@ def _toml_safe(obj: Any) -> Any:
     if isinstance(obj, list):
         return [_toml_safe(v) for v in obj if v is not None]
     return obj
+
+
+def lengths_in(obj: Any, plain: Any, unit: str) -> Any:
+    """A document's lengths in the unit its system's rulebook prints them in (nWoD and coc7:
+    yards), where the length is a whole number of them: "150 yd", not "137.16 m". The same
+    length either way (it reads back exactly); one that is no whole number of them stays in
+    metres, exact."""
+    import msgspec
+
+    from xsys.core.units import Length, SignedLength
+
+    if isinstance(obj, msgspec.Struct) and isinstance(plain, dict):
+        for f in msgspec.structs.fields(obj):
+            if f.encode_name in plain:
+                plain[f.encode_name] = lengths_in(getattr(obj, f.name), plain[f.encode_name], unit)
+        return plain
+    if isinstance(obj, (list, tuple)) and isinstance(plain, (list, tuple)) and len(obj) == len(plain):
+        return [lengths_in(o, p, unit) for o, p in zip(obj, plain)]
+    if isinstance(obj, Length) and not isinstance(obj, SignedLength):
+        n = obj.to(unit)
+        if n > 0 and abs(n - round(n)) < 1e-6:
+            return f"{round(n)} {unit}"
+    return plain

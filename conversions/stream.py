@@ -844,15 +844,19 @@ class _Job:
                 layout["digest_tail"] = head_json[at + len(mark):]
                 digest.update(head_json[:at])
 
+            if n:
+                digest.update(b",")
+            digest.update(codec.json_encode(npc_out))
+            if dst_sys is not None and dst_sys.length_unit:  # written in the unit its rulebook prints (yd), hashed as canonical
+                from .documents import lengths_in
+
+                npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
             c = chunk_for("npcs", npc_out)
             if n:
                 out_fh.write(sep)
                 bytes_out += len(sep)
             out_fh.write(c)
             bytes_out += len(c)
-            if n:
-                digest.update(b",")
-            digest.update(codec.json_encode(npc_out))
             if packer is not None:
                 src_npc = codec.to_builtins(doc)["npcs"][0]
                 packer.feed((b"," if n else b"") + codec.json_encode(src_npc))

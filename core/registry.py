@@ -1030,8 +1030,10 @@ def default_registry() -> Registry:
 
 def _installed(key: str) -> System | None:
     """The process-wide registry's system of `key`, or None where none is installed."""
-    reg = default_registry()
-    return reg.system(key) if key in reg.keys() else None
+    try:  # (only that plugin is loaded)
+        return default_registry().system(key)
+    except UnknownSystemError:
+        return None
 
 
 _system_module.installed_system = _installed  # the look-up core.system asks (skill_scale_checks)
