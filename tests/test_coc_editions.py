@@ -137,3 +137,14 @@ def test_a_6th_edition_skill_7th_edition_folded_away_is_not_written_on_a_7e_shee
     assert skills["Stealth"] == 35 and "Sneak" not in skills and "Hide" not in skills
     back = _plain(api.convert(api.from_plain(_plain(conv.document)), "coc", fresh=True).document)["skills"]
     assert (back["Hide"], back["Sneak"]) == (35, 30)
+
+
+def test_coc7_skill_bases_include_dodge_at_half_dex():
+    """coc7's [skills] Dodge base is "DEX / 2" (7th edition); coc's reading of a base only knew
+    "DEX x2", so coc7 had no Dodge floor at all: a converted NPC could show Dodge below it."""
+    from xsys.core.registry import default_registry
+
+    coc7, coc = default_registry().system("coc7"), default_registry().system("coc")
+    assert coc7.skill_floor("Dodge", {"DEX": 50}) == (25, "coc7.skills")
+    assert coc7.skill_floor("Fighting (Brawl)", {}) == (25, "coc7.skills")
+    assert coc.skill_floor("Dodge", {"DEX": 10}) == (20, "coc-ja.skills")

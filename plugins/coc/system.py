@@ -382,13 +382,13 @@ class CocSystem(System):
         if row is None:
             return None
         base = row["base"]
-        if isinstance(base, str):  # "DEX x2"
-            attr, _, times = base.partition(" x")
+        if isinstance(base, str):  # "DEX x2" (6th edition), "DEX / 2" (7th)
+            attr, op, n = base.replace(" x", " * ").split()
             value = (context or {}).get(attr)
             if value is None:
                 return None
-            base = int(value) * int(times)
-        return int(base), row.get("rule", "coc-ja.skills")
+            base = int(value) * int(n) if op == "*" else int(value) // int(n)
+        return int(base), row.get("rule", self.skill_rule or "coc-ja.skills")
 
     def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
                  extra: Sequence[Modifier] = ()) -> Check:
