@@ -397,17 +397,13 @@ class System:
                        if k in specs and isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                    for k, v in ctx.items()}
         ctx["@key"] = key
-        memo_key = (skill, key, tuple(sorted((k, repr(v)) for k, v in ctx.items())))
-        memo = self.__dict__.setdefault("_scale_ladders", {})
-        lad = memo.get(memo_key)
-        if lad is None:
-            theirs_lad = ref.skill_ladder(native, ctx)
-            levels = list(self.skill_levels(skill))
-            scores = [ref.competence(native, lv, ctx) for lv in levels]
-            lad = memo[memo_key] = equating.competence_ladder(
-                f"{skill} on {ref.name}'s checks of {native} (one skill scale: {self.skill_scale or ref.skill_scale})",
-                levels, scores, ref.competence_rule(native), theirs_lad.steps[0].source or self.skill_source)
-        return lad
+        # (skill_ladder's answers are remembered per instance: core.memo, REMEMBERED)
+        their_ladder = ref.skill_ladder(native, ctx)
+        levels = list(self.skill_levels(skill))
+        return equating.competence_ladder(
+            f"{skill} on {ref.name}'s checks of {native} (one skill scale: {self.skill_scale or ref.skill_scale})",
+            levels, [ref.competence(native, lv, ctx) for lv in levels], ref.competence_rule(native),
+            their_ladder.steps[0].source or self.skill_source)
 
     def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
         """The lowest level of `skill` a stat block of this system may show for an NPC of the
