@@ -83,8 +83,8 @@ def _carried_characteristics(system: System, neutral: Combatant, prefix: str, lo
         i = next((j for j in range(first, len(losses)) if losses[j].kind == "unsupported-field"
                   and losses[j].message.startswith(what + ":")), None)
         path = losses[i].path if i is not None else f"{prefix}.characteristics.{key}"
-        loss = Loss.of("kept-verbatim", path, f"{what} ({ns} {name} {value}): not expressible in {system.key}; "
-                       f"carried verbatim at {where}", carried.RULE,
+        loss = Loss.of("kept-verbatim", path, f"{name} {value} ({ns}, the neutral {key}): not expressible in "
+                       f"{system.key}; carried verbatim at {where}", carried.RULE,
                        system=system.key)
         if i is not None:
             losses[i] = loss

@@ -591,6 +591,8 @@ class LossAudit:
         new: list[Loss] = []
         for d in found:
             loss = self._classify(system, what, neutral, d)
+            if loss is not None and loss.kind in ("rounded", "clamped"):
+                loss = self._in_native_terms(loss, d, prefix)
             if loss is not None:
                 new.append(_with_prefix(loss, prefix))
         if what == "npc":
@@ -682,6 +684,69 @@ class LossAudit:
         mirror = min(max(back - gap, lo), hi)
         got = self._probe(system, what, neutral, tokens, mirror)
         return got is not MISSING and not _same(got, back)
+
+    def _in_native_terms(self, loss: Loss, d: _Diff, prefix: str) -> Loss | None:
+        """A characteristic or skill whose neutral number reads back as another, said in the
+        source's own numbers ("Shotgun 40 reads back as Shotgun 43"), with the neutral numbers
+        after it; None when the source's number comes back as it was: the two neutral numbers
+        are one native value, so nothing the source states is lost. Left as it is where the
+        source's ladder does not give the stated value from the source's neutral number (a
+        scale of its own, a derived field): no native words rather than wrong ones."""
+        system = self._system
+        tokens = path_tokens(d.path)
+        left_out = d.back is MISSING and "leaves out" in loss.message
+        if system is None or not tokens or len(tokens) != 2 or tokens[0] not in ("characteristics", "skills") \
+                or not (_is_number(d.src) and (_is_number(d.back) or left_out)):
+            return loss
+        found, exact = self.resolve(f"{prefix}{d.path[1:]}")
+        at = path_tokens(found)
+        if not exact or not at or not isinstance(at[-1], str):
+            return loss
+        stated = _get(self.plain, list(at))
+        if not _is_number(stated):
+            return loss
+        name, src, back = at[-1], float(d.src), (0.0 if left_out else float(d.back))
+        try:
+            if tokens[0] == "characteristics":
+                chars = system.characteristics()
+                spec, ladder = chars.get(name), None
+                if spec is not None and spec.neutral == tokens[1]:
+                    ladder = spec.ladder
+                elif system.derived_characteristics().get(tokens[1]) == name:
+                    # a field on the scale of the one it starts from (GURPS Will and Per, from IQ)
+                    base = system.derived_fields().get(name, ((), ""))[0]
+                    ladder = chars[base[0]].ladder if len(base) == 1 and base[0] in chars else None
+                if ladder is None:
+                    return loss
+                was, now, scale = ladder.step_for(src).native, ladder.step_for(back).native, "percentile"
+                rule = ladder.step_for(src).rule
+            else:
+                if tokens[1] not in (system.skills().get(name) or ()) \
+                        and system.derived_skills().get(tokens[1]) != name:
+                    return loss
+                item = _get(self.plain, list(path_tokens(prefix) or ()))
+                ctx: dict[str, Any] = {k: v for k, v in item.items() if isinstance(v, (int, float, str))} \
+                    if isinstance(item, dict) else {}
+                ctx["@key"] = tokens[1]
+                was, now, scale = system.level_for(name, src, ctx), system.level_for(name, back, ctx), "competence"
+                rule = system.competence_rule(name)
+        except PLUGIN_FAULTS:
+            return loss
+        if not _same(was, stated):
+            return loss
+        if not left_out and _same(now, was) and loss.kind == "rounded":
+            return None
+        numbers = f"{tokens[1]} {scale} {src:.3f} → {back:.3f}"
+        if left_out:
+            msg = (f"{name} {stated} is written as the level {loss.message.split(' the level ', 1)[-1]} "
+                   f"({tokens[1]} {scale} {src:.3f})")
+        elif loss.kind == "clamped":
+            where = loss.message.split("anything ", 1)[-1].split(" can express", 1)[0]
+            msg = (f"{name} {stated} lies {'above' if src > back else 'below'} anything {where} can express: clamped "
+                   f"to its {'highest' if src > back else 'lowest'} level, which reads back as {name} {now} ({numbers})")
+        else:
+            msg = f"{name} {stated} reads back as {name} {now} from {loss.message.rsplit(' from ', 1)[-1]} ({numbers})"
+        return Loss.of(loss.kind, loss.path, msg, loss.rule or rule, system=loss.system)
 
     # ---- classifying --------------------------------------------------------------------
     def _classify(self, system: System, what: str, neutral: Any, d: _Diff) -> Loss | None:

@@ -248,7 +248,10 @@ def test_a_variants_copy_for_its_parent_is_not_a_second_loss(to):
     # coc-zh keeps its Sneak for coc too; Sneak is reported once, at the source's own path
     conv = api.convert(ROOT / "fixtures" / "coc-zh" / "npcs" / "harvey_walters.yaml", to, fresh=True)
     assert not [x for x in conv.losses if "native.coc" in x.message], [x.render() for x in conv.losses]
-    assert [x.path for x in conv.losses if "Sneak" in x.message] == ["$.skills.Sneak"]
+    # the sheet's choice of Sneak is one line; its level, when the trip back moves it, may be another
+    sneak = [x for x in conv.losses if "Sneak" in x.message]
+    assert {x.path for x in sneak} == {"$.skills.Sneak"}
+    assert len([x for x in sneak if "sheet_skills.Sneak" in x.message]) == 1, [x.render() for x in sneak]
 
 
 # ---- a CoC weapon's carry and a Polish target in the open ---------------------

@@ -86,3 +86,31 @@ def test_a_number_keeps_its_unit():
     assert [x.message for x in out] == ["weapons[0].energy 880 J reads back as 911 J and weapons[1].energy 405 J "
                                         "reads back as 400 J from a pl-trudnosc stat block"]
 
+
+
+# ---- a GM's numbers: the source's own, not the neutral model's ---------------------------
+
+def test_a_value_that_reads_back_as_another_is_said_in_the_source_s_numbers():
+    losses = _losses("fixtures/coc/npcs/cultist_shotgun.yaml", "gurps")
+    shotgun = _at(losses, "$.skills.Shotgun", "rounded")
+    assert len(shotgun) == 1 and shotgun[0].message.startswith("Shotgun 40 reads back as Shotgun 4"), shotgun
+    assert "shotgun competence 0.358 → 0.38" in shotgun[0].message  # the neutral numbers after the GM's
+    # a characteristic GURPS has no field for is named as the source writes it
+    (siz,) = [x for x in losses if x.path == "$.SIZ"]
+    assert siz.kind == "kept-verbatim" and siz.message.startswith("SIZ 15 (coc, the neutral size)"), siz
+    # nothing in the report is a bare neutral number of the source's fields
+    import re
+    assert not [x for x in losses if re.search(r"\b0\.\d{5,}", x.message)], [x.render() for x in losses]
+
+
+def test_no_line_for_a_value_that_comes_back_as_it_was():
+    # STR 13 is ST 12 and comes back as STR 13: the neutral numbers differ, the GM's does not
+    src = ROOT / "fixtures/coc/npcs/cultist_shotgun.yaml"
+    conv = api.convert(api.from_plain(documents.read_plain(src), str(src)), "gurps", trace=False, fresh=True)
+    assert not [x for x in conv.losses if x.path in ("$.STR", "$.CON", "$.POW")], [x.render() for x in conv.losses]
+    written = documents.parse_bytes(api.dump(conv, "yaml"), "yaml", "<gurps>")
+    back = api.convert(api.from_plain(written, "<gurps>"), "coc", trace=False, fresh=True).document
+    assert (back.STR, back.CON, back.POW) == (13, 14, 14)
+    # and where it does not, the line says both numbers, which the trip back bears out
+    dex = [x for x in conv.losses if x.path == "$.DEX"]
+    assert len(dex) == 1 and dex[0].message.startswith(f"DEX 10 reads back as DEX {back.DEX} "), dex

@@ -215,16 +215,17 @@ def _derived(conv):
 def test_a_derived_value_says_it_follows_an_input_that_did_not_cross():
     # CoC HP = (CON + SIZ) / 2 (coc-ja.hp); GURPS's HT holds CON on a coarser scale, while SIZ
     # (no field in a GURPS stat block) is carried exactly (carried.coc.SIZ), so only CON is named
-    conv = api.convert(ROOT / "fixtures/coc/npcs/cultist_shotgun.yaml", "gurps", fresh=True, trace=False)
+    # (the hunter's CON 15 is HT 13, which reads back as CON 14)
+    conv = api.convert(ROOT / "fixtures/coc/npcs/hunter_rifle.yaml", "gurps", fresh=True, trace=False)
     hp = _derived(conv)["$.HP"]
     assert hp.level == "info" and hp.rule == "coc-ja.hp" and hp.system == "coc"
     said = hp.message.split(";", 1)[1]
-    assert "CON" in said and "SIZ" not in said and "HP 15" in hp.message
+    assert "CON" in said and "SIZ" not in said and "HP 14" in hp.message
     assert any(loss.path == "$.CON" and loss.kind == "rounded" for loss in conv.losses)
     assert [loss.kind for loss in conv.losses if loss.path == "$.SIZ"] == ["kept-verbatim"]
     # inside a scenario, at the combatant's own field
-    conv = api.convert(ROOT / "fixtures/nwod/scenarios/door.yaml", "gurps", fresh=True, trace=False)
-    assert "$.scenes[0].combatants[1].Willpower" in _derived(conv)
+    conv = api.convert(ROOT / "fixtures/coc/scenarios/speakeasy_raid.yaml", "nwod", fresh=True, trace=False)
+    assert "$.scenes[0].combatants[0].HP" in _derived(conv)
 
 
 def test_nothing_is_said_of_a_derived_value_whose_inputs_cross_exactly():
@@ -236,6 +237,6 @@ def test_nothing_is_said_of_a_derived_value_whose_inputs_cross_exactly():
 
 def test_a_derived_value_with_a_loss_of_its_own_is_not_reported_twice():
     # GURPS Will is the neutral will (it crosses itself); its loss is at $.Will, once
-    conv = api.convert(ROOT / "fixtures/gurps/npcs/policeman.yaml", "nwod", fresh=True, trace=False)
+    conv = api.convert(ROOT / "fixtures/gurps/npcs/sniper.yaml", "nwod", fresh=True, trace=False)
     assert [loss.kind for loss in conv.losses if loss.path == "$.Will"] == ["rounded"]
     assert len([loss for loss in conv.losses if loss.path == "$.HP"]) == 1
