@@ -771,7 +771,7 @@ class System:
             said = ", ".join(f"{k} competence {float(chances[k]):.3f}" for k in keys)
             levels[native] = floor[0]
             col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
-                     f"untrained in {self.name}: written at the untrained {native} {floor[0]}", floor[1])
+                     f"untrained in {self.key}: written at the untrained {native} {floor[0]}", floor[1])
             if col.tracing:
                 col.step(f"{path}.{native}", f"{native} {level}", f"{native} {floor[0]}", rules=[floor[1]],
                          source="assumed", note="no skill below what the NPC has untrained")
@@ -888,10 +888,12 @@ class System:
         return fields
 
     def levels_on_scale(self, levels: dict[str, Any], combatant: Any, col: Collector,
-                        path: str = "$") -> dict[str, Any]:
+                        path: str = "$", context: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """A skill another system stated on this system's ``skill_scale`` passes through as the
         number it was (coc Shotgun 40 is coc-zh Shotgun 40, not the 39 equating the two rule
-        sets' checks would give), while the neutral competences are still those it gave."""
+        sets' checks would give), while the neutral competences are still those it gave. Not
+        below what this NPC has untrained here (``skill_floor`` at `context`: a 6th-edition
+        Dodge 18, DEX x 2, is 7th edition's DEX / 2 = 22 at least): the floor is written, said."""
         if not self.skill_scale:
             return levels
         for key, block in combatant.native.items():
@@ -927,6 +929,12 @@ class System:
                         col.losses[i] = msgspec.structs.replace(loss, message=(
                             f"{t} covers {', '.join(feeders[t])} ({key}), one skill on their shared scale "
                             f"({self.skill_scale}): the best ({level}) is written"))
+                floor = self.skill_floor(t, context) if context is not None else None
+                if floor is not None and level < floor[0]:
+                    if levels[t] != floor[0]:
+                        col.loss("clamped", f"{path}.{t}", f"{native} {level} ({key}) lies below what this NPC has "
+                                 f"untrained in {self.key}: written at the untrained {t} {floor[0]}", floor[1])
+                    level = floor[0]
                 if levels[t] != level:
                     if col.tracing:
                         col.step(f"{path}.{t}", f"{native} {level} ({key})", None, f"{t} {level}",

@@ -40,8 +40,14 @@ def test_coc_to_coc7_and_back_keeps_every_characteristic_and_skill(path):
         assert home[c] == src[c], c
     merged = {l.path.rsplit(".", 1)[-1] for l in conv.losses if "the best" in l.message}
     melee_said = [l.message for l in conv.losses if l.rule == "coc7.melee" and l.kind == "merged"]
+    # under 7th edition's base (Dodge DEX / 2, Stealth 20): written at the base, a clamped
+    # warning, and the 7th-edition sheet's number is what a trip back reads
+    floored = {l.path.rsplit(".", 1)[-1]: l for l in conv.losses if l.kind == "clamped" and "untrained" in l.message}
     for skill, level in src["skills"].items():
-        if skill in merged:  # 7th edition has one Firearms (Rifle/Shotgun): the better of the two
+        if skill in floored:
+            written = int(floored[skill].message.rsplit(" ", 1)[-1])
+            assert written > level and home["skills"][skill] == written, (skill, floored[skill].message)
+        elif skill in merged:  # 7th edition has one Firearms (Rifle/Shotgun): the better of the two
             assert home["skills"][skill] == max(src["skills"].get(s, 0) for s in ("Rifle", "Shotgun"))
         elif skill in ("Knife", "Club") and home["skills"].get(skill) != level:
             # a knife or club is fought with Fighting (Brawl) in 7th edition: said where it is not kept
@@ -148,3 +154,38 @@ def test_coc7_skill_bases_include_dodge_at_half_dex():
     assert coc7.skill_floor("Dodge", {"DEX": 50}) == (25, "coc7.skills")
     assert coc7.skill_floor("Fighting (Brawl)", {}) == (25, "coc7.skills")
     assert coc.skill_floor("Dodge", {"DEX": 10}) == (20, "coc-ja.skills")
+
+
+def test_a_6th_edition_skill_below_7th_editions_base_is_written_at_the_base():
+    # the dock brute's Dodge 18 is his 6th-edition base (DEX 9 x 2); 7th edition's is DEX / 2 = 22:
+    # a 7th-edition sheet shows no Dodge below it, and says so
+    conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml", "coc7", fresh=True)
+    assert conv.document.DEX == 45 and conv.document.skills["Dodge"] == 22
+    (said,) = [l for l in conv.losses if l.path == "$.skills.Dodge"]
+    assert said.kind == "clamped" and said.rule == "coc7.skills" and "Dodge 18 (coc)" in said.message
+    # every converted coc NPC: no skill under its 7th-edition base
+    coc7 = api.system_for("coc7")
+    for path in COC:
+        doc = api.convert(path, "coc7", fresh=True, trace=False).document
+        chars = {c: getattr(doc, c) for c in CHARS}
+        for skill, level in doc.skills.items():
+            floor = coc7.skill_floor(skill, chars)
+            assert floor is None or level >= floor[0], (path.name, skill, level, floor)
+
+
+def test_from_6th_edition_gives_the_numbers_a_conversion_gives():
+    """One answer: the plugin's 6th-edition helper and ``xsys convert --to coc7`` agree on every
+    characteristic, hit points, skill and weapon line."""
+    from xsys.plugins.coc import CocNpc
+    from xsys.plugins.coc7.convert6 import from_6th_edition
+
+    for path in COC:
+        loaded = api.load(path)
+        doc = loaded.document
+        helper = from_6th_edition(CocNpc(**{f: getattr(doc, f) for f in CocNpc.__struct_fields__})).value
+        conv = api.convert(loaded, "coc7", fresh=True, trace=False).document
+        for c in (*CHARS, "HP", "MOV"):
+            assert getattr(helper, c) == getattr(conv, c), (path.name, c)
+        assert helper.skills == conv.skills, path.name
+        assert [(w.name, w.damage, w.base_range) for w in helper.weapons] == \
+            [(w.name, w.damage, w.base_range) for w in conv.weapons], path.name

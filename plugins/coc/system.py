@@ -1057,7 +1057,7 @@ class CocSystem(System):
                    or (k == "skills" and isinstance(v, dict)
                        and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
-        skills = self.levels_on_scale(skills, combatant, col, "$.skills")
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))
         skills.update(native.get("skills", {}))
         skills.update(own.get("skills", {}))

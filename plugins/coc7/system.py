@@ -845,7 +845,7 @@ class Coc7System(CocSystem):
         chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
         chars = self.characteristics_on_scale(chars, combatant, col, "$")
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
-        skills = self.levels_on_scale(skills, combatant, col, "$.skills")
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
         own = combatant.native.get(self.key)
         native = own or {}
         ns = self.carried_namespaces[0]
