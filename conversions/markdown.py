@@ -17,6 +17,8 @@ from functools import lru_cache
 import re
 from typing import Any
 
+import msgspec
+
 from xsys.core import codec
 
 from .documents import NEUTRAL
@@ -218,7 +220,11 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             out.append(f"**{md(k)}**: " + ", ".join(f"{md(a)} {_cell(b)}" for a, b in v.items()) + "\n")
     for k, v in plain.items():
         if isinstance(v, list) and v and isinstance(v[0], dict):
-            cols = sorted({c for row in v for c in row}, key=lambda c: (c != "name", c))
+            # the columns in the order the system's document declares its fields (GURPS's weapon
+            # table reads name, damage, type, SS, Acc, 1/2D, Max, RoF, Shots, ST), the name first
+            seen = list(dict.fromkeys(c for row in v for c in row))
+            rank = {c: i for i, c in enumerate(_field_order(native, k))}
+            cols = sorted(seen, key=lambda c: (c != "name", rank.get(c, len(rank) + seen.index(c))))
             out.append(f"**{md(k)}**\n")
             out.append("| " + " | ".join(md(c) for c in cols) + " |")
             out.append("|" + "---|" * len(cols))
@@ -233,6 +239,14 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     if plain.get(notes):
         out.append(f"**{md(notes)}**: {md(plain[notes])}\n")
     return out
+
+
+def _field_order(native: Any, key: str) -> list[str]:
+    """The fields of the items of a native document's list `key`, as their type declares them."""
+    items = getattr(native, key, None) if isinstance(native, msgspec.Struct) else None
+    if isinstance(items, list) and items and isinstance(items[0], msgspec.Struct):
+        return [f.encode_name for f in msgspec.structs.fields(type(items[0]))]
+    return []
 
 
 def _carried(block: dict[str, Any]) -> list[str]:

@@ -930,7 +930,7 @@ class System:
                             f"{t} covers {', '.join(feeders[t])} ({key}), one skill on their shared scale "
                             f"({self.skill_scale}): the best ({level}) is written"))
                 floor = self.skill_floor(t, context) if context is not None else None
-                if floor is not None and level < floor[0]:
+                if floor is not None and level < floor[0] and _below_own_floor(key, scale, native, floor[0]):
                     if levels[t] != floor[0]:
                         col.loss("clamped", f"{path}.{t}", f"{native} {level} ({key}) lies below what this NPC has "
                                  f"untrained in {self.key}: written at the untrained {t} {floor[0]}", floor[1])
@@ -943,6 +943,30 @@ class System:
                                       f"the number passes through (equating their checks gives {levels[t]})")
                     levels[t] = level
         return levels
+
+
+def _below_own_floor(key: str, scale: Mapping[str, Any], native: str, floor: Any) -> bool:
+    """Whether the system `key` that wrote a skill on a shared scale starts it lower than the
+    `floor` of the system writing it now (6th edition's Dodge DEX x 2 against 7th edition's
+    DEX / 2): then a level under that floor is its untrained level, written at the new one. Not
+    where both start it alike (coc and coc-zh): a sheet's level under its own base is its own,
+    and the number passes through."""
+    source = installed_system(key)
+    if source is None:
+        return True
+    ctx: dict[str, Any] = {}
+    chars = scale.get("characteristics")
+    values = chars.get("values") if isinstance(chars, dict) else None
+    if isinstance(values, dict):
+        factor = getattr(source, "characteristic_factor", 1) or 1
+        for name, spec in source.characteristics().items():
+            if spec.neutral in values:
+                ctx[name] = round(values[spec.neutral] * factor)
+    try:
+        own = source.skill_floor(native, ctx)
+    except Exception:  # a third party's floor that cannot read this context: the new floor holds
+        return True
+    return own is None or own[0] < floor
 
 
 def _no_registry(key: str) -> "System | None":

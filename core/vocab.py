@@ -72,6 +72,23 @@ GRENADE_WORDS: tuple[str, ...] = ("grenade", "granat", "granada", "手榴弾", "
 # Short arms take the standard shot at 10 m, long arms at 25 m.
 SHORT_ARMS = frozenset({"handgun", "revolver", "thrown"})
 
+# A shotgun this short overall is a sawn-off (barrels and stock cut down): the US National
+# Firearms Act's line for a short-barrelled shotgun, 26 in (0.66 m) overall. Its shot spreads
+# sooner, so it reaches less far; a system with a line of its own for it (nWoD's chart, GURPS's
+# weapons.toml) writes that line. A shotgun of no stated length is one by its name.
+SAWN_OFF_LENGTH_M = 0.66
+_SAWN_OFF_WORDS = re.compile(r"\b(sawn|sawed)[- ]?off\b|\bobrzyn", re.IGNORECASE)
+
+
+def is_sawn_off(weapon_class: str, length_m: float | None, name: str = "") -> bool:
+    """Whether a shotgun is a sawn-off: shorter than :data:`SAWN_OFF_LENGTH_M`, or (no length
+    stated) named so."""
+    if weapon_class != "shotgun":
+        return False
+    if length_m is not None:
+        return length_m < SAWN_OFF_LENGTH_M
+    return bool(_SAWN_OFF_WORDS.search(name))
+
 # "none": a thrown weapon (a grenade, a knife) is aimed by eye, with no sights at all
 Sight = Literal["iron", "tritium", "laser", "red-dot", "reflex", "scope", "nv-sight", "thermal", "none"]
 VisionAid = Literal["weapon-light", "hand-light", "nv-goggles", "thermal-goggles"]

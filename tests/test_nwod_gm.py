@@ -84,7 +84,7 @@ def test_coc_to_nwod_to_coc_keeps_a_sane_dodge():
     ("coc-zh/npcs/warlord_guard.yaml", "Mauser C96", "Pistol, Lt.", 10, True),  # was 17+1
     ("coc-zh/npcs/warlord_guard.yaml", "Mauser Kar98k", "Rifle", 5, True),  # stripper clip, bolt: 5+1
     ("coc/npcs/cultist_shotgun.yaml", "Double-barrelled 12-gauge shotgun", "Shotgun", 2, False),  # was 5+1
-    ("pl-trudnosc/npcs/bandyta.yaml", "Obrzyn", "Shotgun", 2, False),  # sawn-off double, was 5+1
+    ("pl-trudnosc/npcs/bandyta.yaml", "Obrzyn", "Shotgun, Sawn-off", 2, False),  # sawn-off double, was 5+1
     ("coc/npcs/dock_brute.yaml", "Colt Police Positive (.38 Special)", "Revolver, Lt.", 6, False),  # was Pistol, 5+1
     ("coc-zh/npcs/inspector_chen.yaml", "Webley Mk VI (.455)", "Revolver, Lt.", 6, False),
     ("coc-zh/npcs/us_adviser.yaml", "M16A1", "Assault Rifle", 20, True),  # was 42+1

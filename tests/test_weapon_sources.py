@@ -297,8 +297,8 @@ def test_melee_weapons_sit_in_a_gurps_sheets_melee_table():
     from xsys.conversions.markdown import render
 
     text = render(conv)
-    assert "| name | damage | dice | parry | reach | skill | type |" in text
-    assert "| Fists | thr-2 | 1d-1 | 8 | C | Brawling | cr |" in text
+    assert "| name | damage | dice | type | reach | parry | skill |" in text
+    assert "| Fists | thr-2 | 1d-1 | cr | C | 8 | Brawling |" in text
     assert "*reach*: hexes the weapon reaches" in text
 
 

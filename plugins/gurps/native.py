@@ -41,17 +41,22 @@ class _Base(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class GurpsWeapon(_Base, kw_only=True):
     """A weapon line of a GURPS 3e stat block."""
 
+    # in the order of a 3e weapon table's columns (a Markdown sheet prints them so)
     name: Name
-    # the skill that fires it; a line that states none is what its catalog weapon or its name
-    # says (a close-combat weapon by a melee word), never silently a pistol
-    skill: Name | None = None
     damage: Dice
     type: DamageType = "cr"
-    Acc: Annotated[int, Meta(ge=0, le=30)] = 0
     SS: Annotated[int, Meta(ge=0, le=40)] | None = None
+    Acc: Annotated[int, Meta(ge=0, le=30)] = 0
+    # the range at which damage halves and the farthest it reaches, in metres (the Japanese
+    # Basic Set measures in metres and hexes of 1 m: gurps.ssr); gurps.weapon-stats, assumed
+    half_D: Annotated[int, Meta(ge=0, le=100_000)] | None = msgspec.field(default=None, name="1/2D")
+    Max: Annotated[int, Meta(ge=0, le=100_000)] | None = None
     RoF: Annotated[str, Meta(max_length=20)] = "1"
     Shots: Annotated[int, Meta(ge=0, le=10_000)] = 0
     ST: Annotated[int, Meta(ge=0, le=30)] | None = None
+    # the skill that fires it; a line that states none is what its catalog weapon or its name
+    # says (a close-combat weapon by a melee word), never silently a pistol
+    skill: Name | None = None
     catalog: Name | None = None  # id in the xsys catalog, when it is a catalogued weapon
 
 
@@ -62,14 +67,15 @@ class GurpsMelee(_Base, kw_only=True):
     at the wielder's ST, its damage type, its reach (C: close combat only; 1, 2: hexes) and the
     parry the wielder's skill gives. No Acc, RoF or Shots: those are a ranged weapon's."""
 
+    # in the order of a 3e melee table's columns (a Markdown sheet prints them so)
     name: Name
-    skill: Name
     damage: Annotated[str, Meta(pattern=r"^((sw|thr)([+-]\d{1,2})?|\d{1,2}d([+-]\d{1,2})?)$",
                                 description="'sw+1' / 'thr-2' (by the wielder's ST), or dice ('1d+2')")]
     dice: Dice | None = None  # the damage at the wielder's ST, where `damage` is by swing or thrust
     type: DamageType = "cr"
     reach: Annotated[str, Meta(pattern=r"^(C|\d)(,\d)?$", description="C, 1, 2 or a span such as C,1")] | None = None
     parry: Annotated[int, Meta(ge=0, le=30)] | None = None
+    skill: Name
 
 
 class GurpsArmor(_Base, kw_only=True):

@@ -34,7 +34,7 @@ from xsys.core.melee import (MeleeItem, attack_check, melee_kind, melee_skills_o
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy
-from xsys.core.vocab import SHORT_ARMS, cartridge_in_name  # noqa: F401 (cartridge_in_name: kept importable from here)
+from xsys.core.vocab import SHORT_ARMS, cartridge_in_name, is_sawn_off  # noqa: F401 (cartridge_in_name: kept importable from here)
 
 from .native import NATIVE_ONLY, GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon
 from . import rules
@@ -467,6 +467,9 @@ class WeaponStats:
     ST: int | None
     source: str  # "seed" when from a native weapon line, else "assumed"
     origin: str
+    half_D: int | None = None  # metres
+    Max: int | None = None
+    reach_origin: str = ""  # the weapons.toml row 1/2D and Max come from
 
 
 def effective_distance(distance: float | Fraction, elevation: float | Fraction) -> Fraction:
@@ -648,7 +651,11 @@ class Gurps(System):
             "dice": "what that damage rolls at this wielder's ST (gurps.melee)",
             "reach": "hexes the weapon reaches: C only the wielder's own hex, 1 the next (gurps.melee)",
             "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less "
-                     "(gurps.melee, assumed)"}}
+                     "(gurps.melee, assumed)"},
+            "weapons": {
+                "1/2D": "metres from which the damage is halved (gurps.weapon-stats, assumed magnitudes; xsys's "
+                        "odds do not apply it: the rule text has no weapon table)",
+                "Max": "metres: the farthest the weapon reaches (gurps.weapon-stats, assumed magnitudes)"}}
 
     def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
         # gurps.derived (3e): HP = HT, Will = Per = IQ, Move = (HT + DX) / 4, Dodge = Move
@@ -797,15 +804,24 @@ class Gurps(System):
         """A neutral weapon's GURPS line: the catalog entry of weapons.toml, else the class
         line, with damage from the muzzle-energy ladder (all gurps.weapon-stats, assumed)."""
         data = _toml("weapons.toml")
-        cls = data["class"][weapon.weapon_class]
+        length = float(weapon.length) if weapon.length is not None else None
+        cls_key = "sawn-off" if is_sawn_off(weapon.weapon_class, length, weapon.name) else weapon.weapon_class
+        cls = data["class"][cls_key]
         basis = _basis(weapon)
         per = data["weapon"].get(basis.entry.id if basis.entry is not None else "", {})
+        # the range of the cartridge it fires (its class's where none is listed); a sawn-off's own
+        cart = {} if cls_key == "sawn-off" else data.get("cartridge", {}).get(basis.cartridge or "", {})
         code = self.damage_code(weapon)
         return WeaponStats(
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", _rof(cls.get("RoF", "1"), weapon)), ST=per.get("ST", cls.get("ST")), source="assumed",
-            origin=f"weapons.toml [{'weapon.' + basis.entry.id if per else 'class.' + weapon.weapon_class}]"
+            origin=f"weapons.toml [{'weapon.' + basis.entry.id if per else 'class.' + cls_key}]"
                    + _damage_origin(basis),
+            half_D=per.get("half_D", cart.get("half_D", cls.get("half_D"))),
+            Max=per.get("Max", cart.get("Max", cls.get("Max"))),
+            reach_origin="weapons.toml [" + (f"weapon.{basis.entry.id}" if "half_D" in per else
+                                             f'cartridge."{basis.cartridge}"' if "half_D" in cart else
+                                             f"class.{cls_key}") + "]",
         )
 
     def damage_code(self, weapon: Weapon) -> int:
@@ -823,7 +839,7 @@ class Gurps(System):
     @staticmethod
     def native_stats(w: GurpsWeapon) -> WeaponStats:
         return WeaponStats(skill=w.skill or "", damage=dice_code(w.damage), Acc=w.Acc, SS=w.SS, RoF=w.RoF, ST=w.ST,
-                           source="seed", origin=f"weapon line {w.name}")
+                           source="seed", origin=f"weapon line {w.name}", half_D=w.half_D, Max=w.Max)
 
     @staticmethod
     def resolution_parts() -> tuple[tuple[str, str, str], ...]:
@@ -1563,11 +1579,13 @@ class Gurps(System):
     def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
         s = self.weapon_stats(w)
         shots, usual = _shots(w)
+        reach = f", 1/2D {s.half_D} m, Max {s.Max:,} m ({s.reach_origin})" \
+            if s.half_D is not None and s.Max is not None else ""
         col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
-                 f"ST {s.ST}) from {s.origin}" + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source "
-                                                   "states its capacity" if usual else ""), "gurps.weapon-stats")
+                 f"ST {s.ST}{reach}) from {s.origin}" + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source "
+                                                          "states its capacity" if usual else ""), "gurps.weapon-stats")
         return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
-                           Shots=shots, ST=s.ST, catalog=w.catalog)
+                           Shots=shots, ST=s.ST, catalog=w.catalog, half_D=s.half_D, Max=s.Max)
 
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
@@ -1656,10 +1674,11 @@ class Gurps(System):
                                  expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
             if weapon.catalog is None:
                 back = self._weapon_from_neutral(weapon, Collector(self.key), "$.weapon")
-                for f in ("Acc", "SS", "RoF", "ST"):
-                    if getattr(back, f) != getattr(n.weapon, f):
-                        col.loss("unsupported-field", f"$.weapon.{f}", f"{f} {getattr(n.weapon, f)} has no neutral "
-                                 f"field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
+                for f in ("Acc", "SS", "RoF", "ST", "half_D", "Max"):
+                    if getattr(n.weapon, f) is not None and getattr(back, f) != getattr(n.weapon, f):
+                        said = "1/2D" if f == "half_D" else f
+                        col.loss("unsupported-field", f"$.weapon.{said}", f"{said} {getattr(n.weapon, f)} has no "
+                                 f"neutral field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
         cls_skill = CLASS_SKILL[weapon.weapon_class]
         skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else None) or cls_skill
         if skill != cls_skill:

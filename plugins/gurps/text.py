@@ -53,6 +53,7 @@ _GURPS_DAMAGE = re.compile(
 # weapon stats a GURPS weapon line (GurpsWeapon) has no field for: said, not carried
 _GURPS_NOFIELD = ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf", "bulk", "wt", "weight", "cost", "reach",
                   "parry", "lc", "hold", "notes")
+_REACH = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)  # a 1/2D or Max: '160', '150 m', '160 yd'
 _GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
                         r"weight|cost|reach|parry|lc|hold)\s*[:.]?\s*(.+)$", re.IGNORECASE)
 # which Basic Set skill wields a close-combat weapon of each class (gurps.melee)
@@ -205,6 +206,20 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 rest = val[num.end():].strip()
                 if rest:  # 'Shots 17+1(3)': the chambered round and reload time (4th edition)
                     nofield.append(f"{kv.group(1)} {val}")
+            elif key in ("1/2d", "1/2dam", "½d", "max") and (reach := _REACH.fullmatch(val)) and \
+                    int(reach.group(1).replace(",", "")) <= 100_000:
+                # 1/2D and Max (gurps.weapon-stats), in metres as the Japanese Basic Set measures;
+                # yards are converted; a bare number is read as metres, said (an English-language
+                # book's are yards); a 4th-edition "x10" by ST is no number and not read
+                value, unit = int(reach.group(1).replace(",", "")), (reach.group(2) or "").lower()
+                if unit.startswith("y"):
+                    value = round(value * 0.9144)
+                    r.assumed.append(f"line {n}: {name}: {kv.group(1)} {val} is {value} m")
+                elif not unit and not any("read as metres" in a for a in r.assumed):
+                    r.assumed.append(f"line {n}: {name}: {kv.group(1)} {val} read as metres, the Japanese Basic "
+                                     "Set's unit (an English-language book's yards are 0.91 m each)")
+                w["1/2D" if key != "max" else "Max"] = value
+                ranged = True
             elif key == "rof":
                 w["RoF"] = val
                 ranged = True
@@ -248,7 +263,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         skill = str(w.get("skill") or "")
         if skill and not any(k in skill.lower() for k in ("gun", "throw", "grenade")):
             # a close-combat weapon: the sheet's melee table (gurps.melee), which has no ranged stats
-            nofield += [f"{k} {w.pop(k)}" for k in ("Acc", "SS", "RoF", "Shots", "ST") if k in w]
+            nofield += [f"{k} {w.pop(k)}" for k in ("Acc", "SS", "1/2D", "Max", "RoF", "Shots", "ST") if k in w]
             w.pop("catalog", None)
             melee_lines.append(w)
         else:
@@ -450,6 +465,10 @@ def write_gurps(d: dict[str, Any]) -> list[str]:
                      f"Acc {w.get('Acc', 0)}"]
             if w.get("SS") is not None:
                 parts.append(f"SS {w['SS']}")
+            if w.get("1/2D") is not None:
+                parts.append(f"1/2D {w['1/2D']} m")
+            if w.get("Max") is not None:
+                parts.append(f"Max {w['Max']} m")
             parts.append(f"RoF {w.get('RoF', '1')}")
             if w.get("Shots"):
                 parts.append(f"Shots {w['Shots']}")

@@ -35,7 +35,7 @@ from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
 from xsys.core.model import generic_weapon
-from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT, Location, cartridge_of
+from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT, Location, cartridge_of, is_sawn_off
 
 YARD = 0.9144
 TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
@@ -506,7 +506,8 @@ def chart_type_for(weapon: Weapon) -> str:
     if cls == "rifle":
         return "Assault Rifle" if auto else "Rifle"
     if cls == "shotgun":
-        return "Shotgun"
+        length = float(weapon.length) if weapon.length is not None else None
+        return "Shotgun, Sawn-off" if is_sawn_off(cls, length, weapon.name) else "Shotgun"
     if cls == "mg":
         return "Machine Gun"
     return "Thrown"
