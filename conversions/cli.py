@@ -43,7 +43,7 @@ from xsys.core import __version__  # noqa: E402
 from xsys.core.containment import PluginHalt  # noqa: E402
 from xsys.core.errors import InputError, XsysError  # noqa: E402
 from xsys.core.registry import default_registry  # noqa: E402
-from xsys.core.trace import printable  # noqa: E402
+from xsys.core.trace import printable, report_lines  # noqa: E402
 
 from . import documents  # noqa: E402
 
@@ -645,8 +645,9 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
             report = conv.loss_report(losses)  # a roster's grouped, as the document carries it
             shown = [loss for loss in report if loss.level == "warning" or explain] if not quiet else []
             seen = to_stdout and out_dir is None and _report_seen_in(out_fmt)
-            for loss in [] if seen else shown:
-                typer.echo(f"{printable(src)}: {loss.render()}", err=True)
+            lines = report_lines(shown)  # one line for one thing said at several paths
+            for _, text, _ in [] if seen else lines:
+                typer.echo(f"{printable(src)}: {text}", err=True)
             if out_dir is not None:
                 write_atomic(dests[src], out)
             elif not to_stdout:
@@ -654,8 +655,7 @@ def _convert_jobs(jobs: list[tuple[str, str, bool]], bar: Any, stdin: Any, dests
             else:
                 _emit_bytes(out)
             if seen and shown:
-                _loss_summary(src, [loss.level for loss in shown for _ in range(getattr(loss, "count", 1))],
-                              out_fmt)
+                _loss_summary(src, [level for level, _, n in lines for _ in range(n)], out_fmt)
         except XsysError as exc:
             typer.echo(exc.with_file(name).line(), err=True)
             if exc.exit_code == 1:

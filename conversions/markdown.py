@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from xsys.core import codec
+from xsys.core.trace import report_lines
 
 from .documents import NEUTRAL
 
@@ -70,7 +71,7 @@ def render(conv: Any, explain: bool = False, checks: Any = None, losses: str = "
                 lines += _fields_table(shot)
     if conv.losses:
         lines.append("\n## Loss report\n")
-        lines += [f"- {md(x.render())}" for x in conv.loss_report(losses)]
+        lines += [f"- {md(text)}" for _, text, _ in report_lines(conv.loss_report(losses))]
     if explain and conv.trace:
         lines.append("\n## Trace\n")
         lines += [f"- {md(t.render())}" for t in conv.trace]
@@ -222,7 +223,8 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
         if isinstance(v, list) and v and isinstance(v[0], dict):
             # the columns in the order the system's document declares its fields (GURPS's weapon
             # table reads name, damage, type, SS, Acc, 1/2D, Max, RoF, Shots, ST), the name first
-            seen = list(dict.fromkeys(c for row in v for c in row))
+            # a column with nothing in any row (an empty DR_at on every line) is not printed
+            seen = list(dict.fromkeys(c for row in v for c in row if row[c] not in (None, "", {}, [])))
             rank = {c: i for i, c in enumerate(_field_order(native, k))}
             cols = sorted(seen, key=lambda c: (c != "name", rank.get(c, len(rank) + seen.index(c))))
             out.append(f"**{md(k)}**\n")

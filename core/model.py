@@ -114,6 +114,9 @@ class Armor(Base, kw_only=True):
     mass: Mass | None = None
     covers: list[Location] = msgspec.field(default_factory=lambda: ["torso"])
     stops: Energy
+    # where a part of it stops less than `stops` (a full kit's helmet, its limb shells): covered
+    # location -> what it stops there; every other covered location takes `stops`
+    stops_at: dict[Location, Energy] = msgspec.field(default_factory=dict)
     # How readily a blow glances off the armour instead of biting in: hard, smooth or sloped
     # surfaces turn blows aside (metal, plastic, hardened leather), soft ones do not. A
     # physical property apart from what the armour stops, on the one scale a game states for
@@ -125,6 +128,14 @@ class Armor(Base, kw_only=True):
 
     def __post_init__(self) -> None:
         _non_negative(self, "thickness", "mass", "stops")
+        for where, e in self.stops_at.items():
+            if float(e) < 0 or float(e) > float(self.stops):
+                raise msgspec.ValidationError(f"stops_at.{where}: {float(e):g} J must lie between 0 and `stops` "
+                                              f"({float(self.stops):g} J), the armor's best")
+
+    def stops_on(self, location: str) -> Energy:
+        """What it stops at one covered location."""
+        return self.stops_at.get(location, self.stops)  # type: ignore[call-overload]
 
 
 class Barrier(Base, kw_only=True):

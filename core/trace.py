@@ -241,6 +241,35 @@ def _with_sheet(combatant: Any, sheet: dict[str, Any]) -> Any:
     return msgspec.structs.replace(combatant, **fields) if fields else combatant
 
 
+def report_lines(report: Sequence[Any]) -> list[tuple[str, str, int]]:
+    """A loss report as printed, one line per thing said: losses that say the same (kind,
+    level, message, rule, system) at several source paths (nWoD Firearms "covers handgun,
+    rifle ... the best is kept" at $.skills.Handgun and at $.skills.Rifle) are one line naming
+    every path; the report itself (JSON, YAML) keeps one entry per path. Returns (level, the
+    line, what it counts for in a summary: 1, or a roster's grouped entry its count); a
+    roster's grouped entries pass as they are."""
+    rows: list[list[Any]] = []
+    index: dict[tuple[str, ...], int] = {}
+    for x in report:
+        if isinstance(x, Loss):
+            key = (x.kind, x.level, x.message, x.rule, x.system)
+            if key in index:
+                rows[index[key]][1].append(x.path)
+                continue
+            index[key] = len(rows)
+            rows.append([x, [x.path]])
+        else:
+            rows.append([x, None])
+    out: list[tuple[str, str, int]] = []
+    for x, paths in rows:
+        if paths is None:
+            out.append((x.level, x.render(), getattr(x, "count", 1)))
+        else:
+            shown = x if len(paths) == 1 else msgspec.structs.replace(x, path=", ".join(paths))
+            out.append((x.level, shown.render(), 1))
+    return out
+
+
 def and_list(words: Sequence[str]) -> str:
     """Words as a reader lists them: ``a``, ``a and b``, ``a, b and c``."""
     words = list(words)

@@ -200,3 +200,41 @@ def test_polish_sheet_states_what_its_armor_covers():
     assert [(p.nazwa, p.osłania, p.odbicie) for p in pancerz] == [("Light body armor", ["torso", "vitals"], 2),
                                                                   ("Old steel pot", ["head"], 3)]
     assert not [x for x in conv.losses if x.path.endswith("covers")]
+
+
+# ---- a full kit is not its plates everywhere ----------------------------------------------
+
+SWAT = ROOT / "fixtures/nwod/npcs/swat-officer.yaml"
+
+
+def test_full_riot_gear_has_its_plates_on_the_torso_only(gurps):
+    # the catalog's full riot gear: NIJ III plates (3440 J), a IIIA helmet (1480 J), limb shells
+    # (100 J); one DR 24 everywhere put rifle plates on the arms
+    conv = api.convert(SWAT, "gurps", fresh=True)
+    (gear,) = [a for a in conv.document.armor if a.name == "Full riot gear"]
+    lad = gurps.ladders()["dr"]
+    assert gear.DR == int(lad.native(3440.0))
+    assert gear.DR_at == {"head": int(lad.native(1480.0)), "face": int(lad.native(1480.0)),
+                          "neck": int(lad.native(1480.0)), "arms": int(lad.native(100.0)),
+                          "legs": int(lad.native(100.0))}
+    assert gear.DR_at["arms"] < gear.DR_at["head"] < gear.DR
+    assert "*DR\\_at*: a lower DR" in api.dump(conv, "md").decode()
+
+
+@pytest.mark.parametrize("via", ["gurps", "coc", "nwod"])
+def test_the_kits_parts_come_back_from_every_system(via):
+    there = api.convert(SWAT, via, fresh=True)
+    back = api.convert(api.from_plain(codec.to_builtins(there.document), "x", via), "neutral", fresh=True)
+    (gear,) = [a for a in back.document.armor if a.name == "Full riot gear"]
+    assert float(gear.stops_on("arms")) == 100 and float(gear.stops_on("head")) == 1480
+    assert float(gear.stops_on("torso")) == 3440
+
+
+def test_a_gurps_lines_own_lower_dr_is_read_and_written_back(gurps):
+    line = {"name": "Home-made kit", "PD": 2, "DR": 12, "locations": ["head", "torso", "arms"],
+            "DR_at": {"head": 4, "arms": 2}}
+    npc = {"system": "gurps", "kind": "npc", "name": "Holder", "armor": [line]}
+    neutral = api.convert(npc, "neutral").document.armor[0]
+    assert float(neutral.stops_on("arms")) < float(neutral.stops_on("head")) < float(neutral.stops)
+    back = api.convert(npc, "gurps", fresh=True).document.armor[0]
+    assert (back.DR, back.DR_at) == (12, {"head": 4, "arms": 2})

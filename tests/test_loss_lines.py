@@ -41,7 +41,7 @@ def test_one_armor_fields_that_have_no_place_are_one_line():
     assert len(armor) == 1, [x.message for x in armor]
     m = armor[0].message
     assert m.startswith("armor[0].kind 'plate-carrier', nij_level 'III', material ")
-    assert "thickness 0.034 m, mass 13 kg and note " in m and "no place for them in a pl-trudnosc stat block" in m
+    assert "thickness 0.034 m, mass 13 kg, stops_at.head 1480 J" in m and "legs 100 J and note " in m and "no place for them in a pl-trudnosc stat block" in m
 
 
 def test_the_sheets_a_chinese_npc_remembers_are_one_line():
@@ -114,3 +114,16 @@ def test_no_line_for_a_value_that_comes_back_as_it_was():
     # and where it does not, the line says both numbers, which the trip back bears out
     dex = [x for x in conv.losses if x.path == "$.DEX"]
     assert len(dex) == 1 and dex[0].message.startswith(f"DEX 10 reads back as DEX {back.DEX} "), dex
+
+
+def test_one_thing_said_at_several_paths_is_one_printed_line():
+    # the CoC SWAT officer's Handgun, Rifle and SMG all become nWoD Firearms: one merged loss,
+    # reported at each source path (the document's report), printed once naming all three
+    src = ROOT / "fixtures/coc/npcs/swat_officer.yaml"
+    conv = api.convert(api.from_plain(documents.read_plain(src), str(src)), "nwod", trace=False, fresh=True)
+    merged = [x for x in conv.losses if x.message.startswith("Firearms covers")]
+    assert sorted(x.path for x in merged) == ["$.skills.Handgun", "$.skills.Rifle", "$.skills.SMG"]
+    sheet = api.dump(conv, "md").decode()
+    printed = [line for line in sheet.splitlines() if "Firearms covers" in line]
+    assert len(printed) == 1 and all(p in printed[0] for p in ("Handgun", "Rifle", "SMG")), printed
+    assert api.dump(conv, "yaml").decode().count("Firearms covers") == 3

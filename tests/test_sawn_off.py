@@ -93,7 +93,7 @@ def test_a_text_blocks_reach_in_yards_or_metres():
     (w,) = doc["weapons"]
     assert (w["1/2D"], w["Max"]) == (146, 1646)  # yards are 0.9144 m
     said = doc["xsys"]["read"]["assumed"]
-    assert any("1/2D 160 yd is 146 m" in a for a in said), said
+    assert any("1/2D 160 yd = 146 m" in a for a in said), said
     # the sheet's own writing states metres and reads back without a word
     conv = api.convert(ROOT / "fixtures/gurps/npcs/policeman.yaml", "gurps", fmt=None)
     text = api.dump(conv, "txt").decode()

@@ -41,12 +41,13 @@ Gear: Webley .455 revolver (Dam 2d+, Acc 2, 1/2Dam 160, Shots 6, ST 11, Rcl -3),
 def test_a_basic_set_gear_line_is_read_as_weapons_with_what_has_no_field_said():
     doc = read(FANSITE)
     (webley,), (knife,) = doc["weapons"], doc["melee"]  # a knife is in the melee table
-    assert webley == {"name": "Webley .455 revolver", "damage": "2d", "Acc": 2, "1/2D": 160, "Shots": 6, "ST": 11,
+    assert webley == {"name": "Webley .455 revolver", "damage": "2d", "Acc": 2, "1/2D": 146, "Shots": 6, "ST": 11,
                       "skill": "Guns (Pistol)"}
     assert knife == {"name": "Large knife", "damage": "1d-1", "type": "cut", "skill": "Knife"}
     texts = unread_texts(doc)
     assert "Webley .455 revolver: Rcl -3 (no field in a gurps weapon line: not carried)" in texts
-    assert any("1/2Dam 160 read as metres" in a for a in report(doc)["assumed"]), report(doc)
+    # an English-language book's 1/2D is yards: 160 yd is 146 m, said
+    assert any("1/2Dam 160 read in the book's unit, yards" in a and "146 m" in a for a in report(doc)["assumed"])
     assert any("'Dam 2d+' has a '+' with no number after it: read as 2d" in t for t in texts)
     assert "Gear: outdoor clothes" in doc["notes"]  # gear that is no weapon is kept, not dropped
     assert report(doc)["edition"].startswith("3rd edition")

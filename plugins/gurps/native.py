@@ -85,6 +85,8 @@ class GurpsArmor(_Base, kw_only=True):
     PD: Annotated[int, Meta(ge=0, le=10)] = 0
     DR: Annotated[int, Meta(ge=0, le=200)]
     locations: list[ArmorLocation] = msgspec.field(default_factory=lambda: ["torso"])
+    # a lower DR on some of its locations (a full kit's helmet and limb shells); `DR` elsewhere
+    DR_at: dict[ArmorLocation, Annotated[int, Meta(ge=0, le=200)]] = msgspec.field(default_factory=dict)
     catalog: Name | None = None
 
 

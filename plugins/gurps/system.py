@@ -652,6 +652,9 @@ class Gurps(System):
             "reach": "hexes the weapon reaches: C only the wielder's own hex, 1 the next (gurps.melee)",
             "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less "
                      "(gurps.melee, assumed)"},
+            "armor": {
+                "DR_at": "a lower DR on those locations (a full kit's helmet, its limb shells); DR everywhere else it "
+                         "covers (gurps.armor)"},
             "weapons": {
                 "1/2D": "metres from which the damage is halved (gurps.weapon-stats, assumed magnitudes; xsys's "
                         "odds do not apply it: the rule text has no weapon table)",
@@ -1182,8 +1185,9 @@ class Gurps(System):
         covered = COVERED_BY.get(loc, {loc})
         dr = 0
         for a in shot.target.armor:
-            if covered & set(armor_covers(a)[0]):
-                dr += int(self._lad["dr"].native(float(a.stops)))
+            hit = covered & set(armor_covers(a)[0])
+            if hit:  # the part over the location hit (a full kit's helmet is not its plates)
+                dr += int(self._lad["dr"].native(min(float(a.stops_on(c)) for c in hit)))
         mult = Fraction(1)
         if loc_key in ("head",):
             dr += 2
@@ -1598,6 +1602,7 @@ class Gurps(System):
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, deflection=a.PD)
             if a.locations != self._armor_locations(out.covers):
                 out = msgspec.structs.replace(out, covers=list(a.locations))
+            out = self._dr_at_to_neutral(a, out, entry, col, path)
             item_dr = int(lad.native(float(entry.stops)))
             if a.DR != item_dr:
                 dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
@@ -1609,8 +1614,33 @@ class Gurps(System):
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
-                     deflection=a.PD)
+        plain = Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                      deflection=a.PD)
+        return self._dr_at_to_neutral(a, plain, None, col, path)
+
+    def _dr_at_to_neutral(self, a: GurpsArmor, out: Armor, entry: Any, col: Collector, path: str) -> Armor:
+        """A line's lower DR at some locations (``DR_at``) as what the armor stops there: its
+        catalog item's figures where they give that DR (a round trip is exact), else the DR's."""
+        if not a.DR_at and not (entry is not None and out.stops_at):
+            return out
+        lad = self._lad["dr"]
+        at: dict[str, Energy] = {}
+        for c in out.covers:
+            n = ARMOR_LOCATIONS.get(c)
+            dr = a.DR_at.get(n) if n is not None else None  # type: ignore[call-overload]
+            if dr is None:
+                continue
+            mine = out.stops_at.get(c) if entry is not None else None
+            if mine is not None and int(lad.native(float(mine))) == dr:
+                at[c] = mine
+            else:
+                dr = dr if lad.has_native(dr) else lad.nearest_native(dr)
+                at[c] = Energy(min(lad.neutral(dr), float(out.stops)))
+        if entry is not None and at != dict(out.stops_at):
+            col.loss("assumed", f"{path}.DR_at", f"{a.name}: the sheet's DR by location "
+                     f"({', '.join(f'{k} {v}' for k, v in a.DR_at.items()) or 'none'}) is not its catalog item's; "
+                     "the sheet's is kept", "gurps.armor")
+        return msgspec.structs.replace(out, stops_at=at)
 
     @staticmethod
     def _armor_locations(covers: Sequence[str]) -> list[str]:
@@ -1646,7 +1676,17 @@ class Gurps(System):
             col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
             col.step(f"{path}.PD", a.name, f"deflection {a.deflection}" if why is None else None, f"PD {pd}",
                      rules=["gurps.pd"], source="assumed")
-        return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], catalog=a.catalog)  # type: ignore[arg-type]
+        lower: dict[str, int] = {}  # a part that stops less (gurps.armor): its DR, the least of what maps there
+        for c, e in a.stops_at.items():
+            n = ARMOR_LOCATIONS.get(c)
+            part = int(self._lad["dr"].native(float(e)))
+            if n is not None and n in locs and part != dr:
+                lower[n] = min(part, lower.get(n, part))
+        if lower and col.tracing:
+            col.step(f"{path}.DR_at", a.name, ", ".join(f"{c} {float(e):g} J" for c, e in a.stops_at.items()),
+                     ", ".join(f"{n} DR {v}" for n, v in lower.items()), rules=["gurps.armor"], source="assumed")
+        return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], DR_at=lower,  # type: ignore[arg-type]
+                          catalog=a.catalog)
 
     # ---- shots -------------------------------------------------------------------------
     def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:

@@ -53,6 +53,7 @@ _GURPS_DAMAGE = re.compile(
 # weapon stats a GURPS weapon line (GurpsWeapon) has no field for: said, not carried
 _GURPS_NOFIELD = ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf", "bulk", "wt", "weight", "cost", "reach",
                   "parry", "lc", "hold", "notes")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji
 _REACH = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)  # a 1/2D or Max: '160', '150 m', '160 yd'
 _GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
                         r"weight|cost|reach|parry|lc|hold)\s*[:.]?\s*(.+)$", re.IGNORECASE)
@@ -160,6 +161,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         left: list[str] = []
         nofield: list[str] = []
         extra_attacks: list[str] = []
+        reach_said: list[str] = []  # 1/2D and Max with no unit: the book's unit, said
+        yards: list[str] = []  # 1/2D and Max in yards, in metres
         ranged = False
         for p in split_items(details):
             p = p.strip()
@@ -212,12 +215,13 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 # yards are converted; a bare number is read as metres, said (an English-language
                 # book's are yards); a 4th-edition "x10" by ST is no number and not read
                 value, unit = int(reach.group(1).replace(",", "")), (reach.group(2) or "").lower()
+                stated = f"{kv.group(1)} {val}"
+                if not unit:  # the book's unit: a Japanese line's metres, an English-language book's yards
+                    unit = "m" if _JAPANESE.search(item) else "yd"
+                    reach_said.append(stated)
                 if unit.startswith("y"):
                     value = round(value * 0.9144)
-                    r.assumed.append(f"line {n}: {name}: {kv.group(1)} {val} is {value} m")
-                elif not unit and not any("read as metres" in a for a in r.assumed):
-                    r.assumed.append(f"line {n}: {name}: {kv.group(1)} {val} read as metres, the Japanese Basic "
-                                     "Set's unit (an English-language book's yards are 0.91 m each)")
+                    yards.append(f"{stated.rstrip('ydsar ')} yd = {value} m")
                 w["1/2D" if key != "max" else "Max"] = value
                 ranged = True
             elif key == "rof":
@@ -237,6 +241,11 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                     marks.setdefault(f"weapon {key}", p)
                 if key in ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf"):
                     ranged = True
+        if reach_said or yards:
+            how = ("; ".join(yards) if yards else "metres")
+            r.assumed.append(f"line {n}: {name}: " + (f"{', '.join(reach_said)} read in the book's unit, "
+                             f"{'yards (an English-language line)' if yards else 'metres (a Japanese line)'}: "
+                             if reach_said else "") + how)
         entry = weapon_entry(cid, name)
         if entry is not None:
             w["catalog"] = entry.id
