@@ -433,6 +433,7 @@ class LossAudit:
         self._system = system
         self._items: dict[str, str] = {}  # item path -> "npc" / "shot" (the items audited so far)
         self._probed: dict[str, dict[str, str]] = {}  # item path -> neutral path -> its native field
+        self._ties: dict[str, dict[str, list[str]]] = {}  # item path -> neutral path -> fields stating it alike
         self._exists: dict[str, tuple[str, bool]] = {}
         self._keymaps: dict[int, dict[str, Any]] = {}
         self._mine: dict[str, list[int]] = {}  # item path -> indices of its losses from reading the source
@@ -525,6 +526,7 @@ class LossAudit:
             return out
         method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral  # type: ignore[union-attr]
         best: dict[str, tuple[int, str]] = {}  # neutral path -> (how many values its field moves, the field)
+        ties = self._ties
         try:
             item = native_fields(item, typ)
             with tracing(False):
@@ -551,6 +553,11 @@ class LossAudit:
                 for d in found:
                     if d.path not in best or len(found) < best[d.path][0]:
                         best[d.path] = (len(found), name)
+                        ties.setdefault(prefix, {})[d.path] = [name]
+                    elif len(found) == best[d.path][0]:
+                        # another field that states it as nearly (a CoC shot's fire and rounds
+                        # both state its burst): a loss there is a loss at each of them
+                        ties.setdefault(prefix, {}).setdefault(d.path, [best[d.path][1]]).append(name)
         except (XsysError, *PLUGIN_FAULTS):
             pass
         out.update({path: name for path, (_, name) in best.items()})
@@ -591,8 +598,8 @@ class LossAudit:
         new: list[Loss] = []
         for d in found:
             loss = self._classify(system, what, neutral, d)
-            if loss is not None and loss.kind in ("rounded", "clamped"):
-                loss = self._in_native_terms(loss, d, prefix)
+            if loss is not None and loss.kind in ("rounded", "clamped", "unsupported-field"):
+                loss = self._in_native_terms(loss, d, prefix, neutral)
             if loss is not None:
                 new.append(_with_prefix(loss, prefix))
         if what == "npc":
@@ -685,7 +692,7 @@ class LossAudit:
         got = self._probe(system, what, neutral, tokens, mirror)
         return got is not MISSING and not _same(got, back)
 
-    def _in_native_terms(self, loss: Loss, d: _Diff, prefix: str) -> Loss | None:
+    def _in_native_terms(self, loss: Loss, d: _Diff, prefix: str, neutral: Any = None) -> Loss | None:
         """A characteristic or skill whose neutral number reads back as another, said in the
         source's own numbers ("Shotgun 40 reads back as Shotgun 43"), with the neutral numbers
         after it; None when the source's number comes back as it was: the two neutral numbers
@@ -695,8 +702,16 @@ class LossAudit:
         system = self._system
         tokens = path_tokens(d.path)
         left_out = d.back is MISSING and "leaves out" in loss.message
+        # a shot's dropped value (an NPC's dropped characteristic is carried: conversions.carrying)
+        dropped = loss.kind == "unsupported-field"
+        if dropped and not (isinstance(neutral, Shot) and loss.message.endswith("; dropped")):
+            return loss
+        shooter = isinstance(neutral, Shot) and bool(tokens) and tokens[0] == "shooter"
+        if shooter:  # a shot's shooter: his characteristics, and his skill with the shot's weapon
+            tokens = tokens[1:] if tokens[1:2] != ("skill",) else ("skills", system.skill_for_weapon(
+                neutral.weapon.weapon_class) if system is not None else "")
         if system is None or not tokens or len(tokens) != 2 or tokens[0] not in ("characteristics", "skills") \
-                or not (_is_number(d.src) and (_is_number(d.back) or left_out)):
+                or not (_is_number(d.src) and (_is_number(d.back) or left_out or dropped)):
             return loss
         found, exact = self.resolve(f"{prefix}{d.path[1:]}")
         at = path_tokens(found)
@@ -705,7 +720,12 @@ class LossAudit:
         stated = _get(self.plain, list(at))
         if not _is_number(stated):
             return loss
-        name, src, back = at[-1], float(d.src), (0.0 if left_out else float(d.back))
+        name, src, back = at[-1], float(d.src), (0.0 if left_out or dropped else float(d.back))
+        native_skill = name
+        if shooter and tokens[0] == "skills":  # the shot's field (skill_value, level) holds that skill's level
+            native_skill, tokens = tokens[1], ("skills", _neutral_skill(system, tokens[1], neutral))
+            if tokens[1] is None:
+                return loss
         try:
             if tokens[0] == "characteristics":
                 chars = system.characteristics()
@@ -721,23 +741,26 @@ class LossAudit:
                 was, now, scale = ladder.step_for(src).native, ladder.step_for(back).native, "percentile"
                 rule = ladder.step_for(src).rule
             else:
-                if tokens[1] not in (system.skills().get(name) or ()) \
-                        and system.derived_skills().get(tokens[1]) != name:
+                if tokens[1] not in (system.skills().get(native_skill) or ()) \
+                        and system.derived_skills().get(tokens[1]) != native_skill:
                     return loss
                 item = _get(self.plain, list(path_tokens(prefix) or ()))
                 ctx: dict[str, Any] = {k: v for k, v in item.items() if isinstance(v, (int, float, str))} \
                     if isinstance(item, dict) else {}
                 ctx["@key"] = tokens[1]
-                was, now, scale = system.level_for(name, src, ctx), system.level_for(name, back, ctx), "competence"
-                rule = system.competence_rule(name)
+                was = system.level_for(native_skill, src, ctx)
+                now, scale = system.level_for(native_skill, back, ctx), "competence"
+                rule = system.competence_rule(native_skill)
         except PLUGIN_FAULTS:
             return loss
         if not _same(was, stated):
             return loss
-        if not left_out and _same(now, was) and loss.kind == "rounded":
+        if not (left_out or dropped) and _same(now, was) and loss.kind == "rounded":
             return None
         numbers = f"{tokens[1]} {scale} {src:.3f} → {back:.3f}"
-        if left_out:
+        if dropped:
+            msg = f"{name} {stated} ({tokens[1]} {scale} {src:.3f}): {loss.message.split(': ', 1)[-1]}"
+        elif left_out:
             msg = (f"{name} {stated} is written as the level {loss.message.split(' the level ', 1)[-1]} "
                    f"({tokens[1]} {scale} {src:.3f})")
         elif loss.kind == "clamped":
@@ -891,7 +914,30 @@ class LossAudit:
         # covers two neutral skills, both from one source skill): said once; and lines that say
         # one thing of several parts of one source line (nWoD Athletics: no skill for athletics,
         # climb, swim, jump) become one line
-        return merge_alike(list(dict.fromkeys(out)))
+        return merge_alike(list(dict.fromkeys(self._at_each_field(out, prefix))))
+
+    def _at_each_field(self, losses: list[Loss], prefix: str) -> list[Loss]:
+        """A loss placed at one of several source fields that state one neutral value alike (a
+        CoC shot's fire and rounds both give its burst) is a loss at each of them; the printed
+        report says it once, naming every path (trace.report_lines)."""
+        ties = {n: names for n, names in self._ties.get(prefix, {}).items() if len(set(names)) > 1}
+        if not ties:
+            return losses
+        out = list(losses)
+        at = {x.path for x in losses}
+        for names in ties.values():
+            paths = []
+            for name in dict.fromkeys(names):
+                found, exact = _resolve(self.plain, f"{prefix}.{name}", self._keymaps)
+                if exact:
+                    paths.append(found)
+            for x in losses:
+                if x.path in paths:
+                    for p in paths:
+                        if p not in at:
+                            out.append(msgspec.structs.replace(x, path=p))
+                            at.add(p)
+        return out
 
     def _locate(self, loss: Loss, prefix: str) -> tuple[str, bool]:
         """Where a plugin's loss is in the source: its path, or, for a skill the target calls
@@ -1050,6 +1096,17 @@ def _kept_elsewhere(block: dict[str, Any], natives: Mapping[str, Any], key: str,
 def _last_key(path: str) -> str | None:
     tokens = path_tokens(path)
     return _norm(tokens[-1]) if tokens and isinstance(tokens[-1], str) else None
+
+
+def _neutral_skill(system: System, native: str, shot: Shot) -> str | None:
+    """The neutral skill a shot's native skill field stands for: the one of the native skill's
+    that the shot's weapon fires (nWoD Firearms with a rifle: rifle)."""
+    keys = system.skills().get(native) or ()
+    want = shot.weapon.weapon_class
+    for k in keys:
+        if k == want or KIND_OF.get(want) == k or (want == "revolver" and k == "handgun"):
+            return k
+    return keys[0] if len(keys) == 1 else None
 
 
 def _with_prefix(loss: Loss, prefix: str) -> Loss:

@@ -656,8 +656,8 @@ class Gurps(System):
                 "DR_at": "a lower DR on those locations (a full kit's helmet, its limb shells); DR everywhere else it "
                          "covers (gurps.armor)"},
             "weapons": {
-                "1/2D": "metres from which the damage is halved (gurps.weapon-stats, assumed magnitudes; xsys's "
-                        "odds do not apply it: the rule text has no weapon table)",
+                "1/2D": "metres (the Japanese Basic Set's unit) from which the damage is halved (gurps.weapon-stats, "
+                        "assumed magnitudes; not part of the hit chances)",
                 "Max": "metres: the farthest the weapon reaches (gurps.weapon-stats, assumed magnitudes)"}}
 
     def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
