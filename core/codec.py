@@ -121,7 +121,7 @@ def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: s
     if um:  # name the offending field in the path itself
         path = f"{path or '$'}.{um.group(1)}"
         value = _NOTHING
-    fm = re.match(r"^@(\w+): (.*)$", message, re.S)
+    fm = re.match(r"^@([\w.]+): (.*)$", message, re.S)
     if fm:  # raised by a Struct's __post_init__ for one of its fields (model.field_error)
         path = f"{path or '$'}.{fm.group(1)}"
         message = fm.group(2)

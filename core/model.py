@@ -130,8 +130,8 @@ class Armor(Base, kw_only=True):
         _non_negative(self, "thickness", "mass", "stops")
         for where, e in self.stops_at.items():
             if float(e) < 0 or float(e) > float(self.stops):
-                raise msgspec.ValidationError(f"stops_at.{where}: {float(e):g} J must lie between 0 and `stops` "
-                                              f"({float(self.stops):g} J), the armor's best")
+                raise field_error(f"stops_at.{where}", f"expected 0 J to `stops` ({float(self.stops):g} J, "
+                                  f"the armor's best), found {float(e):g} J")
 
     def stops_on(self, location: str) -> Energy:
         """What it stops at one covered location."""

@@ -238,3 +238,13 @@ def test_a_gurps_lines_own_lower_dr_is_read_and_written_back(gurps):
     assert float(neutral.stops_on("arms")) < float(neutral.stops_on("head")) < float(neutral.stops)
     back = api.convert(npc, "gurps", fresh=True).document.armor[0]
     assert (back.DR, back.DR_at) == (12, {"head": 4, "arms": 2})
+
+
+def test_a_part_stopping_more_than_the_piece_is_one_clear_error():
+    from xsys.core.errors import InputError
+
+    npc = {"system": "neutral", "kind": "npc", "name": "Bad",
+           "armor": [{"name": "Kit", "stops": "100 J", "covers": ["torso", "arms"], "stops_at": {"arms": "500 J"}}]}
+    with pytest.raises(InputError) as err:
+        api.convert(npc, "coc")
+    assert err.value.path == "$.armor[0].stops_at.arms" and "found 500 J" in str(err.value)
