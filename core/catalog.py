@@ -191,6 +191,8 @@ class Catalog:
         if name in self.weapons:
             return self.weapons[name]
         low = name.strip().lower()
+        if low in self.weapons:  # "MP5", "Uzi": the id as a GM writes it
+            return self.weapons[low]
         for w in self.weapons.values():
             if w.name.lower() == low:
                 return w
@@ -215,8 +217,13 @@ class Catalog:
         if entry is not None:
             return entry, None
         words = _weapon_words(name)
+        if len(words) == 1 and (m := _VARIANT.match(next(iter(words)))) and m.group(1) in self.weapons:
+            return self.weapons[m.group(1)], None  # "MP5A3": a variant of the catalog's mp5
         if len(words) >= 2 and any(any(c.isdigit() for c in w) for w in words):
             hits = [e for e in self.weapons.values() if words <= _weapon_words(e.name) | _weapon_words(e.id)]
+            if not hits and words != (base := frozenset(_VARIANT.sub(r"\1", w) for w in words)):
+                # a variant of a catalog model: "Thompson M1928A1" is the catalog's Thompson M1928
+                hits = [e for e in self.weapons.values() if base <= _weapon_words(e.name) | _weapon_words(e.id)]
             if len(hits) == 1:
                 return hits[0], None
         low = " ".join(name.lower().replace("-", " ").split())
@@ -322,6 +329,10 @@ class Catalog:
             "armor": sorted(self.armor.values(), key=lambda a: a.id),
             "material": sorted(self.materials.values(), key=lambda m: m.id),
         })
+
+
+# a model with a variant suffix: 'm1928a1', 'm1903a3', 'mp5a3' (not 'm1a1': too short to be one model)
+_VARIANT = re.compile(r"^([a-z]*\d{3,}|[a-z]{2,}\d+)a\d+$")
 
 
 @lru_cache(maxsize=4096)

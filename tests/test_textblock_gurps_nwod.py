@@ -96,7 +96,11 @@ def test_a_fourth_edition_block_is_recognised_and_read_by_the_3e_rules_with_a_wa
     assert "Dodge 9: 4th-edition Dodge = Basic Speed + 3 (5 + 3 + 1); 3rd-edition Dodge = Move: read as 6" in texts
     assert any(t.startswith("FP 11 (4th-edition Fatigue Points = HT") for t in texts)
     assert any(t.startswith("Parry 10 (no Parry field") and "skill/2 + 3" in t for t in texts)
-    assert any("Range 150/1900" in t and "Bulk -2" in t for t in texts)
+    assert [t for t in texts if t.startswith("Glock 19:")] == [
+        "Glock 19: Shots 15+1(3), Bulk -2, Rcl 2 (no field in a gurps weapon line: not carried)"]
+    # 4th edition's 'Range 150/1900' is 1/2D and Max in yards: metres in the 3e document
+    assert (doc["weapons"][0]["1/2D"], doc["weapons"][0]["Max"]) == (137, 1737)
+    assert any("Range 150/1900" in a and "137/1737 m" in a for a in rep["assumed"])
     # each difference is a warning of the loss report (not info)
     losses = read_losses(doc["xsys"], "gurps")
     assert sum(1 for x in losses if x.level == "warning" and "4th-edition" in x.message) >= 3

@@ -22,6 +22,13 @@ from xsys.core.registry import catalog
     ("submachine gun", None, "smg"),
     ("banana", None, None),
     ("Winchester", None, None),                          # two catalog Winchesters: no single answer
+    ("MP5", "mp5", None),                                # an id as a GM writes it
+    ("Uzi", "uzi", None),
+    ("MP5A3", "mp5", None),                              # a variant of a catalog model
+    ("Thompson M1928A1", "thompson-m1928", None),        # a 4e stat block's Thompson
+    ("Springfield M1903A3", "springfield-m1903", None),
+    ("Colt M1911A1", "colt-m1911a1", None),              # the variant is itself in the catalog
+    ("Garand M1A1", None, None),                         # 'm1a1' is too short to be a variant of 'm1'
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
     found, cls = catalog().identify_weapon(name)

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xsys.conversions import api
+from xsys.conversions.documents import read_plain
 from xsys.core import codec
 from xsys.core.registry import catalog
 from xsys.core.trace import STRICT_KINDS
@@ -240,11 +241,18 @@ def test_an_unknown_nwod_type_is_a_warning_never_a_silent_handgun(wtype, cls):
 
 # ---- one cartridge, one damage line --------------------------------------------------------
 
+# a gun whose line the system's book prints with a rating of its own, not its cartridge's:
+# nWoD's chart gives its example HK MP-5 (9 mm) 3, every other 9 mm gun 2 (WoD p. 170)
+PRINTED = {"nwod": {"mp5"}}
+
+
 def _damage_lines(system):
     """Every catalog weapon as its own stat-block line in `system` (the catalog weapon, and
     a copy of it that is in no catalog but says its calibre): {cartridge: {damage lines}}."""
     weapons = []
     for e in catalog().weapons.values():
+        if e.id in PRINTED.get(system, ()):
+            continue
         weapons.append(_plain_weapon(e))
         copy = _plain_weapon(e, f"Copy of {e.name}")
         del copy["catalog"]
@@ -281,7 +289,17 @@ def test_thompson_and_m1911_share_the_45_acp_damage():
     assert line("nwod", "thompson-m1928") == line("nwod", "colt-m1911a1") == 3
     assert line("coc", "thompson-m1928") == line("coc", "colt-m1911a1") == "1d10+2"
     assert line("gurps", "mp5") == line("gurps", "glock-17") == "2d+2"
-    assert line("nwod", "mp5") == line("nwod", "uzi") == line("nwod", "glock-17") == 2
+    assert line("nwod", "uzi") == line("nwod", "glock-17") == 2
+    assert line("nwod", "mp5") == 3  # the chart's own example gun: SMG Large, Damage 3 as printed
+
+
+def test_nwod_mp5_has_the_chart_s_printed_damage_from_every_source():
+    """A GM reading the nWoD sheet of the SWAT officer saw the MP5 at Damage 2; WoD p. 170 prints 3."""
+    from pathlib import Path
+    for f in ("coc/npcs/swat_officer.yaml", "pl-trudnosc/npcs/plywak.yaml"):
+        doc, _ = fresh(read_plain(Path(__file__).parent.parent / "fixtures" / f), "nwod")
+        mp5 = [w for w in doc["weapons"] if w["catalog"] == "mp5"]
+        assert [(w["type"], w["damage"]) for w in mp5] == [("SMG, Large", 3)], f
 
 
 def test_every_catalog_calibre_is_a_known_cartridge():

@@ -54,6 +54,7 @@ _GURPS_DAMAGE = re.compile(
 _GURPS_NOFIELD = ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf", "bulk", "wt", "weight", "cost", "reach",
                   "parry", "lc", "hold", "notes")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji
+_RANGE_PAIR = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?\s*/\s*([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)
 _REACH = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)  # a 1/2D or Max: '160', '150 m', '160 yd'
 _GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
                         r"weight|cost|reach|parry|lc|hold)\s*[:.]?\s*(.+)$", re.IGNORECASE)
@@ -223,6 +224,21 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                     value = round(value * 0.9144)
                     yards.append(f"{stated.rstrip('ydsar ')} yd = {value} m")
                 w["1/2D" if key != "max" else "Max"] = value
+                ranged = True
+            elif key == "range" and (pair := _RANGE_PAIR.fullmatch(val)) and \
+                    max(int(x.replace(",", "")) for x in pair.group(1, 3)) <= 100_000:
+                # a 4th-edition 'Range 150/1900' is 1/2D and Max in the book's yards
+                # (gurps.weapon-stats); 'Range x2/x3' (by ST, thrown) has no number and stays unread
+                unit = (pair.group(2) or pair.group(4) or "").lower()
+                stated = f"{kv.group(1)} {val}"
+                marks.setdefault("weapon range", p)  # 3rd edition writes 1/2D and Max apart
+                for label, raw in (("1/2D", pair.group(1)), ("Max", pair.group(3))):
+                    value = int(raw.replace(",", ""))
+                    w[label] = value if unit.startswith("m") else round(value * 0.9144)
+                if not unit.startswith("m"):
+                    yards.append(f"{stated} (1/2D/Max) yd = {w['1/2D']}/{w['Max']} m")
+                    if not unit:
+                        reach_said.append(stated)
                 ranged = True
             elif key == "rof":
                 w["RoF"] = val

@@ -869,14 +869,19 @@ class NwodSystem(System):
         return int(self.characteristics()[name].ladder.step_for(p).native)
 
     def weapon_stats(self, weapon: Weapon) -> tuple[str, dict[str, Any], int, str, str]:
-        """(chart line, its entry, damage rating, rule, source) of a neutral weapon. Damage
-        goes by cartridge (nwod.weapon.damage, assumed): tables.toml [cartridge],
+        """(chart line, its entry, damage rating, rule, source) of a neutral weapon. One of the
+        chart's own example guns has the rating the chart prints (nwod.weapon.damage, seed: the
+        MP5 is 3). Other damage goes by cartridge (nwod.weapon.damage, assumed): tables.toml [cartridge],
         else the damage ladder at the cartridge's reference muzzle energy; a weapon of
         unknown calibre has its chart line's rating when it is named by the line, else the
         ladder at its own muzzle energy."""
         t = chart_type_for(weapon)
         entry = CHART[t]
         basis = _catalog().weapon_basis(weapon)  # its catalog weapon, else the cartridge its calibre or name states
+        if basis.entry is not None and basis.entry.id in entry.get("catalog", ()):
+            # the chart's own example gun has the rating the chart prints for it (WoD p. 170):
+            # the HK MP-5 is SMG Large at 3 although other 9 mm guns are 2
+            return t, entry, int(entry["damage"]), "nwod.weapon.damage", "seed"
         key = basis.cartridge
         if key is not None and key in TABLES.get("cartridge", {}):
             return t, entry, int(TABLES["cartridge"][key]), "nwod.weapon.damage", "assumed"
