@@ -599,7 +599,7 @@ class LossAudit:
         for d in found:
             loss = self._classify(system, what, neutral, d)
             if loss is not None and loss.kind in ("rounded", "clamped", "unsupported-field"):
-                loss = self._in_native_terms(loss, d, prefix, neutral)
+                loss = self._in_native_terms(loss, d, prefix, neutral, back)
             if loss is not None:
                 new.append(_with_prefix(loss, prefix))
         if what == "npc":
@@ -692,7 +692,8 @@ class LossAudit:
         got = self._probe(system, what, neutral, tokens, mirror)
         return got is not MISSING and not _same(got, back)
 
-    def _in_native_terms(self, loss: Loss, d: _Diff, prefix: str, neutral: Any = None) -> Loss | None:
+    def _in_native_terms(self, loss: Loss, d: _Diff, prefix: str, neutral: Any = None,
+                         back_item: Any = None) -> Loss | None:
         """A characteristic or skill whose neutral number reads back as another, said in the
         source's own numbers ("Shotgun 40 reads back as Shotgun 43"), with the neutral numbers
         after it; None when the source's number comes back as it was: the two neutral numbers
@@ -740,6 +741,9 @@ class LossAudit:
                     return loss
                 was, now, scale = ladder.step_for(src).native, ladder.step_for(back).native, "percentile"
                 rule = ladder.step_for(src).rule
+                passed = _on_scale(system, back_item, tokens[1])
+                if passed is not None:  # one characteristic scale: the number goes back by the factor
+                    now = passed
             else:
                 if tokens[1] not in (system.skills().get(native_skill) or ()) \
                         and system.derived_skills().get(tokens[1]) != native_skill:
@@ -1060,6 +1064,23 @@ def merge_alike(losses: Sequence[Loss]) -> list[Loss]:
             merged[idx[0]] = msgspec.structs.replace(losses[idx[0]], message=message)
             gone.update(idx[1:])
     return [merged.get(i, x) for i, x in enumerate(losses) if i not in gone]
+
+
+def _on_scale(system: System, back: Any, neutral_key: str) -> int | None:
+    """What `system` writes for the neutral characteristic `neutral_key` of `back`, an item read
+    back from a system on `system`'s ``characteristic_scale``: its number on that scale times
+    `system`'s factor (System.characteristics_on_scale: coc7 EDU 35 goes back to coc as EDU 7,
+    whatever the two editions' populations say); None where the two share no scale."""
+    if not system.characteristic_scale or not isinstance(back, Combatant):
+        return None
+    for block in back.native.values():
+        scale = block.get("scale") if isinstance(block, dict) else None
+        chars = scale.get("characteristics") if isinstance(scale, dict) else None
+        if isinstance(chars, dict) and chars.get("name") == system.characteristic_scale:
+            value = (chars.get("values") or {}).get(neutral_key)
+            if _is_number(value):
+                return int(math.floor(float(value) * system.characteristic_factor + 0.5))
+    return None
 
 
 def _fill_defaults(obj: Any, plain: Any) -> None:

@@ -871,8 +871,16 @@ class System:
                 value = int(math.floor(exact + 0.5))
                 rule = self.characteristic_rule or spec.ladder.steps[0].rule
                 if abs(exact - value) > 1e-9:
-                    col.loss("rounded", f"{path}.{native}", f"{native} {exact:g} ({key} on the "
-                             f"{self.characteristic_scale} scale) is written {value}", rule)
+                    source = installed_system(key)
+                    factor = source.characteristic_factor if source is not None else 0
+                    stated = f"{native} {float(values[spec.neutral]) * factor:g} ({key})" if factor else \
+                        f"{native} {exact:g} ({key} on the {self.characteristic_scale} scale)"
+                    how = (f"÷ {factor // self.characteristic_factor}" if factor > self.characteristic_factor
+                           else f"× {self.characteristic_factor // max(factor, 1)}")
+                    back = f", which comes back as {native} {value * factor // self.characteristic_factor}" \
+                        if factor else ""
+                    col.loss("rounded", f"{path}.{native}", f"{stated} is written {native} {value} ({how} = "
+                             f"{exact:g}){back}", rule)
                 if not spec.ladder.has_native(value):
                     near = spec.ladder.nearest_native(value)
                     col.loss("clamped", f"{path}.{native}", f"{native} {value} ({key}) lies outside the table; "
