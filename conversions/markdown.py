@@ -216,7 +216,7 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     legend = system.sheet_legend() if system is not None and hasattr(system, "sheet_legend") else {}
     for k, v in plain.items():
         if k == "carried" and isinstance(v, dict) and v:
-            out += _carried(v)
+            out += _carried(v, plain)
         elif isinstance(v, dict) and v:
             out.append(f"**{md(k)}**: " + ", ".join(f"{md(a)} {_cell(b)}" for a, b in v.items()) + "\n")
     for k, v in plain.items():
@@ -251,13 +251,36 @@ def _field_order(native: Any, key: str) -> list[str]:
     return []
 
 
-def _carried(block: dict[str, Any]) -> list[str]:
+def _on_sheet(plain: dict[str, Any], field: str, key: str | None, value: Any) -> bool:
+    """Whether the sheet itself shows a carried value: a field of the same name and value
+    (a coc7 SAN 60 on a coc sheet), a skill of its table at the same number, a line of its
+    list of that name with the same entries."""
+    here = plain.get(field)
+    if key is None:
+        return here == value
+    if isinstance(here, dict):
+        return key in here and here[key] == value
+    if isinstance(here, list) and isinstance(value, dict):
+        return any(isinstance(row, dict) and row.get("name") == key
+                   and all(row.get(k) == v for k, v in value.items() if k in row and k != "name") for row in here)
+    return False
+
+
+def _carried(block: dict[str, Any], plain: dict[str, Any] | None = None) -> list[str]:
     """The carried block (xsys.core.carried): one line per system family, each value as that
-    system writes it; a close-combat line as "Fists (Fist/Punch, 1d3+db)"."""
-    out = ["**carried** (what this system cannot express, kept as its own system writes it)\n"]
+    system writes it; a close-combat line as "Fists (Fist/Punch, 1d3+db)". What the sheet
+    itself shows alike (a coc7 SAN and Library Use on a coc sheet) is not printed twice: the
+    document keeps it for the way back, the sheet shows it once."""
+    plain = plain or {}
+    lines = []
     for ns, entries in block.items():
         if not isinstance(entries, dict):
-            out.append(f"- {md(ns)}: {_cell(entries)}")
+            lines.append(f"- {md(ns)}: {_cell(entries)}")
+            continue
+        entries = {a: ({x: y for x, y in b.items() if not _on_sheet(plain, a, x, y)} if isinstance(b, dict) else b)
+                   for a, b in entries.items() if isinstance(b, dict) or not _on_sheet(plain, a, None, b)}
+        entries = {a: b for a, b in entries.items() if not (isinstance(b, dict) and not b)}
+        if not entries:
             continue
         parts = []
         for a, b in entries.items():
@@ -270,9 +293,10 @@ def _carried(block: dict[str, Any]) -> list[str]:
                 parts.append(f"{md(a)}: " + (", ".join(_cell(x) for x in b) or "none"))
             else:
                 parts.append(f"{md(a)} {_cell(b)}")
-        out.append(f"- {md(ns)}: " + " · ".join(parts))
-    out.append("")
-    return out
+        lines.append(f"- {md(ns)}: " + " · ".join(parts))
+    if not lines:
+        return []
+    return ["**carried** (what this system cannot express, kept as its own system writes it)\n", *lines, ""]
 
 
 def _fields_table(plain: dict[str, Any]) -> list[str]:
