@@ -139,6 +139,13 @@ SKILLS: dict[str, str | None] = {
     "swim": None,
     "jump": None,
     "track": None,
+    # what an NPC does with words and books: each system has its counterpart skill (CoC
+    # Library Use / Psychology / Persuade / 7e Intimidate, GURPS Research / Psychology /
+    # Diplomacy / Intimidation, nWoD Academics / Empathy / Persuasion / Intimidation)
+    "research": None,
+    "psychology": None,
+    "persuade": None,
+    "intimidate": None,
 }
 
 
@@ -165,6 +172,9 @@ UNTRAINED: dict[str, float] = {
     "spot": 0.25, "listen": 0.25, "stealth": 0.10, "conceal": 0.15, "locksmith": 0.01, "first_aid": 0.30,
     "drive": 0.20, "climb": 0.40, "swim": 0.25, "jump": 0.25, "track": 0.10, "athletics": 0.25,
     "throw": 0.25,
+    # Library Use 25, Psychology 5, Persuade 15 (6th edition); 6th edition has no Intimidate:
+    # 7th edition's base, 15
+    "research": 0.25, "psychology": 0.05, "persuade": 0.15, "intimidate": 0.15,
 }
 
 

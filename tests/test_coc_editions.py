@@ -117,15 +117,42 @@ def test_two_skills_that_become_one_are_said_with_the_numbers_written():
 
 
 def test_a_carried_skill_the_other_edition_writes_is_not_said_to_be_inexpressible():
-    """coc writes coc7's Intimidate 50 on its sheet (and carries it for the way back); the report
-    said "not expressible in coc". In GURPS, which has no such line, it still is."""
-    src = api.load(ROOT / "fixtures" / "coc7" / "npcs" / "silas_crane.yaml")
-    conv = api.convert(src, "coc", fresh=True)
-    assert _plain(conv.document)["skills"]["Intimidate"] == 50
-    (said,) = [l.message for l in conv.losses if l.path == "$.skills.Intimidate"]
+    """coc writes coc7's Library Use 70 on its sheet (and carries it for the way back); the report
+    said "not expressible in coc"."""
+    src = api.load(ROOT / "fixtures" / "coc7" / "npcs" / "agnes_whitcombe.yaml")
+    doc = _plain(src.document)
+    doc["skills"]["Cthulhu Mythos"] = 5  # no neutral skill: carried, and the coc sheet writes it as it is
+    conv = api.convert(api.from_plain(doc), "coc", fresh=True)
+    assert _plain(conv.document)["skills"]["Cthulhu Mythos"] == 5
+    (said,) = [l.message for l in conv.losses if l.path == "$.skills.Cthulhu Mythos"]
     assert "written on the coc sheet as it is" in said and "not expressible" not in said
-    (said,) = [l.message for l in api.convert(src, "gurps", fresh=True).losses if l.path == "$.skills.Intimidate"]
+    (said,) = [l.message for l in api.convert(api.from_plain(doc), "gurps", fresh=True).losses
+               if l.path == "$.skills.Cthulhu Mythos"]
     assert "not expressible in gurps" in said
+
+
+@pytest.mark.parametrize(("source", "skill", "level", "target", "counterpart"), [
+    ("silas_crane.yaml", "Intimidate", 50, "coc", "Intimidate"),      # the number passes through: one scale
+    ("silas_crane.yaml", "Intimidate", 50, "gurps", "Intimidation"),
+    ("silas_crane.yaml", "Intimidate", 50, "nwod", "Intimidation"),
+    ("agnes_whitcombe.yaml", "Library Use", 70, "gurps", "Research"),
+    ("agnes_whitcombe.yaml", "Library Use", 70, "nwod", "Academics"),
+    ("agnes_whitcombe.yaml", "Psychology", 45, "gurps", "Psychology"),
+    ("agnes_whitcombe.yaml", "Psychology", 45, "nwod", "Empathy"),
+])
+def test_a_skill_the_target_has_a_counterpart_for_converts_to_it_and_back(source, skill, level, target, counterpart):
+    """A GM read Library Use 70 and Intimidate 50 carried verbatim on GURPS and nWoD sheets that
+    have Research, Empathy and Intimidation lines."""
+    src = api.load(ROOT / "fixtures" / "coc7" / "npcs" / source)
+    conv = api.convert(src, target, fresh=True)
+    doc = _plain(conv.document)
+    assert doc["skills"].get(counterpart), (counterpart, doc["skills"])
+    assert skill not in (doc.get("carried", {}).get("coc7", {}).get("skills") or {})
+    if target == "coc":
+        assert doc["skills"][counterpart] == level
+    # read afresh (nothing remembered), it comes back within the chart band it was in
+    back = _plain(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
+    assert abs(back["skills"][skill] - level) <= 10, (skill, back["skills"][skill])
 
 
 def test_a_fighting_skill_is_one_number_in_both_editions_at_the_npcs_own_strength():

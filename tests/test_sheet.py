@@ -109,8 +109,9 @@ def test_nwod_carried_block_order_melee_line_and_resolve_from_the_carried_block(
                   armor=[NwodArmor(name="Leather jacket", general=1)])
     comb = nwod.npc_to_neutral(npc).value
     own = comb.carried["nwod"]
-    assert list(own) == ["Resolve", "skills", "specialties", "merits", "melee"]
-    assert own["skills"] == {"Intimidation": 2} and own["Resolve"] == 3
+    # Intimidation is the neutral intimidate (plugins/nwod/README.md), not a carried skill
+    assert list(own) == ["Resolve", "specialties", "merits", "melee"]
+    assert "skills" not in own and own["Resolve"] == 3 and "intimidate" in comb.skills
     assert [(m.name, m.melee_class, m.skill) for m in comb.melee] == [("Knife", "knife", "melee")]
     assert comb.weapons == []
     # without the kept stat block: written from the neutral values and the carried block

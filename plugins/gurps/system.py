@@ -307,19 +307,23 @@ SKILLS: dict[str, tuple[str, ...]] = {
     "Staff": ("melee",), "Running": ("athletics",),
     "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
     "Jumping": ("jump",), "Tracking": ("track",),
+    "Research": ("research",), "Psychology": ("psychology",), "Diplomacy": ("persuade",),
+    "Intimidation": ("intimidate",),
 }
 # gurps.defaults (3e Basic Set, not in the seed; assumed): what a character rolls untrained, from
 # his own attribute. Vision and Hearing are sense rolls on Per; guns default to DX-4, Throwing to
 # DX-3, Brawling to DX, Knife to DX-4 and the other melee weapons to DX-5; the other skills to
 # DX-5, IQ-5, HT-5, First Aid to IQ-4 and Swimming to DX-4; Jumping, which the Basic Set gives no
-# default roll, is read like the other athletic skills (DX-5).
+# default roll, is read like the other athletic skills (DX-5). Research and Intimidation (mental,
+# average) default to IQ-5, Psychology and Diplomacy (mental, hard) to IQ-6.
 DEFAULT_OF: dict[str, tuple[str, int]] = {
     "Guns (Pistol)": ("DX", -4), "Guns (Rifle)": ("DX", -4), "Guns (Shotgun)": ("DX", -4), "Guns (SMG)": ("DX", -4),
     "Guns (Machine Gun)": ("DX", -4), "Throwing": ("DX", -3), "Brawling": ("DX", 0), "Knife": ("DX", -4),
     "Axe/Mace": ("DX", -5), "Broadsword": ("DX", -5), "Shortsword": ("DX", -5), "Spear": ("DX", -5), "Staff": ("DX", -5),
     "Vision": ("Per", 0), "Hearing": ("Per", 0), "Stealth": ("DX", -5), "Holdout": ("IQ", -5),
     "Lockpicking": ("IQ", -5), "Running": ("HT", -5), "First Aid": ("IQ", -4), "Driving": ("DX", -5),
-    "Climbing": ("DX", -5), "Swimming": ("DX", -4), "Jumping": ("DX", -5), "Tracking": ("IQ", -5)}
+    "Climbing": ("DX", -5), "Swimming": ("DX", -4), "Jumping": ("DX", -5), "Tracking": ("IQ", -5),
+    "Research": ("IQ", -5), "Psychology": ("IQ", -6), "Diplomacy": ("IQ", -6), "Intimidation": ("IQ", -5)}
 # the same at median attributes (10): the untrained anchor of a skill with no battery
 SKILL_DEFAULTS = {k: 10 + off for k, (_, off) in DEFAULT_OF.items()}
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",

@@ -669,6 +669,12 @@ class NwodSystem(System):
         "Survival": ("Wits", ("track",)),
         "Medicine": ("Intelligence", ("first_aid",)),
         "Drive": ("Dexterity", ("drive",)),
+        # nwod.pool: Intelligence + Academics to research, Wits + Empathy to read a person,
+        # Manipulation + Persuasion, Presence + Intimidation (WoD pp. 57, 79-83; assumed pools)
+        "Academics": ("Intelligence", ("research",)),
+        "Empathy": ("Wits", ("psychology",)),
+        "Persuasion": ("Manipulation", ("persuade",)),
+        "Intimidation": ("Presence", ("intimidate",)),
     }
     PERCEPTION = ("Wits", "Composure")  # Wits + Composure: perception with no skill (listen)
     FIREARM_CLASS = {"handgun": "handgun", "rifle": "rifle", "shotgun": "shotgun", "smg": "smg",
