@@ -599,7 +599,7 @@ class LossAudit:
         for d in found:
             loss = self._classify(system, what, neutral, d)
             if loss is not None and loss.kind in ("rounded", "clamped", "unsupported-field"):
-                loss = self._in_native_terms(loss, d, prefix, neutral, back)
+                loss = self._in_native_terms(loss, d, prefix, neutral, back, system)
             if loss is not None:
                 new.append(_with_prefix(loss, prefix))
         if what == "npc":
@@ -693,7 +693,7 @@ class LossAudit:
         return got is not MISSING and not _same(got, back)
 
     def _in_native_terms(self, loss: Loss, d: _Diff, prefix: str, neutral: Any = None,
-                         back_item: Any = None) -> Loss | None:
+                         back_item: Any = None, target: System | None = None) -> Loss | None:
         """A characteristic or skill whose neutral number reads back as another, said in the
         source's own numbers ("Shotgun 40 reads back as Shotgun 43"), with the neutral numbers
         after it; None when the source's number comes back as it was: the two neutral numbers
@@ -711,6 +711,9 @@ class LossAudit:
         if shooter:  # a shot's shooter: his characteristics, and his skill with the shot's weapon
             tokens = tokens[1:] if tokens[1:2] != ("skill",) else ("skills", system.skill_for_weapon(
                 neutral.weapon.weapon_class) if system is not None else "")
+        if tokens == ("toughness",) and loss.kind == "rounded" and _is_number(d.src) and _is_number(d.back) \
+                and float(d.src) > 0:
+            return self._health_in_native_terms(loss, d, prefix, target)
         if system is None or not tokens or len(tokens) != 2 or tokens[0] not in ("characteristics", "skills") \
                 or not (_is_number(d.src) and (_is_number(d.back) or left_out or dropped)):
             return loss
@@ -774,6 +777,23 @@ class LossAudit:
         else:
             msg = f"{name} {stated} reads back as {name} {now} from {loss.message.rsplit(' from ', 1)[-1]} ({numbers})"
         return Loss.of(loss.kind, loss.path, msg, loss.rule or rule, system=loss.system)
+
+    def _health_in_native_terms(self, loss: Loss, d: _Diff, prefix: str, target: System | None) -> Loss | None:
+        """A toughness that reads back as another, said in the source's hit points: the stated
+        value scales with the toughness (System.health_of), so HP 20 at toughness 1.176 comes
+        back as HP 21 at 1.222; None when it comes back as the same number."""
+        found, exact = self.resolve(f"{prefix}{d.path[1:]}")
+        at = path_tokens(found)
+        stated = _get(self.plain, list(at)) if exact and at and isinstance(at[-1], str) else None
+        if not _is_number(stated) or isinstance(stated, bool):
+            return loss
+        now = int(math.floor(float(stated) * float(d.back) / float(d.src) + 0.5))
+        if now == stated:
+            return None
+        return Loss.of(loss.kind, loss.path, f"{at[-1]} {stated} reads back as {at[-1]} {now} from "
+                       f"{loss.message.rsplit(' from ', 1)[-1]} (toughness {float(d.src):.3f} → {float(d.back):.3f})",
+                       loss.rule or (target.health_rule if target is not None else None),
+                       system=loss.system)
 
     # ---- classifying --------------------------------------------------------------------
     def _classify(self, system: System, what: str, neutral: Any, d: _Diff) -> Loss | None:

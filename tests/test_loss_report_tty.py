@@ -24,7 +24,7 @@ NPC = "fixtures/coc/npcs/investigator_38.yaml"
 XSYS = shutil.which("xsys", path=str(Path(sys.executable).parent))
 # one info line of this NPC's loss report, as it reads in the sheet and on stderr alike
 OFF_HAND = "carried verbatim at carried.coc.skills.Off-hand Shooting"
-SUMMARY = f"{NPC}: 3 warnings and 9 info lines in the loss report above (## Loss report)"
+SUMMARY = f"{NPC}: 3 warnings and 10 info lines in the loss report above (## Loss report)"
 
 pytestmark = pytest.mark.skipif(XSYS is None or not hasattr(os, "openpty"),
                                 reason="needs the xsys console script and a pseudo-terminal")
@@ -68,7 +68,7 @@ def test_stderr_elsewhere_keeps_the_whole_report():
                                         stderr_too=False)
     assert code == 0 and screen.count(OFF_HAND) == 1
     lines = piped.splitlines()
-    assert len(lines) == 12 and all(x.startswith(f"{NPC}: ") for x in lines)
+    assert len(lines) == 13 and all(x.startswith(f"{NPC}: ") for x in lines)
     assert sum(": warning: " in x for x in lines) == 3 and sum(OFF_HAND in x for x in lines) == 1
 
 

@@ -103,9 +103,28 @@ def test_the_toughness_loss_is_at_the_stated_hp_not_at_ht():
     values is the one that states it)."""
     src = _plain(api.load(ROOT / "fixtures" / "gurps" / "npcs" / "policeman.yaml").document)
     src["HP"] = 15
+    # CoC states any HP: the toughness comes back as HP 15, nothing to report
     conv = api.convert(api.from_plain(src), "coc", fresh=True, trace=False)
+    assert not [x for x in conv.losses if "toughness" in x.message]
+    # nWoD derives Health = Stamina + Size: the sheet says why its Health is more, at $.HP
+    conv = api.convert(api.from_plain(src), "nwod", fresh=True, trace=False)
     about = [x for x in conv.losses if "toughness" in x.message]
     assert about and all(x.path == "$.HP" for x in about), [x.render() for x in about]
+    assert codec.to_builtins(conv.document)["Health"] == 10
+    assert [x.message for x in about] == ["Health 10 beside Stamina + Size = 7: the source's NPC is tougher than its "
+                                          "build (toughness 1.36); no nWoD trait says so, so the sheet states it as "
+                                          "Health 10"]
+
+
+def test_a_toughness_that_comes_back_as_another_number_says_the_source_s_hit_points():
+    """The report said "toughness 1.17647 reads back as 1.22222": a GM reads hit points."""
+    src = _plain(api.load(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml").document)  # HP 20, rule 17
+    conv = api.convert(api.from_plain(src), "gurps", fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    assert (doc["HT"], doc["HP"]) == (14, 16)
+    assert "Extra Hit Points +2" in doc["advantages"]  # gurps.derived: HP = HT, more is a trait
+    said = [x.message for x in conv.losses if "toughness" in x.message]
+    assert all("1.17647" not in m for m in said), said
 
 
 def test_a_derived_field_at_its_rule_is_not_a_lost_value():

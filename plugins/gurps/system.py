@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import msgspec
 
@@ -431,6 +431,36 @@ def armor_covers(a: Armor) -> tuple[list[str], bool]:
 # gurps.derived: a Strong Will / Weak Will entry of a stat block and its level ("Strong Will +2",
 # "Weak Will -1", "Strong Will 3"; no number: 1)
 WILL_TRAIT = re.compile(r"^(strong|weak) will(?:\s*([+-]?\d+))?$", re.IGNORECASE)
+HP_TRAIT = re.compile(r"^(extra|reduced) hit points(?:\s*([+-]?\d+))?$", re.IGNORECASE)
+DODGE_TRAIT = re.compile(r"^(combat reflexes|enhanced dodge)(?:\s*([+-]?\d+))?$", re.IGNORECASE)
+
+
+def _offset_traits(said: str, diff: int, traits: Callable[[int], tuple[list[str], list[str]]],
+                   level_of: Callable[[str], int | None], names: str, advantages: list[str],
+                   disadvantages: list[str], col: Collector, verbatim: bool,
+                   path: str | None = None) -> tuple[list[str], list[str]]:
+    """The advantages and disadvantages that account for a derived value `diff` levels off the
+    3e rule (`said` says which): entries `level_of` reads (the traits of this kind) are replaced
+    by ``traits(diff)``, in an ``assumed`` loss; a sheet whose entries already add up to `diff`
+    is left as it is. `verbatim`: the lists are a GURPS stat block's own, carried back
+    (xsys.core.carried), and stay as they were; what they do not account for is said. `path`:
+    where the loss is (the neutral value the trait stands for), else the trait lists."""
+    found = [(lst, i) for lst in (advantages, disadvantages) for i, e in enumerate(lst) if level_of(e) is not None]
+    if sum(level_of(lst[i]) or 0 for lst, i in found) == diff:
+        return advantages, disadvantages  # already says it
+    stale = [lst[i] for lst, i in found]
+    if verbatim:
+        col.loss("assumed", path or "$.advantages", f"{said}, but the carried GURPS traits say "
+                 f"{', '.join(stale) if stale else 'neither'}; they are written as carried", "gurps.derived")
+        return advantages, disadvantages
+    add, drop = traits(diff)
+    adv = [e for e in advantages if level_of(e) is None] + add
+    dis = [e for e in disadvantages if level_of(e) is None] + drop
+    want = ", ".join(add + drop)
+    what = f"the sheet says {want}" if want else f"the sheet has no {names}"
+    col.loss("assumed", path or ("$.disadvantages" if drop and not add else "$.advantages"),
+             f"{said}, so {what}" + (f" (in place of {', '.join(stale)})" if stale else ""), "gurps.derived")
+    return adv, dis
 AIM_EXTRA = {1: 0, 2: 1, 3: 2}  # gurps.ranged-modifiers aim_2..aim_4 (max +3)
 LIGHT_AIDS = {"weapon-light", "hand-light"}
 NV_AIDS = {"nv-goggles", "thermal-goggles"}
@@ -1427,6 +1457,9 @@ class Gurps(System):
         if "Will" in derived and not from_sheet:
             advantages, disadvantages = self._will_traits(derived["Will"], attrs["IQ"], advantages, disadvantages, col,
                                                           verbatim=bool(own))
+        if not from_sheet:
+            advantages, disadvantages = self._body_traits(derived, attrs["HT"], advantages, disadvantages, col,
+                                                          verbatim=bool(own))
         npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
                        advantages=advantages, disadvantages=disadvantages,
                        weapons=weapons, melee=melee, armor=armor, notes=combatant.notes)
@@ -1441,8 +1474,8 @@ class Gurps(System):
         text gives none (assumed, README). `verbatim`: the lists are a GURPS stat block's own,
         carried back through another system (xsys.core.carried), and stay as they were; a Will
         they do not account for is said in a loss."""
-        diff = will - iq
-        want = f"Strong Will +{diff}" if diff > 0 else (f"Weak Will {diff}" if diff < 0 else None)
+        def traits(diff: int) -> tuple[list[str], list[str]]:
+            return ([f"Strong Will +{diff}"], []) if diff > 0 else ([], [f"Weak Will {diff}"]) if diff < 0 else ([], [])
 
         def level_of(entry: str) -> int | None:
             m = WILL_TRAIT.match(entry.strip())
@@ -1451,24 +1484,48 @@ class Gurps(System):
             n = int(m.group(2) or 1)
             return -abs(n) if m.group(1).lower() == "weak" else abs(n)
 
-        found = [(lst, i) for lst in (advantages, disadvantages) for i, e in enumerate(lst) if level_of(e) is not None]
-        if (len(found) == 1 and level_of(found[0][0][found[0][1]]) == diff) or (not found and want is None):
-            return advantages, disadvantages  # already says it
-        stale = [lst[i] for lst, i in found]
-        if verbatim:
-            col.loss("assumed", "$.advantages", f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
-                     f"(or minus Weak Will) levels, but the carried GURPS traits say "
-                     f"{', '.join(stale) if stale else 'neither'}; they are written as carried", "gurps.derived")
-            return advantages, disadvantages
-        adv = [e for e in advantages if level_of(e) is None]
-        dis = [e for e in disadvantages if level_of(e) is None]
-        if want is not None:
-            (adv if diff > 0 else dis).append(want)
-        what = f"the sheet says {want}" if want else "the sheet has no Strong or Weak Will"
-        col.loss("assumed", "$.disadvantages" if diff < 0 else "$.advantages", f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
-                 f"(or minus Weak Will) levels, so {what}"
-                 + (f" (in place of {', '.join(stale)})" if stale else ""), "gurps.derived")
-        return adv, dis
+        return _offset_traits(f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
+                              "(or minus Weak Will) levels", will - iq, traits, level_of, "Strong or Weak Will",
+                              advantages, disadvantages, col, verbatim)
+
+    @staticmethod
+    def _body_traits(derived: Mapping[str, int], ht: int, advantages: list[str], disadvantages: list[str],
+                     col: Collector, verbatim: bool = False) -> tuple[list[str], list[str]]:
+        """gurps.derived (3e): HP = HT and Dodge = Move; a written HP or Dodge that differs (the
+        source's toughness gave more hit points, its dodge a better one than Move) names the
+        trait a GURPS sheet would show for it (assumed, README): Extra Hit Points +N or Reduced
+        Hit Points -N; Combat Reflexes for Dodge Move + 1, and Enhanced Dodge for more."""
+        def hp_traits(diff: int) -> tuple[list[str], list[str]]:
+            return ([f"Extra Hit Points +{diff}"], []) if diff > 0 else \
+                ([], [f"Reduced Hit Points {diff}"]) if diff < 0 else ([], [])
+
+        def hp_level(entry: str) -> int | None:
+            m = HP_TRAIT.match(entry.strip())
+            if not m:
+                return None
+            n = int(m.group(2) or 1)
+            return -abs(n) if m.group(1).lower() == "reduced" else abs(n)
+
+        def dodge_traits(diff: int) -> tuple[list[str], list[str]]:
+            return (["Combat Reflexes"] + ([f"Enhanced Dodge +{diff - 1}"] if diff > 1 else []), []) if diff > 0 \
+                else ([], [])
+
+        def dodge_level(entry: str) -> int | None:
+            m = DODGE_TRAIT.match(entry.strip())
+            if not m:
+                return None
+            return 1 if m.group(1).lower().startswith("combat") else int(m.group(2) or 1)
+
+        if "HP" in derived:
+            advantages, disadvantages = _offset_traits(
+                f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT", derived["HP"] - ht, hp_traits, hp_level,
+                "Extra or Reduced Hit Points", advantages, disadvantages, col, verbatim, "$.toughness")
+        if "Dodge" in derived and "Move" in derived and derived["Dodge"] >= derived["Move"]:
+            advantages, disadvantages = _offset_traits(
+                f"Dodge {derived['Dodge']} beside Move {derived['Move']}: 3e gives Dodge = Move, +1 with Combat "
+                "Reflexes", derived["Dodge"] - derived["Move"], dodge_traits, dodge_level,
+                "Combat Reflexes or Enhanced Dodge", advantages, disadvantages, col, verbatim, "$.skills.dodge")
+        return advantages, disadvantages
 
     def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsMelee:
         """gurps.melee (assumed): the melee-table line of a close-combat weapon known only by its

@@ -1309,7 +1309,15 @@ class NwodSystem(System):
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
             self._dodge_from_neutral(float(dodge), npc, derived["Defense"], col)
-        derived["Health"] = self.health_of(derived["Health"], combatant.toughness, col)
+        rule_health = derived["Health"]
+        derived["Health"] = self.health_of(rule_health, combatant.toughness, col)
+        if derived["Health"] != rule_health:
+            # nwod.derived: Health = Stamina + Size, and no 2004 merit adds Health alone (Giant
+            # adds a dot of Size): the source's own toughness is written, said beside the rule
+            col.loss("assumed", "$.toughness", f"Health {derived['Health']} beside Stamina + Size = {rule_health}: the "
+                     f"source's NPC is {'tougher' if derived['Health'] > rule_health else 'frailer'} than its build "
+                     f"(toughness {combatant.toughness:.2f}); no nWoD trait says so, so the sheet states it as Health "
+                     f"{derived['Health']}", "nwod.derived")
         return msgspec.structs.replace(npc, **derived)
 
     def _lines_completed(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
