@@ -1114,12 +1114,11 @@ class PlTrudnosc(System):
     def armor_from_neutral(self, a: Armor, col: Collector, path: str, kept: Mapping[str, Any] | None = None
                            ) -> Pancerz:
         """An armor line: its points (pl.armor), also for a catalog item, so that a GM reads them
-        on a sheet written from another system; a Polish stat block's own line that left them to
-        its catalog item (``kept``: its native block) and a shot's target armor come back as
-        written."""
+        on a sheet or a shot written from another system; a Polish stat block's own line that
+        left them to its catalog item (``kept``: its native block) comes back as written."""
         entry = catalog().armor.get(a.catalog) if a.catalog else None
         if entry is not None:
-            if kept is not None and a.name not in set(kept.get("punkty_implicit", [])):
+            if kept is None or a.name not in set(kept.get("punkty_implicit", [])):
                 line = Pancerz(nazwa=a.name, katalog=entry.id, punkty=all_ladders()["armor"].native(a.stops))
             else:
                 line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
