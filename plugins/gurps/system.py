@@ -435,6 +435,24 @@ HP_TRAIT = re.compile(r"^(extra|reduced) hit points(?:\s*([+-]?\d+))?$", re.IGNO
 DODGE_TRAIT = re.compile(r"^(combat reflexes|enhanced dodge)(?:\s*([+-]?\d+))?$", re.IGNORECASE)
 
 
+def _plus_minus(plus: str, minus: str) -> Callable[[int], tuple[list[str], list[str]]]:
+    """The trait of a derived value `diff` levels off its rule: "plus +N" an advantage, "minus -N"
+    a disadvantage, nothing at 0."""
+    return lambda diff: ([f"{plus} +{diff}"], []) if diff > 0 else ([], [f"{minus} {diff}"]) if diff < 0 else ([], [])
+
+
+def _signed_level(pattern: re.Pattern[str], minus: str) -> Callable[[str], int | None]:
+    """The levels a trait entry matching `pattern` (group 1 its word, group 2 its level) adds:
+    negative where the word is `minus` ("Weak Will -2"); None for another entry."""
+    def level_of(entry: str) -> int | None:
+        m = pattern.match(entry.strip())
+        if not m:
+            return None
+        n = int(m.group(2) or 1)
+        return -abs(n) if m.group(1).lower() == minus else abs(n)
+    return level_of
+
+
 def _offset_traits(said: str, diff: int, traits: Callable[[int], tuple[list[str], list[str]]],
                    level_of: Callable[[str], int | None], names: str, advantages: list[str],
                    disadvantages: list[str], col: Collector, verbatim: bool,
@@ -1474,18 +1492,9 @@ class Gurps(System):
         text gives none (assumed, README). `verbatim`: the lists are a GURPS stat block's own,
         carried back through another system (xsys.core.carried), and stay as they were; a Will
         they do not account for is said in a loss."""
-        def traits(diff: int) -> tuple[list[str], list[str]]:
-            return ([f"Strong Will +{diff}"], []) if diff > 0 else ([], [f"Weak Will {diff}"]) if diff < 0 else ([], [])
-
-        def level_of(entry: str) -> int | None:
-            m = WILL_TRAIT.match(entry.strip())
-            if not m:
-                return None
-            n = int(m.group(2) or 1)
-            return -abs(n) if m.group(1).lower() == "weak" else abs(n)
-
         return _offset_traits(f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
-                              "(or minus Weak Will) levels", will - iq, traits, level_of, "Strong or Weak Will",
+                              "(or minus Weak Will) levels", will - iq, _plus_minus("Strong Will", "Weak Will"),
+                              _signed_level(WILL_TRAIT, "weak"), "Strong or Weak Will",
                               advantages, disadvantages, col, verbatim)
 
     @staticmethod
@@ -1495,17 +1504,6 @@ class Gurps(System):
         source's toughness gave more hit points, its dodge a better one than Move) names the
         trait a GURPS sheet would show for it (assumed, README): Extra Hit Points +N or Reduced
         Hit Points -N; Combat Reflexes for Dodge Move + 1, and Enhanced Dodge for more."""
-        def hp_traits(diff: int) -> tuple[list[str], list[str]]:
-            return ([f"Extra Hit Points +{diff}"], []) if diff > 0 else \
-                ([], [f"Reduced Hit Points {diff}"]) if diff < 0 else ([], [])
-
-        def hp_level(entry: str) -> int | None:
-            m = HP_TRAIT.match(entry.strip())
-            if not m:
-                return None
-            n = int(m.group(2) or 1)
-            return -abs(n) if m.group(1).lower() == "reduced" else abs(n)
-
         def dodge_traits(diff: int) -> tuple[list[str], list[str]]:
             return (["Combat Reflexes"] + ([f"Enhanced Dodge +{diff - 1}"] if diff > 1 else []), []) if diff > 0 \
                 else ([], [])
@@ -1518,7 +1516,8 @@ class Gurps(System):
 
         if "HP" in derived:
             advantages, disadvantages = _offset_traits(
-                f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT", derived["HP"] - ht, hp_traits, hp_level,
+                f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT", derived["HP"] - ht,
+                _plus_minus("Extra Hit Points", "Reduced Hit Points"), _signed_level(HP_TRAIT, "reduced"),
                 "Extra or Reduced Hit Points", advantages, disadvantages, col, verbatim, "$.toughness")
         if "Dodge" in derived and "Move" in derived and derived["Dodge"] >= derived["Move"]:
             advantages, disadvantages = _offset_traits(
