@@ -888,6 +888,7 @@ class LossAudit:
         earlier = [before[i] for i in self._mine.get(prefix, ())]
         known = earlier + plugin
         said: dict[str, int] = {}  # path (as written, and in the source) -> most severe loss there
+        noted: set[str] = set()  # paths where some loss is more than a note of what was assumed
         parts: set[str] = set()  # parts of the item lost as a whole (strict)
         for j, x in enumerate(known):
             sev = _SEVERITY[x.kind]
@@ -895,13 +896,20 @@ class LossAudit:
             for p in (x.path, where) if exact else (x.path,):
                 if said.get(p, -1) < sev:
                     said[p] = sev
+                if x.kind != "assumed":
+                    noted.add(p)
             if sev and x.path != prefix and inside(x.path, prefix):
                 parts.add(x.path)
         kept: list[Loss] = []
         for g in found:
             sev = _SEVERITY[g.kind]
             where, exact = self.resolve(g.path)
-            if said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev):
+            # a value said in the source's own numbers to come back as another ("HP 20 reads back
+            # as HP 21") stands beside a note of what the target assumed there (the GURPS trait
+            # its HP names): the note does not say the number moves
+            beside = g.kind == "rounded" and " reads back as " in g.message and " → " in g.message and \
+                g.path not in noted and not (exact and where in noted)
+            if not beside and (said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev)):
                 continue
             if parts and any(inside(g.path, p) for p in parts):
                 continue

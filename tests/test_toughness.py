@@ -113,7 +113,9 @@ def test_the_toughness_loss_is_at_the_stated_hp_not_at_ht():
     assert codec.to_builtins(conv.document)["Health"] == 10
     assert [x.message for x in about] == ["Health 10 beside Stamina + Size = 7: the source's NPC is tougher than its "
                                           "build (toughness 1.36); no nWoD trait says so, so the sheet states it as "
-                                          "Health 10"]
+                                          "Health 10",
+                                          # and, in the source's own numbers, what the way back gives
+                                          "HP 15 reads back as HP 16 from a nwod stat block (toughness 1.364 → 1.429)"]
 
 
 def test_a_toughness_that_comes_back_as_another_number_says_the_source_s_hit_points():
