@@ -104,6 +104,16 @@ def _context(system: Any, combatant: Combatant) -> dict[str, Any]:
         return {}
 
 
+def _prints_every_skill(target: Any) -> bool:
+    """Whether the target's stat block holds its skills as fixed fields (a Struct of levels,
+    each printed whatever its value), not as a dict of the lines a sheet has."""
+    sheet, npc_type = getattr(target, "sheet", None), getattr(target, "npc_type", None)
+    if sheet is None or not isinstance(npc_type, type) or not issubclass(npc_type, msgspec.Struct):
+        return False
+    field = next((f for f in msgspec.structs.fields(npc_type) if f.name == sheet.skills), None)
+    return field is not None and isinstance(field.type, type) and issubclass(field.type, msgspec.Struct)
+
+
 def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> Plan:
     """What `target` writes of `combatant`'s skills (see the module's text). ``system_of(key)``:
     the installed system of a key, or None."""
@@ -127,6 +137,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         return owner is not None and namespaces(owner)[0] in own
 
     going_home = any(home(s) for s in sheet.values())
+    every_line = _prints_every_skill(target)
     # implied skills: written under a target skill no narrower than the broad one, or one in use
     written: set[str] = set()
     why: dict[str, str] = {}
@@ -134,7 +145,9 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         present = [k for k in keys if k in skills]
         if not present:
             continue
-        if any(k not in broad_of for k in present):
+        if any(k not in broad_of for k in present) or every_line:
+            # (a sheet that prints every skill line, the Polish one, shows 0 for one not written:
+            # an untrained pistol for a SWAT officer; it writes the equated level instead)
             written.add(native)
             continue
         if not going_home and not any(k in FIREARMS for k in present):

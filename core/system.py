@@ -821,13 +821,17 @@ class System:
         return out
 
     def health_on_scale(self, health: int, combatant: Any, col: Collector, path: str = "$") -> int:
-        """Stated hit points another system of this ``characteristic_scale`` wrote pass through as
-        the same number (hit points are hit points in both Call of Cthulhu editions), while the
-        neutral toughness is still what that sheet gave; else `health` as this system derives it."""
+        """Stated hit points another system of this ``characteristic_scale`` and the same hit-point
+        rule wrote pass through as the same number (coc and its variant coc-zh), while the neutral
+        toughness is still what that sheet gave; else `health` as this system derives it (a coc
+        HP 14 on CON 13, SIZ 14 is coc7's (65 + 70) / 10 = 13, by 7th edition's rule)."""
         if not (self.characteristic_scale and self.health_field):
             return health
         for key, block in combatant.native.items():
-            scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
+            source = installed_system(key) if key != self.key else None
+            if source is None or source.health_formula != self.health_formula:
+                continue  # another rule (6th edition's ceil((CON + SIZ) / 2), 7th's (CON + SIZ) / 10)
+            scale = block.get("scale") if isinstance(block, dict) else None
             chars = scale.get("characteristics") if isinstance(scale, dict) else None
             stated = chars.get("health") if isinstance(chars, dict) and chars.get("name") == self.characteristic_scale \
                 else None

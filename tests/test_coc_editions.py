@@ -220,3 +220,27 @@ def test_from_6th_edition_gives_the_numbers_a_conversion_gives():
         assert helper.skills == conv.skills, path.name
         assert [(w.name, w.damage, w.base_range) for w in helper.weapons] == \
             [(w.name, w.damage, w.base_range) for w in conv.weapons], path.name
+
+
+@pytest.mark.parametrize(("source", "target", "hp"), [
+    ("coc/npcs/gangster_tommy_gun.yaml", "coc7", 13),  # CON 65, SIZ 70: (65 + 70) / 10, not 6th edition's 14
+    ("coc/npcs/police_detective.yaml", "coc7", 12),
+    ("text/walters-coc7.txt", "coc", 11),              # CON 9, SIZ 12: ceil(21 / 2), not 7th edition's 10
+    ("coc/npcs/dock_brute.yaml", "coc7", 19),          # HP 20 over the rule's 17 stays as far over 7e's 16
+])
+def test_hit_points_follow_each_edition_s_own_rule(source, target, hp):
+    """A Keeper read coc7 HP 14 on CON 65, SIZ 70: the editions count hit points by different rules
+    (coc-ja.hp, coc7.derived), so the number is not passed through."""
+    conv = api.convert(ROOT / "fixtures" / source, target, fresh=True)
+    assert _plain(conv.document)["HP"] == hp
+
+
+def test_a_6th_edition_sheet_derives_luck_from_pow():
+    """7th edition rolls Luck (3D6 x 5); 6th edition's is POW x 5 (coc-ja.hp): a coc sheet from
+    Walters (POW 14, Luck 45) shows Luck 70 by its rule and carries the 45 for the way back."""
+    conv = api.convert(ROOT / "fixtures" / "text" / "walters-coc7.txt", "coc", fresh=True)
+    doc = _plain(conv.document)
+    assert "Luck" not in doc and doc["carried"]["coc7"]["Luck"] == 45
+    assert api.system_for("coc").sheet_derived(conv.document)["Luck"] == (70, "coc-ja.hp")
+    back = _plain(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
+    assert back["Luck"] == 45

@@ -145,3 +145,10 @@ def test_nwod_athletics_writes_climb_jump_swim_and_throw():
     assert {"Climb", "Jump", "Swim", "Throw"} <= set(doc["skills"])
     assert doc["skills"]["Climb"] == doc["skills"]["Jump"] == doc["skills"]["Swim"] == 63
 
+
+
+def test_a_sheet_that_prints_every_skill_writes_each_at_its_equated_level():
+    """The Polish sheet prints Broń krótka whatever its value: an nWoD SWAT officer (Dexterity 4,
+    Firearms 4) with only a rifle read 'Broń krótka 0', an untrained pistol."""
+    doc = _plain(_go(_load("nwod/npcs/swat-officer.yaml"), "pl-trudnosc").document)
+    assert doc["umiejętności"]["Broń krótka"] == doc["umiejętności"]["Broń długa"] == 5

@@ -335,10 +335,12 @@ class CocSystem(System):
 
     def sheet_derived(self, npc: CocNpc) -> dict[str, tuple[Any, str]]:
         """The damage bonus a melee line's '+db' adds, by STR + SIZ (coc-ja.damage-bonus), and
-        HP by the rule where the block states none (coc-ja.hp)."""
+        HP and Luck (POW x 5) by the rule where the block states none (coc-ja.hp)."""
         out: dict[str, tuple[Any, str]] = {"DB": (damage_bonus(npc.STR, npc.SIZ), "coc-ja.damage-bonus")}
         if npc.HP is None:
             out["HP"] = (npc.derived_HP, "coc-ja.hp")
+        if npc.Luck is None:
+            out["Luck"] = (npc.luck_roll, "coc-ja.hp")
         return out
 
     def sheet_legend(self) -> dict[str, dict[str, str]]:
@@ -1049,10 +1051,11 @@ class CocSystem(System):
         ns = self.carried_namespaces[0]
         own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
         if ns not in combatant.carried and isinstance(combatant.carried.get("coc7"), dict):
-            # a 7th-edition sheet's Sanity, Magic Points, Luck and spells: the same numbers in both
-            # editions (coc7.conversion.6e), written on this sheet
+            # a 7th-edition sheet's Sanity, Magic Points and spells: the same numbers in both
+            # editions (coc7.conversion.6e), written on this sheet; not its Luck, which 7th edition
+            # rolls (3D6 x 5) and this one derives, POW x 5 (coc-ja.hp): carried for the way back
             own = {k: v for k, v in combatant.carried["coc7"].items()
-                   if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
+                   if (k in ("SAN", "MP") and isinstance(v, int) and 0 <= v <= 99)
                    or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
                    or (k == "skills" and isinstance(v, dict)
                        and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}

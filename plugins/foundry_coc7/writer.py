@@ -7,6 +7,7 @@ uses per round, capacity and malfunction."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -29,6 +30,11 @@ def actor_of(doc: dict[str, Any]) -> dict[str, Any]:
     factor = 1 if doc.get("system") == "coc7" else 5  # coc's 3-18 scale: the official x5
     chars = {c: {"value": int(doc[c.upper()]) * factor} for c in CHARACTERISTICS if doc.get(c.upper()) is not None}
     hp = doc.get("HP")
+    if factor == 5 and hp is not None and doc.get("CON") and doc.get("SIZ"):
+        # 7th edition's HP = (CON + SIZ) / 10 (coc7.derived), not 6th edition's ceil((CON + SIZ) / 2):
+        # a stated HP keeps its distance from its own rule (the toughness: xsys.core.system.health_of)
+        sixth, seventh = math.ceil((doc["CON"] + doc["SIZ"]) / 2), (doc["CON"] + doc["SIZ"]) * 5 // 10
+        hp = max(1, math.floor(seventh * hp / sixth + 0.5))
     attribs: dict[str, Any] = {}
     if hp is not None:
         attribs["hp"] = {"value": hp, "max": hp, "auto": False}
