@@ -244,3 +244,13 @@ def test_a_6th_edition_sheet_derives_luck_from_pow():
     assert api.system_for("coc").sheet_derived(conv.document)["Luck"] == (70, "coc-ja.hp")
     back = _plain(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
     assert back["Luck"] == 45
+
+
+def test_a_7th_edition_shot_that_says_no_movement_stands_still():
+    """Kingsport's shots said nothing of movement and read as a 1.35 m/s walking shooter and a
+    2.5 m/s target: GURPS took 'moving while firing' and a snap shot off an aimed shot (1.9%)."""
+    doc = api.convert(ROOT / "fixtures" / "coc7" / "scenarios" / "kingsport_docks.yaml", "neutral", fresh=True).document
+    still = [s for sc in doc.scenes for s in sc.shots if s.name == "Point-blank on the gangway"]
+    assert still and float(still[0].shooter.speed) == 0.0 and float(still[0].target.speed) == 0.0
+    running = [s for sc in doc.scenes for s in sc.shots if s.name == "Crane sprays the jetty"]  # target_full_speed
+    assert float(running[0].target.speed) >= 5.0
