@@ -255,3 +255,15 @@ def test_a_helmet_counts_on_a_head_shot_only():
     body = sys.shot_from_neutral(msgspec.structs.replace(shot, called_location=None)).value
     assert (body.specified_target, body.armor) == (None, 0)
     assert not any(m.rule == "nwod.armor" for m in sys.check(msgspec.structs.replace(shot, called_location=None)).modifiers)
+
+
+def test_a_target_all_but_hidden_behind_a_barrier_is_shot_through_it():
+    """GURPS's 'fires through the brick wall at the hidden farmer' (exposure hidden: visible 0.05)
+    lost its wall in nWoD: -3 concealment, 83% and 'barrier: dropped'."""
+    from xsys.conversions.odds import shot_checks
+
+    conv = api.convert(ROOT / "fixtures" / "gurps" / "scenarios" / "farmhouse_siege.yaml", "nwod", fresh=True)
+    shot = codec.to_builtins(conv.document)["scenes"][0]["shots"][1]
+    assert shot["barrier"]["Durability"] == 3 and shot.get("concealment", "none") == "none"
+    check = shot_checks(conv)[1]
+    assert "through Durability 3" in check.native and float(check.chance) < 0.2

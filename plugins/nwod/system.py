@@ -444,6 +444,11 @@ def firing_from(rating: int) -> int:
     return min(0, rating + 1)
 
 
+# nwod.barrier (assumed): a target all but hidden behind a barrier (a visible fraction up to 0.05,
+# GURPS's "behind cover, head down, almost invisible") is shot through it, as one wholly behind it
+SHOT_THROUGH = 0.05
+
+
 def barrier_applies(attack: Literal["melee", "ranged"], separation_m: float) -> bool:
     """nwod.barrier: a barrier usually does not affect close combat: opponents about a
     yard apart get no penalty from it; shots always hit the barrier first."""
@@ -931,9 +936,9 @@ class NwodSystem(System):
                                  why=dstep.label))
         # target's cover (nwod.cover.partial / nwod.barrier / hidden)
         cover = shot.target.cover
-        barrier = cover.barrier if cover.exposure <= 0 else None
+        barrier = cover.barrier if cover.exposure <= SHOT_THROUGH else None
         hidden = cover.exposure <= 0 and barrier is None
-        if cover.exposure > 0:
+        if cover.exposure > 0 and barrier is None:
             cstep = _LADDERS["concealment"].step_for(cover.exposure)
             if cstep.native:
                 mods.append(Modifier(
@@ -1547,7 +1552,7 @@ class NwodSystem(System):
         cov = shot.target.cover
         barrier = None
         concealment = "none"
-        if cov.exposure <= 0 and cov.barrier is not None:
+        if cov.exposure <= SHOT_THROUGH and cov.barrier is not None:
             stops = barrier_stops(cov.barrier)
             if cov.barrier.material == "window-glass":
                 barrier = NwodBarrier(name=cov.barrier.name, window=True, Durability=int(WINDOW["Durability"]),
