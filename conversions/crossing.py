@@ -114,6 +114,20 @@ def to_neutral(loaded: Loaded, system: System | None, losses: list[Loss], trace:
     return Scenario(name=doc.name or "scenario", notes=doc.notes, scenes=scenes)
 
 
+def shooter_of_the_scene(shot: Shot, combatants: list[Any]) -> Shot:
+    """A shot as its target system writes it: a shooter who is a combatant of its scene has that
+    combatant's characteristics where the shot states none (a CoC shot states DEX; the nWoD
+    check also asks the Strength a Thompson needs); what the shot states wins. The shot's own
+    neutral values (what the loss report audits) are unchanged."""
+    who = next((c for c in combatants if isinstance(c, Combatant) and c.name == shot.shooter.name), None)
+    more = {k: v for k, v in who.characteristics.items() if k not in shot.shooter.characteristics} \
+        if who is not None else {}
+    if not more:
+        return shot
+    shooter = msgspec.structs.replace(shot.shooter, characteristics={**shot.shooter.characteristics, **more})
+    return msgspec.structs.replace(shot, shooter=shooter)
+
+
 def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEntry], prefix: str,
               registry: Registry | None = None) -> Combatant:
     """One stat block read by its plugin, with the ``carried:`` block of its document
@@ -148,7 +162,7 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         return typ(system=key, kind=kind, **_fields(value))
     assert system is not None
 
-    def item(what: str, neutral: Any, prefix: str) -> Any:
+    def item(what: str, neutral: Any, prefix: str, scene: Scene | None = None) -> Any:
         first = len(losses)
         method = system.npc_from_neutral if what == "npc" else system.shot_from_neutral
         want = system.npc_type if what == "npc" else system.shot_type
@@ -156,7 +170,8 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
         if what == "npc":  # the skills the sheet had: the core decides for every target (core.skillplan)
             plan = skillplan.plan(system, neutral, _system_of(registry))
             neutral = plan.combatant
-        native = _absorb(_guard(system, f"{what}_from_neutral", method, neutral, want=want), losses, trace, prefix)
+        written = shooter_of_the_scene(neutral, scene.combatants) if scene is not None else neutral
+        native = _absorb(_guard(system, f"{what}_from_neutral", method, written, want=want), losses, trace, prefix)
         if audit is not None:
             audit.check(system, what, neutral, native, prefix, losses, first)
         if what != "npc":
@@ -188,7 +203,7 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
                                   f"a {key} scene has no barriers of its own (each shot has its cover); dropped",
                                   system=key))
         combatants = [item("npc", c, f"$.scenes[{si}].combatants[{i}]") for i, c in enumerate(scene.combatants)]
-        shots = [item("shot", s, f"$.scenes[{si}].shots[{i}]") for i, s in enumerate(scene.shots)]
+        shots = [item("shot", s, f"$.scenes[{si}].shots[{i}]", scene) for i, s in enumerate(scene.shots)]
         scenes.append(scene_t(name=scene.name, notes=scene.notes, combatants=combatants, shots=shots))
     return typ(system=key, kind=kind, name=scen.name, notes=scen.notes, scenes=scenes)
 

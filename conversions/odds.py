@@ -21,7 +21,7 @@ from xsys.core.registry import Registry, check_chance, default_registry
 from xsys.core.system import System
 from xsys.core.trace import Check, Loss, tracing
 
-from .crossing import Conversion, to_neutral
+from .crossing import Conversion, shooter_of_the_scene, to_neutral
 from .documents import NEUTRAL
 from .loading import Loaded, Settings, _merge_settings, system_for
 
@@ -107,6 +107,7 @@ def shots_of(loaded: Loaded, registry: Registry | None = None,
     out = []
     for si, scene in enumerate(neutral.scenes):
         for i, s in enumerate(scene.shots):
+            s = shooter_of_the_scene(s, scene.combatants)  # the shooter's own Strength, as a sheet writes it
             if src is not None:
                 nscene = loaded.document.scenes[si]
                 nshot = nscene.shots[i]

@@ -209,8 +209,13 @@ SCENARIOS = sorted(p for p in (ROOT / "fixtures").glob("*/scenarios/*.yaml"))
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_every_converted_shot_has_the_odds_of_its_source(path):
+    from xsys.conversions.crossing import shooter_of_the_scene
+
     sys = nwod()
-    neutral, _ = _shots(path, "neutral")
+    # the neutral shots with their shooters as the scene's combatants state them (a CoC shot states
+    # DEX; the nWoD check also asks the Strength a Thompson needs), as odds and the writers take them
+    scenes = api.convert(path, "neutral", fresh=True, trace=False).document.scenes
+    neutral = [shooter_of_the_scene(s, sc.combatants) for sc in scenes for s in sc.shots]
     written, _ = _shots(path, "nwod")
     assert len(neutral) == len(written) > 0
     for s, w in zip(neutral, written):
@@ -267,3 +272,16 @@ def test_a_target_all_but_hidden_behind_a_barrier_is_shot_through_it():
     assert shot["barrier"]["Durability"] == 3 and shot.get("concealment", "none") == "none"
     check = shot_checks(conv)[1]
     assert "through Durability 3" in check.native and float(check.chance) < 0.2
+
+
+def test_a_shooter_who_is_a_combatant_fires_with_his_own_strength():
+    """Scarpa (nWoD Strength 3 on his sheet) fired the Thompson at -1 for Strength 2: the CoC shot
+    states only his DEX, and the shot took the adult median for the rest."""
+    conv = api.convert(ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml", "nwod", fresh=True)
+    doc = codec.to_builtins(conv.document)
+    scarpa = next(c for c in doc["scenes"][0]["combatants"] if c["name"] == doc["scenes"][0]["shots"][0]["shooter"])
+    shot = doc["scenes"][0]["shots"][0]
+    assert shot["Strength"] == scarpa["Strength"] == 3
+    from xsys.conversions.odds import shot_checks
+
+    assert "weapon.strength" not in shot_checks(conv)[0].native
