@@ -357,3 +357,16 @@ def test_a_coc_block_with_the_characteristics_named_in_full_is_coc():
     assert {k: doc[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")} == \
         {"STR": 45, "CON": 55, "SIZ": 70, "DEX": 65, "APP": 40, "INT": 75, "POW": 50, "EDU": 62}
     assert doc["Luck"] == 35 and doc["HP"] == 12 and doc["MOV"] == 7
+
+
+@pytest.mark.parametrize(("path", "line"), [
+    # '.38 Revolver 30% (15/6), damage 1D10, range 15 yd': a revolver's row, capacity 0 before
+    ("text/walters-coc7.txt", {"base_range": "13.716 m", "uses_per_round": "1 (3)", "capacity": 6}),
+    # '.45 Automatic 45% (22/9), damage 1D10+2' states no range: 7th edition's 15 yd (13.716 m), not 6th's 15 m
+    ("corpus/text-coc/en7-chaosium-bootlegger.txt", {"base_range": "13.716 m", "uses_per_round": "1 (3)", "capacity": 7}),
+])
+def test_a_7th_edition_block_s_gun_line_is_completed_from_7th_edition_s_table(path, line):
+    doc = api.load(ROOT / "fixtures" / path)
+    assert doc.system == "coc7"
+    gun = codec.to_builtins(doc.document)["weapons"][0]
+    assert {k: str(gun.get(k)) for k in line} == {k: str(v) for k, v in line.items()}

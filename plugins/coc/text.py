@@ -715,6 +715,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     spells: list[str] = []
     melee: list[dict[str, Any]] = []
     uses: dict[str, str] = {}  # weapon name -> 7th edition's uses per round as printed
+    stated: dict[str, set[str]] = {}  # weapon name -> the fields its line states (the rest are defaults)
     extra: dict[str, Any] = {}
     extra_line: dict[str, int] = {}
     extra_name: dict[str, str] = {}  # derived key -> the name the block prints it by
@@ -825,6 +826,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             r.unread.append((n, f"{item} (which firearm skill fires it is not said)"))
             return
         w: dict[str, Any] = {"name": name, "skill": skill}
+        stated[name] = set(attrs)
         if entry is not None:
             w["catalog"] = entry.id
         if "damage" in attrs:
@@ -990,7 +992,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if system == "coc":  # told from the block, not named by it: said in the report
             r.assumed.append(f"edition: {why.replace(DIVIDED, '')}; read as coc7 (Call of Cthulhu 7th edition), "
                              "its values as printed")
-        _as_seventh(r, raw, uses, extra)  # 7th-edition material reads as 7th edition (coc7), with its own values
+        _as_seventh(r, raw, uses, extra, stated)  # 7th-edition material reads as 7th edition (coc7), with its own values
     return r
 
 
@@ -1009,7 +1011,50 @@ SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shot
 SEVENTH_AVERAGE_ADULT = {"STR": 55, "CON": 55, "SIZ": 65, "DEX": 55, "APP": 55, "INT": 65, "POW": 55, "EDU": 70}
 
 
-def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[str, Any]) -> None:
+# what a coc7 weapon line holds for a field it does not state (plugins/coc7/model.py Coc7Weapon)
+_SEVENTH_LINE_DEFAULTS = {"uses_per_round": "1", "capacity": 0, "malfunction": 100}
+
+
+def _seventh_defaults(r: Read, line: dict[str, Any], w: dict[str, Any], said: set[str]) -> None:
+    """What a 7th-edition block's weapon line leaves unsaid (base range, uses per round, capacity,
+    malfunction) as 7th edition's own table gives it (coc7.weapons: the catalog weapon's row,
+    else its class's), not 6th edition's defaults: '.38 Revolver 30%, damage 1D10' is 15 yd,
+    1 (3), 6 rounds, 100, where it read 15 m and capacity 0."""
+    import msgspec
+
+    from xsys.core.catalog import says_revolver, strip_entry
+    from xsys.core.model import generic_weapon
+    from xsys.core.registry import catalog, get_system
+
+    cls = _COC_CLASS.get(next((k for k, v in SEVENTH_NAMES.items() if v == line["skill"]), ""), None) \
+        or _COC_CLASS.get(w.get("skill", ""))
+    entry = catalog().weapons.get(w.get("catalog") or "")
+    if entry is None and cls is None:
+        return
+    if entry is not None:
+        neutral = strip_entry(entry)
+    else:
+        kind = "revolver" if cls == "handgun" and says_revolver(line["name"]) else cls
+        neutral = msgspec.structs.replace(generic_weapon(kind), name=line["name"])
+    own = get_system(SEVENTH_KEY).weapon_defaults(neutral)
+    filled = []
+    for key, said_as in (("base_range", "base_range"), ("uses_per_round", "uses_per_round"),
+                         ("capacity", "capacity"), ("malfunction", "malfunction")):
+        if said_as in said or (key == "uses_per_round" and key in line and "shots_per_round" in said):
+            continue
+        value = getattr(own, key)
+        if key != "base_range" and value == _SEVENTH_LINE_DEFAULTS[key]:
+            continue  # what the document holds when the line is silent: nothing to fill
+        line[key] = f"{round(value.to('yd'), 1):g} yd" if key == "base_range" else value
+        filled.append(f"{key.replace('_', ' ')} {line[key]}")
+    if filled:
+        r.assumed.append(f"{line['name']}: not stated, as 7th edition's table gives it "
+                         f"({'catalog weapon ' + entry.id if entry is not None else 'the ' + neutral.weapon_class + ' row'}"
+                         f"; coc7.weapons): {', '.join(filled)}")
+
+
+def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[str, Any],
+                stated: dict[str, set[str]] | None = None) -> None:
     """`r`, read as a coc document, as the coc7 document of the same block: the characteristics
     as the block printed them (1-99 scale), the skills, weapons, close-combat lines and armor
     under 7th edition's names, what only coc holds reported where it cannot go."""
@@ -1069,6 +1114,8 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             line["uses_per_round"] = uses[w["name"]]
         elif w.get("shots_per_round") is not None:
             line["uses_per_round"] = str(w["shots_per_round"]) + (" or full auto" if w.get("burst") else "")
+        if stated is not None:
+            _seventh_defaults(r, line, w, stated.get(w["name"], set()))
         weapons.append(line)
     out["weapons"] = weapons
     if doc.get("melee"):

@@ -611,12 +611,11 @@ class _Actor:
             parts.append(f"skill {skill}")
         uses = _dict(ib.get("usesPerRound"))
         per_round = self._count(uses.get("normal"), f"{root}.usesPerRound.normal", name, 100)
-        if per_round and per_round > 1:
-            parts.append(f"{per_round} shots per round")
         most = self._count(uses.get("max"), f"{root}.usesPerRound.max", name, 100)
-        if most and most > max(per_round or 1, 1):
-            self.assumed.append(f"{root}.usesPerRound.max: {name}: up to {most} uses per round not carried (a coc "
-                                "weapon line holds its normal rate)")
+        if most and most > max(per_round or 1, 1):  # 7th edition's "1 (3)": the normal rate and the most
+            parts.append(f"uses per round {per_round or 1} ({most})")
+        elif per_round and per_round > 1:
+            parts.append(f"{per_round} shots per round")
         if uses.get("burst") not in (None, "", 0, "0") or props.get("auto") or props.get("brst"):
             parts.append("burst")
         bullets = self._count(ib.get("bullets"), f"{root}.bullets", name, 10_000)
