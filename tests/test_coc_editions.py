@@ -254,3 +254,11 @@ def test_a_7th_edition_shot_that_says_no_movement_stands_still():
     assert still and float(still[0].shooter.speed) == 0.0 and float(still[0].target.speed) == 0.0
     running = [s for sc in doc.scenes for s in sc.shots if s.name == "Crane sprays the jetty"]  # target_full_speed
     assert float(running[0].target.speed) >= 5.0
+
+
+def test_a_japanese_sheet_s_library_use_and_psychology_are_those_skills():
+    """iachara's 図書館 70 and 心理学 41 were kept verbatim ('no neutral equivalent') on every sheet."""
+    src = api.load(ROOT / "fixtures" / "corpus" / "ccfolia" / "iachara-6e-minase.json")
+    assert {"Library Use", "Psychology"} <= set(_plain(src.document)["skills"])
+    gurps = _plain(api.convert(src, "gurps", fresh=True).document)
+    assert gurps["skills"]["Research"] == 13 and gurps["skills"]["Psychology"] == 10

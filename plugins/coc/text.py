@@ -64,6 +64,12 @@ _COC: dict[str, tuple[str, ...]] = {
     "Track": ("track", "追跡", "追踪", "追蹤"),
     "Listen": ("listen", "聞き耳", "聆听", "聆聽"),
     "Sneak": ("sneak", "忍び歩き", "潜行", "潛行"),
+    # the skills with a counterpart in other systems (the neutral research, psychology, persuade,
+    # intimidate): a Japanese sheet's 図書館 and 心理学 were kept verbatim as unknown skills
+    "Library Use": ("library use", "図書館", "図書館使用", "图书馆使用", "圖書館使用"),
+    "Psychology": ("psychology", "心理学", "心理學"),
+    "Persuade": ("persuade", "説得", "说服", "說服"),
+    "Intimidate": ("intimidate", "威圧", "恐吓", "恐嚇"),
 }
 # Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
 # CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
