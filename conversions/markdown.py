@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from xsys.core import codec
+from xsys.core.textblock import paragraph
 from xsys.core.trace import report_lines
 
 from .documents import NEUTRAL
@@ -239,7 +240,7 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
         elif isinstance(v, list) and v:
             out.append(f"**{md(k)}**: " + ", ".join(_cell(x) for x in v) + "\n")
     if plain.get(notes):
-        out.append(f"**{md(notes)}**: {md(plain[notes])}\n")
+        out.append(f"**{md(notes)}**: {md(paragraph(plain[notes]))}\n")
     return out
 
 

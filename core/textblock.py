@@ -592,7 +592,7 @@ def text_of(doc: dict[str, Any], registry: Registry | None = None) -> str:
         # other systems' system-only data (xsys.core.carried), verbatim: one JSON line the reader takes back
         lines.append(CARRIED + json.dumps(doc["carried"], ensure_ascii=False, separators=(", ", ": ")))
     if doc.get(layout.notes_field):
-        text = str(doc[layout.notes_field]).replace("\n", " ")
+        text = paragraph(doc[layout.notes_field])
         lines.append(f"{layout.notes_label}: {text}")
     return "\n".join(lines) + "\n"
 
@@ -612,6 +612,17 @@ Line = tuple[str, str]  # (the line of the block, where in the source it comes f
 def one_line(text: Any) -> str:
     """A source value as text that cannot break the block into lines."""
     return re.sub(r"[\r\n\u2028\u2029]+", " ", str(text)).strip()
+
+
+def paragraph(text: Any) -> str:
+    """Notes kept line by line (a block's 'age 38' / 'bootlegger' / 'A broad-shouldered ...') as
+    one printed paragraph: a line that ends without a stop is followed by '; ', so the lines do
+    not run together ('age 38; bootlegger; A broad-shouldered ...')."""
+    parts = [p.strip() for p in re.split(r"[\r\n\u2028\u2029]+", str(text)) if p.strip()]
+    out = ""
+    for part in parts:
+        out += part if not out else (" " if out[-1] in ".!?:;,。！？：；、)" else "; ") + part
+    return out
 
 
 def read_lines(lines: list[Line], fmt: str, system: str, assumed: list[str] | None = None,

@@ -370,3 +370,15 @@ def test_a_7th_edition_block_s_gun_line_is_completed_from_7th_edition_s_table(pa
     assert doc.system == "coc7"
     gun = codec.to_builtins(doc.document)["weapons"][0]
     assert {k: str(gun.get(k)) for k in line} == {k: str(v) for k, v in line.items()}
+
+
+def test_notes_kept_line_by_line_print_as_one_paragraph_that_does_not_run_together():
+    """A GM read 'age 38 bootlegger A broad-shouldered ...' on the sheet of 'Frank Lecroix, age 38,
+    bootlegger' and his description line."""
+    from xsys.core.textblock import paragraph
+
+    assert paragraph("age 38\nbootlegger\nA broad-shouldered rum runner.") == \
+        "age 38; bootlegger; A broad-shouldered rum runner."
+    assert paragraph("Keeps a .38.\nFights dirty") == "Keeps a .38. Fights dirty"
+    conv = api.convert(ROOT / "fixtures" / "corpus" / "text-coc" / "en7-chaosium-bootlegger.txt", "coc7", fresh=True)
+    assert "age 38; bootlegger; A broad-shouldered" in api.dump(conv, "md").decode()
