@@ -25,7 +25,7 @@ from .errors import XsysError
 from .guard import guard, native_fields
 from .model import Combatant, Shot
 from .registry import PLUGIN_FAULTS
-from .system import System
+from .system import System, on_scale
 from .trace import Loss, and_list, tracing
 from .units import _Quantity
 from .vocab import KIND_OF, SKILLS as NEUTRAL_SKILLS
@@ -1102,9 +1102,8 @@ def _on_scale(system: System, back: Any, neutral_key: str) -> int | None:
     if not system.characteristic_scale or not isinstance(back, Combatant):
         return None
     for block in back.native.values():
-        scale = block.get("scale") if isinstance(block, dict) else None
-        chars = scale.get("characteristics") if isinstance(scale, dict) else None
-        if isinstance(chars, dict) and chars.get("name") == system.characteristic_scale:
+        chars = on_scale(block, system.characteristic_scale)
+        if chars is not None:
             value = (chars.get("values") or {}).get(neutral_key)
             if _is_number(value):
                 return int(math.floor(float(value) * system.characteristic_factor + 0.5))

@@ -831,10 +831,8 @@ class System:
             source = installed_system(key) if key != self.key else None
             if source is None or source.health_formula != self.health_formula:
                 continue  # another rule (6th edition's ceil((CON + SIZ) / 2), 7th's (CON + SIZ) / 10)
-            scale = block.get("scale") if isinstance(block, dict) else None
-            chars = scale.get("characteristics") if isinstance(scale, dict) else None
-            stated = chars.get("health") if isinstance(chars, dict) and chars.get("name") == self.characteristic_scale \
-                else None
+            chars = on_scale(block, self.characteristic_scale)
+            stated = chars.get("health") if chars is not None else None
             if not isinstance(stated, dict) or stated.get("toughness") != combatant.toughness:
                 continue
             value = stated.get("value")
@@ -859,9 +857,8 @@ class System:
             return fields
         specs = self.characteristics()
         for key, block in combatant.native.items():
-            scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
-            chars = scale.get("characteristics") if isinstance(scale, dict) else None
-            if not (isinstance(chars, dict) and chars.get("name") == self.characteristic_scale):
+            chars = on_scale(block, self.characteristic_scale) if key != self.key else None
+            if chars is None:
                 continue
             values = chars.get("values") or {}
             for native, spec in specs.items():
@@ -988,6 +985,15 @@ def _no_registry(key: str) -> "System | None":
 # The installed system of a key, for a system equated on another's checks (skill_scale_checks):
 # core.registry, which imports this module, sets it to its process-wide registry's look-up.
 installed_system: Callable[[str], "System | None"] = _no_registry
+
+
+def on_scale(block: Any, scale_name: str) -> dict[str, Any] | None:
+    """The characteristics a system's native block remembers on the named
+    ``characteristic_scale`` (System.scale_levels: values, percentiles, stated health), or None
+    where the block names another scale or none."""
+    scale = block.get("scale") if isinstance(block, dict) else None
+    chars = scale.get("characteristics") if isinstance(scale, dict) else None
+    return chars if isinstance(chars, dict) and scale_name and chars.get("name") == scale_name else None
 
 
 def _beyond_ends(system: "System", native: str, ctx: Mapping[str, Any], written: Any, keys: Sequence[str],
