@@ -719,6 +719,12 @@ class LossAudit:
             return loss
         found, exact = self.resolve(f"{prefix}{d.path[1:]}")
         at = path_tokens(found)
+        if not exact and tokens[0] == "skills" and isinstance(neutral, Combatant) and any(
+                tokens[1] in s.covers and s.covers[0] != tokens[1] and s.covers[0] in neutral.skills
+                for s in neutral.sheet_skills.values()):
+            # a second neutral skill one stated skill gives (a 7e knife fought with Fighting
+            # (Brawl): brawl and melee): that skill's number is said once, under its first
+            return None
         if not exact or not at or not isinstance(at[-1], str):
             return loss
         stated = _get(self.plain, list(at))

@@ -280,8 +280,8 @@ def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Com
     return msgspec.structs.replace(combatant, characteristics=chars, carried=blocks)
 
 
-__all__ = ["FIELD", "RULE", "attach", "characteristics_in", "characteristics_out", "detach", "leaves", "named",
-           "namespaces", "places", "report", "show", "take"]
+__all__ = ["FIELD", "RULE", "attach", "characteristics_in", "characteristics_out", "detach", "kin_melee_damage",
+           "leaves", "melee_lines", "named", "namespaces", "places", "report", "show", "take"]
 
 
 def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rule: str, col: Any,
@@ -319,3 +319,23 @@ def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rul
             if back is not None:
                 out.append(back)
     return out
+
+
+def kin_melee_damage(combatant: Combatant, namespaces: Iterable[str], name: str, pattern: str) -> tuple[str, str] | None:
+    """The damage that a system printing the same weapon table (CoC 6th and 7th edition: Knife,
+    medium 1D4+2 in both) carried for the close-combat weapon `name`, if it reads as this system's
+    damage (``pattern``, the line's damage field); with the namespace it came from. A stated line
+    wins over the class's assumed one: a 7e trench knife's 1D4+2+DB stays 1d4+2+db in 6th edition,
+    not the knife class's 1d4+db. Only a line that writes the bonus as the bonus ('+db') crosses."""
+    import re
+
+    for ns in namespaces:
+        block = combatant.carried.get(ns)
+        lines = block.get("melee") if isinstance(block, dict) else None
+        line = lines.get(name) if isinstance(lines, dict) else None
+        damage = line.get("damage") if isinstance(line, dict) else None
+        # "+db" written out: a line whose bonus was already rolled into dice ("1d3+1d4", its
+        # wielder's) says nothing of the weapon apart from the wielder, so it does not cross
+        if isinstance(damage, str) and re.search(r"db\s*$", damage, re.IGNORECASE) and re.fullmatch(pattern, damage):
+            return damage, ns
+    return None

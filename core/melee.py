@@ -190,6 +190,28 @@ def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iter
     return {k: v for k, v in levels.items() if k not in present or k in keep}
 
 
+def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: Iterable[Any],
+                          context: Mapping[str, Any] | None, col: Any, path: str = "$.skills") -> dict[str, Any]:
+    """Native skill levels with every skill a close-combat line is rolled with (``lines``: the
+    sheet's lines, each with ``name`` and ``skill``): one the sheet does not state is written at
+    what the NPC rolls untrained (``System.skill_floor``: CoC's base chance, GURPS's default from
+    DX), reported ``assumed`` under the floor's rule. A nightstick whose source states no skill
+    for it (nWoD Weaponry 0) becomes CoC Club 25 and GURPS Axe/Mace 5, the numbers the GM would
+    look up, not a line naming a skill the sheet never gives."""
+    out = dict(skills)
+    for line in lines:
+        skill = getattr(line, "skill", None)
+        if not skill or skill in out:
+            continue
+        floor = system.skill_floor(skill, context)
+        if floor is None:
+            continue
+        out[skill], rule = floor
+        col.loss("assumed", f"{path}.{skill}", f"{skill}: the skill the {line.name} line is rolled with; the source "
+                 f"states none for it: written at what the NPC rolls untrained, {out[skill]}", rule)
+    return out
+
+
 def melee_skills_of(system: "System", levels: Mapping[str, Any]) -> dict[str, Any]:
     """The native melee skills of a stat block worth remembering by name for the way back (not
     with --fresh): all of them, unless it has only the system's first melee skill, which a
@@ -207,4 +229,5 @@ def describe_battery() -> list[dict[str, Any]]:
 
 
 __all__ = ["MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
-           "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "describe_battery"]
+           "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "describe_battery",
+           "line_skills_untrained"]

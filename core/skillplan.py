@@ -219,19 +219,22 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
                       f"(equated values: {', '.join(rest)})"))
 
     # a stated skill the target has no skill for: the sheet's line is carried as it was
+    # (one that gives several neutral skills the target has none of, a 7e Fighting (Brawl) that
+    # is also the NPC's knife skill, the same: one line)
     for name, s in sheet.items():
-        k = s.covers[0] if len(s.covers) == 1 else None
-        if k is None or k in covered or k not in out_skills or k in target.derived_skills():
+        if not s.covers or any(k in covered or k in target.derived_skills() for k in s.covers) \
+                or not any(k in out_skills for k in s.covers):
             continue
         owner = system_of(s.system)
         if owner is None or namespaces(owner)[0] in own:
             continue
         ns = namespaces(owner)[0]
-        out_skills.pop(k, None)
+        for k in s.covers:
+            out_skills.pop(k, None)
         carry.setdefault(ns, {})[name] = s.level
         missing.add(name)
-        lines.append((name, f"{name} {s.level} ({s.system}): {target.name} has no skill for {k}; not expressible "
-                            f"in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
+        lines.append((name, f"{name} {s.level} ({s.system}): {target.name} has no skill for {', '.join(s.covers)}; "
+                            f"not expressible in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
 
     # twins: a sheet of a system with several skills for one neutral skill keeps its names
     # (in the sheet's order, so the report lines and carried entries are the same in every run)

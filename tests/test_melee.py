@@ -113,3 +113,93 @@ def test_a_gurps_class_line_hits_as_hard_as_its_wielders_st(st, punch, club):
     from xsys.plugins.gurps.system import melee_damage
 
     assert (melee_damage("unarmed", st), melee_damage("club", st)) == (punch, club)
+
+
+# ---- the skill a line is rolled with, whatever the source called it -----------------------
+
+def _rosa() -> dict:
+    """A Dhole's House 7e investigator whose trench knife is fought with Fighting (Brawl) 60 and
+    whose line states 1D4+2+DB (coc7.melee: knives and clubs are Brawl in 7th edition)."""
+    return _plain(api.load(ROOT / "fixtures" / "corpus" / "dholes-house" / "rosa-delgado-unknown-version.json").document)
+
+
+def test_a_7e_knife_fought_with_brawl_is_the_knife_skill_of_every_other_system():
+    src = _rosa()
+    assert src["skills"]["Fighting (Brawl)"] == 60
+    conv = api.convert(api.from_plain(src), "neutral", fresh=True, trace=True)
+    neutral = _plain(conv.document)
+    assert neutral["skills"]["melee"] == neutral["skills"]["brawl"]  # one hand, one competence
+    assert any("coc7.melee" in t.rules and t.source == "assumed" and "Trench knife" in t.render() for t in conv.trace)
+    coc = _plain(api.convert(api.from_plain(src), "coc", fresh=True, trace=False).document)
+    # before: Knife had no level (the 6th-edition base, 25) for a 60% knife fighter
+    assert coc["skills"]["Knife"] == 60 and coc["skills"]["Fist/Punch"] == 60
+    gurps = _plain(api.convert(api.from_plain(src), "gurps", fresh=True, trace=False).document)
+    assert gurps["skills"]["Knife"] == gurps["skills"]["Brawling"] == 13
+    knife = next(m for m in gurps["melee"] if m["name"] == "Trench knife")
+    assert knife["parry"] == 13 // 2 - 1  # gurps.melee: a knife parries one less than half
+    nwod = _plain(api.convert(api.from_plain(src), "nwod", fresh=True, trace=False).document)
+    assert nwod["skills"]["Weaponry"] == nwod["skills"]["Brawl"] == 2
+
+
+def test_a_stated_7e_melee_line_keeps_its_dice_in_6th_edition_and_back():
+    """coc-ja.melee / coc7.melee: both editions print the same weapon dice, so a stated
+    1D4+2+DB is not the knife class's 1d4+db; a bonus already rolled into dice does not cross."""
+    conv = api.convert(api.from_plain(_rosa()), "coc", fresh=True, trace=True)
+    coc = _plain(conv.document)
+    assert coc["melee"] == [{"name": "Trench knife", "skill": "Knife", "damage": "1d4+2+db"}]
+    assert any("coc-ja.melee" in t.rules and "1D4+2+DB" in t.render() for t in conv.trace)
+    coc.pop("carried")  # nothing remembered: the 6th-edition line alone says the dice
+    coc7 = _plain(api.convert(api.from_plain({**coc, "carried": {"coc": {"melee": {
+        "Trench knife": coc["melee"][0]}}}}), "coc7", fresh=True, trace=False).document)
+    assert coc7["melee"] == [{"name": "Trench knife", "skill": "Fighting (Brawl)", "damage": "1D4+2+DB"}]
+    rolled = _rosa()
+    rolled["melee"][0]["damage"] = "1D4+2+1D4"  # the wielder's bonus rolled in: the class line
+    coc = _plain(api.convert(api.from_plain(rolled), "coc", fresh=True, trace=False).document)
+    assert coc["melee"][0]["damage"] == "1d4+db"
+
+
+def test_a_coc7_round_trip_of_a_knife_fighter_says_no_merge():
+    conv = api.convert(api.from_plain(_rosa()), "coc7", fresh=True, trace=False)
+    out = _plain(conv.document)
+    assert out["skills"]["Fighting (Brawl)"] == 60
+    assert not [x for x in conv.losses if x.kind == "merged"], [x.render() for x in conv.losses]
+
+
+def test_a_line_whose_skill_the_source_never_states_is_written_at_the_untrained_level():
+    """nWoD's patrol officer has no Weaponry: his nightstick is rolled untrained. CoC writes Club
+    at its 6th-edition base (25, coc-ja.skills), GURPS Axe/Mace at its default DX-5 (gurps.defaults)
+    with the parry it gives; each said as assumed. Before, the line named a skill the sheet lacked."""
+    src = _plain(api.load(ROOT / "fixtures" / "nwod" / "npcs" / "patrol-officer.yaml").document)
+    assert "Weaponry" not in src["skills"]
+    coc = api.convert(api.from_plain(src), "coc", fresh=True, trace=False)
+    out = _plain(coc.document)
+    assert out["melee"][0]["skill"] == "Club" and out["skills"]["Club"] == 25
+    assert any(x.kind == "assumed" and x.rule == "coc-ja.skills" and "Nightstick" in x.message for x in coc.losses)
+    gurps = api.convert(api.from_plain(src), "gurps", fresh=True, trace=False)
+    out = _plain(gurps.document)
+    assert out.get("DX", 10) == 10 and out["skills"]["Axe/Mace"] == 5  # DX 10 - 5
+    assert out["melee"][0]["skill"] == "Axe/Mace" and out["melee"][0]["parry"] == 2
+    assert any(x.kind == "assumed" and x.rule == "gurps.defaults" and "Nightstick" in x.message for x in gurps.losses)
+
+
+def test_a_7e_text_attack_named_for_its_weapon_is_made_with_brawl():
+    """'Kitchen knife 30% (15/6), damage 1D4' in a 7e block is a Fighting (Brawl) attack
+    (coc7.melee), not a skill called 'Kitchen knife' carried verbatim through every system."""
+    from xsys.plugins.textblock.reader import load
+
+    doc = load((ROOT / "fixtures" / "corpus" / "text-coc" / "en7-homebrewery-markdown.txt").read_bytes())
+    doc.pop("xsys", None)
+    assert doc["system"] == "coc7"
+    assert "Kitchen knife" not in doc["skills"] and doc["skills"]["Fighting (Brawl)"] == 30
+    assert {m["name"]: m["skill"] for m in doc["melee"]} == {"Brawl": "Fighting (Brawl)",
+                                                              "Kitchen knife": "Fighting (Brawl)"}
+
+
+def test_a_sheet_skill_of_two_neutral_skills_with_no_place_is_carried_once():
+    conv = api.convert(api.from_plain(_rosa()), "pl-trudnosc", fresh=True, trace=False)
+    out = _plain(conv.document)
+    assert out["carried"]["coc7"]["sheet_skills"]["Fighting (Brawl)"] == 60
+    said = [x for x in conv.losses if "Fighting (Brawl)" in x.path or "melee" in x.message and x.path == "$.skills"]
+    assert len([x for x in said if "no skill for" in x.message]) == 1, [x.render() for x in said]
+    back = _plain(api.convert(api.from_plain(out), "coc7", trace=False).document)
+    assert back["skills"]["Fighting (Brawl)"] == 60

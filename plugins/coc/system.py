@@ -39,7 +39,7 @@ from xsys.core.model import (
     melee_class_of,
 )
 from xsys.core.equating import Tier
-from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, melee_kind, melee_skills_of, melee_skills_written,
+from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written,
                              reference_armor)
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
@@ -1122,6 +1122,9 @@ class CocSystem(System):
              and set(n["melee_skills"]) <= set(self.skills())), None)
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # coc-ja.melee
         skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
+        # a line written from its class whose skill the source states none for: at its base chance
+        skills = line_skills_untrained(self, skills, [m for m in melee if m.name not in own.get("melee", {})],
+                                       npc_chars, col)
         npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
                      spells=list(own.get("spells", [])), skills=skills, weapons=weapons, melee=melee, armor=armor,
                      notes=combatant.notes, **npc_chars)
@@ -1130,8 +1133,16 @@ class CocSystem(System):
     def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
         """Close-combat attacks: the line of each weapon's class (coc-ja.melee, assumed),
         or the carried coc line of that weapon (core.carried.melee_lines)."""
+        pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # CocMelee.damage
+
         def of_class(m: Any) -> CocMelee:
             skill, damage = MELEE_LINES[m.melee_class]
+            kin = carried.kin_melee_damage(combatant, ("coc7",), m.name, pattern)
+            if kin is not None:  # the 7th-edition line's dice: the same weapon table (coc-ja.melee)
+                damage = kin[0].lower()
+                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
+                         rules=["coc-ja.melee"], source="assumed",
+                         note="6th and 7th edition print the same close-combat weapon dice")
             return CocMelee(name=m.name, skill=skill, damage=damage)
 
         return carried.melee_lines(combatant, lines, CocMelee, "coc", "coc-ja.melee", col, of_class,

@@ -1100,8 +1100,12 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     r.assumed = said
     skills: dict[str, int] = {}
     sources: dict[str, list[str]] = {}
+    # a 7e attack named for its weapon ("Kitchen knife 30% (15/6), damage 1D4") is made with a
+    # Fighting skill (coc7.melee: a knife or a club with Brawl), not a skill of its own name
+    fighting = {m["name"]: _seventh_fighting(m["name"]) for m in doc.get("melee", [])
+                if m.get("skill") == m["name"] and m["name"] not in SEVENTH_NAMES and _seventh_fighting(m["name"])}
     for name, value in doc.get("skills", {}).items():
-        new = SEVENTH_NAMES.get(name, name)
+        new = SEVENTH_NAMES.get(name, fighting.get(name, name))
         skills[new] = max(value, skills.get(new, value))
         sources.setdefault(new, []).append(f"{name} {value}")
     for new, names in sources.items():
@@ -1125,7 +1129,8 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         weapons.append(line)
     out["weapons"] = weapons
     if doc.get("melee"):
-        out["melee"] = [{"name": m["name"], "skill": SEVENTH_NAMES.get(m.get("skill", ""), m.get("skill", "")),
+        out["melee"] = [{"name": m["name"], "skill": SEVENTH_NAMES.get(m.get("skill", ""),
+                                                                  fighting.get(m.get("skill", ""), m.get("skill", ""))),
                          "damage": str(m.get("damage", "")).upper()} for m in doc["melee"]]
     out["armor"] = [{"name": a["name"], "armor": a.get("points", a.get("A", 0)),
                      **{k: a[k] for k in ("catalog", "stops") if a.get(k) is not None}} for a in doc.get("armor", [])]
@@ -1133,6 +1138,17 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         out["spells"] = list(doc["spells"])
     out["notes"] = doc.get("notes", "")
     r.doc = out
+
+
+def _seventh_fighting(name: str) -> str | None:
+    """The 7th-edition Fighting skill an attack named for its weapon is made with (coc7.melee,
+    assumed: the 7th-edition weapons table; knives and clubs are Brawl), None for a name that
+    says no weapon class (a creature's Bite or Claw is its own skill)."""
+    cls = melee_class_of(name)
+    if cls in ("improvised", "unarmed"):
+        return None
+    return {"knife": "Fighting (Brawl)", "club": "Fighting (Brawl)", "sword": "Fighting (Sword)",
+            "axe": "Fighting (Axe)", "spear": "Fighting (Spear)"}.get(cls)
 
 
 def _label_prose(item: str) -> bool:

@@ -30,7 +30,7 @@ from xsys.core.catalog import strip_entry
 from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
-from xsys.core.melee import melee_skills_written
+from xsys.core.melee import line_skills_untrained, melee_skills_written
 from xsys.core.model import (
     Armor,
     Barrier,
@@ -808,6 +808,7 @@ class Coc7System(CocSystem):
             if col.tracing:
                 col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"],
                          source="assumed")
+        self._brawl_weapons(npc, skills, chars, col)
         toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
         scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars,
                                   health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
@@ -857,13 +858,24 @@ class Coc7System(CocSystem):
                     or (k == "skills" and isinstance(v, dict)
                         and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
 
+        pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # Coc7Melee.damage
+
         def of_class(m: Any) -> Coc7Melee:
             skill, damage = MELEE_LINES[m.melee_class]
+            kin = carried.kin_melee_damage(combatant, ("coc",), m.name, pattern)
+            if kin is not None:  # the 6th-edition line's dice: the same weapon table (coc7.melee)
+                damage = kin[0].upper()
+                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
+                         rules=["coc7.melee"], source="assumed",
+                         note="6th and 7th edition print the same close-combat weapon dice")
             return Coc7Melee(name=m.name, skill=skill, damage=damage)
 
         melee = carried.melee_lines(combatant, kept.get("melee", {}), Coc7Melee, ns, "coc7.melee", col, of_class,
                                     lambda line: f"{line.skill}, damage {line.damage}")
         skills = self._melee_skills(skills, melee, combatant, col)
+        # a line written from its class whose skill the source states none for: at its base chance
+        skills = line_skills_untrained(self, skills, [m for m in melee if m.name not in kept.get("melee", {})],
+                                       chars, col)
         skills.update(native.get("skills", {}))
         # a 5th/6th-edition skill kept verbatim takes its 7th-edition name; one that 7th edition
         # folded into a skill the sheet already writes (Sneak and Hide are Stealth) is not written
@@ -921,6 +933,29 @@ class Coc7System(CocSystem):
                       spells=list(kept.get("spells", [])), notes=combatant.notes, **chars, **derived)
         return col.result(npc)
 
+    def _brawl_weapons(self, npc: Coc7Npc, skills: dict[str, float], chars: Mapping[str, Any],
+                       col: Collector) -> None:
+        """A knife or a club is fought with Fighting (Brawl) in 7th edition (coc7.melee): an NPC
+        whose weapon line says so wields that weapon at its Brawl, so its neutral ``melee`` (the
+        competence with a weapon in hand, which every other system writes as its knife or club
+        skill) is its Brawl's, where no other Fighting skill states one. Without it a 7e Brawl 50
+        with a trench knife became a 6th-edition Knife at base 25 and a GURPS Knife at default."""
+        if "melee" in skills:
+            return
+        armed = [m for m in npc.melee if m.skill == "Fighting (Brawl)" and _melee_class(m) != "unarmed"]
+        level = npc.skills.get("Fighting (Brawl)")
+        if not armed or level is None:
+            return
+        skills["melee"] = self.competence("Fighting (Brawl)", level, {**chars, "@key": "melee"})
+        sheet = col.sheet.get("skills", {}).get("Fighting (Brawl)")
+        if sheet is not None and "melee" not in sheet.covers:
+            sheet.covers.append("melee")  # the Brawl the sheet states is also its weapon skill
+        if col.tracing:
+            names = ", ".join(m.name for m in armed)
+            col.step("$.skills.Fighting (Brawl)", f"Fighting (Brawl) {level} ({names})",
+                     f"melee competence {skills['melee']:.3f}", rules=["coc7.melee"], source="assumed",
+                     note="a knife or a club is fought with Brawl in 7th edition")
+
     def _melee_skills(self, skills: dict[str, Any], melee: list[Coc7Melee], combatant: Combatant,
                       col: Collector) -> dict[str, Any]:
         """The Fighting skills a sheet writes for the neutral melee (coc7.melee): those its lines
@@ -944,7 +979,7 @@ class Coc7System(CocSystem):
                      f"Fighting (Brawl) in 7th edition: written Fighting (Brawl) {best} (its brawl was "
                      f"{brawl if brawl is not None else 'not stated'})", "coc7.melee")
             skills["Fighting (Brawl)"] = best
-        else:
+        elif brawl is None or best != brawl:  # the same number: nothing is lost
             col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
                      f"Fighting (Brawl) in 7th edition, which it has at {brawl if brawl is not None else 'none'}: "
                      f"the {best} is not written", "coc7.melee")

@@ -29,7 +29,7 @@ from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
 from xsys.core.equating import Tier
-from xsys.core.melee import (MeleeItem, attack_check, melee_kind, melee_skills_of, melee_skills_written,
+from xsys.core.melee import (MeleeItem, attack_check, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written,
                              reference_armor)
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
@@ -1463,6 +1463,8 @@ class Gurps(System):
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
         skills = melee_skills_written(self, skills, [w.skill or "" for w in weapons] + [m.skill for m in melee],
                                       blob.get("melee_skills"), kind)
+        # a line written from its class whose skill the source states none for: at its default
+        skills = line_skills_untrained(self, skills, written, attrs, col)
         # the parry the wielder's own skill gives, on the lines written from a class (gurps.melee)
         melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
                  if any(m is w for w in written) and m.skill in skills else m for m in melee]
