@@ -488,3 +488,24 @@ def test_fixtures_convert_to_every_system(registry, path):
         fresh = api.convert(api.from_plain(written, "<edited>", registry=registry), "coc7", registry=registry)
         assert fresh.document.system == "coc7" and fresh.document.kind == loaded.kind
         assert getattr(fresh.document, "name", None) == getattr(loaded.document, "name", None)
+
+
+def test_a_grenade_is_the_7e_tables_hand_grenade_not_dice_from_its_energy():
+    """coc7.weapons (assumed): a Keeper writes a hand grenade as the 7th-edition table does,
+    4D10/3 yards, 1/2 per round, malfunction 99; from its energy (1300 J) it was 1D10+1D4+2, like a
+    rifle round. The blast still does not cross, and says so; the Polish damage comes back."""
+    from xsys.conversions import api
+    from xsys.core import codec
+
+    src = codec.to_builtins(api.load(ROOT / "fixtures" / "pl-trudnosc" / "npcs" / "sierzant_kowalski.yaml").document)
+    src.pop("xsys", None)
+    conv = api.convert(api.from_plain(src), "coc7", fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    nade = next(w for w in doc["weapons"] if w["name"] == "Granat obronny F-1")
+    assert (nade["skill"], nade["damage"], nade["uses_per_round"], nade["malfunction"]) == ("Throw", "4D10", "1/2", 99)
+    said = [x.message for x in conv.losses if "Granat" in x.message]
+    assert any("[grenade]" in m and "4D10/3 yards" in m and "did not cross" in m for m in said), said
+    assert any("blast" in m and "did not cross" in m for m in said)
+    doc.pop("xsys", None)
+    back = codec.to_builtins(api.convert(api.from_plain(doc), "pl-trudnosc", fresh=True, trace=False).document)
+    assert next(w for w in back["broń"] if w["nazwa"] == "Granat obronny F-1")["obrażenia"] == 6

@@ -183,6 +183,14 @@ def test_autofire_check():
     assert mounted.target == 51
 
 
+def test_a_burst_says_both_numbers_its_roll_is_read_against():
+    """coc-ja.autofire.hits: one d100 read against the unmodified chance (one hit) and the
+    burst's modified one (a hit plus one per 5 under it). The line said 'roll d100 <= 33' beside a
+    60% chance, which no Keeper could square."""
+    c = SYS.check_native(native(weapon="thompson-m1928", skill_value=60, fire="full auto", rounds=10))
+    assert c.native.endswith("roll d100 <= 60: 1 hit; <= 33: 1 hit + 1 per 5 under 33, at most 10")
+
+
 def test_double_tap_and_mozambique():
     c = SYS.check_native(native(weapon="glock-17", skill_value=80, DEX=14, distance=Length(5), fire="double tap"))
     assert pct(c) == 85 and not c.notes

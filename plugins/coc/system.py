@@ -863,7 +863,11 @@ class CocSystem(System):
                 damage = self._damage_distribution(sit, nw, chance, outcomes)
 
         mods_txt = " ".join(m.render().split(" [")[0] for m in mods)
-        native = f"{sit.skill} {sit.skill_value}%" + (f" {mods_txt}" if mods_txt else "") + f": roll d100 <= {target:02d}"
+        roll = f"roll d100 <= {target:02d}"
+        if autofire:  # coc-ja.autofire.hits: one roll read against both numbers
+            more = f"1 hit + 1 per 5 under {M:02d}, at most {sit.rounds}"
+            roll = f"roll d100 <= {T:02d}: 1 hit; <= {M:02d}: {more}" if M < T else f"roll d100 <= {M:02d}: {more}"
+        native = f"{sit.skill} {sit.skill_value}%" + (f" {mods_txt}" if mods_txt else "") + f": {roll}"
         return Check(system=self.key, stat=sit.skill, base=sit.skill_value, modifiers=mods, target=target,
                      needs=needs, chance=chance, native=native, damage_mean=damage_mean, damage=damage,
                      outcomes=outcomes, notes=notes)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 import msgspec
 
 from xsys.core import armorline, carried, dice
-from xsys.core.catalog import strip_entry
+from xsys.core.catalog import grenade_blast, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
@@ -383,6 +383,8 @@ class Coc7System(CocSystem):
         the damage ladder at the cartridge's (else its own) muzzle energy; shot by range band."""
         from xsys.core.registry import catalog
 
+        if grenade_blast(weapon) is not None:  # the table's hand grenade (tables.toml [grenade])
+            return self.tables()["grenade"]["damage"]
         basis = catalog().weapon_basis(weapon)
         row = self.tables()["weapon"].get(basis.entry.id if basis.entry is not None else "", {})
         if "damage" in row:
@@ -400,6 +402,8 @@ class Coc7System(CocSystem):
         t = self.tables()
         cls = t["weapon_class"][weapon.weapon_class]
         row = t["weapon"].get(weapon.catalog or "", {})
+        if grenade_blast(weapon) is not None:
+            row = {k: v for k, v in t["grenade"].items() if k in ("uses_per_round", "malfunction")}
         return Coc7Weapon(
             name=weapon.name, skill=cls["skill"], damage=self.damage_of(weapon),
             base_range=parse(row.get("base_range", cls["base_range"]), Length),
@@ -902,6 +906,9 @@ class Coc7System(CocSystem):
                 # (a 6th-edition line's base range and STR do not cross): said, as every system does
                 row = "[weapon.%s]" % w.catalog if w.catalog in self.tables()["weapon"] else \
                     f"[weapon_class.{w.weapon_class}]"
+                if grenade_blast(w) is not None:
+                    row += (f" and [grenade] (the table's hand grenade, {cw.damage}/"
+                            f"{self.tables()['grenade']['blast'].replace(' yd', ' yards')}: its blast did not cross)")
                 usual = f"; capacity {cw.capacity}, the usual {w.weapon_class}'s: no source states it" \
                     if capacity_of(w)[1] else ""
                 col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
