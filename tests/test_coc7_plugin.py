@@ -509,3 +509,24 @@ def test_a_grenade_is_the_7e_tables_hand_grenade_not_dice_from_its_energy():
     doc.pop("xsys", None)
     back = codec.to_builtins(api.convert(api.from_plain(doc), "pl-trudnosc", fresh=True, trace=False).document)
     assert next(w for w in back["broń"] if w["nazwa"] == "Granat obronny F-1")["obrażenia"] == 6
+
+
+def test_sixth_edition_skills_seventh_edition_does_not_have_are_not_written_on_a_7e_sheet():
+    """coc7.conversion.6e: Grapple is a Fighting (Brawl) manoeuvre in 7th edition and Off-hand
+    Shooting no skill at all; a 7e sheet that printed them (Grapple 50 beside Fighting (Brawl) 65)
+    was one a Keeper corrects by hand. Each is said and carried, so coc-zh gets it back."""
+    from xsys.conversions import api
+    from xsys.core import codec
+
+    src = codec.to_builtins(api.load(ROOT / "fixtures" / "coc-zh" / "npcs" / "hk_bodyguard.yaml").document)
+    src.pop("xsys", None)
+    assert src["skills"]["Grapple"] == 50 and src["skills"]["Off-hand Shooting"] == 30
+    conv = api.convert(api.from_plain(src), "coc7", fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    assert "Grapple" not in doc["skills"] and "Off-hand Shooting" not in doc["skills"]
+    said = {x.path: x.message for x in conv.losses if x.rule == "coc7.conversion.6e"}
+    assert "Fighting (Brawl) manoeuvre" in said["$.skills.Grapple"]
+    assert "penalty die" in said["$.skills.Off-hand Shooting"]
+    doc.pop("xsys", None)
+    back = codec.to_builtins(api.convert(api.from_plain(doc), "coc-zh", trace=False).document)
+    assert back["skills"]["Grapple"] == 50 and back["skills"]["Off-hand Shooting"] == 30

@@ -64,6 +64,10 @@ LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 PRONE = frozenset({"prone", "crawling"})  # coc7.prone-target: postures on the ground
 FOOT = 0.3048  # metres
+# coc7.conversion.6e (assumed, the Keeper Rulebook's conversion notes): 6th-edition skills
+# 7th edition does not have. Grapple is a Fighting (Brawl) manoeuvre (a fighting manoeuvre,
+# rolled with Brawl); Off-hand Shooting is gone (a second gun takes a penalty die).
+NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Off-hand Shooting": None}
 # coc7.melee (assumed, the 7th-edition weapons table): a close-combat weapon's class -> its line
 MELEE_LINES = {"unarmed": ("Fighting (Brawl)", "1D3+DB"), "knife": ("Fighting (Brawl)", "1D4+DB"),
                "club": ("Fighting (Brawl)", "1D6+DB"), "sword": ("Fighting (Sword)", "1D8+1+DB"),
@@ -885,7 +889,16 @@ class Coc7System(CocSystem):
         # folded into a skill the sheet already writes (Sneak and Hide are Stealth) is not written
         # twice (coc7.conversion.6e), and stays carried for a trip back to coc
         for k, v in kept.get("skills", {}).items():
-            name = SKILL_NAMES.get(k, k) if ns not in combatant.carried else k
+            sixth = ns not in combatant.carried
+            if sixth and k in NOT_SEVENTH:  # no skill of 7th edition's: said, and carried for coc
+                into = NOT_SEVENTH[k]
+                col.loss("kept-verbatim", f"$.skills.{k}", f"{k} {v} is no 7th-edition skill: "
+                         + (f"it is a {into} manoeuvre there ({into} "
+                            f"{skills.get(into, 'not stated')} on this sheet)" if into else
+                            "7th edition fires a second gun with a penalty die, with no skill of its own")
+                         + "; not written on the coc7 sheet", "coc7.conversion.6e")
+                continue
+            name = SKILL_NAMES.get(k, k) if sixth else k
             if name not in skills:
                 skills[name] = v
         stored_w = native.get("weapons", [])
