@@ -782,6 +782,10 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if value > SKILL_MAX:
             r.unread.append((n, f"{item} ({value}% is no skill chance: 0-{SKILL_MAX}%)"))
             return True
+        bare = re.sub(r"\s*[(（]\s*[)）]\s*$", "", name)
+        if bare != name and bare:  # a sheet's specialty slot left blank: 母国語（） is 母国語
+            r.assumed.append(f"line {n}: {name} {value}: its specialty is left blank on the sheet; read as {bare}")
+            name = bare
         printed.append(name)
         natives = COC_SKILLS.get(fold(name))
         if not natives:
