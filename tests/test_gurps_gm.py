@@ -296,3 +296,22 @@ def test_a_gurps_line_off_its_named_cartridge_says_so(gurps):
     said = [x for x in res.losses if x.kind == "merged" and x.rule == "gurps.damage"]
     assert len(said) == 1 and "whose damage line is 2d-1" in said[0].message
     assert gurps.npc_from_neutral(res.value).value.weapons[0].damage == "2d+1"  # remembered: as written
+
+
+def test_a_sheet_of_a_block_that_prints_attributes_only_shows_the_derived_values():
+    """gurps.derived: Colonel Ashby's fan-site 3e block gives ST 10, DX 11, IQ 12, HT 9 and no HP,
+    Move or Dodge; the Markdown sheet shows HP 9, Will 12, Per 12, Move 5 ((9 + 11) / 4) and
+    Dodge 5, each marked with the rule, and leaves the document as stated. Traits count: Combat
+    Reflexes is Dodge + 1, Strong Will +2 Will + 2."""
+    from xsys.plugins.gurps.native import GurpsNpc
+
+    loaded = api.load(ROOT / "fixtures/corpus/text-gurps/colonel-ashby-fansite-3e.txt")
+    conv = api.convert(loaded, "gurps", trace=False)
+    assert conv.document.HP is None and conv.document.Move is None
+    text = api.dump(conv, "md").decode()
+    assert ("**HP** 9 (gurps.derived) · **Will** 12 (gurps.derived) · **Per** 12 (gurps.derived) · "
+            "**Move** 5 (gurps.derived) · **Dodge** 5 (gurps.derived)") in text
+    g = default_registry().system("gurps")
+    npc = GurpsNpc(name="x", ST=10, DX=12, IQ=11, HT=12, advantages=["Combat Reflexes", "Strong Will +2"], Per=13)
+    assert g.sheet_derived(npc) == {"HP": (12, "gurps.derived"), "Will": (13, "gurps.derived"),
+                                    "Move": (6, "gurps.derived"), "Dodge": (7, "gurps.derived")}

@@ -697,6 +697,28 @@ class Gurps(System):
     def derived_skills(self) -> dict[str, str]:
         return {"dodge": "Dodge"}  # gurps.derived: Dodge is on every stat block, not a skill
 
+    def sheet_derived(self, npc: Any) -> dict[str, tuple[Any, str]]:
+        """HP, Will, Per, Move and Dodge by gurps.derived where the block leaves them out (a
+        fan-site 3e block often prints attributes only): a GURPS sheet always shows them. The
+        traits that change them (the 3e names the writer itself uses: Extra Hit Points, Strong
+        or Weak Will, Alertness, Combat Reflexes, Enhanced Dodge) are counted."""
+        if not all(isinstance(getattr(npc, a, None), int) for a in ("ST", "DX", "IQ", "HT")):
+            return {}
+        offsets: dict[str, int] = {}
+        for trait in [*getattr(npc, "advantages", []), *getattr(npc, "disadvantages", [])]:
+            m = re.fullmatch(r"\s*(Extra Hit Points|Hit Points|Strong Will|Weak Will|Alertness|Enhanced Dodge)"
+                             r"\s*([+-]?\d+)\s*", str(trait))
+            if m:
+                field = {"Extra Hit Points": "HP", "Hit Points": "HP", "Strong Will": "Will", "Weak Will": "Will",
+                         "Alertness": "Per", "Enhanced Dodge": "Dodge"}[m.group(1)]
+                n = int(m.group(2))
+                n = -abs(n) if m.group(1) == "Weak Will" or (m.group(1) == "Hit Points" and n < 0) else abs(n)
+                offsets[field] = offsets.get(field, 0) + n
+            elif str(trait).strip().lower() == "combat reflexes":
+                offsets["Dodge"] = offsets.get("Dodge", 0) + 1
+        values = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
+        return {k: (v, "gurps.derived") for k, v in values.items() if getattr(npc, k, None) is None}
+
     def sheet_legend(self) -> dict[str, dict[str, str]]:
         return {"melee": {
             "damage": "thr or sw: the thrust or swing damage of the wielder's ST, plus the weapon's add (gurps.melee)",
