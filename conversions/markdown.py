@@ -215,6 +215,9 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     if shown:
         out.append(" · ".join(shown) + "\n")
     legend = system.sheet_legend() if system is not None and hasattr(system, "sheet_legend") else {}
+    if system is not None and hasattr(system, "sheet_notes"):  # what this block's own lines need said
+        for table, cols in system.sheet_notes(native).items():
+            legend = {**legend, table: {**legend.get(table, {}), **cols}}
     for k, v in plain.items():
         if k == "carried" and isinstance(v, dict) and v:
             out += _carried(v, plain)

@@ -202,6 +202,12 @@ class System:
         armor "A" and "B"): table -> column -> one sentence, printed under that table."""
         return {}
 
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """What one stat block's lines need said beside the legend, in the legend's shape (a
+        CoC sheet with a shotgun: what its 4d6/2d6/1d6 bands are; with a thrown weapon: the
+        half damage bonus it adds): table -> column -> one sentence. Default: nothing."""
+        return {}
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())

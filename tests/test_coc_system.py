@@ -471,3 +471,30 @@ def test_variant_can_swap_armor_darkness_and_resolution(tmp_path):
     assert pct(v.check(_shot("handgun", h45, lux=2.0))) == 50
     assert pct(v.check(_shot("handgun", h45, lux=0.0))) == 1
     assert v.resolve(52).critical_success == F(10, 100)
+
+
+@pytest.mark.parametrize("metres,dice", [(8, "4d6"), (15, "1d6"), (30, "1d6")])
+def test_a_sawn_off_hits_with_its_own_bands(metres, dice):
+    """coc-ja.damage.shotgun: the sawn-off's line is 4d6/1d6 (tables.toml [weapon.sawed-off-12ga]),
+    its first band up to 10 m and its last beyond; at 15 m the engine rolled the full shotgun's
+    2d6, which the sheet's 4d6/1d6 never says. A full-length shotgun keeps 4d6/2d6/1d6."""
+    sit = SYS.situation_from_native(native(weapon="sawed-off-12ga", skill="Shotgun", distance=Length(metres)))
+    assert SYS.damage_roll(sit, sit.native_weapon or SYS.weapon_defaults(sit.weapon))[0] == dice
+    full = SYS.situation_from_native(native(weapon="remington-870", skill="Shotgun", distance=Length(15)))
+    assert SYS.damage_roll(full, full.native_weapon or SYS.weapon_defaults(full.weapon))[0] == "2d6"
+
+
+def test_a_sheet_says_what_its_shotgun_bands_and_thrown_lines_mean_only_where_it_has_them():
+    from xsys.conversions import api
+
+    bandit = api.convert(api.load(ROOT / "fixtures" / "pl-trudnosc" / "npcs" / "bandyta.yaml"), "coc", fresh=True,
+                         trace=False)
+    text = api.dump(bandit, "md").decode()
+    assert "*damage*: a/b/c is shot by distance: the first up to 10 m" in text
+    assert "Throw line" not in text
+    rosa = api.convert(api.load(ROOT / "fixtures" / "corpus" / "dholes-house" / "rosa-delgado-unknown-version.json"),
+                       "coc7", fresh=True, trace=False)
+    text = api.dump(rosa, "md").decode()
+    assert "a Throw line adds half the wielder's damage bonus" in text and "a/b/c" not in text
+    plain = api.convert(api.load(ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml"), "coc", trace=False)
+    assert "*damage*" not in api.dump(plain, "md").decode()

@@ -349,6 +349,18 @@ class CocSystem(System):
             "B": "the table's second number, which the rule text never explains; it is half of A in every "
                  "row but the heavy leather jacket (coc-ja.armor.table)"}}
 
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them."""
+        said = []
+        weapons = getattr(npc, "weapons", None) or []
+        if any("/" in str(getattr(w, "damage", "")) for w in weapons):
+            said.append("a/b/c is shot by distance: the first up to 10 m, the second up to 20 m, the last beyond "
+                        "(coc-ja.damage.shotgun, assumed); a two-part line (a sawn-off's 4d6/1d6) is its first "
+                        "up to 10 m and its last beyond")
+        if any(getattr(w, "skill", "") == "Throw" for w in weapons):
+            said.append("a Throw line adds half the wielder's damage bonus (coc-zh.thrown)")
+        return {"weapons": {"damage": "; ".join(said)}} if said else {}
+
     def skills(self) -> dict[str, tuple[str, ...]]:
         if self._skills is None:
             self._skills = {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
@@ -877,7 +889,12 @@ class CocSystem(System):
         """The damage dice at this distance and whether armor applies per die
         (coc-ja.armor.shotgun-pellets)."""
         if sit.weapon.weapon_class == "shotgun" and nw.ammo != "slug":
-            return _tables_ladders()["shotgun.damage"].step_for(sit.distance).label, nw.ammo == "shot"
+            band = _tables_ladders()["shotgun.damage"].step_for(sit.distance)
+            parts = nw.damage.split("/")
+            if len(parts) > 1:  # the line's own bands (a sawn-off's 4d6/1d6: its last beyond 10 m)
+                index = [st.native for st in _tables_ladders()["shotgun.damage"].steps].index(band.native)
+                return parts[min(index, len(parts) - 1)], nw.ammo == "shot"
+            return band.label, nw.ammo == "shot"
         return nw.damage.split("/")[0], False
 
     def armor_points(self, sit: Situation, location: str | None = None) -> tuple[int, list[str]]:

@@ -953,6 +953,19 @@ class Coc7System(CocSystem):
                       spells=list(kept.get("spells", [])), notes=combatant.notes, **chars, **derived)
         return col.result(npc)
 
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them."""
+        said = []
+        weapons = getattr(npc, "weapons", None) or []
+        if any("/" in str(getattr(w, "damage", "")) for w in weapons):
+            said.append("a/b/c is shot by distance: the first up to 10 yd, the second up to 20 yd, the last "
+                        "beyond (coc7.damage.shotgun, assumed); a two-part line (a sawn-off's 4D6/1D6) is its "
+                        "first up to 10 yd and its last beyond")
+        if any(getattr(w, "skill", "") == "Throw" for w in weapons):
+            said.append("a Throw line adds half the wielder's damage bonus (coc7.damage, assumed: the 7th-edition "
+                        "table's thrown weapons, '+½DB')")
+        return {"weapons": {"damage": "; ".join(said)}} if said else {}
+
     def _brawl_weapons(self, npc: Coc7Npc, skills: dict[str, float], chars: Mapping[str, Any],
                        col: Collector) -> None:
         """A knife or a club is fought with Fighting (Brawl) in 7th edition (coc7.melee): an NPC
