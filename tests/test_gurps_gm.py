@@ -315,3 +315,21 @@ def test_a_sheet_of_a_block_that_prints_attributes_only_shows_the_derived_values
     npc = GurpsNpc(name="x", ST=10, DX=12, IQ=11, HT=12, advantages=["Combat Reflexes", "Strong Will +2"], Per=13)
     assert g.sheet_derived(npc) == {"HP": (12, "gurps.derived"), "Will": (13, "gurps.derived"),
                                     "Move": (6, "gurps.derived"), "Dodge": (7, "gurps.derived")}
+
+
+def test_a_rifle_worked_by_hand_fires_every_other_turn_like_the_remington_row():
+    """gurps.weapon-stats (assumed): the Remington 700's row says RoF 1/2; a bolt-action rifle
+    with no row of its own (the Springfield M1903, catalog fire mode 'single') had the rifle
+    class's RoF 1. A semi-automatic rifle (the M1 Garand) keeps the class's 1."""
+    from xsys.core.registry import catalog
+    from xsys.core.catalog import strip_entry
+    from xsys.plugins.gurps.system import _rof
+
+    cat = catalog()
+    assert _rof("1", strip_entry(cat.weapons["springfield-m1903"])) == "1/2"
+    assert _rof("1", strip_entry(cat.weapons["mauser-kar98k"])) == "1/2"
+    garand = strip_entry(cat.weapons["m1-garand"])
+    assert list(garand.fire_modes) == ["semi"] and _rof("1", garand) == "1"
+    rosa = api.convert(api.load(ROOT / "fixtures/corpus/dholes-house/rosa-delgado-unknown-version.json"), "gurps",
+                       fresh=True, trace=False)
+    assert next(w for w in rosa.document.weapons if w.name == "Springfield M1903").RoF == "1/2"

@@ -87,8 +87,9 @@ def test_a_coc_text_block_brawl_becomes_a_gurps_brawling_line():
     out = _plain(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
     # 3e's punch is thrust-2: 1d-4 at Walters's ST 10 (gurps.melee), in the melee table, not
     # among the guns (it was a weapon line with Acc 0, RoF 1, Shots 0)
+    reflexes = 1 if "Combat Reflexes" in out.get("advantages", []) else 0  # +1 to every active defense (3e)
     assert out["melee"] == [{"name": "Brawl", "skill": "Brawling", "damage": "thr-2", "dice": "1d-4", "reach": "C",
-                             "parry": 2 * out["skills"]["Brawling"] // 3}]
+                             "parry": 2 * out["skills"]["Brawling"] // 3 + reflexes}]
     assert [w["name"] for w in out["weapons"]] == [".38 Revolver"]
     assert out["skills"].get("Brawling")  # the skill's level crosses as the neutral brawl
 
@@ -136,7 +137,8 @@ def test_a_7e_knife_fought_with_brawl_is_the_knife_skill_of_every_other_system()
     gurps = _plain(api.convert(api.from_plain(src), "gurps", fresh=True, trace=False).document)
     assert gurps["skills"]["Knife"] == gurps["skills"]["Brawling"] == 13
     knife = next(m for m in gurps["melee"] if m["name"] == "Trench knife")
-    assert knife["parry"] == 13 // 2 - 1  # gurps.melee: a knife parries one less than half
+    # gurps.melee: a knife parries one less than half; Combat Reflexes (her Dodge 7 above Move 6) +1
+    assert "Combat Reflexes" in gurps["advantages"] and knife["parry"] == 13 // 2 - 1 + 1
     nwod = _plain(api.convert(api.from_plain(src), "nwod", fresh=True, trace=False).document)
     assert nwod["skills"]["Weaponry"] == nwod["skills"]["Brawl"] == 2
 

@@ -285,3 +285,18 @@ def test_a_shooter_who_is_a_combatant_fires_with_his_own_strength():
     from xsys.conversions.odds import shot_checks
 
     assert "weapon.strength" not in shot_checks(conv)[0].native
+
+
+def test_a_thrown_line_has_its_throwers_ranges():
+    """nwod.range (WoD p. 162): short range = Strength + Dexterity + Athletics - Size yards,
+    medium and long twice and four times it, as the check reckons them. Rosa's hatchet (Strength 4,
+    Dexterity 3, Athletics 1, Size 1) is 7/14/28 yd; the sheet printed the chart's 4/8/16."""
+    from xsys.core import codec
+    from xsys.conversions import api as xapi
+
+    conv = xapi.convert(xapi.load(ROOT / "fixtures/corpus/dholes-house/rosa-delgado-unknown-version.json"), "nwod",
+                        fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    assert (doc["Strength"], doc["Dexterity"], doc["skills"]["Athletics"]) == (4, 3, 1)
+    hatchet = next(w for w in conv.document.weapons if w.name == "Thrown hatchet")
+    assert hatchet.type == "Thrown" and [round(float(r) / 0.9144, 6) for r in hatchet.ranges] == [7, 14, 28]

@@ -67,9 +67,14 @@ def _shots(weapon: Weapon) -> tuple[int, bool]:
 def _rof(of_class: str, weapon: Weapon) -> str:
     """gurps.weapon-stats: a weapon with no line of its own fires at its class's RoF, unless it
     fires full auto and its class does not (an automatic rifle is not a bolt-action rifle's
-    RoF 1): then rounds a second, its cyclic rate / 60 (10 where none is given), marked *."""
+    RoF 1): then rounds a second, its cyclic rate / 60 (10 where none is given), marked *; and
+    unless it is a rifle worked by hand (fire mode "single": a bolt or lever action), RoF 1/2."""
     if "auto" in weapon.fire_modes and "*" not in of_class:
         return f"{max(1, round(weapon.cyclic_rate / 60)) if weapon.cyclic_rate else 10}*"
+    if weapon.weapon_class == "rifle" and list(weapon.fire_modes) == ["single"] and of_class == "1":
+        # a rifle worked by hand between shots (a bolt or a lever: one shot a cycle) fires every
+        # other turn in 3e, as the Remington 700's own row says (RoF 1/2)
+        return "1/2"
     return of_class
 
 
@@ -724,8 +729,8 @@ class Gurps(System):
             "damage": "thr or sw: the thrust or swing damage of the wielder's ST, plus the weapon's add (gurps.melee)",
             "dice": "what that damage rolls at this wielder's ST (gurps.melee)",
             "reach": "hexes the weapon reaches: C only the wielder's own hex, 1 the next (gurps.melee)",
-            "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less "
-                     "(gurps.melee, assumed)"},
+            "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less, "
+                     "+1 with Combat Reflexes (gurps.melee, assumed)"},
             "armor": {
                 "DR_at": "a lower DR on those locations (a full kit's helmet, its limb shells); DR everywhere else it "
                          "covers (gurps.armor)"},
@@ -1502,6 +1507,9 @@ class Gurps(System):
         if not from_sheet:
             advantages, disadvantages = self._body_traits(derived, attrs["HT"], advantages, disadvantages, col,
                                                           verbatim=bool(own))
+        if "Combat Reflexes" in advantages:  # 3e: +1 to every active defense, a parry as the dodge
+            melee = [msgspec.structs.replace(m, parry=m.parry + 1) if m.name in {w.name for w in written}
+                     and m.parry is not None else m for m in melee]
         npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
                        advantages=advantages, disadvantages=disadvantages,
                        weapons=weapons, melee=melee, armor=armor, notes=combatant.notes)

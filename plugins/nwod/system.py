@@ -1314,6 +1314,7 @@ class NwodSystem(System):
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
             self._dodge_from_neutral(float(dodge), npc, derived["Defense"], col)
+        npc = self._thrown_ranges(npc, col)
         rule_health = derived["Health"]
         derived["Health"] = self.health_of(rule_health, combatant.toughness, col)
         if derived["Health"] != rule_health:
@@ -1324,6 +1325,25 @@ class NwodSystem(System):
                      f"(toughness {combatant.toughness:.2f}); no nWoD trait says so, so the sheet states it as Health "
                      f"{derived['Health']}", "nwod.derived")
         return msgspec.structs.replace(npc, **derived)
+
+    def _thrown_ranges(self, npc: NwodNpc, col: Collector) -> NwodNpc:
+        """A thrown line's ranges are its thrower's (WoD p. 162): short range = Strength +
+        Dexterity + Athletics - the object's Size yards, medium and long twice and four times it,
+        as the check reckons them (``check_at``); the chart's 4/8/16 is the average adult's."""
+        lines, changed = [], False
+        for i, line in enumerate(npc.weapons):
+            if line.type == "Thrown" and line.ranges is not None:
+                short = max(1, npc.Strength + npc.Dexterity + npc.skills.get("Athletics", 0) - (line.size or 1))
+                ranges = tuple(Length(n * short * YARD) for n in (1, 2, 4))
+                if [round(float(r) / YARD) for r in line.ranges] != [short, 2 * short, 4 * short]:
+                    line = msgspec.structs.replace(line, ranges=ranges)
+                    changed = True
+                    if col.tracing:
+                        col.step(f"$.weapons[{i}].ranges", None, None, f"{short}/{2 * short}/{4 * short} yd",
+                                 rules=["nwod.range"], source="seed",
+                                 note="Strength + Dexterity + Athletics - Size (WoD p. 162)")
+            lines.append(line)
+        return msgspec.structs.replace(npc, weapons=lines) if changed else npc
 
     def _lines_completed(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
         """A restored stat block's firearm lines with what they do not state written as a line of
