@@ -118,4 +118,28 @@ def deflection_note(armor: Armor, system: str) -> str:
             f"no {system} armor value; kept on the armor line for the way back")
 
 
-__all__ = ["extras", "restore", "read", "write", "deflection_note", "says_helmet", "HELMET_WORDS"]
+def coverage_note(rows: Sequence[Any], name: str = "name", catalog_field: str = "catalog",
+                  covers_field: str = "covers") -> str | None:
+    """What each armor row of a sheet covers, where the rows do not all cover the torso alone (a
+    helmet beside body armor): "what each piece covers: PASGT helmet the head; Military body armor
+    the torso, vitals, neck; a hit meets only the armor where it lands (the rows do not add up)". The row's own locations, else
+    its catalog item's, else the head for a helmet by its name, else the torso (the neutral
+    default). None when there is nothing a GM could misread (no row, or every row the torso)."""
+    from .registry import catalog
+
+    cat = catalog()
+    said = []
+    for row in rows:
+        label = getattr(row, name, None)
+        covers = getattr(row, covers_field, None)
+        entry = cat.armor.get(getattr(row, catalog_field, None) or "") if not covers else None
+        if not covers:
+            covers = list(entry.covers) if entry is not None else (["head"] if says_helmet(str(label)) else ["torso"])
+        said.append((str(label), list(covers)))
+    if not said or all(c == ["torso"] for _, c in said):
+        return None
+    return "what each piece covers: " + "; ".join(f"{label} the {', '.join(c)}" for label, c in said) + (
+        "; a hit meets only the armor where it lands (the rows do not add up)" if len(said) > 1 else "")
+
+
+__all__ = ["extras", "restore", "read", "write", "deflection_note", "says_helmet", "HELMET_WORDS", "coverage_note"]

@@ -498,3 +498,19 @@ def test_a_sheet_says_what_its_shotgun_bands_and_thrown_lines_mean_only_where_it
     assert "a Throw line adds half the wielder's damage bonus" in text and "a/b/c" not in text
     plain = api.convert(api.load(ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml"), "coc", trace=False)
     assert "*damage*" not in api.dump(plain, "md").decode()
+
+
+@pytest.mark.parametrize("to,table,col", [("coc", "armor", "name"), ("coc7", "armor", "name"), ("nwod", "armor", "name"),
+                                          ("pl-trudnosc", "pancerz", "nazwa")])
+def test_a_sheet_with_a_helmet_and_body_armor_says_what_each_covers(to, table, col):
+    """core.armorline.coverage_note: the GURPS soldier's helmet (head) and body armor (torso,
+    vitals, neck) printed as two bare rows (CoC 6 and 24) read as if they added up to 30."""
+    from xsys.conversions import api
+
+    conv = api.convert(api.load(ROOT / "fixtures" / "gurps" / "npcs" / "soldier.yaml"), to, fresh=True, trace=False)
+    text = api.dump(conv, "md").decode()
+    assert (f"*{col}*: what each piece covers: PASGT helmet the head; Military body armor the torso, vitals, neck; "
+            "a hit meets only the armor where it lands (the rows do not add up)") in text
+    plain = api.convert(api.load(ROOT / "fixtures" / "coc-zh" / "npcs" / "hk_bodyguard.yaml"), to, fresh=True,  # a vest
+                        trace=False)
+    assert plain.document is not None and "what each piece covers" not in api.dump(plain, "md").decode()

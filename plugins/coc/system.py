@@ -359,7 +359,11 @@ class CocSystem(System):
                         "up to 10 m and its last beyond")
         if any(getattr(w, "skill", "") == "Throw" for w in weapons):
             said.append("a Throw line adds half the wielder's damage bonus (coc-zh.thrown)")
-        return {"weapons": {"damage": "; ".join(said)}} if said else {}
+        out = {"weapons": {"damage": "; ".join(said)}} if said else {}
+        where = armorline.coverage_note(getattr(npc, "armor", None) or [])
+        if where:
+            out["armor"] = {"name": where}
+        return out
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         if self._skills is None:

@@ -964,7 +964,11 @@ class Coc7System(CocSystem):
         if any(getattr(w, "skill", "") == "Throw" for w in weapons):
             said.append("a Throw line adds half the wielder's damage bonus (coc7.damage, assumed: the 7th-edition "
                         "table's thrown weapons, '+½DB')")
-        return {"weapons": {"damage": "; ".join(said)}} if said else {}
+        out = {"weapons": {"damage": "; ".join(said)}} if said else {}
+        where = armorline.coverage_note(getattr(npc, "armor", None) or [])
+        if where:
+            out["armor"] = {"name": where}
+        return out
 
     def _brawl_weapons(self, npc: Coc7Npc, skills: dict[str, float], chars: Mapping[str, Any],
                        col: Collector) -> None:

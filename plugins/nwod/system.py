@@ -1152,6 +1152,13 @@ class NwodSystem(System):
     def derived_values(self, npc: NwodNpc) -> dict[str, int]:
         return self.derived(npc)
 
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
+        from xsys.core import armorline
+
+        where = armorline.coverage_note(getattr(npc, "armor", None) or [])
+        return {"armor": {"name": where}} if where else {}
+
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
         leaves them out: an nWoD sheet always shows them."""

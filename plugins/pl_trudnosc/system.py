@@ -726,6 +726,12 @@ class PlTrudnosc(System):
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         return _characteristics()
 
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
+        where = armorline.coverage_note(getattr(npc, "pancerz", None) or [], name="nazwa", catalog_field="katalog",
+                                        covers_field="osłania")
+        return {"pancerz": {"nazwa": where}} if where else {}
+
     def skills(self) -> dict[str, tuple[str, ...]]:
         return {name: tuple(spec["neutral"]) for name, spec in tables()["skills"].items()}
 
