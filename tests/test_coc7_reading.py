@@ -51,3 +51,19 @@ def test_seventh_edition_material_reads_as_coc7_and_its_firearms_hold_their_tier
             was = equating.tier_of(coc7.tiers(skill), level).rank
             now = equating.tier_of(coc7.tiers(skill), back["skills"][skill]).rank
             assert abs(was - now) <= 1, (skill, level, back["skills"][skill])
+
+
+def test_a_dholes_house_rate_of_fire_of_one_is_stated_not_the_tables():
+    """A stated value wins over a catalog default: Rosa's export says attacks "1" for her
+    Springfield, which the reader dropped as "not stated" and filled with the 7th-edition table's
+    1/2. Her thrown hatchet is aimed by eye (sights none), not iron sights."""
+    from xsys.core import codec
+    from xsys.conversions import api as xapi
+
+    loaded = xapi.load(ROOT / "fixtures" / "corpus" / "dholes-house" / "rosa-delgado-unknown-version.json")
+    doc = codec.to_builtins(loaded.document)
+    lines = {w["name"]: w for w in doc["weapons"]}
+    assert lines["Springfield M1903"].get("uses_per_round", "1") == "1"
+    assert lines["Thrown hatchet"]["sights"] == "none"
+    said = " ".join((loaded.meta or {}).get("read", {}).get("assumed", []))
+    assert "Springfield M1903: not stated" not in said

@@ -1124,6 +1124,8 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         for k in ("base_range", "capacity", "malfunction", "sights", "catalog", "muzzle_energy"):
             if w.get(k) is not None:
                 line[k] = w[k]
+        if line["skill"] == "Throw" and "sights" not in line:
+            line["sights"] = "none"  # a thrown weapon is aimed by eye (core.vocab: sights "none")
         if w["name"] in uses:
             line["uses_per_round"] = uses[w["name"]]
         elif w.get("shots_per_round") is not None:
