@@ -286,12 +286,15 @@ class Coc7System(CocSystem):
     def sheet_derived(self, npc: Coc7Npc) -> dict[str, tuple[Any, str]]:
         """What a 7th-edition sheet prints beside its fields: the damage bonus a '+DB' line adds
         and Build, by STR + SIZ on 7th edition's own table (coc7.derived; coc's 3-18 table would
-        read STR 52 + SIZ 65 as +6D6), and HP, MP and MOV by the rule where the sheet states none."""
+        read STR 52 + SIZ 65 as +6D6), and HP, MP, MOV and starting SAN (= POW) by the rule where the
+        sheet states none."""
         build, db = build_and_damage_bonus(npc.STR + npc.SIZ)
         out: dict[str, tuple[Any, str]] = {"DB": (db, "coc7.derived"), "Build": (build, "coc7.derived")}
         for field, derived in (("HP", npc.derived_HP), ("MP", npc.derived_MP), ("MOV", npc.derived_MOV)):
             if getattr(npc, field) is None:
                 out[field] = (derived, "coc7.derived")
+        if npc.SAN is None:  # an NPC from a system with no Sanity: 7th edition's starting SAN is POW
+            out["SAN"] = (npc.POW, "coc7.derived")
         return out
 
     def text_layout(self) -> Any:
