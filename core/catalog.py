@@ -18,7 +18,8 @@ from .cache import load_toml
 from .errors import InputError
 from .model import Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
-from .vocab import CARTRIDGES, CLASS_WORDS, GRENADE_WORDS, KIND_OF, REVOLVER_WORDS, cartridge_in_name, cartridge_of
+from .vocab import (CARTRIDGES, CLASS_WORDS, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES, REVOLVER_WORDS,
+                    cartridge_in_name, cartridge_of)
 
 
 def _fold(name: str) -> str:
@@ -237,11 +238,14 @@ class Catalog:
     def weapon_class_named(self, name: str, stated: str) -> str:
         """The class of a source's weapon line that states `stated` (by its skill, chart line or
         kind): the kind of it the name says, where the name says one (a "ニューナンブM60リボルバー"
-        fired with Handgun is a revolver: vocab.KIND_OF), else `stated`. A name never overrides a
+        fired with Handgun is a revolver: vocab.KIND_OF; a handgun named for a revolver cartridge,
+        vocab.REVOLVER_CARTRIDGES), else `stated`. A name never overrides a
         stated class it is no kind of (a "Rifle" line fired with Handgun stays a handgun)."""
-        _, named = self.identify_weapon(name)
+        entry, named = self.identify_weapon(name)
         if named is not None and KIND_OF.get(named) == stated:
             return named
+        if stated == "handgun" and entry is None and cartridge_in_name(name) in REVOLVER_CARTRIDGES:
+            return "revolver"  # "Colt Police Positive (.38 Special)": a revolver cartridge (vocab)
         return stated
 
     def weapon_line(self, name: str, catalog_id: str | None, stated: str, line_of: Callable[[Weapon], str],

@@ -64,6 +64,11 @@ CLASS_WORDS: dict[str, str] = {
 # these is a revolver (Catalog.identify_weapon, Catalog.weapon_class_named). Words of a script
 # without spaces are found inside the name; the others as whole words.
 REVOLVER_WORDS: tuple[str, ...] = ("revolver", "rewolwer", "revólver", "リボルバー", "回転式拳銃", "左輪", "左轮")
+# Cartridges (CARTRIDGES keys) that handguns fire from a cylinder: a handgun of no catalog entry
+# whose name or calibre states one ("Colt Police Positive (.38 Special)") is a revolver, in every
+# system alike (Catalog.weapon_class_named); the nWoD chart, the coc7 table and GURPS each have a
+# revolver line a Keeper expects for it (malfunction 100, not an automatic's 99).
+REVOLVER_CARTRIDGES: tuple[str, ...] = (".38 Special", ".357 Magnum", ".44 Magnum", ".455 Webley")
 # A grenade says so in its name ("Hand grenade", "Granat obronny F-1", "手榴弾"): a thrown weapon
 # whose blast (an area effect) the neutral model has no field for yet, so it converts as a thrown
 # weapon with its damage, and its blast is said not to cross (core.catalog.grenade_blast). Found inside

@@ -530,3 +530,22 @@ def test_sixth_edition_skills_seventh_edition_does_not_have_are_not_written_on_a
     doc.pop("xsys", None)
     back = codec.to_builtins(api.convert(api.from_plain(doc), "coc-zh", trace=False).document)
     assert back["skills"]["Grapple"] == 50 and back["skills"]["Off-hand Shooting"] == 30
+
+
+def test_a_handgun_named_for_a_revolver_cartridge_is_a_revolver_in_every_system():
+    """vocab.REVOLVER_CARTRIDGES, read once in the core (Catalog.weapon_class_named): the dock
+    brute's 'Colt Police Positive (.38 Special)' fired with Handgun was a revolver in nWoD alone
+    (its own check) and an automatic in coc7 (the handgun row, malfunction 99)."""
+    from xsys.conversions import api
+    from xsys.core.registry import catalog
+
+    assert catalog().weapon_class_named("Colt Police Positive (.38 Special)", "handgun") == "revolver"
+    assert catalog().weapon_class_named("Walther PPK (7.65 mm)", "handgun") == "handgun"
+    assert catalog().weapon_class_named("Glock 17", "handgun") == "handgun"
+    src = api.load(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml")
+    neutral = api.convert(src, "neutral", fresh=True, trace=False).document
+    assert neutral.weapons[0].weapon_class == "revolver"
+    c7 = api.convert(src, "coc7", fresh=True, trace=False).document
+    assert (c7.weapons[0].uses_per_round, c7.weapons[0].malfunction) == ("1 (3)", 100)
+    nwod = api.convert(src, "nwod", fresh=True, trace=False).document
+    assert nwod.weapons[0].type == "Revolver, Lt."

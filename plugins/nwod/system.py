@@ -35,7 +35,7 @@ from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result, fraction_text
 from xsys.core.units import Duration, Energy, Illuminance, Length
 from xsys.core.model import generic_weapon
-from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT, Location, cartridge_of, is_sawn_off
+from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT, REVOLVER_CARTRIDGES, Location, cartridge_of, is_sawn_off
 
 YARD = 0.9144
 TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
@@ -551,7 +551,7 @@ def is_revolver(weapon: Weapon) -> bool:
     if says_revolver(weapon.name) or low in _REVOLVER_EXAMPLES:
         return True
     key = cartridge_of(weapon.calibre) or cartridge_of(weapon.name)
-    return key in CLIP["revolver_cartridges"]
+    return key in REVOLVER_CARTRIDGES
 
 
 def chambers(weapon: Weapon, line: Mapping[str, Any]) -> tuple[bool, str]:
@@ -1236,7 +1236,8 @@ class NwodSystem(System):
         clip = int(w.capacity) if w.capacity else int(basis_entry.capacity) if basis_entry is not None and \
             basis_entry.capacity else int(entry["clip"])
         chamber, why = chambers(w, entry)
-        if w.weapon_class == "handgun" and t.startswith("Revolver"):
+        if t.startswith("Revolver") and basis_entry is None and not says_revolver(w.name) \
+                and w.weapon_class in ("handgun", "revolver") and w.name not in CHART:
             col.loss("assumed", path, f"{w.name!r} is a handgun of no catalog; its name or calibre makes it a revolver, "
                      f"written as the {t!r} line with {clip} in the cylinder and none chambered", "nwod.weapon.clip")
         if col.tracing:
