@@ -13,7 +13,7 @@ back PD 2 after a trip through a system that has no such number. Each system ask
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import msgspec
 
@@ -142,4 +142,40 @@ def coverage_note(rows: Sequence[Any], name: str = "name", catalog_field: str = 
         "; a hit meets only the armor where it lands (the rows do not add up)" if len(said) > 1 else "")
 
 
-__all__ = ["extras", "restore", "read", "write", "deflection_note", "says_helmet", "HELMET_WORDS", "coverage_note"]
+__all__ = ["extras", "restore", "read", "write", "deflection_note", "says_helmet", "HELMET_WORDS", "coverage_note",
+           "line_notes", "band_and_throw_notes"]
+
+
+def line_notes(npc: Any, weapons: Mapping[str, tuple[Callable[[Any], bool], str]] | None = None,
+               weapons_field: str = "weapons", damage_field: str = "damage", armor_field: str = "armor",
+               **armor_names: str) -> dict[str, dict[str, str]]:
+    """A sheet's notes on its own lines (System.sheet_notes) in one shape for every system: under
+    the weapons table, each of ``weapons`` (a key -> (whether a line needs it, what to say)) that
+    some weapon line needs (a shotgun's bands, a thrown weapon's half damage bonus), said at the
+    ``damage_field`` column; under the armor table, what each piece covers (coverage_note, its
+    field names in ``armor_names``: name, catalog_field, covers_field)."""
+    out: dict[str, dict[str, str]] = {}
+    lines = getattr(npc, weapons_field, None) or []
+    said = [text for needs, text in (weapons or {}).values() if any(needs(w) for w in lines)]
+    if said:
+        out[weapons_field] = {damage_field: "; ".join(said)}
+    where = coverage_note(getattr(npc, armor_field, None) or [], **armor_names)
+    if where:
+        out[armor_field] = {armor_names.get("name", "name"): where}
+    return out
+
+
+def band_and_throw_notes(npc: Any, unit: str, bands_rule: str, thrown_rule: str,
+                         sawn_off: str, sawn_off_band: int) -> dict[str, dict[str, str]]:
+    """line_notes for a d100 family sheet (CoC 6th and 7th edition): a shotgun's a/b/c bands by
+    distance in ``unit`` (the first up to 10, the second up to 20, the last beyond, under
+    ``bands_rule``; ``sawn_off`` how the sheet writes a two-band line, whose first band reaches
+    ``sawn_off_band``), a Throw line's half damage
+    bonus (``thrown_rule``), and what each armor piece covers."""
+    return line_notes(npc, {
+        "bands": (lambda w: "/" in str(getattr(w, "damage", "")),
+                  f"a/b/c is shot by distance: the first up to 10 {unit}, the second up to 20 {unit}, the last "
+                  f"beyond ({bands_rule}, assumed); a two-part line (a sawn-off's {sawn_off}) is its first up to "
+                  f"{sawn_off_band} {unit} and its last beyond, to its base range"),
+        "thrown": (lambda w: getattr(w, "skill", "") == "Throw",
+                   f"a Throw line adds half the wielder's damage bonus ({thrown_rule})")})

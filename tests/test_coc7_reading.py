@@ -67,3 +67,9 @@ def test_a_dholes_house_rate_of_fire_of_one_is_stated_not_the_tables():
     assert lines["Thrown hatchet"]["sights"] == "none"
     said = " ".join((loaded.meta or {}).get("read", {}).get("assumed", []))
     assert "Springfield M1903: not stated" not in said
+    # the export's value is kept, and where the 7th-edition table differs the reading says so
+    assert "Springfield M1903: uses per round 1 as the block states it; 7th edition's table gives catalog weapon " \
+           "springfield-m1903 1/2" in said
+    # a stated "1 (3)" is 7th edition's own line, kept whole (it became "1" for a moment)
+    mara = codec.to_builtins(xapi.load(next(ROOT.glob("fixtures/**/mara-okafor*.json"))).document)
+    assert {w["name"]: w.get("uses_per_round") for w in mara["weapons"]}[".38 Revolver"] == "1 (3)"

@@ -473,15 +473,22 @@ def test_variant_can_swap_armor_darkness_and_resolution(tmp_path):
     assert v.resolve(52).critical_success == F(10, 100)
 
 
-@pytest.mark.parametrize("metres,dice", [(8, "4d6"), (15, "1d6"), (30, "1d6")])
+@pytest.mark.parametrize("metres,dice", [(4, "4d6"), (8, "1d6"), (15, "1d6"), (30, "1d6")])
 def test_a_sawn_off_hits_with_its_own_bands(metres, dice):
-    """coc-ja.damage.shotgun: the sawn-off's line is 4d6/1d6 (tables.toml [weapon.sawed-off-12ga]),
-    its first band up to 10 m and its last beyond; at 15 m the engine rolled the full shotgun's
-    2d6, which the sheet's 4d6/1d6 never says. A full-length shotgun keeps 4d6/2d6/1d6."""
+    """coc-ja.damage.shotgun (assumed: the CoC table's sawn-off, "4D6/1D6, 5/10"): the sawn-off's
+    line is 4d6/1d6 (tables.toml [weapon.sawed-off-12ga]), its first band up to 5 m and its last
+    beyond; at 8 m the engine rolled 4d6 and at 15 m the full shotgun's 2d6, which the sheet's
+    4d6/1d6 never says. A full-length shotgun keeps 4d6/2d6/1d6. coc7 reads it the same, in yards."""
     sit = SYS.situation_from_native(native(weapon="sawed-off-12ga", skill="Shotgun", distance=Length(metres)))
     assert SYS.damage_roll(sit, sit.native_weapon or SYS.weapon_defaults(sit.weapon))[0] == dice
     full = SYS.situation_from_native(native(weapon="remington-870", skill="Shotgun", distance=Length(15)))
     assert SYS.damage_roll(full, full.native_weapon or SYS.weapon_defaults(full.weapon))[0] == "2d6"
+    from types import SimpleNamespace
+
+    from xsys.core.registry import get_system
+
+    yards = SimpleNamespace(distance=Length(metres * 0.9144))  # the same numbers in yards on a coc7 line
+    assert get_system("coc7").damage_roll(yards, SimpleNamespace(damage="4D6/1D6"))[0] == dice.upper()
 
 
 def test_a_sheet_says_what_its_shotgun_bands_and_thrown_lines_mean_only_where_it_has_them():

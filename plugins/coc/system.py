@@ -352,20 +352,9 @@ class CocSystem(System):
                  "row but the heavy leather jacket (coc-ja.armor.table)"}}
 
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
-        """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them."""
-        said = []
-        weapons = getattr(npc, "weapons", None) or []
-        if any("/" in str(getattr(w, "damage", "")) for w in weapons):
-            said.append("a/b/c is shot by distance: the first up to 10 m, the second up to 20 m, the last beyond "
-                        "(coc-ja.damage.shotgun, assumed); a two-part line (a sawn-off's 4d6/1d6) is its first "
-                        "up to 10 m and its last beyond")
-        if any(getattr(w, "skill", "") == "Throw" for w in weapons):
-            said.append("a Throw line adds half the wielder's damage bonus (coc-zh.thrown)")
-        out = {"weapons": {"damage": "; ".join(said)}} if said else {}
-        where = armorline.coverage_note(getattr(npc, "armor", None) or [])
-        if where:
-            out["armor"] = {"name": where}
-        return out
+        """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them, and
+        what each armor piece covers (core.armorline.band_and_throw_notes)."""
+        return armorline.band_and_throw_notes(npc, "m", "coc-ja.damage.shotgun", "coc-zh.thrown", "4d6/1d6", 5)
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         if self._skills is None:
@@ -897,7 +886,9 @@ class CocSystem(System):
         if sit.weapon.weapon_class == "shotgun" and nw.ammo != "slug":
             band = _tables_ladders()["shotgun.damage"].step_for(sit.distance)
             parts = nw.damage.split("/")
-            if len(parts) > 1:  # the line's own bands (a sawn-off's 4d6/1d6: its last beyond 10 m)
+            if len(parts) == 2:  # a sawn-off's 4d6/1d6: its first to 5 m, its last beyond (coc-ja.damage.shotgun)
+                return parts[0 if float(sit.distance) <= 5.0 else 1], nw.ammo == "shot"
+            if len(parts) > 1:  # the line's own bands
                 index = [st.native for st in _tables_ladders()["shotgun.damage"].steps].index(band.native)
                 return parts[min(index, len(parts) - 1)], nw.ammo == "shot"
             return band.label, nw.ammo == "shot"

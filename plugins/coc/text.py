@@ -1050,9 +1050,13 @@ def _seventh_defaults(r: Read, line: dict[str, Any], w: dict[str, Any], said: se
     filled = []
     for key, said_as in (("base_range", "base_range"), ("uses_per_round", "uses_per_round"),
                          ("capacity", "capacity"), ("malfunction", "malfunction")):
-        if said_as in said or (key == "uses_per_round" and key in line and "shots_per_round" in said):
-            continue
         value = getattr(own, key)
+        if said_as in said or (key == "uses_per_round" and key in line and "shots_per_round" in said):
+            if entry is not None and key in ("uses_per_round", "malfunction") and key in line \
+                    and str(line[key]) != str(value):  # the block's own value is kept, and the table's said
+                r.assumed.append(f"{line['name']}: {key.replace('_', ' ')} {line[key]} as the block states it; "
+                                 f"7th edition's table gives catalog weapon {entry.id} {value} (coc7.weapons)")
+            continue
         if key != "base_range" and value == _SEVENTH_LINE_DEFAULTS[key]:
             continue  # what the document holds when the line is silent: nothing to fill
         line[key] = f"{round(value.to('yd'), 1):g} yd" if key == "base_range" else value

@@ -64,6 +64,9 @@ LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 PRONE = frozenset({"prone", "crawling"})  # coc7.prone-target: postures on the ground
 FOOT = 0.3048  # metres
+# coc7.damage.shotgun (assumed, the 7th-edition table's sawn-off: "4D6/1D6, 5/10 yards"): a two-band
+# line's first band reaches 5 yd, its last the line's base range
+SAWN_OFF_FIRST_BAND = 5 * 0.9144  # metres
 # coc7.conversion.6e (assumed, the Keeper Rulebook's conversion notes): 6th-edition skills
 # 7th edition does not have. Grapple is a Fighting (Brawl) manoeuvre (a fighting manoeuvre,
 # rolled with Brawl); Off-hand Shooting is gone (a second gun takes a penalty die).
@@ -706,6 +709,8 @@ class Coc7System(CocSystem):
         """The damage dice at this distance and whether an Extreme success impales: shotgun
         shot by range band (coc7.damage.shotgun), which does not impale (coc7.impale)."""
         parts = nw.damage.split("/")
+        if len(parts) == 2:  # a sawn-off's 4D6/1D6: 5 yd, then out to 10 (coc7.damage.shotgun, assumed)
+            return parts[0 if float(sit.distance) <= SAWN_OFF_FIRST_BAND else 1], False
         if len(parts) > 1:
             band = load_ladders()["shotgun-band"].step_for(sit.distance).native
             return parts[min(band, len(parts) - 1)], False
@@ -957,21 +962,10 @@ class Coc7System(CocSystem):
         return col.result(npc)
 
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
-        """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them."""
-        said = []
-        weapons = getattr(npc, "weapons", None) or []
-        if any("/" in str(getattr(w, "damage", "")) for w in weapons):
-            said.append("a/b/c is shot by distance: the first up to 10 yd, the second up to 20 yd, the last "
-                        "beyond (coc7.damage.shotgun, assumed); a two-part line (a sawn-off's 4D6/1D6) is its "
-                        "first up to 10 yd and its last beyond")
-        if any(getattr(w, "skill", "") == "Throw" for w in weapons):
-            said.append("a Throw line adds half the wielder's damage bonus (coc7.damage, assumed: the 7th-edition "
-                        "table's thrown weapons, '+½DB')")
-        out = {"weapons": {"damage": "; ".join(said)}} if said else {}
-        where = armorline.coverage_note(getattr(npc, "armor", None) or [])
-        if where:
-            out["armor"] = {"name": where}
-        return out
+        """A shotgun's bands (in yards) and a thrown weapon's half damage bonus ('+½DB' on the 7th-
+        edition table), and what each armor piece covers (core.armorline.band_and_throw_notes)."""
+        return armorline.band_and_throw_notes(npc, "yd", "coc7.damage.shotgun",
+                                              "coc7.damage, assumed: the 7th-edition table's '+½DB'", "4D6/1D6", 5)
 
     def _brawl_weapons(self, npc: Coc7Npc, skills: dict[str, float], chars: Mapping[str, Any],
                        col: Collector) -> None:

@@ -331,14 +331,9 @@ class _Export:
             parts.append(f"malfunction {malf}")
         attacks = one_line(w.get("attacks") or "")
         per_round = self.bounded(leading(attacks), f"{path}.attacks", name, 100)
-        if per_round:  # a stated 1 too: it wins over the 7th-edition table's (a bolt-action's 1/2)
-            parts.append(f"{per_round} shot{'s' if per_round > 1 else ''} per round")
-        most = re.search(r"\((\d+)\)", attacks)
-        if most and int(most.group(1)) > max(per_round or 1, 1):
-            self.assumed.append(f"{path}.attacks: {name}: up to {most.group(1)} attacks per round not carried (a coc "
-                                "weapon line holds its normal rate)")
-        if re.search(r"burst|auto", attacks, re.IGNORECASE):
-            parts.append("burst")
+        if per_round:  # 7th edition's uses per round as the export writes it ("1", "1 (3)", "1 or burst"):
+            # a stated value wins over the 7th-edition table's (a bolt-action's 1/2), said where they differ
+            parts.append(f"uses per round {attacks.replace(',', ' ')}")
         self.lines.append(("Weapons: " + ", ".join(parts), path))
 
 

@@ -1156,8 +1156,7 @@ class NwodSystem(System):
         """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
         from xsys.core import armorline
 
-        where = armorline.coverage_note(getattr(npc, "armor", None) or [])
-        return {"armor": {"name": where}} if where else {}
+        return armorline.line_notes(npc)
 
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block

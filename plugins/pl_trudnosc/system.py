@@ -728,9 +728,8 @@ class PlTrudnosc(System):
 
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
         """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
-        where = armorline.coverage_note(getattr(npc, "pancerz", None) or [], name="nazwa", catalog_field="katalog",
-                                        covers_field="osłania")
-        return {"pancerz": {"nazwa": where}} if where else {}
+        return armorline.line_notes(npc, armor_field="pancerz", name="nazwa", catalog_field="katalog",
+                                    covers_field="osłania")
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         return {name: tuple(spec["neutral"]) for name, spec in tables()["skills"].items()}
