@@ -119,7 +119,8 @@ def deflection_note(armor: Armor, system: str) -> str:
 
 
 def coverage_note(rows: Sequence[Any], name: str = "name", catalog_field: str = "catalog",
-                  covers_field: str = "covers") -> str | None:
+                  covers_field: str = "covers",
+                  tail: str = "a hit meets only the armor where it lands (the rows do not add up)") -> str | None:
     """What each armor row of a sheet covers, where the rows do not all cover the torso alone (a
     helmet beside body armor): "what each piece covers: PASGT helmet the head; Military body armor
     the torso, vitals, neck; a hit meets only the armor where it lands (the rows do not add up)". The row's own locations, else
@@ -139,7 +140,7 @@ def coverage_note(rows: Sequence[Any], name: str = "name", catalog_field: str = 
     if not said or all(c == ["torso"] for _, c in said):
         return None
     return "what each piece covers: " + "; ".join(f"{label} the {', '.join(c)}" for label, c in said) + (
-        "; a hit meets only the armor where it lands (the rows do not add up)" if len(said) > 1 else "")
+        f"; {tail}" if len(said) > 1 else "")
 
 
 __all__ = ["extras", "restore", "read", "write", "deflection_note", "says_helmet", "HELMET_WORDS", "coverage_note",
@@ -153,13 +154,13 @@ def line_notes(npc: Any, weapons: Mapping[str, tuple[Callable[[Any], bool], str]
     the weapons table, each of ``weapons`` (a key -> (whether a line needs it, what to say)) that
     some weapon line needs (a shotgun's bands, a thrown weapon's half damage bonus), said at the
     ``damage_field`` column; under the armor table, what each piece covers (coverage_note, its
-    field names in ``armor_names``: name, catalog_field, covers_field)."""
+    field names in ``armor_names``: name, catalog_field, covers_field; and its closing sentence, tail)."""
     out: dict[str, dict[str, str]] = {}
     lines = getattr(npc, weapons_field, None) or []
     said = [text for needs, text in (weapons or {}).values() if any(needs(w) for w in lines)]
     if said:
         out[weapons_field] = {damage_field: "; ".join(said)}
-    where = coverage_note(getattr(npc, armor_field, None) or [], **armor_names)
+    where = coverage_note(getattr(npc, armor_field, None) or [], **armor_names)  # type: ignore[arg-type]
     if where:
         out[armor_field] = {armor_names.get("name", "name"): where}
     return out

@@ -176,8 +176,12 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
             i = at.get(f"{prefix}.{top}")
             if i is not None and not exists(f"{prefix}.{FIELD}.{ns}.{top}"):
                 old = losses[i]
-                losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible in "
-                                    f"{target}: carried verbatim at {FIELD}.{ns}.{top}", old.rule or RULE,
+                where = f"carried verbatim at {FIELD}.{ns}.{top}"
+                # the target's sheet may write it too (coc writes coc7's SAN): said so, not "not expressible"
+                said = f"written on the {target} sheet as it is, and {where} for the way back" \
+                    if not isinstance(value, (dict, list)) and written(top, value) else \
+                    f"not expressible in {target}: {where}"
+                losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; {said}", old.rule or RULE,
                                     system=old.system)
                 continue
             for key, v in leaves({top: value}):

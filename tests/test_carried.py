@@ -356,3 +356,17 @@ def test_a_hand_edited_carried_characteristic_is_read_and_a_bad_one_stays_carrie
     assert _plain(conv.document)["SIZ"] == 13  # the adult median, as for a stat block without SIZ
     assert any("SIZ" in x.path and x.kind == "unsupported-field" for x in conv.losses), \
         [x.render() for x in conv.losses]
+
+
+def test_a_carried_value_the_target_sheet_writes_is_not_said_to_be_inexpressible():
+    """Rosa's 7e SAN 44 is written on her coc sheet (the same percentage in both editions) and
+    carried for the way back; the loss line said 'not expressible in coc' beside a sheet showing
+    SAN 44. Her 7e Luck, which coc derives afresh (POW x 5), still is not written, and says so."""
+    from xsys.conversions import api as xapi
+
+    conv = xapi.convert(xapi.load(ROOT / "fixtures" / "corpus" / "dholes-house" / "rosa-delgado-unknown-version.json"),
+                        "coc", fresh=True, trace=False)
+    assert conv.document.SAN == 44
+    said = {x.path: x.message for x in conv.losses}
+    assert "written on the coc sheet as it is" in said["$.SAN"] and "not expressible" not in said["$.SAN"]
+    assert conv.document.Luck is None and "not expressible in coc" in said["$.Luck"]

@@ -354,7 +354,9 @@ class CocSystem(System):
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
         """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them, and
         what each armor piece covers (core.armorline.band_and_throw_notes)."""
-        return armorline.band_and_throw_notes(npc, "m", "coc-ja.damage.shotgun", "coc-zh.thrown", "4d6/1d6", 5)
+        thrown = "coc-zh.thrown" if self.key == "coc-zh" else \
+            "coc-ja.damage-bonus, assumed: the 6th-edition weapon table's '+1/2db'"
+        return armorline.band_and_throw_notes(npc, "m", "coc-ja.damage.shotgun", thrown, "4d6/1d6", 5)
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         if self._skills is None:

@@ -1156,7 +1156,10 @@ class NwodSystem(System):
         """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
         from xsys.core import armorline
 
-        return armorline.line_notes(npc)
+        # nWoD rolls no hit location: an ordinary attack meets the body's armor, one aimed at a part
+        # (WoD p. 165, specified targets) that part's; ratings do not add up
+        return armorline.line_notes(npc, tail="an ordinary attack meets the body's armor, one aimed at the head "
+                                              "the helmet's (the rows do not add up)")
 
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
