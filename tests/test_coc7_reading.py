@@ -71,5 +71,8 @@ def test_a_dholes_house_rate_of_fire_of_one_is_stated_not_the_tables():
     assert "Springfield M1903: uses per round 1 as the block states it; 7th edition's table gives catalog weapon " \
            "springfield-m1903 1/2" in said
     # a stated "1 (3)" is 7th edition's own line, kept whole (it became "1" for a moment)
+    # the thrower's half damage bonus is not silently "left out": the sheet's Throw note adds it
+    assert "Thrown hatchet: the damage bonus in '1D6+1/2db' is the wielder's" in said \
+        and "a Throw line adds half the damage bonus" in said and "left out" not in said
     mara = codec.to_builtins(xapi.load(next(ROOT.glob("fixtures/**/mara-okafor*.json"))).document)
     assert {w["name"]: w.get("uses_per_round") for w in mara["weapons"]}[".38 Revolver"] == "1 (3)"

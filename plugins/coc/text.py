@@ -844,7 +844,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             if re.search(r"\+((1[/\u2044]2|half)?db|damagebonus)$", dmg, re.IGNORECASE):
                 dmg = re.sub(r"\+((1[/\u2044]2|half)?db|damagebonus)$", "", dmg, flags=re.IGNORECASE)
                 r.assumed.append(f"line {n}: {name}: the damage bonus in '{attrs['damage']}' is the wielder's, "
-                                 "not the weapon's; left out")
+                                 "not the weapon's: the line keeps the weapon's dice"
+                                 + ("; the sheet's note under its weapons says a Throw line adds half the damage "
+                                    "bonus" if skill == "Throw" else ""))
             w["damage"] = dmg
         for key in ("base_range", "shots_per_round", "burst", "capacity", "malfunction", "STR", "sights", "carry",
                     "ammo", "length", "muzzle_energy"):
