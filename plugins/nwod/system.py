@@ -468,6 +468,13 @@ RANGE_NAME = {v: k for k, v in RANGE_PENALTY.items()}
 
 # ======================================================================= helpers
 
+def thrown_short_range(strength: int, dexterity: int, athletics: int, size: int = 1) -> int:
+    """nwod.range (WoD p. 162): a thrown object's short range, Strength + Dexterity + Athletics -
+    its Size yards (at least 1); medium and long twice and four times it. One reckoning for the
+    check and for the sheet's printed line."""
+    return max(1, strength + dexterity + athletics - size)
+
+
 def range_ladder(chart_type: str, short_yd: float | None = None) -> Ladder:
     """nwod.range: distance -> 0 / -2 / -4 at a weapon's short / medium / long range (each
     twice the previous, WoD p. 162, 170). Beyond long range: -6 (assumed: the book gives
@@ -919,7 +926,7 @@ class NwodSystem(System):
         # range (nwod.range)
         if chart == "Thrown":
             st = self._attr_from_percentile("Strength", ch.get("strength"))
-            short = max(1, st + dex + level - 1)
+            short = thrown_short_range(st, dex, level)
             rlad = range_ladder("Thrown", short)
         else:
             rlad = RANGE_LADDERS[chart]
@@ -1343,7 +1350,7 @@ class NwodSystem(System):
         lines, changed = [], False
         for i, line in enumerate(npc.weapons):
             if line.type == "Thrown" and line.ranges is not None:
-                short = max(1, npc.Strength + npc.Dexterity + npc.skills.get("Athletics", 0) - (line.size or 1))
+                short = thrown_short_range(npc.Strength, npc.Dexterity, npc.skills.get("Athletics", 0), line.size or 1)
                 ranges = tuple(Length(n * short * YARD) for n in (1, 2, 4))
                 if [round(float(r) / YARD) for r in line.ranges] != [short, 2 * short, 4 * short]:
                     line = msgspec.structs.replace(line, ranges=ranges)
@@ -1497,7 +1504,7 @@ class NwodSystem(System):
         if ns.specialty:
             col.loss("unsupported-field", "$.specialty", "a specialty (+1 die) has no neutral field", "nwod.specialty")
         distance = RANGE_LADDERS[chart].neutral(RANGE_PENALTY[ns.range]) if chart != "Thrown" else \
-            range_ladder("Thrown", max(1, ns.Strength + ns.Dexterity + ns.Firearms - 1)).neutral(RANGE_PENALTY[ns.range])
+            range_ladder("Thrown", thrown_short_range(ns.Strength, ns.Dexterity, ns.Firearms)).neutral(RANGE_PENALTY[ns.range])
         lux = _LADDERS["darkness"].neutral(LIGHTING[ns.lighting])
         # target cover
         barrier = None
@@ -1567,7 +1574,7 @@ class NwodSystem(System):
         st = self._attr_from_percentile("Strength", shot.shooter.characteristics.get("strength"))
         chart = chart_type_for(shot.weapon)
         if chart == "Thrown":
-            rlad = range_ladder("Thrown", max(1, st + dex + level - 1))
+            rlad = range_ladder("Thrown", thrown_short_range(st, dex, level))
         else:
             rlad = RANGE_LADDERS[chart]
         rng = RANGE_NAME[int(rlad.step_for(float(shot.distance)).native)]
