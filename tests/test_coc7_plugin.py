@@ -131,10 +131,28 @@ def test_identity_and_registration():
     xsys_register_systems(register=found.append)
     assert found == [Coc7System]
     assert (SYS.key, SYS.name, SYS.edition) == ("coc7", "Call of Cthulhu", "7th edition")
+    from xsys.core.percentile import PercentileSystem
     from xsys.plugins.coc import CocSystem
 
-    assert issubclass(Coc7System, CocSystem)
+    # a d100 system of the core's family (core.percentile), not a subclass of the 6th edition's
+    assert issubclass(Coc7System, PercentileSystem) and not issubclass(Coc7System, CocSystem)
     assert all(r.startswith("coc7.") for r in SYS.rule_ids())
+
+
+def test_every_rule_a_coc7_sheet_or_check_cites_is_its_own():
+    """Tiers, derived fields, the close-combat check and the competence rule of a Fighting skill cite
+    coc7's rules (they cited coc's coc-ja.* while coc7 inherited them from CocSystem)."""
+    from xsys.core.melee import MELEE_BATTERY
+
+    assert {t.rule for t in SYS.tiers("Firearms (Handgun)")} == {"coc7.skills"}
+    assert [t.lowest for t in SYS.tiers("Dodge")] == [0, 26, 51, 76, 91]  # the Keeper's chart, as coc's
+    assert SYS.derived_fields() == {"HP": (("CON", "SIZ"), "coc7.derived")}
+    assert SYS.competence_rule("Fighting (Brawl)") == "coc7.melee"
+    cited = set()
+    for item in MELEE_BATTERY:
+        check = SYS.melee_check_at(item, "Fighting (Brawl)", 50, {"@class": "club", "db": "0"})
+        cited |= {m.rule for m in check.modifiers}
+    assert cited and all(r.startswith("coc7.") for r in cited), cited
 
 
 FIREARM_SKILLS = {"Firearms (Handgun)": "handgun", "Firearms (Rifle/Shotgun)": "rifle",

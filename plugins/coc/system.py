@@ -6,24 +6,26 @@ Replaceable parts for variants (README, "Public API for variants"):
   schema of armor.toml) -> ``armor_ladders()``, ``armor_value()``, ``barrier_value()``;
 - the darkness rule: ``darkness_ladder()`` and ``light_effect(situation)``;
 - the resolution: ``resolve(target)`` (success and impale chances of a d100 roll).
+
+What every d100 roll-under system shares (the armor-file machinery, the rule register, the skill
+tables and base chances, the tiers, the close-combat check) is the core's
+:class:`xsys.core.percentile.PercentileSystem`, which this class declares its rules on.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import armorline, cache, carried, dice
+from xsys.core import armorline, carried, dice
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.formulas import Formula
-from xsys.core.ladder import Ladder, Step
+from xsys.core.ladder import Ladder
 from xsys.core.model import (
     Armor,
     Barrier,
@@ -38,18 +40,15 @@ from xsys.core.model import (
     generic_weapon,
     melee_class_of,
 )
-from xsys.core.equating import Tier
-from xsys.core.melee import (MeleeItem, add_dists, attack_check, dice_dist, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written,
-                             reference_armor)
-from xsys.core.system import CharacteristicSpec, System, percentile_ladder
+from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.percentile import LightEffect, PercentileSystem, build_armor_ladders
+from xsys.core.system import CharacteristicSpec, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, brief, parse
 from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
 
 from . import rules
 from .model import CocArmor, CocBarrier, CocCarried, CocMelee, CocNpc, CocShot, CocWeapon
-
-PACKAGE = __package__  # "xsys.plugins.coc"
 
 FIREARM_SKILLS = ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun", "Throw")
 HEAD = frozenset({"head", "skull", "eye", "face", "jaw", "nose"})
@@ -101,20 +100,6 @@ class Situation:
     target_SIZ: int | None = None
 
 
-@dataclass
-class LightEffect:
-    """What the light does to a shot (coc-ja.darkness and its sight/aid rules)."""
-
-    multiply: Fraction = Fraction(1)
-    cap: int | None = None  # chance at most this many % (01% in total darkness)
-    unaimed: bool = False  # careful aim (and with it location shots' range doubling) lost
-    modifiers: list[Modifier] = field(default_factory=list)
-    level: str = "daylight"
-    # night-vision goggles see for the shooter, but without a compatible reflex, dot or laser
-    # sight they allow no aimed location shot (coc-ja.sight.nvg)
-    no_location: bool = False
-
-
 # The Keeper Rulebook's skill chart (not in the seed text, so assumed): novice up to 5%,
 # neophyte 6-25% (a firearm's untrained base chance lies here), amateur 26-50%, professional
 # 51-75%, expert 76-90%, master 91%+. (rank, name, lowest level, typical level)
@@ -144,7 +129,7 @@ def damage_bonus(STR: int, SIZ: int) -> str:
     return f"+{4 + (total - 73) // 16}d6"
 
 
-class CocSystem(System):
+class CocSystem(PercentileSystem):
     """Call of Cthulhu (d100, BRP family) with the Japanese firearms rules."""
 
     key: ClassVar[str] = "coc"
@@ -168,11 +153,6 @@ class CocSystem(System):
     #: absolute path) or overrides armor_path()/armor_data().
     armor_file: ClassVar[str] = "armor.toml"
 
-    def __init__(self, settings: Any = None) -> None:
-        super().__init__(settings)
-        self._skills: dict[str, tuple[str, ...]] | None = None
-        self._armor: tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]] | None = None
-
     # ==== tables ========================================================================
     def tables(self) -> dict[str, Any]:
         """tables.toml (rules data) of this plugin."""
@@ -181,11 +161,6 @@ class CocSystem(System):
     def table_ladders(self) -> dict[str, Ladder]:
         """The ladders of tables.toml."""
         return dict(_tables_ladders())
-
-    def rule_register(self) -> Mapping[str, Mapping[str, Any]]:
-        """``[rule]`` of tables.toml: text and source of each rule ID (rule_ids, rule_notes and
-        rule_source read it)."""
-        return self.tables()["rule"]
 
     def text_layout(self) -> Any:
         """Plain-text stat blocks: the Call of Cthulhu block (text.py): English, Japanese and Chinese, 5th/6th and 7th edition."""
@@ -209,51 +184,6 @@ class CocSystem(System):
         from .formulas import armor_table, formulas_of
 
         return formulas_of(self, (armor_table("coc-ja.armor.table"),))
-
-    # ==== armor list (replaceable) =====================================================
-    def armor_path(self) -> Any:
-        """Where the armor TOML is: ``armor_file`` if absolute, else inside this package."""
-        p = Path(self.armor_file)
-        if p.is_absolute():
-            return p
-        return resources.files(PACKAGE).joinpath(self.armor_file)
-
-    def armor_data(self) -> dict[str, Any]:
-        """The parsed armor TOML (schema: armor.toml, README 'Armor files')."""
-        with resources.as_file(self.armor_path()) as path:
-            return cache.load_toml(path)
-
-    def _armor_built(self):
-        if self._armor is None:
-            self._armor = build_armor_ladders(self.armor_data())
-        return self._armor
-
-    def armor_ladders(self) -> dict[str, Ladder]:
-        """``armor.worn`` (over J), ``armor.barrier.<material>`` (over m) and
-        ``armor.barrier.generic`` (over J)."""
-        return dict(self._armor_built()[0])
-
-    def armor_row(self, ladder: str, A: Any) -> dict[str, Any]:
-        """B, catalog id and label of the row with armor value A of an armor ladder."""
-        return self._armor_built()[1][ladder][_key(A)]
-
-    def armor_value(self, armor: Armor) -> tuple[int, float, Step]:
-        """A worn armor item -> (A, B, step) by the joules it stops (coc-ja.armor.table)."""
-        lad = self.armor_ladders()["armor.worn"]
-        step = lad.step_for(float(armor.stops))
-        return step.native, self.armor_row("armor.worn", step.native)["B"], step
-
-    def barrier_value(self, barrier: Barrier) -> tuple[int, float, Step, str]:
-        """A barrier -> (A, B, step, ladder name): by material and thickness where the armor
-        list has that material, else by the joules it stops (catalog stops_per_cm)."""
-        lads = self.armor_ladders()
-        name = f"armor.barrier.{barrier.material}"
-        if name in lads:
-            step = lads[name].step_for(float(barrier.thickness))
-        else:
-            name = "armor.barrier.generic"
-            step = lads[name].step_for(_catalog().barrier_stops(barrier))
-        return step.native, self.armor_row(name, step.native)["B"], step, name
 
     # ==== darkness (replaceable) =======================================================
     def darkness_ladder(self) -> Ladder:
@@ -358,17 +288,6 @@ class CocSystem(System):
             "coc-ja.damage-bonus, assumed: the 6th-edition weapon table's '+1/2db'"
         return armorline.band_and_throw_notes(npc, "m", "coc-ja.damage.shotgun", thrown, "4d6/1d6", 5)
 
-    def skills(self) -> dict[str, tuple[str, ...]]:
-        if self._skills is None:
-            self._skills = {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
-        return dict(self._skills)
-
-    def skill_class(self, skill: str) -> str | None:
-        return self.tables()["skills"].get(skill, {}).get("weapon_class")
-
-    def skill_for_class(self, weapon_class: str) -> str:
-        return self.tables()["weapon_class"][weapon_class]["skill"]
-
     # the standard adult: HP = (CON + SIZ) / 2 rounded up with CON 3d6 (mean 10.5) and SIZ
     # 2d6+6 (mean 13) gives 12 (coc-ja.hp; the population is assumed)
     standard_health = 12.0
@@ -380,31 +299,6 @@ class CocSystem(System):
     def skill_levels(self, skill: str) -> Sequence[int]:
         return range(0, 101)
 
-    def tiers(self, skill: str) -> tuple[Tier, ...]:
-        return tuple(Tier(r, n, lo, ty, 'coc-ja.skills', 'assumed') for r, n, lo, ty in COC_TIERS)
-
-    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
-        return self.resolve(int(level)).success
-
-    def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
-        """A skill's base chance (coc-ja.skills, the CoC 6th edition sheet; Dodge DEX x 2): a
-        character starts every skill there, so a stat block shows none below it."""
-        row = self.tables()["skills"].get(skill)
-        if row is None:
-            return None
-        base = row["base"]
-        if isinstance(base, str):  # "DEX x2" (6th edition), "DEX / 2" (7th)
-            attr, op, n = base.replace(" x", " * ").split()
-            value = (context or {}).get(attr)
-            if value is None:
-                return None
-            base = int(value) * int(n) if op == "*" else int(value) // int(n)
-        return int(base), row.get("rule", self.skill_rule or "coc-ja.skills")
-
-    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
-                 extra: Sequence[Modifier] = ()) -> Check:
-        return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)
-
     # ==== close combat: the close-combat battery's check (core.melee) ==========
     # The reference weapons' dice as the coc-ja.melee lines write them (Fist/Punch 1d3+db,
     # Club 1d6+db); the defender's median Dodge is DEX x 2 at the median DEX 10.5 (the
@@ -412,6 +306,9 @@ class CocSystem(System):
     MELEE_DICE: ClassVar[dict[str, tuple[int, int, int]]] = {"unarmed": (1, 3, 0), "club": (1, 6, 0)}
     MEDIAN_DODGE: ClassVar[int] = 21
     MEDIAN_PARRY: ClassVar[int] = 50
+    PARRY_NAME: ClassVar[str] = "Fist/Punch parry"
+    TIERS: ClassVar[tuple[tuple[int, str, int, int], ...]] = COC_TIERS
+    melee_rule: ClassVar[str] = "coc-ja.melee"
     # (rule, source) of each close-combat rule this system applies; coc-zh's text states them
     MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
         "darkness": ("coc-ja.darkness", "assumed"),  # the firearm darkness rule read for close combat
@@ -421,70 +318,12 @@ class CocSystem(System):
         "armor": ("coc-ja.armor.table", "seed"),
     }
 
-    def close_combat_skills(self) -> set[str]:
-        """Native skills holding a neutral close-combat skill (brawl, melee)."""
-        return {k for k, keys in self.skills().items() if set(keys) & {"brawl", "melee"}}
-
-    def competence_rule(self, skill: str) -> str:
-        return "coc-ja.melee" if skill in self.close_combat_skills() else super().competence_rule(skill)
-
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """A close-combat skill's results depend on the damage bonus (STR + SIZ, coc-ja.damage-bonus)."""
         if skill not in self.close_combat_skills():
             return {}
         c = context or {}
         return {"db": damage_bonus(int(c.get("STR") or 10), int(c.get("SIZ") or 13))}
-
-    def melee_check_at(self, item: MeleeItem, skill: str, level: Any, context: Mapping[str, Any] | None = None
-                       ) -> Check:
-        """One close-combat battery item: d100 <= skill (coc-ja.resolution), halved in moonlight and
-        01% in total darkness (``MELEE_RULES['darkness']``), landing unless the adult's Dodge or
-        bare-handed parry succeeds (a bodily parry stops fists, not a club: coc-zh.parry.vs-weapons);
-        damage = the weapon's dice + the damage bonus - armor (coc-ja.melee, coc-ja.damage-bonus).
-        No posture rule: the text has none for close combat (assumed: no modifier)."""
-        ctx = context or {}
-        cls = str(ctx.get("@class", "unarmed"))
-        db = str(ctx.get("db", "0"))
-        mods: list[Modifier] = []
-        notes: list[str] = []
-        target = int(level)
-        rule, src = self.MELEE_RULES["darkness"]
-        if item.illuminance <= 0:
-            target = min(target, 1)
-            mods.append(Modifier(rule=rule, kind="set", value=1, source=src, why="total darkness: 01%"))  # type: ignore[arg-type]
-        elif item.illuminance < 1.0:
-            target = rules.ceil(Fraction(target, 2))
-            mods.append(Modifier(rule=rule, kind="multiply", value="1/2", source=src, why="moonlight: x1/2"))  # type: ignore[arg-type]
-        hit = self.resolve(target).success
-        defence = item.defence
-        if defence == "parry" and cls != "unarmed":
-            rule, src = self.MELEE_RULES["parry-weapon"]
-            notes.append(f"a bare-handed parry does not stop a weapon's damage, so the adult dodges [{rule}; {src}]")
-            defence = "dodge"
-        if defence in ("dodge", "parry"):
-            value = self.MEDIAN_DODGE if defence == "dodge" else self.MEDIAN_PARRY
-            rule, src = self.MELEE_RULES[defence]
-            hit *= 1 - dice.d100_at_most(value)
-            mods.append(Modifier(rule=rule, kind="multiply", value=f"{100 - value}/100", source=src,  # type: ignore[arg-type]
-                                 why=f"the adult's {'Dodge' if defence == 'dodge' else 'Fist/Punch parry'} {value}%"))
-        armor = 0
-        if item.armor:
-            armor = int(self.armor_value(reference_armor(item.armor, _catalog()))[0])
-            rule, src = self.MELEE_RULES["armor"]
-            notes.append(f"{item.armor}: armor {armor} [{rule}; {src}]")
-        n, sides, plus = self.MELEE_DICE.get(cls, self.MELEE_DICE["club"])
-        dmg = dice_dist(n, sides, plus)
-        if db != "0":
-            sign = -1 if db.startswith("-") else 1
-            if "d" in db.lower():
-                dn, ds = (int(x) for x in db.lower().lstrip("+-").split("d"))
-                dmg = add_dists(dmg, dice_dist(dn, ds), sign)
-            else:  # a flat bonus (7th edition's -1, -2)
-                dmg = add_dists(dmg, {int(db.lstrip("+-")): Fraction(1)}, sign)
-        line = f"{n}d{sides}" + (f"{db}" if db != "0" else "")
-        return attack_check(self, stat=skill, base=int(level), target=target, needs=f"d100 <= {target}", hit=hit,
-                            damage=dmg, armor=armor, modifiers=mods, notes=notes,
-                            native=f"{skill} {target}%, damage {line}")
 
     # ==== weapons ======================================================================
     def weapon_defaults(self, weapon: Weapon) -> CocWeapon:
@@ -592,10 +431,6 @@ class CocSystem(System):
         col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage is {line}; the line's own {w.damage} "
                  f"is not that {'weapon' if basis.entry is not None else 'cartridge'}'s, and a sheet written again "
                  f"from the neutral weapon rolls {line}", "coc-ja.damage")
-
-    def find_weapon(self, name: str) -> Weapon | None:
-        entry = _catalog().find_weapon(name)
-        return strip_entry(entry) if entry is not None else None
 
     # ==== situations ===================================================================
     def situation_from_shot(self, shot: Shot, skill_value: int | None = None) -> Situation:
@@ -1306,12 +1141,6 @@ def _label_native(lad: Ladder, label: str) -> Any:
     raise ValueError(f"{lad.name}: no row {label!r}; one of " + ", ".join(s.label for s in lad.steps))
 
 
-def _key(v: Any) -> Any:
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return v
-
-
 def _num(x: float) -> str:
     return f"{x:g}"
 
@@ -1331,81 +1160,6 @@ def _dec(type_: type, obj: Any) -> Any:
     from xsys.core.codec import dec_hook
 
     return dec_hook(type_, obj)
-
-
-def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]]:
-    """Ladders of an armor file (schema of armor.toml): ``armor.worn`` over J,
-    ``armor.barrier.<material>`` over thickness (seed anchors, linear in between and
-    beyond, floored to whole points on the grid; assumed), ``armor.barrier.generic``
-    over J. Returns (ladders, rows: ladder -> A -> {B, catalog, label})."""
-    head = data["armor"]
-    rule = head["rule"]
-    ratio = rules.frac(head.get("b_ratio", "1/2"))
-    ladders: dict[str, Ladder] = {}
-    info: dict[str, dict[Any, dict[str, Any]]] = {}
-
-    def energy(x: Any) -> float:
-        return float(parse(x, Energy)) if isinstance(x, str) else float(x)
-
-    worn = []
-    meta: dict[Any, dict[str, Any]] = {}
-    for r in head.get("worn", []):
-        worn.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "seed"), r.get("label", "")))
-        meta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": r.get("catalog"),
-                              "label": r.get("label", "")}
-    # rows sit at real armor items' stopping energy: they represent themselves
-    ladders["armor.worn"] = Ladder.build("armor.worn", "J", worn, rounding="down", represent="row")
-    info["armor.worn"] = meta
-
-    gen = list(worn)
-    gmeta = dict(meta)
-    for r in head.get("generic", []):
-        gen.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "assumed"), r.get("label", "")))
-        gmeta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": None,
-                               "label": r.get("label", "")}
-    ladders["armor.barrier.generic"] = Ladder.build("armor.barrier.generic", "J", gen, rounding="down",
-                                                    represent="row")
-    info["armor.barrier.generic"] = gmeta
-
-    grid = [float(parse(g, Length)) for g in head.get("grid", [])]
-    anchors: dict[str, list[dict[str, Any]]] = {}
-    for r in head.get("barrier", []):
-        anchors.setdefault(r["material"], []).append(r)
-    for material, rows in anchors.items():
-        pts = sorted(((float(parse(r["thickness"], Length)), r) for r in rows), key=lambda x: x[0])
-
-        def a_at(t: float, pts=pts) -> float:
-            t0, r0 = pts[0]
-            if t <= t0:
-                return r0["A"] * t / t0
-            for (ta, ra), (tb, rb) in zip(pts, pts[1:]):
-                if t <= tb:
-                    return ra["A"] + (rb["A"] - ra["A"]) * (t - ta) / (tb - ta)
-            tl, rl = pts[-1]
-            return rl["A"] * t / tl
-
-        anchor_t = {t: r for t, r in pts}
-        steps = [Step(0, 0.0, rule, "assumed", "no barrier")]
-        bmeta: dict[Any, dict[str, Any]] = {0: {"B": 0.0, "catalog": None, "label": "no barrier"}}
-        for t in sorted(set(grid) | set(anchor_t)):
-            if t in anchor_t:
-                r = anchor_t[t]
-                A, B, src, label = r["A"], float(r.get("B", float(Fraction(r["A"]) * ratio))), \
-                    r.get("source", "seed"), r.get("label", "")
-            else:
-                A = math.floor(a_at(t) + 1e-9)
-                B, src, label = float(Fraction(A) * ratio), "assumed", f"{t * 100:g} cm {material}"
-            if A <= steps[-1].native:
-                if t in anchor_t:  # an anchor never yields to a generated row
-                    steps.pop()
-                else:
-                    continue
-            steps.append(Step(A, t, r.get("rule", rule) if t in anchor_t else rule, src, label))
-            bmeta[_key(A)] = {"B": B, "catalog": None, "label": label}
-        name = f"armor.barrier.{material}"
-        ladders[name] = Ladder.build(name, "m", steps, rounding="down")
-        info[name] = bmeta
-    return ladders, info
 
 
 __all__ = ["CocSystem", "Situation", "LightEffect", "build_armor_ladders", "FIREARM_SKILLS"]

@@ -10,7 +10,6 @@ from msgspec import Meta
 
 from xsys.core.units import Energy, Length
 from xsys.core.vocab import Posture, Sight
-from xsys.plugins.coc import CocBarrier
 
 # Every native Struct: frozen, keyword-only, refuses unknown fields, omits defaults.
 _OPTS = dict(frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
@@ -145,6 +144,14 @@ def build_and_damage_bonus(str_siz: int) -> tuple[int, str]:
     return 3 + extra, f"+{2 + extra}D6"
 
 
+class Coc7Barrier(msgspec.Struct, **_OPTS):
+    """What a hidden target stands behind: a catalog material and its thickness ("behind a 15 cm
+    concrete wall"); its armor points come from armor.toml (coc7.armor)."""
+
+    material: Name
+    thickness: Length
+
+
 class Coc7Shot(msgspec.Struct, **_OPTS):
     """One shot as a 7e scenario states it."""
 
@@ -173,8 +180,8 @@ class Coc7Shot(msgspec.Struct, **_OPTS):
     target_posture: Posture = "standing"
     target_full_speed: bool = False  # coc7.fast-target
     target_cover: CoverWord = "in the open"
-    cover: CocBarrier | None = None  # what a hidden target stands behind
+    cover: Coc7Barrier | None = None  # what a hidden target stands behind
     target_armor: list[Coc7Armor] = msgspec.field(default_factory=list)
 
 
-__all__ = ["Coc7Npc", "Coc7Weapon", "Coc7Armor", "Coc7Shot", "CocBarrier", "build_and_damage_bonus"]
+__all__ = ["Coc7Npc", "Coc7Weapon", "Coc7Armor", "Coc7Shot", "Coc7Barrier", "build_and_damage_bonus"]

@@ -1,17 +1,14 @@
 """Call of Cthulhu 7th edition as an xsys system.
 
-Built on the ``coc`` plugin through its public API only (``xsys.plugins.coc``): the class
-subclasses :class:`CocSystem` and keeps what 7th edition shares with it -- the armor-file
-machinery (``armor_file`` -> ``armor_ladders``/``armor_value``/``barrier_value``), the
-rule register (``tables``/``rule_source``/``rule_ids``), the skill-class lookups
-(``skill_class``/``skill_for_class``), catalog lookups (``find_weapon``), the darkness
-contract (``darkness_ladder``/``light_effect`` returning a ``LightEffect``), the
-resolution contract (``resolve`` returning success and impale chances) and the skill
+A d100 system of the core's family (:class:`xsys.core.percentile.PercentileSystem`, as ``coc``
+is): it inherits the armor-file machinery (``armor_file`` -> ``armor_ladders``/``armor_value``/
+``barrier_value``), the rule register, the skill-table lookups (``skills``/``skill_class``/
+``skill_for_class``/``skill_floor``), the published tiers, catalog lookups (``find_weapon``),
+the resolution contract (``resolve`` returning success and Extreme chances) and the skill
 contract (``check_at`` = ``evaluate(situation_from_shot(shot, skill_value=level))``,
-``roll_chance`` = ``resolve(level)``; the core equates the levels). It replaces what
-7th edition does differently: difficulty levels and bonus/penalty dice instead of
-multipliers, 1-99 characteristics, and its own stat block and shot documents.
-"""
+``roll_chance`` = ``resolve(level)``; the core equates the levels). It states what 7th edition
+does: difficulty levels and bonus/penalty dice, 1-99 characteristics, and its own stat block and
+shot documents. Of the ``coc`` plugin it uses only the stat-block text layout both editions share."""
 
 from __future__ import annotations
 
@@ -46,14 +43,14 @@ from xsys.core.model import (
     generic_weapon,
     melee_class_of,
 )
+from xsys.core.percentile import LightEffect, PercentileSystem
 from xsys.core.system import CharacteristicSpec, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
-from xsys.plugins.coc import CocBarrier, CocSystem, LightEffect
 
 from . import d100
 from .convert6 import SKILL_NAMES
-from .model import Coc7Armor, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
+from .model import Coc7Armor, Coc7Barrier, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables.toml"
@@ -244,7 +241,7 @@ class Coc7Situation:
     called_location: str | None = None
 
 
-class Coc7System(CocSystem):
+class Coc7System(PercentileSystem):
     """Call of Cthulhu 7th edition: d100 with difficulty levels and bonus/penalty dice."""
 
     key: ClassVar[str] = "coc7"
@@ -277,6 +274,28 @@ class Coc7System(CocSystem):
     # its own carried block: a coc7 sheet skill carried through another system is read back on
     # coc7's ladders, not on coc's (whose namespace the parent class names)
     carried_namespaces: ClassVar[tuple[str, ...]] = ("coc7",)
+    # one skill list as d100 percentages, the one coc writes (coc7.conversion.6e)
+    skill_scale: ClassVar[str] = "call-of-cthulhu-percent"
+    health_field: ClassVar[str] = "HP"
+    #: coc7.skills: the Keeper Rulebook's skill chart, the one coc states (tables.toml [tiers])
+    tier_rule: ClassVar[str] = "coc7.skills"
+
+    # ==== close combat ======================================================================
+    # 7th edition's skills are coc's percentages and are equated on coc's checks
+    # (skill_scale_checks, coc7.conversion.6e), close combat too: this check is the d100
+    # family's (core.percentile) with coc's defender (Dodge 21 = DEX x 2 at the median DEX
+    # 10.5, a Fist/Punch parry 50), cited as that rule; it equates no coc7 skill of its own.
+    MEDIAN_DODGE: ClassVar[int] = 21
+    MEDIAN_PARRY: ClassVar[int] = 50
+    PARRY_NAME: ClassVar[str] = "Fist/Punch parry"
+    MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {
+        "darkness": ("coc7.conversion.6e", "assumed"), "dodge": ("coc7.conversion.6e", "assumed"),
+        "parry": ("coc7.conversion.6e", "assumed"), "parry-weapon": ("coc7.conversion.6e", "assumed"),
+        "armor": ("coc7.armor", "assumed")}
+    melee_rule: ClassVar[str] = "coc7.melee"
+
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        return {"HP": (("CON", "SIZ"), "coc7.derived")}  # HP = (CON + SIZ) / 10 rounded down
 
     def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
         """A close-combat skill's results depend on the damage bonus: 7th edition's, of STR + SIZ
@@ -309,16 +328,16 @@ class Coc7System(CocSystem):
 
     # ==== tables ===========================================================================
     def tables(self) -> dict[str, Any]:
-        """tables.toml of this plugin (CocSystem's rule_source, rule_ids, skill_class and
-        skill_for_class read the same schema)."""
+        """tables.toml of this plugin, in the d100 family's schema (core.percentile: [rule],
+        [skills], [weapon_class], tiers)."""
         return load_tables()
 
     def table_ladders(self) -> dict[str, Ladder]:
         return dict(load_ladders())
 
     def formulas(self) -> Sequence[Formula]:
-        """What ``xsys rules coc7 RULE-ID --NAME VALUE`` evaluates (formulas.py). CocSystem's
-        rule register notes (``rule_notes``) are inherited: they read this plugin's [rule]."""
+        """What ``xsys rules coc7 RULE-ID --NAME VALUE`` evaluates (formulas.py). The rule
+        register's notes (``rule_notes``) are inherited: they read this plugin's [rule]."""
         from .formulas import FORMULAS
 
         return tuple(FORMULAS)
@@ -331,7 +350,7 @@ class Coc7System(CocSystem):
             out[f"characteristic.{native}"] = spec.ladder
         return out
 
-    # ==== darkness (the coc contract) =======================================================
+    # ==== darkness (the family's contract) ====================================================
     def darkness_ladder(self) -> Ladder:
         """coc7.darkness: lux -> the light words of Coc7Shot.light."""
         return load_ladders()["light"]
@@ -359,7 +378,7 @@ class Coc7System(CocSystem):
         eff.modifiers.append(Modifier(rule="coc7.darkness", kind="dice", value=-n, source=step.source, why=why))
         return eff
 
-    # ==== resolution (the coc contract) =====================================================
+    # ==== resolution (the family's contract) ==================================================
     def resolve(self, target: int, dice: int = 0, extreme: int | None = None) -> Any:  # type: ignore[override]
         """coc7.resolution: P(success) of a d100 roll needing ``target`` with ``dice`` bonus
         (> 0) or penalty (< 0) dice, and as ``critical_success`` the chance of an Extreme
@@ -376,12 +395,9 @@ class Coc7System(CocSystem):
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         return characteristic_specs()
 
-    def skills(self) -> dict[str, tuple[str, ...]]:
-        return {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
-
     def skill_levels(self, skill: str) -> range:
         """coc7.skills: 1-99 (0 succeeds on the critical 01 only, exactly as 1 does).
-        ``check_at`` and ``roll_chance`` are CocSystem's, over this class's rules."""
+        ``check_at`` and ``roll_chance`` are the d100 family's, over this class's rules."""
         return range(1, 100)
 
     # ==== weapons ===========================================================================
@@ -1113,7 +1129,7 @@ class Coc7System(CocSystem):
             shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1, rounds=shot.burst, target=t.name,
             target_posture=t.posture, target_full_speed=lad["target-speed"].native(float(t.speed)) >= 1,
             target_cover=cover.label,  # type: ignore[arg-type]
-            cover=CocBarrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
+            cover=Coc7Barrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
             target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(t.armor)],
         )
         return col.result(out)

@@ -1,0 +1,355 @@
+"""The d100 roll-under family (Call of Cthulhu's editions and the other Basic Roleplaying games):
+what every system of the family shares, so that one of them declares its tables and its rules and
+inherits the rest, a built-in plugin or a third party's alike.
+
+A :class:`PercentileSystem` is a :class:`xsys.core.system.System` whose
+
+- checks roll d100 under a percentage: ``resolve(target)`` gives the chance of success and, as
+  ``critical_success``, of the family's better result (an impale, an Extreme success);
+  ``roll_chance`` and the equating read it;
+- tables (``tables()``, one TOML's parsed data) hold ``[rule]`` (the rule register),
+  ``[skills]`` (each native skill's ``neutral`` keys, ``weapon_class`` and ``base`` chance, a
+  number or "DEX x2" / "DEX / 2") and ``[weapon_class]`` (each neutral weapon class's ``skill``);
+- armor list is a TOML in the armor-file schema (:func:`build_armor_ladders`): worn armor by the
+  joules it stops, barriers by material and thickness, anything else by the joules it stops;
+- published skill tiers are ``TIERS`` rows (rank, name, lowest level, typical level);
+- close combat is one d100 roll against the defender's Dodge or bare-handed parry, the weapon's
+  dice plus the damage bonus (``skill_context``'s ``db``) less armor (``melee_check_at``), each
+  rule it applies named in ``MELEE_RULES``.
+
+Nothing here names a system: the rule IDs each check cites are the subclass's declarations.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Mapping
+
+from xsys.core import cache, dice
+from xsys.core.equating import Tier
+from xsys.core.ladder import Ladder, Step
+from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
+from xsys.core.model import Armor, Barrier, Shot, Weapon
+from xsys.core.system import System
+from xsys.core.trace import Check, Modifier
+from xsys.core.units import Energy, Length, parse
+
+
+def _catalog() -> Any:
+    from xsys.core.registry import catalog
+
+    return catalog()
+
+
+def frac(x: Any) -> Fraction:
+    """A table number ("1/2", 3, 0.5) as an exact Fraction."""
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, float):
+        return Fraction(x).limit_denominator(10**6)
+    return Fraction(x)
+
+
+@dataclass
+class LightEffect:
+    """What the light does to one d100 shot, as a system's darkness rule says: the chance
+    multiplied, capped, every shot unaimed, or (``dice`` modifiers) bonus and penalty dice."""
+
+    multiply: Fraction = Fraction(1)
+    cap: int | None = None  # chance at most this many % (01% in total darkness)
+    unaimed: bool = False  # careful aim (and with it location shots' range doubling) lost
+    modifiers: list[Modifier] = field(default_factory=list)
+    level: str = "daylight"
+    # night-vision goggles see for the shooter, but without a compatible reflex, dot or laser
+    # sight they allow no aimed location shot
+    no_location: bool = False
+
+
+class PercentileSystem(System):
+    """A d100 roll-under system: its tables, armor file, skills, tiers and close combat."""
+
+    #: The armor list: a TOML in the armor-file schema (:func:`build_armor_ladders`), an absolute
+    #: path or a name inside the package of the class that declares it.
+    armor_file: ClassVar[str] = "armor.toml"
+    #: The published skill tiers: (rank, name, lowest level, typical level), five rows (else the
+    #: tables' ``tiers`` array of the same rows); cited under ``tier_rule`` (default: ``skill_rule``).
+    TIERS: ClassVar[tuple[tuple[int, str, int, int], ...]] = ()
+    tier_rule: ClassVar[str] = ""
+    # ---- close combat (melee_check_at) ----
+    #: A reference weapon class -> its damage dice (count, sides, plus) as the system writes it.
+    MELEE_DICE: ClassVar[dict[str, tuple[int, int, int]]] = {"unarmed": (1, 3, 0), "club": (1, 6, 0)}
+    #: The defending adult's Dodge and bare-handed parry (the median adult's), and the parry's name.
+    MEDIAN_DODGE: ClassVar[int] = 0
+    MEDIAN_PARRY: ClassVar[int] = 0
+    PARRY_NAME: ClassVar[str] = "bare-handed parry"
+    #: (rule, source) of each close-combat rule applied: "darkness", "dodge", "parry",
+    #: "parry-weapon" (a bare-handed parry does not stop a weapon) and "armor".
+    MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {}
+    #: The rule a close-combat skill's competence ladder cites.
+    melee_rule: ClassVar[str] = ""
+
+    def __init__(self, settings: Any = None) -> None:
+        super().__init__(settings)
+        self._skills: dict[str, tuple[str, ...]] | None = None
+        self._armor: tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]] | None = None
+
+    # ==== tables =======================================================================
+    def tables(self) -> dict[str, Any]:
+        """The system's rules data (``[rule]``, ``[skills]``, ``[weapon_class]``, ...)."""
+        raise NotImplementedError(f"{type(self).__name__}.tables")
+
+    def rule_register(self) -> Mapping[str, Mapping[str, Any]]:
+        """``[rule]`` of the tables: text and source of each rule ID."""
+        return self.tables()["rule"]
+
+    # ==== armor list ===================================================================
+    def armor_path(self) -> Any:
+        """Where the armor TOML is: ``armor_file`` if absolute, else inside the package of the
+        class that declares ``armor_file``."""
+        p = Path(self.armor_file)
+        if p.is_absolute():
+            return p
+        owner = next(c for c in type(self).__mro__ if "armor_file" in c.__dict__)
+        return resources.files(owner.__module__.rpartition(".")[0]).joinpath(self.armor_file)
+
+    def armor_data(self) -> dict[str, Any]:
+        """The parsed armor TOML (the armor-file schema, :func:`build_armor_ladders`)."""
+        with resources.as_file(self.armor_path()) as path:
+            return cache.load_toml(path)
+
+    def _armor_built(self) -> tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]]:
+        if self._armor is None:
+            self._armor = build_armor_ladders(self.armor_data())
+        return self._armor
+
+    def armor_ladders(self) -> dict[str, Ladder]:
+        """``armor.worn`` (over J), ``armor.barrier.<material>`` (over m) and
+        ``armor.barrier.generic`` (over J)."""
+        return dict(self._armor_built()[0])
+
+    def armor_row(self, ladder: str, A: Any) -> dict[str, Any]:
+        """B, catalog id and label of the row with armor value A of an armor ladder."""
+        return self._armor_built()[1][ladder][_key(A)]
+
+    def armor_value(self, armor: Armor) -> tuple[int, float, Step]:
+        """A worn armor item -> (A, B, step) by the joules it stops."""
+        lad = self.armor_ladders()["armor.worn"]
+        step = lad.step_for(float(armor.stops))
+        return step.native, self.armor_row("armor.worn", step.native)["B"], step
+
+    def barrier_value(self, barrier: Barrier) -> tuple[int, float, Step, str]:
+        """A barrier -> (A, B, step, ladder name): by material and thickness where the armor
+        list has that material, else by the joules it stops (catalog stops_per_cm)."""
+        lads = self.armor_ladders()
+        name = f"armor.barrier.{barrier.material}"
+        if name in lads:
+            step = lads[name].step_for(float(barrier.thickness))
+        else:
+            name = "armor.barrier.generic"
+            step = lads[name].step_for(_catalog().barrier_stops(barrier))
+        return step.native, self.armor_row(name, step.native)["B"], step, name
+
+    # ==== resolution ===================================================================
+    def resolve(self, target: int) -> dice.Outcomes:
+        """P(d100 <= target), and the family's better result as ``critical_success``."""
+        raise NotImplementedError(f"{type(self).__name__}.resolve")
+
+    def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
+        return self.resolve(int(level)).success
+
+    def check_at(self, shot: Shot, skill: str, level: Any, context: Mapping[str, Any] | None = None,
+                 extra: Any = ()) -> Check:
+        """The shot at this skill level: ``evaluate(situation_from_shot(shot, skill_value=level))``."""
+        return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)  # type: ignore[attr-defined]
+
+    # ==== skills =======================================================================
+    def skills(self) -> dict[str, tuple[str, ...]]:
+        if self._skills is None:
+            self._skills = {k: tuple(v["neutral"]) for k, v in self.tables()["skills"].items() if v["neutral"]}
+        return dict(self._skills)
+
+    def skill_class(self, skill: str) -> str | None:
+        return self.tables()["skills"].get(skill, {}).get("weapon_class")
+
+    def skill_for_class(self, weapon_class: str) -> str:
+        return self.tables()["weapon_class"][weapon_class]["skill"]
+
+    def skill_floor(self, skill: str, context: Mapping[str, Any] | None = None) -> tuple[Any, str] | None:
+        """A skill's base chance (its ``[skills]`` row's ``base``: a number, or a characteristic
+        times or divided by a number, "DEX x2", "DEX / 2"): a character starts every skill there,
+        so a stat block shows none below it."""
+        row = self.tables()["skills"].get(skill)
+        if row is None:
+            return None
+        base = row["base"]
+        if isinstance(base, str):
+            attr, op, n = base.replace(" x", " * ").split()
+            value = (context or {}).get(attr)
+            if value is None:
+                return None
+            base = int(value) * int(n) if op == "*" else int(value) // int(n)
+        return int(base), row.get("rule", self.skill_rule or f"{self.rule_prefix}skills")
+
+    def tiers(self, skill: str) -> tuple[Tier, ...]:
+        rule = self.tier_rule or self.skill_rule or f"{self.rule_prefix}skills"
+        rows = self.TIERS or self.tables().get("tiers", ())
+        return tuple(Tier(int(r), str(n), int(lo), int(ty), rule, "assumed") for r, n, lo, ty in rows)
+
+    def find_weapon(self, name: str) -> Weapon | None:
+        from xsys.core.catalog import strip_entry
+
+        entry = _catalog().find_weapon(name)
+        return strip_entry(entry) if entry is not None else None
+
+    # ==== close combat: the close-combat battery's check (core.melee) ==================
+    def close_combat_skills(self) -> set[str]:
+        """Native skills holding a neutral close-combat skill (brawl, melee)."""
+        return {k for k, keys in self.skills().items() if set(keys) & {"brawl", "melee"}}
+
+    def competence_rule(self, skill: str) -> str:
+        return self.melee_rule if skill in self.close_combat_skills() and self.melee_rule else \
+            super().competence_rule(skill)
+
+    def melee_check_at(self, item: MeleeItem, skill: str, level: Any, context: Mapping[str, Any] | None = None
+                       ) -> Check:
+        """One close-combat battery item: d100 <= skill, halved in moonlight and 01% in total
+        darkness (``MELEE_RULES['darkness']``), landing unless the adult's Dodge or bare-handed
+        parry succeeds (a bodily parry stops fists, not a club: ``MELEE_RULES['parry-weapon']``);
+        damage = the weapon's dice + the damage bonus (``context['db']``) - armor."""
+        ctx = context or {}
+        cls = str(ctx.get("@class", "unarmed"))
+        db = str(ctx.get("db", "0"))
+        mods: list[Modifier] = []
+        notes: list[str] = []
+        target = int(level)
+        rule, src = self.MELEE_RULES["darkness"]
+        if item.illuminance <= 0:
+            target = min(target, 1)
+            mods.append(Modifier(rule=rule, kind="set", value=1, source=src, why="total darkness: 01%"))  # type: ignore[arg-type]
+        elif item.illuminance < 1.0:
+            target = math.ceil(Fraction(target, 2))
+            mods.append(Modifier(rule=rule, kind="multiply", value="1/2", source=src, why="moonlight: x1/2"))  # type: ignore[arg-type]
+        hit = self.resolve(target).success
+        defence = item.defence
+        if defence == "parry" and cls != "unarmed":
+            rule, src = self.MELEE_RULES["parry-weapon"]
+            notes.append(f"a bare-handed parry does not stop a weapon's damage, so the adult dodges [{rule}; {src}]")
+            defence = "dodge"
+        if defence in ("dodge", "parry"):
+            value = self.MEDIAN_DODGE if defence == "dodge" else self.MEDIAN_PARRY
+            rule, src = self.MELEE_RULES[defence]
+            hit *= 1 - dice.d100_at_most(value)
+            mods.append(Modifier(rule=rule, kind="multiply", value=f"{100 - value}/100", source=src,  # type: ignore[arg-type]
+                                 why=f"the adult's {'Dodge' if defence == 'dodge' else self.PARRY_NAME} {value}%"))
+        armor = 0
+        if item.armor:
+            armor = int(self.armor_value(reference_armor(item.armor, _catalog()))[0])
+            rule, src = self.MELEE_RULES["armor"]
+            notes.append(f"{item.armor}: armor {armor} [{rule}; {src}]")
+        n, sides, plus = self.MELEE_DICE.get(cls, self.MELEE_DICE["club"])
+        dmg = dice_dist(n, sides, plus)
+        if db != "0":
+            sign = -1 if db.startswith("-") else 1
+            if "d" in db.lower():
+                dn, ds = (int(x) for x in db.lower().lstrip("+-").split("d"))
+                dmg = add_dists(dmg, dice_dist(dn, ds), sign)
+            else:  # a flat bonus (7th edition's -1, -2)
+                dmg = add_dists(dmg, {int(db.lstrip("+-")): Fraction(1)}, sign)
+        line = f"{n}d{sides}" + (f"{db}" if db != "0" else "")
+        return attack_check(self, stat=skill, base=int(level), target=target, needs=f"d100 <= {target}", hit=hit,
+                            damage=dmg, armor=armor, modifiers=mods, notes=notes,
+                            native=f"{skill} {target}%, damage {line}")
+
+
+def _key(v: Any) -> Any:
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
+
+
+def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]]:
+    """Ladders of an armor file: ``armor.worn`` over J, ``armor.barrier.<material>`` over
+    thickness (the file's anchors, linear in between and beyond, floored to whole points on the
+    grid; assumed), ``armor.barrier.generic`` over J. Returns (ladders, rows: ladder -> A ->
+    {B, catalog, label}).
+
+    The schema: ``[armor]`` with ``rule`` (cited by every row without its own), ``b_ratio`` (B
+    as a fraction of A where a row states no B; default 1/2), ``grid`` (thicknesses to give a
+    barrier row), and arrays ``worn`` (A, at = joules stopped, optional B, rule, source, label,
+    catalog), ``generic`` (the same, for barriers of no listed material) and ``barrier``
+    (material, thickness, A, optional B, rule, source, label)."""
+    head = data["armor"]
+    rule = head["rule"]
+    ratio = frac(head.get("b_ratio", "1/2"))
+    ladders: dict[str, Ladder] = {}
+    info: dict[str, dict[Any, dict[str, Any]]] = {}
+
+    def energy(x: Any) -> float:
+        return float(parse(x, Energy)) if isinstance(x, str) else float(x)
+
+    worn = []
+    meta: dict[Any, dict[str, Any]] = {}
+    for r in head.get("worn", []):
+        worn.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "seed"), r.get("label", "")))
+        meta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": r.get("catalog"),
+                              "label": r.get("label", "")}
+    # rows sit at real armor items' stopping energy: they represent themselves
+    ladders["armor.worn"] = Ladder.build("armor.worn", "J", worn, rounding="down", represent="row")
+    info["armor.worn"] = meta
+
+    gen = list(worn)
+    gmeta = dict(meta)
+    for r in head.get("generic", []):
+        gen.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "assumed"), r.get("label", "")))
+        gmeta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": None,
+                               "label": r.get("label", "")}
+    ladders["armor.barrier.generic"] = Ladder.build("armor.barrier.generic", "J", gen, rounding="down",
+                                                    represent="row")
+    info["armor.barrier.generic"] = gmeta
+
+    grid = [float(parse(g, Length)) for g in head.get("grid", [])]
+    anchors: dict[str, list[dict[str, Any]]] = {}
+    for r in head.get("barrier", []):
+        anchors.setdefault(r["material"], []).append(r)
+    for material, rows in anchors.items():
+        pts = sorted(((float(parse(r["thickness"], Length)), r) for r in rows), key=lambda x: x[0])
+
+        def a_at(t: float, pts: list[tuple[float, dict[str, Any]]] = pts) -> float:
+            t0, r0 = pts[0]
+            if t <= t0:
+                return r0["A"] * t / t0
+            for (ta, ra), (tb, rb) in zip(pts, pts[1:]):
+                if t <= tb:
+                    return ra["A"] + (rb["A"] - ra["A"]) * (t - ta) / (tb - ta)
+            tl, rl = pts[-1]
+            return rl["A"] * t / tl
+
+        anchor_t = {t: r for t, r in pts}
+        steps = [Step(0, 0.0, rule, "assumed", "no barrier")]
+        bmeta: dict[Any, dict[str, Any]] = {0: {"B": 0.0, "catalog": None, "label": "no barrier"}}
+        for t in sorted(set(grid) | set(anchor_t)):
+            if t in anchor_t:
+                r = anchor_t[t]
+                A, B, src, label = r["A"], float(r.get("B", float(Fraction(r["A"]) * ratio))), \
+                    r.get("source", "seed"), r.get("label", "")
+            else:
+                A = math.floor(a_at(t) + 1e-9)
+                B, src, label = float(Fraction(A) * ratio), "assumed", f"{t * 100:g} cm {material}"
+            if A <= steps[-1].native:
+                if t in anchor_t:  # an anchor never yields to a generated row
+                    steps.pop()
+                else:
+                    continue
+            steps.append(Step(A, t, r.get("rule", rule) if t in anchor_t else rule, src, label))
+            bmeta[_key(A)] = {"B": B, "catalog": None, "label": label}
+        name = f"armor.barrier.{material}"
+        ladders[name] = Ladder.build(name, "m", steps, rounding="down")
+        info[name] = bmeta
+    return ladders, info
+
+
+__all__ = ["PercentileSystem", "LightEffect", "build_armor_ladders", "frac"]
