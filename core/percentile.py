@@ -199,6 +199,44 @@ class PercentileSystem(System):
         rows = self.TIERS or self.tables().get("tiers", ())
         return tuple(Tier(int(r), str(n), int(lo), int(ty), rule, "assumed") for r, n, lo, ty in rows)
 
+    # ==== weapons =======================================================================
+    def damage_energy(self, damage: str) -> Energy | None:
+        """The muzzle energy a damage line stands for: the representative of its first band's row
+        on the system's ``damage`` ladder (None: no row prints those dice)."""
+        first = damage.split("/")[0]
+        return next((Energy(st.rep) for st in self.table_ladders()["damage"].steps  # type: ignore[attr-defined]
+                     if st.label == first), None)
+
+    def shot_weapon_class(self, skill: str | None, damage: str | None, word_class: str | None) -> str | None:
+        """The neutral class of a native shot's weapon that is in no catalog: the class of the
+        skill the shot states (it decides, as on a stat block's line), else the class word its
+        name ends in."""
+        return self.skill_class(skill) if skill else word_class
+
+    def shot_weapon(self, shot: Any) -> Weapon:
+        """The neutral weapon of a native shot (fields ``weapon``, ``catalog``, ``skill``,
+        ``damage``, ``muzzle_energy``, ``sights``): its catalog weapon (by ``catalog`` id, else by
+        what its name says: core.catalog.Catalog.shot_weapon) under the shot's name, else a weapon
+        of ``shot_weapon_class`` with its muzzle energy, else the energy of its damage line, else a
+        generic one's. A name that says no weapon and no class, in a shot that names no skill, is
+        refused: it is not a handgun."""
+        import msgspec
+
+        from xsys.core.model import generic_weapon
+
+        w, word_class = _catalog().shot_weapon(shot.weapon, shot.catalog, shot.skill)
+        if w is None:
+            cls = self.shot_weapon_class(shot.skill, shot.damage, word_class)
+            energy = shot.muzzle_energy
+            if energy is None and shot.damage is not None and cls != "shotgun":
+                energy = self.damage_energy(shot.damage)
+            w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)  # type: ignore[arg-type]
+            if energy is not None:
+                w = msgspec.structs.replace(w, muzzle_energy=energy)
+        if shot.sights is not None:
+            w = msgspec.structs.replace(w, sights=shot.sights)
+        return w
+
     def find_weapon(self, name: str) -> Weapon | None:
         from xsys.core.catalog import strip_entry
 

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Sequence
 from xsys.core import dice
 from xsys.core.cache import package_toml
 from xsys.core.ladder import Ladder, Step
+from xsys.core.percentile import frac  # a table number as an exact Fraction
 
 
 def tables() -> dict[str, Any]:
@@ -30,15 +31,6 @@ def table_ladders() -> dict[str, Ladder]:
     from xsys.core.ladder import ladders_from_data
 
     return ladders_from_data(tables(), "xsys.plugins.coc/tables.toml")
-
-
-def frac(x: Any) -> Fraction:
-    """A table number ("1/2", 3, 0.5) as an exact Fraction."""
-    if isinstance(x, Fraction):
-        return x
-    if isinstance(x, float):
-        return Fraction(x).limit_denominator(10**6)
-    return Fraction(x)
 
 
 def ceil(x: Fraction | int | float) -> int:

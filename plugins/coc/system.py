@@ -393,12 +393,8 @@ class CocSystem(PercentileSystem):
                          sights="none" if cls == "thrown" else w.sights)
             say_grenade(col, path, out)
             return out
-        lad = _tables_ladders()["damage"]
         first = w.damage.split("/")[0]
-        energy = None
-        for s in lad.steps:
-            if s.label == first:
-                energy = s.rep
+        energy = self.damage_energy(w.damage)
         if cls == "shotgun" or energy is None:
             energy = float(generic_weapon(cls).muzzle_energy)
             if col is not None:
@@ -455,7 +451,7 @@ class CocSystem(PercentileSystem):
     def situation_from_native(self, shot: CocShot, npc: CocNpc | None = None) -> Situation:
         """A native CocShot as a Situation, keeping what the neutral model cannot say (two
         guns, Off-hand Shooting, Keeper doubling, double tap, mounted weapons, SIZ)."""
-        weapon = self._shot_weapon(shot)
+        weapon = self.shot_weapon(shot)
         native_w = None
         if npc is not None:
             for nw in npc.weapons:
@@ -482,28 +478,6 @@ class CocSystem(PercentileSystem):
             barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness) if shot.cover else None,
             armor=tuple(self.armor_to_neutral(a) for a in shot.target_armor), target_SIZ=shot.target_SIZ,
         )
-
-    def _shot_weapon(self, shot: CocShot) -> Weapon:
-        """The neutral weapon of a native shot: its catalog weapon (by ``catalog`` id, else by
-        what its name says: core.catalog.Catalog.identify_weapon) under the shot's name, else a
-        weapon of the class its skill (else its name) states, with its muzzle energy, else the
-        energy of its damage line, else a generic one's (coc-ja.damage). A name that says no
-        weapon and no class, in a shot that names no skill, is refused: it is not a handgun."""
-        w, word_class = _catalog().shot_weapon(shot.weapon, shot.catalog, shot.skill)
-        if w is None:
-            # a stated skill decides the class (a 'Test revolver' fired with Handgun is a handgun
-            # to CoC); the name's class word only when the shot names no skill
-            cls = self.tables()["skills"][shot.skill]["weapon_class"] if shot.skill else word_class
-            energy = shot.muzzle_energy
-            if energy is None and shot.damage is not None and cls != "shotgun":
-                first = shot.damage.split("/")[0]
-                energy = next((Energy(st.rep) for st in _tables_ladders()["damage"].steps if st.label == first), None)
-            w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)
-            if energy is not None:
-                w = msgspec.structs.replace(w, muzzle_energy=energy)
-        if shot.sights is not None:
-            w = msgspec.structs.replace(w, sights=shot.sights)
-        return w
 
     def _light_rep(self, word: str) -> float:
         lad = self.darkness_ladder()
@@ -1006,7 +980,7 @@ class CocSystem(PercentileSystem):
     # ==== shot conversions =============================================================
     def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:
         col = Collector(self.key)
-        weapon = self._shot_weapon(shot)
+        weapon = self.shot_weapon(shot)
         say_grenade(col, "$.weapon", weapon)
         skill = shot.skill or self.skill_for_class(weapon.weapon_class)
         if shot.catalog and self.find_weapon(shot.catalog) is None:

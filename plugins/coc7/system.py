@@ -13,7 +13,6 @@ shot documents. Of the ``coc`` plugin it uses only the stat-block text layout bo
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -23,6 +22,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 import msgspec
 
 from xsys.core import armorline, carried, dice
+from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
@@ -78,11 +78,9 @@ TAIL = Fraction(1, 10**6)  # the population share of a characteristic value the 
 
 # ---- data files (loaded once) -----------------------------------------------------------
 
-@lru_cache(maxsize=None)
 def load_tables() -> dict[str, Any]:
-    """tables.toml: the rule register, the tables and the ladders' source data."""
-    with TABLES.open("rb") as fh:
-        return tomllib.load(fh)
+    """tables.toml: the rule register, the tables and the ladders' source data (parsed once)."""
+    return package_toml(__package__)
 
 
 @lru_cache(maxsize=None)
@@ -481,8 +479,7 @@ class Coc7System(PercentileSystem):
             energy = float(w.muzzle_energy)
         else:
             first = w.damage.split("/")[0]
-            lad = load_ladders()["damage"]
-            energy = next((s.rep for s in lad.steps if s.label == first), None)
+            energy = self.damage_energy(w.damage)
             if cls == "shotgun" or energy is None:
                 energy = float(generic_weapon(cls).muzzle_energy)
                 why = f"muzzle energy of a generic {cls}"
@@ -493,34 +490,12 @@ class Coc7System(PercentileSystem):
         return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
                       fire_modes=modes, capacity=w.capacity, sights=w.sights)  # type: ignore[arg-type]
 
-    def shot_weapon(self, shot: Coc7Shot) -> Weapon:
-        """The neutral weapon of a native shot: its catalog weapon (by ``catalog`` id, else by what
-        its name says: core.catalog.Catalog.identify_weapon) under the shot's name, else a weapon
-        of the class its skill states (shot dice by range band: a shotgun), else the class its
-        name states, with
-        its muzzle energy, else the energy of its damage line, else a generic one's (coc7.damage).
-        A name that says no weapon and no class, in a shot that names no skill, is refused: it is
-        not a handgun."""
-        from xsys.core.registry import catalog
-
-        w, word_class = catalog().shot_weapon(shot.weapon, shot.catalog, shot.skill)
-        if w is None:
-            # a stated skill decides the class, as on a stat block's line (shot dice by range band
-            # fire shot); the name's class word only when the shot names no skill
-            cls = word_class or "handgun"
-            if shot.skill is not None:
-                shotgun = shot.skill == "Firearms (Rifle/Shotgun)" and "/" in (shot.damage or "")
-                cls = "shotgun" if shotgun else self.tables()["skills"][shot.skill]["weapon_class"]
-            energy = shot.muzzle_energy
-            if energy is None and shot.damage is not None and cls != "shotgun":
-                first = shot.damage.split("/")[0]
-                energy = next((Energy(st.rep) for st in load_ladders()["damage"].steps if st.label == first), None)
-            w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)
-            if energy is not None:
-                w = msgspec.structs.replace(w, muzzle_energy=energy)
-        if shot.sights is not None:
-            w = msgspec.structs.replace(w, sights=shot.sights)
-        return w
+    def shot_weapon_class(self, skill: str | None, damage: str | None, word_class: str | None) -> str | None:
+        """A shot's weapon in no catalog: shot dice by range band fired with Rifle/Shotgun fire shot;
+        else the stated skill's class, else the class word its name ends in (coc7.damage)."""
+        if skill == "Firearms (Rifle/Shotgun)" and "/" in (damage or ""):
+            return "shotgun"
+        return super().shot_weapon_class(skill, damage, word_class)
 
     # ==== situations ========================================================================
     def situation_from_shot(self, shot: Shot, skill_value: int | None = None,  # type: ignore[override]
