@@ -238,6 +238,14 @@ class Ladder:
     def neutral(self, native: Any) -> float:
         return self.step_of(native).rep
 
+    def step_labelled(self, label: str) -> Step:
+        """The row a native word names (a light word, a cover word: the row's label)."""
+        for s in self.steps:
+            if s.label == label:
+                return s
+        raise LadderError(f"{self.name}: no row {label!r}",
+                          expected="one of " + ", ".join(repr(s.label) for s in self.steps), found=repr(label))
+
     def has_native(self, native: Any) -> bool:
         return _native_key(native) in self._by_native
 

@@ -153,6 +153,36 @@ class PercentileSystem(System):
             step = lads[name].step_for(_catalog().barrier_stops(barrier))
         return step.native, self.armor_row(name, step.native)["B"], step, name
 
+    def worn_armor_to_neutral(self, name: str, catalog: str | None, stops: Energy | None, points: Any,
+                              col: Any, path: str, *, field: str, reads: str, rule: str,
+                              covers: Any = None, deflection: Any = None) -> Armor:
+        """A worn armor line as what it physically is: the catalog item it names (Catalog.find_armor:
+        its ``catalog`` id, an unknown one refused, else its name) with the joules the line states,
+        else those joules, else the joules of its row on ``armor.worn`` (the nearest row to
+        ``points``, said as ``reads`` formatted with it, at ``path.field``); the coverage and
+        deflection the line states, else a helmet by its name on the head
+        (core.armorline.restore, cited as `rule`). Only an explicit ``catalog`` id is carried
+        into the neutral item, so conversions stay stable after one round trip."""
+        import msgspec
+
+        from xsys.core import armorline
+        from xsys.core.catalog import strip_entry
+
+        entry = _catalog().find_armor(name, catalog, path=f"{path}.catalog")
+        if entry is not None:
+            out = msgspec.structs.replace(strip_entry(entry), name=name, catalog=catalog)
+            out = msgspec.structs.replace(out, stops=stops) if stops is not None else out
+        elif stops is not None:
+            out = Armor(name=name, stops=stops)
+        else:
+            lad = self.armor_ladders()["armor.worn"]
+            A = points if lad.has_native(points) else lad.nearest_native(points)
+            if col is not None:
+                col.loss("assumed", f"{path}.{field}", f"armor {name!r} not in the catalog; stops read from "
+                         + reads.format(A), lad.step_of(A).rule)
+            out = Armor(name=name, stops=Energy(lad.neutral(A)))
+        return armorline.restore(out, covers, deflection, col, path, rule)
+
     # ==== resolution ===================================================================
     def resolve(self, target: int) -> dice.Outcomes:
         """P(d100 <= target), and the family's better result as ``critical_success``."""

@@ -24,6 +24,7 @@ import msgspec
 
 from xsys.core import armorline, carried, dice
 from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
 from xsys.core.model import (
@@ -474,14 +475,14 @@ class CocSystem(PercentileSystem):
             braced=shot.support != "hand-held", mounted=shot.support == "mounted",
             careful_aim=shot.careful_aim, called_location=shot.called_location, keeper_double=shot.keeper_double,
             fire=shot.fire, rounds=shot.rounds if shot.fire == "full auto" else (2 if shot.fire == "double tap" else 1),
-            exposure=exp.neutral(_label_native(exp, shot.target_exposure)),
+            exposure=exp.step_labelled(shot.target_exposure).rep,
             barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness) if shot.cover else None,
             armor=tuple(self.armor_to_neutral(a) for a in shot.target_armor), target_SIZ=shot.target_SIZ,
         )
 
     def _light_rep(self, word: str) -> float:
         lad = self.darkness_ladder()
-        return lad.neutral(_label_native(lad, word))
+        return lad.step_labelled(word).rep
 
     # ==== the check ====================================================================
     def check_native(self, shot: CocShot, npc: CocNpc | None = None, extra: Sequence[Modifier] = ()) -> Check:
@@ -774,20 +775,8 @@ class CocSystem(PercentileSystem):
         """Armor as what it physically is: the catalog item it names (by ``catalog`` id or
         by name), else the joules of its armor-table row. Only an explicit ``catalog`` id is
         carried into the neutral item, so conversions stay stable after one round trip."""
-        entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
-        if entry is not None:
-            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
-            out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
-        elif a.stops is not None:
-            out = Armor(name=a.name, stops=a.stops)
-        else:
-            lad = self.armor_ladders()["armor.worn"]
-            A = a.A if lad.has_native(a.A) else lad.nearest_native(a.A)
-            if col is not None:
-                col.loss("assumed", f"{path}.A", f"armor {a.name!r} not in the catalog; stops read from A {A}",
-                         lad.step_of(A).rule)
-            out = Armor(name=a.name, stops=Energy(lad.neutral(A)))
-        return armorline.restore(out, a.covers, a.deflection, col, path, "coc-ja.armor.table")
+        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.A, col, path, field="A", reads="A {}",
+                                          rule="coc-ja.armor.table", covers=a.covers, deflection=a.deflection)
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
         A, B, step = self.armor_value(armor)
@@ -842,7 +831,7 @@ class CocSystem(PercentileSystem):
         for i, w in enumerate(npc.weapons):
             nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
             weapons.append(nw)
-            wnative.append(msgspec.to_builtins(w, enc_hook=_enc))
+            wnative.append(msgspec.to_builtins(w, enc_hook=enc_hook))
             if w.carry:
                 own.setdefault("carry", {})[w.name] = w.carry  # how it is carried: CoC's quick-draw rules only
                 col.loss("kept-verbatim", f"$.weapons[{i}].carry", f"{w.name} carried in a {w.carry}: the neutral "
@@ -854,7 +843,7 @@ class CocSystem(PercentileSystem):
         for i, a in enumerate(npc.armor):
             na = self.armor_to_neutral(a, col, f"$.armor[{i}]")
             armor.append(na)
-            anative.append(msgspec.to_builtins(a, enc_hook=_enc))
+            anative.append(msgspec.to_builtins(a, enc_hook=enc_hook))
         if anative:
             native["armor"] = anative
         melee = []
@@ -901,7 +890,7 @@ class CocSystem(PercentileSystem):
                 # native-only fields (damage, base range, ROF, malfunction, STR, carry, ammo)
                 # come back verbatim; what the neutral weapon says is re-read from it.
                 keep = {k: v for k, v in old.items() if k not in ("capacity", "length", "sights")}
-                cw = msgspec.convert(keep, CocWeapon, dec_hook=_dec)
+                cw = msgspec.convert(keep, CocWeapon, dec_hook=dec_hook)
                 fields = {"capacity": w.capacity if w.capacity else cw.capacity, "sights": w.sights}
                 if "length" in old or w.catalog is None:
                     fields["length"] = w.length
@@ -1027,7 +1016,7 @@ class CocSystem(PercentileSystem):
                           off_hand=shot.hold == "off-hand", braced=shot.support != "hand-held",
                           aim_time=Duration(aim.neutral(1 if shot.careful_aim else 0)))
         exp = _tables_ladders()["exposure"]
-        cover = Cover(exposure=exp.neutral(_label_native(exp, shot.target_exposure)),
+        cover = Cover(exposure=exp.step_labelled(shot.target_exposure).rep,
                       barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
                       if shot.cover else None)
         target = Target(name=shot.target, posture=shot.target_posture, cover=cover,
@@ -1108,13 +1097,6 @@ def _characteristics() -> dict[str, CharacteristicSpec]:
     return out
 
 
-def _label_native(lad: Ladder, label: str) -> Any:
-    for s in lad.steps:
-        if s.label == label:
-            return s.native
-    raise ValueError(f"{lad.name}: no row {label!r}; one of " + ", ".join(s.label for s in lad.steps))
-
-
 def _num(x: float) -> str:
     return f"{x:g}"
 
@@ -1122,18 +1104,6 @@ def _num(x: float) -> str:
 def _ftext(x: Fraction | int) -> str | int:
     x = Fraction(x)
     return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def _enc(obj: Any) -> Any:
-    from xsys.core.codec import enc_hook
-
-    return enc_hook(obj)
-
-
-def _dec(type_: type, obj: Any) -> Any:
-    from xsys.core.codec import dec_hook
-
-    return dec_hook(type_, obj)
 
 
 __all__ = ["CocSystem", "Situation", "LightEffect", "build_armor_ladders", "FIREARM_SKILLS"]

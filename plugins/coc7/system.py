@@ -24,6 +24,7 @@ import msgspec
 from xsys.core import armorline, carried, dice
 from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, strip_entry
+from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
@@ -755,22 +756,8 @@ class Coc7System(PercentileSystem):
         """Armor as what it physically is: the catalog item it names (Catalog.find_armor: its
         ``catalog`` id, an unknown one refused, else its name), else the joules it stops, else
         the joules of its armor row; a helmet by its name on the head (core.armorline.restore)."""
-        from xsys.core.registry import catalog
-
-        entry = catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
-        if entry is not None:
-            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
-            out = msgspec.structs.replace(out, stops=a.stops) if a.stops is not None else out
-        elif a.stops is not None:
-            out = Armor(name=a.name, stops=a.stops)
-        else:
-            lad = self.armor_ladders()["armor.worn"]
-            points = a.armor if lad.has_native(a.armor) else lad.nearest_native(a.armor)
-            if col is not None:
-                col.loss("assumed", f"{path}.armor", f"armor {a.name!r} not in the catalog; stops read from "
-                         f"{points} points", "coc7.armor")
-            out = Armor(name=a.name, stops=Energy(lad.neutral(points)))
-        return armorline.restore(out, None, None, col, path, "coc7.armor")
+        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.armor, col, path, field="armor",
+                                          reads="{} points", rule="coc7.armor")
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None,  # type: ignore[override]
                            path: str = "$") -> Coc7Armor:
@@ -834,13 +821,13 @@ class Coc7System(PercentileSystem):
         weapons, wnative = [], []
         for i, w in enumerate(npc.weapons):
             weapons.append(self.weapon_to_neutral(w, col, f"$.weapons[{i}]"))
-            wnative.append(msgspec.to_builtins(w, enc_hook=_enc))
+            wnative.append(msgspec.to_builtins(w, enc_hook=enc_hook))
         if wnative:
             native["weapons"] = wnative
         armor, anative = [], []
         for i, a in enumerate(npc.armor):
             armor.append(self.armor_to_neutral(a, col, f"$.armor[{i}]"))
-            anative.append(msgspec.to_builtins(a, enc_hook=_enc))
+            anative.append(msgspec.to_builtins(a, enc_hook=enc_hook))
         if anative:
             native["armor"] = anative
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
@@ -907,7 +894,7 @@ class Coc7System(PercentileSystem):
             if old is not None:
                 # native-only fields (damage, base range, uses per round, malfunction) come
                 # back verbatim; what the neutral weapon says is re-read from it.
-                cw = msgspec.convert(old, Coc7Weapon, dec_hook=_dec)
+                cw = msgspec.convert(old, Coc7Weapon, dec_hook=dec_hook)
                 cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
             else:
                 cw = self.weapon_defaults(w)
@@ -1039,7 +1026,7 @@ class Coc7System(PercentileSystem):
             aim_time=Duration(lad["aim"].neutral(int(shot.aiming))),
         )
         cover_lad = lad["cover"]
-        cover = Cover(exposure=cover_lad.neutral(_label_native(cover_lad, shot.target_cover)),
+        cover = Cover(exposure=cover_lad.step_labelled(shot.target_cover).rep,
                       barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
                       if shot.cover else None)
         target = Target(name=shot.target, posture=shot.target_posture,
@@ -1047,7 +1034,7 @@ class Coc7System(PercentileSystem):
                         armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
                                for i, a in enumerate(shot.target_armor)])
         light_lad = self.darkness_ladder()
-        light = Light(illuminance=Illuminance(light_lad.neutral(_label_native(light_lad, shot.light))),
+        light = Light(illuminance=Illuminance(light_lad.step_labelled(shot.light).rep),
                       aids=[LIGHT_AIDS[a] for a in shot.light_aids])  # type: ignore[misc]
         out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
                    light=light, burst=shot.rounds)
@@ -1115,25 +1102,6 @@ class Coc7System(PercentileSystem):
 def _volley_hits(bullets: int, p: Fraction, p_ext: Fraction) -> Fraction:
     """coc7.autofire: a hit puts half the volley in (at least one), an Extreme success all."""
     return (p - p_ext) * max(1, bullets // 2) + p_ext * bullets
-
-
-def _label_native(lad: Ladder, label: str) -> Any:
-    for s in lad.steps:
-        if s.label == label:
-            return s.native
-    raise ValueError(f"{lad.name}: no row {label!r}; one of " + ", ".join(s.label for s in lad.steps))
-
-
-def _enc(obj: Any) -> Any:
-    from xsys.core.codec import enc_hook
-
-    return enc_hook(obj)
-
-
-def _dec(type_: type, obj: Any) -> Any:
-    from xsys.core.codec import dec_hook
-
-    return dec_hook(type_, obj)
 
 
 __all__ = ["Coc7System", "Coc7Situation", "load_tables", "load_ladders", "characteristic_specs",

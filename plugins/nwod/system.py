@@ -22,6 +22,7 @@ from msgspec import Meta
 from xsys.core import armorline, cache, carried, dice
 from xsys.core.dice import PoolRules
 from xsys.core.catalog import say_grenade, says_revolver
+from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, Step, ladders_from_data
@@ -1265,7 +1266,7 @@ class NwodSystem(System):
 
     def native_block(self, npc: NwodNpc) -> dict[str, Any]:
         """The whole stat block: restored verbatim while the neutral values read back to it."""
-        return msgspec.to_builtins(npc, enc_hook=_enc)
+        return msgspec.to_builtins(npc, enc_hook=enc_hook)
 
     def armor_to_neutral(self, a: NwodArmor, col: Collector | None, path: str) -> Armor:
         """An Armor Chart line as what it physically is: its catalog item (by ``catalog`` id, else by
@@ -1303,7 +1304,7 @@ class NwodSystem(System):
         kept = combatant.native.get(self.key)
         if kept:
             try:
-                npc = msgspec.convert(kept, NwodNpc, dec_hook=_dec)
+                npc = msgspec.convert(kept, NwodNpc, dec_hook=dec_hook)
                 if self._consistent(npc, combatant):
                     col.step("$", "native.nwod", None, "stat block restored verbatim", rules=["nwod.derived"],
                              source="assumed")
@@ -1394,7 +1395,7 @@ class NwodSystem(System):
             return NwodWeapon(name=m.name, type=t, damage=dmg, size=size)
 
         return carried.melee_lines(combatant, lines, NwodWeapon, "nwod", "nwod.melee", col, of_class,
-                                   lambda w: f"{w.type}, damage {w.damage}, Size {w.size}", dec_hook=_dec)
+                                   lambda w: f"{w.type}, damage {w.damage}, Size {w.size}", dec_hook=dec_hook)
 
     def _attacks(self) -> str:
         return f"{self.DEFENSE_ATTACKS[0]}- to {self.DEFENSE_ATTACKS[-1]}-die"
@@ -1645,18 +1646,6 @@ class NwodSystem(System):
         return self._pool_check(shot, ns.Dexterity, ns.Firearms, skill=skill, extra=[*own, *extra],
                                 native_barrier=barrier, armor_piercing=ns.armor_piercing if barrier else 0,
                                 native=True)
-
-
-def _enc(obj: Any) -> Any:
-    from xsys.core.codec import enc_hook
-
-    return enc_hook(obj)
-
-
-def _dec(type_: type, obj: Any) -> Any:
-    from xsys.core.codec import dec_hook
-
-    return dec_hook(type_, obj)
 
 
 @lru_cache(maxsize=None)

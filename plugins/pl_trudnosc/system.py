@@ -149,13 +149,6 @@ def _canon(label: str, literal: Any) -> str:
     raise KeyError(label)
 
 
-def _by_label(lad: Ladder, label: str) -> Step:
-    for s in lad.steps:
-        if s.label == label:
-            return s
-    raise KeyError(label)
-
-
 # ---- resolution mechanics (pl.resolution, assumed) --------------------------------
 
 Dist = dict[int, Fraction]
@@ -1155,11 +1148,11 @@ class PlTrudnosc(System):
         if s.celowanie:
             col.loss("assumed", "$.celowanie", f"{s.celowanie} aiming turn(s) = {aim} (tura = 3 s assumed)", "pl.turn")
         shooter = Shooter(name=s.strzelec, skill=chance, characteristics={"dexterity": dex},
-                          speed=Speed(_by_label(lads["shooter_motion"], s.ruch_strzelca).rep), aim_time=aim)
+                          speed=Speed(lads["shooter_motion"].step_labelled(s.ruch_strzelca).rep), aim_time=aim)
         if s.osłona_celu == "brak":
             cover = Cover()
         elif s.osłona_celu == "zza osłony":
-            cover = Cover(exposure=_by_label(lads["cover"], "zza osłony").rep)
+            cover = Cover(exposure=lads["cover"].step_labelled("zza osłony").rep)
         else:
             cover = Cover(exposure=0.0)
         if s.przeszkoda is not None:
@@ -1170,8 +1163,8 @@ class PlTrudnosc(System):
             col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
         armor = [self.armor_to_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(s.pancerz_celu)]
         target = Target(name=s.cel, posture=POSTURE_OF[s.postawa_celu],  # type: ignore[arg-type]
-                        speed=Speed(_by_label(lads["target_motion"], s.ruch_celu).rep), cover=cover, armor=armor)
-        light = Light(illuminance=Illuminance(_by_label(lads["light"], s.oświetlenie).rep),
+                        speed=Speed(lads["target_motion"].step_labelled(s.ruch_celu).rep), cover=cover, armor=armor)
+        light = Light(illuminance=Illuminance(lads["light"].step_labelled(s.oświetlenie).rep),
                       aids=list(s.pomoce_wzroku))
         if s.oświetlenie != "dzień":
             col.loss("assumed", "$.oświetlenie", f"{s.oświetlenie} = {light.illuminance} (no light rules in the text)",
