@@ -1,0 +1,495 @@
+"""The 7th-edition stat block and shot as xsys's neutral model, and back: characteristics and
+skills through the core (equated on coc's checks), Sanity, Magic Points, Luck, spells and skills no
+neutral key holds carried, close-combat lines by their weapon's class (coc7.melee), weapons and
+armor by what they physically are, with the 7th-edition line written from the weapons table
+(rules.py). :class:`Coc7Sheet` adds these conversions to the game (:class:`Coc7Rules`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import msgspec
+
+from xsys.core import armorline, carried
+from xsys.core.catalog import grenade_blast, strip_entry
+from xsys.core.codec import dec_hook, enc_hook
+from xsys.core.errors import InputError
+from xsys.core.melee import line_skills_untrained, melee_skills_written
+from xsys.core.model import (
+    Armor,
+    Barrier,
+    Combatant,
+    Cover,
+    Light,
+    MeleeWeapon,
+    Shooter,
+    Shot,
+    Target,
+    Weapon,
+    capacity_of,
+    generic_weapon,
+    melee_class_of,
+)
+from xsys.core.trace import Collector, Result
+from xsys.core.units import Duration, Energy, Illuminance, Speed
+
+from .convert6 import SKILL_NAMES
+from .model import Coc7Armor, Coc7Barrier, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
+from .rules import Coc7Rules, load_ladders
+
+# Native light-aid words <-> neutral vision aids (core/vocab.py VisionAid).
+LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
+              "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
+LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
+# coc7.conversion.6e (assumed, the Keeper Rulebook's conversion notes): 6th-edition skills
+# 7th edition does not have. Grapple is a Fighting (Brawl) manoeuvre (a fighting manoeuvre,
+# rolled with Brawl); Off-hand Shooting is gone (a second gun takes a penalty die).
+NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Off-hand Shooting": None}
+# coc7.melee (assumed, the 7th-edition weapons table): a close-combat weapon's class -> its line
+MELEE_LINES = {"unarmed": ("Fighting (Brawl)", "1D3+DB"), "knife": ("Fighting (Brawl)", "1D4+DB"),
+               "club": ("Fighting (Brawl)", "1D6+DB"), "sword": ("Fighting (Sword)", "1D8+1+DB"),
+               "axe": ("Fighting (Axe)", "1D8+2+DB"), "spear": ("Fighting (Spear)", "1D8+1+DB"),
+               "improvised": ("Fighting (Brawl)", "1D4+DB")}
+
+
+def _melee_class(m: Coc7Melee) -> str:
+    """A close-combat line's weapon class: what its name says; else, as knives and clubs are
+    Fighting (Brawl) in 7th edition, a Brawl attack by its damage on the weapons table (1D3 fists,
+    1D4 a knife, 1D6 a club), another Fighting skill by its name (coc7.melee)."""
+    named = melee_class_of(m.name)
+    if named != "improvised":
+        return named
+    if m.skill == "Fighting (Brawl)":
+        die = m.damage.upper().split("+")[0].strip()
+        return {"1D3": "unarmed", "1D4": "knife", "1D6": "club"}.get(die, "improvised")
+    return melee_class_of(m.name, m.skill)
+
+
+class Coc7Sheet(Coc7Rules):
+    """The 7th-edition documents' conversions to and from the neutral model."""
+
+    # ==== what the sheet prints beside its fields ===========================================
+    def sheet_derived(self, npc: Coc7Npc) -> dict[str, tuple[Any, str]]:
+        """What a 7th-edition sheet prints beside its fields: the damage bonus a '+DB' line adds
+        and Build, by STR + SIZ on 7th edition's own table (coc7.derived; coc's 3-18 table would
+        read STR 52 + SIZ 65 as +6D6), and HP, MP, MOV and starting SAN (= POW) by the rule where the
+        sheet states none."""
+        build, db = build_and_damage_bonus(npc.STR + npc.SIZ)
+        out: dict[str, tuple[Any, str]] = {"DB": (db, "coc7.derived"), "Build": (build, "coc7.derived")}
+        for field, derived in (("HP", npc.derived_HP), ("MP", npc.derived_MP), ("MOV", npc.derived_MOV)):
+            if getattr(npc, field) is None:
+                out[field] = (derived, "coc7.derived")
+        if npc.SAN is None:  # an NPC from a system with no Sanity: 7th edition's starting SAN is POW
+            out["SAN"] = (npc.POW, "coc7.derived")
+        return out
+
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """A shotgun's bands (in yards) and a thrown weapon's half damage bonus ('+½DB' on the 7th-
+        edition table), and what each armor piece covers (core.armorline.band_and_throw_notes)."""
+        return armorline.band_and_throw_notes(npc, "yd", "coc7.damage.shotgun",
+                                              "coc7.damage, assumed: the 7th-edition table's '+½DB'", "4D6/1D6", 5)
+
+    # ==== weapons ===========================================================================
+    def weapon_class_of(self, w: Coc7Weapon) -> str:
+        """The neutral class of a native weapon that is not in the catalog: shot dice by range band
+        fire shot; else the kind of its skill's class its name says (a "Revolver" fired with
+        Handgun); else its skill's class. A 7e line does not otherwise tell a revolver from an
+        automatic (the table's .45 Automatic malfunctions on 100, as its revolvers do)."""
+        from xsys.core.registry import catalog
+
+        if w.skill == "Firearms (Rifle/Shotgun)" and "/" in w.damage:
+            return "shotgun"
+        return catalog().weapon_class_named(w.name, self.tables()["skills"][w.skill]["weapon_class"])
+
+    def weapon_to_neutral(self, w: Coc7Weapon, col: Collector | None = None,  # type: ignore[override]
+                          path: str = "$") -> Weapon:
+        """A native weapon as what it physically is (core.catalog.Catalog.identify_weapon, one
+        answer for every system): its catalog entry (by id, else by what its name says, when its
+        skill fires that kind of gun) with the capacity the line states, else a weapon of its
+        class (``weapon_class_of``) with the muzzle energy of its damage dice."""
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
+        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
+            entry = None  # 'Glock 17' fired with Rifle/Shotgun is not the catalog Glock
+        if entry is not None:
+            base = strip_entry(entry)
+            if w.capacity and w.capacity != base.capacity and col is not None:
+                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
+                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
+                         "coc7.damage")
+            out = msgspec.structs.replace(base, name=w.name, capacity=w.capacity or base.capacity, sights=w.sights)
+            line = self.damage_of(out)
+            if col is not None and out.weapon_class != "shotgun" and line.upper() != w.damage.upper():
+                col.loss("merged", f"{path}.damage", f"{w.name}: it is catalog weapon {entry.id}, whose damage is "
+                         f"{line}; the line's own {w.damage} is not that weapon's, and a sheet written again from "
+                         f"the neutral weapon rolls {line}", "coc7.damage")
+            return out
+        cls = self.weapon_class_of(w)
+        modes = ["semi"] + [m for m in ("burst", "auto") if m in w.uses_per_round.replace("full auto", "auto")]
+        if w.muzzle_energy is not None:
+            energy = float(w.muzzle_energy)
+        else:
+            first = w.damage.split("/")[0]
+            energy = self.damage_energy(w.damage)
+            if cls == "shotgun" or energy is None:
+                energy = float(generic_weapon(cls).muzzle_energy)
+                why = f"muzzle energy of a generic {cls}"
+            else:
+                why = f"muzzle energy from {first}"
+            if col is not None:
+                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}", "coc7.damage")
+        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                      fire_modes=modes, capacity=w.capacity, sights=w.sights)  # type: ignore[arg-type]
+
+    def shot_weapon_class(self, skill: str | None, damage: str | None, word_class: str | None) -> str | None:
+        """A shot's weapon in no catalog: shot dice by range band fired with Rifle/Shotgun fire shot;
+        else the stated skill's class, else the class word its name ends in (coc7.damage)."""
+        if skill == "Firearms (Rifle/Shotgun)" and "/" in (damage or ""):
+            return "shotgun"
+        return super().shot_weapon_class(skill, damage, word_class)
+
+    # ==== armor =============================================================================
+    def armor_to_neutral(self, a: Coc7Armor, col: Collector | None = None,  # type: ignore[override]
+                         path: str = "$") -> Armor:
+        """Armor as what it physically is: the catalog item it names (Catalog.find_armor: its
+        ``catalog`` id, an unknown one refused, else its name), else the joules it stops, else
+        the joules of its armor row; a helmet by its name on the head (core.armorline.restore)."""
+        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.armor, col, path, field="armor",
+                                          reads="{} points", rule="coc7.armor")
+
+    def armor_from_neutral(self, armor: Armor, col: Collector | None = None,  # type: ignore[override]
+                           path: str = "$") -> Coc7Armor:
+        points, _, step = self.armor_value(armor)
+        if col is not None:
+            col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {points} ({step.label})",
+                     rules=[step.rule], source=step.source)
+        stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
+        return Coc7Armor(name=armor.name, armor=points, catalog=armor.catalog, stops=stops)
+
+    # ==== npc conversions ===================================================================
+    def npc_to_neutral(self, npc: Coc7Npc) -> Result[Combatant]:  # type: ignore[override]
+        col = Collector(self.key)
+        chars = {k: getattr(npc, k) for k in self.characteristics()}
+        neutral_chars = self.characteristics_to_neutral(chars, col, "$")
+        mapped = self.skills()
+        # a Fighting skill is equated at the NPC's own STR + SIZ (its damage bonus), as coc's is
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
+                                        context=chars)
+        native: dict[str, Any] = {}
+
+        # what only Call of Cthulhu states (Sanity, Magic Points, Luck, skills no neutral key
+        # holds) is carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {}
+        verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
+        for k in verbatim:
+            col.carried(f"$.skills.{k}", f"skill {k!r}")
+        for f in ("SAN", "MP", "Luck"):
+            if getattr(npc, f) is not None:
+                own[f] = getattr(npc, f)
+                col.carried(f"$.{f}", f, "coc7.characteristics" if f == "Luck" else "coc7.derived")
+        if npc.spells:
+            own["spells"] = list(npc.spells)
+            col.carried("$.spells", "spells", "coc7.characteristics")
+        if verbatim:
+            own["skills"] = verbatim
+        melee = []
+        for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
+            cls = _melee_class(m)
+            melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
+            if col.tracing:
+                col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"],
+                         source="assumed")
+        self._brawl_weapons(npc, skills, chars, col)
+        toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
+        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars,
+                                  health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
+        if scale:
+            native["scale"] = scale
+        for f in ("HP", "MOV"):
+            v = getattr(npc, f)
+            if v is not None:
+                native[f] = v
+                if f == "HP" and toughness is not None:
+                    continue  # it crosses as the toughness
+                if v == getattr(npc, f"derived_{f}"):
+                    continue  # the rule's own value: every system derives its own
+                col.loss("kept-verbatim", f"$.{f}", f"{f} {v} has no neutral field; kept for the way back",
+                         "coc7.derived")
+        weapons, wnative = [], []
+        for i, w in enumerate(npc.weapons):
+            weapons.append(self.weapon_to_neutral(w, col, f"$.weapons[{i}]"))
+            wnative.append(msgspec.to_builtins(w, enc_hook=enc_hook))
+        if wnative:
+            native["weapons"] = wnative
+        armor, anative = [], []
+        for i, a in enumerate(npc.armor):
+            armor.append(self.armor_to_neutral(a, col, f"$.armor[{i}]"))
+            anative.append(msgspec.to_builtins(a, enc_hook=enc_hook))
+        if anative:
+            native["armor"] = anative
+        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
+                         melee=melee, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
+                         carried={self.carried_namespaces[0]: own} if own else {})
+        return col.result(comb)
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[Coc7Npc]:  # type: ignore[override]
+        col = Collector(self.key)
+        chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        chars = self.characteristics_on_scale(chars, combatant, col, "$")
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
+        own = combatant.native.get(self.key)
+        native = own or {}
+        ns = self.carried_namespaces[0]
+        kept = carried.take(combatant.carried.get(ns), Coc7Carried, col, f"$.carried.{ns}", self.key)
+        if ns not in combatant.carried:  # a 5th/6th-edition sheet's: the same percentages (coc7.conversion.6e)
+            kept = {k: v for k, v in (combatant.carried.get("coc") or {}).items()
+                    if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
+                    or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
+                    or (k == "skills" and isinstance(v, dict)
+                        and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
+
+        pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # Coc7Melee.damage
+
+        def of_class(m: Any) -> Coc7Melee:
+            skill, damage = MELEE_LINES[m.melee_class]
+            kin = carried.kin_melee_damage(combatant, ("coc",), m.name, pattern)
+            if kin is not None:  # the 6th-edition line's dice: the same weapon table (coc7.melee)
+                damage = kin[0].upper()
+                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
+                         rules=["coc7.melee"], source="assumed",
+                         note="6th and 7th edition print the same close-combat weapon dice")
+            return Coc7Melee(name=m.name, skill=skill, damage=damage)
+
+        melee = carried.melee_lines(combatant, kept.get("melee", {}), Coc7Melee, ns, "coc7.melee", col, of_class,
+                                    lambda line: f"{line.skill}, damage {line.damage}")
+        skills = self._melee_skills(skills, melee, combatant, col)
+        # a line written from its class whose skill the source states none for: at its base chance
+        skills = line_skills_untrained(self, skills, [m for m in melee if m.name not in kept.get("melee", {})],
+                                       chars, col)
+        skills.update(native.get("skills", {}))
+        # a 5th/6th-edition skill kept verbatim takes its 7th-edition name; one that 7th edition
+        # folded into a skill the sheet already writes (Sneak and Hide are Stealth) is not written
+        # twice (coc7.conversion.6e), and stays carried for a trip back to coc
+        for k, v in kept.get("skills", {}).items():
+            sixth = ns not in combatant.carried
+            if sixth and k in NOT_SEVENTH:  # no skill of 7th edition's: said, and carried for coc
+                into = NOT_SEVENTH[k]
+                col.loss("kept-verbatim", f"$.skills.{k}", f"{k} {v} is no 7th-edition skill: "
+                         + (f"it is a {into} manoeuvre there ({into} "
+                            f"{skills.get(into, 'not stated')} on this sheet)" if into else
+                            "7th edition fires a second gun with a penalty die, with no skill of its own")
+                         + "; not written on the coc7 sheet", "coc7.conversion.6e")
+                continue
+            name = SKILL_NAMES.get(k, k) if sixth else k
+            if name not in skills:
+                skills[name] = v
+        stored_w = native.get("weapons", [])
+        weapons = []
+        for i, w in enumerate(combatant.weapons):
+            old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
+            if old is not None:
+                # native-only fields (damage, base range, uses per round, malfunction) come
+                # back verbatim; what the neutral weapon says is re-read from it.
+                cw = msgspec.convert(old, Coc7Weapon, dec_hook=dec_hook)
+                cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
+            else:
+                cw = self.weapon_defaults(w)
+                yards = f"{round(cw.base_range.to('yd'), 1):g} yd"  # as the 7th-edition table prints it
+                col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
+                         f"{cw.damage}, base range {yards}", rules=["coc7.weapons"], source="assumed")
+                # what the line says beside its damage is the 7e table's, not the source's own
+                # (a 6th-edition line's base range and STR do not cross): said, as every system does
+                row = "[weapon.%s]" % w.catalog if w.catalog in self.tables()["weapon"] else \
+                    f"[weapon_class.{w.weapon_class}]"
+                if grenade_blast(w) is not None:
+                    row += (f" and [grenade] (the table's hand grenade, {cw.damage}/"
+                            f"{self.tables()['grenade']['blast'].replace(' yd', ' yards')}: its blast did not cross)")
+                usual = f"; capacity {cw.capacity}, the usual {w.weapon_class}'s: no source states it" \
+                    if capacity_of(w)[1] else ""
+                col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
+                         f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
+                         f"damage {cw.damage} (coc7.damage){usual}", "coc7.weapons")
+            weapons.append(cw)
+        stored_a = native.get("armor", [])
+        armor = []
+        for i, a in enumerate(combatant.armor):
+            ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
+            old = stored_a[i] if i < len(stored_a) and stored_a[i].get("name") == a.name else None
+            if old is not None and old.get("armor") != ca.armor:
+                col.loss("kept-verbatim", f"$.armor[{i}].armor", f"armor {old['armor']} kept as written "
+                         f"(its physical protection reads {ca.armor})", "coc7.armor")
+                ca = msgspec.structs.replace(ca, armor=old["armor"])
+            armor.append(ca)
+        derived: dict[str, Any] = {}
+        if own is not None:  # coming back: exactly the derived values the stat block wrote
+            derived = {f: native[f] for f in ("HP", "MOV") if f in native}
+        else:  # from another system: derive them (coc7.derived)
+            probe = Coc7Npc(name=combatant.name, **chars)
+            derived = {"HP": self.health_on_scale(self.health_of(probe.derived_HP, combatant.toughness, col),
+                                                  combatant, col),
+                       "MP": probe.derived_MP, "MOV": probe.derived_MOV}
+            col.step("$.HP", None, None, f"HP {derived['HP']}, MP {derived['MP']}, MOV {derived['MOV']}",
+                     rules=["coc7.derived"], source="assumed")
+        derived.update({f: kept[f] for f in ("SAN", "MP", "Luck") if f in kept})
+        npc = Coc7Npc(name=combatant.name, skills=skills, weapons=weapons, melee=melee, armor=armor,
+                      spells=list(kept.get("spells", [])), notes=combatant.notes, **chars, **derived)
+        return col.result(npc)
+
+    def _brawl_weapons(self, npc: Coc7Npc, skills: dict[str, float], chars: Mapping[str, Any],
+                       col: Collector) -> None:
+        """A knife or a club is fought with Fighting (Brawl) in 7th edition (coc7.melee): an NPC
+        whose weapon line says so wields that weapon at its Brawl, so its neutral ``melee`` (the
+        competence with a weapon in hand, which every other system writes as its knife or club
+        skill) is its Brawl's, where no other Fighting skill states one. Without it a 7e Brawl 50
+        with a trench knife became a 6th-edition Knife at base 25 and a GURPS Knife at default."""
+        if "melee" in skills:
+            return
+        armed = [m for m in npc.melee if m.skill == "Fighting (Brawl)" and _melee_class(m) != "unarmed"]
+        level = npc.skills.get("Fighting (Brawl)")
+        if not armed or level is None:
+            return
+        skills["melee"] = self.competence("Fighting (Brawl)", level, {**chars, "@key": "melee"})
+        sheet = col.sheet.get("skills", {}).get("Fighting (Brawl)")
+        if sheet is not None and "melee" not in sheet.covers:
+            sheet.covers.append("melee")  # the Brawl the sheet states is also its weapon skill
+        if col.tracing:
+            names = ", ".join(m.name for m in armed)
+            col.step("$.skills.Fighting (Brawl)", f"Fighting (Brawl) {level} ({names})",
+                     f"melee competence {skills['melee']:.3f}", rules=["coc7.melee"], source="assumed",
+                     note="a knife or a club is fought with Brawl in 7th edition")
+
+    def _melee_skills(self, skills: dict[str, Any], melee: list[Coc7Melee], combatant: Combatant,
+                      col: Collector) -> dict[str, Any]:
+        """The Fighting skills a sheet writes for the neutral melee (coc7.melee): those its lines
+        use, else the one of the weapon the source's best skill names. Knives and clubs are
+        Fighting (Brawl) in 7th edition: an NPC whose close combat is such a weapon fights it with
+        Brawl, written at the better of the two (a ``merged`` loss when the melee was better)."""
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], None, kind)
+        covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
+        if any(m.skill in covering for m in melee) or kind in covering:
+            return skills
+        dropped = {k: skills.pop(k) for k in covering if k in skills}
+        best = max(dropped.values(), default=None)
+        if best is None:
+            return skills
+        weapon = f"a {combatant.melee_kind}" if combatant.melee_kind else "weapons"
+        brawl = skills.get("Fighting (Brawl)")
+        fights_with = any(m.melee_class in ("knife", "club", "improvised") for m in combatant.melee)
+        if fights_with and (brawl is None or best > brawl):  # its knife or club attack is made with Brawl
+            col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
+                     f"Fighting (Brawl) in 7th edition: written Fighting (Brawl) {best} (its brawl was "
+                     f"{brawl if brawl is not None else 'not stated'})", "coc7.melee")
+            skills["Fighting (Brawl)"] = best
+        elif brawl is None or best != brawl:  # the same number: nothing is lost
+            col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
+                     f"Fighting (Brawl) in 7th edition, which it has at {brawl if brawl is not None else 'none'}: "
+                     f"the {best} is not written", "coc7.melee")
+        return skills
+
+    # ==== shot conversions ==================================================================
+    def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]
+        col = Collector(self.key)
+        lad = load_ladders()
+        if shot.catalog and self.find_weapon(shot.catalog) is None:
+            raise InputError("unknown catalog weapon", path="$.catalog", expected="a catalog weapon id "
+                             "(`xsys catalog weapon`)", found=repr(shot.catalog))
+        weapon = self.shot_weapon(shot)
+        cls_skill = self.skill_for_class(weapon.weapon_class)
+        skill = shot.skill or cls_skill
+        if weapon.catalog is None:
+            what = f"muzzle energy {float(weapon.muzzle_energy):g} J" if shot.muzzle_energy is not None or \
+                shot.damage is not None and weapon.weapon_class != "shotgun" else f"a generic {weapon.weapon_class}"
+            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}", "coc7.damage")
+        elif shot.skill is not None and shot.skill != cls_skill:
+            col.loss("merged", "$.skill", f"{shot.skill} with a {weapon.weapon_class}: the neutral shot rolls "
+                     f"{cls_skill}", "coc7.skills")
+        p = self.competence(cls_skill, shot.skill_value, {"@class": weapon.weapon_class})
+        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"competence {p:.3f}",
+                 rules=["coc7.skills"], source="assumed")
+        chars: dict[str, float] = {}
+        if shot.DEX is not None:
+            chars = self.characteristics_to_neutral({"DEX": shot.DEX}, col, "$")
+        shooter = Shooter(
+            name=shot.shooter, skill=p, characteristics=chars, posture="prone" if shot.shooter_prone else "standing",
+            speed=Speed(lad["shooter-speed"].neutral(int(shot.shooter_running))), braced=shot.braced,
+            aim_time=Duration(lad["aim"].neutral(int(shot.aiming))),
+        )
+        cover_lad = lad["cover"]
+        cover = Cover(exposure=cover_lad.step_labelled(shot.target_cover).rep,
+                      barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
+                      if shot.cover else None)
+        target = Target(name=shot.target, posture=shot.target_posture,
+                        speed=Speed(lad["target-speed"].neutral(int(shot.target_full_speed))), cover=cover,
+                        armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
+                               for i, a in enumerate(shot.target_armor)])
+        light_lad = self.darkness_ladder()
+        light = Light(illuminance=Illuminance(light_lad.step_labelled(shot.light).rep),
+                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])  # type: ignore[misc]
+        out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
+                   light=light, burst=shot.rounds)
+        return col.result(out)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[Coc7Shot]:  # type: ignore[override]
+        col = Collector(self.key)
+        lad = load_ladders()
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        step = self.skill_ladder(skill, {"@class": w.weapon_class}).step_for(shot.shooter.skill)
+        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
+                 rules=[step.rule], source=step.source)
+        dex = None
+        if "dexterity" in shot.shooter.characteristics:
+            dex = self.characteristics_from_neutral(
+                {"dexterity": shot.shooter.characteristics["dexterity"]}, col, "$", default=None).get("DEX")
+        known = self.find_weapon(w.catalog) if w.catalog else None
+        # a catalog weapon by its name when that finds it, else its id beside the name; a weapon
+        # in no catalog by its name, with its skill, its damage line and its muzzle energy
+        weapon_name, by_id = w.name, False
+        if known is not None:
+            if w.name in (known.name, w.catalog):
+                weapon_name = w.catalog
+            else:
+                by_id = True
+        base = known or generic_weapon(w.weapon_class)
+        sights = w.sights if base.sights != w.sights else None
+        light = self.darkness_ladder().step_for(float(shot.light.illuminance))
+        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, light.label, rules=[light.rule],
+                 source=light.source)
+        cover = lad["cover"].step_for(shot.target.cover.exposure)
+        s, t = shot.shooter, shot.target
+        if s.posture not in ("standing", "prone"):
+            col.loss("unsupported-field", "$.shooter.posture", f"7th edition has no modifier for a {s.posture} "
+                     "shooter; read as standing", "coc7.prone-shooter")
+        if s.hands == 1 or s.off_hand:
+            col.loss("unsupported-field", "$.shooter.hands", "7th edition has no one-handed or off-hand modifier",
+                     "coc7.resolution")
+        if shot.called_location is not None:
+            col.loss("unsupported-field", "$.called_location", "7th edition has no called shots", "coc7.resolution")
+        for f, rule, speed, ladder in (("shooter.speed", "coc7.shooter-running", s.speed, "shooter-speed"),
+                                       ("target.speed", "coc7.fast-target", t.speed, "target-speed")):
+            if float(speed) and lad[ladder].native(float(speed)) == 0:
+                col.loss("rounded", f"$.{f}", f"{float(speed):g} m/s is below the 7e threshold; no modifier", rule)
+        barrier = t.cover.barrier
+        out = Coc7Shot(
+            name=shot.name, shooter=s.name, weapon=weapon_name, distance=shot.distance, skill_value=step.native,
+            skill=skill if known is None else None, catalog=w.catalog if by_id else None,
+            damage=self.damage_of(w) if known is None else None,
+            muzzle_energy=w.muzzle_energy if known is None else None, DEX=dex, sights=sights, light=light.label,  # type: ignore[arg-type]
+            light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],  # type: ignore[misc]
+            aiming=lad["aim"].native(float(s.aim_time)) >= 1, braced=s.braced, shooter_prone=s.posture == "prone",
+            shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1, rounds=shot.burst, target=t.name,
+            target_posture=t.posture, target_full_speed=lad["target-speed"].native(float(t.speed)) >= 1,
+            target_cover=cover.label,  # type: ignore[arg-type]
+            cover=Coc7Barrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
+            target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(t.armor)],
+        )
+        return col.result(out)
+
+
+__all__ = ["Coc7Sheet", "LIGHT_AIDS", "MELEE_LINES", "NOT_SEVENTH"]
