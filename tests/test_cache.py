@@ -95,6 +95,7 @@ def test_pool_and_barrier_outcomes_read_back_are_identical(cache_home, monkeypat
     from xsys.conversions import api
     from xsys.core.model import Barrier, Cover, standard_shot
     from xsys.core.units import Length
+    from xsys.plugins.nwod import rules as nwod_rules  # the game: where the outcome tables are computed
     from xsys.plugins.nwod import system as nw
 
     door = api.load(ROOT / "fixtures" / "nwod" / "scenarios" / "door.yaml")
@@ -110,8 +111,8 @@ def test_pool_and_barrier_outcomes_read_back_are_identical(cache_home, monkeypat
     assert [nw.NwodSystem().check(s) for s in shots] == computed  # computed again, and written
     cache.save_all()
     cache.forget()
-    monkeypatch.setattr(nw, "_pool_outcomes", _refuse)
-    monkeypatch.setattr(nw, "_barrier_outcomes", _refuse)
+    monkeypatch.setattr(nwod_rules, "_pool_outcomes", _refuse)
+    monkeypatch.setattr(nwod_rules, "_barrier_outcomes", _refuse)
     system = nw.NwodSystem()
     assert [system.check(s) for s in shots] == computed  # read back
 

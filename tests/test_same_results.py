@@ -184,7 +184,7 @@ def test_canonical_form_is_the_reference_one(path):
 # ---- exact arithmetic and units --------------------------------------------------------
 
 def barrier_damage_reference(first, durability, armor, again=10, tail=None):
-    from xsys.plugins.nwod import system as nw
+    from xsys.plugins.nwod import rules as nw
 
     tail = nw.TAIL if tail is None else tail
     out: dict[int, F] = {}

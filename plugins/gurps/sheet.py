@@ -1,0 +1,877 @@
+"""The GURPS character sheet and shot as xsys's neutral model, and back: attributes and skills
+(equated), Will, Perception, Hit Points and their traits, weapons (damage, SS, Acc, ranges, RoF,
+Shots from the weapon table), armor (PD and DR by location), close-combat lines, and what only GURPS
+states, carried. :class:`GurpsSheet` adds these conversions to the game (rules.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable, Mapping, Sequence
+
+import msgspec
+
+from xsys.core import carried
+from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.errors import InputError
+from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.model import (Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
+                             generic_weapon, melee_class_of)
+from xsys.core.trace import Collector, Result
+from xsys.core.units import Duration, Energy
+from xsys.core.vocab import SHORT_ARMS
+
+from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon, NATIVE_ONLY
+from .rules import (ATTRIBUTES, CLASS_SKILL, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
+                    LOCATION_TO_NEUTRAL, MELEE_LINES, MINDS, NV_AIDS, NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
+                    STEP_SPEED, _basis, armor_covers, behind_see_through, dice_code, dice_text, exact, melee_damage,
+                    passive_defense)
+
+
+def _shots(weapon: Weapon) -> tuple[int, bool]:
+    """The Shots a GURPS line writes: the capacity the source states, else its catalog weapon's,
+    else the usual one of its class (core.model.USUAL_CAPACITY, assumed: a revolver 6, never 0);
+    and whether it is that usual one."""
+    if weapon.capacity:
+        return int(weapon.capacity), False
+    entry = _basis(weapon).entry
+    if entry is not None and entry.capacity:
+        return int(entry.capacity), False
+    return capacity_of(weapon)
+
+
+MAX_AIM_TURNS = 100  # GurpsShot.aim_turns' upper bound
+TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (core unit gurps_turn)
+DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
+
+# gurps.melee (assumed, the Basic Set's weapon tables; the seed names reach C, 1, 2 and 3 but
+# lists no weapon): the reach of each class's weapon. A fist reaches only the hex one stands in
+# and the next (C); a knife C or 1; a club, sword, axe, spear or improvised weapon held in one
+# hand 1.
+MELEE_REACH = {"unarmed": "C", "knife": "C,1", "club": "1", "sword": "1", "axe": "1", "spear": "1",
+               "improvised": "1"}
+# the skill a melee line that names none is wielded with, by the class its name says
+_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
+                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
+
+
+def melee_parry(skill: str, level: int) -> int:
+    """gurps.melee (assumed; 3e, not in the seed): the parry a close-combat skill gives, half the
+    skill rounded down; Brawling's bare-handed parry two thirds of it (as gurps.dodge reads the
+    median adult's, MEDIAN_PARRY); a knife, a poor parrying weapon, one less than half."""
+    if skill in ("Brawling", "Karate", "Boxing"):
+        return (2 * level) // 3
+    return level // 2 - (1 if skill == "Knife" else 0)
+
+
+def _melee_dicts(lines: Any) -> dict[str, Any]:
+    """Carried close-combat lines as melee-table lines: a line carried before melee had a table of
+    its own is a weapon line (Acc, RoF, Shots ...): its melee fields are kept, the rest dropped."""
+    if not isinstance(lines, dict):
+        return {}
+    keep = ("name", "skill", "damage", "dice", "type", "reach", "parry")
+    return {k: {f: v for f, v in line.items() if f in keep} if isinstance(line, dict) else line
+            for k, line in lines.items()}
+
+
+CARRIED = ("Will", "Per", "Dodge", "HP")
+# Close combat (core.melee): the skills, the median adult's defences (gurps.dodge:
+# Dodge = Move = (HT + DX) / 4 = 5; a bare-handed parry 2/3 of an untrained DX 10, rounded
+# down, assumed) and 3e thrust/swing damage by ST (Basic Set table, not in the seed; assumed),
+# as dice codes (4 x dice + adds).
+# gurps.melee: the weapon a close-combat skill wields when no line says (Axe/Mace names two:
+# the club, a modern NPC's baton, cosh or cargo hook, is taken; assumed)
+SKILL_MELEE_CLASS = {"Axe/Mace": "club", "Staff": "club"}
+
+
+def _melee_class(w: GurpsWeapon | GurpsMelee) -> str:
+    """A close-combat weapon's class by its name, else its skill; Axe/Mace by its damage type."""
+    cls = melee_class_of(w.name, w.skill or "")
+    if cls in ("axe", "club") and "axe/mace" in (w.skill or "").lower() and melee_class_of(w.name) == "improvised":
+        return "axe" if w.type == "cut" else "club"
+    return cls  # HP as the neutral toughness (HP / HT)
+
+
+def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None) -> dict[str, int]:
+    """gurps.derived (3e): HP = HT, Will = IQ, Per = IQ, Move = (HT + DX) / 4 rounded down,
+    Dodge = Move; `offsets` are a stat block's own differences (advantages)."""
+    o = offsets or {}
+    move = (HT + DX) // 4 + o.get("Move", 0)
+    return {"HP": HT + o.get("HP", 0), "Will": IQ + o.get("Will", 0), "Per": IQ + o.get("Per", 0),
+            "Move": move, "Dodge": move + o.get("Dodge", 0)}
+
+
+# Words of a ranged-weapon skill this plugin does not list ("Guns (Light Auto)", "Guns/TL7
+# (Sniper Rifle)"), first match wins (assumed, README): the class it fires.
+SKILL_WORDS = (("launcher", "rifle"), ("machine", "mg"), ("light auto", "smg"), ("smg", "smg"), ("submachine", "smg"),
+               ("shotgun", "shotgun"), ("carbine", "carbine"), ("rifle", "rifle"), ("musket", "rifle"),
+               ("revolver", "revolver"), ("pistol", "handgun"), ("handgun", "handgun"), ("grenade", "thrown"),
+               ("throw", "thrown"))
+
+
+def class_of_skill(skill: str, acc: int = 0) -> str | None:
+    """The weapon class a Guns or Throwing skill not in SKILL_CLASS fires (None: not a
+    ranged weapon): the class its words name, else a pistol's Accuracy (up to 3) a handgun
+    and any other a rifle (gurps.weapon-stats, assumed)."""
+    low = skill.lower()
+    if "gun" not in low and "throw" not in low and "grenade" not in low:
+        return None
+    for word, cls in SKILL_WORDS:
+        if word in low:
+            return cls
+    return "handgun" if acc <= 3 else "rifle"
+
+
+EXPOSURE_KEY = {v: k for k, v in EXPOSURE_MOD.items()}
+LOSSY_LOCATIONS = {"eye_helmet_gap", "arm_far", "hand_far", "leg_far", "kidneys", "disarm"}
+ARMOR_LOCATIONS = {"head": "head", "skull": "head", "face": "face", "eye": "face", "neck": "neck",
+                   "throat": "neck", "torso": "torso", "vitals": "vitals", "groin": "groin",
+                   "arm": "arms", "arms": "arms", "hand": "hands", "hands": "hands", "leg": "legs",
+                   "legs": "legs", "foot": "feet", "feet": "feet"}
+
+# gurps.derived: a Strong Will / Weak Will entry of a stat block and its level ("Strong Will +2",
+# "Weak Will -1", "Strong Will 3"; no number: 1)
+WILL_TRAIT = re.compile(r"^(strong|weak) will(?:\s*([+-]?\d+))?$", re.IGNORECASE)
+HP_TRAIT = re.compile(r"^(extra|reduced) hit points(?:\s*([+-]?\d+))?$", re.IGNORECASE)
+DODGE_TRAIT = re.compile(r"^(combat reflexes|enhanced dodge)(?:\s*([+-]?\d+))?$", re.IGNORECASE)
+
+
+def _plus_minus(plus: str, minus: str) -> Callable[[int], tuple[list[str], list[str]]]:
+    """The trait of a derived value `diff` levels off its rule: "plus +N" an advantage, "minus -N"
+    a disadvantage, nothing at 0."""
+    return lambda diff: ([f"{plus} +{diff}"], []) if diff > 0 else ([], [f"{minus} {diff}"]) if diff < 0 else ([], [])
+
+
+def _signed_level(pattern: re.Pattern[str], minus: str) -> Callable[[str], int | None]:
+    """The levels a trait entry matching `pattern` (group 1 its word, group 2 its level) adds:
+    negative where the word is `minus` ("Weak Will -2"); None for another entry."""
+    def level_of(entry: str) -> int | None:
+        m = pattern.match(entry.strip())
+        if not m:
+            return None
+        n = int(m.group(2) or 1)
+        return -abs(n) if m.group(1).lower() == minus else abs(n)
+    return level_of
+
+
+def _offset_traits(said: str, diff: int, traits: Callable[[int], tuple[list[str], list[str]]],
+                   level_of: Callable[[str], int | None], names: str, advantages: list[str],
+                   disadvantages: list[str], col: Collector, verbatim: bool,
+                   path: str | None = None) -> tuple[list[str], list[str]]:
+    """The advantages and disadvantages that account for a derived value `diff` levels off the
+    3e rule (`said` says which): entries `level_of` reads (the traits of this kind) are replaced
+    by ``traits(diff)``, in an ``assumed`` loss; a sheet whose entries already add up to `diff`
+    is left as it is. `verbatim`: the lists are a GURPS stat block's own, carried back
+    (xsys.core.carried), and stay as they were; what they do not account for is said. `path`:
+    where the loss is (the neutral value the trait stands for), else the trait lists."""
+    found = [(lst, i) for lst in (advantages, disadvantages) for i, e in enumerate(lst) if level_of(e) is not None]
+    if sum(level_of(lst[i]) or 0 for lst, i in found) == diff:
+        return advantages, disadvantages  # already says it
+    stale = [lst[i] for lst, i in found]
+    if verbatim:
+        col.loss("assumed", path or "$.advantages", f"{said}, but the carried GURPS traits say "
+                 f"{', '.join(stale) if stale else 'neither'}; they are written as carried", "gurps.derived")
+        return advantages, disadvantages
+    add, drop = traits(diff)
+    adv = [e for e in advantages if level_of(e) is None] + add
+    dis = [e for e in disadvantages if level_of(e) is None] + drop
+    want = ", ".join(add + drop)
+    what = f"the sheet says {want}" if want else f"the sheet has no {names}"
+    col.loss("assumed", path or ("$.disadvantages" if drop and not add else "$.advantages"),
+             f"{said}, so {what}" + (f" (in place of {', '.join(stale)})" if stale else ""), "gurps.derived")
+    return adv, dis
+
+
+POP_UP_EXPOSURE = 0.5  # a shooter popping out of cover shows about half of himself (assumed)
+
+
+class GurpsSheet(GurpsRules):
+    """The conversions of :class:`Gurps`'s documents to and from the neutral model."""
+
+    def sheet_derived(self, npc: Any) -> dict[str, tuple[Any, str]]:
+        """HP, Will, Per, Move and Dodge by gurps.derived where the block leaves them out (a
+        fan-site 3e block often prints attributes only): a GURPS sheet always shows them. The
+        traits that change them (the 3e names the writer itself uses: Extra Hit Points, Strong
+        or Weak Will, Alertness, Combat Reflexes, Enhanced Dodge) are counted."""
+        if not all(isinstance(getattr(npc, a, None), int) for a in ("ST", "DX", "IQ", "HT")):
+            return {}
+        offsets: dict[str, int] = {}
+        for trait in [*getattr(npc, "advantages", []), *getattr(npc, "disadvantages", [])]:
+            m = re.fullmatch(r"\s*(Extra Hit Points|Hit Points|Strong Will|Weak Will|Alertness|Enhanced Dodge)"
+                             r"\s*([+-]?\d+)\s*", str(trait))
+            if m:
+                field = {"Extra Hit Points": "HP", "Hit Points": "HP", "Strong Will": "Will", "Weak Will": "Will",
+                         "Alertness": "Per", "Enhanced Dodge": "Dodge"}[m.group(1)]
+                n = int(m.group(2))
+                n = -abs(n) if m.group(1) == "Weak Will" or (m.group(1) == "Hit Points" and n < 0) else abs(n)
+                offsets[field] = offsets.get(field, 0) + n
+            elif str(trait).strip().lower() == "combat reflexes":
+                offsets["Dodge"] = offsets.get("Dodge", 0) + 1
+        values = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
+        return {k: (v, "gurps.derived") for k, v in values.items() if getattr(npc, k, None) is None}
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        return {"melee": {
+            "damage": "thr or sw: the thrust or swing damage of the wielder's ST, plus the weapon's add (gurps.melee)",
+            "dice": "what that damage rolls at this wielder's ST (gurps.melee)",
+            "reach": "hexes the weapon reaches: C only the wielder's own hex, 1 the next (gurps.melee)",
+            "parry": "the parry the wielder's skill gives: half the skill, Brawling two thirds, a knife one less, "
+                     "+1 with Combat Reflexes (gurps.melee, assumed)"},
+            "armor": {
+                "DR_at": "a lower DR on those locations (a full kit's helmet, its limb shells); DR everywhere else it "
+                         "covers (gurps.armor)"},
+            "weapons": {
+                "1/2D": "metres (the Japanese Basic Set's unit) from which the damage is halved (gurps.weapon-stats, "
+                        "assumed magnitudes; not part of the hit chances)",
+                "Max": "metres: the farthest the weapon reaches (gurps.weapon-stats, assumed magnitudes)"}}
+
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        # gurps.derived (3e): HP = HT, Will = Per = IQ, Move = (HT + DX) / 4, Dodge = Move
+        return {"HP": (("HT",), "gurps.derived"), "Will": (("IQ",), "gurps.derived"),
+                "Per": (("IQ",), "gurps.derived"), "Move": (("HT", "DX"), "gurps.derived"),
+                "Dodge": (("HT", "DX"), "gurps.derived")}
+
+    # ---- stat blocks -------------------------------------------------------------------
+    def npc_to_neutral(self, npc: GurpsNpc) -> Result[Combatant]:
+        col = Collector(self.key)
+        chars = self.characteristics_to_neutral({k: getattr(npc, k) for k in ATTRIBUTES}, col, "$")
+        blob: dict[str, Any] = {}
+        base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
+        offsets: dict[str, int] = {}
+        omitted: list[str] = []
+        toughness: float | None = None
+        for f in DERIVED:
+            v = getattr(npc, f)
+            if v is None:
+                omitted.append(f)
+                continue
+            expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
+            if f == "HP":
+                toughness = self.toughness_of(v, expect, col)
+            if v != expect and f not in CARRIED:  # carried as the neutral dodge, will, perception, toughness
+                offsets[f] = v - expect
+                col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
+                         f"{v - expect:+d} is kept for GURPS", "gurps.derived")
+        if offsets:
+            blob["derived_offsets"] = offsets
+        if omitted:
+            blob["omitted"] = omitted
+        known = {k: v for k, v in npc.skills.items() if k in SKILLS}
+        other = {k: v for k, v in npc.skills.items() if k not in SKILLS}
+        derived_now = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
+        chars.update(self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived_now[f]
+                                             for f in MINDS}, col))
+        skills = self.skills_to_neutral(known, col, "$.skills", context={"ST": npc.ST})  # ST: close combat
+        if melee_skills_of(self, known):
+            blob["melee_skills"] = melee_skills_of(self, known)  # their names, for the way back
+        dodge = npc.Dodge if npc.Dodge is not None else derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)["Dodge"]
+        skills["dodge"] = self.competence("Dodge", dodge)
+        if col.tracing:
+            col.step("$.Dodge", f"Dodge {dodge}", f"dodge competence {skills['dodge']:.3f}", rules=["gurps.dodge"],
+                     source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
+        back = self.level_for("Dodge", skills["dodge"])
+        if back != dodge or dodge < derived_now["Move"]:  # below Move: kept as written (gurps.derived)
+            blob["dodge"] = dodge
+        if npc.Will is not None and npc.Will != npc.IQ:
+            blob["will"] = npc.Will  # a GURPS sheet's own Will: no Strong / Weak Will is written for it
+        if back != dodge:
+            col.loss("rounded", "$.Dodge", f"Dodge {dodge} has the same dodge competence as Dodge {back}; the exact "
+                     "value is kept for GURPS", "gurps.dodge")
+        exact = {}
+        for k, v in known.items():
+            back = self.level_for(k, self.competence(k, v, {"ST": npc.ST}), {"ST": npc.ST})
+            if back != v:
+                exact[k] = v
+                col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same competence as {k}-{back}; "
+                         "the exact level is kept for GURPS", self.skill_ladder(k).steps[0].rule)
+        mine = {"ST": npc.ST, "DX": npc.DX, "IQ": npc.IQ, "HT": npc.HT,
+                "Per": npc.Per if npc.Per is not None else derived_now["Per"]}
+        for k, v in known.items():  # under his own default (Bad Sight's Vision): stated, so it comes back
+            floor = self.skill_floor(k, mine)
+            if floor is not None and v < floor[0]:
+                exact[k] = v
+        if exact:
+            blob["skill_levels"] = exact
+        # what only GURPS states: carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {}
+        if other:
+            own["skills"] = other
+            for k in other:
+                col.carried(f"$.skills.{k}", f"skill {k!r}")
+        for f in ("advantages", "disadvantages"):
+            if getattr(npc, f):
+                own[f] = list(getattr(npc, f))
+                col.carried(f"$.{f}", f)
+        weapons: list[Weapon] = []
+        melee: list[MeleeWeapon] = []
+
+        def close_combat(line: GurpsMelee, where: str) -> None:
+            """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
+            cls = _melee_class(line)
+            melee.append(MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
+            if col.tracing:
+                col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})", f"melee {cls}",
+                         rules=["gurps.melee"], source="assumed")
+
+        for i, w in enumerate(npc.weapons):
+            nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]")
+            if nw is None:  # a melee weapon among the weapons (a text block writes them there)
+                close_combat(GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)],
+                                        damage=w.damage, type=w.type), f"$.weapons[{i}]")
+            else:
+                weapons.append(nw)
+                blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
+        for i, m in enumerate(npc.melee):
+            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as a {_melee_class(m)}; its "
+                     f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
+            close_combat(m, f"$.melee[{i}]")
+        armor: list[Armor] = []
+        for i, a in enumerate(npc.armor):
+            armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
+            blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
+        return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
+                                    melee=melee, melee_kind=melee_kind(self, known, SKILL_MELEE_CLASS),
+                                    armor=armor, toughness=toughness, notes=npc.notes,
+                                    native={self.key: blob} if blob else {},
+                                    carried={self.key: own} if own else {}))
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[GurpsNpc]:
+        col = Collector(self.key)
+        blob = combatant.native.get(self.key, {})
+        # read from a GURPS stat block: its own Dodge and Will are written as they were
+        # (npc_to_neutral keeps a Dodge below Move and a Will beside IQ in the blob)
+        from_sheet = bool(blob)
+        own = carried.take(combatant.carried.get(self.key), GurpsCarried, col, f"$.carried.{self.key}", self.key)
+        attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
+        for f, neutral in MINDS.items():
+            p = combatant.characteristics.get(neutral)
+            if p is not None:
+                step = self.characteristics()["IQ"].ladder.step_for(p)
+                derived[f] = int(step.native)
+                if col.tracing:
+                    col.step(f"$.{f}", None, f"{neutral} percentile {p:.3f}", f"{f} {derived[f]}",
+                             rules=["gurps.derived", step.rule], source=step.source,
+                             note=f"{f} on IQ's population ladder")
+        dodge = combatant.skills.get("dodge")
+        if dodge is not None:
+            level = self.level_for("Dodge", dodge)
+            kept = blob.get("dodge")
+            if kept is not None and self.level_for("Dodge", self.competence("Dodge", kept)) == level:
+                level = kept
+            if col.tracing:
+                col.step("$.Dodge", None, f"dodge competence {dodge:.3f}", f"Dodge {level}", rules=["gurps.dodge"],
+                         source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
+            if level < derived["Move"] and not from_sheet:
+                # gurps.derived (3e): Dodge = Move, and only a better dodge (Combat Reflexes) is
+                # written above it; a source's untrained or poor dodge that equates below Move is
+                # written as the rule's value (a GURPS stat block's own lower Dodge is kept)
+                col.loss("clamped", "$.Dodge", f"the source's dodge (competence {dodge:.3f}) equates to Dodge "
+                         f"{level}, below Move {derived['Move']}; 3e derives Dodge = Move, so Dodge "
+                         f"{derived['Move']} is written (read back, a better dodge than the source's)",
+                         "gurps.derived")
+                level = derived["Move"]
+            derived["Dodge"] = level
+        t = combatant.toughness
+        if t is not None and "HP" not in blob.get("derived_offsets", {}):
+            derived["HP"] = self.health_of(attrs["HT"], t, col)
+        for f in blob.get("omitted", []):
+            derived.pop(f, None)
+        if col.tracing:
+            col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
+        st_ctx = {"ST": attrs["ST"]}  # close combat is equated at the NPC's own ST
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=st_ctx)
+        for k, lv in blob.get("skill_levels", {}).items():
+            if k in skills:
+                chance = max(combatant.skills.get(n, -1.0) for n in SKILLS[k])
+                if abs(self.competence(k, lv, st_ctx) - chance) < 1e-9:
+                    skills[k] = lv
+        # no skill below what he rolls untrained, from his own attributes and Per (gurps.defaults)
+        skills = self.levels_floored(skills, combatant.skills, col, "$.skills",
+                                     {**attrs, "Per": derived.get("Per", attrs["IQ"])}, blob.get("skill_levels"))
+        skills.update(blob.get("skills", {}))
+        skills.update(own.get("skills", {}))
+        weapons: list[GurpsWeapon] = []
+        for i, w in enumerate(combatant.weapons):
+            kept = blob.get("weapons", {}).get(w.name)
+            if kept is not None:
+                line = msgspec.convert(kept, GurpsWeapon)
+                shots, usual = _shots(w)
+                if not line.Shots and shots and not usual:  # a line that stated none: its catalog weapon's
+                    line = msgspec.structs.replace(line, Shots=shots)
+                weapons.append(line)
+            else:
+                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
+        weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
+        written: list[GurpsMelee] = []  # lines written from a weapon's class (not a GURPS sheet's own)
+
+        def of_class(m: MeleeWeapon) -> GurpsMelee:
+            line = self._melee_line(m, attrs["ST"])
+            written.append(line)
+            return line
+
+        melee = carried.melee_lines(combatant, _melee_dicts(own.get("melee", {})), GurpsMelee, "gurps", "gurps.melee",
+                                    col, of_class, lambda m: f"{m.skill}, {m.damage} {m.type} ({m.dice}) at "
+                                                             f"ST {attrs['ST']}, reach {m.reach}")
+        # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
+        # not for every melee skill at once (core.melee.melee_skills_written)
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
+        skills = melee_skills_written(self, skills, [w.skill or "" for w in weapons] + [m.skill for m in melee],
+                                      blob.get("melee_skills"), kind)
+        # a line written from its class whose skill the source states none for: at its default
+        skills = line_skills_untrained(self, skills, written, attrs, col)
+        # the parry the wielder's own skill gives, on the lines written from a class (gurps.melee)
+        melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
+                 if any(m is w for w in written) and m.skill in skills else m for m in melee]
+        armor: list[GurpsArmor] = []
+        for i, a in enumerate(combatant.armor):
+            kept = blob.get("armor", {}).get(a.name)
+            armor.append(msgspec.convert(kept, GurpsArmor) if kept is not None
+                         else self._armor_from_neutral(a, col, f"$.armor[{i}]"))
+        advantages, disadvantages = list(own.get("advantages", [])), list(own.get("disadvantages", []))
+        if "Will" in derived and not from_sheet:
+            advantages, disadvantages = self._will_traits(derived["Will"], attrs["IQ"], advantages, disadvantages, col,
+                                                          verbatim=bool(own))
+        if not from_sheet:
+            advantages, disadvantages = self._body_traits(derived, attrs["HT"], advantages, disadvantages, col,
+                                                          verbatim=bool(own))
+        if "Combat Reflexes" in advantages:  # 3e: +1 to every active defense, a parry as the dodge
+            melee = [msgspec.structs.replace(m, parry=m.parry + 1) if m.name in {w.name for w in written}
+                     and m.parry is not None else m for m in melee]
+        npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
+                       advantages=advantages, disadvantages=disadvantages,
+                       weapons=weapons, melee=melee, armor=armor, notes=combatant.notes)
+        return col.result(npc)
+
+    @staticmethod
+    def _will_traits(will: int, iq: int, advantages: list[str], disadvantages: list[str], col: Collector,
+                     verbatim: bool = False) -> tuple[list[str], list[str]]:
+        """gurps.derived (3e): Will rolls are made against IQ, plus Strong Will or minus Weak Will
+        levels; a written Will that differs from IQ names the trait that makes it so (Will 13 on
+        IQ 6: Strong Will +7), replacing a Strong / Weak Will entry of another level. No cap: the
+        text gives none (assumed, README). `verbatim`: the lists are a GURPS stat block's own,
+        carried back through another system (xsys.core.carried), and stay as they were; a Will
+        they do not account for is said in a loss."""
+        return _offset_traits(f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
+                              "(or minus Weak Will) levels", will - iq, _plus_minus("Strong Will", "Weak Will"),
+                              _signed_level(WILL_TRAIT, "weak"), "Strong or Weak Will",
+                              advantages, disadvantages, col, verbatim)
+
+    @staticmethod
+    def _body_traits(derived: Mapping[str, int], ht: int, advantages: list[str], disadvantages: list[str],
+                     col: Collector, verbatim: bool = False) -> tuple[list[str], list[str]]:
+        """gurps.derived (3e): HP = HT and Dodge = Move; a written HP or Dodge that differs (the
+        source's toughness gave more hit points, its dodge a better one than Move) names the
+        trait a GURPS sheet would show for it (assumed, README): Extra Hit Points +N or Reduced
+        Hit Points -N; Combat Reflexes for Dodge Move + 1, and Enhanced Dodge for more."""
+        def dodge_traits(diff: int) -> tuple[list[str], list[str]]:
+            return (["Combat Reflexes"] + ([f"Enhanced Dodge +{diff - 1}"] if diff > 1 else []), []) if diff > 0 \
+                else ([], [])
+
+        def dodge_level(entry: str) -> int | None:
+            m = DODGE_TRAIT.match(entry.strip())
+            if not m:
+                return None
+            return 1 if m.group(1).lower().startswith("combat") else int(m.group(2) or 1)
+
+        if "HP" in derived:
+            advantages, disadvantages = _offset_traits(
+                f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT", derived["HP"] - ht,
+                _plus_minus("Extra Hit Points", "Reduced Hit Points"), _signed_level(HP_TRAIT, "reduced"),
+                "Extra or Reduced Hit Points", advantages, disadvantages, col, verbatim, "$.toughness")
+        if "Dodge" in derived and "Move" in derived and derived["Dodge"] >= derived["Move"]:
+            advantages, disadvantages = _offset_traits(
+                f"Dodge {derived['Dodge']} beside Move {derived['Move']}: 3e gives Dodge = Move, +1 with Combat "
+                "Reflexes", derived["Dodge"] - derived["Move"], dodge_traits, dodge_level,
+                "Combat Reflexes or Enhanced Dodge", advantages, disadvantages, col, verbatim, "$.skills.dodge")
+        return advantages, disadvantages
+
+    def _melee_line(self, m: MeleeWeapon, st: int = 10) -> GurpsMelee:
+        """gurps.melee (assumed): the melee-table line of a close-combat weapon known only by its
+        class: thrust or swing plus the class's add ("sw+1"), what that rolls at the wielder's
+        ST (a brute's punch is not an average man's), its type and reach."""
+        skill, base, add, dtype = MELEE_LINES[m.melee_class]
+        return GurpsMelee(name=m.name, skill=skill, damage=f"{base}{add:+d}" if add else base,
+                          dice=melee_damage(m.melee_class, st), type=dtype, reach=MELEE_REACH[m.melee_class])
+
+    def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
+        """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
+        read on IQ's population ladder as the neutral will and perception (a stat block's
+        Will 14 beside IQ 12, Strong Will, is a strong will elsewhere too)."""
+        lad = self.characteristics()["IQ"].ladder
+        out: dict[str, float] = {}
+        for f, value in values.items():
+            if not lad.has_native(value):
+                near = lad.nearest_native(value)
+                col.loss("clamped", f"$.{f}", f"{f} {value} lies outside IQ's population table; read as {near}",
+                         "gurps.population")
+                value = near
+            step = lad.step_of(value)
+            out[MINDS[f]] = step.rep
+            if col.tracing:
+                col.step(f"$.{f}", f"{f} {value}", f"{MINDS[f]} percentile {step.rep:.3f}",
+                         rules=["gurps.derived", step.rule], source=step.source, note=f"{f} on IQ's population ladder")
+        return out
+
+    def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str) -> Weapon | None:
+        """A weapon line as what it is (core.catalog.Catalog.identify_weapon, one answer for every
+        system): its catalog weapon (its ``catalog`` id, else what its name says, when its skill
+        fires that kind of gun), with the line's own Shots where it states them; else a weapon of
+        the class its skill fires (the kind of it the name says: a revolver), else of the class
+        its name says, else (no skill, a name that says nothing) read by its Accuracy and said in
+        a warning: never a silent pistol. A close-combat line is None (it crosses as melee)."""
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry, word_class = (cat.weapons.get(w.catalog), None) if w.catalog else cat.identify_weapon(w.name)
+        if entry is not None and w.skill and CLASS_SKILL[entry.weapon_class] != w.skill and \
+                (SKILL_CLASS.get(w.skill) or class_of_skill(w.skill, w.Acc)) != entry.weapon_class:
+            entry = None  # 'Glock 17' fired with Guns (Rifle) or Knife is not the catalog Glock
+        if entry is not None:
+            nw = msgspec.structs.replace(strip_entry(entry), name=w.name)
+            if col.tracing:
+                col.step(path, w.name, f"catalog {entry.id}", rules=["gurps.weapon-stats"], source="assumed")
+            if w.Shots and w.Shots != entry.capacity:
+                col.loss("assumed", f"{path}.Shots", f"{w.name}: the line states Shots {w.Shots}; catalog "
+                         f"weapon {entry.id} holds {entry.capacity}: the stated {w.Shots} is kept", "gurps.weapon-stats")
+                nw = msgspec.structs.replace(nw, capacity=w.Shots)
+            self._damage_line_loss(w, nw, col, path)
+            return nw  # type: ignore[return-value]
+        if not w.skill:  # a melee word makes a close-combat weapon, unless the name says gun ("spear gun")
+            close = melee_class_of(w.name) != "improvised" and "gun" not in w.name.lower()
+            cls = word_class or ("" if close else None)
+            if cls == "":
+                col.loss("kept-verbatim", path, f"{w.name} (no skill; its name says a {melee_class_of(w.name)}) is a "
+                         f"close-combat weapon: it crosses as one; its GURPS line is kept "
+                         f"(carried.gurps.melee.{w.name})", "gurps.melee")
+                return None
+            if cls is None:
+                cls = "handgun" if w.Acc <= 3 else "rifle"
+                col.loss("unsupported-field", f"{path}.skill", f"{w.name!r} states no skill and its name says no weapon "
+                         f"or class; read as a {cls} by its Acc {w.Acc} (up to 3 a pistol's): say its skill "
+                         f"({', '.join(SKILL_CLASS)})", "gurps.weapon-stats")
+        else:
+            cls = SKILL_CLASS.get(w.skill)
+        if cls is None:
+            cls = class_of_skill(w.skill, w.Acc)
+            if cls is None:
+                col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is a close-combat weapon: it crosses as a "
+                         f"{_melee_class(w)}; its GURPS line is kept (carried.gurps.melee.{w.name})",
+                         "gurps.melee")
+                return None
+            # never a silent handgun: a Guns specialisation this plugin does not
+            # list is read by its words, else by its Accuracy, and said so
+            col.loss("unsupported-field", f"{path}.skill", f"{w.skill!r} is not one of "
+                     + ", ".join(SKILL_CLASS) + f"; {w.name!r} is read as a {cls}", "gurps.weapon-stats")
+        cls = cat.weapon_class_named(w.name, cls)  # a 'Revolver' fired with Guns (Pistol) is a revolver
+        code = dice_code(w.damage)
+        lad = self._lad["damage"]
+        if not lad.has_native(code):
+            near = lad.nearest_native(code)
+            col.loss("rounded", f"{path}.damage", f"{w.damage} read as {dice_text(near)}", "gurps.damage")
+            code = near
+        energy = lad.neutral(code)
+        col.loss("assumed", f"{path}.damage", f"{w.name}: no catalog match; {w.damage} -> muzzle energy "
+                 f"{energy:g} J", "gurps.damage")
+        modes = ["semi", "auto"] if "*" in w.RoF else ["semi"]
+        nw = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                    fire_modes=modes, capacity=w.Shots,  # type: ignore[arg-type]
+                    sights="none" if cls == "thrown" else "iron")
+        self._damage_line_loss(w, nw, col, path)
+        say_grenade(col, path, nw)
+        return nw
+
+    def _damage_line_loss(self, w: GurpsWeapon, nw: Weapon, col: Collector, path: str) -> None:
+        """One weapon, one damage line (gurps.damage): a line whose own damage is not the line of
+        the weapon it is (its catalog weapon's, or the cartridge its name states) is said, since a
+        sheet written again from the neutral weapon does the weapon's line."""
+        basis = _basis(nw)
+        if basis.kind == "class":
+            return
+        line = self.damage_code(nw)
+        if line == dice_code(w.damage):
+            return
+        if basis.kind == "catalog":
+            what = f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+        else:
+            what = f"its name states {basis.cartridge}"
+        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage line is {dice_text(line)}; the line's "
+                 f"own {w.damage} is not that {'weapon' if basis.kind == 'catalog' else 'cartridge'}'s, and a sheet "
+                 f"written again from the neutral weapon does {dice_text(line)} (one "
+                 f"{'weapon' if basis.kind == 'catalog' else 'cartridge'}, one damage line)", "gurps.damage")
+
+    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
+        s = self.weapon_stats(w)
+        shots, usual = _shots(w)
+        reach = f", 1/2D {s.half_D} m, Max {s.Max:,} m ({s.reach_origin})" \
+            if s.half_D is not None and s.Max is not None else ""
+        col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
+                 f"ST {s.ST}{reach}) from {s.origin}" + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source "
+                                                          "states its capacity" if usual else ""), "gurps.weapon-stats")
+        return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
+                           Shots=shots, ST=s.ST, catalog=w.catalog, half_D=s.half_D, Max=s.Max)
+
+    def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
+        from xsys.core.registry import catalog
+
+        entry = catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
+        lad = self._lad["dr"]
+        if entry is not None:
+            # the catalog item, with what the sheet states of it: its PD (the neutral deflection,
+            # gurps.pd), where it sits and, where the sheet's DR is not the item's, its DR
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, deflection=a.PD)
+            if a.locations != self._armor_locations(out.covers):
+                out = msgspec.structs.replace(out, covers=list(a.locations))
+            out = self._dr_at_to_neutral(a, out, entry, col, path)
+            item_dr = int(lad.native(float(entry.stops)))
+            if a.DR != item_dr:
+                dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+                out = msgspec.structs.replace(out, stops=Energy(lad.neutral(dr)))
+                col.loss("assumed", f"{path}.DR", f"{a.name}: DR {a.DR} is not the DR of its catalog item {entry.id} "
+                         f"({float(entry.stops):g} J: DR {item_dr}); the sheet's DR {dr} is kept (it stops "
+                         f"{float(out.stops):g} J)", "gurps.armor")
+            return out  # type: ignore[return-value]
+        dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+        if dr != a.DR:
+            col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
+        plain = Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                      deflection=a.PD)
+        return self._dr_at_to_neutral(a, plain, None, col, path)
+
+    def _dr_at_to_neutral(self, a: GurpsArmor, out: Armor, entry: Any, col: Collector, path: str) -> Armor:
+        """A line's lower DR at some locations (``DR_at``) as what the armor stops there: its
+        catalog item's figures where they give that DR (a round trip is exact), else the DR's."""
+        if not a.DR_at and not (entry is not None and out.stops_at):
+            return out
+        lad = self._lad["dr"]
+        at: dict[str, Energy] = {}
+        for c in out.covers:
+            n = ARMOR_LOCATIONS.get(c)
+            dr = a.DR_at.get(n) if n is not None else None  # type: ignore[call-overload]
+            if dr is None:
+                continue
+            mine = out.stops_at.get(c) if entry is not None else None
+            if mine is not None and int(lad.native(float(mine))) == dr:
+                at[c] = mine
+            else:
+                dr = dr if lad.has_native(dr) else lad.nearest_native(dr)
+                at[c] = Energy(min(lad.neutral(dr), float(out.stops)))
+        if entry is not None and at != dict(out.stops_at):
+            col.loss("assumed", f"{path}.DR_at", f"{a.name}: the sheet's DR by location "
+                     f"({', '.join(f'{k} {v}' for k, v in a.DR_at.items()) or 'none'}) is not its catalog item's; "
+                     "the sheet's is kept", "gurps.armor")
+        return msgspec.structs.replace(out, stops_at=at)
+
+    @staticmethod
+    def _armor_locations(covers: Sequence[str]) -> list[str]:
+        """The GURPS locations of neutral `covers` (gurps.hit-location), in order, once each."""
+        out: list[str] = []
+        for c in covers:
+            n = ARMOR_LOCATIONS.get(c)
+            if n is not None and n not in out:
+                out.append(n)
+        return out
+
+    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
+        dr = int(self._lad["dr"].native(float(a.stops)))
+        locs: list[str] = []
+        covers, helmet = armor_covers(a)
+        if helmet:
+            col.loss("assumed", f"{path}.covers", f"{a.name}: a helmet on the torso alone (what a source that "
+                     "names no location leaves) is written as covering the head", "gurps.hit-location")
+        elif a.catalog is None and a.kind == "other" and covers == ["torso"]:
+            col.loss("assumed", f"{path}.covers", f"{a.name}: no catalog entry and no kind; it covers the torso, "
+                     "the neutral default when a source names no location", "gurps.hit-location")
+        for c in covers:
+            n = ARMOR_LOCATIONS.get(c)
+            if n is None:
+                col.loss("unsupported-field", f"{path}.covers", f"{c} is no GURPS armor location")
+            elif n not in locs:
+                locs.append(n)
+        pd, why = passive_defense(a)
+        if why is not None:
+            col.loss("assumed", f"{path}.PD", f"{a.name}: no passive defense stated; PD {pd} assumed ({why})",
+                     "gurps.pd")
+        if col.tracing:
+            col.step(path, a.name, f"stops {float(a.stops):g} J", f"DR {dr}", rules=["gurps.armor"], source="assumed")
+            col.step(f"{path}.PD", a.name, f"deflection {a.deflection}" if why is None else None, f"PD {pd}",
+                     rules=["gurps.pd"], source="assumed")
+        lower: dict[str, int] = {}  # a part that stops less (gurps.armor): its DR, the least of what maps there
+        for c, e in a.stops_at.items():
+            n = ARMOR_LOCATIONS.get(c)
+            part = int(self._lad["dr"].native(float(e)))
+            if n is not None and n in locs and part != dr:
+                lower[n] = min(part, lower.get(n, part))
+        if lower and col.tracing:
+            col.step(f"{path}.DR_at", a.name, ", ".join(f"{c} {float(e):g} J" for c, e in a.stops_at.items()),
+                     ", ".join(f"{n} DR {v}" for n, v in lower.items()), rules=["gurps.armor"], source="assumed")
+        return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], DR_at=lower,  # type: ignore[arg-type]
+                          catalog=a.catalog)
+
+    # ---- shots -------------------------------------------------------------------------
+    def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:
+        from xsys.core.registry import catalog
+
+        col = Collector(self.key)
+        if isinstance(n.weapon, str):
+            entry, word_class = catalog().identify_weapon(n.weapon)  # one answer for every system
+            if entry is not None:
+                weapon = strip_entry(entry)
+            elif word_class is not None:
+                weapon = msgspec.structs.replace(generic_weapon(word_class), name=n.weapon)
+                col.loss("assumed", "$.weapon", f"{n.weapon!r} is no catalog weapon; its name says a {word_class}: "
+                         f"the generic {word_class}'s muzzle energy and size", "gurps.damage")
+            else:
+                raise InputError("unknown weapon", path="$.weapon",
+                                 expected="a catalog weapon (see `xsys catalog weapon`), a weapon class (pistol, "
+                                          "revolver, smg, carbine, rifle, shotgun, machine gun) or a weapon line",
+                                 found=repr(n.weapon))
+            say_grenade(col, "$.weapon", weapon)
+        else:
+            weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon")
+            if weapon is None:
+                raise InputError("not a ranged weapon", path="$.weapon.skill",
+                                 expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
+            if weapon.catalog is None:
+                back = self._weapon_from_neutral(weapon, Collector(self.key), "$.weapon")
+                for f in ("Acc", "SS", "RoF", "ST", "half_D", "Max"):
+                    if getattr(n.weapon, f) is not None and getattr(back, f) != getattr(n.weapon, f):
+                        said = "1/2D" if f == "half_D" else f
+                        col.loss("unsupported-field", f"$.weapon.{said}", f"{said} {getattr(n.weapon, f)} has no "
+                                 f"neutral field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
+        cls_skill = CLASS_SKILL[weapon.weapon_class]
+        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else None) or cls_skill
+        if skill != cls_skill:
+            col.loss("merged", "$.skill", f"{skill} is read as {cls_skill}, the skill of a {weapon.weapon_class}")
+        chance = self.competence(cls_skill, n.level)
+        back = self.level_for(cls_skill, chance)
+        if back != n.level:
+            col.loss("rounded", "$.level", f"{cls_skill}-{n.level} has the same competence as "
+                     f"{cls_skill}-{back}", "gurps.ranged-attack")
+        col.step("$.level", f"{cls_skill}-{n.level}", f"competence {chance:.4f}", rules=["gurps.ranged-attack"],
+                 note="equated over the battery [core.equating]")
+        chars = {}
+        if n.shooter_ST is not None:
+            chars["strength"] = self._attr.neutral(n.shooter_ST)
+        armor = [self._armor_to_neutral_dr(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
+        location = None
+        if n.location is not None:
+            location = LOCATION_TO_NEUTRAL[n.location]
+            if n.location in LOSSY_LOCATIONS:
+                col.loss("merged", "$.location", f"{n.location} is read as {location}", f"gurps.hit-location.{n.location}")
+        # blind fire (gurps.ranged-modifiers.blind_fire) at a hidden target or in total darkness
+        # is the neutral "cannot be seen at all": nothing shows, or 0 lx with no aid.
+        blind_neutral = n.blind_fire and (n.exposure == "hidden" or n.light == -10)
+        for f, rule in NATIVE_ONLY.items():
+            v = getattr(n, f)
+            if f == "blind_fire" and blind_neutral:
+                continue
+            if v not in (0, False, ""):
+                col.loss("unsupported-field", f"$.{f}", f"{f} = {v!r} has no neutral equivalent "
+                         "(Gurps.check_native keeps it)", rule)
+        light = self._lad["light"].neutral(n.light)
+        exposure = self._lad["exposure"].neutral(EXPOSURE_MOD[n.exposure])
+        if blind_neutral and n.exposure == "hidden":
+            exposure = 0.0
+        # pop-up attack (gurps.ranged-modifiers.pop_up): the shooter fires from cover; half of
+        # him shows while he pops out (assumed).
+        shooter_cover = Cover(exposure=POP_UP_EXPOSURE) if n.pop_up else Cover()
+        shot = Shot(
+            name=n.name,
+            shooter=Shooter(name=n.shooter, skill=chance, characteristics=chars, posture=n.shooter_posture,
+                            speed=n.shooter_speed, off_hand=n.off_hand, braced=n.braced,
+                            aim_time=Duration(n.aim_turns * TURN_SECONDS), cover=shooter_cover),
+            weapon=weapon,
+            target=Target(name=n.target, posture=n.target_posture, speed=n.target_speed, height=n.target_height,
+                          cover=Cover(exposure=exposure, barrier=n.barrier), armor=armor),
+            distance=n.distance, elevation=n.elevation, light=Light(illuminance=light),  # type: ignore[arg-type]
+            called_location=location, underwater=n.underwater,  # type: ignore[arg-type]
+        )
+        return col.result(shot)
+
+    def _armor_to_neutral_dr(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
+        """Target armor of a shot goes by its DR alone, so that the shot round-trips."""
+        lad = self._lad["dr"]
+        dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
+        if dr != a.DR:
+            col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
+        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
+                     catalog=a.catalog, deflection=a.PD)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
+        from xsys.core.registry import catalog
+
+        col = Collector(self.key)
+        w = shot.weapon
+        weapon: str | GurpsWeapon
+        entry = catalog().weapons.get(w.catalog) if w.catalog else None
+        if entry is not None and w.name in (entry.name, entry.id):
+            weapon = w.catalog  # type: ignore[assignment]
+        else:  # a weapon line keeps its own name beside its catalog id
+            weapon = self._weapon_from_neutral(w, col, "$.weapon")
+        skill = CLASS_SKILL[w.weapon_class]
+        step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
+        col.step("$.level", None, f"competence {float(shot.shooter.skill):.4f}",
+                 f"{skill}-{step.native} (competence {step.rep:.4f})", rules=[step.rule], source=step.source,
+                 note="equated over the battery [core.equating]")
+        lx = self._lad["light"].step_for(float(shot.light.illuminance))
+        # The text has no vision aids: the shot is written with the light modifier after the
+        # aid's assumed cap (light_modifier), the modifier the check of the neutral shot applies.
+        light_mod, _, light_why = self.light_modifier(shot)
+        aid_words = list(shot.light.aids) + ([f"the weapon's {w.sights}"] if w.sights in NV_SIGHTS else [])
+        if light_mod != int(lx.native):
+            col.loss("merged", "$.light.aids", f"{', '.join(aid_words)}: the GURPS text has no vision aids; the shot "
+                     f"is written with light {light_mod} ({light_why}) instead of {int(lx.native)} ({lx.label}); "
+                     "read back, it is that light without the aid", "gurps.hit-modifiers")
+        elif shot.light.aids:
+            col.loss("unsupported-field", "$.light.aids", f"{', '.join(shot.light.aids)}: the GURPS text has no "
+                     f"vision aids; here the aid changes no light modifier (light {light_mod}: {light_why})",
+                     "gurps.hit-modifiers")
+        ex = self._lad["exposure"].step_for(float(shot.target.cover.exposure))
+        if abs(ex.rep - float(shot.target.cover.exposure)) > 1e-9:
+            col.loss("rounded", "$.target.cover.exposure", f"visible fraction {float(shot.target.cover.exposure):g} "
+                     f"-> {EXPOSURE_KEY[ex.native]}", "gurps.ranged-modifiers")
+        ST = None
+        if "strength" in shot.shooter.characteristics:
+            ST = int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
+        turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
+        aims = turns > 0 and not exact(float(shot.shooter.speed)) > STEP_SPEED
+        pop_up = float(shot.shooter.cover.exposure) < 1 and not aims  # a pop-up shot is unaimed (the check)
+        if pop_up and abs(float(shot.shooter.cover.exposure) - POP_UP_EXPOSURE) > 1e-9:
+            col.loss("merged", "$.shooter.cover", f"the shooter's cover (visible fraction "
+                     f"{float(shot.shooter.cover.exposure):g}) is read as a pop-up attack", "gurps.ranged-modifiers.pop_up")
+        elif float(shot.shooter.cover.exposure) < 1 and aims:
+            col.loss("unsupported-field", "$.shooter.cover", f"the shooter's cover (visible fraction "
+                     f"{float(shot.shooter.cover.exposure):g}): he aims from it, so no pop-up attack; the text has no "
+                     "modifier for a shooter's own cover", "gurps.ranged-modifiers.pop_up")
+        exposure0 = float(shot.target.cover.exposure) == 0 and not behind_see_through(shot.target.cover.barrier,
+                                                                                     ex.native)
+        dark = float(shot.light.illuminance) == 0 and not (set(shot.light.aids) & (NV_AIDS | LIGHT_AIDS)
+                                                           or w.sights in NV_SIGHTS)
+        for path, cond, msg in (
+            ("$.burst", shot.burst > 1, "the text has no autofire rule"),
+            ("$.shooter.hands", shot.shooter.hands == 1 and w.weapon_class not in SHORT_ARMS,
+             "one-handed long arm: no modifier in the text"),
+        ):
+            if cond:
+                col.loss("unsupported-field", path, msg)
+        armor = [self._armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
+        if turns > MAX_AIM_TURNS:  # the shot document holds at most 100 turns of aim
+            col.loss("clamped", "$.shooter.aim_time", f"{float(shot.shooter.aim_time):g} s of aim is "
+                     f"{turns:g} turns; written as {MAX_AIM_TURNS} (aim gives nothing past 3 turns)",
+                     "gurps.maneuvers.aim")
+            turns = MAX_AIM_TURNS
+        turns = int(turns)
+        return col.result(GurpsShot(
+            name=shot.name, shooter=shot.shooter.name, level=int(step.native), weapon=weapon,
+            distance=shot.distance, target=shot.target.name, target_speed=shot.target.speed,
+            target_height=shot.target.height, target_posture=shot.target.posture,
+            exposure=EXPOSURE_KEY[ex.native], barrier=shot.target.cover.barrier, target_armor=armor,  # type: ignore[arg-type]
+            light=light_mod, aim_turns=turns, braced=shot.shooter.braced,
+            shooter_posture=shot.shooter.posture, shooter_speed=shot.shooter.speed, off_hand=shot.shooter.off_hand,
+            shooter_ST=ST, elevation=shot.elevation,
+            location=LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None,  # type: ignore[arg-type]
+            underwater=shot.underwater, pop_up=pop_up, blind_fire=exposure0 or dark,
+        ))

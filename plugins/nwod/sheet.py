@@ -1,0 +1,568 @@
+"""The nWoD character sheet and shot as xsys's neutral model, and back: Attributes and Skills (equated),
+Health, Defense and Speed by their rules, weapons (the weapon chart's lines), armor ratings, close
+combat, and what only nWoD states, carried. :class:`NwodSheet` adds these conversions to the game
+(rules.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import msgspec
+
+from xsys.core import armorline, carried
+from xsys.core.catalog import say_grenade, says_revolver
+from xsys.core.codec import dec_hook, enc_hook
+from xsys.core.errors import XsysError
+from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
+                             generic_weapon, melee_class_of)
+from xsys.core.trace import Collector, Result
+from xsys.core.units import Duration, Energy, Illuminance, Length
+from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT
+
+from .model import NwodArmor, NwodBarrier, NwodNpc, NwodShot, NwodWeapon
+from .rules import (CHART, CONCEALMENT, CONCEALMENT_NAME, LIGHTING, MELEE_LINES, NwodRules, RANGE_LADDERS,
+                    SHOT_THROUGH, TABLES, WINDOW, YARD, _LADDERS, _catalog, _catalog_entry, armor_on, barrier_stops,
+                    chart_type_for, is_revolver, lighting, range_ladder, thrown_short_range)
+
+
+TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
+LIGHTING_NAME = {v: k for k, v in LIGHTING.items()}
+BURSTS: dict[str, int] = {"single": 1, "short": 3, "medium": 10, "long": 20}
+BURST_NAME = {0: "single", 1: "short", 2: "medium", 3: "long"}
+RANGE_PENALTY = {"short": 0, "medium": -2, "long": -4, "extreme": -6}
+RANGE_NAME = {v: k for k, v in RANGE_PENALTY.items()}
+
+CLIP = TABLES["clip"]
+
+
+def chambers(weapon: Weapon, line: Mapping[str, Any]) -> tuple[bool, str]:
+    """nwod.weapon.clip (assumed, README): whether the gun holds a round in the chamber beside a
+    full magazine (the chart's "+1"), and why: only a closed-bolt gun fed from a magazine, tube or
+    stripper clip; not a revolver, a break-action, a belt, an open bolt or an en-bloc clip."""
+    entry = _catalog_entry(weapon)
+    if entry is not None:
+        if entry.feed in CLIP["no_chamber_feeds"]:
+            return False, f"its feed is a {entry.feed}"
+        if entry.id in CLIP["open_bolt"]:
+            return False, "it fires from an open bolt"
+        if entry.id in CLIP["en_bloc"]:
+            return False, "its chambered round is one of its en-bloc clip's"
+        return True, f"a closed bolt fed from a {entry.feed or 'magazine'}"
+    if is_revolver(weapon):
+        return False, "a revolver holds its rounds in the cylinder"
+    if weapon.weapon_class == "shotgun" and (0 < weapon.capacity <= 2 or any(
+            word in weapon.name.lower() for word in CLIP["break_action_words"])):
+        return False, "a break-action holds its rounds in the barrels"
+    if weapon.weapon_class == "mg":
+        return False, "a machine gun fires from an open bolt, off a belt"
+    return bool(line.get("chamber", False)), f"its chart line's ({'+1' if line.get('chamber') else 'no +1'})"
+
+
+# Words of a weapon type that is no chart line ("Sniper Rifle", "Hunting Shotgun"), first
+# match wins (assumed, README): the class the type names.
+TYPE_WORDS = (("machine gun", "mg"), ("machinegun", "mg"), ("submachine", "smg"), ("smg", "smg"),
+              ("shotgun", "shotgun"), ("carbine", "carbine"), ("rifle", "rifle"), ("revolver", "revolver"),
+              ("pistol", "handgun"), ("handgun", "handgun"), ("grenade", "thrown"), ("thrown", "thrown"))
+
+
+def weapon_class_of(w: "NwodWeapon", col: Collector | None = None, path: str = "$") -> str:
+    """The neutral class of a native weapon line: its chart line's; for a type that is no
+    chart line, the class its words name, else a guess from its traits, with a warning
+    (never a silent handgun); with no type at all, what its name says (its catalog weapon, a
+    class word: an `assumed` note), else the guess from its traits, with a warning. A chart
+    line's class is refined by a revolver word in the name."""
+    if w.type in CHART:
+        return _catalog().weapon_class_named(w.name, CHART[w.type]["class"])  # a 'Revolver' on a Pistol line
+    low = w.type.lower()
+    cls = next((c for word, c in TYPE_WORDS if word in low), None) if low else None
+    how = f"its type {w.type!r} names a {cls}" if cls else ""
+    if cls is None and not w.type:
+        entry, cls = _catalog().identify_weapon(w.name)  # no type: what its name says
+        cls = entry.weapon_class if entry is not None else cls
+        how = f"its name says a {cls}" if cls else ""
+    if cls is None:
+        cls = ("shotgun" if w.again == 9 else "handgun" if w.size <= 1 and not w.autofire
+               else "smg" if w.autofire and w.size <= 2 else "rifle")
+        how = (f"a {cls} by its traits (Size {w.size}, {'autofire' if w.autofire else 'no autofire'}"
+               f"{', 9-again' if w.again == 9 else ''})")
+    if col is not None:
+        if w.type:
+            col.loss("unsupported-field", f"{path}.type", f"{w.type!r} is not a Ranged Weapons Chart line ("
+                     + ", ".join(CHART) + f"); {w.name!r} is read as {how}", "nwod.weapon.damage")
+        elif how.startswith("its name"):
+            col.loss("assumed", f"{path}.type", f"{w.name!r} names no chart line; read as {how}",
+                     "nwod.weapon.damage")
+        else:  # never a silent handgun: a guess from the traits alone is a warning
+            col.loss("unsupported-field", f"{path}.type", f"{w.name!r} names no chart line and its name says no "
+                     f"weapon or class; read as {how}: say its type (" + ", ".join(CHART) + ")",
+                     "nwod.weapon.damage")
+    return cls
+
+
+def _find_catalog_weapon(name: str):
+    try:
+        return _catalog().find_weapon(name)
+    except XsysError:
+        return None
+
+
+class NwodSheet(NwodRules):
+    """The conversions of :class:`NwodSystem`'s documents to and from the neutral model."""
+
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        # nwod.derived (WoD p. 90-91), merits as the Merits chapter adds them
+        return {"Health": (("Stamina", "Size"), "nwod.derived"),
+                "Willpower": (("Resolve", "Composure"), "nwod.derived"),
+                "Defense": (("Dexterity", "Wits"), "nwod.derived"),
+                "Speed": (("Strength", "Dexterity", "merits.Fleet of Foot"), "nwod.derived"),
+                "Initiative": (("Dexterity", "Composure", "merits.Fast Reflexes"), "nwod.derived")}
+
+    def derived_values(self, npc: NwodNpc) -> dict[str, int]:
+        return self.derived(npc)
+
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
+        from xsys.core import armorline
+
+        # nWoD rolls no hit location: an ordinary attack meets the body's armor, one aimed at a part
+        # (WoD p. 165, specified targets) that part's; ratings do not add up
+        return armorline.line_notes(npc, tail="an ordinary attack meets the body's armor, one aimed at the head "
+                                              "the helmet's (the rows do not add up)")
+
+    def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
+        """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
+        leaves them out: an nWoD sheet always shows them."""
+        return {k: (v, "nwod.derived") for k, v in self.derived(npc).items() if getattr(npc, k) is None}
+
+    def _skill_context(self, npc: NwodNpc | Mapping[str, int]) -> dict[str, int]:
+        if isinstance(npc, NwodNpc):
+            return {a: getattr(npc, a) for a in self.ATTRIBUTES}
+        return dict(npc)
+
+    def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | MeleeWeapon:
+        if w.ranges is None:  # close combat: its class crosses, its line is carried (xsys.core.sheet)
+            cls = melee_class_of(w.name, w.type)
+            col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as a "
+                     f"{cls}; its nWoD line is kept (carried.nwod.melee.{w.name})", "nwod.melee")
+            if col.tracing:
+                col.step(path, f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
+                         rules=["nwod.melee"], source="assumed")
+            return MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+        try:
+            from xsys.core.catalog import strip_entry
+
+            # its catalog weapon: by id, else what its name says, when its chart line is of that kind
+            entry = _catalog().weapons.get(w.catalog) if w.catalog else _catalog().identify_weapon(w.name)[0]
+            if entry is not None and not w.catalog and w.type in CHART and \
+                    CHART[w.type]["class"] not in (entry.weapon_class, KIND_OF.get(entry.weapon_class)):
+                entry = None
+            if entry is not None:
+                if col.tracing:
+                    col.step(path, w.name, f"catalog {entry.id}", rules=["nwod.weapon.damage"], source="assumed")
+                # the line's own clip is this gun's magazine (nwod.weapon.clip): a stated one wins
+                out = msgspec.structs.replace(strip_entry(entry), name=w.name, capacity=w.clip or entry.capacity)
+                if w.clip and w.clip != entry.capacity:
+                    col.loss("assumed", f"{path}.clip", f"{w.name}: the line states Clip {w.clip}; catalog "
+                             f"weapon {entry.id} holds {entry.capacity}: the stated {w.clip} is kept", "nwod.weapon.clip")
+                self._chamber_loss(w, out, col, path)
+                return out
+        except XsysError:
+            pass
+        cls = weapon_class_of(w, col, path)
+        energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
+        modes = ["semi", "auto"] if w.autofire else ["semi"]
+        if col.tracing:
+            col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
+                     source="assumed")
+        # the weapon keeps its own name: "Ingram MAC-10", not its chart line
+        # the clip is the neutral capacity (the rounds in the magazine, nwod.weapon.clip); the
+        # chamber's "+1" has no neutral field and follows the weapon's kind on the way back
+        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy), fire_modes=modes, capacity=w.clip,
+                     sights="none" if cls == "thrown" else "iron")
+        self._chamber_loss(w, out, col, path)
+        say_grenade(col, path, out)
+        return out
+
+    @staticmethod
+    def _chamber_loss(w: NwodWeapon, out: Weapon, col: Collector, path: str) -> None:
+        """The chamber's "+1" has no neutral field: coming back it follows the gun's kind
+        (nwod.weapon.clip); a line that says otherwise is reported."""
+        if w.chamber != chambers(out, CHART.get(chart_type_for(out), {}))[0]:
+            col.loss("rounded", f"{path}.chamber", f"{w.name!r} {'has' if w.chamber else 'has no'} a round in the "
+                     f"chamber (+1); the neutral model has no place for it, and a gun of its kind reads back "
+                     f"{'without' if w.chamber else 'with'} one", "nwod.weapon.clip")
+
+    def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,
+                            kept: Mapping[str, Any] | None = None) -> NwodWeapon:
+        t, entry, dmg, rule, src = self.weapon_stats(w)
+        if col.tracing:
+            col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
+                     source=src, note=f"damage by {_catalog().weapon_basis(w).said}")
+        yd = [Length(float(x) * YARD) for x in entry["ranges"]]
+        # nwod.weapon.clip (assumed, README): clip and chamber are the gun's own, not its chart
+        # line's: the clip is the neutral capacity (the catalog's or the source's: rounds in the
+        # magazine, cylinder, tube or barrels), "+1" only for a closed-bolt magazine-fed gun
+        basis_entry = _catalog_entry(w)  # a capacity the source states, else its catalog weapon's, else the line's
+        clip = int(w.capacity) if w.capacity else int(basis_entry.capacity) if basis_entry is not None and \
+            basis_entry.capacity else int(entry["clip"])
+        chamber, why = chambers(w, entry)
+        if t.startswith("Revolver") and basis_entry is None and not says_revolver(w.name) \
+                and w.weapon_class in ("handgun", "revolver") and w.name not in CHART:
+            col.loss("assumed", path, f"{w.name!r} is a handgun of no catalog; its name or calibre makes it a revolver, "
+                     f"written as the {t!r} line with {clip} in the cylinder and none chambered", "nwod.weapon.clip")
+        if col.tracing:
+            col.step(path, f"capacity {w.capacity}" if w.capacity else "no capacity",
+                     f"clip {clip}" + ("+1" if chamber else ""), rules=["nwod.weapon.clip"], source="assumed",
+                     note=("the chart line's clip; " if not w.capacity else "") + ("+1: " if chamber else "no +1: ")
+                     + why)
+        return NwodWeapon(name=w.name, type=t, catalog=w.catalog, damage=dmg, ranges=(yd[0], yd[1], yd[2]),
+                          clip=clip, chamber=chamber,
+                          strength=int(entry["strength"]), size=int(entry["size"]),
+                          autofire=bool(entry.get("autofire", False)), two_handed=bool(entry.get("two_handed", False)),
+                          again=int(entry.get("again", 10)))
+
+    def derived_to_neutral(self, npc: NwodNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
+        return self._dodge_to_neutral(npc, derived, col)
+
+    def native_block(self, npc: NwodNpc) -> dict[str, Any]:
+        """The whole stat block: restored verbatim while the neutral values read back to it."""
+        return msgspec.to_builtins(npc, enc_hook=enc_hook)
+
+    def armor_to_neutral(self, a: NwodArmor, col: Collector | None, path: str) -> Armor:
+        """An Armor Chart line as what it physically is: its catalog item (by ``catalog`` id, else by
+        the item's name, as "Full riot gear"), else the joules of its rating (nwod.armor); with the
+        coverage and deflection the line states (xsys.core.armorline)."""
+        from xsys.core.catalog import strip_entry
+
+        entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
+        if entry is not None:
+            out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
+        else:
+            stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
+                _LADDERS["armor_general"].neutral(a.general)
+            out = Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops))
+            if col is not None and col.tracing:
+                col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
+                         rules=["nwod.armor"], source="assumed")
+        return armorline.restore(out, a.covers, a.deflection, col, path, "nwod.armor")
+
+    def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
+        """general/ballistic by the joules stopped (nwod.armor), with the coverage and deflection the
+        chart cannot state where its catalog item would not give them back (xsys.core.armorline)."""
+        g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
+        b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
+        line = NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog)
+        if col.tracing:
+            col.step(path, a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"], source="assumed")
+        more = armorline.extras(a, self.armor_to_neutral(line, None, path))
+        if "deflection" in more:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(a, "nWoD"), "nwod.armor")
+        return msgspec.structs.replace(line, **more)
+
+    def npc_restored(self, combatant: Combatant, col: Collector) -> NwodNpc | None:
+        """The kept stat block, trusted only while the neutral values still read back to it."""
+        kept = combatant.native.get(self.key)
+        if kept:
+            try:
+                npc = msgspec.convert(kept, NwodNpc, dec_hook=dec_hook)
+                if self._consistent(npc, combatant):
+                    col.step("$", "native.nwod", None, "stat block restored verbatim", rules=["nwod.derived"],
+                             source="assumed")
+                    return self._lines_completed(npc, combatant, col)
+            except (msgspec.ValidationError, TypeError):
+                pass
+        return None
+
+    def carried_missing(self, field: str, kept: Mapping[str, Any], combatant: Combatant, col: Collector) -> Any:
+        """Resolve from another system: read from will, as Composure is (nwod.attributes)."""
+        if field != "Resolve":
+            return None
+        resolve_p = combatant.characteristics.get("will", 0.5)
+        col.loss("assumed", "$.Resolve", "no neutral characteristic for Resolve; read from will like Composure",
+                 "nwod.attributes")
+        return int(self.characteristics()["Composure"].ladder.step_for(resolve_p).native)
+
+    def melee_from_neutral(self, combatant: Combatant, lines: Mapping[str, Any], col: Collector) -> list[NwodWeapon]:
+        return self._melee_from_neutral(combatant, lines, col)
+
+    def extra_from_neutral(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
+        """The derived traits by nwod.derived; Defense checked against the neutral dodge; Health
+        scaled by the neutral toughness."""
+        derived = self.derived(npc)
+        dodge = combatant.skills.get("dodge")
+        if dodge is not None:
+            self._dodge_from_neutral(float(dodge), npc, derived["Defense"], col)
+        npc = self._thrown_ranges(npc, col)
+        rule_health = derived["Health"]
+        derived["Health"] = self.health_of(rule_health, combatant.toughness, col)
+        if derived["Health"] != rule_health:
+            # nwod.derived: Health = Stamina + Size, and no 2004 merit adds Health alone (Giant
+            # adds a dot of Size): the source's own toughness is written, said beside the rule
+            col.loss("assumed", "$.toughness", f"Health {derived['Health']} beside Stamina + Size = {rule_health}: the "
+                     f"source's NPC is {'tougher' if derived['Health'] > rule_health else 'frailer'} than its build "
+                     f"(toughness {combatant.toughness:.2f}); no nWoD trait says so, so the sheet states it as Health "
+                     f"{derived['Health']}", "nwod.derived")
+        return msgspec.structs.replace(npc, **derived)
+
+    def _lines_completed(self, npc: NwodNpc, combatant: Combatant, col: Collector) -> NwodNpc:
+        """A restored stat block's firearm lines with what they do not state written as a line of
+        the weapon writes it (nwod.weapon.clip): a line with no type or no clip (a text block's
+        'Glock 17 (Damage 2, Ranges 20/40/80)') takes the chart line, clip and chamber of the
+        neutral weapon it was read as (its catalog weapon's), so the sheet does not say Clip 0."""
+        by_name = {w.name: w for w in combatant.weapons}
+        lines = []
+        for i, line in enumerate(npc.weapons):
+            w = by_name.get(line.name)
+            if w is None or line.ranges is None or (line.type and line.clip):
+                lines.append(line)
+                continue
+            written = self.weapon_from_neutral(w, Collector(self.key), f"$.weapons[{i}]")
+            fields: dict[str, Any] = {}
+            if not line.type:
+                fields["type"] = written.type
+            if not line.clip:
+                fields.update(clip=written.clip, chamber=written.chamber)
+            missing = [k for k in ("type", "clip") if k in fields]
+            col.loss("assumed", f"$.weapons[{i}]", f"{line.name}: the line states no {' or '.join(missing)}; written "
+                     f"as its weapon's: " + ", ".join(f"{k} {v}" for k, v in fields.items()), "nwod.weapon.clip")
+            lines.append(msgspec.structs.replace(line, **fields))
+        return msgspec.structs.replace(npc, weapons=lines)
+
+    def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[NwodWeapon]:
+        """Close-combat weapons: the line of each weapon's class (nwod.melee, assumed),
+        or the carried nWoD line of that weapon (core.carried.melee_lines)."""
+        def of_class(m: Any) -> NwodWeapon:
+            t, dmg, size = MELEE_LINES[m.melee_class]
+            return NwodWeapon(name=m.name, type=t, damage=dmg, size=size)
+
+        return carried.melee_lines(combatant, lines, NwodWeapon, "nwod", "nwod.melee", col, of_class,
+                                   lambda w: f"{w.type}, damage {w.damage}, Size {w.size}", dec_hook=dec_hook)
+
+    def _attacks(self) -> str:
+        return f"{self.DEFENSE_ATTACKS[0]}- to {self.DEFENSE_ATTACKS[-1]}-die"
+
+    def _dodge_to_neutral(self, npc: NwodNpc, der: Mapping[str, int], col: Collector) -> dict[str, float]:
+        """The stat block's Defense (stated, else derived) as the neutral dodge (nwod.defense)."""
+        defense = npc.Defense if npc.Defense is not None else der["Defense"]
+        value = self.competence("Defense", defense)
+        if col.tracing:
+            col.step("$.Defense", f"Defense {defense}", f"dodge competence {value:.3f}", rules=["nwod.defense"],
+                     source="assumed", note=f"the share of the hits of {self._attacks()} attacks it takes away")
+        back = self.level_for("Defense", value)
+        if back != defense:
+            col.loss("rounded", "$.Defense", f"Defense {defense} takes every die of the largest attack of "
+                     f"{self._attacks()}, as Defense {back} does; it reads as Defense {back} elsewhere", "nwod.defense")
+        return {"dodge": value}
+
+    def _dodge_from_neutral(self, dodge: float, npc: NwodNpc, defense: int, col: Collector) -> None:
+        """A neutral dodge written to an nWoD sheet. Defense is derived, the lower of Dexterity and
+        Wits (nwod.derived, WoD p. 90): the sheet shows that and nothing else, so a dodge that reads
+        as another Defense (nwod.defense) is reported, not written (README, "Defense is derived")."""
+        would = int(self.level_for("Defense", dodge))
+        if col.tracing:
+            col.step("$.Defense", None, f"Dexterity {npc.Dexterity}, Wits {npc.Wits}", f"Defense {defense}",
+                     rules=["nwod.derived"], source="assumed", note="the lower of Dexterity and Wits")
+        if would != defense:
+            share = float(self.competence("Defense", defense))
+            col.loss("derived", "$.skills.dodge",
+                     f"dodge {dodge:.0%} would be Defense {would} (nwod.defense: the share of the hits of "
+                     f"{self._attacks()} attacks it takes away), but Defense is the lower of Dexterity "
+                     f"{npc.Dexterity} and Wits {npc.Wits}: the sheet shows Defense {defense} ({share:.0%}); "
+                     "the dodge is not written", "nwod.derived")
+
+    def _consistent(self, npc: NwodNpc, comb: Combatant) -> bool:
+        col = Collector(self.key)
+        values = {a: getattr(npc, a) for a in self.ATTRIBUTES if a in self.NEUTRAL_ATTR}
+        values["Size"] = npc.Size
+        chars = self.characteristics_to_neutral(values, col)
+        if any(abs(chars[k] - comb.characteristics.get(k, -1)) > 1e-9 for k in chars):
+            return False
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in self.SKILLS}, col, "$",
+                                        self._skill_context(npc))
+        skills.update(self._dodge_to_neutral(npc, self.derived(npc), col))
+        return all(abs(v - comb.skills.get(k, -1)) <= 1e-9 for k, v in skills.items()) and \
+            set(skills) == set(comb.skills)
+
+    # ------------------------------------------------------------------ shots
+    def _weapon_for_native(self, name: str | NwodWeapon, col: Collector | None = None) -> Weapon:
+        if isinstance(name, NwodWeapon):
+            w = self.weapon_to_neutral(name, col if col is not None else Collector(self.key), "$.weapon")
+            if not isinstance(w, Weapon):
+                raise XsysError("not a ranged weapon", path="$.weapon.ranges",
+                                expected="short/medium/long ranges of a firearm or thrown weapon", found="none")
+            return w
+        name = next((line for line in CHART if line.lower() == name.strip().lower()), name)  # 'rifle' is the Rifle line
+        if name in CHART:
+            e = CHART[name]
+            energy = _LADDERS["weapon_damage"].neutral(int(e["damage"]))
+            modes = ["semi", "auto"] if e.get("autofire") else ["semi"]
+            return Weapon(name=name, weapon_class=e["class"], muzzle_energy=Energy(energy), fire_modes=modes)
+        found = _find_catalog_weapon(name)
+        word_class = None
+        if found is None:
+            found, word_class = _catalog().identify_weapon(name)  # one answer for every system
+        if found is None and word_class is not None:
+            if col is not None:
+                col.loss("assumed", "$.weapon", f"{name!r} is no chart line or catalog weapon; its name says a "
+                         f"{word_class}: the generic {word_class}'s muzzle energy", "nwod.weapon.damage")
+            return msgspec.structs.replace(generic_weapon(word_class), name=name)
+        if found is None:
+            raise XsysError("unknown weapon", path="$.weapon",
+                            expected="a Ranged Weapons Chart line (" + ", ".join(CHART) + "), a catalog weapon or a "
+                                     "weapon class (pistol, revolver, smg, carbine, rifle, shotgun, machine gun)",
+                            found=repr(name))
+        from xsys.core.catalog import strip_entry
+
+        return strip_entry(found)
+
+    def _weapon_native_name(self, w: Weapon, col: Collector | None = None) -> str | NwodWeapon:
+        """What an nWoD shot names: a chart line, a catalog weapon (by id, or by its own name
+        when that is the catalog's), else a weapon line of its own that keeps its name, its
+        chart type and its catalog id."""
+        if w.name in CHART and not w.calibre:
+            return w.name
+        entry = _catalog().weapons.get(w.catalog) if w.catalog else None
+        if entry is not None and w.name in (entry.name, entry.id):
+            return w.catalog  # type: ignore[return-value]
+        if entry is None and w.catalog is None:
+            found = _find_catalog_weapon(w.name)
+            if found is not None and found.weapon_class == w.weapon_class:
+                return w.name
+        return self.weapon_from_neutral(w, col if col is not None else Collector(self.key), "$.weapon")
+
+    def shot_to_neutral(self, ns: NwodShot) -> Result[Shot]:
+        col = Collector(self.key)
+        weapon = self._weapon_for_native(ns.weapon, col)
+        if isinstance(ns.weapon, str):  # a weapon line says it in its own reading
+            say_grenade(col, "$.weapon", weapon)
+        chart = chart_type_for(weapon)
+        cls = weapon.weapon_class
+        skill = "Athletics" if cls == "thrown" else "Firearms"
+        dex_p = self.characteristics()["Dexterity"].ladder.neutral(ns.Dexterity)
+        str_p = self.characteristics()["Strength"].ladder.neutral(ns.Strength)
+        chance = self.competence(skill, ns.Firearms, {"Dexterity": ns.Dexterity, "@class": cls})
+        col.step("$.Firearms", f"Dexterity {ns.Dexterity} + {skill} {ns.Firearms}", f"competence {chance:.3f}",
+                 rules=["nwod.pool"], source="assumed", note="equated over the battery [core.equating]")
+        if ns.specialty:
+            col.loss("unsupported-field", "$.specialty", "a specialty (+1 die) has no neutral field", "nwod.specialty")
+        distance = RANGE_LADDERS[chart].neutral(RANGE_PENALTY[ns.range]) if chart != "Thrown" else \
+            range_ladder("Thrown", thrown_short_range(ns.Strength, ns.Dexterity, ns.Firearms)).neutral(RANGE_PENALTY[ns.range])
+        lux = _LADDERS["darkness"].neutral(LIGHTING[ns.lighting])
+        # target cover
+        barrier = None
+        if ns.barrier is not None and ns.barrier.destroyed:
+            col.loss("dropped-item", "$.barrier", "the barrier has no Structure left and gives no cover "
+                                                  "(nwod.barrier.penetration)", "nwod.barrier.penetration")
+        elif ns.barrier is not None:
+            b = ns.barrier
+            key = "window" if b.window else str(b.Durability)
+            rep = TABLES["barrier_material"].get(key)
+            if rep is None:
+                raise XsysError("barrier Durability beyond the table", path="$.barrier.Durability",
+                                expected="1 to 5", found=str(b.Durability))
+            from xsys.core.units import parse
+
+            barrier = Barrier(material=rep["material"], thickness=parse(rep["thickness"], Length), name=b.name)
+            if b.damage_taken:
+                col.loss("unsupported-field", "$.barrier.damage_taken",
+                         f"{b.damage_taken} Structure already lost has no neutral field (check_native keeps it)",
+                         "nwod.barrier.penetration")
+            exp_size = int(WINDOW["Size"]) if b.window else int(_LADDERS["barrier_size"].step_for(
+                barrier_stops(barrier)).native)
+            if b.Size != exp_size:
+                col.loss("rounded", "$.barrier.Size", f"Size {b.Size} reads back as {exp_size}", "nwod.barrier.size")
+        exposure = 0.0 if barrier is not None else _LADDERS["concealment"].neutral(CONCEALMENT[ns.concealment])
+        if barrier is not None and ns.concealment != "none":
+            col.loss("merged", "$.concealment", "a target behind a barrier is in full cover; concealment ignored",
+                     "nwod.barrier")
+        own_barrier = None
+        if ns.leaning_out:
+            own_exp = 0.0
+            own_barrier = Barrier(material="soft-wood", thickness=Length(0.03), name="full cover")
+        else:
+            own_exp = _LADDERS["concealment"].neutral(CONCEALMENT[ns.shooter_cover])
+        armor = []
+        if ns.armor:  # the rating where the shot hits: armor that covers that location
+            armor = [Armor(name=f"ballistic armor {ns.armor}", kind="soft-vest",
+                           stops=Energy(_LADDERS["armor_ballistic"].neutral(ns.armor)),
+                           covers=[ns.specified_target or "torso"])]
+        if ns.armor_piercing:
+            col.loss("unsupported-field", "$.armor_piercing", "armor piercing has no neutral field",
+                     "nwod.armor-piercing")
+        if ns.aimed_at_glass:
+            col.loss("unsupported-field", "$.aimed_at_glass", "aiming at the glass (-1) has no neutral field",
+                     "nwod.window")
+        shot = Shot(
+            name=ns.name,
+            shooter=Shooter(name=ns.shooter, skill=chance, characteristics={"dexterity": dex_p, "strength": str_p},
+                            aim_time=Duration(ns.aiming * TURN_S),
+                            cover=Cover(exposure=own_exp, barrier=own_barrier)),
+            weapon=weapon,
+            target=Target(name=ns.target, posture="prone" if ns.prone else "standing",
+                          cover=Cover(exposure=exposure, barrier=barrier), armor=armor),
+            distance=Length(distance),
+            light=Light(illuminance=Illuminance(lux)),
+            burst=BURSTS[ns.autofire],
+            called_location=ns.specified_target,
+        )
+        return col.result(shot)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[NwodShot]:
+        col = Collector(self.key)
+        cls = shot.weapon.weapon_class
+        skill = "Athletics" if cls == "thrown" else "Firearms"
+        dex = self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))
+        level = int(self.level_for(skill, shot.shooter.skill, {"Dexterity": dex, "@class": cls}))
+        st = self._attr_from_percentile("Strength", shot.shooter.characteristics.get("strength"))
+        chart = chart_type_for(shot.weapon)
+        if chart == "Thrown":
+            rlad = range_ladder("Thrown", thrown_short_range(st, dex, level))
+        else:
+            rlad = RANGE_LADDERS[chart]
+        rng = RANGE_NAME[int(rlad.step_for(float(shot.distance)).native)]
+        # nwod.darkness: an nWoD shot states the light as the shooter sees it; a vision aid
+        # (a flashlight within 50 m, night vision) is folded into it, as the check folds it
+        dstep, dark, aid = lighting(shot)
+        if aid and dark != int(dstep.native):
+            col.loss("merged", "$.light.aids", f"{aid} on a {dstep.label.split(':')[0]} target "
+                     f"({float(shot.light.illuminance):g} lx, {float(shot.distance):g} m): written as "
+                     f"{LIGHTING_NAME[dark]} ({dark:+d}) instead of {LIGHTING_NAME[int(dstep.native)]}; "
+                     "an nWoD shot has no field for the aid", "nwod.darkness")
+        cov = shot.target.cover
+        barrier = None
+        concealment = "none"
+        if cov.exposure <= SHOT_THROUGH and cov.barrier is not None:
+            stops = barrier_stops(cov.barrier)
+            if cov.barrier.material == "window-glass":
+                barrier = NwodBarrier(name=cov.barrier.name, window=True, Durability=int(WINDOW["Durability"]),
+                                      Size=int(WINDOW["Size"]))
+            else:
+                barrier = NwodBarrier(name=cov.barrier.name,
+                                      Durability=int(_LADDERS["barrier_durability"].step_for(stops).native),
+                                      Size=int(_LADDERS["barrier_size"].step_for(stops).native))
+        elif cov.exposure > 0:
+            concealment = CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(cov.exposure).native)]
+        else:
+            concealment = "substantial"
+            col.loss("clamped", "$.target.cover", "target wholly hidden with no barrier: written as substantial "
+                                                  "concealment (the check uses a chance roll)", "nwod.hidden")
+        own = shot.shooter.cover
+        leaning = own.exposure <= 0 or (own.barrier is not None and own.exposure < 0.35)
+        shooter_cover = "none" if leaning else CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(own.exposure).native)]
+        # the armor rating against this shot: what covers the hit location, as the check reads it
+        armor = armor_on(shot)[0]
+        burst = BURST_NAME[int(_LADDERS["autofire"].step_for(shot.burst).native)]
+        for fld, val, rule in (("elevation", float(shot.elevation) or None, ""),
+                               ("underwater", shot.underwater or None, "")):
+            if val:
+                col.loss("unsupported-field", f"$.{fld}", f"{fld} is not written in an nWoD shot", rule)
+        ns = NwodShot(
+            name=shot.name, shooter=shot.shooter.name, Dexterity=dex, Strength=st, Firearms=level,
+            weapon=self._weapon_native_name(shot.weapon, col), range=rng, lighting=LIGHTING_NAME[dark],
+            concealment=concealment, shooter_cover=shooter_cover, leaning_out=leaning, barrier=barrier,
+            aiming=int(_LADDERS["aim"].step_for(float(shot.shooter.aim_time)).native), autofire=burst,
+            prone=int(_LADDERS["posture"].step_for(POSTURE_HEIGHT[shot.target.posture]).native) < 0,
+            armor=armor, specified_target=shot.called_location, target=shot.target.name,
+        )
+        return col.result(ns)

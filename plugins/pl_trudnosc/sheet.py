@@ -1,0 +1,310 @@
+"""The Polish character sheet (Postać) and shot (Strzał) as xsys's neutral model, and back: traits and
+skills (equated), weapons and armor, and what only this system states, carried. :class:`PlSheet`
+adds these conversions to the game (rules.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Any, Mapping, get_args
+
+import msgspec
+
+from xsys.core import armorline
+from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.errors import InputError
+from xsys.core.ladder import Ladder
+from xsys.core.model import Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
+from xsys.core.registry import catalog
+from xsys.core.trace import Collector, Result
+from xsys.core.units import Duration, Energy, Illuminance, Speed
+from xsys.core.vocab import POSTURE_HEIGHT, firearm_skill_for
+
+from .model import Broń, OsłonaCelu, Oświetlenie, Pancerz, Postawa, Postać, Przeszkoda, Strzał, Tempo
+from .rules import (PlRules, RODZAJ_OF_CLASS, _characteristics, all_ladders, damage_energy, movement,
+                    movement_speeds, skill_rule)
+
+
+def _canon(label: str, literal: Any) -> str:
+    """The Literal's own string object for `label` (msgspec's omit_defaults compares
+    non-interned strings by identity, so a label read from TOML must be swapped for it)."""
+    for v in get_args(literal):
+        if v == label:
+            return v
+    raise KeyError(label)
+
+
+SKILL_OF_NEUTRAL = {"handgun": "Broń krótka", "rifle": "Broń długa", "shotgun": "Broń długa",
+                    "smg": "Broń długa", "machine_gun": "Broń długa", "throw": "Rzucanie"}
+CLASS_OF_RODZAJ = {"krótka": "handgun", "długa": "rifle", "rzucana": "thrown"}
+SKILL_OF_RODZAJ = {"krótka": "Broń krótka", "długa": "Broń długa", "rzucana": "Rzucanie"}
+POSTURE_OF = {"stojąca": "standing", "klęcząca": "kneeling", "leżąca": "prone"}
+
+
+class PlSheet(PlRules):
+    """The conversions of :class:`PlTrudnosc`'s documents to and from the neutral model."""
+
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
+        return armorline.line_notes(npc, armor_field="pancerz", name="nazwa", catalog_field="katalog",
+                                    covers_field="osłania")
+
+    def native_block(self, npc: Postać) -> dict[str, Any]:
+        """Weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
+        sheet written from any other source states them; this one's own come back as written."""
+        implicit = [b.nazwa for b in npc.broń if b.obrażenia is None]
+        bare = [p.nazwa for p in npc.pancerz if p.punkty is None]  # armor left to its catalog item
+        return {**({"obrażenia_implicit": implicit} if implicit else {}),
+                **({"punkty_implicit": bare} if bare else {})}
+
+    def extra_to_neutral(self, npc: Postać, combatant: Combatant, col: Collector) -> Combatant:
+        """The movement the rules give this NPC (pl.sprint, pl.crawl, pl.swim), in the trace only:
+        the neutral model has no movement."""
+        if col.tracing:
+            speeds = movement_speeds(npc)
+            for k, v in movement(npc).items():
+                rule = {"sprint": "pl.sprint", "crawl": "pl.crawl", "swim": "pl.swim"}[k]
+                col.step(f"$.{k}", None, f"{v} per tura", f"{speeds[k]} (tura = 3 s, assumed)",
+                         rules=[rule, "pl.turn"], source="assumed" if k != "crawl" else "seed")
+        return combatant
+
+    def carried_missing(self, field: str, kept: Mapping[str, Any], combatant: Combatant, col: Collector) -> Any:
+        """Zalety where an older document kept them (its native block), each as a name."""
+        return [str(z) for z in kept.get(field, [])]
+
+    # ---- weapons and armor -----------------------------------------------------------
+    def weapon_to_neutral(self, b: Broń, col: Collector, path: str) -> Weapon:
+        """A weapon as what it is (core.catalog.Catalog.identify_weapon, one answer for every
+        system): its catalog weapon (``katalog``, else what its name says, when it is of its
+        ``rodzaj``), whose damage goes by its cartridge; else a weapon of its ``rodzaj`` (the kind
+        of it the name says: a rewolwer) at the energy of its ``obrażenia`` or, where the text
+        gives none (it states no weapon's base damage: the natural document names a weapon and
+        its kind only), of its class's generic weapon (pl.damage, assumed)."""
+        cat = catalog()
+        entry = None
+        if b.katalog:
+            entry = cat.weapons.get(b.katalog)
+            if entry is None:
+                raise InputError("unknown catalog weapon", path=f"{path}.katalog",
+                                 expected="a weapon id from `xsys catalog weapon`", found=repr(b.katalog))
+        else:
+            found = cat.identify_weapon(b.nazwa)[0]
+            if found is not None and RODZAJ_OF_CLASS[found.weapon_class] == b.rodzaj:
+                entry = found
+        lad = all_ladders()["damage"]
+        if entry is not None:
+            w = strip_entry(entry)
+            if RODZAJ_OF_CLASS[w.weapon_class] != b.rodzaj:
+                raise InputError("weapon kind does not match the catalog weapon", path=f"{path}.rodzaj",
+                                 expected=repr(RODZAJ_OF_CLASS[w.weapon_class]), found=repr(b.rodzaj))
+            if b.nazwa != w.name:
+                w = msgspec.structs.replace(w, name=b.nazwa)
+            derived = lad.native(damage_energy(w))
+            if b.obrażenia is not None and b.obrażenia != derived:
+                col.loss("rounded", f"{path}.obrażenia", f"obrażenia {b.obrażenia} replaced by {derived}, from "
+                         f"the catalog weapon's {w.calibre or w.muzzle_energy}", "pl.damage")
+            if col.tracing:
+                col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
+            return w
+        cls = catalog().weapon_class_named(b.nazwa, CLASS_OF_RODZAJ[b.rodzaj])  # a rewolwer is a revolver
+        sights = "none" if cls == "thrown" else "iron"  # a thrown weapon is aimed by eye
+        if b.obrażenia is None:
+            generic = generic_weapon(cls)
+            pts = lad.native(float(generic.muzzle_energy))
+            col.loss("assumed", f"{path}.obrażenia", f"{b.nazwa}: no obrażenia (the text gives no weapon's base "
+                     f"damage); read as the generic {cls}'s {generic.muzzle_energy}, {pts} points", "pl.damage")
+            out = msgspec.structs.replace(generic, name=b.nazwa, sights=sights)
+        else:
+            step = lad.step_of(b.obrażenia)
+            col.loss("assumed", f"{path}.obrażenia", f"obrażenia {b.obrażenia} read as {Energy(step.rep)} muzzle "
+                     "energy (assumed points scale)", "pl.damage")
+            out = Weapon(name=b.nazwa, weapon_class=cls,  # type: ignore[arg-type]
+                         muzzle_energy=Energy(step.rep), sights=sights)  # type: ignore[arg-type]
+        say_grenade(col, path, out, "pl.grenade")  # pl.grenade: its blast catches more enemies
+        return out
+
+    def weapon_from_neutral(self, w: Weapon, col: Collector, path: str, kept: Mapping[str, Any] | None = None,
+                            points: bool = True) -> Broń:
+        """A weapon line: its kind, its damage points (pl.damage: its catalog weapon's, else its
+        cartridge's, else its own energy's) and its catalog id where its name does not say it.
+        ``points=False``: the points are left to the catalog weapon, as a shot names it and as a
+        Polish stat block that left them out wrote it (its own weapons come back as written:
+        ``kept``, its native block, names them)."""
+        if kept is not None:
+            points = w.name not in set(kept.get("obrażenia_implicit", []))
+        rodzaj = RODZAJ_OF_CLASS[w.weapon_class]
+        basis = catalog().weapon_basis(w)  # its catalog weapon, else the cartridge its calibre or name states
+        pts = all_ladders()["damage"].native(damage_energy(w))
+        entry = basis.entry
+        if entry is not None and RODZAJ_OF_CLASS[entry.weapon_class] == rodzaj:
+            if col.tracing:
+                col.step(path, w.name, f"catalog {entry.id}", f"obrażenia {pts}", rules=["pl.damage"],
+                         source="assumed", note=basis.said)
+            return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts if points else None,  # type: ignore[arg-type]
+                        katalog=None if w.name == entry.name else entry.id)
+        if not points and float(w.muzzle_energy) == float(generic_weapon(w.weapon_class).muzzle_energy):
+            return Broń(nazwa=w.name, rodzaj=rodzaj)  # type: ignore[arg-type]  # its class's points, as written
+        if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class:
+            col.loss("merged", f"{path}.rodzaj", f"{w.weapon_class} is a broń {rodzaj} here "
+                     "(the text has only short and long weapons)", "pl.shoot")
+        col.loss("rounded", f"{path}.obrażenia", f"{basis.cartridge or w.calibre or w.muzzle_energy} read as {pts} "
+                 f"damage points (assumed scale; {basis.said})", "pl.damage")
+        return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
+
+    def armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
+        entry = None
+        if a.katalog or a.punkty is None:
+            entry = catalog().find_armor(a.nazwa, a.katalog, path=f"{path}.katalog")
+            if entry is None:
+                raise InputError("armor needs punkty or a catalog item", path=path,
+                                 expected="punkty: <points> or katalog: <id>", found=repr(a.nazwa))
+        lad = all_ladders()["armor"]
+        if entry is not None:
+            arm = strip_entry(entry)
+            if a.nazwa != arm.name:
+                arm = msgspec.structs.replace(arm, name=a.nazwa)
+            derived = lad.native(arm.stops)
+            if a.punkty is not None and a.punkty != derived:
+                col.loss("rounded", f"{path}.punkty", f"punkty {a.punkty} replaced by {derived}, from the "
+                         f"catalog item's {arm.stops}", "pl.armor")
+            return armorline.restore(arm, a.osłania, a.odbicie, col, path, "pl.armor")  # type: ignore[arg-type]
+        step = lad.step_of(a.punkty)
+        col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
+                 "(assumed points scale)", "pl.armor")
+        return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie, col, path,
+                                 "pl.armor")
+
+    def armor_from_neutral(self, a: Armor, col: Collector, path: str, kept: Mapping[str, Any] | None = None
+                           ) -> Pancerz:
+        """An armor line: its points (pl.armor), also for a catalog item, so that a GM reads them
+        on a sheet or a shot written from another system; a Polish stat block's own line that
+        left them to its catalog item (``kept``: its native block) comes back as written."""
+        entry = catalog().armor.get(a.catalog) if a.catalog else None
+        if entry is not None:
+            if kept is None or a.name not in set(kept.get("punkty_implicit", [])):
+                line = Pancerz(nazwa=a.name, katalog=entry.id, punkty=all_ladders()["armor"].native(a.stops))
+            else:
+                line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
+        else:
+            pts = all_ladders()["armor"].native(a.stops)
+            col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
+                     "pl.armor")
+            line = Pancerz(nazwa=a.name, punkty=pts)
+        # where it sits and its deflection, unless the catalog item (or the torso alone) gives
+        # them back (xsys.core.armorline)
+        more = armorline.extras(a, self.armor_to_neutral(line, Collector(self.key), path))
+        if "deflection" in more:
+            col.loss("kept-verbatim", f"{path}.odbicie", armorline.deflection_note(a, "pl-trudnosc"), "pl.armor")
+        return msgspec.structs.replace(line, osłania=more.get("covers"), odbicie=more.get("deflection"))
+
+    # ---- shot conversions ------------------------------------------------------------
+    def shot_to_neutral(self, s: Strzał) -> Result[Shot]:
+        col = Collector(self.key)
+        lads = all_ladders()
+        skill = SKILL_OF_RODZAJ[s.broń.rodzaj]
+        weapon = self.weapon_to_neutral(s.broń, col, "$.broń")
+        key = firearm_skill_for(weapon.weapon_class)
+        chance = self.competence(skill, s.umiejętność, {"Motoryka": s.Motoryka, "@key": key})
+        dex = _characteristics()["Motoryka"].ladder.neutral(s.Motoryka)
+        col.step("$.umiejętność", f"{skill} {s.umiejętność}", f"{key} competence {chance:.3f}",
+                 rules=[skill_rule(skill), "pl.resolution"], source="assumed",
+                 note="equated over the battery [core.equating]")
+        aim = Duration(lads["aim"].neutral(s.celowanie))
+        if s.celowanie:
+            col.loss("assumed", "$.celowanie", f"{s.celowanie} aiming turn(s) = {aim} (tura = 3 s assumed)", "pl.turn")
+        shooter = Shooter(name=s.strzelec, skill=chance, characteristics={"dexterity": dex},
+                          speed=Speed(lads["shooter_motion"].step_labelled(s.ruch_strzelca).rep), aim_time=aim)
+        if s.osłona_celu == "brak":
+            cover = Cover()
+        elif s.osłona_celu == "zza osłony":
+            cover = Cover(exposure=lads["cover"].step_labelled("zza osłony").rep)
+        else:
+            cover = Cover(exposure=0.0)
+        if s.przeszkoda is not None:
+            cover = Cover(exposure=cover.exposure, barrier=Barrier(material=s.przeszkoda.materiał,
+                                                                  thickness=s.przeszkoda.grubość,
+                                                                  name=s.przeszkoda.nazwa))
+            catalog().material(s.przeszkoda.materiał)  # unknown material: a clear error now
+            col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
+        armor = [self.armor_to_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(s.pancerz_celu)]
+        target = Target(name=s.cel, posture=POSTURE_OF[s.postawa_celu],  # type: ignore[arg-type]
+                        speed=Speed(lads["target_motion"].step_labelled(s.ruch_celu).rep), cover=cover, armor=armor)
+        light = Light(illuminance=Illuminance(lads["light"].step_labelled(s.oświetlenie).rep),
+                      aids=list(s.pomoce_wzroku))
+        if s.oświetlenie != "dzień":
+            col.loss("assumed", "$.oświetlenie", f"{s.oświetlenie} = {light.illuminance} (no light rules in the text)",
+                     "pl.light")
+        shot = Shot(name=s.nazwa, shooter=shooter, weapon=weapon, target=target, distance=s.dystans, light=light)
+        return col.result(shot)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[Strzał]:
+        col = Collector(self.key)
+        lads = all_ladders()
+        cls = shot.weapon.weapon_class
+        skill = SKILL_OF_NEUTRAL[firearm_skill_for(cls)]
+        dex = shot.shooter.characteristics.get("dexterity")
+        if dex is None:
+            dex = 0.5
+            col.loss("assumed", "$.Motoryka", "no dexterity in the source; Motoryka set to the adult median",
+                     "pl.traits")
+        motoryka = _characteristics()["Motoryka"].ladder.step_for(dex).native
+        sstep = self.skill_ladder(skill, {"Motoryka": motoryka, "@key": firearm_skill_for(cls)}).step_for(
+            shot.shooter.skill)
+        if abs(sstep.rep - shot.shooter.skill) > 1e-9:
+            col.loss("rounded", "$.umiejętność", f"competence {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
+                     f"(competence {sstep.rep:.3f})", sstep.rule)
+        weapon = self.weapon_from_neutral(shot.weapon, col, "$.broń", points=False)
+
+        def gait(lad: Ladder, speed: float, path: str) -> str:
+            st = lad.step_for(speed)
+            if abs(st.rep - speed) > 1e-9:
+                col.loss("rounded", path, f"{Speed(speed)} read as {st.label} ({Speed(st.rep)})", st.rule)
+            return _canon(st.label, Tempo)
+
+        ruch_s = gait(lads["shooter_motion"], shot.shooter.speed, "$.ruch_strzelca")
+        ruch_c = gait(lads["target_motion"], shot.target.speed, "$.ruch_celu")
+        pst = lads["posture"].step_for(POSTURE_HEIGHT[shot.target.posture])
+        if POSTURE_OF[pst.label] != shot.target.posture:
+            col.loss("rounded", "$.postawa_celu", f"{shot.target.posture} read as {pst.label}", pst.rule)
+        cov = shot.target.cover
+        if cov.exposure == 0:
+            osl = "ukryty"
+        else:
+            cst = lads["cover"].step_for(cov.exposure)
+            osl = "zza osłony" if cst.native else "brak"
+            if abs(cst.rep - cov.exposure) > 1e-9:
+                col.loss("rounded", "$.osłona_celu", f"{cov.exposure:g} visible read as {osl}", cst.rule)
+        przeszkoda = None
+        if cov.barrier is not None:
+            b = cov.barrier
+            przeszkoda = Przeszkoda(materiał=b.material, grubość=b.thickness, nazwa=b.name)
+        ast = lads["aim"].step_for(shot.shooter.aim_time)
+        if abs(ast.rep - shot.shooter.aim_time) > 1e-9:
+            col.loss("clamped" if ast is lads["aim"].steps[-1] and shot.shooter.aim_time > ast.rep else "rounded",
+                     "$.celowanie", f"aim {shot.shooter.aim_time} -> {ast.native} full turn(s) (tura = 3 s assumed)",
+                     "pl.aim")
+        lst = lads["light"].step_for(shot.light.illuminance)
+        if lst.label != "dzień":
+            col.loss("assumed", "$.oświetlenie", f"{shot.light.illuminance} read as {lst.label} "
+                     "(no light rules in the text)", "pl.light")
+        armor = [self.armor_from_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(shot.target.armor)]
+        for path, cond, what in (
+            ("$.elevation", bool(shot.elevation), f"elevation {shot.elevation}"),
+            ("$.called_location", shot.called_location is not None, f"called shot to {shot.called_location}"),
+            ("$.burst", shot.burst > 1, f"burst of {shot.burst}"),
+            ("$.underwater", shot.underwater, "underwater"),
+            ("$.shooter.posture", shot.shooter.posture != "standing", f"shooter {shot.shooter.posture}"),
+            ("$.shooter.hands", shot.shooter.hands != 2 or shot.shooter.off_hand or shot.shooter.braced,
+             "shooter's hands/brace"),
+            ("$.shooter.cover", shot.shooter.cover != Cover(), "shooter's own cover"),
+            ("$.target.height", float(shot.target.height) != 1.75, f"target height {shot.target.height}"),
+        ):
+            if cond:
+                col.loss("unsupported-field", path, f"{what}: the text has no rule for it")
+        value = Strzał(nazwa=shot.name, strzelec=shot.shooter.name, cel=shot.target.name, Motoryka=motoryka,
+                       umiejętność=sstep.native, broń=weapon, dystans=shot.distance,
+                       ruch_strzelca=ruch_s, ruch_celu=ruch_c, postawa_celu=_canon(pst.label, Postawa),  # type: ignore[arg-type]
+                       osłona_celu=_canon(osl, OsłonaCelu), przeszkoda=przeszkoda, celowanie=ast.native,  # type: ignore[arg-type]
+                       oświetlenie=_canon(lst.label, Oświetlenie), pomoce_wzroku=list(shot.light.aids),  # type: ignore[arg-type]
+                       pancerz_celu=armor)
+        return col.result(value)
