@@ -1,4 +1,11 @@
-"""Formulas of the Japanese CoC firearms rules (the Japanese CoC firearms text) that are not
+"""The rules of Call of Cthulhu with the Japanese firearms house rules (shared/rules/coc-ja-firearms.md,
+coc-ja.*) that xsys plays: d100 under the skill with its multipliers, concealment, quick draw,
+autofire, suppression, dodge, encumbrance, light and darkness, armor, shotgun pellets, door breach,
+the damage bonus and the published tiers; :class:`CocRules` is one shot's check (the Situation it
+reads, its chance and exact damage) on the core's d100 family. sheet.py maps the stat block and the
+shot to the neutral model; system.py is the declaration that binds them.
+
+Formulas of the Japanese CoC firearms rules (the Japanese CoC firearms text) that are not
 step tables: concealment, quick draw, autofire, suppression, dodge, encumbrance, light,
 armor shock, shotgun pellets, door breach. Every function cites its rule ID; the numbers
 come from tables.toml (loaded once by :func:`tables`).
@@ -10,14 +17,22 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
 from xsys.core.ladder import Ladder, Step
-from xsys.core.percentile import frac  # a table number as an exact Fraction
+from xsys.core.model import Armor, Barrier, Shot, Weapon
+from xsys.core.percentile import LightEffect, PercentileSystem, frac
+from xsys.core.system import CharacteristicSpec, percentile_ladder
+from xsys.core.trace import Check, Modifier
+from xsys.core.units import Length, brief, parse
+from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
+
+from .model import CocNpc, CocShot, CocWeapon
 
 
 def tables() -> dict[str, Any]:
@@ -562,14 +577,566 @@ def door_backfire_chance(*, malfunction: int, POW: int) -> Fraction:
     return malf * (1 - dice.d100_at_most(POW * 5))
 
 
-__all__ = [
-    "tables", "table_ladders", "frac", "ceil", "resistance", "conceal_size_multiplier", "conceal_value", "detection_chance",
-    "quickdraw_skill_bonus", "action_dex", "ready_first_cycle", "reload_rounds", "off_hand_chance",
-    "two_guns_chance", "autofire_modified", "autofire_hits", "autofire_hit_distribution", "large_target_bonus",
-    "untrained_min_rounds", "sweep_rounds", "in_sweep_arc", "burst_dodge", "suppression_chance", "close_range",
-    "point_blank", "double_tap_allowed", "mozambique_allowed", "shots_in_dex_rank", "dodges_per_round",
-    "sniper_notice_chance", "can_dodge", "encumbrance_ladder", "encumbrance", "dazzle_chance", "dazzle_effect", "shoot_at_light_allowed",
-    "armor_shock_chance", "pellet_damage", "armored_damage", "parse_dice", "damage_distribution",
-    "shot_damage_distribution",
-    "mean_after_armor", "mean_pellets_after_armor", "door_breach_chance", "door_backfire_chance",
-]
+FIREARM_SKILLS = ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun", "Throw")
+HEAD = frozenset({"head", "skull", "eye", "face", "jaw", "nose"})
+LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
+              "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
+
+
+def _tables_ladders() -> dict[str, Ladder]:
+    return table_ladders()
+
+
+def _catalog():
+    from xsys.core.registry import catalog
+
+    return catalog()
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything one CoC shot depends on, native and neutral parts together. Built from a
+    neutral Shot by :meth:`CocSystem.situation_from_shot` or from a native CocShot by
+    :meth:`CocSystem.situation_from_native`; evaluated by :meth:`CocSystem.evaluate`."""
+
+    skill: str
+    skill_value: int
+    weapon: Weapon
+    distance: float
+    native_weapon: CocWeapon | None = None
+    DEX: int = 10
+    illuminance: float = 10_000.0
+    aids: tuple[str, ...] = ()
+    sights: str = "iron"
+    hands: int = 2
+    off_hand: bool = False
+    two_guns: bool = False
+    off_hand_skill: int | None = None
+    braced: bool = False
+    mounted: bool = False
+    careful_aim: bool = False
+    called_location: str | None = None
+    keeper_double: bool = False
+    fire: str = "single"
+    rounds: int = 1
+    exposure: float = 1.0
+    barrier: Barrier | None = None
+    armor: tuple[Armor, ...] = ()
+    target_SIZ: int | None = None
+
+
+# The Keeper Rulebook's skill chart (not in the seed text, so assumed): novice up to 5%,
+# neophyte 6-25% (a firearm's untrained base chance lies here), amateur 26-50%, professional
+# 51-75%, expert 76-90%, master 91%+. (rank, name, lowest level, typical level)
+COC_TIERS = ((0, "novice/neophyte (base chance)", 0, 20), (1, "amateur", 26, 40), (2, "professional", 51, 63),
+             (3, "expert", 76, 83), (4, "master", 91, 95))
+
+# coc-ja.damage-bonus (assumed: the CoC 5th/6th edition table, not in the text): STR + SIZ ->
+# the dice added to a close-combat attack's damage (and half of it to a thrown one, coc-zh.thrown)
+DAMAGE_BONUS = ((12, "-1d6"), (16, "-1d4"), (24, "0"), (32, "+1d4"), (40, "+1d6"), (56, "+2d6"), (72, "+3d6"),
+                (88, "+4d6"))
+
+
+def damage_bonus(STR: int, SIZ: int) -> str:
+    """The damage bonus of STR + SIZ (coc-ja.damage-bonus, assumed)."""
+    total = STR + SIZ
+    for top, db in DAMAGE_BONUS:
+        if total <= top:
+            return db
+    return f"+{4 + (total - 73) // 16}d6"
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _characteristics() -> dict[str, CharacteristicSpec]:
+    out = {}
+    for native, spec in tables()["characteristics"].items():
+        dist = {v + spec["plus"]: p for v, p in dice.sum_distribution(spec["dice"], spec["sides"]).items()}
+        out[native] = CharacteristicSpec(spec["neutral"],
+                                         percentile_ladder(f"characteristic.{native}", dist,
+                                                           "coc-ja.characteristics", "assumed"))
+    return out
+
+
+def _ftext(x: Fraction | int) -> str | int:
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+class CocRules(PercentileSystem):
+    """The game of :class:`CocSystem` (its checks and its rules), which sheet.py's conversions and
+    system.py's declaration build on."""
+
+    # ==== tables ========================================================================
+    def tables(self) -> dict[str, Any]:
+        """tables.toml (rules data) of this plugin."""
+        return tables()
+
+    def table_ladders(self) -> dict[str, Ladder]:
+        """The ladders of tables.toml."""
+        return dict(_tables_ladders())
+
+    # ==== darkness (replaceable) =======================================================
+    def darkness_ladder(self) -> Ladder:
+        """Visibility level over lux (coc-ja.darkness; breakpoints assumed)."""
+        return _tables_ladders()["darkness"]
+
+    def light_effect(self, sit: Situation) -> LightEffect:
+        """coc-ja.darkness with coc-ja.darkness.matrix: lights cancel it
+        (coc-ja.light.flashlight), thermal ignores it (coc-ja.sight.thermal), night vision
+        cancels all but total darkness (coc-ja.sight.night-vision / .nvg), tritium gives
+        x3/4 and x1/2 (coc-ja.sight.luminous)."""
+        step = self.darkness_ladder().step_for(sit.illuminance)
+        level = step.label
+        eff = LightEffect(level=level)
+        if level == "daylight":
+            return eff
+        t = self.tables()
+        sights = t["sights"]
+        aids = set(sit.aids)
+        if aids & {"hand-light", "weapon-light"}:
+            eff.modifiers.append(Modifier(rule="coc-ja.light.flashlight", kind="multiply", value=1, source="seed",
+                                          why=f"{level}: a light cancels the darkness penalty"))
+            return eff
+        if sit.sights in sights["thermal"] or "thermal-goggles" in aids:
+            src = "seed" if sit.sights in sights["thermal"] else "assumed"
+            eff.modifiers.append(Modifier(rule="coc-ja.sight.thermal", kind="multiply", value=1, source=src,
+                                          why=f"{level}: thermal imaging ignores light"))
+            return eff
+        if sit.sights in sights["night_vision"] or "nv-goggles" in aids:
+            kind, rule = "night-vision", ("coc-ja.sight.night-vision" if sit.sights in sights["night_vision"]
+                                          else "coc-ja.sight.nvg")
+            if rule == "coc-ja.sight.nvg" and sit.sights not in sights.get("nvg_location", ("laser", "red-dot",
+                                                                                             "reflex")):
+                eff.no_location = True
+        elif sit.sights in sights["luminous"]:
+            kind, rule = "tritium", "coc-ja.sight.luminous"
+        else:
+            kind, rule = "plain", "coc-ja.darkness"
+        cell = t["darkness"][kind].get(level)
+        if cell is None:  # night vision in dim light / starlight: cancelled
+            eff.modifiers.append(Modifier(rule=rule, kind="multiply", value=1, source="seed",
+                                          why=f"{level}: night vision cancels the penalty"))
+            return eff
+        rule = cell.get("rule", rule)
+        # the effects are seed (cells the text is silent on say "assumed"); the lux
+        # breakpoints are the darkness ladder's own (assumed) rows
+        src = cell.get("source", "seed")
+        if "cap" in cell:
+            eff.cap = int(cell["cap"])
+            eff.modifiers.append(Modifier(rule=rule, kind="set", value=f"{eff.cap:02d}%", source=src,
+                                          why=f"{level} (at most 01%)"))
+        else:
+            eff.multiply = frac(cell["multiply"])
+            eff.modifiers.append(Modifier(rule=rule, kind="multiply", value=_ftext(eff.multiply), source=src,
+                                          why=f"{level}" + (" (tritium sights)" if kind == "tritium" else "")))
+        eff.unaimed = bool(cell.get("unaimed", False))
+        if eff.unaimed:
+            eff.modifiers.append(Modifier(rule=rule, kind="multiply", value=1, source=src,
+                                          why="every shot counts as unaimed: no careful aim"))
+        return eff
+
+    # ==== resolution (replaceable) =====================================================
+    def resolve(self, target: int) -> dice.Outcomes:
+        """coc-ja.resolution: d100 <= target succeeds; an impale (BRP 'special') on
+        <= ceil(target / 5). No automatic success or failure bands (the text states none)."""
+        div = self.tables()["resolution"]["impale_divisor"]
+        t = max(0, target)
+        return dice.Outcomes(dice.d100_at_most(t), critical_success=dice.d100_at_most(ceil(Fraction(t, div))))
+
+    def impale_threshold(self, target: int) -> int:
+        return ceil(Fraction(max(0, target), self.tables()["resolution"]["impale_divisor"]))
+
+    def characteristics(self) -> dict[str, CharacteristicSpec]:
+        return _characteristics()
+
+    def skill_levels(self, skill: str) -> Sequence[int]:
+        return range(0, 101)
+
+    def skill_context(self, skill: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A close-combat skill's results depend on the damage bonus (STR + SIZ, coc-ja.damage-bonus)."""
+        if skill not in self.close_combat_skills():
+            return {}
+        c = context or {}
+        return {"db": damage_bonus(int(c.get("STR") or 10), int(c.get("SIZ") or 13))}
+
+    # ==== weapons ======================================================================
+    def weapon_defaults(self, weapon: Weapon) -> CocWeapon:
+        """Native data of a neutral weapon: its [weapon.<catalog id>] row, else the class
+        defaults with damage from muzzle energy (coc-ja.damage, assumed)."""
+        t = self.tables()
+        cls = t["weapon_class"][weapon.weapon_class]
+        entry = _catalog().weapon_basis(weapon).entry  # by id, else by what its name says
+        row = t["weapon"].get(entry.id if entry is not None else "", {})
+        damage = row["damage"] if "damage" in row else self.damage_of(weapon)
+        auto = "auto" in weapon.fire_modes or "burst" in weapon.fire_modes
+        thrown = weapon.weapon_class == "thrown"
+        return CocWeapon(
+            name=weapon.name, skill=cls["skill"], damage=damage,
+            base_range=parse(row.get("base_range", cls["base_range"]), Length),
+            shots_per_round=row.get("shots_per_round", cls["shots_per_round"]),
+            burst=row.get("burst", auto), capacity=weapon.capacity or (entry.capacity if entry is not None else 0),
+            malfunction=row.get("malfunction", cls["malfunction"]), length=weapon.length,
+            STR=row.get("STR", cls["STR"]), sights="none" if thrown else weapon.sights,
+            # a thrown weapon (a grenade) is no firearm: it fires nothing and is aimed by eye
+            ammo="shot" if weapon.weapon_class == "shotgun" else "none" if thrown else "bullet", catalog=weapon.catalog,
+            muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
+        )
+
+    def damage_of(self, weapon: Weapon) -> str:
+        """The damage dice of a neutral weapon (coc-ja.damage, assumed): one line per
+        cartridge ([cartridge.*] of tables.toml, else the damage ladder at the cartridge's
+        reference muzzle energy, core.vocab.CARTRIDGES), else the ladder at the weapon's
+        own muzzle energy; 12-gauge shot by range band (coc-ja.damage.shotgun)."""
+        basis = _catalog().weapon_basis(weapon)  # its catalog weapon, else the cartridge its calibre or name states
+        row = self.tables().get("cartridge", {}).get(basis.cartridge or "", {})
+        if "damage" in row:
+            return row["damage"]
+        if weapon.weapon_class == "shotgun":
+            return "4d6/2d6/1d6"
+        return _tables_ladders()["damage"].step_for(basis.energy).label
+
+    # ==== situations ===================================================================
+    def situation_from_shot(self, shot: Shot, skill_value: int | None = None) -> Situation:
+        """A neutral shot as a Situation; the shooter's skill goes through the skill ladder
+        unless ``skill_value`` is given."""
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        if skill_value is None:
+            skill_value = self.level_for(skill, shot.shooter.skill, {"@key": firearm_skill_for(w.weapon_class)})
+        dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics.get("dexterity", 0.5)).native
+        careful = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
+        return Situation(
+            skill=skill, skill_value=int(skill_value), weapon=w, distance=float(shot.distance),
+            native_weapon=None, DEX=int(dex), illuminance=float(shot.light.illuminance), aids=tuple(shot.light.aids),
+            sights=w.sights, hands=shot.shooter.hands, off_hand=shot.shooter.off_hand,
+            braced=shot.shooter.braced or shot.shooter.posture == "prone", careful_aim=careful,
+            called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
+            rounds=shot.burst, exposure=float(shot.target.cover.exposure), barrier=shot.target.cover.barrier,
+            armor=tuple(shot.target.armor),
+        )
+
+    def situation_from_native(self, shot: CocShot, npc: CocNpc | None = None) -> Situation:
+        """A native CocShot as a Situation, keeping what the neutral model cannot say (two
+        guns, Off-hand Shooting, Keeper doubling, double tap, mounted weapons, SIZ)."""
+        weapon = self.shot_weapon(shot)
+        native_w = None
+        if npc is not None:
+            for nw in npc.weapons:
+                if nw.name == shot.weapon or nw.catalog == shot.weapon:
+                    native_w = nw
+        if native_w is None:
+            native_w = self.weapon_defaults(weapon)
+        skill = shot.skill or self.skill_for_class(weapon.weapon_class)
+        ohs = shot.off_hand_skill
+        if ohs is None and npc is not None:
+            ohs = npc.skills.get("Off-hand Shooting")
+        dex = shot.DEX if shot.DEX is not None else (npc.DEX if npc is not None else 10)
+        exp = _tables_ladders()["exposure"]
+        return Situation(
+            skill=skill, skill_value=shot.skill_value, weapon=weapon, distance=float(shot.distance),
+            native_weapon=native_w, DEX=dex, illuminance=self._light_rep(shot.light),
+            aids=tuple(LIGHT_AIDS[a] for a in shot.light_aids), sights=weapon.sights,
+            hands=2 if shot.hold == "two-handed" else 1, off_hand=shot.hold == "off-hand",
+            two_guns=shot.hold == "two guns", off_hand_skill=ohs,
+            braced=shot.support != "hand-held", mounted=shot.support == "mounted",
+            careful_aim=shot.careful_aim, called_location=shot.called_location, keeper_double=shot.keeper_double,
+            fire=shot.fire, rounds=shot.rounds if shot.fire == "full auto" else (2 if shot.fire == "double tap" else 1),
+            exposure=exp.step_labelled(shot.target_exposure).rep,
+            barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness) if shot.cover else None,
+            armor=tuple(self.armor_to_neutral(a) for a in shot.target_armor), target_SIZ=shot.target_SIZ,
+        )
+
+    def _light_rep(self, word: str) -> float:
+        lad = self.darkness_ladder()
+        return lad.step_labelled(word).rep
+
+    # ==== the check ====================================================================
+    def check_native(self, shot: CocShot, npc: CocNpc | None = None, extra: Sequence[Modifier] = ()) -> Check:
+        """A native shot (with everything the neutral model cannot hold) as a Check."""
+        return self.evaluate(self.situation_from_native(shot, npc), extra)
+
+    def evaluate(self, sit: Situation, extra: Sequence[Modifier] = (), with_damage: bool = True) -> Check:
+        t = self.tables()
+        st, aimed = t["stance"], t["aimed"]
+        mods: list[Modifier] = []
+        notes: list[str] = []
+
+        def mod(rule: str, kind: str, value: Any, why: str, source: str | None = None) -> None:
+            mods.append(Modifier(rule=rule, kind=kind, value=value, source=source or self.rule_source(rule), why=why))
+
+        cls = sit.weapon.weapon_class
+        short = cls in SHORT_ARMS
+        handgun = cls in ("handgun", "revolver")
+        nw = sit.native_weapon or self.weapon_defaults(sit.weapon)
+        skill = Fraction(sit.skill_value)
+
+        # -- the base chance: two guns / off hand replace it ---------------------------
+        value = skill
+        if sit.two_guns:
+            value = two_guns_chance(sit.skill_value, sit.skill, sit.sights == "laser", sit.off_hand_skill)
+            if value == skill:
+                mod("coc-ja.stance.two-guns", "multiply", 1, "two guns, Handgun >= 60% with a laser: normal chance")
+            elif sit.off_hand_skill is not None and value == Fraction(sit.off_hand_skill) * frac(
+                    st["two_guns_off_hand_skill"]) and value > skill * frac(st["two_guns"]):
+                mod("coc-ja.skill.off-hand-shooting", "set", _ftext(value),
+                    f"two guns: Off-hand Shooting {sit.off_hand_skill}% x1/2")
+            else:
+                mod("coc-ja.stance.two-guns", "multiply", st["two_guns"], "two guns, no sights: x1/5 each")
+        elif sit.off_hand:
+            value = off_hand_chance(sit.skill_value, sit.off_hand_skill)
+            if sit.off_hand_skill is not None and value > skill * frac(st["off_hand"]):
+                mod("coc-ja.skill.off-hand-shooting", "set", _ftext(value),
+                    f"off hand: Off-hand Shooting {sit.off_hand_skill}% (at most the {sit.skill} skill)")
+            else:
+                mod("coc-ja.stance.off-hand", "multiply", st["off_hand"], "off hand")
+
+        # -- additions to the base chance ----------------------------------------------
+        if handgun and sit.hands == 2 and not sit.two_guns:
+            value += st["two_hand_bonus"]
+            mod("coc-ja.stance.two-hand", "add", st["two_hand_bonus"], "handgun held two-handed")
+        big = large_target_bonus(sit.target_SIZ)  # added after range and the burst reduction, below
+
+        # -- multipliers ---------------------------------------------------------------
+        mult = Fraction(1)
+        if not short and (sit.hands == 1 or sit.two_guns) and not sit.off_hand:
+            # coc-ja.stance.off-hand: any gun in the off hand is halved once (the SMG example:
+            # Off-hand Shooting 40, SMG 35 -> 35), not halved again as a one-handed long arm
+            mult *= frac(st["long_arm_one_hand"])
+            mod("coc-ja.stance.long-arm-one-hand", "multiply", st["long_arm_one_hand"], "long arm fired one-handed")
+
+        light = self.light_effect(sit)
+        called = sit.called_location
+        if called is not None and light.no_location:
+            notes.append(f"coc-ja.sight.nvg: night-vision goggles without a reflex, dot or laser sight allow no "
+                         f"aimed location shot; the shot at the {called} is an ordinary shot")
+            called = None
+        aim_sight = sit.sights in t["sights"]["careful_aim"]
+        braced = sit.braced or sit.mounted
+        wants_aim = sit.careful_aim or sit.called_location is not None
+        careful = wants_aim and (braced or aim_sight) and not light.unaimed and not sit.two_guns
+        if wants_aim and not careful:
+            notes.append("coc-ja.aimed.careful-aim: careful aim needs a brace or a laser/scope, usable sights and "
+                         "aimed fire; not possible here")
+
+        base_range = float(nw.base_range)
+        if braced or careful:
+            base_range *= st["braced_range"]
+            rule = "coc-ja.stance.braced" if braced else "coc-ja.aimed.careful-aim"
+            notes.append(f"{rule}: base range x2 = {base_range:g} m")
+        pb = point_blank(sit.DEX, careful)
+        if sit.distance <= pb:
+            m2 = t["point_blank"]["multiplier"]
+            mult *= m2
+            mod("coc-ja.range.point-blank", "multiply", m2, f"point-blank: {brief(sit.distance, 'm')} <= {brief(pb, 'm')}")
+        else:
+            step = _tables_ladders()["range"].step_for(sit.distance / base_range if base_range > 0 else math.inf)
+            if step.native != 1:
+                mult *= Fraction(1, step.native)
+                mod(step.rule, "multiply", f"1/{step.native}", f"{sit.distance:g} m, base range {base_range:g} m: "
+                    + step.label, step.source)
+
+        mult *= light.multiply
+        mods.extend(light.modifiers)
+
+        exp_step = _tables_ladders()["exposure"].step_for(sit.exposure)
+        # a called location already is a location shot (coc-ja.aimed.location below)
+        low_exposure = exp_step.native < t["exposure"]["location_below"]
+        if low_exposure and called is None:
+            div = t["exposure"]["location_divisor"]
+            mult *= Fraction(1, div)
+            mod(exp_step.rule, "multiply", f"1/{div}", f"target shows {exp_step.label}: only a location can be hit",
+                exp_step.source)
+
+        if called is not None and sit.keeper_double:
+            mult *= aimed["keeper_double"]
+            mod("coc-ja.aimed.keeper-double", "multiply", aimed["keeper_double"], "the Keeper doubles the aimed shot")
+
+        S = max(0, ceil(value * mult))
+        autofire = sit.fire == "full auto" and sit.rounds > 1
+        if big and not autofire:  # after range and the other multipliers, as the order rule puts it
+            S += big
+            mod("coc-ja.autofire.order", "add", big, f"large target (SIZ {sit.target_SIZ}), after the multipliers")
+
+        # -- house-rule modifiers from other plugins ------------------------------------
+        for m in extra:
+            mods.append(m)
+            if m.kind == "add":
+                S = max(0, S + int(m.value))
+            elif m.kind == "multiply":
+                S = max(0, ceil(S * frac(m.value)))
+            elif m.kind == "set":
+                S = max(0, int(str(m.value).rstrip("%")))
+            else:
+                notes.append(f"{m.rule}: a {m.kind} modifier has no meaning on d100; ignored")
+
+        # -- location, autofire, darkness cap -------------------------------------------
+        # coc-ja.aimed.location: a roll <= 1/5 of the chance hits the called location (the
+        # impale threshold); any other success still hits. A target showing less than half
+        # of itself can be hit only there.
+        T = S
+        L: int | None = None  # the called location's threshold
+        if called is not None and not autofire and sit.fire != "mozambique":
+            L = ceil(Fraction(S, aimed["location_divisor"]))
+            if low_exposure:
+                T = L
+                mod("coc-ja.aimed.location", "set", T, f"target shows {exp_step.label}: only the {called} can be "
+                    f"hit, on <= 1/5 of {S}%")
+            else:
+                mod("coc-ja.aimed.location", "multiply", 1, f"{called} hit on d100 <= {L:02d} (1/5 of {S}%, "
+                    "outcomes 'location'); any other success hits as an ordinary shot")
+        if sit.fire == "mozambique":
+            T = L = ceil(Fraction(S, t["mozambique"]["divisor"]))
+            mod("coc-ja.mozambique", "set", T, f"third shot at 1/5 of {S}%: every success is a location hit and "
+                "an impale")
+            notes.append("coc-ja.mozambique: cost: no shot at the next DEX rank and no Dodge for the rest of the round")
+        M = T
+        if autofire:
+            mount = "mounted" if sit.mounted else ("braced" if sit.braced else "hand-held")
+            M = autofire_modified(T, sit.rounds, mount)
+            mod("coc-ja.autofire.penalty", "add", M - T,
+                f"{sit.rounds} rounds {mount}: -{t['autofire']['per_round'][mount]} per round after the first "
+                f"(floor {t['autofire']['floor']}%)")
+            if big:  # after the reduction, with the equipment bonuses (coc-ja.autofire.order)
+                M, T = M + big, T + big
+                mod("coc-ja.autofire.order", "add", big, f"large target (SIZ {sit.target_SIZ}), after the burst "
+                    "reduction")
+        if light.cap is not None:
+            T, M, S = min(T, light.cap), min(M, light.cap), min(S, light.cap)
+            if L is not None:
+                L = min(L, T)
+        if sit.fire in ("double tap", "mozambique"):
+            fn = double_tap_allowed if sit.fire == "double tap" else mozambique_allowed
+            why = fn(sit.skill_value, nw.shots_per_round, sit.distance, sit.DEX)
+            if why:
+                notes.append(f"coc-ja.{sit.fire.replace(' ', '-')}: not allowed ({'; '.join(why)})")
+
+        # -- the roll ------------------------------------------------------------------
+        outcomes: dict[str, Fraction] = {}
+        if autofire:
+            hits = autofire_hit_distribution(M, T, sit.rounds)
+            chance = 1 - hits.get(0, Fraction(0))
+            imp = self.resolve(T).critical_success
+            outcomes["impale"] = imp
+            outcomes["mean_hits"] = sum((h * p for h, p in hits.items()), Fraction(0))
+            needs = f"d100 <= {M} (1 hit up to {T}; +1 hit per 5 under {M}; max {sit.rounds})"
+            target: int = M
+        else:
+            res = self.resolve(T)
+            chance = res.success
+            # the impale threshold is 1/5 of the chance S (of the burst's unmodified chance),
+            # not 1/5 of a location or Mozambique target already cut to 1/5
+            if sit.fire == "mozambique":
+                outcomes["impale"] = chance  # every success impales (coc-ja.mozambique)
+            elif T != S:
+                outcomes["impale"] = min(chance, self.resolve(S).critical_success)
+            elif low_exposure and called is None:
+                # only a location can be hit, on <= 1/5 of the unreduced chance: the impale
+                # threshold itself, so every hit impales (as a called shot at such a target)
+                outcomes["impale"] = chance
+            else:
+                outcomes["impale"] = res.critical_success
+            if L is not None:
+                outcomes["location"] = min(chance, dice.d100_at_most(L))
+            needs = f"d100 <= {T}" + (", twice (double tap)" if sit.fire == "double tap" else "")
+            target = T
+
+        damage_mean = None
+        damage = None
+        if with_damage and cls != "thrown":
+            damage_mean = float(self._damage_mean(sit, nw, T, M, chance, outcomes, hits if autofire else None))
+            if not autofire and sit.fire == "single":
+                damage = self._damage_distribution(sit, nw, chance, outcomes)
+
+        mods_txt = " ".join(m.render().split(" [")[0] for m in mods)
+        roll = f"roll d100 <= {target:02d}"
+        if autofire:  # coc-ja.autofire.hits: one roll read against both numbers
+            more = f"1 hit + 1 per 5 under {M:02d}, at most {sit.rounds}"
+            roll = f"roll d100 <= {T:02d}: 1 hit; <= {M:02d}: {more}" if M < T else f"roll d100 <= {M:02d}: {more}"
+        native = f"{sit.skill} {sit.skill_value}%" + (f" {mods_txt}" if mods_txt else "") + f": {roll}"
+        return Check(system=self.key, stat=sit.skill, base=sit.skill_value, modifiers=mods, target=target,
+                     needs=needs, chance=chance, native=native, damage_mean=damage_mean, damage=damage,
+                     outcomes=outcomes, notes=notes)
+
+    # ==== damage =======================================================================
+    def damage_roll(self, sit: Situation, nw: CocWeapon) -> tuple[str, bool]:
+        """The damage dice at this distance and whether armor applies per die
+        (coc-ja.armor.shotgun-pellets)."""
+        if sit.weapon.weapon_class == "shotgun" and nw.ammo != "slug":
+            band = _tables_ladders()["shotgun.damage"].step_for(sit.distance)
+            parts = nw.damage.split("/")
+            if len(parts) == 2:  # a sawn-off's 4d6/1d6: its first to 5 m, its last beyond (coc-ja.damage.shotgun)
+                return parts[0 if float(sit.distance) <= 5.0 else 1], nw.ammo == "shot"
+            if len(parts) > 1:  # the line's own bands
+                index = [st.native for st in _tables_ladders()["shotgun.damage"].steps].index(band.native)
+                return parts[min(index, len(parts) - 1)], nw.ammo == "shot"
+            return band.label, nw.ammo == "shot"
+        return nw.damage.split("/")[0], False
+
+    def armor_points(self, sit: Situation, location: str | None = None) -> tuple[int, list[str]]:
+        """Armor A between the bullet and the target: worn armor covering the hit location
+        (``location``, else the called one, else the torso) and, for a hidden target, the barrier."""
+        loc = location or sit.called_location or "torso"
+        total, why = 0, []
+        for a in sit.armor:
+            if loc in a.covers or (loc == "torso" and "vitals" in a.covers):
+                A, _, step = self.armor_value(a)
+                total += A
+                why.append(f"{a.name}: {A} [{step.rule}]")
+        if sit.barrier is not None and _tables_ladders()["exposure"].step_for(sit.exposure).native == 0:
+            A, _, step, _ = self.barrier_value(sit.barrier)
+            total += A
+            why.append(f"{sit.barrier.thickness.to('cm'):g} cm {sit.barrier.material}: {A} [{step.rule}]")
+        return total, why
+
+    def hit_parts(self, sit: Situation, chance: Fraction, outcomes: Mapping[str, Fraction],
+                  pellets: bool) -> list[tuple[Fraction, str, bool]]:
+        """A single shot's hits as (probability, location, damage rolled twice): a called
+        location's hits (roll <= 1/5: they are the impales, and a head shot's x2 is that
+        same doubling, coc-ja.aimed.effects), impales elsewhere, ordinary hits on the torso.
+        Shot pellets do not impale (assumed)."""
+        loc = sit.called_location or "torso"
+        if sit.fire == "mozambique":
+            return [(chance, loc, not pellets)]
+        imp = Fraction(0) if pellets else outcomes.get("impale", Fraction(0))
+        p_loc = outcomes.get("location", Fraction(0))
+        imp_rest = max(Fraction(0), imp - p_loc)
+        parts = [(p_loc, loc, not pellets), (imp_rest, "torso", True), (chance - p_loc - imp_rest, "torso", False)]
+        return [p for p in parts if p[0] > 0]
+
+    def _damage_distribution(self, sit: Situation, nw: CocWeapon, chance: Fraction,
+                             outcomes: Mapping[str, Fraction]) -> dict[str, str] | None:
+        """Exact damage of one single shot, misses at 0: a hit rolls the damage, an impale (and
+        a called location's hit) rolls it twice (coc-ja.aimed.effects); armor A of the
+        location hit subtracts once. Shot pellets against armor (armor per die) have only
+        their mean."""
+        roll, pellets = self.damage_roll(sit, nw)
+        parts = self.hit_parts(sit, chance, outcomes, pellets)
+        armor = {loc: self.armor_points(sit, loc)[0] for _, loc, _ in parts}
+        if pellets and any(armor.values()):
+            return None
+        # exact, computed once per (roll, chance, hits after armor): rules.shot_damage_distribution
+        return shot_damage_distribution(roll, chance, [(w, armor[loc], doubled) for w, loc, doubled in parts])
+
+    def _damage_mean(self, sit, nw, T, M, chance, outcomes, hits) -> Fraction:
+        roll, pellets = self.damage_roll(sit, nw)
+        if hits is not None:
+            A, _ = self.armor_points(sit)
+            if pellets:
+                e1 = e2 = mean_pellets_after_armor(roll, A)  # shot does not impale (assumed)
+            else:
+                e1 = mean_after_armor(roll, A)
+                e2 = mean_after_armor(roll, A, impale=True)
+            imp = outcomes["impale"] if not pellets else Fraction(0)
+            mean_hits = sum((h * p for h, p in hits.items()), Fraction(0))
+            return mean_hits * e1 + imp * (e2 - e1)
+        one = Fraction(0)
+        for weight, loc, doubled in self.hit_parts(sit, chance, outcomes, pellets):
+            A, _ = self.armor_points(sit, loc)
+            e = mean_pellets_after_armor(roll, A) if pellets else mean_after_armor(roll, A, impale=doubled)
+            one += weight * e
+        return 2 * one if sit.fire == "double tap" else one
+
+
+__all__ = ["CocRules", "action_dex", "armor_shock_chance", "armored_damage", "autofire_hit_distribution", "autofire_hits", "autofire_modified", "burst_dodge", "can_dodge", "ceil", "close_range", "conceal_size_multiplier", "conceal_value", "damage_distribution", "dazzle_chance", "dazzle_effect", "detection_chance", "dodges_per_round", "door_backfire_chance", "door_breach_chance", "double_tap_allowed", "encumbrance", "encumbrance_ladder", "frac", "in_sweep_arc", "large_target_bonus", "mean_after_armor", "mean_pellets_after_armor", "mozambique_allowed", "off_hand_chance", "parse_dice", "pellet_damage", "point_blank", "quickdraw_skill_bonus", "ready_first_cycle", "reload_rounds", "resistance", "shoot_at_light_allowed", "shot_damage_distribution", "shots_in_dex_rank", "sniper_notice_chance", "suppression_chance", "sweep_rounds", "table_ladders", "tables", "two_guns_chance", "untrained_min_rounds"]

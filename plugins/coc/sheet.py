@@ -1,0 +1,452 @@
+"""The Call of Cthulhu stat block and shot as xsys's neutral model, and back: characteristics and
+skills (equated, exact levels kept for the way back), hit points, weapons and armor by what they
+physically are with the line written from the weapon table, close-combat lines, and what only CoC
+states (Sanity, Magic Points, Luck, spells), carried. :class:`CocSheet` adds these conversions to
+the game (rules.py).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgspec
+
+from xsys.core import armorline, carried
+from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.codec import dec_hook, enc_hook
+from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
+                             generic_weapon, melee_class_of)
+from xsys.core.trace import Collector, Result
+from xsys.core.units import Duration, Energy, Illuminance
+from xsys.core.vocab import firearm_skill_for
+
+from .model import CocArmor, CocBarrier, CocCarried, CocMelee, CocNpc, CocShot, CocWeapon
+from .rules import CocRules, LIGHT_AIDS, _catalog, _tables_ladders, damage_bonus
+
+
+LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
+
+# coc-ja.melee (assumed): a close-combat attack known only by its weapon's class, as the CoC 6th
+# edition weapon table writes the like of it: skill, damage (db: the wielder's damage bonus)
+MELEE_LINES = {"unarmed": ("Fist/Punch", "1d3+db"), "knife": ("Knife", "1d4+db"), "club": ("Club", "1d6+db"),
+               "sword": ("Sword", "1d8+1+db"), "axe": ("Axe", "1d8+2+db"), "spear": ("Spear", "1d8+1+db"),
+               "improvised": ("Club (improvised)", "1d4+db")}
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+class CocSheet(CocRules):
+    """The conversions of :class:`CocSystem`'s documents to and from the neutral model."""
+
+    # ==== characteristics and skills ===================================================
+    def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        return {"HP": (("CON", "SIZ"), "coc-ja.hp")}  # HP = ceil((CON + SIZ) / 2)
+
+    def sheet_derived(self, npc: CocNpc) -> dict[str, tuple[Any, str]]:
+        """The damage bonus a melee line's '+db' adds, by STR + SIZ (coc-ja.damage-bonus), and
+        HP, starting SAN and Luck (both POW x 5) by the rule where the block states none (coc-ja.hp)."""
+        out: dict[str, tuple[Any, str]] = {"DB": (damage_bonus(npc.STR, npc.SIZ), "coc-ja.damage-bonus")}
+        if npc.HP is None:
+            out["HP"] = (npc.derived_HP, "coc-ja.hp")
+        if npc.SAN is None:  # an NPC from a system with no Sanity: its starting SAN, POW x 5
+            out["SAN"] = (npc.POW * 5, "coc-ja.hp")
+        if npc.Luck is None:
+            out["Luck"] = (npc.luck_roll, "coc-ja.hp")
+        return out
+
+    def sheet_legend(self) -> dict[str, dict[str, str]]:
+        return {"armor": {
+            "A": "the armor value: points of damage it stops (coc-ja.armor.table)",
+            "B": "the table's second number, which the rule text never explains; it is half of A in every "
+                 "row but the heavy leather jacket (coc-ja.armor.table)"}}
+
+    def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
+        """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them, and
+        what each armor piece covers (core.armorline.band_and_throw_notes)."""
+        thrown = "coc-zh.thrown" if self.key == "coc-zh" else \
+            "coc-ja.damage-bonus, assumed: the 6th-edition weapon table's '+1/2db'"
+        return armorline.band_and_throw_notes(npc, "m", "coc-ja.damage.shotgun", thrown, "4d6/1d6", 5)
+
+    def weapon_to_neutral(self, w: CocWeapon, col: Collector | None = None, path: str = "$") -> Weapon:
+        """A native weapon as what it physically is (core.catalog.Catalog.identify_weapon, one
+        answer for every system): its catalog entry (by id, else by what its name says, when its
+        skill fires that kind of gun) with the capacity the line states where it states one,
+        else a weapon of its skill's class (the kind of it the name says: a revolver) with the
+        muzzle energy of its damage."""
+        cat = _catalog()
+        skill_cls = self.tables()["skills"][w.skill]["weapon_class"]
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
+        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
+            entry = None  # 'Glock 17' fired with Rifle is not the catalog Glock
+        if entry is not None:
+            base = strip_entry(entry)
+            fields: dict[str, Any] = {"name": w.name, "capacity": w.capacity or base.capacity, "sights": w.sights}
+            if w.capacity and w.capacity != base.capacity and col is not None:
+                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
+                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
+                         "coc-ja.reload.magazine")
+            if w.length is not None:
+                fields["length"] = w.length
+            if w.burst and not ({"auto", "burst"} & set(base.fire_modes)):
+                fields["fire_modes"] = list(base.fire_modes) + ["auto"]
+            out = msgspec.structs.replace(base, **fields)
+            self._damage_line_loss(w, out, col, path)
+            return out
+        cls = cat.weapon_class_named(w.name, skill_cls)  # a 'Revolver' fired with Handgun is a revolver
+        if w.muzzle_energy is not None:
+            out = Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=w.muzzle_energy,
+                         fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
+                         sights="none" if cls == "thrown" else w.sights)
+            say_grenade(col, path, out)
+            return out
+        first = w.damage.split("/")[0]
+        energy = self.damage_energy(w.damage)
+        if cls == "shotgun" or energy is None:
+            energy = float(generic_weapon(cls).muzzle_energy)
+            if col is not None:
+                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy of a generic {cls}",
+                         "coc-ja.damage")
+        elif col is not None:
+            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy from {first}",
+                     "coc-ja.damage")
+        out = Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=Energy(energy),
+                     fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
+                     sights="none" if cls == "thrown" else w.sights)
+        self._damage_line_loss(w, out, col, path)
+        say_grenade(col, path, out)
+        return out
+
+    def _damage_line_loss(self, w: CocWeapon, out: Weapon, col: Collector | None, path: str) -> None:
+        """One weapon, one damage line (coc-ja.damage): a line whose own dice are not the line of
+        the weapon it is (its catalog weapon's, or the cartridge its name states) is said, since a
+        sheet written again from the neutral weapon rolls the weapon's dice."""
+        if col is None:
+            return
+        basis = _catalog().weapon_basis(out)
+        if basis.kind == "class" or out.weapon_class == "shotgun":
+            return
+        line = self.weapon_defaults(out).damage
+        if line.lower() == w.damage.lower():
+            return
+        what = (f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+                if basis.entry is not None else f"its name states {basis.cartridge}")
+        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage is {line}; the line's own {w.damage} "
+                 f"is not that {'weapon' if basis.entry is not None else 'cartridge'}'s, and a sheet written again "
+                 f"from the neutral weapon rolls {line}", "coc-ja.damage")
+
+    # ==== npc conversions ==============================================================
+    def armor_to_neutral(self, a: CocArmor, col: Collector | None = None, path: str = "$") -> Armor:
+        """Armor as what it physically is: the catalog item it names (by ``catalog`` id or
+        by name), else the joules of its armor-table row. Only an explicit ``catalog`` id is
+        carried into the neutral item, so conversions stay stable after one round trip."""
+        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.A, col, path, field="A", reads="A {}",
+                                          rule="coc-ja.armor.table", covers=a.covers, deflection=a.deflection)
+
+    def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
+        A, B, step = self.armor_value(armor)
+        if col is not None and col.tracing:
+            col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A}/{_num(B)} ({step.label})",
+                     rules=[step.rule], source=step.source)
+        line = CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog)
+        # keep the physical value, the coverage and the deflection unless the catalog item or the
+        # row itself gives them back (xsys.core.armorline)
+        back = self.armor_to_neutral(line)
+        stops = None if math.isclose(float(back.stops), float(armor.stops), rel_tol=1e-9) else armor.stops
+        more = armorline.extras(armor, back)
+        if "deflection" in more and col is not None:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(armor, "Call of Cthulhu"),
+                     step.rule)
+        return msgspec.structs.replace(line, stops=stops, **more)
+
+    def npc_to_neutral(self, npc: CocNpc) -> Result[Combatant]:
+        col = Collector(self.key)
+        chars = {k: getattr(npc, k) for k in self.characteristics()}
+        neutral_chars = self.characteristics_to_neutral(chars, col, "$")
+        mapped = self.skills()
+        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
+                                        context=chars)
+        native: dict[str, Any] = {}
+        # levels the equating cannot tell from a lower one (Handgun 97 = 96: +5 two-handed
+        # takes both past 100) are kept exactly, with a "rounded" loss, for the way back
+        exact = self.levels_kept({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
+                                 context=chars)
+        if melee_skills_of(self, npc.skills):
+            native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
+        if exact:
+            native["levels"] = exact
+        scale_args = ({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
+        verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
+        for k in verbatim:
+            col.carried(f"$.skills.{k}", f"skill {k!r}")
+        # what only CoC states (Sanity, Magic Points, Luck, spells, skills no neutral key holds):
+        # carried verbatim through every other system (xsys.core.carried)
+        own: dict[str, Any] = {f: getattr(npc, f) for f in ("SAN", "MP", "Luck") if getattr(npc, f) is not None}
+        if npc.spells:
+            own["spells"] = list(npc.spells)
+        if verbatim:
+            own["skills"] = verbatim
+        toughness = self.toughness_of(npc.HP, npc.derived_HP, col)
+        if toughness is not None:
+            native["HP"] = npc.HP  # this sheet's own HP, for the way back
+        scale = self.scale_levels(*scale_args, health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
+        if scale:
+            native["scale"] = scale
+        weapons, wnative = [], []
+        for i, w in enumerate(npc.weapons):
+            nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
+            weapons.append(nw)
+            wnative.append(msgspec.to_builtins(w, enc_hook=enc_hook))
+            if w.carry:
+                own.setdefault("carry", {})[w.name] = w.carry  # how it is carried: CoC's quick-draw rules only
+                col.loss("kept-verbatim", f"$.weapons[{i}].carry", f"{w.name} carried in a {w.carry}: the neutral "
+                         f"model has no way of carrying a weapon; kept (carried.coc.carry.{w.name})",
+                         "coc-ja.quickdraw.carry")
+        if wnative:
+            native["weapons"] = wnative
+        armor, anative = [], []
+        for i, a in enumerate(npc.armor):
+            na = self.armor_to_neutral(a, col, f"$.armor[{i}]")
+            armor.append(na)
+            anative.append(msgspec.to_builtins(a, enc_hook=enc_hook))
+        if anative:
+            native["armor"] = anative
+        melee = []
+        for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
+            cls = melee_class_of(m.name, m.skill)
+            melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
+            if col.tracing:
+                col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
+                         source="assumed")
+        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, melee=melee,
+                         melee_kind=melee_kind(self, npc.skills),  # Club 60, no club line: GURPS writes Axe/Mace
+                         armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
+                         carried={self.carried_namespaces[0]: own} if own else {})
+        return col.result(comb)
+
+    def npc_from_neutral(self, combatant: Combatant) -> Result[CocNpc]:
+        col = Collector(self.key)
+        chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        chars = self.characteristics_on_scale(chars, combatant, col, "$")
+        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
+        native = combatant.native.get(self.key, {})
+        ns = self.carried_namespaces[0]
+        own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
+        if ns not in combatant.carried and isinstance(combatant.carried.get("coc7"), dict):
+            # a 7th-edition sheet's Sanity, Magic Points and spells: the same numbers in both
+            # editions (coc7.conversion.6e), written on this sheet; not its Luck, which 7th edition
+            # rolls (3D6 x 5) and this one derives, POW x 5 (coc-ja.hp): carried for the way back
+            own = {k: v for k, v in combatant.carried["coc7"].items()
+                   if (k in ("SAN", "MP") and isinstance(v, int) and 0 <= v <= 99)
+                   or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
+                   or (k == "skills" and isinstance(v, dict)
+                       and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
+        skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
+        skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
+        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))
+        skills.update(native.get("skills", {}))
+        skills.update(own.get("skills", {}))
+        stored_w = native.get("weapons", [])
+        weapons = []
+        for i, w in enumerate(combatant.weapons):
+            old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
+            if old is not None:
+                # native-only fields (damage, base range, ROF, malfunction, STR, carry, ammo)
+                # come back verbatim; what the neutral weapon says is re-read from it.
+                keep = {k: v for k, v in old.items() if k not in ("capacity", "length", "sights")}
+                cw = msgspec.convert(keep, CocWeapon, dec_hook=dec_hook)
+                fields = {"capacity": w.capacity if w.capacity else cw.capacity, "sights": w.sights}
+                if "length" in old or w.catalog is None:
+                    fields["length"] = w.length
+                cw = msgspec.structs.replace(cw, **fields)
+            else:
+                cw = self.weapon_defaults(w)
+            if not cw.capacity:  # unstated (0); a gun of 0 rounds cannot fire: the class's usual one
+                typical = self.tables()["weapon_class"][w.weapon_class]["capacity"]
+                cw = msgspec.structs.replace(cw, capacity=typical)
+                if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
+                    col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the source states no capacity; written "
+                             f"as the usual {w.weapon_class}'s {typical}", "coc-ja.reload.magazine")
+            if old is None:
+                carry = own.get("carry", {}).get(w.name)
+                if isinstance(carry, str):
+                    cw = msgspec.structs.replace(cw, carry=carry)
+                if col.tracing:
+                    col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
+                             f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed",
+                             note=f"damage by {_catalog().weapon_basis(w).said}")
+            weapons.append(cw)
+        stored_a = native.get("armor", [])
+        armor = []
+        for i, a in enumerate(combatant.armor):
+            ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
+            old = stored_a[i] if i < len(stored_a) and stored_a[i].get("name") == a.name else None
+            if old is not None:
+                ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
+            armor.append(ca)
+        npc_chars = {k: chars[k] for k in chars}
+        derived_hp = -(-(npc_chars["CON"] + npc_chars["SIZ"]) // 2)
+        hp = derived_hp
+        t = combatant.toughness
+        if t is not None:
+            kept = native.get("HP")
+            if kept is not None and abs(kept / max(1, derived_hp) - t) < 1e-9:
+                hp = kept  # this stat block's own HP, remembered
+            else:
+                hp = self.health_of(derived_hp, t, col)
+        hp = self.health_on_scale(hp, combatant, col)
+        melee = self._melee_from_neutral(combatant, own.get("melee", {}), col)
+        # the neutral melee is written for the skill the melee lines use (a club line: Club), not
+        # for every CoC weapon skill at once (core.melee.melee_skills_written)
+        # remembered names: this system's, else a sibling's that shares its skills (coc-zh <-> coc)
+        names = native.get("melee_skills") or next(
+            (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
+             and set(n["melee_skills"]) <= set(self.skills())), None)
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # coc-ja.melee
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
+        # a line written from its class whose skill the source states none for: at its base chance
+        skills = line_skills_untrained(self, skills, [m for m in melee if m.name not in own.get("melee", {})],
+                                       npc_chars, col)
+        npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
+                     spells=list(own.get("spells", [])), skills=skills, weapons=weapons, melee=melee, armor=armor,
+                     notes=combatant.notes, **npc_chars)
+        return col.result(npc)
+
+    def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
+        """Close-combat attacks: the line of each weapon's class (coc-ja.melee, assumed),
+        or the carried coc line of that weapon (core.carried.melee_lines)."""
+        pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # CocMelee.damage
+
+        def of_class(m: Any) -> CocMelee:
+            skill, damage = MELEE_LINES[m.melee_class]
+            kin = carried.kin_melee_damage(combatant, ("coc7",), m.name, pattern)
+            if kin is not None:  # the 7th-edition line's dice: the same weapon table (coc-ja.melee)
+                damage = kin[0].lower()
+                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
+                         rules=["coc-ja.melee"], source="assumed",
+                         note="6th and 7th edition print the same close-combat weapon dice")
+            return CocMelee(name=m.name, skill=skill, damage=damage)
+
+        return carried.melee_lines(combatant, lines, CocMelee, "coc", "coc-ja.melee", col, of_class,
+                                   lambda line: f"{line.skill}, damage {line.damage}")
+
+    # ==== shot conversions =============================================================
+    def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:
+        col = Collector(self.key)
+        weapon = self.shot_weapon(shot)
+        say_grenade(col, "$.weapon", weapon)
+        skill = shot.skill or self.skill_for_class(weapon.weapon_class)
+        if shot.catalog and self.find_weapon(shot.catalog) is None:
+            col.loss("unsupported-field", "$.catalog", f"{shot.catalog!r} is no catalog weapon; {shot.weapon!r} "
+                     "is read by its skill", "coc-ja.damage")
+        if weapon.catalog is None:
+            if shot.skill is None:
+                col.loss("assumed", "$.skill", f"{shot.weapon!r} is not a catalog weapon and the shot names no "
+                         f"skill; its name says a {weapon.weapon_class}: fired with {skill}", "coc-ja.skills")
+            if shot.muzzle_energy is None:
+                what = f"the muzzle energy of its damage {shot.damage}" if shot.damage is not None and \
+                    float(weapon.muzzle_energy) != float(generic_weapon(weapon.weapon_class).muzzle_energy) \
+                    else f"the muzzle energy of a generic {weapon.weapon_class}"
+                col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}",
+                         "coc-ja.damage")
+        key = firearm_skill_for(weapon.weapon_class)
+        p = self.competence(skill, shot.skill_value, {"@key": key})
+        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
+                 rules=["coc-ja.skills"], source="assumed", note="equated over the battery [core.equating]")
+        back = self.level_for(skill, p, {"@key": key})
+        if back != shot.skill_value:
+            col.loss("rounded", "$.skill_value", f"{skill} {shot.skill_value}% has the same {key} competence as "
+                     f"{skill} {back}%; a neutral shot converts back as {back}%", "coc-ja.skills")
+        chars = {}
+        if shot.DEX is not None:
+            chars["dexterity"] = self.characteristics()["DEX"].ladder.neutral(shot.DEX)
+        aim = _tables_ladders()["careful-aim"]
+        hands = 2 if shot.hold == "two-handed" else 1
+        if shot.hold == "two guns":
+            col.loss("unsupported-field", "$.hold", "two guns at once has no neutral form; one gun one-handed",
+                     "coc-ja.stance.two-guns")
+        for f, rule in (("off_hand_skill", "coc-ja.skill.off-hand-shooting"),
+                        ("keeper_double", "coc-ja.aimed.keeper-double"),
+                        ("target_SIZ", "coc-ja.autofire.order")):
+            if getattr(shot, f) not in (None, False):
+                col.loss("unsupported-field", f"$.{f}", f"{f} has no neutral form", rule)
+        if shot.fire in ("double tap", "mozambique"):
+            col.loss("unsupported-field", "$.fire", f"{shot.fire} has no neutral form; one shot",
+                     f"coc-ja.{shot.fire.replace(' ', '-')}")
+        if shot.support == "mounted":
+            col.loss("merged", "$.support", "a mounted weapon is only 'braced' in the neutral model",
+                     "coc-ja.autofire.penalty")
+        shooter = Shooter(name=shot.shooter, skill=p, characteristics=chars, hands=hands,
+                          off_hand=shot.hold == "off-hand", braced=shot.support != "hand-held",
+                          aim_time=Duration(aim.neutral(1 if shot.careful_aim else 0)))
+        exp = _tables_ladders()["exposure"]
+        cover = Cover(exposure=exp.step_labelled(shot.target_exposure).rep,
+                      barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
+                      if shot.cover else None)
+        target = Target(name=shot.target, posture=shot.target_posture, cover=cover,
+                        armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
+                               for i, a in enumerate(shot.target_armor)])
+        light = Light(illuminance=Illuminance(self._light_rep(shot.light)),
+                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])
+        out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
+                   light=light, called_location=shot.called_location,
+                   burst=shot.rounds if shot.fire == "full auto" else 1)
+        return col.result(out)
+
+    def shot_from_neutral(self, shot: Shot) -> Result[CocShot]:
+        col = Collector(self.key)
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        lad = self.skill_ladder(skill, {"@key": firearm_skill_for(w.weapon_class)})
+        step = lad.step_for(shot.shooter.skill)
+        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
+                 rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
+        dex = None
+        if "dexterity" in shot.shooter.characteristics:
+            dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics["dexterity"]).native
+        # the weapon keeps what it is: a catalog weapon its catalog id (and a name
+        # of its own beside it), any other its name, skill (so its class), damage and energy
+        entry = self.find_weapon(w.catalog) if w.catalog else None
+        weapon_name, catalog_id, damage, energy = w.name, None, None, None
+        if entry is not None:
+            if w.name in (entry.name, w.catalog):
+                weapon_name = w.catalog
+            else:
+                catalog_id = w.catalog
+            shot_skill = None if self.skill_for_class(entry.weapon_class) == skill else skill
+        else:
+            shot_skill = skill
+            damage, energy = self.damage_of(w), w.muzzle_energy
+        base = entry
+        sights = w.sights if (base is None or base.sights != w.sights) and w.weapon_class != "thrown" else None
+        dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
+        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
+                 source=dark.source)
+        exp = _tables_ladders()["exposure"].step_for(shot.target.cover.exposure)
+        aim = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
+        hold = "two-handed" if shot.shooter.hands == 2 else ("off-hand" if shot.shooter.off_hand else "one-handed")
+        if shot.shooter.hands == 2 and shot.shooter.off_hand:
+            hold = "off-hand"
+            col.loss("merged", "$.hold", "two-handed off-hand hold read as off-hand (one hand)", "coc-ja.stance.off-hand")
+        barrier = shot.target.cover.barrier
+        for f, rule in (("speed", "coc-ja.range"),):
+            if float(shot.target.speed) or float(shot.shooter.speed):
+                col.loss("unsupported-field", f"$.{f}", "CoC has no movement modifier to hit; speed dropped", rule)
+        out = CocShot(
+            name=shot.name, shooter=shot.shooter.name, weapon=weapon_name, distance=shot.distance,
+            skill_value=step.native, skill=shot_skill, catalog=catalog_id, damage=damage, muzzle_energy=energy,
+            DEX=dex, sights=sights, light=dark.label,
+            light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],
+            hold=hold, support="braced" if shot.shooter.braced else "hand-held", careful_aim=aim,
+            called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
+            rounds=shot.burst, target=shot.target.name, target_posture=shot.target.posture,
+            target_exposure=exp.label,
+            cover=CocBarrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
+            target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]")
+                          for i, a in enumerate(shot.target.armor)],
+        )
+        return col.result(out)
