@@ -1,4 +1,10 @@
-"""Formulas of the Chinese CoC combat rules (the Chinese CoC combat text) that the neutral
+"""The Chinese edition's combat rules (shared/rules/coc-zh-combat.md, coc-zh.*) that xsys plays on top
+of coc's: its armor list with its identity rows, darkness and the halving of the chance, the
+resolution and impales, shotgun pellets, and the formulas of its own rules. :class:`CocZhRules` is
+the game (coc's check with these changes); sheet.py maps the stat block's armor and the documents to
+the neutral model; system.py is the declaration that binds them.
+
+Formulas of the Chinese CoC combat rules (the Chinese CoC combat text) that the neutral
 shot model cannot carry: armor, impales, stuck weapons, parries, dodge, surprise,
 darkness for any skill, knockouts, partial concealment, thrown objects, two weapons.
 Every function cites its rule ID; numbers come from tables.toml (coc-zh's own part).
@@ -8,16 +14,27 @@ The dice arithmetic is coc's public ``rules`` module (same game, same damage rol
 
 from __future__ import annotations
 
+import contextvars
+import copy
+import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from importlib import resources
+from typing import Any, Mapping, Sequence
+
+import msgspec
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
-from xsys.core.ladder import Ladder, ladders_from_data
-from xsys.plugins.coc import rules as coc_rules
+from xsys.core.ladder import Ladder, Step, ladders_from_data
+from xsys.core.model import Armor, Barrier
+from xsys.core.trace import Check, Modifier, fraction_text
+from xsys.core.units import Energy, Length, parse
+from xsys.plugins.coc import CocSystem, LightEffect, Situation, rules as coc_rules
+
 
 ZERO = Fraction(0)
 
@@ -400,13 +417,332 @@ def two_weapon_actions() -> dict[str, int]:
     return {"attacks": t["attacks"], "parries": t["parries"]}
 
 
-__all__ = [
-    "tables", "table_ladders", "resistance", "damage_after_armor", "armor_after_impale", "can_impale",
-    "impale_threshold", "impale_roll", "impale_distribution", "pull_out_chance", "stuck_free_within", "luck",
-    "dodge_chance", "ATTACKS", "PARRIERS", "Parry", "can_parry", "parry_chance", "parries_per_round",
-    "parry_stands", "ParryDamage", "parry_damage", "can_attack_and_parry", "grapple_parry_chance",
-    "can_dodge_and_parry", "surprised_DEX", "surprise_shots", "surprise_can_attack", "surprise_can_defend",
-    "darkness_level", "darkness_chance", "knockout_allowed", "can_knock_out", "knockout_chance",
-    "knockout_damage", "knockout_outcome", "wake_chance", "find_chance", "concealed_hit_chance",
-    "half_damage_bonus", "thrown_damage_distribution", "two_weapon_actions",
-]
+# Called locations that do impale damage as a head shot (coc-ja.aimed.effects, inherited).
+HEAD = frozenset({"head", "skull", "eye", "face", "jaw", "nose"})
+INCH = 0.0254
+# coc-zh.darkness "at least halve": while True, light_effect() leaves the x1/2 out and
+# evaluate() applies it to the whole-percent chance, rounded down (45% -> 22%).
+_FLOOR_HALF: contextvars.ContextVar[bool] = contextvars.ContextVar("coc_zh_floor_half", default=False)
+HALF = Fraction(1, 2)
+
+
+def _catalog():
+    from xsys.core.registry import catalog
+
+    return catalog()
+
+
+@lru_cache(maxsize=None)
+def parent() -> CocSystem:
+    """The system coc-zh varies: what `coc` would say (for the trace's comparisons)."""
+    return CocSystem()
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+@lru_cache(maxsize=None)
+def merged_tables() -> dict[str, Any]:
+    """coc's tables with coc-zh's tables.toml over them (key by key; [replaces].tables whole),
+    without the coc-ja rules coc-zh replaces ([replaces].rules)."""
+    base = copy.deepcopy(parent().tables())
+    mine = tables()
+    whole = set(mine["replaces"]["tables"])
+    for key, value in mine.items():
+        if key == "replaces":
+            continue
+        if key in whole or not isinstance(value, Mapping) or not isinstance(base.get(key), Mapping):
+            base[key] = copy.deepcopy(value)
+        else:
+            base[key] = _merge(base[key], value)
+    for rid in mine["replaces"]["rules"]:
+        base["rule"].pop(rid, None)
+    return base
+
+
+def _energy(x: Any) -> float:
+    return float(parse(x, Energy)) if isinstance(x, str) else float(x)
+
+
+def _wild(a: float, b: float) -> bool:
+    """Two armor values 'disagree wildly': one is at least twice the other and they are at
+    least 5 points apart (15 cm concrete: 40 and 9)."""
+    lo, hi = sorted((a, b))
+    return hi >= 2 * lo and hi - lo >= 5
+
+
+def _chance_before_location(check: Check) -> int:
+    """The whole-percent chance coc computed before the location (x1/5), Mozambique or
+    autofire step: what coc-zh.darkness halves."""
+    for m in check.modifiers:
+        if m.rule == "coc-ja.autofire.penalty" and m.kind == "add":
+            return int(check.target) - int(m.value)
+        if m.rule in ("coc-ja.aimed.location", "coc-ja.mozambique") and m.kind == "set":
+            found = re.search(r"of (\d+)%", m.why)
+            if found:
+                return int(found.group(1))
+    return int(check.target)
+
+
+class CocZhRules(CocSystem):
+    """The game of :class:`CocZhSystem` (its checks and its rules), which sheet.py's conversions and
+    system.py's declaration build on."""
+
+    # ==== armor list: coc-zh.armor.table ===============================================
+    def armor_path(self) -> Any:
+        return resources.files(__package__).joinpath("armor.toml")
+
+    def armor_data(self) -> dict[str, Any]:
+        """armor.toml with the whole-point worn rows of its [fill] table added: linear in
+        joules between the list's anchors, and beyond the last one to ``extend_to`` at the
+        last segment's slope (assumed)."""
+        if self._zh_armor_data is None:
+            data = copy.deepcopy(super().armor_data())
+            head, fill = data["armor"], data.get("fill", {})
+            anchors = sorted(head["worn"], key=lambda r: _energy(r["at"]))
+            rows: list[dict[str, Any]] = []
+            for r0, r1 in zip(anchors, anchors[1:]):
+                rows.append(r0)
+                rows += self._fill_between(r0, r1, head["rule"])
+            rows.append(anchors[-1])
+            if len(anchors) >= 2 and "extend_to" in fill:
+                r0, r1 = anchors[-2], anchors[-1]
+                slope = (_energy(r1["at"]) - _energy(r0["at"])) / (r1["A"] - r0["A"])
+                for a in range(r1["A"] + 1, int(fill["extend_to"]) + 1):
+                    rows.append({"label": f"{a} points (beyond {r1['label']})",
+                                 "at": _energy(r1["at"]) + slope * (a - r1["A"]), "A": a, "source": "assumed"})
+            head["worn"] = rows
+            self._zh_armor_data = data
+        return self._zh_armor_data
+
+    @staticmethod
+    def _fill_between(r0: Mapping[str, Any], r1: Mapping[str, Any], rule: str) -> list[dict[str, Any]]:
+        j0, j1, a0, a1 = _energy(r0["at"]), _energy(r1["at"]), r0["A"], r1["A"]
+        return [{"label": f"{a} points (between {r0['label']} and {r1['label']})",
+                 "at": j0 + (j1 - j0) * (a - a0) / (a1 - a0), "A": a, "rule": rule, "source": "assumed"}
+                for a in range(a0 + 1, a1)]
+
+    def armor_ladders(self) -> dict[str, Ladder]:
+        """coc's ladders of this armor file, with the list's nominal sizes: a barrier within
+        ``nominal_tolerance`` below a listed thickness is that row (15 cm concrete is the
+        6 in row); generated rows are labelled in inches."""
+        if self._zh_armor_ladders is None:
+            lads = super().armor_ladders()
+            data = self.armor_data()
+            tol = float(coc_rules.frac(data.get("fill", {}).get("nominal_tolerance", 0)))
+            anchors: dict[str, list[float]] = {}
+            for r in data["armor"].get("barrier", []):
+                anchors.setdefault(r["material"], []).append(float(parse(r["thickness"], Length)))
+            for name, lad in list(lads.items()):
+                material = name.removeprefix("armor.barrier.")
+                if material == name or material not in anchors:
+                    continue
+                nominal = anchors[material]
+                steps = []
+                for s in lad.steps:
+                    t = next((x for x in nominal if math.isclose(s.at, x, rel_tol=1e-9)), None)
+                    if t is not None:  # a listed thickness represents itself
+                        steps.append(Step(s.native, t * (1 - tol), s.rule, s.source, s.label, rep=t))
+                    elif any(x * (1 - tol) <= s.at < x for x in nominal):
+                        continue  # inside a listed thickness's nominal band
+                    else:
+                        label = s.label if s.source == "seed" or s.native == 0 else f"{s.at / INCH:.3g} in {material}"
+                        steps.append(Step(s.native, s.at, s.rule, s.source, label))  # rep: the new step's middle
+                lads[name] = Ladder.build(name, "m", steps, rounding="down")
+            self._zh_armor_ladders = lads
+        return dict(self._zh_armor_ladders)
+
+    def _identity(self) -> dict[str, dict[str, Any]]:
+        """The list's worn items by catalog id, catalog name and the list's own names."""
+        if self._zh_identity is None:
+            cat = _catalog()
+            out: dict[str, dict[str, Any]] = {}
+            for r in self.armor_data()["armor"]["worn"]:
+                keys = [a.casefold() for a in r.get("aliases", [])]
+                if r.get("catalog"):
+                    keys.append(r["catalog"])
+                    entry = cat.armor.get(r["catalog"])
+                    if entry is not None:
+                        keys.append(entry.name.casefold())
+                for k in keys:
+                    out[k] = r
+            self._zh_identity = out
+        return self._zh_identity
+
+    def identity_row(self, armor: Armor) -> dict[str, Any] | None:
+        """The armor-list row that names this item (catalog id or name), if any."""
+        ident = self._identity()
+        if armor.catalog and armor.catalog in ident:
+            return ident[armor.catalog]
+        return ident.get(armor.name.strip().casefold())
+
+    def armor_value(self, armor: Armor) -> tuple[int, float, Step]:
+        """coc-zh.armor.table: an item the list names is its row (seed: elephant hide is 4
+        although the catalog credits it with fewer joules than the WWI helmet's 2); any
+        other item by the joules it stops, the strongest row it reaches."""
+        row = self.identity_row(armor)
+        if row is not None:
+            step = self.armor_ladders()["armor.worn"].step_of(row["A"])
+            return step.native, 0.0, dataclasses.replace(step, source="seed", label=row["label"])
+        return super().armor_value(armor)
+
+    def barrier_value(self, barrier: Barrier) -> tuple[int, float, Step, str]:
+        """coc's lookup (the material's own rows, else the joules it stops); a material the
+        list does not name is read on the joule axis, an assumption whatever row it hits."""
+        A, B, step, name = super().barrier_value(barrier)
+        if name == "armor.barrier.generic":
+            step = dataclasses.replace(step, source="assumed")
+        return A, B, step, name
+
+    def _compare(self, mine: tuple[int, Step], theirs: tuple[Any, Any, Step]) -> tuple[list[str], str]:
+        """Rule IDs and note comparing coc-zh's armor value with coc's for the same thing."""
+        A, step = mine
+        cA, cB, cstep = theirs
+        note = f"{cstep.rule}: {cA}/{float(cB):g} ({cstep.label}); {step.rule}: {A} ({step.label})"
+        if _wild(A, cA):
+            note += "; the two lists disagree wildly"
+        return [step.rule, cstep.rule], note
+
+    # ==== darkness: coc-zh.darkness =====================================================
+    def darkness_ladder(self) -> Ladder:
+        """coc-zh.darkness over lux: total darkness / dim light / daylight (breakpoints
+        assumed, tables.toml)."""
+        return table_ladders()["darkness"]
+
+    def light_effect(self, sit: Situation) -> LightEffect:
+        """coc's light rules on coc-zh's levels and matrix (x1/2, 01%; lights, night vision,
+        thermal and tritium as coc), plus what a target's concealment does:
+        coc-zh.partial-concealment (a partly concealed target is no harder to hit) and, for
+        a target that cannot be seen at all, coc-zh.darkness's "much harder to hit" as x1/2
+        (assumed), not on top of a light penalty as large."""
+        eff = super().light_effect(sit)
+        visible = coc_rules.table_ladders()["exposure"].step_for(sit.exposure)
+        if visible.native == 0:
+            u = self.tables()["unseen"]
+            m = coc_rules.frac(u["multiply"])
+            why = "the target cannot be seen (wholly behind its cover): much harder to hit"
+            if eff.cap is None and eff.multiply > m:
+                eff = dataclasses.replace(eff, multiply=m, modifiers=[
+                    Modifier(rule=u["rule"], kind="multiply", value=u["multiply"], source=u["source"], why=why)])
+            else:
+                eff.modifiers.append(Modifier(rule=u["rule"], kind="multiply", value=1, source=u["source"],
+                                              why=why + "; the light already costs as much"))
+        elif visible.native < coc_rules.table_ladders()["exposure"].natives[-1]:
+            eff.modifiers.append(Modifier(rule="coc-zh.partial-concealment", kind="multiply", value=1, source="seed",
+                                          why=f"target shows {visible.label}: a partly concealed target is no "
+                                              "harder to hit"))
+        if _FLOOR_HALF.get() and self._halves(eff):
+            mods = [msgspec.structs.replace(m, value=1, why=m.why + "; halved below, rounded down")
+                    if self._is_halving(m) else m for m in eff.modifiers]
+            eff = dataclasses.replace(eff, multiply=Fraction(1), modifiers=mods)
+        return eff
+
+    @staticmethod
+    def _is_halving(m: Modifier) -> bool:
+        return m.rule == "coc-zh.darkness" and m.kind == "multiply" and str(m.value) == "1/2"
+
+    def _halves(self, eff: LightEffect) -> bool:
+        """The light's effect is coc-zh.darkness's x1/2 (poor visibility, or a target that
+        cannot be seen), which "at least halves" the chance: rounded down, not up."""
+        return eff.cap is None and eff.multiply == HALF and any(self._is_halving(m) for m in eff.modifiers)
+
+    # ==== resolution: coc-zh.impale ======================================================
+    def resolve(self, target: int) -> dice.Outcomes:
+        """d100 <= target hits (coc-ja.resolution, inherited); coc-zh.impale: an impale on
+        d100 <= target / 5, i.e. <= floor(target / 5) for a whole-number roll."""
+        t = max(0, target)
+        return dice.Outcomes(dice.d100_at_most(t), critical_success=dice.d100_at_most(impale_threshold(t)))
+
+    def impale_threshold(self, target: int) -> int:
+        return impale_threshold(target)
+
+    def evaluate(self, sit: Situation, extra: Sequence[Modifier] = (), with_damage: bool = True) -> Check:
+        """coc's evaluation; then coc-zh.impale's "all firearms impale": shotgun shot, which
+        coc never lets impale, impales here (damage dice rolled twice, armor per die as
+        coc-ja.armor.shotgun-pellets).
+
+        coc-zh.darkness: poor visibility "at least halves" the chance, so the x1/2 rounds
+        down (45% -> 22%), where coc rounds every chance up: the chance without the light is
+        found first, then halved and set before any house-rule modifier (as coc orders them)."""
+        if not self._halves(self.light_effect(sit)):
+            return self._evaluate_zh(sit, extra, with_damage)
+        token = _FLOOR_HALF.set(True)
+        try:
+            probe = super().evaluate(sit, (), with_damage=False)
+            before = _chance_before_location(probe)
+            half = before // 2
+            why = self._halving_why(sit)
+            setm = Modifier(rule="coc-zh.darkness", kind="set", value=half,
+                            source="seed" if why.startswith("poor") else self.tables()["unseen"]["source"],
+                            why=f"{why}: {before}% at least halved, rounded down -> {half:02d}%")
+            return self._evaluate_zh(sit, (setm, *extra), with_damage)
+        finally:
+            _FLOOR_HALF.reset(token)
+
+    def _halving_why(self, sit: Situation) -> str:
+        visible = coc_rules.table_ladders()["exposure"].step_for(sit.exposure)
+        return "the target cannot be seen" if visible.native == 0 else "poor visibility"
+
+    def _evaluate_zh(self, sit: Situation, extra: Sequence[Modifier], with_damage: bool) -> Check:
+        check = super().evaluate(sit, extra, with_damage)
+        imp = check.outcomes.get("impale", Fraction(0))
+        thr = int(imp * 100)
+        notes = list(check.notes)
+        # The impale is read against the chance before the autofire penalty (coc resolves
+        # it on T, the one-hit chance), not against the burst's penalised target M.
+        burst_penalty = sum(int(m.value) for m in check.modifiers
+                            if m.rule == "coc-ja.autofire.penalty" and m.kind == "add")
+        base = int(check.target) - burst_penalty
+        what = f"{base}%" + (f", the one-hit chance before the burst penalty ({int(check.target)}% after it)"
+                             if burst_penalty else "")
+        if thr:
+            notes.append(f"coc-zh.impale: d100 01-{thr:02d} impales (1/5 of {what}, rounded down)")
+        else:
+            notes.append(f"coc-zh.impale: no impale below 5% ({what})")
+        fields: dict[str, Any] = {"notes": notes}
+        if with_damage and check.damage_mean is not None:
+            nw = sit.native_weapon or self.weapon_defaults(sit.weapon)
+            roll, pellets = self.damage_roll(sit, nw)
+            if pellets:
+                fields["damage_mean"] = float(self._shot_damage_mean(sit, roll, check))
+                # coc's distribution lets no pellet impale; here an impale rolls the dice twice
+                fields["damage"] = self._pellet_distribution(sit, roll, check)
+        return msgspec.structs.replace(check, **fields)
+
+    def _pellet_distribution(self, sit: Situation, roll: str, check: Check) -> dict[str, str] | None:
+        """Exact damage of one unarmored single shot of pellets (coc-zh.impale): a hit rolls the
+        dice once, an impale twice. Armor meets pellets die by die (coc-ja.armor.shotgun-pellets),
+        and bursts, double taps and called shots have their own reading: those keep the mean."""
+        A, _ = self.armor_points(sit)
+        if (A or "mean_hits" in check.outcomes or sit.fire != "single" or sit.called_location
+                or not check.chance):
+            return None
+        imp, chance = check.outcomes.get("impale", Fraction(0)), Fraction(check.chance)
+        out: dict[int, Fraction] = {0: 1 - chance}
+        for weight, dist in ((chance - imp, coc_rules.damage_distribution(roll)),
+                             (imp, coc_rules.damage_rolled_twice(roll))):
+            for v, p in dist.items():
+                out[v] = out.get(v, Fraction(0)) + weight * p
+        return {str(v): fraction_text(p) for v, p in sorted(out.items()) if p}
+
+    def _shot_damage_mean(self, sit: Situation, roll: str, check: Check) -> Fraction:
+        A, _ = self.armor_points(sit)
+        e1 = coc_rules.mean_pellets_after_armor(roll, A)
+        e2 = tables()["impale"]["times"] * e1  # each roll of the dice meets the armor die by die
+        imp, chance = check.outcomes.get("impale", Fraction(0)), check.chance
+        if "mean_hits" in check.outcomes:
+            return check.outcomes["mean_hits"] * e1 + imp * (e2 - e1)
+        if sit.fire == "mozambique" or sit.called_location in HEAD:
+            return chance * e2
+        one = (chance - imp) * e1 + imp * e2
+        return 2 * one if sit.fire == "double tap" else one
+
+
+__all__ = ["ATTACKS", "CocZhRules", "PARRIERS", "Parry", "ParryDamage", "armor_after_impale", "can_attack_and_parry", "can_dodge_and_parry", "can_impale", "can_knock_out", "can_parry", "concealed_hit_chance", "damage_after_armor", "darkness_chance", "darkness_level", "dodge_chance", "find_chance", "grapple_parry_chance", "half_damage_bonus", "impale_distribution", "impale_roll", "impale_threshold", "knockout_allowed", "knockout_chance", "knockout_damage", "knockout_outcome", "luck", "parries_per_round", "parry_chance", "parry_damage", "parry_stands", "pull_out_chance", "resistance", "stuck_free_within", "surprise_can_attack", "surprise_can_defend", "surprise_shots", "surprised_DEX", "table_ladders", "tables", "thrown_damage_distribution", "two_weapon_actions", "wake_chance"]
