@@ -264,10 +264,14 @@ def test_plugins_import_only_the_core_and_themselves():
 
 def test_coc7_takes_only_the_stat_block_text_from_coc():
     """coc7's check, armor file, rule register, skills and documents are its own or the core's
-    (core.percentile): of the coc plugin it imports the text layout alone, and only where a block is
+    (core.percentile): of the coc plugin it imports the text layout alone, by coc's public export
+    (``from xsys.plugins.coc import CocText``, as a third party would), and only where a block is
     read or written (inside its text_layout)."""
     found = _plugin_edges()[("coc7", "coc")]
-    assert {(i.target, i.where) for i in found} == {("xsys.plugins.coc.text", "function")}, _show(found)
+    assert {(i.target, i.where, i.source) for i in found} == {
+        ("xsys.plugins.coc", "function", "xsys.plugins.coc7.system")}, _show(found)
+    source = (ROOT / "plugins" / "coc7" / "system.py").read_text(encoding="utf-8")
+    assert "from xsys.plugins.coc import CocText" in source
 
 
 def test_format_plugins_do_not_import_each_other():

@@ -66,7 +66,7 @@ class Coc7System(Coc7Sheet):
     def text_layout(self) -> Any:
         """Plain-text stat blocks: the Call of Cthulhu block of coc's layout, read as 7th edition
         (its own values) and written with 7th edition's weapon and armor fields."""
-        from xsys.plugins.coc.text import CocText  # loaded when a block is read
+        from xsys.plugins.coc import CocText  # coc's public export, loaded when a block is read
 
         return CocText(self.key)
 
