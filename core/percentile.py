@@ -99,8 +99,9 @@ class PercentileSystem(System):
 
     # ==== tables =======================================================================
     def tables(self) -> dict[str, Any]:
-        """The system's rules data (``[rule]``, ``[skills]``, ``[weapon_class]``, ...)."""
-        raise NotImplementedError(f"{type(self).__name__}.tables")
+        """The system's rules data (``[rule]``, ``[skills]``, ``[weapon_class]``, ``[resolution]``,
+        ...): by default the ``tables.toml`` beside the system's class, in its package, parsed once."""
+        return cache.package_toml(type(self).__module__.rpartition(".")[0])
 
     def rule_register(self) -> Mapping[str, Mapping[str, Any]]:
         """``[rule]`` of the tables: text and source of each rule ID."""
@@ -185,8 +186,17 @@ class PercentileSystem(System):
 
     # ==== resolution ===================================================================
     def resolve(self, target: int) -> dice.Outcomes:
-        """P(d100 <= target), and the family's better result as ``critical_success``."""
-        raise NotImplementedError(f"{type(self).__name__}.resolve")
+        """The family's plain roll: d100 <= target succeeds, and its special result (Basic
+        Roleplaying's impale) on d100 <= target / ``[resolution] impale_divisor`` rounded up (default
+        5), as ``critical_success``; no automatic success or failure bands. A system whose roll
+        differs (bonus dice, an Extreme level) overrides it."""
+        t = max(0, target)
+        return dice.Outcomes(dice.d100_at_most(t), critical_success=dice.d100_at_most(self.impale_threshold(t)))
+
+    def impale_threshold(self, target: int) -> int:
+        """The highest roll that is the special result at `target` (see :meth:`resolve`)."""
+        div = self.tables().get("resolution", {}).get("impale_divisor", 5)
+        return math.ceil(Fraction(max(0, target), div))
 
     def roll_chance(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Fraction:
         return self.resolve(int(level)).success

@@ -738,15 +738,9 @@ class CocRules(PercentileSystem):
         return eff
 
     # ==== resolution (replaceable) =====================================================
-    def resolve(self, target: int) -> dice.Outcomes:
-        """coc-ja.resolution: d100 <= target succeeds; an impale (BRP 'special') on
-        <= ceil(target / 5). No automatic success or failure bands (the text states none)."""
-        div = self.tables()["resolution"]["impale_divisor"]
-        t = max(0, target)
-        return dice.Outcomes(dice.d100_at_most(t), critical_success=dice.d100_at_most(ceil(Fraction(t, div))))
-
-    def impale_threshold(self, target: int) -> int:
-        return ceil(Fraction(max(0, target), self.tables()["resolution"]["impale_divisor"]))
+    # coc-ja.resolution is the d100 family's plain roll (PercentileSystem.resolve and
+    # impale_threshold): d100 <= target succeeds, an impale (BRP 'special') on <= ceil(target / 5)
+    # ([resolution] impale_divisor); no automatic success or failure bands (the text states none).
 
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         return _characteristics()
