@@ -284,9 +284,14 @@ class PercentileSystem(System):
         return strip_entry(entry) if entry is not None else None
 
     # ==== close combat: the close-combat battery's check (core.melee) ==================
-    def close_combat_skills(self) -> set[str]:
-        """Native skills holding a neutral close-combat skill (brawl, melee)."""
-        return {k for k, keys in self.skills().items() if set(keys) & {"brawl", "melee"}}
+    def close_combat_skills(self) -> frozenset[str]:
+        """Native skills holding a neutral close-combat skill (brawl, melee); worked out once per
+        system (every skill's competence rule and context asks it)."""
+        found = self.__dict__.get("_close_combat_skills")
+        if found is None:
+            found = self.__dict__["_close_combat_skills"] = frozenset(
+                k for k, keys in self.skills().items() if set(keys) & {"brawl", "melee"})
+        return found
 
     def competence_rule(self, skill: str) -> str:
         return self.melee_rule if skill in self.close_combat_skills() and self.melee_rule else \
