@@ -179,8 +179,9 @@ class PercentileSystem(System):
             lad = self.armor_ladders()["armor.worn"]
             A = points if lad.has_native(points) else lad.nearest_native(points)
             if col is not None:
+                nearest = "" if A == points else f", the armor table's nearest row to the stated {reads.format(points)}"
                 col.loss("assumed", f"{path}.{field}", f"armor {name!r} not in the catalog; stops read from "
-                         + reads.format(A), lad.step_of(A).rule)
+                         + reads.format(A) + nearest, lad.step_of(A).rule)
             out = Armor(name=name, stops=Energy(lad.neutral(A)))
         return armorline.restore(out, covers, deflection, col, path, rule)
 

@@ -567,3 +567,30 @@ def test_a_handgun_named_for_a_revolver_cartridge_is_a_revolver_in_every_system(
     assert (c7.weapons[0].uses_per_round, c7.weapons[0].malfunction) == ("1 (3)", 100)
     nwod = api.convert(src, "nwod", fresh=True, trace=False).document
     assert nwod.weapons[0].type == "Revolver, Lt."
+
+
+@pytest.mark.parametrize("key, line, said", [
+    ("coc7", {"name": "Mystery vest", "armor": 3}, "stops read from 2 points, the armor table's nearest row to the "
+                                                   "stated 3 points"),
+    ("coc", {"name": "Mystery vest", "A": 3, "B": 1.5}, "stops read from A 1, the armor table's nearest row to the "
+                                                         "stated A 3"),
+])
+def test_an_armor_line_between_rows_says_which_row_it_was_read_as(key, line, said):
+    """An armor line in no catalog, whose points the armor table has no row for (coc7 3, coc A 3),
+    is read at the nearest row, and the loss says so beside the stated value (core.percentile)."""
+    from xsys.core.registry import get_system
+    from xsys.core.trace import Collector
+
+    system = get_system(key)
+    col = Collector(key)
+    armor = system.armor_to_neutral(msgspec.convert(line, _armor_type(system)), col, "$.armor[0]")
+    assert float(armor.stops) == system.armor_ladders()["armor.worn"].neutral(2 if key == "coc7" else 1)
+    messages = [loss.message for loss in col.result(None).losses]
+    assert any(said in m for m in messages), messages
+
+
+def _armor_type(system):
+    from xsys.plugins.coc.model import CocArmor
+    from xsys.plugins.coc7.model import Coc7Armor
+
+    return Coc7Armor if system.key == "coc7" else CocArmor
