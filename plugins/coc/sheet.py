@@ -14,7 +14,7 @@ import msgspec
 
 from xsys.core import armorline, carried
 from xsys.core.catalog import say_grenade, strip_entry
-from xsys.core.codec import dec_hook, enc_hook
+from xsys.core.codec import dec_hook
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of)
@@ -195,25 +195,18 @@ class CocSheet(CocRules):
         scale = self.scale_levels(*scale_args, health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
         if scale:
             native["scale"] = scale
-        weapons, wnative = [], []
-        for i, w in enumerate(npc.weapons):
-            nw = self.weapon_to_neutral(w, col, f"$.weapons[{i}]")
-            weapons.append(nw)
-            wnative.append(msgspec.to_builtins(w, enc_hook=enc_hook))
+
+        def weapon(w: Any, col: Collector, path: str) -> Weapon:
+            out = self.weapon_to_neutral(w, col, path)
             if w.carry:
                 own.setdefault("carry", {})[w.name] = w.carry  # how it is carried: CoC's quick-draw rules only
-                col.loss("kept-verbatim", f"$.weapons[{i}].carry", f"{w.name} carried in a {w.carry}: the neutral "
+                col.loss("kept-verbatim", f"{path}.carry", f"{w.name} carried in a {w.carry}: the neutral "
                          f"model has no way of carrying a weapon; kept (carried.coc.carry.{w.name})",
                          "coc-ja.quickdraw.carry")
-        if wnative:
-            native["weapons"] = wnative
-        armor, anative = [], []
-        for i, a in enumerate(npc.armor):
-            na = self.armor_to_neutral(a, col, f"$.armor[{i}]")
-            armor.append(na)
-            anative.append(msgspec.to_builtins(a, enc_hook=enc_hook))
-        if anative:
-            native["armor"] = anative
+            return out
+
+        weapons = self.lines_to_neutral(npc.weapons, weapon, col, "weapons", native)
+        armor = self.lines_to_neutral(npc.armor, self.armor_to_neutral, col, "armor", native)
         melee = []
         for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
             cls = melee_class_of(m.name, m.skill)

@@ -13,7 +13,7 @@ import msgspec
 
 from xsys.core import armorline, carried
 from xsys.core.catalog import grenade_blast, strip_entry
-from xsys.core.codec import dec_hook, enc_hook
+from xsys.core.codec import dec_hook
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_skills_written
 from xsys.core.model import (
@@ -219,18 +219,8 @@ class Coc7Sheet(Coc7Rules):
                     continue  # the rule's own value: every system derives its own
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} has no neutral field; kept for the way back",
                          "coc7.derived")
-        weapons, wnative = [], []
-        for i, w in enumerate(npc.weapons):
-            weapons.append(self.weapon_to_neutral(w, col, f"$.weapons[{i}]"))
-            wnative.append(msgspec.to_builtins(w, enc_hook=enc_hook))
-        if wnative:
-            native["weapons"] = wnative
-        armor, anative = [], []
-        for i, a in enumerate(npc.armor):
-            armor.append(self.armor_to_neutral(a, col, f"$.armor[{i}]"))
-            anative.append(msgspec.to_builtins(a, enc_hook=enc_hook))
-        if anative:
-            native["armor"] = anative
+        weapons = self.lines_to_neutral(npc.weapons, self.weapon_to_neutral, col, "weapons", native)
+        armor = self.lines_to_neutral(npc.armor, self.armor_to_neutral, col, "armor", native)
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
                          melee=melee, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
                          carried={self.carried_namespaces[0]: own} if own else {})
