@@ -110,11 +110,12 @@ class PercentileSystem(System):
     # ==== armor list ===================================================================
     def armor_path(self) -> Any:
         """Where the armor TOML is: ``armor_file`` if absolute, else inside the package of the
-        class that declares ``armor_file``."""
+        class that declares ``armor_file`` (the system's own package when none but this one does)."""
         p = Path(self.armor_file)
         if p.is_absolute():
             return p
-        owner = next(c for c in type(self).__mro__ if "armor_file" in c.__dict__)
+        owner = next((c for c in type(self).__mro__ if "armor_file" in c.__dict__ and c is not PercentileSystem),
+                     type(self))
         return resources.files(owner.__module__.rpartition(".")[0]).joinpath(self.armor_file)
 
     def armor_data(self) -> dict[str, Any]:

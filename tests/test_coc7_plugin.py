@@ -594,3 +594,36 @@ def _armor_type(system):
     from xsys.plugins.coc7.model import Coc7Armor
 
     return Coc7Armor if system.key == "coc7" else CocArmor
+
+
+def test_a_d100_system_of_its_own_finds_its_tables_and_armor_file_in_its_own_package(tmp_path, monkeypatch):
+    """A third party's PercentileSystem that declares neither tables() nor armor_file reads the
+    tables.toml and armor.toml beside its class (core.percentile), not the core's or coc's."""
+    import importlib
+    import sys
+    import textwrap
+
+    pkg = tmp_path / "xsys_d100_probe"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "system.py").write_text(textwrap.dedent('''
+        from xsys.core.percentile import PercentileSystem
+
+        class Probe(PercentileSystem):
+            key = "d100-probe"
+            rule_prefix = "probe."
+    '''))
+    (pkg / "tables.toml").write_text('[rule]\n"probe.roll" = { source = "assumed", text = "d100" }\n'
+                                     '[resolution]\nimpale_divisor = 4\n')
+    (pkg / "armor.toml").write_text('[armor]\nrule = "probe.armor"\n'
+                                    'worn = [{ A = 0, at = "0 J" }, { A = 3, at = "500 J" }]\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    probe = importlib.import_module("xsys_d100_probe.system").Probe()
+    try:
+        assert probe.rule_source("probe.roll") == "assumed"
+        assert probe.impale_threshold(50) == 13  # ceil(50 / 4), its own [resolution]
+        assert probe.resolve(50).success == Fraction(1, 2)
+        assert probe.armor_ladders()["armor.worn"].natives == [0, 3]
+    finally:
+        sys.modules.pop("xsys_d100_probe.system", None)
+        sys.modules.pop("xsys_d100_probe", None)
