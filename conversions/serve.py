@@ -1296,7 +1296,7 @@ class ApiFront:
     the body read within the size limit, decoded by msgspec into the request's Struct, sent
     to the pool, and the pool's JSON answered as it is. Litestar's routing, dependency and
     response layers cost about half a millisecond of the front's CPU a request (measured
-    with conversions/serve_bench.py), a tenth of a conversion; what they would do here is
+    with devtools/serve_bench.py), a tenth of a conversion; what they would do here is
     only this. The error lines are those the Litestar handlers gave (_validation_line and
     the malformed-JSON and nesting lines), so the routes' OpenAPI description still holds."""
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from xsys.conversions import calibration
+from xsys.devtools import calibration
 
 HERE = Path(__file__).parent
 MARK = "<!-- generated table below: python docs/make_calibration.py -->\n"

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from xsys.conversions import api, bench
+from xsys.conversions import api
+from xsys.devtools import bench
 from xsys.core.registry import default_registry
 
 
 def test_a_roster_reads_each_source_npc_once(tmp_path: Path, monkeypatch) -> None:
-    pool = bench._coc_pool(20)
+    pool = bench._pool(20)
     src = tmp_path / "roster.json"
     bench._write_roster(src, pool, 20)
     coc = type(default_registry().system("coc"))

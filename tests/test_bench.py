@@ -1,4 +1,4 @@
-"""The benchmark's own machinery (conversions/bench.py): paired ratios, the rosters it
+"""The benchmark's own machinery (devtools/bench.py): paired ratios, the rosters it
 writes piece by piece, and the goal table (the figures themselves are for the README)."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import sys
 
-from xsys.conversions import bench, documents
+from xsys.conversions import documents
+from xsys.devtools import bench
 
 
 def test_paired_ratios_are_medians_of_pairs():
@@ -125,6 +126,6 @@ def test_both_benchmarks_print_their_help():
     import subprocess
     import sys
 
-    for mod in ("xsys.conversions.bench", "xsys.conversions.serve_bench"):
+    for mod in ("xsys.devtools.bench", "xsys.devtools.serve_bench"):
         r = subprocess.run([sys.executable, "-m", mod, "--help"], capture_output=True, text=True, timeout=60)
         assert r.returncode == 0 and "usage:" in r.stdout and not r.stderr, (mod, r.stderr[-500:])

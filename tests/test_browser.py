@@ -16,7 +16,7 @@ import pytest
 from helpers import run_main
 from xsys.conversions import api
 from xsys.conversions.inline import inline_shot
-from xsys.conversions.serve_bench import running
+from xsys.devtools.serve_bench import running
 from xsys.core.registry import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent

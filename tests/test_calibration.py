@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from xsys.conversions import api, calibration
+from xsys.conversions import api
+from xsys.devtools import calibration
 from xsys.core import codec, equating
 from xsys.core.model import Combatant
 from xsys.core.registry import default_registry

@@ -67,12 +67,12 @@ def test_readme_carries_no_developer_notes():
     text = README.read_text()
     assert not re.search(r"\bissues? \d+|#\d{1,4}\b", text, flags=re.I)
     assert "DESIGN" not in text and "shared/" not in text and "not shipped" not in text
-    assert "## Benchmarks" not in text and "xsys.conversions.bench" not in text
+    assert "## Benchmarks" not in text and "xsys.devtools.bench" not in text
     # the benchmark notes and the developer notes are in docs/, linked from the README
     for doc in ("docs/benchmarks.md", "docs/development.md"):
         assert f"]({doc})" in text and (ROOT / doc).exists(), doc
     bench = (ROOT / "docs" / "benchmarks.md").read_text()
-    assert "python -m xsys.conversions.bench" in bench and "serve_bench" in bench
+    assert "python -m xsys.devtools.bench" in bench and "serve_bench" in bench
 
 
 def test_relative_links_in_the_readme_and_docs_lead_somewhere():

@@ -42,13 +42,14 @@ EXPLAINED_KINDS = ("scenario", "shot")
 def _inputs() -> list[str]:
     """Every document below fixtures/, as paths relative to the checkout (never the absolute
     path: a checkout under a folder called "plugins" must not lose any). fixtures/plugins/ holds
-    out-of-tree plugin packages, not documents. The corpus's *.expect.toml files are its tests'
+    out-of-tree plugin packages and fixtures/devtools/ what the developer tools convert, not
+    documents. The corpus's *.expect.toml files are its tests'
     expectations; they are kept, as inputs xsys refuses (no kind), since the CLI refuses them
     with one line that is worth keeping stable."""
     out = []
     for p in (ROOT / "fixtures").rglob("*"):
         rel = p.relative_to(ROOT).as_posix()
-        if p.is_file() and p.suffix in SUFFIXES and not rel.startswith("fixtures/plugins/"):
+        if p.is_file() and p.suffix in SUFFIXES and not rel.startswith(("fixtures/plugins/", "fixtures/devtools/")):
             out.append(rel)
     return sorted(out)
 

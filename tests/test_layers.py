@@ -3,6 +3,10 @@ parsed with ``ast`` and each ``import`` is taken where it stands (at module leve
 function, or under ``if TYPE_CHECKING:``), without importing anything.
 
 - the core imports no plugin and no conversion module (not even for a type);
+- nothing the user runs (core, plugins, conversions, the conformance kit) imports the developer
+  tools (devtools/: benchmarks, calibration tables);
+- no game system's key or fixture is named outside its plugin (and tests, fixtures, docs): the
+  core, the application, the kit and the developer tools work on whatever systems are installed;
 - a plugin imports the core and its own package only, but for the edges named in
   ``ALLOWED_PLUGIN_EDGES`` with their reason; the format plugins do not import each other
   but for the edges named there;
@@ -19,12 +23,14 @@ here.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"core": "xsys.core", "plugins": "xsys.plugins", "conversions": "xsys.conversions"}
+PACKAGES = {"core": "xsys.core", "plugins": "xsys.plugins", "conversions": "xsys.conversions",
+            "testing": "xsys.testing", "devtools": "xsys.devtools"}
 
 FORMAT_PLUGINS = ("textblock", "ccfolia", "foundry_coc7", "foundry_mta", "dholes_house", "catalog")
 
@@ -299,3 +305,38 @@ def test_no_import_cycle_counting_imports_inside_functions():
     assert bad == [], "modules importing each other (inside functions too):\n" + detail
     gone = sorted(set(ALLOWED_CYCLES) - set(found))
     assert gone == [], f"these cycles are gone: take them off ALLOWED_CYCLES: {gone}"
+
+
+def test_nothing_the_user_runs_imports_the_developer_tools():
+    bad = [i for i in IMPORTS if not i.source.startswith("xsys.devtools") and i.target.startswith("xsys.devtools")]
+    assert bad == [], "the developer tools are imported by the application:\n" + _show(bad)
+
+
+SYSTEM_KEYS = frozenset({"coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"})
+_NAMES_A_SYSTEM = re.compile(r"^(?:coc|coc7|coc-zh|gurps|nwod|pl-trudnosc)[.:][\w-]|fixtures/(?:coc|coc7|coc_zh|gurps|nwod|"
+                             r"pl_trudnosc|pl-trudnosc)/")
+
+
+def system_keys_named(source: str) -> list[tuple[int, str]]:
+    """String constants of a module (docstrings aside) that are a built-in system's key, start
+    with one ("gurps.ssr", "coc:55") or name one of its fixtures."""
+    tree = ast.parse(source)
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+            and (n.value in SYSTEM_KEYS or _NAMES_A_SYSTEM.search(n.value))]
+
+
+def test_the_key_finder():
+    src = 'x = "gurps"\ny = "gurps.ssr"\nz = "fixtures/coc/npcs/a.yaml"\nw = "gurpsish"\nv = "nwod dots"\n' \
+          'def f():\n    """coc"""\n'
+    assert system_keys_named(src) == [(1, "gurps"), (2, "gurps.ssr"), (3, "fixtures/coc/npcs/a.yaml")]
+
+
+def test_no_system_key_outside_its_plugin():
+    bad = [f"{path.relative_to(ROOT)}:{line}: {value!r}" for name, path in modules().items()
+           if not name.startswith("xsys.plugins.") for line, value in system_keys_named(path.read_text(encoding="utf-8"))]
+    assert bad == [], "a system is named outside its plugin (the choice belongs in a plugin, a fixture or " \
+                      "fixtures/devtools/choices.toml):\n" + "\n".join(bad)

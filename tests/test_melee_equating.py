@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from xsys.conversions import api, calibration
+from xsys.conversions import api
+from xsys.devtools import calibration
 from xsys.core import codec, melee
 from xsys.core.equating import tier_of
 from xsys.core.registry import default_registry

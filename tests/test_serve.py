@@ -23,7 +23,7 @@ from litestar.testing import TestClient
 from helpers import run_main
 from xsys.conversions import api, documents, serve
 from xsys.conversions import curve as curves
-from xsys.conversions.serve_bench import load, running
+from xsys.devtools.serve_bench import load, running
 from xsys.core.registry import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1100,7 +1100,7 @@ def test_xsys_serve_port_in_use_is_one_line(capsys):
 
 
 def test_serve_bench_runs_and_checks_its_answers():
-    from xsys.conversions import serve_bench
+    from xsys.devtools import serve_bench
 
     r = serve_bench.bench(requests=12, concurrency=6, slow=3, in_process=5, check=3, fair=2, levels=(1,), rounds=2)
     assert r["wrong_answers"] == 0 and len(r["rounds"]) == 2 and r["ratio"] > 0 and r["cpu_ratio"] > 0
@@ -1132,7 +1132,7 @@ def test_the_listening_socket_sends_answers_at_once():
 
 
 def test_serve_bench_measures_the_fronts_own_cost():
-    from xsys.conversions import serve_bench
+    from xsys.devtools import serve_bench
 
     # conversion processes that convert nothing answer every request through the real front
     r = serve_bench.front_cost(requests=20, concurrency=5, workers=1, delay=0.001, rounds=2)
@@ -1142,7 +1142,7 @@ def test_serve_bench_measures_the_fronts_own_cost():
 
 @pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(), reason="forks, reads /proc")
 def test_serve_bench_ceiling_serves_every_request_from_bare_processes():
-    from xsys.conversions import serve_bench
+    from xsys.devtools import serve_bench
 
     r = serve_bench.ceiling(rounds=1, concurrency=6, workers=2, in_process=3)
     assert len(r["rounds"]) == 1 and r["rounds"][0]["errors"] == 0

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from xsys.conversions import serve, serve_prefork
-from xsys.conversions.serve_bench import _request, load
+from xsys.devtools.serve_bench import _request, load
 
 pytestmark = pytest.mark.skipif(not serve_prefork.available() or not Path("/proc/self/stat").exists(),
                                 reason="forks, reads /proc")

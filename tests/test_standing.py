@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from xsys.conversions import api, calibration
+from xsys.conversions import api
+from xsys.devtools import calibration
 from xsys.core import codec, equating
 from xsys.core.registry import default_registry
 from xsys.core.vocab import UNTRAINED

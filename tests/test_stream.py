@@ -62,7 +62,7 @@ def test_keys_after_the_npcs_list(tmp_path, fmt):
 
 
 def test_generated_rosters_stream_to_the_same_bytes(tmp_path):
-    from xsys.conversions.bench import _generated_rosters
+    from xsys.devtools.bench import _generated_rosters
 
     rosters = _generated_rosters(120, seed=11)
     keys = sorted(rosters)

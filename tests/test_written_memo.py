@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from xsys.conversions import api, bench, documents, stream
+from xsys.conversions import api, documents, stream
+from xsys.devtools import bench
 from xsys.core import audit as loss_audit
 from xsys.core.registry import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*")
-                  if p.is_file() and "plugins" not in p.parts and p.suffix in (".yaml", ".json", ".txt", ".toml"))
+                  if p.is_file() and "plugins" not in p.parts and "devtools" not in p.parts and p.suffix in (".yaml", ".json", ".txt", ".toml"))
 TARGETS = default_registry().keys() + ["neutral"]
 
 

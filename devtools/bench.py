@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m xsys.conversions.bench [--quick] [--json-out FILE] [--record]``.
+"""Benchmarks: ``python -m xsys.devtools.bench [--quick] [--json-out FILE] [--record]``.
 
 The run fails (exit 1, "REGRESSED" and each figure) when a gated figure (the paired ratios,
 peak memory, the CPU time of warm odds) is more than 20% worse than the one recorded in the
@@ -30,7 +30,7 @@ Every speed goal is measured in one run and printed with "met" or "not met":
    it, not a full copy), with the output's size over the input's, part by part;
 9. the one-time cost of building every table, with and without the on-disk cache.
 10. `xsys serve --workers 2` against one-NPC conversions in one process, measured together
-    (conversions/serve_bench.py with fewer requests; goal: served >= 0.8 x in process x 2, with
+    (devtools/serve_bench.py with fewer requests; goal: served >= 0.8 x in process x 2, with
     no error or wrong answer in any client pattern). Not gated: on a shared machine the ratio
     moves between rounds (docs/benchmarks.md).
 
@@ -59,7 +59,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
+from xsys.devtools.config import ROOT, section
+
+BENCH = section("bench")
 
 
 def _env() -> dict[str, str]:
@@ -147,8 +149,9 @@ def paired(cmd: list[str], floor: list[str], pairs: int, env: dict[str, str], wa
 
 # ---- inputs -------------------------------------------------------------------------------
 
-def _coc_pool(n: int, seed: int = 7) -> list[dict[str, Any]]:
-    """`n` generated coc NPCs (plain data): random neutral NPCs converted to coc."""
+def _pool(n: int, seed: int = 7) -> list[dict[str, Any]]:
+    """`n` generated NPCs of the roster system (fixtures/devtools/choices.toml [bench], plain data):
+    random neutral NPCs converted to it."""
     from xsys.conversions import api
     from xsys.core import codec
     from xsys.core.catalog import strip_entry
@@ -165,7 +168,7 @@ def _coc_pool(n: int, seed: int = 7) -> list[dict[str, Any]]:
                       skills={s: rng.uniform(0.05, 0.95) for s in rng.sample(skills, 5)},
                       weapons=rng.sample(weapons, 2), armor=rng.sample(armor, 1)) for i in range(n)]
     neutral = {"system": "neutral", "kind": "roster", "name": "pool", "npcs": codec.to_builtins(npcs)}
-    conv = api.convert(neutral, "coc", trace=False)
+    conv = api.convert(neutral, BENCH["roster_system"], trace=False)
     return codec.to_builtins(conv.document)["npcs"]
 
 
@@ -196,11 +199,11 @@ def _generated_rosters(total: int, seed: int = 7) -> dict[str, dict[str, Any]]:
 
 
 def _write_roster(path: Path, pool: list[dict[str, Any]], n: int, fmt: str = "json") -> int:
-    """A coc roster of `n` NPCs, the pool's repeated under new names, written piece by
+    """A roster of `n` NPCs of the roster system, the pool's repeated under new names, written piece by
     piece (a 100,000-NPC roster is never held whole). Returns its size in bytes."""
     from xsys.conversions import documents
 
-    head = {"system": "coc", "kind": "roster", "name": f"{n} generated NPCs", "npcs": ["@@NPCS@@"]}
+    head = {"system": BENCH["roster_system"], "kind": "roster", "name": f"{n} generated NPCs", "npcs": ["@@NPCS@@"]}
     text = documents.dumps(head, fmt)
     mark = b'"@@NPCS@@"' if fmt == "json" else b"'@@NPCS@@'"
     at = text.index(mark)
@@ -232,9 +235,9 @@ def batch(pool: list[dict[str, Any]], n: int, pairs: int, tmp: Path) -> dict[str
              "data = open(sys.argv[1], 'rb').read()\n"
              "open(sys.argv[2], 'wb').write(msgspec.json.encode(msgspec.json.decode(data)))\n",
              str(src), str(floor_out)]
-    cmd = [_xsys_exe(), "convert", str(src), "--to", "gurps", "-o", str(out), "-q"]
+    cmd = [_xsys_exe(), "convert", str(src), "--to", BENCH["target"], "-o", str(out), "-q"]
     r = paired(cmd, floor, pairs, _env(), warm=False)
-    r.update({"npcs": n, "input_bytes": size, "output_bytes": out.stat().st_size, "to": "gurps",
+    r.update({"npcs": n, "input_bytes": size, "output_bytes": out.stat().st_size, "to": BENCH["target"],
               "npcs_per_second": n / r["seconds"], "goal_ratio": 5.0, "output_parts": output_parts(out)})
     return r
 
@@ -285,7 +288,7 @@ def limits(tmp: Path) -> dict[str, Any]:
     f = tmp / "big-npc.yaml"
     f.write_text("system: neutral\nkind: npc\nname: '" + "x" * 4970 + "'\n")
     size = f.stat().st_size
-    r = subprocess.run([_xsys_exe(), "convert", str(f), "--to", "gurps", "-o", str(tmp / "big-out.yaml")],
+    r = subprocess.run([_xsys_exe(), "convert", str(f), "--to", BENCH["target"], "-o", str(tmp / "big-out.yaml")],
                        capture_output=True, text=True, env={**_env(), "XSYS_MAX_INPUT_BYTES": "1000"})
     return {"real_size_stated": r.returncode == 2 and f"found {size} bytes" in r.stderr, "error": r.stderr.strip()}
 
@@ -340,13 +343,13 @@ app()
 
 
 def cold_start(pairs: int, tmp: Path) -> dict[str, Any]:
-    npc = ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml"
-    scenario = ROOT / "fixtures" / "nwod" / "scenarios" / "door.yaml"
+    npc = ROOT / BENCH["cold_npc"]
+    scenario = ROOT / BENCH["cold_scenario"]
     floor_py = tmp / "floor_app.py"
     floor_py.write_text(_FLOOR_APP)
     env = _env()
-    floor = [sys.executable, str(floor_py), "convert", str(npc), "--to", "gurps", "-o", str(tmp / "floor.yaml")]
-    conv = paired([_xsys_exe(), "convert", str(npc), "--to", "gurps", "-o", str(tmp / "out.yaml")], floor, pairs, env)
+    floor = [sys.executable, str(floor_py), "convert", str(npc), "--to", BENCH["target"], "-o", str(tmp / "floor.yaml")]
+    conv = paired([_xsys_exe(), "convert", str(npc), "--to", BENCH["target"], "-o", str(tmp / "out.yaml")], floor, pairs, env)
     odds_floor = [sys.executable, str(floor_py), "odds", str(scenario)]
     odds = paired([_xsys_exe(), "odds", str(scenario)], odds_floor, pairs, env)
     conv["goal_ratio"] = 1.2
@@ -394,7 +397,7 @@ def progress_bar(pool: list[dict[str, Any]], tmp: Path, n: int = 300) -> dict[st
 
     src = tmp / "roster-progress.json"
     _write_roster(src, pool, n)
-    cmd = [_xsys_exe(), "convert", str(src), "--to", "gurps", "-o", str(tmp / "progress-out.json"), "-q"]
+    cmd = [_xsys_exe(), "convert", str(src), "--to", BENCH["target"], "-o", str(tmp / "progress-out.json"), "-q"]
     master, slave = pty.openpty()
     try:
         p = subprocess.Popen(cmd, stderr=slave, stdout=subprocess.DEVNULL, env=_env())
@@ -455,10 +458,10 @@ def build_tables(runs: int, uncached: bool = True) -> dict[str, Any]:
 
 def serve_throughput(quick: bool) -> dict[str, Any]:
     """`xsys serve --workers 2` (the pre-fork server where the system forks) against one-NPC
-    conversions in one process, measured together (conversions/serve_bench.py, fewer requests:
+    conversions in one process, measured together (devtools/serve_bench.py, fewer requests:
     docs/benchmarks.md has the full runs): the median ratio served / (in process x 2) over
     rounds, in wall and CPU time, and the errors and wrong answers of every client pattern."""
-    from . import serve_bench
+    from xsys.devtools import serve_bench
 
     r = serve_bench.bench(requests=100 if quick else 400, concurrency=100 if quick else 200, workers=2,
                           slow=20 if quick else 100, in_process=20 if quick else 50, fair=5 if quick else 20,
@@ -471,7 +474,7 @@ def serve_throughput(quick: bool) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m xsys.conversions.bench", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m xsys.devtools.bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller rosters, fewer pairs: a smoke test (< 1 minute)")
     ap.add_argument("--json-out", default="bench-results.json", help="where to write the figures")
@@ -491,7 +494,7 @@ def main(argv: list[str] | None = None) -> None:
         tmp = Path(tmp_name)
         steps: list[tuple[str, Callable[[], Any]]] = []
         pool: list[dict[str, Any]] = []
-        steps.append(("pool", lambda: pool.extend(_coc_pool(200 if quick else 1000))))
+        steps.append(("pool", lambda: pool.extend(_pool(200 if quick else 1000))))
         steps.append(("batch_json", lambda: batch(pool, 200 if quick else small, 3, tmp)))
         steps.append(("peak_memory", lambda: peak_memory(pool, (small, big), "neutral", tmp)))
         steps.append(("limits", lambda: limits(tmp)))

@@ -7,6 +7,7 @@ from typing import Any
 
 from xsys.core.equating import TIER_NAMES, TierCell, tier_cells, tier_of
 from xsys.core.registry import Registry, default_registry
+from xsys.devtools.config import section
 
 CLASSES = ("handgun", "rifle")
 
@@ -63,38 +64,30 @@ def markdown(cells: list[Cell], groups: tuple[str, ...] = CLASSES, heading: str 
 
 # ---- worked examples, converted as a user would (``api.convert(fresh=True)``) ----------
 
-FIREARM_SKILLS = {
-    "coc": ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun"),
-    "coc-zh": ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun"),
-    "gurps": ("Guns (Pistol)", "Guns (Rifle)", "Guns (Shotgun)", "Guns (SMG)", "Guns (Machine Gun)"),
-    "nwod": ("Firearms",),
-    "pl-trudnosc": ("Broń krótka", "Broń długa"),
-}
+GUNS = frozenset({"handgun", "rifle", "shotgun", "smg", "machine_gun"})
+CLOSE_COMBAT = frozenset({"brawl", "melee"})
 
-AVERAGE_COC = {"STR": 11, "CON": 11, "SIZ": 13, "DEX": 11, "APP": 11, "INT": 13, "POW": 11, "EDU": 14}
 
-# (what, source document: a fixture path relative to the project or plain data, targets)
-EXAMPLES: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
-    ("GURPS patrol officer, Guns (Pistol)-13", "fixtures/gurps/npcs/policeman.yaml", ("coc", "nwod")),
-    ("GURPS sniper, Guns (Rifle)-16", "fixtures/gurps/npcs/sniper.yaml", ("coc", "nwod")),
-    ("CoC detective, Handgun 55", "fixtures/coc/npcs/police_detective.yaml", ("nwod", "pl-trudnosc")),
-    ("CoC Rifle 20", {"system": "coc", "kind": "npc", "name": "CoC Rifle 20", **AVERAGE_COC,
-                      "skills": {"Rifle": 20}},
-     ("gurps",)),
-    ("nWoD Dexterity 2, Firearms 2", {"system": "nwod", "kind": "npc", "name": "nWoD Firearms 2",
-                                      "Dexterity": 2, "skills": {"Firearms": 2}}, ("coc", "gurps")),
-    ("Polish Broń długa 4", {"system": "pl-trudnosc", "kind": "npc", "imię": "Broń długa 4",
-                             "umiejętności": {"Broń długa": 4}}, ("coc",)),
-)
+def skills_holding(system_key: str, neutral: frozenset[str]) -> tuple[str, ...]:
+    """A system's native skills that hold any of the `neutral` skills, in its own order (its
+    firearm skills: GUNS; its close-combat skills: CLOSE_COMBAT)."""
+    return tuple(k for k, keys in default_registry().system(system_key).skills().items() if neutral & set(keys))
+
+
+def _examples() -> list[tuple[str, Any, tuple[str, ...]]]:
+    """(what, source: a fixture path relative to the project or plain data, targets), as
+    fixtures/devtools/choices.toml [calibration.examples] lists them."""
+    return [(e["what"], e.get("source", e.get("document")), tuple(e["targets"]))
+            for e in section("calibration")["examples"]]
 
 
 def _firearms(doc: Any, system: str) -> dict[str, Any]:
     skills = doc.umiejętności.as_dict() if hasattr(doc, "umiejętności") else dict(getattr(doc, "skills", {}) or {})
-    return {k: skills[k] for k in FIREARM_SKILLS.get(system, ()) if skills.get(k)}
+    return {k: skills[k] for k in skills_holding(system, GUNS) if skills.get(k)}
 
 
 def examples(root: Any = None) -> list[tuple[str, str, dict[str, Any]]]:
-    """(example, target, the target's firearm skills) for :data:`EXAMPLES`, each converted
+    """(example, target, the target's firearm skills) for each worked example, converted
     afresh (the remembered source ignored)."""
     from pathlib import Path
 
@@ -102,7 +95,7 @@ def examples(root: Any = None) -> list[tuple[str, str, dict[str, Any]]]:
 
     base = Path(root) if root is not None else Path(__file__).resolve().parents[1]
     out = []
-    for what, source, targets in EXAMPLES:
+    for what, source, targets in _examples():
         src = base / source if isinstance(source, str) else source
         for t in targets:
             doc = api.convert(src, t, fresh=True, trace=False).document
@@ -141,20 +134,9 @@ def standing_markdown(cells: list[Cell]) -> str:
 
 # ---- close combat: CoC Fist/Punch and Knife 25/50/75 into every system ------------
 
-CLOSE_COMBAT_SKILLS = {
-    "coc": ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"),
-    "coc-zh": ("Fist/Punch", "Knife", "Club", "Sword", "Axe", "Spear"),
-    "gurps": ("Brawling", "Knife", "Axe/Mace", "Broadsword", "Shortsword", "Spear", "Staff"),
-    "nwod": ("Brawl", "Weaponry"),
-    "pl-trudnosc": (),
-}
-CLOSE_COMBAT_TARGETS = ("coc-zh", "gurps", "nwod", "pl-trudnosc")
-DOCK_BRUTE = "fixtures/coc/npcs/dock_brute.yaml"
-
-
 def _close_combat(doc: Any, system: str) -> dict[str, Any]:
     skills = doc.umiejętności.as_dict() if hasattr(doc, "umiejętności") else dict(getattr(doc, "skills", {}) or {})
-    return {k: skills[k] for k in CLOSE_COMBAT_SKILLS.get(system, ()) if k in skills}
+    return {k: skills[k] for k in skills_holding(system, CLOSE_COMBAT) if k in skills}
 
 
 def close_combat_rows(root: Any = None) -> list[tuple[str, float | None, dict[str, dict[str, Any]]]]:
@@ -166,26 +148,32 @@ def close_combat_rows(root: Any = None) -> list[tuple[str, float | None, dict[st
     from xsys.conversions import api
 
     base = Path(root) if root is not None else Path(__file__).resolve().parents[1]
+    cc = section("calibration")["close_combat"]
     sources: list[tuple[str, Any]] = [
-        (f"CoC {skill} {lv} (average adult)", {"system": "coc", "kind": "npc", "name": f"{skill} {lv}", **AVERAGE_COC,
-                                              "skills": {skill: lv}})
-        for skill in ("Fist/Punch", "Knife") for lv in (25, 50, 75)]
-    sources.append(("CoC dock brute (STR 17, SIZ 17): Fist/Punch 70, Club 55", base / DOCK_BRUTE))
+        (f"{cc['source_label']} {skill} {lv} (average adult)",
+         {"system": cc["system"], "kind": "npc", "name": f"{skill} {lv}", **cc["average"], "skills": {skill: lv}})
+        for skill in cc["skills"] for lv in cc["levels"]]
+    sources.append((cc["brute"]["what"], base / cc["brute"]["source"]))
     out = []
     for what, src in sources:
         neutral = api.convert(src, "neutral", fresh=True, trace=False).document
         comps = {k: v for k, v in neutral.skills.items() if k in ("brawl", "melee")}
         comp = max(comps.values()) if len(comps) == 1 else None
         row = {t: _close_combat(api.convert(src, t, fresh=True, trace=False).document, t)
-               for t in CLOSE_COMBAT_TARGETS}
+               for t in close_combat_targets()}
         out.append((what, comp, row))
     return out
 
 
+def close_combat_targets() -> tuple[str, ...]:
+    return tuple(section("calibration")["close_combat"]["targets"])
+
+
 def close_combat_markdown(rows: list[tuple[str, float | None, dict[str, dict[str, Any]]]]) -> str:
-    out = ["| source | competence | " + " | ".join(CLOSE_COMBAT_TARGETS) + " |",
-           "|---|---|" + "---|" * len(CLOSE_COMBAT_TARGETS)]
+    targets = close_combat_targets()
+    out = ["| source | competence | " + " | ".join(targets) + " |",
+           "|---|---|" + "---|" * len(targets)]
     for what, comp, row in rows:
-        cells = [", ".join(f"{k} {v}" for k, v in row[t].items()) or "(none)" for t in CLOSE_COMBAT_TARGETS]
+        cells = [", ".join(f"{k} {v}" for k, v in row[t].items()) or "(none)" for t in targets]
         out.append(f"| {what} | {'—' if comp is None else f'{comp:.3f}'} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"

@@ -1,7 +1,7 @@
 """What `xsys serve` delivers under load, beside what the machine can: one-NPC conversions
 against a real server on 127.0.0.1, and the same conversions in one process.
 
-    python -m xsys.conversions.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--rounds 5] [--json]
+    python -m xsys.devtools.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--rounds 5] [--json]
 
 It measures, in one run (the machine may be shared, so the ratio of two numbers measured
 together means more than either alone):
@@ -44,13 +44,10 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-DEFAULT_NPC = """Detective Sergeant Frank Malloy
-Arkham police, plain clothes. Service revolver in a belt holster under the coat.
-STR 12 CON 12 SIZ 13 DEX 11 APP 11 INT 13 POW 12 EDU 12 HP 13
-Damage Bonus: +1D4
-Skills: Dodge 30%, Spot Hidden 60%, Locksmith 20%, Hide 15%, Shotgun 40%
-Weapons: Smith & Wesson Model 10 (.38 Special) 55%, damage 1D10, base range 15 m, capacity 6
-"""
+from xsys.devtools.config import section
+
+SERVE = section("serve_bench")
+DEFAULT_NPC: str = SERVE["npc"]  # fixtures/devtools/choices.toml [serve_bench]
 
 
 @contextlib.contextmanager
@@ -59,7 +56,7 @@ def running(host: str = "127.0.0.1", port: int = 0, app: Any = None,
     """A real uvicorn serving the app in a background thread, configured as `xsys serve`
     configures it (serve_net: timeouts, connection limit); yields (host, port) once the
     app's conversion processes are ready."""
-    from . import serve, serve_net
+    from xsys.conversions import serve, serve_net
 
     limits = limits or serve.Limits()
     app = app if app is not None else serve.create_app(limits=limits)
@@ -192,7 +189,7 @@ async def _slow_clients(host: str, port: int, n: int, stop: asyncio.Event) -> di
 
 def expected_sheet(document: str, to: str) -> str:
     """The sheet the server must answer, computed directly."""
-    from . import serve
+    from xsys.conversions import serve
 
     return serve.do_convert(serve.ConvertRequest(document=document, to=to, format="md")).sheet
 
@@ -205,7 +202,7 @@ def _named(document: str, i: int) -> str:
 def in_process_rate(count: int, to: str, document: str = DEFAULT_NPC, start: int = -2000) -> tuple[float, float]:
     """Conversions per second of serve.do_convert in this process, one after another (after
     a warm-up), of NPCs named as the served ones are; and the CPU milliseconds each took."""
-    from . import serve
+    from xsys.conversions import serve
 
     for i in range(10):
         serve.do_convert(serve.ConvertRequest(document=_named(document, start + 1000 - i), to=to, format="md"))
@@ -314,15 +311,21 @@ def _numbers(out: list[tuple[float, int, bytes]], wall: float) -> dict[str, Any]
 
 
 def _roster(n: int, k: int) -> str:
-    """A coc roster of `n` NPCs (a long request), each a little different, and different from
-    those of another `k` (none is converted from what an earlier one taught the process)."""
-    npcs = [{"name": f"cultist {k}.{i}", "STR": 3 + i % 16, "CON": 3 + k % 16, "SIZ": 10, "DEX": 3 + (i // 16) % 16,
-             "APP": 13, "INT": 16, "POW": 15, "EDU": 18, "HP": 11,
-             "skills": {"Handgun": 5 + (7 * i) % 90, "Dodge": 34, "Spot Hidden": 55}} for i in range(n)]
-    return json.dumps({"system": "coc", "kind": "roster", "name": f"cult {k}", "npcs": npcs})
+    """A roster of `n` NPCs (a long request), each a little different, and different from
+    those of another `k` (none is converted from what an earlier one taught the process):
+    fixtures/devtools/choices.toml [serve_bench.long_request]."""
+    spec = SERVE["long_request"]
+
+    def varied(ranges: dict[str, list[int]], i: int) -> dict[str, int]:
+        return {f: lo + (i * (j + 1) + k * (2 * j + 1)) % (hi - lo + 1)
+                for j, (f, (lo, hi)) in enumerate(ranges.items())}
+
+    npcs = [{"name": f"{spec['system']} {k}.{i}", **spec["npc"], **varied(spec.get("varied", {}), i),
+             "skills": {**spec.get("skills", {}), **varied(spec.get("varied_skills", {}), 7 * i)}} for i in range(n)]
+    return json.dumps({"system": spec["system"], "kind": "roster", "name": f"long request {k}", "npcs": npcs})
 
 
-def bench(requests: int = 600, concurrency: int = 200, to: str = "gurps", document: str = DEFAULT_NPC,
+def bench(requests: int = 600, concurrency: int = 200, to: str = SERVE["target"], document: str = DEFAULT_NPC,
           workers: int = 1, slow: int = 100, in_process: int = 50, check: int = 50, fair: int = 20,
           levels: tuple[int, ...] = (1,), rounds: int = 5) -> dict[str, Any]:
     """Everything the module's docstring lists, in one run; `wrong_answers` counts answers
@@ -452,7 +455,7 @@ def front_cost(requests: int = 600, concurrency: int = 200, workers: int = 2, de
             return int(f[11]) / tick, int(f[12]) / tick, _cpu(pid)["workers"]
 
         for r in range(rounds):
-            bodies = [json.dumps({"document": _named(DEFAULT_NPC, 100000 * (r + 1) + i), "to": "gurps"}).encode()
+            bodies = [json.dumps({"document": _named(DEFAULT_NPC, 100000 * (r + 1) + i), "to": SERVE["target"]}).encode()
                       for i in range(requests)]
             u0, s0, w0 = times()
             t0 = time.perf_counter()
@@ -472,7 +475,7 @@ def _bare_connection(conn: Any) -> None:
     import h11
     import msgspec
 
-    from . import serve
+    from xsys.conversions import serve
 
     c = h11.Connection(h11.SERVER)
     body: list[bytes] = []
@@ -499,7 +502,7 @@ def _bare_connection(conn: Any) -> None:
 
 
 def ceiling(rounds: int = 5, concurrency: int = 200, workers: int = 2, in_process: int = 50,
-            to: str = "gurps") -> dict[str, Any]:
+            to: str = SERVE["target"]) -> dict[str, Any]:
     """What serving costs at the least: the ratio of `bench`'s rounds against a bare server,
     `workers` forked processes that accept on one socket, read HTTP with h11 and convert each
     request at once (no front, no pipes, and none of the limits, timeouts and checks of
@@ -507,7 +510,7 @@ def ceiling(rounds: int = 5, concurrency: int = 200, workers: int = 2, in_proces
     import signal
     import socket
 
-    from . import serve
+    from xsys.conversions import serve
 
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -568,12 +571,12 @@ def ceiling(rounds: int = 5, concurrency: int = 200, workers: int = 2, in_proces
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m xsys.conversions.serve_bench", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m xsys.devtools.serve_bench", description=__doc__.split("\n")[0])
     p.add_argument("--requests", type=int, default=600, help="requests per client pattern")
     p.add_argument("--concurrency", type=int, default=200)
     p.add_argument("--workers", type=int, default=1, help="conversion processes (xsys serve --workers)")
     p.add_argument("--slow", type=int, default=100, help="slow clients alongside the third pattern")
-    p.add_argument("--to", default="gurps")
+    p.add_argument("--to", default=SERVE["target"])
     p.add_argument("--levels", default="1", help="lower concurrency levels to measure, comma-separated")
     p.add_argument("--rounds", type=int, default=5, help="rounds of the in-process / served ratio")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
