@@ -34,6 +34,9 @@ whole roster (tests/test_stream.py compares them). How:
   any failure or signal, and by the next run after a kill. A write that fails (a full
   disk, a file size limit) is one error naming the destination, or TMPDIR for a spool.
 
+The reading is conversions/stream_read.py, the rendering of the pieces
+conversions/stream_render.py; this module converts and writes.
+
 A roster that is not streamed (an input that remembers its source in an ``xsys:`` block,
 TOML or Markdown, ``--explain``, an empty roster, keys this reader does not expect) returns
 ``None``: the caller converts it whole, as before.
@@ -41,14 +44,11 @@ TOML or Markdown, ``--explain``, an empty roster, keys this reader does not expe
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-import re
 import shutil
 import stat
 import tempfile
-from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -60,284 +60,18 @@ from xsys.core.errors import InputError, LossError, XsysError
 from xsys.core.registry import Registry, default_registry
 from xsys.core.trace import STRICT_KINDS, Loss, tracing
 
+from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
+                          yaml_remembers)
+from .stream_render import render, render_items, split, split_value
+
 STREAM_FORMATS = ("json", "yaml")
-CHUNK = 1 << 20
 
 _S_NPCS = "@@xsys-stream:npcs@@"
 _S_LOSSES = "@@xsys-stream:losses@@"
 _S_ORIGIN = "@@xsys-stream:origin@@"
 
 
-class NotStreamable(Exception):
-    """This document is converted whole (the reason is the message)."""
-
-
-# ---- reading JSON ---------------------------------------------------------------------
-
-_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|"|[\[\]{}]')
-_COLON = re.compile(rb"[ \t\r\n]*:[ \t\r\n]*")
-_BLANK_END = re.compile(rb"[ \t\r\n]*\Z")
-_FIRST_GAP = re.compile(rb"\[[ \t\r\n]*\Z")
-_GAP = re.compile(rb"[ \t\r\n]*,[ \t\r\n]*\Z")
-_LAST_GAP = re.compile(rb"[ \t\r\n]*\]\Z")
-_BOM = b"\xef\xbb\xbf"
-
-
-@dataclass
-class _JsonLayout:
-    head: bytes  # the document with an empty npcs list
-    arr_start: int  # offset of the npcs list's "["
-    arr_end: int  # just after its "]"
-    starts: array  # offsets of each NPC's "{"
-    ends: array  # just after each NPC's "}"
-
-
-def _scan_json(path: str) -> _JsonLayout:
-    """Where the top-level ``npcs`` array and each of its objects are in a JSON file (one
-    pass in chunks; strings skipped whole, brackets counted). What lies between the
-    objects is checked when they are read."""
-    depth = 0
-    pos = 0  # file offset of buf[0]
-    buf = b""
-    npcs_key = False  # the last top-level key was "npcs"
-    arr_start = arr_end = elem_start = -1
-    starts, ends = array("q"), array("q")
-    with open(path, "rb") as fh:
-        eof = False
-        while not eof:
-            chunk = fh.read(CHUNK)
-            eof = not chunk
-            buf = buf + chunk if buf else chunk
-            keep = len(buf)
-            for m in _TOKEN.finditer(buf):
-                tok = m.group()
-                c = tok[0]
-                if c == 0x22:  # a string, or a lone quote: a string the buffer cuts
-                    if len(tok) == 1:
-                        if eof:
-                            raise NotStreamable("malformed JSON")
-                        keep = m.start()
-                        break
-                    if depth == 1:
-                        cm = _COLON.match(buf, m.end())
-                        if cm is None:
-                            if not eof and _BLANK_END.match(buf, m.end()):
-                                keep = m.start()  # its colon may be in the next chunk
-                                break
-                            continue  # a value
-                        if tok == b'"npcs"':
-                            if arr_start >= 0:
-                                raise NotStreamable("two npcs keys")
-                            npcs_key = True
-                        elif tok == b'"xsys"':
-                            raise NotStreamable("it remembers its source")
-                        else:
-                            npcs_key = False
-                    continue
-                if c == 0x7B or c == 0x5B:  # { [
-                    if depth == 1 and npcs_key:
-                        if c != 0x5B:
-                            raise NotStreamable("npcs is not a list")
-                        arr_start = pos + m.start()
-                        npcs_key = False
-                    elif depth == 2 and arr_start >= 0 and arr_end < 0:
-                        if c != 0x7B:
-                            raise NotStreamable("an NPC that is not a mapping")
-                        elem_start = pos + m.start()
-                    depth += 1
-                    continue
-                depth -= 1
-                if depth < 0:
-                    raise NotStreamable("malformed JSON")
-                if depth == 2 and elem_start >= 0:
-                    if c != 0x7D:
-                        raise NotStreamable("malformed JSON")
-                    starts.append(elem_start)
-                    ends.append(pos + m.end())
-                    elem_start = -1
-                elif depth == 1 and arr_start >= 0 and arr_end < 0:
-                    if c != 0x5D:
-                        raise NotStreamable("malformed JSON")
-                    arr_end = pos + m.end()
-            pos += keep
-            buf = buf[keep:]
-        if depth != 0 or buf.strip() or arr_start < 0 or arr_end < 0:
-            raise NotStreamable("no npcs list")
-        head = _read_at(fh, 0, arr_start) + b"[]" + _read_at(fh, arr_end, None)
-    return _JsonLayout(head, arr_start, arr_end, starts, ends)
-
-
-def _read_at(fh: Any, offset: int, n: int | None) -> bytes:
-    fh.seek(offset)
-    return fh.read() if n is None else fh.read(n)
-
-
-# ---- reading YAML ---------------------------------------------------------------------
-
-_YAML_MARK = re.compile(rb"(?m)^xsys:[ \t]*(?:#.*)?\r?$")
-
-
-def _yaml_remembers(path: str) -> bool:
-    """Whether a YAML file has a top-level ``xsys:`` block (a conversion xsys wrote, which
-    the whole conversion restores): read in chunks, so that memory stays flat."""
-    tail = b""
-    with open(path, "rb") as fh:
-        while True:
-            chunk = fh.read(CHUNK)
-            if not chunk:
-                return bool(_YAML_MARK.search(tail))
-            buf = tail + chunk
-            cut = buf.rfind(b"\n")
-            if cut < 0:
-                tail = buf
-                continue
-            if _YAML_MARK.search(buf, 0, cut):
-                return True
-            tail = buf[cut + 1:]
-
-
-def _yaml_npcs(path: str, file: str, on_head: Callable[[dict[str, Any]], None],
-               known_after: dict[str, Any] | None) -> Iterator[tuple[Any, int]]:
-    """(plain NPC, offset reached) for each NPC of a YAML roster; `on_head` gets the
-    document without its NPCs before the first one. Keys after the npcs list (not known
-    before it) raise NotStreamable with them in ``exc.args[1]`` unless given as
-    `known_after`."""
-    import yaml
-
-    from . import safe_yaml
-    from .safe_yaml import measure
-
-    with open(path, "rb") as fh:
-        if fh.read(3) != _BOM:
-            fh.seek(0)
-        loader = _stream_loader()(fh)
-        try:
-            loader.get_event()  # stream start
-            if not loader.check_event(yaml.DocumentStartEvent):
-                raise NotStreamable("empty")
-            loader.get_event()
-            if not loader.check_event(yaml.MappingStartEvent):
-                raise NotStreamable("not a mapping")
-            ev = loader.get_event()
-            if ev.anchor is not None:
-                raise NotStreamable("an anchored document")
-            pairs: list[tuple[Any, Any]] = []
-            seen_npcs = False
-            head_done = False
-            after: list[tuple[Any, Any]] = []
-            while not loader.check_event(yaml.MappingEndEvent):
-                key = loader.compose_node(None, None)
-                if (isinstance(key, yaml.ScalarNode) and key.value == "npcs" and key.tag.endswith(":str")
-                        and loader.check_event(yaml.SequenceStartEvent)):
-                    if seen_npcs:
-                        raise NotStreamable("two npcs keys")
-                    seen_npcs = True
-                    start = loader.get_event()
-                    if start.anchor is not None:
-                        raise NotStreamable("an anchored npcs list")
-                    head = _yaml_head(loader, pairs, measure, file)
-                    if known_after:
-                        head.update(known_after)
-                    on_head(head)
-                    head_done = True
-                    i = 0
-                    while not loader.check_event(yaml.SequenceEndEvent):
-                        node = loader.compose_node(None, None)
-                        _check_size(node, i, file)
-                        try:
-                            measure(node)
-                        except InputError as exc:
-                            raise _at_npc(exc, i).with_file(file) from None
-                        if not isinstance(node, yaml.MappingNode):
-                            raise NotStreamable("an NPC that is not a mapping")
-                        gc_was = gc.isenabled()
-                        gc.disable()
-                        try:
-                            plain = loader.construct_document(node)
-                        except InputError as exc:
-                            raise _at_npc(exc, i).with_file(file) from None
-                        finally:
-                            if gc_was:
-                                gc.enable()
-                        yield plain, node.end_mark.index
-                        i += 1
-                    loader.get_event()
-                    continue
-                value = loader.compose_node(None, None)
-                (after if head_done else pairs).append((key, value))
-            if not seen_npcs:
-                raise NotStreamable("no npcs list")
-            if after:
-                extra = _yaml_head(loader, after, measure, file)
-                if known_after is None or extra != known_after:
-                    raise NotStreamable("keys after the npcs list", extra)
-            loader.get_event()
-            if not loader.check_event(yaml.DocumentEndEvent):
-                raise NotStreamable("malformed")
-            loader.get_event()
-            if not loader.check_event(yaml.StreamEndEvent):
-                raise NotStreamable("several documents")
-        except yaml.YAMLError as exc:
-            msg = str(exc).replace("\n", " ")
-            raise InputError(f"malformed YAML: {msg}", file=file) from None
-        except RecursionError:
-            raise InputError("YAML nested too deeply", file=file,
-                             expected=f"at most {safe_yaml.MAX_DEPTH} levels", found="more") from None
-        finally:
-            loader.dispose()
-
-
-def _check_size(node: Any, i: int, file: str) -> None:
-    """The input limit, for one NPC of a YAML roster (libyaml counts its text in characters)."""
-    from . import documents
-
-    limit = documents.max_input_bytes()
-    size = node.end_mark.index - node.start_mark.index
-    if size > limit:
-        raise InputError("input too large", file=file, path=f"$.npcs[{i}]",
-                         expected=f"at most {limit} bytes, the XSYS_MAX_INPUT_BYTES limit",
-                         found=f"{size} characters")
-
-
-_LOADER: list[type] = []
-
-
-def _stream_loader() -> type:
-    """xsys's safe loader (libyaml's parser where PyYAML has it) that also composes one
-    node at a time: PyYAML's composer over the parser's events."""
-    if not _LOADER:
-        import yaml.composer
-
-        from .safe_yaml import _Loader
-
-        class _StreamLoader(_Loader, yaml.composer.Composer):  # type: ignore[misc, valid-type]
-            def __init__(self, stream: Any) -> None:
-                _Loader.__init__(self, stream)
-                self.anchors = {}
-
-        _LOADER.append(_StreamLoader)
-    return _LOADER[0]
-
-
-def _yaml_head(loader: Any, pairs: list[tuple[Any, Any]], measure: Callable[[Any], None], file: str) -> dict:
-    import yaml
-
-    node = yaml.MappingNode("tag:yaml.org,2002:map", list(pairs))
-    try:
-        measure(node)
-        return loader.construct_document(node)
-    except InputError as exc:
-        raise exc.with_file(file) from None
-
-
 # ---- errors and paths -------------------------------------------------------------------
-
-def _at_npc(exc: XsysError, i: int) -> XsysError:
-    """An error about NPC `i`'s own text (its paths start at the NPC) placed in the roster."""
-    p = exc.path
-    exc.path = f"$.npcs[{i}]" if not p else (f"$.npcs[{i}]" + p[1:] if p.startswith("$") else p)
-    return exc
-
 
 def _in_roster(exc: XsysError, i: int) -> XsysError:
     """An error about a roster of one NPC, NPC `i`: its paths ``$.npcs[0]`` renamed."""
@@ -358,99 +92,6 @@ def _renamed(losses: list[Loss], i: int) -> list[Loss]:
             x = msgspec.structs.replace(x, path=new + p[9:])
         out.append(x)
     return out
-
-
-# ---- rendering ------------------------------------------------------------------------
-
-def _render(plain: Any, fmt: str, keys: tuple[str, ...], indent: bytes) -> bytes:
-    """One list item as it appears in the whole output under `keys` (JSON: at `indent`,
-    without a trailing newline; YAML: with one)."""
-    from . import documents
-
-    if fmt == "json":
-        text = documents._json_text(plain)
-        return indent + text.rstrip(b"\n").replace(b"\n", b"\n" + indent)
-    wrapped: Any = [plain]
-    for k in reversed(keys):
-        wrapped = {k: wrapped}
-    text = documents._yaml_text(wrapped)
-    cut = 0
-    for _ in keys:
-        cut = text.index(b"\n", cut) + 1
-    return text[cut:]
-
-
-def _render_items(plains: list[Any], fmt: str, keys: tuple[str, ...], indent: bytes) -> bytes:
-    """Consecutive list items as they appear in the whole output under `keys`, separated as
-    there (JSON: ",\n"; YAML: nothing): the bytes of :func:`_render` of each, joined. YAML
-    writes them in one call of libyaml's writer (an NPC's losses: about a quarter faster
-    for a YAML roster), unless its fast path is not certain for every item or a container
-    occurs twice (an alias): then each item is rendered on its own, as JSON always is."""
-    from . import documents
-
-    if len(plains) == 1:
-        return _render(plains[0], fmt, keys, indent)
-    if fmt == "json":  # msgspec's writer is called per item at no cost worth saving
-        return b",\n".join(_render(p, fmt, keys, indent) for p in plains)
-    import yaml
-
-    wrapped: Any = plains
-    for k in reversed(keys):
-        wrapped = {k: wrapped}
-    try:  # documents._yaml_text's own test for libyaml's writer; and no container twice (an alias)
-        fast = getattr(yaml, "CSafeDumper", None) is not None and not documents._YAML_DIFFERS.search(
-            msgspec.json.encode(wrapped)) and not _shares_containers(plains)
-    except Exception:
-        fast = False
-    if fast:
-        text = documents._yaml_text(wrapped)
-        cut = 0
-        for _ in keys:
-            cut = text.index(b"\n", cut) + 1
-        return text[cut:]
-    return b"".join(_render(p, fmt, keys, indent) for p in plains)
-
-
-def _shares_containers(plains: list[Any]) -> bool:
-    """Whether a dict or list occurs twice in `plains` (YAML would write it as an alias)."""
-    seen: set[int] = set()
-    todo: list[Any] = list(plains)
-    while todo:
-        x = todo.pop()
-        if isinstance(x, (dict, list)):
-            if id(x) in seen:
-                return True
-            seen.add(id(x))
-            todo.extend(x.values() if isinstance(x, dict) else x)
-    return False
-
-
-def _split(skeleton: bytes, sentinel: str) -> tuple[bytes, bytes, bytes] | None:
-    """(before, indentation, after) of the skeleton line holding `sentinel`."""
-    mark = sentinel.encode()
-    at = skeleton.find(mark)
-    if at < 0:
-        return None
-    line_start = skeleton.rfind(b"\n", 0, at) + 1
-    line_end = skeleton.find(b"\n", at)
-    line = skeleton[line_start:at]
-    indent = line[:len(line) - len(line.lstrip(b" "))]
-    return skeleton[:line_start], indent, skeleton[line_end + 1:]
-
-
-def _split_value(skeleton: bytes, sentinel: str) -> tuple[bytes, bytes] | None:
-    """(before, after) the scalar `sentinel` (with its quotes) in the skeleton: the packed
-    source goes there, as JSON and YAML write a base64 text (JSON in double quotes; YAML
-    plain: it starts with a letter and has no blanks, so a plain scalar on one line)."""
-    mark = sentinel.encode()
-    at = skeleton.find(mark)
-    if at < 1:
-        return None
-    q = skeleton[at - 1:at]
-    if q not in (b'"', b"'") or skeleton[at + len(mark):at + len(mark) + 1] != q:
-        return None
-    keep = q if q == b'"' else b""
-    return skeleton[:at - 1] + keep, keep + skeleton[at + len(mark) + 1:]
 
 
 # ---- the streamed conversion ---------------------------------------------------------------
@@ -592,7 +233,7 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
                 out.sweep(folder)
         except (XsysError, OSError):
             folder = Path(tempfile.gettempdir())
-    if in_fmt == "yaml" and _yaml_remembers(src):
+    if in_fmt == "yaml" and yaml_remembers(src):
         return None
     job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
                in_folder, st.st_size, dest=dest, losses=losses)
@@ -666,7 +307,7 @@ class _Job:
         from . import documents
 
         if self.in_fmt == "json":
-            layout = _scan_json(self.src)
+            layout = scan_json(self.src)
             head = documents.parse_bytes(layout.head, "json", self.src)
             if not isinstance(head, dict):
                 raise NotStreamable("not a mapping")
@@ -678,19 +319,19 @@ class _Job:
                 for i in range(total):
                     a, b = layout.starts[i], layout.ends[i]
                     gap = fh.read(a - prev)  # "[" or "," and blanks
-                    if not (_GAP if i else _FIRST_GAP).match(gap):
+                    if not (GAP if i else FIRST_GAP).match(gap):
                         raise NotStreamable("something between NPCs")
                     raw = fh.read(b - a)
                     prev = b
                     try:
                         plain = documents.parse_bytes(raw, "json", self.src)
                     except XsysError as exc:
-                        raise _at_npc(exc, i) from None
+                        raise at_npc(exc, i) from None
                     yield plain, b, total
-                if not _LAST_GAP.match(fh.read(layout.arr_end - prev)):
+                if not LAST_GAP.match(fh.read(layout.arr_end - prev)):
                     raise NotStreamable("something after the last NPC")
             return
-        for plain, reached in _yaml_npcs(self.src, self.src, start, self.known_after):
+        for plain, reached in yaml_npcs(self.src, self.src, start, self.known_after):
             yield plain, reached, None
 
     def _run(self, handles: list[Any]) -> Streamed:
@@ -759,14 +400,14 @@ class _Job:
 
         def chunk_for(kind: str, plain: Any) -> bytes:
             keys, indent = renders[kind]
-            return _render(plain, fmt, keys, indent)
+            return render(plain, fmt, keys, indent)
 
         def spool(read: list[Loss], write: list[Loss]) -> None:
             """One NPC's losses in the full report: rendered together, and its warnings."""
             for spool_fh, key, part, warn in ((r_fh, "r", read, w_fh), (l_fh, "l", write, w2_fh)):
                 if part:  # the NPC's losses of reading (writing), rendered together
                     keys_, indent_ = renders["losses"]
-                    c = _render_items([codec.to_builtins(loss) for loss in part], fmt, keys_, indent_)
+                    c = render_items([codec.to_builtins(loss) for loss in part], fmt, keys_, indent_)
                     if counts[key]:
                         spool_fh.write(sep)
                     spool_fh.write(c)
@@ -826,14 +467,14 @@ class _Job:
                     packer.feed(o_json[:o_at])
                 layout["origin"] = origin_plain is not None
                 pre, _ = self._skeleton(skeleton, layout["origin"], True, "0" * 64, "0" * 64)
-                parts = _split(pre, _S_NPCS)
+                parts = split(pre, _S_NPCS)
                 if parts is None:
                     raise NotStreamable("no place for the NPCs")
                 layout["prefix"] = parts[0]
                 renders["npcs"] = (("npcs",), parts[1])
-                lp = _split(pre, _S_LOSSES)
+                lp = split(pre, _S_LOSSES)
                 renders["losses"] = (("xsys", "losses"), lp[1] if lp else b"")
-                if origin_plain is not None and _split_value(pre, _S_ORIGIN) is None:
+                if origin_plain is not None and split_value(pre, _S_ORIGIN) is None:
                     raise NotStreamable("no place for the remembered source")
                 out_fh.write(parts[0])
                 bytes_out += len(parts[0])
@@ -891,7 +532,7 @@ class _Job:
             elif grouper.total:  # the groups in place of the reading half; no writing half
                 result = grouper.result()
                 keys_, indent_ = renders["losses"]
-                r_fh.write(_render_items([codec.to_builtins(g) for g in result], fmt, keys_, indent_))
+                r_fh.write(render_items([codec.to_builtins(g) for g in result], fmt, keys_, indent_))
                 counts["r"] = len(result)
                 for g in result:
                     if g.level == "warning":
@@ -908,7 +549,7 @@ class _Job:
             origin_digest = packer.finish()
         any_losses = bool(counts["r"] or counts["l"])
         whole, _ = self._skeleton(skeleton, layout["origin"], any_losses, digest.hexdigest(), origin_digest)
-        parts = _split(whole, _S_NPCS)
+        parts = split(whole, _S_NPCS)
         assert parts is not None
         if parts[0] != layout["prefix"]:
             raise NotStreamable("the skeleton moved")
@@ -920,7 +561,7 @@ class _Job:
             h.flush()
         # the loss list: reading's losses, then writing's; then the remembered source
         if any_losses:
-            lp = _split(rest, _S_LOSSES)
+            lp = split(rest, _S_LOSSES)
             assert lp is not None
             out_fh.write(lp[0])
             bytes_out += len(lp[0])
@@ -936,7 +577,7 @@ class _Job:
         if layout["origin"]:
             from .origin import Packer
 
-            op = _split_value(rest, _S_ORIGIN)
+            op = split_value(rest, _S_ORIGIN)
             assert op is not None
             out_fh.write(op[0])
             bytes_out += len(op[0])

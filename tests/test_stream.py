@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import fixture_npcs
-from xsys.conversions import api, documents, stream
+from xsys.conversions import api, documents, stream, stream_render
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc", "neutral"]
@@ -221,5 +221,5 @@ def test_items_rendered_together_are_the_items_rendered_one_by_one(fmt):
     keys = ("xsys", "losses")
     for indent in (b"", b"    "):
         for items in ([odd[0], odd[1]], odd, [odd[0], odd[5], odd[2]], [odd[2]], odd[:1] * 3):
-            one_by_one = (b",\n" if fmt == "json" else b"").join(stream._render(p, fmt, keys, indent) for p in items)
-            assert stream._render_items(items, fmt, keys, indent) == one_by_one
+            one_by_one = (b",\n" if fmt == "json" else b"").join(stream_render.render(p, fmt, keys, indent) for p in items)
+            assert stream_render.render_items(items, fmt, keys, indent) == one_by_one
