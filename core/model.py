@@ -179,7 +179,7 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("axe", ("axe", "hatchet", "tomahawk", "斧")),
     ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",
                "剣", "刀", "剑")),
-    ("spear", ("spear", "pike", "lance", "polearm", "trident", "槍", "矛")),
+    ("spear", ("spear", "javelin", "pike", "lance", "polearm", "trident", "槍", "矛")),
     ("club", ("club", "baton", "nightstick", "truncheon", "cosh", "blackjack", "sap", "bat", "mace", "hammer",
               "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒")),
 )
@@ -343,6 +343,14 @@ _GENERIC_ENERGY = {
 # gun of each class, the values coc's [weapon_class] table writes): one answer for every system
 USUAL_CAPACITY = {"handgun": 7, "revolver": 6, "smg": 30, "carbine": 15, "rifle": 5, "shotgun": 2, "mg": 50,
                   "thrown": 1}
+
+
+# The energy of a thrown blade known by its class (assumed: the CoC 6th-edition weapon table's
+# thrown hatchet 1D6, knife 1D4 and spear 1D8 on the d100 damage ladder, 1D4 read as its 1D3
+# row), for a system whose line gives the thrower's damage, not the weapon's (a GURPS thrown
+# axe: his swing): one answer for every system, so a hatchet that crosses such a sheet is the
+# same hatchet after it
+THROWN_BLADE_ENERGY = {"axe": 130.0, "knife": 50.0, "spear": 205.0}
 
 
 def capacity_of(weapon: Weapon) -> tuple[int, bool]:

@@ -120,7 +120,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     sheet = combatant.sheet_skills
     if not sheet:
         return Plan(combatant=combatant)
-    spec = target.skills()
+    spec = {n: ks for n, ks in target.skills().items() if n not in target.line_skills}  # not line skills
     covered = target.covered_skills()
     own = set(namespaces(target))
     skills = combatant.skills
@@ -250,7 +250,9 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         owner = system_of(s.system)
         if owner is None or namespaces(owner)[0] in own:
             continue
-        theirs = [n for n, ks in owner.skills().items() if k in ks]
+        if name in owner.line_skills and _written_beside_a_line(owner, name, s.level, float(out_skills[k])):
+            continue  # its own sheet writes it again beside the weapon line that uses it
+        theirs = [n for n, ks in owner.skills().items() if k in ks and n not in owner.line_skills]
         broad = [n for n in twins if len(spec[n]) > 1]
         if broad and len(theirs) == 1 and twins == broad:
             # written under a broad skill (CoC Conceal as nWoD Larceny): read back, the broad
@@ -270,6 +272,15 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     return Plan(combatant=out, carry=carry, lines=lines, missing=missing)
 
 
+def _written_beside_a_line(owner: Any, name: str, level: Any, competence: float) -> bool:
+    """Whether `owner`'s line skill `name` at `level` is what its sheet writes from the neutral
+    `competence` (System.line_skills: written beside the weapon line that uses it)."""
+    try:
+        return owner.level_for(name, competence) == level
+    except Exception:  # noqa: BLE001 - a plugin that cannot say: carried as any other
+        return False
+
+
 def twins(target: Any, combatant: Combatant) -> frozenset[str]:
     """`target`'s skills not to write for `combatant`: where it has several skills for one
     neutral skill the sheet stated (CoC Hide and Sneak: stealth) and the sheet named some of
@@ -277,7 +288,7 @@ def twins(target: Any, combatant: Combatant) -> frozenset[str]:
     sheet = combatant.sheet_skills
     if not sheet:
         return frozenset()
-    spec = target.skills()
+    spec = {n: ks for n, ks in target.skills().items() if n not in target.line_skills}  # not line skills
     omit: set[str] = set()
     for k in _stated(sheet):
         if reference_class(k):

@@ -106,6 +106,11 @@ class System:
     # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
     # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
     shot_sheet: ClassVar[ShotSheet | None] = None
+    # Native skills written only for the weapon lines that use them, never from the neutral
+    # skill alone (GURPS Axe Throwing beside Throwing: both the neutral throw, and an NPC who
+    # throws stones has only Throwing): skills_from_neutral leaves them out, the plugin writes
+    # them beside its lines. Read, they cross as any skill.
+    line_skills: ClassVar[frozenset[str]] = frozenset()
     # Set by the registry on every instance: who provides it ("xsys-coc7 1.0 (plugin coc7)"),
     # for messages that name a plugin.
     xsys_plugin: str = ""
@@ -679,9 +684,11 @@ class System:
             keys = spec.get(native) or ()
             if len(keys) != 1 or reference_class(keys[0]) or keys[0] not in src:
                 continue
-            best, best_level, _ = src[keys[0]]
+            best, best_level, best_value = src[keys[0]]
             if best == native or len(spec.get(best) or ()) != 1:
                 continue
+            if native in self.line_skills and level == self.level_for(native, best_value, {"@key": keys[0]}):
+                continue  # what a sheet writes beside its line from the skill that crosses
             sheet.pop(native, None)
             from .carried import namespaces
 
@@ -699,7 +706,7 @@ class System:
         ctx = dict(context or {})
         omit = skillplan.omitted()  # twins the sheet did not name (CoC Sneak beside a stated Hide)
         for native, keys in spec.items():
-            if native in omit:
+            if native in omit or native in self.line_skills:
                 continue
             found = []
             for k in keys:

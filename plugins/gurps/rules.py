@@ -32,7 +32,7 @@ from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
-from xsys.core.model import Armor, Shot, Weapon
+from xsys.core.model import Armor, Shot, Weapon, melee_class_of
 from xsys.core.system import System
 from xsys.core.trace import Check, Modifier, fraction_text
 from xsys.core.vocab import SHORT_ARMS, is_sawn_off
@@ -277,7 +277,14 @@ SKILLS: dict[str, tuple[str, ...]] = {
     "Jumping": ("jump",), "Tracking": ("track",),
     "Research": ("research",), "Psychology": ("psychology",), "Diplomacy": ("persuade",),
     "Intimidation": ("intimidate",),
+    # a thrown blade's own skill (weapons.toml [thrown.*]): the neutral throw like Throwing; a
+    # sheet writes one only for a weapon line that uses it (LINE_SKILLS)
+    "Axe Throwing": ("throw",), "Knife Throwing": ("throw",), "Spear Throwing": ("throw",),
 }
+# skills a sheet writes only for the weapon lines that use them, never from the neutral skill
+# alone (System.line_skills): an NPC who throws stones has Throwing, not Axe Throwing
+THROWN_BLADE_SKILLS = {"axe": "Axe Throwing", "knife": "Knife Throwing", "spear": "Spear Throwing"}
+LINE_SKILLS = frozenset(THROWN_BLADE_SKILLS.values())
 # gurps.defaults (3e Basic Set, not in the seed; assumed): what a character rolls untrained, from
 # his own attribute. Vision and Hearing are sense rolls on Per; guns default to DX-4, Throwing to
 # DX-3, Brawling to DX, Knife to DX-4 and the other melee weapons to DX-5; the other skills to
@@ -291,11 +298,14 @@ DEFAULT_OF: dict[str, tuple[str, int]] = {
     "Vision": ("Per", 0), "Hearing": ("Per", 0), "Stealth": ("DX", -5), "Holdout": ("IQ", -5),
     "Lockpicking": ("IQ", -5), "Running": ("HT", -5), "First Aid": ("IQ", -4), "Driving": ("DX", -5),
     "Climbing": ("DX", -5), "Swimming": ("DX", -4), "Jumping": ("DX", -5), "Tracking": ("IQ", -5),
-    "Research": ("IQ", -5), "Psychology": ("IQ", -6), "Diplomacy": ("IQ", -6), "Intimidation": ("IQ", -5)}
+    "Research": ("IQ", -5), "Psychology": ("IQ", -6), "Diplomacy": ("IQ", -6), "Intimidation": ("IQ", -5),
+    # the thrown-weapon skills (3e: physical, easy) default to DX-4
+    "Axe Throwing": ("DX", -4), "Knife Throwing": ("DX", -4), "Spear Throwing": ("DX", -4)}
 # the same at median attributes (10): the untrained anchor of a skill with no battery
 SKILL_DEFAULTS = {k: 10 + off for k, (_, off) in DEFAULT_OF.items()}
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
-               "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown"}
+               "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown",
+               **{skill: "thrown" for skill in LINE_SKILLS}}
 
 CLASS_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "Guns (SMG)",
                "carbine": "Guns (Rifle)", "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)",
@@ -411,6 +421,35 @@ class WeaponStats:
     half_D: int | None = None  # metres
     Max: int | None = None
     reach_origin: str = ""  # the weapons.toml row 1/2D and Max come from
+    type: str = "cr"  # the damage type (3e bullets crush; a thrown blade cuts or impales)
+
+
+def thrown_blade(weapon: Weapon) -> str | None:
+    """The class of a thrown weapon whose name says a blade 3e throws with a skill of its own
+    (a hatchet or axe, a knife, a spear: THROWN_BLADE_SKILLS), else None (a grenade, a stone)."""
+    if weapon.weapon_class != "thrown":
+        return None
+    cls = melee_class_of(weapon.name)
+    return cls if cls in THROWN_BLADE_SKILLS else None
+
+
+def thrown_blade_stats(blade: str, st: int) -> WeaponStats:
+    """The line of a thrown blade at the thrower's ST (weapons.toml [thrown.*], assumed): its
+    skill, thrust or swing plus its add, its type, SS and Acc, and 1/2D and Max from ST."""
+    row = _toml("weapons.toml")["thrown"][blade]
+    thr, sw = thrust_swing(st)
+
+    def reach(key: str) -> int | None:
+        if key in row:
+            return max(1, int(math.floor(st * float(row[key]) + 0.5)))
+        return st + int(row[f"{key}_plus"]) if f"{key}_plus" in row else None
+
+    return WeaponStats(skill=row["skill"], damage=(thr if row["damage"] == "thr" else sw) + int(row["add"]),
+                       Acc=int(row["Acc"]), SS=row.get("SS"), RoF="1", ST=None, source="assumed",
+                       origin=f"weapons.toml [thrown.{blade}] at ST {st} ({row['damage']}"
+                              f"{int(row['add']):+d} {row['type']})".replace("+0 ", " "),
+                       half_D=reach("half_D"), Max=reach("Max"), reach_origin=f"weapons.toml [thrown.{blade}], ST {st}",
+                       type=row["type"])
 
 
 def effective_distance(distance: float | Fraction, elevation: float | Fraction) -> Fraction:
@@ -687,9 +726,14 @@ class GurpsRules(System):
                             native=f"{skill}-{level} at {eff - int(level):+d}, {line}")
 
     # ---- weapons -----------------------------------------------------------------------
-    def weapon_stats(self, weapon: Weapon) -> WeaponStats:
+    def weapon_stats(self, weapon: Weapon, st: int | None = None) -> WeaponStats:
         """A neutral weapon's GURPS line: the catalog entry of weapons.toml, else the class
-        line, with damage from the muzzle-energy ladder (all gurps.weapon-stats, assumed)."""
+        line, with damage from the muzzle-energy ladder (all gurps.weapon-stats, assumed). A
+        thrown blade is thrown with its own skill, at the thrower's ST `st` (10 where no one
+        says): thrown_blade_stats."""
+        blade = thrown_blade(weapon)
+        if blade is not None:
+            return thrown_blade_stats(blade, 10 if st is None else st)
         data = _toml("weapons.toml")
         length = float(weapon.length) if weapon.length is not None else None
         cls_key = "sawn-off" if is_sawn_off(weapon.weapon_class, length, weapon.name) else weapon.weapon_class

@@ -16,17 +16,17 @@ from xsys.core import carried
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import (Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
+from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
                              generic_weapon, melee_class_of)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
 
 from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon, NATIVE_ONLY
-from .rules import (ATTRIBUTES, CLASS_SKILL, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
+from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
                     LOCATION_TO_NEUTRAL, MELEE_LINES, MINDS, NV_AIDS, NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
                     STEP_SPEED, _basis, armor_covers, behind_see_through, dice_code, dice_text, exact, melee_damage,
-                    passive_defense)
+                    passive_defense, thrown_blade)
 
 
 def _shots(weapon: Weapon) -> tuple[int, bool]:
@@ -316,7 +316,7 @@ class GurpsSheet(GurpsRules):
                          rules=["gurps.melee"], source="assumed")
 
         for i, w in enumerate(npc.weapons):
-            nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]")
+            nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]", npc.ST)
             if nw is None:  # a melee weapon among the weapons (a text block writes them there)
                 close_combat(GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)],
                                         damage=w.damage, type=w.type), f"$.weapons[{i}]")
@@ -403,7 +403,7 @@ class GurpsSheet(GurpsRules):
                     line = msgspec.structs.replace(line, Shots=shots)
                 weapons.append(line)
             else:
-                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]"))
+                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]", attrs["ST"]))
         weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
         written: list[GurpsMelee] = []  # lines written from a weapon's class (not a GURPS sheet's own)
 
@@ -422,6 +422,7 @@ class GurpsSheet(GurpsRules):
                                       blob.get("melee_skills"), kind)
         # a line written from its class whose skill the source states none for: at its default
         skills = line_skills_untrained(self, skills, written, attrs, col)
+        skills = self._thrown_blade_skills(skills, weapons, combatant, attrs, col)
         # the parry the wielder's own skill gives, on the lines written from a class (gurps.melee)
         melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
                  if any(m is w for w in written) and m.skill in skills else m for m in melee]
@@ -515,13 +516,15 @@ class GurpsSheet(GurpsRules):
                          rules=["gurps.derived", step.rule], source=step.source, note=f"{f} on IQ's population ladder")
         return out
 
-    def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str) -> Weapon | None:
+    def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str, st: int | None = None) -> Weapon | None:
         """A weapon line as what it is (core.catalog.Catalog.identify_weapon, one answer for every
         system): its catalog weapon (its ``catalog`` id, else what its name says, when its skill
         fires that kind of gun), with the line's own Shots where it states them; else a weapon of
         the class its skill fires (the kind of it the name says: a revolver), else of the class
         its name says, else (no skill, a name that says nothing) read by its Accuracy and said in
-        a warning: never a silent pistol. A close-combat line is None (it crosses as melee)."""
+        a warning: never a silent pistol. A close-combat line is None (it crosses as melee). A
+        thrown blade's damage is its thrower's (ST `st`, 10 where none is known): the weapon
+        crosses as what it does at ST 10."""
         from xsys.core.registry import catalog
 
         cat = catalog()
@@ -567,6 +570,10 @@ class GurpsSheet(GurpsRules):
                      + ", ".join(SKILL_CLASS) + f"; {w.name!r} is read as a {cls}", "gurps.weapon-stats")
         cls = cat.weapon_class_named(w.name, cls)  # a 'Revolver' fired with Guns (Pistol) is a revolver
         code = dice_code(w.damage)
+        probe = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(0.0))  # type: ignore[arg-type]
+        blade = thrown_blade(probe)
+        if blade is not None:
+            return self._thrown_blade_to_neutral(w, probe, blade, code, st, col, path)
         lad = self._lad["damage"]
         if not lad.has_native(code):
             near = lad.nearest_native(code)
@@ -582,6 +589,29 @@ class GurpsSheet(GurpsRules):
         self._damage_line_loss(w, nw, col, path)
         say_grenade(col, path, nw)
         return nw
+
+    def _thrown_blade_to_neutral(self, w: GurpsWeapon, probe: Weapon, blade: str, code: int, st: int | None,
+                                 col: Collector, path: str) -> Weapon:
+        """A thrown blade's line: its damage is the thrower's (his thrust or swing at ST `st`, 10
+        where none is known), so the weapon crosses as its class's thrown blade
+        (core.model.THROWN_BLADE_ENERGY), scaled by what the line adds beyond its class's row."""
+        at = 10 if st is None else st
+        row = self.weapon_stats(probe, at).damage
+        lad = self._lad["damage"]
+        energy = THROWN_BLADE_ENERGY[blade]
+        how = f"its class's (a thrown {blade}: {energy:g} J)"
+        if code != row:
+            # the same difference at ST 10, on the damage ladder (a line 2 above its row hits harder)
+            base = self.weapon_stats(probe, 10).damage
+            mine, theirs = (lad.neutral(lad.nearest_native(c)) for c in (base + code - row, base))
+            energy = energy * mine / theirs
+            how = f"{energy:g} J: its class's {THROWN_BLADE_ENERGY[blade]:g} J by {w.damage} against the row's " \
+                  f"{dice_text(row)}"
+        col.loss("assumed", f"{path}.damage", f"{w.name}: a thrown {blade}'s damage is the thrower's ({w.damage} at ST "
+                 f"{at}{'' if st is not None else ', none known'}): the weapon crosses with {how}",
+                 "gurps.weapon-stats")
+        return Weapon(name=w.name, weapon_class="thrown", muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                      capacity=w.Shots, sights="none")
 
     def _damage_line_loss(self, w: GurpsWeapon, nw: Weapon, col: Collector, path: str) -> None:
         """One weapon, one damage line (gurps.damage): a line whose own damage is not the line of
@@ -602,16 +632,51 @@ class GurpsSheet(GurpsRules):
                  f"written again from the neutral weapon does {dice_text(line)} (one "
                  f"{'weapon' if basis.kind == 'catalog' else 'cartridge'}, one damage line)", "gurps.damage")
 
-    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str) -> GurpsWeapon:
-        s = self.weapon_stats(w)
+    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str, st: int | None = None) -> GurpsWeapon:
+        """A neutral weapon's GURPS line (weapon_stats); a thrown blade at the thrower's ST `st`
+        (None: no thrower known, ST 10, said)."""
+        s = self.weapon_stats(w, st)
         shots, usual = _shots(w)
-        reach = f", 1/2D {s.half_D} m, Max {s.Max:,} m ({s.reach_origin})" \
-            if s.half_D is not None and s.Max is not None else ""
-        col.loss("assumed", path, f"{w.name}: GURPS line (damage {dice_text(s.damage)}, Acc {s.Acc}, SS {s.SS}, "
-                 f"ST {s.ST}{reach}) from {s.origin}" + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source "
-                                                          "states its capacity" if usual else ""), "gurps.weapon-stats")
-        return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), Acc=s.Acc, SS=s.SS, RoF=s.RoF,
-                           Shots=shots, ST=s.ST, catalog=w.catalog, half_D=s.half_D, Max=s.Max)
+        blade = thrown_blade(w)
+        if blade is not None:
+            shots, usual = 1, False  # one blade in the hand; a sheet lists more as more lines
+        reach = (f", 1/2D {s.half_D} m" if s.half_D is not None else "") + \
+            (f", Max {s.Max:,} m" if s.Max is not None else "") + \
+            (f" ({s.reach_origin})" if s.half_D is not None or s.Max is not None else "")
+        stats = ", ".join([f"damage {dice_text(s.damage)}" + (f" {s.type}" if s.type != "cr" else ""), f"Acc {s.Acc}"]
+                          + [f"{k} {v}" for k, v in (("SS", s.SS), ("ST", s.ST)) if v is not None])
+        col.loss("assumed", path, f"{w.name}: GURPS line ({stats}{reach}) from {s.origin}"
+                 + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source states its capacity" if usual else "")
+                 + (f"; a thrown {blade} is thrown with {s.skill}, its damage the thrower's, not its muzzle energy's"
+                    + ("" if st is not None else ": no thrower's ST is known, ST 10") if blade else ""),
+                 "gurps.weapon-stats")
+        return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), type=s.type,  # type: ignore[arg-type]
+                           Acc=s.Acc, SS=s.SS, RoF=s.RoF, Shots=shots, ST=s.ST, catalog=w.catalog, half_D=s.half_D,
+                           Max=s.Max)
+
+    def _thrown_blade_skills(self, skills: dict[str, Any], weapons: Sequence[GurpsWeapon], combatant: Combatant,
+                             attrs: Mapping[str, int], col: Collector) -> dict[str, Any]:
+        """The skill of each thrown blade's line (Axe Throwing ...: LINE_SKILLS), which the
+        neutral skills alone never write: at the level the NPC's throw competence gives it (one
+        competence for whatever he throws), else at its default from DX (gurps.defaults), each
+        said as assumed."""
+        throw = combatant.skills.get("throw")
+        for i, w in enumerate(weapons):
+            if w.skill not in self.line_skills or w.skill in skills:
+                continue
+            if throw is not None:
+                skills[w.skill] = self.level_for(w.skill, throw, {"ST": attrs["ST"], "@key": "throw"})
+                why = f"the NPC's throw competence {throw:.3f}, as his Throwing"
+                rule = self.competence_rule(w.skill)
+            else:
+                attr, off = DEFAULT_OF[w.skill]
+                skills[w.skill] = max(0, attrs[attr] + off)
+                why = f"its default, {attr}{off:+d}: the source states no throwing"
+                rule = "gurps.defaults"
+            # (said at the line: a note at the skill's path would stand for the audit's own line there)
+            col.loss("assumed", f"$.weapons[{i}].skill", f"{w.skill} {skills[w.skill]} for the {w.name} line: {why}",
+                     rule)
+        return skills
 
     def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
@@ -730,12 +795,12 @@ class GurpsSheet(GurpsRules):
                                  found=repr(n.weapon))
             say_grenade(col, "$.weapon", weapon)
         else:
-            weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon")
+            weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon", n.shooter_ST)
             if weapon is None:
                 raise InputError("not a ranged weapon", path="$.weapon.skill",
                                  expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
             if weapon.catalog is None:
-                back = self._weapon_from_neutral(weapon, Collector(self.key), "$.weapon")
+                back = self._weapon_from_neutral(weapon, Collector(self.key), "$.weapon", n.shooter_ST)
                 for f in ("Acc", "SS", "RoF", "ST", "half_D", "Max"):
                     if getattr(n.weapon, f) is not None and getattr(back, f) != getattr(n.weapon, f):
                         said = "1/2D" if f == "half_D" else f
@@ -800,6 +865,12 @@ class GurpsSheet(GurpsRules):
         return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
                      catalog=a.catalog, deflection=a.PD)
 
+    def _shooter_st(self, shot: Shot) -> int | None:
+        """The shooter's ST from his strength, where the shot states it."""
+        if "strength" not in shot.shooter.characteristics:
+            return None
+        return int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
+
     def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
         from xsys.core.registry import catalog
 
@@ -809,9 +880,11 @@ class GurpsSheet(GurpsRules):
         entry = catalog().weapons.get(w.catalog) if w.catalog else None
         if entry is not None and w.name in (entry.name, entry.id):
             weapon = w.catalog  # type: ignore[assignment]
-        else:  # a weapon line keeps its own name beside its catalog id
-            weapon = self._weapon_from_neutral(w, col, "$.weapon")
-        skill = CLASS_SKILL[w.weapon_class]
+        else:  # a weapon line keeps its own name beside its catalog id (a thrown blade at his ST)
+            weapon = self._weapon_from_neutral(w, col, "$.weapon", self._shooter_st(shot))
+        # the skill that fires it: a thrown blade's own (Axe Throwing), else its class's
+        skill = weapon.skill if isinstance(weapon, GurpsWeapon) and weapon.skill in self.line_skills \
+            else CLASS_SKILL[w.weapon_class]
         step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
         col.step("$.level", None, f"competence {float(shot.shooter.skill):.4f}",
                  f"{skill}-{step.native} (competence {step.rep:.4f})", rules=[step.rule], source=step.source,
@@ -833,9 +906,7 @@ class GurpsSheet(GurpsRules):
         if abs(ex.rep - float(shot.target.cover.exposure)) > 1e-9:
             col.loss("rounded", "$.target.cover.exposure", f"visible fraction {float(shot.target.cover.exposure):g} "
                      f"-> {EXPOSURE_KEY[ex.native]}", "gurps.ranged-modifiers")
-        ST = None
-        if "strength" in shot.shooter.characteristics:
-            ST = int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
+        ST = self._shooter_st(shot)
         turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
         aims = turns > 0 and not exact(float(shot.shooter.speed)) > STEP_SPEED
         pop_up = float(shot.shooter.cover.exposure) < 1 and not aims  # a pop-up shot is unaimed (the check)

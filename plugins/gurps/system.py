@@ -19,9 +19,9 @@ from xsys.core.system import CharacteristicSpec, percentile_ladder
 from xsys.core.vocab import cartridge_in_name  # noqa: F401 (importable from here, as before)
 
 from .native import GurpsNpc, GurpsShot
-from .rules import (ATTRIBUTES, BANDS, MINDS, SKILLS, _formulas, _rof, _roll_text, attribute_distribution, dice_code,
-                    dice_text, effective_distance, lookup, melee_damage, rule_tables, success, table_ladders,
-                    thrust_swing)
+from .rules import (ATTRIBUTES, BANDS, LINE_SKILLS, MINDS, SKILLS, _formulas, _rof, _roll_text, attribute_distribution,
+                    dice_code, dice_text, effective_distance, lookup, melee_damage, rule_tables, success,
+                    table_ladders, thrust_swing)
 from .sheet import GurpsSheet
 
 
@@ -33,6 +33,7 @@ class Gurps(GurpsSheet):
     rule_prefix = "gurps."
     npc_type = GurpsNpc
     shot_type = GurpsShot
+    line_skills = LINE_SKILLS  # Axe, Knife and Spear Throwing: written beside a thrown blade's line
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)

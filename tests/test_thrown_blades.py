@@ -1,0 +1,129 @@
+"""A thrown blade on a GURPS sheet, as a GURPS GM writes it: a hatchet, a knife or a spear is
+thrown with its own skill (Axe, Knife, Spear Throwing), does the thrower's swing or thrust
+plus the weapon's add, and reaches multiples of his ST (weapons.toml [thrown.*], assumed); it
+is not a bullet of its muzzle energy ("Thrown hatchet 1d+1 cr, Throwing, SS blank" before).
+Read back, the blade crosses as its class's thrown blade (core.model.THROWN_BLADE_ENERGY), so
+a hatchet that passes a GURPS sheet is the same hatchet in CoC after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec
+from xsys.core.model import Shooter, Weapon, standard_shot
+from xsys.core.registry import default_registry
+from xsys.core.units import Energy
+from xsys.plugins.gurps.rules import thrust_swing, dice_text
+
+ROOT = Path(__file__).resolve().parents[1]
+ROSA = ROOT / "fixtures/corpus/dholes-house/rosa-delgado-unknown-version.json"
+ANNIE = ROOT / "fixtures/corpus/foundry-coc7/annie-callahan-ranges-with-units.json"
+
+
+def _line(doc, name):
+    return next(w for w in doc.weapons if w.name == name)
+
+
+def _messages(conv) -> list[str]:
+    return [f"{loss.path}: {loss.message} [{loss.rule}]" for loss in conv.losses]
+
+
+def test_a_thrown_hatchet_is_thrown_with_axe_throwing_at_the_throwers_swing():
+    conv = api.convert(ROSA, "gurps", fresh=True)
+    doc = conv.document
+    line = _line(doc, "Thrown hatchet")
+    assert doc.ST == 13
+    _, sw = thrust_swing(13)
+    assert (line.skill, line.damage, line.type) == ("Axe Throwing", dice_text(sw), "cut") == \
+        ("Axe Throwing", "2d-1", "cut")
+    assert (line.Acc, line.SS, line.half_D, line.Max, line.Shots) == (2, 10, 20, 33, 1)  # ST x1.5, x2.5
+    # the skill beside the line: her one throw competence, as her Throwing
+    assert doc.skills["Axe Throwing"] == doc.skills["Throwing"] == 10
+    said = "\n".join(_messages(conv))
+    assert "a thrown axe is thrown with Axe Throwing, its damage the thrower's" in said
+    assert "Axe Throwing 10 for the Thrown hatchet line: the NPC's throw competence 0.400" in said
+    # no reading back of a muzzle energy the line never had
+    assert "muzzle_energy" not in said
+
+
+def test_a_throwing_knife_is_thrust_impaling_with_knife_throwing():
+    doc = api.convert(ANNIE, "gurps", fresh=True).document
+    line = _line(doc, "Throwing knife")
+    thr, _ = thrust_swing(doc.ST)
+    assert (line.skill, line.damage, line.type, line.Acc, line.SS) == ("Knife Throwing", dice_text(thr), "imp", 0, 12)
+    assert line.half_D is None and line.Max == doc.ST + 5
+    assert doc.skills["Knife Throwing"] == doc.skills["Throwing"]
+
+
+def test_an_npc_who_throws_only_stones_has_no_blade_throwing_skill():
+    neutral = {"system": "neutral", "kind": "npc", "name": "Stone thrower",
+               "skills": {"throw": 0.6}, "weapons": [{"name": "Rock", "weapon_class": "thrown",
+                                                     "muzzle_energy": "60 J", "sights": "none"}]}
+    doc = api.convert(api.from_plain(neutral, "<stone>"), "gurps", fresh=True).document
+    assert "Throwing" in doc.skills
+    assert not {"Axe Throwing", "Knife Throwing", "Spear Throwing"} & set(doc.skills)
+    assert _line(doc, "Rock").skill == "Throwing"
+
+
+def _gurps_thrower(axe: int | None, throwing: int | None = 10, damage: str = "2d-1") -> dict:
+    skills = {k: v for k, v in (("Throwing", throwing), ("Axe Throwing", axe)) if v is not None}
+    return {"system": "gurps", "kind": "npc", "name": "Axeman", "ST": 13, "DX": 12, "IQ": 10, "HT": 11,
+            "skills": skills,
+            "weapons": [{"name": "Throwing axe", "skill": "Axe Throwing", "damage": damage, "type": "cut",
+                         "Acc": 2, "SS": 10, "1/2D": 20, "Max": 33, "Shots": 1}]}
+
+
+def test_a_gurps_thrown_axe_is_the_same_hatchet_in_coc():
+    """2d-1 is this thrower's swing: the weapon crosses as the class's thrown axe (130 J), the
+    CoC hatchet's 1d6 (1D6 in 7th edition), not a 210 J bullet (1d8)."""
+    src = api.from_plain(_gurps_thrower(axe=10), "<axeman>")
+    for to, dice in (("coc", "1d6"), ("coc7", "1D6")):
+        conv = api.convert(src, to, fresh=True)
+        assert _line(conv.document, "Throwing axe").damage == dice, to
+        assert any("a thrown axe's damage is the thrower's (2d-1 at ST 13): the weapon crosses with its class's "
+                   "(a thrown axe: 130 J)" in m for m in _messages(conv))
+    # a line above its row hits harder: 2d+1 at ST 13 is two above the swing
+    hard = api.convert(api.from_plain(_gurps_thrower(axe=10, damage="2d+1"), "<axeman>"), "neutral", fresh=True)
+    assert float(_line(hard.document, "Throwing axe").muzzle_energy) > 130
+
+
+def test_a_better_axe_throwing_than_throwing_crosses_and_throwing_comes_home():
+    src = api.from_plain(_gurps_thrower(axe=14, throwing=10), "<axeman>")
+    conv = api.convert(src, "coc", fresh=True)
+    said = "\n".join(_messages(conv))
+    assert "Throwing 10 and Axe Throwing 14 are both the neutral throw: Axe Throwing 14 crosses; Throwing 10 is " \
+           "kept for the way back" in said
+    home = api.convert(api.from_plain(codec.to_builtins(conv.document), "<coc>"), "gurps", fresh=True).document
+    assert home.skills["Throwing"] == 10 and home.skills["Axe Throwing"] == 14
+    assert _line(home, "Throwing axe").skill == "Axe Throwing"
+
+
+def test_the_same_levels_need_no_carried_line():
+    """Axe Throwing at the level its sheet writes from Throwing's competence is not carried:
+    the sheet writes it again beside its line."""
+    conv = api.convert(api.from_plain(_gurps_thrower(axe=10, throwing=10), "<axeman>"), "nwod", fresh=True)
+    said = "\n".join(_messages(conv))
+    assert "Axe Throwing" not in said.replace("Throwing axe", "")
+    home = api.convert(api.from_plain(codec.to_builtins(conv.document), "<nwod>"), "gurps", fresh=True).document
+    assert home.skills.get("Axe Throwing") == home.skills["Throwing"]
+    assert not {"Knife Throwing", "Spear Throwing"} & set(home.skills)
+
+
+def test_a_shot_with_a_thrown_blade_is_thrown_at_the_shooters_st():
+    gurps = default_registry().system("gurps")
+    hatchet = Weapon(name="Hatchet", weapon_class="thrown", muzzle_energy=Energy(130.0), sights="none")
+    base = standard_shot("thrown", 0.5, weapon=hatchet)
+    strong = base.__class__(**{**{f: getattr(base, f) for f in base.__struct_fields__},
+                               "shooter": Shooter(skill=0.5, characteristics={"strength": 0.95})})
+    shot = gurps.shot_from_neutral(strong).value
+    _, sw = thrust_swing(shot.shooter_ST)
+    assert shot.shooter_ST > 10 and shot.weapon.skill == "Axe Throwing" and shot.weapon.damage == dice_text(sw)
+    assert shot.skill in (None, "Axe Throwing")
+    plain = gurps.shot_from_neutral(base)
+    assert plain.value.weapon.damage == dice_text(thrust_swing(10)[1])
+    assert any("no thrower's ST is known, ST 10" in loss.message for loss in plain.losses)
+    # its check is the same chance as the neutral shot's
+    assert gurps.check_native(shot).chance == pytest.approx(float(gurps.check(strong).chance), abs=0.02)
