@@ -300,8 +300,8 @@ def test_a_gurps_line_off_its_named_cartridge_says_so(gurps):
 
 def test_a_sheet_of_a_block_that_prints_attributes_only_shows_the_derived_values():
     """gurps.derived: Colonel Ashby's fan-site 3e block gives ST 10, DX 11, IQ 12, HT 9 and no HP,
-    Move or Dodge; the Markdown sheet shows HP 9, Will 12, Per 12, Move 5 ((9 + 11) / 4) and
-    Dodge 5, each marked with the rule, and leaves the document as stated. Traits count: Combat
+    Move or Dodge; the Markdown sheet shows HP 9, Will 12, Per 12, Move 5 ((9 + 11) / 4),
+    Dodge 5 and Basic Speed 5, each marked with the rule, and leaves the document as stated. Traits count: Combat
     Reflexes is Dodge + 1, Strong Will +2 Will + 2."""
     from xsys.plugins.gurps.native import GurpsNpc
 
@@ -310,11 +310,15 @@ def test_a_sheet_of_a_block_that_prints_attributes_only_shows_the_derived_values
     assert conv.document.HP is None and conv.document.Move is None
     text = api.dump(conv, "md").decode()
     assert ("**HP** 9 (gurps.derived) · **Will** 12 (gurps.derived) · **Per** 12 (gurps.derived) · "
-            "**Move** 5 (gurps.derived) · **Dodge** 5 (gurps.derived)") in text
+            "**Move** 5 (gurps.derived) · **Dodge** 5 (gurps.derived) · **Basic Speed** 5 (gurps.derived)") in text
     g = default_registry().system("gurps")
     npc = GurpsNpc(name="x", ST=10, DX=12, IQ=11, HT=12, advantages=["Combat Reflexes", "Strong Will +2"], Per=13)
     assert g.sheet_derived(npc) == {"HP": (12, "gurps.derived"), "Will": (13, "gurps.derived"),
-                                    "Move": (6, "gurps.derived"), "Dodge": (7, "gurps.derived")}
+                                    "Move": (6, "gurps.derived"), "Dodge": (7, "gurps.derived"),
+                                    "Basic Speed": ("6", "gurps.derived")}
+    # Basic Speed is (HT + DX) / 4 unrounded, shown on every sheet: what Move rounds down
+    odd = GurpsNpc(name="y", ST=10, DX=13, IQ=10, HT=10)
+    assert g.sheet_derived(odd)["Basic Speed"] == ("5.75", "gurps.derived") and g.sheet_derived(odd)["Move"][0] == 5
 
 
 def test_a_rifle_worked_by_hand_fires_every_other_turn_like_the_remington_row():

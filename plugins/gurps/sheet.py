@@ -191,7 +191,8 @@ class GurpsSheet(GurpsRules):
 
     def sheet_derived(self, npc: Any) -> dict[str, tuple[Any, str]]:
         """HP, Will, Per, Move and Dodge by gurps.derived where the block leaves them out (a
-        fan-site 3e block often prints attributes only): a GURPS sheet always shows them. The
+        fan-site 3e block often prints attributes only): a GURPS sheet always shows them; and
+        Basic Speed, which no block field holds. The
         traits that change them (the 3e names the writer itself uses: Extra Hit Points, Strong
         or Weak Will, Alertness, Combat Reflexes, Enhanced Dodge) are counted."""
         if not all(isinstance(getattr(npc, a, None), int) for a in ("ST", "DX", "IQ", "HT")):
@@ -209,7 +210,11 @@ class GurpsSheet(GurpsRules):
             elif str(trait).strip().lower() == "combat reflexes":
                 offsets["Dodge"] = offsets.get("Dodge", 0) + 1
         values = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
-        return {k: (v, "gurps.derived") for k, v in values.items() if getattr(npc, k, None) is None}
+        out = {k: (v, "gurps.derived") for k, v in values.items() if getattr(npc, k, None) is None}
+        # Basic Speed, (HT + DX) / 4 unrounded: what Move rounds down, and what breaks a tie in
+        # who acts first; a 3e sheet prints it beside Move
+        out["Basic Speed"] = (f"{(npc.HT + npc.DX) / 4:g}", "gurps.derived")
+        return out
 
     def sheet_legend(self) -> dict[str, dict[str, str]]:
         return {"melee": {
