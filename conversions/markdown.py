@@ -235,7 +235,10 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             out.append("| " + " | ".join(md(c) for c in cols) + " |")
             out.append("|" + "---|" * len(cols))
             for row in v:
-                out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
+                # a column that does not apply to this row is blank (System.sheet_blank)
+                blank = system.sheet_blank(k, row) if system is not None and hasattr(system, "sheet_blank") \
+                    else frozenset()
+                out.append("| " + " | ".join("" if c in blank else _cell(row.get(c, "")) for c in cols) + " |")
             out.append("")
             said = [f"*{md(c)}*: {md(text)}" for c, text in legend.get(k, {}).items() if c in cols]
             if said:

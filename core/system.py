@@ -213,6 +213,13 @@ class System:
         half damage bonus it adds): table -> column -> one sentence. Default: nothing."""
         return {}
 
+    def sheet_blank(self, table: str, row: Mapping[str, Any]) -> frozenset[str]:
+        """Columns of one row of a sheet's table (`row`: the line as plain data) that do not
+        apply to it and are printed blank, though the document holds their values (a CoC
+        thrown hatchet's malfunction and ammunition, an nWoD knife's clip and ranges): what a
+        sheet of this system leaves empty in such a line. Default: none."""
+        return frozenset()
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())

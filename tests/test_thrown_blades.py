@@ -127,3 +127,30 @@ def test_a_shot_with_a_thrown_blade_is_thrown_at_the_shooters_st():
     assert any("no thrower's ST is known, ST 10" in loss.message for loss in plain.losses)
     # its check is the same chance as the neutral shot's
     assert gurps.check_native(shot).chance == pytest.approx(float(gurps.check(strong).chance), abs=0.02)
+
+
+def _row(md: str, name: str) -> dict[str, str]:
+    lines = md.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"| {name} |"))
+    head = next(lines[i] for i in range(at, -1, -1) if lines[i].startswith("| name |"))
+    return dict(zip([c.strip() for c in head.strip("|").split("|")], [c.strip() for c in lines[at].strip("|").split("|")]))
+
+
+def test_a_thrown_or_close_combat_row_prints_no_gun_columns():
+    """System.sheet_blank: a CoC thrown hatchet has no burst, shots in the gun, malfunction,
+    sights or ammunition on the sheet; an nWoD knife and hatchet no clip, chamber or autofire.
+    The document keeps the values (a sheet is what the GM reads)."""
+    for to, gone, kept in (("coc", ("burst", "capacity", "malfunction", "sights", "ammo"), ("damage", "base\\_range")),
+                           ("coc7", ("capacity", "malfunction", "sights"), ("damage", "uses\\_per\\_round")),
+                           ("nwod", ("clip", "chamber", "autofire"), ("damage", "ranges"))):
+        conv = api.convert(ROSA, to, fresh=True)
+        md = api.dump(conv, "md").decode()
+        row = _row(md, "Thrown hatchet")
+        assert all(row[c] == "" for c in gone) and all(row[c] for c in kept), (to, row)
+        gun = _row(md, "Thompson M1928")
+        assert all(gun[c] for c in gone if c != "chamber"), (to, gun)  # a gun's row keeps them
+        assert _line(conv.document, "Thrown hatchet") is not None
+    knife = _row(api.dump(api.convert(ROSA, "nwod", fresh=True), "md").decode(), "Trench knife")
+    assert knife["clip"] == knife["chamber"] == knife["autofire"] == "" and knife["damage"] == "1"
+    coc = api.convert(ROSA, "coc", fresh=True).document
+    assert _line(coc, "Thrown hatchet").malfunction == 100  # still in the document

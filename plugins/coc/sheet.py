@@ -8,7 +8,7 @@ the game (rules.py).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping
 
 import msgspec
 
@@ -63,6 +63,13 @@ class CocSheet(CocRules):
             "A": "the armor value: points of damage it stops (coc-ja.armor.table)",
             "B": "the table's second number, which the rule text never explains; it is half of A in every "
                  "row but the heavy leather jacket (coc-ja.armor.table)"}}
+
+    def sheet_blank(self, table: str, row: Mapping[str, Any]) -> frozenset[str]:
+        """A thrown line (Throw) prints no gun columns: the weapon table gives a thrown weapon no
+        burst, shots in the gun, malfunction number, sights or ammunition."""
+        if table == "weapons" and (row.get("skill") == "Throw" or row.get("ammo") == "none"):
+            return frozenset({"burst", "capacity", "malfunction", "sights", "ammo"})
+        return frozenset()
 
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
         """A shotgun's bands and a thrown weapon's half damage bonus, where the sheet has them, and

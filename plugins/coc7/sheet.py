@@ -84,6 +84,13 @@ class Coc7Sheet(Coc7Rules):
             out["SAN"] = (npc.POW, "coc7.derived")
         return out
 
+    def sheet_blank(self, table: str, row: Mapping[str, Any]) -> frozenset[str]:
+        """A Throw line prints no gun columns (the 7th-edition table's thrown rows: no bullets in
+        the gun, no malfunction number), nor the sights xsys keeps for the way back."""
+        if table == "weapons" and row.get("skill") == "Throw":
+            return frozenset({"capacity", "malfunction", "sights"})
+        return frozenset()
+
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
         """A shotgun's bands (in yards) and a thrown weapon's half damage bonus ('+½DB' on the 7th-
         edition table), and what each armor piece covers (core.armorline.band_and_throw_notes)."""

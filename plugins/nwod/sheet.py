@@ -121,6 +121,13 @@ class NwodSheet(NwodRules):
     def derived_values(self, npc: NwodNpc) -> dict[str, int]:
         return self.derived(npc)
 
+    def sheet_blank(self, table: str, row: Mapping[str, Any]) -> frozenset[str]:
+        """A close-combat or thrown line prints no gun columns: the Melee Weapons Chart has no
+        clip, chamber or autofire, and a thrown weapon is one in the hand."""
+        if table == "weapons" and (row.get("ranges") is None or str(row.get("type", "")).startswith("Thrown")):
+            return frozenset({"clip", "chamber", "autofire"})
+        return frozenset()
+
     def sheet_notes(self, npc: Any) -> dict[str, dict[str, str]]:
         """What each armor row covers, where a row is not torso-only (a helmet beside a vest)."""
         from xsys.core import armorline
