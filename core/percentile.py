@@ -69,6 +69,23 @@ class LightEffect:
     no_location: bool = False
 
 
+def _same_value(a: Any, b: Any) -> bool:
+    """Two plain values of a weapon line alike: lengths by what they measure ("15 yd" is
+    "13.716 m"), dice without case."""
+    if a == b:
+        return True
+    if isinstance(a, str) and isinstance(b, str):
+        if a.lower() == b.lower():
+            return True
+        from xsys.core.units import Length, parse
+
+        try:
+            return abs(float(parse(a, Length)) - float(parse(b, Length))) < 1e-6
+        except Exception:  # noqa: BLE001 - not lengths
+            return False
+    return False
+
+
 class PercentileSystem(System):
     """A d100 roll-under system: its tables, armor file, skills, tiers and close combat."""
 
@@ -91,6 +108,13 @@ class PercentileSystem(System):
     MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {}
     #: The rule a close-combat skill's competence ladder cites.
     melee_rule: ClassVar[str] = ""
+    #: Systems that print the same weapon table (the editions of one game: CoC 6th and 7th), by key,
+    #: and the rule that says so: a weapon line such a system's own document states (its
+    #: native block of the conversion under way) keeps its stated damage, base range,
+    #: malfunction number and capacity here, where the neutral weapon holds none of them
+    #: (:meth:`kin_weapon_line`).
+    weapon_kin: ClassVar[tuple[str, ...]] = ()
+    weapon_kin_rule: ClassVar[str] = ""
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
@@ -170,6 +194,98 @@ class PercentileSystem(System):
         if kept:
             native[field] = kept
         return out
+
+    def kin_weapon_line(self, combatant: Any, index: int, weapon: Any) -> tuple[dict[str, Any], str] | None:
+        """What a system of :attr:`weapon_kin` stated for `weapon` (the `index`-th of
+        `combatant`), in the native block its own document left for this conversion: its
+        damage (dice, in this system's case left to the caller), base range, malfunction number
+        and a capacity above 0, where the line is not what that system's own table writes for
+        the weapon (a table's value is each edition's own: 15 yd in 7th edition, 15 m in the
+        Japanese 6th), with the key it came from; None where no such line is there. Rate of
+        fire does not cross (the editions count a round's shots by other rules), nor a shotgun's
+        band line (each edition measures its bands its own way)."""
+        name = weapon.name
+        for key in self.weapon_kin:
+            block = combatant.native.get(key)
+            lines = block.get("weapons") if isinstance(block, dict) else None
+            if not isinstance(lines, list):
+                continue
+            line = lines[index] if index < len(lines) and isinstance(lines[index], dict) \
+                and lines[index].get("name") == name else None
+            if line is None:
+                continue
+            out = {k: line[k] for k in ("damage", "base_range") if line.get(k) is not None}
+            if "/" in str(line.get("damage", "")):
+                # a shotgun's bands: 7th edition's base range is its first band (10 yd), the
+                # Japanese 6th's its last (50 m); each edition writes its own band line
+                out = {}
+            # a malfunction number below 100 is the line's own; 100 is also what a line that states
+            # none holds (the documents' default), so it says nothing against the table's
+            if isinstance(line.get("malfunction"), int) and line["malfunction"] < 100:
+                out["malfunction"] = line["malfunction"]
+            if isinstance(line.get("capacity"), int) and line["capacity"] > 0:
+                out["capacity"] = line["capacity"]
+            table = self._kin_table_line(key, weapon)
+            out = {k: v for k, v in out.items() if not _same_value(v, table.get(k))}
+            return (out, key) if out else None
+        return None
+
+    @staticmethod
+    def _kin_table_line(key: str, weapon: Any) -> dict[str, Any]:
+        """What the installed system `key` writes for `weapon` from its own table (plain data;
+        empty where it is not installed or writes none)."""
+        import msgspec
+
+        from xsys.core.codec import enc_hook
+        from xsys.core.registry import default_registry
+
+        try:
+            kin = default_registry().system(key)
+            return msgspec.to_builtins(kin.weapon_defaults(weapon), enc_hook=enc_hook)
+        except Exception:  # noqa: BLE001 - no table to tell a stated value from: every value is stated
+            return {}
+
+    def with_kin_line(self, line: Any, weapon: Any, combatant: Any, index: int, col: Any, path: str,
+                      damage_case: Any = str) -> Any:
+        """`line` (this system's weapon line written from the neutral weapon) with what a
+        :attr:`weapon_kin` system's own line stated for it (:meth:`kin_weapon_line`; its damage
+        through ``damage_case``), each changed value said; `line` as it was where the stated
+        values do not read as this system's line."""
+        import msgspec
+
+        from xsys.core.codec import dec_hook, enc_hook
+
+        kin = self.kin_weapon_line(combatant, index, weapon)
+        if kin is None:
+            return line
+        fields, key = kin
+        if "damage" in fields:
+            fields["damage"] = damage_case(str(fields["damage"]))
+        if "base_range" in fields:  # as this sheet prints lengths, to a tenth (15 ft: 4.6 m)
+            from xsys.core.units import Length, parse
+
+            unit = self.length_unit or "m"
+            try:
+                fields["base_range"] = f"{round(parse(fields['base_range'], Length).to(unit), 1):g} {unit}"
+            except (ValueError, TypeError, AttributeError):
+                fields.pop("base_range")
+        try:
+            new = msgspec.convert({**msgspec.to_builtins(line, enc_hook=enc_hook), **fields}, type(line),
+                                  dec_hook=dec_hook)
+        except (msgspec.ValidationError, TypeError, ValueError):
+            return line
+        unit = self.length_unit or "m"
+
+        def shown(v: Any) -> str:  # a length as this sheet prints it
+            return f"{round(v.to(unit), 1):g} {unit}" if hasattr(v, "to") else str(v)
+
+        said = [f"{k.replace('_', ' ')} {shown(getattr(new, k))} (not {shown(getattr(line, k))})" for k in fields
+                if getattr(new, k) != getattr(line, k)]
+        if said and col is not None:
+            col.loss("assumed", path, f"{line.name}: the {key} line states {', '.join(said)}: {self.name} prints "
+                     f"the same weapon table, so a stated value is kept where the neutral weapon holds none",
+                     self.weapon_kin_rule or None)
+        return new
 
     def worn_armor_to_neutral(self, name: str, catalog: str | None, stops: Energy | None, points: Any,
                               col: Any, path: str, *, field: str, reads: str, rule: str,

@@ -265,6 +265,13 @@ class CocSheet(CocRules):
                 cw = msgspec.structs.replace(cw, **fields)
             else:
                 cw = self.weapon_defaults(w)
+                # a 7th-edition line's own damage, base range, malfunction and capacity (one table)
+                cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.lower)
+                if cw.capacity and cw.shots_per_round > cw.capacity:  # a one-shot flare pistol fires once
+                    col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: {cw.capacity} shot(s) per round, not the "
+                             f"{w.weapon_class}'s usual {cw.shots_per_round}: it holds {cw.capacity}",
+                             "coc-ja.reload.magazine")
+                    cw = msgspec.structs.replace(cw, shots_per_round=cw.capacity)
             if not cw.capacity:  # unstated (0); a gun of 0 rounds cannot fire: the class's usual one
                 typical = self.tables()["weapon_class"][w.weapon_class]["capacity"]
                 cw = msgspec.structs.replace(cw, capacity=typical)

@@ -48,6 +48,10 @@ class CocSystem(CocSheet):
     #: block reads and writes: SAN, MP, Luck, spells and skills no neutral key holds. A variant
     #: (coc-zh) shares it, so Sanity crosses between them and through every other system.
     carried_namespaces: ClassVar[tuple[str, ...]] = ("coc",)
+    # 6th and 7th edition print one weapon table: a 7e line's own damage, base range and
+    # malfunction stay on this sheet (core.percentile.PercentileSystem.kin_weapon_line)
+    weapon_kin: ClassVar[tuple[str, ...]] = ("coc7",)
+    weapon_kin_rule: ClassVar[str] = "coc7.conversion.6e"
 
     #: The armor list (coc-ja.armor.table). A variant points this at its own file (an
     #: absolute path) or overrides armor_path()/armor_data().

@@ -311,6 +311,8 @@ class Coc7Sheet(Coc7Rules):
                 col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
                          f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
                          f"damage {cw.damage} (coc7.damage){usual}", "coc7.weapons")
+                # a 6th-edition line's own damage, base range, malfunction and capacity (one table)
+                cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.upper)
             weapons.append(cw)
         stored_a = native.get("armor", [])
         armor = []

@@ -34,6 +34,10 @@ class Coc7System(Coc7Sheet):
     rule_prefix: ClassVar[str] = "coc7."
     npc_type: ClassVar[type] = Coc7Npc
     shot_type: ClassVar[type | None] = Coc7Shot
+    # one weapon table in both editions: a 6th-edition line's own damage, base range and
+    # malfunction stay on this sheet (core.percentile.PercentileSystem.kin_weapon_line)
+    weapon_kin: ClassVar[tuple[str, ...]] = ("coc", "coc-zh")
+    weapon_kin_rule: ClassVar[str] = "coc7.conversion.6e"
 
     #: The armor list, in the public armor-file schema of ``coc`` (an absolute path).
     armor_file: ClassVar[str] = str(HERE / "armor.toml")

@@ -1,0 +1,78 @@
+"""Call of Cthulhu 6th and 7th edition print one weapon table: a weapon line that one edition's
+document states keeps its damage, base range, malfunction number and capacity on the other
+edition's sheet, where the neutral weapon holds none of them (PercentileSystem.weapon_kin,
+coc7.conversion.6e). Before, a 7e Derringer's 15 ft became the handgun class's 15 m on a
+6th-edition sheet, a flare pistol's 1D10+1D3 became 1d10, and every malfunction 100 became
+the class's 98 or 99, with no word in the report. A value that is the stating system's own
+table's (15 yd for a 7e handgun) is that edition's, not the line's: each sheet writes its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xsys.conversions import api
+from xsys.core import codec
+
+ROOT = Path(__file__).resolve().parents[1]
+ANNIE = ROOT / "fixtures/corpus/foundry-coc7/annie-callahan-ranges-with-units.json"
+
+
+def _line(doc, name):
+    return next(w for w in doc.weapons if w.name == name)
+
+
+def _said(conv) -> str:
+    return "\n".join(f"{x.path}: {x.message} [{x.rule}]" for x in conv.losses)
+
+
+def test_a_7e_line_keeps_its_stated_values_on_a_6th_edition_sheet():
+    source = api.convert(ANNIE, "coc7", fresh=True).document
+    assert float(_line(source, "Derringer").base_range) == 4.572  # 15 ft as read
+    conv = api.convert(ANNIE, "coc", fresh=True)
+    doc = conv.document
+    derringer, flare, knife = _line(doc, "Derringer"), _line(doc, "Flare pistol"), _line(doc, "Throwing knife")
+    assert (derringer.damage, round(float(derringer.base_range), 1)) == ("1d6", 4.6)
+    # malfunction 100 is also what a line that states none holds: the table's number stays
+    assert derringer.malfunction == 98
+    assert (flare.damage, flare.capacity, flare.shots_per_round) == ("1d10+1d3", 1, 1)
+    assert (knife.damage, round(float(knife.base_range))) == ("1d4", 11)
+    said = _said(conv)
+    assert "Derringer: the coc7 line states base range 4.6 m (not 15 m): Call of Cthulhu prints the same " \
+           "weapon table" in said and "[coc7.conversion.6e]" in said
+    assert "Flare pistol: 1 shot(s) per round, not the handgun's usual 2: it holds 1" in said
+    # coc-zh, coc's variant, reads the same table
+    assert _line(api.convert(ANNIE, "coc-zh", fresh=True).document, "Flare pistol").damage == "1d10+1d3"
+
+
+def test_a_6th_edition_line_keeps_its_stated_values_on_a_7e_sheet():
+    coc = codec.to_builtins(api.convert(ANNIE, "coc", fresh=True).document)
+    conv = api.convert(api.from_plain(coc, "<coc>"), "coc7", fresh=True)
+    doc = conv.document
+    assert _line(doc, "Flare pistol").damage == "1D10+1D3"
+    assert round(float(_line(doc, "Derringer").base_range.to("yd"))) == 5
+    assert _line(doc, "Throwing knife").damage == "1D4"
+    assert "Derringer: the coc line states base range 5 yd (not 15 yd)" in _said(conv)
+
+
+def test_a_line_from_another_system_takes_the_tables_values():
+    """Only a kin document's own line crosses so: through GURPS, the neutral weapon decides (the
+    Derringer is a handgun of the class's base range again), and nothing claims a stated line."""
+    gurps = codec.to_builtins(api.convert(ANNIE, "gurps", fresh=True).document)
+    conv = api.convert(api.from_plain(gurps, "<gurps>"), "coc", fresh=True)
+    assert float(_line(conv.document, "Derringer").base_range) == 15
+    assert "prints the same weapon table" not in _said(conv)
+
+
+def test_a_stated_malfunction_number_crosses_and_the_tables_values_do_not():
+    src = {"system": "coc7", "kind": "npc", "name": "Gunsmith", "STR": 50, "CON": 50, "SIZ": 50, "DEX": 60,
+           "APP": 50, "INT": 60, "POW": 50, "EDU": 60, "skills": {"Firearms (Handgun)": 50},
+           "weapons": [{"name": "Old revolver", "skill": "Firearms (Handgun)", "damage": "1D8",
+                        "base_range": "15 yd", "malfunction": 97},
+                       {"name": "Service pistol", "skill": "Firearms (Handgun)", "damage": "1D10",
+                        "base_range": "15 yd"}]}
+    conv = api.convert(api.from_plain(src, "<gunsmith>"), "coc", fresh=True)
+    old, pistol = _line(conv.document, "Old revolver"), _line(conv.document, "Service pistol")
+    assert old.malfunction == 97 and float(old.base_range) == 15  # 15 yd is the 7e table's: coc's 15 m
+    assert float(pistol.base_range) == 15 and pistol.malfunction < 100
+    said = _said(conv)
+    assert "Old revolver: the coc7 line states malfunction 97" in said and "Service pistol: the coc7 line" not in said
