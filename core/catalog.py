@@ -220,8 +220,18 @@ class Catalog:
         words = _weapon_words(name)
         if len(words) == 1 and (m := _VARIANT.match(next(iter(words)))) and m.group(1) in self.weapons:
             return self.weapons[m.group(1)], None  # "MP5A3": a variant of the catalog's mp5
-        if len(words) >= 2 and any(any(c.isdigit() for c in w) for w in words):
+        # two words or more, with a model number or with two words that name no class or
+        # generic thing ("Lee-Enfield" is the catalog's "Lee-Enfield No. 4 Mk I"; "Colt pistol"
+        # names a maker and a class, too little to be one weapon)
+        # the words that name a maker or a model, not a kind or a calibre ("Lee Enfield rifle":
+        # lee, enfield, a rifle as the entry is; ".30-06 bolt-action rifle" names none)
+        proper = frozenset(w for w in words - _GENERIC_WORDS if w.isalpha())
+        said = {CLASS_WORDS[w] for w in words if w in CLASS_WORDS}
+        if len(words) >= 2 and (any(any(c.isdigit() for c in w) for w in words) or len(proper) >= 2):
             hits = [e for e in self.weapons.values() if words <= _weapon_words(e.name) | _weapon_words(e.id)]
+            if not hits and len(proper) >= 2:
+                hits = [e for e in self.weapons.values() if proper <= _weapon_words(e.name) | _weapon_words(e.id)
+                        and (not said or said <= {e.weapon_class, KIND_OF.get(e.weapon_class, "")})]
             if not hits and words != (base := frozenset(_VARIANT.sub(r"\1", w) for w in words)):
                 # a variant of a catalog model: "Thompson M1928A1" is the catalog's Thompson M1928
                 hits = [e for e in self.weapons.values() if base <= _weapon_words(e.name) | _weapon_words(e.id)]
@@ -337,6 +347,14 @@ class Catalog:
 
 # a model with a variant suffix: 'm1928a1', 'm1903a3', 'mp5a3' (not 'm1a1': too short to be one model)
 _VARIANT = re.compile(r"^([a-z]*\d{3,}|[a-z]{2,}\d+)a\d+$")
+
+
+# words that say what kind of thing a weapon is, not which one (vocab.CLASS_WORDS, split, and
+# the usual adjectives of a stat block's line)
+_GENERIC_WORDS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").split()) | frozenset(
+    {"gun", "semi", "automatic", "auto", "bolt", "action", "lever", "pump", "double", "barrel", "barrelled",
+     "hunting", "service", "sporting", "military", "heavy", "light", "old", "sawn", "off", "sawed", "short",
+     "long", "the", "a", "an", "of", "with", "and", "gauge", "calibre", "caliber", "army", "police"})
 
 
 @lru_cache(maxsize=4096)

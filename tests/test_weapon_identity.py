@@ -69,3 +69,21 @@ def test_an_unknown_catalog_id_in_a_coc7_shot_is_refused_at_its_field():
     with pytest.raises(XsysError) as err:
         api.convert(shot, "neutral")
     assert err.value.path == "$.catalog" and "'nope'" in str(err.value)
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("Lee-Enfield", ("lee-enfield-no4", None)),           # a maker's two words, no model number
+    ("Lee Enfield rifle", ("lee-enfield-no4", None)),     # ... with a class word the entry agrees with
+    ("Lee Enfield pistol", (None, "handgun")),             # a class word the entry is not: the class
+    ("Colt pistol", (None, "handgun")),                    # a maker and a class: too little for one gun
+    (".30-06 bolt-action rifle", (None, "rifle")),         # a calibre and an action name no model
+    ("Hunting rifle", (None, "rifle")),
+])
+def test_a_name_of_two_proper_words_is_its_catalog_weapon(name, expected):
+    """A GM's "Lee-Enfield" (a CoC 7e Foundry actor's line) is the catalog's Lee-Enfield No. 4: every
+    system writes its line (GURPS 7d, RoF 1/2; Polish 9), as from the catalog id. It was a
+    rifle of its own 2D6+4 (6000 J: GURPS 9d, RoF 1; Polish 10)."""
+    from xsys.core.registry import catalog
+
+    entry, cls = catalog().identify_weapon(name)
+    assert ((entry.id if entry is not None else None), cls) == expected
