@@ -300,3 +300,18 @@ def test_a_thrown_line_has_its_throwers_ranges():
     assert (doc["Strength"], doc["Dexterity"], doc["skills"]["Athletics"]) == (4, 3, 1)
     hatchet = next(w for w in conv.document.weapons if w.name == "Thrown hatchet")
     assert hatchet.type == "Thrown" and [round(float(r) / 0.9144, 6) for r in hatchet.ranges] == [7, 14, 28]
+
+
+def test_a_one_or_two_shot_gun_has_no_round_in_the_chamber():
+    """nwod.weapon.clip: the chart's "+1" is a magazine gun's round beside its magazine; a
+    derringer (2) or a flare pistol (1) holds its rounds in its barrels. Annie's were "+1"."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    annie = Path(__file__).resolve().parents[1] / "fixtures/corpus/foundry-coc7/annie-callahan-ranges-with-units.json"
+    doc = api.convert(annie, "nwod", fresh=True).document
+    lines = {w.name: w for w in doc.weapons}
+    assert (lines["Derringer"].clip, lines["Derringer"].chamber) == (2, False)
+    assert (lines["Flare pistol"].clip, lines["Flare pistol"].chamber) == (1, False)
+    assert lines["Mauser C96"].chamber is True  # a closed bolt fed from a stripper clip keeps its +1

@@ -154,3 +154,16 @@ def test_a_thrown_or_close_combat_row_prints_no_gun_columns():
     assert knife["clip"] == knife["chamber"] == knife["autofire"] == "" and knife["damage"] == "1"
     coc = api.convert(ROSA, "coc", fresh=True).document
     assert _line(coc, "Thrown hatchet").malfunction == 100  # still in the document
+
+
+def test_an_nwod_thrown_blade_does_its_melee_chart_damage():
+    """nwod.melee: a thrown knife is a Knife (damage 1), a hatchet a Hatchet (2), as in the hand;
+    the knife was damage 0, a bullet of its 50 J. Read back, it is its class's blade again."""
+    annie = api.convert(ANNIE, "nwod", fresh=True)
+    assert _line(annie.document, "Throwing knife").damage == 1
+    assert any("a thrown knife does the chart's Knife damage 1, not 0" in m for m in _messages(annie))
+    rosa = api.convert(ROSA, "nwod", fresh=True)
+    assert _line(rosa.document, "Thrown hatchet").damage == 2
+    assert not any("muzzle_energy" in m for m in _messages(rosa))
+    back = api.convert(api.from_plain(codec.to_builtins(rosa.document), "<nwod>"), "coc7", fresh=True).document
+    assert _line(back, "Thrown hatchet").damage == "1D6"

@@ -14,7 +14,7 @@ from xsys.core import armorline, carried
 from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
-from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
+from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length
@@ -36,6 +36,15 @@ RANGE_NAME = {v: k for k, v in RANGE_PENALTY.items()}
 CLIP = TABLES["clip"]
 
 
+def thrown_blade_class(weapon_class: str, name: str) -> str | None:
+    """The Melee Weapons Chart class of a thrown weapon whose name says a blade (a knife, a
+    hatchet, a spear: core.model.THROWN_BLADE_ENERGY), else None (a grenade, a stone)."""
+    if weapon_class != "thrown":
+        return None
+    cls = melee_class_of(name)
+    return cls if cls in THROWN_BLADE_ENERGY else None
+
+
 def chambers(weapon: Weapon, line: Mapping[str, Any]) -> tuple[bool, str]:
     """nwod.weapon.clip (assumed, README): whether the gun holds a round in the chamber beside a
     full magazine (the chart's "+1"), and why: only a closed-bolt gun fed from a magazine, tube or
@@ -54,6 +63,10 @@ def chambers(weapon: Weapon, line: Mapping[str, Any]) -> tuple[bool, str]:
     if weapon.weapon_class == "shotgun" and (0 < weapon.capacity <= 2 or any(
             word in weapon.name.lower() for word in CLIP["break_action_words"])):
         return False, "a break-action holds its rounds in the barrels"
+    if weapon.weapon_class in ("handgun", "rifle", "carbine") and (0 < weapon.capacity <= 2 or any(
+            word in weapon.name.lower() for word in CLIP.get("barrel_gun_words", ()))):
+        # a derringer, a flare pistol, a single-shot rifle: no magazine to hold more beside
+        return False, "a one- or two-shot gun holds its rounds in its barrels"
     if weapon.weapon_class == "mg":
         return False, "a machine gun fires from an open bolt, off a belt"
     return bool(line.get("chamber", False)), f"its chart line's ({'+1' if line.get('chamber') else 'no +1'})"
@@ -178,6 +191,11 @@ class NwodSheet(NwodRules):
             pass
         cls = weapon_class_of(w, col, path)
         energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
+        blade = thrown_blade_class(cls, w.name)
+        if blade is not None and w.damage == MELEE_LINES[blade][1]:
+            # a thrown blade at its Melee Weapons Chart damage is its class's blade (the same
+            # hatchet in every system: core.model.THROWN_BLADE_ENERGY), not a bullet of that rating
+            energy = THROWN_BLADE_ENERGY[blade]
         modes = ["semi", "auto"] if w.autofire else ["semi"]
         if col.tracing:
             col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
@@ -203,6 +221,13 @@ class NwodSheet(NwodRules):
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,
                             kept: Mapping[str, Any] | None = None) -> NwodWeapon:
         t, entry, dmg, rule, src = self.weapon_stats(w)
+        blade = thrown_blade_class(w.weapon_class, w.name)
+        if blade is not None and dmg != MELEE_LINES[blade][1]:
+            # a thrown knife, hatchet or spear does its Melee Weapons Chart damage (nwod.melee), as
+            # in the hand: not the rating of a bullet of its energy (a knife was 0)
+            col.loss("assumed", f"{path}.damage", f"{w.name}: a thrown {blade} does the chart's {MELEE_LINES[blade][0]} "
+                     f"damage {MELEE_LINES[blade][1]}, not {dmg} by its {float(w.muzzle_energy):g} J", "nwod.melee")
+            dmg = MELEE_LINES[blade][1]
         if col.tracing:
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
                      source=src, note=f"damage by {_catalog().weapon_basis(w).said}")
