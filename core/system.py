@@ -844,18 +844,32 @@ class System:
         """Stated hit points another system of this ``characteristic_scale`` and the same hit-point
         rule wrote pass through as the same number (coc and its variant coc-zh), while the neutral
         toughness is still what that sheet gave; else `health` as this system derives it (a coc
-        HP 14 on CON 13, SIZ 14 is coc7's (65 + 70) / 10 = 13, by 7th edition's rule)."""
+        HP 14 on CON 13, SIZ 14 is coc7's (65 + 70) / 10 = 13, by 7th edition's rule), and where
+        that sheet stated more or less than its own rule, a note says both numbers (the dock
+        brute's HP 20 over 6th edition's 17 is HP 19 over 7th edition's 16)."""
         if not (self.characteristic_scale and self.health_field):
             return health
         for key, block in combatant.native.items():
             source = installed_system(key) if key != self.key else None
-            if source is None or source.health_formula != self.health_formula:
-                continue  # another rule (6th edition's ceil((CON + SIZ) / 2), 7th's (CON + SIZ) / 10)
+            if source is None:
+                continue
             chars = on_scale(block, self.characteristic_scale)
             stated = chars.get("health") if chars is not None else None
             if not isinstance(stated, dict) or stated.get("toughness") != combatant.toughness:
                 continue
             value = stated.get("value")
+            if source.health_formula != self.health_formula:
+                # another rule (6th edition's ceil((CON + SIZ) / 2), 7th's (CON + SIZ) / 10): the
+                # sheet's margin over its rule is kept on this one's, and said beside the number
+                if isinstance(value, int) and value != health and combatant.toughness is not None:
+                    def rule(formula: str) -> str:
+                        return formula.split("=", 1)[-1].strip()
+
+                    col.loss("assumed", f"{path}.{self.health_field}",
+                             f"{self.health_field} {health}: the {key} sheet's {self.health_field} {value} is "
+                             f"x{float(combatant.toughness):.2f} its rule's {rule(source.health_formula)}; this sheet "
+                             f"counts {rule(self.health_formula)} and keeps that margin", self.health_rule)
+                continue
             low, high = self.health_range
             if isinstance(value, int) and low <= value <= high and value != health:
                 if col.tracing:

@@ -262,3 +262,18 @@ def test_a_japanese_sheet_s_library_use_and_psychology_are_those_skills():
     assert {"Library Use", "Psychology"} <= set(_plain(src.document)["skills"])
     gurps = _plain(api.convert(src, "gurps", fresh=True).document)
     assert gurps["skills"]["Research"] == 13 and gurps["skills"]["Psychology"] == 10
+
+
+def test_a_stated_hp_beyond_the_6th_edition_rule_says_both_numbers_on_a_7e_sheet():
+    """Each edition counts hit points by its own rule; the dock brute's HP 20 (6th edition's rule
+    gives 17) keeps its margin on 7th edition's 16: HP 19, and the report says so (it said
+    nothing, and the README claimed the number passed through)."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    conv = api.convert(Path(__file__).resolve().parents[1] / "fixtures/coc/npcs/dock_brute.yaml", "coc7", fresh=True)
+    assert conv.document.HP == 19
+    said = [x for x in conv.losses if x.path == "$.HP" and x.rule == "coc7.derived"]
+    assert said and "HP 19: the coc sheet's HP 20 is x1.18 its rule's ceil((CON + SIZ) / 2); this sheet counts " \
+                    "(CON + SIZ) / 10 and keeps that margin" in said[0].message
