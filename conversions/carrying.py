@@ -123,8 +123,15 @@ def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Los
     return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
 
 
-def _writes(native: Any, key: str, value: Any) -> bool:
-    """Whether the written stat block holds `value` at the carried `key` ("skills.Intimidate")."""
+def _writes(native: Any, key: str, value: Any) -> bool | str:
+    """Whether the written stat block holds `value` at the carried `key` ("skills.Intimidate"):
+    True; or, for a carried line of a list the stat block has ("melee.Trench knife"), a line of
+    that name written its own way: "as its own line"; else False."""
+    head, _, name = key.partition(".")
+    lines = getattr(native, head, None) if hasattr(native, "__struct_fields__") else None
+    if name and isinstance(value, Mapping) and isinstance(lines, list) and lines \
+            and all(hasattr(x, "name") for x in lines):
+        return "as its own line" if any(x.name == name for x in lines) else False
     obj = native
     for part in key.split("."):
         if isinstance(obj, Mapping):

@@ -148,11 +148,12 @@ def _mentions(names: set[str], messages: list[tuple[int, str]]) -> tuple[dict[st
 
 def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, losses: list[Loss],
            earlier: list[int], exists: Callable[[str], bool],
-           written: Callable[[str, Any], bool] = lambda key, value: False) -> None:
+           written: Callable[[str, Any], "bool | str"] = lambda key, value: False) -> None:
     """Say, in `losses`, what a document of system `target` carries: each value at its path in
     the source (the source's own field, or its ``carried:`` block when it came from one). A
     ``kept-verbatim`` loss the source's plugin already wrote there (``losses[i]`` for i in
-    `earlier`) is extended; else one is added."""
+    `earlier`) is extended; else one is added. ``written(key, value)``: whether the target's
+    sheet writes it too, True (as it is) or how ("as its own line")."""
     at: dict[str, int] = {}
     kept = [i for i in earlier if losses[i].kind == "kept-verbatim"]
     for i in kept:
@@ -188,8 +189,10 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                 inside = f"{prefix}.{FIELD}.{ns}.{key}"
                 path = inside if exists(inside) else f"{prefix}.{key}"
                 where = f"carried verbatim at {FIELD}.{ns}.{key}"
-                if written(key, v):  # the target's sheet writes it too (coc writes coc7's Intimidate)
-                    where = f"written on the {target} sheet as it is, and {where} for the way back"
+                how = written(key, v)
+                if how:  # the target's sheet writes it too (coc writes coc7's Intimidate; a melee line its own way)
+                    how = how if isinstance(how, str) else "as it is"
+                    where = f"written on the {target} sheet {how}, and {where} for the way back"
                 i = at.get(path)
                 if i is None and f"@{FIELD}.{ns}.{key}" in at:
                     i = at[f"@{FIELD}.{ns}.{key}"]

@@ -370,3 +370,19 @@ def test_a_carried_value_the_target_sheet_writes_is_not_said_to_be_inexpressible
     said = {x.path: x.message for x in conv.losses}
     assert "written on the coc sheet as it is" in said["$.SAN"] and "not expressible" not in said["$.SAN"]
     assert conv.document.Luck is None and "not expressible in coc" in said["$.Luck"]
+
+
+def test_a_carried_close_combat_line_the_target_writes_its_own_way_is_said_so():
+    """Rosa's 7e Trench knife (Fighting (Brawl), 1D4+2+DB) is carried for the way back; the coc
+    sheet writes its own line for it (Knife, 1d4+2+db), so the report no longer calls it not
+    expressible in coc beside a sheet that shows it."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    rosa = Path(__file__).resolve().parents[1] / "fixtures/corpus/dholes-house/rosa-delgado-unknown-version.json"
+    conv = api.convert(rosa, "coc", fresh=True)
+    assert [m.name for m in conv.document.melee] == ["Trench knife"]
+    said = [x.message for x in conv.losses if x.path == "$.melee.Trench knife"]
+    assert said and "written on the coc sheet as its own line, and carried verbatim at carried.coc7.melee.Trench " \
+                    "knife for the way back" in said[0] and "not expressible" not in said[0]
