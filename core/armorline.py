@@ -178,5 +178,14 @@ def band_and_throw_notes(npc: Any, unit: str, bands_rule: str, thrown_rule: str,
                   f"a/b/c is shot by distance: the first up to 10 {unit}, the second up to 20 {unit}, the last "
                   f"beyond ({bands_rule}, assumed); a two-part line (a sawn-off's {sawn_off}) is its first up to "
                   f"{sawn_off_band} {unit} and its last beyond, to its base range"),
-        "thrown": (lambda w: getattr(w, "skill", "") == "Throw",
+        # (not a grenade's: its burst owes nothing to the thrower's strength)
+        "thrown": (lambda w: getattr(w, "skill", "") == "Throw" and not says_grenade(str(getattr(w, "name", ""))),
                    f"a Throw line adds half the wielder's damage bonus ({thrown_rule})")})
+
+
+def says_grenade(name: str) -> bool:
+    """Whether a weapon's name says grenade (core.vocab.GRENADE_WORDS)."""
+    from .vocab import GRENADE_WORDS
+
+    low = name.lower()
+    return any(w in low for w in GRENADE_WORDS)

@@ -76,3 +76,17 @@ def test_a_stated_malfunction_number_crosses_and_the_tables_values_do_not():
     assert float(pistol.base_range) == 15 and pistol.malfunction < 100
     said = _said(conv)
     assert "Old revolver: the coc7 line states malfunction 97" in said and "Service pistol: the coc7 line" not in said
+
+
+def test_a_grenade_is_the_tables_hand_grenade_in_both_editions():
+    """One F-1 grenade, one line in the CoC family: 4d10 at the burst (tables.toml [grenade], as 7th
+    edition prints it), not a bullet of 1,300 J (1d10+1d4+2 on the 6th-edition sheet beside 4D10 on
+    the 7th); and the sheet's half-damage-bonus note for Throw lines leaves a grenade out."""
+    kowalski = ROOT / "fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml"
+    lines = {}
+    for to in ("coc", "coc-zh", "coc7"):
+        conv = api.convert(kowalski, to, fresh=True)
+        lines[to] = _line(conv.document, "Granat obronny F-1").damage.lower()
+        md = api.dump(conv, "md").decode()
+        assert "a Throw line adds half the wielder's damage bonus" not in md, to
+    assert lines == {"coc": "4d10", "coc-zh": "4d10", "coc7": "4d10"}

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
+from xsys.core.catalog import grenade_blast
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Shot, Weapon
 from xsys.core.percentile import LightEffect, PercentileSystem, frac
@@ -764,6 +765,8 @@ class CocRules(PercentileSystem):
         entry = _catalog().weapon_basis(weapon).entry  # by id, else by what its name says
         row = t["weapon"].get(entry.id if entry is not None else "", {})
         damage = row["damage"] if "damage" in row else self.damage_of(weapon)
+        if grenade_blast(weapon) is not None and "grenade" in t:  # the table's hand grenade
+            damage = t["grenade"]["damage"]
         auto = "auto" in weapon.fire_modes or "burst" in weapon.fire_modes
         thrown = weapon.weapon_class == "thrown"
         return CocWeapon(

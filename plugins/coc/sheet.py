@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.catalog import grenade_blast, say_grenade, strip_entry
 from xsys.core.codec import dec_hook
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
@@ -265,6 +265,10 @@ class CocSheet(CocRules):
                 cw = msgspec.structs.replace(cw, **fields)
             else:
                 cw = self.weapon_defaults(w)
+                if grenade_blast(w) is not None and "grenade" in self.tables():
+                    col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the weapon table's hand grenade, {cw.damage} at "
+                             "the burst (tables.toml [grenade]), not the damage of a bullet of its energy; its blast "
+                             "did not cross", "coc-ja.damage")
                 # a 7th-edition line's own damage, base range, malfunction and capacity (one table)
                 cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.lower)
                 if cw.capacity and cw.shots_per_round > cw.capacity:  # a one-shot flare pistol fires once
