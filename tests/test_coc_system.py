@@ -320,9 +320,17 @@ def test_physical_values_survive_coarse_rows():
     assert vest.A == 14 and vest.stops is None  # the row's own value
     from xsys.core.model import Weapon
 
-    grenade = SYS.npc_from_neutral(__import__("xsys.core.model", fromlist=["x"]).Combatant(
+    from xsys.core.model import Combatant
+
+    # a thrown object of 1,100 J: the damage row of its energy, the energy kept
+    stone = SYS.npc_from_neutral(Combatant(
+        name="g", weapons=[Weapon(name="heavy stone", weapon_class="thrown", muzzle_energy=Energy(1100))])).value
+    assert stone.weapons[0].damage == "1d10+2" and float(stone.weapons[0].muzzle_energy) == 1100
+    assert float(SYS.npc_to_neutral(stone).value.weapons[0].muzzle_energy) == 1100
+    # a grenade is the table's hand grenade (4d10), its energy kept all the same
+    grenade = SYS.npc_from_neutral(Combatant(
         name="g", weapons=[Weapon(name="grenade", weapon_class="thrown", muzzle_energy=Energy(1100))])).value
-    assert grenade.weapons[0].damage == "1d10+2" and float(grenade.weapons[0].muzzle_energy) == 1100
+    assert grenade.weapons[0].damage == "4d10" and float(grenade.weapons[0].muzzle_energy) == 1100
     assert float(SYS.npc_to_neutral(grenade).value.weapons[0].muzzle_energy) == 1100
 
 
