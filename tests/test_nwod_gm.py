@@ -315,3 +315,21 @@ def test_a_one_or_two_shot_gun_has_no_round_in_the_chamber():
     assert (lines["Derringer"].clip, lines["Derringer"].chamber) == (2, False)
     assert (lines["Flare pistol"].clip, lines["Flare pistol"].chamber) == (1, False)
     assert lines["Mauser C96"].chamber is True  # a closed bolt fed from a stripper clip keeps its +1
+
+
+def test_worn_armor_says_its_strength_defense_and_speed():
+    """nwod.armor (assumed, the Armor Chart's modern rows): the GURPS soldier's military body
+    armor rates 3/4, full riot gear: Strength 2, Defense -2, Speed -1. The sheet says so under
+    its armor table with his Defense 2 and Speed 10 in it (0 and 9); a Kevlar vest (1/2) costs
+    nothing and is not said."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    root = Path(__file__).resolve().parents[1]
+    md = api.dump(api.convert(root / "fixtures/gurps/npcs/soldier.yaml", "nwod", fresh=True), "md").decode()
+    assert "*general*: Military body armor (3/4) as the chart's full riot gear: Strength 2, Defense -2, Speed -1 " \
+           "(nwod.armor, assumed: the Armor Chart's modern rows); worn, Defense 2 becomes 0 and Speed 10 becomes 9" in md
+    assert "PASGT helmet (1/2) as the chart" not in md
+    vest = api.dump(api.convert(root / "fixtures/gurps/npcs/policeman.yaml", "nwod", fresh=True), "md").decode()
+    assert "*general*" not in vest

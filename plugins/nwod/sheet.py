@@ -147,8 +147,47 @@ class NwodSheet(NwodRules):
 
         # nWoD rolls no hit location: an ordinary attack meets the body's armor, one aimed at a part
         # (WoD p. 165, specified targets) that part's; ratings do not add up
-        return armorline.line_notes(npc, tail="an ordinary attack meets the body's armor, one aimed at the head "
-                                              "the helmet's (the rows do not add up)")
+        notes = armorline.line_notes(npc, tail="an ordinary attack meets the body's armor, one aimed at the head "
+                                               "the helmet's (the rows do not add up)")
+        worn = self._armor_penalties(npc)
+        if worn:
+            notes.setdefault("armor", {})["general"] = worn
+        return notes
+
+    def _armor_penalties(self, npc: Any) -> str:
+        """What the armor the NPC wears asks and costs him, by the Armor Chart's row of its rating
+        (tables.toml [armor_chart], nwod.armor, assumed): its Strength, and his Defense and Speed
+        in it (the worst piece's; penalties do not add up). "" where it costs nothing."""
+        rows = TABLES["armor_chart"]["rows"]
+        pieces = [a for a in getattr(npc, "armor", None) or [] if a.general or a.ballistic]
+        if not pieces or not isinstance(npc, NwodNpc):
+            return ""
+
+        def row_of(a: NwodArmor) -> dict[str, Any]:
+            if not a.ballistic:
+                return rows[0]
+            fit = [r for r in rows if r["ballistic"] <= a.ballistic]
+            return fit[-1] if fit else rows[0]
+
+        worst = [(a, row_of(a)) for a in pieces]
+        defense = min(r["defense"] for _, r in worst)
+        speed = min(r["speed"] for _, r in worst)
+        strength = max(r["strength"] for _, r in worst)
+        if not (defense or speed) and npc.Strength >= strength:
+            return ""
+        d = self.derived(npc)
+
+        def costs(r: Mapping[str, Any]) -> str:
+            return ", ".join([f"Strength {r['strength']}"] + [f"{k.title()} {r[k]:+d}" for k in ("defense", "speed")
+                                                                if r[k]])
+
+        said = "; ".join(f"{a.name} ({a.general}/{a.ballistic}) as the chart's {r['name']}: {costs(r)}" for a, r in worst
+                         if r["defense"] or r["speed"] or r["strength"] > npc.Strength)
+        short = f"; it needs Strength {strength}, the NPC has {npc.Strength}" if npc.Strength < strength else ""
+        worn = [f"{k} {d[k]} becomes {v}" for k, v in (("Defense", max(0, d["Defense"] + defense)),
+                                                       ("Speed", d["Speed"] + speed)) if v != d[k]]
+        return (f"{said} (nwod.armor, assumed: the Armor Chart's modern rows)"
+                + (f"; worn, {' and '.join(worn)}" if worn else "") + short)
 
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
