@@ -106,6 +106,9 @@ class System:
     # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
     # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
     shot_sheet: ClassVar[ShotSheet | None] = None
+    # A characteristic written from another system's is a multiple of this (7th-edition Call of
+    # Cthulhu: 5, as its 3D6 x 5 rolls it); 1: any value of its ladder.
+    characteristic_written_step: ClassVar[int] = 1
     # Native skills written only for the weapon lines that use them, never from the neutral
     # skill alone (GURPS Axe Throwing beside Throwing: both the neutral throw, and an NPC who
     # throws stones has only Throwing): skills_from_neutral leaves them out, the plugin writes
@@ -634,6 +637,16 @@ class System:
                 col.loss("assumed", f"{path}.{native}",
                          f"no {spec.neutral} in the source; {native} set to the adult median", spec.ladder.steps[0].rule)
             step = spec.ladder.step_for(p)
+            every = self.characteristic_written_step
+            if every > 1 and isinstance(step.native, int) and step.native % every:
+                # the nearest value a roll of this system gives (7th edition: 3D6 x 5, a multiple
+                # of five): its ladder gives the values about a multiple the band of that multiple's
+                # roll, so this is the number a sheet of the x5 edition gives too (coc 12: 60)
+                # (a percentile on a band's edge, to a hundred-thousandth, is the upper band's, as
+                # the x5 edition's ladder reads it: the two ladders' edges differ in the last digits)
+                edge = spec.ladder.step_for(min(1.0, float(p) + 1e-5))
+                near = every * round((edge.native if isinstance(edge.native, int) else step.native) / every)
+                step = next((st for st in spec.ladder.steps if st.native == near), step)
             out[native] = step.native
             if col.tracing:
                 col.step(f"{path}.{native}", None, f"{spec.neutral} percentile {p:.3f}", f"{native} {step.native}",

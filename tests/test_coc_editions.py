@@ -277,3 +277,25 @@ def test_a_stated_hp_beyond_the_6th_edition_rule_says_both_numbers_on_a_7e_sheet
     said = [x for x in conv.losses if x.path == "$.HP" and x.rule == "coc7.derived"]
     assert said and "HP 19: the coc sheet's HP 20 is x1.18 its rule's ceil((CON + SIZ) / 2); this sheet counts " \
                     "(CON + SIZ) / 10 and keeps that margin" in said[0].message
+
+
+def test_a_7e_sheet_from_another_system_has_the_6th_edition_sheets_characteristics_times_five():
+    """coc7.characteristics: 7th edition rolls 3D6 x 5 and (2D6 + 6) x 5, so a characteristic
+    written from another system's is a multiple of five (System.characteristic_written_step), the
+    nearest, so it is the x5 of what the coc sheet writes: the GURPS soldier's ST 11 is coc STR 12
+    and coc7 STR 60 (it was 59, damage bonus 0 beside the coc sheet's +1d4). EDU is rolled
+    otherwise in each edition (README) and is left out."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    root = Path(__file__).resolve().parents[1]
+    files = sorted((root / "fixtures/gurps/npcs").glob("*.yaml")) + sorted((root / "fixtures/nwod/npcs").glob("*.yaml"))
+    assert len(files) >= 8
+    for f in files:
+        c7 = api.convert(f, "coc7", fresh=True).document
+        c6 = api.convert(f, "coc", fresh=True).document
+        for ch in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW"):
+            assert getattr(c7, ch) % 5 == 0 and getattr(c7, ch) == 5 * getattr(c6, ch), (f.name, ch)
+    soldier = api.convert(root / "fixtures/gurps/npcs/soldier.yaml", "coc7", fresh=True).document
+    assert soldier.STR == 60 and soldier.DB == "+1D4"

@@ -37,6 +37,9 @@ class Coc7System(Coc7Sheet):
     # one weapon table in both editions: a 6th-edition line's own damage, base range and
     # malfunction stay on this sheet (core.percentile.PercentileSystem.kin_weapon_line)
     weapon_kin: ClassVar[tuple[str, ...]] = ("coc", "coc-zh")
+    # a characteristic written from another system's is a multiple of five, as 3D6 x 5 and
+    # (2D6 + 6) x 5 roll them (coc7.characteristics): the x5 of what a coc sheet writes for it
+    characteristic_written_step: ClassVar[int] = 5
     weapon_kin_rule: ClassVar[str] = "coc7.conversion.6e"
 
     #: The armor list, in the public armor-file schema of ``coc`` (an absolute path).
