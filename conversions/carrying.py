@@ -128,10 +128,12 @@ def _writes(native: Any, key: str, value: Any) -> bool | str:
     True; or, for a carried line of a list the stat block has ("melee.Trench knife"), a line of
     that name written its own way: "as its own line"; else False."""
     head, _, name = key.partition(".")
-    lines = getattr(native, head, None) if hasattr(native, "__struct_fields__") else None
-    if name and isinstance(value, Mapping) and isinstance(lines, list) and lines \
-            and all(hasattr(x, "name") for x in lines):
-        return "as its own line" if any(x.name == name for x in lines) else False
+    if name and isinstance(value, Mapping) and hasattr(native, "__struct_fields__") \
+            and (isinstance(getattr(native, head, None), list) or head in ("melee", "weapons")):
+        # a line of that name in any list of named lines (an nWoD sheet keeps its fists among
+        # its weapons)
+        lists = [getattr(native, f) for f in native.__struct_fields__ if isinstance(getattr(native, f), list)]
+        return "as its own line" if any(getattr(x, "name", None) == name for xs in lists for x in xs) else False
     obj = native
     for part in key.split("."):
         if isinstance(obj, Mapping):

@@ -197,9 +197,12 @@ def report(carried: Mapping[str, Mapping[str, Any]], target: str, prefix: str, l
                 if i is None and f"@{FIELD}.{ns}.{key}" in at:
                     i = at[f"@{FIELD}.{ns}.{key}"]
                     old = losses[i]
-                    if f"not expressible in {target}" not in old.message:
-                        losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; not expressible "
-                                            f"in {target}: carried verbatim", old.rule or RULE, system=old.system)
+                    tail = f"written on the {target} sheet {how}, and carried verbatim for the way back" if how \
+                        else f"not expressible in {target}: carried verbatim"
+                    if f"not expressible in {target}" not in old.message and f"written on the {target}" \
+                            not in old.message:
+                        losses[i] = Loss.of("kept-verbatim", old.path, f"{old.message.rstrip('.')}; {tail}",
+                                            old.rule or RULE, system=old.system)
                     continue
                 said = where if where.startswith("written") else f"not expressible in {target}: {where}"
                 if i is not None:

@@ -167,3 +167,25 @@ def test_an_nwod_thrown_blade_does_its_melee_chart_damage():
     assert not any("muzzle_energy" in m for m in _messages(rosa))
     back = api.convert(api.from_plain(codec.to_builtins(rosa.document), "<nwod>"), "coc7", fresh=True).document
     assert _line(back, "Thrown hatchet").damage == "1D6"
+
+
+def test_a_gun_fires_no_more_a_turn_than_it_holds_and_a_thrown_row_has_no_shots():
+    """GURPS: Annie's two-barrelled Derringer is RoF 2 and her one-shot flare pistol RoF 1, not a
+    pistol's 3~; a thrown line prints no Shots (the weapon is the one in the hand)."""
+    conv = api.convert(ANNIE, "gurps", fresh=True)
+    assert (_line(conv.document, "Derringer").RoF, _line(conv.document, "Flare pistol").RoF) == ("2", "1")
+    assert any("Flare pistol: RoF 1, not the handgun's usual 3~: it holds 1" in m for m in _messages(conv))
+    row = _row(api.dump(conv, "md").decode(), "Throwing knife")
+    assert row["Shots"] == "" and row["skill"] == "Knife Throwing"
+
+
+def test_a_melee_line_the_target_keeps_among_its_weapons_is_said_written():
+    """An nWoD sheet keeps its close-combat lines among its weapons: the dock brute's Fists and
+    Cargo hook are 'written on the nwod sheet as its own line', and the nWoD patrol officer's
+    Nightstick on a GURPS sheet the same, not 'not expressible' beside a printed line."""
+    brute = api.convert(ROOT / "fixtures/coc/npcs/dock_brute.yaml", "nwod", fresh=True)
+    said = [m for m in _messages(brute) if "Fists" in m or "Cargo hook" in m]
+    assert said and all("written on the nwod sheet as its own line" in m and "not expressible" not in m for m in said)
+    patrol = api.convert(ROOT / "fixtures/nwod/npcs/patrol-officer.yaml", "gurps", fresh=True)
+    night = [m for m in _messages(patrol) if "Nightstick" in m and "carried" in m]
+    assert night and all("written on the gurps sheet as its own line" in m for m in night)

@@ -216,6 +216,13 @@ class GurpsSheet(GurpsRules):
         out["Basic Speed"] = (f"{(npc.HT + npc.DX) / 4:g}", "gurps.derived")
         return out
 
+    def sheet_blank(self, table: str, row: Mapping[str, Any]) -> frozenset[str]:
+        """A thrown line prints no Shots: a thrown weapon is the one in the hand (3e's weapon table
+        gives thrown weapons none)."""
+        if table == "weapons" and (row.get("skill") in SKILL_CLASS and SKILL_CLASS[row["skill"]] == "thrown"):
+            return frozenset({"Shots"})
+        return frozenset()
+
     def sheet_legend(self) -> dict[str, dict[str, str]]:
         return {"melee": {
             "damage": "thr or sw: the thrust or swing damage of the wielder's ST, plus the weapon's add (gurps.melee)",
@@ -655,8 +662,14 @@ class GurpsSheet(GurpsRules):
                  + (f"; a thrown {blade} is thrown with {s.skill}, its damage the thrower's, not its muzzle energy's"
                     + ("" if st is not None else ": no thrower's ST is known, ST 10") if blade else ""),
                  "gurps.weapon-stats")
+        rof = s.RoF
+        m = re.match(r"(\d+)", rof)
+        if m and shots and "*" not in rof and int(m.group(1)) > shots:  # a derringer: its two barrels; a flare pistol once
+            rof = str(shots)
+            col.loss("assumed", f"{path}.RoF", f"{w.name}: RoF {rof}, not the {w.weapon_class}'s usual {s.RoF}: it holds "
+                     f"{shots}", "gurps.weapon-stats")
         return GurpsWeapon(name=w.name, skill=s.skill, damage=dice_text(s.damage), type=s.type,  # type: ignore[arg-type]
-                           Acc=s.Acc, SS=s.SS, RoF=s.RoF, Shots=shots, ST=s.ST, catalog=w.catalog, half_D=s.half_D,
+                           Acc=s.Acc, SS=s.SS, RoF=rof, Shots=shots, ST=s.ST, catalog=w.catalog, half_D=s.half_D,
                            Max=s.Max)
 
     def _thrown_blade_skills(self, skills: dict[str, Any], weapons: Sequence[GurpsWeapon], combatant: Combatant,
