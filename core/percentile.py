@@ -226,7 +226,10 @@ class PercentileSystem(System):
             if isinstance(line.get("capacity"), int) and line["capacity"] > 0:
                 out["capacity"] = line["capacity"]
             table = self._kin_table_line(key, weapon)
-            out = {k: v for k, v in out.items() if not _same_value(v, table.get(k))}
+            # a thrown line's base range is its thrower's (7th edition: STR / 5 yards), never the
+            # table's: kept even where it is the table's default (Rosa's 15 yd at STR 75)
+            out = {k: v for k, v in out.items() if not _same_value(v, table.get(k))
+                   or (k == "base_range" and weapon.weapon_class == "thrown")}
             return (out, key) if out else None
         return None
 

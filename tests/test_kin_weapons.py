@@ -90,3 +90,13 @@ def test_a_grenade_is_the_tables_hand_grenade_in_both_editions():
         md = api.dump(conv, "md").decode()
         assert "a Throw line adds half the wielder's damage bonus" not in md, to
     assert lines == {"coc": "4d10", "coc-zh": "4d10", "coc7": "4d10"}
+
+
+def test_a_thrown_lines_range_is_its_throwers_and_crosses_even_at_the_tables_default():
+    """Rosa's 7e hatchet: 15 yd (STR 75 / 5) equals 7th edition's table default for a thrown
+    weapon, but is her own: on the coc sheet it is 13.7 m, not the table's 10 m (with STR 60 her
+    12 yd gave 11 m: a stronger thrower reached less)."""
+    rosa = ROOT / "fixtures/corpus/dholes-house/rosa-delgado-unknown-version.json"
+    conv = api.convert(rosa, "coc", fresh=True)
+    assert round(float(_line(conv.document, "Thrown hatchet").base_range), 1) == 13.7
+    assert "Thrown hatchet: the coc7 line states base range 13.7 m (not 10 m)" in _said(conv)
