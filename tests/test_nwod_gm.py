@@ -331,5 +331,8 @@ def test_worn_armor_says_its_strength_defense_and_speed():
     assert "*general*: Military body armor (3/4) as the chart's full riot gear: Strength 2, Defense -2, Speed -1 " \
            "(nwod.armor, assumed: the Armor Chart's modern rows); worn, Defense 2 becomes 0 and Speed 10 becomes 9" in md
     assert "PASGT helmet (1/2) as the chart" not in md
+    # and in the stat line, beside the unarmored values the conversions use
+    assert "**Defense** 2 · **Speed** 10" in md and "**Defense in armor** 0 (nwod.armor) · **Speed in armor** 9 " \
+           "(nwod.armor)" in md
     vest = api.dump(api.convert(root / "fixtures/gurps/npcs/policeman.yaml", "nwod", fresh=True), "md").decode()
     assert "*general*" not in vest

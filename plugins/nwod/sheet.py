@@ -158,24 +158,17 @@ class NwodSheet(NwodRules):
         """What the armor the NPC wears asks and costs him, by the Armor Chart's row of its rating
         (tables.toml [armor_chart], nwod.armor, assumed): its Strength, and his Defense and Speed
         in it (the worst piece's; penalties do not add up). "" where it costs nothing."""
-        rows = TABLES["armor_chart"]["rows"]
         pieces = [a for a in getattr(npc, "armor", None) or [] if a.general or a.ballistic]
         if not pieces or not isinstance(npc, NwodNpc):
             return ""
-
-        def row_of(a: NwodArmor) -> dict[str, Any]:
-            if not a.ballistic:
-                return rows[0]
-            fit = [r for r in rows if r["ballistic"] <= a.ballistic]
-            return fit[-1] if fit else rows[0]
-
-        worst = [(a, row_of(a)) for a in pieces]
+        worst = [(a, self._chart_row(a)) for a in pieces]
         defense = min(r["defense"] for _, r in worst)
         speed = min(r["speed"] for _, r in worst)
         strength = max(r["strength"] for _, r in worst)
         if not (defense or speed) and npc.Strength >= strength:
             return ""
-        d = self.derived(npc)
+        # the sheet's own Defense and Speed where it states them, else the rule's
+        d = {k: getattr(npc, k) if getattr(npc, k, None) is not None else v for k, v in self.derived(npc).items()}
 
         def costs(r: Mapping[str, Any]) -> str:
             return ", ".join([f"Strength {r['strength']}"] + [f"{k.title()} {r[k]:+d}" for k in ("defense", "speed")
@@ -192,7 +185,38 @@ class NwodSheet(NwodRules):
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
         leaves them out: an nWoD sheet always shows them."""
-        return {k: (v, "nwod.derived") for k, v in self.derived(npc).items() if getattr(npc, k) is None}
+        out = {k: (v, "nwod.derived") for k, v in self.derived(npc).items() if getattr(npc, k) is None}
+        # and, where the armor worn costs them, Defense and Speed in it (nwod.armor, assumed)
+        worn = self._armored(npc)
+        out.update({f"{k} in armor": (v, "nwod.armor") for k, v in worn.items()})
+        return out
+
+    def _armored(self, npc: Any) -> dict[str, int]:
+        """Defense and Speed in the armor the NPC wears, where it costs them (the Armor Chart's
+        row of the worst piece's rating: _armor_penalties)."""
+        if not isinstance(npc, NwodNpc):
+            return {}
+        rows = [self._chart_row(a) for a in npc.armor if a.general or a.ballistic]
+        if not rows:
+            return {}
+        d = {k: getattr(npc, k) if getattr(npc, k, None) is not None else v for k, v in self.derived(npc).items()}
+        defense, speed = min(r["defense"] for r in rows), min(r["speed"] for r in rows)
+        out = {}
+        if defense:
+            out["Defense"] = max(0, d["Defense"] + defense)
+        if speed:
+            out["Speed"] = d["Speed"] + speed
+        return out
+
+    @staticmethod
+    def _chart_row(a: NwodArmor) -> dict[str, Any]:
+        """The Armor Chart's row of a piece's rating (tables.toml [armor_chart]): its ballistic
+        rating's, a general-only piece reinforced clothing's, above the last row the last."""
+        rows = TABLES["armor_chart"]["rows"]
+        if not a.ballistic:
+            return rows[0]
+        fit = [r for r in rows if r["ballistic"] <= a.ballistic]
+        return fit[-1] if fit else rows[0]
 
     def _skill_context(self, npc: NwodNpc | Mapping[str, int]) -> dict[str, int]:
         if isinstance(npc, NwodNpc):
