@@ -353,6 +353,15 @@ USUAL_CAPACITY = {"handgun": 7, "revolver": 6, "smg": 30, "carbine": 15, "rifle"
 THROWN_BLADE_ENERGY = {"axe": 130.0, "knife": 50.0, "spear": 205.0}
 
 
+def thrown_blade(weapon_class: str, name: str) -> str | None:
+    """The class of a thrown weapon whose name says a blade (a hatchet or axe, a knife, a spear:
+    THROWN_BLADE_ENERGY), else None (a grenade, a stone)."""
+    if weapon_class != "thrown":
+        return None
+    cls = melee_class_of(name)
+    return cls if cls in THROWN_BLADE_ENERGY else None
+
+
 def capacity_of(weapon: Weapon) -> tuple[int, bool]:
     """The capacity a sheet writes for `weapon`: its own (the source's, or its catalog
     weapon's), else its class's usual one; and whether it is that assumed usual one."""

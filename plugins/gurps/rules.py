@@ -32,7 +32,8 @@ from xsys.core.errors import InputError
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
-from xsys.core.model import Armor, Shot, Weapon, melee_class_of
+from xsys.core.model import Armor, Shot, Weapon
+from xsys.core.model import thrown_blade as thrown_blade_class
 from xsys.core.system import System
 from xsys.core.trace import Check, Modifier, fraction_text
 from xsys.core.vocab import SHORT_ARMS, is_sawn_off
@@ -426,10 +427,8 @@ class WeaponStats:
 
 def thrown_blade(weapon: Weapon) -> str | None:
     """The class of a thrown weapon whose name says a blade 3e throws with a skill of its own
-    (a hatchet or axe, a knife, a spear: THROWN_BLADE_SKILLS), else None (a grenade, a stone)."""
-    if weapon.weapon_class != "thrown":
-        return None
-    cls = melee_class_of(weapon.name)
+    (a hatchet or axe, a knife, a spear: THROWN_BLADE_SKILLS; core.model.thrown_blade), else None."""
+    cls = thrown_blade_class(weapon.weapon_class, weapon.name)
     return cls if cls in THROWN_BLADE_SKILLS else None
 
 

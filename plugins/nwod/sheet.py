@@ -15,7 +15,7 @@ from xsys.core.catalog import say_grenade, says_revolver
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
-                             generic_weapon, melee_class_of)
+                             generic_weapon, melee_class_of, thrown_blade)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length
 from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT
@@ -34,15 +34,6 @@ RANGE_PENALTY = {"short": 0, "medium": -2, "long": -4, "extreme": -6}
 RANGE_NAME = {v: k for k, v in RANGE_PENALTY.items()}
 
 CLIP = TABLES["clip"]
-
-
-def thrown_blade_class(weapon_class: str, name: str) -> str | None:
-    """The Melee Weapons Chart class of a thrown weapon whose name says a blade (a knife, a
-    hatchet, a spear: core.model.THROWN_BLADE_ENERGY), else None (a grenade, a stone)."""
-    if weapon_class != "thrown":
-        return None
-    cls = melee_class_of(name)
-    return cls if cls in THROWN_BLADE_ENERGY else None
 
 
 def chambers(weapon: Weapon, line: Mapping[str, Any]) -> tuple[bool, str]:
@@ -162,13 +153,10 @@ class NwodSheet(NwodRules):
         if not pieces or not isinstance(npc, NwodNpc):
             return ""
         worst = [(a, self._chart_row(a)) for a in pieces]
-        defense = min(r["defense"] for _, r in worst)
-        speed = min(r["speed"] for _, r in worst)
         strength = max(r["strength"] for _, r in worst)
-        if not (defense or speed) and npc.Strength >= strength:
+        armored = self._armored(npc)  # Defense and Speed in it, where it costs them
+        if not armored and npc.Strength >= strength:
             return ""
-        # the sheet's own Defense and Speed where it states them, else the rule's
-        d = {k: getattr(npc, k) if getattr(npc, k, None) is not None else v for k, v in self.derived(npc).items()}
 
         def costs(r: Mapping[str, Any]) -> str:
             return ", ".join([f"Strength {r['strength']}"] + [f"{k.title()} {r[k]:+d}" for k in ("defense", "speed")
@@ -177,10 +165,14 @@ class NwodSheet(NwodRules):
         said = "; ".join(f"{a.name} ({a.general}/{a.ballistic}) as the chart's {r['name']}: {costs(r)}" for a, r in worst
                          if r["defense"] or r["speed"] or r["strength"] > npc.Strength)
         short = f"; it needs Strength {strength}, the NPC has {npc.Strength}" if npc.Strength < strength else ""
-        worn = [f"{k} {d[k]} becomes {v}" for k, v in (("Defense", max(0, d["Defense"] + defense)),
-                                                       ("Speed", d["Speed"] + speed)) if v != d[k]]
+        d = self._unarmored(npc)
+        worn = [f"{k} {d[k]} becomes {v}" for k, v in armored.items() if v != d[k]]
         return (f"{said} (nwod.armor, assumed: the Armor Chart's modern rows)"
                 + (f"; worn, {' and '.join(worn)}" if worn else "") + short)
+
+    def _unarmored(self, npc: NwodNpc) -> dict[str, int]:
+        """The sheet's own derived values where it states them, else the rule's (nwod.derived)."""
+        return {k: getattr(npc, k) if getattr(npc, k, None) is not None else v for k, v in self.derived(npc).items()}
 
     def sheet_derived(self, npc: NwodNpc) -> dict[str, tuple[Any, str]]:
         """Health, Willpower, Defense, Speed and Initiative by nwod.derived where the block
@@ -199,7 +191,7 @@ class NwodSheet(NwodRules):
         rows = [self._chart_row(a) for a in npc.armor if a.general or a.ballistic]
         if not rows:
             return {}
-        d = {k: getattr(npc, k) if getattr(npc, k, None) is not None else v for k, v in self.derived(npc).items()}
+        d = self._unarmored(npc)
         defense, speed = min(r["defense"] for r in rows), min(r["speed"] for r in rows)
         out = {}
         if defense:
@@ -254,7 +246,7 @@ class NwodSheet(NwodRules):
             pass
         cls = weapon_class_of(w, col, path)
         energy = _LADDERS["weapon_damage"].neutral(min(w.damage, 6))
-        blade = thrown_blade_class(cls, w.name)
+        blade = thrown_blade(cls, w.name)
         if blade is not None and w.damage == MELEE_LINES[blade][1]:
             # a thrown blade at its Melee Weapons Chart damage is its class's blade (the same
             # hatchet in every system: core.model.THROWN_BLADE_ENERGY), not a bullet of that rating
@@ -284,7 +276,7 @@ class NwodSheet(NwodRules):
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,
                             kept: Mapping[str, Any] | None = None) -> NwodWeapon:
         t, entry, dmg, rule, src = self.weapon_stats(w)
-        blade = thrown_blade_class(w.weapon_class, w.name)
+        blade = thrown_blade(w.weapon_class, w.name)
         if blade is not None and dmg != MELEE_LINES[blade][1]:
             # a thrown knife, hatchet or spear does its Melee Weapons Chart damage (nwod.melee), as
             # in the hand: not the rating of a bullet of its energy (a knife was 0)
