@@ -100,3 +100,11 @@ def test_a_thrown_lines_range_is_its_throwers_and_crosses_even_at_the_tables_def
     conv = api.convert(rosa, "coc", fresh=True)
     assert round(float(_line(conv.document, "Thrown hatchet").base_range), 1) == 13.7
     assert "Thrown hatchet: the coc7 line states base range 13.7 m (not 10 m)" in _said(conv)
+
+
+def test_a_bolt_action_kar98k_is_one_shot_every_other_round_on_a_7e_sheet():
+    """coc7.weapons (assumed): the Kar98k is a bolt-action service rifle like the table's
+    Springfield and Lee-Enfield rows (1/2); it was the rifle class's 1, beside GURPS's RoF 1/2."""
+    kowalski = ROOT / "fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml"
+    assert _line(api.convert(kowalski, "coc7", fresh=True).document, "Mauser Kar98k").uses_per_round == "1/2"
+    assert _line(api.convert(kowalski, "gurps", fresh=True).document, "Mauser Kar98k").RoF == "1/2"
