@@ -108,3 +108,13 @@ def test_a_bolt_action_kar98k_is_one_shot_every_other_round_on_a_7e_sheet():
     kowalski = ROOT / "fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml"
     assert _line(api.convert(kowalski, "coc7", fresh=True).document, "Mauser Kar98k").uses_per_round == "1/2"
     assert _line(api.convert(kowalski, "gurps", fresh=True).document, "Mauser Kar98k").RoF == "1/2"
+
+
+def test_a_thrown_weapon_on_a_7e_sheet_reaches_its_throwers_str_over_five_yards():
+    """coc7.weapons (assumed): Kowalski (STR 70 on the 7e sheet) throws his F-1 14 yd, not the
+    thrown class's 15 yd for every arm; Annie, through a GURPS sheet and back, 12 yd at STR 60."""
+    kowalski = api.convert(ROOT / "fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml", "coc7", fresh=True).document
+    assert kowalski.STR == 70 and round(float(_line(kowalski, "Granat obronny F-1").base_range.to("yd"))) == 14
+    gurps = codec.to_builtins(api.convert(ANNIE, "gurps", fresh=True).document)
+    back = api.convert(api.from_plain(gurps, "<gurps>"), "coc7", fresh=True).document
+    assert round(float(_line(back, "Throwing knife").base_range.to("yd"))) == back.STR // 5

@@ -32,7 +32,7 @@ from xsys.core.model import (
     melee_class_of,
 )
 from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy, Illuminance, Speed
+from xsys.core.units import Duration, Energy, Illuminance, Length, Speed
 
 from .convert6 import SKILL_NAMES
 from .model import Coc7Armor, Coc7Barrier, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
@@ -296,6 +296,10 @@ class Coc7Sheet(Coc7Rules):
                 cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
             else:
                 cw = self.weapon_defaults(w)
+                if w.weapon_class == "thrown" and isinstance(chars.get("STR"), int):
+                    # coc7.weapons (assumed): a thrown weapon's base range is its thrower's, STR / 5
+                    # yards (Rosa's 15 yd at STR 75), not one range for every arm
+                    cw = msgspec.structs.replace(cw, base_range=Length(max(1, chars["STR"] // 5) * 0.9144))
                 yards = f"{round(cw.base_range.to('yd'), 1):g} yd"  # as the 7th-edition table prints it
                 col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
                          f"{cw.damage}, base range {yards}", rules=["coc7.weapons"], source="assumed")
