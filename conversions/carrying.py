@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from xsys.core import carried, skillplan
+from xsys.core import carried, scalelevels, skillplan
 from xsys.core.audit import LossAudit, show
 from xsys.core.errors import XsysError
 from xsys.core.model import Combatant
@@ -123,6 +123,25 @@ def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Los
     return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
 
 
+def _scale_levels(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
+                  audit: "LossAudit | None", registry: Registry | None, first: int = 0) -> dict[str, dict[str, Any]]:
+    """The levels a sheet of `system`'s skill scale stated that `native` writes as another number
+    or not at all (core.scalelevels), carried for the way back, each with its one report line at
+    the skill's path in the source (which replaces the audit's "dropped" there: it is carried)."""
+    carry, lines = scalelevels.unwritten(system, neutral, native, _system_of(registry))
+    for _ns, name, message in lines:
+        path = f"{prefix}.skills.{name}"
+        if audit is not None:
+            try:
+                path = audit.sheet_skill(prefix, name)
+            except Exception:  # noqa: BLE001 - the neutral path still names the skill
+                pass
+        losses[first:] = [x for x in losses[first:] if not (x.path == path and x.kind == "unsupported-field"
+                                                             and x.message.endswith("dropped"))]
+        losses.append(Loss.of("kept-verbatim", path, message, scalelevels.RULE, system=system.key))
+    return {ns: entries[scalelevels.FIELD] for ns, entries in carry.items()}
+
+
 def _writes(native: Any, key: str, value: Any) -> bool | str:
     """Whether the written stat block holds `value` at the carried `key` ("skills.Intimidate"):
     True; or, for a carried line of a list the stat block has ("melee.Trench knife"), a line of
@@ -160,6 +179,9 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
             old = block.get(ns, {})
             mine = {**(old.get(skillplan.FIELD) or {}), **entries[skillplan.FIELD]}
             chars.setdefault(ns, {})[skillplan.FIELD] = mine
+    for ns, entries in _scale_levels(system, neutral, native, prefix, losses, audit, registry, first).items():
+        old = block.get(ns, {})
+        chars.setdefault(ns, {})[scalelevels.FIELD] = {**(old.get(scalelevels.FIELD) or {}), **entries}
     if not block and not chars:
         return native
     if block:

@@ -763,6 +763,9 @@ class LossAudit:
                 ctx["@key"] = tokens[1]
                 was = system.level_for(native_skill, src, ctx)
                 now, scale = system.level_for(native_skill, back, ctx), "competence"
+                floor = system.skill_floor(native_skill, ctx) if not shooter else None  # a sheet's, not a shot's
+                if floor is not None and now < floor[0] <= was:
+                    now = floor[0]  # the source's sheet writes nothing under what the NPC has untrained
                 rule = system.competence_rule(native_skill)
         except PLUGIN_FAULTS:
             return loss

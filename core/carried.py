@@ -34,6 +34,9 @@ from .trace import Loss
 
 FIELD = "carried"
 RULE = "xsys.carried"
+# entries of a namespace that the core writes and reads for every system alike (a plugin's
+# carried Struct does not declare them): the levels of core.scalelevels
+CORE_KEYS = frozenset({"scale_levels"})
 
 
 def namespaces(system: Any) -> tuple[str, ...]:
@@ -93,6 +96,8 @@ def take(block: Any, typ: type, col: Any, path: str, owner: str) -> dict[str, An
         return out
     fields = set(typ.__struct_fields__)
     for k, v in block.items():
+        if k in CORE_KEYS:
+            continue  # the core's own entries (core.scale_levels), read by the core
         if k not in fields:
             col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but a {owner} stat block has no "
                      f"{k} (it takes {', '.join(sorted(fields))}); dropped", RULE)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import msgspec
 
-from . import cache, equating, memo, skillplan
+from . import cache, equating, memo, scalelevels, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .formulas import Formula, RuleNote
@@ -826,7 +826,8 @@ class System:
     def scale_levels(self, levels: Mapping[str, Any], chances: Mapping[str, float],
                      characteristics: Mapping[str, Any] | None = None,
                      percentiles: Mapping[str, float] | None = None,
-                     health: tuple[int, float | None] | None = None) -> dict[str, Any]:
+                     health: tuple[int, float | None] | None = None,
+                     covers: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
         """What a sheet of a system with a named ``skill_scale`` (or ``characteristic_scale``)
         remembers in its neutral native block so a system of the same scale writes the same
         numbers: the scale, each mapped skill's stated level and the neutral skills it covers,
@@ -835,7 +836,9 @@ class System:
         system names no scale."""
         out: dict[str, Any] = {}
         if self.skill_scale:
-            spec = self.skills()
+            # what each stated skill covers on this sheet (`covers`: a 7e Fighting (Brawl) that is
+            # also the NPC's knife skill covers brawl and melee), else by declaration
+            spec = {**self.skills(), **{k: tuple(v) for k, v in (covers or {}).items() if v}}
             stated = {k: v for k, v in levels.items() if spec.get(k)}
             out.update({"name": self.skill_scale, "levels": stated,
                         "keys": {n: list(spec[n]) for n in stated},
@@ -998,6 +1001,14 @@ class System:
                                  note=f"{key} and {self.key} write skills on one scale ({self.skill_scale}): "
                                       f"the number passes through (equating their checks gives {levels[t]})")
                     levels[t] = level
+        # a level this system's own sheet stated that the other sheet wrote as another number
+        # (carried: core.scale_levels), while that sheet still says that number
+        for name, level, key, said in scalelevels.restored(self, levels, combatant):
+            if col.tracing:
+                col.step(f"{path}.{name}", ", ".join(f"{n} {v} ({key})" for n, v in said.items()), None,
+                         f"{name} {level}", rules=[scalelevels.RULE], source="seed",
+                         note=f"the {self.key} sheet's own number, carried at carried.{scalelevels.namespaces(self)[0]}."
+                              f"{scalelevels.FIELD}.{name}; the {key} sheet still writes it as it was written")
         return levels
 
 

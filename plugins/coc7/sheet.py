@@ -212,7 +212,9 @@ class Coc7Sheet(Coc7Rules):
                          source="assumed")
         self._brawl_weapons(npc, skills, chars, col)
         toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
+        sheet = col.sheet.get("skills", {})  # what each skill covers on this sheet (Brawl: a knife's too)
         scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars,
+                                  covers={k: s.covers for k, s in sheet.items()},
                                   health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
         if scale:
             native["scale"] = scale

@@ -1,0 +1,116 @@
+"""Levels one sheet states that a sheet of the same skill scale cannot write as that number
+(core.scale_levels): carried with the numbers written for them, written again on the way home
+while those numbers stand. Every conversion here is afresh: nothing remembered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from xsys.conversions import api
+from xsys.core import codec
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "fixtures"
+
+
+def _plain(doc):
+    return msgspec.to_builtins(doc, enc_hook=codec.enc_hook)
+
+
+def _convert(plain: dict, to: str):
+    return api.convert(api.from_plain(plain), to, fresh=True)
+
+
+def test_a_6th_edition_dodge_under_7th_editions_base_comes_home_exactly():
+    # the dock brute: Dodge 18 (DEX 9 x 2) is written 22 on the 7e sheet (DEX 45 / 2); Club 55
+    # beside Fist/Punch 70 is 7th edition's one Fighting (Brawl) 70
+    mid = api.convert(FIX / "coc" / "npcs" / "dock_brute.yaml", "coc7", fresh=True)
+    doc = _plain(mid.document)
+    assert doc["skills"]["Dodge"] == 22 and "Club" not in doc["skills"]
+    assert doc["carried"]["coc"]["scale_levels"] == {
+        "Dodge": {"level": 18, "coc7": {"Dodge": 22}},
+        "Club": {"level": 55, "coc7": {"Fighting (Brawl)": 70}},
+    }
+    said = {x.path: x for x in mid.losses if x.rule == "core.scale_levels"}
+    assert said["$.skills.Dodge"].kind == "kept-verbatim" and said["$.skills.Dodge"].level == "info"
+    assert "carried at carried.coc.scale_levels.Dodge" in said["$.skills.Dodge"].message
+    assert "Club 55 (coc)" in said["$.skills.Club"].message
+    home = _plain(_convert(doc, "coc").document)
+    assert home["skills"]["Dodge"] == 18 and home["skills"]["Club"] == 55 and home["skills"]["Fist/Punch"] == 70
+    # nothing of the trip home is carried back again: the coc7 sheet writes those numbers anyway
+    assert "scale_levels" not in home.get("carried", {}).get("coc7", {})
+
+
+def test_an_edited_number_is_converted_not_restored():
+    doc = _plain(api.convert(FIX / "coc" / "npcs" / "dock_brute.yaml", "coc7", fresh=True).document)
+    doc["skills"]["Dodge"] = 40  # the Keeper trained him
+    doc["skills"]["Fighting (Brawl)"] = 80
+    home = _plain(_convert(doc, "coc").document)
+    assert home["skills"]["Dodge"] == 40
+    assert home["skills"]["Fist/Punch"] == 80 and home["skills"]["Club"] != 55
+
+
+def test_a_7th_edition_brawl_under_6th_editions_base_comes_home_exactly():
+    # Harvey Walters (Foundry CoC7): Fighting (Brawl) 35 is under 6th edition's Fist/Punch 50
+    src = api.load(FIX / "foundry-coc7" / "harvey-walters-v11.json")
+    assert src.document.system == "coc7"
+    first = _plain(src.document)
+    mid = api.convert(src, "coc", fresh=True)
+    assert mid.document.skills["Fist/Punch"] == 50
+    assert _plain(mid.document)["carried"]["coc7"]["scale_levels"]["Fighting (Brawl)"] == {
+        "level": 35, "coc": {"Fist/Punch": 50}}
+    home = _plain(_convert(_plain(mid.document), "coc7").document)
+    assert home["skills"] == first["skills"]
+
+
+def test_a_skill_the_other_edition_does_not_write_at_all_comes_home():
+    # Inspector Chen (coc-zh) has Club 60 beside Fist/Punch 70 and no weapon line: 7th edition
+    # writes only Fighting (Brawl) 70; the Club comes home, and no line calls it dropped
+    mid = api.convert(FIX / "coc-zh" / "npcs" / "inspector_chen.yaml", "coc7", fresh=True)
+    doc = _plain(mid.document)
+    assert doc["carried"]["coc"]["scale_levels"]["Club"] == {"level": 60, "coc7": {}}
+    assert not [x for x in mid.losses if x.path == "$.skills.Club" and x.message.endswith("dropped")]
+    home = _plain(_convert(doc, "coc-zh").document)
+    assert home["skills"]["Club"] == 60 and home["skills"]["Fist/Punch"] == 70
+
+
+def test_an_armed_brawl_is_one_skill_home_not_a_second_fighting_skill():
+    # a 7e Brawl that is also the NPC's sword-cane skill is written coc Fist/Punch and Sword;
+    # home, the 7e sheet has its Brawl and no Fighting (Sword) it never had
+    src = api.load(FIX / "corpus" / "foundry-coc7" / "lucius-varley-coc7-8-npc.json")
+    first = _plain(api.convert(src, "coc7").document)
+    mid = _plain(_convert(first, "coc").document)
+    assert mid["skills"]["Sword"] == mid["skills"]["Fist/Punch"] == first["skills"]["Fighting (Brawl)"]
+    entry = mid["carried"]["coc7"]["scale_levels"]["Fighting (Brawl)"]
+    assert entry["also"] == ["Sword"]
+    home = _plain(_convert(mid, "coc7").document)
+    assert home["skills"] == first["skills"]
+
+
+SEVENTH = sorted([*(FIX / "coc7" / "npcs").glob("*.yaml"), *(FIX / "foundry-coc7").glob("*.json"),
+                  *(FIX / "corpus" / "foundry-coc7").glob("*.json"), *(FIX / "dholes-house").glob("*.json"),
+                  *(FIX / "corpus" / "dholes-house").glob("*.json")])
+
+
+@pytest.mark.parametrize("path", SEVENTH, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("via", ["coc", "coc-zh"])
+def test_every_7th_edition_sheet_keeps_every_skill_through_6th_edition(path, via):
+    src = api.load(path)
+    if src.document.kind != "npc":
+        pytest.skip("not a stat block")
+    first = _plain(api.convert(src, "coc7").document if src.document.system != "coc7" else src.document)
+    mid = _convert(first, via)
+    home = _plain(_convert(_plain(mid.document), "coc7").document)
+    assert home["skills"] == first["skills"]
+
+
+def test_a_hand_edited_entry_is_ignored_not_an_error():
+    doc = _plain(api.convert(FIX / "coc" / "npcs" / "dock_brute.yaml", "coc7", fresh=True).document)
+    doc["carried"]["coc"]["scale_levels"] = {"Dodge": "eighteen", "Nonsense": {"level": 5, "coc7": {"X": 1}},
+                                             "Club": {"level": 500, "coc7": {"Fighting (Brawl)": 70}}}
+    conv = _convert(doc, "coc")
+    assert conv.document.skills["Dodge"] == 22  # the 7e number, converted
+    assert "Nonsense" not in conv.document.skills and conv.document.skills.get("Club") != 500
