@@ -491,12 +491,17 @@ class LossAudit:
         """A neutral path inside an audited item (``$.scenes[0].shots[2].shooter.aim_time``) as
         the source's own field that states it (``$.scenes[0].shots[2].aim_turns``), found by
         asking the source's plugin which neutral values change when that field is left out."""
+        # the nearest enclosing audited item: its path is one of this path's ancestors (a walk
+        # up the path, not a scan of every item audited so far: a roster's items are many)
         best = None
-        for prefix, what in self._items.items():
-            if path != prefix and inside(path, prefix) and (best is None or len(prefix) > len(best[0])):
-                best = (prefix, what)
-        if best is None:
-            return None
+        end = len(path)
+        while best is None:
+            end = max(path.rfind(".", 0, end), path.rfind("[", 0, end))
+            if end <= 0:
+                return None
+            what = self._items.get(path[:end])
+            if what is not None:
+                best = (path[:end], what)
         prefix, what = best
         rel = "$" + path[len(prefix):]
         if rel.startswith(("$.skills", "$.characteristics")):
