@@ -87,3 +87,24 @@ def test_a_name_of_two_proper_words_is_its_catalog_weapon(name, expected):
 
     entry, cls = catalog().identify_weapon(name)
     assert ((entry.id if entry is not None else None), cls) == expected
+
+
+@pytest.mark.parametrize("source", ["coc", "coc7"])
+def test_an_uncatalogued_rifle_of_the_tables_rifle_dice_is_a_full_power_rifle(source):
+    """A rifle line of 2d6+4 that names no catalog weapon ("Old hunting rifle") stands for the
+    cartridges the weapon table prints those dice for, 3500 J (their median): GURPS 7d like the
+    catalog .30-06 and the Lee-Enfield, not the 9d of the row's middle (6000 J)."""
+    from xsys.conversions import api
+
+    skill = "Rifle" if source == "coc" else "Firearms (Rifle/Shotgun)"
+    chars = {c: 60 if source == "coc7" else 12 for c in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")}
+    doc = {"system": source, "kind": "npc", "name": "Trapper", **chars, "skills": {skill: 60},
+           "weapons": [{"name": "Old hunting rifle", "skill": skill,
+                        "damage": "2d6+4" if source == "coc" else "2D6+4", "base_range": "110 m"}]}
+    conv = api.convert(doc, "gurps", fresh=True)
+    (w,) = conv.document.weapons
+    assert w.damage == "7d"
+    neutral = api.convert(doc, "neutral", fresh=True).document
+    assert float(neutral.weapons[0].muzzle_energy) == 3500
+    (said,) = [x for x in conv.losses if x.path == "$.weapons[0].damage"]
+    assert "muzzle energy from 2" in said.message and said.rule in ("coc-ja.damage", "coc7.damage")
