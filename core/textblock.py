@@ -399,6 +399,10 @@ class TextLayout:
     # the document's field its notes go to, and the heading a written block prints them under
     notes_field: str = "notes"
     notes_label: str = "Notes"
+    # the fields of System.sheet_derived a written block states beside the stat block's own (a
+    # CoC block's damage bonus, which its '+DB' lines add): text_of prints them on a comment
+    # line, which a reader skips (the rules derive them again), so a block xsys writes reads clean
+    derived_fields: tuple[str, ...] = ()
 
     def __init__(self, key: str) -> None:
         self.key = key
@@ -574,6 +578,25 @@ def _comment(meta: Any) -> list[str]:
     return [head + f": {len(losses)} loss(es), {warn} warning(s); the YAML or JSON output carries the report"]
 
 
+def _derived(doc: dict[str, Any], key: str, fields: tuple[str, ...],
+             registry: Registry | None) -> dict[str, tuple[Any, str]]:
+    """The values of `fields` that system `key`'s sheet prints beside the document's own, each
+    with its rule (``System.sheet_derived``); {} where the plugin cannot say."""
+    import msgspec
+
+    from .codec import dec_hook
+    from .registry import default_registry
+
+    try:
+        system = (registry or default_registry()).system(key)
+        typ = system.npc_type
+        own = {k: v for k, v in doc.items() if k in typ.__struct_fields__}
+        npc = msgspec.convert(own, typ, dec_hook=dec_hook)
+        return {k: v for k, v in system.sheet_derived(npc).items() if k in fields and v[0] is not None}
+    except Exception:  # noqa: BLE001 - a plugin that cannot say: the block prints its own fields
+        return {}
+
+
 def text_of(doc: dict[str, Any], registry: Registry | None = None) -> str:
     """A native NPC document (plain data) -> the stat block its system's layout prints.
 
@@ -588,6 +611,11 @@ def text_of(doc: dict[str, Any], registry: Registry | None = None) -> str:
     layout = found[str(system)]
     lines = _comment(doc.get("xsys"))
     lines += [x for x in layout.write(doc) if x]
+    derived = _derived(doc, str(system), layout.derived_fields, registry) if layout.derived_fields else {}
+    if derived:
+        rules = sorted({rule for _, rule in derived.values()})
+        lines.append("# derived: " + ", ".join(f"{k} {v}" for k, (v, _) in derived.items())
+                     + f" ({', '.join(rules)})")
     if doc.get("carried"):
         # other systems' system-only data (xsys.core.carried), verbatim: one JSON line the reader takes back
         lines.append(CARRIED + json.dumps(doc["carried"], ensure_ascii=False, separators=(", ", ": ")))

@@ -382,3 +382,20 @@ def test_notes_kept_line_by_line_print_as_one_paragraph_that_does_not_run_togeth
     assert paragraph("Keeps a .38.\nFights dirty") == "Keeps a .38. Fights dirty"
     conv = api.convert(ROOT / "fixtures" / "corpus" / "text-coc" / "en7-chaosium-bootlegger.txt", "coc7", fresh=True)
     assert "age 38; bootlegger; A broad-shouldered" in api.dump(conv, "md").decode()
+
+
+@pytest.mark.parametrize("target, line", [
+    ("coc", "# derived: DB +1d6 (coc-ja.damage-bonus)"),           # STR 17 + SIZ 17
+    ("coc-zh", "# derived: DB +1d6 (coc-ja.damage-bonus)"),
+    ("coc7", "# derived: DB +1D6, Build 2 (coc7.derived)"),       # STR 85 + SIZ 85
+])
+def test_a_coc_block_states_the_damage_bonus_its_melee_lines_add(tmp_path, target, line):
+    """A written CoC block's melee lines say '1D3+DB': the block states the DB (and 7th edition's
+    Build) the rules give, on a comment line the reader skips, so the block still reads clean."""
+    conv = api.convert(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml", target, fresh=True)
+    text = api.dump(conv, "text").decode("utf-8")
+    assert line in text.splitlines()
+    path = tmp_path / "brute.txt"
+    path.write_text(text, encoding="utf-8")
+    back = codec.to_builtins(api.load(path).document)
+    assert "xsys" not in back and back["STR"] == conv.document.STR

@@ -1408,6 +1408,8 @@ class CocText(TextLayout):
     block: `chinese` (coc-zh) claims the blocks written in Chinese, which the parent then leaves,
     writes a ``system:`` line (its stats read like the parent's) and its armor as points."""
 
+    derived_fields = ("DB", "Build")  # the damage bonus its melee lines' '+DB' adds; 7e's Build
+
     def __init__(self, key: str, chinese: bool = False) -> None:
         super().__init__(key)
         self.chinese = chinese
