@@ -142,6 +142,16 @@ def unwritten(target: Any, combatant: Any, written: Any, system_of: Callable[[st
     return carry, lines
 
 
+def carried_levels(system: Any, combatant: Any) -> dict[str, Any]:
+    """The levels `system`'s own namespace carries (:data:`FIELD`), by name: a sheet of it
+    stated them, so they are not floored at its base like a number from elsewhere."""
+    block = combatant.carried.get(namespaces(system)[0])
+    entries = block.get(FIELD) if isinstance(block, Mapping) else None
+    if not isinstance(entries, Mapping):
+        return {}
+    return {n: e["level"] for n, e in entries.items() if isinstance(e, Mapping) and isinstance(e.get("level"), int)}
+
+
 def restored(system: Any, levels: dict[str, Any], combatant: Any) -> list[tuple[str, int, str, dict[str, Any]]]:
     """The carried levels of `system`'s own namespace (:data:`FIELD`) that a sheet of it writes
     from `combatant`: those whose recorded numbers the document read still states (the scale
@@ -184,4 +194,4 @@ def restored(system: Any, levels: dict[str, Any], combatant: Any) -> list[tuple[
     return out
 
 
-__all__ = ["FIELD", "RULE", "restored", "unwritten"]
+__all__ = ["FIELD", "RULE", "carried_levels", "restored", "unwritten"]

@@ -955,6 +955,7 @@ class System:
         Dodge 18, DEX x 2, is 7th edition's DEX / 2 = 22 at least): the floor is written, said."""
         if not self.skill_scale:
             return levels
+        start = len(col.losses)
         for key, block in combatant.native.items():
             scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
             if not (isinstance(scale, dict) and scale.get("name") == self.skill_scale):
@@ -1002,8 +1003,11 @@ class System:
                                       f"the number passes through (equating their checks gives {levels[t]})")
                     levels[t] = level
         # a level this system's own sheet stated that the other sheet wrote as another number
-        # (carried: core.scale_levels), while that sheet still says that number
+        # (carried: core.scale_levels), while that sheet still says that number: its own, not
+        # clamped to this sheet's base as a number from elsewhere would be
         for name, level, key, said in scalelevels.restored(self, levels, combatant):
+            col.losses[start:] = [x for x in col.losses[start:]
+                                  if not (x.kind == "clamped" and x.path == f"{path}.{name}")]
             if col.tracing:
                 col.step(f"{path}.{name}", ", ".join(f"{n} {v} ({key})" for n, v in said.items()), None,
                          f"{name} {level}", rules=[scalelevels.RULE], source="seed",

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import msgspec
 
-from xsys.core import armorline, carried
+from xsys.core import armorline, carried, scalelevels
 from xsys.core.catalog import grenade_blast, say_grenade, strip_entry
 from xsys.core.codec import dec_hook
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
@@ -247,7 +247,8 @@ class CocSheet(CocRules):
                        and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
         skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
         skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
-        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars, native.get("levels", {}))
+        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars,
+                                     {**native.get("levels", {}), **scalelevels.carried_levels(self, combatant)})
         skills.update(native.get("skills", {}))
         skills.update(own.get("skills", {}))
         stored_w = native.get("weapons", [])

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 import msgspec
 
-from xsys.core import armorline, carried
+from xsys.core import armorline, carried, scalelevels
 from xsys.core.catalog import grenade_blast, strip_entry
 from xsys.core.codec import dec_hook
 from xsys.core.errors import InputError
@@ -241,6 +241,9 @@ class Coc7Sheet(Coc7Rules):
         chars = self.characteristics_on_scale(chars, combatant, col, "$")
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
         skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
+        # no skill under what the NPC has untrained (coc7.skills: Dodge DEX / 2), as on every sheet
+        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars,
+                                     scalelevels.carried_levels(self, combatant))
         own = combatant.native.get(self.key)
         native = own or {}
         ns = self.carried_namespaces[0]
