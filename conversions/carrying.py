@@ -104,6 +104,16 @@ def _system_of(registry: Registry | None) -> Callable[[str], System | None]:
     return find
 
 
+def _skill_path(audit: "LossAudit | None", prefix: str, name: str) -> str:
+    """The path of the sheet skill `name` in the source (else its place under ``skills``)."""
+    if audit is not None:
+        try:
+            return audit.sheet_skill(prefix, name)
+        except Exception:  # noqa: BLE001 - the neutral path still names the skill
+            pass
+    return f"{prefix}.skills.{name}"
+
+
 def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Loss], audit: "LossAudit | None",
                     system: System) -> dict[str, dict[str, Any]]:
     """The sheet skills a stat block does not write as they were (a broad skill's other neutral
@@ -112,12 +122,7 @@ def _carried_skills(plan: "skillplan.Plan | None", prefix: str, losses: list[Los
     if plan is None or not plan.carry:
         return {}
     for name, message in plan.lines:
-        path = f"{prefix}.skills.{name}"
-        if audit is not None:
-            try:
-                path = audit.sheet_skill(prefix, name)
-            except Exception:  # noqa: BLE001 - the neutral path still names the skill
-                pass
+        path = _skill_path(audit, prefix, name)
         kind = "unsupported-field" if name in plan.missing else "kept-verbatim"
         losses.append(Loss.of(kind, path, message, skillplan.RULE, system=system.key))
     return {ns: {skillplan.FIELD: dict(entries)} for ns, entries in plan.carry.items()}
@@ -130,12 +135,7 @@ def _scale_levels(system: System, neutral: Combatant, native: Any, prefix: str, 
     the skill's path in the source (which replaces the audit's "dropped" there: it is carried)."""
     carry, lines = scalelevels.unwritten(system, neutral, native, _system_of(registry))
     for _ns, name, message in lines:
-        path = f"{prefix}.skills.{name}"
-        if audit is not None:
-            try:
-                path = audit.sheet_skill(prefix, name)
-            except Exception:  # noqa: BLE001 - the neutral path still names the skill
-                pass
+        path = _skill_path(audit, prefix, name)
         losses[first:] = [x for x in losses[first:] if not (x.path == path and x.kind == "unsupported-field"
                                                              and x.message.endswith("dropped"))]
         losses.append(Loss.of("kept-verbatim", path, message, scalelevels.RULE, system=system.key))
