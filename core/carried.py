@@ -336,6 +336,22 @@ def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rul
     return out
 
 
+def kin_melee_skill(combatant: Combatant, namespaces: Iterable[str], name: str) -> str | None:
+    """The skill of the close-combat line `name` that a system of the same family carried, where
+    that skill is one of its skills no neutral key holds, carried too (a 7e creature's Bite made
+    with its own Fighting (Bite) 55): a sheet that writes that skill as it is names it on the line,
+    not its class's skill at no stated level."""
+    for ns in namespaces:
+        block = combatant.carried.get(ns)
+        lines = block.get("melee") if isinstance(block, dict) else None
+        line = lines.get(name) if isinstance(lines, dict) else None
+        skill = line.get("skill") if isinstance(line, dict) else None
+        own = block.get("skills") if isinstance(block, dict) else None
+        if isinstance(skill, str) and isinstance(own, dict) and skill in own:
+            return skill
+    return None
+
+
 def kin_melee_damage(combatant: Combatant, namespaces: Iterable[str], name: str, pattern: str) -> tuple[str, str] | None:
     """The damage that a system printing the same weapon table (CoC 6th and 7th edition: Knife,
     medium 1D4+2 in both) carried for the close-combat weapon `name`, if it reads as this system's

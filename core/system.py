@@ -847,8 +847,10 @@ class System:
             specs = self.characteristics()
             # a value beyond this system's own table crossed clamped (reported on reading): it
             # crosses as that, not as a number passed on
+            # a value beyond this system's own table crossed clamped (reported on reading); on the
+            # shared scale it is still the number the sheet states (a creature's STR 200)
             values = {specs[k].neutral: v / self.characteristic_factor for k, v in characteristics.items()
-                      if k in specs and v is not None and specs[k].ladder.has_native(v)}
+                      if k in specs and isinstance(v, (int, float)) and not isinstance(v, bool)}
             out["characteristics"] = {"name": self.characteristic_scale, "values": values,
                                       "percentiles": {k: float(v) for k, v in (percentiles or {}).items()
                                                       if k in values}}
@@ -934,9 +936,18 @@ class System:
                              f"{exact:g}){back}", rule)
                 if not spec.ladder.has_native(value):
                     near = spec.ladder.nearest_native(value)
-                    col.loss("clamped", f"{path}.{native}", f"{native} {value} ({key}) lies outside the table; "
-                             f"written {near}", rule)
-                    value = near
+                    lo, hi = _field_bounds(self.npc_type, native)
+                    if lo is not None and hi is not None and lo <= value <= hi:
+                        # the other sheet's number on the one scale (a 7e creature's STR 200 is a
+                        # 6th-edition STR 40, as the rulebooks print them): written as it is; only
+                        # its neutral value is the table's end (said when it was read)
+                        col.loss("assumed", f"{path}.{native}", f"{native} {value} ({key}) lies beyond the "
+                                 f"{self.key} table; written as that number on the {self.characteristic_scale} "
+                                 f"scale both share, which checks and other systems count as {near}", rule)
+                    else:
+                        col.loss("clamped", f"{path}.{native}", f"{native} {value} ({key}) lies outside the table; "
+                                 f"written {near}", rule)
+                        value = near
                 if col.tracing and value != fields[native]:
                     col.step(f"{path}.{native}", f"{native} {exact:g} ({key})", None, f"{native} {value}",
                              rules=[rule], source="assumed",
@@ -1014,6 +1025,24 @@ class System:
                          note=f"the {self.key} sheet's own number, carried at carried.{scalelevels.namespaces(self)[0]}."
                               f"{scalelevels.FIELD}.{name}; the {key} sheet still writes it as it was written")
         return levels
+
+
+def _field_bounds(typ: Any, name: str) -> tuple[float | None, float | None]:
+    """The bounds (ge, le) a document type's Struct declares for its integer field `name`."""
+    import msgspec.inspect  # a submodule msgspec does not load by itself; only this needs it
+
+    try:
+        info = msgspec.inspect.type_info(typ)
+        field = next(f for f in info.fields if f.name == name)
+    except Exception:  # noqa: BLE001 - not a Struct, or no such field: no bounds known
+        return None, None
+    t = field.type
+    for each in getattr(t, "types", (t,)):  # Optional[...]: a UnionType of its types
+        while isinstance(each, msgspec.inspect.Metadata):  # Annotated[..., Meta(...)]
+            each = each.type
+        if isinstance(each, msgspec.inspect.IntType):
+            return each.ge, each.le
+    return None, None
 
 
 def _below_own_floor(key: str, scale: Mapping[str, Any], native: str, floor: Any) -> bool:

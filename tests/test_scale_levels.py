@@ -105,6 +105,22 @@ def test_every_7th_edition_sheet_keeps_every_skill_through_6th_edition(path, via
     mid = _convert(first, via)
     home = _plain(_convert(_plain(mid.document), "coc7").document)
     assert home["skills"] == first["skills"]
+    # characteristics too, a creature's beyond the human table included (STR 200 is a 6e STR 40)
+    chars = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+    assert {c: home[c] for c in chars} == {c: first[c] for c in chars}
+
+
+def test_a_creature_s_characteristics_beyond_the_human_table_are_its_numbers_in_both_editions():
+    src = api.load(FIX / "corpus" / "foundry-coc7" / "moor-serpent-creature.json")
+    conv = api.convert(src, "coc", fresh=True)
+    doc = conv.document
+    assert (doc.STR, doc.CON, doc.SIZ, doc.POW) == (40, 20, 50, 20)  # x 1/5, as a 6th-edition book prints them
+    (said,) = [x for x in conv.losses if x.path == "$.STR" and x.kind == "assumed"]
+    assert "beyond the coc table" in said.message and "count as 18" in said.message
+    # its attacks are made with its own Fighting skills, which the 6th-edition sheet writes as they are
+    melee = {m.name: m.skill for m in doc.melee}
+    assert melee == {"Bite": "Fighting (Bite)", "Tail lash": "Fighting (Tail)"}
+    assert doc.skills["Fighting (Bite)"] == 55
 
 
 def test_a_hand_edited_entry_is_ignored_not_an_error():

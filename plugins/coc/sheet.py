@@ -341,7 +341,8 @@ class CocSheet(CocRules):
                 col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
                          rules=["coc-ja.melee"], source="assumed",
                          note="6th and 7th edition print the same close-combat weapon dice")
-            return CocMelee(name=m.name, skill=skill, damage=damage)
+            return CocMelee(name=m.name, skill=carried.kin_melee_skill(combatant, ("coc7",), m.name) or skill,
+                            damage=damage)
 
         return carried.melee_lines(combatant, lines, CocMelee, "coc", "coc-ja.melee", col, of_class,
                                    lambda line: f"{line.skill}, damage {line.damage}")

@@ -265,7 +265,8 @@ class Coc7Sheet(Coc7Rules):
                 col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
                          rules=["coc7.melee"], source="assumed",
                          note="6th and 7th edition print the same close-combat weapon dice")
-            return Coc7Melee(name=m.name, skill=skill, damage=damage)
+            return Coc7Melee(name=m.name, skill=carried.kin_melee_skill(combatant, ("coc",), m.name) or skill,
+                             damage=damage)
 
         melee = carried.melee_lines(combatant, kept.get("melee", {}), Coc7Melee, ns, "coc7.melee", col, of_class,
                                     lambda line: f"{line.skill}, damage {line.damage}")
