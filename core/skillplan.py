@@ -309,7 +309,8 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
         if k in keys:
             try:
                 c = {**ctx, "@key": k}
-                back = reader.competence(native, reader.level_for(native, carried_value, c), c)
+                back = reader.competence(native, reader.written_level(native, reader.level_for(native, carried_value, c),
+                                                                      c), c)
             except Exception:  # noqa: BLE001 - not comparable: the document's value stands
                 return False
             return abs(float(back) - float(present)) < 1e-9

@@ -469,6 +469,12 @@ class System:
         """The native level of `skill` whose competence is nearest `competence`."""
         return self.skill_ladder(skill, context).step_for(float(competence)).native
 
+    def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
+        """The level this system's sheet writes for an equated `level` of `skill`, given the NPC's
+        native characteristics (`context`): one its rules let a sheet have. Default: the level
+        itself (GURPS 3e has none between a skill's default and the lowest level points buy)."""
+        return level
+
     def check(self, shot: Shot, extra: Sequence[Modifier] = ()) -> Check:
         """A neutral shot as this system's check: the shooter's competence becomes the native
         level of the skill that fires the weapon, then the system's own ``check_at``."""

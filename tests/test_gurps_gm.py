@@ -337,3 +337,25 @@ def test_a_rifle_worked_by_hand_fires_every_other_turn_like_the_remington_row():
     rosa = api.convert(api.load(ROOT / "fixtures/corpus/dholes-house/rosa-delgado-unknown-version.json"), "gurps",
                        fresh=True, trace=False)
     assert next(w for w in rosa.document.weapons if w.name == "Springfield M1903").RoF == "1/2"
+
+
+def test_a_converted_skill_is_at_a_level_a_3e_sheet_can_have():
+    """Between a skill's default and the lowest level half a point buys there is no 3e level
+    (gurps.skill-cost): an nWoD patrol officer's Climbing equates to 7 at DX 10 (default 5, half
+    a point buys 8) and is written 8; a GURPS sheet's own stated level stays as it was."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    root = Path(__file__).resolve().parents[1] / "fixtures"
+    conv = api.convert(root / "nwod" / "npcs" / "patrol-officer.yaml", "gurps", fresh=True)
+    doc = conv.document
+    assert doc.DX == 10 and doc.skills["Climbing"] == 8
+    (said,) = [x for x in conv.losses if x.rule == "gurps.skill-cost" and "Climbing-7" in x.message]
+    assert said.kind == "rounded" and "untrained it is 5 (DX-5), half a point buys 8 (DX-2)" in said.message
+    g = api.system_for("gurps")
+    for skill, level in doc.skills.items():
+        assert g.written_level(skill, level, {"ST": doc.ST, "DX": doc.DX, "IQ": doc.IQ, "HT": doc.HT}) == level, skill
+    # the fixture investigator's First Aid 11 at IQ 13 (no 3e level) is his GM's: it stays
+    own = api.convert(root / "gurps" / "npcs" / "investigator.yaml", "gurps", fresh=True).document
+    assert own.skills["First Aid"] == 11

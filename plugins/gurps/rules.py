@@ -302,6 +302,18 @@ DEFAULT_OF: dict[str, tuple[str, int]] = {
     "Research": ("IQ", -5), "Psychology": ("IQ", -6), "Diplomacy": ("IQ", -6), "Intimidation": ("IQ", -5),
     # the thrown-weapon skills (3e: physical, easy) default to DX-4
     "Axe Throwing": ("DX", -4), "Knife Throwing": ("DX", -4), "Spear Throwing": ("DX", -4)}
+# gurps.skill-cost (3e Basic Set's skill cost table, not in the seed; assumed): the lowest level
+# points buy, half a point, is the attribute -1 for an easy skill, -2 for an average one and -3
+# for a hard one; under it a character has only his default. So the levels between the default
+# and that lowest bought level are on no 3e sheet (Climbing, P/A, at DX 10: 5 untrained, 8 for
+# half a point; 6 and 7 cannot be bought). Only skills whose 3e difficulty is certain are listed.
+LOWEST_BOUGHT: dict[str, int] = {
+    **{g: -1 for g in ("Guns (Pistol)", "Guns (Rifle)", "Guns (Shotgun)", "Guns (SMG)", "Guns (Machine Gun)",
+                       "Knife", "First Aid", "Swimming", "Axe Throwing", "Knife Throwing", "Spear Throwing")},
+    **{a: -2 for a in ("Axe/Mace", "Broadsword", "Shortsword", "Spear", "Stealth", "Holdout", "Lockpicking",
+                       "Driving", "Climbing", "Tracking", "Research", "Intimidation")},
+    **{h: -3 for h in ("Psychology", "Diplomacy", "Running")},
+}
 # the same at median attributes (10): the untrained anchor of a skill with no battery
 SKILL_DEFAULTS = {k: 10 + off for k, (_, off) in DEFAULT_OF.items()}
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
@@ -631,6 +643,44 @@ class GurpsRules(System):
         if value is None:
             return None
         return max(0, int(value) + spec[1]), "gurps.defaults"  # type: ignore[index]
+
+    def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
+        """A level between the NPC's default and the lowest level half a point buys is on no 3e
+        sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie."""
+        low = LOWEST_BOUGHT.get(skill)
+        spec = DEFAULT_OF.get(skill)
+        attr = (context or {}).get(spec[0]) if spec else None
+        if low is None or not isinstance(attr, int) or not isinstance(level, int) or isinstance(level, bool):
+            return level
+        untrained, bought = max(0, attr + spec[1]), attr + low  # type: ignore[index]
+        if not untrained < level < bought:
+            return level
+        return bought if bought - level <= level - untrained else untrained
+
+    def levels_bought(self, levels: dict[str, Any], context: Mapping[str, Any], col: Any, path: str = "$",
+                      kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Each skill at a level a 3e sheet can have (gurps.skill-cost, LOWEST_BOUGHT): one that
+        lands between the NPC's default and the lowest level half a point buys is written at the
+        nearer of the two (the bought one on a tie: he has trained), a ``rounded`` loss. A level
+        this system's own sheet stated (`kept`) stays."""
+        for skill, level in list(levels.items()):
+            if (kept or {}).get(skill) == level:
+                continue
+            written = self.written_level(skill, level, context)
+            if written == level:
+                continue
+            spec, low = DEFAULT_OF[skill], LOWEST_BOUGHT[skill]
+            attr = context[spec[0]]
+            untrained, bought = max(0, attr + spec[1]), attr + low
+            levels[skill] = written
+            col.loss("rounded", f"{path}.{skill}", f"{skill}-{level} is on no 3e sheet at {spec[0]} {attr}: untrained "
+                     f"it is {untrained} ({spec[0]}{spec[1]:+d}), half a point buys {bought} ({spec[0]}{low:+d}); "
+                     f"written {skill}-{written}", "gurps.skill-cost")
+            if col.tracing:
+                col.step(f"{path}.{skill}", f"{skill}-{level}", None, f"{skill}-{written}",
+                         rules=["gurps.skill-cost"], source="assumed",
+                         note="a 3e sheet has a skill at its default or at a level points buy")
+        return levels
 
     def competence_rule(self, skill: str) -> str:
         if skill == "Dodge":

@@ -403,6 +403,10 @@ class GurpsSheet(GurpsRules):
         # no skill below what he rolls untrained, from his own attributes and Per (gurps.defaults)
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills",
                                      {**attrs, "Per": derived.get("Per", attrs["IQ"])}, blob.get("skill_levels"))
+        # and none at a level points cannot buy (gurps.skill-cost)
+        # (what a GURPS sheet itself states stays: a GM writes an NPC's levels as he likes)
+        stated = {n: s.level for n, s in combatant.sheet_skills.items() if s.system == self.key}
+        skills = self.levels_bought(skills, attrs, col, "$.skills", {**stated, **blob.get("skill_levels", {})})
         skills.update(blob.get("skills", {}))
         skills.update(own.get("skills", {}))
         weapons: list[GurpsWeapon] = []

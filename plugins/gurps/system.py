@@ -81,7 +81,8 @@ class Gurps(GurpsSheet):
             ids.add(rid)
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
-                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults"}
+                "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults",
+                "gurps.skill-cost"}
         return ids
 
     def formulas(self) -> Sequence[Formula]:
