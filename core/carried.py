@@ -96,8 +96,11 @@ def take(block: Any, typ: type, col: Any, path: str, owner: str) -> dict[str, An
         return out
     fields = set(typ.__struct_fields__)
     for k, v in block.items():
-        if k in CORE_KEYS:
-            continue  # the core's own entries (core.scale_levels), read by the core
+        if k in CORE_KEYS:  # the core's own entries (core.scale_levels), read by the core
+            if not isinstance(v, Mapping) or not all(isinstance(e, Mapping) for e in v.values()):
+                col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but not a mapping of "
+                         "skill names to {level, <system>: {skill: level}}; dropped", RULE)
+            continue
         if k not in fields:
             col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but a {owner} stat block has no "
                      f"{k} (it takes {', '.join(sorted(fields))}); dropped", RULE)

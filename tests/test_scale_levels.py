@@ -130,3 +130,12 @@ def test_a_hand_edited_entry_is_ignored_not_an_error():
     conv = _convert(doc, "coc")
     assert conv.document.skills["Dodge"] == 22  # the 7e number, converted
     assert "Nonsense" not in conv.document.skills and conv.document.skills.get("Club") != 500
+
+
+def test_a_carried_block_that_is_no_mapping_of_levels_is_said_and_dropped():
+    doc = _plain(api.convert(FIX / "coc" / "npcs" / "dock_brute.yaml", "coc7", fresh=True).document)
+    doc["carried"]["coc"]["scale_levels"] = 5
+    conv = _convert(doc, "coc")
+    (said,) = [x for x in conv.losses if x.path.endswith("scale_levels")]
+    assert said.kind == "unsupported-field" and "dropped" in said.message
+    assert conv.document.skills["Dodge"] == 22
