@@ -990,7 +990,10 @@ class LossAudit:
         by its own name (``$.umiejętności.Broń krótka``), the source's skill that the
         message names by its neutral key ("the source's handgun competence ...")."""
         where, exact = self.resolve(loss.path)
-        if exact or "skills" in (path_tokens(where) or ()):
+        # (a skill under the source's skills: its own line; a clamp to the target's untrained
+        # level names the neutral skill, which may be a field of its own in the source: GURPS's
+        # Dodge, nWoD's Defense)
+        if exact or ("skills" in (path_tokens(where) or ()) and loss.kind != "clamped"):
             return where, exact
         item = _get(self.plain, list(path_tokens(prefix) or ()))
         # the neutral skills a loss about skill levels names: "<skill> competence ..." (clamped,

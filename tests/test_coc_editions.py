@@ -294,3 +294,14 @@ def test_a_7e_sheet_from_another_system_has_the_6th_edition_sheets_characteristi
             assert getattr(c7, ch) % 5 == 0 and getattr(c7, ch) == 5 * getattr(c6, ch), (f.name, ch)
     soldier = api.convert(root / "fixtures/gurps/npcs/soldier.yaml", "coc7", fresh=True).document
     assert soldier.STR == 60 and soldier.DB == "+1D4"
+
+
+def test_a_7e_sheet_floors_dodge_at_its_base_and_says_so_at_the_source_s_own_field():
+    """coc7.skills: no skill under what the NPC has untrained (Dodge DEX / 2). A GURPS
+    investigator's Dodge 5 equates to 26 at DEX 60, under the base 30: written 30, and the
+    clamped warning names the GURPS sheet's own Dodge field, not its whole skill list."""
+    conv = api.convert(ROOT / "fixtures" / "gurps" / "npcs" / "investigator.yaml", "coc7", fresh=True)
+    assert conv.document.DEX == 60 and conv.document.skills["Dodge"] == 30
+    (said,) = [l for l in conv.losses if l.kind == "clamped" and "Dodge" in l.message]
+    assert said.path == "$.Dodge" and said.rule == "coc7.skills" and said.level == "warning"
+    assert "written at the untrained Dodge 30" in said.message
