@@ -399,3 +399,20 @@ def test_a_coc_block_states_the_damage_bonus_its_melee_lines_add(tmp_path, targe
     path.write_text(text, encoding="utf-8")
     back = codec.to_builtins(api.load(path).document)
     assert "xsys" not in back and back["STR"] == conv.document.STR
+
+
+def test_a_7e_weapon_line_in_the_official_sheet_s_column_words_reads_whole(tmp_path):
+    """The 7th-edition character sheet heads its weapon columns "# of Attacks" and "Ammo" (a
+    number of rounds): a block copied from such a sheet ("attacks 1 (3), ammo 8") reads them as
+    uses per round and capacity, with no line left unread."""
+    block = ("Detective Hale\nSTR 50 CON 50 SIZ 50 DEX 80 APP 50 INT 60 POW 50 EDU 73\nHP 10 MP 10 Luck 65 SAN 50\n"
+             "Skills: Firearms (Handgun) 50%, Dodge 50%, Fighting (Brawl) 25%\n"
+             "Weapons: 9mm semi-automatic 50%, damage 1D10, base range 15 yards, attacks 1 (3), ammo 8, "
+             "malfunction 100\n")
+    path = tmp_path / "hale.txt"
+    path.write_text(block, encoding="utf-8")
+    doc = codec.to_builtins(api.load(path).document)
+    assert doc["system"] == "coc7"
+    (w,) = doc["weapons"]
+    assert (w["uses_per_round"], w["capacity"]) == ("1 (3)", 8)
+    assert "unread" not in (doc.get("xsys") or {}).get("read", {})

@@ -296,8 +296,11 @@ _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     ("shots_per_round", r"^(\d+)\s*(?:shots? per round|/round|attacks? per round)$", lambda m: int(m.group(1))),
     ("burst", r"^(?:burst|1 or burst|full auto)$", lambda m: True),
     # 7th edition's "uses per round": "1", "1 (3)", "1 or full auto" (coc7's weapon line keeps it)
-    ("uses_per_round", r"^uses per round\s*:?\s*(\d+[^,;]*)$", lambda m: m.group(1).strip()),
-    ("capacity", r"^(?:capacity|shots|装弾数)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
+    # (the official 7th-edition sheet's weapon columns are "# of Attacks" and "Ammo": a number of
+    # rounds there, not a kind of ammunition)
+    ("uses_per_round", r"^(?:uses per round|(?:# of |number of )?attacks)\s*:?\s*(\d+[^,;]*)$",
+     lambda m: m.group(1).strip()),
+    ("capacity", r"^(?:capacity|shots|ammo|装弾数)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("malfunction", r"^(?:malfunction|mal|故障)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("STR", r"^STR\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("sights", r"^sights?\s*:?\s*(iron|tritium|laser|red-dot|reflex|scope|nv-sight|thermal|none)$", lambda m: m.group(1)),
