@@ -339,17 +339,23 @@ def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rul
     return out
 
 
+def _kin_lines(combatant: Combatant, namespaces: Iterable[str], name: str) -> Iterator[tuple[str, dict, dict]]:
+    """The close-combat line `name` each of `namespaces` carried: (namespace, its block, the line)."""
+    for ns in namespaces:
+        block = combatant.carried.get(ns)
+        lines = block.get("melee") if isinstance(block, dict) else None
+        line = lines.get(name) if isinstance(lines, dict) else None
+        if isinstance(line, dict):
+            yield ns, block, line  # type: ignore[misc]
+
+
 def kin_melee_skill(combatant: Combatant, namespaces: Iterable[str], name: str) -> str | None:
     """The skill of the close-combat line `name` that a system of the same family carried, where
     that skill is one of its skills no neutral key holds, carried too (a 7e creature's Bite made
     with its own Fighting (Bite) 55): a sheet that writes that skill as it is names it on the line,
     not its class's skill at no stated level."""
-    for ns in namespaces:
-        block = combatant.carried.get(ns)
-        lines = block.get("melee") if isinstance(block, dict) else None
-        line = lines.get(name) if isinstance(lines, dict) else None
-        skill = line.get("skill") if isinstance(line, dict) else None
-        own = block.get("skills") if isinstance(block, dict) else None
+    for _ns, block, line in _kin_lines(combatant, namespaces, name):
+        skill, own = line.get("skill"), block.get("skills")
         if isinstance(skill, str) and isinstance(own, dict) and skill in own:
             return skill
     return None
@@ -363,11 +369,8 @@ def kin_melee_damage(combatant: Combatant, namespaces: Iterable[str], name: str,
     not the knife class's 1d4+db. Only a line that writes the bonus as the bonus ('+db') crosses."""
     import re
 
-    for ns in namespaces:
-        block = combatant.carried.get(ns)
-        lines = block.get("melee") if isinstance(block, dict) else None
-        line = lines.get(name) if isinstance(lines, dict) else None
-        damage = line.get("damage") if isinstance(line, dict) else None
+    for ns, _block, line in _kin_lines(combatant, namespaces, name):
+        damage = line.get("damage")
         # "+db" written out: a line whose bonus was already rolled into dice ("1d3+1d4", its
         # wielder's) says nothing of the weapon apart from the wielder, so it does not cross
         if isinstance(damage, str) and re.search(r"db\s*$", damage, re.IGNORECASE) and re.fullmatch(pattern, damage):

@@ -644,17 +644,22 @@ class GurpsRules(System):
             return None
         return max(0, int(value) + spec[1]), "gurps.defaults"  # type: ignore[index]
 
+    @staticmethod
+    def _bought_gap(skill: str, context: Mapping[str, Any] | None) -> tuple[int, int] | None:
+        """(the NPC's default, the lowest level half a point buys) of `skill` (gurps.skill-cost)."""
+        low, spec = LOWEST_BOUGHT.get(skill), DEFAULT_OF.get(skill)
+        attr = (context or {}).get(spec[0]) if spec else None
+        if low is None or not isinstance(attr, int):
+            return None
+        return max(0, attr + spec[1]), attr + low  # type: ignore[index]
+
     def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
         """A level between the NPC's default and the lowest level half a point buys is on no 3e
         sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie."""
-        low = LOWEST_BOUGHT.get(skill)
-        spec = DEFAULT_OF.get(skill)
-        attr = (context or {}).get(spec[0]) if spec else None
-        if low is None or not isinstance(attr, int) or not isinstance(level, int) or isinstance(level, bool):
+        gap = self._bought_gap(skill, context)
+        if gap is None or not isinstance(level, int) or isinstance(level, bool) or not gap[0] < level < gap[1]:
             return level
-        untrained, bought = max(0, attr + spec[1]), attr + low  # type: ignore[index]
-        if not untrained < level < bought:
-            return level
+        untrained, bought = gap
         return bought if bought - level <= level - untrained else untrained
 
     def levels_bought(self, levels: dict[str, Any], context: Mapping[str, Any], col: Any, path: str = "$",
@@ -669,9 +674,8 @@ class GurpsRules(System):
             written = self.written_level(skill, level, context)
             if written == level:
                 continue
-            spec, low = DEFAULT_OF[skill], LOWEST_BOUGHT[skill]
-            attr = context[spec[0]]
-            untrained, bought = max(0, attr + spec[1]), attr + low
+            untrained, bought = self._bought_gap(skill, context)  # type: ignore[misc]
+            spec, low, attr = DEFAULT_OF[skill], LOWEST_BOUGHT[skill], context[DEFAULT_OF[skill][0]]
             levels[skill] = written
             col.loss("rounded", f"{path}.{skill}", f"{skill}-{level} is on no 3e sheet at {spec[0]} {attr}: untrained "
                      f"it is {untrained} ({spec[0]}{spec[1]:+d}), half a point buys {bought} ({spec[0]}{low:+d}); "
