@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
+import msgspec
+
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import Catalog
     from .model import Armor
@@ -207,6 +209,17 @@ def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: It
         if floor is None:
             continue
         out[skill], rule = floor
+        # a skill the floor left unwritten (System.floor_unwritten) that a line is rolled with:
+        # the clamp's report says it is written after all, at that floor, for this line
+        said = f"untrained in {system.key} ({skill} {floor[0]}); a {system.key} sheet lists no skill at that level, " \
+               "so none is written"
+        at = [i for i, x in enumerate(col.losses) if x.kind == "clamped" and x.message.endswith(said)]
+        if at:
+            x = col.losses[at[0]]
+            col.losses[at[0]] = msgspec.structs.replace(x, message=x.message.replace(
+                said, f"untrained in {system.key}: written at the untrained {skill} {floor[0]}, the {line.name} "
+                      "line being rolled with it"))
+            continue
         col.loss("assumed", f"{path}.{skill}", f"{skill}: the skill the {line.name} line is rolled with; the source "
                  f"states none for it: written at what the NPC rolls untrained, {out[skill]}", rule)
     return out

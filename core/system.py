@@ -433,6 +433,13 @@ class System:
         level. A conversion that lands below it writes it, with a ``clamped`` loss."""
         return None
 
+    def floor_unwritten(self, skill: str) -> bool:
+        """True where this system's sheet lists no `skill` at its ``skill_floor`` (a 3e GURPS
+        sheet writes no skill at its default: its silence says what the NPC rolls untrained).
+        A conversion clamped to that floor then writes no line, with the ``clamped`` loss
+        saying so. False (the default): the floor is written (a CoC base chance)."""
+        return False
+
     def untrained_level(self, skill: str) -> float | None:
         """The level of `skill` an untrained adult of median attributes has (its default: GURPS
         Stealth DX-5 = 5, nWoD 0 dots). With the system's ``tiers`` it links a skill with no
@@ -808,11 +815,20 @@ class System:
                 continue
             keys = [k for k in self.skills().get(native, ()) if k in chances]
             said = ", ".join(f"{k} competence {float(chances[k]):.3f}" for k in keys)
-            levels[native] = floor[0]
-            col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
-                     f"untrained in {self.key}: written at the untrained {native} {floor[0]}", floor[1])
+            if self.floor_unwritten(native):
+                # his sheet's silence is the untrained level: no line at it
+                del levels[native]
+                col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
+                         f"untrained in {self.key} ({native} {floor[0]}); a {self.key} sheet lists no skill at "
+                         f"that level, so none is written", floor[1])
+                written = f"no {native} (untrained {floor[0]})"
+            else:
+                levels[native] = floor[0]
+                col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
+                         f"untrained in {self.key}: written at the untrained {native} {floor[0]}", floor[1])
+                written = f"{native} {floor[0]}"
             if col.tracing:
-                col.step(f"{path}.{native}", f"{native} {level}", f"{native} {floor[0]}", rules=[floor[1]],
+                col.step(f"{path}.{native}", f"{native} {level}", written, rules=[floor[1]],
                          source="assumed", note="no skill below what the NPC has untrained")
         return levels
 

@@ -359,3 +359,42 @@ def test_a_converted_skill_is_at_a_level_a_3e_sheet_can_have():
     # the fixture investigator's First Aid 11 at IQ 13 (no 3e level) is his GM's: it stays
     own = api.convert(root / "gurps" / "npcs" / "investigator.yaml", "gurps", fresh=True).document
     assert own.skills["First Aid"] == 11
+
+
+def _agnes(**skills) -> dict:
+    src = msgspec.yaml.decode((ROOT / "fixtures/coc7/npcs/agnes_whitcombe.yaml").read_bytes())
+    return {**src, "skills": {**src["skills"], **skills}}
+
+
+def test_a_skill_clamped_to_its_default_is_not_written_on_a_3e_sheet():
+    """gurps.defaults: a 3e sheet lists the skills points were spent on; a converted skill that
+    equates below the NPC's default is what he rolls untrained, so no line is written (a 7e
+    reporter's untrained Brawl 25 is not a GURPS Brawling-13 that reads back as Brawl 62). The
+    sense rolls are shown at Per whatever his training; a GURPS sheet's own stated level stays."""
+    conv = api.convert(api.from_plain(_agnes(**{"Fighting (Brawl)": 25})), "gurps", fresh=True, trace=False)
+    doc = conv.document
+    assert doc.DX == 13 and "Brawling" not in doc.skills and "Lockpicking" not in doc.skills
+    (said,) = [x for x in conv.losses if x.path == "$.skills.Fighting (Brawl)"]
+    assert said.kind == "clamped" and said.rule == "gurps.defaults"
+    assert "(Brawling 13); a gurps sheet lists no skill at that level, so none is written" in said.message
+    assert doc.skills["Vision"] == doc.Per == 13  # Spot Hidden 65 under Per 13: the sense roll is shown
+    back = api.convert(api.from_plain(msgspec.to_builtins(doc)), "coc7", fresh=True, trace=False).document
+    assert "Fighting (Brawl)" not in back.skills  # untrained again: the 7e base, not a trained 62
+    # a trained brawler above his default keeps his line
+    trained = api.convert(api.from_plain(_agnes(**{"Fighting (Brawl)": 75})), "gurps", fresh=True, trace=False)
+    assert trained.document.skills["Brawling"] > 13
+    # a GURPS sheet's own Brawling at DX is its GM's and stays
+    own = msgspec.yaml.decode((ROOT / "fixtures/gurps/npcs/policeman.yaml").read_bytes())
+    kept = api.convert(api.from_plain({**own, "skills": {**own["skills"], "Brawling": own["DX"]}}), "gurps",
+                       fresh=True, trace=False).document
+    assert kept.skills["Brawling"] == own["DX"]
+
+
+def test_a_default_level_skill_a_melee_line_is_rolled_with_is_written_and_the_clamp_says_so():
+    """A converted punch line is rolled with Brawling: the skill is written at the default (the
+    number the GM looks up), and the clamp's loss line says written, not 'none is written'."""
+    conv = api.convert(ROOT / "fixtures/text/walters-coc7.txt", "gurps", fresh=True, trace=False)
+    assert conv.document.skills["Brawling"] == conv.document.DX == 10
+    (said,) = [x for x in conv.losses if x.path == "$.skills.Fighting (Brawl)"]
+    assert said.message.endswith("written at the untrained Brawling 10, the Brawl line being rolled with it")
+    assert not [x for x in conv.losses if "Brawling: the skill the Brawl line is rolled with" in x.message]

@@ -314,6 +314,8 @@ LOWEST_BOUGHT: dict[str, int] = {
                        "Driving", "Climbing", "Tracking", "Research", "Intimidation")},
     **{h: -3 for h in ("Psychology", "Diplomacy", "Running")},
 }
+# the sense rolls: on Per, written on a sheet at any level (not skills bought with points)
+SENSE_ROLLS = frozenset({"Vision", "Hearing"})
 # the same at median attributes (10): the untrained anchor of a skill with no battery
 SKILL_DEFAULTS = {k: 10 + off for k, (_, off) in DEFAULT_OF.items()}
 SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
@@ -643,6 +645,12 @@ class GurpsRules(System):
         if value is None:
             return None
         return max(0, int(value) + spec[1]), "gurps.defaults"  # type: ignore[index]
+
+    def floor_unwritten(self, skill: str) -> bool:
+        """gurps.defaults: a 3e sheet lists the skills the NPC has points in; one he only has at
+        its default is not written (he rolls DX or IQ minus the default). The sense rolls
+        (Vision, Hearing) are rolls on Per a sheet shows whatever his training."""
+        return skill in DEFAULT_OF and skill not in SENSE_ROLLS
 
     @staticmethod
     def _bought_gap(skill: str, context: Mapping[str, Any] | None) -> tuple[int, int] | None:
