@@ -550,6 +550,40 @@ def test_sixth_edition_skills_seventh_edition_does_not_have_are_not_written_on_a
     assert back["skills"]["Grapple"] == 50 and back["skills"]["Off-hand Shooting"] == 30
 
 
+def test_a_sixth_edition_kick_is_a_brawl_attack_on_a_7e_sheet():
+    """coc7.conversion.6e: Kick and Head Butt are Fighting (Brawl) attacks in 7th edition, not
+    skills: a 6e bootlegger's Kick 40 beside Fist/Punch 70 is not written as a 7e skill, his Kick
+    line is rolled with Fighting (Brawl) at 7th edition's unarmed 1D3+DB, and a trip back to 6th
+    edition has Kick 40 and its 1d6+1d4 line again."""
+    from xsys.conversions import api
+    from xsys.core import codec
+
+    conv = api.convert(ROOT / "fixtures/corpus/text-coc/en6-bootlegger-idea.txt", "coc7", fresh=True, trace=False)
+    doc = codec.to_builtins(conv.document)
+    assert "Kick" not in doc["skills"] and doc["skills"]["Fighting (Brawl)"] == 70
+    kick = next(m for m in doc["melee"] if m["name"] == "Kick")
+    assert kick["skill"] == "Fighting (Brawl)" and kick["damage"] == "1D3+DB"
+    said = {x.path: x.message for x in conv.losses if x.rule == "coc7.conversion.6e"}
+    assert "is a Fighting (Brawl) attack there (Fighting (Brawl) 70 on this sheet)" in said["$.skills.Kick"]
+    back = codec.to_builtins(api.convert(api.from_plain(codec.to_builtins(conv.document)), "coc",
+                                         trace=False).document)
+    assert back["skills"]["Kick"] == 40
+    assert next(m for m in back["melee"] if m["name"] == "Kick") == {"name": "Kick", "skill": "Kick",
+                                                                     "damage": "1d6+1d4"}
+    # a kicker whose kick is better than his punch: Brawl is the better (the shared scale's merge)
+    kicker = api.convert(ROOT / "fixtures/corpus/ccfolia/vampireblood-6e-kanzaki.json", "coc7", fresh=True,
+                         trace=False)
+    assert kicker.document.skills["Fighting (Brawl)"] == 70 and "Kick" not in kicker.document.skills
+    (merged,) = [x for x in kicker.losses if x.path == "$.skills.Kick" and x.rule == "coc7.conversion.6e"]
+    assert merged.kind == "merged" and merged.message.endswith(
+        "better than the NPC's Fighting (Brawl) (not stated; untrained 25): Fighting (Brawl) 70 is written")
+    assert not [x for x in kicker.losses if x.message.startswith("Fighting (Brawl): the skill")]
+    from xsys.conversions.convert import dump
+
+    back = api.convert(api.from_plain(msgspec.yaml.decode(dump(kicker, "yaml"))), "coc", trace=False).document
+    assert back.skills["Kick"] == 70 and "Fist/Punch" not in back.skills  # the sheet he came from
+
+
 def test_a_handgun_named_for_a_revolver_cartridge_is_a_revolver_in_every_system():
     """vocab.REVOLVER_CARTRIDGES, read once in the core (Catalog.weapon_class_named): the dock
     brute's 'Colt Police Positive (.38 Special)' fired with Handgun was a revolver in nWoD alone

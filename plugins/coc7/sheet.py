@@ -43,9 +43,11 @@ LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
               "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 # coc7.conversion.6e (assumed, the Keeper Rulebook's conversion notes): 6th-edition skills
-# 7th edition does not have. Grapple is a Fighting (Brawl) manoeuvre (a fighting manoeuvre,
-# rolled with Brawl); Off-hand Shooting is gone (a second gun takes a penalty die).
-NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Off-hand Shooting": None}
+# 7th edition does not have. Grapple, Kick and Head Butt are Fighting (Brawl) attacks there (a
+# kick, a head butt or a fighting manoeuvre, rolled with Brawl); Off-hand Shooting is gone (a
+# second gun takes a penalty die).
+NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Kick": "Fighting (Brawl)", "Head Butt": "Fighting (Brawl)",
+               "Off-hand Shooting": None}
 # coc7.melee (assumed, the 7th-edition weapons table): a close-combat weapon's class -> its line
 MELEE_LINES = {"unarmed": ("Fighting (Brawl)", "1D3+DB"), "knife": ("Fighting (Brawl)", "1D4+DB"),
                "club": ("Fighting (Brawl)", "1D6+DB"), "sword": ("Fighting (Sword)", "1D8+1+DB"),
@@ -265,8 +267,10 @@ class Coc7Sheet(Coc7Rules):
                 col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
                          rules=["coc7.melee"], source="assumed",
                          note="6th and 7th edition print the same close-combat weapon dice")
-            return Coc7Melee(name=m.name, skill=carried.kin_melee_skill(combatant, ("coc",), m.name) or skill,
-                             damage=damage)
+            kin_skill = carried.kin_melee_skill(combatant, ("coc",), m.name)
+            # a 6th-edition Kick line is rolled with Fighting (Brawl) in 7th (coc7.conversion.6e)
+            kin_skill = NOT_SEVENTH.get(kin_skill, kin_skill) if kin_skill else None
+            return Coc7Melee(name=m.name, skill=kin_skill or skill, damage=damage)
 
         melee = carried.melee_lines(combatant, kept.get("melee", {}), Coc7Melee, ns, "coc7.melee", col, of_class,
                                     lambda line: f"{line.skill}, damage {line.damage}")
@@ -282,8 +286,26 @@ class Coc7Sheet(Coc7Rules):
             sixth = ns not in combatant.carried
             if sixth and k in NOT_SEVENTH:  # no skill of 7th edition's: said, and carried for coc
                 into = NOT_SEVENTH[k]
+                what = "manoeuvre" if k == "Grapple" else "attack"
+                floor = self.skill_floor(into, chars) if into else None
+                if into and isinstance(v, int) and v > skills.get(into, floor[0] if floor else -1):
+                    # a better Kick, Head Butt or Grapple than the NPC's punch is his Brawl in 7th edition,
+                    # where one skill rolls them all: the better passes, as when two skills of the
+                    # shared scale become one (a GM would not write a 6e kicker's 70 as Brawl 25)
+                    was = skills.get(into)
+                    filled = [x for x in col.losses if x.kind == "assumed" and x.message.startswith(f"{into}: the skill")]
+                    if filled:  # written at the untrained level only for a line: not the NPC's
+                        col.losses[:] = [x for x in col.losses if x not in filled]
+                        was = None
+                    skills[into] = v
+                    col.loss("merged", f"$.skills.{k}", f"{k} {v} is no 7th-edition skill: it is a {into} {what} "
+                             f"there, and better than the NPC's {into} "
+                             + (f"{was}" if was is not None else f"(not stated; untrained {floor[0] if floor else '-'})")
+                             + f": {into} {v} is written",
+                             "coc7.conversion.6e")
+                    continue
                 col.loss("kept-verbatim", f"$.skills.{k}", f"{k} {v} is no 7th-edition skill: "
-                         + (f"it is a {into} manoeuvre there ({into} "
+                         + (f"it is a {into} {what} there ({into} "
                             f"{skills.get(into, 'not stated')} on this sheet)" if into else
                             "7th edition fires a second gun with a penalty die, with no skill of its own")
                          + "; not written on the coc7 sheet", "coc7.conversion.6e")
