@@ -41,6 +41,23 @@ def _namespace_owner(registry: Registry | None) -> Any:
     return owner
 
 
+def _namespace_family(registry: Registry | None) -> Any:
+    """namespace -> every installed system whose stat blocks write it (coc and coc-zh: coc)."""
+    reg = registry or default_registry()
+
+    def family(ns: str) -> list[System]:
+        out = []
+        for key in reg.keys():
+            try:
+                found = reg.system(key)
+            except XsysError:
+                continue
+            if carried.namespaces(found)[:1] == (ns,):
+                out.append(found)
+        return out
+    return family
+
+
 def _carried_characteristics(system: System, neutral: Combatant, prefix: str, losses: list[Loss],
                              first: int, audit: "LossAudit | None", registry: Registry | None) -> dict[str, dict[str, Any]]:
     """The neutral characteristics `system`'s stat block has no field for, as the carried

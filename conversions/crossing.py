@@ -19,7 +19,7 @@ from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Loss, Result, TraceEntry, tracing
 
 from . import documents, lossgroups
-from .carrying import _carry, _namespace_owner, _system_of
+from .carrying import _carry, _namespace_family, _namespace_owner, _system_of
 from .documents import NEUTRAL
 from .loading import Loaded, system_for
 
@@ -138,7 +138,7 @@ def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEnt
     comb = carried.attach(comb, getattr(npc, carried.FIELD, None))
     if comb.carried:
         comb = carried.characteristics_in(comb, _namespace_owner(registry))
-        comb = skillplan.restore(comb, _namespace_owner(registry), system)
+        comb = skillplan.restore(comb, _namespace_owner(registry), system, _namespace_family(registry))
     return comb
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -299,9 +299,16 @@ def twins(target: Any, combatant: Combatant) -> frozenset[str]:
     return frozenset(omit)
 
 
-def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float) -> bool:
+def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float,
+              readings: Sequence[tuple[Any, Mapping[str, float]]] = ()) -> bool:
     """Whether `reader`'s stat block holds for neutral skill `k` just what it writes for the
-    carried line's competence (so the line comes back exactly; an edited value is converted)."""
+    carried line's competence (so the line comes back exactly; an edited value is converted).
+    A broad skill of `reader` (nWoD Firearms) is written at the best of the lines it stands for:
+    unedited while it is still the level the best carried line gives, or while it is above every
+    carried line and the sheet's system has a broad line of its own it may have been written
+    from, never carried (Polish Broń długa). `readings`: (a system that may have written the
+    lines, the lines' competences by neutral skill on its ladders), one per system sharing
+    the carried namespace (coc and coc-zh write one family's lines on their own ladders)."""
     if reader is None:
         return False
     ctx = _context(reader, combatant)
@@ -311,19 +318,32 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
                 c = {**ctx, "@key": k}
                 back = reader.competence(native, reader.written_level(native, reader.level_for(native, carried_value, c),
                                                                       c), c)
+                if len(keys) > 1:
+                    at = reader.level_for(native, present, c)
+                    for writer, lines in readings:
+                        best = max((v for key, v in lines.items() if key in keys), default=None)
+                        if best is None:
+                            continue
+                        wrote = reader.written_level(native, reader.level_for(native, best, c), c)
+                        if wrote == at:
+                            return True  # a line under the broad skill, which is what the best gives
+                        if wrote < at and any(len(ks) > 1 and set(ks) & set(keys) for ks in writer.skills().values()):
+                            return True  # written from a broad line of the sheet's, never carried
             except Exception:  # noqa: BLE001 - not comparable: the document's value stands
                 return False
             return abs(float(back) - float(present)) < 1e-9
     return False
 
 
-def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = None) -> Combatant:
+def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = None,
+            family: Callable[[str], Sequence[Any]] | None = None) -> Combatant:
     """`combatant` with the sheet skills its carried block holds (``carried.<ns>.sheet_skills``)
     back: each one's neutral skills the document does not state itself, at the competences of
     ``owner(ns)``'s own ladders, and its name among the sheet's skills. A neutral skill the
     document (of system `reader`) does state keeps the document's value, unless that value is
     just what `reader` writes for the carried line (unedited): then the line's own competence,
     so a CoC Sneak 20 comes back as 20, not as the nearest of the other system's coarser steps.
+    ``family(ns)``: every installed system writing namespace `ns` (default: its owner alone).
     An entry that is not a skill and level of that system (a hand edit) stays carried."""
     if not any(isinstance(b, dict) and FIELD in b for b in combatant.carried.values()):
         return combatant
@@ -338,14 +358,31 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
         system = owner(ns)
         keep = {}
         ctx = _context(system, combatant) if system is not None else {}
+        valid: dict[str, tuple[str, ...]] = {}
         for name, level in entries.items():
             keys = system.skills().get(name) if system is not None else None
             if not keys or isinstance(level, bool) or level not in list(system.skill_levels(name)):
                 keep[name] = level
                 continue
+            valid[name] = tuple(keys)
+        # each one-skill line's competence on the ladders of each system that may have written it
+        readings = []
+        for writer in [system, *[m for m in (family(ns) if family else ()) if m is not None and m is not system]]:
+            try:
+                wctx = _context(writer, combatant)
+                lines: dict[str, float] = {}
+                for name, keys in valid.items():
+                    if len(keys) == 1:
+                        v = float(writer.competence(name, entries[name], {**wctx, "@key": keys[0]}))
+                        lines[keys[0]] = max(lines.get(keys[0], 0.0), v)
+                readings.append((writer, lines))
+            except Exception:  # noqa: BLE001 - a member that reads the lines otherwise: not a reading
+                continue
+        for name, keys in valid.items():
+            level = entries[name]
             for k in keys:
                 value = float(system.competence(name, level, {**ctx, "@key": k}))
-                if k not in skills or (len(keys) == 1 and _unedited(reader, combatant, k, value, skills[k])):
+                if k not in skills or (len(keys) == 1 and _unedited(reader, combatant, k, value, skills[k], readings)):
                     skills[k] = value
             sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))
         rest = {k: v for k, v in block.items() if k != FIELD}

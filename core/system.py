@@ -989,6 +989,26 @@ class System:
         if not self.skill_scale:
             return levels
         start = len(col.losses)
+        # a line of a sheet on this scale that a broad skill's sheet carried for the way back
+        # (core.skillplan.restore: a coc-zh Rifle 60 through nWoD Firearms) is its number too,
+        # while the competence it gave still stands (its owner's ladder, not this one's: 59)
+        for name, said in combatant.sheet_skills.items():
+            owner = installed_system(said.system) if said.system != self.key else None
+            if owner is None or owner.skill_scale != self.skill_scale or name not in levels \
+                    or not isinstance(said.level, int) or isinstance(said.level, bool) or levels[name] == said.level:
+                continue
+            try:
+                gave = {k: float(owner.competence(name, said.level, {"@key": k})) for k in said.covers}
+            except Exception:  # noqa: BLE001 - not a level of that sheet's: converted like any other value
+                continue
+            if gave and all(k in combatant.skills and abs(float(combatant.skills[k]) - v) < 1e-9
+                            for k, v in gave.items()):
+                if col.tracing:
+                    col.step(f"{path}.{name}", f"{name} {said.level} ({said.system})", None, f"{name} {said.level}",
+                             rules=[self.competence_rule(name)], source="seed",
+                             note=f"{said.system} and {self.key} write skills on one scale ({self.skill_scale}): "
+                                  f"the number passes through (equating their checks gives {levels[name]})")
+                levels[name] = said.level
         for key, block in combatant.native.items():
             scale = block.get("scale") if isinstance(block, dict) and key != self.key else None
             if not (isinstance(scale, dict) and scale.get("name") == self.skill_scale):

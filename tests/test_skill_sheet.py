@@ -66,6 +66,38 @@ def test_coc_to_nwod_to_coc_writes_only_the_lines_the_sheet_had():
     assert back["skills"] == theirs
 
 
+def test_a_narrow_line_under_a_broad_skill_comes_back_as_it_was():
+    """nWoD Firearms is written at the best of the guns it covers; a lower line it stands over
+    comes back as its sheet had it, not raised to the broad level: the Polish marksman's Broń
+    krótka 1 beside Broń długa 5 was Broń krótka 5 after a trip through nWoD, the CoC hunter's
+    Shotgun 50 beside Rifle 65 was Shotgun 68, the coc-zh sergeant's Handgun 50 was 67."""
+    for rel, skills, low in (("pl-trudnosc/npcs/strzelec_wyborowy.yaml", "umiejętności", {"Broń krótka": 1}),
+                             ("pl-trudnosc/npcs/sierzant_kowalski.yaml", "umiejętności", {"Broń krótka": 2}),
+                             ("coc/npcs/hunter_rifle.yaml", "skills", {"Shotgun": 50}),
+                             ("coc-zh/npcs/pmc_contractor.yaml", "skills", {"Handgun": 50})):
+        src = _load(rel)
+        mid = _go(src, "nwod")
+        back = _plain(_go(_plain(mid.document), src["system"]).document)
+        for name, level in low.items():
+            assert src[skills][name] == level and back[skills][name] == level, (rel, name, back[skills])
+    # the broad skill edited since: converted, like any edited value (every line it stands for)
+    src = _load("coc/npcs/hunter_rifle.yaml")
+    mid = _plain(_go(src, "nwod").document)
+    mid["skills"]["Firearms"] += 1
+    back = _plain(_go(mid, "coc").document)
+    assert back["skills"]["Rifle"] > src["skills"]["Rifle"] and back["skills"]["Shotgun"] > src["skills"]["Shotgun"]
+
+
+def test_a_coc_zh_line_carried_through_a_broad_skill_passes_back_as_its_number():
+    """coc-zh and coc share a skill scale, and a coc-zh sheet's lines are carried under the
+    family's namespace (coc): through nWoD and back, the US adviser's Rifle 60 and Handgun 40 are
+    60 and 40 again, not 59 and 39 (coc's competence for 60 written on coc-zh's own ladder)."""
+    src = _load("coc-zh/npcs/us_adviser.yaml")
+    back = _plain(_go(_plain(_go(src, "nwod").document), "coc-zh").document)
+    assert (back["skills"]["Rifle"], back["skills"]["Handgun"]) == (60, 40) == (src["skills"]["Rifle"],
+                                                                               src["skills"]["Handgun"])
+
+
 def test_a_coc_sheet_without_sneak_gains_none_and_one_with_only_sneak_keeps_it():
     hide = _load("coc/npcs/police_detective.yaml")  # Hide 15, no Sneak
     for via in ("gurps", "nwod"):
@@ -95,7 +127,9 @@ def test_narrow_to_broad_stays_the_best_of_the_narrow_skills():
     assert doc["carried"]["coc"]["sheet_skills"] == {"Handgun": 70, "SMG": 65, "Rifle": 50, "Locksmith": 25}
     back = _plain(_go(doc, "coc").document)
     assert GUNS & set(back["skills"]) == {"Handgun", "SMG", "Rifle"}
-    assert (back["skills"]["Handgun"], back["skills"]["SMG"], back["skills"]["Rifle"]) == (70, 65, 68)  # Rifle merged into Firearms 2 (reported)
+    # each as the sheet had it: Firearms 2 is what the best line (Handgun 70) gives, so the lines
+    # under it are unedited (Rifle 50 was Rifle 68, the broad level, before)
+    assert (back["skills"]["Handgun"], back["skills"]["SMG"], back["skills"]["Rifle"]) == (70, 65, 50)
 
 
 def test_the_carried_sheet_skills_and_their_lines_keep_the_sheet_order_in_every_process():
