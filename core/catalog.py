@@ -18,8 +18,8 @@ from .cache import load_toml
 from .errors import InputError
 from .model import Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
-from .vocab import (CARTRIDGES, CLASS_WORDS, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES, REVOLVER_WORDS,
-                    cartridge_in_name, cartridge_of)
+from .vocab import (CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
+                    REVOLVER_WORDS, cartridge_in_name, cartridge_of)
 
 
 def _fold(name: str) -> str:
@@ -399,6 +399,24 @@ def grenade_blast(weapon: Weapon) -> str | None:
     return (f"{weapon.name} is a grenade: it converts as a thrown weapon with its damage "
             f"({float(weapon.muzzle_energy):g} J) against one target; its blast (the area it hits, "
             "the others caught in it) has no place in the neutral model and did not cross")
+
+
+def table_grenade_energy(name: str, weapon_class: str, damage: str, table_damage: str | None) -> float | None:
+    """The neutral energy of a thrown weapon whose name says grenade and whose damage is its
+    system's own grenade line (`table_damage`: CoC's 4D10), which says nothing of the weapon
+    but that it is the table's grenade: vocab.GRENADE_ENERGY_J (xsys.grenade, assumed); else None."""
+    if weapon_class != "thrown" or not table_damage or not any(w in name.lower() for w in GRENADE_WORDS):
+        return None
+    if damage.split("/")[0].replace(" ", "").upper() != table_damage.replace(" ", "").upper():
+        return None
+    return GRENADE_ENERGY_J
+
+
+def table_grenade(weapon: Weapon) -> bool:
+    """Whether a neutral weapon is a grenade at a grenade's one energy (vocab.GRENADE_ENERGY_J):
+    a sheet that prints its table's grenade line for it needs to state no energy of its own."""
+    return grenade_blast(weapon) is not None and weapon.muzzle_energy is not None \
+        and abs(float(weapon.muzzle_energy) - GRENADE_ENERGY_J) < 1e-9
 
 
 def strip_entry(item: WeaponEntry | ArmorEntry) -> Weapon | Armor:

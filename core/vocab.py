@@ -74,6 +74,13 @@ REVOLVER_CARTRIDGES: tuple[str, ...] = (".38 Special", ".357 Magnum", ".44 Magnu
 # weapon with its damage, and its blast is said not to cross (core.catalog.grenade_blast). Found inside
 # the name (Polish and German inflect the word: "granatem", "Handgranate").
 GRENADE_WORDS: tuple[str, ...] = ("grenade", "granat", "granada", "手榴弾", "手榴彈", "手榴弹", "手雷", "グレネード")
+# xsys.grenade (assumed): the one energy of a hand grenade that a sheet states only by its
+# system's own grenade line (the CoC weapon table's 4D10 at the burst, in both editions), so a
+# grenade is one weapon from every sheet: 1300 J, where a sheet that rates damage in points puts a
+# hand grenade (the Polish F-1's 6, the 1100-1500 J row of its assumed points scale), and which
+# GURPS writes 4d+1 and nWoD Damage 3. Without it such a grenade read as a thrown stone (50 J,
+# GURPS 1d-1, nWoD Damage 0). A grenade whose sheet states its energy keeps it.
+GRENADE_ENERGY_J = 1300.0
 # Short arms take the standard shot at 10 m, long arms at 25 m.
 SHORT_ARMS = frozenset({"handgun", "revolver", "thrown"})
 

@@ -325,8 +325,9 @@ def test_a_grenade_converts_as_a_thrown_weapon_and_its_blast_is_said():
     doc = codec.to_builtins(conv.document)
     grenade = next(w for w in doc["scenes"][0]["combatants"][1]["weapons"] if w["name"] == "Granat obronny F-1")
     assert (grenade["skill"], grenade["ammo"], grenade["sights"], grenade["capacity"]) == ("Throw", "none", "none", 1)
-    # the weapon table's hand grenade (coc tables.toml [grenade]), its 6 points' energy carried over
-    assert grenade["damage"] == "4d10" and grenade["muzzle_energy"] == "1300 J"
+    # the weapon table's hand grenade (coc tables.toml [grenade]); its 6 points are a grenade's
+    # one energy (xsys.grenade), which the table line says: no energy of its own on the line
+    assert grenade["damage"] == "4d10" and "muzzle_energy" not in grenade
     shot = doc["scenes"][0]["shots"][2]
     assert shot["skill"] == "Throw" and "sights" not in shot
     blast = [x for x in conv.losses if "blast" in x.message and x.rule == "pl.grenade"]
@@ -339,3 +340,53 @@ def test_a_grenade_converts_as_a_thrown_weapon_and_its_blast_is_said():
     back = codec.to_builtins(api.convert(api.from_plain(doc), "pl-trudnosc", fresh=True, trace=False).document)
     assert back["scenes"][0]["shots"][2]["broń"] == {"nazwa": "Granat obronny F-1", "rodzaj": "rzucana",
                                                      "obrażenia": 6}
+
+
+def test_a_grenade_written_by_its_table_line_is_one_weapon_from_every_sheet(tmp_path):
+    """xsys.grenade (assumed): a hand grenade a GM writes only by the CoC table's line (6th
+    edition's '4D10', 7th's '4D10/3 yards') is a grenade's one energy, 1300 J, like the Polish F-1's
+    6 points: GURPS 4d+1 and nWoD Damage 3 from every source. It was a thrown stone's 50 J from a
+    6th-edition block (GURPS 1d-1, nWoD Damage 0), and the 7th-edition line was not read at all."""
+    blocks = {
+        "6e": "Private Hollis\nSTR 12 CON 13 SIZ 12 DEX 11 APP 10 INT 11 POW 10 EDU 10 HP 13\n"
+              "Skills: Rifle 55%, Throw 50%, Dodge 30%\n"
+              "Weapons: Hand grenade 50%, damage 4D10, base range 10 m, skill Throw\n",
+        "7e": "Private Hollis\nSTR 60 CON 65 SIZ 60 DEX 55 APP 50 INT 55 POW 50 EDU 50 HP 12\n"
+              "Skills: Firearms (Rifle/Shotgun) 55%, Throw 50%, Dodge 30%\n"
+              "Weapons: Hand grenade 50%, damage 4D10/3 yards, base range 20 yd, skill Throw, uses per round 1/2\n",
+    }
+    polish = ROOT / "fixtures" / "pl-trudnosc" / "npcs" / "sierzant_kowalski.yaml"
+    want = {"gurps": ("Granat obronny F-1", "damage", "4d+1"), "nwod": ("Granat obronny F-1", "damage", 3)}
+    for to, (name, field, value) in want.items():
+        line = next(w for w in codec.to_builtins(api.convert(polish, to, fresh=True, trace=False).document)["weapons"]
+                    if w["name"] == name)
+        assert line[field] == value, (to, line)
+    for edition, text in blocks.items():
+        path = tmp_path / f"hollis-{edition}.txt"
+        path.write_text(text, encoding="utf-8")
+        for to, (_, field, value) in want.items():
+            conv = api.convert(path, to, fresh=True, trace=False)
+            (line,) = [w for w in codec.to_builtins(conv.document)["weapons"] if w["name"] == "Hand grenade"]
+            assert line[field] == value, (edition, to, line)
+            assert not [x for x in conv.losses if x.rule == "text.unread"], (edition, to)
+            assert any(x.rule == "xsys.grenade" and "did not cross" in x.message for x in conv.losses), (edition, to)
+
+
+def test_a_thrown_line_in_a_text_block_says_what_a_gm_writes(tmp_path):
+    """A thrown weapon's text line prints no 'sights none, ammo none' (the reader takes a Throw
+    line as aimed by eye and firing nothing) and a table grenade no 'muzzle energy'; the 7th
+    edition's prints the table's '4D10/3 yards'. Each reads back as the document it came from."""
+    src = ROOT / "fixtures" / "pl-trudnosc" / "npcs" / "sierzant_kowalski.yaml"
+    for to, want in (("coc", "Granat obronny F-1 72%, damage 4D10, base range 10 m, skill Throw, capacity 1, STR 5"),
+                     ("coc7", "Granat obronny F-1 72%, damage 4D10/3 yards, base range 14 yd, skill Throw, "
+                              "uses per round 1/2, capacity 1, malfunction 99")):
+        conv = api.convert(src, to, fresh=True, trace=False)
+        text = (tmp_path / f"k-{to}.txt")
+        from xsys.conversions.convert import dump
+
+        text.write_bytes(dump(conv, "text"))
+        line = next(x for x in text.read_text(encoding="utf-8").splitlines() if x.startswith("Weapons:"))
+        assert line.split("; ")[1] == want, line
+        back = api.convert(text, to, fresh=True, trace=False).document
+        nade = lambda doc: next(w for w in codec.to_builtins(doc)["weapons"] if w["name"] == "Granat obronny F-1")  # noqa: E731
+        assert nade(back) == nade(conv.document)

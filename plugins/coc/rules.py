@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
-from xsys.core.catalog import grenade_blast
+from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Shot, Weapon
 from xsys.core.percentile import LightEffect, PercentileSystem, frac
@@ -778,7 +778,8 @@ class CocRules(PercentileSystem):
             STR=row.get("STR", cls["STR"]), sights="none" if thrown else weapon.sights,
             # a thrown weapon (a grenade) is no firearm: it fires nothing and is aimed by eye
             ammo="shot" if weapon.weapon_class == "shotgun" else "none" if thrown else "bullet", catalog=weapon.catalog,
-            muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
+            # the table's hand grenade at a grenade's one energy says it by its line (xsys.grenade)
+            muzzle_energy=None if weapon.catalog or ("grenade" in t and table_grenade(weapon)) else weapon.muzzle_energy,
         )
 
     def damage_of(self, weapon: Weapon) -> str:

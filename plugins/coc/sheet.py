@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried, scalelevels
-from xsys.core.catalog import grenade_blast, say_grenade, strip_entry
+from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
@@ -112,7 +112,14 @@ class CocSheet(CocRules):
             return out
         first = w.damage.split("/")[0]
         energy = self.damage_energy(w.damage)
-        if cls == "shotgun" or energy is None:
+        nade = table_grenade_energy(w.name, cls, w.damage, self.tables().get("grenade", {}).get("damage"))
+        if nade is not None:  # the table's hand grenade: one energy for it from every sheet
+            energy = nade
+            if col is not None:
+                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {first} is the weapon table's "
+                         f"hand grenade: {nade:g} J, a grenade's energy from every sheet (xsys.grenade)",
+                         "coc-ja.damage")
+        elif cls == "shotgun" or energy is None:
             energy = float(generic_weapon(cls).muzzle_energy)
             if col is not None:
                 col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy of a generic {cls}",

@@ -287,8 +287,13 @@ def _coc_class_line(weapon_class: str, name: str) -> dict[str, Any]:
 _DICE = r"\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*(?:\s*/\s*\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*)*" \
         r"(?:\s*[+\-]\s*(?:(?:1\s*[/\u2044]\s*2|half)\s*)?(?:DB|db|damage bonus))?"
 _DAMAGE_WORD = r"(?:damage|dmg|dam|ダメージ|伤害|傷害)"
+_LENGTH_UNITS = {"yds": "yd", "yards": "yd", "yard": "yd", "feet": "ft", "metres": "m", "meters": "m"}
 _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     ("damage", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})$", lambda m: m.group(1).strip()),
+    # an explosive as 7th edition's table prints it: "4D10/3 yards", the damage at the burst and
+    # the blast's radius (which the neutral model has no place for: said when read)
+    ("damage_blast", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})\s*/\s*(\d+(?:\.\d+)?)\s*(yards?|yds?|m|metres|meters|ft|feet)$",
+     lambda m: (m.group(1).strip(), f"{m.group(2)} {_LENGTH_UNITS.get(m.group(3).lower(), m.group(3).lower())}")),
     ("base_range", r"^(?:base range|range|射程|基本射程)\s*:?\s*(\d+(?:\.\d+)?)\s*(m|yd|yds|yards|ft|feet|metres|meters)$",
      lambda m: f"{m.group(1)} " + {"yds": "yd", "yards": "yd", "feet": "ft", "metres": "m", "meters": "m"}.get(
          m.group(2).lower(), m.group(2).lower())),
@@ -352,7 +357,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     left = []
     for p in parts[first:]:
         found = _coc_attr(p)
-        if found:
+        if found and found[0] == "damage_blast":
+            attrs.setdefault("damage", found[1][0])
+            attrs.setdefault("blast", found[1][1])
+        elif found:
             attrs.setdefault(found[0], found[1])
         else:
             left.append(p)
@@ -855,6 +863,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                     "ammo", "length", "muzzle_energy"):
             if key in attrs:
                 w[key] = attrs[key]
+        if skill == "Throw":  # a thrown weapon is aimed by eye and fires nothing (core.vocab: "none")
+            w.setdefault("sights", "none")
+            w.setdefault("ammo", "none")
+        if "blast" in attrs:
+            r.assumed.append(f"line {n}: {name}: damage {attrs['damage']} at the burst, blast radius {attrs['blast']}: "
+                             "the neutral model has no area effect, so the damage is read as one target's")
         if "uses_per_round" in attrs:  # 7th edition's: kept as printed for coc7, as shots and burst for coc
             uses[name] = attrs["uses_per_round"]
             w.setdefault("shots_per_round", int(re.match(r"\d+", uses[name]).group(0)))
@@ -1327,13 +1341,34 @@ def write_coc7(d: dict[str, Any]) -> list[str]:
         line["base_range"] = _in_yards(line.get("base_range"))
         weapons.append(line)
     out = write_coc({**d, "weapons": weapons, "armor": [{**a, "points": a.get("armor", 0)} for a in d.get("armor") or []]},
-                    points=True, uses={w["name"]: str(w.get("uses_per_round", "1")) for w in d.get("weapons") or []})
+                    points=True, uses={w["name"]: str(w.get("uses_per_round", "1")) for w in d.get("weapons") or []},
+                    blasts=_grenade_blasts(weapons))
     return [f"system: {SEVENTH_KEY}", *out]
+
+
+def _grenade_blasts(weapons: list[dict[str, Any]]) -> dict[str, str]:
+    """The 7th-edition table's blast radius ('3 yards') of each line that is its hand grenade (a
+    Throw line whose name says grenade, at the table's damage, stating no energy of its own)."""
+    from xsys.core.registry import get_system
+    from xsys.core.vocab import GRENADE_WORDS
+
+    try:
+        row = get_system(SEVENTH_KEY).tables().get("grenade", {})
+    except Exception:  # noqa: BLE001 - no 7th-edition table installed: no blast to print
+        return {}
+    if "blast" not in row:
+        return {}
+    size, unit = str(row["blast"]).split()
+    words = {"yd": "yards", "m": "m", "ft": "feet"}.get(unit, unit)
+    return {w["name"]: f"{size} {words}" for w in weapons
+            if w.get("skill") == "Throw" and any(g in str(w["name"]).lower() for g in GRENADE_WORDS)
+            and str(w.get("damage", "")).upper() == str(row.get("damage", "")).upper() and w.get("muzzle_energy") is None}
 
 
 def _in_yards(value: Any) -> Any:
     """A 7th-edition range as its table prints it, in whole yards ('100.584 m' -> '110 yd'),
-    where it is a whole number of yards; else as it is."""
+    where it is a whole number of yards, or to a tenth of a yard where it was kept so (a
+    6th-edition line's 10 m is 10.9 yd); else as it is."""
     parts = str(value).split()
     if len(parts) == 2 and parts[1] == "m":
         try:
@@ -1342,11 +1377,15 @@ def _in_yards(value: Any) -> Any:
             return value
         if yards >= 1 and abs(yards - round(yards)) < 1e-6:
             return f"{round(yards)} yd"
+        if yards >= 1 and abs(yards * 10 - round(yards * 10)) < 1e-6:  # a tenth: a 6th-edition 10 m
+            return f"{round(yards, 1):g} yd"
     return value
 
 
-def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | None = None) -> list[str]:
-    """`points`: the armor holds one number of points (coc-zh's), not coc's A/B pair."""
+def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | None = None,
+              blasts: dict[str, str] | None = None) -> list[str]:
+    """`points`: the armor holds one number of points (coc-zh's), not coc's A/B pair; `blasts`:
+    a weapon's blast radius, printed after its damage as 7th edition's table does ('4D10/3 yards')."""
     out = [str(d.get("name", ""))]
     out.append(" ".join(f"{k} {d[k]}" for k in COC_CHARACTERISTICS if k in d)
                + (f" HP {d['HP']}" if d.get("HP") is not None else ""))
@@ -1361,8 +1400,9 @@ def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | No
         items = []
         for w in d["weapons"]:
             pct = (d.get("skills") or {}).get(w.get("skill"))
+            blast = f"/{(blasts or {})[w['name']]}" if w["name"] in (blasts or {}) else ""
             parts = [f"{w['name']}{catalog_label(w, 'catalog', 'weapon')}" + (f" {pct}%" if pct is not None else ""),
-                     f"damage {str(w['damage']).upper()}", f"base range {length(w['base_range'])}",
+                     f"damage {str(w['damage']).upper()}{blast}", f"base range {length(w['base_range'])}",
                      f"skill {w['skill']}"]
             if uses is not None:
                 if uses.get(w["name"], "1") != "1":
@@ -1375,10 +1415,13 @@ def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | No
                 parts.append(f"capacity {w['capacity']}")
             if w.get("malfunction", 100) != 100:
                 parts.append(f"malfunction {w['malfunction']}")
+            thrown = w.get("skill") == "Throw"  # aimed by eye, firing nothing: what the reader assumes
             for key, label in (("STR", "STR"), ("sights", "sights"), ("carry", "carry"), ("ammo", "ammo"),
                                ("length", "length"), ("muzzle_energy", "muzzle energy")):
-                if w.get(key) is not None and not (key == "sights" and w[key] == "iron") \
-                        and not (key == "ammo" and w[key] == "bullet"):
+                if key in ("sights", "ammo") and w.get(key, "none" if thrown else None) == "none" and thrown:
+                    continue
+                if w.get(key) is not None and not (key == "sights" and w[key] == "iron" and not thrown) \
+                        and not (key == "ammo" and w[key] == "bullet" and not thrown):
                     parts.append(f"{label} {length(w[key]) if key in ('length', 'muzzle_energy') else w[key]}")
             items.append(", ".join(parts))
         out.append(weapons_line("Weapons", items, [w["name"] for w in d["weapons"]]))

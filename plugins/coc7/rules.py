@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
-from xsys.core.catalog import grenade_blast
+from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Barrier, Shot, Weapon, capacity_of
 from xsys.core.percentile import LightEffect, PercentileSystem
@@ -317,7 +317,8 @@ class Coc7Rules(PercentileSystem):
             uses_per_round=row.get("uses_per_round", _uses_per_round(cls["uses_per_round"], weapon.fire_modes)),
             capacity=capacity_of(weapon)[0],
             malfunction=row.get("malfunction", cls["malfunction"]), sights=weapon.sights, catalog=weapon.catalog,
-            muzzle_energy=None if weapon.catalog else weapon.muzzle_energy,
+            # the table's hand grenade at a grenade's one energy says it by its line (xsys.grenade)
+            muzzle_energy=None if weapon.catalog or table_grenade(weapon) else weapon.muzzle_energy,
         )
 
     # ==== situations ========================================================================

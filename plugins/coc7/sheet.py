@@ -12,7 +12,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried, scalelevels
-from xsys.core.catalog import grenade_blast, strip_entry
+from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_skills_written
@@ -143,15 +143,22 @@ class Coc7Sheet(Coc7Rules):
         else:
             first = w.damage.split("/")[0]
             energy = self.damage_energy(w.damage)
-            if cls == "shotgun" or energy is None:
+            nade = table_grenade_energy(w.name, cls, w.damage, self.tables().get("grenade", {}).get("damage"))
+            if nade is not None:  # the table's hand grenade: one energy for it from every sheet
+                energy, why = nade, (f"{first} is the weapon table's hand grenade: {nade:g} J, a grenade's energy "
+                                     "from every sheet (xsys.grenade)")
+            elif cls == "shotgun" or energy is None:
                 energy = float(generic_weapon(cls).muzzle_energy)
                 why = f"muzzle energy of a generic {cls}"
             else:
                 why = f"muzzle energy from {first}"
             if col is not None:
                 col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}", "coc7.damage")
-        return Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
-                      fire_modes=modes, capacity=w.capacity, sights=w.sights)  # type: ignore[arg-type]
+        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
+                     fire_modes=modes, capacity=w.capacity,
+                     sights="none" if cls == "thrown" else w.sights)  # type: ignore[arg-type]
+        say_grenade(col, path, out)
+        return out
 
     def shot_weapon_class(self, skill: str | None, damage: str | None, word_class: str | None) -> str | None:
         """A shot's weapon in no catalog: shot dice by range band fired with Rifle/Shotgun fire shot;
