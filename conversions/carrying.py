@@ -19,28 +19,6 @@ from xsys.core.trace import Loss
 from . import documents
 
 
-def _namespace_owner(registry: Registry | None) -> Any:
-    """namespace -> the installed system whose stat blocks write it (None: none does)."""
-    reg = registry or default_registry()
-
-    def owner(ns: str) -> System | None:
-        try:
-            found = reg.system(ns)
-            if carried.namespaces(found)[:1] == (ns,):
-                return found
-        except XsysError:
-            pass
-        for key in reg.keys():
-            try:
-                found = reg.system(key)
-            except XsysError:
-                continue
-            if carried.namespaces(found)[:1] == (ns,):
-                return found
-        return None
-    return owner
-
-
 def _namespace_family(registry: Registry | None) -> Any:
     """namespace -> every installed system whose stat blocks write it (coc and coc-zh: coc)."""
     reg = registry or default_registry()
@@ -56,6 +34,23 @@ def _namespace_family(registry: Registry | None) -> Any:
                 out.append(found)
         return out
     return family
+
+
+def _namespace_owner(registry: Registry | None) -> Any:
+    """namespace -> the installed system whose stat blocks write it (None: none does): the
+    system of that key, else the first of its family."""
+    reg = registry or default_registry()
+    family = _namespace_family(reg)
+
+    def owner(ns: str) -> System | None:
+        try:
+            found = reg.system(ns)
+            if carried.namespaces(found)[:1] == (ns,):
+                return found
+        except XsysError:
+            pass
+        return next(iter(family(ns)), None)
+    return owner
 
 
 def _carried_characteristics(system: System, neutral: Combatant, prefix: str, losses: list[Loss],
