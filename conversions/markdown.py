@@ -293,7 +293,8 @@ def _carried(block: dict[str, Any], plain: dict[str, Any] | None = None) -> list
         for a, b in entries.items():
             if isinstance(b, dict) and b and all(isinstance(x, dict) for x in b.values()):
                 parts.append(f"{md(a)}: " + "; ".join(
-                    f"{md(n)} ({', '.join(_cell(y) for x, y in line.items() if x != 'name')})" for n, line in b.items()))
+                    f"{md(n)} ({', '.join(md(x) if y == 'yes' else _cell(y) for x, y in line.items() if x != 'name')})"
+                    for n, line in b.items()))  # a flag set shows as its name ("unstated"), not "yes"
             elif isinstance(b, dict):
                 parts.append(f"{md(a)}: " + ", ".join(f"{md(x)} {_cell(y)}" for x, y in b.items()))
             elif isinstance(b, list):

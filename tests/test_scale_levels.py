@@ -138,3 +138,23 @@ def test_a_carried_block_that_is_no_mapping_of_levels_is_said_and_dropped():
     (said,) = [x for x in conv.losses if x.path.endswith("scale_levels")]
     assert said.kind == "unsupported-field" and "dropped" in said.message
     assert conv.document.skills["Dodge"] == 22
+
+
+@pytest.mark.parametrize("rel", ["corpus/ccfolia/vampireblood-6e-kanzaki.json", "coc-zh/npcs/pmc_contractor.yaml",
+                                 "corpus/text-coc/ja-markdown-table.txt"])
+def test_a_skill_the_6th_edition_sheet_never_stated_stays_unstated_at_home(rel):
+    """A 7e sheet writes Fighting (Brawl) for what its 6th-edition source fought with (a Kick 70
+    better than the punch it never stated, a knife): the source stated no Fist/Punch, and the
+    trip home, afresh, states none either (the base), not Fist/Punch at the 7e Brawl. Carried
+    as `scale_levels.Fist/Punch: {unstated: true, coc7: {...}}`; an edited Brawl is converted."""
+    src = _plain(api.load(ROOT / "fixtures" / rel).document)
+    home = src["system"]
+    assert "Fist/Punch" not in src["skills"]
+    seventh = _plain(_convert(src, "coc7").document)
+    entry = seventh["carried"]["coc"]["scale_levels"]["Fist/Punch"]
+    assert entry == {"unstated": True, "coc7": {"Fighting (Brawl)": seventh["skills"]["Fighting (Brawl)"]}}
+    back = _plain(_convert(seventh, home).document)
+    assert "Fist/Punch" not in back["skills"]
+    assert back["skills"] == src["skills"]  # every skill as the source had it, and no other
+    edited = {**seventh, "skills": {**seventh["skills"], "Fighting (Brawl)": seventh["skills"]["Fighting (Brawl)"] + 10}}
+    assert "Fist/Punch" in _plain(_convert(edited, home).document)["skills"]
