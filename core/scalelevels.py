@@ -22,9 +22,9 @@ those numbers (not edited since) writes the carried level again (:func:`restored
 ``System.levels_on_scale``): coc -> coc7 -> coc is exact, with nothing remembered. An edited
 number (a Keeper raised the 7e Dodge to 40) is converted like any other.
 
-A skill the target writes for neutral skills the source stated no skill for, and the neutral
-NPC holds no number for (7th edition's Fighting (Brawl) from a 6th-edition Kick better than
-the punch the sheet never stated), is carried as ``Fist/Punch: {unstated: true, coc7:
+A skill the target writes for neutral skills the source stated no skill for (7th edition's
+Fighting (Brawl) from a 6th-edition Kick better than the punch the sheet never stated), is
+carried as ``Fist/Punch: {unstated: true, coc7:
 {Fighting (Brawl): 70}}``: the sheet home, while that number stands, states no Fist/Punch
 either (its base), as the sheet it came from did.
 """
@@ -145,9 +145,9 @@ def unwritten(target: Any, combatant: Any, written: Any, system_of: Callable[[st
                                     f"(written {said} on the {target.key} sheet); carried at "
                                     f"carried.{ns}.{FIELD}.{name}, so a {key} sheet written from this one while it "
                                     f"says {said} has {name} {level} again"))
-    # skills this sheet writes for neutral skills the other sheet stated no skill for, and the
-    # neutral NPC holds no number for (7th edition's Fighting (Brawl) from a 6th-edition Kick
-    # better than the punch the sheet never stated, or written at its base for a weapon line):
+    # skills this sheet writes for neutral skills the other sheet stated no skill for (7th
+    # edition's Fighting (Brawl) from a 6th-edition Kick better than the punch the sheet never
+    # stated, or written at its base for a weapon line):
     # a sheet of that system written from this one, while it says those numbers, states none
     # for them either (its punch is its base), as the sheet it came from did
     for key, scale in scales:
@@ -159,8 +159,7 @@ def unwritten(target: Any, combatant: Any, written: Any, system_of: Callable[[st
         stated = {k for name in scale["levels"] for k in (keys.get(name) or owner.skills().get(name) or ())}
         for n, level in skills.items():
             covered = set(mine.get(n, ()))
-            if isinstance(level, bool) or not isinstance(level, int) or not covered or covered & stated \
-                    or any(k in combatant.skills for k in covered):
+            if isinstance(level, bool) or not isinstance(level, int) or not covered or covered & stated:
                 continue
             for name, theirs in owner.skills().items():
                 if set(theirs) & covered and name not in scale["levels"]:

@@ -550,6 +550,15 @@ def test_sixth_edition_skills_seventh_edition_does_not_have_are_not_written_on_a
     assert back["skills"]["Grapple"] == 50 and back["skills"]["Off-hand Shooting"] == 30
 
 
+def _plain_doc(path):
+    from xsys.conversions import api
+    from xsys.core import codec
+
+    doc = codec.to_builtins(api.load(path).document)
+    doc.pop("xsys", None)
+    return doc
+
+
 def test_a_sixth_edition_kick_is_a_brawl_attack_on_a_7e_sheet():
     """coc7.conversion.6e: Kick and Head Butt are Fighting (Brawl) attacks in 7th edition, not
     skills: a 6e bootlegger's Kick 40 beside Fist/Punch 70 is not written as a 7e skill, his Kick
@@ -570,14 +579,22 @@ def test_a_sixth_edition_kick_is_a_brawl_attack_on_a_7e_sheet():
     assert back["skills"]["Kick"] == 40
     assert next(m for m in back["melee"] if m["name"] == "Kick") == {"name": "Kick", "skill": "Kick",
                                                                      "damage": "1d6+1d4"}
-    # a kicker whose kick is better than his punch: Brawl is the better (the shared scale's merge)
+    # a kicker who states no punch: his Kick 70 is his unarmed competence (coc-ja.melee), so the
+    # 7e Brawl is 70, and the Kick itself is said not to be a 7e skill
     kicker = api.convert(ROOT / "fixtures/corpus/ccfolia/vampireblood-6e-kanzaki.json", "coc7", fresh=True,
                          trace=False)
     assert kicker.document.skills["Fighting (Brawl)"] == 70 and "Kick" not in kicker.document.skills
-    (merged,) = [x for x in kicker.losses if x.path == "$.skills.Kick" and x.rule == "coc7.conversion.6e"]
-    assert merged.kind == "merged" and merged.message.endswith(
-        "better than the NPC's Fighting (Brawl) (not stated; untrained 25): Fighting (Brawl) 70 is written")
+    (said,) = [x for x in kicker.losses if x.path == "$.skills.Kick" and x.rule == "coc7.conversion.6e"]
+    assert said.message.endswith("it is a Fighting (Brawl) attack there (Fighting (Brawl) 70 on this sheet); "
+                                 "not written on the coc7 sheet")
     assert not [x for x in kicker.losses if x.message.startswith("Fighting (Brawl): the skill")]
+    # a Grapple better than a 7e Brawl the sheet would write is that Brawl (the better passes)
+    grappler = {**_plain_doc(ROOT / "fixtures/coc-zh/npcs/pmc_contractor.yaml"), "skills": {"Grapple": 60}}
+    conv = api.convert(api.from_plain(grappler), "coc7", fresh=True, trace=False)
+    assert conv.document.skills["Fighting (Brawl)"] == 60
+    (merged,) = [x for x in conv.losses if x.path == "$.skills.Grapple" and x.rule == "coc7.conversion.6e"]
+    assert merged.kind == "merged" and merged.message.endswith(
+        "better than the NPC's Fighting (Brawl) (not stated; untrained 25): Fighting (Brawl) 60 is written")
     from xsys.conversions.convert import dump
 
     back = api.convert(api.from_plain(msgspec.yaml.decode(dump(kicker, "yaml"))), "coc", trace=False).document

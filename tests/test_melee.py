@@ -205,3 +205,28 @@ def test_a_sheet_skill_of_two_neutral_skills_with_no_place_is_carried_once():
     assert len([x for x in said if "no skill for" in x.message]) == 1, [x.render() for x in said]
     back = _plain(api.convert(api.from_plain(out), "coc7", trace=False).document)
     assert back["skills"]["Fighting (Brawl)"] == 60
+
+
+def test_a_kicker_who_states_no_punch_brawls_at_his_kick_in_every_system():
+    """coc-ja.melee: Kick and Head Butt are unarmed attacks beside Fist/Punch. A 6e sheet that
+    states no punch but Kick 70 (CCFOLIA's Kanzaki) brawls at his kick: GURPS Brawling above his
+    DX (it was written at the untrained DX 11 for the kick line), an nWoD Brawl, a 7e Brawl 70; the
+    Kick stays carried, a coc sheet of him writes no Fist/Punch, and the trip through 7th
+    edition comes home as it was. A stated punch stays his brawl (Inspector Chen's Fist/Punch 70
+    beside Kick 40)."""
+    path = ROOT / "fixtures" / "corpus" / "ccfolia" / "vampireblood-6e-kanzaki.json"
+    src = _plain(api.load(path).document)
+    assert src["skills"]["Kick"] == 70 and "Fist/Punch" not in src["skills"]
+    gurps = api.convert(path, "gurps", fresh=True, trace=False)
+    assert gurps.document.skills["Brawling"] > gurps.document.DX
+    said = [x for x in gurps.losses if x.path == "$.skills.Kick" and x.rule == "coc-ja.melee"]
+    assert said and said[0].message.startswith("Kick 70 is an unarmed attack like Fist/Punch (not stated: base 50)")
+    assert api.convert(path, "nwod", fresh=True, trace=False).document.skills.get("Brawl", 0) > 0
+    assert api.convert(path, "coc7", fresh=True, trace=False).document.skills["Fighting (Brawl)"] == 70
+    coc = _plain(api.convert(path, "coc", fresh=True, trace=False).document)
+    assert "Fist/Punch" not in coc["skills"] and coc["skills"]["Kick"] == 70
+    seventh = _plain(api.convert(path, "coc7", fresh=True, trace=False).document)
+    home = _plain(api.convert(api.from_plain(seventh), "coc", fresh=True, trace=False).document)
+    assert home["skills"] == src["skills"]
+    chen = api.convert(ROOT / "fixtures" / "coc-zh" / "npcs" / "inspector_chen.yaml", "gurps", fresh=True, trace=False)
+    assert not [x for x in chen.losses if "is an unarmed attack like" in x.message]

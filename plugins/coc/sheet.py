@@ -39,6 +39,11 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+# the 6th-edition sheet's unarmed attacks beside Fist/Punch (coc-ja.melee; coc-zh-combat names
+# them attack skills): no neutral skill of their own, but the best of them may be the NPC's brawl
+UNARMED_ATTACKS = ("Kick", "Head Butt")
+
+
 class CocSheet(CocRules):
     """The conversions of :class:`CocSystem`'s documents to and from the neutral model."""
 
@@ -183,6 +188,7 @@ class CocSheet(CocRules):
         mapped = self.skills()
         skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
                                         context=chars)
+        skills = self._better_unarmed(npc.skills, skills, chars, col)
         native: dict[str, Any] = {}
         # levels the equating cannot tell from a lower one (Handgun 97 = 96: +5 two-handed
         # takes both past 100) are kept exactly, with a "rounded" loss, for the way back
@@ -235,6 +241,57 @@ class CocSheet(CocRules):
                          carried={self.carried_namespaces[0]: own} if own else {})
         return col.result(comb)
 
+    def _better_unarmed(self, levels: Mapping[str, Any], skills: dict[str, float], chars: Mapping[str, Any],
+                        col: Collector) -> dict[str, float]:
+        """coc-ja.melee: Kick and Head Butt are unarmed attacks beside Fist/Punch (the Chinese
+        rules' attack skills, coc-zh-combat). They hold no neutral skill of their own and are
+        carried as they are; but on a sheet that states no Fist/Punch, one better than the punch's
+        base is his unarmed competence, so the neutral brawl crosses at it: a kicker's Kick 70 with
+        no punch stated is a GURPS Brawling and an nWoD Brawl, not untrained. (A stated punch is
+        his brawl, and a better kick beside it is carried: a trip through a system with one
+        unarmed skill would otherwise bring the punch home at the kick's level.)"""
+        punch = "Fist/Punch"
+        if punch not in self.skills() or levels.get(punch) is not None:
+            return skills  # a stated punch is his brawl (a better kick beside it stays carried as it is)
+        floor = self.skill_floor(punch, chars)
+        against = floor[0] if floor is not None else None
+        attacks = [(lv, k) for k in UNARMED_ATTACKS if not self.skills().get(k)
+                   for lv in [levels.get(k)] if isinstance(lv, int) and not isinstance(lv, bool)]
+        if not attacks or against is None or max(attacks)[0] <= against:
+            return skills
+        level, name = max(attacks)
+        try:
+            value = float(self.competence(punch, level, {**chars, "@key": "brawl"}))
+        except (KeyError, ValueError):  # a level off the punch's ladder: it stays carried only
+            return skills
+        if value <= skills.get("brawl", -1.0):
+            return skills
+        col.loss("assumed", f"$.skills.{name}", f"{name} {level} is an unarmed attack like Fist/Punch (not stated: "
+                 f"base {against}): the better crosses as the neutral brawl (competence {value:.3f}); {name} itself "
+                 "is carried as it is", "coc-ja.melee")
+        if col.tracing:
+            col.step(f"$.skills.{name}", f"{name} {level}", f"brawl competence {value:.3f}", rules=["coc-ja.melee"],
+                     source="assumed", note="the NPC's best unarmed attack, on Fist/Punch's ladder")
+        return {**skills, "brawl": value}
+
+    def _punch_of_a_kick(self, skills: dict[str, Any], combatant: Combatant, own: Mapping[str, Any],
+                         chars: Mapping[str, Any]) -> dict[str, Any]:
+        """No Fist/Punch where the neutral brawl is the NPC's carried Kick or Head Butt (its own
+        sheet stated no punch: ``_better_unarmed``) and no sheet since stated a skill for it."""
+        brawl = combatant.skills.get("brawl")
+        if "Fist/Punch" not in skills or brawl is None \
+                or any("brawl" in s.covers for s in combatant.sheet_skills.values()):
+            return skills
+        for name, level in (own.get("skills") or {}).items():
+            if name in UNARMED_ATTACKS and isinstance(level, int) and not isinstance(level, bool):
+                try:
+                    gave = float(self.competence("Fist/Punch", level, {**chars, "@key": "brawl"}))
+                except (KeyError, ValueError):
+                    continue
+                if abs(gave - float(brawl)) < 1e-9:
+                    return {k: v for k, v in skills.items() if k != "Fist/Punch"}
+        return skills
+
     def npc_from_neutral(self, combatant: Combatant) -> Result[CocNpc]:
         col = Collector(self.key)
         chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
@@ -258,6 +315,7 @@ class CocSheet(CocRules):
                                      {**native.get("levels", {}), **scalelevels.carried_levels(self, combatant)})
         skills.update(native.get("skills", {}))
         skills.update(own.get("skills", {}))
+        skills = self._punch_of_a_kick(skills, combatant, own, chars)
         stored_w = native.get("weapons", [])
         weapons = []
         for i, w in enumerate(combatant.weapons):
