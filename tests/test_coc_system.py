@@ -300,7 +300,9 @@ def test_npc_from_foreign_combatant_derives_everything():
     r = SYS.npc_from_neutral(c)
     npc = r.value
     assert npc.skills["Handgun"] == 45 and npc.armor[0].A == 14 and npc.armor[0].B == 7
-    assert npc.weapons[0].damage == "1d10+2" and npc.weapons[0].skill == "Handgun"  # 800 J (coc-ja.damage)
+    # a .357 Magnum: the weapon table's 1d8+1d4 (coc-ja.damage, [cartridge.".357 Magnum"]), as 7th
+    # edition prints it, not the 1d10+2 the ladder gives its 800 J
+    assert npc.weapons[0].damage == "1d8+1d4" and npc.weapons[0].skill == "Handgun"
     assert npc.HP == -(-(npc.CON + npc.SIZ) // 2) and npc.STR > 10
     # CoC has Fist/Punch: brawl is written, not reported missing
     # (brawl 0.4 is a close-combat competence, equated at his own STR and SIZ)

@@ -390,3 +390,28 @@ def test_a_thrown_line_in_a_text_block_says_what_a_gm_writes(tmp_path):
         back = api.convert(text, to, fresh=True, trace=False).document
         nade = lambda doc: next(w for w in codec.to_builtins(doc)["weapons"] if w["name"] == "Granat obronny F-1")  # noqa: E731
         assert nade(back) == nade(conv.document)
+
+
+def test_one_cartridge_one_line_in_both_call_of_cthulhu_editions():
+    """Both editions print one weapon table (coc7.conversion.6e): a cartridge the 7th-edition
+    table prints a line for has that line in 6th edition too. A .455 Webley was 1d10 in coc
+    (its 310 J on the ladder) beside 7th edition's 1D10+2, so a 7e block's 'Webley Mk VI revolver,
+    damage 1D10+2' became a coc 1d10 while Inspector Chen's coc-zh Webley kept 1d10+2 and was
+    warned 'not that weapon's'; the .357 Magnum, 7.62x39 mm and .30-30 the same."""
+    from xsys.core.vocab import CARTRIDGES
+    from xsys.plugins.coc import rules as coc_rules
+    from xsys.plugins.coc7.rules import cartridge_lines
+
+    coc = api.system_for("coc")
+    sixth = coc.tables().get("cartridge", {})
+    for cartridge, line in cartridge_lines().items():
+        if cartridge == "12 gauge" or cartridge not in CARTRIDGES:
+            continue
+        have = sixth.get(cartridge, {}).get("damage") or coc_rules._tables_ladders()["damage"].step_for(
+            CARTRIDGES[cartridge][0]).label
+        assert have.upper() == line.upper(), (cartridge, have, line)
+    chen = api.convert(ROOT / "fixtures" / "coc-zh" / "npcs" / "inspector_chen.yaml", "coc", fresh=True, trace=False)
+    assert next(w for w in chen.document.weapons if w.catalog == "webley-mk-vi").damage == "1d10+2"
+    assert not [x for x in chen.losses if "not that weapon's" in x.message]
+    byline = api.convert(ROOT / "fixtures" / "corpus" / "text-coc" / "en7-byline.txt", "coc", fresh=True, trace=False)
+    assert next(w for w in byline.document.weapons if w.catalog == "webley-mk-vi").damage == "1d10+2"
