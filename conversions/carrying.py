@@ -154,6 +154,40 @@ def _scale_levels(system: System, neutral: Combatant, native: Any, prefix: str, 
     return {ns: entries[scalelevels.FIELD] for ns, entries in carry.items()}
 
 
+def _melee_kind_carried(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
+                        first: int, registry: Registry | None) -> tuple[str, str] | None:
+    """(namespace, weapon class) of the close-combat skill the source stated, where `system`'s
+    stat block has one skill for every weapon and so reads back none (a CoC Club 60 as nWoD
+    Weaponry 3): carried in the source's namespace, so its sheet written from this one writes
+    Club again, not its first melee skill. The audit's line for it says it is carried."""
+    kind = neutral.melee_kind
+    if kind is None or not any("melee" in keys for keys in system.skills().values()):
+        return None
+    stated = next((s for s in neutral.sheet_skills.values() if "melee" in s.covers), None)
+    owner = _system_of(registry)(stated.system) if stated is not None else None
+    if owner is None or carried.namespaces(owner)[0] in carried.namespaces(system):
+        return None
+    try:
+        back = system.npc_to_neutral(native).value.melee_kind
+    except Exception:  # noqa: BLE001 - a sheet its own plugin cannot read: nothing carried
+        return None
+    if back == kind:
+        return None
+    ns = carried.namespaces(owner)[0]
+    said = f"melee_kind {kind!r}: a {system.key} stat block has one melee skill for every weapon; the level " \
+           f"crosses, the weapon it is for is carried at carried.{ns}.{carried.MELEE_KIND}, so a {owner.key} sheet " \
+           "written from this one names that weapon's skill again"
+    # the audit's line for it (placed at the source's skills): said once, as carried
+    at = next((i for i in range(first, len(losses)) if losses[i].rule == "core.melee"
+               and losses[i].message.startswith(f"melee_kind {kind!r}:")), None)
+    if at is not None:
+        losses[at] = Loss.of("kept-verbatim", losses[at].path, said, "core.melee", system=system.key)
+    else:
+        losses.append(Loss.of("kept-verbatim", f"{prefix}.melee_kind" if prefix != "$" else "$.melee_kind", said,
+                              "core.melee", system=system.key))
+    return ns, kind
+
+
 def _writes(native: Any, key: str, value: Any) -> bool | str:
     """Whether the written stat block holds `value` at the carried `key` ("skills.Intimidate"):
     True; or, for a carried line of a list the stat block has ("melee.Trench knife"), a line of
@@ -194,6 +228,9 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     for ns, entries in _scale_levels(system, neutral, native, prefix, losses, audit, registry, first).items():
         old = block.get(ns, {})
         chars.setdefault(ns, {})[scalelevels.FIELD] = {**(old.get(scalelevels.FIELD) or {}), **entries}
+    kind = _melee_kind_carried(system, neutral, native, prefix, losses, first, registry)
+    if kind is not None:
+        chars.setdefault(kind[0], {})[carried.MELEE_KIND] = kind[1]
     if not block and not chars:
         return native
     if block:

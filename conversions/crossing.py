@@ -139,6 +139,7 @@ def _read_npc(system: System, npc: Any, losses: list[Loss], trace: list[TraceEnt
     if comb.carried:
         comb = carried.characteristics_in(comb, _namespace_owner(registry))
         comb = skillplan.restore(comb, _namespace_owner(registry), system, _namespace_family(registry))
+        comb = carried.melee_kind_in(comb)
     return comb
 
 

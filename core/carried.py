@@ -35,8 +35,10 @@ from .trace import Loss
 FIELD = "carried"
 RULE = "xsys.carried"
 # entries of a namespace that the core writes and reads for every system alike (a plugin's
-# carried Struct does not declare them): the levels of core.scalelevels
-CORE_KEYS = frozenset({"scale_levels"})
+# carried Struct does not declare them): the levels of core.scalelevels, and the weapon the
+# sheet's best close-combat skill is for where a target has one such skill for every weapon
+CORE_KEYS = frozenset({"scale_levels", "melee_kind"})
+MELEE_KIND = "melee_kind"
 
 
 def namespaces(system: Any) -> tuple[str, ...]:
@@ -298,8 +300,35 @@ def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Com
     return msgspec.structs.replace(combatant, characteristics=chars, carried=blocks)
 
 
+def melee_kind_in(combatant: Combatant) -> Combatant:
+    """`combatant` with the weapon its close-combat skill is for (``Combatant.melee_kind``) that
+    a carried block holds (:data:`MELEE_KIND`: a CoC Club 60 through nWoD Weaponry), where the
+    stat block read names none itself; the entry leaves the carried block."""
+    from typing import get_args
+
+    from .model import MeleeClass
+
+    classes = set(get_args(MeleeClass))
+    found = None
+    blocks: dict[str, dict[str, Any]] = {}
+    for ns, block in combatant.carried.items():
+        value = block.get(MELEE_KIND) if isinstance(block, Mapping) else None
+        if value is None:
+            blocks[ns] = dict(block)
+            continue
+        if found is None and isinstance(value, str) and value in classes:
+            found = value
+        rest = {k: v for k, v in block.items() if k != MELEE_KIND}
+        if rest:
+            blocks[ns] = rest
+    if found is None and len(blocks) == len(combatant.carried):
+        return combatant
+    kind = combatant.melee_kind if combatant.melee_kind is not None else found
+    return msgspec.structs.replace(combatant, melee_kind=kind, carried=blocks)
+
+
 __all__ = ["FIELD", "RULE", "attach", "characteristics_in", "characteristics_out", "detach", "kin_melee_damage",
-           "leaves", "melee_lines", "named", "namespaces", "places", "report", "show", "take"]
+           "leaves", "melee_kind_in", "melee_lines", "named", "namespaces", "places", "report", "show", "take"]
 
 
 def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rule: str, col: Any,

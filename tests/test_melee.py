@@ -230,3 +230,21 @@ def test_a_kicker_who_states_no_punch_brawls_at_his_kick_in_every_system():
     assert home["skills"] == src["skills"]
     chen = api.convert(ROOT / "fixtures" / "coc-zh" / "npcs" / "inspector_chen.yaml", "gurps", fresh=True, trace=False)
     assert not [x for x in chen.losses if "is an unarmed attack like" in x.message]
+
+
+def test_the_weapon_of_a_close_combat_skill_crosses_a_system_with_one_skill_for_every_weapon():
+    """Inspector Chen's Club 60 (no club line) through nWoD Weaponry, afresh: nWoD has one
+    close-combat skill for every weapon, so the weapon it is for (Combatant.melee_kind) is carried
+    at carried.coc.melee_kind, and his coc-zh sheet home writes Club again (it wrote Knife 56, the
+    first melee skill). A target that names the weapon itself (GURPS Axe/Mace) carries nothing."""
+    src = _plain(api.load(ROOT / "fixtures" / "coc-zh" / "npcs" / "inspector_chen.yaml").document)
+    conv = api.convert(api.from_plain(src), "nwod", fresh=True, trace=False)
+    mid = _plain(conv.document)
+    assert mid["carried"]["coc"]["melee_kind"] == "club" and mid["skills"]["Weaponry"] > 0
+    (said,) = [x for x in conv.losses if x.message.startswith("melee_kind 'club'")]
+    assert said.kind == "kept-verbatim" and "carried at carried.coc.melee_kind" in said.message
+    back = _plain(api.convert(api.from_plain(mid), "coc-zh", fresh=True, trace=False).document)
+    assert "Club" in back["skills"] and "Knife" not in back["skills"]
+    assert "melee_kind" not in back.get("carried", {}).get("coc", {})
+    gurps = _plain(api.convert(api.from_plain(src), "gurps", fresh=True, trace=False).document)
+    assert "Axe/Mace" in gurps["skills"] and "melee_kind" not in gurps.get("carried", {}).get("coc", {})
