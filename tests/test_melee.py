@@ -248,3 +248,21 @@ def test_the_weapon_of_a_close_combat_skill_crosses_a_system_with_one_skill_for_
     assert "melee_kind" not in back.get("carried", {}).get("coc", {})
     gurps = _plain(api.convert(api.from_plain(src), "gurps", fresh=True, trace=False).document)
     assert "Axe/Mace" in gurps["skills"] and "melee_kind" not in gurps.get("carried", {}).get("coc", {})
+
+
+def test_a_3e_shortsword_for_a_nightstick_is_a_club_skill():
+    """A 3e vault guard fights with a nightstick on Shortsword-11 (3e's skill for a baton): the
+    weapon his melee skill is for is the line made with it, a club, so a CoC sheet writes Club 39
+    beside his nightstick and no Sword (it wrote both), and 7th edition no Fighting (Sword) beside
+    his Brawl (which came home through coc as nothing: the sword he never had)."""
+    path = ROOT / "fixtures" / "corpus" / "text-gurps" / "vault-guard-3e.txt"
+    coc = _plain(api.convert(path, "coc", fresh=True, trace=False).document)
+    assert "Club" in coc["skills"] and "Sword" not in coc["skills"]
+    seventh = _plain(api.convert(path, "coc7", fresh=True, trace=False).document)
+    assert "Fighting (Sword)" not in seventh["skills"] and "Fighting (Brawl)" in seventh["skills"]
+    # an Axe/Mace whose line is an axe handle stays a club (3e reads Axe/Mace so): GURPS's own
+    # reading of a two-weapon skill wins over its line's name
+    axe = {"system": "gurps", "kind": "npc", "name": "Bouncer", "ST": 12, "DX": 10, "IQ": 9, "HT": 11,
+           "skills": {"Axe/Mace": 13}, "melee": [{"name": "Axe handle", "skill": "Axe/Mace", "damage": "sw+2",
+                                                 "type": "cr"}]}
+    assert _plain(api.convert(api.from_plain(axe), "neutral", fresh=True, trace=False).document)["melee_kind"] == "club"

@@ -317,10 +317,13 @@ class GurpsSheet(GurpsRules):
                 col.carried(f"$.{f}", f)
         weapons: list[Weapon] = []
         melee: list[MeleeWeapon] = []
+        line_class: dict[str, str] = {}  # a melee skill -> the class of the first line made with it
 
         def close_combat(line: GurpsMelee, where: str) -> None:
             """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
             cls = _melee_class(line)
+            if line.skill:
+                line_class.setdefault(line.skill, cls)
             melee.append(MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
             own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
             if col.tracing:
@@ -344,7 +347,10 @@ class GurpsSheet(GurpsRules):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
             blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
         return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
-                                    melee=melee, melee_kind=melee_kind(self, known, SKILL_MELEE_CLASS),
+                                    # the weapon the best melee skill is for: as 3e reads a skill of two
+                                    # weapons (Axe/Mace: a club), else the line made with it (Shortsword
+                                    # for a nightstick: a club), else its name's
+                                    melee=melee, melee_kind=melee_kind(self, known, {**line_class, **SKILL_MELEE_CLASS}),
                                     armor=armor, toughness=toughness, notes=npc.notes,
                                     native={self.key: blob} if blob else {},
                                     carried={self.key: own} if own else {}))
