@@ -154,6 +154,35 @@ def _scale_levels(system: System, neutral: Combatant, native: Any, prefix: str, 
     return {ns: entries[scalelevels.FIELD] for ns, entries in carry.items()}
 
 
+UNWRITTEN_AT_FLOOR = "so none is written"  # core.system.System.levels_floored's words for it
+
+
+def _unwritten_floors(system: System, neutral: Combatant, prefix: str, losses: list[Loss], first: int,
+                      registry: Registry | None) -> dict[str, dict[str, Any]]:
+    """The source's skills a target wrote no line for because they lie under what the NPC rolls
+    untrained there (``System.floor_unwritten``: a GURPS skill at its default is not on a 3e
+    sheet), carried as the source's sheet lines (core.skillplan), so a sheet of the source
+    written from that one has them again (a CoC Conceal 25 under GURPS Holdout's default 8 came
+    home as the base 15). Each clamp's report line says where."""
+    out: dict[str, dict[str, Any]] = {}
+    for i in range(first, len(losses)):
+        loss = losses[i]
+        if loss.kind != "clamped" or not loss.message.endswith(UNWRITTEN_AT_FLOOR):
+            continue
+        name = loss.path.rsplit(".", 1)[-1]
+        stated = neutral.sheet_skills.get(name)
+        owner = _system_of(registry)(stated.system) if stated is not None else None
+        if owner is None or isinstance(stated.level, bool) or not isinstance(stated.level, (int, float)):
+            continue
+        ns = carried.namespaces(owner)[0]
+        if ns in carried.namespaces(system):
+            continue
+        out.setdefault(ns, {})[name] = stated.level
+        losses[i] = Loss.of(loss.kind, loss.path, f"{loss.message}; {name} {stated.level} is carried at "
+                            f"carried.{ns}.{skillplan.FIELD}.{name} for the way back", loss.rule, system=loss.system)
+    return out
+
+
 def _melee_kind_carried(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
                         first: int, registry: Registry | None) -> tuple[str, str] | None:
     """(namespace, weapon class) of the close-combat skill the source stated, where `system`'s
@@ -228,6 +257,9 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     for ns, entries in _scale_levels(system, neutral, native, prefix, losses, audit, registry, first).items():
         old = block.get(ns, {})
         chars.setdefault(ns, {})[scalelevels.FIELD] = {**(old.get(scalelevels.FIELD) or {}), **entries}
+    for ns, entries in _unwritten_floors(system, neutral, prefix, losses, first, registry).items():
+        old = {**(block.get(ns, {}).get(skillplan.FIELD) or {}), **(chars.get(ns, {}).get(skillplan.FIELD) or {})}
+        chars.setdefault(ns, {})[skillplan.FIELD] = {**old, **entries}
     kind = _melee_kind_carried(system, neutral, native, prefix, losses, first, registry)
     if kind is not None:
         chars.setdefault(kind[0], {})[carried.MELEE_KIND] = kind[1]

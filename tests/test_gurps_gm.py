@@ -376,10 +376,11 @@ def test_a_skill_clamped_to_its_default_is_not_written_on_a_3e_sheet():
     assert doc.DX == 13 and "Brawling" not in doc.skills and "Lockpicking" not in doc.skills
     (said,) = [x for x in conv.losses if x.path == "$.skills.Fighting (Brawl)"]
     assert said.kind == "clamped" and said.rule == "gurps.defaults"
-    assert "(Brawling 13); a gurps sheet lists no skill at that level, so none is written" in said.message
+    assert "(Brawling 13); a gurps sheet lists no skill at that level, so none is written; Fighting (Brawl) 25 " \
+           "is carried at carried.coc7.sheet_skills.Fighting (Brawl) for the way back" in said.message
     assert doc.skills["Vision"] == doc.Per == 13  # Spot Hidden 65 under Per 13: the sense roll is shown
     back = api.convert(api.from_plain(msgspec.to_builtins(doc)), "coc7", fresh=True, trace=False).document
-    assert "Fighting (Brawl)" not in back.skills  # untrained again: the 7e base, not a trained 62
+    assert back.skills["Fighting (Brawl)"] == 25  # the carried line: untrained again, not a trained 62
     # a trained brawler above his default keeps his line
     trained = api.convert(api.from_plain(_agnes(**{"Fighting (Brawl)": 75})), "gurps", fresh=True, trace=False)
     assert trained.document.skills["Brawling"] > 13
@@ -398,3 +399,17 @@ def test_a_default_level_skill_a_melee_line_is_rolled_with_is_written_and_the_cl
     (said,) = [x for x in conv.losses if x.path == "$.skills.Fighting (Brawl)"]
     assert said.message.endswith("written at the untrained Brawling 10, the Brawl line being rolled with it")
     assert not [x for x in conv.losses if "Brawling: the skill the Brawl line is rolled with" in x.message]
+
+
+def test_a_skill_under_the_gurps_default_comes_home_as_its_sheet_had_it():
+    """The CoC investigator's Conceal 25 and Locksmith 15 lie under GURPS's Holdout and
+    Lockpicking defaults (IQ-5 = 8): the 3e sheet writes neither, and carries the CoC lines
+    (carried.coc.sheet_skills), so his sheet home afresh has Conceal 25 and Locksmith 15 again
+    (they came back as the bases 15 and 1, and before the default rule as 30 and 24)."""
+    src = ROOT / "fixtures" / "coc" / "npcs" / "investigator_38.yaml"
+    conv = api.convert(src, "gurps", fresh=True, trace=False)
+    doc = msgspec.to_builtins(conv.document)
+    assert "Holdout" not in doc["skills"] and "Lockpicking" not in doc["skills"]
+    assert doc["carried"]["coc"]["sheet_skills"] == {"Conceal": 25, "Locksmith": 15}
+    back = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False).document
+    assert (back.skills["Conceal"], back.skills["Locksmith"]) == (25, 15)
