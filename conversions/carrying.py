@@ -14,7 +14,7 @@ from xsys.core.errors import XsysError
 from xsys.core.model import Combatant
 from xsys.core.registry import Registry, default_registry
 from xsys.core.system import System
-from xsys.core.trace import Loss
+from xsys.core.trace import UNWRITTEN_AT_FLOOR, Loss
 
 from . import documents
 
@@ -152,9 +152,6 @@ def _scale_levels(system: System, neutral: Combatant, native: Any, prefix: str, 
                                                              and x.message.endswith("dropped"))]
         losses.append(Loss.of("kept-verbatim", path, message, scalelevels.RULE, system=system.key))
     return {ns: entries[scalelevels.FIELD] for ns, entries in carry.items()}
-
-
-UNWRITTEN_AT_FLOOR = "so none is written"  # core.system.System.levels_floored's words for it
 
 
 def _unwritten_floors(system: System, neutral: Combatant, prefix: str, losses: list[Loss], first: int,

@@ -313,11 +313,10 @@ def melee_kind_in(combatant: Combatant) -> Combatant:
     blocks: dict[str, dict[str, Any]] = {}
     for ns, block in combatant.carried.items():
         value = block.get(MELEE_KIND) if isinstance(block, Mapping) else None
-        if value is None:
-            blocks[ns] = dict(block)
+        if not (isinstance(value, str) and value in classes):
+            blocks[ns] = block  # none, or a hand edit that names no weapon class: left as it is
             continue
-        if found is None and isinstance(value, str) and value in classes:
-            found = value
+        found = found or value
         rest = {k: v for k, v in block.items() if k != MELEE_KIND}
         if rest:
             blocks[ns] = rest

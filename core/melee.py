@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
 import msgspec
 
+from .trace import UNWRITTEN_AT_FLOOR
+
 if TYPE_CHECKING:  # pragma: no cover
     from .catalog import Catalog
     from .model import Armor
@@ -211,8 +213,7 @@ def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: It
         out[skill], rule = floor
         # a skill the floor left unwritten (System.floor_unwritten) that a line is rolled with:
         # the clamp's report says it is written after all, at that floor, for this line
-        said = f"untrained in {system.key} ({skill} {floor[0]}); a {system.key} sheet lists no skill at that level, " \
-               "so none is written"
+        said = f"untrained in {system.key} ({skill} {floor[0]}); a {system.key} {UNWRITTEN_AT_FLOOR}"
         at = [i for i, x in enumerate(col.losses) if x.kind == "clamped" and x.message.endswith(said)]
         if at:
             x = col.losses[at[0]]

@@ -29,7 +29,7 @@ from .sheet import Sheet
 from . import sheet as _sheet
 from .shotsheet import ShotSheet
 from . import shotsheet as _shotsheet
-from .trace import Check, Collector, Modifier, Result, and_list
+from .trace import UNWRITTEN_AT_FLOOR, Check, Collector, Modifier, Result, and_list
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
 if TYPE_CHECKING:
@@ -819,8 +819,7 @@ class System:
                 # his sheet's silence is the untrained level: no line at it
                 del levels[native]
                 col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
-                         f"untrained in {self.key} ({native} {floor[0]}); a {self.key} sheet lists no skill at "
-                         f"that level, so none is written", floor[1])
+                         f"untrained in {self.key} ({native} {floor[0]}); a {self.key} {UNWRITTEN_AT_FLOOR}", floor[1])
                 written = f"no {native} (untrained {floor[0]})"
             else:
                 levels[native] = floor[0]

@@ -100,6 +100,11 @@ class TraceEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         return printable(f"{self.path}: {' -> '.join(parts)}{rules}{note}")
 
 
+# the end of a ``clamped`` loss whose skill a target writes no line for, at what the NPC has
+# untrained there (System.floor_unwritten): core.melee writes it after all for a weapon line,
+# and the conversion carries the source's line for the way back (conversions.carrying)
+UNWRITTEN_AT_FLOOR = "sheet lists no skill at that level, so none is written"
+
 LossKind = Literal[
     "unsupported-field",  # the target system has no place for this field
     "merged",  # several source values collapse into one target value
