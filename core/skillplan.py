@@ -236,6 +236,21 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         lines.append((name, f"{name} {s.level} ({s.system}): {target.name} has no skill for {', '.join(s.covers)}; "
                             f"not expressible in {target.key}: carried at carried.{ns}.{FIELD}.{name}"))
 
+    # a stated skill the target's sheet derives from attributes alone (nWoD Defense: the dodge):
+    # the sheet's line is carried as it was, for the way back
+    for name, s in sheet.items():
+        if len(s.covers) != 1 or s.covers[0] not in target.derived_only or s.covers[0] not in out_skills:
+            continue
+        owner = system_of(s.system)
+        if owner is None or namespaces(owner)[0] in own:
+            continue
+        ns = namespaces(owner)[0]
+        carry.setdefault(ns, {})[name] = s.level
+        field = target.derived_skills().get(s.covers[0], s.covers[0])
+        lines.append((name, f"{name} {s.level} ({s.system}): {target.name} derives {field} from the NPC's attributes, "
+                            f"whatever his {s.covers[0]}, so the line is not expressible in {target.key}: carried at "
+                            f"carried.{ns}.{FIELD}.{name} for the way back"))
+
     # twins: a sheet of a system with several skills for one neutral skill keeps its names
     # (in the sheet's order, so the report lines and carried entries are the same in every run)
     for name, s in sheet.items():
@@ -382,7 +397,9 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
             level = entries[name]
             for k in keys:
                 value = float(system.competence(name, level, {**ctx, "@key": k}))
-                if k not in skills or (len(keys) == 1 and _unedited(reader, combatant, k, value, skills[k], readings)):
+                if k not in skills or (len(keys) == 1 and (k in getattr(reader, "derived_only", ())
+                                                           or _unedited(reader, combatant, k, value, skills[k],
+                                                                        readings))):
                     skills[k] = value
             sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))
         rest = {k: v for k, v in block.items() if k != FIELD}

@@ -114,6 +114,10 @@ class System:
     # throws stones has only Throwing): skills_from_neutral leaves them out, the plugin writes
     # them beside its lines. Read, they cross as any skill.
     line_skills: ClassVar[frozenset[str]] = frozenset()
+    # Neutral skills its sheet derives from the NPC's attributes alone, whatever his training
+    # (nWoD Defense, the lower of Dexterity and Wits: the dodge). A source's stated line for one
+    # is carried for the way back (core.skillplan), and read back it wins over the derived value.
+    derived_only: ClassVar[frozenset[str]] = frozenset()
     # Set by the registry on every instance: who provides it ("xsys-coc7 1.0 (plugin coc7)"),
     # for messages that name a plugin.
     xsys_plugin: str = ""

@@ -70,10 +70,18 @@ def test_a_stated_defense_is_still_read_as_stated():
 
 
 def test_coc_to_nwod_to_coc_keeps_a_sane_dodge():
-    # Dodge 18 -> Defense 2 (derived) -> CoC Dodge 26 (Defense 2 takes 26.3% of the hits)
+    # Dodge 18 -> Defense 2 (derived from Dexterity and Wits, whatever his dodge: nwod.derived);
+    # the CoC line rides along (carried.coc.sheet_skills.Dodge), so the sheet home has his own
+    # Dodge 18 again, at least the 6th-edition base of the DEX 10 he comes back with (DEX x 2 =
+    # 20); without the line it was 26, the share of the hits Defense 2 takes
     doc, _ = to_nwod(ROOT / "fixtures/coc/npcs/dock_brute.yaml")
-    back = api.convert(api.from_plain({"system": "nwod", "kind": "npc", **codec.to_builtins(doc)}), "coc", fresh=True, trace=False)
-    assert back.document.skills["Dodge"] == 26
+    plain = codec.to_builtins(doc)
+    assert plain["carried"]["coc"]["sheet_skills"]["Dodge"] == 18
+    back = api.convert(api.from_plain({"system": "nwod", "kind": "npc", **plain}), "coc", fresh=True, trace=False)
+    assert back.document.DEX == 10 and back.document.skills["Dodge"] == 20
+    plain["carried"]["coc"]["sheet_skills"].pop("Dodge")
+    bare = api.convert(api.from_plain({"system": "nwod", "kind": "npc", **plain}), "coc", fresh=True, trace=False)
+    assert bare.document.skills["Dodge"] == 26
 
 
 # ---- 2. clip and chamber are the gun's own (nwod.weapon.clip) ------------------------------
@@ -336,3 +344,13 @@ def test_worn_armor_says_its_strength_defense_and_speed():
            "(nwod.armor)" in md
     vest = api.dump(api.convert(root / "fixtures/gurps/npcs/policeman.yaml", "nwod", fresh=True), "md").decode()
     assert "*general*" not in vest
+
+
+def test_a_trained_dodge_comes_home_through_nwod():
+    """The Hong Kong bodyguard's Dodge 50 was 26 after nWoD (Defense 2: the lower of Dexterity 3
+    and Wits 2, whatever his training); the line rides along and comes home as it was."""
+    src = ROOT / "fixtures/coc-zh/npcs/hk_bodyguard.yaml"
+    mid = codec.to_builtins(api.convert(src, "nwod", fresh=True, trace=False).document)
+    assert mid["Defense"] == 2 and mid["carried"]["coc"]["sheet_skills"]["Dodge"] == 50
+    back = api.convert(api.from_plain(mid), "coc-zh", fresh=True, trace=False).document
+    assert back.skills["Dodge"] == 50

@@ -38,6 +38,9 @@ class NwodSystem(NwodSheet):
     npc_type = NwodNpc
     shot_type = NwodShot
     settings_type = NwodSettings
+    # nwod.derived: Defense is the lower of Dexterity and Wits, whatever the NPC's training, so a
+    # source's stated dodge has no place on the sheet (carried for the way back)
+    derived_only = frozenset({"dodge"})
 
     ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina",
                   "Presence", "Manipulation", "Composure")
