@@ -14,7 +14,7 @@ from xsys.core.errors import XsysError
 from xsys.core.model import Combatant
 from xsys.core.registry import Registry, default_registry
 from xsys.core.system import System
-from xsys.core.trace import UNWRITTEN_AT_FLOOR, Loss
+from xsys.core.trace import UNWRITTEN_AT_FLOOR, WRITTEN_AT_FLOOR, Loss
 
 from . import documents
 
@@ -160,11 +160,13 @@ def _unwritten_floors(system: System, neutral: Combatant, prefix: str, losses: l
     untrained there (``System.floor_unwritten``: a GURPS skill at its default is not on a 3e
     sheet), carried as the source's sheet lines (core.skillplan), so a sheet of the source
     written from that one has them again (a CoC Conceal 25 under GURPS Holdout's default 8 came
-    home as the base 15). Each clamp's report line says where."""
+    home as the base 15), or wrote at that level instead (a GURPS Vision at the NPC's Per for a
+    CoC Spot Hidden 45), carried as the source's sheet lines (core.skillplan) for the way back.
+    Each clamp's report line says where."""
     out: dict[str, dict[str, Any]] = {}
     for i in range(first, len(losses)):
         loss = losses[i]
-        if loss.kind != "clamped" or not loss.message.endswith(UNWRITTEN_AT_FLOOR):
+        if loss.kind != "clamped" or not (loss.message.endswith(UNWRITTEN_AT_FLOOR) or WRITTEN_AT_FLOOR in loss.message):
             continue
         name = loss.path.rsplit(".", 1)[-1]
         stated = neutral.sheet_skills.get(name)
@@ -172,8 +174,8 @@ def _unwritten_floors(system: System, neutral: Combatant, prefix: str, losses: l
         if owner is None or isinstance(stated.level, bool) or not isinstance(stated.level, (int, float)):
             continue
         ns = carried.namespaces(owner)[0]
-        if ns in carried.namespaces(system):
-            continue
+        if ns in carried.namespaces(system) or (owner.skill_scale and owner.skill_scale == system.skill_scale):
+            continue  # (a sheet of the same skill scale carries its levels itself: core.scalelevels)
         out.setdefault(ns, {})[name] = stated.level
         losses[i] = Loss.of(loss.kind, loss.path, f"{loss.message}; {name} {stated.level} is carried at "
                             f"carried.{ns}.{skillplan.FIELD}.{name} for the way back", loss.rule, system=loss.system)

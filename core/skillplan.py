@@ -331,8 +331,11 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
         if k in keys:
             try:
                 c = {**ctx, "@key": k}
-                back = reader.competence(native, reader.written_level(native, reader.level_for(native, carried_value, c),
-                                                                      c), c)
+                level = reader.written_level(native, reader.level_for(native, carried_value, c), c)
+                floor = reader.skill_floor(native, ctx)
+                if floor is not None and level < floor[0]:
+                    level = floor[0]  # the sheet writes no lower than what the NPC rolls untrained
+                back = reader.competence(native, level, c)
                 if len(keys) > 1:
                     at = reader.level_for(native, present, c)
                     for writer, lines in readings:

@@ -104,6 +104,8 @@ class TraceEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 # untrained there (System.floor_unwritten): core.melee writes it after all for a weapon line,
 # and the conversion carries the source's line for the way back (conversions.carrying)
 UNWRITTEN_AT_FLOOR = "sheet lists no skill at that level, so none is written"
+# ... and of one it writes at that level instead (a GURPS Vision at the NPC's Per, a CoC base)
+WRITTEN_AT_FLOOR = ": written at the untrained "
 
 LossKind = Literal[
     "unsupported-field",  # the target system has no place for this field

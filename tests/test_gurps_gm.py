@@ -397,7 +397,8 @@ def test_a_default_level_skill_a_melee_line_is_rolled_with_is_written_and_the_cl
     conv = api.convert(ROOT / "fixtures/text/walters-coc7.txt", "gurps", fresh=True, trace=False)
     assert conv.document.skills["Brawling"] == conv.document.DX == 10
     (said,) = [x for x in conv.losses if x.path == "$.skills.Fighting (Brawl)"]
-    assert said.message.endswith("written at the untrained Brawling 10, the Brawl line being rolled with it")
+    assert "written at the untrained Brawling 10, the Brawl line being rolled with it; Fighting (Brawl) 35 is " \
+           "carried at carried.coc7.sheet_skills.Fighting (Brawl) for the way back" in said.message
     assert not [x for x in conv.losses if "Brawling: the skill the Brawl line is rolled with" in x.message]
 
 
@@ -410,6 +411,7 @@ def test_a_skill_under_the_gurps_default_comes_home_as_its_sheet_had_it():
     conv = api.convert(src, "gurps", fresh=True, trace=False)
     doc = msgspec.to_builtins(conv.document)
     assert "Holdout" not in doc["skills"] and "Lockpicking" not in doc["skills"]
-    assert doc["carried"]["coc"]["sheet_skills"] == {"Conceal": 25, "Locksmith": 15}
+    # (and Spot Hidden 55, written at his Per 13 as Vision: the sense roll is shown, the line carried)
+    assert doc["carried"]["coc"]["sheet_skills"] == {"Spot Hidden": 55, "Conceal": 25, "Locksmith": 15}
     back = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False).document
-    assert (back.skills["Conceal"], back.skills["Locksmith"]) == (25, 15)
+    assert (back.skills["Conceal"], back.skills["Locksmith"], back.skills["Spot Hidden"]) == (25, 15, 55)

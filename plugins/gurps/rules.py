@@ -641,7 +641,9 @@ class GurpsRules(System):
         """The NPC's default from his own attribute (gurps.defaults): a sheet never shows a skill
         below what he rolls untrained (an IQ 13 investigator's Vision is at least his Per 13)."""
         spec = DEFAULT_OF.get(skill)
-        value = (context or {}).get(spec[0]) if spec else None
+        ctx = context or {}
+        # Per is IQ on a sheet that states no other (gurps.derived)
+        value = (ctx.get(spec[0]) if spec[0] != "Per" else ctx.get("Per", ctx.get("IQ"))) if spec else None
         if value is None:
             return None
         return max(0, int(value) + spec[1]), "gurps.defaults"  # type: ignore[index]
