@@ -183,7 +183,8 @@ def _unwritten_floors(system: System, neutral: Combatant, prefix: str, losses: l
 
 
 def _melee_kind_carried(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
-                        first: int, registry: Registry | None) -> tuple[str, str] | None:
+                        first: int, registry: Registry | None,
+                        audit: "LossAudit | None" = None) -> tuple[str, str] | None:
     """(namespace, weapon class) of the close-combat skill the source stated, where `system`'s
     stat block has one skill for every weapon and so reads back none (a CoC Club 60 as nWoD
     Weaponry 3): carried in the source's namespace, so its sheet written from this one writes
@@ -195,8 +196,9 @@ def _melee_kind_carried(system: System, neutral: Combatant, native: Any, prefix:
     owner = _system_of(registry)(stated.system) if stated is not None else None
     if owner is None or carried.namespaces(owner)[0] in carried.namespaces(system):
         return None
+    read = audit.read_back_of(native) if audit is not None else None  # the audit read it already
     try:
-        back = system.npc_to_neutral(native).value.melee_kind
+        back = (read if read is not None else system.npc_to_neutral(native).value).melee_kind
     except Exception:  # noqa: BLE001 - a sheet its own plugin cannot read: nothing carried
         return None
     if back == kind:
@@ -259,7 +261,7 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     for ns, entries in _unwritten_floors(system, neutral, prefix, losses, first, registry).items():
         old = {**(block.get(ns, {}).get(skillplan.FIELD) or {}), **(chars.get(ns, {}).get(skillplan.FIELD) or {})}
         chars.setdefault(ns, {})[skillplan.FIELD] = {**old, **entries}
-    kind = _melee_kind_carried(system, neutral, native, prefix, losses, first, registry)
+    kind = _melee_kind_carried(system, neutral, native, prefix, losses, first, registry, audit)
     if kind is not None:
         chars.setdefault(kind[0], {})[carried.MELEE_KIND] = kind[1]
     if not block and not chars:

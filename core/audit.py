@@ -431,6 +431,7 @@ class LossAudit:
         self.key = key
         self.source = source
         self._system = system
+        self.last_read: tuple[Any, Any] | None = None  # (the last audited item, what it read back as)
         self._items: dict[str, str] = {}  # item path -> "npc" / "shot" (the items audited so far)
         self._probed: dict[str, dict[str, str]] = {}  # item path -> neutral path -> its native field
         self._ties: dict[str, dict[str, list[str]]] = {}  # item path -> neutral path -> fields stating it alike
@@ -598,6 +599,7 @@ class LossAudit:
         ``losses[first:]``; fix their paths and add what they left out."""
         self._items[prefix] = what
         back = self._read_back(system, what, native)
+        self.last_read = (native, back)  # the item as its plugin reads it back (read_back_of)
         found: list[_Diff] = []
         _differences(neutral, back, "$", None, found)
         new: list[Loss] = []
@@ -614,6 +616,12 @@ class LossAudit:
         losses.extend(self._settle(mine, new, losses, prefix))
 
     # ---- reading back -----------------------------------------------------------------
+    def read_back_of(self, native: Any) -> Any:
+        """The neutral value the last audited item read back as, if it was `native` (else
+        None): what a caller needs of it, without reading the item a second time."""
+        last = self.last_read
+        return last[1] if last is not None and last[0] is native else None
+
     def _read_back(self, system: System, what: str, native: Any) -> Any:
         method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral
         with tracing(False):
