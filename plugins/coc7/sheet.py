@@ -205,10 +205,8 @@ class Coc7Sheet(Coc7Rules):
         for f in ("SAN", "MP", "Luck"):
             if getattr(npc, f) is not None:
                 own[f] = getattr(npc, f)
-                col.carried(f"$.{f}", f, "coc7.characteristics" if f == "Luck" else "coc7.derived")
         if npc.spells:
             own["spells"] = list(npc.spells)
-            col.carried("$.spells", "spells", "coc7.characteristics")
         if verbatim:
             own["skills"] = verbatim
         melee = []
@@ -227,6 +225,9 @@ class Coc7Sheet(Coc7Rules):
                                   health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
         if scale:
             native["scale"] = scale
+        lines: dict[str, Any] = {}
+        weapons = self.lines_to_neutral(npc.weapons, self.weapon_to_neutral, col, "weapons", lines)
+        armor = self.lines_to_neutral(npc.armor, self.armor_to_neutral, col, "armor", lines)
         for f in ("HP", "MOV"):
             v = getattr(npc, f)
             if v is not None:
@@ -237,8 +238,10 @@ class Coc7Sheet(Coc7Rules):
                     continue  # the rule's own value: every system derives its own
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} has no neutral field; kept for the way back",
                          "coc7.derived")
-        weapons = self.lines_to_neutral(npc.weapons, self.weapon_to_neutral, col, "weapons", native)
-        armor = self.lines_to_neutral(npc.armor, self.armor_to_neutral, col, "armor", native)
+        native.update(lines)
+        for f in ("SAN", "MP", "Luck", "spells"):
+            if f in own:
+                col.carried(f"$.{f}", f, "coc7.characteristics" if f in ("Luck", "spells") else "coc7.derived")
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
                          melee=melee, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
                          carried={self.carried_namespaces[0]: own} if own else {})
