@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
 import msgspec
 
-from . import carried, codec
+from . import carried, codec, scalelevels
 from .model import Combatant, MeleeWeapon
 from .trace import Collector, Result, and_list
 
@@ -55,7 +55,22 @@ class Sheet:
     # them in that order in the carried block (else they follow the fields)
     carried: tuple[str, ...] = ()
     carried_rule: str = ""
+    carried_rules: Mapping[str, str] = field(default_factory=dict, hash=False)  # a field's own rule
     carried_type: type | None = None  # a Struct of optional fields (xsys.core.carried.take)
+    # where this system's carried block is absent, a kin system's namespace whose entries of the
+    # same name mean the same (a 6th-edition CoC sheet's Sanity for 7th edition): namespace ->
+    # the entries taken, each kept where it is a valid ``carried_type`` value
+    carried_kin: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    # a list of close-combat lines apart from the weapons (CoC's melee attacks): each read by
+    # ``melee_line_to_neutral`` and carried for the way back, written by ``melee_from_neutral``
+    # (then ``melee_skills`` settles the skills the lines use); "": close combat is in the weapons
+    melee: str = ""
+    # the weapon and armor lines as written are kept in the native block ("weapons", "armor")
+    # for the way back (what the neutral item cannot say: CoC's base range, malfunction); the
+    # system's ``weapon_lines_from_neutral`` / ``armor_lines_from_neutral`` read them
+    lines_kept: bool = False
+    # no skill is written below what the NPC has untrained (``System.levels_floored``)
+    floored: bool = False
     # a level the stat block writes for a skill it does not have (pl-trudnosc, nWoD: 0): a
     # converted skill at or below it is not written; and with ``unstated_crosses`` False such a
     # skill of the stat block does not cross either (every target writes its own untrained default)
@@ -78,7 +93,8 @@ def check(system: type) -> None:
     if not isinstance(sheet, Sheet):
         raise TypeError(f"{system.__name__}.sheet must be an xsys.core.sheet.Sheet, not {type(sheet).__name__}")
     fields = set(getattr(system.npc_type, "__struct_fields__", ()))
-    named = [sheet.name, sheet.notes, sheet.skills, sheet.weapons, sheet.armor, *sheet.context, *sheet.carried]
+    named = [sheet.name, sheet.notes, sheet.skills, sheet.weapons, sheet.armor, *sheet.context, *sheet.carried,
+             *([sheet.melee] if sheet.melee else [])]
     missing = [f for f in named if f not in fields]
     if missing:
         raise TypeError(f"{system.__name__}.sheet names fields its npc_type {system.npc_type.__name__} does not "
@@ -97,6 +113,10 @@ def _levels(value: Any) -> dict[str, Any]:
 
 def _builtins(value: Any) -> Any:
     return msgspec.to_builtins(value, enc_hook=codec.enc_hook)
+
+
+def _carried_rule(sheet: Sheet, k: str) -> str:
+    return sheet.carried_rules.get(k, sheet.carried_rule)
 
 
 def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
@@ -122,24 +142,48 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     der = system.derived_values(npc)
     skills.update(system.derived_to_neutral(npc, der, col))
     toughness = None
-    if system.health_field and system.health_field in der:
-        toughness = system.toughness_of(getattr(npc, system.health_field), der[system.health_field], col)
-    crossing = set(system.derived_skills().values()) | {system.health_field}
+    hf = system.health_field
+    if hf and hf in der:
+        toughness = system.toughness_of(getattr(npc, hf), der[hf], col)
+    crossing = set(system.derived_skills().values()) | {hf}
     for k, v in der.items():
         stated_value = getattr(npc, k)
         if stated_value is not None and stated_value != v and k not in crossing:
             col.loss("rounded", f"$.{k}", f"{k} {stated_value} differs from the rules' {v}; kept verbatim",
                      system.derived_fields().get(k, ((), system.health_rule))[1])
+    native: dict[str, Any] = {}
+    if system.skill_scale or system.characteristic_scale:
+        # the numbers as stated, for a system of the same scale (System.scale_levels); what each
+        # skill covers on this sheet (a 7e Brawl that is also the knife skill) as it was read
+        hp = getattr(npc, hf, None) if hf else None
+        scale = system.scale_levels(stated, skills, chars, neutral_chars,
+                                    covers={k: s.covers for k, s in col.sheet.get("skills", {}).items()},
+                                    health=(hp if hp is not None else der.get(hf), toughness) if hf else None)
+        if scale:
+            native["scale"] = scale
     weapons, melee, lines = [], [], {}
+    kept_lines: dict[str, list[Any]] = {}
     for i, line in enumerate(getattr(npc, sheet.weapons)):
         w = system.weapon_to_neutral(line, col, f"$.{sheet.weapons}[{i}]")
+        if sheet.lines_kept:
+            kept_lines.setdefault("weapons", []).append(_builtins(line))
         if isinstance(w, MeleeWeapon):  # close combat: its class crosses, its own line is carried
             melee.append(w)
             lines[w.name] = _builtins(line)
         else:
             weapons.append(w)
-    armor = [system.armor_to_neutral(a, col, f"$.{sheet.armor}[{i}]") for i, a in enumerate(getattr(npc, sheet.armor))]
-    native = dict(system.native_block(npc))
+    if sheet.melee:  # a list of its own: each line's class crosses, the line is carried
+        for i, line in enumerate(getattr(npc, sheet.melee)):
+            m = system.melee_line_to_neutral(line, col, f"$.{sheet.melee}[{i}]")
+            melee.append(m)
+            lines[m.name] = _builtins(line)
+    armor = []
+    for i, a in enumerate(getattr(npc, sheet.armor)):
+        armor.append(system.armor_to_neutral(a, col, f"$.{sheet.armor}[{i}]"))
+        if sheet.lines_kept:
+            kept_lines.setdefault("armor", []).append(_builtins(a))
+    native.update(system.native_block(npc, col))
+    native.update(kept_lines)
     if sheet.levels_kept:
         exact = system.levels_kept(stated, col, spath, context=ctx)
         if exact:
@@ -150,10 +194,9 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
                 own["skills"] = other
             continue
         value = getattr(npc, k)
-        if value:
-            col.carried(f"$.{k}", k, sheet.carried_rule)
         if value is not None and (value or not isinstance(value, (list, dict))):
             own[k] = _builtins(value)
+            col.carried(f"$.{k}", k, _carried_rule(sheet, k))
     if other:
         own.setdefault("skills", other)
     if lines:
@@ -165,6 +208,30 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     return col.result(system.extra_to_neutral(npc, comb, col))
 
 
+def _carried_block(system: "System", sheet: Sheet, combatant: Combatant, col: Collector) -> dict[str, Any]:
+    """The carried entries this stat block takes back: its own namespace's, else (none there) a
+    kin namespace's entries of ``sheet.carried_kin`` that are valid values of its ``carried_type``."""
+    if sheet.carried_type is None:
+        return {}
+    ns = carried.namespaces(system)[0]
+    own = carried.take(combatant.carried.get(ns), sheet.carried_type, col, f"$.carried.{ns}", system.key)
+    if ns in combatant.carried:
+        return own
+    for kin, keys in sheet.carried_kin.items():
+        block = combatant.carried.get(kin)
+        if not isinstance(block, Mapping):
+            continue
+        for k in keys:
+            if k in block:
+                try:
+                    msgspec.convert({k: block[k]}, sheet.carried_type)
+                except msgspec.ValidationError:
+                    continue  # not a value this sheet can write: it stays carried for its owner
+                own[k] = block[k]
+        break
+    return own
+
+
 def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     """The neutral NPC as a stat block, by the system's ``sheet`` and hooks."""
     sheet: Sheet = system.sheet  # type: ignore[assignment]
@@ -172,11 +239,10 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     restored = system.npc_restored(combatant, col)
     if restored is not None:
         return col.result(restored)
-    ns = carried.namespaces(system)[0]
-    own = carried.take(combatant.carried.get(ns), sheet.carried_type, col, f"$.carried.{ns}", system.key) \
-        if sheet.carried_type is not None else {}
+    own = _carried_block(system, sheet, combatant, col)
     mine = combatant.native.get(system.key, {})
     fields = system.characteristics_from_neutral(combatant.characteristics, col, "$")
+    fields = system.characteristics_on_scale(fields, combatant, col, "$")
     for k in sheet.carried:
         if k == sheet.skills:
             continue  # the carried skills join the converted ones below
@@ -186,11 +252,20 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     ctx = {k: fields[k] for k in sheet.context if k in fields} if sheet.context else dict(fields)
     spath = f"$.{sheet.skills}"
     levels = system.skills_from_neutral(combatant.skills, col, spath, context=ctx)
+    levels = system.levels_on_scale(levels, combatant, col, spath, context=ctx)
+    if sheet.floored:  # a level its own sheet stated stays as it was (kept, or carried on its scale)
+        kept = {**(mine.get(sheet.levels_kept, {}) if sheet.levels_kept else {}),
+                **scalelevels.carried_levels(system, combatant)}
+        levels = system.levels_floored(levels, combatant.skills, col, spath, ctx, kept)
     if sheet.levels_kept:
         levels = system.levels_restored(levels, mine.get(sheet.levels_kept, {}), combatant.skills, context=ctx)
     if sheet.unstated_level is not None:
         levels = {k: v for k, v in levels.items() if v > sheet.unstated_level}
-    levels.update({k: v for k, v in own.get("skills", {}).items() if k not in levels})
+    melee: list[Any] = []
+    if sheet.melee:  # its close-combat lines, then the skills they are fought with
+        melee = system.melee_from_neutral(combatant, own.get("melee", {}), col)
+        levels = system.melee_skills(levels, melee, own.get("melee", {}), combatant, ctx, col)
+    levels = system.carried_skills(levels, own.get("skills", {}), combatant, ctx, col)
     others = [o for o in combatant.native if o != system.key] if sheet.foreign_native else []
     if others:  # one line for them all (a coc-zh sheet keeps its parent coc's view too)
         col.loss("unsupported-field", f"$.native.{others[0]}",
@@ -198,19 +273,31 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
                  f"{'they were' if len(others) > 1 else 'it was'}, kept for an exact trip back, "
                  f"{'have' if len(others) > 1 else 'has'} no place in a {system.key} sheet: a trip back converts "
                  f"these numbers afresh (what has no line here is carried at carried.{others[0]})")
-    wpath = f"$.{sheet.weapons}"
-    weapons = [system.weapon_from_neutral(w, col, f"{wpath}[{i}]", kept=mine) for i, w in enumerate(combatant.weapons)]
-    weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col)
-    # (a system's armor line may, like its weapon line, look at its own native block: ``kept``)
-    more = {"kept": mine} if _takes_kept(type(system).armor_from_neutral) else {}
-    armor = [system.armor_from_neutral(a, col, f"$.{sheet.armor}[{i}]", **more) for i, a in enumerate(combatant.armor)]
+    weapons = system.weapon_lines_from_neutral(combatant, fields, mine, col)
+    if not sheet.melee:
+        weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col)
+    armor = system.armor_lines_from_neutral(combatant, fields, mine, col)
     typ = system.npc_type
     skill_type = next((f.type for f in msgspec.structs.fields(typ) if f.name == sheet.skills), dict)
     written = msgspec.convert(levels, skill_type) if isinstance(skill_type, type) and \
         issubclass(skill_type, msgspec.Struct) else levels
     npc = typ(**{sheet.name: combatant.name, sheet.notes: combatant.notes, **fields, sheet.skills: written,
-                 sheet.weapons: weapons, sheet.armor: armor})
+                 sheet.weapons: weapons, sheet.armor: armor, **({sheet.melee: melee} if sheet.melee else {})})
     return col.result(system.extra_from_neutral(npc, combatant, col))
+
+
+def weapon_lines(system: "System", combatant: Combatant, kept: Mapping[str, Any], col: Collector) -> list[Any]:
+    """Each neutral weapon through ``weapon_from_neutral`` (the default ``weapon_lines_from_neutral``)."""
+    wpath = f"$.{system.sheet.weapons if system.sheet else 'weapons'}"
+    return [system.weapon_from_neutral(w, col, f"{wpath}[{i}]", kept=kept) for i, w in enumerate(combatant.weapons)]
+
+
+def armor_lines(system: "System", combatant: Combatant, kept: Mapping[str, Any], col: Collector) -> list[Any]:
+    """Each neutral armor through ``armor_from_neutral`` (the default ``armor_lines_from_neutral``)."""
+    apath = f"$.{system.sheet.armor if system.sheet else 'armor'}"
+    # (a system's armor line may, like its weapon line, look at its own native block: ``kept``)
+    more = {"kept": kept} if _takes_kept(type(system).armor_from_neutral) else {}
+    return [system.armor_from_neutral(a, col, f"{apath}[{i}]", **more) for i, a in enumerate(combatant.armor)]
 
 
 @functools.lru_cache(maxsize=None)

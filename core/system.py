@@ -24,7 +24,7 @@ from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step
-from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon
+from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon, melee_class_of
 from .sheet import Sheet
 from . import sheet as _sheet
 from .shotsheet import ShotSheet
@@ -581,10 +581,17 @@ class System:
         """Neutral skills held by derived fields (``derived_skills``: nWoD Defense as the dodge)."""
         return {}
 
-    def native_block(self, npc: Any) -> dict[str, Any]:
+    def native_block(self, npc: Any, col: Collector) -> dict[str, Any]:
         """What the neutral NPC's ``native`` block remembers of this stat block for the way back
-        (the whole block, or a few details); kept exact levels are added to it. Default: nothing."""
+        (the whole block, or a few details, each said in `col` where no other system has it);
+        kept exact levels and kept lines are added to it. Default: nothing."""
         return {}
+
+    def melee_line_to_neutral(self, line: Any, col: Collector, path: str) -> MeleeWeapon:
+        """One line of the sheet's own close-combat list (``Sheet.melee``) as the neutral melee
+        weapon: its class by what its name and skill say (core.model.melee_class_of)."""
+        cls = melee_class_of(getattr(line, "name", ""), getattr(line, "skill", None))
+        return MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
 
     def extra_to_neutral(self, npc: Any, combatant: Combatant, col: Collector) -> Combatant:
         """The last word on the way in (a trace of values only the rules use). Default: as is."""
@@ -604,6 +611,31 @@ class System:
         """The weapon lines of the neutral close-combat weapons (``lines``: the carried ones by
         name; xsys.core.carried.melee_lines). Default: none written."""
         return []
+
+    def melee_skills(self, levels: dict[str, Any], melee: list[Any], carried_lines: Mapping[str, Any],
+                     combatant: Combatant, context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """The skills written beside the close-combat lines of a ``Sheet.melee`` list (``melee``,
+        written; ``carried_lines``: those that were this sheet's own): the skill each is fought
+        with. Default: the converted levels as they are."""
+        return levels
+
+    def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
+                       context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """The sheet's skills with those its carried block kept verbatim (no neutral key holds
+        them). Default: each one the converted skills do not already write."""
+        levels.update({k: v for k, v in carried_levels.items() if k not in levels})
+        return levels
+
+    def weapon_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                  col: Collector) -> list[Any]:
+        """The sheet's weapon lines (`fields`: its characteristics and carried fields so far;
+        `kept`: its native block). Default: each weapon through ``weapon_from_neutral``."""
+        return _sheet.weapon_lines(self, combatant, kept, col)
+
+    def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                 col: Collector) -> list[Any]:
+        """The sheet's armor lines. Default: each armor through ``armor_from_neutral``."""
+        return _sheet.armor_lines(self, combatant, kept, col)
 
     def extra_from_neutral(self, npc: Any, combatant: Combatant, col: Collector) -> Any:
         """The last word on the way out (derived values, the hit points). Default: as is."""

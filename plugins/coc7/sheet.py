@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 import msgspec
 
-from xsys.core import armorline, carried, scalelevels
+from xsys.core import armorline, carried
 from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
 from xsys.core.errors import InputError
@@ -35,7 +35,7 @@ from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed
 
 from .convert6 import SKILL_NAMES
-from .model import Coc7Armor, Coc7Barrier, Coc7Carried, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
+from .model import Coc7Armor, Coc7Barrier, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
 from .rules import Coc7Rules, load_ladders
 
 # Native light-aid words <-> neutral vision aids (core/vocab.py VisionAid).
@@ -185,88 +185,58 @@ class Coc7Sheet(Coc7Rules):
         stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
         return Coc7Armor(name=armor.name, armor=points, catalog=armor.catalog, stops=stops)
 
-    # ==== npc conversions ===================================================================
-    def npc_to_neutral(self, npc: Coc7Npc) -> Result[Combatant]:  # type: ignore[override]
-        col = Collector(self.key)
-        chars = {k: getattr(npc, k) for k in self.characteristics()}
-        neutral_chars = self.characteristics_to_neutral(chars, col, "$")
-        mapped = self.skills()
-        # a Fighting skill is equated at the NPC's own STR + SIZ (its damage bonus), as coc's is
-        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
-                                        context=chars)
-        native: dict[str, Any] = {}
+    # ==== npc conversions: the core's (xsys.core.sheet), from the declaration in system.py ====
+    def derived_values(self, npc: Coc7Npc) -> dict[str, Any]:
+        """The hit points by the rule (coc7.derived): stated ones beyond it cross as the toughness."""
+        return {"HP": npc.derived_HP}
 
-        # what only Call of Cthulhu states (Sanity, Magic Points, Luck, skills no neutral key
-        # holds) is carried verbatim through every other system (xsys.core.carried)
-        own: dict[str, Any] = {}
-        verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
-        for k in verbatim:
-            col.carried(f"$.skills.{k}", f"skill {k!r}")
-        for f in ("SAN", "MP", "Luck"):
-            if getattr(npc, f) is not None:
-                own[f] = getattr(npc, f)
-        if npc.spells:
-            own["spells"] = list(npc.spells)
-        if verbatim:
-            own["skills"] = verbatim
-        melee = []
-        for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
-            cls = _melee_class(m)
-            melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
-            own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
-            if col.tracing:
-                col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"],
-                         source="assumed")
-        self._brawl_weapons(npc, skills, chars, col)
-        toughness = self.toughness_of(npc.HP, npc.derived_HP, col)  # stated HP beyond the rule's
-        sheet = col.sheet.get("skills", {})  # what each skill covers on this sheet (Brawl: a knife's too)
-        scale = self.scale_levels({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars,
-                                  covers={k: s.covers for k, s in sheet.items()},
-                                  health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
-        if scale:
-            native["scale"] = scale
-        lines: dict[str, Any] = {}
-        weapons = self.lines_to_neutral(npc.weapons, self.weapon_to_neutral, col, "weapons", lines)
-        armor = self.lines_to_neutral(npc.armor, self.armor_to_neutral, col, "armor", lines)
+    def derived_to_neutral(self, npc: Coc7Npc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
+        """A knife or a club is fought with Fighting (Brawl) in 7th edition (coc7.melee): an NPC
+        whose weapon line says so wields that weapon at its Brawl, so its neutral ``melee`` (the
+        competence with a weapon in hand, which every other system writes as its knife or club
+        skill) is its Brawl's, where no other Fighting skill states one. Without it a 7e Brawl 50
+        with a trench knife became a 6th-edition Knife at base 25 and a GURPS Knife at default."""
+        if any("melee" in self.skills().get(k, ()) for k in npc.skills):
+            return {}
+        armed = [m for m in npc.melee if m.skill == "Fighting (Brawl)" and _melee_class(m) != "unarmed"]
+        level = npc.skills.get("Fighting (Brawl)")
+        if not armed or level is None:
+            return {}
+        chars = {k: getattr(npc, k) for k in self.characteristics()}
+        melee = self.competence("Fighting (Brawl)", level, {**chars, "@key": "melee"})
+        sheet = col.sheet.get("skills", {}).get("Fighting (Brawl)")
+        if sheet is not None and "melee" not in sheet.covers:
+            sheet.covers.append("melee")  # the Brawl the sheet states is also its weapon skill
+        if col.tracing:
+            names = ", ".join(m.name for m in armed)
+            col.step("$.skills.Fighting (Brawl)", f"Fighting (Brawl) {level} ({names})",
+                     f"melee competence {melee:.3f}", rules=["coc7.melee"], source="assumed",
+                     note="a knife or a club is fought with Brawl in 7th edition")
+        return {"melee": melee}
+
+    def melee_line_to_neutral(self, m: Coc7Melee, col: Collector, path: str) -> MeleeWeapon:
+        cls = _melee_class(m)
+        if col.tracing:
+            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"], source="assumed")
+        return MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+
+    def native_block(self, npc: Coc7Npc, col: Collector) -> dict[str, Any]:
+        """The HP and MOV the sheet states, for the way back; a MOV other than the rule's is said
+        (stated HP cross as the toughness)."""
+        out: dict[str, Any] = {}
         for f in ("HP", "MOV"):
             v = getattr(npc, f)
             if v is not None:
-                native[f] = v
-                if f == "HP" and toughness is not None:
-                    continue  # it crosses as the toughness
-                if v == getattr(npc, f"derived_{f}"):
-                    continue  # the rule's own value: every system derives its own
+                out[f] = v
+                if f == "HP" or v == getattr(npc, f"derived_{f}"):
+                    continue  # the toughness, or the rule's own value: every system derives its own
                 col.loss("kept-verbatim", f"$.{f}", f"{f} {v} has no neutral field; kept for the way back",
                          "coc7.derived")
-        native.update(lines)
-        for f in ("SAN", "MP", "Luck", "spells"):
-            if f in own:
-                col.carried(f"$.{f}", f, "coc7.characteristics" if f in ("Luck", "spells") else "coc7.derived")
-        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, armor=armor,
-                         melee=melee, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
-                         carried={self.carried_namespaces[0]: own} if own else {})
-        return col.result(comb)
+        return out
 
-    def npc_from_neutral(self, combatant: Combatant) -> Result[Coc7Npc]:  # type: ignore[override]
-        col = Collector(self.key)
-        chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
-        chars = self.characteristics_on_scale(chars, combatant, col, "$")
-        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
-        skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
-        # no skill under what the NPC has untrained (coc7.skills: Dodge DEX / 2), as on every sheet
-        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars,
-                                     scalelevels.carried_levels(self, combatant))
-        own = combatant.native.get(self.key)
-        native = own or {}
-        ns = self.carried_namespaces[0]
-        kept = carried.take(combatant.carried.get(ns), Coc7Carried, col, f"$.carried.{ns}", self.key)
-        if ns not in combatant.carried:  # a 5th/6th-edition sheet's: the same percentages (coc7.conversion.6e)
-            kept = {k: v for k, v in (combatant.carried.get("coc") or {}).items()
-                    if (k in ("SAN", "MP", "Luck") and isinstance(v, int) and 0 <= v <= 99)
-                    or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
-                    or (k == "skills" and isinstance(v, dict)
-                        and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
-
+    def melee_from_neutral(self, combatant: Combatant, lines: Mapping[str, Any], col: Collector) -> list[Coc7Melee]:
+        """Close-combat attacks: the carried coc7 line of each weapon, else the line of its class
+        (coc7.melee), with a 6th-edition line's dice and skill where one was carried."""
         pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # Coc7Melee.damage
 
         def of_class(m: Any) -> Coc7Melee:
@@ -282,22 +252,27 @@ class Coc7Sheet(Coc7Rules):
             kin_skill = NOT_SEVENTH.get(kin_skill, kin_skill) if kin_skill else None
             return Coc7Melee(name=m.name, skill=kin_skill or skill, damage=damage)
 
-        melee = carried.melee_lines(combatant, kept.get("melee", {}), Coc7Melee, ns, "coc7.melee", col, of_class,
-                                    lambda line: f"{line.skill}, damage {line.damage}")
-        skills = self._melee_skills(skills, melee, combatant, col)
+        return carried.melee_lines(combatant, lines, Coc7Melee, self.carried_namespaces[0], "coc7.melee", col,
+                                   of_class, lambda line: f"{line.skill}, damage {line.damage}")
+
+    def melee_skills(self, levels: dict[str, Any], melee: list[Any], carried_lines: Mapping[str, Any],
+                     combatant: Combatant, context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        skills = self._melee_skills(levels, melee, combatant, col)
         # a line written from its class whose skill the source states none for: at its base chance
-        skills = line_skills_untrained(self, skills, [m for m in melee if m.name not in kept.get("melee", {})],
-                                       chars, col)
-        skills.update(native.get("skills", {}))
-        # a 5th/6th-edition skill kept verbatim takes its 7th-edition name; one that 7th edition
-        # folded into a skill the sheet already writes (Sneak and Hide are Stealth) is not written
-        # twice (coc7.conversion.6e), and stays carried for a trip back to coc
-        for k, v in kept.get("skills", {}).items():
-            sixth = ns not in combatant.carried
+        return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines], context, col)
+
+    def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
+                       context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """A 5th/6th-edition skill kept verbatim takes its 7th-edition name; one that 7th edition
+        folded into a skill the sheet already writes (Sneak and Hide are Stealth) is not written
+        twice (coc7.conversion.6e), and stays carried for a trip back to coc."""
+        skills = levels
+        sixth = self.carried_namespaces[0] not in combatant.carried
+        for k, v in carried_levels.items():
             if sixth and k in NOT_SEVENTH:  # no skill of 7th edition's: said, and carried for coc
                 into = NOT_SEVENTH[k]
                 what = "manoeuvre" if k == "Grapple" else "attack"
-                floor = self.skill_floor(into, chars) if into else None
+                floor = self.skill_floor(into, context) if into else None
                 if into and isinstance(v, int) and v > skills.get(into, floor[0] if floor else -1):
                     # a better Kick, Head Butt or Grapple than the NPC's punch is his Brawl in 7th edition,
                     # where one skill rolls them all: the better passes, as when two skills of the
@@ -323,7 +298,13 @@ class Coc7Sheet(Coc7Rules):
             name = SKILL_NAMES.get(k, k) if sixth else k
             if name not in skills:
                 skills[name] = v
-        stored_w = native.get("weapons", [])
+        return skills
+
+    def weapon_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                  col: Collector) -> list[Coc7Weapon]:
+        """A weapon line this sheet wrote comes back as written, with the capacity and sights the
+        neutral weapon says now; another is written from the 7th-edition table (coc7.weapons)."""
+        stored_w = kept.get("weapons", [])
         weapons = []
         for i, w in enumerate(combatant.weapons):
             old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
@@ -334,10 +315,10 @@ class Coc7Sheet(Coc7Rules):
                 cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
             else:
                 cw = self.weapon_defaults(w)
-                if w.weapon_class == "thrown" and isinstance(chars.get("STR"), int):
+                if w.weapon_class == "thrown" and isinstance(fields.get("STR"), int):
                     # coc7.weapons (assumed): a thrown weapon's base range is its thrower's, STR / 5
                     # yards (Rosa's 15 yd at STR 75), not one range for every arm
-                    cw = msgspec.structs.replace(cw, base_range=Length(max(1, chars["STR"] // 5) * 0.9144))
+                    cw = msgspec.structs.replace(cw, base_range=Length(max(1, fields["STR"] // 5) * 0.9144))
                 yards = f"{round(cw.base_range.to('yd'), 1):g} yd"  # as the 7th-edition table prints it
                 col.step(f"$.weapons[{i}]", w.name, f"{w.weapon_class}, {float(w.muzzle_energy):g} J",
                          f"{cw.damage}, base range {yards}", rules=["coc7.weapons"], source="assumed")
@@ -356,7 +337,12 @@ class Coc7Sheet(Coc7Rules):
                 # a 6th-edition line's own damage, base range, malfunction and capacity (one table)
                 cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.upper)
             weapons.append(cw)
-        stored_a = native.get("armor", [])
+        return weapons
+
+    def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                 col: Collector) -> list[Coc7Armor]:
+        """Armor by what it stops; an armor line this sheet wrote keeps its points as written."""
+        stored_a = kept.get("armor", [])
         armor = []
         for i, a in enumerate(combatant.armor):
             ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
@@ -366,43 +352,21 @@ class Coc7Sheet(Coc7Rules):
                          f"(its physical protection reads {ca.armor})", "coc7.armor")
                 ca = msgspec.structs.replace(ca, armor=old["armor"])
             armor.append(ca)
-        derived: dict[str, Any] = {}
-        if own is not None:  # coming back: exactly the derived values the stat block wrote
-            derived = {f: native[f] for f in ("HP", "MOV") if f in native}
-        else:  # from another system: derive them (coc7.derived)
-            probe = Coc7Npc(name=combatant.name, **chars)
-            derived = {"HP": self.health_on_scale(self.health_of(probe.derived_HP, combatant.toughness, col),
-                                                  combatant, col),
-                       "MP": probe.derived_MP, "MOV": probe.derived_MOV}
-            col.step("$.HP", None, None, f"HP {derived['HP']}, MP {derived['MP']}, MOV {derived['MOV']}",
-                     rules=["coc7.derived"], source="assumed")
-        derived.update({f: kept[f] for f in ("SAN", "MP", "Luck") if f in kept})
-        npc = Coc7Npc(name=combatant.name, skills=skills, weapons=weapons, melee=melee, armor=armor,
-                      spells=list(kept.get("spells", [])), notes=combatant.notes, **chars, **derived)
-        return col.result(npc)
+        return armor
 
-    def _brawl_weapons(self, npc: Coc7Npc, skills: dict[str, float], chars: Mapping[str, Any],
-                       col: Collector) -> None:
-        """A knife or a club is fought with Fighting (Brawl) in 7th edition (coc7.melee): an NPC
-        whose weapon line says so wields that weapon at its Brawl, so its neutral ``melee`` (the
-        competence with a weapon in hand, which every other system writes as its knife or club
-        skill) is its Brawl's, where no other Fighting skill states one. Without it a 7e Brawl 50
-        with a trench knife became a 6th-edition Knife at base 25 and a GURPS Knife at default."""
-        if "melee" in skills:
-            return
-        armed = [m for m in npc.melee if m.skill == "Fighting (Brawl)" and _melee_class(m) != "unarmed"]
-        level = npc.skills.get("Fighting (Brawl)")
-        if not armed or level is None:
-            return
-        skills["melee"] = self.competence("Fighting (Brawl)", level, {**chars, "@key": "melee"})
-        sheet = col.sheet.get("skills", {}).get("Fighting (Brawl)")
-        if sheet is not None and "melee" not in sheet.covers:
-            sheet.covers.append("melee")  # the Brawl the sheet states is also its weapon skill
-        if col.tracing:
-            names = ", ".join(m.name for m in armed)
-            col.step("$.skills.Fighting (Brawl)", f"Fighting (Brawl) {level} ({names})",
-                     f"melee competence {skills['melee']:.3f}", rules=["coc7.melee"], source="assumed",
-                     note="a knife or a club is fought with Brawl in 7th edition")
+    def extra_from_neutral(self, npc: Coc7Npc, combatant: Combatant, col: Collector) -> Coc7Npc:
+        """Coming back: exactly the HP and MOV the stat block wrote; from another system, HP, MP
+        and MOV by the rules (coc7.derived), the hit points at the neutral toughness."""
+        if combatant.native.get(self.key) is not None:
+            native = combatant.native[self.key]
+            return msgspec.structs.replace(npc, **{f: native[f] for f in ("HP", "MOV") if f in native})
+        derived = {"HP": self.health_on_scale(self.health_of(npc.derived_HP, combatant.toughness, col), combatant, col),
+                   "MP": npc.derived_MP, "MOV": npc.derived_MOV}
+        col.step("$.HP", None, None, f"HP {derived['HP']}, MP {derived['MP']}, MOV {derived['MOV']}",
+                 rules=["coc7.derived"], source="assumed")
+        if npc.MP is not None:
+            del derived["MP"]  # a Call of Cthulhu sheet's own Magic Points, carried
+        return msgspec.structs.replace(npc, **derived)
 
     def _melee_skills(self, skills: dict[str, Any], melee: list[Coc7Melee], combatant: Combatant,
                       col: Collector) -> dict[str, Any]:

@@ -17,8 +17,9 @@ from typing import Any, ClassVar, Sequence
 
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
+from xsys.core.sheet import Sheet
 
-from .model import Coc7Npc, Coc7Shot
+from .model import Coc7Carried, Coc7Npc, Coc7Shot
 from .rules import (HERE, Coc7Situation, characteristic_specs, damage_distribution, load_ladders, load_tables,
                     mean_after_armor)
 from .sheet import LIGHT_AIDS, Coc7Sheet
@@ -33,6 +34,17 @@ class Coc7System(Coc7Sheet):
     dice: ClassVar[str] = "d100 roll-under; Regular/Hard/Extreme at 1, 1/2, 1/5 of the skill; bonus/penalty dice"
     rule_prefix: ClassVar[str] = "coc7."
     npc_type: ClassVar[type] = Coc7Npc
+    # The stat block as the core converts it (xsys.core.sheet): a skill is equated at the NPC's
+    # own characteristics (a Fighting skill at its STR + SIZ, as coc's); Sanity, Magic Points,
+    # Luck, spells and skills no neutral key holds are carried (a 6th-edition sheet's are the
+    # same numbers, coc7.conversion.6e); close combat is a list of its own; the weapon and armor
+    # lines as written come back (base range, malfunction); no skill under its untrained base.
+    sheet: ClassVar[Sheet | None] = Sheet(
+        context=("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU"),
+        carried=("SAN", "MP", "Luck", "spells", "skills"), carried_type=Coc7Carried,
+        carried_rule="coc7.derived", carried_rules={"Luck": "coc7.characteristics", "spells": "coc7.characteristics"},
+        carried_kin={"coc": ("SAN", "MP", "Luck", "spells", "skills")},
+        melee="melee", lines_kept=True, floored=True)
     shot_type: ClassVar[type | None] = Coc7Shot
     # one weapon table in both editions: a 6th-edition line's own damage, base range and
     # malfunction stay on this sheet (core.percentile.PercentileSystem.kin_weapon_line)

@@ -312,7 +312,7 @@ class NwodSheet(NwodRules):
     def derived_to_neutral(self, npc: NwodNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
         return self._dodge_to_neutral(npc, derived, col)
 
-    def native_block(self, npc: NwodNpc) -> dict[str, Any]:
+    def native_block(self, npc: NwodNpc, col: Collector) -> dict[str, Any]:
         """The whole stat block: restored verbatim while the neutral values read back to it."""
         return msgspec.to_builtins(npc, enc_hook=enc_hook)
 

@@ -49,7 +49,7 @@ class PlSheet(PlRules):
         return armorline.line_notes(npc, armor_field="pancerz", name="nazwa", catalog_field="katalog",
                                     covers_field="osłania")
 
-    def native_block(self, npc: Postać) -> dict[str, Any]:
+    def native_block(self, npc: Postać, col: Collector) -> dict[str, Any]:
         """Weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
         sheet written from any other source states them; this one's own come back as written."""
         implicit = [b.nazwa for b in npc.broń if b.obrażenia is None]
