@@ -196,7 +196,7 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
         value = getattr(npc, k)
         if value is not None and (value or not isinstance(value, (list, dict))):
             own[k] = _builtins(value)
-            col.carried(f"$.{k}", k, _carried_rule(sheet, k))
+            col.carried(f"$.{k}", f"{k} {carried.show(own[k])}", _carried_rule(sheet, k))
     if other:
         own.setdefault("skills", other)
     if lines:
@@ -252,13 +252,13 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     ctx = {k: fields[k] for k in sheet.context if k in fields} if sheet.context else dict(fields)
     spath = f"$.{sheet.skills}"
     levels = system.skills_from_neutral(combatant.skills, col, spath, context=ctx)
+    exact = mine.get(sheet.levels_kept, {}) if sheet.levels_kept else {}
+    if exact:
+        levels = system.levels_restored(levels, exact, combatant.skills, context=ctx)
     levels = system.levels_on_scale(levels, combatant, col, spath, context=ctx)
     if sheet.floored:  # a level its own sheet stated stays as it was (kept, or carried on its scale)
-        kept = {**(mine.get(sheet.levels_kept, {}) if sheet.levels_kept else {}),
-                **scalelevels.carried_levels(system, combatant)}
-        levels = system.levels_floored(levels, combatant.skills, col, spath, ctx, kept)
-    if sheet.levels_kept:
-        levels = system.levels_restored(levels, mine.get(sheet.levels_kept, {}), combatant.skills, context=ctx)
+        levels = system.levels_floored(levels, combatant.skills, col, spath, ctx,
+                                       {**exact, **scalelevels.carried_levels(system, combatant)})
     if sheet.unstated_level is not None:
         levels = {k: v for k, v in levels.items() if v > sheet.unstated_level}
     melee: list[Any] = []

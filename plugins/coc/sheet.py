@@ -235,6 +235,9 @@ class CocSheet(CocRules):
             if col.tracing:
                 col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
                          source="assumed")
+        for f in ("SAN", "MP", "Luck", "spells"):  # said as every sheet says what it alone states
+            if f in own:
+                col.carried(f"$.{f}", f"{f} {carried.show(own[f])}", "xsys.carried" if f == "spells" else "coc-ja.hp")
         comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, melee=melee,
                          melee_kind=melee_kind(self, npc.skills),  # Club 60, no club line: GURPS writes Axe/Mace
                          armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
