@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import msgspec
 
-from xsys.core import armorline, carried, scalelevels
+from xsys.core import armorline, carried
 from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
@@ -22,7 +22,7 @@ from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance
 from xsys.core.vocab import firearm_skill_for
 
-from .model import CocArmor, CocBarrier, CocCarried, CocMelee, CocNpc, CocShot, CocWeapon
+from .model import CocArmor, CocBarrier, CocMelee, CocNpc, CocShot, CocWeapon
 from .rules import CocRules, LIGHT_AIDS, _catalog, _tables_ladders, damage_bonus
 
 
@@ -181,71 +181,12 @@ class CocSheet(CocRules):
                      step.rule)
         return msgspec.structs.replace(line, stops=stops, **more)
 
-    def npc_to_neutral(self, npc: CocNpc) -> Result[Combatant]:
-        col = Collector(self.key)
-        chars = {k: getattr(npc, k) for k in self.characteristics()}
-        neutral_chars = self.characteristics_to_neutral(chars, col, "$")
-        mapped = self.skills()
-        skills = self.skills_to_neutral({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
-                                        context=chars)
-        skills = self._better_unarmed(npc.skills, skills, chars, col)
-        native: dict[str, Any] = {}
-        # levels the equating cannot tell from a lower one (Handgun 97 = 96: +5 two-handed
-        # takes both past 100) are kept exactly, with a "rounded" loss, for the way back
-        exact = self.levels_kept({k: v for k, v in npc.skills.items() if k in mapped}, col, "$.skills",
-                                 context=chars)
-        if melee_skills_of(self, npc.skills):
-            native["melee_skills"] = melee_skills_of(self, npc.skills)  # their names, for the way back
-        if exact:
-            native["levels"] = exact
-        scale_args = ({k: v for k, v in npc.skills.items() if k in mapped}, skills, chars, neutral_chars)
-        verbatim = {k: v for k, v in npc.skills.items() if k not in mapped}
-        for k in verbatim:
-            col.carried(f"$.skills.{k}", f"skill {k!r}")
-        # what only CoC states (Sanity, Magic Points, Luck, spells, skills no neutral key holds):
-        # carried verbatim through every other system (xsys.core.carried)
-        own: dict[str, Any] = {f: getattr(npc, f) for f in ("SAN", "MP", "Luck") if getattr(npc, f) is not None}
-        if npc.spells:
-            own["spells"] = list(npc.spells)
-        if verbatim:
-            own["skills"] = verbatim
-        toughness = self.toughness_of(npc.HP, npc.derived_HP, col)
-        if toughness is not None:
-            native["HP"] = npc.HP  # this sheet's own HP, for the way back
-        scale = self.scale_levels(*scale_args, health=(npc.HP if npc.HP is not None else npc.derived_HP, toughness))
-        if scale:
-            native["scale"] = scale
+    # ==== npc conversions: the core's (xsys.core.sheet), from the declaration in system.py ====
+    def derived_values(self, npc: CocNpc) -> dict[str, Any]:
+        """The hit points by the rule (coc-ja.hp): stated ones beyond it cross as the toughness."""
+        return {"HP": npc.derived_HP}
 
-        def weapon(w: Any, col: Collector, path: str) -> Weapon:
-            out = self.weapon_to_neutral(w, col, path)
-            if w.carry:
-                own.setdefault("carry", {})[w.name] = w.carry  # how it is carried: CoC's quick-draw rules only
-                col.loss("kept-verbatim", f"{path}.carry", f"{w.name} carried in a {w.carry}: the neutral "
-                         f"model has no way of carrying a weapon; kept (carried.coc.carry.{w.name})",
-                         "coc-ja.quickdraw.carry")
-            return out
-
-        weapons = self.lines_to_neutral(npc.weapons, weapon, col, "weapons", native)
-        armor = self.lines_to_neutral(npc.armor, self.armor_to_neutral, col, "armor", native)
-        melee = []
-        for i, m in enumerate(npc.melee):  # close combat: its class crosses, its line is carried
-            cls = melee_class_of(m.name, m.skill)
-            melee.append(MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
-            own.setdefault("melee", {})[m.name] = msgspec.to_builtins(m)
-            if col.tracing:
-                col.step(f"$.melee[{i}]", f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
-                         source="assumed")
-        for f in ("SAN", "MP", "Luck", "spells"):  # said as every sheet says what it alone states
-            if f in own:
-                col.carried(f"$.{f}", f"{f} {carried.show(own[f])}", "xsys.carried" if f == "spells" else "coc-ja.hp")
-        comb = Combatant(name=npc.name, characteristics=neutral_chars, skills=skills, weapons=weapons, melee=melee,
-                         melee_kind=melee_kind(self, npc.skills),  # Club 60, no club line: GURPS writes Axe/Mace
-                         armor=armor, toughness=toughness, notes=npc.notes, native={self.key: native} if native else {},
-                         carried={self.carried_namespaces[0]: own} if own else {})
-        return col.result(comb)
-
-    def _better_unarmed(self, levels: Mapping[str, Any], skills: dict[str, float], chars: Mapping[str, Any],
-                        col: Collector) -> dict[str, float]:
+    def derived_to_neutral(self, npc: CocNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
         """coc-ja.melee: Kick and Head Butt are unarmed attacks beside Fist/Punch (the Chinese
         rules' attack skills, coc-zh-combat). They hold no neutral skill of their own and are
         carried as they are; but on a sheet that states no Fist/Punch, one better than the punch's
@@ -253,39 +194,100 @@ class CocSheet(CocRules):
         no punch stated is a GURPS Brawling and an nWoD Brawl, not untrained. (A stated punch is
         his brawl, and a better kick beside it is carried: a trip through a system with one
         unarmed skill would otherwise bring the punch home at the kick's level.)"""
-        punch = "Fist/Punch"
+        punch, levels = "Fist/Punch", npc.skills
         if punch not in self.skills() or levels.get(punch) is not None:
-            return skills  # a stated punch is his brawl (a better kick beside it stays carried as it is)
+            return {}  # a stated punch is his brawl (a better kick beside it stays carried as it is)
+        chars = {k: getattr(npc, k) for k in self.characteristics()}
         floor = self.skill_floor(punch, chars)
         against = floor[0] if floor is not None else None
         attacks = [(lv, k) for k in UNARMED_ATTACKS if not self.skills().get(k)
                    for lv in [levels.get(k)] if isinstance(lv, int) and not isinstance(lv, bool)]
         if not attacks or against is None or max(attacks)[0] <= against:
-            return skills
+            return {}
         level, name = max(attacks)
         try:
             value = float(self.competence(punch, level, {**chars, "@key": "brawl"}))
         except (KeyError, ValueError):  # a level off the punch's ladder: it stays carried only
-            return skills
-        if value <= skills.get("brawl", -1.0):
-            return skills
+            return {}
         col.loss("assumed", f"$.skills.{name}", f"{name} {level} is an unarmed attack like Fist/Punch (not stated: "
                  f"base {against}): the better crosses as the neutral brawl (competence {value:.3f}); {name} itself "
                  "is carried as it is", "coc-ja.melee")
         if col.tracing:
             col.step(f"$.skills.{name}", f"{name} {level}", f"brawl competence {value:.3f}", rules=["coc-ja.melee"],
                      source="assumed", note="the NPC's best unarmed attack, on Fist/Punch's ladder")
-        return {**skills, "brawl": value}
+        return {"brawl": value}
 
-    def _punch_of_a_kick(self, skills: dict[str, Any], combatant: Combatant, own: Mapping[str, Any],
+    def melee_line_to_neutral(self, m: CocMelee, col: Collector, path: str) -> MeleeWeapon:
+        cls = melee_class_of(m.name, m.skill)
+        if col.tracing:
+            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
+                     source="assumed")
+        return MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+
+    def native_block(self, npc: CocNpc, col: Collector) -> dict[str, Any]:
+        """The names of its close-combat skills and its own stated HP, for the way back."""
+        out: dict[str, Any] = {}
+        names = melee_skills_of(self, npc.skills)
+        if names:
+            out["melee_skills"] = names
+        if npc.HP is not None and npc.HP != npc.derived_HP:
+            out["HP"] = npc.HP  # this sheet's own HP (the toughness it gave), for the way back
+        return out
+
+    def extra_to_neutral(self, npc: CocNpc, combatant: Combatant, col: Collector) -> Combatant:
+        """How each weapon is carried (CoC's quick-draw rules only: carried.coc.carry), and the
+        weapon its best melee skill names (Club 60 with no club line: GURPS writes Axe/Mace)."""
+        carry: dict[str, str] = {}
+        for i, w in enumerate(npc.weapons):
+            if w.carry:
+                carry[w.name] = w.carry
+                col.loss("kept-verbatim", f"$.weapons[{i}].carry", f"{w.name} carried in a {w.carry}: the neutral "
+                         f"model has no way of carrying a weapon; kept (carried.coc.carry.{w.name})",
+                         "coc-ja.quickdraw.carry")
+        more: dict[str, Any] = {"melee_kind": melee_kind(self, npc.skills)}
+        if carry:
+            ns = self.carried_namespaces[0]
+            more["carried"] = {**combatant.carried, ns: {**combatant.carried.get(ns, {}), "carry": carry}}
+        return msgspec.structs.replace(combatant, **more)
+
+    def _own_skills(self, combatant: Combatant) -> Mapping[str, Any]:
+        block = combatant.carried.get(self.carried_namespaces[0])
+        skills = block.get("skills") if isinstance(block, Mapping) else None
+        return skills if isinstance(skills, Mapping) else {}
+
+    def melee_skills(self, levels: dict[str, Any], melee: list[Any], carried_lines: Mapping[str, Any],
+                     combatant: Combatant, context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """No punch where the brawl was a carried kick; the neutral melee written for the skill
+        the melee lines use (a club line: Club), not for every CoC weapon skill at once
+        (core.melee.melee_skills_written); a line written from its class whose skill the source
+        states none for, at its base chance."""
+        skills = self._punch_of_a_kick(levels, combatant, self._own_skills(combatant), context)
+        native = combatant.native.get(self.key, {})
+        # remembered names: this system's, else a sibling's that shares its skills (coc-zh <-> coc)
+        names = native.get("melee_skills") or next(
+            (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
+             and set(n["melee_skills"]) <= set(self.skills())), None)
+        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # coc-ja.melee
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
+        return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines], context, col)
+
+    def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
+                       context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """The skills no neutral key holds: its own native block's (a variant's, coc-zh's, kept
+        for coc) and the carried ones."""
+        levels.update(combatant.native.get(self.key, {}).get("skills", {}))
+        levels.update(carried_levels)
+        return levels
+
+    def _punch_of_a_kick(self, skills: dict[str, Any], combatant: Combatant, own_skills: Mapping[str, Any],
                          chars: Mapping[str, Any]) -> dict[str, Any]:
         """No Fist/Punch where the neutral brawl is the NPC's carried Kick or Head Butt (its own
-        sheet stated no punch: ``_better_unarmed``) and no sheet since stated a skill for it."""
+        sheet stated no punch: ``derived_to_neutral``) and no sheet since stated a skill for it."""
         brawl = combatant.skills.get("brawl")
         if "Fist/Punch" not in skills or brawl is None \
                 or any("brawl" in s.covers for s in combatant.sheet_skills.values()):
             return skills
-        for name, level in (own.get("skills") or {}).items():
+        for name, level in own_skills.items():
             if name in UNARMED_ATTACKS and isinstance(level, int) and not isinstance(level, bool):
                 try:
                     gave = float(self.competence("Fist/Punch", level, {**chars, "@key": "brawl"}))
@@ -295,31 +297,14 @@ class CocSheet(CocRules):
                     return {k: v for k, v in skills.items() if k != "Fist/Punch"}
         return skills
 
-    def npc_from_neutral(self, combatant: Combatant) -> Result[CocNpc]:
-        col = Collector(self.key)
-        chars = self.characteristics_from_neutral(combatant.characteristics, col, "$")
-        chars = self.characteristics_on_scale(chars, combatant, col, "$")
-        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=chars)
-        native = combatant.native.get(self.key, {})
-        ns = self.carried_namespaces[0]
-        own = carried.take(combatant.carried.get(ns), CocCarried, col, f"$.carried.{ns}", self.key)
-        if ns not in combatant.carried and isinstance(combatant.carried.get("coc7"), dict):
-            # a 7th-edition sheet's Sanity, Magic Points and spells: the same numbers in both
-            # editions (coc7.conversion.6e), written on this sheet; not its Luck, which 7th edition
-            # rolls (3D6 x 5) and this one derives, POW x 5 (coc-ja.hp): carried for the way back
-            own = {k: v for k, v in combatant.carried["coc7"].items()
-                   if (k in ("SAN", "MP") and isinstance(v, int) and 0 <= v <= 99)
-                   or (k == "spells" and isinstance(v, list) and all(isinstance(x, str) for x in v))
-                   or (k == "skills" and isinstance(v, dict)
-                       and all(isinstance(x, int) and 0 <= x <= 200 for x in v.values()))}
-        skills = self.levels_restored(skills, native.get("levels", {}), combatant.skills, context=chars)
-        skills = self.levels_on_scale(skills, combatant, col, "$.skills", context=chars)
-        skills = self.levels_floored(skills, combatant.skills, col, "$.skills", chars,
-                                     {**native.get("levels", {}), **scalelevels.carried_levels(self, combatant)})
-        skills.update(native.get("skills", {}))
-        skills.update(own.get("skills", {}))
-        skills = self._punch_of_a_kick(skills, combatant, own, chars)
-        stored_w = native.get("weapons", [])
+    def weapon_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                  col: Collector) -> list[CocWeapon]:
+        """A weapon line this sheet wrote comes back as written, with what the neutral weapon
+        says now; another is written from the weapon table (coc-ja.damage)."""
+        stored_w = kept.get("weapons", [])
+        block = combatant.carried.get(self.carried_namespaces[0])
+        carries = block.get("carry") if isinstance(block, Mapping) else None
+        carries = carries if isinstance(carries, Mapping) else {}
         weapons = []
         for i, w in enumerate(combatant.weapons):
             old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
@@ -328,10 +313,10 @@ class CocSheet(CocRules):
                 # come back verbatim; what the neutral weapon says is re-read from it.
                 keep = {k: v for k, v in old.items() if k not in ("capacity", "length", "sights")}
                 cw = msgspec.convert(keep, CocWeapon, dec_hook=dec_hook)
-                fields = {"capacity": w.capacity if w.capacity else cw.capacity, "sights": w.sights}
+                fields_ = {"capacity": w.capacity if w.capacity else cw.capacity, "sights": w.sights}
                 if "length" in old or w.catalog is None:
-                    fields["length"] = w.length
-                cw = msgspec.structs.replace(cw, **fields)
+                    fields_["length"] = w.length
+                cw = msgspec.structs.replace(cw, **fields_)
             else:
                 cw = self.weapon_defaults(w)
                 if grenade_blast(w) is not None and "grenade" in self.tables():
@@ -352,7 +337,7 @@ class CocSheet(CocRules):
                     col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the source states no capacity; written "
                              f"as the usual {w.weapon_class}'s {typical}", "coc-ja.reload.magazine")
             if old is None:
-                carry = own.get("carry", {}).get(w.name)
+                carry = carries.get(w.name)
                 if isinstance(carry, str):
                     cw = msgspec.structs.replace(cw, carry=carry)
                 if col.tracing:
@@ -360,7 +345,12 @@ class CocSheet(CocRules):
                              f"{cw.damage}, base range {cw.base_range}", rules=["coc-ja.damage"], source="assumed",
                              note=f"damage by {_catalog().weapon_basis(w).said}")
             weapons.append(cw)
-        stored_a = native.get("armor", [])
+        return weapons
+
+    def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                 col: Collector) -> list[Any]:
+        """Armor by what it stops; a line this sheet wrote keeps its B and catalog id."""
+        stored_a = kept.get("armor", [])
         armor = []
         for i, a in enumerate(combatant.armor):
             ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
@@ -368,35 +358,23 @@ class CocSheet(CocRules):
             if old is not None:
                 ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
             armor.append(ca)
-        npc_chars = {k: chars[k] for k in chars}
-        derived_hp = -(-(npc_chars["CON"] + npc_chars["SIZ"]) // 2)
+        return armor
+
+    def extra_from_neutral(self, npc: CocNpc, combatant: Combatant, col: Collector) -> CocNpc:
+        """The hit points: this stat block's own, remembered, while the toughness is still what
+        they gave; else the rule's at the neutral toughness (coc-ja.hp)."""
+        derived_hp = npc.derived_HP
         hp = derived_hp
         t = combatant.toughness
         if t is not None:
-            kept = native.get("HP")
+            kept = combatant.native.get(self.key, {}).get("HP")
             if kept is not None and abs(kept / max(1, derived_hp) - t) < 1e-9:
                 hp = kept  # this stat block's own HP, remembered
             else:
                 hp = self.health_of(derived_hp, t, col)
-        hp = self.health_on_scale(hp, combatant, col)
-        melee = self._melee_from_neutral(combatant, own.get("melee", {}), col)
-        # the neutral melee is written for the skill the melee lines use (a club line: Club), not
-        # for every CoC weapon skill at once (core.melee.melee_skills_written)
-        # remembered names: this system's, else a sibling's that shares its skills (coc-zh <-> coc)
-        names = native.get("melee_skills") or next(
-            (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
-             and set(n["melee_skills"]) <= set(self.skills())), None)
-        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # coc-ja.melee
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
-        # a line written from its class whose skill the source states none for: at its base chance
-        skills = line_skills_untrained(self, skills, [m for m in melee if m.name not in own.get("melee", {})],
-                                       npc_chars, col)
-        npc = CocNpc(name=combatant.name, HP=hp, SAN=own.get("SAN"), MP=own.get("MP"), Luck=own.get("Luck"),
-                     spells=list(own.get("spells", [])), skills=skills, weapons=weapons, melee=melee, armor=armor,
-                     notes=combatant.notes, **npc_chars)
-        return col.result(npc)
+        return msgspec.structs.replace(npc, HP=self.health_on_scale(hp, combatant, col))
 
-    def _melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
+    def melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
         """Close-combat attacks: the line of each weapon's class (coc-ja.melee, assumed),
         or the carried coc line of that weapon (core.carried.melee_lines)."""
         pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # CocMelee.damage

@@ -22,9 +22,10 @@ from xsys.core import dice
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
 from xsys.core.percentile import LightEffect, build_armor_ladders  # noqa: F401 (public: xsys.plugins.coc)
+from xsys.core.sheet import Sheet
 
 from . import rules
-from .model import CocNpc, CocShot
+from .model import CocCarried, CocNpc, CocShot
 from .rules import COC_TIERS, FIREARM_SKILLS, Situation, damage_bonus  # noqa: F401 (public: xsys.plugins.coc)
 from .sheet import CocSheet
 
@@ -43,6 +44,18 @@ class CocSystem(CocSheet):
     characteristic_rule: ClassVar[str] = "coc-ja.characteristics"
     rule_prefix: ClassVar[str] = "coc-ja."
     npc_type: ClassVar[type] = CocNpc
+    # The stat block as the core converts it (xsys.core.sheet): skills equated at the NPC's own
+    # characteristics, exact levels kept for the way back ("levels"); Sanity, Magic Points, Luck,
+    # spells and skills no neutral key holds carried (a 7th-edition sheet's Sanity, Magic Points,
+    # spells and skills are the same numbers, coc7.conversion.6e; not its rolled Luck, which this
+    # edition derives); close combat as a list of its own; weapon and armor lines kept; no skill
+    # under its base chance.
+    sheet: ClassVar[Sheet | None] = Sheet(
+        context=("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU"),
+        carried=("SAN", "MP", "Luck", "spells", "skills"), carried_type=CocCarried,
+        carried_rule="coc-ja.hp", carried_rules={"spells": "xsys.carried"},
+        carried_kin={"coc7": ("SAN", "MP", "spells", "skills")},
+        melee="melee", lines_kept=True, floored=True, levels_kept="levels")
     shot_type: ClassVar[type | None] = CocShot
     #: The namespace of the neutral NPC's carried block (xsys.core.carried) that a coc stat
     #: block reads and writes: SAN, MP, Luck, spells and skills no neutral key holds. A variant
