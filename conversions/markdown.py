@@ -228,19 +228,35 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             # the columns in the order the system's document declares its fields (GURPS's weapon
             # table reads name, damage, type, SS, Acc, 1/2D, Max, RoF, Shots, ST), the name first
             # a column with nothing in any row (an empty DR_at on every line) is not printed
-            seen = list(dict.fromkeys(c for row in v for c in row if row[c] not in (None, "", {}, [])))
+            # values the rules or the catalog give where a row leaves them out (System.sheet_filled)
+            fills = [system.sheet_filled(k, row) if system is not None and hasattr(system, "sheet_filled") else {}
+                     for row in v]
+            seen = list(dict.fromkeys([c for row in v for c in row if row[c] not in (None, "", {}, [])]
+                                      + [c for fill in fills for c in fill]))
             rank = {c: i for i, c in enumerate(_field_order(native, k))}
             cols = sorted(seen, key=lambda c: (c != "name", rank.get(c, len(rank) + seen.index(c))))
             out.append(f"**{md(k)}**\n")
             out.append("| " + " | ".join(md(c) for c in cols) + " |")
             out.append("|" + "---|" * len(cols))
-            for row in v:
+            filled: dict[str, list[str]] = {}
+            for row, fill in zip(v, fills):
                 # a column that does not apply to this row is blank (System.sheet_blank)
                 blank = system.sheet_blank(k, row) if system is not None and hasattr(system, "sheet_blank") \
                     else frozenset()
-                out.append("| " + " | ".join("" if c in blank else _cell(row.get(c, "")) for c in cols) + " |")
+                cells = []
+                for c in cols:
+                    if c in blank:
+                        cells.append("")
+                    elif row.get(c) in (None, "") and c in fill:
+                        cells.append(_cell(fill[c][0]))
+                        if fill[c][1] not in filled.setdefault(c, []):
+                            filled[c].append(fill[c][1])
+                    else:
+                        cells.append(_cell(row.get(c, "")))
+                out.append("| " + " | ".join(cells) + " |")
             out.append("")
             said = [f"*{md(c)}*: {md(text)}" for c, text in legend.get(k, {}).items() if c in cols]
+            said += [f"*{md(c)}*: {md(' '.join(texts))}" for c, texts in filled.items()]
             if said:
                 out.append("; ".join(said) + "\n")
         elif isinstance(v, list) and v:

@@ -227,6 +227,12 @@ class System:
         sheet of this system leaves empty in such a line. Default: none."""
         return frozenset()
 
+    def sheet_filled(self, table: str, row: Mapping[str, Any]) -> dict[str, tuple[Any, str]]:
+        """Values a sheet prints in one row of a table where the document leaves them to the
+        rules or the catalog (a Polish catalog weapon's damage points): column -> (value, one
+        sentence for the legend saying where it comes from). Default: none."""
+        return {}
+
     def covered_skills(self) -> set[str]:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())

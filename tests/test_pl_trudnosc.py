@@ -481,6 +481,38 @@ def test_catalog_armor_on_a_polish_sheet_shows_its_points():
     assert [(p.katalog, p.punkty) for p in same.pancerz] == [("m1-helmet", None)]
 
 
+def test_a_polish_sheet_prints_the_points_its_lines_leave_to_the_catalog():
+    """A Polish stat block may name a catalog weapon or armor and leave its points out (the text
+    gives no weapon's base damage); its printed sheet showed an empty obrażenia. It shows the
+    points the conversion reads for the line, the same number a sheet written from another
+    system states for that weapon, with a legend line saying where they come from; the document
+    itself stays as written."""
+    from xsys.conversions import api
+    from xsys.core.catalog import strip_entry
+    from xsys.core.trace import Collector
+
+    own = {"system": "pl-trudnosc", "kind": "npc", "imię": "Wartownik", "Motoryka": 3, "Percepcja": 3,
+           "Atletyka": 3, "Odwaga": 3,
+           "broń": [{"nazwa": "Karabin", "rodzaj": "długa", "katalog": "mauser-kar98k"},
+                    {"nazwa": "Pistolet", "rodzaj": "krótka"}],
+           "pancerz": [{"nazwa": "Hełm", "katalog": "m1-helmet"}]}
+    conv = api.convert(api.from_plain(own), "pl-trudnosc", trace=False)
+    assert [b.obrażenia for b in conv.document.broń] == [None, None]  # as written
+    sheet = api.dump(conv, "md").decode()
+    # the Kar98k's points from any other source: a coc-zh guard's rifle written to a Polish sheet
+    guard = api.convert(api.load(ROOT / "fixtures/coc-zh/npcs/warlord_guard.yaml"), "pl-trudnosc", fresh=True,
+                        trace=False).document
+    rifle = next(b.obrażenia for b in guard.broń if b.katalog == "mauser-kar98k")
+    assert f"| Karabin | długa | {rifle} | mauser-kar98k |" in sheet
+    pl = PlTrudnosc()
+    generic = pl.weapon_from_neutral(generic_weapon("handgun"), Collector("pl-trudnosc"), "$").obrażenia
+    assert f"| Pistolet | krótka | {generic} |" in sheet
+    assert "*obrażenia*: a line that states none has its catalog weapon's points" in sheet
+    assert "the generic broń krótka's points" in sheet
+    helmet = strip_entry(api.default_registry().catalog().armor["m1-helmet"])
+    assert f"| Hełm | {pl.armor_from_neutral(helmet, Collector('pl-trudnosc'), '$').punkty} | m1-helmet |" in sheet
+
+
 @pytest.mark.parametrize("path", sorted(p for p in (ROOT / "fixtures").glob("*/scenarios/*.yaml")
                                          if p.parent.parent.name != "pl-trudnosc"), ids=lambda p: p.stem)
 def test_a_shot_written_from_another_system_states_its_target_armor_points(path):

@@ -49,6 +49,31 @@ class PlSheet(PlRules):
         return armorline.line_notes(npc, armor_field="pancerz", name="nazwa", catalog_field="katalog",
                                     covers_field="osłania")
 
+    def sheet_filled(self, table: str, row: Mapping[str, Any]) -> dict[str, tuple[Any, str]]:
+        """A weapon line that leaves its obrażenia to its catalog weapon or its kind, and an armor
+        line that leaves its punkty to its catalog item, print the points the conversion reads for
+        them (pl.damage, pl.armor: one answer whatever the path)."""
+        try:
+            if table == "broń" and row.get("obrażenia") is None:
+                b = msgspec.convert(row, Broń)
+                pts = all_ladders()["damage"].native(damage_energy(self.weapon_to_neutral(b, Collector(self.key), "$")))
+                why = "its catalog weapon's points" if b.katalog or self._catalog_weapon(b) else \
+                    f"the generic broń {b.rodzaj}'s points (the text gives no weapon's base damage)"
+                return {"obrażenia": (pts, f"a line that states none has {why} (pl.damage, assumed scale)")}
+            if table == "pancerz" and row.get("punkty") is None:
+                a = msgspec.convert(row, Pancerz)
+                pts = all_ladders()["armor"].native(self.armor_to_neutral(a, Collector(self.key), "$").stops)
+                return {"punkty": (pts, "a line that states none has its catalog item's points (pl.armor, assumed "
+                                        "scale)")}
+        except (InputError, msgspec.ValidationError):
+            return {}
+        return {}
+
+    @staticmethod
+    def _catalog_weapon(b: Broń) -> bool:
+        found = catalog().identify_weapon(b.nazwa)[0]
+        return found is not None and RODZAJ_OF_CLASS[found.weapon_class] == b.rodzaj
+
     def native_block(self, npc: Postać, col: Collector) -> dict[str, Any]:
         """Weapons whose points the stat block leaves to the catalog or the class (pl.damage): a
         sheet written from any other source states them; this one's own come back as written."""
