@@ -23,7 +23,7 @@ import msgspec
 from . import carried, codec, units
 from .errors import XsysError
 from .guard import guard, native_fields
-from .model import Combatant, Shot
+from .model import Combatant, SheetSkill, Shot
 from .registry import PLUGIN_FAULTS
 from .system import System, on_scale
 from .trace import Loss, and_list, tracing
@@ -418,6 +418,17 @@ def _shape(item: msgspec.Struct, blocks: tuple[str, ...]) -> bytes:
     return hashlib.blake2b(encode(out), digest_size=16).digest()
 
 
+def _said_as_competence(loss: Loss, d: "_Diff", tokens: tuple[Any, ...]) -> Loss:
+    """A skill's read-back that no stated skill of the source names (a brawl a CoC sheet gave
+    from its Kick): said as the neutral skill's competence, not as a dotted path and six digits."""
+    if loss.kind != "rounded" or len(tokens) != 2 or tokens[0] != "skills" or not isinstance(tokens[1], str) \
+            or not (_is_number(d.src) and _is_number(d.back)) or " from " not in loss.message \
+            or not loss.message.startswith(f"skills.{tokens[1]} "):
+        return loss
+    return Loss.of(loss.kind, loss.path, f"the neutral {tokens[1]} (competence {float(d.src):.3f}) reads back as "
+                   f"{float(d.back):.3f} from {loss.message.rsplit(' from ', 1)[-1]}", loss.rule, system=loss.system)
+
+
 class LossAudit:
     """Checks a conversion's loss report against what each written item reads back as
     (see the comment above). A conversion (xsys.conversions.api.convert, the streamed one)
@@ -738,9 +749,18 @@ class LossAudit:
             # a second neutral skill one stated skill gives (a 7e knife fought with Fighting
             # (Brawl): brawl and melee): that skill's number is said once, under its first
             return None
-        if not exact or not at or not isinstance(at[-1], str):
-            return loss
-        stated = _get(self.plain, list(at))
+        said: SheetSkill | None = None
+        if not exact and tokens[0] == "skills" and isinstance(neutral, Combatant) and not shooter:
+            # a skill of the source's that covers several neutral skills (Polish Broń długa:
+            # rifle, shotgun ...): its path holds no one of them, its sheet line names it
+            said_name = next((n for n, s in neutral.sheet_skills.items() if s.system == system.key
+                              and tokens[1] in s.covers and _is_number(s.level)), None)
+            if said_name is not None:
+                said = neutral.sheet_skills[said_name]
+                at = ("skills", said_name)
+        if said is None and (not exact or not at or not isinstance(at[-1], str)):
+            return _said_as_competence(loss, d, tokens)
+        stated = said.level if said is not None else _get(self.plain, list(at))
         if not _is_number(stated):
             return loss
         name, src, back = at[-1], float(d.src), (0.0 if left_out or dropped else float(d.back))
@@ -798,7 +818,11 @@ class LossAudit:
                    f"to its {'highest' if src > back else 'lowest'} level, which reads back as {name} {now} ({numbers})")
         else:
             msg = f"{name} {stated} reads back as {name} {now} from {loss.message.rsplit(' from ', 1)[-1]} ({numbers})"
-        return Loss.of(loss.kind, loss.path, msg, loss.rule or rule, system=loss.system)
+        path = loss.path
+        if said is not None:  # at the stated skill's own line
+            field = system.sheet.skills if system.sheet is not None else "skills"
+            path = f"{prefix}.{field}.{name}"
+        return Loss.of(loss.kind, path, msg, loss.rule or rule, system=loss.system)
 
     def _health_in_native_terms(self, loss: Loss, d: _Diff, prefix: str, target: System | None) -> Loss | None:
         """A toughness that reads back as another, said in the source's hit points: the stated

@@ -132,3 +132,27 @@ def test_one_thing_said_at_several_paths_is_one_printed_line():
     printed = [line for line in sheet.splitlines() if "Firearms covers" in line]
     assert len(printed) == 1 and all(p in printed[0] for p in ("Handgun", "Rifle", "SMG")), printed
     assert api.dump(conv, "yaml").decode().count("Firearms covers") == 3
+
+
+def test_a_broad_skill_read_back_is_said_in_the_source_s_own_numbers():
+    """A Polish skill that covers several neutral skills (Rzucanie: throw; Broń długa: every long
+    arm) holds no one of them at its path, so its read-back was a raw line of neutral numbers
+    ("skills.handgun 0.490437 reads back as 0.664923, rifle ..., throw 0.718889 reads back as
+    0.63 ..."). It is said as the sheet's own skill at its own line, and not at all where the
+    level comes back the same (a bandit's Broń długa 1 written as CoC Shotgun 30)."""
+    losses = _losses("fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml", "nwod")
+    (throw,) = _at(losses, "$.umiejętności.Rzucanie", "rounded")
+    assert throw.message.startswith("Rzucanie 3 reads back as Rzucanie 2 from a nwod stat block (throw competence")
+    assert not [x for x in losses if x.message.startswith("skills.")]
+    bandit = _losses("fixtures/pl-trudnosc/npcs/bandyta.yaml", "coc")
+    assert not [x for x in bandit if x.kind == "rounded" and "reads back" in x.message and "Broń" not in x.message]
+    assert not [x for x in bandit if x.message.startswith("skills.")]
+
+
+def test_a_neutral_skill_no_stated_skill_names_is_said_as_its_competence():
+    """A CoC 6th-edition sheet's brawl comes from its Kick (no Fist/Punch stated): no skill of
+    the sheet holds it, so its read-back is said as the neutral brawl's competence."""
+    losses = _losses("fixtures/corpus/ccfolia/vampireblood-6e-kanzaki.json", "gurps")
+    (brawl,) = [x for x in losses if "brawl" in x.message and x.kind == "rounded"]
+    assert brawl.message.startswith("the neutral brawl (competence 0.775) reads back as 0.7")
+    assert brawl.message.endswith("from a gurps stat block")
