@@ -70,12 +70,13 @@ def test_flashlight_shot_in_the_dark_warehouse_is_written_at_light_minus_1(gurps
 
 
 def test_malloy_by_the_flashlight_is_written_at_light_minus_1(gurps):
-    """Malloy, full moon (-4) but his flashlight at 8 m: -1; head and shoulders -4, 8 m -4:
-    12 - 4 - 4 - 1 = 3, below SS 10: -4 -> -1 (the sheet said light -4, total -16 against -13)."""
+    """Malloy (CoC Handgun 55: Guns (Pistol)-13), full moon (-4) but his flashlight at 8 m: -1;
+    head and shoulders -4, 8 m -4: 13 - 4 - 4 - 1 = 4, below SS 10: -4 -> 0 (the sheet said
+    light -4, total -16 against -13)."""
     shot, losses = _shot(SPEAKEASY, "Malloy fires back by the flashlight")
-    assert shot.level == 12 and shot.light == -1
+    assert shot.level == 13 and shot.light == -1
     check = gurps.check_native(shot)
-    assert check.target == -1
+    assert check.target == 0
     assert any(x.kind == "merged" and "instead of -4" in x.message for x in losses)
     assert not any("check() applies an assumed cap" in x.message for x in losses)
 
@@ -415,3 +416,20 @@ def test_a_skill_under_the_gurps_default_comes_home_as_its_sheet_had_it():
     assert doc["carried"]["coc"]["sheet_skills"] == {"Spot Hidden": 55, "Conceal": 25, "Locksmith": 15}
     back = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False).document
     assert (back.skills["Conceal"], back.skills["Locksmith"], back.skills["Spot Hidden"]) == (25, 15, 55)
+
+
+def test_a_shotgun_of_no_stated_gauge_does_the_12_gauge(gurps):
+    """A CCFOLIA 6th-edition ショットガン (no catalog weapon, a generic shotgun's 3000 J) was GURPS 6d
+    by the damage ladder, a catalog Remington 870 4d: a shotgun whose gauge no source states fires
+    its class's cartridge, the 12 gauge (weapons.toml [class.shotgun]), and the line says so."""
+    from xsys.core.model import generic_weapon
+    from xsys.plugins.gurps.system import dice_text
+
+    assert dice_text(gurps.damage_code(generic_weapon("shotgun"))) == "4d"
+    remington = default_registry().catalog().weapons["remington-870"]
+    assert dice_text(gurps.damage_code(remington)) == "4d"
+    npc, losses = _sheet(ROOT / "fixtures/corpus/ccfolia/vampireblood-6e-kanzaki.json")
+    (gun,) = [w for w in npc.weapons if w.name == "ショットガン"]
+    assert gun.damage == "4d"
+    said = [x for x in losses if x.message.startswith("ショットガン: GURPS line")]
+    assert said and "damage of 12 gauge, the cartridge of a shotgun whose own no source states" in said[0].message

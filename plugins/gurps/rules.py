@@ -74,8 +74,23 @@ def clear_caches() -> None:
 HERE = Path(__file__).parent
 
 
-def _damage_origin(basis: Any) -> str:
+def _class_cartridge(weapon: Weapon, basis: Any) -> str:
+    """The cartridge a weapon of no catalog entry and no stated cartridge fires by its class
+    (weapons.toml [class.*] cartridge: a shotgun whose gauge no source states is a 12 gauge,
+    gurps.weapon-stats, assumed): its shot is not a bullet of the same energy (3000 J would read
+    6d on the damage ladder; a 12-gauge load is 4d). "": none."""
+    if basis.entry is not None or basis.cartridge:
+        return ""
+    data = _toml("weapons.toml")["class"]
+    return data.get(weapon.weapon_class, {}).get("cartridge", "")
+
+
+def _damage_origin(basis: Any, weapon: Weapon | None = None) -> str:
     """Where a GURPS line's damage comes from, in the words of its loss line."""
+    by_class = _class_cartridge(weapon, basis) if weapon is not None else ""
+    if by_class:
+        return (f", damage of {by_class}, the cartridge of a {weapon.weapon_class} whose own no source states "
+                "(weapons.toml [class], gurps.damage)")
     if basis.kind == "cartridge" and "name" in basis.said:
         return f", damage of {basis.cartridge}, the cartridge its name states (gurps.damage)"
     if basis.cartridge:
@@ -810,7 +825,7 @@ class GurpsRules(System):
             skill=cls["skill"], damage=code, Acc=per.get("Acc", cls.get("Acc", 0)), SS=per.get("SS", cls.get("SS")),
             RoF=per.get("RoF", _rof(cls.get("RoF", "1"), weapon)), ST=per.get("ST", cls.get("ST")), source="assumed",
             origin=f"weapons.toml [{'weapon.' + basis.entry.id if per else 'class.' + cls_key}]"
-                   + _damage_origin(basis),
+                   + _damage_origin(basis, weapon),
             half_D=per.get("half_D", cart.get("half_D", cls.get("half_D"))),
             Max=per.get("Max", cart.get("Max", cls.get("Max"))),
             reach_origin="weapons.toml [" + (f"weapon.{basis.entry.id}" if "half_D" in per else
@@ -825,7 +840,7 @@ class GurpsRules(System):
         calibre, the one its name states ("Colt Police Positive (.38 Special)"), else the
         ladder at its own muzzle energy."""
         basis = _basis(weapon)
-        row = _toml("weapons.toml").get("cartridge", {}).get(basis.cartridge or "", {})
+        row = _toml("weapons.toml").get("cartridge", {}).get(basis.cartridge or _class_cartridge(weapon, basis), {})
         if "damage" in row:
             return dice_code(row["damage"])
         return self._lad["damage"].native(basis.energy)
