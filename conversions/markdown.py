@@ -256,7 +256,7 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
                 out.append("| " + " | ".join(cells) + " |")
             out.append("")
             said = [f"*{md(c)}*: {md(text)}" for c, text in legend.get(k, {}).items() if c in cols]
-            said += [f"*{md(c)}*: {md(' '.join(texts))}" for c, texts in filled.items()]
+            said += [f"*{md(c)}*: {md('; '.join(texts))}" for c, texts in filled.items()]
             if said:
                 out.append("; ".join(said) + "\n")
         elif isinstance(v, list) and v:

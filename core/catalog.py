@@ -390,11 +390,16 @@ def say_grenade(col: Any, path: str, weapon: Weapon | None, rule: str = GRENADE_
         col.loss("unsupported-field", path, said, rule)
 
 
+def named_grenade(name: str, weapon_class: str) -> bool:
+    """Whether a thrown weapon's name says it is a grenade (vocab.GRENADE_WORDS, any language)."""
+    return weapon_class == "thrown" and any(w in name.lower() for w in GRENADE_WORDS)
+
+
 def grenade_blast(weapon: Weapon) -> str | None:
     """What a reader says of a grenade (a thrown weapon whose name says so: vocab.GRENADE_WORDS),
     else None: the neutral model has no blast or area effect yet, so the grenade crosses as a
     thrown weapon with its damage, one target, and its blast does not cross."""
-    if weapon.weapon_class != "thrown" or not any(w in weapon.name.lower() for w in GRENADE_WORDS):
+    if not named_grenade(weapon.name, weapon.weapon_class):
         return None
     return (f"{weapon.name} is a grenade: it converts as a thrown weapon with its damage "
             f"({float(weapon.muzzle_energy):g} J) against one target; its blast (the area it hits, "
@@ -405,7 +410,7 @@ def table_grenade_energy(name: str, weapon_class: str, damage: str, table_damage
     """The neutral energy of a thrown weapon whose name says grenade and whose damage is its
     system's own grenade line (`table_damage`: CoC's 4D10), which says nothing of the weapon
     but that it is the table's grenade: vocab.GRENADE_ENERGY_J (xsys.grenade, assumed); else None."""
-    if weapon_class != "thrown" or not table_damage or not any(w in name.lower() for w in GRENADE_WORDS):
+    if not table_damage or not named_grenade(name, weapon_class):
         return None
     if damage.split("/")[0].replace(" ", "").upper() != table_damage.replace(" ", "").upper():
         return None

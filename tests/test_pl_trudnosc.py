@@ -507,8 +507,8 @@ def test_a_polish_sheet_prints_the_points_its_lines_leave_to_the_catalog():
     pl = PlTrudnosc()
     generic = pl.weapon_from_neutral(generic_weapon("handgun"), Collector("pl-trudnosc"), "$").obrażenia
     assert f"| Pistolet | krótka | {generic} |" in sheet
-    assert "*obrażenia*: a line that states none has its catalog weapon's points" in sheet
-    assert "the generic broń krótka's points" in sheet
+    assert "*obrażenia*: a line that states none has its catalog weapon's points (pl.damage, assumed scale)" in sheet
+    assert "the points of a generic weapon of its kind (the text gives no weapon's base damage; pl.damage" in sheet
     helmet = strip_entry(api.default_registry().catalog().armor["m1-helmet"])
     assert f"| Hełm | {pl.armor_from_neutral(helmet, Collector('pl-trudnosc'), '$').punkty} | m1-helmet |" in sheet
 
@@ -525,3 +525,25 @@ def test_a_shot_written_from_another_system_states_its_target_armor_points(path)
     assert all(isinstance(a.get("punkty"), int) for a in lines), lines
     if path.stem == "dunwich_farmhouse":
         assert {a["katalog"]: a["punkty"] for a in lines if a.get("katalog")}["nij-iiia-vest"] == 6
+
+
+def test_a_grenade_with_no_points_is_a_hand_grenade_not_a_thrown_stone():
+    """A Polish 'Granat' (rzucana, no obrażenia: the text gives no weapon's base damage) read as
+    the generic thrown weapon, 50 J and 1 point, and a CoC sheet written from it threw a stone.
+    A grenade by its name is the one hand grenade of every sheet (xsys.grenade, 1300 J): the F-1's
+    stated 6 points, CoC's 4d10; the Polish document comes back as written."""
+    from xsys.conversions import api
+
+    own = {"system": "pl-trudnosc", "kind": "npc", "imię": "Miotacz", "Motoryka": 3, "Percepcja": 3,
+           "Atletyka": 3, "Odwaga": 3, "broń": [{"nazwa": "Granat", "rodzaj": "rzucana"}]}
+    neutral = api.convert(api.from_plain(own), "neutral", trace=False)
+    (nade,) = neutral.document.weapons
+    assert float(nade.muzzle_energy) == 1300.0
+    said = [x for x in neutral.losses if x.path == "$.broń[0].obrażenia"]
+    assert said and said[0].rule == "xsys.grenade" and "6 points" in said[0].message
+    stated = api.convert(api.load(FIXTURES / "npcs" / "sierzant_kowalski.yaml"), "neutral", trace=False).document
+    assert float(next(w for w in stated.weapons if "F-1" in w.name).muzzle_energy) == 1300.0
+    coc = api.convert(api.from_plain(own), "coc", fresh=True, trace=False).document
+    assert [w.damage for w in coc.weapons] == ["4d10"]
+    same = api.convert(api.from_plain(own), "pl-trudnosc", trace=False).document
+    assert [(b.nazwa, b.obrażenia) for b in same.broń] == [("Granat", None)]

@@ -11,14 +11,14 @@ from typing import Any, Mapping, get_args
 import msgspec
 
 from xsys.core import armorline
-from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.catalog import GRENADE_RULE, named_grenade, say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder
 from xsys.core.model import Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
 from xsys.core.registry import catalog
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Speed
-from xsys.core.vocab import POSTURE_HEIGHT, firearm_skill_for
+from xsys.core.vocab import GRENADE_ENERGY_J, POSTURE_HEIGHT, firearm_skill_for
 
 from .model import Broń, OsłonaCelu, Oświetlenie, Pancerz, Postawa, Postać, Przeszkoda, Strzał, Tempo
 from .rules import (PlRules, RODZAJ_OF_CLASS, _characteristics, all_ladders, damage_energy, movement,
@@ -57,9 +57,10 @@ class PlSheet(PlRules):
             if table == "broń" and row.get("obrażenia") is None:
                 b = msgspec.convert(row, Broń)
                 pts = all_ladders()["damage"].native(damage_energy(self.weapon_to_neutral(b, Collector(self.key), "$")))
-                why = "its catalog weapon's points" if b.katalog or self._catalog_weapon(b) else \
-                    f"the generic broń {b.rodzaj}'s points (the text gives no weapon's base damage)"
-                return {"obrażenia": (pts, f"a line that states none has {why} (pl.damage, assumed scale)")}
+                why = "its catalog weapon's points (pl.damage" if b.katalog or self._catalog_weapon(b) else \
+                    "a hand grenade's points (xsys.grenade" if named_grenade(b.nazwa, CLASS_OF_RODZAJ[b.rodzaj]) else \
+                    "the points of a generic weapon of its kind (the text gives no weapon's base damage; pl.damage"
+                return {"obrażenia": (pts, f"a line that states none has {why}, assumed scale)")}
             if table == "pancerz" and row.get("punkty") is None:
                 a = msgspec.convert(row, Pancerz)
                 pts = all_ladders()["armor"].native(self.armor_to_neutral(a, Collector(self.key), "$").stops)
@@ -133,7 +134,15 @@ class PlSheet(PlRules):
             return w
         cls = catalog().weapon_class_named(b.nazwa, CLASS_OF_RODZAJ[b.rodzaj])  # a rewolwer is a revolver
         sights = "none" if cls == "thrown" else "iron"  # a thrown weapon is aimed by eye
-        if b.obrażenia is None:
+        if b.obrażenia is None and named_grenade(b.nazwa, cls):
+            # xsys.grenade: a grenade named as one is one weapon from every sheet, not a thrown stone
+            pts = lad.native(GRENADE_ENERGY_J)
+            col.loss("assumed", f"{path}.obrażenia", f"{b.nazwa}: no obrażenia (the text gives no weapon's base "
+                     f"damage); a grenade by its name, read at a hand grenade's {GRENADE_ENERGY_J:g} J, {pts} points",
+                     GRENADE_RULE)
+            out = Weapon(name=b.nazwa, weapon_class=cls, muzzle_energy=Energy(GRENADE_ENERGY_J),  # type: ignore[arg-type]
+                         sights=sights)  # type: ignore[arg-type]
+        elif b.obrażenia is None:
             generic = generic_weapon(cls)
             pts = lad.native(float(generic.muzzle_energy))
             col.loss("assumed", f"{path}.obrażenia", f"{b.nazwa}: no obrażenia (the text gives no weapon's base "
@@ -167,7 +176,10 @@ class PlSheet(PlRules):
                          source="assumed", note=basis.said)
             return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts if points else None,  # type: ignore[arg-type]
                         katalog=None if w.name == entry.name else entry.id)
-        if not points and float(w.muzzle_energy) == float(generic_weapon(w.weapon_class).muzzle_energy):
+        # a line of its own that left its points out comes back so: its kind's, or a grenade's
+        unstated = float(GRENADE_ENERGY_J if kept is not None and named_grenade(w.name, w.weapon_class)
+                         else generic_weapon(w.weapon_class).muzzle_energy)
+        if not points and float(w.muzzle_energy) == unstated:
             return Broń(nazwa=w.name, rodzaj=rodzaj)  # type: ignore[arg-type]  # its class's points, as written
         if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class:
             col.loss("merged", f"{path}.rodzaj", f"{w.weapon_class} is a broń {rodzaj} here "
