@@ -9,6 +9,9 @@ import pytest
 from xsys.core.model import Combatant
 from xsys.core.sheet import Sheet
 from xsys.core.system import System
+from xsys.plugins.coc.system import CocSystem
+from xsys.plugins.coc7.system import Coc7System
+from xsys.plugins.coc_zh.system import CocZhSystem
 from xsys.plugins.nwod.system import NwodArmor, NwodNpc, NwodSystem, NwodWeapon
 from xsys.plugins.pl_trudnosc.system import Broń, PlTrudnosc, Postać, Umiejętności
 
@@ -81,10 +84,53 @@ def test_a_sheet_of_existing_fields_is_accepted_and_a_system_without_one_still_s
         Bare().npc_to_neutral(_Block())
 
 
-@pytest.mark.parametrize("cls", [PlTrudnosc, NwodSystem])
-def test_pl_trudnosc_and_nwod_leave_both_npc_conversions_to_the_core(cls):
+@pytest.mark.parametrize("cls", [PlTrudnosc, NwodSystem, CocSystem, CocZhSystem, Coc7System])
+def test_every_built_in_but_gurps_leaves_both_npc_conversions_to_the_core(cls):
     assert isinstance(cls.sheet, Sheet)
-    assert "npc_to_neutral" not in cls.__dict__ and "npc_from_neutral" not in cls.__dict__
+    for c in cls.__mro__:
+        if c is System:
+            break
+        assert "npc_to_neutral" not in c.__dict__ or c is CocZhSystem.__mro__[1], c  # coc-zh adds its parent's view
+        assert "npc_from_neutral" not in c.__dict__ or c is CocZhSystem.__mro__[1], c
+
+
+def _neutral(**carried) -> Combatant:
+    return Combatant(name="Kin", characteristics={}, skills={}, carried=carried)
+
+
+def test_a_kin_edition_s_carried_values_are_taken_where_they_are_valid_values_of_this_sheet():
+    """Sheet.carried_kin: a 6th-edition sheet's Sanity, Luck and spells mean the same in 7th
+    edition; a value the 7th-edition sheet cannot hold (SAN 150) stays with its owner. A 6th-
+    edition sheet takes 7th edition's Sanity but not its rolled Luck (it derives Luck from POW)."""
+    seventh = Coc7System().npc_from_neutral(_neutral(coc={"SAN": 150, "Luck": 40, "spells": ["Shrivelling"],
+                                                        "skills": {"Occult": 35}})).value
+    assert (seventh.SAN, seventh.Luck, seventh.spells, seventh.skills.get("Occult")) == (None, 40, ["Shrivelling"], 35)
+    sixth = CocSystem().npc_from_neutral(_neutral(coc7={"SAN": 45, "Luck": 70})).value
+    assert (sixth.SAN, sixth.Luck) == (45, None)
+    own = Coc7System().npc_from_neutral(_neutral(coc7={"SAN": 20}, coc={"SAN": 60})).value
+    assert own.SAN == 20  # its own block, when there is one, wins over the kin's
+
+
+def test_a_melee_list_of_its_own_is_read_and_carried_and_lines_are_kept():
+    """Sheet.melee and Sheet.lines_kept (the CoC sheets): each close-combat line crosses as its
+    weapon's class and is carried verbatim; the weapon lines as written are kept in the native
+    block; carried fields are said with their values, under their own rules (carried_rules)."""
+    from xsys.core.codec import dec_hook
+
+    npc = msgspec.convert({"name": "M", "STR": 70, "CON": 60, "SIZ": 65, "DEX": 55, "APP": 50, "INT": 60, "POW": 50,
+                           "EDU": 60, "Luck": 45, "spells": ["Wither Limb"], "skills": {"Fighting (Brawl)": 55},
+                           "melee": [{"name": "Trench knife", "skill": "Fighting (Brawl)", "damage": "1D4+DB"}],
+                           "weapons": [{"name": "Webley", "skill": "Firearms (Handgun)", "damage": "1D10",
+                                        "base_range": "15 yd"}]}, Coc7System.npc_type, dec_hook=dec_hook)
+    res = Coc7System().npc_to_neutral(npc)
+    comb = res.value
+    assert [(m.name, m.melee_class) for m in comb.melee] == [("Trench knife", "knife")]
+    assert comb.carried["coc7"]["melee"]["Trench knife"]["damage"] == "1D4+DB"
+    assert [w["name"] for w in comb.native["coc7"]["weapons"]] == ["Webley"]
+    said = {x.path: x for x in res.losses if x.kind == "kept-verbatim"}
+    assert said["$.Luck"].message == "Luck 45: no neutral equivalent; kept for coc7"
+    assert said["$.Luck"].rule == "coc7.characteristics"
+    assert said["$.spells"].message == "spells Wither Limb: no neutral equivalent; kept for coc7"
 
 
 def test_pl_zalety_are_carried_level_0_does_not_cross_and_the_block_comes_back():
