@@ -332,9 +332,12 @@ class Scenario(Base, kw_only=True):
 STANDARD_DISTANCE_SHORT = Length(10.0)
 STANDARD_DISTANCE_LONG = Length(25.0)
 
+# The generic weapon of each class (assumed). The shotgun is the common 12 gauge at its reference
+# energy (vocab.CARTRIDGES), so that a shotgun no source names is the catalog's 12-gauge guns in
+# every system (nWoD 4, Polish 8, GURPS 4d), not a heavier one of its own
 _GENERIC_ENERGY = {
     "handgun": 500.0, "revolver": 500.0, "smg": 600.0, "carbine": 1800.0, "rifle": 3300.0,
-    "shotgun": 3000.0, "mg": 3300.0, "thrown": 50.0,
+    "shotgun": 2400.0, "mg": 3300.0, "thrown": 50.0,
 }
 
 

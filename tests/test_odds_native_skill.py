@@ -70,7 +70,7 @@ def test_the_equating_is_shown_with_its_rule(capsys):
                         "(equated over the battery [core.equating])")
     assert lines[1].endswith("skill 0.48")
     code, out, err = run_main(capsys, "odds", "--distance", "10m", "--skill", "nwod:3,dexterity=3")
-    assert out.splitlines()[0].startswith("skill: nwod Firearms 3 (Dexterity 3) = competence 0.665 [nwod.pool; ")
+    assert out.splitlines()[0].startswith("skill: nwod Firearms 3 (Dexterity 3) = competence 0.647 [nwod.pool; ")
     data = odds_json(capsys, "--skill", "gurps:14", "--weapon", "rifle")
     assert {k: data["skill"][k] for k in ("system", "skill", "level", "rule", "source")} == {
         "system": "gurps", "skill": "Guns (Rifle)", "level": 14, "rule": "gurps.ranged-attack", "source": "assumed"}

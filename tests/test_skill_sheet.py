@@ -35,7 +35,7 @@ def test_nwod_firearms_becomes_the_weapons_skill_only_and_the_rest_is_carried():
     conv = _go(_load("nwod/npcs/gang-enforcer.yaml"), "coc")  # Firearms 2, Larceny 1, an Ingram MAC-10
     doc = _plain(conv.document)
     assert GUNS & set(doc["skills"]) == {"SMG"}
-    assert doc["skills"]["SMG"] == 68
+    assert doc["skills"]["SMG"] == 65
     # Larceny is no gun: a Keeper writes what it stands for (concealment, lock picking)
     assert doc["skills"]["Conceal"] == 40 and doc["skills"]["Locksmith"] == 40
     assert doc["carried"]["nwod"]["sheet_skills"] == {"Firearms": 2}
@@ -43,7 +43,7 @@ def test_nwod_firearms_becomes_the_weapons_skill_only_and_the_rest_is_carried():
     assert line.kind == "kept-verbatim" and line.level == "info"
     assert "Firearms 2 (nwod) stands for Call of Cthulhu Handgun, Rifle, Shotgun, SMG, Machine Gun" in line.message
     assert "written: SMG (the NPC's weapon)" in line.message
-    assert "Handgun 68, Rifle 68, Shotgun 68, Machine Gun 68" in line.message
+    assert "Handgun 65, Rifle 65, Shotgun 65, Machine Gun 65" in line.message
 
 
 def test_nwod_to_coc_to_nwod_restores_the_skills():
