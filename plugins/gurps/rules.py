@@ -77,8 +77,8 @@ HERE = Path(__file__).parent
 def _class_cartridge(weapon: Weapon, basis: Any) -> str:
     """The cartridge a weapon of no catalog entry and no stated cartridge fires by its class
     (weapons.toml [class.*] cartridge: a shotgun whose gauge no source states is a 12 gauge,
-    gurps.weapon-stats, assumed): its shot is not a bullet of the same energy (3000 J would read
-    6d on the damage ladder; a 12-gauge load is 4d). "": none."""
+    gurps.weapon-stats, assumed): its shot is not a bullet of the same energy (the 12 gauge's 2400 J
+    reads 6d on the damage ladder; a 12-gauge load is 4d). "": none."""
     if basis.entry is not None or basis.cartridge:
         return ""
     data = _toml("weapons.toml")["class"]
