@@ -182,7 +182,9 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
         armor.append(system.armor_to_neutral(a, col, f"$.{sheet.armor}[{i}]"))
         if sheet.lines_kept:
             kept_lines.setdefault("armor", []).append(_builtins(a))
-    native.update(system.native_block(npc, col))
+    # (a plugin written before the hook took the collector says nothing there: native_block(npc))
+    native.update(system.native_block(npc, col) if _takes(type(system).native_block, "col")
+                  else system.native_block(npc))  # type: ignore[call-arg]
     native.update(kept_lines)
     if sheet.levels_kept:
         exact = system.levels_kept(stated, col, spath, context=ctx)
@@ -296,14 +298,15 @@ def armor_lines(system: "System", combatant: Combatant, kept: Mapping[str, Any],
     """Each neutral armor through ``armor_from_neutral`` (the default ``armor_lines_from_neutral``)."""
     apath = f"$.{system.sheet.armor if system.sheet else 'armor'}"
     # (a system's armor line may, like its weapon line, look at its own native block: ``kept``)
-    more = {"kept": kept} if _takes_kept(type(system).armor_from_neutral) else {}
+    more = {"kept": kept} if _takes(type(system).armor_from_neutral, "kept") else {}
     return [system.armor_from_neutral(a, col, f"{apath}[{i}]", **more) for i, a in enumerate(combatant.armor)]
 
 
 @functools.lru_cache(maxsize=None)
-def _takes_kept(method: Any) -> bool:
-    """Whether a plugin's armor_from_neutral has a ``kept`` parameter (the native block)."""
+def _takes(method: Any, name: str) -> bool:
+    """Whether a plugin's hook has a parameter `name` (armor_from_neutral's ``kept``, the native
+    block; native_block's ``col``, which hooks written before it took one lack)."""
     try:
-        return "kept" in inspect.signature(method).parameters
+        return name in inspect.signature(method).parameters
     except (TypeError, ValueError):
         return False

@@ -172,3 +172,18 @@ def test_nwod_resolve_from_another_system_is_read_from_will_with_an_assumed_loss
     res = nwod.npc_from_neutral(Combatant(name="Someone", characteristics={"will": 0.5}))
     assert res.value.Resolve == res.value.Composure
     assert [(l.kind, l.rule) for l in res.losses if l.path == "$.Resolve"] == [("assumed", "nwod.attributes")]
+
+
+def test_a_native_block_hook_written_before_it_took_the_collector_still_works():
+    """native_block(npc) of a plugin written before the hook took the collector is called as it
+    was: its block is kept, nothing breaks."""
+
+    class Old(PlTrudnosc):
+        key = "old-pl"
+
+        def native_block(self, npc):  # type: ignore[override]
+            return {"seen": npc.imię}
+
+    npc = Postać(imię="Stary", Motoryka=3, Percepcja=3, Atletyka=3, Odwaga=3)
+    comb = Old().npc_to_neutral(npc).value
+    assert comb.native["old-pl"]["seen"] == "Stary"
