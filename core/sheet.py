@@ -14,8 +14,12 @@ as the dodge), what its native block remembers (``native_block``), and a last wo
 
 The order of the steps is the order of the losses and the trace a conversion reports, so it is
 fixed here: characteristics, mapped skills, skills no neutral key holds, derived values and the
-hit points, weapons, armor, kept levels, carried fields; and back: the restored stat block, the
-carried block, characteristics, carried fields, skills, weapons, melee lines, armor.
+hit points, the numbers of a shared scale, weapons, a close-combat list of its own, armor, the
+native block (with kept lines and levels), carried fields; and back: the restored stat block, the
+carried block (a kin edition's where its own is absent), characteristics, carried fields, skills
+(restored, on a shared scale, floored), a close-combat list and its skills, carried skills,
+weapons, close combat among them, armor. Both Call of Cthulhu editions, nWoD and the Polish
+system declare their sheets; GURPS writes its conversions itself.
 """
 
 from __future__ import annotations
