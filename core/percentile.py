@@ -179,22 +179,6 @@ class PercentileSystem(System):
             step = lads[name].step_for(_catalog().barrier_stops(barrier))
         return step.native, self.armor_row(name, step.native)["B"], step, name
 
-    def lines_to_neutral(self, lines: Any, convert: Any, col: Any, field: str, native: dict[str, Any]) -> list[Any]:
-        """A stat block's weapon or armor lines (its ``field``) each through ``convert(line, col,
-        path)``, and the lines as written kept in ``native[field]``, so that the way back writes
-        them again where the neutral item is still theirs."""
-        import msgspec
-
-        from xsys.core.codec import enc_hook
-
-        out, kept = [], []
-        for i, line in enumerate(lines):
-            out.append(convert(line, col, f"$.{field}[{i}]"))
-            kept.append(msgspec.to_builtins(line, enc_hook=enc_hook))
-        if kept:
-            native[field] = kept
-        return out
-
     def kin_weapon_line(self, combatant: Any, index: int, weapon: Any) -> tuple[dict[str, Any], str] | None:
         """What a system of :attr:`weapon_kin` stated for `weapon` (the `index`-th of
         `combatant`), in the native block its own document left for this conversion: its

@@ -292,6 +292,14 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     return col.result(system.extra_from_neutral(npc, combatant, col))
 
 
+def kept_line(kept: Mapping[str, Any], field: str, index: int, name: str) -> dict[str, Any] | None:
+    """The line as this sheet wrote it (``Sheet.lines_kept``: the native block's `field` list)
+    for the `index`-th neutral weapon or armor, while that item still bears its name; else None."""
+    stored = kept.get(field) or []
+    line = stored[index] if index < len(stored) else None
+    return line if isinstance(line, dict) and line.get("name") == name else None
+
+
 def weapon_lines(system: "System", combatant: Combatant, kept: Mapping[str, Any], col: Collector) -> list[Any]:
     """Each neutral weapon through ``weapon_from_neutral`` (the default ``weapon_lines_from_neutral``)."""
     wpath = f"$.{system.sheet.weapons if system.sheet else 'weapons'}"

@@ -15,6 +15,7 @@ import msgspec
 from xsys.core import armorline, carried
 from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
+from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of)
@@ -301,13 +302,12 @@ class CocSheet(CocRules):
                                   col: Collector) -> list[CocWeapon]:
         """A weapon line this sheet wrote comes back as written, with what the neutral weapon
         says now; another is written from the weapon table (coc-ja.damage)."""
-        stored_w = kept.get("weapons", [])
         block = combatant.carried.get(self.carried_namespaces[0])
         carries = block.get("carry") if isinstance(block, Mapping) else None
         carries = carries if isinstance(carries, Mapping) else {}
         weapons = []
         for i, w in enumerate(combatant.weapons):
-            old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
+            old = kept_line(kept, "weapons", i, w.name)
             if old is not None:
                 # native-only fields (damage, base range, ROF, malfunction, STR, carry, ammo)
                 # come back verbatim; what the neutral weapon says is re-read from it.
@@ -350,11 +350,10 @@ class CocSheet(CocRules):
     def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
                                  col: Collector) -> list[Any]:
         """Armor by what it stops; a line this sheet wrote keeps its B and catalog id."""
-        stored_a = kept.get("armor", [])
         armor = []
         for i, a in enumerate(combatant.armor):
             ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
-            old = stored_a[i] if i < len(stored_a) and stored_a[i].get("name") == a.name else None
+            old = kept_line(kept, "armor", i, a.name)
             if old is not None:
                 ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
             armor.append(ca)

@@ -14,6 +14,7 @@ import msgspec
 from xsys.core import armorline, carried
 from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
+from xsys.core.sheet import kept_line
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_skills_written
 from xsys.core.model import (
@@ -304,10 +305,9 @@ class Coc7Sheet(Coc7Rules):
                                   col: Collector) -> list[Coc7Weapon]:
         """A weapon line this sheet wrote comes back as written, with the capacity and sights the
         neutral weapon says now; another is written from the 7th-edition table (coc7.weapons)."""
-        stored_w = kept.get("weapons", [])
         weapons = []
         for i, w in enumerate(combatant.weapons):
-            old = stored_w[i] if i < len(stored_w) and stored_w[i].get("name") == w.name else None
+            old = kept_line(kept, "weapons", i, w.name)
             if old is not None:
                 # native-only fields (damage, base range, uses per round, malfunction) come
                 # back verbatim; what the neutral weapon says is re-read from it.
@@ -342,11 +342,10 @@ class Coc7Sheet(Coc7Rules):
     def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
                                  col: Collector) -> list[Coc7Armor]:
         """Armor by what it stops; an armor line this sheet wrote keeps its points as written."""
-        stored_a = kept.get("armor", [])
         armor = []
         for i, a in enumerate(combatant.armor):
             ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
-            old = stored_a[i] if i < len(stored_a) and stored_a[i].get("name") == a.name else None
+            old = kept_line(kept, "armor", i, a.name)
             if old is not None and old.get("armor") != ca.armor:
                 col.loss("kept-verbatim", f"$.armor[{i}].armor", f"armor {old['armor']} kept as written "
                          f"(its physical protection reads {ca.armor})", "coc7.armor")
