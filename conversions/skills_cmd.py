@@ -10,8 +10,11 @@ from typing import Any, Callable
 def rows(system_key: str) -> list[dict[str, Any]]:
     from xsys.core.registry import default_registry
 
-    system = default_registry().system(system_key)
-    layout = system.text_layout()  # the names printed blocks give its skills, where it declares a layout
+    from xsys.core.textblock import layout_of
+
+    registry = default_registry()
+    system = registry.system(system_key)
+    layout = layout_of(system, registry)  # the names printed blocks give its skills, where it has a layout
     aliases = layout.skill_aliases() if layout is not None else {}
     out = []
     for native, neutral in system.skills().items():

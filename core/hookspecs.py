@@ -79,6 +79,21 @@ def xsys_register_formats(register: Callable[..., None]) -> None:
     ignored."""
 
 
+@hookspec
+def xsys_register_text_blocks(register: Callable[..., None]) -> None:
+    """Register plain-text stat-block layouts that systems name: ``register(name, make)``
+    where ``make(system) -> TextLayout`` (:class:`xsys.core.textblock.TextLayout`) builds
+    the layout a system gets when its ``text_block`` is ``name``.
+
+    One printed block may serve several systems (the Call of Cthulhu stat block reads into
+    either edition), so the block is a format of its own and each system only names it: a
+    system that declares ``text_layout()`` itself needs none of this. A name is registered
+    once: a second plugin registering it is skipped as a whole, the reason naming the first.
+    An exception in ``make`` leaves that system without text blocks, as one in a system's own
+    ``text_layout()`` does (the other systems still read theirs). Called once, the first time a
+    text block is read or written. Return value ignored."""
+
+
 # ---- checks -----------------------------------------------------------------------
 
 @hookspec
@@ -107,6 +122,7 @@ HOOK_NAMES: tuple[str, ...] = (
     "xsys_register_systems",
     "xsys_register_catalog",
     "xsys_register_formats",
+    "xsys_register_text_blocks",
     "xsys_shot_modifiers",
     "xsys_register_commands",
 )

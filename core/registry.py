@@ -29,6 +29,7 @@ two plugins claiming it are both skipped (the lazy and the full look-up agree).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -36,7 +37,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import msgspec
 import pluggy
@@ -138,6 +139,7 @@ class Registry:
         self._instances: dict[tuple[str, Any], System] = {}
         self._catalog: Catalog | None = None
         self._formats: dict[str, Any] | None = None
+        self._text_blocks: dict[str, tuple[Callable[[Any], Any], str]] | None = None
         self._format_specs: dict[str, FormatSpec] = {}
         self.broken: list[BrokenPlugin] = []
         self.plugin_dist: dict[str, tuple[str, str]] = {}
@@ -520,8 +522,8 @@ class Registry:
                     self._load_plugins()
                     found: dict[str, Any] = {}
                     owner: dict[str, str] = {}
-                    for impl in self._impls("xsys_register_formats"):
-                        name = impl.plugin_name
+
+                    def staging(name: str) -> tuple[Callable[..., None], tuple[dict[str, Any], dict[str, FormatSpec]]]:
                         stage: dict[str, Any] = {}
                         stage_specs: dict[str, FormatSpec] = {}
 
@@ -558,17 +560,61 @@ class Registry:
                                 exts.append(e)
                             _specs[key] = FormatSpec(fmt_name, tuple(exts), g_load, g_dump, g_sniff, _plugin)
 
-                        try:
-                            self._call(name, "xsys_register_formats", impl.function, register=register)
-                        except (*PLUGIN_FAULTS, PluginHalt) as exc:
-                            text = exc.message if isinstance(exc, XsysError) else _fault("xsys_register_formats", exc)
-                            self._broken(name, f"{text}; its formats are skipped")
-                            continue
+                        return register, (stage, stage_specs)
+
+                    for name, (stage, stage_specs) in self._staged("xsys_register_formats", "formats", staging):
                         found.update(stage)
                         owner.update({e: self.who(name) for e in stage})
                         self._format_specs.update(stage_specs)
                     self._formats = found
         return self._formats
+
+    def _staged(self, hook: str, what: str, staging: Callable[[str], tuple[Callable[..., None], Any]]
+                ) -> Iterator[tuple[str, Any]]:
+        """Each plugin implementing `hook` (a registration hook), called with the register
+        function ``staging(plugin)`` gives beside the stage it fills; yields (plugin, stage) for
+        each whose hook returned. One that raises (a register refusing what it is given raises
+        too) is reported broken and its `what` skipped as a whole."""
+        for impl in self._impls(hook):
+            name = impl.plugin_name
+            register, stage = staging(name)
+            try:
+                self._call(name, hook, impl.function, register=register)
+            except (*PLUGIN_FAULTS, PluginHalt) as exc:
+                text = exc.message if isinstance(exc, XsysError) else _fault(hook, exc)
+                self._broken(name, f"{text}; its {what} are skipped")
+                continue
+            yield name, stage
+
+    def text_blocks(self) -> dict[str, tuple[Callable[[Any], Any], str]]:
+        """The stat-block layouts format plugins register (hook xsys_register_text_blocks):
+        name -> (make, plugin). A plugin that raises, or registers a name already taken, is
+        skipped as a whole."""
+        if self._text_blocks is None:
+            with self._lock:
+                if self._text_blocks is None:
+                    self._load_plugins()
+                    found: dict[str, tuple[Callable[[Any], Any], str]] = {}
+
+                    def staging(name: str) -> tuple[Callable[..., None], dict[str, tuple[Callable[[Any], Any], str]]]:
+                        stage: dict[str, tuple[Callable[[Any], Any], str]] = {}
+
+                        def register(block: Any, make: Callable[[Any], Any], _stage=stage, _plugin=name) -> None:
+                            if not isinstance(block, str) or not block:
+                                raise TypeError(f"text block name {block!r} is not a string")
+                            if not callable(make):
+                                raise TypeError("make must be a callable (system -> TextLayout)")
+                            if block in found or block in _stage:
+                                other = found[block][1] if block in found else _plugin
+                                raise PluginError(f"text block {block!r} is already registered by {self.who(other)}")
+                            _stage[block] = (make, _plugin)
+
+                        return register, stage
+
+                    for _name, stage in self._staged("xsys_register_text_blocks", "text blocks", staging):
+                        found.update(stage)
+                    self._text_blocks = found
+        return self._text_blocks
 
     def _guard_io(self, fn: Callable, fmt_name: str, what: str, plugin: str) -> Callable:
         """A format plugin's reader or writer: a fault in it is an error naming the plugin."""
@@ -889,6 +935,9 @@ def _system_problem(cls: Any) -> str:
     npc_type = getattr(cls, "npc_type", None)
     if not (isinstance(npc_type, type) and issubclass(npc_type, msgspec.Struct)) or npc_type is msgspec.Struct:
         return "its npc_type is not a msgspec Struct of its own"
+    block = getattr(cls, "text_block", None)
+    if block is not None and (not isinstance(block, str) or not block):
+        return f"its text_block {block!r} is not a name (a string) or None"
     for attr in ("shot_type", "settings_type"):
         t = getattr(cls, attr, None)
         if t is not None and not (isinstance(t, type) and issubclass(t, msgspec.Struct)):
@@ -1043,6 +1092,18 @@ def set_default_registry(reg: Registry | None) -> None:
     """Replace the process-wide registry (tests, embedding applications)."""
     global _default
     _default = reg
+
+
+@contextlib.contextmanager
+def as_default(reg: Registry) -> Iterator[Registry]:
+    """`reg` as the process-wide registry for the ``with`` block, the previous one after it
+    (tests, an application embedding a registry of its own plugins)."""
+    old = _default
+    set_default_registry(reg)
+    try:
+        yield reg
+    finally:
+        set_default_registry(old)
 
 
 def get_system(key: str, settings: Any = None) -> System:

@@ -106,6 +106,10 @@ class System:
     # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
     # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
     shot_sheet: ClassVar[ShotSheet | None] = None
+    # The printed stat block its NPCs read from and write to, by the name a format plugin
+    # registers it under (hook xsys_register_text_blocks): one block may serve several systems
+    # (the Call of Cthulhu block, both editions). None: its own text_layout(), or no block.
+    text_block: ClassVar[str | None] = None
     # A characteristic written from another system's is a multiple of this (7th-edition Call of
     # Cthulhu: 5, as its 3D6 x 5 rolls it); 1: any value of its ladder.
     characteristic_written_step: ClassVar[int] = 1
@@ -165,7 +169,8 @@ class System:
         (``score``: how many of its stats the block shows), reads a block's lines into the
         system's plain document with what it could not read and what it assumed (``read``),
         and prints a document as a block (``write``); the core's ``textblock`` module holds
-        the shared line machinery (headings, items, stat pairs, name, description)."""
+        the shared line machinery (headings, items, stat pairs, name, description). A
+        system whose block is a format plugin's names it in ``text_block`` instead."""
         return None
 
     # ---- tables ------------------------------------------------------------------------

@@ -446,12 +446,27 @@ def layouts(registry: Registry | None = None) -> dict[str, TextLayout]:
     out: dict[str, TextLayout] = {}
     for key in registry.keys():
         try:
-            layout = registry.system(key).text_layout()
+            layout = layout_of(registry.system(key), registry)
         except Exception:  # a plugin's failure is its own: the other systems still read
             continue
         if layout is not None:
             out[key] = layout
     return out
+
+
+def layout_of(system: Any, registry: Registry | None = None) -> TextLayout | None:
+    """A system's text layout: its own ``text_layout()``, else the block a format plugin
+    registered under the name its ``text_block`` gives (None: neither, or a name no installed
+    plugin registers)."""
+    own = system.text_layout()
+    if own is not None or not system.text_block:
+        return own
+    if registry is None:
+        from .registry import default_registry
+
+        registry = default_registry()
+    found = registry.text_blocks().get(system.text_block)
+    return found[0](system) if found is not None else None
 
 
 _SYSTEM_LINE = re.compile(r"^\s*system\s*[:=]\s*([\w-]+)\s*$", re.IGNORECASE)

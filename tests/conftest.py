@@ -27,13 +27,9 @@ def toy_registry():
     from xsys.core import registry
     from xsys.plugins import catalog
 
-    reg = registry.Registry(entry_points=[], extra_plugins=[("toy", toy_system), ("catalog", catalog)])
-    old = registry._default
-    registry.set_default_registry(reg)
-    try:
+    with registry.as_default(registry.Registry(entry_points=[], extra_plugins=[("toy", toy_system),
+                                                                               ("catalog", catalog)])) as reg:
         yield reg
-    finally:
-        registry.set_default_registry(old)
 
 
 @pytest.fixture

@@ -167,7 +167,7 @@ def test_high_seventh_edition_values_are_read_as_written(tmp_path):
 
 
 def test_the_one_place_that_divides_seventh_edition_values():
-    from xsys.plugins.coc.text import SEVENTH_EDITION_FACTOR, seventh_to_coc
+    from xsys.plugins.coc.names import SEVENTH_EDITION_FACTOR, seventh_to_coc
 
     assert SEVENTH_EDITION_FACTOR == 5
     clamped: dict = {}

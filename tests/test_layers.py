@@ -32,25 +32,21 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"core": "xsys.core", "plugins": "xsys.plugins", "conversions": "xsys.conversions",
             "testing": "xsys.testing", "devtools": "xsys.devtools"}
 
-FORMAT_PLUGINS = ("textblock", "ccfolia", "foundry_coc7", "foundry_mta", "dholes_house", "catalog")
+FORMAT_PLUGINS = ("textblock", "coc_block", "ccfolia", "foundry_coc7", "foundry_mta", "dholes_house", "catalog")
 
 # A format plugin for one system's documents (a Foundry CoC7 actor, a CCFOLIA character, a
-# Dhole's House export are all Call of Cthulhu) may import that system: its document model and
-# the helpers of its text layout (7th-edition characteristics on coc's scale, its skill names).
+# Dhole's House export, a printed Call of Cthulhu stat block are all Call of Cthulhu) may import
+# that system: its document model and the names its sheets give its stats (coc's names module:
+# skill names in every edition and language, 7th-edition characteristics on coc's scale).
 # Permanent: the format names its system. It imports no other format plugin.
-SYSTEM_FORMATS: dict[str, str] = {"ccfolia": "coc", "dholes_house": "coc", "foundry_coc7": "coc"}
+SYSTEM_FORMATS: dict[str, str] = {"ccfolia": "coc", "dholes_house": "coc", "foundry_coc7": "coc",
+                                  "coc_block": "coc"}
 
 # (importing plugin, imported plugin): why it is allowed, and what must move for it to go.
 ALLOWED_PLUGIN_EDGES: dict[tuple[str, str], str] = {
     # permanent: a variant is its parent system with changes
     ("coc_zh", "coc"): "coc-zh is a variant of coc (Chinese edition): its model, rules, system and text layout "
                        "extend coc's",
-    # to remove: coc7 stands on the core's d100 family (core.percentile), not on CocSystem; what is
-    # left is the Call of Cthulhu stat-block text layout, one block for both editions, which coc's
-    # text.py reads and writes (a 7th-edition block into coc7). It goes when that layout moves to a
-    # format plugin both systems name.
-    ("coc7", "coc"): "coc7 reads and writes the Call of Cthulhu stat-block text (coc's CocText, which reads "
-                     "both editions) in its text_layout",
 }
 
 # Cycles (as sorted module lists) still allowed, with the reason and what must move.
@@ -268,16 +264,19 @@ def test_plugins_import_only_the_core_and_themselves():
                        "ALLOWED_PLUGIN_EDGES with its reason only if the restructuring removes it):\n" + _show(bad))
 
 
-def test_coc7_takes_only_the_stat_block_text_from_coc():
-    """coc7's check, armor file, rule register, skills and documents are its own or the core's
-    (core.percentile): of the coc plugin it imports the text layout alone, by coc's public export
-    (``from xsys.plugins.coc import CocText``, as a third party would), and only where a block is
-    read or written (inside its text_layout)."""
-    found = _plugin_edges()[("coc7", "coc")]
-    assert {(i.target, i.where, i.source) for i in found} == {
-        ("xsys.plugins.coc", "function", "xsys.plugins.coc7.system")}, _show(found)
-    source = (ROOT / "plugins" / "coc7" / "system.py").read_text(encoding="utf-8")
-    assert "from xsys.plugins.coc import CocText" in source
+def test_coc7_imports_no_other_plugin():
+    """coc7 is written as a third party would write it: its check, armor file, rule register,
+    skills and documents are its own or the core's (core.percentile), and its printed stat block
+    is the Call of Cthulhu block it names (``text_block``), which the coc_block format plugin
+    registers; it imports nothing of coc or of any other plugin."""
+    found = [i for (src, _), imports in _plugin_edges().items() if src == "coc7" for i in imports]
+    assert found == [], _show(found)
+    from xsys.core.registry import default_registry
+    from xsys.core.textblock import layout_of
+
+    registry = default_registry()
+    layout = layout_of(registry.system("coc7"), registry)
+    assert type(layout).__module__ == "xsys.plugins.coc_block.layout" and layout.key == "coc7"
 
 
 def test_format_plugins_do_not_import_each_other():

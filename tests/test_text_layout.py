@@ -92,12 +92,10 @@ def tally_registry():
     sys.modules["tally_plugin"] = plugin
     reg = registry.Registry(entry_points=[], extra_plugins=[("tally", plugin), ("gurps", gurps),
                                                            ("textblock", textblock), ("catalog", catalog)])
-    old = registry._default
-    registry.set_default_registry(reg)
     try:
-        yield reg
+        with registry.as_default(reg):
+            yield reg
     finally:
-        registry.set_default_registry(old)
         sys.modules.pop("tally_plugin", None)
 
 
@@ -141,3 +139,78 @@ def test_a_system_without_a_layout_gets_no_text_block(tally_registry):
 
     assert System().text_layout() is None
     assert list(layouts(tally_registry)) == ["gurps", "tally"]
+
+
+# ---- a block a format plugin registers, which systems name (System.text_block) --------------------
+
+class TallyVariant(System):
+    """A second system printed in the same block: it names the block, declares no layout."""
+    key = "tally-two"
+    name = "Tally, second printing"
+    npc_type = TallyNpc
+    text_block = "tally-block"
+
+
+class Unnamed(System):
+    key = "tally-three"
+    name = "Tally, unprinted"
+    npc_type = TallyNpc
+    text_block = "no-such-block"
+
+
+def _plugin(name: str, **hooks: Any) -> types.ModuleType:
+    plugin = types.ModuleType(name)
+    for hook, fn in hooks.items():
+        setattr(plugin, hook, hookimpl(fn))
+    sys.modules[name] = plugin
+    return plugin
+
+
+@pytest.fixture
+def block_registry():
+    from xsys.plugins import catalog, textblock
+
+    systems = _plugin("tally_systems", xsys_register_systems=lambda register: [register(c) for c in (TallyVariant,
+                                                                                                        Unnamed)])
+    blocks = _plugin("tally_blocks", xsys_register_text_blocks=lambda register: register(
+        "tally-block", lambda system: TallyText(system.key)))
+    again = _plugin("tally_again", xsys_register_text_blocks=lambda register: register(
+        "tally-block", lambda system: None))
+    reg = registry.Registry(entry_points=[], extra_plugins=[
+        ("tally-systems", systems), ("tally-blocks", blocks), ("tally-again", again), ("textblock", textblock),
+        ("catalog", catalog)])
+    try:
+        with registry.as_default(reg):
+            yield reg
+    finally:
+        for name in ("tally_systems", "tally_blocks", "tally_again"):
+            sys.modules.pop(name, None)
+
+
+def test_a_system_naming_a_registered_block_reads_and_writes_it(block_registry):
+    from xsys.core.textblock import layout_of, layouts
+
+    assert TallyVariant().text_layout() is None  # it declares no layout of its own
+    layout = layout_of(block_registry.system("tally-two"), block_registry)
+    assert isinstance(layout, TallyText) and layout.key == "tally-two"
+    assert list(layouts(block_registry)) == ["tally-two"]  # tally-three names a block nobody registers
+    spec = block_registry.format_specs()["text"]
+    doc = spec.load(b"Old Maud\nGrit 3, Aim 4, Nerve 5\nSkills: Shoot 2\n")
+    assert (doc["system"], doc["Grit"], doc["skills"]) == ("tally-two", 3, {"Shoot": 2})
+    assert spec.dump({k: v for k, v in doc.items() if k != "xsys"}).decode().startswith("system: tally-two\nOld Maud\n")
+
+
+def test_a_block_name_is_registered_once(block_registry):
+    block_registry.text_blocks()
+    assert [b.name for b in block_registry.broken] == ["tally-again"]
+    assert "text block 'tally-block' is already registered by" in block_registry.broken[0].reason
+    assert "its text blocks are skipped" in block_registry.broken[0].reason
+    assert block_registry.text_blocks()["tally-block"][1] == "tally-blocks"
+
+
+def test_a_text_block_that_is_not_a_name_refuses_the_system():
+    from xsys.core.registry import _system_problem
+
+    bad = type("Bad", (TallyVariant,), {"key": "tally-bad", "text_block": 3})
+    assert _system_problem(bad) == "its text_block 3 is not a name (a string) or None"
+    assert _system_problem(TallyVariant) == ""

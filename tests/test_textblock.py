@@ -13,6 +13,7 @@ import pytest
 from xsys.conversions import api
 from xsys.core import codec
 from xsys.core.errors import InputError
+from xsys.core.textblock import layout_of
 from xsys.plugins.textblock.reader import load
 from xsys.plugins.textblock.writer import text_of
 
@@ -149,7 +150,7 @@ def _native_fixtures():
     reg = default_registry()
     for f in sorted((ROOT / "fixtures").glob("*/npcs/*.yaml")):
         key = f.parent.parent.name
-        if key != "neutral" and reg.system(key).text_layout() is not None:  # a system with text blocks
+        if key != "neutral" and layout_of(reg.system(key), reg) is not None:  # a system with text blocks
             yield f
 
 
@@ -330,7 +331,7 @@ def test_close_combat_skill_names_in_every_convention():
               "技能：ナイフ 45％、こん棒 50％、回避 22％\n".encode())
     assert (ja["skills"]["Knife"], ja["skills"]["Club"]) == (45, 50)
     assert not ja.get("xsys", {}).get("read", {}).get("unread")
-    aliases = default_registry().system("coc").text_layout().skill_aliases()
+    aliases = layout_of(default_registry().system("coc")).skill_aliases()
     assert "fighting (sword)" in aliases["Sword"] and "こん棒" in aliases["Club"]
 
 

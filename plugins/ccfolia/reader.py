@@ -28,7 +28,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import Line, fold, one_line, read_lines
-from xsys.plugins.coc.text import SEVENTH_KEY, coc_skill, weapon_skill
+from xsys.plugins.coc.names import SEVENTH_KEY, coc_skill, weapon_skill
 
 FORMAT = "ccfolia"
 MARK = "[xsys] "  # the memo line the writer adds: what the character has no place for
@@ -767,7 +767,7 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
 def _firearm_of(name: str) -> str | None:
     """The firearm skill a weapon's name gives: a catalog weapon's class, else a word of the name."""
     from xsys.core.textblock import catalog_match
-    from xsys.plugins.coc.text import skill_by_keyword, skill_of_class
+    from xsys.plugins.coc.names import skill_by_keyword, skill_of_class
 
     entry = catalog_match(name)
     return skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)

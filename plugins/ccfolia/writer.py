@@ -17,7 +17,7 @@ from typing import Any
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import weapon_tag
-from xsys.plugins.coc.text import japanese_name
+from xsys.plugins.coc.names import japanese_name
 
 from .reader import CHARACTERISTICS, MARK
 

@@ -4,7 +4,7 @@ Public API (for variants such as ``coc-zh`` and for scenario tools)::
 
     from xsys.plugins.coc import CocSystem, CocNpc, CocShot, CocWeapon, CocArmor, CocBarrier
     from xsys.plugins.coc import Situation, LightEffect, build_armor_ladders, rules
-    from xsys.plugins.coc import CocText, formulas   # its text stat blocks, its `xsys rules` formulas
+    from xsys.plugins.coc import formulas, names   # its `xsys rules` formulas, the names sheets give its stats
 
 Names are imported lazily so that registering the plugin (``xsys --help``) stays fast.
 See README.md, "Public API for variants".
@@ -19,12 +19,11 @@ _PUBLIC = {
     "CocSystem": "system", "Situation": "system", "LightEffect": "system", "build_armor_ladders": "system",
     "FIREARM_SKILLS": "system",
     "CocNpc": "model", "CocShot": "model", "CocWeapon": "model", "CocArmor": "model", "CocBarrier": "model",
-    "CocText": "text",
 }
 
-__all__ = sorted(_PUBLIC) + ["formulas", "rules", "xsys_register_systems"]
+__all__ = sorted(_PUBLIC) + ["formulas", "names", "rules", "xsys_register_systems"]
 
-__getattr__ = lazy.exports(__name__, _PUBLIC, modules=("formulas", "rules"))
+__getattr__ = lazy.exports(__name__, _PUBLIC, modules=("formulas", "names", "rules"))
 
 
 @hookimpl

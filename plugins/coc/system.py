@@ -16,7 +16,7 @@ neutral model sheet.py (:class:`CocSheet`); this module is the declaration that 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 from xsys.core import dice
 from xsys.core.formulas import Formula
@@ -70,11 +70,9 @@ class CocSystem(CocSheet):
     #: absolute path) or overrides armor_path()/armor_data().
     armor_file: ClassVar[str] = "armor.toml"
 
-    def text_layout(self) -> Any:
-        """Plain-text stat blocks: the Call of Cthulhu block (text.py): English, Japanese and Chinese, 5th/6th and 7th edition."""
-        from .text import CocText  # the block's reader is loaded when a block is read
-
-        return CocText(self.key)
+    #: Plain-text stat blocks: the Call of Cthulhu block (the coc_block format plugin): English,
+    #: Japanese and Chinese, 5th/6th and 7th edition.
+    text_block: ClassVar[str | None] = "call-of-cthulhu"
 
     def ladders(self) -> dict[str, Ladder]:
         out = self.table_ladders()

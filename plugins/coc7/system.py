@@ -13,7 +13,7 @@ only the stat-block text layout both editions share.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
@@ -82,12 +82,9 @@ class Coc7System(Coc7Sheet):
     #: coc7.skills: the Keeper Rulebook's skill chart, the one coc states (tables.toml [tiers])
     tier_rule: ClassVar[str] = "coc7.skills"
 
-    def text_layout(self) -> Any:
-        """Plain-text stat blocks: the Call of Cthulhu block of coc's layout, read as 7th edition
-        (its own values) and written with 7th edition's weapon and armor fields."""
-        from xsys.plugins.coc import CocText  # coc's public export, loaded when a block is read
-
-        return CocText(self.key)
+    #: Plain-text stat blocks: the Call of Cthulhu block (the coc_block format plugin), read as
+    #: 7th edition (its own values) and written with 7th edition's weapon and armor fields
+    text_block: ClassVar[str | None] = "call-of-cthulhu"
 
     def formulas(self) -> Sequence[Formula]:
         """What ``xsys rules coc7 RULE-ID --NAME VALUE`` evaluates (formulas.py). The rule

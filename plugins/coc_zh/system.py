@@ -66,12 +66,9 @@ class CocZhSystem(CocZhSheet):
     }
 
     # ==== tables =======================================================================
-    def text_layout(self) -> Any:
-        """coc's block (xsys.plugins.coc.text), claiming the blocks written in Chinese; its
-        armor is one number of points."""
-        from xsys.plugins.coc import CocText
-
-        return CocText(self.key, chinese=True)
+    #: the Call of Cthulhu block (the coc_block format plugin) as Chinese scenarios print it:
+    #: it claims the blocks written in Chinese; its armor is one number of points
+    text_block: ClassVar[str | None] = "call-of-cthulhu-zh"
 
     def tables(self) -> dict[str, Any]:
         """coc's tables.toml with coc-zh's over it (rule register, darkness matrix,

@@ -26,7 +26,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import Line, distance, fold, one_line, read_lines
-from xsys.plugins.coc.text import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
+from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
 
 FORMAT = "dholes-house"
 CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")

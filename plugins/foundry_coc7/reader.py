@@ -36,7 +36,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, one_line, read_lines
-from xsys.plugins.coc.text import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
+from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
 
 from .formula import FormulaError, evaluate
 
@@ -684,7 +684,7 @@ def _kebab(name: str) -> str:
 def _from_kebab(tail: str) -> str:
     """A CoC ID's skill, named: a name the coc tables know whose CoC ID it is, else the words
     of the ID ('fighting-bite' -> 'Fighting (Bite)')."""
-    from xsys.plugins.coc.text import COC_SKILLS
+    from xsys.plugins.coc.names import COC_SKILLS
 
     for alias in COC_SKILLS:
         if _kebab(alias) == tail:

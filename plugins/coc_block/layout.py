@@ -1,140 +1,32 @@
-"""Call of Cthulhu stat blocks as printed text: the coc system's declared text layout
-(``CocSystem.text_layout``), shared by its variants (coc-zh reads and writes the same block).
+"""Call of Cthulhu stat blocks as printed text: the layout the coc, coc-zh and coc7 systems name
+(``text_block``), registered by this format plugin (:func:`block`, :func:`chinese_block`).
 
 What it reads: English 5th/6th- and 7th-edition blocks, Japanese and Chinese scenario blocks
-(tables, brackets, list marks: :func:`coc_layout`), their skill names (:data:`COC_SKILLS`) and
-weapon lines; a 7th-edition block is put on coc's 3-18 scale (:func:`seventh_to_coc`, also used
-by the Foundry CoC7, CCFOLIA and Dhole's House readers). The shared line machinery is the
-core's (xsys.core.textblock).
+(tables, brackets, list marks: :func:`coc_layout`), their skill names (coc's names module) and
+weapon lines. A block that names no system is read as 7th edition, into coc7 with its own values,
+when its values or skill names are 7th edition's (:func:`coc_edition`), else into coc; a 7th-
+edition block read into coc by name is put on coc's 3-18 scale (``seventh_to_coc``). The shared
+line machinery is the core's (xsys.core.textblock).
 """
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
 from typing import Any, Callable
 
 from xsys.core.errors import InputError
 from xsys.core.model import melee_class_of
-from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, catalog_label, catalog_match,
-                                 catalog_tag, count_stats, dice_text, fold, length, name_of as _name, normalize,
-                                 notes_of as _notes, num, sectioner, split_items, weapon_class_by_name, weapon_entry,
-                                 weapons_line)
+from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag,
+                                 count_stats, dice_text, fold, length, name_of as _name, normalize, num, sectioner,
+                                 split_items, weapon_entry, weapons_line)
+from xsys.plugins.coc.names import (COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES, SEVENTH_AVERAGE_ADULT,
+                                    SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
+                                    skill_of_class, weapon_skill)
 
 
 # ---- names ------------------------------------------------------------------------------
 
-# Call of Cthulhu (coc and coc-zh write the same names): English 5th/6th edition, 7th edition
-# ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
-# A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
-_COC: dict[str, tuple[str, ...]] = {
-    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍",
-                "射击(手枪)", "射擊(手槍)"),
-    "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
-              "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
-    "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "霰彈槍", "firearms (rifle/shotgun)",
-                "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
-    "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
-            "サブマシンガン", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)"),
-    "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃",
-                    "机枪", "機槍", "射击(机枪)", "射擊(機槍)"),
-    "Throw": ("throw", "throwing", "fighting (throw)", "投擲", "投掷"),
-    "Dodge": ("dodge", "回避", "闪避", "閃避"),
-    "Spot Hidden": ("spot hidden", "目星", "侦查", "侦察", "偵查", "偵察"),
-    "Conceal": ("conceal", "隠す", "隐藏"),
-    "Hide": ("hide", "隠れる", "躲藏"),
-    "Locksmith": ("locksmith", "鍵開け", "锁匠", "开锁", "鎖匠", "開鎖"),
-    "Climb": ("climb", "登攀", "攀爬"),
-    "Jump": ("jump", "跳躍", "跳跃"),
-    "Swim": ("swim", "水泳", "游泳"),
-    "First Aid": ("first aid", "応急手当", "急救"),
-    "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶", "汽車駕駛", "駕駛"),
-    # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
-    # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
-    "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击",
-                   "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手"),
-    # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
-    # names): each holds the neutral melee
-    "Knife": ("knife", "ナイフ", "匕首", "小刀"),
-    "Club": ("club", "こん棒", "棍棒", "警棍"),
-    "Sword": ("sword", "fighting (sword)", "剣", "刀剑", "刀劍"),
-    "Axe": ("axe", "fighting (axe)", "斧"),
-    "Spear": ("spear", "fighting (spear)", "槍", "矛"),
-    "Track": ("track", "追跡", "追踪", "追蹤"),
-    "Listen": ("listen", "聞き耳", "聆听", "聆聽"),
-    "Sneak": ("sneak", "忍び歩き", "潜行", "潛行"),
-    # the skills with a counterpart in other systems (the neutral research, psychology, persuade,
-    # intimidate): a Japanese sheet's 図書館 and 心理学 were kept verbatim as unknown skills
-    "Library Use": ("library use", "図書館", "図書館使用", "图书馆使用", "圖書館使用"),
-    "Psychology": ("psychology", "心理学", "心理學"),
-    "Persuade": ("persuade", "説得", "说服", "說服"),
-    "Intimidate": ("intimidate", "威圧", "恐吓", "恐嚇"),
-}
-# Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
-# CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
-# (キック, 組み付き, 頭突き, マーシャルアーツ) and 7th edition (近接戦闘（格闘）, 射撃（拳銃）,
-# 射撃（ライフル／ショットガン） and its abbreviations, 隠密 for both Hide and Sneak). Keys are folded
-# like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
-# Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
-_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
-    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
-    "Kick": ("kick", "キック"),
-    "Grapple": ("grapple", "組み付き", "組みつき"),
-    "Head Butt": ("head butt", "headbutt", "頭突き"),
-    "Martial Arts": ("martial arts", "マーシャルアーツ"),
-    "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
-    "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
-              "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ライフル)"),
-    "Shotgun": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
-                "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ショットガン)"),
-    "SMG": ("射撃(サブマシンガン)", "射撃:サブマシンガン", "射撃(smg)"),
-    "Machine Gun": ("射撃(マシンガン)", "射撃:マシンガン", "射撃(機関銃)"),
-    "Knife": ("近接戦闘(ナイフ)",),
-    "Sword": ("近接戦闘(刀剣)", "近接戦闘:刀剣", "近接戦闘(剣)"),
-    "Axe": ("近接戦闘(斧)", "近接戦闘:斧"),
-    "Spear": ("近接戦闘(槍)", "近接戦闘:槍"),
-    "Hide": ("隠密",),
-    "Sneak": ("隠密",),
-    "Drive Auto": ("運転:自動車", "運転(車)"),
-}
-for _native, _aliases in _COC_JA_SHEETS.items():
-    _COC[_native] = _COC.get(_native, ()) + tuple(a for a in _aliases if a not in _COC.get(_native, ()))
-
-COC_SKILLS: dict[str, tuple[str, ...]] = {}
-for _native, _aliases in _COC.items():
-    for _a in _aliases:
-        COC_SKILLS.setdefault(fold(_a), ())
-        COC_SKILLS[fold(_a)] += (_native,)
-
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-
-
-def japanese_name(native: str) -> str | None:
-    """The name Japanese CoC 6e sheets print for a coc skill (the first CJK alias above: the
-    Japanese names are listed before the Chinese ones), or None."""
-    return next((a for a in _COC.get(native, ()) if _CJK.search(a)), None)
-
-
-def closest_coc_skill(name: str) -> str | None:
-    """The coc skill a name no table knows most likely means (a misspelling: 'Spot Hiden'), or
-    None when nothing is close."""
-    import difflib
-
-    key = fold(name)
-    found = difflib.get_close_matches(key, list(COC_SKILLS), n=1, cutoff=0.8)
-    if not found:
-        return None
-    # 'Fighting (Bite)' is not a misspelt 'Fighting (Axe)': two specialities of one skill are
-    # close as wholes, so the specialities themselves must be close
-    mine, theirs = re.fullmatch(r"(.+?) ?\((.+)\)", key), re.fullmatch(r"(.+?) ?\((.+)\)", found[0])
-    if mine and theirs and mine.group(1) == theirs.group(1) and \
-            difflib.SequenceMatcher(None, mine.group(2), theirs.group(2)).ratio() < 0.8:
-        return None
-    return COC_SKILLS[found[0]][0]
-
-
-COC_CHARACTERISTICS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
 COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", "Know", "Sanity", "Magic Points")
 
 # The names CoC blocks print for the characteristics and derived values, by the key a coc
@@ -207,7 +99,6 @@ _JA_ONLY = re.compile(r"拳銃|目星|回避|耐久力|正気度|年齢|能力�
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
-
 def is_chinese(text: str) -> bool:
     """A CoC block in Chinese: Han characters, no kana and no word only Japanese blocks write."""
     return bool(_HAN.search(text)) and not _KANA.search(text) and not _JA_ONLY.search(text)
@@ -222,9 +113,6 @@ def is_chinese(text: str) -> bool:
 _PCT = re.compile(r"^(?P<name>.*?[^\d\s:])\s*(?:\(\s*\d{1,3}\s*%?\s*\)\s*)?:?\s*(?P<val>\d+)\s*%?"
                   r"\s*(?:\(\s*(?P<half>\d+)\s*/\s*(?P<fifth>\d+)\s*\))?\.?$")
 SKILL_MAX = 200  # the largest chance a coc document holds (coc model: Percent)
-# The coc skill that fires each neutral weapon class a printed name says (core.textblock's words)
-_CLASS_SKILL = {"mg": "Machine Gun", "smg": "SMG", "shotgun": "Shotgun", "rifle": "Rifle", "thrown": "Throw",
-                "handgun": "Handgun"}
 _COC_CLASS = {"Handgun": "handgun", "Rifle": "rifle", "Shotgun": "shotgun", "SMG": "smg", "Machine Gun": "mg",
               "Throw": "thrown"}
 # coc's close-combat skills: an attack made with one is a melee line
@@ -242,12 +130,6 @@ _CLOSE_COMBAT_WORDS = (
     "咬", "抓", "撕", "觸手", "踢", "擒抱", "頭錘", "头锤", "撞", "鬥毆", "斗殴", "空手", "拳", "匕首", "劍", "剑", "棍",
     "棒", "矛",
 )
-
-
-def skill_by_keyword(name: str) -> str | None:
-    """The coc firearm skill a printed weapon name says (a revolver: Handgun), or None."""
-    cls = weapon_class_by_name(name)
-    return _CLASS_SKILL[cls] if cls else None
 
 
 def _close_combat_name(name: str) -> bool:
@@ -1025,10 +907,6 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     return r
 
 
-# The 7th-edition system's key, and its names of what the reader took as coc's skills (the
-# block printed the 7th-edition name; coc_skill read it as coc's): a 7th-edition block is
-# written as a coc7 document by these, every other name as the block printed it.
-SEVENTH_KEY = "coc7"
 DIVIDED = "; read into coc's 3-18 scale by dividing by 5"  # how coc (and coc-zh) read a 7th-edition block
 SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shotgun)",
                  "Shotgun": "Firearms (Rifle/Shotgun)", "SMG": "Firearms (Submachine Gun)",
@@ -1036,8 +914,6 @@ SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shot
                  "Conceal": "Sleight of Hand", "Fist/Punch": "Fighting (Brawl)", "Knife": "Fighting (Brawl)",
                  "Club": "Fighting (Brawl)", "Sword": "Fighting (Sword)", "Axe": "Fighting (Axe)",
                  "Spear": "Fighting (Spear)"}
-# the average adult of 7th edition: coc's (COC_AVERAGE_ADULT) x 5
-SEVENTH_AVERAGE_ADULT = {"STR": 55, "CON": 55, "SIZ": 65, "DEX": 55, "APP": 55, "INT": 65, "POW": 55, "EDU": 70}
 
 
 # what a coc7 weapon line holds for a field it does not state (plugins/coc7/model.py Coc7Weapon)
@@ -1187,11 +1063,6 @@ def _label_prose(item: str) -> bool:
     return m is not None and len(m.group(1).split()) >= 4 and not re.search(r"\d+\s*%", item)
 
 
-def skill_of_class(weapon_class: str) -> str:
-    return {"handgun": "Handgun", "revolver": "Handgun", "smg": "SMG", "carbine": "Rifle", "rifle": "Rifle",
-            "shotgun": "Shotgun", "mg": "Machine Gun", "thrown": "Throw"}[weapon_class]
-
-
 def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
     """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_coc); one
     outside what a coc document holds (1-99) is unread, not a failed block; a characteristic the
@@ -1245,89 +1116,7 @@ def _coc_derived(r: Read, raw: dict[str, int], extra: dict[str, Any], where: dic
     return own
 
 
-
 # ---- for other formats' readers of coc documents ------------------------------------------
-
-def coc_skill(name: str) -> tuple[str, ...]:
-    """The coc skills a printed name files under (7e, Japanese, Chinese names), or ()."""
-    return COC_SKILLS.get(fold(name), ())
-
-
-def weapon_skill(skill_name: str, weapon_name: str) -> str | None:
-    """The coc skill a weapon's printed skill fires it with; a skill that files under two
-    (7e 'Firearms (Rifle/Shotgun)') is told apart by the weapon's name."""
-    natives = coc_skill(skill_name)
-    if len(natives) > 1:
-        by_name = skill_by_keyword(weapon_name)
-        return by_name if by_name in natives else natives[0]
-    return natives[0] if natives else None
-
-
-# Chaosium's conversion between the editions: a 7th-edition characteristic (1-99 for people)
-# is five times the 3-18 of the 5th/6th edition that `coc` holds. Every reader of 7th-edition
-# material (Foundry CoC7 actors, Dhole's House exports) divides here and nowhere else, so a
-# reader into a 7th-edition system changes this one place.
-SEVENTH_EDITION_FACTOR = 5
-COC_CHARACTERISTIC_RANGE = (1, 99)  # coc's Characteristic type (3-18 for most humans)
-# A characteristic a source leaves empty, on coc's scale: the average adult, as the text reader
-# fills a block that leaves one out (3d6 -> 10.5, 2d6+6 -> 13, 3d6+3 -> 13.5)
-COC_AVERAGE_ADULT = {"STR": 11, "CON": 11, "SIZ": 13, "DEX": 11, "APP": 11, "INT": 13, "POW": 11, "EDU": 14}
-
-
-def seventh_to_coc(chars: dict[str, int],
-                   clamped: dict[str, tuple[int, int]] | None = None) -> tuple[dict[str, int], str]:
-    """7th-edition characteristics on coc's scale, value / 5 rounded half up, and the assumed
-    entry saying so. A value below coc's 1 is kept at 1. With `clamped` (a dict the caller
-    reports from), every value coc's 1-99 cannot hold (a creature's STR 0, a Great Old One's
-    SIZ 1050) is kept at the nearest end and recorded there as ``{key: (value / 5 rounded,
-    kept)}``, for the caller to say at its own path."""
-    lo, hi = COC_CHARACTERISTIC_RANGE
-    out: dict[str, int] = {}
-    for k, v in chars.items():
-        exact = math.floor(v / SEVENTH_EDITION_FACTOR + 0.5)
-        out[k] = max(exact, lo) if clamped is None else min(max(exact, lo), hi)
-        if clamped is not None and out[k] != exact:
-            clamped[k] = (exact, out[k])
-    return out, ("7th-edition characteristics (1-99) divided by 5 and rounded for coc's 3-18 scale ("
-                 + ", ".join(f"{k} {chars[k]} -> {v}" for k, v in out.items()) + ")")
-
-
-def seventh_onto_coc_sheet(chars7: dict[str, int], empty: list[str], cpath: str, path_of: Any, why_empty: str,
-                           lose: Any, assumed: list[str]) -> dict[str, int]:
-    """A 7th-edition sheet's characteristics on coc's scale, said as a reader says it: the
-    division (``seventh_to_coc``) as an assumed entry at `cpath`, each value coc's 1-99 cannot
-    hold as a loss at ``path_of(key)``, and each `empty` one as the average adult with an
-    assumed entry giving `why_empty` (shared by the Foundry CoC7 and Dhole's House readers)."""
-    clamped: dict[str, tuple[int, int]] = {}
-    coc, note = seventh_to_coc(chars7, clamped)
-    if chars7:
-        assumed.append(f"{cpath}: {note}")
-    for k, (exact, kept) in clamped.items():
-        lose(path_of(k), f"{k} {chars7[k]} is {exact} on coc's scale, outside coc's 1-99: read as {kept}")
-    if empty:
-        for k in empty:
-            coc[k] = COC_AVERAGE_ADULT[k]
-        assumed.append(f"{cpath}: " + ", ".join(empty) + f" {why_empty}; set to the average adult on coc's scale ("
-                       + ", ".join(f"{k} {coc[k]}" for k in empty) + ")")
-    return coc
-
-
-def coc_damage(text: Any, melee: bool = False) -> str | None:
-    """A damage as a coc weapon line (`melee` False: dice, a shotgun's bands '4d6/2d6/1d6', a
-    trailing '+db' the text reader takes off and says) or melee line ('1d4+db', '1d3+1/2db')
-    holds it, lower case without spaces; None when coc's document cannot hold it."""
-    from typing import get_args, get_type_hints
-
-    from .model import CocMelee, DamageRoll
-
-    dmg = re.sub(r"\s+", "", str(text or "")).lower().replace("½", "1/2")
-    dmg = re.sub(r"\+?halfdb$", "+1/2db", dmg)
-    if melee:
-        pattern = get_args(get_type_hints(CocMelee, include_extras=True)["damage"])[1].pattern
-        return dmg if re.match(pattern, dmg) else None
-    bare = re.sub(r"\+(1/2)?db$", "", dmg)
-    return dmg if re.match(get_args(DamageRoll)[1].pattern, bare) else None
-
 
 
 # ---- writing --------------------------------------------------------------------------------
@@ -1445,14 +1234,13 @@ def write_coc(d: dict[str, Any], points: bool = False, uses: dict[str, str] | No
     return out
 
 
-
-
 # ---- the declared layout -----------------------------------------------------------------------
 
 class CocText(TextLayout):
-    """The coc system's text stat block (``CocSystem.text_layout``). A variant reads the same
-    block: `chinese` (coc-zh) claims the blocks written in Chinese, which the parent then leaves,
-    writes a ``system:`` line (its stats read like the parent's) and its armor as points."""
+    """The Call of Cthulhu text stat block of one system (the layout its ``text_block`` names).
+    A variant reads the same block: `chinese` (coc-zh) claims the blocks written in Chinese,
+    which the parent then leaves, writes a ``system:`` line (its stats read like the parent's)
+    and its armor as points."""
 
     derived_fields = ("DB", "Build")  # the damage bonus its melee lines' '+DB' adds; 7e's Build
 
@@ -1487,4 +1275,16 @@ class CocText(TextLayout):
         return " ".join(f"{k} {min(max(int(stats[k]), 1), 18)}" for k in COC_CHARACTERISTICS if k in stats) or None
 
     def skill_aliases(self) -> dict[str, list[str]]:
-        return {native: [a for a in aliases if fold(a) != fold(native)] for native, aliases in _COC.items()}
+        return {native: [a for a in aliases if fold(a) != fold(native)] for native, aliases in PRINTED_NAMES.items()}
+
+
+def block(system: Any) -> CocText:
+    """The layout a system naming ``call-of-cthulhu`` gets (coc; coc7, which reads a block as
+    7th edition): the hook's ``make``."""
+    return CocText(system.key)
+
+
+def chinese_block(system: Any) -> CocText:
+    """The layout a system naming ``call-of-cthulhu-zh`` gets (coc-zh): the same block, claiming
+    those written in Chinese, its armor as points."""
+    return CocText(system.key, chinese=True)
