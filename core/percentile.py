@@ -15,7 +15,12 @@ A :class:`PercentileSystem` is a :class:`xsys.core.system.System` whose
 - published skill tiers are ``TIERS`` rows (rank, name, lowest level, typical level);
 - close combat is one d100 roll against the defender's Dodge or bare-handed parry, the weapon's
   dice plus the damage bonus (``skill_context``'s ``db``) less armor (``melee_check_at``), each
-  rule it applies named in ``MELEE_RULES``.
+  rule it applies named in ``MELEE_RULES``;
+- shot names its weapon (``weapon``, ``catalog``, ``skill``, ``damage``, ``muzzle_energy``,
+  ``sights``) and states the shooter's ``skill_value`` and ``DEX``, a ``light`` word of its
+  darkness table with ``light_aids``, the ``cover`` a hidden target stands behind and the
+  target's armor: :meth:`PercentileSystem.shot_parts_to_neutral` and ``shot_parts_from_neutral``
+  convert those alike for every system of the family, which converts only its own fields.
 
 Nothing here names a system: the rule IDs each check cites are the subclass's declarations.
 """
@@ -33,10 +38,17 @@ from xsys.core import cache, dice
 from xsys.core.equating import Tier
 from xsys.core.ladder import Ladder, Step
 from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
-from xsys.core.model import Armor, Barrier, Shot, Weapon
+from xsys.core.errors import InputError
+from xsys.core.model import Armor, Barrier, Light, Shot, Weapon, generic_weapon
 from xsys.core.system import System
-from xsys.core.trace import Check, Modifier
-from xsys.core.units import Energy, Length, parse
+from xsys.core.trace import Check, Collector, Modifier
+from xsys.core.units import Energy, Illuminance, Length, parse
+from xsys.core.vocab import firearm_skill_for
+
+# The vision aids a d100 shot names (``light_aids``), in its words -> the neutral aid
+LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night-vision goggles": "nv-goggles",
+              "thermal goggles": "thermal-goggles"}
+LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 
 
 def _catalog() -> Any:
@@ -86,6 +98,20 @@ def _same_value(a: Any, b: Any) -> bool:
     return False
 
 
+@dataclass
+class ShotParts:
+    """What every d100 shot states alike, as the neutral model holds it
+    (:meth:`PercentileSystem.shot_parts_to_neutral`)."""
+
+    weapon: Weapon
+    skill: str  # the native skill the shooter rolls
+    competence: float  # his competence in it, equated over the battery
+    characteristics: dict[str, float]  # neutral characteristic -> its population percentile (DEX)
+    light: Light
+    barrier: Barrier | None  # what a hidden target stands behind
+    armor: list[Armor]
+
+
 class PercentileSystem(System):
     """A d100 roll-under system: its tables, armor file, skills, tiers and close combat."""
 
@@ -115,6 +141,8 @@ class PercentileSystem(System):
     #: (:meth:`kin_weapon_line`).
     weapon_kin: ClassVar[tuple[str, ...]] = ()
     weapon_kin_rule: ClassVar[str] = ""
+    #: The rule a weapon's damage line cites (default: ``<rule_prefix>damage``).
+    damage_rule: ClassVar[str] = ""
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
@@ -383,8 +411,6 @@ class PercentileSystem(System):
         refused: it is not a handgun."""
         import msgspec
 
-        from xsys.core.model import generic_weapon
-
         w, word_class = _catalog().shot_weapon(shot.weapon, shot.catalog, shot.skill)
         if w is None:
             cls = self.shot_weapon_class(shot.skill, shot.damage, word_class)
@@ -397,6 +423,94 @@ class PercentileSystem(System):
         if shot.sights is not None:
             w = msgspec.structs.replace(w, sights=shot.sights)
         return w
+
+    def shot_parts_to_neutral(self, shot: Any, col: Collector) -> ShotParts:
+        """The fields every d100 shot states alike, as neutral ones: the weapon it names
+        (:meth:`shot_weapon`; an unknown ``catalog`` id is refused), the competence of
+        ``skill_value`` in the skill the shooter rolls (the one the shot names, else the one of
+        the weapon's class), his ``DEX``, the ``light`` word and ``light_aids``, the ``cover`` a
+        hidden target stands behind and the target's armor. What it assumes or rounds is said in
+        `col`: a weapon of no catalog read by its name or damage, the skill a shot naming none is
+        fired with, a skill other than its weapon's (the neutral shot rolls the weapon's), a
+        percentage that converts back as another."""
+        if shot.catalog and self.find_weapon(shot.catalog) is None:
+            raise InputError("unknown catalog weapon", path="$.catalog", expected="a weapon id from "
+                             "`xsys catalog weapon`", found=repr(shot.catalog))
+        from xsys.core.catalog import say_grenade
+
+        weapon = self.shot_weapon(shot)
+        say_grenade(col, "$.weapon", weapon)
+        skill_rule = self.skill_rule or f"{self.rule_prefix}skills"
+        damage_rule = self.damage_rule or f"{self.rule_prefix}damage"
+        cls = weapon.weapon_class
+        skill = shot.skill or self.skill_for_class(cls)
+        if weapon.catalog is None:
+            if shot.skill is None:
+                col.loss("assumed", "$.skill", f"{shot.weapon!r} is not a catalog weapon and the shot names no "
+                         f"skill; its name says a {cls}: fired with {skill}", skill_rule)
+            if shot.muzzle_energy is None:
+                what = f"the muzzle energy of its damage {shot.damage}" if shot.damage is not None and \
+                    float(weapon.muzzle_energy) != float(generic_weapon(cls).muzzle_energy) \
+                    else f"the muzzle energy of a generic {cls}"
+                col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}", damage_rule)
+        elif shot.skill is not None and shot.skill != self.skill_for_class(cls):
+            col.loss("merged", "$.skill", f"{shot.skill} with a {cls}: the neutral shot rolls "
+                     f"{self.skill_for_class(cls)}", skill_rule)
+        key = firearm_skill_for(cls)
+        p = self.competence(skill, shot.skill_value, {"@key": key})
+        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
+                 rules=[skill_rule], source="assumed", note="equated over the battery [core.equating]")
+        back = self.level_for(skill, p, {"@key": key})
+        if back != shot.skill_value:
+            col.loss("rounded", "$.skill_value", f"{skill} {shot.skill_value}% has the same {key} competence as "
+                     f"{skill} {back}%; a neutral shot converts back as {back}%", skill_rule)
+        chars = self.characteristics_to_neutral({"DEX": shot.DEX}, col, "$") if shot.DEX is not None else {}
+        light = Light(illuminance=Illuminance(self.darkness_ladder().step_labelled(shot.light).rep),
+                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])  # type: ignore[misc]
+        barrier = Barrier(material=shot.cover.material, thickness=shot.cover.thickness) if shot.cover else None
+        armor = [self.armor_to_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(shot.target_armor)]
+        return ShotParts(weapon, skill, p, chars, light, barrier, armor)
+
+    def shot_parts_from_neutral(self, shot: Shot, col: Collector, barrier_type: type) -> dict[str, Any]:
+        """The fields every d100 shot states alike, from a neutral shot (the other way of
+        :meth:`shot_parts_to_neutral`): a catalog weapon by its id, under its own name beside it
+        when it has one, any other by its name, skill, damage line and muzzle energy; the skill
+        of the weapon's class at the level of the shooter's competence; his DEX; the light word
+        and aids; what a hidden target stands behind (a `barrier_type`) and its armor."""
+        w = shot.weapon
+        skill = self.skill_for_class(w.weapon_class)
+        step = self.skill_ladder(skill, {"@key": firearm_skill_for(w.weapon_class)}).step_for(shot.shooter.skill)
+        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
+                 rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
+        dex = None
+        if "dexterity" in shot.shooter.characteristics:
+            dex = self.characteristics_from_neutral(
+                {"dexterity": shot.shooter.characteristics["dexterity"]}, col, "$", default=None).get("DEX")
+        entry = self.find_weapon(w.catalog) if w.catalog else None
+        out: dict[str, Any] = {"weapon": w.name, "skill": skill, "catalog": None, "damage": None,
+                               "muzzle_energy": None}
+        if entry is not None:
+            if w.name in (entry.name, w.catalog):
+                out["weapon"] = w.catalog
+            else:
+                out["catalog"] = w.catalog
+            if self.skill_for_class(entry.weapon_class) == skill:
+                out["skill"] = None
+        else:
+            out["damage"], out["muzzle_energy"] = self.damage_of(w), w.muzzle_energy
+        base = entry or generic_weapon(w.weapon_class)
+        dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
+        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
+                 source=dark.source)
+        barrier = shot.target.cover.barrier
+        return {**out, "name": shot.name, "shooter": shot.shooter.name, "distance": shot.distance,
+                "skill_value": step.native, "DEX": dex,
+                "sights": w.sights if base.sights != w.sights and w.weapon_class != "thrown" else None,
+                "light": dark.label, "light_aids": [LIGHT_AIDS_BACK[a] for a in shot.light.aids],
+                "target": shot.target.name, "target_posture": shot.target.posture,
+                "cover": barrier_type(material=barrier.material, thickness=barrier.thickness) if barrier else None,
+                "target_armor": [self.armor_from_neutral(a, col, f"$.target_armor[{i}]")
+                                 for i, a in enumerate(shot.target.armor)]}
 
     def find_weapon(self, name: str) -> Weapon | None:
         from xsys.core.catalog import strip_entry

@@ -27,7 +27,7 @@ from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Shot, Weapon
-from xsys.core.percentile import LightEffect, PercentileSystem, frac
+from xsys.core.percentile import LIGHT_AIDS, LightEffect, PercentileSystem, frac
 from xsys.core.system import CharacteristicSpec, percentile_ladder
 from xsys.core.trace import Check, Modifier
 from xsys.core.units import Length, brief, parse
@@ -580,8 +580,6 @@ def door_backfire_chance(*, malfunction: int, POW: int) -> Fraction:
 
 FIREARM_SKILLS = ("Handgun", "Rifle", "Shotgun", "SMG", "Machine Gun", "Throw")
 HEAD = frozenset({"head", "skull", "eye", "face", "jaw", "nose"})
-LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
-              "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
 
 
 def _tables_ladders() -> dict[str, Ladder]:

@@ -17,17 +17,14 @@ from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_gre
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import (Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
-                             generic_weapon, melee_class_of)
+from xsys.core.model import (Armor, Combatant, Cover, MeleeWeapon, Shooter, Shot, Target, Weapon, generic_weapon,
+                             melee_class_of)
 from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy, Illuminance
-from xsys.core.vocab import firearm_skill_for
+from xsys.core.units import Duration, Energy
 
 from .model import CocArmor, CocBarrier, CocMelee, CocNpc, CocShot, CocWeapon
-from .rules import CocRules, LIGHT_AIDS, _catalog, _tables_ladders, damage_bonus
+from .rules import CocRules, _catalog, _tables_ladders, damage_bonus
 
-
-LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 
 # coc-ja.melee (assumed): a close-combat attack known only by its weapon's class, as the CoC 6th
 # edition weapon table writes the like of it: skill, damage (db: the wielder's damage bonus)
@@ -394,34 +391,11 @@ class CocSheet(CocRules):
 
     # ==== shot conversions =============================================================
     def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:
+        """The shot's weapon, skill, DEX, light, cover and armor as every d100 shot's
+        (PercentileSystem.shot_parts_to_neutral); its hold, support, careful aim, exposure and
+        rate of fire here."""
         col = Collector(self.key)
-        weapon = self.shot_weapon(shot)
-        say_grenade(col, "$.weapon", weapon)
-        skill = shot.skill or self.skill_for_class(weapon.weapon_class)
-        if shot.catalog and self.find_weapon(shot.catalog) is None:
-            col.loss("unsupported-field", "$.catalog", f"{shot.catalog!r} is no catalog weapon; {shot.weapon!r} "
-                     "is read by its skill", "coc-ja.damage")
-        if weapon.catalog is None:
-            if shot.skill is None:
-                col.loss("assumed", "$.skill", f"{shot.weapon!r} is not a catalog weapon and the shot names no "
-                         f"skill; its name says a {weapon.weapon_class}: fired with {skill}", "coc-ja.skills")
-            if shot.muzzle_energy is None:
-                what = f"the muzzle energy of its damage {shot.damage}" if shot.damage is not None and \
-                    float(weapon.muzzle_energy) != float(generic_weapon(weapon.weapon_class).muzzle_energy) \
-                    else f"the muzzle energy of a generic {weapon.weapon_class}"
-                col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}",
-                         "coc-ja.damage")
-        key = firearm_skill_for(weapon.weapon_class)
-        p = self.competence(skill, shot.skill_value, {"@key": key})
-        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
-                 rules=["coc-ja.skills"], source="assumed", note="equated over the battery [core.equating]")
-        back = self.level_for(skill, p, {"@key": key})
-        if back != shot.skill_value:
-            col.loss("rounded", "$.skill_value", f"{skill} {shot.skill_value}% has the same {key} competence as "
-                     f"{skill} {back}%; a neutral shot converts back as {back}%", "coc-ja.skills")
-        chars = {}
-        if shot.DEX is not None:
-            chars["dexterity"] = self.characteristics()["DEX"].ladder.neutral(shot.DEX)
+        parts = self.shot_parts_to_neutral(shot, col)
         aim = _tables_ladders()["careful-aim"]
         hands = 2 if shot.hold == "two-handed" else 1
         if shot.hold == "two guns":
@@ -438,73 +412,29 @@ class CocSheet(CocRules):
         if shot.support == "mounted":
             col.loss("merged", "$.support", "a mounted weapon is only 'braced' in the neutral model",
                      "coc-ja.autofire.penalty")
-        shooter = Shooter(name=shot.shooter, skill=p, characteristics=chars, hands=hands,
-                          off_hand=shot.hold == "off-hand", braced=shot.support != "hand-held",
+        shooter = Shooter(name=shot.shooter, skill=parts.competence, characteristics=parts.characteristics,
+                          hands=hands, off_hand=shot.hold == "off-hand", braced=shot.support != "hand-held",
                           aim_time=Duration(aim.neutral(1 if shot.careful_aim else 0)))
-        exp = _tables_ladders()["exposure"]
-        cover = Cover(exposure=exp.step_labelled(shot.target_exposure).rep,
-                      barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
-                      if shot.cover else None)
-        target = Target(name=shot.target, posture=shot.target_posture, cover=cover,
-                        armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
-                               for i, a in enumerate(shot.target_armor)])
-        light = Light(illuminance=Illuminance(self._light_rep(shot.light)),
-                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])
-        out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
-                   light=light, called_location=shot.called_location,
+        cover = Cover(exposure=_tables_ladders()["exposure"].step_labelled(shot.target_exposure).rep,
+                      barrier=parts.barrier)
+        target = Target(name=shot.target, posture=shot.target_posture, cover=cover, armor=parts.armor)
+        out = Shot(name=shot.name, shooter=shooter, weapon=parts.weapon, target=target, distance=shot.distance,
+                   light=parts.light, called_location=shot.called_location,
                    burst=shot.rounds if shot.fire == "full auto" else 1)
         return col.result(out)
 
     def shot_from_neutral(self, shot: Shot) -> Result[CocShot]:
         col = Collector(self.key)
-        w = shot.weapon
-        skill = self.skill_for_class(w.weapon_class)
-        lad = self.skill_ladder(skill, {"@key": firearm_skill_for(w.weapon_class)})
-        step = lad.step_for(shot.shooter.skill)
-        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
-                 rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
-        dex = None
-        if "dexterity" in shot.shooter.characteristics:
-            dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics["dexterity"]).native
-        # the weapon keeps what it is: a catalog weapon its catalog id (and a name
-        # of its own beside it), any other its name, skill (so its class), damage and energy
-        entry = self.find_weapon(w.catalog) if w.catalog else None
-        weapon_name, catalog_id, damage, energy = w.name, None, None, None
-        if entry is not None:
-            if w.name in (entry.name, w.catalog):
-                weapon_name = w.catalog
-            else:
-                catalog_id = w.catalog
-            shot_skill = None if self.skill_for_class(entry.weapon_class) == skill else skill
-        else:
-            shot_skill = skill
-            damage, energy = self.damage_of(w), w.muzzle_energy
-        base = entry
-        sights = w.sights if (base is None or base.sights != w.sights) and w.weapon_class != "thrown" else None
-        dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
-        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
-                 source=dark.source)
+        common = self.shot_parts_from_neutral(shot, col, CocBarrier)
         exp = _tables_ladders()["exposure"].step_for(shot.target.cover.exposure)
         aim = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
         hold = "two-handed" if shot.shooter.hands == 2 else ("off-hand" if shot.shooter.off_hand else "one-handed")
         if shot.shooter.hands == 2 and shot.shooter.off_hand:
             hold = "off-hand"
             col.loss("merged", "$.hold", "two-handed off-hand hold read as off-hand (one hand)", "coc-ja.stance.off-hand")
-        barrier = shot.target.cover.barrier
-        for f, rule in (("speed", "coc-ja.range"),):
-            if float(shot.target.speed) or float(shot.shooter.speed):
-                col.loss("unsupported-field", f"$.{f}", "CoC has no movement modifier to hit; speed dropped", rule)
-        out = CocShot(
-            name=shot.name, shooter=shot.shooter.name, weapon=weapon_name, distance=shot.distance,
-            skill_value=step.native, skill=shot_skill, catalog=catalog_id, damage=damage, muzzle_energy=energy,
-            DEX=dex, sights=sights, light=dark.label,
-            light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],
-            hold=hold, support="braced" if shot.shooter.braced else "hand-held", careful_aim=aim,
-            called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
-            rounds=shot.burst, target=shot.target.name, target_posture=shot.target.posture,
-            target_exposure=exp.label,
-            cover=CocBarrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
-            target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]")
-                          for i, a in enumerate(shot.target.armor)],
-        )
+        if float(shot.target.speed) or float(shot.shooter.speed):
+            col.loss("unsupported-field", "$.speed", "CoC has no movement modifier to hit; speed dropped", "coc-ja.range")
+        out = CocShot(**common, hold=hold, support="braced" if shot.shooter.braced else "hand-held", careful_aim=aim,
+                      called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
+                      rounds=shot.burst, target_exposure=exp.label)
         return col.result(out)

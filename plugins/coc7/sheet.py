@@ -15,14 +15,11 @@ from xsys.core import armorline, carried
 from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_skills_written
 from xsys.core.model import (
     Armor,
-    Barrier,
     Combatant,
     Cover,
-    Light,
     MeleeWeapon,
     Shooter,
     Shot,
@@ -33,16 +30,13 @@ from xsys.core.model import (
     melee_class_of,
 )
 from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy, Illuminance, Length, Speed
+from xsys.core.units import Duration, Energy, Length, Speed
 
 from .convert6 import SKILL_NAMES
 from .model import Coc7Armor, Coc7Barrier, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
 from .rules import Coc7Rules, load_ladders
 
 # Native light-aid words <-> neutral vision aids (core/vocab.py VisionAid).
-LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light",
-              "night-vision goggles": "nv-goggles", "thermal goggles": "thermal-goggles"}
-LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 # coc7.conversion.6e (assumed, the Keeper Rulebook's conversion notes): 6th-edition skills
 # 7th edition does not have. Grapple, Kick and Head Butt are Fighting (Brawl) attacks there (a
 # kick, a head butt or a fighting manoeuvre, rolled with Brawl); Off-hand Shooting is gone (a
@@ -398,74 +392,28 @@ class Coc7Sheet(Coc7Rules):
 
     # ==== shot conversions ==================================================================
     def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]
+        """The shot's weapon, skill, DEX, light, cover and armor as every d100 shot's
+        (PercentileSystem.shot_parts_to_neutral); its bonus- and penalty-die conditions here."""
         col = Collector(self.key)
         lad = load_ladders()
-        if shot.catalog and self.find_weapon(shot.catalog) is None:
-            raise InputError("unknown catalog weapon", path="$.catalog", expected="a catalog weapon id "
-                             "(`xsys catalog weapon`)", found=repr(shot.catalog))
-        weapon = self.shot_weapon(shot)
-        cls_skill = self.skill_for_class(weapon.weapon_class)
-        skill = shot.skill or cls_skill
-        if weapon.catalog is None:
-            what = f"muzzle energy {float(weapon.muzzle_energy):g} J" if shot.muzzle_energy is not None or \
-                shot.damage is not None and weapon.weapon_class != "shotgun" else f"a generic {weapon.weapon_class}"
-            col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}", "coc7.damage")
-        elif shot.skill is not None and shot.skill != cls_skill:
-            col.loss("merged", "$.skill", f"{shot.skill} with a {weapon.weapon_class}: the neutral shot rolls "
-                     f"{cls_skill}", "coc7.skills")
-        p = self.competence(cls_skill, shot.skill_value, {"@class": weapon.weapon_class})
-        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"competence {p:.3f}",
-                 rules=["coc7.skills"], source="assumed")
-        chars: dict[str, float] = {}
-        if shot.DEX is not None:
-            chars = self.characteristics_to_neutral({"DEX": shot.DEX}, col, "$")
+        parts = self.shot_parts_to_neutral(shot, col)
         shooter = Shooter(
-            name=shot.shooter, skill=p, characteristics=chars, posture="prone" if shot.shooter_prone else "standing",
+            name=shot.shooter, skill=parts.competence, characteristics=parts.characteristics,
+            posture="prone" if shot.shooter_prone else "standing",
             speed=Speed(lad["shooter-speed"].neutral(int(shot.shooter_running))), braced=shot.braced,
             aim_time=Duration(lad["aim"].neutral(int(shot.aiming))),
         )
-        cover_lad = lad["cover"]
-        cover = Cover(exposure=cover_lad.step_labelled(shot.target_cover).rep,
-                      barrier=Barrier(material=shot.cover.material, thickness=shot.cover.thickness)
-                      if shot.cover else None)
-        target = Target(name=shot.target, posture=shot.target_posture,
-                        speed=Speed(lad["target-speed"].neutral(int(shot.target_full_speed))), cover=cover,
-                        armor=[self.armor_to_neutral(a, col, f"$.target_armor[{i}]")
-                               for i, a in enumerate(shot.target_armor)])
-        light_lad = self.darkness_ladder()
-        light = Light(illuminance=Illuminance(light_lad.step_labelled(shot.light).rep),
-                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])  # type: ignore[misc]
-        out = Shot(name=shot.name, shooter=shooter, weapon=weapon, target=target, distance=shot.distance,
-                   light=light, burst=shot.rounds)
+        cover = Cover(exposure=lad["cover"].step_labelled(shot.target_cover).rep, barrier=parts.barrier)
+        target = Target(name=shot.target, posture=shot.target_posture, cover=cover, armor=parts.armor,
+                        speed=Speed(lad["target-speed"].neutral(int(shot.target_full_speed))))
+        out = Shot(name=shot.name, shooter=shooter, weapon=parts.weapon, target=target, distance=shot.distance,
+                   light=parts.light, burst=shot.rounds)
         return col.result(out)
 
     def shot_from_neutral(self, shot: Shot) -> Result[Coc7Shot]:  # type: ignore[override]
         col = Collector(self.key)
         lad = load_ladders()
-        w = shot.weapon
-        skill = self.skill_for_class(w.weapon_class)
-        step = self.skill_ladder(skill, {"@class": w.weapon_class}).step_for(shot.shooter.skill)
-        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
-                 rules=[step.rule], source=step.source)
-        dex = None
-        if "dexterity" in shot.shooter.characteristics:
-            dex = self.characteristics_from_neutral(
-                {"dexterity": shot.shooter.characteristics["dexterity"]}, col, "$", default=None).get("DEX")
-        known = self.find_weapon(w.catalog) if w.catalog else None
-        # a catalog weapon by its name when that finds it, else its id beside the name; a weapon
-        # in no catalog by its name, with its skill, its damage line and its muzzle energy
-        weapon_name, by_id = w.name, False
-        if known is not None:
-            if w.name in (known.name, w.catalog):
-                weapon_name = w.catalog
-            else:
-                by_id = True
-        base = known or generic_weapon(w.weapon_class)
-        sights = w.sights if base.sights != w.sights else None
-        light = self.darkness_ladder().step_for(float(shot.light.illuminance))
-        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, light.label, rules=[light.rule],
-                 source=light.source)
-        cover = lad["cover"].step_for(shot.target.cover.exposure)
+        common = self.shot_parts_from_neutral(shot, col, Coc7Barrier)
         s, t = shot.shooter, shot.target
         if s.posture not in ("standing", "prone"):
             col.loss("unsupported-field", "$.shooter.posture", f"7th edition has no modifier for a {s.posture} "
@@ -479,21 +427,13 @@ class Coc7Sheet(Coc7Rules):
                                        ("target.speed", "coc7.fast-target", t.speed, "target-speed")):
             if float(speed) and lad[ladder].native(float(speed)) == 0:
                 col.loss("rounded", f"$.{f}", f"{float(speed):g} m/s is below the 7e threshold; no modifier", rule)
-        barrier = t.cover.barrier
         out = Coc7Shot(
-            name=shot.name, shooter=s.name, weapon=weapon_name, distance=shot.distance, skill_value=step.native,
-            skill=skill if known is None else None, catalog=w.catalog if by_id else None,
-            damage=self.damage_of(w) if known is None else None,
-            muzzle_energy=w.muzzle_energy if known is None else None, DEX=dex, sights=sights, light=light.label,  # type: ignore[arg-type]
-            light_aids=[LIGHT_AIDS_BACK[a] for a in shot.light.aids],  # type: ignore[misc]
-            aiming=lad["aim"].native(float(s.aim_time)) >= 1, braced=s.braced, shooter_prone=s.posture == "prone",
-            shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1, rounds=shot.burst, target=t.name,
-            target_posture=t.posture, target_full_speed=lad["target-speed"].native(float(t.speed)) >= 1,
-            target_cover=cover.label,  # type: ignore[arg-type]
-            cover=Coc7Barrier(material=barrier.material, thickness=barrier.thickness) if barrier else None,
-            target_armor=[self.armor_from_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(t.armor)],
+            **common, aiming=lad["aim"].native(float(s.aim_time)) >= 1, braced=s.braced,
+            shooter_prone=s.posture == "prone", shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1,
+            rounds=shot.burst, target_full_speed=lad["target-speed"].native(float(t.speed)) >= 1,
+            target_cover=lad["cover"].step_for(t.cover.exposure).label,  # type: ignore[arg-type]
         )
         return col.result(out)
 
 
-__all__ = ["Coc7Sheet", "LIGHT_AIDS", "MELEE_LINES", "NOT_SEVENTH"]
+__all__ = ["Coc7Sheet", "MELEE_LINES", "NOT_SEVENTH"]

@@ -22,7 +22,9 @@ from xsys.core.sheet import Sheet
 from .model import Coc7Carried, Coc7Npc, Coc7Shot
 from .rules import (HERE, Coc7Situation, characteristic_specs, damage_distribution, load_ladders, load_tables,
                     mean_after_armor)
-from .sheet import LIGHT_AIDS, Coc7Sheet
+from xsys.core.percentile import LIGHT_AIDS
+
+from .sheet import Coc7Sheet
 
 
 class Coc7System(Coc7Sheet):
