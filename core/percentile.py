@@ -34,6 +34,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
+import msgspec
+
 from xsys.core import cache, dice
 from xsys.core.equating import Tier
 from xsys.core.ladder import Ladder, Step
@@ -141,8 +143,10 @@ class PercentileSystem(System):
     #: (:meth:`kin_weapon_line`).
     weapon_kin: ClassVar[tuple[str, ...]] = ()
     weapon_kin_rule: ClassVar[str] = ""
-    #: The rule a weapon's damage line cites (default: ``<rule_prefix>damage``).
+    #: The rule a weapon's damage line cites (default: ``<rule_prefix>damage``), and the one a
+    #: line's own capacity beside its catalog weapon's cites (default: the damage rule).
     damage_rule: ClassVar[str] = ""
+    capacity_rule: ClassVar[str] = ""
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
@@ -423,6 +427,83 @@ class PercentileSystem(System):
         if shot.sights is not None:
             w = msgspec.structs.replace(w, sights=shot.sights)
         return w
+
+    def line_weapon_to_neutral(self, w: Any, col: Collector | None, path: str, weapon_class: str,
+                               fire_modes: list[str], **fields: Any) -> Weapon:
+        """A stat block's weapon line (fields ``name``, ``catalog``, ``skill``, ``damage``,
+        ``capacity``, ``sights``, ``muzzle_energy``) as what it physically is, one answer for
+        every system (core.catalog.Catalog.identify_weapon): its catalog weapon (by id, else by
+        what its name says, when its skill fires that kind of gun), with the capacity the line
+        states (said where it is not the catalog's) and the automatic fire it states; else a
+        weapon of `weapon_class` (the plugin's reading of the line: its skill's class, the kind
+        of it the name says) with the muzzle energy the line states, else the energy of its
+        damage dice (a generic one's for shot dice or dice no row prints; the table's hand
+        grenade's), said as assumed. A damage line that is not its weapon's (its catalog
+        weapon's, or the cartridge its name states) is said as merged: a sheet written again
+        rolls the weapon's dice. `fields` (a stated length) go on the weapon as they are."""
+        from xsys.core.catalog import say_grenade, strip_entry, table_grenade_energy
+
+        cat = _catalog()
+        damage_rule = self.damage_rule or f"{self.rule_prefix}damage"
+        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
+        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
+            entry = None  # 'Glock 17' fired with Rifle is not the catalog Glock
+        automatic = [m for m in fire_modes if m != "semi"]
+        if entry is not None:
+            base = strip_entry(entry)
+            if w.capacity and w.capacity != base.capacity and col is not None:
+                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
+                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
+                         self.capacity_rule or damage_rule)
+            more = dict(fields)
+            if automatic and not ({"auto", "burst"} & set(base.fire_modes)):
+                more["fire_modes"] = list(base.fire_modes) + ["auto"]
+            out = msgspec.structs.replace(base, name=w.name, capacity=w.capacity or base.capacity, sights=w.sights,
+                                          **more)
+            self._damage_line_loss(w, out, col, path, damage_rule)
+            return out
+        sights = "none" if weapon_class == "thrown" else w.sights
+        if w.muzzle_energy is not None:
+            out = Weapon(name=w.name, weapon_class=weapon_class, muzzle_energy=w.muzzle_energy,  # type: ignore[arg-type]
+                         fire_modes=fire_modes, capacity=w.capacity, sights=sights, **fields)
+            say_grenade(col, path, out)
+            return out
+        first = w.damage.split("/")[0]
+        energy = self.damage_energy(w.damage)
+        nade = table_grenade_energy(w.name, weapon_class, w.damage, self.tables().get("grenade", {}).get("damage"))
+        if nade is not None:  # the table's hand grenade: one energy for it from every sheet
+            energy, why = nade, (f"{first} is the weapon table's hand grenade: {nade:g} J, a grenade's energy from "
+                                 "every sheet (xsys.grenade)")
+        elif weapon_class == "shotgun" or energy is None:
+            energy, why = Energy(float(generic_weapon(weapon_class).muzzle_energy)), \
+                f"muzzle energy of a generic {weapon_class}"
+        else:
+            why = f"muzzle energy from {first}"
+        if col is not None:
+            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}", damage_rule)
+        out = Weapon(name=w.name, weapon_class=weapon_class, muzzle_energy=Energy(float(energy)),  # type: ignore[arg-type]
+                     fire_modes=fire_modes, capacity=w.capacity, sights=sights, **fields)
+        self._damage_line_loss(w, out, col, path, damage_rule)
+        say_grenade(col, path, out)
+        return out
+
+    def _damage_line_loss(self, w: Any, out: Weapon, col: Collector | None, path: str, rule: str) -> None:
+        """One weapon, one damage line: a line whose own dice are not the line of the weapon it
+        is (its catalog weapon's, or the cartridge its name states) is said, since a sheet
+        written again from the neutral weapon rolls the weapon's dice."""
+        if col is None:
+            return
+        basis = _catalog().weapon_basis(out)
+        if basis.kind == "class" or out.weapon_class == "shotgun":
+            return
+        line = self.damage_of(out)
+        if line.lower() == w.damage.lower():
+            return
+        what = (f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+                if basis.entry is not None else f"its name states {basis.cartridge}")
+        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage is {line}; the line's own {w.damage} "
+                 f"is not that {'weapon' if basis.entry is not None else 'cartridge'}'s, and a sheet written again "
+                 f"from the neutral weapon rolls {line}", rule)
 
     def shot_parts_to_neutral(self, shot: Any, col: Collector) -> ShotParts:
         """The fields every d100 shot states alike, as neutral ones: the weapon it names

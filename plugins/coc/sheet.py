@@ -13,14 +13,13 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
+from xsys.core.catalog import grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import (Armor, Combatant, Cover, MeleeWeapon, Shooter, Shot, Target, Weapon, generic_weapon,
-                             melee_class_of)
+from xsys.core.model import Armor, Combatant, Cover, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
 from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy
+from xsys.core.units import Duration
 
 from .model import CocArmor, CocBarrier, CocMelee, CocNpc, CocShot, CocWeapon
 from .rules import CocRules, _catalog, _tables_ladders, damage_bonus
@@ -82,78 +81,12 @@ class CocSheet(CocRules):
         return armorline.band_and_throw_notes(npc, "m", "coc-ja.damage.shotgun", thrown, "4d6/1d6", 5)
 
     def weapon_to_neutral(self, w: CocWeapon, col: Collector | None = None, path: str = "$") -> Weapon:
-        """A native weapon as what it physically is (core.catalog.Catalog.identify_weapon, one
-        answer for every system): its catalog entry (by id, else by what its name says, when its
-        skill fires that kind of gun) with the capacity the line states where it states one,
-        else a weapon of its skill's class (the kind of it the name says: a revolver) with the
-        muzzle energy of its damage."""
-        cat = _catalog()
-        skill_cls = self.tables()["skills"][w.skill]["weapon_class"]
-        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
-        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
-            entry = None  # 'Glock 17' fired with Rifle is not the catalog Glock
-        if entry is not None:
-            base = strip_entry(entry)
-            fields: dict[str, Any] = {"name": w.name, "capacity": w.capacity or base.capacity, "sights": w.sights}
-            if w.capacity and w.capacity != base.capacity and col is not None:
-                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
-                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
-                         "coc-ja.reload.magazine")
-            if w.length is not None:
-                fields["length"] = w.length
-            if w.burst and not ({"auto", "burst"} & set(base.fire_modes)):
-                fields["fire_modes"] = list(base.fire_modes) + ["auto"]
-            out = msgspec.structs.replace(base, **fields)
-            self._damage_line_loss(w, out, col, path)
-            return out
-        cls = cat.weapon_class_named(w.name, skill_cls)  # a 'Revolver' fired with Handgun is a revolver
-        if w.muzzle_energy is not None:
-            out = Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=w.muzzle_energy,
-                         fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
-                         sights="none" if cls == "thrown" else w.sights)
-            say_grenade(col, path, out)
-            return out
-        first = w.damage.split("/")[0]
-        energy = self.damage_energy(w.damage)
-        nade = table_grenade_energy(w.name, cls, w.damage, self.tables().get("grenade", {}).get("damage"))
-        if nade is not None:  # the table's hand grenade: one energy for it from every sheet
-            energy = nade
-            if col is not None:
-                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {first} is the weapon table's "
-                         f"hand grenade: {nade:g} J, a grenade's energy from every sheet (xsys.grenade)",
-                         "coc-ja.damage")
-        elif cls == "shotgun" or energy is None:
-            energy = float(generic_weapon(cls).muzzle_energy)
-            if col is not None:
-                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy of a generic {cls}",
-                         "coc-ja.damage")
-        elif col is not None:
-            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; muzzle energy from {first}",
-                     "coc-ja.damage")
-        out = Weapon(name=w.name, weapon_class=cls, length=w.length, muzzle_energy=Energy(energy),
-                     fire_modes=["semi", "auto"] if w.burst else ["semi"], capacity=w.capacity,
-                     sights="none" if cls == "thrown" else w.sights)
-        self._damage_line_loss(w, out, col, path)
-        say_grenade(col, path, out)
-        return out
-
-    def _damage_line_loss(self, w: CocWeapon, out: Weapon, col: Collector | None, path: str) -> None:
-        """One weapon, one damage line (coc-ja.damage): a line whose own dice are not the line of
-        the weapon it is (its catalog weapon's, or the cartridge its name states) is said, since a
-        sheet written again from the neutral weapon rolls the weapon's dice."""
-        if col is None:
-            return
-        basis = _catalog().weapon_basis(out)
-        if basis.kind == "class" or out.weapon_class == "shotgun":
-            return
-        line = self.weapon_defaults(out).damage
-        if line.lower() == w.damage.lower():
-            return
-        what = (f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
-                if basis.entry is not None else f"its name states {basis.cartridge}")
-        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage is {line}; the line's own {w.damage} "
-                 f"is not that {'weapon' if basis.entry is not None else 'cartridge'}'s, and a sheet written again "
-                 f"from the neutral weapon rolls {line}", "coc-ja.damage")
+        """A weapon line as what it physically is (PercentileSystem.line_weapon_to_neutral): a
+        weapon in no catalog is of its skill's class, the kind of it its name says (a 'Revolver'
+        fired with Handgun); '1 or burst' is automatic fire; a stated length goes with it."""
+        cls = _catalog().weapon_class_named(w.name, self.tables()["skills"][w.skill]["weapon_class"])
+        return self.line_weapon_to_neutral(w, col, path, cls, ["semi", "auto"] if w.burst else ["semi"],
+                                           **({"length": w.length} if w.length is not None else {}))
 
     # ==== npc conversions ==============================================================
     def armor_to_neutral(self, a: CocArmor, col: Collector | None = None, path: str = "$") -> Armor:

@@ -99,6 +99,7 @@ class CocSystem(CocSheet):
     health_formula = "HP = ceil((CON + SIZ) / 2)"
     skill_rule = "coc-ja.skills"
     damage_rule = "coc-ja.damage"  # coc-zh cites it too: its firearms are coc's
+    capacity_rule = "coc-ja.reload.magazine"
 
     # ==== close combat: the close-combat battery's check (core.melee) ==========
     # The reference weapons' dice as the coc-ja.melee lines write them (Fist/Punch 1d3+db,

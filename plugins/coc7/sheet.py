@@ -12,7 +12,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import grenade_blast, say_grenade, strip_entry, table_grenade_energy
+from xsys.core.catalog import grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_skills_written
@@ -26,11 +26,10 @@ from xsys.core.model import (
     Target,
     Weapon,
     capacity_of,
-    generic_weapon,
     melee_class_of,
 )
 from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy, Length, Speed
+from xsys.core.units import Duration, Length, Speed
 
 from .convert6 import SKILL_NAMES
 from .model import Coc7Armor, Coc7Barrier, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
@@ -108,52 +107,10 @@ class Coc7Sheet(Coc7Rules):
 
     def weapon_to_neutral(self, w: Coc7Weapon, col: Collector | None = None,  # type: ignore[override]
                           path: str = "$") -> Weapon:
-        """A native weapon as what it physically is (core.catalog.Catalog.identify_weapon, one
-        answer for every system): its catalog entry (by id, else by what its name says, when its
-        skill fires that kind of gun) with the capacity the line states, else a weapon of its
-        class (``weapon_class_of``) with the muzzle energy of its damage dice."""
-        from xsys.core.registry import catalog
-
-        cat = catalog()
-        entry = cat.weapons.get(w.catalog) if w.catalog else cat.identify_weapon(w.name)[0]
-        if entry is not None and not w.catalog and self.skill_for_class(entry.weapon_class) != w.skill:
-            entry = None  # 'Glock 17' fired with Rifle/Shotgun is not the catalog Glock
-        if entry is not None:
-            base = strip_entry(entry)
-            if w.capacity and w.capacity != base.capacity and col is not None:
-                col.loss("assumed", f"{path}.capacity", f"{w.name}: the line states capacity {w.capacity}; "
-                         f"catalog weapon {entry.id} holds {base.capacity}: the stated {w.capacity} is kept",
-                         "coc7.damage")
-            out = msgspec.structs.replace(base, name=w.name, capacity=w.capacity or base.capacity, sights=w.sights)
-            line = self.damage_of(out)
-            if col is not None and out.weapon_class != "shotgun" and line.upper() != w.damage.upper():
-                col.loss("merged", f"{path}.damage", f"{w.name}: it is catalog weapon {entry.id}, whose damage is "
-                         f"{line}; the line's own {w.damage} is not that weapon's, and a sheet written again from "
-                         f"the neutral weapon rolls {line}", "coc7.damage")
-            return out
-        cls = self.weapon_class_of(w)
+        """A weapon line as what it physically is (PercentileSystem.line_weapon_to_neutral): a
+        weapon in no catalog is of ``weapon_class_of``; the uses per round say its automatic fire."""
         modes = ["semi"] + [m for m in ("burst", "auto") if m in w.uses_per_round.replace("full auto", "auto")]
-        if w.muzzle_energy is not None:
-            energy = float(w.muzzle_energy)
-        else:
-            first = w.damage.split("/")[0]
-            energy = self.damage_energy(w.damage)
-            nade = table_grenade_energy(w.name, cls, w.damage, self.tables().get("grenade", {}).get("damage"))
-            if nade is not None:  # the table's hand grenade: one energy for it from every sheet
-                energy, why = nade, (f"{first} is the weapon table's hand grenade: {nade:g} J, a grenade's energy "
-                                     "from every sheet (xsys.grenade)")
-            elif cls == "shotgun" or energy is None:
-                energy = float(generic_weapon(cls).muzzle_energy)
-                why = f"muzzle energy of a generic {cls}"
-            else:
-                why = f"muzzle energy from {first}"
-            if col is not None:
-                col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}", "coc7.damage")
-        out = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
-                     fire_modes=modes, capacity=w.capacity,
-                     sights="none" if cls == "thrown" else w.sights)  # type: ignore[arg-type]
-        say_grenade(col, path, out)
-        return out
+        return self.line_weapon_to_neutral(w, col, path, self.weapon_class_of(w), modes)
 
     def shot_weapon_class(self, skill: str | None, damage: str | None, word_class: str | None) -> str | None:
         """A shot's weapon in no catalog: shot dice by range band fired with Rifle/Shotgun fire shot;

@@ -1,7 +1,8 @@
-"""The fields every d100 shot states alike (the named weapon, the skill value, DEX, the light
-word and aids, cover, target armor) convert one way in coc, coc-zh and coc7
-(core.percentile.PercentileSystem.shot_parts_to_neutral / shot_parts_from_neutral): the same shot
-says the same things in each, and each system converts only its own fields."""
+"""What the d100 family's systems state alike converts one way in coc, coc-zh and coc7
+(core.percentile.PercentileSystem): a shot's named weapon, skill value, DEX, light word and aids,
+cover and target armor (shot_parts_to_neutral / shot_parts_from_neutral), and a stat block's weapon
+line (line_weapon_to_neutral). The same shot or line says the same things in each edition, and
+each system converts only its own fields."""
 
 from __future__ import annotations
 
@@ -71,3 +72,35 @@ def test_a_shot_round_trips_through_neutral(system):
     doc = back.document
     assert (doc.weapon, doc.skill_value, doc.DEX, doc.light_aids) == ("colt-m1911a1", 50, DEX[system], ["flashlight"])
     assert doc.cover is not None and doc.cover.material == "hard-wood" and doc.sights is None
+
+
+# ---- a stat block's weapon line (PercentileSystem.line_weapon_to_neutral) -------------------------
+
+C6 = {"STR": 12, "CON": 12, "SIZ": 13, "DEX": 12, "APP": 10, "INT": 13, "POW": 11, "EDU": 14}
+LINES = {
+    "coc": ({"name": "Police .38 revolver", "skill": "Handgun", "damage": "1d10+2", "base_range": "15 yd"},
+            {"name": "M1 Garand", "skill": "Rifle", "damage": "2d6+4", "base_range": "110 yd", "burst": True}),
+    "coc7": ({"name": "Police .38 revolver", "skill": "Firearms (Handgun)", "damage": "1D10+2", "base_range": "15 yd"},
+             {"name": "M1 Garand", "skill": "Firearms (Rifle/Shotgun)", "damage": "2D6+4", "base_range": "110 yd",
+              "uses_per_round": "1 or full auto"}),
+}
+
+
+def _npc_weapons(system: str):
+    chars = C6 if system == "coc" else {k: v * 5 for k, v in C6.items()}
+    doc = {"system": system, "kind": "npc", "name": "x", **chars, "weapons": list(LINES[system])}
+    return api.convert(api.from_plain(doc), "neutral")
+
+
+@pytest.mark.parametrize("system", ("coc", "coc7"))
+def test_a_weapon_line_reads_as_the_same_weapon_in_either_edition(system):
+    conv = _npc_weapons(system)
+    revolver, garand = conv.document.weapons
+    # a name that states its cartridge: a revolver of the energy its dice stand for, and the
+    # dice that are not .38 Special's are said (a sheet written again rolls the cartridge's)
+    assert (revolver.catalog, revolver.weapon_class, float(revolver.muzzle_energy)) == (None, "revolver", 880.0)
+    said = [(x.kind, x.message) for x in conv.losses if x.path == "$.weapons[0].damage"]
+    assert [k for k, _ in said] == ["assumed", "merged"]
+    assert "its name states .38 Special, whose damage is 1" in said[1][1]
+    # the catalog M1 Garand, with the automatic fire the line states
+    assert (garand.catalog, garand.fire_modes) == ("m1-garand", ["semi", "auto"])
