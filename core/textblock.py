@@ -396,6 +396,9 @@ class TextLayout:
     # in the message for a block no layout claims: the stats that make a block this system's
     # ("ST DX IQ HT (GURPS)"); "" leaves the layout out of it (a variant read like its parent)
     stats_hint: str = ""
+    # the stats that make a block this system's (its characteristics as printed): the default
+    # score counts how many of them the block shows
+    stats: tuple[str, ...] = ()
     # the document's field its notes go to, and the heading a written block prints them under
     notes_field: str = "notes"
     notes_label: str = "Notes"
@@ -410,8 +413,9 @@ class TextLayout:
     def score(self, lines: list[str]) -> int:
         """How many of this system's own stats the block's raw lines show (``count_stats``):
         the layout with the highest score, three at least, reads a block that has no
-        ``system:`` line. Default 0: only a ``system:`` line picks this layout."""
-        return 0
+        ``system:`` line. Default: how many of ``stats`` the block shows (none declared: 0, and
+        only a ``system:`` line picks this layout)."""
+        return count_stats("\n".join(normalize(x) for x in lines), self.stats) if self.stats else 0
 
     def read(self, lines: list[str]) -> Read:
         """The block's raw lines (numbered from 1; ``system:``, comment and ``Carried:`` lines

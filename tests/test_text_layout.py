@@ -16,7 +16,7 @@ from xsys.core import registry
 from xsys.core.errors import InputError
 from xsys.core.hookspecs import hookimpl
 from xsys.core.system import System
-from xsys.core.textblock import Read, TextLayout, Walk, count_stats, name_of, normalize, sectioner, split_items, \
+from xsys.core.textblock import Read, TextLayout, Walk, name_of, sectioner, split_items, \
     stat_pairs
 
 
@@ -32,10 +32,7 @@ class TallyText(TextLayout):
     """Blocks like "Grit 3, Aim 4" and "Skills: Shoot 2, Hide 1"."""
 
     stats_hint = "Grit Aim Nerve (tally)"
-    STATS = ("Grit", "Aim", "Nerve")
-
-    def score(self, lines: list[str]) -> int:
-        return count_stats("\n".join(normalize(x) for x in lines), self.STATS)
+    stats = ("Grit", "Aim", "Nerve")  # the default score counts them
 
     def read(self, lines: list[str]) -> Read:
         r = Read(self.key, reader="tally block")
@@ -44,7 +41,7 @@ class TallyText(TextLayout):
         notes: list[str] = []
 
         def stats(line: str) -> str | None:
-            found, rest = stat_pairs(line, self.STATS)
+            found, rest = stat_pairs(line, self.stats)
             if not found:
                 return None
             doc.update({k: int(v) for k, v in found.items() if k != "Nerve"})

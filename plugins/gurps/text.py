@@ -10,8 +10,8 @@ import re
 from typing import Any, Callable
 
 from xsys.core.model import melee_class_of
-from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, count_stats, fold,
-                                 name_of as _name, named, named_item, normalize, notes_of as _notes, sectioner, split_items,
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
+                                 name_of as _name, named, named_item, notes_of as _notes, sectioner, split_items,
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapons_line)
 
 GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
@@ -522,9 +522,7 @@ class GurpsText(TextLayout):
     """The gurps system's text stat block (``GurpsSystem.text_layout``)."""
 
     stats_hint = "ST DX IQ HT (GURPS)"
-
-    def score(self, lines: list[str]) -> int:
-        return count_stats("\n".join(normalize(x) for x in lines), GURPS_ATTRIBUTES)
+    stats = GURPS_ATTRIBUTES
 
     def __init__(self, key: str, thrust_swing: Callable[[int], tuple[int, int]], dice_text: Callable[[int], str]) -> None:
         super().__init__(key)

@@ -10,8 +10,8 @@ import re
 from typing import Any
 
 from xsys.core.model import melee_class_of
-from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, count_stats, fold,
-                                 name_of as _name, named, named_item, normalize, notes_of as _notes, num, sectioner, split_items,
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
+                                 name_of as _name, named, named_item, notes_of as _notes, num, sectioner, split_items,
                                  stat_pairs, weapon_entry, weapon_items, weapons_line)
 
 NWOD_ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina", "Presence",
@@ -411,9 +411,7 @@ class NwodText(TextLayout):
     """The nwod system's text stat block (``NwodSystem.text_layout``)."""
 
     stats_hint = "Intelligence Wits ... (nWoD)"
-
-    def score(self, lines: list[str]) -> int:
-        return count_stats("\n".join(normalize(x) for x in lines), NWOD_ATTRIBUTES)
+    stats = NWOD_ATTRIBUTES
 
     def read(self, lines: list[str]) -> Read:
         return read_nwod(lines, self.key)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, count_stats, fold,
-                                 name_of as _name, named, normalize, notes_of as _notes, sectioner, split_items, stat_pairs,
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
+                                 name_of as _name, named, notes_of as _notes, sectioner, split_items, stat_pairs,
                                  weapon_entry, weapons_line)
 
 PL_TRAITS = ("Motoryka", "Percepcja", "Atletyka", "Odwaga")
@@ -135,9 +135,7 @@ class PlText(TextLayout):
     stats_hint = "Motoryka Percepcja Atletyka Odwaga (pl-trudnosc)"
     notes_field = "opis"
     notes_label = "Opis"
-
-    def score(self, lines: list[str]) -> int:
-        return count_stats("\n".join(normalize(x) for x in lines), PL_TRAITS)
+    stats = PL_TRAITS
 
     def read(self, lines: list[str]) -> Read:
         return read_pl(lines, self.key)
