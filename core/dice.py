@@ -7,6 +7,7 @@ integer weights, which need no library at start-up; the tests check them against
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -84,6 +85,47 @@ def _sum_weights(n: int, sides: int) -> tuple[int, ...]:
         for j in range(i, i + sides):
             out[j] += w
     return tuple(out)
+
+
+_ROLL_TERM = re.compile(r"([+-]?)(?:(\d+)[dD](\d+)|(\d+))")
+
+
+def parse_roll(text: str) -> tuple[tuple[tuple[int, int, int], ...], int]:
+    """A roll as printed ('2d6+4', '1D10+1D4+2', '1d6-1'; any case, spaces ignored) ->
+    ((sign, count, sides) of each group of dice, the constant). ValueError for what is no
+    roll."""
+    s = text.replace(" ", "")
+    groups: list[tuple[int, int, int]] = []
+    bonus, pos = 0, 0
+    while pos < len(s):
+        m = _ROLL_TERM.match(s, pos)
+        if m is None or m.end() == pos or (pos > 0 and not m.group(1)):
+            raise ValueError(f"not a roll: {text!r}")
+        sign = -1 if m.group(1) == "-" else 1
+        if m.group(2) is not None:
+            groups.append((sign, int(m.group(2)), int(m.group(3))))
+        else:
+            bonus += sign * int(m.group(4))
+        pos = m.end()
+    if not s:
+        raise ValueError(f"not a roll: {text!r}")
+    return tuple(groups), bonus
+
+
+@lru_cache(maxsize=512)
+def roll_distribution(text: str) -> dict[int, Fraction]:
+    """The exact distribution of a roll as printed (:func:`parse_roll`): '2d6+4' -> {6: 1/36, ...}."""
+    groups, bonus = parse_roll(text)
+    dist: dict[int, Fraction] = {bonus: ONE}
+    for sign, n, sides in groups:
+        part = sum_distribution(n, sides)
+        new: dict[int, Fraction] = {}
+        for a, pa in dist.items():
+            for b, pb in part.items():
+                v = a + sign * b
+                new[v] = new.get(v, ZERO) + pa * pb
+        dist = new
+    return dist
 
 
 def at_least(dist: Dist, k: int) -> Fraction:

@@ -42,7 +42,7 @@ from xsys.core.ladder import Ladder, Step
 from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
 from xsys.core.errors import InputError
 from xsys.core.model import Armor, Barrier, Light, Shot, Weapon, generic_weapon
-from xsys.core.system import System
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier
 from xsys.core.units import Energy, Illuminance, Length, parse
 from xsys.core.vocab import firearm_skill_for
@@ -57,6 +57,33 @@ def _catalog() -> Any:
     from xsys.core.registry import catalog
 
     return catalog()
+
+
+def dice_characteristics(data: Mapping[str, Mapping[str, Any]], rule: str,
+                         tail: tuple[int, int] | None = None) -> dict[str, CharacteristicSpec]:
+    """Each characteristic's population ladder (a ``CharacteristicSpec``) from how ordinary
+    adults roll it, as data: ``{native: {neutral, dice, sides, plus[, times]}}``: the sum of
+    ``dice`` d``sides`` plus ``plus``, times ``times`` (a scale that multiplies the roll: 7th
+    edition's x5; a value between two multiples shares the band of the nearer one, split
+    evenly). With `tail` (lo, hi), every value in it that the dice never give holds a
+    millionth of the population at the ends, so a stated one reads and writes in order
+    without a clamp. Each ladder cites `rule` (assumed)."""
+    out = {}
+    for native, spec in data.items():
+        times = int(spec.get("times", 1))
+        half = times // 2
+        dist: dict[int, Fraction] = {}
+        for s, p in dice.sum_distribution(spec["dice"], spec["sides"]).items():
+            centre = (s + spec["plus"]) * times
+            for v in range(centre - half, centre + half + 1):
+                dist[v] = dist.get(v, Fraction(0)) + p / times
+        if tail is not None:
+            rare = {v: Fraction(1, 10**6) for v in range(tail[0], tail[1] + 1) if v not in dist}
+            total = sum(dist.values()) + sum(rare.values())
+            dist = {v: q / total for v, q in sorted({**dist, **rare}.items())}
+        out[native] = CharacteristicSpec(spec["neutral"], percentile_ladder(
+            f"characteristic.{native}", dist, rule, "assumed"))
+    return out
 
 
 def frac(x: Any) -> Fraction:

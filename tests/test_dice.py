@@ -137,3 +137,22 @@ def test_tails_are_fast():
         dice.at_least(plain, k % 25)
     slow = time.perf_counter() - t
     assert fast < slow
+
+
+@pytest.mark.parametrize("text,dice_", [("2d6+4", lambda i: 2 @ i.d6 + 4), ("1D10+1D4+2", lambda i: i.d10 + i.d4 + 2),
+                                       ("1d6-1", lambda i: i.d6 - 1), ("1d3-1d2", lambda i: i.d3 - i.d2),
+                                       ("3", lambda i: i.Die([3]))])
+def test_a_printed_roll_agrees_with_icepool(text, dice_):
+    """core.dice.roll_distribution, which both Call of Cthulhu editions' damage lines use, is
+    exact: the same distribution icepool computes."""
+    import icepool
+
+    want = dice_(icepool)
+    total = want.denominator()
+    assert dice.roll_distribution(text) == {int(k): F(w, total) for k, w in want.items()}
+
+
+@pytest.mark.parametrize("text", ["", "x", "2d", "1d6+", "d6", "2d6*2"])
+def test_what_is_no_roll_is_refused(text):
+    with pytest.raises(ValueError, match="not a roll"):
+        dice.parse_roll(text)

@@ -16,7 +16,6 @@ Public: a variant or a scenario tool may import these from ``xsys.plugins.coc``.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -27,8 +26,8 @@ from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, Step
 from xsys.core.model import Armor, Barrier, Shot, Weapon
-from xsys.core.percentile import LIGHT_AIDS, LightEffect, PercentileSystem, frac
-from xsys.core.system import CharacteristicSpec, percentile_ladder
+from xsys.core.percentile import LIGHT_AIDS, LightEffect, PercentileSystem, dice_characteristics, frac
+from xsys.core.system import CharacteristicSpec
 from xsys.core.trace import Check, Modifier
 from xsys.core.units import Length, brief, parse
 from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
@@ -440,41 +439,20 @@ def armored_damage(total: int, armor: int) -> int:
 
 # ---- dice strings ---------------------------------------------------------------------
 
-_DICE = re.compile(r"^\s*(\d+)d(\d+)\s*$")
 
 
 def parse_dice(text: str) -> tuple[list[tuple[int, int]], int]:
-    """'1d10+1d4+2' -> ([(1, 10), (1, 4)], 2)."""
-    groups: list[tuple[int, int]] = []
-    bonus = 0
-    for part in re.split(r"(?=[+-])", text.replace(" ", "")):
-        if not part:
-            continue
-        sign = -1 if part.startswith("-") else 1
-        body = part.lstrip("+-")
-        m = _DICE.match(body)
-        if m:
-            groups.append((int(m.group(1)), int(m.group(2))))
-        elif body.isdigit():
-            bonus += sign * int(body)
-        else:
-            raise ValueError(f"not a damage roll: {text!r}")
-    return groups, bonus
+    """'1d10+1d4+2' -> ([(1, 10), (1, 4)], 2) (core.dice.parse_roll; a roll that takes dice
+    away is no damage roll of the weapon table)."""
+    groups, bonus = dice.parse_roll(text)
+    if any(sign < 0 for sign, _, _ in groups):
+        raise ValueError(f"not a damage roll: {text!r}")
+    return [(n, sides) for _, n, sides in groups], bonus
 
 
-@lru_cache(maxsize=256)
 def damage_distribution(text: str) -> dict[int, Fraction]:
-    """Exact distribution of a damage roll such as '2d6+4'."""
-    groups, bonus = parse_dice(text)
-    dist: dict[int, Fraction] = {bonus: Fraction(1)}
-    for n, sides in groups:
-        d = dice.sum_distribution(n, sides)
-        new: dict[int, Fraction] = {}
-        for a, pa in dist.items():
-            for b, pb in d.items():
-                new[a + b] = new.get(a + b, Fraction(0)) + pa * pb
-        dist = new
-    return dist
+    """Exact distribution of a damage roll such as '2d6+4' (core.dice.roll_distribution)."""
+    return dice.roll_distribution(text)
 
 
 @lru_cache(maxsize=256)
@@ -649,13 +627,7 @@ def damage_bonus(STR: int, SIZ: int) -> str:
 
 @lru_cache(maxsize=None)
 def _characteristics() -> dict[str, CharacteristicSpec]:
-    out = {}
-    for native, spec in tables()["characteristics"].items():
-        dist = {v + spec["plus"]: p for v, p in dice.sum_distribution(spec["dice"], spec["sides"]).items()}
-        out[native] = CharacteristicSpec(spec["neutral"],
-                                         percentile_ladder(f"characteristic.{native}", dist,
-                                                           "coc-ja.characteristics", "assumed"))
-    return out
+    return dice_characteristics(tables()["characteristics"], "coc-ja.characteristics")
 
 
 def _ftext(x: Fraction | int) -> str | int:

@@ -20,8 +20,8 @@ from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.model import Armor, Barrier, Shot, Weapon, capacity_of
-from xsys.core.percentile import LightEffect, PercentileSystem
-from xsys.core.system import CharacteristicSpec, percentile_ladder
+from xsys.core.percentile import LightEffect, PercentileSystem, dice_characteristics
+from xsys.core.system import CharacteristicSpec
 from xsys.core.trace import Check, Modifier
 from xsys.core.units import Length, parse
 
@@ -36,7 +36,6 @@ FOOT = 0.3048  # metres
 # coc7.damage.shotgun (assumed, the 7th-edition table's sawn-off: "4D6/1D6, 5/10 yards"): a two-band
 # line's first band reaches 5 yd, its last the line's base range
 SAWN_OFF_FIRST_BAND = 5 * 0.9144  # metres
-TAIL = Fraction(1, 10**6)  # the population share of a characteristic value the dice never give
 
 
 # ---- data files (loaded once) -----------------------------------------------------------
@@ -85,42 +84,16 @@ def characteristic_specs() -> dict[str, CharacteristicSpec]:
 
     7e rolls dice on the old 3-18 scale and multiplies by 5 (coc7.conversion.6e); a value v
     between multiples of five shares the percentile band of round(v / 5), split evenly, so
-    every integer from 5 x min - 2 to 5 x max + 2 has a row and v = 5 x old is the middle one."""
-    out = {}
-    for native, spec in load_tables()["characteristics"].items():
-        times = spec["times"]
-        half = times // 2
-        dist: dict[int, Fraction] = {}
-        for s, p in dice.sum_distribution(spec["dice"], spec["sides"]).items():
-            centre = (s + spec["plus"]) * times
-            for v in range(centre - half, centre + half + 1):
-                dist[v] = dist.get(v, Fraction(0)) + p / times
-        # a sheet may state any value 1-99 (an EDU 35 clerk, a STR 99 strongman): the values the
-        # dice never give share a millionth of the population at the ends (assumed, README)
-        tail = {v: TAIL for v in range(1, 100) if v not in dist}
-        total = sum(dist.values()) + sum(tail.values())
-        dist = {v: q / total for v, q in sorted({**dist, **tail}.items())}
-        out[native] = CharacteristicSpec(spec["neutral"], percentile_ladder(
-            f"characteristic.{native}", dist, "coc7.characteristics", "assumed"))
-    return out
+    every integer from 5 x min - 2 to 5 x max + 2 has a row and v = 5 x old is the middle one.
+    A sheet may state any value 1-99 (an EDU 35 clerk, a STR 99 strongman): the values the dice
+    never give share a millionth of the population at the ends (assumed, README;
+    core.percentile.dice_characteristics)."""
+    return dice_characteristics(load_tables()["characteristics"], "coc7.characteristics", tail=(1, 99))
 
 
-@lru_cache(maxsize=256)
 def damage_distribution(expr: str) -> dict[int, Fraction]:
-    """The distribution of a damage roll such as '1D10+1D4+2' (exact, via xsys.core.dice)."""
-    dist: dict[int, Fraction] = {0: Fraction(1)}
-    for sign, term in _terms(expr):
-        if "D" in term:
-            n, sides = (int(x) for x in term.split("D"))
-            part = dice.sum_distribution(n, sides)
-        else:
-            part = {int(term): Fraction(1)}
-        new: dict[int, Fraction] = {}
-        for a, p in dist.items():
-            for b, q in part.items():
-                new[a + sign * b] = new.get(a + sign * b, Fraction(0)) + p * q
-        dist = new
-    return dist
+    """The distribution of a damage roll such as '1D10+1D4+2' (exact: core.dice.roll_distribution)."""
+    return dice.roll_distribution(expr)
 
 
 @lru_cache(maxsize=2048)
@@ -142,20 +115,6 @@ def _one_shot(roll: str, impales: bool, armor: int, chance: Fraction, p_ext: Fra
             d = max(0, v + plus - armor)
             out[d] = out.get(d, Fraction(0)) + weight * p
     return tuple((str(v), f"{p.numerator}/{p.denominator}") for v, p in sorted(out.items()) if p)
-
-
-def _terms(expr: str) -> list[tuple[int, str]]:
-    out, sign, cur = [], 1, ""
-    for ch in expr.replace(" ", "").upper():
-        if ch in "+-":
-            if cur:
-                out.append((sign, cur))
-            sign, cur = (1 if ch == "+" else -1), ""
-        else:
-            cur += ch
-    if cur:
-        out.append((sign, cur))
-    return out
 
 
 def _volley_hits(bullets: int, p: Fraction, p_ext: Fraction) -> Fraction:
