@@ -182,6 +182,41 @@ def _unwritten_floors(system: System, neutral: Combatant, prefix: str, losses: l
     return out
 
 
+def _dropped_sheet_skills(system: System, neutral: Combatant, prefix: str, losses: list[Loss], first: int,
+                          registry: Registry | None) -> dict[str, dict[str, Any]]:
+    """The source's sheet skills whose neutral skill `system`'s stat block has no line for (the
+    audit's "skills.melee 0.560: no place for it ...; dropped": 7th edition fights a knife with
+    Fighting (Brawl) and writes no level of its own for the NPC's nWoD Weaponry), carried as the
+    source's sheet lines (core.skillplan), so a sheet of the source written from this one has
+    them again; the audit's line is said in the source's own words, as carried."""
+    out: dict[str, dict[str, Any]] = {}
+    find = _system_of(registry)
+    for i in range(first, len(losses)):
+        loss = losses[i]
+        if loss.kind != "unsupported-field" or not loss.message.startswith("skills.") \
+                or not loss.message.endswith("; dropped"):
+            continue
+        key = loss.message.split(" ", 1)[0][len("skills."):]
+        name = loss.path.rsplit(".", 1)[-1]
+        stated = neutral.sheet_skills.get(name)
+        if stated is None or key not in stated.covers or isinstance(stated.level, bool) \
+                or not isinstance(stated.level, (int, float)):
+            continue
+        owner = find(stated.system)
+        if owner is None:
+            continue
+        ns = carried.namespaces(owner)[0]
+        if ns in carried.namespaces(system) or (owner.skill_scale and owner.skill_scale == system.skill_scale):
+            continue  # its own sheet, or a sheet of the same skill scale (core.scalelevels carries those)
+        out.setdefault(ns, {})[name] = stated.level
+        value = neutral.skills.get(key)
+        said = f"{key} competence {value:.3f}" if isinstance(value, float) else f"the neutral {key}"
+        losses[i] = Loss.of("kept-verbatim", loss.path, f"{name} {stated.level} ({stated.system}, {said}): no line "
+                            f"for it in a {system.key} stat block; carried verbatim at "
+                            f"carried.{ns}.{skillplan.FIELD}.{name} for the way back", carried.RULE, system=system.key)
+    return out
+
+
 def _melee_kind_carried(system: System, neutral: Combatant, native: Any, prefix: str, losses: list[Loss],
                         first: int, registry: Registry | None,
                         audit: "LossAudit | None" = None) -> tuple[str, str] | None:
@@ -258,9 +293,12 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
     for ns, entries in _scale_levels(system, neutral, native, prefix, losses, audit, registry, first).items():
         old = block.get(ns, {})
         chars.setdefault(ns, {})[scalelevels.FIELD] = {**(old.get(scalelevels.FIELD) or {}), **entries}
-    for ns, entries in _unwritten_floors(system, neutral, prefix, losses, first, registry).items():
-        old = {**(block.get(ns, {}).get(skillplan.FIELD) or {}), **(chars.get(ns, {}).get(skillplan.FIELD) or {})}
-        chars.setdefault(ns, {})[skillplan.FIELD] = {**old, **entries}
+    for found in (_unwritten_floors(system, neutral, prefix, losses, first, registry),
+                  _dropped_sheet_skills(system, neutral, prefix, losses, first, registry)):
+        for ns, entries in found.items():
+            old = {**(block.get(ns, {}).get(skillplan.FIELD) or {}),
+                   **(chars.get(ns, {}).get(skillplan.FIELD) or {})}
+            chars.setdefault(ns, {})[skillplan.FIELD] = {**old, **entries}
     kind = _melee_kind_carried(system, neutral, native, prefix, losses, first, registry, audit)
     if kind is not None:
         chars.setdefault(kind[0], {})[carried.MELEE_KIND] = kind[1]

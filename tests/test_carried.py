@@ -386,3 +386,19 @@ def test_a_carried_close_combat_line_the_target_writes_its_own_way_is_said_so():
     said = [x.message for x in conv.losses if x.path == "$.melee.Trench knife"]
     assert said and "written on the coc sheet as its own line, and carried verbatim at carried.coc7.melee.Trench " \
                     "knife for the way back" in said[0] and "not expressible" not in said[0]
+
+
+def test_a_skill_the_target_writes_no_line_for_is_carried_home():
+    """7th edition fights a knife or club with Fighting (Brawl) and writes no level of its own
+    for an nWoD Weaponry below the NPC's Brawl: the audit's "dropped" line becomes one carried
+    line in the source's words, and the trip home (--fresh) writes Weaponry 2 again."""
+    loaded = api.load(ROOT / "fixtures" / "nwod" / "npcs" / "gang-enforcer.yaml")
+    there = api.convert(loaded, "coc7", fresh=True)
+    said = [x for x in there.losses if x.path == "$.skills.Weaponry"]
+    assert [(x.kind, x.rule) for x in said] == [("kept-verbatim", "xsys.carried")]
+    assert said[0].message.startswith("Weaponry 2 (nwod, melee competence 0.560): no line for it in a coc7 stat "
+                                      "block; carried verbatim at carried.nwod.sheet_skills.Weaponry")
+    plain = codec.to_builtins(there.document)
+    assert plain["carried"]["nwod"]["sheet_skills"]["Weaponry"] == 2
+    home = api.convert(api.from_plain({k: v for k, v in plain.items() if k != "xsys"}), "nwod", fresh=True)
+    assert home.document.skills["Weaponry"] == 2
