@@ -462,7 +462,8 @@ def convert(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (one input); - for standard output.")] = None,
     out_dir: Annotated[Optional[Path], typer.Option("--out-dir", help="Write each output here, mirroring input names.")] = None,
     fmt: Annotated[Optional[str], typer.Option("--format", help="yaml, json, toml, md or a format plugin's: text, ccfolia, "
-                                               "foundry-coc7 ... (default: the input's, or yaml).")] = None,
+                                               "foundry-coc7 ... (default: the -o file's extension, else the input's, "
+                                               "else yaml).")] = None,
     input_format: Annotated[Optional[str], typer.Option("--input-format", help="yaml, json, toml or a format plugin's "
                                                         "(text, foundry-coc7 ...) for - or odd names.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Add the trace: rule IDs, seed/assumed, the neutral value between.")] = False,
@@ -480,6 +481,8 @@ def convert(
     Files in a folder that are not xsys documents are skipped (said on stderr)."""
     if fmt is not None:
         fmt = documents.output_format(fmt)
+    elif output not in (None, "-"):  # -o npc.yaml writes YAML whatever the input was
+        fmt = documents.output_format_of_path(output)
     if output is not None and out_dir is not None:
         raise XsysError("give -o or --out-dir, not both")
     from .lossgroups import check_mode

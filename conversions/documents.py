@@ -93,6 +93,20 @@ def output_format(fmt: str) -> str:
     raise InputError("unknown output format", expected=", ".join(outs), found=found)
 
 
+def output_format_of_path(path: str | Path) -> str | None:
+    """The output format a file name asks for by its extension (``npc.yaml``: yaml, ``npc.md``:
+    md, ``npc.txt``: a plugin format written with that extension), or None (no extension, or
+    one no writable format has): the default applies."""
+    ext = Path(str(path)).suffix.lower().lstrip(".")
+    if not ext:
+        return None
+    for name, exts in {**FORMATS, "md": ("md",)}.items():
+        if ext in exts:
+            return name
+    spec = default_registry().format_named(ext)
+    return spec.name.lower() if spec is not None and spec.dump is not None and ext in spec.extensions else None
+
+
 def default_output_format(in_fmt: str) -> str:
     """What a conversion is written as when --format is not given: the input's format; for a
     plugin format, its own when it has a file extension of its own (a ``.txt`` block gives a

@@ -417,3 +417,19 @@ def test_a_7e_weapon_line_in_the_official_sheet_s_column_words_reads_whole(tmp_p
     (w,) = doc["weapons"]
     assert (w["uses_per_round"], w["capacity"]) == ("1 (3)", 8)
     assert "unread" not in (doc.get("xsys") or {}).get("read", {})
+
+
+def test_the_output_files_extension_names_its_format(tmp_path, capsys):
+    """`-o npc.yaml` writes YAML and `-o npc.txt` a stat block whatever the input was; an
+    extension no format writes leaves the input's format; --format still decides."""
+    from helpers import run_main
+
+    block, doc = ROOT / "fixtures" / "text" / "walters-coc7.txt", ROOT / "fixtures" / "coc" / "npcs" / "police_detective.yaml"
+    for src, name, starts in ((block, "a.yaml", "system: gurps\nkind: npc\n"), (doc, "b.txt", "# converted from coc"),
+                              (doc, "c.md", "# "), (block, "d.out", "# converted from coc7"),
+                              (doc, "e.txt", "{")):
+        extra = ["--format", "json"] if name == "e.txt" else []
+        code, _, err = run_main(capsys, "convert", src, "--to", "gurps", "-q", "-o", tmp_path / name, *extra)
+        assert code == 0, err
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith(starts), name
+    assert "ST 11, DX 10, IQ 10, HT 11" in (tmp_path / "b.txt").read_text(encoding="utf-8")
