@@ -56,13 +56,12 @@ _AT = re.compile(r"^(.*) - at `(\$[^`]*)`$", re.S)
 _AT_KEY = re.compile(r"^(.*) - at `key` in `(\$[^`]*)`$", re.S)
 
 
-def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
-    """The values a Literal field at `path` of `type_` accepts (None: not one, or not found),
-    for an "Invalid enum value" error to say what was expected."""
+def _types_at(type_: Any, path: str | None) -> list[Any]:
+    """The msgspec type infos of what `path` of `type_` holds (every member of a union on the way)."""
     import msgspec.inspect as mi
 
     if not path or not path.startswith("$"):
-        return None
+        return []
     tokens = re.findall(r'\.([^.\[\]]+)|\[(\d+|\.\.\.|"(?:[^"\\]|\\.)*")\]', path[1:])
     infos = [mi.type_info(type_)]
     for name, index in tokens:
@@ -80,8 +79,16 @@ def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
                 elif isinstance(t, (mi.ListType, mi.TupleType, mi.SetType, mi.FrozenSetType)) and index:
                     nxt.append(getattr(t, "item_type", None) or getattr(t, "item_types", (None,))[0])
         infos = [t for t in nxt if t is not None]
+    return infos
+
+
+def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
+    """The values a Literal field at `path` of `type_` accepts (None: not one, or not found),
+    for an "Invalid enum value" error to say what was expected."""
+    import msgspec.inspect as mi
+
     values: list[Any] = []
-    stack = list(infos)
+    stack = _types_at(type_, path)
     while stack:
         t = stack.pop()
         if isinstance(t, mi.UnionType):
@@ -89,6 +96,21 @@ def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
         elif isinstance(t, mi.LiteralType):
             values += [v for v in t.values if v not in values]
     return values or None
+
+
+def _fields_at(type_: Any, path: str | None) -> list[str]:
+    """The field names a Struct at `path` of `type_` has (every Struct of a union there), in order."""
+    import msgspec.inspect as mi
+
+    names: list[str] = []
+    stack = _types_at(type_, path or "$")
+    while stack:
+        t = stack.pop()
+        if isinstance(t, mi.UnionType):
+            stack.extend(t.types)
+        elif isinstance(t, mi.StructType):
+            names += [f.encode_name for f in t.fields if f.encode_name not in names]
+    return names
 
 
 def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: str | None = None,
@@ -118,7 +140,13 @@ def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: s
         value = locate.value_at(path)
     message = message.replace("Object contains unknown field", "unknown field")
     um = re.match(r"^unknown field `([^`]*)`$", message)
-    if um:  # name the offending field in the path itself
+    unknown_fields: list[str] = []
+    if um:  # name the offending field in the path itself, and the fields the place has
+        if type_ is not None:
+            try:
+                unknown_fields = _fields_at(type_, path or "$")
+            except Exception:  # a type msgspec cannot describe: the message stands as it is
+                unknown_fields = []
         path = f"{path or '$'}.{um.group(1)}"
         value = _NOTHING
     fm = re.match(r"^@([\w.]+): (.*)$", message, re.S)
@@ -128,7 +156,14 @@ def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: s
         value = _NOTHING
     expected = found = None
     em = re.match(r"^Expected `([^`]*)`, got `([^`]*)`$", message)
-    if em:
+    if um and unknown_fields:
+        import difflib
+
+        close = difflib.get_close_matches(um.group(1), unknown_fields, n=1, cutoff=0.6)
+        message = "unknown field" + (f" (did you mean {close[0]!r}?)" if close else "")
+        expected = "one of " + ", ".join(unknown_fields)
+        found = repr(um.group(1))
+    elif em:
         expected, found = em.group(1), em.group(2)
         message = "wrong type"
     elif bad_key:

@@ -65,7 +65,9 @@ def test_validate_reports_every_file(tmp_path, capsys):
     assert f"ok: {good}" in out
     lines = err.strip().splitlines()
     assert lines[0] == f"{bad_unit}: $.range: wrong unit for a length (expected a length (e.g. '25 m'), found '25 kg')"
-    assert lines[1] == f"{unknown}: $.AGGI: unknown field `AGGI`"
+    # the fields the place has, and the nearest one to the misspelt name
+    assert lines[1] == (f"{unknown}: $.AGGI: unknown field (did you mean 'AGI'?) (expected one of name, AGI, skills, "
+                        "carried, system, kind, found 'AGGI')")
     assert lines[2].startswith(f"{broken}: malformed YAML")
     assert lines[3] == "3 file(s) invalid"
     assert "Traceback" not in err
@@ -116,3 +118,15 @@ def test_real_subprocess(tmp_path):
     assert r.returncode == 2
     assert r.stderr.splitlines()[0].startswith(f"{f}: $.system: unknown system")
     assert "Traceback" not in r.stderr
+
+
+def test_an_unknown_field_names_the_fields_of_its_place(tmp_path, capsys):
+    """A misspelt field inside a list item says that item's fields, not the document's."""
+    doc = tmp_path / "typo.yaml"
+    doc.write_text("system: neutral\nkind: shot\nname: x\ndistance: 10 m\n"
+                   "weapon: {name: pistol, weapon_class: handgun, muzzle_energy: 500 J, calibar: 9mm}\n")
+    code, _, err = run_main(capsys, "validate", str(doc))
+    assert code == 2
+    line = err.strip().splitlines()[0]
+    assert line.startswith(f"{doc}: $.weapon.calibar: unknown field (did you mean 'calibre'?) (expected one of ")
+    assert "muzzle_energy" in line and "found 'calibar')" in line
