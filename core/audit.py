@@ -729,7 +729,11 @@ class LossAudit:
         left_out = d.back is MISSING and "leaves out" in loss.message
         # a shot's dropped value (an NPC's dropped characteristic is carried: conversions.carrying)
         dropped = loss.kind == "unsupported-field"
-        if dropped and not (isinstance(neutral, Shot) and loss.message.endswith("; dropped")):
+        # a characteristic the source derives from another and did not state (GURPS Will and Per,
+        # from IQ): said under its own name, at the level its rule gives
+        derived_field = system.derived_characteristics().get(tokens[1]) if system is not None and tokens \
+            and len(tokens) == 2 and tokens[0] == "characteristics" and isinstance(neutral, Combatant) else None
+        if dropped and not ((isinstance(neutral, Shot) or derived_field) and loss.message.endswith("; dropped")):
             return loss
         shooter = isinstance(neutral, Shot) and bool(tokens) and tokens[0] == "shooter"
         if shooter:  # a shot's shooter: his characteristics, and his skill with the shot's weapon
@@ -749,6 +753,12 @@ class LossAudit:
             # a second neutral skill one stated skill gives (a 7e knife fought with Fighting
             # (Brawl): brawl and melee): that skill's number is said once, under its first
             return None
+        derived_from = ""
+        if derived_field and (not exact or not at or at[-1] != derived_field):
+            base = system.derived_fields().get(derived_field, ((), ""))[0]
+            item = _get(self.plain, list(path_tokens(prefix) or ()))
+            if len(base) == 1 and isinstance(item, dict) and item.get(derived_field) is None:
+                at, exact, derived_from = (*(path_tokens(prefix) or ()), derived_field), True, base[0]
         said: SheetSkill | None = None
         if not exact and tokens[0] == "skills" and isinstance(neutral, Combatant) and not shooter:
             # a skill of the source's that covers several neutral skills (Polish Broń długa:
@@ -761,6 +771,9 @@ class LossAudit:
         if said is None and (not exact or not at or not isinstance(at[-1], str)):
             return _said_as_competence(loss, d, tokens)
         stated = said.level if said is not None else _get(self.plain, list(at))
+        if derived_from:  # not stated: the level the rule gives it, as the source read it
+            spec = system.characteristics().get(derived_from)
+            stated = spec.ladder.step_for(float(d.src)).native if spec is not None else None
         if not _is_number(stated):
             return loss
         name, src, back = at[-1], float(d.src), (0.0 if left_out or dropped else float(d.back))
@@ -807,8 +820,12 @@ class LossAudit:
         if not (left_out or dropped) and _same(now, was) and loss.kind == "rounded":
             return None
         numbers = f"{tokens[1]} {scale} {src:.3f} → {back:.3f}"
+        if derived_from:
+            numbers += f"; {name} not stated: the rule's, from {derived_from}"
         if dropped:
-            msg = f"{name} {stated} ({tokens[1]} {scale} {src:.3f}): {loss.message.split(': ', 1)[-1]}"
+            msg = (f"{name} {stated} ({tokens[1]} {scale} {src:.3f}"
+                   + (f"; not stated: the rule's, from {derived_from}" if derived_from else "")
+                   + f"): {loss.message.split(': ', 1)[-1]}")
         elif left_out:
             msg = (f"{name} {stated} is written as the level {loss.message.split(' the level ', 1)[-1]} "
                    f"({tokens[1]} {scale} {src:.3f})")

@@ -250,7 +250,8 @@ def test_ranges_with_their_unit_in_the_value_are_read(tmp_path):
     assert ranges["Colt"] == "15 yd" and ranges["Throwing knife"] == "10 yd"  # STR 50 / 5
     # an unreadable range is a loss line, and the default that stands in for it is said
     assert "range 'a long way' is not a distance" in unread(doc)["$.items[6].system.range.normal.value"]
-    assert any(a.startswith("$.items[6]: Flare gun: no base range") for a in assumed(doc))
+    assert any(a.startswith("$.items[6]: Flare gun: not stated, as 7th edition's table gives it (the handgun row; "
+                            "coc7.weapons): base range 15 yd") for a in assumed(doc))
 
 
 # ---- which number the sheet shows ----------------------------------------------------------

@@ -433,3 +433,64 @@ def test_the_output_files_extension_names_its_format(tmp_path, capsys):
         assert code == 0, err
         assert (tmp_path / name).read_text(encoding="utf-8").startswith(starts), name
     assert "ST 11, DX 10, IQ 10, HT 11" in (tmp_path / "b.txt").read_text(encoding="utf-8")
+
+
+def test_a_7th_edition_block_says_its_own_assumptions_only():
+    """Read as 7th edition: a knife attack at its own level is said as 7th edition's rule (a
+    knife is fought with Fighting (Brawl)) under the names the block printed, not coc's
+    Fist/Punch; a weapon with no base range gets 7th edition's, said once (not also the 5th/
+    6th-edition default the line was first read with)."""
+    doc = load(b"Mickey Doyle\nSTR 75 CON 70 SIZ 70 DEX 60 INT 45 APP 40 POW 40 EDU 35 HP 14\n"
+               b"Combat\nBrawl 60% (30/12), damage 1D3+DB\nSwitchblade 45% (22/9), damage 1D4+DB\n"
+               b".38 Revolver 40% (20/8), damage 1D10\nDodge 30% (15/6)\n")
+    assert doc["system"] == "coc7" and doc["skills"]["Fighting (Brawl)"] == 60
+    assumed = doc["xsys"]["read"]["assumed"]
+    assert ("Switchblade 45: made with Fighting (Brawl) in 7th edition (a knife or a club is fought with Brawl), "
+            "which the block gives as Fighting (Brawl) 60: Fighting (Brawl) 60, the better, is kept (coc7.melee)"
+            ) in assumed
+    assert not any("Fist/Punch" in a for a in assumed)
+    ranges = [a for a in assumed if ".38 Revolver" in a and "base range" in a]
+    assert len(ranges) == 1 and "base range 15 yd" in ranges[0] and "coc7.weapons" in ranges[0]
+
+
+def test_a_gurps_weapon_line_may_name_its_skill_bare():
+    """'Combat knife (1d-1 cut, Knife)': the bare skill name is the skill it is used with, not
+    an unread part of the line."""
+    doc = load(b"Sergeant Vance\nST 12, DX 13, IQ 10, HT 12\nSkills: Knife-12, Brawling-13\n"
+               b"Weapons: Combat knife (1d-1 cut, Knife); Sap (1d cr, Axe/Mace)\n")
+    assert [(m["name"], m["skill"]) for m in doc["melee"]] == [("Combat knife", "Knife"), ("Sap", "Axe/Mace")]
+    assert not doc.get("xsys", {}).get("read", {}).get("unread")
+
+
+def test_a_derived_characteristic_is_said_under_its_own_name():
+    """GURPS Will and Per follow IQ where the block states none (gurps.derived): what a target
+    does with them is said as Will and Per at the level the rule gives, not as raw neutral
+    numbers; a Will that comes back at the same level is no loss."""
+    src = api.from_plain(load(b"Sergeant Vance\nST 12, DX 13, IQ 10, HT 12\nSkills: Guns (Rifle)-15\n"))
+    conv = api.convert(src, "coc7", fresh=True)
+    said = [x.message for x in conv.losses]
+    assert "Per 10 (perception percentile 0.500; not stated: the rule's, from IQ): no place for it in a coc7 stat " \
+           "block; dropped" in said
+    assert not any(m.startswith("characteristics.") for m in said), said
+
+
+def test_an_nwod_weapon_written_as_gms_write_it():
+    """'Glock 17 (2L, 20/40/80, 17+1)': damage 2 lethal, the three ranges, clip 17 plus one
+    chambered; a catalog gun whose line states no ranges is still a gun, at its chart line's
+    ranges (said), where an nWoD weapon with no ranges would be a close-combat one; a knife stays
+    one; a merit printed without dots is one dot (said)."""
+    doc = load(b"Detective Okafor\nAttributes: Intelligence 3, Wits 3, Resolve 3, Strength 2, Dexterity 3, "
+               b"Stamina 2, Presence 2, Manipulation 3, Composure 3\nSkills: Firearms 2, Brawl 1, Weaponry 1\n"
+               b"Merits: Contacts 2, Quick Draw (Pistols)\n"
+               b"Weapons: Glock 17 (2L, 20/40/80, 17+1); Beretta 92FS (2L); Knife (1L)\n")
+    glock, beretta, knife = doc["weapons"]
+    assert (glock["damage"], glock["ranges"], glock["clip"], glock.get("chamber")) == (
+        2, ["20 yd", "40 yd", "80 yd"], 17, True)
+    assert beretta["catalog"] == "beretta-92fs" and beretta["ranges"] == ["20 yd", "40 yd", "80 yd"]
+    assert knife["damage"] == 1 and "ranges" not in knife
+    assert doc["merits"] == {"Contacts": 2, "Quick Draw (Pistols)": 1}
+    said = doc["xsys"]["read"]["assumed"]
+    assert any("Beretta 92FS: no ranges in the block; catalog weapon beretta-92fs fires as the chart's "
+               "Pistol, Lt.: 20/40/80 yd (nwod.range)" in a for a in said), said
+    assert any("merit Quick Draw (Pistols): no dots stated, read as 1" in a for a in said)
+    assert not doc["xsys"]["read"].get("unread")

@@ -942,7 +942,7 @@ def _seventh_defaults(r: Read, line: dict[str, Any], w: dict[str, Any], said: se
         kind = "revolver" if cls == "handgun" and says_revolver(line["name"]) else cls
         neutral = msgspec.structs.replace(generic_weapon(kind), name=line["name"])
     own = get_system(SEVENTH_KEY).weapon_defaults(neutral)
-    filled = []
+    filled, where = [], ""
     for key, said_as in (("base_range", "base_range"), ("uses_per_round", "uses_per_round"),
                          ("capacity", "capacity"), ("malfunction", "malfunction")):
         value = getattr(own, key)
@@ -956,8 +956,12 @@ def _seventh_defaults(r: Read, line: dict[str, Any], w: dict[str, Any], said: se
             continue  # what the document holds when the line is silent: nothing to fill
         line[key] = f"{round(value.to('yd'), 1):g} yd" if key == "base_range" else value
         filled.append(f"{key.replace('_', ' ')} {line[key]}")
+        if key == "base_range":  # 7th edition's, not the 5th/6th-edition default the block was read with
+            stale = re.compile(rf"^(line \d+: ){re.escape(line['name'])}: no base range in the block; ")
+            where = next((m.group(1) for a in r.assumed for m in [stale.match(a)] if m), "")  # its line, kept
+            r.assumed[:] = [a for a in r.assumed if not stale.match(a)]
     if filled:
-        r.assumed.append(f"{line['name']}: not stated, as 7th edition's table gives it "
+        r.assumed.append(f"{where}{line['name']}: not stated, as 7th edition's table gives it "
                          f"({'catalog weapon ' + entry.id if entry is not None else 'the ' + neutral.weapon_class + ' row'}"
                          f"; coc7.weapons): {', '.join(filled)}")
 
@@ -1007,14 +1011,26 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     # Fighting skill (coc7.melee: a knife or a club with Brawl), not a skill of its own name
     fighting = {m["name"]: _seventh_fighting(m["name"]) for m in doc.get("melee", [])
                 if m.get("skill") == m["name"] and m["name"] not in SEVENTH_NAMES and _seventh_fighting(m["name"])}
+    attacks: dict[str, list[str]] = {}
     for name, value in doc.get("skills", {}).items():
         new = SEVENTH_NAMES.get(name, fighting.get(name, name))
         skills[new] = max(value, skills.get(new, value))
-        sources.setdefault(new, []).append(f"{name} {value}")
+        if name in fighting:
+            attacks.setdefault(new, []).append(f"{name} {value}")
+        else:
+            sources.setdefault(new, []).append(f"{name} {value}")
     for new, names in sources.items():
         if len({n.rsplit(' ', 1)[1] for n in names}) > 1:  # two 6th-edition skills at two levels, one 7th-edition
             r.assumed.append(f"{' and '.join(names)} are one 7th-edition skill, {new}: the better ({skills[new]}) "
                              "is kept (coc7.conversion.6e)")
+    for new, names in attacks.items():
+        # the skill lines by their 7th-edition names (the block's "Brawl 60%" was read as coc's Fist/Punch)
+        own = [f"{new} {n.rsplit(' ', 1)[1]}" for n in sources.get(new, [])]
+        if len({n.rsplit(' ', 1)[1] for n in names + own}) > 1:  # an attack at a level of its own
+            r.assumed.append(f"{' and '.join(names)}: made with {new} in 7th edition (a knife or a club is fought "
+                             f"with Brawl), "
+                             + (f"which the block gives as {' and '.join(own)}" if own else "stated by no other line")
+                             + f": {new} {skills[new]}, the better, is kept (coc7.melee)")
     out["skills"] = skills
     weapons = []
     for w in doc.get("weapons", []):

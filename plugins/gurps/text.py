@@ -196,7 +196,13 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 continue
             kv = _GURPS_KEY.match(p)
             if not kv:
-                left.append(p)
+                # a bare skill name ('Combat knife (1d-1 cut, Knife)'): the skill it is used with
+                known = {fold(k): k for k in (*skills, "Staff", "Shortsword", *_GURPS_MELEE_SKILL.values(),
+                                              *_GUN_SKILL.values())}
+                if "skill" not in w and fold(p) in known:
+                    w["skill"] = known[fold(p)]
+                else:
+                    left.append(p)
                 continue
             key = re.sub(r"[\s.]", "", kv.group(1).lower())
             val = kv.group(2).strip()

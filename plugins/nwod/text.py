@@ -115,6 +115,11 @@ def read_nwod(lines: list[str], system: str) -> Read:
 
     def skill_item(item: str, into: dict[str, int], n: int) -> bool:
         m = _NWOD_SKILL.match(item)
+        if not m and into is merits and re.fullmatch(r"[A-Za-z][\w' -]*(?:\s*\([^()]+\))?", item.strip()):
+            # a merit with no dots stated ('Quick Draw (Pistols)', as books print the one-dot ones)
+            into[item.strip()] = 1
+            r.assumed.append(f"line {n}: merit {item.strip()}: no dots stated, read as 1")
+            return True
         if not m:
             return False
         name = m.group("name").strip()
@@ -149,6 +154,18 @@ def read_nwod(lines: list[str], system: str) -> Read:
             kv = re.match(r"^(damage|dmg|ranges?|clip|capacity|strength|str|size|type|initiative|init)\s*:?\s*(.+)$",
                           p, re.IGNORECASE)
             if not kv:
+                # unlabelled, as GMs write a weapon: '2L' (damage, lethal), '20/40/80' (ranges), '17+1' (clip)
+                bare = [(pat, key) for pat, key in ((r"^\d+\s*[LBA]$", "Damage"), (r"^\d+\s*/\s*\d+\s*/\s*\d+"
+                                                    r"\s*(?:yd|yds|yards|m)?$", "Ranges"), (r"^\d+\s*\+\s*1$", "Clip"))
+                        if re.match(pat, p, re.IGNORECASE) and key.lower()[:4] not in {k[:4] for k in w} | (
+                            {"rang"} if "ranges" in w else set())]
+                if bare:
+                    key = bare[0][1]
+                    val = re.sub(r"^(\d+)\s*([LBA])$", lambda m: m.group(1) + ("" if m.group(2).upper() == "L" else
+                                                                               f" ({m.group(2).upper()})"),
+                                 p, flags=re.IGNORECASE) if key == "Damage" else p
+                    traits(w, [f"{key} {val}"], left, nofield, n)
+                    continue
                 left.append(p)
                 continue
             key, val = kv.group(1).lower(), kv.group(2).strip()
@@ -202,6 +219,19 @@ def read_nwod(lines: list[str], system: str) -> Read:
         entry = weapon_entry(cid, w["name"])
         if entry is not None:
             w["catalog"] = entry.id
+            if "ranges" not in w and entry.weapon_class != "thrown":
+                # a catalog gun whose line states no ranges is still a gun (an nWoD weapon with no
+                # ranges is a close-combat one): its chart line's, said
+                from xsys.core.catalog import strip_entry
+
+                from .rules import CHART, chart_type_for
+
+                line = chart_type_for(strip_entry(entry))
+                if line in CHART and CHART[line].get("ranges"):
+                    w["ranges"] = [f"{x} yd" for x in CHART[line]["ranges"]]
+                    r.assumed.append(f"line {n}: {w['name']}: no ranges in the block; catalog weapon {entry.id} "
+                                     f"fires as the chart's {line}: {'/'.join(str(x) for x in CHART[line]['ranges'])} "
+                                     "yd (nwod.range)")
         if "damage" not in w and entry is None:
             r.unread.append((n, f"{item} (no damage rating and not a catalog weapon)"))
             return
