@@ -494,3 +494,28 @@ def test_an_nwod_weapon_written_as_gms_write_it():
                "Pistol, Lt.: 20/40/80 yd (nwod.range)" in a for a in said), said
     assert any("merit Quick Draw (Pistols): no dots stated, read as 1" in a for a in said)
     assert not doc["xsys"]["read"].get("unread")
+
+
+def test_a_polish_weapon_line_takes_its_kind_from_its_name():
+    """'Kbk AKM (obrażenia 8)' is a long arm and 'pistolet P-64' a short one, as their names
+    say (said as assumed); a name that says nothing is still not read (never a silent pistol);
+    a pistolet maszynowy is a submachine gun, not a pistol."""
+    from xsys.core.textblock import weapon_class_by_name
+
+    doc = load("Kapral Wiśniewski\nMotoryka 4, Percepcja 3, Atletyka 3, Odwaga 4\n"
+               "Broń: Kbk AKM (obrażenia 8), pistolet P-64 (obrażenia 5), Coś ciężkiego (obrażenia 3)\n".encode())
+    assert [(w["nazwa"], w["rodzaj"]) for w in doc["broń"]] == [("Kbk AKM", "długa"), ("pistolet P-64", "krótka")]
+    said = doc["xsys"]["read"]["assumed"]
+    assert any("Kbk AKM: rodzaj not given; długa, as its name says (a rifle)" in a for a in said)
+    assert any("Coś ciężkiego" in u["text"] and "rodzaj not given" in u["text"] for u in doc["xsys"]["read"]["unread"])
+    assert (weapon_class_by_name("pistolet maszynowy PM-84"), weapon_class_by_name("karabin maszynowy RKM"),
+            weapon_class_by_name("strzelba myśliwska")) == ("smg", "mg", "shotgun")
+
+
+def test_a_stat_lines_closing_full_stop_is_not_unread():
+    """Chaosium's blocks end their stat lines with a full stop ('Damage Bonus: +1D4.'): nothing
+    of the line is left unread for it."""
+    doc = load(b"Big Johnny Morelli\nSTR 14 CON 12 SIZ 13 INT 11 POW 10\nDEX 12 APP 9 EDU 8 SAN 45 HP 13.\n"
+               b"Damage Bonus: +1D4.\nSkills: Dodge 30%, Spot Hidden 45%.\n")
+    assert doc["SAN"] == 45 and doc["skills"]["Spot Hidden"] == 45
+    assert not doc.get("xsys", {}).get("read", {}).get("unread"), doc["xsys"]["read"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
                                  name_of as _name, named, notes_of as _notes, sectioner, split_items, stat_pairs,
-                                 weapon_entry, weapons_line)
+                                 weapon_class_by_name, weapon_entry, weapons_line)
 
 PL_TRAITS = ("Motoryka", "Percepcja", "Atletyka", "Odwaga")
 PL_SKILLS = ("Broń krótka", "Broń długa", "Rzucanie", "Czujność")
@@ -52,12 +52,14 @@ def read_pl(lines: list[str], system: str) -> Read:
         if entry is not None:
             w["katalog"] = entry.id
         if "rodzaj" not in w:
-            cls = entry.weapon_class if entry is not None else None
+            cls = entry.weapon_class if entry is not None else weapon_class_by_name(name)
             kind = {"handgun": "krótka", "revolver": "krótka", "thrown": "rzucana"}.get(cls or "", "długa" if cls else None)
             if kind is None:
                 r.unread.append((n, f"{item} (rodzaj not given: krótka, długa or rzucana)"))
                 return
             w["rodzaj"] = kind
+            if entry is None:  # (a catalog weapon's kind is the catalog's: nothing assumed)
+                r.assumed.append(f"line {n}: {name}: rodzaj not given; {kind}, as its name says (a {cls})")
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
         weapons.append(w)
