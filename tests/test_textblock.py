@@ -519,3 +519,19 @@ def test_a_stat_lines_closing_full_stop_is_not_unread():
                b"Damage Bonus: +1D4.\nSkills: Dodge 30%, Spot Hidden 45%.\n")
     assert doc["SAN"] == 45 and doc["skills"]["Spot Hidden"] == 45
     assert not doc.get("xsys", {}).get("read", {}).get("unread"), doc["xsys"]["read"]
+
+
+def test_a_gurps_4th_edition_weapon_line_with_its_stats_after_a_colon():
+    """'Glock 17 (9mm): 2d+2 pi, Acc 2, Range 150/1,900, RoF 3, Shots 17+1(3), ST 9, Bulk -2.':
+    one weapon (not eight unread pieces), its range read in yards; 'Damage 1d-2/1d; BL 20 lbs.'
+    is what ST gives, said, not unread."""
+    doc = load(b"Officer Dana Kim\nST 10 [0]; DX 12 [40]; IQ 11 [20]; HT 11 [10].\n"
+               b"Damage 1d-2/1d; BL 20 lbs.; HP 10 [0]; Will 12 [5]; Per 12 [5]; FP 11 [0].\n"
+               b"Skills: Guns/TL8 (Pistol)-14 [2].\n"
+               b"Weapons: Glock 17 (9mm): 2d+2 pi, Acc 2, Range 150/1,900, RoF 3, Shots 17+1(3), ST 9, Bulk -2.\n")
+    [w] = doc["weapons"]
+    assert (w["name"], w["damage"], w["Acc"], w["1/2D"], w["Max"], w["Shots"], w["catalog"]) == (
+        "Glock 17 (9mm)", "2d+2", 2, 137, 1737, 17, "glock-17")
+    unread = [u["text"] for u in doc["xsys"]["read"]["unread"]]
+    assert not any(t.startswith(("Acc", "900", "RoF", "Damage 1d-2")) or "not read: Damage" in t for t in unread), unread
+    assert any("Damage 1d-2/1d and BL 20 lbs.: what ST gives" in a for a in doc["xsys"]["read"]["assumed"])

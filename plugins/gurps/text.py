@@ -12,7 +12,7 @@ from typing import Any, Callable
 from xsys.core.model import melee_class_of
 from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
                                  name_of as _name, named, named_item, notes_of as _notes, sectioner, split_items,
-                                 stat_pairs, weapon_class_by_name, weapon_entry, weapons_line)
+                                 stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
 GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
 GURPS_DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
@@ -120,9 +120,20 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if _COST.search(text):
             text = _COST.sub(" ", text)
             said_costs.append(r.line)
+        # what ST gives in a 4th-edition block ('Damage 1d-2/1d', 'BL 20 lbs.'): derived again, not carried
+        by_st = []
+        for pat in (r"\bDamage\s*:?\s*(?:thr\s*)?\d+d(?:[+-]\d+)?\s*/\s*(?:sw\s*)?\d+d(?:[+-]\d+)?",
+                    r"\bBL\s*:?\s*\d+(?:\.\d+)?\s*(?:lbs?\.?|kg)?"):
+            m = re.search(pat, text, re.IGNORECASE)
+            if m:
+                by_st.append(m.group(0).strip())
+                text = text[:m.start()] + " " + text[m.end():]
         found, rest = stat_pairs(text, GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
         if not found:
             return None
+        if by_st:
+            r.assumed.append(f"line {r.line}: {' and '.join(by_st)}: what ST gives (thrust/swing damage, basic lift), "
+                             "worked out again from ST: not carried")
         for k, v in found.items():
             if k in GURPS_ATTRIBUTES or k in GURPS_DERIVED:
                 doc[k] = int(float(v))
@@ -133,7 +144,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 other[k] = (v, r.line)
                 if k in ("FP", "SM", "Basic Speed"):
                     marks.setdefault(k, f"{k} {v}")
-        return re.sub(r"^[.\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
+        return re.sub(r"^[.;,\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
 
     def skill_item(item: str, n: int) -> bool:
         if _COST.search(item):
@@ -347,11 +358,19 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: kept as advantages")
         trait_item("advantages")(item, n)
 
+    def split(kind: str, text: str) -> list[str]:
+        """4th-edition blocks write a weapon 'Glock 17 (9mm): 2d+2 pi, Acc 2, Range 150/1,900 ...':
+        its stats after a colon, by commas; such a line holds one weapon (or several apart by
+        semicolons), its closing full stop no stat. Other lines: the core's split."""
+        if kind in ("weapons", "melee") and re.match(r"^[^,;:]+:\s", text):
+            return [x.strip().rstrip(".") for x in text.split(";") if x.strip().rstrip(".")]
+        return weapon_items(text) if kind in ("weapons", "armor") else split_items(text)
+
     section = sectioner(r, notes, stats, {
         "skills": skill_item, "maneuvers": skill_item, "weapons": weapon_item, "melee": weapon_item,
         "gear": gear_item, "armor": armor_item,
         "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
-        "traits": mixed_traits})
+        "traits": mixed_traits}, split)
 
     Walk(r, lines, GURPS_HEADINGS).run(stats, section)
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
