@@ -535,3 +535,14 @@ def test_a_gurps_4th_edition_weapon_line_with_its_stats_after_a_colon():
     unread = [u["text"] for u in doc["xsys"]["read"]["unread"]]
     assert not any(t.startswith(("Acc", "900", "RoF", "Damage 1d-2")) or "not read: Damage" in t for t in unread), unread
     assert any("Damage 1d-2/1d and BL 20 lbs.: what ST gives" in a for a in doc["xsys"]["read"]["assumed"])
+
+
+def test_a_gurps_skill_with_a_specialty_is_the_documents_skill():
+    """'Driving (Car)-11' is the gurps document's Driving (so a CoC sheet gets its Drive Auto), the
+    specialty said; a specialty of a skill the document has as such (Guns (Pistol)) stays itself."""
+    doc = load(b"Inspector Voss\nST 10, DX 12, IQ 13, HT 11.\nSkills: Driving (Car)-11; Guns (Pistol)-14; "
+               b"Beam Weapons (Pistol)-12.\n")
+    assert doc["skills"] == {"Driving": 11, "Guns (Pistol)": 14, "Beam Weapons (Pistol)": 12}
+    assert any("Driving (Car)-11 read as Driving-11" in a for a in doc["xsys"]["read"]["assumed"])
+    conv = api.convert(api.from_plain(doc), "coc", fresh=True)
+    assert conv.document.skills["Drive Auto"] > 20  # above the base: the Driving crossed

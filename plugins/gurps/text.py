@@ -14,6 +14,8 @@ from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_la
                                  name_of as _name, named, named_item, notes_of as _notes, sectioner, split_items,
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
+from .rules import SKILLS as _SKILLS  # the skills a gurps document maps
+
 GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
 GURPS_DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
 GURPS_IGNORED = ("FP", "Speed", "Basic Speed", "Basic Move", "Parry", "Block", "SM", "DR", "PD", "Size")
@@ -160,7 +162,14 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         m = _GURPS_SKILL.match(clean)
         if not m:
             return False
-        skills[re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))] = int(m.group("val"))
+        name = re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))
+        spec = re.fullmatch(r"(.+?) \((.+)\)", name)
+        if spec and name not in _SKILLS and spec.group(1) in _SKILLS:
+            # 'Driving (Automobile)': the document's skill is Driving; the specialty is said
+            r.assumed.append(f"line {n}: {name}-{m.group('val')} read as {spec.group(1)}-{m.group('val')}: a gurps "
+                             f"document holds {spec.group(1)} without its specialty")
+            name = spec.group(1)
+        skills[name] = int(m.group("val"))
         return True
 
     def weapon_item(item: str, n: int) -> None:
