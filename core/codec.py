@@ -70,7 +70,9 @@ def _types_at(type_: Any, path: str | None) -> list[Any]:
             stack = [info]
             while stack:
                 t = stack.pop()
-                if isinstance(t, mi.UnionType):
+                if isinstance(t, mi.Metadata):  # an Annotated field: the type under its constraints
+                    stack.append(t.type)
+                elif isinstance(t, mi.UnionType):
                     stack.extend(t.types)
                 elif isinstance(t, mi.StructType) and name:
                     nxt += [f.type for f in t.fields if f.encode_name == name]
@@ -96,6 +98,29 @@ def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
         elif isinstance(t, mi.LiteralType):
             values += [v for v in t.values if v not in values]
     return values or None
+
+
+def _bounds_at(type_: Any, path: str | None) -> str | None:
+    """What a number field at `path` of `type_` accepts, in words ('a whole number from 1 to 99'),
+    or None (no number there, or no bounds)."""
+    import msgspec.inspect as mi
+
+    stack = _types_at(type_, path)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, mi.Metadata):
+            stack.append(t.type)
+        elif isinstance(t, mi.UnionType):
+            stack.extend(t.types)
+        elif isinstance(t, (mi.IntType, mi.FloatType)):
+            what = "a whole number" if isinstance(t, mi.IntType) else "a number"
+            if t.ge is not None and t.le is not None:
+                return f"{what} from {t.ge} to {t.le}"
+            low = f"above {t.gt}" if t.gt is not None else f"of at least {t.ge}" if t.ge is not None else ""
+            high = f"below {t.lt}" if t.lt is not None else f"at most {t.le}" if t.le is not None else ""
+            if low or high:
+                return f"{what} " + " and ".join(x for x in (low, high) if x)
+    return None
 
 
 def _fields_at(type_: Any, path: str | None) -> list[str]:
@@ -171,6 +196,13 @@ def validation_error(exc: msgspec.ValidationError | msgspec.DecodeError, file: s
         found = _short(value) if value is not _NOTHING else None
     elif message.startswith("Expected ") and value is not _NOTHING and not isinstance(value, (dict, list)):
         found = _short(value)  # e.g. "Expected `int` <= 200 (found 400)"
+        if re.match(r"^Expected `(int|float|number)` (>=|<=|>|<) \S+$", message) and type_ is not None:
+            try:
+                bounds = _bounds_at(type_, path)
+            except Exception:  # a type msgspec cannot describe: the message stands as it is
+                bounds = None
+            if bounds:  # "STR: out of range (expected a whole number from 1 to 99, found 300)"
+                message, expected = "out of range", bounds
     elif message.startswith("Invalid enum value") and type_ is not None:
         # say what the field takes: "melee_class: one of unarmed, knife, club ..."
         try:

@@ -75,7 +75,7 @@ def test_validate_reports_every_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("content,fragment", [
     ("system: nope\nkind: npc\nname: x\n", "$.system: unknown system (expected one of toy, found 'nope')"),
-    ("system: toy\nkind: npc\nname: x\nAGI: 40\n", "$.AGI: Expected `int` <= 12"),
+    ("system: toy\nkind: npc\nname: x\nAGI: 40\n", "$.AGI: out of range (expected a whole number from 2 to 12, found 40)"),
     ("system: toy\nkind: beast\n", "$.kind: unknown document kind"),
     ("- just\n- a list\n", "$: a document must be a mapping"),
     ("kind: npc\nname: x\n", "$.system: the document does not say its system"),

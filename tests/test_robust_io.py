@@ -410,8 +410,9 @@ def test_mapping_keys_are_named_in_paths(tmp_path):
     r = run("validate", neutral, coc)
     err = r.stderr.decode()
     assert r.returncode == 2 and "Traceback" not in err and "[...]" not in err
-    assert f'{neutral}: $.skills["Spot Hidden"]: Expected `float` <= 1.0 (found 4)' in err
-    assert f"{coc}: $.skills.Handgun: Expected `int` <= 200 (found 400)" in err
+    # out of range: what the field takes (both ends), and what was found
+    assert f'{neutral}: $.skills["Spot Hidden"]: out of range (expected a number from 0.0 to 1.0, found 4)' in err
+    assert f"{coc}: $.skills.Handgun: out of range (expected a whole number from 0 to 200, found 400)" in err
 
 
 def test_key_path():
