@@ -84,18 +84,31 @@ def _types_at(type_: Any, path: str | None) -> list[Any]:
     return infos
 
 
+def _leaves_at(type_: Any, path: str | None) -> list[Any]:
+    """The type infos at `path` of `type_`, unions opened and constraints (Annotated) looked
+    through: what the error helpers below ask about."""
+    import msgspec.inspect as mi
+
+    out, stack = [], _types_at(type_, path)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, mi.Metadata):
+            stack.append(t.type)
+        elif isinstance(t, mi.UnionType):
+            stack.extend(t.types)
+        else:
+            out.append(t)
+    return out
+
+
 def _choices_at(type_: Any, path: str | None) -> list[Any] | None:
     """The values a Literal field at `path` of `type_` accepts (None: not one, or not found),
     for an "Invalid enum value" error to say what was expected."""
     import msgspec.inspect as mi
 
     values: list[Any] = []
-    stack = _types_at(type_, path)
-    while stack:
-        t = stack.pop()
-        if isinstance(t, mi.UnionType):
-            stack.extend(t.types)
-        elif isinstance(t, mi.LiteralType):
+    for t in _leaves_at(type_, path):
+        if isinstance(t, mi.LiteralType):
             values += [v for v in t.values if v not in values]
     return values or None
 
@@ -105,14 +118,8 @@ def _bounds_at(type_: Any, path: str | None) -> str | None:
     or None (no number there, or no bounds)."""
     import msgspec.inspect as mi
 
-    stack = _types_at(type_, path)
-    while stack:
-        t = stack.pop()
-        if isinstance(t, mi.Metadata):
-            stack.append(t.type)
-        elif isinstance(t, mi.UnionType):
-            stack.extend(t.types)
-        elif isinstance(t, (mi.IntType, mi.FloatType)):
+    for t in _leaves_at(type_, path):
+        if isinstance(t, (mi.IntType, mi.FloatType)):
             what = "a whole number" if isinstance(t, mi.IntType) else "a number"
             if t.ge is not None and t.le is not None:
                 return f"{what} from {t.ge} to {t.le}"
@@ -128,12 +135,8 @@ def _fields_at(type_: Any, path: str | None) -> list[str]:
     import msgspec.inspect as mi
 
     names: list[str] = []
-    stack = _types_at(type_, path or "$")
-    while stack:
-        t = stack.pop()
-        if isinstance(t, mi.UnionType):
-            stack.extend(t.types)
-        elif isinstance(t, mi.StructType):
+    for t in _leaves_at(type_, path or "$"):
+        if isinstance(t, mi.StructType):
             names += [f.encode_name for f in t.fields if f.encode_name not in names]
     return names
 
