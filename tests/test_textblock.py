@@ -546,3 +546,14 @@ def test_a_gurps_skill_with_a_specialty_is_the_documents_skill():
     assert any("Driving (Car)-11 read as Driving-11" in a for a in doc["xsys"]["read"]["assumed"])
     conv = api.convert(api.from_plain(doc), "coc", fresh=True)
     assert conv.document.skills["Drive Auto"] > 20  # above the base: the Driving crossed
+
+
+def test_a_compact_gurps_block_with_no_headings():
+    """The compact blocks GM blogs print, a line each: 'Mace damage 2d+2 cr' is a weapon, 'Mail
+    DR 4' armor and 'Axe/Mace-13' a skill, none of them unread."""
+    doc = load(b"Gate guard\nST 13; DX 11; IQ 10; HT 12\nMace damage 2d+2 cr\nMail DR 4\n"
+               b"Speed 5.75, Dodge 6, Move 3\nAxe/Mace-13\n")
+    assert doc["skills"] == {"Axe/Mace": 13}
+    assert [(m["name"], m["damage"], m["skill"]) for m in doc["melee"]] == [("Mace", "2d+2", "Axe/Mace")]
+    assert [(a["name"], a["DR"]) for a in doc["armor"]] == [("Mail", 4)]
+    assert not doc.get("xsys", {}).get("read", {}).get("unread"), doc.get("xsys")

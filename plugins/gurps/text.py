@@ -115,6 +115,12 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
             weapon_item(line, r.line)
             return ""
+        worn = re.fullmatch(r"(?P<name>[^\W\d][\w' -]*?)\s+(?P<stats>(?:PD\s*\d+[,;]?\s*)?DR\s*\d+)\.?", line.strip())
+        if worn and not re.search(r"\d", worn.group("name")) and not (
+                set(worn.group("name").split()) & set(GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED)):
+            # a compact block's armor line ('Mail DR 4'), with no Armor heading
+            armor_item(f"{worn.group('name').strip()} ({worn.group('stats')})", r.line)
+            return ""
         # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
         text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
         for m in re.finditer(rf"\b({'|'.join(GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
@@ -381,7 +387,16 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
         "traits": mixed_traits}, split)
 
-    Walk(r, lines, GURPS_HEADINGS).run(stats, section)
+    def loose(line: str, n: int) -> bool:
+        """A compact block's lines with no heading: 'Mace damage 2d+2 cr' (a weapon), 'Axe/Mace-13' (a skill)."""
+        m = re.fullmatch(r"(?P<name>[^\W\d][\w' /-]*?)\s+(?:damage|dmg\.?)\s+(?P<rest>.+?)\.?", line.strip(),
+                         re.IGNORECASE)
+        if m:
+            weapon_item(f"{m.group('name').strip()} ({m.group('rest').replace(';', ',')})", n)
+            return True
+        return bool(re.search(r"-\s*\d+$", line.strip())) and skill_item(line.strip(), n)
+
+    Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose)
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
     for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
         w["skill"] = guns[0]
