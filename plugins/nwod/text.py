@@ -86,6 +86,12 @@ def _nwod_row(cols: list[str], item: str) -> dict[str, str] | None:
     return {k: (v or "").strip() for k, v in m.groupdict().items()} if m else None
 
 
+# weapon traits GMs write without their label: damage with its type ('2L'; bashing and
+# aggravated are said), the three ranges, the clip and one chambered
+_BARE_TRAITS = ((re.compile(r"^(\d+)\s*([LBA])$", re.IGNORECASE), "damage"),
+                (re.compile(r"^\d+\s*/\s*\d+\s*/\s*\d+\s*(?:yd|yds|yards|m)?$", re.IGNORECASE), "ranges"),
+                (re.compile(r"^\d+\s*\+\s*1$"), "clip"))
+
 def read_nwod(lines: list[str], system: str) -> Read:
     r = Read(system, reader="text stat block, World of Darkness layout (the nine attributes)")
     doc: dict[str, Any] = {}
@@ -155,16 +161,13 @@ def read_nwod(lines: list[str], system: str) -> Read:
                           p, re.IGNORECASE)
             if not kv:
                 # unlabelled, as GMs write a weapon: '2L' (damage, lethal), '20/40/80' (ranges), '17+1' (clip)
-                bare = [(pat, key) for pat, key in ((r"^\d+\s*[LBA]$", "Damage"), (r"^\d+\s*/\s*\d+\s*/\s*\d+"
-                                                    r"\s*(?:yd|yds|yards|m)?$", "Ranges"), (r"^\d+\s*\+\s*1$", "Clip"))
-                        if re.match(pat, p, re.IGNORECASE) and key.lower()[:4] not in {k[:4] for k in w} | (
-                            {"rang"} if "ranges" in w else set())]
+                bare = next(((m, field) for pat, field in _BARE_TRAITS for m in [pat.match(p)]
+                             if m and field not in w), None)
                 if bare:
-                    key = bare[0][1]
-                    val = re.sub(r"^(\d+)\s*([LBA])$", lambda m: m.group(1) + ("" if m.group(2).upper() == "L" else
-                                                                               f" ({m.group(2).upper()})"),
-                                 p, flags=re.IGNORECASE) if key == "Damage" else p
-                    traits(w, [f"{key} {val}"], left, nofield, n)
+                    m, field = bare
+                    said = p if field != "damage" else m.group(1) + (
+                        "" if m.group(2).upper() == "L" else f" ({m.group(2).upper()})")
+                    traits(w, [f"{field} {said}"], left, nofield, n)
                     continue
                 left.append(p)
                 continue
