@@ -29,9 +29,11 @@ Every speed goal is measured in one run and printed with "met" or "not met":
 8. the remembered source of the converted roster of 1. (goal: a digest and what restores
    it, not a full copy), with the output's size over the input's, part by part;
 9. the one-time cost of building every table, with and without the on-disk cache.
-10. `xsys serve --workers 2` against one-NPC conversions in one process, measured together
-    (devtools/serve_bench.py with fewer requests; goal: served >= 0.8 x in process x 2, with
-    no error or wrong answer in any client pattern). Not gated: on a shared machine the ratio
+10. `xsys serve --workers 2` against one-NPC conversions without a server, measured together
+    in paired rounds (devtools/serve_bench.py with fewer requests): served conversions a second
+    over what two processes converting in process at once deliver (goal >= 0.8, with no error or
+    wrong answer in any client pattern), and over one process's rate x 2 beside it (a shared
+    2-CPU machine runs two processes at 1.4-2.3x one's rate, not 2x). Not gated: the ratio
     moves between rounds (docs/benchmarks.md).
 
 The rosters are made of generated coc NPCs (random neutral NPCs with skills, weapons and
@@ -465,9 +467,12 @@ def serve_throughput(quick: bool) -> dict[str, Any]:
 
     r = serve_bench.bench(requests=100 if quick else 400, concurrency=100 if quick else 200, workers=2,
                           slow=20 if quick else 100, in_process=20 if quick else 50, fair=5 if quick else 20,
-                          rounds=1 if quick else 3)
+                          rounds=3 if quick else 5, per_client=3)
     patterns = {k: r[k] for k in ("pooled", "new_connection", "pooled_with_slow_clients")}
     return {"workers": 2, "ratio": r["ratio"], "ratio_range": r["ratio_range"], "cpu_ratio": r["cpu_ratio"],
+            "parallel_ratio": r["parallel_ratio"], "capacity": r["capacity"],
+            "parallel_range": [min(x["parallel_ratio"] for x in r["rounds"]),
+                               max(x["parallel_ratio"] for x in r["rounds"])],
             "errors": sum(int(p.get("errors", 0)) for p in patterns.values()), "wrong_answers": r["wrong_answers"],
             "per_s": {k: p.get("per_s") for k, p in patterns.items()},
             "fairness_max_ms": r["fairness"]["quick_max_ms"]}
@@ -636,12 +641,16 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
         ("warm odds of every fixture shot in all systems",
          f"slowest {w['slowest_seconds'] * 1000:.2f} ms ({w['slowest']}); {len(w['over_goal'])} of {w['shots']} "
          "over 1 ms", "each <= 1 ms", not w["over_goal"]),
-        ("xsys serve --workers 2: served conversions a second / (in process x 2), paired rounds",
-         f"{r['serve']['ratio']:.2f} (rounds {r['serve']['ratio_range'][0]:.2f}-{r['serve']['ratio_range'][1]:.2f}; "
-         f"CPU {r['serve']['cpu_ratio']:.2f}); errors {r['serve']['errors']}, wrong answers "
+        ("xsys serve --workers 2: served conversions a second / 2 processes converting in process at once, "
+         "paired rounds",
+         f"{r['serve']['parallel_ratio']:.2f} (rounds {r['serve']['parallel_range'][0]:.2f}-"
+         f"{r['serve']['parallel_range'][1]:.2f}); / (one in process x 2): {r['serve']['ratio']:.2f} (rounds "
+         f"{r['serve']['ratio_range'][0]:.2f}-{r['serve']['ratio_range'][1]:.2f}; CPU {r['serve']['cpu_ratio']:.2f}), "
+         f"the machine ran 2 at {r['serve']['capacity']:.2f}x one; errors {r['serve']['errors']}, wrong answers "
          f"{r['serve']['wrong_answers']}; a one-NPC request beside rosters at most {r['serve']['fairness_max_ms']:.0f} ms"
          if "serve" in r else "not measured", ">= 0.8, no errors",
-         "serve" in r and r["serve"]["ratio"] >= 0.8 and not r["serve"]["errors"] and not r["serve"]["wrong_answers"]),
+         "serve" in r and r["serve"]["parallel_ratio"] >= 0.8 and not r["serve"]["errors"]
+         and not r["serve"]["wrong_answers"]),
         ("a long batch on a terminal",
          f"rate {'shown' if p['terminal_shows_rate'] else 'NOT shown'} on a terminal; "
          f"{'silent' if p['silent_when_not_a_terminal'] else 'NOT silent'} otherwise",

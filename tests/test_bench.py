@@ -48,7 +48,8 @@ def _results(**over):
          "progress": {"terminal_shows_rate": True, "silent_when_not_a_terminal": True},
          "build_tables": {"seconds": 0.05, "tables": 203, "seconds_without_disk_cache": None,
                           "seconds_again_in_process": 0.0005},
-         "serve": {"workers": 2, "ratio": 0.86, "ratio_range": [0.8, 0.92], "cpu_ratio": 0.97, "errors": 0,
+         "serve": {"workers": 2, "ratio": 0.74, "ratio_range": [0.7, 0.78], "cpu_ratio": 0.97, "errors": 0,
+                   "parallel_ratio": 0.86, "parallel_range": [0.8, 0.92], "capacity": 1.72,
                    "wrong_answers": 0, "per_s": {"pooled": 165.0}, "fairness_max_ms": 20.0}}
     r.update(over)
     return r
@@ -62,9 +63,12 @@ def test_every_goal_of_the_issue_is_judged():
     r["goals"] = bench.goals(r)
     text = bench.report(r)
     assert "[not met] cold xsys convert" in text and text.count("[met]") == 8
-    assert "[met] xsys serve --workers 2: served conversions a second / (in process x 2), paired rounds: 0.86 " \
-           "(rounds 0.80-0.92; CPU 0.97); errors 0, wrong answers 0" in text
-    for bad in ({"ratio": 0.7}, {"errors": 3}, {"wrong_answers": 1}):
+    # judged on what two processes converting at once deliver, measured in the same rounds; the
+    # rate of one process x 2 is printed beside it, with how far the machine ran two at once
+    assert "[met] xsys serve --workers 2: served conversions a second / 2 processes converting in process at " \
+           "once, paired rounds: 0.86 (rounds 0.80-0.92); / (one in process x 2): 0.74 (rounds 0.70-0.78; CPU 0.97), " \
+           "the machine ran 2 at 1.72x one; errors 0, wrong answers 0" in text
+    for bad in ({"parallel_ratio": 0.7}, {"errors": 3}, {"wrong_answers": 1}):
         r = _results(serve={**_results()["serve"], **bad})
         assert not [x for x in bench.goals(r) if x["what"].startswith("xsys serve")][0]["met"], bad
     assert "streamed output / input: 3.00x = converted NPCs 0.80x + loss report 2.00x + remembered source 0.12x" \
