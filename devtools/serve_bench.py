@@ -422,8 +422,8 @@ def bench(requests: int = 600, concurrency: int = 200, to: str = SERVE["target"]
         results["rounds"] = per_round
         results["ratio"] = statistics.median(x["ratio"] for x in per_round)
         results["cpu_ratio"] = statistics.median(x["cpu_ratio"] for x in per_round)
-        results["parallel_ratio"] = statistics.median(x["parallel_ratio"] for x in per_round)
-        results["capacity"] = statistics.median(x["capacity"] for x in per_round)
+        results["parallel_ratio"] = round(statistics.median(x["parallel_ratio"] for x in per_round), 3)
+        results["capacity"] = round(statistics.median(x["capacity"] for x in per_round), 3)
         results["ratio_range"] = [min(x["ratio"] for x in per_round), max(x["ratio"] for x in per_round)]
         results["cpu_ratio_range"] = [min(x["cpu_ratio"] for x in per_round), max(x["cpu_ratio"] for x in per_round)]
 
