@@ -95,11 +95,22 @@ def number_text(value: float) -> str:
 
 
 def quantity_text(q: Any, unit: str | None = None) -> str:
-    """A quantity in its canonical unit (a length in `unit` if given), rounded as a sheet prints it."""
+    """A quantity in its canonical unit, rounded as a sheet prints it. A length on the sheet of a
+    system whose rulebook prints another unit (`unit`: yards) is in that unit as a table reads it:
+    whole ("15 yd"), else to a tenth, with the exact metres beside a tenth that rounds ("8.7 yd
+    (8 m)"; "98.4 yd" as it is); one under a yard (a door's thickness) stays metric ("3.81 cm"),
+    as no rulebook gives it in yards."""
     from xsys.core.units import Length
 
     if unit is not None and isinstance(q, Length):
-        return f"{number_text(q.to(unit))} {unit}"
+        n = float(q.to(unit))
+        if abs(n - round(n)) < 1e-6 and round(n) > 0:
+            return f"{round(n)} {unit}"
+        if n >= 1:  # to a tenth; the exact metres beside it unless that tenth is exact
+            exact = abs(n * 10 - round(n * 10)) < 1e-6
+            return f"{n:.1f} {unit}" + ("" if exact else f" ({number_text(float(q))} m)")
+        if 0 < float(q) < 1:
+            return f"{number_text(float(q.to('cm')))} cm"
     return f"{number_text(float(q))} {q.unit}"
 
 

@@ -199,3 +199,18 @@ def test_an_nwod_sheet_shows_the_traits_its_block_leaves_to_the_rules():
     text = markdown.render(api.convert(api.load(ROOT / "fixtures/foundry-mta/officer-reyes.json"), "nwod"))
     assert ("**Defense** 2 (nwod.derived) · **Speed** 10 (nwod.derived) · **Initiative** 7 (nwod.derived)"
             in text)  # Dexterity 3, Wits 2, Strength 2, Composure 3, Fast Reflexes 1 (WoD p. 90-91)
+
+
+def test_lengths_on_a_yards_sheet_read_as_a_keeper_reads_them():
+    # coc7 prints ranges in yards: a whole number of them as it is, else a tenth with the exact
+    # metres beside it; a door's thickness is no length a rulebook gives in yards
+    from xsys.conversions.markdown import quantity_text
+    from xsys.core.units import Length, parse
+
+    assert quantity_text(parse("15 yd", Length), "yd") == "15 yd"
+    assert quantity_text(parse("8 m", Length), "yd") == "8.7 yd (8 m)"
+    assert quantity_text(parse("98.4 yd", Length), "yd") == "98.4 yd"
+    assert quantity_text(parse("1.5 in", Length), "yd") == "3.81 cm"
+    assert quantity_text(parse("8 m", Length)) == "8 m"
+    text = md(ROOT / "fixtures" / "coc" / "scenarios" / "speakeasy_raid.yaml", "coc7")
+    assert "| distance | 8.7 yd (8 m) |" in text and not re.search(r"\d\.\d{2,} yd", text)
