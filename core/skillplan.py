@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import msgspec
 
 from .carried import namespaces
-from .melee import reference_class
+from .melee import melee_kind, reference_class
 from .model import Combatant, SheetSkill
 from .trace import Collector
 from .vocab import firearm_skill_for
@@ -367,6 +367,7 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
         return combatant
     skills = dict(combatant.skills)
     sheet = dict(combatant.sheet_skills)
+    kind = combatant.melee_kind
     blocks: dict[str, dict[str, Any]] = {}
     for ns, block in combatant.carried.items():
         entries = block.get(FIELD) if isinstance(block, dict) else None
@@ -405,12 +406,16 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
                                                                         readings))):
                     skills[k] = value
             sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))
+        if kind is None and system is not None and valid:
+            # the weapon a carried close-combat line is for (a CoC Club 60 through a system with no
+            # melee skill at all): it crosses with the line, so the sheet names Club, not Knife
+            kind = melee_kind(system, {name: entries[name] for name in valid})
         rest = {k: v for k, v in block.items() if k != FIELD}
         if keep:
             rest[FIELD] = keep
         if rest:
             blocks[ns] = rest
-    return msgspec.structs.replace(combatant, skills=skills, sheet_skills=sheet, carried=blocks)
+    return msgspec.structs.replace(combatant, skills=skills, sheet_skills=sheet, carried=blocks, melee_kind=kind)
 
 
 __all__ = ["FIELD", "Plan", "implied", "omitted", "plan", "restore", "twins", "used", "writing"]

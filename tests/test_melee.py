@@ -250,6 +250,17 @@ def test_the_weapon_of_a_close_combat_skill_crosses_a_system_with_one_skill_for_
     assert "Axe/Mace" in gurps["skills"] and "melee_kind" not in gurps.get("carried", {}).get("coc", {})
 
 
+def test_a_close_combat_skill_carried_through_a_system_with_none_comes_home_under_its_name():
+    """Inspector Chen's Club 60 through pl-trudnosc, which has no close-combat skill at all: the
+    line is carried (carried.coc.sheet_skills.Club) and his coc-zh sheet home, afresh, writes Club
+    60 again (it wrote Knife 60: the carried line's level came home, the weapon it is for did not)."""
+    src = _plain(api.load(ROOT / "fixtures" / "coc-zh" / "npcs" / "inspector_chen.yaml").document)
+    mid = _plain(api.convert(api.from_plain(src), "pl-trudnosc", fresh=True, trace=False).document)
+    assert mid["carried"]["coc"]["sheet_skills"]["Club"] == 60
+    back = _plain(api.convert(api.from_plain(mid), "coc-zh", fresh=True, trace=False).document)
+    assert back["skills"]["Club"] == 60 and "Knife" not in back["skills"]
+
+
 def test_a_3e_shortsword_for_a_nightstick_is_a_club_skill():
     """A 3e vault guard fights with a nightstick on Shortsword-11 (3e's skill for a baton): the
     weapon his melee skill is for is the line made with it, a club, so a CoC sheet writes Club 39
