@@ -665,6 +665,17 @@ def one_line(text: Any) -> str:
     return re.sub(r"[\r\n\u2028\u2029]+", " ", str(text)).strip()
 
 
+def item_text(text: Any) -> str:
+    """A name as one item of a composed line (``Skills: A, B``): a comma or semicolon outside
+    brackets would split it in two, so it becomes a space."""
+    out, depth = [], 0
+    for ch in one_line(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}" and depth > 0
+        out.append(" " if ch in ",;" and depth == 0 else ch)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
 def paragraph(text: Any) -> str:
     """Notes kept line by line (a block's 'age 38' / 'bootlegger' / 'A broad-shouldered ...') as
     one printed paragraph: a line that ends without a stop is followed by '; ', so the lines do

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.core.textblock import Line, distance, fold, one_line, read_lines
+from xsys.core.textblock import Line, distance, fold, item_text, one_line, read_lines
 from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
 
 FORMAT = "dholes-house"
@@ -231,7 +231,7 @@ class _Export:
             if not 0 <= value <= 200:
                 self.lose(f"{path}.value", f"skill {name!r} {value}% (coc7 holds 0-200%)")
                 continue
-            name = _item_text(name)
+            name = item_text(name)
             self.skills[fold(name)] = name
             if sub:
                 self.skills.setdefault(fold(sub), name)
@@ -294,7 +294,7 @@ class _Export:
         if damage:
             parts.append(f"damage {damage}")
         if label:
-            parts.append(f"skill {natives[0] if natives else _item_text(label)}")
+            parts.append(f"skill {natives[0] if natives else item_text(label)}")
         else:
             self.lose(f"{path}.skillname", f"{name}: no skill named: the attack is filed under its own name, with no %")
         self.lines.append(("Melee: " + ", ".join(parts) + ";", path))
@@ -357,17 +357,6 @@ class _Export:
             return None
         value = value // factor if m.group(2) == "/" else value * factor
         return value, found[1] or "yd"
-
-
-def _item_text(text: str) -> str:
-    """A name as one item of a composed line: a comma or semicolon outside brackets would
-    split it in two, so it becomes a space."""
-    out, depth = [], 0
-    for ch in one_line(text):
-        depth += ch in "([{"
-        depth -= ch in ")]}" and depth > 0
-        out.append(" " if ch in ",;" and depth == 0 else ch)
-    return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
 def read_v1(inv: dict[str, Any], version: str = "0.3") -> dict[str, Any]:

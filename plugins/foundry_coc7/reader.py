@@ -35,7 +35,7 @@ from typing import Any, Callable
 import msgspec
 
 from xsys.core.errors import InputError
-from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, one_line, read_lines
+from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, item_text, one_line, read_lines
 from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
 
 from .formula import FormulaError, evaluate
@@ -569,7 +569,7 @@ class _Actor:
         if damage:
             parts.append(f"damage {damage}")
         if label:
-            parts.append(f"skill {natives[0] if natives else _item_text(label)}")
+            parts.append(f"skill {natives[0] if natives else item_text(label)}")
         else:
             self.lose(f"{root}.skill", f"{name}: no skill linked (skill.main is empty): the attack is filed under "
                       "its own name, with no %")
@@ -661,18 +661,7 @@ def _skill_name(item: dict[str, Any], ib: dict[str, Any]) -> str:
     spec = ib.get("specialization")
     if isinstance(spec, str) and spec and "(" not in name:
         name = f"{spec} ({ib.get('skillName') or name})"
-    return _item_text(name)
-
-
-def _item_text(text: str) -> str:
-    """A name as one item of a composed line: a comma or semicolon outside brackets would
-    split it in two, so it becomes a space."""
-    out, depth = [], 0
-    for ch in one_line(text):
-        depth += ch in "([{"
-        depth -= ch in ")]}" and depth > 0
-        out.append(" " if ch in ",;" and depth == 0 else ch)
-    return re.sub(r"\s+", " ", "".join(out)).strip()
+    return item_text(name)
 
 
 def _kebab(name: str) -> str:
@@ -721,7 +710,7 @@ def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
         if kind in GEAR:
             gear.append(f"{path} {item.get('name')!r}")
         elif kind == "spell" and one_line(item.get("name") or ""):
-            a.lines.append((f"Spells: {_item_text(item['name'])}", path))
+            a.lines.append((f"Spells: {item_text(item['name'])}", path))
         elif kind == "weapon":
             a.weapon(item, path)
         else:
