@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Mapping
 
 import msgspec
 
-from xsys.core import cache, dice
+from xsys.core import cache, carried, dice
 from xsys.core.equating import Tier
 from xsys.core.ladder import Ladder, Step
 from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
@@ -161,8 +161,16 @@ class PercentileSystem(System):
     #: (rule, source) of each close-combat rule applied: "darkness", "dodge", "parry",
     #: "parry-weapon" (a bare-handed parry does not stop a weapon) and "armor".
     MELEE_RULES: ClassVar[dict[str, tuple[str, str]]] = {}
-    #: The rule a close-combat skill's competence ladder cites.
+    #: The rule a close-combat skill's competence ladder cites, and the one a close-combat line
+    #: written from its weapon's class cites (the tables' ``[melee_line.<class>]``: skill, damage).
     melee_rule: ClassVar[str] = ""
+    #: The close-combat line type of the stat block (name, skill, damage), and the carried
+    #: namespaces of the editions printing the same weapon table: a weapon's line one of them
+    #: carried gives its dice and skill here (:meth:`melee_from_neutral`).
+    melee_line_type: ClassVar[type | None] = None
+    melee_kin: ClassVar[tuple[str, ...]] = ()
+    #: What a close-combat line's damage may be: dice plus the wielder's damage bonus ("1d4+db").
+    MELEE_DAMAGE: ClassVar[str] = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"
     #: Systems that print the same weapon table (the editions of one game: CoC 6th and 7th), by key,
     #: and the rule that says so: a weapon line such a system's own document states (its
     #: native block of the conversion under way) keeps its stated damage, base range,
@@ -625,6 +633,41 @@ class PercentileSystem(System):
 
         entry = _catalog().find_weapon(name)
         return strip_entry(entry) if entry is not None else None
+
+    # ==== close-combat lines ============================================================
+    def melee_line(self, melee_class: str) -> tuple[str, str]:
+        """(skill, damage) of the line the stat block writes for a weapon known only by its class
+        (the tables' ``[melee_line.<class>]``, under ``melee_rule``)."""
+        row = self.tables()["melee_line"][melee_class]
+        return row["skill"], row["damage"]
+
+    def melee_dice(self, dice: str) -> str:
+        """A kin edition's close-combat dice as this stat block prints them (its letter case)."""
+        return dice
+
+    def melee_kin_skill(self, skill: str) -> str | None:
+        """The skill a kin edition's close-combat line is made with, as this stat block names it
+        (None: the line of the weapon's class)."""
+        return skill
+
+    def melee_from_neutral(self, combatant: Any, lines: Any, col: Collector) -> list[Any]:
+        """Close-combat attacks: the carried line of each weapon this stat block wrote, else the line
+        of its class (``melee_line``), with a kin edition's carried dice and skill for that weapon
+        (``melee_kin``: the same weapon table); core.carried.melee_lines."""
+        def of_class(m: Any) -> Any:
+            skill, damage = self.melee_line(m.melee_class)
+            kin = carried.kin_melee_damage(combatant, self.melee_kin, m.name, self.MELEE_DAMAGE)
+            if kin is not None:
+                damage = self.melee_dice(kin[0])
+                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
+                         rules=[self.melee_rule], source="assumed",
+                         note="6th and 7th edition print the same close-combat weapon dice")
+            kin_skill = carried.kin_melee_skill(combatant, self.melee_kin, m.name)
+            kin_skill = self.melee_kin_skill(kin_skill) if kin_skill else None
+            return self.melee_line_type(name=m.name, skill=kin_skill or skill, damage=damage)  # type: ignore[misc]
+
+        return carried.melee_lines(combatant, lines, self.melee_line_type, self.carried_namespaces[0],  # type: ignore[arg-type]
+                                   self.melee_rule, col, of_class, lambda line: f"{line.skill}, damage {line.damage}")
 
     # ==== close combat: the close-combat battery's check (core.melee) ==================
     def close_combat_skills(self) -> frozenset[str]:

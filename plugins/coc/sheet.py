@@ -8,11 +8,11 @@ the game (rules.py).
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 import msgspec
 
-from xsys.core import armorline, carried
+from xsys.core import armorline
 from xsys.core.catalog import grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
@@ -25,11 +25,6 @@ from .model import CocArmor, CocBarrier, CocMelee, CocNpc, CocShot, CocWeapon
 from .rules import CocRules, _catalog, _tables_ladders, damage_bonus
 
 
-# coc-ja.melee (assumed): a close-combat attack known only by its weapon's class, as the CoC 6th
-# edition weapon table writes the like of it: skill, damage (db: the wielder's damage bonus)
-MELEE_LINES = {"unarmed": ("Fist/Punch", "1d3+db"), "knife": ("Knife", "1d4+db"), "club": ("Club", "1d6+db"),
-               "sword": ("Sword", "1d8+1+db"), "axe": ("Axe", "1d8+2+db"), "spear": ("Spear", "1d8+1+db"),
-               "improvised": ("Club (improvised)", "1d4+db")}
 
 
 def _num(x: float) -> str:
@@ -43,6 +38,14 @@ UNARMED_ATTACKS = ("Kick", "Head Butt")
 
 class CocSheet(CocRules):
     """The conversions of :class:`CocSystem`'s documents to and from the neutral model."""
+
+    # close-combat lines (PercentileSystem.melee_from_neutral: tables.toml [melee_line],
+    # coc-ja.melee); a 7th-edition line carried for a weapon gives its dice and skill
+    melee_line_type: ClassVar[type] = CocMelee
+    melee_kin: ClassVar[tuple[str, ...]] = ("coc7",)
+
+    def melee_dice(self, dice: str) -> str:
+        return dice.lower()  # the 6th-edition table's "1d4+db"
 
     # ==== characteristics and skills ===================================================
     def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
@@ -198,7 +201,7 @@ class CocSheet(CocRules):
         names = native.get("melee_skills") or next(
             (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
              and set(n["melee_skills"]) <= set(self.skills())), None)
-        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # coc-ja.melee
+        kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None  # coc-ja.melee
         skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
         return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines], context, col)
 
@@ -302,25 +305,6 @@ class CocSheet(CocRules):
             else:
                 hp = self.health_of(derived_hp, t, col)
         return msgspec.structs.replace(npc, HP=self.health_on_scale(hp, combatant, col))
-
-    def melee_from_neutral(self, combatant: Combatant, lines: Any, col: Collector) -> list[CocMelee]:
-        """Close-combat attacks: the line of each weapon's class (coc-ja.melee, assumed),
-        or the carried coc line of that weapon (core.carried.melee_lines)."""
-        pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # CocMelee.damage
-
-        def of_class(m: Any) -> CocMelee:
-            skill, damage = MELEE_LINES[m.melee_class]
-            kin = carried.kin_melee_damage(combatant, ("coc7",), m.name, pattern)
-            if kin is not None:  # the 7th-edition line's dice: the same weapon table (coc-ja.melee)
-                damage = kin[0].lower()
-                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
-                         rules=["coc-ja.melee"], source="assumed",
-                         note="6th and 7th edition print the same close-combat weapon dice")
-            return CocMelee(name=m.name, skill=carried.kin_melee_skill(combatant, ("coc7",), m.name) or skill,
-                            damage=damage)
-
-        return carried.melee_lines(combatant, lines, CocMelee, "coc", "coc-ja.melee", col, of_class,
-                                   lambda line: f"{line.skill}, damage {line.damage}")
 
     # ==== shot conversions =============================================================
     def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:

@@ -7,11 +7,11 @@ armor by what they physically are, with the 7th-edition line written from the we
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 import msgspec
 
-from xsys.core import armorline, carried
+from xsys.core import armorline
 from xsys.core.catalog import grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
@@ -42,11 +42,6 @@ from .rules import Coc7Rules, load_ladders
 # second gun takes a penalty die).
 NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Kick": "Fighting (Brawl)", "Head Butt": "Fighting (Brawl)",
                "Off-hand Shooting": None}
-# coc7.melee (assumed, the 7th-edition weapons table): a close-combat weapon's class -> its line
-MELEE_LINES = {"unarmed": ("Fighting (Brawl)", "1D3+DB"), "knife": ("Fighting (Brawl)", "1D4+DB"),
-               "club": ("Fighting (Brawl)", "1D6+DB"), "sword": ("Fighting (Sword)", "1D8+1+DB"),
-               "axe": ("Fighting (Axe)", "1D8+2+DB"), "spear": ("Fighting (Spear)", "1D8+1+DB"),
-               "improvised": ("Fighting (Brawl)", "1D4+DB")}
 
 
 def _melee_class(m: Coc7Melee) -> str:
@@ -64,6 +59,11 @@ def _melee_class(m: Coc7Melee) -> str:
 
 class Coc7Sheet(Coc7Rules):
     """The 7th-edition documents' conversions to and from the neutral model."""
+
+    # close-combat lines (PercentileSystem.melee_from_neutral: tables.toml [melee_line],
+    # coc7.melee); a 6th-edition line carried for a weapon gives its dice and skill
+    melee_line_type: ClassVar[type] = Coc7Melee
+    melee_kin: ClassVar[tuple[str, ...]] = ("coc",)
 
     # ==== what the sheet prints beside its fields ===========================================
     def sheet_derived(self, npc: Coc7Npc) -> dict[str, tuple[Any, str]]:
@@ -186,26 +186,12 @@ class Coc7Sheet(Coc7Rules):
                          "coc7.derived")
         return out
 
-    def melee_from_neutral(self, combatant: Combatant, lines: Mapping[str, Any], col: Collector) -> list[Coc7Melee]:
-        """Close-combat attacks: the carried coc7 line of each weapon, else the line of its class
-        (coc7.melee), with a 6th-edition line's dice and skill where one was carried."""
-        pattern = r"^[0-9dD+\-/ ]*(\+ ?(1/2 ?)?[dD][bB])?$"  # Coc7Melee.damage
+    def melee_dice(self, dice: str) -> str:
+        return dice.upper()  # the 7th-edition table's "1D4+DB"
 
-        def of_class(m: Any) -> Coc7Melee:
-            skill, damage = MELEE_LINES[m.melee_class]
-            kin = carried.kin_melee_damage(combatant, ("coc",), m.name, pattern)
-            if kin is not None:  # the 6th-edition line's dice: the same weapon table (coc7.melee)
-                damage = kin[0].upper()
-                col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
-                         rules=["coc7.melee"], source="assumed",
-                         note="6th and 7th edition print the same close-combat weapon dice")
-            kin_skill = carried.kin_melee_skill(combatant, ("coc",), m.name)
-            # a 6th-edition Kick line is rolled with Fighting (Brawl) in 7th (coc7.conversion.6e)
-            kin_skill = NOT_SEVENTH.get(kin_skill, kin_skill) if kin_skill else None
-            return Coc7Melee(name=m.name, skill=kin_skill or skill, damage=damage)
-
-        return carried.melee_lines(combatant, lines, Coc7Melee, self.carried_namespaces[0], "coc7.melee", col,
-                                   of_class, lambda line: f"{line.skill}, damage {line.damage}")
+    def melee_kin_skill(self, skill: str) -> str | None:
+        """A 6th-edition Kick line is rolled with Fighting (Brawl) in 7th (coc7.conversion.6e)."""
+        return NOT_SEVENTH.get(skill, skill)
 
     def melee_skills(self, levels: dict[str, Any], melee: list[Any], carried_lines: Mapping[str, Any],
                      combatant: Combatant, context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
@@ -324,7 +310,7 @@ class Coc7Sheet(Coc7Rules):
         use, else the one of the weapon the source's best skill names. Knives and clubs are
         Fighting (Brawl) in 7th edition: an NPC whose close combat is such a weapon fights it with
         Brawl, written at the better of the two (a ``merged`` loss when the melee was better)."""
-        kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None
+        kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None
         skills = melee_skills_written(self, skills, [m.skill for m in melee], None, kind)
         covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
         if any(m.skill in covering for m in melee) or kind in covering:
@@ -393,4 +379,4 @@ class Coc7Sheet(Coc7Rules):
         return col.result(out)
 
 
-__all__ = ["Coc7Sheet", "MELEE_LINES", "NOT_SEVENTH"]
+__all__ = ["Coc7Sheet", "NOT_SEVENTH"]
