@@ -236,8 +236,11 @@ def test_range_bands_are_difficulty_levels():
     c = check(_shot(distance=20))
     assert c.target == 25 and "Hard" in c.needs
     assert [m.rule for m in c.modifiers] == ["coc7.range"]
+    # said in the table's yards, the shot's metres beside them (not "base range 13.716 m")
+    assert c.modifiers[0].why == "20 m (21.9 yd), base range 15 yd: long range (Hard)"
     # braced (bipod, rest): base range x2 -> 20 m is within base range again
-    assert check(_shot(distance=20, shooter={"braced": True})).chance == Fraction(1, 2)
+    braced = check(_shot(distance=20, shooter={"braced": True}))
+    assert braced.chance == Fraction(1, 2) and "base range x2 = 30 yd" in " ".join(braced.notes)
 
 
 def test_bonus_dice_point_blank_aim_prone_shooter():

@@ -117,6 +117,12 @@ def _one_shot(roll: str, impales: bool, armor: int, chance: Fraction, p_ext: Fra
     return tuple((str(v), f"{p.numerator}/{p.denominator}") for v, p in sorted(out.items()) if p)
 
 
+def _yd(metres: float) -> str:
+    """A length in yards as the 7th-edition table gives ranges ("15 yd"), to a tenth ("16.4 yd")."""
+    y = metres / (3 * FOOT)
+    return f"{round(y):g} yd" if abs(y - round(y)) < 1e-6 else f"{y:.1f} yd"
+
+
 def _volley_hits(bullets: int, p: Fraction, p_ext: Fraction) -> Fraction:
     """coc7.autofire: a hit puts half the volley in (at least one), an Extreme success all."""
     return (p - p_ext) * max(1, bullets // 2) + p_ext * bullets
@@ -343,12 +349,12 @@ class Coc7Rules(PercentileSystem):
         if sit.braced or sit.sights == "scope":
             base *= 2
             notes.append(f"coc7.range.braced: {'braced' if sit.braced else 'telescopic sight'}, "
-                         f"base range x2 = {base:g} m")
+                         f"base range x2 = {_yd(base)}")
         band = lad["range"].step_for(d / base if base > 0 else math.inf)
         level = min(band.native, d100.EXTREME)
         if level:
             mod("coc7.range", "difficulty", level,
-                f"{d:g} m, base range {base:g} m: {band.label} ({d100.LEVELS[level]})")
+                f"{d:g} m ({_yd(d)}), base range {_yd(base)}: {band.label} ({d100.LEVELS[level]})")
         if band.native > d100.EXTREME:
             n = band.native - d100.EXTREME
             penalty += n
