@@ -804,7 +804,8 @@ class LossAudit:
                         and system.derived_skills().get(tokens[1]) != native_skill:
                     return loss
                 item = _get(self.plain, list(path_tokens(prefix) or ()))
-                ctx: dict[str, Any] = {k: v for k, v in item.items() if isinstance(v, (int, float, str))} \
+                ctx: dict[str, Any] = {k: v for k, v in item.items() if isinstance(v, (int, float, str))
+                                       and k not in _FREE_TEXT} \
                     if isinstance(item, dict) else {}
                 ctx["@key"] = tokens[1]
                 was = system.level_for(native_skill, src, ctx)
