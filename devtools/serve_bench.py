@@ -13,7 +13,8 @@ together means more than either alone):
   machine shared with others runs two at 1.4-2.3 times one's rate, not twice: the served
   rate is also given over this floor, measured in the same round;
 * the ratio served / (in process x workers), in `rounds` rounds of `in_process`
-  conversions in process then `concurrency` served ones (pooled, all at once): the median
+  conversions in process (one process, then `workers` at once) then `concurrency` x
+  `per_client` served ones (`concurrency` pooled clients at once): the median
   of the rounds' ratios (a load that comes and goes on a shared machine weighs on both
   halves of a round); and the same in CPU time (the CPU a conversion takes in process over
   the CPU a served one takes, front and conversion process), which another process's load
