@@ -1,7 +1,8 @@
 """What `xsys serve` delivers under load, beside what the machine can: one-NPC conversions
 against a real server on 127.0.0.1, and the same conversions in one process.
 
-    python -m xsys.devtools.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--rounds 5] [--json]
+    python -m xsys.devtools.serve_bench [--workers 1] [--requests 600] [--concurrency 200] [--rounds 5]
+                                        [--per-client 1] [--json]
 
 It measures, in one run (the machine may be shared, so the ratio of two numbers measured
 together means more than either alone):
