@@ -24,6 +24,7 @@ system declare their sheets; GURPS writes its conversions itself.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from dataclasses import dataclass, field
@@ -104,7 +105,23 @@ def check(system: type) -> None:
         raise TypeError(f"{system.__name__}.sheet names fields its npc_type {system.npc_type.__name__} does not "
                         f"have: {', '.join(missing)} (it has {', '.join(sorted(fields))})")
     if (sheet.carried or sheet.carried_rule) and sheet.carried_type is None:
-        raise TypeError(f"{system.__name__}.sheet carries {', '.join(sheet.carried)} but names no carried_type")
+        # the block's Struct, from the stat block's own fields: what a plugin would write out
+        system.sheet = dataclasses.replace(sheet, carried_type=carried_struct(system.npc_type, sheet))
+
+
+def carried_struct(npc_type: type, sheet: Sheet) -> type:
+    """The Struct a declared sheet's carried block is taken back through, when the sheet names
+    none (``carried_type``): each carried field as the stat block types it (optional), the
+    skills no neutral key holds at the stat block's skill levels, and the close-combat lines
+    by weapon name (core.carried.melee_lines), so a hand edit that is no such value is a loss."""
+    types = {f.name: f.type for f in msgspec.structs.fields(npc_type)}
+    args = getattr(types.get(sheet.skills), "__args__", ())
+    level = args[1] if getattr(types.get(sheet.skills), "__origin__", None) is dict and len(args) == 2 else Any
+    fields: list[tuple[str, Any, Any]] = [(name, types[name] | None, None) for name in sheet.carried
+                                          if name != sheet.skills]
+    fields += [("skills", dict[str, level], msgspec.field(default_factory=dict)),
+               ("melee", dict[str, dict], msgspec.field(default_factory=dict))]
+    return msgspec.defstruct(f"{npc_type.__name__}Carried", fields, frozen=True, kw_only=True, omit_defaults=True)
 
 
 def _levels(value: Any) -> dict[str, Any]:

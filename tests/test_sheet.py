@@ -62,12 +62,26 @@ def test_a_shot_sheet_naming_a_field_the_shot_lacks_is_refused_when_the_class_is
     assert Fine.shot_sheet.cover == ("cover", "cover")
 
 
-def test_carried_fields_need_the_struct_they_are_taken_back_through():
-    with pytest.raises(TypeError, match="carries Sanity but names no carried_type"):
-        class Toy(System):  # noqa: F841
-            key = "toy"
-            npc_type = _Block
-            sheet = Sheet(carried=("Sanity",))
+def test_carried_fields_are_taken_back_through_the_stat_block_s_own_types_unless_a_struct_is_named():
+    class Toy(System):
+        key = "toy"
+        npc_type = _Block
+        sheet = Sheet(carried=("Sanity",))
+
+    typ = Toy.sheet.carried_type  # derived from _Block when the class is defined
+    assert typ.__name__ == "_BlockCarried"
+    assert msgspec.convert({"Sanity": 40, "skills": {"Pilot": 2}, "melee": {"Knife": {"x": 1}}}, typ).Sanity == 40
+    assert msgspec.convert({}, typ).Sanity is None  # every carried field optional
+    for bad in ({"Sanity": "high"}, {"skills": {"Pilot": "two"}}, {"melee": []}):
+        with pytest.raises(msgspec.ValidationError):
+            msgspec.convert(bad, typ)
+
+    class Named(System):
+        key = "named"
+        npc_type = _Block
+        sheet = Sheet(carried=("Sanity",), carried_type=_Carried)
+
+    assert Named.sheet.carried_type is _Carried
 
 
 def test_a_sheet_of_existing_fields_is_accepted_and_a_system_without_one_still_says_what_it_lacks():
