@@ -23,7 +23,7 @@ from . import cache, equating, memo, scalelevels, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist
 from .formulas import Formula, RuleNote
-from .ladder import Ladder, Source, Step
+from .ladder import Ladder, Source, Step, ladders_from_data
 from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon, melee_class_of
 from .sheet import Sheet
 from . import sheet as _sheet
@@ -174,17 +174,35 @@ class System:
         return None
 
     # ---- tables ------------------------------------------------------------------------
+    #: The package whose ``tables.toml`` holds the system's data (usually ``__package__``): with
+    #: one, ``data()`` is that file, and the defaults below read it: the rule register is its
+    #: ``[rule]``, the skills its ``[skills]`` (native skill = [neutral keys]), the ladders every
+    #: ``[ladder.NAME]`` (built, so checked monotone) beside each characteristic's.
+    data_package: ClassVar[str] = ""
+
+    def data(self) -> Mapping[str, Any]:
+        """The parsed ``tables.toml`` of ``data_package`` (once per process), else nothing."""
+        return cache.package_toml(self.data_package) if self.data_package else {}
+
     def ladders(self) -> dict[str, Ladder]:
-        """Every ladder of the system (situation tables, armor, damage ...), by name."""
-        return {}
+        """Every ladder of the system (situation tables, armor, damage ...), by name. Default:
+        the data's ``[ladder.NAME]`` tables and ``characteristic.NAME`` for each characteristic."""
+        if not self.data_package:
+            return {}
+        built = _DATA_LADDERS.get(self.data_package)
+        if built is None:
+            built = _DATA_LADDERS[self.data_package] = ladders_from_data(
+                self.data(), f"{self.data_package}/tables.toml")
+        return {**built, **{f"characteristic.{n}": s.ladder for n, s in self.characteristics().items()}}
 
     def characteristics(self) -> dict[str, CharacteristicSpec]:
         """Native characteristic name -> its neutral characteristic and percentile ladder."""
         return {}
 
     def skills(self) -> dict[str, tuple[str, ...]]:
-        """Native skill name -> the neutral skill keys it covers (vocab.SKILLS)."""
-        return {}
+        """Native skill name -> the neutral skill keys it covers (vocab.SKILLS). Default: the
+        data's ``[skills]``."""
+        return {k: tuple(v) for k, v in self.data().get("skills", {}).items()}
 
     def derived_skills(self) -> dict[str, str]:
         """Neutral skill -> the native field outside the skill list that holds it (GURPS's
@@ -509,9 +527,9 @@ class System:
     def rule_register(self) -> Mapping[str, Mapping[str, Any]]:
         """The system's rule register: rule ID -> ``{text, source}`` and, optionally, ``where``
         (the place in the rule text or public source that states it), typically the ``[rule]``
-        table of the plugin's TOML. Default: none. The defaults of ``rule_ids``, ``rule_notes``
-        and ``rule_source`` read it."""
-        return {}
+        table of the plugin's TOML. Default: the data's ``[rule]`` (``data_package``), else none.
+        The defaults of ``rule_ids``, ``rule_notes`` and ``rule_source`` read it."""
+        return self.data().get("rule", {})
 
     def rule_source(self, rule: str) -> str:
         """``seed`` or ``assumed``: what the register says of `rule` (not in it: ``assumed``)."""
@@ -1231,6 +1249,7 @@ def percentile_ladder(name: str, dist: Mapping[int, Fraction] | Dist, rule: str,
     return Ladder.build(name, "percentile", rows, rounding="down", native_order="increasing")
 
 
+_DATA_LADDERS: dict[str, dict[str, Ladder]] = {}  # data_package -> its [ladder.NAME] tables, built
 Converter = Callable[[Any], Result[Any]]
 __all__ = [
     "System", "CharacteristicSpec", "percentile_ladder",

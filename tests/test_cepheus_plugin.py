@@ -270,6 +270,17 @@ def test_every_rule_is_assumed_with_its_srd_section():
     assert all(f"`{k}`" in readme or k.removeprefix("cepheus") in readme for k in rules)
 
 
+def test_the_core_reads_the_register_skills_and_ladders_from_the_declared_data():
+    # data_package = __package__: no rule_register, skills or ladders written out
+    for name in ("rule_register", "skills", "ladders"):
+        assert name not in Cepheus.__dict__, name
+    assert SYS.rule_register() == cep.tables()["rule"]
+    assert SYS.skills()["Slug Pistol"] == tuple(cep.tables()["skills"]["Slug Pistol"])
+    lads = SYS.ladders()
+    assert set(lads) == set(cep.ladders()) | {f"characteristic.{n}" for n in SYS.characteristics()}
+    assert lads["range"].steps == cep.ladders()["range"].steps
+
+
 def test_the_plugin_imports_only_the_public_contract():
     for f in (PLUGIN / "xsys_cepheus").glob("*.py"):
         text = f.read_text()
