@@ -21,7 +21,7 @@ import msgspec
 
 from . import cache, equating, memo, scalelevels, skillplan
 from .melee import MeleeItem, reference_class
-from .dice import Dist
+from .dice import Dist, roll_distribution
 from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step, ladders_from_data
 from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon, melee_class_of
@@ -195,9 +195,26 @@ class System:
                 self.data(), f"{self.data_package}/tables.toml")
         return {**built, **{f"characteristic.{n}": s.ladder for n, s in self.characteristics().items()}}
 
+    #: The dice every characteristic is rolled on among ordinary adults, as printed ("2D6"): with
+    #: it and ``data_package``, the default ``characteristics()`` are the data's
+    #: ``[characteristics]`` (native = neutral), each on the percentile ladder of that roll,
+    #: cited ``<rule_prefix>characteristics``.
+    characteristic_roll: ClassVar[str] = ""
+
     def characteristics(self) -> dict[str, CharacteristicSpec]:
-        """Native characteristic name -> its neutral characteristic and percentile ladder."""
-        return {}
+        """Native characteristic name -> its neutral characteristic and percentile ladder.
+        Default: the data's ``[characteristics]`` on ``characteristic_roll``, else none."""
+        if not (self.data_package and self.characteristic_roll):
+            return {}
+        key = (self.data_package, self.characteristic_roll, self.rule_prefix)
+        built = _DATA_CHARACTERISTICS.get(key)
+        if built is None:
+            rule = f"{self.rule_prefix}characteristics"
+            dist = roll_distribution(self.characteristic_roll)
+            built = _DATA_CHARACTERISTICS[key] = {
+                n: CharacteristicSpec(neutral, percentile_ladder(f"characteristic.{n}", dist, rule, self.rule_source(rule)))
+                for n, neutral in self.data().get("characteristics", {}).items()}
+        return built
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         """Native skill name -> the neutral skill keys it covers (vocab.SKILLS). Default: the
@@ -1250,6 +1267,8 @@ def percentile_ladder(name: str, dist: Mapping[int, Fraction] | Dist, rule: str,
 
 
 _DATA_LADDERS: dict[str, dict[str, Ladder]] = {}  # data_package -> its [ladder.NAME] tables, built
+# (data_package, roll, rule prefix) -> its [characteristics] on that roll's percentile ladders
+_DATA_CHARACTERISTICS: dict[tuple[str, str, str], dict[str, "CharacteristicSpec"]] = {}
 Converter = Callable[[Any], Result[Any]]
 __all__ = [
     "System", "CharacteristicSpec", "percentile_ladder",

@@ -272,8 +272,14 @@ def test_every_rule_is_assumed_with_its_srd_section():
 
 def test_the_core_reads_the_register_skills_and_ladders_from_the_declared_data():
     # data_package = __package__: no rule_register, skills or ladders written out
-    for name in ("rule_register", "skills", "ladders"):
+    for name in ("rule_register", "skills", "ladders", "characteristics"):
         assert name not in Cepheus.__dict__, name
+    from xsys.core.system import percentile_ladder
+
+    assert set(SYS.characteristics()) == set(cep.tables()["characteristics"]) == {"STR", "DEX", "END", "INT", "EDU"}
+    for n, spec in SYS.characteristics().items():  # characteristic_roll = "2D6": each on 2D6
+        rolled = percentile_ladder(f"characteristic.{n}", cep.TWO_D6, "cepheus.characteristics", "assumed")
+        assert spec.neutral == cep.tables()["characteristics"][n] and spec.ladder.steps == rolled.steps
     assert SYS.rule_register() == cep.tables()["rule"]
     assert SYS.skills()["Slug Pistol"] == tuple(cep.tables()["skills"]["Slug Pistol"])
     lads = SYS.ladders()
