@@ -104,8 +104,11 @@ def check(system: type) -> None:
     if missing:
         raise TypeError(f"{system.__name__}.sheet names fields its npc_type {system.npc_type.__name__} does not "
                         f"have: {', '.join(missing)} (it has {', '.join(sorted(fields))})")
-    if (sheet.carried or sheet.carried_rule) and sheet.carried_type is None:
+    derived_from = getattr(sheet.carried_type, "__xsys_derived_from__", None)
+    if (sheet.carried or sheet.carried_rule) and (sheet.carried_type is None or (
+            derived_from is not None and derived_from is not system.npc_type)):
         # the block's Struct, from the stat block's own fields: what a plugin would write out
+        # (again for a subclass with a stat block of its own that inherits the sheet)
         system.sheet = dataclasses.replace(sheet, carried_type=carried_struct(system.npc_type, sheet))
 
 
@@ -121,7 +124,9 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
                                           if name != sheet.skills]
     fields += [("skills", dict[str, level], msgspec.field(default_factory=dict)),
                ("melee", dict[str, dict], msgspec.field(default_factory=dict))]
-    return msgspec.defstruct(f"{npc_type.__name__}Carried", fields, frozen=True, kw_only=True, omit_defaults=True)
+    typ = msgspec.defstruct(f"{npc_type.__name__}Carried", fields, frozen=True, kw_only=True, omit_defaults=True)
+    typ.__xsys_derived_from__ = npc_type  # type: ignore[attr-defined]
+    return typ
 
 
 def _levels(value: Any) -> dict[str, Any]:

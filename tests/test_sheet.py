@@ -83,6 +83,22 @@ def test_carried_fields_are_taken_back_through_the_stat_block_s_own_types_unless
 
     assert Named.sheet.carried_type is _Carried
 
+    class _Bigger(_Block, kw_only=True):
+        Sanity: int = 50
+        Luck: int = 50
+
+    class Variant(Toy):  # a stat block of its own, the sheet inherited: its own carried Struct
+        key = "variant"
+        npc_type = _Bigger
+
+    assert Variant.sheet.carried_type.__name__ == "_BiggerCarried" and Toy.sheet.carried_type is typ
+
+    class NamedVariant(Named):  # a named Struct stays whatever the stat block
+        key = "named-variant"
+        npc_type = _Bigger
+
+    assert NamedVariant.sheet.carried_type is _Carried
+
 
 def test_a_sheet_of_existing_fields_is_accepted_and_a_system_without_one_still_says_what_it_lacks():
     class Toy(System):
