@@ -127,6 +127,38 @@ def _same_value(a: Any, b: Any) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Situation:
+    """Everything one d100 shot's check depends on: the neutral shot in plain numbers (metres,
+    lux, seconds, metres a second, the share of the target that shows), the native skill the
+    shooter rolls at its level, his DEX and, where known, his own weapon line. A system whose
+    native shot states more than the neutral one (two guns, a double tap) declares a subclass as
+    its ``situation_type`` and fills the fields it adds in ``situation_fields``."""
+
+    skill: str
+    skill_value: int
+    weapon: Weapon
+    distance: float
+    native_weapon: Any = None
+    DEX: int = 0
+    illuminance: float = 10_000.0
+    aids: tuple[str, ...] = ()
+    sights: str = "iron"
+    aim_time: float = 0.0
+    braced: bool = False
+    shooter_posture: str = "standing"
+    shooter_speed: float = 0.0
+    hands: int = 2
+    off_hand: bool = False
+    rounds: int = 1
+    target_posture: str = "standing"
+    target_speed: float = 0.0
+    exposure: float = 1.0
+    barrier: Barrier | None = None
+    armor: tuple[Armor, ...] = ()
+    called_location: str | None = None
+
+
 @dataclass
 class ShotParts:
     """What every d100 shot states alike, as the neutral model holds it
@@ -393,6 +425,36 @@ class PercentileSystem(System):
                  extra: Any = ()) -> Check:
         """The shot at this skill level: ``evaluate(situation_from_shot(shot, skill_value=level))``."""
         return self.evaluate(self.situation_from_shot(shot, skill_value=int(level)), extra)  # type: ignore[attr-defined]
+
+    # ==== the situation of one shot ====================================================
+    #: The situation a check reads (a subclass of :class:`Situation` with the native shot's own fields).
+    situation_type: ClassVar[type] = Situation
+
+    def situation_from_shot(self, shot: Shot, skill_value: int | None = None, DEX: int | None = None,
+                            native_weapon: Any = None, skill: str | None = None) -> Situation:
+        """A neutral shot as the situation ``evaluate`` reads: the shooter rolls `skill` (default:
+        his weapon class's) at `skill_value` (default: the level of his competence), with `DEX`
+        (default: the step of his dexterity percentile, the adult median where the shot states
+        none) and his own weapon line `native_weapon` where known; ``situation_fields`` adds or
+        settles what the system reads its own way."""
+        w, s, t = shot.weapon, shot.shooter, shot.target
+        skill = skill or self.skill_for_class(w.weapon_class)
+        if skill_value is None:
+            skill_value = self.level_for(skill, s.skill, {"@key": firearm_skill_for(w.weapon_class)})
+        if DEX is None:
+            DEX = self.characteristics()["DEX"].ladder.step_for(s.characteristics.get("dexterity", 0.5)).native
+        return self.situation_type(**{
+            "skill": skill, "skill_value": int(skill_value), "weapon": w, "distance": float(shot.distance),
+            "native_weapon": native_weapon, "DEX": int(DEX), "illuminance": float(shot.light.illuminance),
+            "aids": tuple(shot.light.aids), "sights": w.sights, "aim_time": float(s.aim_time), "braced": s.braced,
+            "shooter_posture": s.posture, "shooter_speed": float(s.speed), "hands": s.hands, "off_hand": s.off_hand,
+            "rounds": shot.burst, "target_posture": t.posture, "target_speed": float(t.speed),
+            "exposure": float(t.cover.exposure), "barrier": t.cover.barrier, "armor": tuple(t.armor),
+            "called_location": shot.called_location, **self.situation_fields(shot)})
+
+    def situation_fields(self, shot: Shot) -> dict[str, Any]:
+        """Fields of the situation this system reads its own way from a neutral shot (none)."""
+        return {}
 
     # ==== skills =======================================================================
     def skills(self) -> dict[str, tuple[str, ...]]:
@@ -821,4 +883,4 @@ def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dic
     return ladders, info
 
 
-__all__ = ["PercentileSystem", "LightEffect", "build_armor_ladders", "frac"]
+__all__ = ["PercentileSystem", "Situation", "LightEffect", "build_armor_ladders", "frac"]

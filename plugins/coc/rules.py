@@ -19,18 +19,19 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, Step
-from xsys.core.model import Armor, Barrier, Shot, Weapon
+from xsys.core.model import Barrier, Shot, Weapon
 from xsys.core.percentile import LIGHT_AIDS, LightEffect, PercentileSystem, dice_characteristics, frac
+from xsys.core.percentile import Situation as PercentileSituation
 from xsys.core.system import CharacteristicSpec
 from xsys.core.trace import Check, Modifier
 from xsys.core.units import Length, brief, parse
-from xsys.core.vocab import SHORT_ARMS, firearm_skill_for
+from xsys.core.vocab import SHORT_ARMS
 
 from .model import CocNpc, CocShot, CocWeapon
 
@@ -571,34 +572,19 @@ def _catalog():
 
 
 @dataclass(frozen=True)
-class Situation:
-    """Everything one CoC shot depends on, native and neutral parts together. Built from a
-    neutral Shot by :meth:`CocSystem.situation_from_shot` or from a native CocShot by
-    :meth:`CocSystem.situation_from_native`; evaluated by :meth:`CocSystem.evaluate`."""
+class Situation(PercentileSituation):
+    """Everything one CoC shot depends on: the d100 family's situation and what only a native
+    CocShot states (two guns, Off-hand Shooting, mounting, careful aim, Keeper doubling, the
+    fire mode, the target's SIZ). Built from a neutral Shot by ``situation_from_shot`` or from a
+    native CocShot by :meth:`CocRules.situation_from_native`; evaluated by ``evaluate``."""
 
-    skill: str
-    skill_value: int
-    weapon: Weapon
-    distance: float
-    native_weapon: CocWeapon | None = None
     DEX: int = 10
-    illuminance: float = 10_000.0
-    aids: tuple[str, ...] = ()
-    sights: str = "iron"
-    hands: int = 2
-    off_hand: bool = False
     two_guns: bool = False
     off_hand_skill: int | None = None
-    braced: bool = False
     mounted: bool = False
     careful_aim: bool = False
-    called_location: str | None = None
     keeper_double: bool = False
     fire: str = "single"
-    rounds: int = 1
-    exposure: float = 1.0
-    barrier: Barrier | None = None
-    armor: tuple[Armor, ...] = ()
     target_SIZ: int | None = None
 
 
@@ -766,24 +752,13 @@ class CocRules(PercentileSystem):
         return _tables_ladders()["damage"].step_for(basis.energy).label
 
     # ==== situations ===================================================================
-    def situation_from_shot(self, shot: Shot, skill_value: int | None = None) -> Situation:
-        """A neutral shot as a Situation; the shooter's skill goes through the skill ladder
-        unless ``skill_value`` is given."""
-        w = shot.weapon
-        skill = self.skill_for_class(w.weapon_class)
-        if skill_value is None:
-            skill_value = self.level_for(skill, shot.shooter.skill, {"@key": firearm_skill_for(w.weapon_class)})
-        dex = self.characteristics()["DEX"].ladder.step_for(shot.shooter.characteristics.get("dexterity", 0.5)).native
-        careful = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
-        return Situation(
-            skill=skill, skill_value=int(skill_value), weapon=w, distance=float(shot.distance),
-            native_weapon=None, DEX=int(dex), illuminance=float(shot.light.illuminance), aids=tuple(shot.light.aids),
-            sights=w.sights, hands=shot.shooter.hands, off_hand=shot.shooter.off_hand,
-            braced=shot.shooter.braced or shot.shooter.posture == "prone", careful_aim=careful,
-            called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
-            rounds=shot.burst, exposure=float(shot.target.cover.exposure), barrier=shot.target.cover.barrier,
-            armor=tuple(shot.target.armor),
-        )
+    situation_type: ClassVar[type] = Situation
+
+    def situation_fields(self, shot: Shot) -> dict[str, Any]:
+        """A prone shooter is braced (coc-ja.stance); careful aim by the aim ladder; a burst is full auto."""
+        return {"braced": shot.shooter.braced or shot.shooter.posture == "prone",
+                "careful_aim": _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1,
+                "fire": "full auto" if shot.burst > 1 else "single"}
 
     def situation_from_native(self, shot: CocShot, npc: CocNpc | None = None) -> Situation:
         """A native CocShot as a Situation, keeping what the neutral model cannot say (two

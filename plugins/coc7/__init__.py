@@ -15,7 +15,7 @@ from typing import Any
 from xsys.core.hookspecs import hookimpl
 
 _PUBLIC = {
-    "Coc7System": "system", "Coc7Situation": "system",
+    "Coc7System": "system",
     "Coc7Npc": "model", "Coc7Shot": "model", "Coc7Weapon": "model", "Coc7Armor": "model",
     "from_6th_edition": "convert6",
 }

@@ -9,7 +9,6 @@ and shot to the neutral model, ``system.py`` binds the two with the system's dec
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -19,8 +18,8 @@ from xsys.core import dice
 from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, ladders_from_data
-from xsys.core.model import Armor, Barrier, Shot, Weapon, capacity_of
-from xsys.core.percentile import LightEffect, PercentileSystem, dice_characteristics
+from xsys.core.model import Weapon, capacity_of
+from xsys.core.percentile import LightEffect, PercentileSystem, Situation, dice_characteristics
 from xsys.core.system import CharacteristicSpec
 from xsys.core.trace import Check, Modifier
 from xsys.core.units import Length, parse
@@ -128,37 +127,6 @@ def _volley_hits(bullets: int, p: Fraction, p_ext: Fraction) -> Fraction:
     return (p - p_ext) * max(1, bullets // 2) + p_ext * bullets
 
 
-# ---- the situation of one shot -----------------------------------------------------------
-
-@dataclass(frozen=True)
-class Coc7Situation:
-    """Everything one 7e shot depends on, read from a neutral Shot (or a native Coc7Shot via
-    its neutral form) by :meth:`Coc7System.situation_from_shot`."""
-
-    skill: str
-    skill_value: int
-    weapon: Weapon
-    distance: float
-    native_weapon: Coc7Weapon | None = None
-    DEX: int = 50
-    illuminance: float = 10_000.0
-    aids: tuple[str, ...] = ()
-    sights: str = "iron"
-    aim_time: float = 0.0
-    braced: bool = False
-    shooter_prone: bool = False
-    shooter_speed: float = 0.0
-    hands: int = 2
-    off_hand: bool = False
-    rounds: int = 1
-    target_posture: str = "standing"
-    target_speed: float = 0.0
-    exposure: float = 1.0
-    barrier: Barrier | None = None
-    armor: tuple[Armor, ...] = ()
-    called_location: str | None = None
-
-
 class Coc7Rules(PercentileSystem):
     """The 7th-edition game: d100 with difficulty levels and bonus/penalty dice."""
 
@@ -201,7 +169,7 @@ class Coc7Rules(PercentileSystem):
         """coc7.darkness: lux -> the light words of Coc7Shot.light."""
         return load_ladders()["light"]
 
-    def light_effect(self, sit: Coc7Situation) -> LightEffect:  # type: ignore[override]
+    def light_effect(self, sit: Situation) -> LightEffect:  # type: ignore[override]
         """coc7.darkness as penalty dice (``dice`` modifiers of the returned LightEffect): a
         light on the target or a thermal imager cancels it; night vision cancels dim light
         and halves darkness to one penalty die (assumed)."""
@@ -286,31 +254,6 @@ class Coc7Rules(PercentileSystem):
             muzzle_energy=None if weapon.catalog or table_grenade(weapon) else weapon.muzzle_energy,
         )
 
-    # ==== situations ========================================================================
-    def situation_from_shot(self, shot: Shot, skill_value: int | None = None,  # type: ignore[override]
-                            DEX: int | None = None, native_weapon: Coc7Weapon | None = None,
-                            skill: str | None = None) -> Coc7Situation:
-        """A neutral shot as a situation. The shooter's competence becomes the nearest level
-        (``level_for``) unless ``skill_value`` is given; DEX comes from the
-        dexterity percentile (the adult median when absent) unless given."""
-        w = shot.weapon
-        skill = skill or self.skill_for_class(w.weapon_class)
-        if skill_value is None:
-            skill_value = self.level_for(skill, shot.shooter.skill, {"@class": w.weapon_class})
-        if DEX is None:
-            DEX = self.characteristics()["DEX"].ladder.step_for(
-                shot.shooter.characteristics.get("dexterity", 0.5)).native
-        s, t = shot.shooter, shot.target
-        return Coc7Situation(
-            skill=skill, skill_value=int(skill_value), weapon=w, distance=float(shot.distance),
-            native_weapon=native_weapon, DEX=int(DEX), illuminance=float(shot.light.illuminance),
-            aids=tuple(shot.light.aids), sights=w.sights, aim_time=float(s.aim_time), braced=s.braced,
-            shooter_prone=s.posture == "prone", shooter_speed=float(s.speed), hands=s.hands, off_hand=s.off_hand,
-            rounds=shot.burst, target_posture=t.posture, target_speed=float(t.speed),
-            exposure=float(t.cover.exposure), barrier=t.cover.barrier, armor=tuple(t.armor),
-            called_location=shot.called_location,
-        )
-
     # ==== the check =========================================================================
     def check_native(self, shot: Coc7Shot, npc: Coc7Npc | None = None,  # type: ignore[override]
                      extra: Sequence[Modifier] = ()) -> Check:
@@ -325,7 +268,7 @@ class Coc7Rules(PercentileSystem):
                                        skill=shot.skill)
         return self.evaluate(sit, extra)
 
-    def evaluate(self, sit: Coc7Situation, extra: Sequence[Modifier] = (),  # type: ignore[override]
+    def evaluate(self, sit: Situation, extra: Sequence[Modifier] = (),  # type: ignore[override]
                  with_damage: bool = True) -> Check:
         """The 7e check: range band -> difficulty level; every situation modifier -> bonus
         or penalty dice; bonus and penalty dice cancel and at most two remain; the chance is
@@ -370,7 +313,7 @@ class Coc7Rules(PercentileSystem):
         if lad["aim"].native(sit.aim_time) >= 1:
             bonus += 1
             mod("coc7.aim", "dice", 1, f"aimed {sit.aim_time:g} s (one round)")
-        if sit.shooter_prone:
+        if sit.shooter_posture == "prone":
             bonus += 1
             mod("coc7.prone-shooter", "dice", 1, "firing while prone")
 
@@ -485,7 +428,7 @@ class Coc7Rules(PercentileSystem):
         return out
 
     # ==== damage ============================================================================
-    def damage_roll(self, sit: Coc7Situation, nw: Coc7Weapon) -> tuple[str, bool]:  # type: ignore[override]
+    def damage_roll(self, sit: Situation, nw: Coc7Weapon) -> tuple[str, bool]:  # type: ignore[override]
         """The damage dice at this distance and whether an Extreme success impales: shotgun
         shot by range band (coc7.damage.shotgun), which does not impale (coc7.impale)."""
         parts = nw.damage.split("/")
@@ -496,7 +439,7 @@ class Coc7Rules(PercentileSystem):
             return parts[min(band, len(parts) - 1)], False
         return parts[0], True
 
-    def armor_points(self, sit: Coc7Situation) -> tuple[int, list[str]]:  # type: ignore[override]
+    def armor_points(self, sit: Situation) -> tuple[int, list[str]]:  # type: ignore[override]
         """Armor between the bullet and the target (coc7.armor): worn armor covering the
         torso and, for a hidden target, the barrier it is shot through."""
         total, why = 0, []
@@ -511,7 +454,7 @@ class Coc7Rules(PercentileSystem):
             why.append(f"{sit.barrier.thickness.to('cm'):g} cm {sit.barrier.material}: {A} [{step.rule}]")
         return total, why
 
-    def damage_of_one_shot(self, sit: Coc7Situation, nw: Coc7Weapon, chance: Fraction,
+    def damage_of_one_shot(self, sit: Situation, nw: Coc7Weapon, chance: Fraction,
                            p_ext: Fraction) -> dict[str, str]:
         """Exact damage of one single shot ("damage": "p/q"), misses at 0: a Regular or Hard
         success rolls the damage, an Extreme one impales where the weapon can (the roll's
@@ -519,7 +462,7 @@ class Coc7Rules(PercentileSystem):
         scores a shot by this distribution, as it does coc's (core.equating.damage_per_shot)."""
         return dict(_one_shot(*self.damage_roll(sit, nw), self.armor_points(sit)[0], Fraction(chance), Fraction(p_ext)))
 
-    def damage_mean(self, sit: Coc7Situation, nw: Coc7Weapon, chance: Fraction, p_ext: Fraction,
+    def damage_mean(self, sit: Situation, nw: Coc7Weapon, chance: Fraction, p_ext: Fraction,
                     hits: list | None, notes: list[str]) -> Fraction:
         """Expected damage of the shot after armor (coc7.impale, coc7.autofire)."""
         roll, impales = self.damage_roll(sit, nw)
@@ -539,5 +482,5 @@ class Coc7Rules(PercentileSystem):
         return one * sit.rounds
 
 
-__all__ = ["Coc7Rules", "Coc7Situation", "load_tables", "load_ladders", "characteristic_specs",
+__all__ = ["Coc7Rules", "load_tables", "load_ladders", "characteristic_specs",
            "damage_distribution", "mean_after_armor", "cartridge_lines"]

@@ -20,7 +20,7 @@ from xsys.core.ladder import Ladder
 from xsys.core.sheet import Sheet
 
 from .model import Coc7Carried, Coc7Npc, Coc7Shot
-from .rules import (HERE, Coc7Situation, characteristic_specs, damage_distribution, load_ladders, load_tables,
+from .rules import (HERE, characteristic_specs, damage_distribution, load_ladders, load_tables,
                     mean_after_armor)
 from xsys.core.percentile import LIGHT_AIDS
 
@@ -104,5 +104,5 @@ class Coc7System(Coc7Sheet):
         return out
 
 
-__all__ = ["Coc7System", "Coc7Situation", "load_tables", "load_ladders", "characteristic_specs",
+__all__ = ["Coc7System", "load_tables", "load_ladders", "characteristic_specs",
            "damage_distribution", "mean_after_armor", "LIGHT_AIDS"]
