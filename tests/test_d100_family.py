@@ -104,3 +104,55 @@ def test_a_weapon_line_reads_as_the_same_weapon_in_either_edition(system):
     assert "its name states .38 Special, whose damage is 1" in said[1][1]
     # the catalog M1 Garand, with the automatic fire the line states
     assert (garand.catalog, garand.fire_modes) == ("m1-garand", ["semi", "auto"])
+
+
+# ---- the declared shot words (PercentileSystem.shot_words) -------------------------------
+
+WORDS = {  # each system's declared words, a value other than its default, and the neutral value it reads as
+    "coc": [("careful_aim", True, "shooter.aim_time"), ("target_exposure", "half", "target.cover.exposure")],
+    "coc7": [("aiming", True, "shooter.aim_time"), ("shooter_running", True, "shooter.speed"),
+             ("target_full_speed", True, "target.speed"), ("target_cover", "partially concealed",
+                                                          "target.cover.exposure")],
+}
+
+
+def _at(doc, path):
+    for name in path.split("."):
+        doc = getattr(doc, name)
+    return float(doc)
+
+
+@pytest.mark.parametrize("system,field,value,path", [(s, *w) for s, ws in WORDS.items() for w in ws])
+def test_a_declared_shot_word_reads_as_its_rows_value_and_comes_back(system, field, value, path):
+    from xsys.core.registry import default_registry
+
+    sys_ = default_registry().system(system)
+    word = next(w for w in sys_.shot_words if w.field == field)
+    ladder = sys_.table_ladders()[word.ladder]
+    step = ladder.step_labelled(value) if word.form == "label" else ladder.step_of(int(value))
+    neutral = api.convert(_shot(system, weapon="colt-m1911a1", **{field: value}), "neutral").document
+    default = 1.0 if path.endswith("exposure") else 0.0  # in the open, not aiming, not moving
+    assert _at(neutral, path) == pytest.approx(float(step.rep)) != default
+    back = api.convert(api.from_plain({"system": "neutral", "kind": "shot", **codec.to_builtins(neutral)}), system)
+    assert getattr(back.document, field) == value
+
+
+def test_a_speed_below_the_7e_threshold_is_said_as_no_modifier():
+    doc = {"system": "neutral", "kind": "shot", "name": "jog", "distance": "10 m",
+           "shooter": {"skill": 0.5, "speed": "2 m/s"}, "target": {"speed": "3 m/s"},
+           "weapon": {"name": "Colt", "catalog": "colt-m1911a1", "weapon_class": "handgun", "muzzle_energy": "400 J"}}
+    conv = api.convert(api.from_plain(doc, file="shot.yaml"), "coc7")
+    said = {x.path: (x.kind, x.message, x.rule) for x in conv.losses}
+    assert said["$.shooter.speed"] == ("rounded", "2 m/s is below the 7e threshold; no modifier", "coc7.shooter-running")
+    assert said["$.target.speed"] == ("rounded", "3 m/s is below the 7e threshold; no modifier", "coc7.fast-target")
+    assert conv.document.shooter_running is False and conv.document.target_full_speed is False
+
+
+def test_a_shot_word_naming_no_field_of_the_shot_is_refused_when_the_class_is_defined():
+    from xsys.core.percentile import ShotWord
+    from xsys.plugins.coc7 import Coc7System
+
+    with pytest.raises(TypeError, match="its field is not one of"):
+        type("Broken", (Coc7System,), {"shot_words": (ShotWord("aim", "shooter.aim_time", "aim"),)})
+    with pytest.raises(TypeError, match="its neutral path is not one of"):
+        type("Broken", (Coc7System,), {"shot_words": (ShotWord("aiming", "shooter.aim", "aim"),)})

@@ -17,12 +17,12 @@ from xsys.core.catalog import grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import Armor, Combatant, Cover, MeleeWeapon, Shooter, Shot, Target, Weapon, melee_class_of
-from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration
+from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of
+from xsys.core.percentile import ShotWord
+from xsys.core.trace import Collector
 
-from .model import CocArmor, CocBarrier, CocMelee, CocNpc, CocShot, CocWeapon
-from .rules import CocRules, _catalog, _tables_ladders, damage_bonus
+from .model import CocArmor, CocMelee, CocNpc, CocShot, CocWeapon
+from .rules import CocRules, _catalog, damage_bonus
 
 
 
@@ -306,15 +306,14 @@ class CocSheet(CocRules):
                 hp = self.health_of(derived_hp, t, col)
         return msgspec.structs.replace(npc, HP=self.health_on_scale(hp, combatant, col))
 
-    # ==== shot conversions =============================================================
-    def shot_to_neutral(self, shot: CocShot) -> Result[Shot]:
-        """The shot's weapon, skill, DEX, light, cover and armor as every d100 shot's
-        (PercentileSystem.shot_parts_to_neutral); its hold, support, careful aim, exposure and
-        rate of fire here."""
-        col = Collector(self.key)
-        parts = self.shot_parts_to_neutral(shot, col)
-        aim = _tables_ladders()["careful-aim"]
-        hands = 2 if shot.hold == "two-handed" else 1
+    # ==== shot conversions: the d100 family's (core.percentile), with these words and fields ====
+    shot_words: ClassVar[tuple[ShotWord, ...]] = (
+        ShotWord("careful_aim", "shooter.aim_time", "careful-aim"),
+        ShotWord("target_exposure", "target.cover.exposure", "exposure", form="label"))
+
+    def shot_own_to_neutral(self, shot: CocShot, col: Collector) -> dict[str, Any]:
+        """Its hold, support and rate of fire; two guns, Off-hand Shooting, Keeper doubling, the
+        target's SIZ, a double tap and a mounted weapon have no neutral form (said)."""
         if shot.hold == "two guns":
             col.loss("unsupported-field", "$.hold", "two guns at once has no neutral form; one gun one-handed",
                      "coc-ja.stance.two-guns")
@@ -329,29 +328,17 @@ class CocSheet(CocRules):
         if shot.support == "mounted":
             col.loss("merged", "$.support", "a mounted weapon is only 'braced' in the neutral model",
                      "coc-ja.autofire.penalty")
-        shooter = Shooter(name=shot.shooter, skill=parts.competence, characteristics=parts.characteristics,
-                          hands=hands, off_hand=shot.hold == "off-hand", braced=shot.support != "hand-held",
-                          aim_time=Duration(aim.neutral(1 if shot.careful_aim else 0)))
-        cover = Cover(exposure=_tables_ladders()["exposure"].step_labelled(shot.target_exposure).rep,
-                      barrier=parts.barrier)
-        target = Target(name=shot.target, posture=shot.target_posture, cover=cover, armor=parts.armor)
-        out = Shot(name=shot.name, shooter=shooter, weapon=parts.weapon, target=target, distance=shot.distance,
-                   light=parts.light, called_location=shot.called_location,
-                   burst=shot.rounds if shot.fire == "full auto" else 1)
-        return col.result(out)
+        return {"shooter.hands": 2 if shot.hold == "two-handed" else 1, "shooter.off_hand": shot.hold == "off-hand",
+                "shooter.braced": shot.support != "hand-held", "called_location": shot.called_location,
+                "burst": shot.rounds if shot.fire == "full auto" else 1}
 
-    def shot_from_neutral(self, shot: Shot) -> Result[CocShot]:
-        col = Collector(self.key)
-        common = self.shot_parts_from_neutral(shot, col, CocBarrier)
-        exp = _tables_ladders()["exposure"].step_for(shot.target.cover.exposure)
-        aim = _tables_ladders()["careful-aim"].native(float(shot.shooter.aim_time)) >= 1
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
         hold = "two-handed" if shot.shooter.hands == 2 else ("off-hand" if shot.shooter.off_hand else "one-handed")
         if shot.shooter.hands == 2 and shot.shooter.off_hand:
             hold = "off-hand"
             col.loss("merged", "$.hold", "two-handed off-hand hold read as off-hand (one hand)", "coc-ja.stance.off-hand")
         if float(shot.target.speed) or float(shot.shooter.speed):
             col.loss("unsupported-field", "$.speed", "CoC has no movement modifier to hit; speed dropped", "coc-ja.range")
-        out = CocShot(**common, hold=hold, support="braced" if shot.shooter.braced else "hand-held", careful_aim=aim,
-                      called_location=shot.called_location, fire="full auto" if shot.burst > 1 else "single",
-                      rounds=shot.burst, target_exposure=exp.label)
-        return col.result(out)
+        return {"hold": hold, "support": "braced" if shot.shooter.braced else "hand-held",
+                "called_location": shot.called_location, "fire": "full auto" if shot.burst > 1 else "single",
+                "rounds": shot.burst}

@@ -16,30 +16,20 @@ from xsys.core.catalog import grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_skills_written
-from xsys.core.model import (
-    Armor,
-    Combatant,
-    Cover,
-    MeleeWeapon,
-    Shooter,
-    Shot,
-    Target,
-    Weapon,
-    capacity_of,
-    melee_class_of,
-)
-from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Length, Speed
+from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, capacity_of, melee_class_of
+from xsys.core.percentile import ShotWord
+from xsys.core.trace import Collector
+from xsys.core.units import Length
 
 from .convert6 import SKILL_NAMES
-from .model import Coc7Armor, Coc7Barrier, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
-from .rules import Coc7Rules, load_ladders
+from .model import Coc7Armor, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
+from .rules import Coc7Rules
 
-# Native light-aid words <-> neutral vision aids (core/vocab.py VisionAid).
 # coc7.conversion.6e (assumed, the Keeper Rulebook's conversion notes): 6th-edition skills
 # 7th edition does not have. Grapple, Kick and Head Butt are Fighting (Brawl) attacks there (a
 # kick, a head butt or a fighting manoeuvre, rolled with Brawl); Off-hand Shooting is gone (a
 # second gun takes a penalty die).
+BELOW = "{value:g} m/s is below the 7e threshold; no modifier"  # a speed no 7e modifier counts
 NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Kick": "Fighting (Brawl)", "Head Butt": "Fighting (Brawl)",
                "Off-hand Shooting": None}
 
@@ -333,31 +323,19 @@ class Coc7Sheet(Coc7Rules):
                      f"the {best} is not written", "coc7.melee")
         return skills
 
-    # ==== shot conversions ==================================================================
-    def shot_to_neutral(self, shot: Coc7Shot) -> Result[Shot]:  # type: ignore[override]
-        """The shot's weapon, skill, DEX, light, cover and armor as every d100 shot's
-        (PercentileSystem.shot_parts_to_neutral); its bonus- and penalty-die conditions here."""
-        col = Collector(self.key)
-        lad = load_ladders()
-        parts = self.shot_parts_to_neutral(shot, col)
-        shooter = Shooter(
-            name=shot.shooter, skill=parts.competence, characteristics=parts.characteristics,
-            posture="prone" if shot.shooter_prone else "standing",
-            speed=Speed(lad["shooter-speed"].neutral(int(shot.shooter_running))), braced=shot.braced,
-            aim_time=Duration(lad["aim"].neutral(int(shot.aiming))),
-        )
-        cover = Cover(exposure=lad["cover"].step_labelled(shot.target_cover).rep, barrier=parts.barrier)
-        target = Target(name=shot.target, posture=shot.target_posture, cover=cover, armor=parts.armor,
-                        speed=Speed(lad["target-speed"].neutral(int(shot.target_full_speed))))
-        out = Shot(name=shot.name, shooter=shooter, weapon=parts.weapon, target=target, distance=shot.distance,
-                   light=parts.light, burst=shot.rounds)
-        return col.result(out)
+    # ==== shot conversions: the d100 family's (core.percentile), with these words and fields ====
+    shot_words: ClassVar[tuple[ShotWord, ...]] = (
+        ShotWord("aiming", "shooter.aim_time", "aim"),
+        ShotWord("shooter_running", "shooter.speed", "shooter-speed", below=BELOW, rule="coc7.shooter-running"),
+        ShotWord("target_full_speed", "target.speed", "target-speed", below=BELOW, rule="coc7.fast-target"),
+        ShotWord("target_cover", "target.cover.exposure", "cover", form="label"))
 
-    def shot_from_neutral(self, shot: Shot) -> Result[Coc7Shot]:  # type: ignore[override]
-        col = Collector(self.key)
-        lad = load_ladders()
-        common = self.shot_parts_from_neutral(shot, col, Coc7Barrier)
-        s, t = shot.shooter, shot.target
+    def shot_own_to_neutral(self, shot: Coc7Shot, col: Collector) -> dict[str, Any]:
+        return {"shooter.posture": "prone" if shot.shooter_prone else "standing", "shooter.braced": shot.braced,
+                "burst": shot.rounds}
+
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
+        s = shot.shooter
         if s.posture not in ("standing", "prone"):
             col.loss("unsupported-field", "$.shooter.posture", f"7th edition has no modifier for a {s.posture} "
                      "shooter; read as standing", "coc7.prone-shooter")
@@ -366,17 +344,7 @@ class Coc7Sheet(Coc7Rules):
                      "coc7.resolution")
         if shot.called_location is not None:
             col.loss("unsupported-field", "$.called_location", "7th edition has no called shots", "coc7.resolution")
-        for f, rule, speed, ladder in (("shooter.speed", "coc7.shooter-running", s.speed, "shooter-speed"),
-                                       ("target.speed", "coc7.fast-target", t.speed, "target-speed")):
-            if float(speed) and lad[ladder].native(float(speed)) == 0:
-                col.loss("rounded", f"$.{f}", f"{float(speed):g} m/s is below the 7e threshold; no modifier", rule)
-        out = Coc7Shot(
-            **common, aiming=lad["aim"].native(float(s.aim_time)) >= 1, braced=s.braced,
-            shooter_prone=s.posture == "prone", shooter_running=lad["shooter-speed"].native(float(s.speed)) >= 1,
-            rounds=shot.burst, target_full_speed=lad["target-speed"].native(float(t.speed)) >= 1,
-            target_cover=lad["cover"].step_for(t.cover.exposure).label,  # type: ignore[arg-type]
-        )
-        return col.result(out)
+        return {"braced": s.braced, "shooter_prone": s.posture == "prone", "rounds": shot.burst}
 
 
 __all__ = ["Coc7Sheet", "NOT_SEVENTH"]
