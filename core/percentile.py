@@ -244,6 +244,9 @@ class PercentileSystem(System):
         if cls.shot_type is None or not ({"shot_words", "shot_type"} & set(cls.__dict__)):
             return  # checked where the words and the shot document are both known
         fields = set(cls.shot_type.__struct_fields__)
+        cover = next((f.type for f in msgspec.structs.fields(cls.shot_type) if f.name == "cover"), None)
+        # what a hidden target stands behind, as the shot document types it (read once, here)
+        cls._shot_barrier = next((a for a in typing.get_args(cover) if a is not type(None)), None)
         for w in cls.shot_words:  # a declaration naming what is not there fails here, not mid-conversion
             wrong = ("its field" if w.field not in fields else "its neutral path" if w.neutral not in _WORD_PATHS
                      else "its form" if w.form not in ("flag", "native", "label") else "")
@@ -730,11 +733,14 @@ class PercentileSystem(System):
     # ==== the shot document: the family's fields, declared words, the system's own ======
     #: The native shot's fields that are words or flags on the system's ladders (:class:`ShotWord`).
     shot_words: ClassVar[tuple[ShotWord, ...]] = ()
+    _shot_barrier: ClassVar[Any] = None  # the shot's ``cover`` Struct (set with its shot_type)
 
     def shot_to_neutral(self, shot: Any) -> Result[Shot]:
         """A native shot as the neutral one: the fields every d100 shot states alike
         (:meth:`shot_parts_to_neutral`), the declared ``shot_words`` through their ladders and
         the system's own fields (:meth:`shot_own_to_neutral`), in that order."""
+        if self.shot_sheet is not None:  # a shot declared the core's general way
+            return super().shot_to_neutral(shot)
         col = Collector(self.key)
         parts = self.shot_parts_to_neutral(shot, col)
         lad = self.table_ladders()
@@ -761,10 +767,10 @@ class PercentileSystem(System):
 
     def shot_from_neutral(self, shot: Shot) -> Result[Any]:
         """The neutral shot as a native one (the other way of :meth:`shot_to_neutral`)."""
+        if self.shot_sheet is not None:  # a shot declared the core's general way
+            return super().shot_from_neutral(shot)
         col = Collector(self.key)
-        cover = next(f.type for f in msgspec.structs.fields(self.shot_type) if f.name == "cover")  # type: ignore[arg-type]
-        barrier = next(a for a in typing.get_args(cover) if a is not type(None))  # what a hidden target stands behind
-        fields = self.shot_parts_from_neutral(shot, col, barrier)
+        fields = self.shot_parts_from_neutral(shot, col, self._shot_barrier)
         fields.update(self.shot_own_from_neutral(shot, col))
         lad = self.table_ladders()
         for w in self.shot_words:
