@@ -281,61 +281,22 @@ def thrust_swing(st: int) -> tuple[int, int]:
 
 # ---- skills ----------------------------------------------------------------------------
 
-SKILLS: dict[str, tuple[str, ...]] = {
-    "Guns (Pistol)": ("handgun",), "Guns (Rifle)": ("rifle",), "Guns (Shotgun)": ("shotgun",),
-    "Guns (SMG)": ("smg",), "Guns (Machine Gun)": ("machine_gun",), "Throwing": ("throw",),
-    "Vision": ("spot",), "Hearing": ("listen",), "Stealth": ("stealth",), "Holdout": ("conceal",),
-    "Lockpicking": ("locksmith",), "Brawling": ("brawl",), "Knife": ("melee",),
-    # every 3e melee weapon skill holds the neutral melee (the best crosses, core.melee)
-    "Axe/Mace": ("melee",), "Broadsword": ("melee",), "Shortsword": ("melee",), "Spear": ("melee",),
-    "Staff": ("melee",), "Running": ("athletics",),
-    "First Aid": ("first_aid",), "Driving": ("drive",), "Climbing": ("climb",), "Swimming": ("swim",),
-    "Jumping": ("jump",), "Tracking": ("track",),
-    "Research": ("research",), "Psychology": ("psychology",), "Diplomacy": ("persuade",),
-    "Intimidation": ("intimidate",),
-    # a thrown blade's own skill (weapons.toml [thrown.*]): the neutral throw like Throwing; a
-    # sheet writes one only for a weapon line that uses it (LINE_SKILLS)
-    "Axe Throwing": ("throw",), "Knife Throwing": ("throw",), "Spear Throwing": ("throw",),
-}
+# tables.toml [skills]: each mapped skill's neutral skills, its default (gurps.defaults), the
+# lowest level points buy (gurps.skill-cost), the weapon class it fires, the thrown blade it is for
+_SKILL_ROWS: dict[str, dict[str, Any]] = cache.package_toml(__package__)["skills"]
+SKILLS: dict[str, tuple[str, ...]] = {k: tuple(row["neutral"]) for k, row in _SKILL_ROWS.items()}
 # skills a sheet writes only for the weapon lines that use them, never from the neutral skill
-# alone (System.line_skills): an NPC who throws stones has Throwing, not Axe Throwing
-THROWN_BLADE_SKILLS = {"axe": "Axe Throwing", "knife": "Knife Throwing", "spear": "Spear Throwing"}
+# alone (System.line_skills)
+THROWN_BLADE_SKILLS = {row["thrown_blade"]: k for k, row in _SKILL_ROWS.items() if "thrown_blade" in row}
 LINE_SKILLS = frozenset(THROWN_BLADE_SKILLS.values())
-# gurps.defaults (3e Basic Set, not in the seed; assumed): what a character rolls untrained, from
-# his own attribute. Vision and Hearing are sense rolls on Per; guns default to DX-4, Throwing to
-# DX-3, Brawling to DX, Knife to DX-4 and the other melee weapons to DX-5; the other skills to
-# DX-5, IQ-5, HT-5, First Aid to IQ-4 and Swimming to DX-4; Jumping, which the Basic Set gives no
-# default roll, is read like the other athletic skills (DX-5). Research and Intimidation (mental,
-# average) default to IQ-5, Psychology and Diplomacy (mental, hard) to IQ-6.
-DEFAULT_OF: dict[str, tuple[str, int]] = {
-    "Guns (Pistol)": ("DX", -4), "Guns (Rifle)": ("DX", -4), "Guns (Shotgun)": ("DX", -4), "Guns (SMG)": ("DX", -4),
-    "Guns (Machine Gun)": ("DX", -4), "Throwing": ("DX", -3), "Brawling": ("DX", 0), "Knife": ("DX", -4),
-    "Axe/Mace": ("DX", -5), "Broadsword": ("DX", -5), "Shortsword": ("DX", -5), "Spear": ("DX", -5), "Staff": ("DX", -5),
-    "Vision": ("Per", 0), "Hearing": ("Per", 0), "Stealth": ("DX", -5), "Holdout": ("IQ", -5),
-    "Lockpicking": ("IQ", -5), "Running": ("HT", -5), "First Aid": ("IQ", -4), "Driving": ("DX", -5),
-    "Climbing": ("DX", -5), "Swimming": ("DX", -4), "Jumping": ("DX", -5), "Tracking": ("IQ", -5),
-    "Research": ("IQ", -5), "Psychology": ("IQ", -6), "Diplomacy": ("IQ", -6), "Intimidation": ("IQ", -5),
-    # the thrown-weapon skills (3e: physical, easy) default to DX-4
-    "Axe Throwing": ("DX", -4), "Knife Throwing": ("DX", -4), "Spear Throwing": ("DX", -4)}
-# gurps.skill-cost (3e Basic Set's skill cost table, not in the seed; assumed): the lowest level
-# points buy, half a point, is the attribute -1 for an easy skill, -2 for an average one and -3
-# for a hard one; under it a character has only his default. So the levels between the default
-# and that lowest bought level are on no 3e sheet (Climbing, P/A, at DX 10: 5 untrained, 8 for
-# half a point; 6 and 7 cannot be bought). Only skills whose 3e difficulty is certain are listed.
-LOWEST_BOUGHT: dict[str, int] = {
-    **{g: -1 for g in ("Guns (Pistol)", "Guns (Rifle)", "Guns (Shotgun)", "Guns (SMG)", "Guns (Machine Gun)",
-                       "Knife", "First Aid", "Swimming", "Axe Throwing", "Knife Throwing", "Spear Throwing")},
-    **{a: -2 for a in ("Axe/Mace", "Broadsword", "Shortsword", "Spear", "Stealth", "Holdout", "Lockpicking",
-                       "Driving", "Climbing", "Tracking", "Research", "Intimidation")},
-    **{h: -3 for h in ("Psychology", "Diplomacy", "Running")},
-}
+DEFAULT_OF: dict[str, tuple[str, int]] = {k: (row["default"][0], int(row["default"][1])) for k, row in _SKILL_ROWS.items()}
+LOWEST_BOUGHT: dict[str, int] = {k: row["bought"] for k, row in _SKILL_ROWS.items() if "bought" in row}
 # the sense rolls: on Per, written on a sheet at any level (not skills bought with points)
-SENSE_ROLLS = frozenset({"Vision", "Hearing"})
+SENSE_ROLLS = frozenset(k for k, row in _SKILL_ROWS.items() if row.get("sense"))
 # the same at median attributes (10): the untrained anchor of a skill with no battery
 SKILL_DEFAULTS = {k: 10 + off for k, (_, off) in DEFAULT_OF.items()}
-SKILL_CLASS = {"Guns (Pistol)": "handgun", "Guns (Rifle)": "rifle", "Guns (Shotgun)": "shotgun",
-               "Guns (SMG)": "smg", "Guns (Machine Gun)": "mg", "Throwing": "thrown",
-               **{skill: "thrown" for skill in LINE_SKILLS}}
+SKILL_CLASS = {k: row.get("weapon_class", "thrown") for k, row in _SKILL_ROWS.items()
+               if "weapon_class" in row or "thrown_blade" in row}
 
 CLASS_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "Guns (SMG)",
                "carbine": "Guns (Rifle)", "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)",
