@@ -862,6 +862,10 @@ class System:
         return out
 
 
+    def level_text(self, skill: str, level: Any) -> str:
+        """A skill at a level as this system's sheets print it ("Handgun 45"; GURPS "Guns (Pistol)-12")."""
+        return f"{skill} {level}"
+
     def levels_kept(self, levels: Mapping[str, Any], col: Collector, path: str = "$",
                     context: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Native levels the equating cannot tell from a lower level (the same competence on
@@ -874,8 +878,8 @@ class System:
                 back = self.level_for(native, self.competence(native, level, ctx), ctx)
                 if back != level:
                     out[native] = level
-                    col.loss("rounded", f"{path}.{native}", f"{native} {level} has the same {k} competence as "
-                             f"{native} {back}; the exact level is kept for {self.name}",
+                    col.loss("rounded", f"{path}.{native}", f"{self.level_text(native, level)} has the same {k} "
+                             f"competence as {self.level_text(native, back)}; the exact level is kept for {self.name}",
                              self.competence_rule(native))
                     break
             floor = self.skill_floor(native, context)

@@ -245,6 +245,23 @@ def test_a_gurps_sheets_own_low_dodge_and_will_round_trip(gurps):
     assert (back.Will, back.Move, back.Dodge, back.advantages) == (12, 5, 3, [])
 
 
+def test_a_level_the_equating_cannot_tell_apart_is_said_in_3e_notation_and_comes_back(gurps):
+    """Guns (Pistol)-30 has the competence of -28 (the skill ladder ends below it) and Stealth-3 is
+    under the DX-5 default: both are kept (core levels_kept) and written again as stated; the
+    loss line prints the skills as a 3e sheet does."""
+    from xsys.plugins.gurps.native import GurpsNpc
+
+    npc = GurpsNpc(name="Marksman", DX=10, IQ=10, HT=10, skills={"Guns (Pistol)": 30, "Stealth": 3})
+    read = gurps.npc_to_neutral(npc)
+    said = [x for x in read.losses if x.path == "$.skills.Guns (Pistol)"]
+    assert [(x.kind, x.message, x.rule) for x in said] == [
+        ("rounded", "Guns (Pistol)-30 has the same handgun competence as Guns (Pistol)-28; the exact level is "
+                    "kept for GURPS", "gurps.ranged-attack")]
+    assert read.value.native["gurps"]["skill_levels"] == {"Guns (Pistol)": 30, "Stealth": 3}
+    back = gurps.npc_from_neutral(read.value).value
+    assert (back.skills["Guns (Pistol)"], back.skills["Stealth"]) == (30, 3)
+
+
 # ---- 4. one cartridge, one damage line, also when only the name states it ----------------
 
 def test_a_weapon_whose_name_states_its_cartridge_does_that_cartridges_damage():

@@ -639,6 +639,9 @@ class GurpsRules(System):
             return None
         return max(0, attr + spec[1]), attr + low  # type: ignore[index]
 
+    def level_text(self, skill: str, level: Any) -> str:
+        return f"{skill}-{level}"  # as a 3e sheet prints a skill: Guns (Pistol)-12
+
     def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
         """A level between the NPC's default and the lowest level half a point buys is on no 3e
         sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie."""

@@ -290,19 +290,10 @@ class GurpsSheet(GurpsRules):
         if back != dodge:
             col.loss("rounded", "$.Dodge", f"Dodge {dodge} has the same dodge competence as Dodge {back}; the exact "
                      "value is kept for GURPS", "gurps.dodge")
-        exact = {}
-        for k, v in known.items():
-            back = self.level_for(k, self.competence(k, v, {"ST": npc.ST}), {"ST": npc.ST})
-            if back != v:
-                exact[k] = v
-                col.loss("rounded", f"$.skills.{k}", f"{k}-{v} has the same competence as {k}-{back}; "
-                         "the exact level is kept for GURPS", self.skill_ladder(k).steps[0].rule)
-        mine = {"ST": npc.ST, "DX": npc.DX, "IQ": npc.IQ, "HT": npc.HT,
-                "Per": npc.Per if npc.Per is not None else derived_now["Per"]}
-        for k, v in known.items():  # under his own default (Bad Sight's Vision): stated, so it comes back
-            floor = self.skill_floor(k, mine)
-            if floor is not None and v < floor[0]:
-                exact[k] = v
+        # exact levels the equating cannot tell apart, and those under his own default (Bad
+        # Sight's Vision): stated, so they come back
+        exact = self.levels_kept(known, col, "$.skills", {"ST": npc.ST, "DX": npc.DX, "IQ": npc.IQ, "HT": npc.HT,
+                                                          "Per": npc.Per if npc.Per is not None else derived_now["Per"]})
         if exact:
             blob["skill_levels"] = exact
         # what only GURPS states: carried verbatim through every other system (xsys.core.carried)
@@ -401,11 +392,7 @@ class GurpsSheet(GurpsRules):
             col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
         st_ctx = {"ST": attrs["ST"]}  # close combat is equated at the NPC's own ST
         skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=st_ctx)
-        for k, lv in blob.get("skill_levels", {}).items():
-            if k in skills:
-                chance = max(combatant.skills.get(n, -1.0) for n in SKILLS[k])
-                if abs(self.competence(k, lv, st_ctx) - chance) < 1e-9:
-                    skills[k] = lv
+        skills = self.levels_restored(skills, blob.get("skill_levels", {}), combatant.skills, st_ctx)
         # no skill below what he rolls untrained, from his own attributes and Per (gurps.defaults)
         skills = self.levels_floored(skills, combatant.skills, col, "$.skills",
                                      {**attrs, "Per": derived.get("Per", attrs["IQ"])}, blob.get("skill_levels"))
