@@ -193,7 +193,7 @@ def _odds_at(shot: Shot, axis: str, x: float, systems: Iterable[str] | None, set
 def _title(shot: Shot, axis: str) -> str:
     parts = [shot.name or "shot", shot.weapon.name]
     if axis != "distance":
-        parts.append(str(shot.distance))
+        parts.append(units.brief(shot.distance))
     if axis != "light":
         parts.append(str(shot.light.illuminance))
     if axis != "skill":

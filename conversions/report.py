@@ -7,6 +7,7 @@ import json
 from typing import Any, Iterable, Iterator
 
 from xsys.core.trace import printable
+from xsys.core.units import brief
 
 
 # An exact chance is shown as its fraction while that reads at a glance (1/54, 83193/100000); a
@@ -23,7 +24,7 @@ def _exact(p: Any) -> str:
 def odds_text(all_results: list[tuple[str, Any, list[Any]]]) -> str:
     out: list[str] = []
     for name, shot, results in all_results:
-        out.append(printable(f"== {name}: {shot.weapon.name}, {shot.distance}, {shot.light.illuminance}, "
+        out.append(printable(f"== {name}: {shot.weapon.name}, {brief(shot.distance)}, {shot.light.illuminance}, "
                              f"exposure {shot.target.cover.exposure:g}, skill {shot.shooter.skill:.2f}"))
         width = max((len(r.system) for r in results), default=10)
         for r in results:

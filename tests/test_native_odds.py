@@ -166,3 +166,24 @@ def _exact_rows(data):
     elif isinstance(data, list):
         for v in data:
             yield from _exact_rows(v)
+
+
+def test_a_distance_given_in_yards_reads_to_three_figures_in_every_explanation():
+    """A coc7 shot at 45 yd is 41.148 m: every system's check line and the odds header say
+    41.1 m, as a table would (core.units.brief); the chances use the exact distance."""
+    from xsys.conversions.odds import odds, shots_of
+    from xsys.conversions.report import odds_text
+
+    doc = {"system": "coc7", "kind": "shot", "name": "across the yard", "weapon": "colt-m1911a1",
+           "distance": "45 yd", "skill_value": 50}
+    (name, shot), = shots_of(api.from_plain(doc, file="yard.yaml"))[0]
+    assert float(shot.distance) == pytest.approx(41.148)
+    results = odds(shot)
+    text = odds_text([(name, shot, results)])
+    assert "41.148" not in text and text.startswith("== across the yard: Colt M1911A1, 41.1 m,")
+    why = {r.system: " ".join(m.why for m in r.check.modifiers) for r in results}
+    assert "41.1 m, base range 15 m" in why["coc"] and "41.1 m (45 yd)" in why["coc7"]
+    assert "41.1 m -> 45 m row" in why["gurps"] and "range at 41.1 m" in why["nwod"]
+    assert "41.1 m: +1 per started" in why["pl-trudnosc"]
+    # the check itself reads the exact distance: 45 yd is beyond 2 x the Colt's 15 yd, extreme range
+    assert next(r for r in results if r.system == "coc7").check.chance == F(1, 10)

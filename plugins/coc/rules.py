@@ -330,7 +330,7 @@ def double_tap_allowed(skill_value: int, rate_of_fire: int, distance_m: float, D
     if rate_of_fire < d["min_rof"]:
         why.append(f"rate of fire {rate_of_fire} < {d['min_rof']}")
     if distance_m > close_range(DEX):
-        why.append(f"{distance_m:g} m is beyond close range ({close_range(DEX):g} m)")
+        why.append(f"{brief(distance_m, 'm')} is beyond close range ({brief(close_range(DEX), 'm')})")
     return why
 
 
@@ -877,7 +877,7 @@ class CocRules(PercentileSystem):
             step = _tables_ladders()["range"].step_for(sit.distance / base_range if base_range > 0 else math.inf)
             if step.native != 1:
                 mult *= Fraction(1, step.native)
-                mod(step.rule, "multiply", f"1/{step.native}", f"{sit.distance:g} m, base range {base_range:g} m: "
+                mod(step.rule, "multiply", f"1/{step.native}", f"{brief(sit.distance, 'm')}, base range {brief(base_range, 'm')}: "
                     + step.label, step.source)
 
         mult *= light.multiply

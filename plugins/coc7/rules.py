@@ -22,7 +22,7 @@ from xsys.core.model import Weapon, capacity_of
 from xsys.core.percentile import LightEffect, PercentileSystem, Situation, dice_characteristics
 from xsys.core.system import CharacteristicSpec
 from xsys.core.trace import Check, Modifier
-from xsys.core.units import Length, parse
+from xsys.core.units import Length, brief, parse
 
 from . import d100
 from .model import Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
@@ -297,7 +297,7 @@ class Coc7Rules(PercentileSystem):
         level = min(band.native, d100.EXTREME)
         if level:
             mod("coc7.range", "difficulty", level,
-                f"{d:g} m ({_yd(d)}), base range {_yd(base)}: {band.label} ({d100.LEVELS[level]})")
+                f"{brief(d, 'm')} ({_yd(d)}), base range {_yd(base)}: {band.label} ({d100.LEVELS[level]})")
         if band.native > d100.EXTREME:
             n = band.native - d100.EXTREME
             penalty += n
@@ -309,7 +309,7 @@ class Coc7Rules(PercentileSystem):
         within_pb = d <= pb_range
         if within_pb and cls in pb["classes"]:
             bonus += 1
-            mod("coc7.point-blank", "dice", 1, f"{d:g} m within DEX {sit.DEX} / 5 = {sit.DEX / 5:g} ft")
+            mod("coc7.point-blank", "dice", 1, f"{brief(d, 'm')} within DEX {sit.DEX} / 5 = {sit.DEX / 5:g} ft")
         if lad["aim"].native(sit.aim_time) >= 1:
             bonus += 1
             mod("coc7.aim", "dice", 1, f"aimed {sit.aim_time:g} s (one round)")

@@ -36,6 +36,7 @@ from xsys.core.model import Armor, Shot, Weapon
 from xsys.core.model import thrown_blade as thrown_blade_class
 from xsys.core.system import System
 from xsys.core.trace import Check, Modifier, fraction_text
+from xsys.core.units import brief
 from xsys.core.vocab import SHORT_ARMS, is_sawn_off
 
 from .native import GurpsShot, GurpsWeapon
@@ -852,7 +853,7 @@ class GurpsRules(System):
         sv = speed_value(float(shot.target.speed))
         ssr = lad["ssr"]
         st_true = ssr.steps[ssr_index(ssr, dx + sv)]
-        why = f"{d:g} m" + (f" + speed {float(exact(float(shot.target.speed) * KMH_PER_MPS)):g} km/h / 3 = "
+        why = f"{brief(d, 'm')}" + (f" + speed {float(exact(float(shot.target.speed) * KMH_PER_MPS)):g} km/h / 3 = "
                             f"{float(sv):g}" if sv else "") + f" -> {st_true.at:g} m row"
         add("gurps.ssr", st_true.native, "seed", f"speed/range: {why}")
         range_mod = st_true.native
@@ -861,8 +862,8 @@ class GurpsRules(System):
             st_eff = ssr.steps[ssr_index(ssr, d_eff + sv)]
             rule = "gurps.height.shoot_down" if elev > 0 else "gurps.height.shoot_up"
             add(rule, st_eff.native - st_true.native, "seed",
-                f"{'shooting down' if elev > 0 else 'shooting up'} {abs(elev):g} m: distance counts as "
-                f"{float(d_eff):g} m")
+                f"{'shooting down' if elev > 0 else 'shooting up'} {brief(abs(elev), 'm')}: distance counts as "
+                f"{brief(d_eff, 'm')}")
             range_mod = st_eff.native
         if native is not None and native.nearsighted and range_mod:
             add("gurps.ranged-modifiers.nearsighted", range_mod, "seed", "Nearsighted: speed/range modifier doubled")
@@ -1113,7 +1114,7 @@ class GurpsRules(System):
             d = float(shot.distance)
             cap = -1 if d <= 25 else (-3 if d <= 50 else None)
             if cap is not None and mod < cap:
-                mod, src, why = cap, "assumed", why + f"; lit by a light at {d:g} m: {cap}"
+                mod, src, why = cap, "assumed", why + f"; lit by a light at {brief(d, 'm')}: {cap}"
         return mod, src, why
 
     def _native_only_modifiers(self, n: GurpsShot) -> list[Modifier]:

@@ -27,7 +27,7 @@ from xsys.core.melee import MeleeItem, attack_check, reference_armor
 from xsys.core.model import Barrier, Shot, Weapon
 from xsys.core.system import System
 from xsys.core.trace import Check, Collector, Modifier, fraction_text
-from xsys.core.units import Length
+from xsys.core.units import Length, brief
 from xsys.core.vocab import POSTURE_HEIGHT, REVOLVER_CARTRIDGES, cartridge_of, is_sawn_off
 
 from .model import NwodBarrier, NwodNpc, NwodShot
@@ -569,7 +569,7 @@ class NwodRules(System):
         rstep = rlad.step_for(float(shot.distance))
         if rstep.native:
             mods.append(Modifier(rule=rstep.rule, kind="dice", value=rstep.native, source=rstep.source,
-                                 why=f"{rstep.label} range at {shot.distance} ({chart})"))
+                                 why=f"{rstep.label} range at {brief(shot.distance)} ({chart})"))
         # light (nwod.darkness); aids: a light within 50 m lights the target, NV/thermal
         # leaves at most -1 (assumed)
         dstep, dark, _aid = lighting(shot)

@@ -17,7 +17,7 @@ from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, thrown_blade)
 from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy, Illuminance, Length
+from xsys.core.units import Duration, Energy, Illuminance, Length, brief
 from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT
 
 from .model import NwodArmor, NwodBarrier, NwodNpc, NwodShot, NwodWeapon
@@ -613,7 +613,7 @@ class NwodSheet(NwodRules):
         dstep, dark, aid = lighting(shot)
         if aid and dark != int(dstep.native):
             col.loss("merged", "$.light.aids", f"{aid} on a {dstep.label.split(':')[0]} target "
-                     f"({float(shot.light.illuminance):g} lx, {float(shot.distance):g} m): written as "
+                     f"({float(shot.light.illuminance):g} lx, {brief(shot.distance)}): written as "
                      f"{LIGHTING_NAME[dark]} ({dark:+d}) instead of {LIGHTING_NAME[int(dstep.native)]}; "
                      "an nWoD shot has no field for the aid", "nwod.darkness")
         cov = shot.target.cover

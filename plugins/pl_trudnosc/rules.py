@@ -698,7 +698,7 @@ class PlRules(System):
             started = not range_on_whole_step(shot.distance, "long" if long_arm else "short")
             mods.append(Modifier(rule="pl.grenade" if thrown else "pl.difficulty.range", kind="difficulty",
                                  value=r, source="assumed" if thrown or started else "seed",
-                                 why=f"{shot.distance}: +1 per started {step}"
+                                 why=f"{brief(shot.distance)}: +1 per started {step}"
                                      + (" (assumed: a started step counts as a whole one)" if started else "")))
         if thrown:
             notes.append("assumed [pl.grenade]: the throw's Trudność is not stated; read as a short weapon")
