@@ -218,6 +218,12 @@ class Catalog:
         if entry is not None:
             return entry, None
         words = _weapon_words(name)
+        # the nickname a catalog name gives in quotes ("Thompson M1928 ('Tommy gun')", "Mauser C96
+        # 'Broomhandle'"): the name GMs write for it, a "the" or "a" before it or not
+        nicknamed = [e for e in self.weapons.values() if (nick := _nickname(e.name))
+                     and words - {"a", "an", "the", "his", "her"} == nick]
+        if len(nicknamed) == 1:
+            return nicknamed[0], None
         if len(words) == 1 and (m := _VARIANT.match(next(iter(words)))) and m.group(1) in self.weapons:
             return self.weapons[m.group(1)], None  # "MP5A3": a variant of the catalog's mp5
         # two words or more, with a model number or with two words that name no class or
@@ -364,6 +370,13 @@ def _weapon_words(name: str) -> frozenset[str]:
     text = re.sub(r"[^0-9a-z.]+", " ", name.lower().replace("'", "")).replace(".", " ")
     text = re.sub(r"\b(?:model|mod|m)\s+(\d)", r"m\1", text)
     return frozenset(text.split())
+
+
+@lru_cache(maxsize=1024)
+def _nickname(name: str) -> frozenset[str]:
+    """The words of the nickname a catalog name gives in single quotes, else none."""
+    m = re.search(r"'([^']+)'", name)
+    return _weapon_words(m.group(1)) if m else frozenset()
 
 
 def says_revolver(name: str) -> bool:

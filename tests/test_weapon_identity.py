@@ -29,6 +29,10 @@ from xsys.core.registry import catalog
     ("Springfield M1903A3", "springfield-m1903", None),
     ("Colt M1911A1", "colt-m1911a1", None),              # the variant is itself in the catalog
     ("Garand M1A1", None, None),                         # 'm1a1' is too short to be a variant of 'm1'
+    ("Tommy gun", "thompson-m1928", None),               # the nickname its catalog name gives in quotes
+    ("a Tommy Gun", "thompson-m1928", None),
+    ("Broomhandle", "mauser-c96", None),
+    ("Tommy", None, None),                               # part of a nickname is not the weapon
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
     found, cls = catalog().identify_weapon(name)
@@ -57,7 +61,7 @@ def test_an_unknown_weapon_in_a_native_shot_is_refused_not_a_handgun(system):
 
 @pytest.mark.parametrize("system", sorted(SHOTS))
 @pytest.mark.parametrize(("weapon", "weapon_class", "catalog_id"), [
-    ("rifle", "rifle", None), ("Winchester M1894", "rifle", "winchester-1894")])
+    ("rifle", "rifle", None), ("Winchester M1894", "rifle", "winchester-1894"), ("Tommy gun", "smg", "thompson-m1928")])
 def test_a_class_word_or_a_known_name_in_a_native_shot_is_that_weapon(system, weapon, weapon_class, catalog_id):
     shot = api.convert(_shot(system, weapon), "neutral").document
     assert shot.weapon.weapon_class == weapon_class
