@@ -418,7 +418,8 @@ class PercentileSystem(System):
                               covers: Any = None, deflection: Any = None) -> Armor:
         """A worn armor line as what it physically is: the catalog item it names (Catalog.find_armor:
         its ``catalog`` id, an unknown one refused, else its name) with the joules the line states,
-        else those joules, else the joules of its row on ``armor.worn`` (the nearest row to
+        or the joules of the points it states where they are not the item's (a stated value wins,
+        said as ``assumed``), else those joules, else the joules of its row on ``armor.worn`` (the nearest row to
         ``points``, said as ``reads`` formatted with it, at ``path.field``); the coverage and
         deflection the line states, else a helmet by its name on the head
         (core.armorline.restore, cited as `rule`). Only an explicit ``catalog`` id is carried
@@ -429,13 +430,25 @@ class PercentileSystem(System):
         from xsys.core.catalog import strip_entry
 
         entry = _catalog().find_armor(name, catalog, path=f"{path}.catalog")
+        lad = self.armor_ladders()["armor.worn"]
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=name, catalog=catalog)
-            out = msgspec.structs.replace(out, stops=stops) if stops is not None else out
+            item = lad.native(float(out.stops))
+            if stops is not None:
+                out = msgspec.structs.replace(out, stops=stops)
+            elif points is not None and points != item:
+                # a stated value wins over its catalog item's, said (as GURPS says a sheet's DR)
+                A = points if lad.has_native(points) else lad.nearest_native(points)
+                out = msgspec.structs.replace(out, stops=Energy(lad.neutral(A)))
+                if col is not None:
+                    kept = "is kept" if A == points else f"is read as the armor table's nearest row, {reads.format(A)}"
+                    col.loss("assumed", f"{path}.{field}", f"{name}: {reads.format(points)} is not the armor of its "
+                             f"catalog item {entry.id} ({float(entry.stops):g} J: {reads.format(item)}); the "
+                             f"sheet's {reads.format(points)} {kept} (it stops {float(out.stops):g} J)",
+                             lad.step_of(A).rule)
         elif stops is not None:
             out = Armor(name=name, stops=stops)
         else:
-            lad = self.armor_ladders()["armor.worn"]
             A = points if lad.has_native(points) else lad.nearest_native(points)
             if col is not None:
                 nearest = "" if A == points else f", the armor table's nearest row to the stated {reads.format(points)}"

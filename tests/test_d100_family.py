@@ -156,3 +156,50 @@ def test_a_shot_word_naming_no_field_of_the_shot_is_refused_when_the_class_is_de
         type("Broken", (Coc7System,), {"shot_words": (ShotWord("aim", "shooter.aim_time", "aim"),)})
     with pytest.raises(TypeError, match="its neutral path is not one of"):
         type("Broken", (Coc7System,), {"shot_words": (ShotWord("aiming", "shooter.aim", "aim"),)})
+
+
+# ---- a stated armor value wins over its catalog item's (one answer in every d100 system) ----
+
+# (coc-zh's armor list is its rule text's: an item it names is its row, stated otherwise or not,
+# said as assumed: tests/test_coc_zh*.py)
+ARMOR_NPC = {"coc": "fixtures/coc/npcs/investigator_38.yaml", "coc7": "fixtures/coc7/npcs/silas_crane.yaml"}
+ARMOR_LINE = {  # the catalog's Heavy Kevlar vest (1480 J), stated at another value: (line, points field)
+    "coc": ({"name": "Heavy Kevlar vest", "A": 12, "B": 0}, "A"),
+    "coc7": ({"name": "Heavy Kevlar vest", "armor": 10}, "armor"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(ARMOR_LINE))
+def test_a_sheets_armor_value_wins_over_its_catalog_items_and_is_said(system):
+    import yaml
+
+    from xsys.core.registry import default_registry
+
+    line, field = ARMOR_LINE[system]
+    doc = {**yaml.safe_load(open(ARMOR_NPC[system], encoding="utf-8")), "armor": [line]}
+    sys_ = default_registry().system(system)
+    row = sys_.armor_ladders()["armor.worn"]
+    conv = api.convert(api.from_plain(doc, file="npc.yaml"), "neutral")
+    (vest,) = conv.document.armor
+    assert float(vest.stops) == row.neutral(line[field]) != 1480.0  # the sheet's value, not the item's
+    assert vest.kind == "soft-vest"  # still the catalog item in what it is
+    said = [x for x in conv.losses if x.path == f"$.armor[0].{field}"]
+    assert len(said) == 1 and said[0].kind == "assumed"
+    assert "is not the armor of its catalog item heavy-kevlar-vest (1480 J" in said[0].message
+    assert "is kept" in said[0].message
+    back = api.convert(codec.to_builtins(conv.document), system, fresh=True).document
+    assert getattr(back.armor[0], field) == line[field]  # written again from what it stops
+
+
+@pytest.mark.parametrize("system", sorted(ARMOR_LINE))
+def test_a_sheets_armor_value_that_is_its_catalog_items_says_nothing(system):
+    import yaml
+
+    from xsys.core.registry import default_registry
+
+    line, field = ARMOR_LINE[system]
+    item = default_registry().system(system).armor_ladders()["armor.worn"].native(1480.0)
+    doc = {**yaml.safe_load(open(ARMOR_NPC[system], encoding="utf-8")), "armor": [{**line, field: item}]}
+    conv = api.convert(api.from_plain(doc, file="npc.yaml"), "neutral")
+    assert float(conv.document.armor[0].stops) == 1480.0
+    assert not [x for x in conv.losses if x.path.startswith("$.armor[0]")]
