@@ -72,16 +72,20 @@ def read(cat: Any, name: str, catalog_id: str | None, points: int | None, ladder
          field: str = "rating") -> Armor:
     """An armor line that rates a piece by points on the system's armor ladder and may name a
     catalog item, as the neutral armor, one way for every system: the catalog item (its
-    ``catalog_id``, an unknown one refused; else the item its name is), whose points here win
-    over stated ones, the difference reported as ``rounded``; else the joules its points stand
+    ``catalog_id``, an unknown one refused; else the item its name is), stopping what stated
+    points other than the item's stand for (the sheet's value wins, reported as ``assumed``:
+    :func:`stated_note`); else the joules its points stand
     for on `ladder`, reported as ``assumed``; a line with neither is refused. With what the line
     states of where the piece sits and its deflection (:func:`restore`)."""
     entry = cat.find_armor(name, catalog_id, path=f"{path}.catalog")
     if entry is not None:
         arm: Armor = msgspec.structs.replace(strip_entry(entry), name=name)  # type: ignore[assignment]
         derived = ladder.native(float(arm.stops))
-        if points is not None and points != derived:
-            col.loss("rounded", f"{path}.{field}", f"{field} {points}: {entry.id} is {derived} here", rule)
+        if points is not None and points != derived:  # the sheet's value wins over its item's, said
+            kept = points if ladder.has_native(points) else ladder.nearest_native(points)
+            arm = msgspec.structs.replace(arm, stops=Energy(ladder.neutral(kept)))
+            col.loss("assumed", f"{path}.{field}", stated_note(name, f"{field} {points}", entry, f"{field} {derived}",
+                                                               f"{field} {kept}", float(arm.stops)), rule)
     elif points is None:
         raise InputError(f"armor needs a {field} or a catalog item", path=path,
                          expected=f"{field}: <points> or catalog: <id>", found=repr(name))
@@ -89,6 +93,14 @@ def read(cat: Any, name: str, catalog_id: str | None, points: int | None, ladder
         arm = Armor(name=name, stops=Energy(ladder.step_of(ladder.nearest_native(points)).rep))
         col.loss("assumed", f"{path}.{field}", f"{field} {points} read as stopping {arm.stops}", rule)
     return restore(arm, covers, deflection, col, path, rule)
+
+
+def stated_note(name: str, stated: str, entry: Any, item: str, kept: str, stops: float, noun: str = "armor") -> str:
+    """The one line every system says when a sheet rates a catalog item otherwise than the item
+    rates on its table: the sheet's value wins (`kept`: the row it is read as, `stops` its joules)."""
+    how = "is kept" if kept == stated else f"is read as the nearest row, {kept}"
+    return (f"{name}: {stated} is not the {noun} of its catalog item {entry.id} ({float(entry.stops):g} J: {item}); "
+            f"the sheet's {stated} {how} (it stops {float(stops):g} J)")
 
 
 def write(cat: Any, armor: Armor, ladder: Any, rule: str, col: Any, path: str, system: str) -> dict[str, Any]:

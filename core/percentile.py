@@ -441,11 +441,9 @@ class PercentileSystem(System):
                 A = points if lad.has_native(points) else lad.nearest_native(points)
                 out = msgspec.structs.replace(out, stops=Energy(lad.neutral(A)))
                 if col is not None:
-                    kept = "is kept" if A == points else f"is read as the armor table's nearest row, {reads.format(A)}"
-                    col.loss("assumed", f"{path}.{field}", f"{name}: {reads.format(points)} is not the armor of its "
-                             f"catalog item {entry.id} ({float(entry.stops):g} J: {reads.format(item)}); the "
-                             f"sheet's {reads.format(points)} {kept} (it stops {float(out.stops):g} J)",
-                             lad.step_of(A).rule)
+                    col.loss("assumed", f"{path}.{field}", armorline.stated_note(
+                        name, reads.format(points), entry, reads.format(item), reads.format(A), float(out.stops)),
+                        lad.step_of(A).rule)
         elif stops is not None:
             out = Armor(name=name, stops=stops)
         else:

@@ -34,6 +34,7 @@ BUILT_IN = ("coc", "coc-zh", "gurps", "nwod", "pl-trudnosc")
 sys.path.insert(0, str(PLUGIN))  # the unit tests import the plugin from its source folder
 
 from xsys_cepheus import system as cep  # noqa: E402
+from xsys_cepheus.model import CepheusArmor  # noqa: E402
 from xsys_cepheus.system import Cepheus  # noqa: E402
 
 from xsys.conversions import documents  # noqa: E402
@@ -310,3 +311,27 @@ def test_tutorial_snippets_are_real_code_from_the_plugin():
                 continue
             assert line.strip() in source, f"docs/writing-a-plugin.md quotes {path} wrongly: {line.strip()!r}"
     assert "fixtures/plugins/xsys-cepheus" in (ROOT / "README.md").read_text()
+
+
+def test_a_rating_other_than_its_catalog_items_wins_and_is_said():
+    """core.armorline.read, the tutorial's armor line: a line naming a catalog item (the Heavy
+    Kevlar vest, 1480 J) at another rating is the sheet's rating, said once as assumed; at the
+    item's own rating it is the item, said nothing."""
+    from xsys.core.trace import Collector
+
+    lad = cep.ladders()["armor"]
+    item = lad.native(1480.0)
+    col = Collector("cepheus")
+    vest = SYS.armor_to_neutral(CepheusArmor(name="Heavy Kevlar vest", rating=5), col, "$.armor[0]")
+    assert item == 9 and float(vest.stops) == lad.neutral(5) == 440.0 and vest.kind == "soft-vest"
+    assert [(x.kind, x.path, x.message) for x in col.losses] == [
+        ("assumed", "$.armor[0].rating", "Heavy Kevlar vest: rating 5 is not the armor of its catalog item "
+                                         "heavy-kevlar-vest (1480 J: rating 9); the sheet's rating 5 is kept (it stops 440 J)")]
+    # a rating that is no row of the table: its nearest row, said so
+    col = Collector("cepheus")
+    near = SYS.armor_to_neutral(CepheusArmor(name="Heavy Kevlar vest", rating=4), col, "$.armor[0]")
+    assert float(near.stops) == lad.neutral(lad.nearest_native(4))
+    assert f"the sheet's rating 4 is read as the nearest row, rating {lad.nearest_native(4)}" in col.losses[0].message
+    quiet = Collector("cepheus")
+    same = SYS.armor_to_neutral(CepheusArmor(name="Heavy Kevlar vest", rating=item), quiet, "$.armor[0]")
+    assert float(same.stops) == 1480.0 and not quiet.losses

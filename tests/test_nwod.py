@@ -436,3 +436,25 @@ def test_shot_round_trip(shot):
         assert {k for k in NwodShot.__struct_fields__ if getattr(back, k) != getattr(shot, k)} <= keep | {"barrier"}
     else:
         assert back == shot
+
+
+def test_a_chart_rating_other_than_its_catalog_items_wins_and_is_said():
+    """An Armor Chart line naming a catalog item (the Heavy Kevlar vest, 1480 J) at another rating
+    is the sheet's rating (what its ballistic stops), said as assumed; at the item's own rating it
+    is the item and says nothing (one reading in every system: core.armorline.stated_note)."""
+    from xsys.core.trace import Collector
+    from xsys.plugins.nwod.model import NwodArmor
+
+    item = SYS.armor_from_neutral(Armor(name="Heavy Kevlar vest", stops=Energy(1480.0)), Collector("nwod"), "$")
+    col = Collector("nwod")
+    own = SYS.armor_to_neutral(NwodArmor(name="Heavy Kevlar vest", general=1, ballistic=2), col, "$.armor[0]")
+    assert (item.general, item.ballistic) != (1, 2) and own.kind == "soft-vest"
+    assert float(own.stops) == SYS.armor_to_neutral(NwodArmor(name="vest", general=1, ballistic=2), None, "$").stops
+    assert [(x.kind, x.path) for x in col.losses] == [("assumed", "$.armor[0].ballistic")]
+    assert col.losses[0].message.startswith(
+        f"Heavy Kevlar vest: 1/2 is not the armor of its catalog item heavy-kevlar-vest (1480 J: "
+        f"{item.general}/{item.ballistic}); the sheet's 1/2 is kept")
+    quiet = Collector("nwod")
+    same = SYS.armor_to_neutral(NwodArmor(name="Heavy Kevlar vest", general=item.general, ballistic=item.ballistic),
+                                quiet, "$.armor[0]")
+    assert float(same.stops) == 1480.0 and not quiet.losses

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import msgspec
 
-from xsys.core import carried
+from xsys.core import armorline, carried
 from xsys.core.catalog import say_grenade, strip_entry
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
@@ -709,9 +709,8 @@ class GurpsSheet(GurpsRules):
             if a.DR != item_dr:
                 dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
                 out = msgspec.structs.replace(out, stops=Energy(lad.neutral(dr)))
-                col.loss("assumed", f"{path}.DR", f"{a.name}: DR {a.DR} is not the DR of its catalog item {entry.id} "
-                         f"({float(entry.stops):g} J: DR {item_dr}); the sheet's DR {dr} is kept (it stops "
-                         f"{float(out.stops):g} J)", "gurps.armor")
+                col.loss("assumed", f"{path}.DR", armorline.stated_note(a.name, f"DR {a.DR}", entry, f"DR {item_dr}",
+                                                                       f"DR {dr}", float(out.stops), "DR"), "gurps.armor")
             return out  # type: ignore[return-value]
         dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
         if dr != a.DR:

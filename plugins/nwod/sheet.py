@@ -323,11 +323,19 @@ class NwodSheet(NwodRules):
         from xsys.core.catalog import strip_entry
 
         entry = _catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
+        stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
+            _LADDERS["armor_general"].neutral(a.general)
         if entry is not None:
             out = msgspec.structs.replace(strip_entry(entry), name=a.name, catalog=a.catalog)
+            item = (int(_LADDERS["armor_general"].step_for(float(entry.stops)).native),
+                    int(_LADDERS["armor_ballistic"].step_for(float(entry.stops)).native))
+            if (a.general, a.ballistic) != item:  # the sheet's rating wins over its item's, said
+                out = msgspec.structs.replace(out, stops=Energy(stops))
+                if col is not None:
+                    col.loss("assumed", f"{path}.ballistic" if a.ballistic != item[1] else f"{path}.general",
+                             armorline.stated_note(a.name, f"{a.general}/{a.ballistic}", entry, f"{item[0]}/{item[1]}",
+                                                   f"{a.general}/{a.ballistic}", stops), "nwod.armor")
         else:
-            stops = _LADDERS["armor_ballistic"].neutral(a.ballistic) if a.ballistic else \
-                _LADDERS["armor_general"].neutral(a.general)
             out = Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops))
             if col is not None and col.tracing:
                 col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
