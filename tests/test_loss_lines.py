@@ -1,6 +1,6 @@
 """One source line, one report line: losses that say the same thing of several parts of one
 source line (nWoD Athletics has no Polish skill for athletics, climb, swim or jump; one armor's
-six fields have no place in a Polish sheet; Firearms clamped on every battery it covers) are
+two lower DRs have no place in a Polish sheet; Firearms clamped on every battery it covers) are
 reported once, naming every part (core.audit.merge_alike, core.system.skills_from_neutral)."""
 
 from __future__ import annotations
@@ -41,12 +41,20 @@ def test_a_broad_nwod_skill_is_one_line_on_a_polish_sheet():
 
 
 def test_one_armor_fields_that_have_no_place_are_one_line():
-    losses = _losses("fixtures/nwod/npcs/swat-officer.yaml", "pl-trudnosc")
+    """A GURPS line's lower DR on the head and on the arms has no place on a Polish sheet: one line
+    for the line's two parts. (The SWAT officer's full riot gear, a catalog item, has none: the
+    Polish line is that item by name, and every field of it comes back.)"""
+    import yaml
+
+    doc = yaml.safe_load((ROOT / "fixtures/gurps/npcs/street_thug.yaml").read_text(encoding="utf-8"))
+    doc["armor"] = [{"name": "Scrap mail", "PD": 2, "DR": 6, "locations": ["torso", "head", "arms"],
+                     "DR_at": {"head": 3, "arms": 2}}]
+    losses = api.convert(api.from_plain(doc, "thug.yaml"), "pl-trudnosc", trace=False, fresh=True).losses
     armor = [x for x in losses if x.path == "$.armor" and x.kind == "unsupported-field"]
-    assert len(armor) == 1, [x.message for x in armor]
-    m = armor[0].message
-    assert m.startswith("armor[0].kind 'plate-carrier', nij_level 'III', material ")
-    assert "thickness 0.034 m, mass 13 kg, stops_at.head 1480 J" in m and "legs 100 J and note " in m and "no place for them in a pl-trudnosc stat block" in m
+    assert [x.message for x in armor] == [
+        "armor[0].stops_at.head 72.5 and arms 37.5 J: no place for them in a pl-trudnosc stat block; dropped"]
+    riot = _losses("fixtures/nwod/npcs/swat-officer.yaml", "pl-trudnosc")
+    assert not [x for x in riot if x.path == "$.armor" and x.kind == "unsupported-field"]
 
 
 def test_the_sheets_a_chinese_npc_remembers_are_one_line():

@@ -547,3 +547,24 @@ def test_a_grenade_with_no_points_is_a_hand_grenade_not_a_thrown_stone():
     assert [w.damage for w in coc.weapons] == ["4d10"]
     same = api.convert(api.from_plain(own), "pl-trudnosc", trace=False).document
     assert [(b.nazwa, b.obrażenia) for b in same.broń] == [("Granat", None)]
+
+
+def test_an_armor_line_naming_a_catalog_item_is_that_item_and_its_stated_points_win():
+    """A Polish armor line is its catalog item by name, as in every system (it was read by its
+    points alone): at the item's own points it is the item (its kind and where it sits come
+    back); at other points the sheet's points win, said as assumed (core.armorline.stated_note)."""
+    from xsys.core.trace import Collector
+    from xsys.plugins.pl_trudnosc.model import Pancerz
+
+    sys_ = get_system("pl-trudnosc")
+    col = Collector("pl-trudnosc")
+    jacket = sys_.armor_to_neutral(Pancerz(nazwa="Heavy leather jacket", punkty=0), col, "$.pancerz[0]")
+    assert (float(jacket.stops), jacket.kind, jacket.covers) == (20.0, "garment", ["torso", "arms"])
+    assert not col.losses
+    vest = sys_.armor_to_neutral(Pancerz(nazwa="Heavy Kevlar vest", punkty=3), col, "$.pancerz[0]")
+    assert float(vest.stops) == pl.all_ladders()["armor"].neutral(3) and vest.kind == "soft-vest"
+    assert [(x.kind, x.path) for x in col.losses] == [("assumed", "$.pancerz[0].punkty")]
+    assert "punkty 3 is not the armor of its catalog item heavy-kevlar-vest (1480 J" in col.losses[0].message
+    # written back, the jacket needs no osłania or odbicie: its catalog item gives them
+    line = sys_.armor_from_neutral(jacket, Collector("pl-trudnosc"), "$.pancerz[0]")
+    assert (line.punkty, line.osłania, line.odbicie) == (0, None, None)

@@ -189,21 +189,21 @@ class PlSheet(PlRules):
         return Broń(nazwa=w.name, rodzaj=rodzaj, obrażenia=pts)  # type: ignore[arg-type]
 
     def armor_to_neutral(self, a: Pancerz, col: Collector, path: str) -> Armor:
-        entry = None
-        if a.katalog or a.punkty is None:
-            entry = catalog().find_armor(a.nazwa, a.katalog, path=f"{path}.katalog")
-            if entry is None:
-                raise InputError("armor needs punkty or a catalog item", path=path,
-                                 expected="punkty: <points> or katalog: <id>", found=repr(a.nazwa))
+        entry = catalog().find_armor(a.nazwa, a.katalog, path=f"{path}.katalog")
+        if entry is None and a.punkty is None:
+            raise InputError("armor needs punkty or a catalog item", path=path,
+                             expected="punkty: <points> or katalog: <id>", found=repr(a.nazwa))
         lad = all_ladders()["armor"]
         if entry is not None:
             arm = strip_entry(entry)
             if a.nazwa != arm.name:
                 arm = msgspec.structs.replace(arm, name=a.nazwa)
             derived = lad.native(arm.stops)
-            if a.punkty is not None and a.punkty != derived:
-                col.loss("rounded", f"{path}.punkty", f"punkty {a.punkty} replaced by {derived}, from the "
-                         f"catalog item's {arm.stops}", "pl.armor")
+            if a.punkty is not None and a.punkty != derived:  # the sheet's value wins over its item's, said
+                arm = msgspec.structs.replace(arm, stops=Energy(lad.neutral(a.punkty)))
+                col.loss("assumed", f"{path}.punkty", armorline.stated_note(
+                    a.nazwa, f"punkty {a.punkty}", entry, f"punkty {derived}", f"punkty {a.punkty}", float(arm.stops)),
+                    "pl.armor")
             return armorline.restore(arm, a.osłania, a.odbicie, col, path, "pl.armor")  # type: ignore[arg-type]
         step = lad.step_of(a.punkty)
         col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
