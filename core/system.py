@@ -375,8 +375,12 @@ class System:
         return {}
 
     def shot_context(self, shot: Shot) -> dict[str, Any]:
-        """Native characteristics of the shooter that ``check_at`` uses (none by default)."""
-        return {}
+        """Native characteristics of the shooter that ``check_at`` uses: by default those a declared
+        ``shot_sheet`` names, at the steps of the shooter's percentiles (the adult median where the
+        shot states none), as the shot document writes them; else none."""
+        names = self.shot_sheet.characteristics if self.shot_sheet is not None else ()
+        specs = self.characteristics() if names else {}
+        return {k: specs[k].ladder.native(shot.shooter.characteristics.get(specs[k].neutral, 0.5)) for k in names}
 
     def skill_for_weapon(self, weapon_class: str) -> str:
         """The native skill that fires a weapon class (first skill covering its neutral skill)."""

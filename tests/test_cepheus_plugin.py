@@ -335,3 +335,17 @@ def test_a_rating_other_than_its_catalog_items_wins_and_is_said():
     quiet = Collector("cepheus")
     same = SYS.armor_to_neutral(CepheusArmor(name="Heavy Kevlar vest", rating=item), quiet, "$.armor[0]")
     assert float(same.stops) == 1480.0 and not quiet.losses
+
+
+def test_a_shots_context_is_the_characteristics_its_shot_sheet_names():
+    """The core's default shot_context (the tutorial declares none): the characteristics the shot
+    sheet names, at the steps of the shooter's percentiles; the median adult where the shot
+    states none. It sets the DEX DM of a neutral shot's check."""
+    dex = SYS.characteristics()["DEX"]
+    assert SYS.shot_context(_shot()) == {"DEX": dex.ladder.native(0.5)} == {"DEX": 7}
+    quick = _shot()
+    quick = msgspec.structs.replace(quick, shooter=msgspec.structs.replace(quick.shooter,
+                                                                           characteristics={"dexterity": 0.99}))
+    high = SYS.shot_context(quick)["DEX"]
+    assert high == dex.ladder.native(0.99) > 7
+    assert SYS.check(quick).chance > SYS.check(_shot()).chance  # a better DEX DM
