@@ -46,6 +46,8 @@ class WeaponEntry(Weapon, kw_only=True, forbid_unknown_fields=True):
     feed: Name = ""
     era: Name = ""
     source: Text = ""
+    # other names the weapon is printed under ("Thompson submachine gun"): each names it, whole
+    aliases: list[Name] = []
 
 
 class ArmorEntry(Armor, kw_only=True, forbid_unknown_fields=True):
@@ -219,9 +221,11 @@ class Catalog:
             return entry, None
         words = _weapon_words(name)
         # the nickname a catalog name gives in quotes ("Thompson M1928 ('Tommy gun')", "Mauser C96
-        # 'Broomhandle'"): the name GMs write for it, a "the" or "a" before it or not
-        nicknamed = [e for e in self.weapons.values() if (nick := _nickname(e.name))
-                     and words - {"a", "an", "the", "his", "her"} == nick]
+        # 'Broomhandle'") or an alias of the entry ("Thompson submachine gun"): the names GMs and
+        # books write for it, a "the" or "a" before it or not
+        said = words - {"a", "an", "the", "his", "her"}
+        nicknamed = [e for e in self.weapons.values() if said == _nickname(e.name)
+                     or any(said == _weapon_words(alias) for alias in getattr(e, "aliases", ()))]
         if len(nicknamed) == 1:
             return nicknamed[0], None
         if len(words) == 1 and (m := _VARIANT.match(next(iter(words)))) and m.group(1) in self.weapons:
@@ -445,7 +449,7 @@ def strip_entry(item: WeaponEntry | ArmorEntry) -> Weapon | Armor:
     hit = _STRIPPED.get(id(item))
     if hit is not None and hit[0] is item:
         return hit[1]
-    fields = {f: getattr(item, f) for f in item.__struct_fields__ if f not in ("id", "source", "feed", "era")}
+    fields = {f: getattr(item, f) for f in item.__struct_fields__ if f not in ("id", "source", "feed", "era", "aliases")}
     fields["catalog"] = item.id
     cls = Weapon if isinstance(item, Weapon) else Armor
     out = cls(**fields)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from xsys.conversions import api
 from xsys.core import codec
+from xsys.core.catalog import strip_entry
 from xsys.core.registry import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,9 +152,7 @@ NAME = st.from_regex(r"[A-Z][a-z]{2,7}( [A-Z][a-z]{2,7})?", fullmatch=True)
 def weapons(draw):
     if draw(st.booleans()):
         entry = catalog().weapons[draw(st.sampled_from(CATALOG))]
-        w = {k: v for k, v in codec.to_builtins(entry).items() if k not in ("id", "source", "feed", "era")}
-        w["catalog"] = entry.id
-        return w
+        return codec.to_builtins(strip_entry(entry))  # the entry as a neutral weapon, with its catalog id
     cls = draw(st.sampled_from(CLASSES))
     lo, hi = ENERGY[cls]
     return {"name": f"{draw(NAME)} gun", "weapon_class": cls, "muzzle_energy": f"{draw(st.integers(lo, hi))} J"}

@@ -33,6 +33,9 @@ from xsys.core.registry import catalog
     ("a Tommy Gun", "thompson-m1928", None),
     ("Broomhandle", "mauser-c96", None),
     ("Tommy", None, None),                               # part of a nickname is not the weapon
+    ("Thompson submachine gun", "thompson-m1928", None), # an alias of the entry (weapons.toml aliases)
+    ("a Thompson Sub-Machine Gun", "thompson-m1928", None),
+    ("Thompson", None, None),                            # a maker's name alone is still no one weapon
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
     found, cls = catalog().identify_weapon(name)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from xsys.conversions import api
 from xsys.conversions.documents import read_plain
 from xsys.core import codec
+from xsys.core.catalog import strip_entry
 from xsys.core.registry import catalog
 from xsys.core.trace import STRICT_KINDS
 from xsys.core.vocab import CARTRIDGES, WEAPON_CLASSES, cartridge_of
@@ -74,8 +75,7 @@ def scenario(weapons):
 
 
 def _plain_weapon(entry, name=None):
-    w = {k: v for k, v in codec.to_builtins(entry).items() if k not in ("id", "source", "feed", "era")}
-    w["catalog"] = entry.id
+    w = codec.to_builtins(strip_entry(entry))  # the entry as a neutral weapon, with its catalog id
     if name:
         w["name"] = name
     return w
