@@ -865,7 +865,6 @@ class System:
                 col.loss("unsupported-field", f"{path}.{k}", f"{self.name} has no skill for {k}{what}")
         return out
 
-
     def level_text(self, skill: str, level: Any) -> str:
         """A skill at a level as this system's sheets print it ("Handgun 45"; GURPS "Guns (Pistol)-12")."""
         return f"{skill} {level}"
