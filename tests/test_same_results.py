@@ -73,7 +73,8 @@ def test_yaml_writer_is_pyyaml_safe_dump(doc):
 
 
 @pytest.mark.parametrize("text", ["zażółć gęślą jaźń", "漢字 and kana かな", "emoji 🎲", "nel\x85", "bom\ufeff",
-                                  "ls\u2028ps\u2029", "del\x7f", "tab\tnl\n", "a" * 300, "x: y # z", ""])
+                                  "ls\u2028ps\u2029", "del\x7f", "tab\tnl\n", "a" * 300, "x: y # z", "",
+                                  'a "quoted" name', 'back\\slash "and\\" quote', '"' * 120, 'k"' * 60])
 def test_writers_on_awkward_text(text):
     doc = {"name": text, "notes": [text, {text[:120] or "k": text}], "n": 1.5e-7}
     _same(lambda v: documents.dumps(v, "json"), json_reference, doc)
