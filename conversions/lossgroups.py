@@ -126,9 +126,13 @@ class _Group:
 
     def hit(self, place: tuple[int, int], index: int | None, name: str | None, most: int) -> None:
         self.count += 1
-        if index is None or any(i == index for _, i, _ in self.npcs):
-            return  # an NPC comes first with its earliest loss: its losses of reading precede its writing's
-        if len(self.npcs) < most:
+        npcs = self.npcs
+        if index is None or (len(npcs) >= most and place >= npcs[-1][0]):
+            return  # a loss after those of the NPCs named
+        for _, i, _ in npcs:
+            if i == index:
+                return  # an NPC comes first with its earliest loss: its losses of reading precede its writing's
+        if len(npcs) < most:
             self.npcs.append((place, index, name))
         elif place < self.npcs[-1][0]:  # a loss of reading after those of writing: earlier in the report
             self.npcs[-1] = (place, index, name)
@@ -190,12 +194,24 @@ class Grouper:
         self.first_npcs = first_npcs
 
     def add(self, loss: Loss, npc: Any = None, phase: int = 0) -> None:
+        key, message, index = self.prepare(loss, npc)
+        self.add_prepared(key, message, index, _name(npc) if index is not None else None, phase)
+
+    @staticmethod
+    def prepare(loss: Loss, npc: Any = None) -> tuple[tuple[str, ...], str, int | None]:
+        """What :meth:`add` groups a loss by: (its key, its message pattern, the index of the
+        NPC its path is in). An NPC converted again under another name (a roster's repeated
+        stat block, conversions/stream.py) has the same key and pattern where its name is not
+        in its losses' messages."""
         path = loss.path
         m = _NPC.match(path)
         index = int(m.group(1)) if m is not None else None
         npc_name = _name(npc) if index is not None else None
         message = message_pattern(loss.message, npc_name, _item_name(npc, path) if index is not None else None)
-        key = (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system)
+        return (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system), message, index
+
+    def add_prepared(self, key: tuple[str, ...], message: str, index: int | None, npc_name: str | None,
+                     phase: int = 0) -> None:
         place = (phase, self.seen[phase])
         self.seen[phase] += 1
         self.total += 1

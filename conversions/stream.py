@@ -18,7 +18,9 @@ whole roster (tests/test_stream.py compares them). How:
   system's per-value answers (a skill's ladder, a level's competence, the level nearest a
   competence, each in its context) are remembered by the core (core/memo.py), and whether
   a system writes a field at all by the loss audit (core/audit.py), for a stream as for
-  any conversion. A roster's loss report lists the losses of reading every NPC first, then
+  any conversion. A stat block the roster had before under another name (twelve cultists
+  alike) is not converted again: the earlier NPC's output and losses under its own name and
+  index (:class:`_Seen`). A roster's loss report lists the losses of reading every NPC first, then
   those of writing them: the two halves go to two spool files. Grouped (the default for
   a roster of more than one NPC, conversions/lossgroups.py), only a count and the first
   NPCs of each group are kept as the NPCs pass, and the groups are written at the end.
@@ -92,6 +94,77 @@ def _renamed(losses: list[Loss], i: int) -> list[Loss]:
             x = msgspec.structs.replace(x, path=new + p[9:])
         out.append(x)
     return out
+
+
+# ---- stat blocks seen before ---------------------------------------------------------------
+
+class _Again:
+    """A converted NPC kept for the NPCs after it with the same stat block under another name:
+    its canonical JSON around its name, its written form, its losses (paths at ``$.npcs[0]``)
+    and how the loss report groups them."""
+
+    __slots__ = ("before", "after", "out", "read", "write", "groups", "text", "said", "warnings", "strict")
+
+    def npc(self, name: str, field: str) -> tuple[bytes, dict[str, Any]]:
+        """The NPC under `name`: its canonical JSON (for the digest) and its written form."""
+        return self.before + codec.json_encode(name) + self.after, {**self.out, field: name}
+
+
+class _Seen:
+    """The NPCs of a roster converted so far, by their stat block without their name (a
+    roster repeats stat blocks: twelve cultists, a squad of troopers). A conversion depends
+    on what a stat block states, not on what the NPC is called (the conformance kit checks
+    every system for it: xsys.testing.conformance), so an NPC whose stat block came before
+    is the earlier one's output under its own name, with the earlier one's losses at its
+    own index: the same bytes as converting it again. An NPC is kept only where its name is
+    in its output once, as its name (nowhere in a loss, a note or another field of the stat
+    block or of its output), and taken again only by a name that is in none of those either;
+    the last :data:`KEPT` are kept."""
+
+    KEPT = 2048
+
+    def __init__(self) -> None:
+        self.kept: dict[bytes, _Again] = {}
+        self.fields: tuple[str, str] | None = None  # the key of the name in the source's NPC, the target's
+
+    def start(self, src: Any, dst: Any) -> None:
+        """Kept between the two systems (None: the neutral model) where both remember their
+        answers (System.remember) and both stat blocks have a name field (core.sheet.name_field)."""
+        from xsys.core.sheet import name_field
+
+        fields = (name_field(src), name_field(dst))
+        if all(s is None or s.remember for s in (src, dst)) and fields[0] and fields[1]:
+            self.fields = (fields[0], fields[1])
+
+    def key(self, src_npc: dict[str, Any]) -> bytes:
+        field = self.fields[0] if self.fields is not None else None
+        return codec.json_encode({k: v for k, v in src_npc.items() if k != field})
+
+    def get(self, key: bytes, name: str) -> _Again | None:
+        found = self.kept.get(key)
+        if found is None or name in found.said:
+            return None
+        inner = codec.json_encode(name)[1:-1]  # as JSON writes it, without its quotes
+        return None if inner in found.text or inner in key else found
+
+    def keep(self, key: bytes, name: str, npc_json: bytes, out: dict[str, Any], read: list[Loss],
+             write: list[Loss], groups: list[tuple[Any, str, int | None, int]]) -> None:
+        quoted = codec.json_encode(name)
+        said = "\n".join(x.message + "\n" + x.path for x in (*read, *write))
+        if self.fields is None or out.get(self.fields[1]) != name or npc_json.count(quoted[1:-1]) != 1 \
+                or name in said or quoted[1:-1] in key:
+            return  # its name is written otherwise, or said elsewhere (in the stat block too): converted each time
+        at = npc_json.index(quoted)
+        again = _Again()
+        again.before, again.after, again.out = npc_json[:at], npc_json[at + len(quoted):], out
+        again.read, again.write = read, write
+        again.warnings = sum(x.level == "warning" for x in (*read, *write))
+        again.strict = sum(x.kind in STRICT_KINDS for x in (*read, *write))
+        again.groups = groups  # (key, message pattern, index or None, phase): the index is the NPC's own
+        again.text, again.said = again.before + again.after, said
+        if len(self.kept) >= self.KEPT:
+            del self.kept[next(iter(self.kept))]
+        self.kept[key] = again
 
 
 # ---- the streamed conversion ---------------------------------------------------------------
@@ -397,6 +470,7 @@ class _Job:
         packer: Any = None
         bytes_out = 0
         renders: dict[str, tuple[tuple[str, ...], bytes]] = {}
+        seen = _Seen()
 
         def chunk_for(kind: str, plain: Any) -> bytes:
             keys, indent = renders[kind]
@@ -429,21 +503,40 @@ class _Job:
                 src_sys = None if loaded.system == documents.NEUTRAL else api.system_for(loaded.system, merged, reg)
                 dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
                 systems = (src_sys, dst_sys)
+                seen.start(src_sys, dst_sys)
                 self.source_system = loaded.system
                 origin_system = loaded.system if loaded.system != to else None
             src_sys, dst_sys = systems
-            losses: list[Loss] = []
-            entries: list[Any] = []
             doc = loaded.document
-            try:
-                with tracing(False):
-                    conv_doc, n_read = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
-            except XsysError as exc:
-                raise _in_roster(exc, i) from None
-            conv_plain = codec.to_builtins(codec.canonical(conv_doc))
-            npc_out = conv_plain["npcs"][0]
-            losses = _renamed(losses, i)
-            read, write = losses[:n_read], losses[n_read:]
+            src_npc = codec.to_builtins(doc)["npcs"][0]
+            name = src_npc.get(seen.fields[0]) if seen.fields is not None else None
+            seen_key = seen.key(src_npc) if isinstance(name, str) and name else None
+            again = seen.get(seen_key, name) if seen_key is not None else None
+            if again is not None:  # the same stat block as an NPC before, under another name
+                npc_json, npc_out = again.npc(name, seen.fields[1])
+                read, write = again.read, again.write  # at $.npcs[0]: renamed where a path is written
+                if grouper is None:
+                    read, write = _renamed(read, i), _renamed(write, i)
+            else:
+                losses: list[Loss] = []
+                entries: list[Any] = []
+                try:
+                    with tracing(False):
+                        conv_doc, n_read = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
+                except XsysError as exc:
+                    raise _in_roster(exc, i) from None
+                conv_plain = codec.to_builtins(codec.canonical(conv_doc))
+                npc_out = conv_plain["npcs"][0]
+                npc_json = codec.json_encode(npc_out)
+                read, write = _renamed(losses[:n_read], i), _renamed(losses[n_read:], i)
+                if dst_sys is not None and dst_sys.length_unit:  # written in the unit its rulebook prints (yd)
+                    from .documents import lengths_in
+
+                    npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
+                groups = [(*Grouper.prepare(loss, npc_out), phase) for phase, part in enumerate((read, write))
+                          for loss in part] if grouper is not None else []
+                if seen_key is not None:
+                    seen.keep(seen_key, name, npc_json, npc_out, losses[:n_read], losses[n_read:], groups)
 
             if skeleton is None:
                 # the output with placeholders, from the first NPC's conversion
@@ -487,11 +580,7 @@ class _Job:
 
             if n:
                 digest.update(b",")
-            digest.update(codec.json_encode(npc_out))
-            if dst_sys is not None and dst_sys.length_unit:  # written in the unit its rulebook prints (yd), hashed as canonical
-                from .documents import lengths_in
-
-                npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
+            digest.update(npc_json)  # the canonical NPC (lengths in metres)
             c = chunk_for("npcs", npc_out)
             if n:
                 out_fh.write(sep)
@@ -499,27 +588,29 @@ class _Job:
             out_fh.write(c)
             bytes_out += len(c)
             if packer is not None:
-                src_npc = codec.to_builtins(doc)["npcs"][0]
                 packer.feed((b"," if n else b"") + codec.json_encode(src_npc))
             if grouper is None:
                 spool(read, write)
             else:
                 if n == 0:
                     held = (read, write)
-                for loss in read:
-                    grouper.add(loss, npc_out, 0)
-                for loss in write:
-                    grouper.add(loss, npc_out, 1)
-            for key, part in (("r", read), ("l", write)):
+                said_name = npc_out.get("name") if isinstance(npc_out.get("name"), str) else None  # as Grouper.add
+                for key, message, at, phase in (again.groups if again is not None else groups):
+                    at = None if at is None else i
+                    grouper.add_prepared(key, message, at, None if at is None else said_name, phase)
+            if again is not None:
+                warning_losses += again.warnings
+                strict_count += again.strict
+            for key, part in () if again is not None and again.strict == 0 else (("r", read), ("l", write)):
                 for loss in part:
-                    if loss.level == "warning":
+                    if again is None and loss.level == "warning":
                         warning_losses += 1
                     if loss.kind in STRICT_KINDS:
-                        strict_count += 1
+                        strict_count += again is None
                         if key == "r" and first_strict_read is None:
-                            first_strict_read = loss
+                            first_strict_read = _renamed([loss], i)[0]
                         if key == "l" and first_strict_write is None:
-                            first_strict_write = loss
+                            first_strict_write = _renamed([loss], i)[0]
             n += 1
             if self.progress is not None:
                 self.progress(n, total, reached)

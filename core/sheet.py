@@ -129,6 +129,17 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
     return typ
 
 
+def name_field(system: "System | None") -> str | None:
+    """The key of a stat block's name in its plain form: the declared sheet's ``name`` field
+    (Polish ``imię``), else ``name`` where the ``npc_type`` has one; the neutral model's
+    (`system` None) is ``name``."""
+    if system is None:
+        return "name"
+    fields = {f.name: f.encode_name for f in msgspec.structs.fields(system.npc_type)}
+    sheet = getattr(system, "sheet", None)
+    return fields.get(sheet.name if isinstance(sheet, Sheet) else "name")
+
+
 def _levels(value: Any) -> dict[str, Any]:
     if isinstance(value, Mapping):
         return dict(value)

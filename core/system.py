@@ -132,8 +132,10 @@ class System:
         return None
 
     # The core remembers a system's answers to skill_ladder, competence and level_for per
-    # instance (core.memo), for every system alike. False: this system's answers are not
-    # functions of their arguments and its settings, and it is asked every time.
+    # instance (core.memo), for every system alike, and a streamed roster converts a stat block
+    # it has seen under another name once (an NPC converts by what it states, not by its name).
+    # False: this system's answers are not functions of their arguments and its settings (or of
+    # a stat block without its name), and it is asked every time.
     remember: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -372,6 +372,47 @@ def conformance_suite(key: str, settings: Any = None, registry: Registry | None 
                             cls.remember = own
                     assert with_memo == without, f"{f} -> {to}: remembered answers change the output"
 
+        def test_an_npc_converts_whatever_its_name(self) -> None:
+            """A stat block converts by what it states, not by what the NPC is called: each NPC
+            fixture converts to every installed system the same under another name (but for the
+            name). A streamed roster converts a stat block it has seen before, under another name,
+            from the earlier NPC's conversion (conversions/stream.py). A plugin whose conversion
+            depends on the name sets remember = False."""
+            from xsys.conversions import api, documents
+            from xsys.core import codec
+            from xsys.core.sheet import name_field
+
+            if not system().remember:
+                return
+            folder = Path(fixtures) if fixtures is not None else Path("fixtures") / key
+            files = sorted(folder.rglob("*.yaml")) if folder.is_dir() else []
+            targets = [k for k in reg().keys() if k != key][:6] + ["neutral"]
+            other = "Quillon Varrow-Teshmark"
+            for f in files:
+                plain = documents.read_plain(f)
+                field = name_field(system())
+                if not isinstance(plain, dict) or plain.get("kind") != "npc" or plain.get("system") != key \
+                        or not isinstance(plain.get(field), str):
+                    continue
+                # from this system to the others, and into it from the neutral model
+                neutral = codec.to_builtins(api.convert(plain, "neutral", registry=reg(), trace=False).document)
+                for src, at, to in [(plain, field, to) for to in targets] + [(neutral, "name", key)]:
+                    if src[at] in str({**src, at: None}):
+                        continue  # the name is stated again (a native block): as a streamed roster, not compared
+                    a = api.convert(src, to, registry=reg(), trace=False)
+                    b = api.convert({**src, at: other}, to, registry=reg(), trace=False)
+                    said = [codec.to_builtins(x) for x in a.losses]
+                    if src[at] and src[at] in str(said):
+                        continue  # the name is in a loss: a streamed roster converts such an NPC every time
+                    out = name_field(None if to == "neutral" else reg().system(to))
+                    da, db = codec.to_builtins(a.document), codec.to_builtins(b.document)
+                    assert db.get(out) == other, f"{f} -> {to}: the NPC's name is not written as it is"
+                    if src[at] in str({**da, out: None}):
+                        continue  # the name is written again (a native block kept for the way back): as above
+                    assert {**da, out: None} == {**db, out: None} and said == [
+                        codec.to_builtins(x) for x in b.losses], (
+                        f"{f} -> {to}: the conversion depends on the NPC's name (set remember = False)")
+
     Conformance.__name__ = f"TestConformance_{key.replace('-', '_')}"
     Conformance.__qualname__ = Conformance.__name__
     return Conformance

@@ -123,6 +123,56 @@ def test_strict_fails_as_the_whole_conversion_does(tmp_path):
     assert not [f for f in os.listdir(tmp_path) if f.startswith(".xsys-")]
 
 
+# ---- stat blocks seen before ---------------------------------------------------------------
+
+def _repeated_roster(folder: Path, fmt: str) -> tuple[Path, int]:
+    """Every coc fixture NPC four times under new names, and twice under names that its output
+    or its losses also say (a weapon's name, its own old name again): (the roster, how many
+    of its NPCs a conversion must convert)."""
+    npcs = fixture_npcs("coc")
+    out = []
+    for r in range(4):
+        out += [{**npc, "name": f"{npc['name']} #{r}"} for npc in npcs]
+    awkward = [{**npc, "name": npc["weapons"][0]["name"]} for npc in npcs if npc.get("weapons")]
+    out += awkward + [{**npc, "name": "Fist/Punch"} for npc in npcs]
+    p = folder / f"repeated.{fmt}"
+    p.write_bytes(documents.dumps({"system": "coc", "kind": "roster", "name": "repeats", "npcs": out}, fmt))
+    return p, len(npcs)
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_stat_block_seen_before_converts_once(tmp_path, fmt, monkeypatch):
+    """A roster's NPC whose stat block came before under another name is the earlier one's
+    conversion under its own name (conversions/stream.py, _Seen): the same bytes as converting
+    each NPC, grouped and in full, into systems that name the field otherwise (Polish imię);
+    an NPC whose name is also something its conversion says (its weapon, a skill) is
+    converted on its own."""
+    from xsys.conversions import crossing
+
+    p, distinct = _repeated_roster(tmp_path, fmt)
+    armed = sum(1 for npc in fixture_npcs("coc") if npc.get("weapons"))
+    calls = []
+    real = crossing.cross
+    monkeypatch.setattr(crossing, "cross", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for to in ("gurps", "pl-trudnosc", "coc7"):
+        for losses in ("grouped", "full"):
+            calls.clear()
+            assert _streamed(p, to, losses=losses) == _whole(p, to, fmt, losses), (to, losses)
+            streamed = len(calls) - 1  # the whole conversion converts the roster in one call
+            # each stat block once; each NPC named after its weapon again (its output says the name);
+            # one named Fist/Punch again where its output or a loss says "Fist/Punch"; no plain repeat
+            assert distinct + armed <= streamed <= distinct + armed + distinct, (to, losses, streamed)
+
+
+def test_a_strict_roster_of_repeats_names_the_first_loss(tmp_path):
+    p, _ = _repeated_roster(tmp_path, "json")
+    with pytest.raises(api.LossError) as whole:
+        _whole(p, "gurps", "json", strict=True)
+    with pytest.raises(api.LossError) as streamed:
+        stream.convert_file(str(p), "gurps", strict=True)
+    assert streamed.value.line() == whole.value.line()
+
+
 # ---- through the command line -------------------------------------------------------------
 
 def _xsys(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
