@@ -429,6 +429,39 @@ def _said_as_competence(loss: Loss, d: "_Diff", tokens: tuple[Any, ...]) -> Loss
                    f"{float(d.back):.3f} from {loss.message.rsplit(' from ', 1)[-1]}", loss.rule, system=loss.system)
 
 
+_NAMES: dict[int, tuple[System, dict[str, dict[str, list[str]]], dict[str, list[str]]]] = {}
+
+
+def _names_of(system: System | None) -> tuple[dict[str, dict[str, list[str]]], dict[str, list[str]]]:
+    """The source system's own names for neutral characteristics and skills, so that a path
+    like ``$.characteristics.size`` is found as ``$.SIZ`` in a coc document, and the fields
+    outside its skills that state a neutral skill (GURPS Dodge): once per system instance
+    that remembers its answers (a streamed roster audits every NPC as a document of its own)."""
+    known = _NAMES.get(id(system))
+    if known is not None and known[0] is system:
+        return known[1], known[2]
+    aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
+    fields: dict[str, list[str]] = {}
+    if system is not None:
+        try:
+            for native, spec in system.characteristics().items():
+                aliases["characteristics"].setdefault(spec.neutral, []).append(native)
+            for native, keys in system.skills().items():
+                for k in keys:
+                    aliases["skills"].setdefault(k, []).append(native)
+            for neutral, field in system.derived_characteristics().items():
+                aliases["characteristics"].setdefault(neutral, []).append(field)
+            for neutral, field in system.derived_skills().items():
+                fields.setdefault(neutral, []).append(field)
+        except PLUGIN_FAULTS:
+            return aliases, fields  # as far as it answered, asked again next time
+        if getattr(system, "remember", True):
+            if len(_NAMES) >= 64:
+                _NAMES.clear()
+            _NAMES[id(system)] = (system, aliases, fields)
+    return aliases, fields
+
+
 class LossAudit:
     """Checks a conversion's loss report against what each written item reads back as
     (see the comment above). A conversion (xsys.conversions.api.convert, the streamed one)
@@ -451,22 +484,8 @@ class LossAudit:
         self._mine: dict[str, list[int]] = {}  # item path -> indices of its losses from reading the source
         # the source system's own names for neutral characteristics and skills, so that a
         # path like $.characteristics.size is found as $.SIZ in a coc document
-        self._aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
-        self._fields: dict[str, list[str]] = {}  # neutral skill -> a field outside the skills (GURPS Dodge)
+        self._aliases, self._fields = _names_of(system)  # read only
         self._shaped: tuple[Any, System, bytes] | None = None  # the item last shaped for the memo, for whom, its shape
-        if system is not None:
-            try:
-                for native, spec in system.characteristics().items():
-                    self._aliases["characteristics"].setdefault(spec.neutral, []).append(native)
-                for native, keys in system.skills().items():
-                    for k in keys:
-                        self._aliases["skills"].setdefault(k, []).append(native)
-                for neutral, field in system.derived_characteristics().items():
-                    self._aliases["characteristics"].setdefault(neutral, []).append(field)
-                for neutral, field in system.derived_skills().items():
-                    self._fields.setdefault(neutral, []).append(field)
-            except PLUGIN_FAULTS:
-                pass
 
     @property
     def source_sys(self) -> System | None:
