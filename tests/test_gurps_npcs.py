@@ -127,12 +127,25 @@ def scenario_shots():
                 yield path.stem, shot
 
 
+def catalog_armor_id(name: str) -> str | None:
+    from xsys.core.registry import catalog
+
+    entry = catalog().find_armor(name, None)
+    return entry.id if entry is not None else None
+
+
 @pytest.mark.parametrize("item", list(scenario_shots()), ids=lambda i: f"{i[0]}:{i[1].name[:30]}")
 def test_scenario_shots_convert(gurps, item):
     _, doc_shot = item
     n = native(doc_shot, GurpsShot)
     res = gurps.shot_to_neutral(n)
     back = gurps.shot_from_neutral(res.value).value
+    # target armor the catalog names by its name is that item, as on a stat block: written back
+    # with its catalog id, more said and nothing lost
+    named = [msgspec.structs.replace(b, catalog=a.catalog) if b.catalog == (
+        catalog_armor_id(a.name)) else b for a, b in zip(n.target_armor, back.target_armor)]
+    assert all(b.catalog == (a.catalog or catalog_armor_id(a.name)) for a, b in zip(n.target_armor, back.target_armor))
+    back = msgspec.structs.replace(back, target_armor=named + back.target_armor[len(named):])
     if back != n:  # only where a loss says why
         assert any(l.kind in ("rounded", "unsupported-field", "merged") for l in res.losses)
     else:
@@ -168,3 +181,29 @@ def test_issue_example_from_the_scenario(gurps):
     doc = documents.load(FIX / "scenarios" / "alley_at_night.yaml")
     n = native(doc.scenes[0].shots[0], GurpsShot)
     assert gurps.check_native(n).chance == Fraction(4, 216)
+
+
+@pytest.mark.parametrize("line", [
+    {"name": "Military body armor", "PD": 2, "DR": 24, "locations": ["torso", "vitals", "neck"]},
+    {"name": "Heavy Kevlar vest", "DR": 9},  # the catalog item at another DR: the sheet's DR wins, said
+    {"name": "Grandfather's leather coat", "PD": 1, "DR": 2},  # no catalog item: by its DR
+])
+def test_target_armor_reads_as_a_stat_blocks_armor(gurps, line):
+    """One armor line, one answer: a shot's target armor reads as the same line on a stat
+    block does (its catalog item by name, where there is one), with the same losses."""
+    from xsys.plugins.gurps.native import GurpsArmor
+
+    armor = codec.convert(line, GurpsArmor)
+    npc = codec.convert({"name": "Target", "armor": [line]}, GurpsNpc)
+    shot = codec.convert({"level": 12, "weapon": {"name": "Colt M1911", "skill": "Guns (Pistol)", "damage": "2d",
+                                                    "Acc": 2, "SS": 10, "Shots": 7},
+                            "distance": "10 m", "target_armor": [line]}, GurpsShot)
+    on_sheet = gurps.npc_to_neutral(npc)
+    in_shot = gurps.shot_to_neutral(shot)
+    assert in_shot.value.target.armor == on_sheet.value.armor
+    said = lambda res, at: [(x.kind, x.message) for x in res.losses if x.path.startswith(at)]  # noqa: E731
+    assert said(in_shot, "$.target_armor[0]") == said(on_sheet, "$.armor[0]")
+    assert armor.name == in_shot.value.target.armor[0].name
+    if armor.name == "Heavy Kevlar vest":  # DR 9 is not the item's: kept, and said
+        assert any(kind == "assumed" and "DR 9 is not the DR of its catalog item" in message
+                   for kind, message in said(in_shot, "$.target_armor[0]"))

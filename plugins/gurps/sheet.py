@@ -834,7 +834,7 @@ class GurpsSheet(GurpsRules):
         chars = {}
         if n.shooter_ST is not None:
             chars["strength"] = self._attr.neutral(n.shooter_ST)
-        armor = [self._armor_to_neutral_dr(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
+        armor = [self._armor_to_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
         location = None
         if n.location is not None:
             location = LOCATION_TO_NEUTRAL[n.location]
@@ -869,15 +869,6 @@ class GurpsSheet(GurpsRules):
             called_location=location, underwater=n.underwater,  # type: ignore[arg-type]
         )
         return col.result(shot)
-
-    def _armor_to_neutral_dr(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
-        """Target armor of a shot goes by its DR alone, so that the shot round-trips."""
-        lad = self._lad["dr"]
-        dr = a.DR if lad.has_native(a.DR) else lad.nearest_native(a.DR)
-        if dr != a.DR:
-            col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
-        return Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
-                     catalog=a.catalog, deflection=a.PD)
 
     def _shooter_st(self, shot: Shot) -> int | None:
         """The shooter's ST from his strength, where the shot states it."""
