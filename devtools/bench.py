@@ -21,7 +21,8 @@ Every speed goal is measured in one run and printed with "met" or "not met":
    that both read the same data;
 5. cold ``xsys convert`` of one NPC vs a minimal typer app that parses the same
    arguments and reads and writes the same file (paired ratios; goal <= 1.2x), and cold
-   ``xsys odds`` against the same floor;
+   ``xsys odds`` against the same floor; and where a cold conversion's time goes (the
+   interpreter, typer, xsys's modules, the plugins, reading, converting, writing);
 6. warm odds of every fixture shot in every installed system (goal: each <= 1 ms; the
    median wall time of a call, with its CPU time beside it, since on a shared machine the
    wall time includes waiting for a core);
@@ -371,6 +372,56 @@ def cold_start(pairs: int, tmp: Path) -> dict[str, Any]:
     return {"cold_convert": conv, "cold_odds": odds}
 
 
+# One cold conversion's phases, each timed as the command runs them (the interpreter's start
+# is a run of `python -c pass`): typer's imports (typer imports pydantic on its first command,
+# the floor pays that too), xsys's own modules, the two plugins (found, imported, registered),
+# reading the file, converting (the tables read from xsys's disk cache, the loss audit), writing.
+_PHASES = r"""
+import sys, time
+T = time.perf_counter
+t0 = T()
+import typer, typer._adapters
+t1 = T()
+from xsys.conversions import api, cli, documents, output
+t2 = T()
+from xsys.core.registry import default_registry
+src, to, dest = sys.argv[1:4]
+reg = default_registry()
+data, fmt = documents.read_with_format(src, None)
+t3 = T()
+reg.entry(data["system"]); reg.entry(to)
+t4 = T()
+loaded = api.from_plain(data, src, None)
+t5 = T()
+conv = api.convert(loaded, to, trace=False)
+t6 = T()
+output.write_atomic(dest, api.dump(conv, documents.default_output_format(fmt), False, "grouped"))
+t7 = T()
+ms = [(b - a) * 1000 for a, b in ((t0, t1), (t1, t2), (t3, t4), (t2, t3), (t4, t5), (t5, t6), (t6, t7))]
+print(ms[0], ms[1], ms[2], ms[3] + ms[4], ms[5], ms[6])
+"""
+PHASES = ("typer and pydantic", "xsys modules", "the two plugins", "reading", "converting", "writing")
+
+
+def cold_phases(runs: int, tmp: Path) -> dict[str, Any]:
+    """Where a cold conversion of the cold-start NPC spends its time (medians of `runs` new
+    processes after one unmeasured), with the interpreter's own start beside it."""
+    npc = ROOT / BENCH["cold_npc"]
+    script = tmp / "phases.py"
+    script.write_text(_PHASES)
+    env = _env()
+    cmd = [sys.executable, str(script), str(npc), BENCH["target"], str(tmp / "phases-out.yaml")]
+    bare = [sys.executable, "-c", "pass"]
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    rows, starts = [], []
+    for _ in range(runs):
+        starts.append(_run(bare, env)[0] * 1000)
+        out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout.split()
+        rows.append([float(x) for x in out])
+    phases = {name: statistics.median(r[i] for r in rows) for i, name in enumerate(PHASES)}
+    return {"interpreter_ms": statistics.median(starts), "phases_ms": phases, "runs": runs}
+
+
 def warm_odds(calls: int) -> dict[str, Any]:
     """Each fixture shot in every installed system: the median time of a call, warm."""
     from xsys.conversions import api
@@ -546,6 +597,7 @@ def main(argv: list[str] | None = None) -> None:
         steps.append(("limits", lambda: limits(tmp)))
         steps.append(("yaml_reading", lambda: yaml_reading(pool, 1_000 if quick else 10_000, tmp)))
         steps.append(("cold", lambda: cold_start(3 if quick else 9, tmp)))
+        steps.append(("cold_phases", lambda: cold_phases(3 if quick else 7, tmp)))
         steps.append(("warm_odds", lambda: warm_odds(5 if quick else 30)))
         steps.append(("warm_convert", lambda: warm_convert(3 if quick else 11)))
         steps.append(("progress", lambda: progress_bar(pool, tmp, 150 if quick else 300)))
@@ -726,6 +778,10 @@ def report(r: dict[str, Any]) -> str:
     for g in r["goals"]:
         lines.append(f"[{'met' if g['met'] else 'not met'}] {g['what']}: {g['measured']} (goal {g['goal']})")
     lines.append("")
+    if "cold_phases" in r:
+        ph = r["cold_phases"]
+        lines.append(f"cold xsys convert, where the time goes (medians of {ph['runs']} runs): the interpreter "
+                     f"{ph['interpreter_ms']:.0f} ms, " + ", ".join(f"{k} {v:.0f} ms" for k, v in ph["phases_ms"].items()))
     x = r["cold_odds"]
     lines.append(f"cold xsys odds of one scenario vs the typer floor: {x['ratio']:.2f}x "
                  f"({x['seconds'] * 1000:.0f} ms vs {x['floor_seconds'] * 1000:.0f} ms)")
