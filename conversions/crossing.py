@@ -210,7 +210,7 @@ def from_neutral(value: Any, kind: str, key: str, system: System | None, losses:
 
 
 def _scene_type(doc_typ: type) -> type:
-    for fname, ftype in zip(doc_typ.__struct_fields__, msgspec.structs.fields(doc_typ)):
+    for fname, ftype in zip(doc_typ.__struct_fields__, codec.struct_fields(doc_typ)):
         if fname == "scenes":
             return ftype.type.__args__[0]
     raise TypeError("scenario document without scenes")

@@ -754,7 +754,7 @@ def lengths_in(obj: Any, plain: Any, unit: str) -> Any:
     from xsys.core.units import Length, SignedLength
 
     if isinstance(obj, msgspec.Struct) and isinstance(plain, dict):
-        for f in msgspec.structs.fields(obj):
+        for f in codec.struct_fields(type(obj)):
             if f.encode_name in plain:
                 plain[f.encode_name] = lengths_in(getattr(obj, f.name), plain[f.encode_name], unit)
         return plain

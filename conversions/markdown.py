@@ -151,7 +151,7 @@ def _fields_of(cls: type) -> tuple[Any, ...]:
     """A Struct class's fields (msgspec builds them anew on each call: 12% of a served sheet)."""
     import msgspec
 
-    return msgspec.structs.fields(cls)
+    return codec.struct_fields(cls)
 
 
 def _name_key(obj: Any, system: Any = None, what: str = "npc", neutral: str = "name") -> str:
@@ -281,7 +281,7 @@ def _field_order(native: Any, key: str) -> list[str]:
     """The fields of the items of a native document's list `key`, as their type declares them."""
     items = getattr(native, key, None) if isinstance(native, msgspec.Struct) else None
     if isinstance(items, list) and items and isinstance(items[0], msgspec.Struct):
-        return [f.encode_name for f in msgspec.structs.fields(type(items[0]))]
+        return [f.encode_name for f in codec.struct_fields(type(items[0]))]
     return []
 
 

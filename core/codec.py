@@ -432,6 +432,18 @@ def json_encode(obj: Any) -> bytes:
     return _json_encoder.encode(obj)
 
 
+_STRUCT_FIELDS: dict[type, tuple[msgspec.structs.FieldInfo, ...]] = {}
+
+
+def struct_fields(cls: type) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """``msgspec.structs.fields(cls)``, once per class: msgspec evaluates the class's annotations
+    again on every call (a seventh of a warm conversion's time went there)."""
+    found = _STRUCT_FIELDS.get(cls)
+    if found is None:
+        found = _STRUCT_FIELDS[cls] = msgspec.structs.fields(cls)
+    return found
+
+
 _PLANS: dict[type, tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]] = {}
 
 
@@ -441,7 +453,7 @@ def _plan(cls: type) -> tuple[tuple[tuple[str, Any], ...], tuple[str, ...]]:
     the fields whose type may hold Structs, lists or dicts to descend into."""
     plan = _PLANS.get(cls)
     if plan is None:
-        fields = msgspec.structs.fields(cls)
+        fields = struct_fields(cls)
         defaults = tuple((f.name, f.default) for f in fields
                          if f.default is not msgspec.NODEFAULT and f.default is not None
                          and not isinstance(f.default, bool))

@@ -117,7 +117,7 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
     none (``carried_type``): each carried field as the stat block types it (optional), the
     skills no neutral key holds at the stat block's skill levels, and the close-combat lines
     by weapon name (core.carried.melee_lines), so a hand edit that is no such value is a loss."""
-    types = {f.name: f.type for f in msgspec.structs.fields(npc_type)}
+    types = {f.name: f.type for f in codec.struct_fields(npc_type)}
     args = getattr(types.get(sheet.skills), "__args__", ())
     level = args[1] if getattr(types.get(sheet.skills), "__origin__", None) is dict and len(args) == 2 else Any
     fields: list[tuple[str, Any, Any]] = [(name, types[name] | None, None) for name in sheet.carried
@@ -135,7 +135,7 @@ def name_field(system: "System | None") -> str | None:
     (`system` None) is ``name``."""
     if system is None:
         return "name"
-    fields = {f.name: f.encode_name for f in msgspec.structs.fields(system.npc_type)}
+    fields = {f.name: f.encode_name for f in codec.struct_fields(system.npc_type)}
     sheet = getattr(system, "sheet", None)
     return fields.get(sheet.name if isinstance(sheet, Sheet) else "name")
 
@@ -317,7 +317,7 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
         weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col)
     armor = system.armor_lines_from_neutral(combatant, fields, mine, col)
     typ = system.npc_type
-    skill_type = next((f.type for f in msgspec.structs.fields(typ) if f.name == sheet.skills), dict)
+    skill_type = next((f.type for f in codec.struct_fields(typ) if f.name == sheet.skills), dict)
     written = msgspec.convert(levels, skill_type) if isinstance(skill_type, type) and \
         issubclass(skill_type, msgspec.Struct) else levels
     npc = typ(**{sheet.name: combatant.name, sheet.notes: combatant.notes, **fields, sheet.skills: written,

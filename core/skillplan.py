@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import msgspec
 
+from . import codec
 from .carried import namespaces
 from .melee import melee_kind, reference_class
 from .model import Combatant, SheetSkill
@@ -110,7 +111,7 @@ def _prints_every_skill(target: Any) -> bool:
     sheet, npc_type = getattr(target, "sheet", None), getattr(target, "npc_type", None)
     if sheet is None or not isinstance(npc_type, type) or not issubclass(npc_type, msgspec.Struct):
         return False
-    field = next((f for f in msgspec.structs.fields(npc_type) if f.name == sheet.skills), None)
+    field = next((f for f in codec.struct_fields(npc_type) if f.name == sheet.skills), None)
     return field is not None and isinstance(field.type, type) and issubclass(field.type, msgspec.Struct)
 
 
