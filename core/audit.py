@@ -365,6 +365,11 @@ WRITTEN_MEMO = True  # off: asked every time (tests compare the two)
 _WRITTEN_LIMIT = 20_000  # entries per system (at most about 6 MB): memory stays flat however long the run
 _written_memo: "weakref.WeakKeyDictionary[System, dict[bytes, bool]]" = weakref.WeakKeyDictionary()
 _FREE_TEXT = frozenset(("name", "note", "notes"))
+# the source fields that state each neutral path of an item (LossAudit._probe_map), per system
+# and item (the item exactly)
+_PROBED_LIMIT = 1024
+_probed_memo: "weakref.WeakKeyDictionary[System, dict[bytes, tuple[dict[str, str], dict[str, list[str]]]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def _key_hook(x: Any) -> Any:
@@ -560,6 +565,21 @@ class LossAudit:
         item = _get(self.source, list(path_tokens(prefix) or ()))
         if typ is None or item is MISSING:
             return out
+        # the map is the item's and its system's alone (not the target's, not where the item
+        # sits): remembered for the process, exactly by the item (a stat block converted to
+        # every system in turn is probed once)
+        key = None
+        if getattr(system, "remember", True):
+            try:
+                key = hashlib.blake2b(_KEY_ENCODER.encode([what, item]), digest_size=16).digest()
+            except (TypeError, msgspec.EncodeError):
+                key = None
+            known = _probed_memo.get(system, {}).get(key) if key is not None else None
+            if known is not None:
+                out.update(known[0])
+                if known[1]:
+                    self._ties[prefix] = {k: list(v) for k, v in known[1].items()}
+                return out
         method = system.npc_to_neutral if what == "npc" else system.shot_to_neutral  # type: ignore[union-attr]
         best: dict[str, tuple[int, str]] = {}  # neutral path -> (how many values its field moves, the field)
         ties = self._ties
@@ -595,8 +615,13 @@ class LossAudit:
                         # both state its burst): a loss there is a loss at each of them
                         ties.setdefault(prefix, {}).setdefault(d.path, [best[d.path][1]]).append(name)
         except (XsysError, *PLUGIN_FAULTS):
-            pass
+            key = None  # a fault: asked again next time
         out.update({path: name for path, (_, name) in best.items()})
+        if key is not None:
+            memo = _probed_memo.setdefault(system, {})  # type: ignore[arg-type]
+            if len(memo) >= _PROBED_LIMIT:
+                memo.clear()
+            memo[key] = (dict(out), {k: list(v) for k, v in ties.get(prefix, {}).items()})
         return out
 
     def _by_native_name(self, path: str) -> tuple[str, bool] | None:
