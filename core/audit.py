@@ -569,7 +569,7 @@ class LossAudit:
         # sits): remembered for the process, exactly by the item (a stat block converted to
         # every system in turn is probed once)
         key = None
-        if getattr(system, "remember", True):
+        if WRITTEN_MEMO and getattr(system, "remember", True):
             try:
                 key = hashlib.blake2b(_KEY_ENCODER.encode([what, item]), digest_size=16).digest()
             except (TypeError, msgspec.EncodeError):
