@@ -20,7 +20,7 @@ whole roster (tests/test_stream.py compares them). How:
   a system writes a field at all by the loss audit (core/audit.py), for a stream as for
   any conversion. A stat block the roster had before under another name (twelve cultists
   alike) is not converted again: the earlier NPC's output and losses under its own name and
-  index (:class:`_Seen`). A roster's loss report lists the losses of reading every NPC first, then
+  index (conversions/stream_seen.py). A roster's loss report lists the losses of reading every NPC first, then
   those of writing them: the two halves go to two spool files. Grouped (the default for
   a roster of more than one NPC, conversions/lossgroups.py), only a count and the first
   NPCs of each group are kept as the NPCs pass, and the groups are written at the end.
@@ -37,7 +37,8 @@ whole roster (tests/test_stream.py compares them). How:
   disk, a file size limit) is one error naming the destination, or TMPDIR for a spool.
 
 The reading is conversions/stream_read.py, the rendering of the pieces
-conversions/stream_render.py; this module converts and writes.
+conversions/stream_render.py, the stat blocks seen before conversions/stream_seen.py; this
+module converts and writes.
 
 A roster that is not streamed (an input that remembers its source in an ``xsys:`` block,
 TOML or Markdown, ``--explain``, an empty roster, keys this reader does not expect) returns
@@ -65,6 +66,7 @@ from xsys.core.trace import STRICT_KINDS, Loss, tracing
 from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
                           yaml_remembers)
 from .stream_render import render, render_items, split, split_value
+from .stream_seen import Seen
 
 STREAM_FORMATS = ("json", "yaml")
 
@@ -94,77 +96,6 @@ def _renamed(losses: list[Loss], i: int) -> list[Loss]:
             x = msgspec.structs.replace(x, path=new + p[9:])
         out.append(x)
     return out
-
-
-# ---- stat blocks seen before ---------------------------------------------------------------
-
-class _Again:
-    """A converted NPC kept for the NPCs after it with the same stat block under another name:
-    its canonical JSON around its name, its written form, its losses (paths at ``$.npcs[0]``)
-    and how the loss report groups them."""
-
-    __slots__ = ("before", "after", "out", "read", "write", "groups", "text", "said", "warnings", "strict")
-
-    def npc(self, name: str, field: str) -> tuple[bytes, dict[str, Any]]:
-        """The NPC under `name`: its canonical JSON (for the digest) and its written form."""
-        return self.before + codec.json_encode(name) + self.after, {**self.out, field: name}
-
-
-class _Seen:
-    """The NPCs of a roster converted so far, by their stat block without their name (a
-    roster repeats stat blocks: twelve cultists, a squad of troopers). A conversion depends
-    on what a stat block states, not on what the NPC is called (the conformance kit checks
-    every system for it: xsys.testing.conformance), so an NPC whose stat block came before
-    is the earlier one's output under its own name, with the earlier one's losses at its
-    own index: the same bytes as converting it again. An NPC is kept only where its name is
-    in its output once, as its name (nowhere in a loss, a note or another field of the stat
-    block or of its output), and taken again only by a name that is in none of those either;
-    the last :data:`KEPT` are kept."""
-
-    KEPT = 2048
-
-    def __init__(self) -> None:
-        self.kept: dict[bytes, _Again] = {}
-        self.fields: tuple[str, str] | None = None  # the key of the name in the source's NPC, the target's
-
-    def start(self, src: Any, dst: Any) -> None:
-        """Kept between the two systems (None: the neutral model) where both remember their
-        answers (System.remember) and both stat blocks have a name field (core.sheet.name_field)."""
-        from xsys.core.sheet import name_field
-
-        fields = (name_field(src), name_field(dst))
-        if all(s is None or s.remember for s in (src, dst)) and fields[0] and fields[1]:
-            self.fields = (fields[0], fields[1])
-
-    def key(self, src_npc: dict[str, Any]) -> bytes:
-        field = self.fields[0] if self.fields is not None else None
-        return codec.json_encode({k: v for k, v in src_npc.items() if k != field})
-
-    def get(self, key: bytes, name: str) -> _Again | None:
-        found = self.kept.get(key)
-        if found is None or name in found.said:
-            return None
-        inner = codec.json_encode(name)[1:-1]  # as JSON writes it, without its quotes
-        return None if inner in found.text or inner in key else found
-
-    def keep(self, key: bytes, name: str, npc_json: bytes, out: dict[str, Any], read: list[Loss],
-             write: list[Loss], groups: list[tuple[Any, str, int | None, int]]) -> None:
-        quoted = codec.json_encode(name)
-        said = "\n".join(x.message + "\n" + x.path for x in (*read, *write))
-        if self.fields is None or out.get(self.fields[1]) != name or npc_json.count(quoted[1:-1]) != 1 \
-                or name in said or quoted[1:-1] in key:
-            return  # its name is written otherwise, or said elsewhere (in the stat block too): converted each time
-        at = npc_json.index(quoted)
-        again = _Again()
-        again.before, again.after, again.out = npc_json[:at], npc_json[at + len(quoted):], out
-        again.read, again.write = read, write
-        again.warnings = sum(x.level == "warning" for x in (*read, *write))
-        again.strict = sum(x.kind in STRICT_KINDS for x in (*read, *write))
-        again.groups = groups  # (key, message pattern, index or None, phase): the index is the NPC's own
-        again.text, again.said = again.before + again.after, said
-        if len(self.kept) >= self.KEPT:
-            del self.kept[next(iter(self.kept))]
-        self.kept[key] = again
 
 
 # ---- the streamed conversion ---------------------------------------------------------------
@@ -470,7 +401,7 @@ class _Job:
         packer: Any = None
         bytes_out = 0
         renders: dict[str, tuple[tuple[str, ...], bytes]] = {}
-        seen = _Seen()
+        seen = Seen()
 
         def chunk_for(kind: str, plain: Any) -> bytes:
             keys, indent = renders[kind]

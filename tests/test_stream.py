@@ -143,7 +143,7 @@ def _repeated_roster(folder: Path, fmt: str) -> tuple[Path, int]:
 @pytest.mark.parametrize("fmt", ["json", "yaml"])
 def test_a_stat_block_seen_before_converts_once(tmp_path, fmt, monkeypatch):
     """A roster's NPC whose stat block came before under another name is the earlier one's
-    conversion under its own name (conversions/stream.py, _Seen): the same bytes as converting
+    conversion under its own name (conversions/stream_seen.py): the same bytes as converting
     each NPC, grouped and in full, into systems that name the field otherwise (Polish imię);
     an NPC whose name is also something its conversion says (its weapon, a skill) is
     converted on its own."""
