@@ -15,6 +15,7 @@ from xsys.core.audit import LossAudit, follow_derived
 from xsys.core.guard import guard as _guard, halts_are_errors as _halts_are_errors, native_fields as _native_fields
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import Registry
+from xsys.core.sheet import npc_name_field
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Loss, Result, TraceEntry, tracing
 
@@ -47,7 +48,8 @@ class Conversion:
         npcs = getattr(self.document, "npcs", None) if self.kind == "roster" else None
         if not lossgroups.grouped(self.kind, len(npcs or ()), lossgroups.check_mode(losses)):
             return self.losses
-        return lossgroups.group(self.losses, codec.to_builtins(npcs))
+        field = npc_name_field(type(npcs[0])) if npcs else None
+        return lossgroups.group(self.losses, codec.to_builtins(npcs), field or "name")
 
     def meta(self, explain: bool = False, losses: str = "grouped") -> dict[str, Any]:
         out: dict[str, Any] = {"converted_from": self.source_system,

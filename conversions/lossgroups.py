@@ -102,8 +102,8 @@ def message_pattern(message: str, npc_name: str | None = None, item_name: str | 
     return _NUMBER_OR_DICE.sub(_placeholder, message)
 
 
-def _name(x: Any) -> str | None:
-    name = x.get("name") if isinstance(x, dict) else None
+def _name(x: Any, field: str = "name") -> str | None:
+    name = x.get(field) if isinstance(x, dict) else None
     return name if isinstance(name, str) else None
 
 
@@ -187,18 +187,18 @@ class Grouper:
     streamed roster gives the losses of reading (phase 0) and of writing (phase 1) NPC by
     NPC, and the full report lists all of phase 0 first."""
 
-    def __init__(self, first_npcs: int = FIRST_NPCS) -> None:
+    def __init__(self, first_npcs: int = FIRST_NPCS, name_field: str = "name") -> None:
         self.kinds: dict[tuple[str, ...], _Kind] = {}
         self.seen = [0, 0]
         self.total = 0
         self.first_npcs = first_npcs
+        self.name_field = name_field  # the key of an NPC's name (core.sheet.npc_name_field: Polish imię)
 
     def add(self, loss: Loss, npc: Any = None, phase: int = 0) -> None:
         key, message, index = self.prepare(loss, npc)
-        self.add_prepared(key, message, index, _name(npc) if index is not None else None, phase)
+        self.add_prepared(key, message, index, _name(npc, self.name_field) if index is not None else None, phase)
 
-    @staticmethod
-    def prepare(loss: Loss, npc: Any = None) -> tuple[tuple[str, ...], str, int | None]:
+    def prepare(self, loss: Loss, npc: Any = None) -> tuple[tuple[str, ...], str, int | None]:
         """What :meth:`add` groups a loss by: (its key, its message pattern, the index of the
         NPC its path is in). An NPC converted again under another name (a roster's repeated
         stat block, conversions/stream.py) has the same key and pattern where its name is not
@@ -206,7 +206,7 @@ class Grouper:
         path = loss.path
         m = _NPC.match(path)
         index = int(m.group(1)) if m is not None else None
-        npc_name = _name(npc) if index is not None else None
+        npc_name = _name(npc, self.name_field) if index is not None else None
         message = message_pattern(loss.message, npc_name, _item_name(npc, path) if index is not None else None)
         return (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system), message, index
 
@@ -251,9 +251,10 @@ class Grouper:
         return [g for _, g in out]
 
 
-def group(losses: Iterable[Loss], npcs: list[Any]) -> list[LossGroup]:
-    """The groups of a whole roster's losses (`npcs`: its NPCs as plain data)."""
-    grouper = Grouper()
+def group(losses: Iterable[Loss], npcs: list[Any], name_field: str = "name") -> list[LossGroup]:
+    """The groups of a whole roster's losses (`npcs`: its NPCs as plain data, each named by
+    `name_field`)."""
+    grouper = Grouper(name_field=name_field)
     for loss in losses:
         m = _NPC.match(loss.path)
         i = int(m.group(1)) if m is not None else -1

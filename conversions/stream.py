@@ -61,6 +61,7 @@ import msgspec
 from xsys.core import codec
 from xsys.core.errors import InputError, LossError, XsysError
 from xsys.core.registry import Registry, default_registry
+from xsys.core.sheet import name_field
 from xsys.core.trace import STRICT_KINDS, Loss, tracing
 
 from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
@@ -435,6 +436,8 @@ class _Job:
                 dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
                 systems = (src_sys, dst_sys)
                 seen.start(src_sys, dst_sys)
+                if grouper is not None:
+                    grouper.name_field = name_field(dst_sys) or "name"
                 self.source_system = loaded.system
                 origin_system = loaded.system if loaded.system != to else None
             src_sys, dst_sys = systems
@@ -464,7 +467,7 @@ class _Job:
                     from .documents import lengths_in
 
                     npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
-                groups = [(*Grouper.prepare(loss, npc_out), phase) for phase, part in enumerate((read, write))
+                groups = [(*grouper.prepare(loss, npc_out), phase) for phase, part in enumerate((read, write))
                           for loss in part] if grouper is not None else []
                 if seen_key is not None:
                     seen.keep(seen_key, name, npc_json, npc_out, losses[:n_read], losses[n_read:], groups)
@@ -525,7 +528,8 @@ class _Job:
             else:
                 if n == 0:
                     held = (read, write)
-                said_name = npc_out.get("name") if isinstance(npc_out.get("name"), str) else None  # as Grouper.add
+                said_name = npc_out.get(grouper.name_field)  # as Grouper.add
+                said_name = said_name if isinstance(said_name, str) else None
                 for key, message, at, phase in (again.groups if again is not None else groups):
                     at = None if at is None else i
                     grouper.add_prepared(key, message, at, None if at is None else said_name, phase)

@@ -269,3 +269,23 @@ def test_the_api_request_takes_the_same_choice():
          if v and not (k == "level" and v == "warning")} for x in full.losses]
     with pytest.raises(serve.BadRequest):
         serve.decode_request(b'{"document": "x", "to": "gurps", "losses": "some"}', serve.ConvertRequest)
+
+
+def test_a_roster_named_in_its_own_words_names_its_npcs(tmp_path):
+    """A Polish roster names its NPCs under imię (its declared sheet's name field): its grouped
+    report names the first NPCs each group hit, converted whole and streamed alike (it named
+    none: the grouper read every NPC's name under "name")."""
+    conv = api.convert(_roster(12), "pl-trudnosc", trace=False)
+    npcs = codec.to_builtins(conv.document)["npcs"]
+    groups = conv.loss_report("grouped")
+    assert groups and all(g.first_npcs for g in groups)
+    for g in groups:
+        assert [n.name for n in g.first_npcs] == [npcs[n.index]["imię"] for n in g.first_npcs], g.render()
+    p = tmp_path / "roster.json"
+    p.write_bytes(documents.dumps(_roster(12), "json"))
+    s = stream.convert_file(str(p), "pl-trudnosc")
+    try:
+        assert s.output.read_bytes() == api.dump(api.convert(api.from_plain(documents.read_plain(p), str(p)),
+                                                             "pl-trudnosc", trace=False), "json")
+    finally:
+        s.discard()
