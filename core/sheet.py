@@ -104,8 +104,7 @@ def check(system: type) -> None:
     if missing:
         raise TypeError(f"{system.__name__}.sheet names fields its npc_type {system.npc_type.__name__} does not "
                         f"have: {', '.join(missing)} (it has {', '.join(sorted(fields))})")
-    _NAME_FIELDS[system.npc_type] = next(f.encode_name for f in codec.struct_fields(system.npc_type)
-                                         if f.name == sheet.name)
+    _NAME_FIELDS[system.npc_type] = sheet.name
     derived_from = getattr(sheet.carried_type, "__xsys_derived_from__", None)
     if (sheet.carried or sheet.carried_rule) and (sheet.carried_type is None or (
             derived_from is not None and derived_from is not system.npc_type)):
@@ -131,17 +130,17 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
     return typ
 
 
-_NAME_FIELDS: dict[type, str] = {}  # a declared sheet's stat block type -> the key of its name
+_NAME_FIELDS: dict[type, str] = {}  # a declared sheet's stat block type -> the field of its name
 
 
 def npc_name_field(npc_type: type) -> str | None:
     """The key of the name in a stat block of this type, plain: its declared sheet's (Polish
     ``imię``; a document's stat block is a subclass with its ``carried`` block), else ``name``
     where it has one."""
-    found = next((_NAME_FIELDS[c] for c in getattr(npc_type, "__mro__", ()) if c in _NAME_FIELDS), None)
-    if found is None and "name" in getattr(npc_type, "__struct_fields__", ()):
-        found = next(f.encode_name for f in codec.struct_fields(npc_type) if f.name == "name")
-    return found
+    field = next((_NAME_FIELDS[c] for c in getattr(npc_type, "__mro__", ()) if c in _NAME_FIELDS), "name")
+    if field not in getattr(npc_type, "__struct_fields__", ()):
+        return None
+    return next(f.encode_name for f in codec.struct_fields(npc_type) if f.name == field)
 
 
 def name_field(system: "System | None") -> str | None:
