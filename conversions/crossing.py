@@ -37,6 +37,7 @@ class Conversion:
     trace: list[TraceEntry] = field(default_factory=list)
     origin: dict[str, Any] | None = None  # the source document, for lossless round trips
     canonical: bool = False  # the document is in canonical form (codec.canonical), as convert() makes it
+    source: Any = None  # the source document as read, where the losses' paths point (a roster's report)
 
     @property
     def strict_losses(self) -> list[Loss]:
@@ -49,7 +50,9 @@ class Conversion:
         if not lossgroups.grouped(self.kind, len(npcs or ()), lossgroups.check_mode(losses)):
             return self.losses
         field = npc_name_field(type(npcs[0])) if npcs else None
-        return lossgroups.group(self.losses, codec.to_builtins(npcs), field or "name")
+        sources = getattr(self.source, "npcs", None) if self.source is not None else None
+        return lossgroups.group(self.losses, codec.to_builtins(npcs), field or "name",
+                                codec.to_builtins(sources) if sources is not None else None)
 
     def meta(self, explain: bool = False, losses: str = "grouped") -> dict[str, Any]:
         out: dict[str, Any] = {"converted_from": self.source_system,
@@ -251,4 +254,5 @@ def _convert_afresh(loaded: Loaded, to: str, merged: dict[str, dict[str, Any]], 
     entries: list[TraceEntry] = []
     with tracing(trace):
         out, _ = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
-    return Conversion(codec.canonical(out), loaded.system, to, loaded.kind, losses, entries, canonical=True)
+    return Conversion(codec.canonical(out), loaded.system, to, loaded.kind, losses, entries, canonical=True,
+                      source=loaded.document)

@@ -194,20 +194,23 @@ class Grouper:
         self.first_npcs = first_npcs
         self.name_field = name_field  # the key of an NPC's name (core.sheet.npc_name_field: Polish imię)
 
-    def add(self, loss: Loss, npc: Any = None, phase: int = 0) -> None:
-        key, message, index = self.prepare(loss, npc)
+    def add(self, loss: Loss, npc: Any = None, phase: int = 0, source: Any = None) -> None:
+        key, message, index = self.prepare(loss, npc, source)
         self.add_prepared(key, message, index, _name(npc, self.name_field) if index is not None else None, phase)
 
-    def prepare(self, loss: Loss, npc: Any = None) -> tuple[tuple[str, ...], str, int | None]:
+    def prepare(self, loss: Loss, npc: Any = None, source: Any = None) -> tuple[tuple[str, ...], str, int | None]:
         """What :meth:`add` groups a loss by: (its key, its message pattern, the index of the
-        NPC its path is in). An NPC converted again under another name (a roster's repeated
-        stat block, conversions/stream.py) has the same key and pattern where its name is not
-        in its losses' messages."""
+        NPC its path is in). `npc` is the NPC as written (its name), `source` as it was read:
+        a loss's path is a path into the source, so the item it names is the source's (the
+        written NPC's where no source is given). An NPC converted again under another name (a
+        roster's repeated stat block, conversions/stream.py) has the same key and pattern where
+        its name is not in its losses' messages."""
         path = loss.path
         m = _NPC.match(path)
         index = int(m.group(1)) if m is not None else None
         npc_name = _name(npc, self.name_field) if index is not None else None
-        message = message_pattern(loss.message, npc_name, _item_name(npc, path) if index is not None else None)
+        item = _item_name(npc if source is None else source, path) if index is not None else None
+        message = message_pattern(loss.message, npc_name, item)
         return (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system), message, index
 
     def add_prepared(self, key: tuple[str, ...], message: str, index: int | None, npc_name: str | None,
@@ -251,12 +254,15 @@ class Grouper:
         return [g for _, g in out]
 
 
-def group(losses: Iterable[Loss], npcs: list[Any], name_field: str = "name") -> list[LossGroup]:
+def group(losses: Iterable[Loss], npcs: list[Any], name_field: str = "name",
+          sources: list[Any] | None = None) -> list[LossGroup]:
     """The groups of a whole roster's losses (`npcs`: its NPCs as plain data, each named by
-    `name_field`)."""
+    `name_field`; `sources`: the same NPCs as the source stated them, where the losses' paths
+    point)."""
     grouper = Grouper(name_field=name_field)
     for loss in losses:
         m = _NPC.match(loss.path)
         i = int(m.group(1)) if m is not None else -1
-        grouper.add(loss, npcs[i] if 0 <= i < len(npcs) else None)
+        grouper.add(loss, npcs[i] if 0 <= i < len(npcs) else None, 0,
+                    sources[i] if sources is not None and 0 <= i < len(sources) else None)
     return grouper.result()

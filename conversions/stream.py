@@ -467,8 +467,8 @@ class _Job:
                     from .documents import lengths_in
 
                     npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
-                groups = [(*grouper.prepare(loss, npc_out), phase) for phase, part in enumerate((read, write))
-                          for loss in part] if grouper is not None else []
+                groups = [(*grouper.prepare(loss, npc_out, src_npc), phase)
+                          for phase, part in enumerate((read, write)) for loss in part] if grouper is not None else []
                 if seen_key is not None:
                     seen.keep(seen_key, name, npc_json, npc_out, losses[:n_read], losses[n_read:], groups)
 

@@ -92,12 +92,13 @@ def _npc_index(x: Loss) -> int:
 def _members(conv, g) -> list[tuple[int, Loss]]:
     """The losses of the full report (with their place) that group `g` stands for."""
     npcs = codec.to_builtins(conv.document)["npcs"]
+    sources = codec.to_builtins(conv.source)["npcs"]  # a loss's path is a path into the source
     out = []
     for place, x in enumerate(conv.losses):
         if _key(x) != (g.kind, g.level, g.path, g.rule, g.system):
             continue
-        npc = npcs[_npc_index(x)]
-        if "<...>" in g.message or message_pattern(x.message, npc["name"], lossgroups._item_name(npc, x.path)) \
+        npc, source = npcs[_npc_index(x)], sources[_npc_index(x)]
+        if "<...>" in g.message or message_pattern(x.message, npc["name"], lossgroups._item_name(source, x.path)) \
                 == g.message:
             out.append((place, x))
     return out
@@ -289,3 +290,13 @@ def test_a_roster_named_in_its_own_words_names_its_npcs(tmp_path):
                                                              "pl-trudnosc", trace=False), "json")
     finally:
         s.discard()
+
+
+def test_an_item_is_named_as_the_source_states_it():
+    """A loss's path points into the source roster, so the item its message names is the
+    source's: a Polish roster written from coc NPCs (its weapons under broń, named by nazwa)
+    has each weapon's name as a placeholder, as a gurps one has (it kept them apart)."""
+    for to in ("pl-trudnosc", "gurps"):
+        conv = api.convert(_roster(40), to, trace=False)
+        said = [g.message for g in conv.loss_report("grouped") if g.path == "$.npcs[*].weapons[*].damage"]
+        assert said and all("<item>" in m for m in said), (to, said)
