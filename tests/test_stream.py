@@ -164,6 +164,22 @@ def test_a_stat_block_seen_before_converts_once(tmp_path, fmt, monkeypatch):
             assert distinct + armed <= streamed <= distinct + armed + distinct, (to, losses, streamed)
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_systems_repeated_stat_blocks_stream_to_the_same_bytes(tmp_path, system):
+    """Each system's fixture NPCs three times under new names (a Polish roster names them under
+    imię): streamed, the same bytes as converted whole, grouped and in full."""
+    from xsys.core.sheet import npc_name_field
+
+    typ = documents.doc_type(system, "npc") if system != "neutral" else None
+    field = (npc_name_field(typ) if typ is not None else None) or "name"
+    npcs = [{**npc, field: f"{npc[field]} #{r}"} for r in range(3) for npc in fixture_npcs(system)]
+    p = tmp_path / f"{system}.json"
+    p.write_bytes(documents.dumps({"system": system, "kind": "roster", "name": "repeats", "npcs": npcs}, "json"))
+    for to in [k for k in ("gurps", "pl-trudnosc") if k != system][:1] + ["neutral" if system != "neutral" else "coc"]:
+        for losses in ("grouped", "full"):
+            assert _streamed(p, to, losses=losses) == _whole(p, to, "json", losses), (system, to, losses)
+
+
 def test_a_strict_roster_of_repeats_names_the_first_loss(tmp_path):
     p, _ = _repeated_roster(tmp_path, "json")
     with pytest.raises(api.LossError) as whole:
