@@ -482,6 +482,7 @@ class LossAudit:
         self._system = system
         self.last_read: tuple[Any, Any] | None = None  # (the last audited item, what it read back as)
         self._items: dict[str, str] = {}  # item path -> "npc" / "shot" (the items audited so far)
+        self._neutral_items: dict[str, Any] = {}  # item path -> the neutral item audited there
         self._probed: dict[str, dict[str, str]] = {}  # item path -> neutral path -> its native field
         self._ties: dict[str, dict[str, list[str]]] = {}  # item path -> neutral path -> fields stating it alike
         self._exists: dict[str, tuple[str, bool]] = {}
@@ -549,8 +550,25 @@ class LossAudit:
             if inside(rel, neutral_path) or inside(neutral_path, rel):
                 found, exact = _resolve(self.plain, f"{prefix}.{native}", self._keymaps)
                 if exact:
-                    return found, True
+                    return self._same_line(found, rel, prefix), True
         return None
+
+    def _same_line(self, found: str, rel: str, prefix: str) -> str:
+        """The source's line of a neutral list item (``weapons[1]``) where the source states the
+        list in a field of its own name (Polish ``broń``): that field's line at the same index,
+        where that line is the item (its name is one of the line's values); else the field. A
+        loss about one weapon is placed at its line, not at the whole list."""
+        tokens = path_tokens(rel)
+        if not tokens or len(tokens) < 2 or not isinstance(tokens[0], str) or not isinstance(tokens[1], int):
+            return found
+        j = tokens[1]
+        lines = _get(self.plain, list(path_tokens(found) or ()))
+        neutral = self._neutral_items.get(prefix)
+        named = _get(neutral, [tokens[0], j]) if neutral is not None else MISSING
+        if isinstance(lines, list) and j < len(lines) and isinstance(lines[j], dict) \
+                and isinstance(getattr(named, "name", None), str) and named.name in lines[j].values():
+            return f"{found}[{j}]"
+        return found
 
     def _probe_map(self, prefix: str, what: str) -> dict[str, str]:
         """Neutral path -> the native field of the source item at `prefix` that states it: each
@@ -653,6 +671,7 @@ class LossAudit:
         """Audit one item: `neutral` was written as `native`, whose plugin losses are
         ``losses[first:]``; fix their paths and add what they left out."""
         self._items[prefix] = what
+        self._neutral_items[prefix] = neutral
         back = self._read_back(system, what, native)
         self.last_read = (native, back)  # the item as its plugin reads it back (read_back_of)
         found: list[_Diff] = []
@@ -1012,10 +1031,10 @@ class LossAudit:
         for g in found:
             sev = _SEVERITY[g.kind]
             where, exact = self.resolve(g.path)
-            # a value said in the source's own numbers to come back as another ("HP 20 reads back
-            # as HP 21") stands beside a note of what the target assumed there (the GURPS trait
-            # its HP names): the note does not say the number moves
-            beside = g.kind == "rounded" and " reads back as " in g.message and " → " in g.message and \
+            # a value that comes back as another ("HP 20 reads back as HP 21", "stops 725 J reads
+            # back as 772 J") stands beside a note of what the target assumed there (the GURPS
+            # trait its HP names, the GURPS line of a weapon): the note does not say the number moves
+            beside = g.kind == "rounded" and " reads back as " in g.message and \
                 g.path not in noted and not (exact and where in noted)
             if not beside and (said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev)):
                 continue

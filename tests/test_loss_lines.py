@@ -50,11 +50,11 @@ def test_one_armor_fields_that_have_no_place_are_one_line():
     doc["armor"] = [{"name": "Scrap mail", "PD": 2, "DR": 6, "locations": ["torso", "head", "arms"],
                      "DR_at": {"head": 3, "arms": 2}}]
     losses = api.convert(api.from_plain(doc, "thug.yaml"), "pl-trudnosc", trace=False, fresh=True).losses
-    armor = [x for x in losses if x.path == "$.armor" and x.kind == "unsupported-field"]
+    armor = [x for x in losses if x.path == "$.armor[0]" and x.kind == "unsupported-field"]
     assert [x.message for x in armor] == [
         "armor[0].stops_at.head 72.5 and arms 37.5 J: no place for them in a pl-trudnosc stat block; dropped"]
     riot = _losses("fixtures/nwod/npcs/swat-officer.yaml", "pl-trudnosc")
-    assert not [x for x in riot if x.path == "$.armor" and x.kind == "unsupported-field"]
+    assert not [x for x in riot if x.path.startswith("$.armor") and x.kind == "unsupported-field"]
 
 
 def test_the_sheets_a_chinese_npc_remembers_are_one_line():
