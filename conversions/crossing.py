@@ -15,7 +15,7 @@ from xsys.core.audit import LossAudit, follow_derived
 from xsys.core.guard import guard as _guard, halts_are_errors as _halts_are_errors, native_fields as _native_fields
 from xsys.core.model import Combatant, Scenario, Scene, Shot
 from xsys.core.registry import Registry
-from xsys.core.sheet import npc_name_field
+from xsys.core.sheet import line_name_field, npc_name_field
 from xsys.core.system import System
 from xsys.core.trace import STRICT_KINDS, Loss, Result, TraceEntry, tracing
 
@@ -52,7 +52,8 @@ class Conversion:
         field = npc_name_field(type(npcs[0])) if npcs else None
         sources = getattr(self.source, "npcs", None) if self.source is not None else None
         return lossgroups.group(self.losses, codec.to_builtins(npcs), field or "name",
-                                codec.to_builtins(sources) if sources is not None else None)
+                                codec.to_builtins(sources) if sources is not None else None,
+                                line_name_field(type(sources[0])) if sources else "name")
 
     def meta(self, explain: bool = False, losses: str = "grouped") -> dict[str, Any]:
         out: dict[str, Any] = {"converted_from": self.source_system,

@@ -107,13 +107,13 @@ def _name(x: Any, field: str = "name") -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _item_name(npc: Any, path: str) -> str | None:
+def _item_name(npc: Any, path: str, field: str = "name") -> str | None:
     m = _ITEM.match(path)
     if m is None or not isinstance(npc, dict):
         return None
     items = npc.get(m.group(1))
     j = int(m.group(2))
-    return _name(items[j]) if isinstance(items, list) and j < len(items) else None
+    return _name(items[j], field) if isinstance(items, list) and j < len(items) else None
 
 
 class _Group:
@@ -187,12 +187,13 @@ class Grouper:
     streamed roster gives the losses of reading (phase 0) and of writing (phase 1) NPC by
     NPC, and the full report lists all of phase 0 first."""
 
-    def __init__(self, first_npcs: int = FIRST_NPCS, name_field: str = "name") -> None:
+    def __init__(self, first_npcs: int = FIRST_NPCS, name_field: str = "name", line_field: str = "name") -> None:
         self.kinds: dict[tuple[str, ...], _Kind] = {}
         self.seen = [0, 0]
         self.total = 0
         self.first_npcs = first_npcs
         self.name_field = name_field  # the key of an NPC's name (core.sheet.npc_name_field: Polish imię)
+        self.line_field = line_field  # the key naming a line of the source's (core.sheet.line_name_field)
 
     def add(self, loss: Loss, npc: Any = None, phase: int = 0, source: Any = None) -> None:
         key, message, index = self.prepare(loss, npc, source)
@@ -209,7 +210,8 @@ class Grouper:
         m = _NPC.match(path)
         index = int(m.group(1)) if m is not None else None
         npc_name = _name(npc, self.name_field) if index is not None else None
-        item = _item_name(npc if source is None else source, path) if index is not None else None
+        item = (_item_name(npc, path) if source is None else _item_name(source, path, self.line_field)) \
+            if index is not None else None
         message = message_pattern(loss.message, npc_name, item)
         return (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system), message, index
 
@@ -255,11 +257,11 @@ class Grouper:
 
 
 def group(losses: Iterable[Loss], npcs: list[Any], name_field: str = "name",
-          sources: list[Any] | None = None) -> list[LossGroup]:
+          sources: list[Any] | None = None, line_field: str = "name") -> list[LossGroup]:
     """The groups of a whole roster's losses (`npcs`: its NPCs as plain data, each named by
     `name_field`; `sources`: the same NPCs as the source stated them, where the losses' paths
-    point)."""
-    grouper = Grouper(name_field=name_field)
+    point, its lines named by `line_field`)."""
+    grouper = Grouper(name_field=name_field, line_field=line_field)
     for loss in losses:
         m = _NPC.match(loss.path)
         i = int(m.group(1)) if m is not None else -1

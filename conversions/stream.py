@@ -61,7 +61,7 @@ import msgspec
 from xsys.core import codec
 from xsys.core.errors import InputError, LossError, XsysError
 from xsys.core.registry import Registry, default_registry
-from xsys.core.sheet import name_field
+from xsys.core.sheet import line_name_field, name_field
 from xsys.core.trace import STRICT_KINDS, Loss, tracing
 
 from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
@@ -438,6 +438,7 @@ class _Job:
                 seen.start(src_sys, dst_sys)
                 if grouper is not None:
                     grouper.name_field = name_field(dst_sys) or "name"
+                    grouper.line_field = line_name_field(type(loaded.document.npcs[0]))
                 self.source_system = loaded.system
                 origin_system = loaded.system if loaded.system != to else None
             src_sys, dst_sys = systems

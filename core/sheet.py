@@ -86,6 +86,8 @@ class Sheet:
     levels_kept: str = ""
     # report every other system's native block on the way in as having no place here
     foreign_native: bool = False
+    # the field that names a weapon or armor line (Polish ``nazwa``), for reports that name a line
+    line_name: str = "name"
 
 
 def check(system: type) -> None:
@@ -105,6 +107,7 @@ def check(system: type) -> None:
         raise TypeError(f"{system.__name__}.sheet names fields its npc_type {system.npc_type.__name__} does not "
                         f"have: {', '.join(missing)} (it has {', '.join(sorted(fields))})")
     _NAME_FIELDS[system.npc_type] = sheet.name
+    _LINE_NAMES[system.npc_type] = sheet.line_name
     derived_from = getattr(sheet.carried_type, "__xsys_derived_from__", None)
     if (sheet.carried or sheet.carried_rule) and (sheet.carried_type is None or (
             derived_from is not None and derived_from is not system.npc_type)):
@@ -131,6 +134,13 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
 
 
 _NAME_FIELDS: dict[type, str] = {}  # a declared sheet's stat block type -> the field of its name
+_LINE_NAMES: dict[type, str] = {}  # a declared sheet's stat block type -> the key naming a weapon or armor line
+
+
+def line_name_field(npc_type: type) -> str:
+    """The key that names a weapon or armor line of a stat block of this type (its declared
+    sheet's ``line_name``: Polish ``nazwa``), else ``name``."""
+    return next((_LINE_NAMES[c] for c in getattr(npc_type, "__mro__", ()) if c in _LINE_NAMES), "name")
 
 
 def npc_name_field(npc_type: type) -> str | None:

@@ -300,3 +300,14 @@ def test_an_item_is_named_as_the_source_states_it():
         conv = api.convert(_roster(40), to, trace=False)
         said = [g.message for g in conv.loss_report("grouped") if g.path == "$.npcs[*].weapons[*].damage"]
         assert said and all("<item>" in m for m in said), (to, said)
+
+
+def test_a_line_is_named_in_the_sources_own_words():
+    """A roster read from a Polish sheet names its weapon lines under nazwa (its sheet's
+    line_name): a loss about one line is placed at that line (broń[j]) and its group names the
+    line as a placeholder. It read "<...>": every weapon's own GURPS line, one message each."""
+    pl = codec.to_builtins(api.convert(_roster(40), "pl-trudnosc", trace=False).document)
+    conv = api.convert(pl, "gurps", trace=False)
+    lines = [g for g in conv.loss_report("grouped") if g.path == "$.npcs[*].broń[*]" and "GURPS line" in g.message]
+    assert len(lines) == 1 and lines[0].message.startswith("<item>: GURPS line (damage <dice>"), lines
+    assert lines[0].count == sum(1 for x in conv.losses if "GURPS line" in x.message and ".broń[" in x.path)

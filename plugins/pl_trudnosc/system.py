@@ -108,4 +108,4 @@ class PlTrudnosc(PlSheet):
     sheet: ClassVar[Sheet | None] = Sheet(
         name="imię", notes="opis", skills="umiejętności", weapons="broń", armor="pancerz",
         carried=("Zalety",), carried_rule="pl.crawl", carried_type=PlCarried, unstated_level=0,
-        unstated_crosses=False, levels_kept="umiejętności", foreign_native=True)
+        unstated_crosses=False, levels_kept="umiejętności", foreign_native=True, line_name="nazwa")
