@@ -434,7 +434,8 @@ def _said_as_competence(loss: Loss, d: "_Diff", tokens: tuple[Any, ...]) -> Loss
                    f"{float(d.back):.3f} from {loss.message.rsplit(' from ', 1)[-1]}", loss.rule, system=loss.system)
 
 
-_NAMES: dict[int, tuple[System, dict[str, dict[str, list[str]]], dict[str, list[str]]]] = {}
+_NAMES: "weakref.WeakKeyDictionary[System, tuple[dict[str, dict[str, list[str]]], dict[str, list[str]]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def _names_of(system: System | None) -> tuple[dict[str, dict[str, list[str]]], dict[str, list[str]]]:
@@ -442,9 +443,9 @@ def _names_of(system: System | None) -> tuple[dict[str, dict[str, list[str]]], d
     like ``$.characteristics.size`` is found as ``$.SIZ`` in a coc document, and the fields
     outside its skills that state a neutral skill (GURPS Dodge): once per system instance
     that remembers its answers (a streamed roster audits every NPC as a document of its own)."""
-    known = _NAMES.get(id(system))
-    if known is not None and known[0] is system:
-        return known[1], known[2]
+    known = _NAMES.get(system) if system is not None else None
+    if known is not None:
+        return known
     aliases: dict[str, dict[str, list[str]]] = {"characteristics": {}, "skills": {}}
     fields: dict[str, list[str]] = {}
     if system is not None:
@@ -461,9 +462,7 @@ def _names_of(system: System | None) -> tuple[dict[str, dict[str, list[str]]], d
         except PLUGIN_FAULTS:
             return aliases, fields  # as far as it answered, asked again next time
         if getattr(system, "remember", True):
-            if len(_NAMES) >= 64:
-                _NAMES.clear()
-            _NAMES[id(system)] = (system, aliases, fields)
+            _NAMES[system] = (aliases, fields)
     return aliases, fields
 
 
