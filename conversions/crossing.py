@@ -5,7 +5,6 @@ conversion as it reads; :func:`xsys.conversions.convert.convert` adds the rememb
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import msgspec
@@ -25,16 +24,15 @@ from .documents import NEUTRAL
 from .loading import Loaded, system_for
 
 
-@dataclass
-class Conversion:
+class Conversion(msgspec.Struct):
     """A converted document with what was lost and how every number crossed."""
 
     document: Any
     source_system: str
     target_system: str
     kind: str
-    losses: list[Loss] = field(default_factory=list)
-    trace: list[TraceEntry] = field(default_factory=list)
+    losses: list[Loss] = msgspec.field(default_factory=list)
+    trace: list[TraceEntry] = msgspec.field(default_factory=list)
     origin: dict[str, Any] | None = None  # the source document, for lossless round trips
     canonical: bool = False  # the document is in canonical form (codec.canonical), as convert() makes it
     source: Any = None  # the source document as read, where the losses' paths point (a roster's report)

@@ -5,9 +5,10 @@ names with their settings (``--set``, a document's ``settings:``)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
+
+import msgspec
 
 from xsys.core import codec
 from xsys.core.errors import InputError, XsysError
@@ -91,8 +92,7 @@ def _merge_settings(doc_settings: Any, cli: Settings | None) -> dict[str, dict[s
 
 # ---- loading --------------------------------------------------------------------
 
-@dataclass
-class Loaded:
+class Loaded(msgspec.Struct):
     document: Any
     system: str
     kind: str

@@ -5,7 +5,6 @@ with its exact chance."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Iterable
@@ -26,15 +25,14 @@ from .documents import NEUTRAL
 from .loading import Loaded, Settings, _merge_settings, system_for
 
 
-@dataclass
-class OddsResult:
+class OddsResult(msgspec.Struct):
     system: str
     label: str
     check: Check
     #: the check is the system's own check of the document's native shot (``check_native``)
     native: bool = False
     #: what of the native shot did not cross into the neutral shot this system checked
-    losses: list[Loss] = field(default_factory=list)
+    losses: list[Loss] = msgspec.field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         c = self.check
@@ -62,8 +60,7 @@ class NativeShot(Shot, dict=True):
     fields: it is checked as a neutral shot."""
 
 
-@dataclass(frozen=True)
-class NativeSource:
+class NativeSource(msgspec.Struct, frozen=True):
     """The native side of a :class:`NativeShot`: the system key, its native shot Struct, the
     shooter's native stat block when the scene has one of that name, and the losses of the
     shot's way into the neutral model (paths as in the document)."""

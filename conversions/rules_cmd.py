@@ -62,9 +62,16 @@ def plain(x: Any) -> Any:
         return {str(k): plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple, set)):
         return [plain(v) for v in x]
-    if hasattr(x, "__dataclass_fields__"):
-        return {k: plain(getattr(x, k)) for k in x.__dataclass_fields__}
+    names = _record_fields(x)
+    if names is not None:
+        return {k: plain(getattr(x, k)) for k in names}
     return str(x)
+
+
+def _record_fields(x: Any) -> Sequence[str] | None:
+    """The field names of a record a formula returns (a msgspec Struct or a dataclass), else None."""
+    return getattr(type(x), "__struct_fields__", None) or (list(x.__dataclass_fields__)
+                                                           if hasattr(x, "__dataclass_fields__") else None)
 
 
 def text_value(x: Any, key: str = "") -> str:
@@ -86,8 +93,9 @@ def text_value(x: Any, key: str = "") -> str:
         return "{" + ", ".join(f"{k}: {text_value(v, str(k))}" for k, v in x.items()) + "}"
     if isinstance(x, (list, tuple)):
         return "[" + ", ".join(text_value(v) for v in x) + "]"
-    if hasattr(x, "__dataclass_fields__"):
-        return text_value({k: getattr(x, k) for k in x.__dataclass_fields__})
+    names = _record_fields(x)
+    if names is not None:
+        return text_value({k: getattr(x, k) for k in names})
     return str(x)
 
 

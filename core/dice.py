@@ -8,11 +8,12 @@ integer weights, which need no library at start-up; the tests check them against
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
 from typing import Mapping
+
+import msgspec
 
 Dist = Mapping[int, Fraction]
 
@@ -176,8 +177,7 @@ def d100_at_most(threshold: int) -> Fraction:
 
 # ---- 3d6 roll-under with critical bands -----------------------------------------------
 
-@dataclass(frozen=True)
-class RollUnderBands:
+class RollUnderBands(msgspec.Struct, frozen=True):
     """Critical rules of a roll-under game on a sum of dice.
 
     - rolls <= ``auto_success`` always succeed and are critical successes;
@@ -192,10 +192,10 @@ class RollUnderBands:
     dice: int = 3
     sides: int = 6
     auto_success: int = 0
-    crit_success_at: Mapping[int, int] = field(default_factory=dict)
+    crit_success_at: Mapping[int, int] = msgspec.field(default_factory=dict)
     auto_fail: int = 10**9
     crit_fail_rolls: frozenset[int] = frozenset()
-    crit_fail_below: Mapping[int, int] = field(default_factory=dict)
+    crit_fail_below: Mapping[int, int] = msgspec.field(default_factory=dict)
     crit_fail_margin: int | None = None
 
     def __hash__(self) -> int:
@@ -204,8 +204,7 @@ class RollUnderBands:
                      self.crit_fail_margin))
 
 
-@dataclass(frozen=True)
-class Outcomes:
+class Outcomes(msgspec.Struct, frozen=True):
     """Exact probabilities of a roll's outcomes. ``success`` includes critical success;
     ``failure`` includes critical failure."""
 
@@ -245,8 +244,7 @@ def roll_under(target: int, bands: RollUnderBands = RollUnderBands()) -> Outcome
 
 # ---- d10 pools counting successes -----------------------------------------------------
 
-@dataclass(frozen=True)
-class PoolRules:
+class PoolRules(msgspec.Struct, frozen=True):
     """A dice pool: each die succeeds at >= ``threshold``; a die showing >= ``again`` is
     rolled again and adds its successes (None: no again-rule). A pool of 0 or fewer dice
     rolls one chance die, which succeeds only on ``chance_success`` (and, when

@@ -52,10 +52,11 @@ measure, the ladders and their cache — is here, once.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+import msgspec
 
 from .ladder import Ladder, Source, Step
 from .model import Cover, Light, Shooter, Shot, Target, generic_weapon
@@ -66,8 +67,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .system import System
     from .trace import Check
 
-@dataclass(frozen=True)
-class Item:
+class Item(msgspec.Struct, frozen=True):
     """One reference situation."""
 
     name: str
@@ -136,7 +136,7 @@ def items(weapon_class: str) -> tuple[Item, ...]:
     reach = REACH.get(weapon_class, 1.0)
     if reach == 1.0:
         return BATTERY_LONG
-    return tuple(replace(it, distance=it.distance if it.distance <= 25.0 else 25.0 + (it.distance - 25.0) * reach)
+    return tuple(msgspec.structs.replace(it, distance=it.distance if it.distance <= 25.0 else 25.0 + (it.distance - 25.0) * reach)
                  for it in BATTERY_LONG)
 
 
@@ -439,8 +439,7 @@ __all__ = ["BATTERY_SHORT", "BATTERY_LONG", "Item", "items", "battery", "damage_
 TIER_NAMES = ("untrained", "amateur", "professional", "expert", "master")
 
 
-@dataclass(frozen=True)
-class Tier:
+class Tier(msgspec.Struct, frozen=True):
     """One of a system's published competence tiers for its firearm skills: the common rank
     (0 untrained ... 4 master), the system's own name, its lowest level and a typical level."""
 
@@ -461,8 +460,7 @@ def tier_of(tiers: "Sequence[Tier]", level: Any) -> Tier:
     return found
 
 
-@dataclass(frozen=True)
-class TierCell:
+class TierCell(msgspec.Struct, frozen=True):
     """One published tier shooter of a system converted into another: its typical level, the
     competence it equates to, the level it lands on and that level's tier in the target."""
 

@@ -29,8 +29,9 @@ given as ``--name value`` or ``--name=value``; quantities are read with :mod:`xs
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import msgspec
 
 from .errors import XsysError
 
@@ -59,8 +60,7 @@ def _quantity(kind: str):
             "lux": (units.Illuminance, "an illuminance", "0.2 lx")}[kind]
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(msgspec.Struct, frozen=True):
     """One ``--name value`` of a formula. kind: one of :data:`KINDS` (``ints``: comma-separated
     whole numbers; ``choice``: one of ``choices()``; ``flag``: given or not, or ``=true/false``)."""
 
@@ -136,8 +136,7 @@ def option(name: str, kind: str = "int", help: str = "", default: Any = None,
     return Param(name, kind, help, default, choices)
 
 
-@dataclass(frozen=True)
-class Formula:
+class Formula(msgspec.Struct, frozen=True):
     """A rule that computes something: ``run(system, values) -> {name: value}``.
 
     ``covers``: for a formula ID that is no rule ID of its own, the rule IDs it evaluates
@@ -234,8 +233,7 @@ class Formulas:
         return len(self._items)
 
 
-@dataclass(frozen=True)
-class RuleNote:
+class RuleNote(msgspec.Struct, frozen=True):
     """What a system's data says about one of its rules, beyond its ladders and its README:
     ``title`` (a few words), ``text`` (its description), ``source`` (``seed`` / ``assumed`` /
     ""), ``tables`` (where it lives, e.g. ``tables.toml [rule]``) and ``rows`` (its table rows,
@@ -245,4 +243,4 @@ class RuleNote:
     text: str = ""
     source: str = ""
     tables: tuple[str, ...] = ()
-    rows: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
+    rows: tuple[Mapping[str, Any], ...] = ()

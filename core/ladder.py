@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, Sequence
+
+import msgspec
 
 from .errors import XsysError
 
@@ -38,8 +39,7 @@ class LadderError(XsysError):
     """A table that cannot be a ladder (not monotone, a bad row, a duplicate native)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     native: Any
     at: float
     rule: str
@@ -62,8 +62,7 @@ def _axis_type(unit: str):
     }.get(unit)
 
 
-@dataclass(frozen=True)
-class Ladder:
+class Ladder(msgspec.Struct, frozen=True):
     """An ordered step table over one neutral axis."""
 
     name: str
@@ -76,9 +75,13 @@ class Ladder:
     above: Literal["clamp", "error"] = "clamp"
     below: Literal["clamp", "error"] = "clamp"
     represent: Literal["middle", "row"] = "middle"
-    _ats: tuple[float, ...] = field(default=(), repr=False, compare=False)
-    _edges: tuple[float, ...] = field(default=(), repr=False, compare=False)
-    _by_native: Mapping[Any, Step] = field(default_factory=dict, repr=False, compare=False)
+    _ats: tuple[float, ...] = ()
+    _edges: tuple[float, ...] = ()
+    _by_native: Mapping[Any, Step] = msgspec.field(default_factory=dict)
+
+    def __hash__(self) -> int:  # by what the table says: its look-up fields follow from its steps
+        return hash((self.name, self.axis, self.steps, self.rounding, self.scale, self.native_order, self.above,
+                     self.below, self.represent))
 
     # ---- construction -------------------------------------------------------------
     @classmethod

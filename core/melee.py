@@ -23,7 +23,6 @@ are not the reference for brawl).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
@@ -40,8 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 Defence = Literal["none", "dodge", "parry"]
 
 
-@dataclass(frozen=True)
-class MeleeItem:
+class MeleeItem(msgspec.Struct, frozen=True):
     """One reference close-combat situation against the system's standard adult.
 
     ``defence``: what the adult does about the attack: nothing (surprised, unresisting), a

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import typing
-from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -96,15 +95,14 @@ def frac(x: Any) -> Fraction:
     return Fraction(x)
 
 
-@dataclass
-class LightEffect:
+class LightEffect(msgspec.Struct):
     """What the light does to one d100 shot, as a system's darkness rule says: the chance
     multiplied, capped, every shot unaimed, or (``dice`` modifiers) bonus and penalty dice."""
 
     multiply: Fraction = Fraction(1)
     cap: int | None = None  # chance at most this many % (01% in total darkness)
     unaimed: bool = False  # careful aim (and with it location shots' range doubling) lost
-    modifiers: list[Modifier] = field(default_factory=list)
+    modifiers: list[Modifier] = msgspec.field(default_factory=list)
     level: str = "daylight"
     # night-vision goggles see for the shooter, but without a compatible reflex, dot or laser
     # sight they allow no aimed location shot
@@ -128,8 +126,7 @@ def _same_value(a: Any, b: Any) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Situation:
+class Situation(msgspec.Struct, frozen=True):
     """Everything one d100 shot's check depends on: the neutral shot in plain numbers (metres,
     lux, seconds, metres a second, the share of the target that shows), the native skill the
     shooter rolls at its level, his DEX and, where known, his own weapon line. A system whose
@@ -160,8 +157,7 @@ class Situation:
     called_location: str | None = None
 
 
-@dataclass(frozen=True)
-class ShotWord:
+class ShotWord(msgspec.Struct, frozen=True):
     """A field of a native d100 shot that is a step of one of the system's ladders
     (``table_ladders()``) over one neutral quantity (``neutral``: ``shooter.aim_time``,
     ``shooter.speed``, ``target.speed`` or ``target.cover.exposure``): read as the step's
@@ -183,8 +179,7 @@ _WORD_UNITS = {"shooter.aim_time": Duration, "shooter.speed": Speed, "target.spe
 _WORD_PATHS = (*_WORD_UNITS, "target.cover.exposure")
 
 
-@dataclass
-class ShotParts:
+class ShotParts(msgspec.Struct):
     """What every d100 shot states alike, as the neutral model holds it
     (:meth:`PercentileSystem.shot_parts_to_neutral`)."""
 

@@ -35,7 +35,6 @@ import math
 import os
 import re
 import threading
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
@@ -64,8 +63,7 @@ PLUGIN_FAULTS: tuple[type[BaseException], ...] = (Exception, SystemExit)
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
-@dataclass
-class SystemEntry:
+class SystemEntry(msgspec.Struct):
     cls: type[System]
     plugin: str
     distribution: str
@@ -76,8 +74,7 @@ class SystemEntry:
         return self.distribution == BUILTIN_DISTRIBUTION
 
 
-@dataclass(frozen=True)
-class FormatSpec:
+class FormatSpec(msgspec.Struct, frozen=True):
     """A document format a plugin registered: its name, file extensions, reader, writer
     (None: read only) and the test by which it claims a JSON document of its own shape."""
 
@@ -89,8 +86,7 @@ class FormatSpec:
     plugin: str
 
 
-@dataclass
-class BrokenPlugin:
+class BrokenPlugin(msgspec.Struct):
     name: str
     distribution: str
     reason: str
@@ -120,16 +116,15 @@ def describe_fault(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-@dataclass
 class Registry:
     """Loads plugins once and answers which systems, catalog and formats exist."""
 
-    entry_points: Iterable[metadata.EntryPoint] | None = None
-    only: set[str] | None = None
-    disabled: set[str] = field(default_factory=set)
-    extra_plugins: list[tuple[str, Any]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
+    def __init__(self, entry_points: Iterable[metadata.EntryPoint] | None = None, only: set[str] | None = None,
+                 disabled: set[str] | None = None, extra_plugins: list[tuple[str, Any]] | None = None) -> None:
+        self.entry_points = entry_points
+        self.only = only
+        self.disabled: set[str] = set() if disabled is None else disabled
+        self.extra_plugins: list[tuple[str, Any]] = [] if extra_plugins is None else extra_plugins
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         self._plugins_loaded = False

@@ -24,10 +24,8 @@ system declare their sheets; GURPS writes its conversions itself.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import inspect
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
 import msgspec
@@ -40,8 +38,7 @@ if TYPE_CHECKING:
     from .system import System
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(msgspec.Struct, frozen=True):
     """Where a system's stat block (its ``npc_type``) keeps what the core converts: attribute
     names of the Struct's fields. Checked when the System subclass is defined (:func:`check`)."""
 
@@ -60,12 +57,12 @@ class Sheet:
     # them in that order in the carried block (else they follow the fields)
     carried: tuple[str, ...] = ()
     carried_rule: str = ""
-    carried_rules: Mapping[str, str] = field(default_factory=dict, hash=False)  # a field's own rule
+    carried_rules: Mapping[str, str] = msgspec.field(default_factory=dict)  # a field's own rule
     carried_type: type | None = None  # a Struct of optional fields (xsys.core.carried.take)
     # where this system's carried block is absent, a kin system's namespace whose entries of the
     # same name mean the same (a 6th-edition CoC sheet's Sanity for 7th edition): namespace ->
     # the entries taken, each kept where it is a valid ``carried_type`` value
-    carried_kin: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
+    carried_kin: Mapping[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
     # a list of close-combat lines apart from the weapons (CoC's melee attacks): each read by
     # ``melee_line_to_neutral`` and carried for the way back, written by ``melee_from_neutral``
     # (then ``melee_skills`` settles the skills the lines use); "": close combat is in the weapons
@@ -88,6 +85,9 @@ class Sheet:
     foreign_native: bool = False
     # the field that names a weapon or armor line (Polish ``nazwa``), for reports that name a line
     line_name: str = "name"
+
+    def __hash__(self) -> int:  # by every field but the two mappings
+        return hash(tuple(getattr(self, f) for f in self.__struct_fields__ if f not in ("carried_rules", "carried_kin")))
 
 
 def check(system: type) -> None:
@@ -113,7 +113,7 @@ def check(system: type) -> None:
             derived_from is not None and derived_from is not system.npc_type)):
         # the block's Struct, from the stat block's own fields: what a plugin would write out
         # (again for a subclass with a stat block of its own that inherits the sheet)
-        system.sheet = dataclasses.replace(sheet, carried_type=carried_struct(system.npc_type, sheet))
+        system.sheet = msgspec.structs.replace(sheet, carried_type=carried_struct(system.npc_type, sheet))
 
 
 def carried_struct(npc_type: type, sheet: Sheet) -> type:

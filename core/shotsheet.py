@@ -14,8 +14,9 @@ burst, a moving shooter) the core's loss audit finds by reading the written shot
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
+
+import msgspec
 
 from .errors import InputError
 from .model import Cover, Light, MeleeWeapon, Shooter, Shot, Target
@@ -27,8 +28,7 @@ if TYPE_CHECKING:
     from .system import System
 
 
-@dataclass(frozen=True)
-class ShotSheet:
+class ShotSheet(msgspec.Struct, frozen=True):
     """Where a system's native shot (its ``shot_type``) keeps what the core converts: attribute
     names of the Struct's fields ("": the shot has no such field)."""
 
@@ -56,7 +56,7 @@ class ShotSheet:
     # posture not named is written as itself); a native word reads as the neutral posture of
     # the same name
     target_posture: str = ""
-    posture_written: Mapping[str, str] = field(default_factory=dict)
+    posture_written: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 def check(system: type) -> None:

@@ -11,7 +11,6 @@ adult-population percentile, skills by equated competence (core.equating), the s
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from fractions import Fraction
@@ -66,8 +65,7 @@ def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
     return npc_from_neutral
 
 
-@dataclasses.dataclass(frozen=True)
-class SkillLevels:
+class SkillLevels(msgspec.Struct, frozen=True):
     """What a system's rules publish about skill levels, when one set holds for every skill:
     every level a stat block may write (lowest first), the untrained adult's level (None: a
     skill with no battery keeps its unmodified roll's chance) and the published tiers

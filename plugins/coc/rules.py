@@ -16,10 +16,11 @@ Public: a variant or a scenario tool may import these from ``xsys.plugins.coc``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
+
+import msgspec
 
 from xsys.core import dice
 from xsys.core.cache import package_toml
@@ -571,8 +572,7 @@ def _catalog():
     return catalog()
 
 
-@dataclass(frozen=True)
-class Situation(PercentileSituation):
+class Situation(PercentileSituation, frozen=True):
     """Everything one CoC shot depends on: the d100 family's situation and what only a native
     CocShot states (two guns, Off-hand Shooting, mounting, careful aim, Keeper doubling, the
     fire mode, the target's SIZ). Built from a neutral Shot by ``situation_from_shot`` or from a

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextvars
 import copy
-import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -590,7 +589,7 @@ class CocZhRules(CocSystem):
         row = self.identity_row(armor)
         if row is not None:
             step = self.armor_ladders()["armor.worn"].step_of(row["A"])
-            return step.native, 0.0, dataclasses.replace(step, source="seed", label=row["label"])
+            return step.native, 0.0, msgspec.structs.replace(step, source="seed", label=row["label"])
         return super().armor_value(armor)
 
     def barrier_value(self, barrier: Barrier) -> tuple[int, float, Step, str]:
@@ -598,7 +597,7 @@ class CocZhRules(CocSystem):
         list does not name is read on the joule axis, an assumption whatever row it hits."""
         A, B, step, name = super().barrier_value(barrier)
         if name == "armor.barrier.generic":
-            step = dataclasses.replace(step, source="assumed")
+            step = msgspec.structs.replace(step, source="assumed")
         return A, B, step, name
 
     def _compare(self, mine: tuple[int, Step], theirs: tuple[Any, Any, Step]) -> tuple[list[str], str]:
@@ -629,7 +628,7 @@ class CocZhRules(CocSystem):
             m = coc_rules.frac(u["multiply"])
             why = "the target cannot be seen (wholly behind its cover): much harder to hit"
             if eff.cap is None and eff.multiply > m:
-                eff = dataclasses.replace(eff, multiply=m, modifiers=[
+                eff = msgspec.structs.replace(eff, multiply=m, modifiers=[
                     Modifier(rule=u["rule"], kind="multiply", value=u["multiply"], source=u["source"], why=why)])
             else:
                 eff.modifiers.append(Modifier(rule=u["rule"], kind="multiply", value=1, source=u["source"],
@@ -641,7 +640,7 @@ class CocZhRules(CocSystem):
         if _FLOOR_HALF.get() and self._halves(eff):
             mods = [msgspec.structs.replace(m, value=1, why=m.why + "; halved below, rounded down")
                     if self._is_halving(m) else m for m in eff.modifiers]
-            eff = dataclasses.replace(eff, multiply=Fraction(1), modifiers=mods)
+            eff = msgspec.structs.replace(eff, multiply=Fraction(1), modifiers=mods)
         return eff
 
     @staticmethod

@@ -18,11 +18,12 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+import msgspec
 
 from xsys.core import cache, dice
 from xsys.core.armorline import says_helmet
@@ -398,8 +399,7 @@ def damage_distribution(code: int) -> dict[int, Fraction]:
     return {v + a: p for v, p in dice.sum_distribution(n, 6).items()}
 
 
-@dataclass(frozen=True)
-class WeaponStats:
+class WeaponStats(msgspec.Struct, frozen=True):
     """What a GURPS weapon line adds to a neutral weapon (gurps.weapon-stats)."""
 
     skill: str
