@@ -57,6 +57,8 @@ NEUTRAL = "neutral"  # the neutral model's key, which no system has (core.regist
 MISSING: Any = msgspec.UNSET  # a sentinel that is never a document value
 _SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsupported-field": 1, "merged": 1, "clamped": 1,
              "dropped-item": 1}
+# a field of a weapon or armor line of an NPC ("$.npcs[0].weapons[1].muzzle_energy")
+_LINE_FIELD = re.compile(r"(^|\.)(weapons|armor)\[\d+\]\.\w+$")
 _PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
 
@@ -1015,6 +1017,7 @@ class LossAudit:
         known = earlier + plugin
         said: dict[str, int] = {}  # path (as written, and in the source) -> most severe loss there
         noted: set[str] = set()  # paths where some loss is more than a note of what was assumed
+        words: dict[str, list[str]] = {}  # path -> what the losses there say
         parts: set[str] = set()  # parts of the item lost as a whole (strict)
         for j, x in enumerate(known):
             sev = _SEVERITY[x.kind]
@@ -1024,6 +1027,7 @@ class LossAudit:
                     said[p] = sev
                 if x.kind != "assumed":
                     noted.add(p)
+                words.setdefault(p, []).append(x.message)
             if sev and x.path != prefix and inside(x.path, prefix):
                 parts.add(x.path)
         kept: list[Loss] = []
@@ -1032,9 +1036,14 @@ class LossAudit:
             where, exact = self.resolve(g.path)
             # a value that comes back as another ("HP 20 reads back as HP 21", "stops 725 J reads
             # back as 772 J") stands beside a note of what the target assumed there (the GURPS
-            # trait its HP names, the GURPS line of a weapon): the note does not say the number moves
-            beside = g.kind == "rounded" and " reads back as " in g.message and \
+            # trait its HP names, the GURPS line of a weapon): the note does not say the number moves;
+            # a field of a weapon or armor line also beside a loss about its line that does not say
+            # the value it reads back as (a grenade's blast that did not cross is not its energy)
+            beside = g.kind == "rounded" and " reads back as " in g.message and (
                 g.path not in noted and not (exact and where in noted)
+                or _LINE_FIELD.search(g.path) is not None and not any(
+                    _read_back_value(g.message) in m for q in ((g.path, where) if exact else (g.path,))
+                    for m in words.get(q, ())))
             if not beside and (said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev)):
                 continue
             if parts and any(inside(g.path, p) for p in parts):
@@ -1284,6 +1293,14 @@ def _neutral_skill(system: System, native: str, shot: Shot) -> str | None:
         if k == want or KIND_OF.get(want) == k or (want == "revolver" and k == "handgun"):
             return k
     return keys[0] if len(keys) == 1 else None
+
+
+def _read_back_value(message: str) -> str | None:
+    """What a rounding says a value reads back as ("... 1300 J reads back as 1000 J from a nwod stat
+    block" -> "1000 J"), else None."""
+    if " reads back as " not in message:
+        return None
+    return message.split(" reads back as ", 1)[1].split(" from ", 1)[0].strip() or None
 
 
 def _with_prefix(loss: Loss, prefix: str) -> Loss:

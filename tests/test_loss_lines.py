@@ -167,3 +167,19 @@ def test_a_neutral_skill_no_stated_skill_names_is_said_as_its_competence():
     (brawl,) = [x for x in losses if "brawl" in x.message and x.kind == "rounded"]
     assert brawl.message.startswith("the neutral brawl (competence 0.775) reads back as 0.7")
     assert brawl.message.endswith("from a gurps stat block")
+
+
+def test_a_line_s_number_that_moves_is_said_beside_a_loss_about_the_line():
+    """A Polish grenade's blast has no place in the neutral model (a warning at its line); that
+    says nothing of its energy, which nWoD's damage line reads back as less: both are said, at
+    the line. A GURPS armor line's PD kept for the way back does not hide that nWoD's armor
+    reads back as stopping more. A line that already says the value stays the only one."""
+    losses = _losses("fixtures/pl-trudnosc/npcs/sierzant_kowalski.yaml", "nwod")
+    at_line = {x.kind: x.message for x in losses if x.path == "$.broń[1]"}
+    assert "its blast" in at_line["unsupported-field"]
+    assert at_line["rounded"] == "weapons[1].muzzle_energy 1300 J reads back as 1000 J from a nwod stat block"
+    f = "fixtures/corpus/text-gurps/customs-inspector-sourcebook-3e.txt"
+    armor = [x for x in api.convert(api.load(ROOT / f), "nwod", trace=False, fresh=True).losses
+             if x.path == "$.armor[0]"]
+    assert {x.kind for x in armor} == {"kept-verbatim", "rounded"}, [x.message for x in armor]
+    assert "armor[0].stops 119.5 J reads back as 150 J" in next(x.message for x in armor if x.kind == "rounded")
