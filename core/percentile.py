@@ -450,6 +450,21 @@ class PercentileSystem(System):
             out = Armor(name=name, stops=Energy(lad.neutral(A)))
         return armorline.restore(out, covers, deflection, col, path, rule)
 
+    def worn_armor_line(self, armor: Armor, line: Any, col: Any, path: str, rule: str) -> Any:
+        """A native armor `line` written from neutral `armor` by its points (and catalog id), with
+        what it would not give back read alone: the joules `armor` stops where the line reads
+        otherwise, and where it sits and its deflection (core.armorline.extras; a deflection kept so
+        is said, ``kept-verbatim``, citing `rule`). One way for every edition's line: the fields
+        ``stops``, ``covers`` and ``deflection`` of its Struct."""
+        from xsys.core import armorline
+
+        back = self.armor_to_neutral(line)
+        stops = None if math.isclose(float(back.stops), float(armor.stops), rel_tol=1e-9) else armor.stops
+        more = armorline.extras(armor, back)
+        if "deflection" in more and col is not None:
+            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(armor, self.name), rule)
+        return msgspec.structs.replace(line, stops=stops, **more)
+
     # ==== resolution ===================================================================
     def resolve(self, target: int) -> dice.Outcomes:
         """The family's plain roll: d100 <= target succeeds, and its special result (Basic

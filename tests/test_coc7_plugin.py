@@ -681,3 +681,31 @@ def test_a_d100_system_of_its_own_finds_its_tables_and_armor_file_in_its_own_pac
     finally:
         sys.modules.pop("xsys_d100_probe.system", None)
         sys.modules.pop("xsys_d100_probe", None)
+
+
+def test_an_armor_line_is_kept_alike_in_both_editions():
+    """One armor line, one answer: a GURPS vest with PD 2 on the torso and arms, and a catalog
+    jacket at a DR that stops more than the catalog's, are written by coc and coc7 alike, keeping
+    what their points would not give back (the joules, the coverage, the deflection, said
+    ``kept-verbatim``); each comes back to GURPS with its PD, locations and DR (coc7 dropped the
+    vest's PD and arms and read the jacket back as the catalog's 20 J)."""
+    from xsys.conversions import api
+
+    doc = {"system": "gurps", "kind": "npc", "name": "Armored courier", "ST": 10, "DX": 11, "IQ": 10, "HT": 11,
+           "skills": {"Guns (Pistol)": 12},
+           "armor": [{"name": "Tactical vest", "PD": 2, "DR": 12, "locations": ["torso", "arms"]},
+                     {"name": "Heavy leather jacket", "PD": 1, "DR": 3, "catalog": "heavy-leather-jacket"}]}
+    lines = {}
+    for to in ("coc", "coc7"):
+        conv = api.convert(api.from_plain(doc, "courier.yaml"), to, trace=False)
+        plain = msgspec.to_builtins(conv.document, enc_hook=str)
+        lines[to] = [{k: v for k, v in a.items() if k in ("stops", "covers", "deflection")} for a in plain["armor"]]
+        kept = [x for x in conv.losses if x.kind == "kept-verbatim" and x.path.startswith("$.armor")]
+        assert [x.path for x in kept] == ["$.armor[0]"] and "deflection 2" in kept[0].message, kept
+        back = api.convert(api.from_plain(plain, "courier." + to + ".yaml"), "gurps", trace=False, fresh=True)
+        armor = msgspec.to_builtins(back.document)["armor"]
+        assert [(a["PD"], a["DR"]) for a in armor] == [(2, 12), (1, 3)], armor
+        assert armor[0]["locations"] == ["torso", "arms"], armor
+    assert lines["coc7"] == lines["coc"]
+    assert lines["coc7"][0] == {"stops": "912 J", "covers": ["torso", "arms"], "deflection": 2}
+    assert lines["coc7"][1]["stops"] == "72.5 J"  # DR 3, not the catalog jacket's 20 J

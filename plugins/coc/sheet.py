@@ -7,7 +7,6 @@ the game (rules.py).
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar, Mapping
 
 import msgspec
@@ -104,16 +103,10 @@ class CocSheet(CocRules):
         if col is not None and col.tracing:
             col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {A}/{_num(B)} ({step.label})",
                      rules=[step.rule], source=step.source)
-        line = CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog)
-        # keep the physical value, the coverage and the deflection unless the catalog item or the
-        # row itself gives them back (xsys.core.armorline)
-        back = self.armor_to_neutral(line)
-        stops = None if math.isclose(float(back.stops), float(armor.stops), rel_tol=1e-9) else armor.stops
-        more = armorline.extras(armor, back)
-        if "deflection" in more and col is not None:
-            col.loss("kept-verbatim", f"{path}.deflection", armorline.deflection_note(armor, "Call of Cthulhu"),
-                     step.rule)
-        return msgspec.structs.replace(line, stops=stops, **more)
+        # the physical value, the coverage and the deflection unless the catalog item or the row
+        # itself gives them back (PercentileSystem.worn_armor_line)
+        return self.worn_armor_line(armor, CocArmor(name=armor.name, A=A, B=B, catalog=armor.catalog), col, path,
+                                    step.rule)
 
     # ==== npc conversions: the core's (xsys.core.sheet), from the declaration in system.py ====
     def derived_values(self, npc: CocNpc) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from xsys.core.units import Energy, Length
-from xsys.core.vocab import Posture, Sight
+from xsys.core.vocab import Location, Posture, Sight
 
 # Every native Struct: frozen, keyword-only, refuses unknown fields, omits defaults.
 _OPTS = dict(frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
@@ -67,6 +67,10 @@ class Coc7Armor(msgspec.Struct, **_OPTS):
     catalog: Name | None = None
     # What it physically stops when that is not its catalog item's or its row's value.
     stops: Energy | None = None
+    # Where it sits and how readily it turns a blow aside (a GURPS PD), when that is not what its
+    # catalog item (or the torso alone, no deflection) says: kept for the way back, as coc's line.
+    covers: list[Location] | None = None
+    deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
 
 
 class Coc7Carried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -114,18 +114,22 @@ class Coc7Sheet(Coc7Rules):
                          path: str = "$") -> Armor:
         """Armor as what it physically is: the catalog item it names (Catalog.find_armor: its
         ``catalog`` id, an unknown one refused, else its name), else the joules it stops, else
-        the joules of its armor row; a helmet by its name on the head (core.armorline.restore)."""
+        the joules of its armor row; where it sits and its deflection as the line states them, else
+        a helmet by its name on the head (core.armorline.restore)."""
         return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.armor, col, path, field="armor",
-                                          reads="{} points", rule="coc7.armor")
+                                          reads="{} points", rule="coc7.armor", covers=a.covers,
+                                          deflection=a.deflection)
 
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None,  # type: ignore[override]
                            path: str = "$") -> Coc7Armor:
+        """Armor points by what it stops; the joules, coverage and deflection the points and the
+        catalog item would not give back, kept on the line as 6th edition's (worn_armor_line)."""
         points, _, step = self.armor_value(armor)
         if col is not None:
             col.step(path, armor.name, f"stops {float(armor.stops):g} J", f"armor {points} ({step.label})",
                      rules=[step.rule], source=step.source)
-        stops = None if armor.catalog or float(armor.stops) == step.rep else armor.stops
-        return Coc7Armor(name=armor.name, armor=points, catalog=armor.catalog, stops=stops)
+        return self.worn_armor_line(armor, Coc7Armor(name=armor.name, armor=points, catalog=armor.catalog), col,
+                                    path, step.rule)
 
     # ==== npc conversions: the core's (xsys.core.sheet), from the declaration in system.py ====
     def derived_values(self, npc: Coc7Npc) -> dict[str, Any]:
