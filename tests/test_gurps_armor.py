@@ -191,6 +191,21 @@ def test_nwod_armor_found_by_name_keeps_its_coverage():
     assert _armor(npc) == [("Heavy leather jacket", 1, 1, ["torso", "arms"])]
 
 
+def test_an_nwod_armor_line_of_no_catalog_item_says_what_it_assumed():
+    """A Kevlar vest (thin) 1/2 names no catalog item: its ballistic 2 is read on the assumed
+    joules scale and the piece as a soft vest by that rating. Both are said, as every system
+    says a line read from its points; before, the kind appeared only as a coc sheet's
+    'kind 'soft-vest': no place for it ... dropped', a value the sheet never stated."""
+    conv = api.convert(ROOT / "fixtures/nwod/npcs/patrol-officer.yaml", "coc", fresh=True, trace=False)
+    said = [x for x in conv.losses if x.path == "$.armor[0].ballistic"]
+    assert [(x.kind, x.rule, x.system) for x in said] == [("assumed", "nwod.armor", "nwod")], said
+    assert "'Kevlar vest (thin)' not in the catalog; stops read from ballistic 2" in said[0].message
+    assert said[0].message.endswith("a soft-vest by its ballistic rating")
+    # a catalog item by its name says nothing of the kind: the catalog states it
+    riot = api.convert(SWAT, "coc", fresh=True, trace=False).losses
+    assert not [x for x in riot if "not in the catalog" in x.message]
+
+
 @pytest.mark.parametrize("via", OTHERS)
 def test_riot_gear_keeps_every_location_through_every_system(via):
     source = {"system": "gurps", "kind": "npc", "name": "SWAT", "armor": [

@@ -336,10 +336,19 @@ class NwodSheet(NwodRules):
                              armorline.stated_note(a.name, f"{a.general}/{a.ballistic}", entry, f"{item[0]}/{item[1]}",
                                                    f"{a.general}/{a.ballistic}", stops), "nwod.armor")
         else:
-            out = Armor(name=a.name, kind="garment" if not a.ballistic else "soft-vest", stops=Energy(stops))
-            if col is not None and col.tracing:
-                col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
-                         rules=["nwod.armor"], source="assumed")
+            kind = "garment" if not a.ballistic else "soft-vest"
+            out = Armor(name=a.name, kind=kind, stops=Energy(stops))
+            if col is not None:
+                # a rating read on the assumed joules scale, and a kind by its ballistic rating (the
+                # Armor Chart's ballistic pieces are vests and jackets): said, as every system says
+                # an armor line of no catalog item read from its points
+                rated = f"ballistic {a.ballistic}" if a.ballistic else f"general {a.general}"
+                col.loss("assumed", f"{path}.{'ballistic' if a.ballistic else 'general'}",
+                         f"armor {a.name!r} not in the catalog; stops read from {rated} ({stops:g} J), a {kind} "
+                         f"by its ballistic rating", "nwod.armor")
+                if col.tracing:
+                    col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
+                             rules=["nwod.armor"], source="assumed")
         return armorline.restore(out, a.covers, a.deflection, col, path, "nwod.armor")
 
     def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> NwodArmor:
