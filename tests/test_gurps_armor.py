@@ -269,3 +269,14 @@ def test_a_part_stopping_more_than_the_piece_is_one_clear_error():
     with pytest.raises(InputError) as err:
         api.convert(npc, "coc")
     assert err.value.path == "$.armor[0].stops_at.arms" and "found 500 J" in str(err.value)
+
+
+def test_a_gurps_armor_line_of_no_catalog_item_says_what_it_assumed():
+    """A vest of no catalog item at DR 12 stops what DR 12 stands for on the assumed gurps.armor
+    scale: said, as every system says it (it was not: only a DR off the scale was)."""
+    doc = {"system": "gurps", "kind": "npc", "name": "Courier", "ST": 10, "DX": 11, "IQ": 10, "HT": 11,
+           "armor": [{"name": "Tactical vest", "PD": 2, "DR": 12}]}
+    conv = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False)
+    said = [(x.kind, x.message, x.rule) for x in conv.losses if x.path == "$.armor[0].DR"]
+    assert said == [("assumed", "armor 'Tactical vest' not in the catalog; stops read from DR 12 (912 J)",
+                     "gurps.armor")]
