@@ -90,9 +90,19 @@ def read(cat: Any, name: str, catalog_id: str | None, points: int | None, ladder
         raise InputError(f"armor needs a {field} or a catalog item", path=path,
                          expected=f"{field}: <points> or catalog: <id>", found=repr(name))
     else:
-        arm = Armor(name=name, stops=Energy(ladder.step_of(ladder.nearest_native(points)).rep))
-        col.loss("assumed", f"{path}.{field}", f"{field} {points} read as stopping {arm.stops}", rule)
+        row = ladder.nearest_native(points)
+        arm = Armor(name=name, stops=Energy(ladder.step_of(row).rep))
+        col.loss("assumed", f"{path}.{field}", points_note(name, f"{field} {row}", float(arm.stops), f"{field} {points}"),
+                 rule)
     return restore(arm, covers, deflection, col, path, rule)
+
+
+def points_note(name: str, read: str, stops: float, stated: str | None = None) -> str:
+    """The one line every system says when it reads an armor line of no catalog item from its points
+    (`read`: "A 3", "DR 12", "punkty 2"; `stated`, where the points are not a row of the system's
+    table: what the sheet wrote, read as its nearest row): the joules that stands for."""
+    nearest = f", the armor table's nearest row to the stated {stated}" if stated is not None and stated != read else ""
+    return f"armor {name!r} not in the catalog; stops read from {read}{nearest} ({float(stops):g} J)"
 
 
 def stated_note(name: str, stated: str, entry: Any, item: str, kept: str, stops: float, noun: str = "armor") -> str:

@@ -444,9 +444,8 @@ class PercentileSystem(System):
         else:
             A = points if lad.has_native(points) else lad.nearest_native(points)
             if col is not None:
-                nearest = "" if A == points else f", the armor table's nearest row to the stated {reads.format(points)}"
-                col.loss("assumed", f"{path}.{field}", f"armor {name!r} not in the catalog; stops read from "
-                         + reads.format(A) + nearest, lad.step_of(A).rule)
+                col.loss("assumed", f"{path}.{field}", armorline.points_note(
+                    name, reads.format(A), lad.neutral(A), reads.format(points)), lad.step_of(A).rule)
             out = Armor(name=name, stops=Energy(lad.neutral(A)))
         return armorline.restore(out, covers, deflection, col, path, rule)
 

@@ -280,3 +280,34 @@ def test_a_gurps_armor_line_of_no_catalog_item_says_what_it_assumed():
     said = [(x.kind, x.message, x.rule) for x in conv.losses if x.path == "$.armor[0].DR"]
     assert said == [("assumed", "armor 'Tactical vest' not in the catalog; stops read from DR 12 (912 J)",
                      "gurps.armor")]
+
+
+# one armor line of no catalog item, written in each system's own fields
+_UNLISTED = {
+    "coc": ("fixtures/coc/npcs/dock_brute.yaml", "armor", {"name": "Quilted coat", "A": 1, "B": 1}, "A 1"),
+    "coc7": ("fixtures/coc7/npcs/silas_crane.yaml", "armor", {"name": "Quilted coat", "armor": 2}, "2 points"),
+    "coc-zh": ("fixtures/coc-zh/npcs/inspector_chen.yaml", "armor", {"name": "Quilted coat", "points": 2}, "armor 2"),
+    "gurps": ("fixtures/gurps/npcs/street_thug.yaml", "armor", {"name": "Quilted coat", "PD": 1, "DR": 2}, "DR 2"),
+    "nwod": ("fixtures/nwod/npcs/gang-enforcer.yaml", "armor", {"name": "Quilted coat", "general": 1, "ballistic": 0},
+             "general 1"),
+    "pl-trudnosc": ("fixtures/pl-trudnosc/npcs/bandyta.yaml", "pancerz", {"nazwa": "Quilted coat", "punkty": 2},
+                    "punkty 2"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(_UNLISTED))
+def test_every_system_says_an_armor_line_of_no_catalog_item_in_one_line(system):
+    """What a sheet's armor of no catalog item stops is read from its points on the system's
+    assumed scale, and every system says so in the same words (core.armorline.points_note)."""
+    import re
+
+    import yaml
+
+    path, field, line, read = _UNLISTED[system]
+    doc = yaml.safe_load((ROOT / path).read_text(encoding="utf-8"))
+    doc[field] = [line]
+    conv = api.convert(api.from_plain(doc, path), "neutral", trace=False)
+    said = [x for x in conv.losses if x.kind == "assumed" and "not in the catalog" in x.message]
+    assert len(said) == 1 and said[0].system == system, [x.message for x in conv.losses]
+    assert re.fullmatch(rf"armor 'Quilted coat' not in the catalog; stops read from {re.escape(read)} "
+                        r"\(\d+(\.\d+)? J\)(, a garment by its ballistic rating)?", said[0].message), said[0].message

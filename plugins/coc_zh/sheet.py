@@ -48,6 +48,9 @@ class CocZhSheet(CocZhRules):
                     col.loss("clamped", f"{path}.points", f"armor {a.points} is beyond the list; read as {pts}",
                              "coc-zh.armor.table")
             out = Armor(name=a.name, stops=Energy(lad.neutral(pts)))
+            if col is not None:  # said, as every system says an armor line it reads from its points
+                col.loss("assumed", f"{path}.points", armorline.points_note(a.name, f"armor {pts}", float(out.stops)),
+                         lad.step_of(pts).rule)
         if col is not None:
             A, _, step = self.armor_value(out)
             if entry is not None and A != a.points:

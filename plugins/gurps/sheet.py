@@ -717,8 +717,7 @@ class GurpsSheet(GurpsRules):
             col.loss("rounded", f"{path}.DR", f"DR {a.DR} read as DR {dr}", "gurps.armor")
         # the joules of a DR on the assumed gurps.armor scale: said, as every system says an armor
         # line of no catalog item read from its points
-        col.loss("assumed", f"{path}.DR", f"armor {a.name!r} not in the catalog; stops read from DR {dr} "
-                 f"({lad.neutral(dr):g} J)", "gurps.armor")
+        col.loss("assumed", f"{path}.DR", armorline.points_note(a.name, f"DR {dr}", lad.neutral(dr)), "gurps.armor")
         plain = Armor(name=a.name, covers=list(a.locations), stops=Energy(lad.neutral(dr)),  # type: ignore[arg-type]
                       deflection=a.PD)
         return self._dr_at_to_neutral(a, plain, None, col, path)

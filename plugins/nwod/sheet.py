@@ -344,8 +344,8 @@ class NwodSheet(NwodRules):
                 # an armor line of no catalog item read from its points
                 rated = f"ballistic {a.ballistic}" if a.ballistic else f"general {a.general}"
                 col.loss("assumed", f"{path}.{'ballistic' if a.ballistic else 'general'}",
-                         f"armor {a.name!r} not in the catalog; stops read from {rated} ({stops:g} J), a {kind} "
-                         f"by its ballistic rating", "nwod.armor")
+                         f"{armorline.points_note(a.name, rated, stops)}, a {kind} by its ballistic rating",
+                         "nwod.armor")
                 if col.tracing:
                     col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
                              rules=["nwod.armor"], source="assumed")

@@ -206,8 +206,7 @@ class PlSheet(PlRules):
                     "pl.armor")
             return armorline.restore(arm, a.osłania, a.odbicie, col, path, "pl.armor")  # type: ignore[arg-type]
         step = lad.step_of(a.punkty)
-        col.loss("assumed", f"{path}.punkty", f"punkty {a.punkty} read as stopping {Energy(step.rep)} "
-                 "(assumed points scale)", "pl.armor")
+        col.loss("assumed", f"{path}.punkty", armorline.points_note(a.nazwa, f"punkty {a.punkty}", step.rep), "pl.armor")
         return armorline.restore(Armor(name=a.nazwa, stops=Energy(step.rep)), a.osłania, a.odbicie, col, path,
                                  "pl.armor")
 
