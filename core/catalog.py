@@ -69,6 +69,12 @@ class WeaponBasis(NamedTuple):
     said: str
 
 
+
+def weapon_note(name: str, read: str, energy: float) -> str:
+    """The one line every system says when it reads a weapon line of no catalog weapon from its
+    damage (`read`: "1d8", "2d", "damage 2", "obrażenia 6"): the muzzle energy that stands for."""
+    return f"no catalog weapon {name!r}; muzzle energy from {read} ({float(energy):g} J)"
+
 class CatalogFile(Base, kw_only=True):
     weapon: list[WeaponEntry] = []
     armor: list[ArmorEntry] = []
@@ -289,7 +295,7 @@ class Catalog:
             return w
         cls = self.weapon_class_named(name, stated_class)
         energy = energy_of(cls)
-        col.loss("assumed", f"{path}.{field}", f"{stated} read as {energy} muzzle energy", rule)
+        col.loss("assumed", f"{path}.{field}", weapon_note(name, stated, float(energy)), rule)
         return Weapon(name=name, weapon_class=cls, muzzle_energy=energy,  # type: ignore[arg-type]
                       sights="none" if cls == "thrown" else "iron")
 

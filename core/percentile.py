@@ -598,7 +598,7 @@ class PercentileSystem(System):
         grenade's), said as assumed. A damage line that is not its weapon's (its catalog
         weapon's, or the cartridge its name states) is said as merged: a sheet written again
         rolls the weapon's dice. `fields` (a stated length) go on the weapon as they are."""
-        from xsys.core.catalog import say_grenade, strip_entry, table_grenade_energy
+        from xsys.core.catalog import say_grenade, strip_entry, table_grenade_energy, weapon_note
 
         cat = _catalog()
         damage_rule = self.damage_rule or f"{self.rule_prefix}damage"
@@ -632,12 +632,13 @@ class PercentileSystem(System):
             energy, why = nade, (f"{first} is the weapon table's hand grenade: {nade:g} J, a grenade's energy from "
                                  "every sheet (xsys.grenade)")
         elif weapon_class == "shotgun" or energy is None:
-            energy, why = Energy(float(generic_weapon(weapon_class).muzzle_energy)), \
-                f"muzzle energy of a generic {weapon_class}"
+            energy = Energy(float(generic_weapon(weapon_class).muzzle_energy))
+            why = f"muzzle energy of a generic {weapon_class} ({float(energy):g} J)"
         else:
-            why = f"muzzle energy from {first}"
+            why = ""
         if col is not None:
-            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}", damage_rule)
+            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}" if why else
+                     weapon_note(w.name, first, float(energy)), damage_rule)
         out = Weapon(name=w.name, weapon_class=weapon_class, muzzle_energy=Energy(float(energy)),  # type: ignore[arg-type]
                      fire_modes=fire_modes, capacity=w.capacity, sights=sights, **fields)
         self._damage_line_loss(w, out, col, path, damage_rule)

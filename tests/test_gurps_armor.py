@@ -311,3 +311,40 @@ def test_every_system_says_an_armor_line_of_no_catalog_item_in_one_line(system):
     assert len(said) == 1 and said[0].system == system, [x.message for x in conv.losses]
     assert re.fullmatch(rf"armor 'Quilted coat' not in the catalog; stops read from {re.escape(read)} "
                         r"\(\d+(\.\d+)? J\)(, a garment by its ballistic rating)?", said[0].message), said[0].message
+
+
+_UNKNOWN_GUN = {
+    "coc": ("fixtures/coc/npcs/dock_brute.yaml", "weapons",
+            {"name": "Odd pistol", "skill": "Handgun", "damage": "1d8", "base_range": "15 m"}, "1d8"),
+    "coc7": ("fixtures/coc7/npcs/silas_crane.yaml", "weapons",
+             {"name": "Odd pistol", "skill": "Firearms (Handgun)", "damage": "1D8", "base_range": "15 yd",
+              "uses_per_round": "1", "capacity": 6, "malfunction": 100}, "1D8"),
+    "coc-zh": ("fixtures/coc-zh/npcs/inspector_chen.yaml", "weapons",
+               {"name": "Odd pistol", "skill": "Handgun", "damage": "1d8", "base_range": "15 m"}, "1d8"),
+    "gurps": ("fixtures/gurps/npcs/street_thug.yaml", "weapons",
+              {"name": "Odd pistol", "damage": "2d", "skill": "Guns (Pistol)"}, "2d"),
+    "nwod": ("fixtures/nwod/npcs/gang-enforcer.yaml", "weapons",
+             {"name": "Odd pistol", "damage": 2, "ranges": ["20 yd", "40 yd", "80 yd"], "clip": 6, "strength": 2,
+              "size": 1}, "damage 2"),
+    "pl-trudnosc": ("fixtures/pl-trudnosc/npcs/bandyta.yaml", "broń",
+                    {"nazwa": "Odd pistol", "rodzaj": "krótka", "obrażenia": 3}, "obrażenia 3"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(_UNKNOWN_GUN))
+def test_every_system_says_a_weapon_of_no_catalog_item_in_one_line(system):
+    """A gun no catalog names is read from its damage as a muzzle energy (an assumption), and every
+    system says so in the same words with the joules (core.catalog.weapon_note): nWoD said nothing
+    of it, GURPS said it its own way, coc and Polish sheets without or with other words."""
+    import re
+
+    import yaml
+
+    path, field, line, read = _UNKNOWN_GUN[system]
+    doc = yaml.safe_load((ROOT / path).read_text(encoding="utf-8"))
+    doc[field] = [line]
+    conv = api.convert(api.from_plain(doc, path), "neutral", trace=False)
+    said = [x.message for x in conv.losses if x.kind == "assumed" and x.message.startswith("no catalog weapon")]
+    assert len(said) == 1, [x.message for x in conv.losses]
+    assert re.fullmatch(rf"no catalog weapon 'Odd pistol'; muzzle energy from {re.escape(read)} \(\d+(\.\d+)? J\)",
+                        said[0]), said[0]

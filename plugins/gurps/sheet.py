@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import say_grenade, strip_entry
+from xsys.core.catalog import say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
@@ -589,8 +589,7 @@ class GurpsSheet(GurpsRules):
             col.loss("rounded", f"{path}.damage", f"{w.damage} read as {dice_text(near)}", "gurps.damage")
             code = near
         energy = lad.neutral(code)
-        col.loss("assumed", f"{path}.damage", f"{w.name}: no catalog match; {w.damage} -> muzzle energy "
-                 f"{energy:g} J", "gurps.damage")
+        col.loss("assumed", f"{path}.damage", weapon_note(w.name, w.damage, energy), "gurps.damage")
         modes = ["semi", "auto"] if "*" in w.RoF else ["semi"]
         nw = Weapon(name=w.name, weapon_class=cls, muzzle_energy=Energy(energy),  # type: ignore[arg-type]
                     fire_modes=modes, capacity=w.Shots,  # type: ignore[arg-type]

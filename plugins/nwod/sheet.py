@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import say_grenade, says_revolver
+from xsys.core.catalog import say_grenade, says_revolver, weapon_note
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
@@ -252,6 +252,8 @@ class NwodSheet(NwodRules):
             # hatchet in every system: core.model.THROWN_BLADE_ENERGY), not a bullet of that rating
             energy = THROWN_BLADE_ENERGY[blade]
         modes = ["semi", "auto"] if w.autofire else ["semi"]
+        # the energy its damage rating stands for (assumed): said, as every system says it
+        col.loss("assumed", f"{path}.damage", weapon_note(w.name, f"damage {w.damage}", energy), "nwod.weapon.damage")
         if col.tracing:
             col.step(path, f"{w.name} (damage {w.damage})", f"{cls}, {energy:g} J", rules=["nwod.weapon.damage"],
                      source="assumed")
@@ -269,8 +271,8 @@ class NwodSheet(NwodRules):
         """The chamber's "+1" has no neutral field: coming back it follows the gun's kind
         (nwod.weapon.clip); a line that says otherwise is reported."""
         if w.chamber != chambers(out, CHART.get(chart_type_for(out), {}))[0]:
-            col.loss("rounded", f"{path}.chamber", f"{w.name!r} {'has' if w.chamber else 'has no'} a round in the "
-                     f"chamber (+1); the neutral model has no place for it, and a gun of its kind reads back "
+            col.loss("rounded", f"{path}.chamber", f"{w.name!r} {'has a' if w.chamber else 'has no'} round in the "
+                     f"chamber ({'+1' if w.chamber else 'no +1'}); the neutral model has no place for it, and a gun of its kind reads back "
                      f"{'without' if w.chamber else 'with'} one", "nwod.weapon.clip")
 
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,

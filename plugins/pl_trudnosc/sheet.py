@@ -11,7 +11,7 @@ from typing import Any, Mapping, get_args
 import msgspec
 
 from xsys.core import armorline
-from xsys.core.catalog import GRENADE_RULE, named_grenade, say_grenade, strip_entry
+from xsys.core.catalog import GRENADE_RULE, named_grenade, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder
 from xsys.core.model import Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
@@ -150,8 +150,8 @@ class PlSheet(PlRules):
             out = msgspec.structs.replace(generic, name=b.nazwa, sights=sights)
         else:
             step = lad.step_of(b.obrażenia)
-            col.loss("assumed", f"{path}.obrażenia", f"obrażenia {b.obrażenia} read as {Energy(step.rep)} muzzle "
-                     "energy (assumed points scale)", "pl.damage")
+            col.loss("assumed", f"{path}.obrażenia", weapon_note(b.nazwa, f"obrażenia {b.obrażenia}", step.rep),
+                     "pl.damage")
             out = Weapon(name=b.nazwa, weapon_class=cls,  # type: ignore[arg-type]
                          muzzle_energy=Energy(step.rep), sights=sights)  # type: ignore[arg-type]
         say_grenade(col, path, out, "pl.grenade")  # pl.grenade: its blast catches more enemies
