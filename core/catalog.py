@@ -70,6 +70,18 @@ class WeaponBasis(NamedTuple):
 
 
 
+def damage_line_note(name: str, basis: Any, line: str, stated: str) -> str:
+    """The one line every system says when a weapon line's own damage (`stated`) is not the damage
+    line (`line`) of the weapon it is (`basis`: its catalog weapon, or the cartridge its name
+    states; Catalog.weapon_basis): one weapon, one damage line, so a sheet written again from the
+    neutral weapon writes the weapon's."""
+    noun = "weapon" if basis.entry is not None else "cartridge"
+    what = (f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
+            if basis.entry is not None else f"its name states {basis.cartridge}")
+    return (f"{name}: {what}, whose damage is {line}; the line's own {stated} is not that {noun}'s, and a sheet "
+            f"written again from the neutral weapon writes {line} (one {noun}, one damage line)")
+
+
 def weapon_note(name: str, read: str, energy: float) -> str:
     """The one line every system says when it reads a weapon line of no catalog weapon from its
     damage (`read`: "1d8", "2d", "damage 2", "obrażenia 6"): the muzzle energy that stands for."""

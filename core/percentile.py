@@ -647,8 +647,11 @@ class PercentileSystem(System):
 
     def _damage_line_loss(self, w: Any, out: Weapon, col: Collector | None, path: str, rule: str) -> None:
         """One weapon, one damage line: a line whose own dice are not the line of the weapon it
-        is (its catalog weapon's, or the cartridge its name states) is said, since a sheet
-        written again from the neutral weapon rolls the weapon's dice."""
+        is (its catalog weapon's, or the cartridge its name states) is said
+        (core.catalog.damage_line_note), since a sheet written again from the neutral weapon
+        rolls the weapon's dice."""
+        from xsys.core.catalog import damage_line_note
+
         if col is None:
             return
         basis = _catalog().weapon_basis(out)
@@ -657,11 +660,7 @@ class PercentileSystem(System):
         line = self.damage_of(out)
         if line.lower() == w.damage.lower():
             return
-        what = (f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
-                if basis.entry is not None else f"its name states {basis.cartridge}")
-        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage is {line}; the line's own {w.damage} "
-                 f"is not that {'weapon' if basis.entry is not None else 'cartridge'}'s, and a sheet written again "
-                 f"from the neutral weapon rolls {line}", rule)
+        col.loss("merged", f"{path}.damage", damage_line_note(w.name, basis, line, w.damage), rule)
 
     def shot_parts_to_neutral(self, shot: Any, col: Collector) -> ShotParts:
         """The fields every d100 shot states alike, as neutral ones: the weapon it names

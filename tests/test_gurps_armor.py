@@ -348,3 +348,41 @@ def test_every_system_says_a_weapon_of_no_catalog_item_in_one_line(system):
     assert len(said) == 1, [x.message for x in conv.losses]
     assert re.fullmatch(rf"no catalog weapon 'Odd pistol'; muzzle energy from {re.escape(read)} \(\d+(\.\d+)? J\)",
                         said[0]), said[0]
+
+
+_COLT_AT_ANOTHER_DAMAGE = {
+    "coc": ("fixtures/coc/npcs/dock_brute.yaml", "weapons", {"name": "Colt", "catalog": "colt-m1911a1",
+                                                              "skill": "Handgun", "damage": "1d6", "base_range": "15 m"},
+            "$.weapons[0].damage", "1d10+2", "1d6"),
+    "coc7": ("fixtures/coc7/npcs/silas_crane.yaml", "weapons",
+             {"name": "Colt", "catalog": "colt-m1911a1", "skill": "Firearms (Handgun)", "damage": "1D6",
+              "base_range": "15 yd", "uses_per_round": "1", "capacity": 7, "malfunction": 100},
+             "$.weapons[0].damage", "1D10+2", "1D6"),
+    "gurps": ("fixtures/gurps/npcs/street_thug.yaml", "weapons",
+              {"name": "Colt", "catalog": "colt-m1911a1", "damage": "1d", "skill": "Guns (Pistol)"},
+              "$.weapons[0].damage", "2d", "1d"),
+    "nwod": ("fixtures/nwod/npcs/gang-enforcer.yaml", "weapons",
+             {"name": "Colt", "catalog": "colt-m1911a1", "damage": 1, "ranges": ["20 yd", "40 yd", "80 yd"], "clip": 7,
+              "strength": 2, "size": 1}, "$.weapons[0].damage", "3", "1"),
+    "pl-trudnosc": ("fixtures/pl-trudnosc/npcs/bandyta.yaml", "broń",
+                    {"nazwa": "Colt", "katalog": "colt-m1911a1", "rodzaj": "krótka", "obrażenia": 1},
+                    "$.broń[0].obrażenia", "4", "1"),
+}
+
+
+@pytest.mark.parametrize("system", sorted(_COLT_AT_ANOTHER_DAMAGE))
+def test_a_catalog_weapon_at_another_damage_is_said_in_one_line(system):
+    """A line that names the Colt M1911A1 but states another damage is the Colt (one weapon, one
+    damage line): every system says that the line's own damage is not the weapon's, in the same
+    words (core.catalog.damage_line_note). nWoD said nothing: the stated 1 vanished."""
+    import yaml
+
+    path, field, line, at, weapons, own = _COLT_AT_ANOTHER_DAMAGE[system]
+    doc = yaml.safe_load((ROOT / path).read_text(encoding="utf-8"))
+    doc[field] = [line]
+    conv = api.convert(api.from_plain(doc, path), "neutral", trace=False)
+    assert float(conv.document.weapons[0].muzzle_energy) == 480.0  # the Colt's .45 ACP
+    said = [(x.kind, x.message) for x in conv.losses if x.path == at]
+    assert said == [("merged", f"Colt: it is catalog weapon colt-m1911a1 (.45 ACP), whose damage is {weapons}; the "
+                               f"line's own {own} is not that weapon's, and a sheet written again from the neutral "
+                               f"weapon writes {weapons} (one weapon, one damage line)")], said

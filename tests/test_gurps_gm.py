@@ -305,14 +305,14 @@ def test_name_stated_cartridge_lines(gurps):
 
 def test_a_gurps_line_off_its_named_cartridge_says_so(gurps):
     """A GURPS weapon line 'Colt Police Positive (.38 Special)' at 2d+1 (not the cartridge's 2d-1)
-    crosses by its energy and says that a sheet written again does 2d-1."""
+    crosses by its energy and says that a sheet written again writes 2d-1."""
     from xsys.plugins.gurps.native import GurpsNpc, GurpsWeapon
 
     npc = GurpsNpc(name="x", weapons=[GurpsWeapon(name="Colt Police Positive (.38 Special)", damage="2d+1",
                                                   Acc=2, SS=10)])
     res = gurps.npc_to_neutral(npc)
     said = [x for x in res.losses if x.kind == "merged" and x.rule == "gurps.damage"]
-    assert len(said) == 1 and "whose damage line is 2d-1" in said[0].message
+    assert len(said) == 1 and "whose damage is 2d-1;" in said[0].message
     assert gurps.npc_from_neutral(res.value).value.weapons[0].damage == "2d+1"  # remembered: as written
 
 

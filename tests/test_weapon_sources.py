@@ -163,7 +163,7 @@ def test_a_gurps_line_that_is_not_its_weapons_says_so():
     doc = _npc("gurps", {"name": "Colt M1911A1", "skill": "Guns (Pistol)", "damage": "2d+2", "Acc": 2})
     conv = api.convert(api.from_plain(doc), "coc", fresh=True, trace=False)
     said = [x for x in conv.losses if x.path == "$.weapons[0].damage" and x.kind == "merged"]
-    assert said and "catalog weapon colt-m1911a1 (.45 ACP), whose damage line is 2d" in said[0].message
+    assert said and "catalog weapon colt-m1911a1 (.45 ACP), whose damage is 2d;" in said[0].message
 
 
 # ---- capacity -------------------------------------------------------------------------------

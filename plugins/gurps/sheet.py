@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import say_grenade, strip_entry, weapon_note
+from xsys.core.catalog import damage_line_note, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
@@ -631,14 +631,7 @@ class GurpsSheet(GurpsRules):
         line = self.damage_code(nw)
         if line == dice_code(w.damage):
             return
-        if basis.kind == "catalog":
-            what = f"it is catalog weapon {basis.entry.id}" + (f" ({basis.cartridge})" if basis.cartridge else "")
-        else:
-            what = f"its name states {basis.cartridge}"
-        col.loss("merged", f"{path}.damage", f"{w.name}: {what}, whose damage line is {dice_text(line)}; the line's "
-                 f"own {w.damage} is not that {'weapon' if basis.kind == 'catalog' else 'cartridge'}'s, and a sheet "
-                 f"written again from the neutral weapon does {dice_text(line)} (one "
-                 f"{'weapon' if basis.kind == 'catalog' else 'cartridge'}, one damage line)", "gurps.damage")
+        col.loss("merged", f"{path}.damage", damage_line_note(w.name, basis, dice_text(line), w.damage), "gurps.damage")
 
     def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str, st: int | None = None) -> GurpsWeapon:
         """A neutral weapon's GURPS line (weapon_stats); a thrown blade at the thrower's ST `st`

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import say_grenade, says_revolver, weapon_note
+from xsys.core.catalog import damage_line_note, say_grenade, says_revolver, weapon_note
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
@@ -240,6 +240,11 @@ class NwodSheet(NwodRules):
                 if w.clip and w.clip != entry.capacity:
                     col.loss("assumed", f"{path}.clip", f"{w.name}: the line states Clip {w.clip}; catalog "
                              f"weapon {entry.id} holds {entry.capacity}: the stated {w.clip} is kept", "nwod.weapon.clip")
+                rating = self.weapon_stats(out)[2]
+                if w.damage != rating:  # one weapon, one damage line: the catalog weapon's rating
+                    col.loss("merged", f"{path}.damage", damage_line_note(w.name, _catalog().weapon_basis(out),
+                                                                          str(rating), str(w.damage)),
+                             "nwod.weapon.damage")
                 self._chamber_loss(w, out, col, path)
                 return out
         except XsysError:

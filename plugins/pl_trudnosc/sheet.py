@@ -11,7 +11,7 @@ from typing import Any, Mapping, get_args
 import msgspec
 
 from xsys.core import armorline
-from xsys.core.catalog import GRENADE_RULE, named_grenade, say_grenade, strip_entry, weapon_note
+from xsys.core.catalog import GRENADE_RULE, damage_line_note, named_grenade, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.ladder import Ladder
 from xsys.core.model import Armor, Barrier, Combatant, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
@@ -127,8 +127,8 @@ class PlSheet(PlRules):
                 w = msgspec.structs.replace(w, name=b.nazwa)
             derived = lad.native(damage_energy(w))
             if b.obrażenia is not None and b.obrażenia != derived:
-                col.loss("rounded", f"{path}.obrażenia", f"obrażenia {b.obrażenia} replaced by {derived}, from "
-                         f"the catalog weapon's {w.calibre or w.muzzle_energy}", "pl.damage")
+                col.loss("merged", f"{path}.obrażenia", damage_line_note(b.nazwa, cat.weapon_basis(w), str(derived),
+                                                                         str(b.obrażenia)), "pl.damage")
             if col.tracing:
                 col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
             return w
