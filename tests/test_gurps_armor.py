@@ -386,3 +386,19 @@ def test_a_catalog_weapon_at_another_damage_is_said_in_one_line(system):
     assert said == [("merged", f"Colt: it is catalog weapon colt-m1911a1 (.45 ACP), whose damage is {weapons}; the "
                                f"line's own {own} is not that weapon's, and a sheet written again from the neutral "
                                f"weapon writes {weapons} (one weapon, one damage line)")], said
+
+
+def test_an_nwod_clip_no_source_states_is_said():
+    """A GURPS pistol of no catalog weapon that states no Shots is written on the 'Pistol, Lt.'
+    line with that line's clip: an assumption, said as coc, coc7 and GURPS say theirs (it was
+    written without a word); a catalog gun's own magazine says nothing."""
+    doc = {"system": "gurps", "kind": "npc", "name": "Courier", "ST": 10, "DX": 11, "IQ": 10, "HT": 11,
+           "skills": {"Guns (Pistol)": 12},
+           "weapons": [{"name": "Odd pistol", "damage": "2d", "skill": "Guns (Pistol)"},
+                       {"name": "Colt", "catalog": "colt-m1911a1", "damage": "2d", "skill": "Guns (Pistol)"}]}
+    conv = api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False)
+    odd, colt = conv.document.weapons
+    assert (odd.type, odd.clip, colt.clip) == ("Pistol, Lt.", 17, 7)
+    said = [(x.kind, x.path, x.message) for x in conv.losses if x.rule == "nwod.weapon.clip"]
+    assert said == [("assumed", "$.weapons[0]", "Odd pistol: the source states no capacity; written as the "
+                                                "'Pistol, Lt.' line's clip 17")], said

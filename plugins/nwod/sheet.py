@@ -297,9 +297,14 @@ class NwodSheet(NwodRules):
         # nwod.weapon.clip (assumed, README): clip and chamber are the gun's own, not its chart
         # line's: the clip is the neutral capacity (the catalog's or the source's: rounds in the
         # magazine, cylinder, tube or barrels), "+1" only for a closed-bolt magazine-fed gun
-        basis_entry = _catalog_entry(w)  # a capacity the source states, else its catalog weapon's, else the line's
-        clip = int(w.capacity) if w.capacity else int(basis_entry.capacity) if basis_entry is not None and \
-            basis_entry.capacity else int(entry["clip"])
+        basis_entry = _catalog_entry(w)  # a capacity the source states, else its catalog weapon's
+        if w.capacity or (basis_entry is not None and basis_entry.capacity):
+            clip = int(w.capacity) if w.capacity else int(basis_entry.capacity)  # type: ignore[union-attr]
+        else:  # else its chart line's, said (a light pistol's 17, a light revolver's 6)
+            clip = int(entry["clip"])
+            if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
+                col.loss("assumed", f"{path}.clip", f"{w.name}: the source states no capacity; written as the "
+                         f"{t!r} line's clip {clip}", "nwod.weapon.clip")
         chamber, why = chambers(w, entry)
         if t.startswith("Revolver") and basis_entry is None and not says_revolver(w.name) \
                 and w.weapon_class in ("handgun", "revolver") and w.name not in CHART:
