@@ -171,6 +171,24 @@ class _Kind:
         return " ".join([*head, "<...>", *tail])
 
 
+def _family(message: str) -> str:
+    """What a message pattern says, by its first two words that are no placeholder ("<item>: GURPS
+    line (damage <dice> ..." -> "GURPS line"): the messages of one kind of loss at one place that
+    say other things (a weapon's line, its capacity) are grouped apart."""
+    return " ".join([w.translate(_DIGITS) for w in message.split(" ") if "<" not in w][:2])
+
+
+_DIGITS = str.maketrans("", "", "0123456789")  # "Stealth-7 is ..." and "Stealth-6 is ...": one family
+
+
+def _template(messages: list[str]) -> str:
+    """The words all `messages` share at their start and end, "<...>" between (as _Kind.template)."""
+    k = _Kind((0, 0), messages[0].split(" "))
+    for m in messages[1:]:
+        k.common(m.split(" "))
+    return k.template()
+
+
 # A kind of loss whose messages differ in more ways than this (an nWoD pool merging a
 # different set of skills for each NPC, a GURPS weapon line from a different table row for
 # each weapon) is one group whose message keeps the words they share.
@@ -239,7 +257,18 @@ class Grouper:
             if len(k.patterns) <= MAX_VARIANTS and k.overflow is None:
                 parts = [(message, [g]) for message, g in k.patterns.items()]
             else:
-                parts = [(k.template(), [*k.patterns.values(), *([k.overflow] if k.overflow else [])])]
+                families: dict[str, list[str]] = {}
+                for message in k.patterns:
+                    families.setdefault(_family(message), []).append(message)
+                if len(families) == 1 or k.overflow is not None:
+                    parts = [(k.template(), [*k.patterns.values(), *([k.overflow] if k.overflow else [])])]
+                else:  # findings of different words at one place (a weapon's line, its capacity): apart
+                    parts = []
+                    for messages in families.values():
+                        if len(messages) <= MAX_VARIANTS:
+                            parts += [(m, [k.patterns[m]]) for m in messages]
+                        else:
+                            parts.append((_template(messages), [k.patterns[m] for m in messages]))
             for message, groups in parts:
                 first = min(g.first for g in groups)
                 npcs: dict[int, tuple[tuple[int, int], str | None]] = {}

@@ -166,6 +166,25 @@ def test_a_kind_of_loss_with_many_messages_is_one_group_with_their_shared_words(
     assert [(g.message, g.count) for g in few.result()] == [("kept a", 3), ("kept b", 3), ("kept c", 3)]
 
 
+def test_findings_of_other_words_at_one_place_are_grouped_apart():
+    """One kind of loss at one place, with one rule, may say different things: a GURPS weapon
+    line from many table rows, and the capacity no source states. Each kind of finding is its own
+    group (by its first words that are no placeholder); they were one group reading "<item>:
+    <...>", and a roster's roundings of characteristics and skills one reading "<...>"."""
+    grouper = Grouper()
+    rows = ["class.handgun", "class.rifle", "class.smg", "weapon.colt", "weapon.glock"]
+    for i in range(20):
+        npc = {"name": f"n{i}", "weapons": [{"name": "Gun"}]}
+        grouper.add(Loss.of("assumed", f"$.npcs[{i}].weapons[0]", f"Gun: GURPS line (damage 2d) from {rows[i % 5]}",
+                            "gurps.weapon-stats"), npc)
+        if i % 4 == 0:
+            grouper.add(Loss.of("assumed", f"$.npcs[{i}].weapons[0]", "Gun: the source states no capacity; written as "
+                                "the usual handgun's Shots 7", "gurps.weapon-stats"), npc)
+    assert [(g.message, g.count) for g in grouper.result()] == [
+        ("<item>: GURPS line (damage <dice>) from <...>", 20),
+        ("<item>: the source states no capacity; written as the usual handgun's Shots <n>", 5)]
+
+
 def test_the_grouper_keeps_a_count_and_the_first_few_npcs_only():
     grouper = Grouper()
     for i in range(5000):
