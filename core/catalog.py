@@ -69,7 +69,6 @@ class WeaponBasis(NamedTuple):
     said: str
 
 
-
 def damage_line_note(name: str, basis: Any, line: str, stated: str) -> str:
     """The one line every system says when a weapon line's own damage (`stated`) is not the damage
     line (`line`) of the weapon it is (`basis`: its catalog weapon, or the cartridge its name
@@ -82,10 +81,17 @@ def damage_line_note(name: str, basis: Any, line: str, stated: str) -> str:
             f"written again from the neutral weapon writes {line} (one {noun}, one damage line)")
 
 
+def capacity_note(name: str, written: str) -> str:
+    """The one line every system says when no source states a gun's capacity and its sheet writes
+    one (`written`: "the usual handgun's 7", "the 'Pistol, Lt.' line's clip 17")."""
+    return f"{name}: the source states no capacity; written as {written}"
+
+
 def weapon_note(name: str, read: str, energy: float) -> str:
     """The one line every system says when it reads a weapon line of no catalog weapon from its
     damage (`read`: "1d8", "2d", "damage 2", "obrażenia 6"): the muzzle energy that stands for."""
     return f"no catalog weapon {name!r}; muzzle energy from {read} ({float(energy):g} J)"
+
 
 class CatalogFile(Base, kw_only=True):
     weapon: list[WeaponEntry] = []

@@ -629,16 +629,15 @@ class PercentileSystem(System):
         energy = self.damage_energy(w.damage)
         nade = table_grenade_energy(w.name, weapon_class, w.damage, self.tables().get("grenade", {}).get("damage"))
         if nade is not None:  # the table's hand grenade: one energy for it from every sheet
-            energy, why = nade, (f"{first} is the weapon table's hand grenade: {nade:g} J, a grenade's energy from "
-                                 "every sheet (xsys.grenade)")
+            energy, note = nade, (f"no catalog weapon {w.name!r}; {first} is the weapon table's hand grenade: "
+                                  f"{nade:g} J, a grenade's energy from every sheet (xsys.grenade)")
         elif weapon_class == "shotgun" or energy is None:
             energy = Energy(float(generic_weapon(weapon_class).muzzle_energy))
-            why = f"muzzle energy of a generic {weapon_class} ({float(energy):g} J)"
+            note = f"no catalog weapon {w.name!r}; muzzle energy of a generic {weapon_class} ({float(energy):g} J)"
         else:
-            why = ""
+            note = weapon_note(w.name, first, float(energy))
         if col is not None:
-            col.loss("assumed", f"{path}.damage", f"no catalog weapon {w.name!r}; {why}" if why else
-                     weapon_note(w.name, first, float(energy)), damage_rule)
+            col.loss("assumed", f"{path}.damage", note, damage_rule)
         out = Weapon(name=w.name, weapon_class=weapon_class, muzzle_energy=Energy(float(energy)),  # type: ignore[arg-type]
                      fire_modes=fire_modes, capacity=w.capacity, sights=sights, **fields)
         self._damage_line_loss(w, out, col, path, damage_rule)

@@ -127,3 +127,30 @@ def test_an_nwod_clip_no_source_states_is_said():
     said = [(x.kind, x.path, x.message) for x in conv.losses if x.rule == "nwod.weapon.clip"]
     assert said == [("assumed", "$.weapons[0]", "Odd pistol: the source states no capacity; written as the "
                                                 "'Pistol, Lt.' line's clip 17")], said
+
+
+@pytest.mark.parametrize("target, written", [
+    ("coc", "the usual handgun's 7"), ("coc7", "the usual handgun's 7"), ("gurps", "the usual handgun's Shots 7"),
+    ("nwod", "the 'Pistol, Lt.' line's clip 17")])
+def test_every_system_says_a_capacity_no_source_states_in_one_line(target, written):
+    """A pistol whose source states no capacity is written with the capacity its sheet takes for
+    it, and every system says so in the same words (core.catalog.capacity_note); coc7 and GURPS
+    said it inside their weapon line's note, in words of their own."""
+    source = {"system": "gurps", "kind": "npc", "name": "Courier", "ST": 10, "DX": 11, "IQ": 10, "HT": 11,
+              "weapons": [{"name": "Odd pistol", "damage": "2d", "skill": "Guns (Pistol)"}]}
+    if target == "gurps":
+        source = _plain(api.convert(api.from_plain(source), "coc", trace=False).document)
+        source["weapons"][0].pop("capacity", None)
+    conv = api.convert(api.from_plain(source), target, fresh=True, trace=False)
+    said = [x.message for x in conv.losses if "states no capacity" in x.message]
+    assert said == [f"Odd pistol: the source states no capacity; written as {written}"], said
+
+
+def _plain(doc):
+    import msgspec
+
+    from xsys.core import codec
+
+    plain = msgspec.to_builtins(doc, enc_hook=codec.enc_hook)
+    plain.pop("xsys", None)
+    return plain

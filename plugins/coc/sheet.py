@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Mapping
 import msgspec
 
 from xsys.core import armorline
-from xsys.core.catalog import grenade_blast
+from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
@@ -260,8 +260,8 @@ class CocSheet(CocRules):
                 typical = self.tables()["weapon_class"][w.weapon_class]["capacity"]
                 cw = msgspec.structs.replace(cw, capacity=typical)
                 if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
-                    col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the source states no capacity; written "
-                             f"as the usual {w.weapon_class}'s {typical}", "coc-ja.reload.magazine")
+                    col.loss("assumed", f"$.weapons[{i}]", capacity_note(w.name, f"the usual {w.weapon_class}'s {typical}"),
+                             "coc-ja.reload.magazine")
             if old is None:
                 carry = carries.get(w.name)
                 if isinstance(carry, str):

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Mapping
 import msgspec
 
 from xsys.core import armorline
-from xsys.core.catalog import grenade_blast
+from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_skills_written
@@ -260,11 +260,12 @@ class Coc7Sheet(Coc7Rules):
                 if grenade_blast(w) is not None:
                     row += (f" and [grenade] (the table's hand grenade, {cw.damage}/"
                             f"{self.tables()['grenade']['blast'].replace(' yd', ' yards')}: its blast did not cross)")
-                usual = f"; capacity {cw.capacity}, the usual {w.weapon_class}'s: no source states it" \
-                    if capacity_of(w)[1] else ""
                 col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
                          f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
-                         f"damage {cw.damage} (coc7.damage){usual}", "coc7.weapons")
+                         f"damage {cw.damage} (coc7.damage)", "coc7.weapons")
+                if capacity_of(w)[1] and w.weapon_class != "thrown":
+                    col.loss("assumed", f"$.weapons[{i}]",
+                             capacity_note(w.name, f"the usual {w.weapon_class}'s {cw.capacity}"), "coc7.weapons")
                 # a 6th-edition line's own damage, base range, malfunction and capacity (one table)
                 cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.upper)
             weapons.append(cw)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import damage_line_note, say_grenade, strip_entry, weapon_note
+from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
@@ -647,10 +647,12 @@ class GurpsSheet(GurpsRules):
         stats = ", ".join([f"damage {dice_text(s.damage)}" + (f" {s.type}" if s.type != "cr" else ""), f"Acc {s.Acc}"]
                           + [f"{k} {v}" for k, v in (("SS", s.SS), ("ST", s.ST)) if v is not None])
         col.loss("assumed", path, f"{w.name}: GURPS line ({stats}{reach}) from {s.origin}"
-                 + (f"; Shots {shots}, the usual {w.weapon_class}'s: no source states its capacity" if usual else "")
                  + (f"; a thrown {blade} is thrown with {s.skill}, its damage the thrower's, not its muzzle energy's"
                     + ("" if st is not None else ": no thrower's ST is known, ST 10") if blade else ""),
                  "gurps.weapon-stats")
+        if usual and w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
+            col.loss("assumed", path, capacity_note(w.name, f"the usual {w.weapon_class}'s Shots {shots}"),
+                     "gurps.weapon-stats")
         rof = s.RoF
         m = re.match(r"(\d+)", rof)
         if m and shots and "*" not in rof and int(m.group(1)) > shots:  # a derringer: its two barrels; a flare pistol once

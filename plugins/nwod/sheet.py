@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import msgspec
 
 from xsys.core import armorline, carried
-from xsys.core.catalog import damage_line_note, say_grenade, says_revolver, weapon_note
+from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, says_revolver, weapon_note
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
@@ -277,7 +277,8 @@ class NwodSheet(NwodRules):
         (nwod.weapon.clip); a line that says otherwise is reported."""
         if w.chamber != chambers(out, CHART.get(chart_type_for(out), {}))[0]:
             col.loss("rounded", f"{path}.chamber", f"{w.name!r} {'has a' if w.chamber else 'has no'} round in the "
-                     f"chamber ({'+1' if w.chamber else 'no +1'}); the neutral model has no place for it, and a gun of its kind reads back "
+                     f"chamber ({'+1' if w.chamber else 'no +1'}); the neutral model has no place for it, and a gun "
+                     f"of its kind reads back "
                      f"{'without' if w.chamber else 'with'} one", "nwod.weapon.clip")
 
     def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,
@@ -303,8 +304,8 @@ class NwodSheet(NwodRules):
         else:  # else its chart line's, said (a light pistol's 17, a light revolver's 6)
             clip = int(entry["clip"])
             if w.weapon_class != "thrown":  # a thrown weapon is one object: nothing assumed
-                col.loss("assumed", f"{path}.clip", f"{w.name}: the source states no capacity; written as the "
-                         f"{t!r} line's clip {clip}", "nwod.weapon.clip")
+                col.loss("assumed", f"{path}.clip", capacity_note(w.name, f"the {t!r} line's clip {clip}"),
+                         "nwod.weapon.clip")
         chamber, why = chambers(w, entry)
         if t.startswith("Revolver") and basis_entry is None and not says_revolver(w.name) \
                 and w.weapon_class in ("handgun", "revolver") and w.name not in CHART:
