@@ -169,6 +169,13 @@ class Cover(Base, kw_only=True):
 MeleeClass = Literal["unarmed", "knife", "club", "sword", "axe", "spear", "improvised"]
 MeleeSkill = Literal["brawl", "melee"]
 
+
+def melee_class_words(cls: str) -> str:
+    """A close-combat class as a report says it: "a knife", "an axe", "an unarmed attack", "an
+    improvised weapon"."""
+    noun = {"unarmed": "unarmed attack", "improvised": "improvised weapon"}.get(cls, cls)
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
 # words that name a close-combat weapon's class, in the order they are tried
 _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("improvised", ("improvised", "makeshift")),

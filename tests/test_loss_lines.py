@@ -183,3 +183,16 @@ def test_a_line_s_number_that_moves_is_said_beside_a_loss_about_the_line():
              if x.path == "$.armor[0]"]
     assert {x.kind for x in armor} == {"kept-verbatim", "rounded"}, [x.message for x in armor]
     assert "armor[0].stops 119.5 J reads back as 150 J" in next(x.message for x in armor if x.kind == "rounded")
+
+
+def test_a_close_combat_class_is_said_with_its_article():
+    """'crosses as a improvised' and 'as a unarmed' read wrong: a class is said as words
+    ("an improvised weapon", "an unarmed attack", "an axe", "a knife")."""
+    from xsys.core.model import melee_class_words
+
+    assert [melee_class_words(c) for c in ("improvised", "unarmed", "axe", "knife", "club")] == [
+        "an improvised weapon", "an unarmed attack", "an axe", "a knife", "a club"]
+    doc = {"system": "nwod", "kind": "npc", "name": "Opener", "Strength": 2, "Dexterity": 2, "Stamina": 2,
+           "weapons": [{"name": "Silver letter opener", "damage": 0, "size": 1}]}
+    said = [x.message for x in api.convert(api.from_plain(doc), "coc", trace=False).losses if "crosses as" in x.message]
+    assert said and "crosses as an improvised weapon;" in said[0], said

@@ -17,7 +17,7 @@ from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, stri
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
-                             generic_weapon, melee_class_of)
+                             generic_weapon, melee_class_of, melee_class_words)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -330,7 +330,7 @@ class GurpsSheet(GurpsRules):
                 weapons.append(nw)
                 blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
         for i, m in enumerate(npc.melee):
-            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as a {_melee_class(m)}; its "
+            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as {melee_class_words(_melee_class(m))}; its "
                      f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
             close_combat(m, f"$.melee[{i}]")
         armor: list[Armor] = []
@@ -569,8 +569,8 @@ class GurpsSheet(GurpsRules):
         if cls is None:
             cls = class_of_skill(w.skill, w.Acc)
             if cls is None:
-                col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is a close-combat weapon: it crosses as a "
-                         f"{_melee_class(w)}; its GURPS line is kept (carried.gurps.melee.{w.name})",
+                col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is a close-combat weapon: it crosses as "
+                         f"{melee_class_words(_melee_class(w))}; its GURPS line is kept (carried.gurps.melee.{w.name})",
                          "gurps.melee")
                 return None
             # never a silent handgun: a Guns specialisation this plugin does not

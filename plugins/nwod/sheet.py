@@ -15,7 +15,7 @@ from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, says
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
-                             generic_weapon, melee_class_of, thrown_blade)
+                             generic_weapon, melee_class_of, melee_class_words, thrown_blade)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, brief
 from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT
@@ -218,8 +218,8 @@ class NwodSheet(NwodRules):
     def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | MeleeWeapon:
         if w.ranges is None:  # close combat: its class crosses, its line is carried (xsys.core.sheet)
             cls = melee_class_of(w.name, w.type)
-            col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as a "
-                     f"{cls}; its nWoD line is kept (carried.nwod.melee.{w.name})", "nwod.melee")
+            col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as "
+                     f"{melee_class_words(cls)}; its nWoD line is kept (carried.nwod.melee.{w.name})", "nwod.melee")
             if col.tracing:
                 col.step(path, f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
                          rules=["nwod.melee"], source="assumed")
