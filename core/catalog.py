@@ -391,11 +391,17 @@ _GENERIC_WORDS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").s
      "long", "the", "a", "an", "of", "with", "and", "gauge", "calibre", "caliber", "army", "police"})
 
 
+# makers GMs and books write by their initials ("S&W Model 10", "H&K MP5"): as the catalog's names spell them
+_MAKER_NAMES = {"s&w": "smith & wesson", "h&k": "heckler & koch"}
+_MAKERS = re.compile(r"(?<![a-z])(?:s\s*&\s*w|h\s*&\s*k)(?![a-z])")
+
+
 @lru_cache(maxsize=4096)
 def _weapon_words(name: str) -> frozenset[str]:
     """A weapon name's words, folded so that printings of one model meet: case, punctuation,
-    and "Model 1894" / "Mod. 1894" / "M 1894" all as "m1894"."""
-    text = re.sub(r"[^0-9a-z.]+", " ", name.lower().replace("'", "")).replace(".", " ")
+    "Model 1894" / "Mod. 1894" / "M 1894" all as "m1894", and a maker's initials as its name."""
+    low = _MAKERS.sub(lambda m: _MAKER_NAMES[re.sub(r"\s", "", m.group(0))], name.lower())
+    text = re.sub(r"[^0-9a-z.]+", " ", low.replace("'", "")).replace(".", " ")
     text = re.sub(r"\b(?:model|mod|m)\s+(\d)", r"m\1", text)
     return frozenset(text.split())
 

@@ -36,6 +36,10 @@ from xsys.core.registry import catalog
     ("Thompson submachine gun", "thompson-m1928", None), # an alias of the entry (weapons.toml aliases)
     ("a Thompson Sub-Machine Gun", "thompson-m1928", None),
     ("Thompson", None, None),                            # a maker's name alone is still no one weapon
+    ("S&W M10", "sw-model-10", None),                    # a maker by its initials, as GMs write it
+    ("S & W Model 10", "sw-model-10", None),
+    ("H&K MP5", "mp5", None),
+    ("S&W M19", None, None),                             # a model the catalog has not: nothing
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
     found, cls = catalog().identify_weapon(name)
@@ -115,3 +119,18 @@ def test_an_uncatalogued_rifle_of_the_tables_rifle_dice_is_a_full_power_rifle(so
     assert float(neutral.weapons[0].muzzle_energy) == 3500
     (said,) = [x for x in conv.losses if x.path == "$.weapons[0].damage"]
     assert "muzzle energy from 2" in said.message and said.rule in ("coc-ja.damage", "coc7.damage")
+
+
+def test_a_revolver_named_by_its_maker_s_initials_is_that_revolver_in_every_system():
+    """A Japanese text block's 'S&W M10' was a generic handgun of 405 J (its 1d10 read as energy),
+    an nWoD 'Pistol, Lt.' of 17+1; it is the catalog's Model 10: a .38 Special revolver of 270 J,
+    six in the cylinder, nWoD's 'Revolver, Lt.' with clip 6."""
+    from pathlib import Path
+
+    f = Path(__file__).resolve().parents[1] / "fixtures/corpus/text-coc/ja-markdown-table.txt"
+    neutral = api.convert(api.load(f), "neutral", trace=False).document
+    (gun,) = neutral.weapons
+    assert (gun.catalog, gun.weapon_class, float(gun.muzzle_energy), gun.capacity) == ("sw-model-10", "revolver",
+                                                                                       270.0, 6)
+    nw = api.convert(api.load(f), "nwod", trace=False).document.weapons[0]
+    assert (nw.type, nw.clip, nw.chamber) == ("Revolver, Lt.", 6, False)
