@@ -234,7 +234,9 @@ class Grouper:
         return (loss.kind, loss.level, path_pattern(path), loss.rule, loss.system), message, index
 
     def add_prepared(self, key: tuple[str, ...], message: str, index: int | None, npc_name: str | None,
-                     phase: int = 0) -> None:
+                     phase: int = 0) -> "_Group":
+        """Add a loss :meth:`prepare` prepared; returns the group it counts in (its group for
+        good: :meth:`add_again`)."""
         place = (phase, self.seen[phase])
         self.seen[phase] += 1
         self.total += 1
@@ -249,6 +251,26 @@ class Grouper:
             else:
                 g = k.overflow = k.overflow or _Group(place)
         g.hit(place, index, npc_name, self.first_npcs)
+        return g
+
+    def add_again(self, prepared: list[tuple[Any, str, int | None, int]], groups: list["_Group"], index: int,
+                  npc_name: str | None) -> None:
+        """The losses of an NPC whose stat block came before (conversions/stream_seen.py), NPC
+        `index` called `npc_name`: as :meth:`add_prepared` each, in the `groups` the earlier
+        NPC's losses counted in (a loss's group is its group for good)."""
+        seen, most = self.seen, self.first_npcs
+        for (_, _, at, phase), g in zip(prepared, groups):
+            place = (phase, seen[phase])
+            seen[phase] += 1
+            if at is None:
+                g.count += 1
+                continue
+            npcs = g.npcs
+            if len(npcs) >= most and place >= npcs[-1][0]:
+                g.count += 1  # as _Group.hit: a loss after those of the NPCs named
+                continue
+            g.hit(place, index, npc_name, most)
+        self.total += len(prepared)
 
     def result(self) -> list[LossGroup]:
         """The groups, warnings first, then in the order of their first loss."""

@@ -67,7 +67,7 @@ from xsys.core.trace import STRICT_KINDS, Loss, tracing
 from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
                           yaml_remembers)
 from .stream_render import render, render_items, split, split_value
-from .stream_seen import Seen
+from .stream_seen import Seen, again_chunk, split_at_name
 
 STREAM_FORMATS = ("json", "yaml")
 
@@ -424,35 +424,44 @@ class _Job:
 
         for plain_npc, reached, total in _chain(first, npcs):
             i = n
-            data = dict(head)
-            data["npcs"] = [plain_npc]
-            try:
-                loaded = api.from_plain(data, file, self.default_system, reg)
-            except XsysError as exc:
-                raise _in_roster(exc, i) from None
-            if merged is None:
-                merged = api._merge_settings(loaded.settings, self.settings)
-                src_sys = None if loaded.system == documents.NEUTRAL else api.system_for(loaded.system, merged, reg)
-                dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
-                systems = (src_sys, dst_sys)
-                seen.start(src_sys, dst_sys)
-                if grouper is not None:
-                    grouper.name_field = name_field(dst_sys) or "name"
-                    grouper.line_field = line_name_field(type(loaded.document.npcs[0]))
-                self.source_system = loaded.system
-                origin_system = loaded.system if loaded.system != to else None
-            src_sys, dst_sys = systems
-            doc = loaded.document
-            src_npc = codec.to_builtins(doc)["npcs"][0]
-            name = src_npc.get(seen.fields[0]) if seen.fields is not None else None
-            seen_key = seen.key(src_npc) if isinstance(name, str) and name else None
-            again = seen.get(seen_key, name) if seen_key is not None else None
+            # a stat block the file stated before under another name is not read again: an NPC as
+            # read is a function of what the file states (conversions/stream_seen.py)
+            raw_key = seen.raw_key(plain_npc) if n else None
+            name = plain_npc.get(seen.fields[0]) if raw_key is not None else None  # type: ignore[index]
+            again = seen.get_raw(raw_key, name) if raw_key is not None else None
+            src_json = again.source_json(name) if again is not None else None
+            if again is None:
+                data = dict(head)
+                data["npcs"] = [plain_npc]
+                try:
+                    loaded = api.from_plain(data, file, self.default_system, reg)
+                except XsysError as exc:
+                    raise _in_roster(exc, i) from None
+                if merged is None:
+                    merged = api._merge_settings(loaded.settings, self.settings)
+                    src_sys = None if loaded.system == documents.NEUTRAL else api.system_for(loaded.system, merged,
+                                                                                             reg)
+                    dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
+                    systems = (src_sys, dst_sys)
+                    seen.start(src_sys, dst_sys, type(loaded.document.npcs[0]))
+                    if grouper is not None:
+                        grouper.name_field = name_field(dst_sys) or "name"
+                        grouper.line_field = line_name_field(type(loaded.document.npcs[0]))
+                    self.source_system = loaded.system
+                    origin_system = loaded.system if loaded.system != to else None
+                src_sys, dst_sys = systems
+                doc = loaded.document
+                src_npc = codec.to_builtins(doc)["npcs"][0]
+                name = src_npc.get(seen.fields[0]) if seen.fields is not None else None
+                seen_key = seen.key(src_npc) if isinstance(name, str) and name else None
+                again = seen.get(seen_key, name) if seen_key is not None else None
             if again is not None:  # the same stat block as an NPC before, under another name
-                npc_json, npc_out = again.npc(name, seen.fields[1])
+                npc_json, npc_out = again.npc(name, seen.fields[1])  # type: ignore[index]
                 read, write = again.read, again.write  # at $.npcs[0]: renamed where a path is written
                 if grouper is None:
                     read, write = _renamed(read, i), _renamed(write, i)
             else:
+                kept = None
                 losses: list[Loss] = []
                 entries: list[Any] = []
                 try:
@@ -471,7 +480,11 @@ class _Job:
                 groups = [(*grouper.prepare(loss, npc_out, src_npc), phase)
                           for phase, part in enumerate((read, write)) for loss in part] if grouper is not None else []
                 if seen_key is not None:
-                    seen.keep(seen_key, name, npc_json, npc_out, losses[:n_read], losses[n_read:], groups)
+                    src_json = codec.json_encode(src_npc)
+                    kept = seen.keep(seen_key, name, npc_json, npc_out, losses[:n_read], losses[n_read:], groups,
+                              seen.raw_key(plain_npc) if isinstance(plain_npc, dict)
+                              and plain_npc.get(seen.fields[0]) == name else None,
+                              src_json)
 
             if skeleton is None:
                 # the output with placeholders, from the first NPC's conversion
@@ -516,14 +529,18 @@ class _Job:
             if n:
                 digest.update(b",")
             digest.update(npc_json)  # the canonical NPC (lengths in metres)
-            c = chunk_for("npcs", npc_out)
+            c = again_chunk(again, name) if again is not None and json_out else None
+            if c is None:
+                c = chunk_for("npcs", npc_out)
+                if again is not None and json_out and again.chunk is None:
+                    again.chunk = split_at_name(c, name)
             if n:
                 out_fh.write(sep)
                 bytes_out += len(sep)
             out_fh.write(c)
             bytes_out += len(c)
             if packer is not None:
-                packer.feed((b"," if n else b"") + codec.json_encode(src_npc))
+                packer.feed((b"," if n else b"") + (src_json if src_json is not None else codec.json_encode(src_npc)))
             if grouper is None:
                 spool(read, write)
             else:
@@ -531,9 +548,14 @@ class _Job:
                     held = (read, write)
                 said_name = npc_out.get(grouper.name_field)  # as Grouper.add
                 said_name = said_name if isinstance(said_name, str) else None
-                for key, message, at, phase in (again.groups if again is not None else groups):
-                    at = None if at is None else i
-                    grouper.add_prepared(key, message, at, None if at is None else said_name, phase)
+                if again is not None and again.counted is not None:
+                    grouper.add_again(again.groups, again.counted, i, said_name)
+                else:
+                    counted = [grouper.add_prepared(key, message, None if at is None else i,
+                                                    None if at is None else said_name, phase)
+                               for key, message, at, phase in (again.groups if again is not None else groups)]
+                    if again is None and kept is not None:
+                        kept.counted = counted
             if again is not None:
                 warning_losses += again.warnings
                 strict_count += again.strict

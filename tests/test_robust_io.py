@@ -6,6 +6,7 @@ back. CLI cases run the real `xsys` in a subprocess; the rest use the Python API
 from __future__ import annotations
 
 import contextlib
+import json
 import io
 import os
 import signal
@@ -16,7 +17,10 @@ import threading
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xsys.conversions import api, documents, output, safe_yaml
 from xsys.core import codec, units
@@ -273,6 +277,34 @@ def test_duplicate_json_keys_are_refused(tmp_path):
         documents.read_plain(top)
     assert err.value.line() == f"{top}: $.name: duplicate key (expected each key once in an object, found 'name' twice)"
     assert documents.read_plain(fine)["notes"] == '"name": 1, "name": 2'
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=12)
+
+
+def _keys_in(value) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_keys_in(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_keys_in(v) for v in value)
+    return 0
+
+
+_WRITERS = [msgspec.json.encode, lambda v: msgspec.json.format(msgspec.json.encode(v), indent=2),
+            lambda v: json.dumps(v, separators=(", ", " :\n "), ensure_ascii=False).encode()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON_VALUES, st.sampled_from(range(len(_WRITERS))))
+def test_json_keys_are_counted_with_and_without_escapes(value, writer):
+    """The duplicate-key check counts an object's keys in the text (documents._json_keys; a
+    text with no escape is counted without taking its strings out first): the count is the
+    number of keys the value has, whatever its strings hold (quotes, colons, backslashes) and
+    however the text is laid out (blanks before a colon)."""
+    assert documents._json_keys(_WRITERS[writer](value)) == _keys_in(value)
 
 
 @pytest.mark.parametrize("fmt, text", [

@@ -180,6 +180,40 @@ def test_every_systems_repeated_stat_blocks_stream_to_the_same_bytes(tmp_path, s
             assert _streamed(p, to, losses=losses) == _whole(p, to, "json", losses), (system, to, losses)
 
 
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_stat_block_stated_again_is_not_read_again(tmp_path, fmt, monkeypatch):
+    """A stat block the file states again under another name is neither read nor converted
+    again, and its NPC is written as the whole conversion writes it whatever its name is: one
+    with a quote, a backslash, a line break, a number-like run, non-ASCII letters; a name the
+    source's stat block refuses (too long, not text) is read, and refused as the whole
+    conversion refuses it."""
+    base = {"STR": 9, "CON": 11, "SIZ": 10, "DEX": 12, "APP": 13, "INT": 16, "POW": 15, "EDU": 18, "HP": 11,
+            "skills": {"Handgun": 45, "Dodge": 30},
+            "weapons": [w for npc in fixture_npcs("coc") for w in npc.get("weapons", ())][:1]}
+    names = ["cultist", "cultist 2", 'the "Doctor"', "back\\slash", "two\nlines", "1e5 of them", "Łucja Żak",
+             "agent 0.00001", "ordinary"]
+    npcs = [{"name": name, **base} for name in names]
+    p = tmp_path / f"cult.{fmt}"
+    p.write_bytes(documents.dumps({"system": "coc", "kind": "roster", "name": "cult", "npcs": npcs}, fmt))
+    read = []
+    real = api.from_plain
+    monkeypatch.setattr(api, "from_plain", lambda *a, **k: read.append(1) or real(*a, **k))
+    for losses in ("grouped", "full"):
+        read.clear()
+        assert _streamed(p, "gurps", losses=losses) == _whole(p, "gurps", fmt, losses), losses
+        assert len(read) == 2, read  # the first NPC, and the whole conversion's one reading
+    for bad in ("x" * 201, 7):
+        q = tmp_path / f"bad.{fmt}"
+        q.write_bytes(documents.dumps({"system": "coc", "kind": "roster", "name": "cult",
+                                       "npcs": [*npcs[:3], {**base, "name": bad}]}, fmt))
+        with pytest.raises(api.InputError) as whole:
+            _whole(q, "gurps", fmt)
+        with pytest.raises(api.InputError) as streamed:
+            stream.convert_file(str(q), "gurps")
+        assert streamed.value.line() == whole.value.line()
+        assert "$.npcs[3].name" in streamed.value.line()
+
+
 def test_a_strict_roster_of_repeats_names_the_first_loss(tmp_path):
     p, _ = _repeated_roster(tmp_path, "json")
     with pytest.raises(api.LossError) as whole:
