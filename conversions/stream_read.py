@@ -32,6 +32,20 @@ _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|"|[\[\]{}]')
 # inside an NPC only brackets count: the text up to the next bracket (or a string the buffer
 # cuts), strings whole, in one step of the C matcher rather than a token at a time
 _SKIP = re.compile(rb'(?:[^"\[\]{}]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+')
+
+
+def _balanced(depth: int) -> re.Pattern[bytes]:
+    """An object whose brackets nest at most `depth` deep inside it, matched whole by the C
+    matcher (strings whole, each bracket closed by its own kind); deeper, or cut by the end of
+    the buffer, it does not match and the tokenizer counts its brackets."""
+    string = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+    inner = rb'(?:[^"\[\]{}]++|' + string + rb')*+'
+    for _ in range(depth):
+        inner = rb'(?:[^"\[\]{}]++|' + string + rb'|\{' + inner + rb'\}|\[' + inner + rb'\])*+'
+    return re.compile(rb'\{' + inner + rb'\}')
+
+
+_NPC = _balanced(5)  # an NPC: its weapons' lines, their fields' lists
 _COLON = re.compile(rb"[ \t\r\n]*:[ \t\r\n]*")
 _BLANK_END = re.compile(rb"[ \t\r\n]*\Z")
 FIRST_GAP = re.compile(rb"\[[ \t\r\n]*\Z")
@@ -107,6 +121,12 @@ def scan_json(path: str) -> _JsonLayout:
                     elif depth == 2 and arr_start >= 0 and arr_end < 0:
                         if c != 0x7B:
                             raise NotStreamable("an NPC that is not a mapping")
+                        whole = _NPC.match(buf, m.start())
+                        if whole is not None:  # the NPC at once
+                            starts.append(pos + m.start())
+                            ends.append(pos + whole.end())
+                            at = whole.end()
+                            continue
                         elem_start = pos + m.start()
                     depth += 1
                     continue

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import fixture_npcs
-from xsys.conversions import api, documents, stream, stream_render
+from xsys.conversions import api, documents, stream, stream_read, stream_render
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc", "neutral"]
@@ -323,3 +323,29 @@ def test_items_rendered_together_are_the_items_rendered_one_by_one(fmt):
         for items in ([odd[0], odd[1]], odd, [odd[0], odd[5], odd[2]], [odd[2]], odd[:1] * 3):
             one_by_one = (b",\n" if fmt == "json" else b"").join(stream_render.render(p, fmt, keys, indent) for p in items)
             assert stream_render.render_items(items, fmt, keys, indent) == one_by_one
+
+
+# ---- finding the NPCs in a JSON roster ------------------------------------------------------
+
+def _nested(depth: int) -> object:
+    value: object = "deep ] } \" end"
+    for i in range(depth):
+        value = {"k{": [value, "[", i]} if i % 2 else [value, {"}": 1}]
+    return value
+
+
+@pytest.mark.parametrize("chunk", [64, 1000, stream_read.CHUNK])
+def test_each_npc_is_found_whole_however_deep_and_wherever_the_buffer_ends(tmp_path, monkeypatch, chunk):
+    """The NPCs of a JSON roster are found where they begin and end (stream_read.scan_json): an
+    NPC whose brackets nest deeper than the whole-object matcher goes, strings that hold
+    brackets and escaped quotes, an NPC cut by the end of the reading buffer; the head is the
+    document without them."""
+    monkeypatch.setattr(stream_read, "CHUNK", chunk)
+    npcs = [{"name": f"npc {i}", "notes": 'a "quoted" {bracket} [list]\\', "deep": _nested(i)} for i in range(12)]
+    doc = {"system": "neutral", "kind": "roster", "name": "nests [ {", "npcs": npcs, "notes": "after ]"}
+    for text in (json.dumps(doc).encode(), json.dumps(doc, indent=3).encode()):
+        p = tmp_path / "r.json"
+        p.write_bytes(text)
+        layout = stream_read.scan_json(str(p))
+        assert [json.loads(text[a:b]) for a, b in zip(layout.starts, layout.ends)] == npcs
+        assert json.loads(layout.head) == {**doc, "npcs": []}
