@@ -16,7 +16,7 @@ import msgspec
 from . import codec
 from .cache import load_toml
 from .errors import InputError
-from .model import Armor, Barrier, Base, Name, Text, Weapon
+from .model import USUAL_CAPACITY, Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
 from .vocab import (CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
                     REVOLVER_WORDS, cartridge_in_name, cartridge_of)
@@ -367,6 +367,18 @@ class Catalog:
         energy = float(weapon.muzzle_energy)
         return WeaponBasis("class", None, None, energy,
                            f"no catalog weapon or known cartridge: a {weapon.weapon_class} of {energy:g} J")
+
+    def capacity_of(self, weapon: Weapon) -> tuple[int, bool]:
+        """The capacity a sheet writes for `weapon`, one answer for every system: the source's,
+        else its catalog weapon's (:meth:`weapon_basis`: by id, else by what its name says), else
+        its class's usual one (core.model.USUAL_CAPACITY, assumed); and whether it is that usual
+        one (said: capacity_note)."""
+        if weapon.capacity:
+            return int(weapon.capacity), False
+        entry = self.weapon_basis(weapon).entry
+        if entry is not None and entry.capacity:
+            return int(entry.capacity), False
+        return USUAL_CAPACITY.get(weapon.weapon_class, 0), True
 
     def weapons_of_class(self, weapon_class: str) -> list[WeaponEntry]:
         return [w for w in self.weapons.values() if w.weapon_class == weapon_class]

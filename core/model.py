@@ -351,6 +351,7 @@ _GENERIC_ENERGY = {
 # The rounds a gun of a class usually holds, for a sheet that must write a capacity where no
 # source states one and no catalog weapon gives it (assumed: the CoC 6th-edition table's usual
 # gun of each class, the values coc's [weapon_class] table writes): one answer for every system
+# (core.catalog.Catalog.capacity_of)
 USUAL_CAPACITY = {"handgun": 7, "revolver": 6, "smg": 30, "carbine": 15, "rifle": 5, "shotgun": 2, "mg": 50,
                   "thrown": 1}
 
@@ -370,14 +371,6 @@ def thrown_blade(weapon_class: str, name: str) -> str | None:
         return None
     cls = melee_class_of(name)
     return cls if cls in THROWN_BLADE_ENERGY else None
-
-
-def capacity_of(weapon: Weapon) -> tuple[int, bool]:
-    """The capacity a sheet writes for `weapon`: its own (the source's, or its catalog
-    weapon's), else its class's usual one; and whether it is that assumed usual one."""
-    if weapon.capacity:
-        return int(weapon.capacity), False
-    return USUAL_CAPACITY.get(weapon.weapon_class, 0), True
 
 
 def generic_weapon(weapon_class: str) -> Weapon:

@@ -154,3 +154,18 @@ def _plain(doc):
     plain = msgspec.to_builtins(doc, enc_hook=codec.enc_hook)
     plain.pop("xsys", None)
     return plain
+
+
+@pytest.mark.parametrize("target, field", [("coc", "capacity"), ("coc7", "capacity"), ("coc-zh", "capacity"),
+                                           ("gurps", "Shots"), ("nwod", "clip")])
+def test_a_catalog_gun_of_no_stated_capacity_holds_its_catalog_magazine_in_every_system(target, field):
+    """A catalog weapon whose source states no capacity is written with its catalog weapon's
+    magazine in every system (core.catalog.Catalog.capacity_of), and nothing is said: a Glock 17
+    holds 17 (7th edition wrote the usual handgun's 7, and said so), a Colt M1911A1 7."""
+    doc = {"system": "neutral", "kind": "npc", "name": "Carrier",
+           "weapons": [{"name": "Glock 17", "catalog": "glock-17", "weapon_class": "handgun", "muzzle_energy": "500 J"},
+                       {"name": "Colt M1911A1", "catalog": "colt-m1911a1", "weapon_class": "handgun",
+                        "muzzle_energy": "480 J"}]}
+    conv = api.convert(api.from_plain(doc), target, trace=False)
+    assert [getattr(w, field) for w in conv.document.weapons] == [17, 7]
+    assert not [x.message for x in conv.losses if "capacity" in x.message], [x.message for x in conv.losses]

@@ -18,7 +18,7 @@ from xsys.core import dice
 from xsys.core.cache import package_toml
 from xsys.core.catalog import grenade_blast, table_grenade
 from xsys.core.ladder import Ladder, ladders_from_data
-from xsys.core.model import Weapon, capacity_of
+from xsys.core.model import Weapon
 from xsys.core.percentile import LightEffect, PercentileSystem, Situation, dice_characteristics
 from xsys.core.system import CharacteristicSpec
 from xsys.core.trace import Check, Modifier
@@ -242,13 +242,15 @@ class Coc7Rules(PercentileSystem):
         t = self.tables()
         cls = t["weapon_class"][weapon.weapon_class]
         row = t["weapon"].get(weapon.catalog or "", {})
+        from xsys.core.registry import catalog
+
         if grenade_blast(weapon) is not None:
             row = {k: v for k, v in t["grenade"].items() if k in ("uses_per_round", "malfunction")}
         return Coc7Weapon(
             name=weapon.name, skill=cls["skill"], damage=self.damage_of(weapon),
             base_range=parse(row.get("base_range", cls["base_range"]), Length),
             uses_per_round=row.get("uses_per_round", _uses_per_round(cls["uses_per_round"], weapon.fire_modes)),
-            capacity=capacity_of(weapon)[0],
+            capacity=catalog().capacity_of(weapon)[0],
             malfunction=row.get("malfunction", cls["malfunction"]), sights=weapon.sights, catalog=weapon.catalog,
             # the table's hand grenade at a grenade's one energy says it by its line (xsys.grenade)
             muzzle_energy=None if weapon.catalog or table_grenade(weapon) else weapon.muzzle_energy,

@@ -16,7 +16,7 @@ from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_skills_written
-from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, capacity_of, melee_class_of
+from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
 from xsys.core.units import Length
@@ -263,7 +263,9 @@ class Coc7Sheet(Coc7Rules):
                 col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
                          f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
                          f"damage {cw.damage} (coc7.damage)", "coc7.weapons")
-                if capacity_of(w)[1] and w.weapon_class != "thrown":
+                from xsys.core.registry import catalog
+
+                if catalog().capacity_of(w)[1] and w.weapon_class != "thrown":
                     col.loss("assumed", f"$.weapons[{i}]",
                              capacity_note(w.name, f"the usual {w.weapon_class}'s {cw.capacity}"), "coc7.weapons")
                 # a 6th-edition line's own damage, base range, malfunction and capacity (one table)

@@ -16,7 +16,7 @@ from xsys.core import armorline, carried
 from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon, capacity_of,
+from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
@@ -30,15 +30,12 @@ from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRule
 
 
 def _shots(weapon: Weapon) -> tuple[int, bool]:
-    """The Shots a GURPS line writes: the capacity the source states, else its catalog weapon's,
-    else the usual one of its class (core.model.USUAL_CAPACITY, assumed: a revolver 6, never 0);
-    and whether it is that usual one."""
-    if weapon.capacity:
-        return int(weapon.capacity), False
-    entry = _basis(weapon).entry
-    if entry is not None and entry.capacity:
-        return int(entry.capacity), False
-    return capacity_of(weapon)
+    """The Shots a GURPS line writes, as every system writes a capacity (core.catalog.Catalog.
+    capacity_of): the source's, else its catalog weapon's, else the usual one of its class
+    (assumed: a revolver 6, never 0); and whether it is that usual one."""
+    from xsys.core.registry import catalog
+
+    return catalog().capacity_of(weapon)
 
 
 MAX_AIM_TURNS = 100  # GurpsShot.aim_turns' upper bound
