@@ -290,6 +290,14 @@ def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = 
     return path_text(done), i == len(tokens)
 
 
+def _within(path: str, prefix: str) -> str:
+    """`path` inside the item at `prefix`, as a path of its own (``$.npcs[2].skills.spot`` in
+    ``$.npcs[2]``: ``$.skills.spot``)."""
+    if prefix != "$" and (path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")):
+        return "$" + path[len(prefix):]
+    return path
+
+
 def _get(obj: Any, tokens: list[str | int]) -> Any:
     for t in tokens:
         if isinstance(t, int):
@@ -1051,6 +1059,7 @@ class LossAudit:
             kept.append(g)
         out: list[Loss] = []
         taken: set[int] = set()
+        about: dict[int, str] = {}  # a placed finding of the audit's -> the neutral path it is about, in its item
         for loss in plugin:
             where, exact = self._locate(loss, prefix)
             if exact:
@@ -1074,32 +1083,43 @@ class LossAudit:
             for i in heirs:
                 g = kept[i]
                 kind = loss.kind if _SEVERITY[loss.kind] >= _SEVERITY[g.kind] else g.kind
-                out.append(self._placed(Loss.of(kind, g.path, loss.message, loss.rule or g.rule, system=loss.system)))
+                placed = self._placed(Loss.of(kind, g.path, loss.message, loss.rule or g.rule, system=loss.system))
+                about[id(placed)] = _within(g.path, prefix)
+                out.append(placed)
                 taken.add(i)
-        out.extend(self._placed(g) for i, g in enumerate(kept) if i not in taken)
+        for i, g in enumerate(kept):
+            if i not in taken:
+                placed = self._placed(g)
+                about[id(placed)] = _within(g.path, prefix)
+                out.append(placed)
         # two losses placed on one source path can become the same line (a native skill that
         # covers two neutral skills, both from one source skill): said once; and lines that say
         # one thing of several parts of one source line (nWoD Athletics: no skill for athletics,
         # climb, swim, jump) become one line
-        return merge_alike(list(dict.fromkeys(self._at_each_field(out, prefix))))
+        return merge_alike(list(dict.fromkeys(self._at_each_field(out, prefix, about))))
 
-    def _at_each_field(self, losses: list[Loss], prefix: str) -> list[Loss]:
+    def _at_each_field(self, losses: list[Loss], prefix: str, about: Mapping[int, str] | None = None) -> list[Loss]:
         """A loss placed at one of several source fields that state one neutral value alike (a
         CoC shot's fire and rounds both give its burst) is a loss at each of them; the printed
-        report says it once, naming every path (trace.report_lines)."""
+        report says it once, naming every path (trace.report_lines). A finding of the audit's
+        about another neutral value (`about`: id of a placed finding -> the neutral path it is
+        about) stays where it is: the Polish Percepcja and umiejętności both state the neutral
+        spot, but a perception that does not cross is no loss at umiejętności."""
         ties = {n: names for n, names in self._ties.get(prefix, {}).items() if len(set(names)) > 1}
         if not ties:
             return losses
+        about = about or {}
         out = list(losses)
         at = {x.path for x in losses}
-        for names in ties.values():
+        for neutral_path, names in ties.items():
             paths = []
             for name in dict.fromkeys(names):
                 found, exact = _resolve(self.plain, f"{prefix}.{name}", self._keymaps)
                 if exact:
                     paths.append(found)
             for x in losses:
-                if x.path in paths:
+                said = about.get(id(x))
+                if x.path in paths and (said is None or said == neutral_path):
                     for p in paths:
                         if p not in at:
                             out.append(msgspec.structs.replace(x, path=p))

@@ -196,3 +196,23 @@ def test_a_close_combat_class_is_said_with_its_article():
            "weapons": [{"name": "Silver letter opener", "damage": 0, "size": 1}]}
     said = [x.message for x in api.convert(api.from_plain(doc), "coc", trace=False).losses if "crosses as" in x.message]
     assert said and "crosses as an improvised weapon;" in said[0], said
+
+
+def test_a_loss_about_one_value_is_not_copied_to_a_field_that_states_another():
+    """Two source fields that state one neutral value alike share its losses (a CoC shot's fire
+    and rounds, its burst); a loss about another value at one of them stays there alone: the
+    Polish Percepcja and umiejętności both state the neutral spot, but a perception with no place
+    in a 7th-edition sheet is no loss at umiejętności (it was, as a warning); a GURPS ST that
+    reads back as another is no loss at skills; a CoC size no Polish field holds is no loss at STR."""
+    for path, to, at in (("fixtures/pl-trudnosc/npcs/anna_nowak.yaml", "coc7", "$.umiejętności"),
+                         ("fixtures/pl-trudnosc/npcs/anna_nowak.yaml", "coc", "$.umiejętności"),
+                         ("fixtures/text/street-thug-mook.txt", "nwod", "$.skills"),
+                         ("fixtures/coc-zh/npcs/harvey_walters.yaml", "pl-trudnosc", "$.STR")):
+        losses = _losses(path, to)
+        wrong = [x.message for x in losses if x.path == at and ("characteristics." in x.message or " ST " in
+                                                                 f" {x.message}" or "size" in x.message)]
+        assert not wrong, (path, to, wrong)
+    losses = _losses("fixtures/pl-trudnosc/npcs/anna_nowak.yaml", "coc7")
+    perception = [x for x in losses if "perception" in x.message]
+    assert [(x.kind, x.path) for x in perception] == [("kept-verbatim", "$.Percepcja")], \
+        [(x.kind, x.path, x.message) for x in perception]
