@@ -169,3 +169,25 @@ def test_a_catalog_gun_of_no_stated_capacity_holds_its_catalog_magazine_in_every
     conv = api.convert(api.from_plain(doc), target, trace=False)
     assert [getattr(w, field) for w in conv.document.weapons] == [17, 7]
     assert not [x.message for x in conv.losses if "capacity" in x.message], [x.message for x in conv.losses]
+
+
+@pytest.mark.parametrize("target, line", [
+    ("coc", r"\.38 Revolver: 6th-edition line \(base range 15 m, 2 shots a round, malfunction 100, STR 7\) from "
+            r"tables\.toml \[weapon_class\.revolver\], damage 1d10 \(coc-ja\.damage\)"),
+    ("coc-zh", r"\.38 Revolver: 6th-edition line \(base range 15 m, 2 shots a round, malfunction 100, STR 7\) from "
+               r"tables\.toml \[weapon_class\.revolver\], damage 1d10 \(coc-ja\.damage\)"),
+    ("coc7", r"\.38 Revolver: 7th-edition line \(base range 15 yd, uses per round 1 \(3\), malfunction 100\) from "
+             r"tables\.toml \[weapon_class\.revolver\], damage 1D10 \(coc7\.damage\)"),
+    ("gurps", r"\.38 Revolver: GURPS line \(damage 2d-1, Acc 2, .*\) from weapons\.toml \[class\.revolver\].*"),
+    ("nwod", r"\.38 Revolver: Ranged Weapons Chart line 'Revolver, Lt\.' \(ranges 20/40/80 yd, Strength 2, Size 1\) "
+             r"for a revolver of 405 J, damage 2 \(nwod\.weapon\.damage\)")])
+def test_every_system_says_the_line_it_writes_for_a_weapon(target, line):
+    """A weapon line written from what the weapon is (a revolver of no catalog, 405 J) takes what it
+    says beside its damage from the system's own table, and every system says so in one assumed
+    line at the weapon, naming the table row (coc and nWoD wrote theirs without a word)."""
+    doc = {"system": "neutral", "kind": "npc", "name": "Reporter",
+           "weapons": [{"name": ".38 Revolver", "weapon_class": "revolver", "muzzle_energy": "405 J", "capacity": 6}]}
+    conv = api.convert(api.from_plain(doc), target, trace=False)
+    said = [x for x in conv.losses if x.kind == "assumed" and x.path == "$.weapons[0]" and " line " in x.message]
+    assert len(said) == 1 and said[0].system == target, [x.message for x in conv.losses]
+    assert re.fullmatch(line, said[0].message), said[0].message

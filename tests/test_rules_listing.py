@@ -40,7 +40,7 @@ def test_the_listing_has_a_legend_and_groups_rules_by_system(capsys, monkeypatch
     assert [lines[i].split(" — ")[0] for i in headers] == default_registry().keys()
     at = default_registry().keys().index("nwod")
     nwod = lines[headers[at]:headers[at + 1]]
-    assert nwod[0] == "nwod — new World of Darkness: 35 rules (7 seed, 28 assumed, 0 mixed; 7 formulas)"
+    assert nwod[0] == "nwod — new World of Darkness: 36 rules (7 seed, 29 assumed, 0 mixed; 7 formulas)"
     ids = [line.split()[0] for line in nwod[1:] if line.startswith("  ") and not line.startswith("   ")]
     assert ids and all(i.startswith("nwod.") for i in ids)
     assert "  nwod.barrier.penetration  seed     ƒ Penetration needs S > D (strictly greater)" in nwod

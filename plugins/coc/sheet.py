@@ -249,6 +249,17 @@ class CocSheet(CocRules):
                     col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: the weapon table's hand grenade, {cw.damage} at "
                              "the burst (tables.toml [grenade]), not the damage of a bullet of its energy; its blast "
                              "did not cross", "coc-ja.damage")
+                else:
+                    # what the line says beside its damage is the weapon table's, not the source's
+                    # own (a 7th-edition line's uses per round, a GURPS line's Acc do not cross):
+                    # said, as every system says its line
+                    entry = _catalog().weapon_basis(w).entry
+                    row = f"[weapon.{entry.id}]" if entry is not None and entry.id in self.tables()["weapon"] \
+                        else f"[weapon_class.{w.weapon_class}]"
+                    shots = f"{cw.shots_per_round} shot{'' if cw.shots_per_round == 1 else 's'} a round"
+                    col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 6th-edition line (base range {cw.base_range}, "
+                             f"{shots}, malfunction {cw.malfunction}, STR {cw.STR}) from tables.toml {row}, damage "
+                             f"{cw.damage} (coc-ja.damage)", "coc-ja.weapons")
                 # a 7th-edition line's own damage, base range, malfunction and capacity (one table)
                 cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.lower)
                 if cw.capacity and cw.shots_per_round > cw.capacity:  # a one-shot flare pistol fires once

@@ -294,6 +294,17 @@ class NwodSheet(NwodRules):
         if col.tracing:
             col.step(path, w.name, f"{w.weapon_class}, {w.muzzle_energy}", f"{t}, damage {dmg}", rules=[rule],
                      source=src, note=f"damage by {_catalog().weapon_basis(w).said}")
+        example = _catalog_entry(w)
+        if w.weapon_class != "thrown" and w.name not in CHART and not (
+                example is not None and example.id in entry.get("catalog", ())):
+            # a chart line picked by class and energy, not by the chart (its own line or example
+            # gun): what the line says beside its damage is that line's, said as every system says
+            # its line (nwod.weapon.chart, assumed)
+            kind = "revolver" if t.startswith("Revolver") else w.weapon_class
+            col.loss("assumed", path, f"{w.name}: Ranged Weapons Chart line {t!r} (ranges "
+                     f"{'/'.join(str(x) for x in entry['ranges'])} yd, Strength {entry['strength']}, Size "
+                     f"{entry['size']}) for a {kind} of {float(w.muzzle_energy):g} J, damage {dmg} ({rule})",
+                     "nwod.weapon.chart")
         yd = [Length(float(x) * YARD) for x in entry["ranges"]]
         # nwod.weapon.clip (assumed, README): clip and chamber are the gun's own, not its chart
         # line's: the clip is the neutral capacity (the catalog's or the source's: rounds in the

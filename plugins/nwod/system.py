@@ -121,7 +121,7 @@ class NwodSystem(NwodSheet):
             "nwod.pool", "nwod.chance-die", "nwod.firearms.pool", "nwod.untrained", "nwod.specialty",
             "nwod.armor", "nwod.armor-piercing", "nwod.weapon.strength", "nwod.offhand",
             "nwod.defense", "nwod.specified-target", "nwod.derived", "nwod.object.structure",
-            "nwod.range", "nwod.hidden", "nwod.melee", "nwod.weapon.clip",
+            "nwod.range", "nwod.hidden", "nwod.melee", "nwod.weapon.clip", "nwod.weapon.chart",
         }
 
     def formulas(self) -> Sequence[Formula]:
