@@ -210,6 +210,8 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     # a bare ".38" is the .38 Special: the revolver cartridge that "a .38" means in the
     # 20th-century settings game tables write ("a .38 revolver", CoC's .38 Revolver line)
     ".38 Special": (270.0, (".38 special", ".38 spl", ".38")),
+    # the automatic pistol's .38 (the Colt M1900's): "a .38 Automatic" is no revolver
+    ".38 ACP": (430.0, (".38 acp", ".38 auto", ".38 automatic", ".38 colt automatic")),
     ".357 Magnum": (800.0, (".357 magnum", ".357")),
     ".44 Magnum": (1320.0, (".44 magnum",)),
     ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", "11.43x23mm")),

@@ -419,3 +419,24 @@ def test_one_cartridge_one_line_in_both_call_of_cthulhu_editions():
     assert not [x for x in chen.losses if "not that weapon's" in x.message]
     byline = api.convert(ROOT / "fixtures" / "corpus" / "text-coc" / "en7-byline.txt", "coc", fresh=True, trace=False)
     assert next(w for w in byline.document.weapons if w.catalog == "webley-mk-vi").damage == "1d10+2"
+
+
+@pytest.mark.parametrize("name, cls, chart", [(".38 Automatic", "handgun", "Pistol, Lt."),
+                                              (".38 Auto pistol", "handgun", "Pistol, Lt."),
+                                              (".38 Revolver", "revolver", "Revolver, Lt."),
+                                              ("Colt Police Positive (.38 Special)", "revolver", "Revolver, Lt.")])
+def test_a_38_automatic_is_no_revolver(name, cls, chart):
+    """A bare '.38' is the revolver cartridge (.38 Special), but a '.38 Automatic' (the 7th-edition
+    table's automatic pistol, the .38 ACP) is an automatic: it was every system's revolver (nWoD
+    'Revolver, Lt.' with 8 in the cylinder and none chambered)."""
+    from xsys.core.vocab import cartridge_in_name
+
+    doc = {"system": "coc7", "kind": "npc", "name": "Agnes", "STR": 50, "CON": 50, "SIZ": 50, "DEX": 50, "APP": 50,
+           "INT": 50, "POW": 50, "EDU": 50, "skills": {"Firearms (Handgun)": 40},
+           "weapons": [{"name": name, "skill": "Firearms (Handgun)", "damage": "1D10", "base_range": "15 yd",
+                        "uses_per_round": "1 (3)", "capacity": 8, "malfunction": 99}]}
+    neutral = api.convert(api.from_plain(doc), "neutral", trace=False).document
+    assert neutral.weapons[0].weapon_class == cls
+    assert (cartridge_in_name(name) == ".38 ACP") == (cls == "handgun")
+    (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
+    assert (w["type"], w["clip"], w.get("chamber", False)) == (chart, 8, cls == "handgun")
