@@ -18,7 +18,7 @@ from .cache import load_toml
 from .errors import InputError
 from .model import USUAL_CAPACITY, Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
-from .vocab import (CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
+from .vocab import (AUTOMATIC_WORDS, CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
                     REVOLVER_WORDS, cartridge_in_name, cartridge_of)
 
 
@@ -288,7 +288,8 @@ class Catalog:
         entry, named = self.identify_weapon(name)
         if named is not None and KIND_OF.get(named) == stated:
             return named
-        if stated == "handgun" and entry is None and cartridge_in_name(name) in REVOLVER_CARTRIDGES:
+        if stated == "handgun" and entry is None and cartridge_in_name(name) in REVOLVER_CARTRIDGES \
+                and not says_automatic(name):
             return "revolver"  # "Colt Police Positive (.38 Special)": a revolver cartridge (vocab)
         return stated
 
@@ -428,8 +429,20 @@ def _nickname(name: str) -> frozenset[str]:
 def says_revolver(name: str) -> bool:
     """Whether a weapon's name holds a revolver word (vocab.REVOLVER_WORDS): a word of a script
     without spaces anywhere in it, any other as a whole word ("Revolver .38", "Nagant revolver")."""
+    return _holds(name, REVOLVER_WORDS)
+
+
+def says_automatic(name: str) -> bool:
+    """Whether a weapon's name says it is an automatic (self-loading) pistol and not a revolver
+    (vocab.AUTOMATIC_WORDS, no revolver word: a "Webley-Fosbery automatic revolver" is a revolver)."""
+    return _holds(name, AUTOMATIC_WORDS) and not says_revolver(name)
+
+
+def _holds(name: str, words: tuple[str, ...]) -> bool:
+    """Whether `name` holds one of `words`: a word of a script without spaces anywhere in it, any
+    other as a whole word."""
     low = name.lower()
-    for word in REVOLVER_WORDS:
+    for word in words:
         if word.isascii() or word.isalpha() and all(ord(c) < 0x3000 for c in word):
             if re.search(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", low):
                 return True

@@ -64,6 +64,15 @@ CLASS_WORDS: dict[str, str] = {
 # these is a revolver (Catalog.identify_weapon, Catalog.weapon_class_named). Words of a script
 # without spaces are found inside the name; the others as whole words.
 REVOLVER_WORDS: tuple[str, ...] = ("revolver", "rewolwer", "revólver", "リボルバー", "回転式拳銃", "左輪", "左轮")
+# An automatic (self-loading) pistol says so in its name ("Automatic pistol (.38 Special)",
+# "Webley .455 automatic pistol", "オートマチック", "自動拳銃"): a handgun whose name holds one of these
+# and no revolver word is no revolver, whatever revolver cartridge it fires (Catalog.
+# weapon_class_named, core.catalog.says_automatic). Words of a script without spaces are found
+# inside the name; the others as whole words.
+AUTOMATIC_WORDS: tuple[str, ...] = ("automatic", "auto", "semi-automatic", "semi-auto", "semiautomatic",
+                                    "self-loading", "self-loader", "autoloading", "automatique", "automática",
+                                    "automatica", "selbstlade", "selbstladepistole", "samopowtarzalny",
+                                    "オートマチック", "オートマティック", "自動拳銃", "自动手枪", "自動手槍")
 # Cartridges (CARTRIDGES keys) that handguns fire from a cylinder: a handgun of no catalog entry
 # whose name or calibre states one ("Colt Police Positive (.38 Special)") is a revolver, in every
 # system alike (Catalog.weapon_class_named); the nWoD chart, the coc7 table and GURPS each have a
@@ -212,6 +221,8 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".38 Special": (270.0, (".38 special", ".38 spl", ".38")),
     # the automatic pistol's .38 (the Colt M1900's): "a .38 Automatic" is no revolver
     ".38 ACP": (430.0, (".38 acp", ".38 auto", ".38 automatic", ".38 colt automatic")),
+    # its hotter loading for the same pistols (Colt Super .38, 1929)
+    ".38 Super": (630.0, (".38 super", ".38 super auto", ".38 super automatic", "9x23mmsr")),
     ".357 Magnum": (800.0, (".357 magnum", ".357")),
     ".44 Magnum": (1320.0, (".44 magnum",)),
     ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", "11.43x23mm")),

@@ -440,3 +440,22 @@ def test_a_38_automatic_is_no_revolver(name, cls, chart):
     assert (cartridge_in_name(name) == ".38 ACP") == (cls == "handgun")
     (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
     assert (w["type"], w["clip"], w.get("chamber", False)) == (chart, 8, cls == "handgun")
+
+
+@pytest.mark.parametrize("name, cls", [("Automatic pistol (.38 Special)", "handgun"),
+                                       ("Webley .455 automatic pistol", "handgun"),
+                                       (".455 Webley Self-Loading Pistol", "handgun"),
+                                       ("Coonan .357 Magnum automatic", "handgun"), (".38 Super", "handgun"),
+                                       ("Webley-Fosbery automatic revolver", "revolver"),
+                                       ("Police special (.38 Special)", "revolver")])
+def test_a_name_that_says_automatic_is_no_revolver_whatever_it_fires(name, cls):
+    """A handgun named for a revolver cartridge is a revolver unless its name says it is an
+    automatic (core.vocab.AUTOMATIC_WORDS); a name with a revolver word stays a revolver. One answer
+    in every system: the neutral class, and nWoD's chart line (which asked the cartridge again)."""
+    assert catalog().weapon_class_named(name, "handgun") == cls
+    doc = {"system": "coc", "kind": "npc", "name": "Carrier", "STR": 10, "CON": 10, "SIZ": 13, "DEX": 10, "APP": 10,
+           "INT": 13, "POW": 10, "EDU": 13, "skills": {"Handgun": 40},
+           "weapons": [{"name": name, "skill": "Handgun", "damage": "1d10", "base_range": "15 m"}]}
+    assert api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons[0].weapon_class == cls
+    (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
+    assert w["type"].startswith("Revolver") == (cls == "revolver"), w

@@ -17,7 +17,7 @@ from typing import Any, Literal, Mapping, Sequence
 import msgspec
 
 from xsys.core import cache, dice
-from xsys.core.catalog import says_revolver
+from xsys.core.catalog import says_automatic, says_revolver
 from xsys.core.dice import PoolRules
 from xsys.core.equating import Tier
 from xsys.core.errors import XsysError
@@ -389,6 +389,8 @@ def is_revolver(weapon: Weapon) -> bool:
     low = weapon.name.lower()
     if says_revolver(weapon.name) or low in _REVOLVER_EXAMPLES:
         return True
+    if says_automatic(weapon.name):  # "Automatic pistol (.38 Special)": an automatic, whatever it fires
+        return False
     key = cartridge_of(weapon.calibre) or cartridge_of(weapon.name)
     return key in REVOLVER_CARTRIDGES
 
