@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import USUAL_CAPACITY, Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
 from .vocab import (AUTOMATIC_WORDS, CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
-                    REVOLVER_WORDS, cartridge_in_name, cartridge_of)
+                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, without_cartridge)
 
 
 def _fold(name: str) -> str:
@@ -243,6 +243,36 @@ class Catalog:
         entry = self.find_weapon(name)
         if entry is not None:
             return entry, None
+        entry, named = self._identify_by_words(name)
+        stated = cartridge_in_name(name)
+        if entry is None and stated is not None:
+            # a model named with the cartridge it fires ("Colt M1911A1 (.45 ACP)", "Glock 17 9mm"):
+            # the model, by the name's other words, where they hold a model number
+            rest = without_cartridge(name) or ""
+            if any(c.isdigit() for w in _weapon_words(rest) for c in w):
+                entry = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
+        if entry is not None and stated is not None and cartridge_of(entry.calibre) not in (None, stated):
+            # a cartridge the name states is the gun's: a "Desert Eagle .357 Magnum" is no catalog
+            # Desert Eagle in .50 AE (a stated value wins over a catalog one); it is that model's
+            # other chambering, a gun of its class (weapon_class_named) firing what the name says
+            return None, None
+        return entry, named
+
+    def model_of(self, name: str) -> WeaponEntry | None:
+        """The catalog model a weapon's name names by its words, in whatever chambering (a
+        "Desert Eagle .357 Magnum" names the catalog's Desert Eagle, which is a .50 AE): what
+        kind of gun it is, where the name is not that catalog weapon (identify_weapon)."""
+        entry = self.identify_weapon(name)[0]
+        if entry is not None:
+            return entry
+        entry = self._identify_by_words(name)[0]
+        if entry is None and cartridge_in_name(name) is not None:
+            rest = without_cartridge(name) or ""
+            if any(c.isdigit() for w in _weapon_words(rest) for c in w):
+                entry = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
+        return entry
+
+    def _identify_by_words(self, name: str) -> tuple[WeaponEntry | None, str | None]:
         words = _weapon_words(name)
         # the nickname a catalog name gives in quotes ("Thompson M1928 ('Tommy gun')", "Mauser C96
         # 'Broomhandle'") or an alias of the entry ("Thompson submachine gun"): the names GMs and
@@ -288,6 +318,9 @@ class Catalog:
         entry, named = self.identify_weapon(name)
         if named is not None and KIND_OF.get(named) == stated:
             return named
+        model = self.model_of(name) if entry is None else None
+        if model is not None and stated in (model.weapon_class, KIND_OF.get(model.weapon_class)):
+            return model.weapon_class  # a model in another chambering: a Desert Eagle .357 is an automatic
         if stated == "handgun" and entry is None and cartridge_in_name(name) in REVOLVER_CARTRIDGES \
                 and not says_automatic(name):
             return "revolver"  # "Colt Police Positive (.38 Special)": a revolver cartridge (vocab)

@@ -293,6 +293,22 @@ def _name_aliases() -> tuple[tuple[str, str], ...]:
     return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
 
 
+def without_cartridge(name: str) -> str | None:
+    """`name` without the cartridge it states (:func:`cartridge_in_name`; lower case, as
+    _cartridge_words writes it), or None where it states none: "Colt M1911A1 (.45 ACP)" ->
+    "colt m1911a1 ()"."""
+    words = _cartridge_words(name)
+    for alias, _ in _name_aliases():
+        at = words.find(alias)
+        while at >= 0:
+            before = words[at - 1] if at > 0 else " "
+            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
+            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
+                return words[:at] + words[at + len(alias):]
+            at = words.find(alias, at + 1)
+    return None
+
+
 @lru_cache(maxsize=4096)
 def cartridge_in_name(name: str) -> str | None:
     """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing

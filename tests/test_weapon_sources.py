@@ -459,3 +459,30 @@ def test_a_name_that_says_automatic_is_no_revolver_whatever_it_fires(name, cls):
     assert api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons[0].weapon_class == cls
     (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
     assert w["type"].startswith("Revolver") == (cls == "revolver"), w
+
+
+@pytest.mark.parametrize("name, entry", [("Colt M1911A1 (.45 ACP)", "colt-m1911a1"), ("Glock 17 (9mm)", "glock-17"),
+                                         ("Glock 17 9 mm", "glock-17"), ("Thompson M1928 (.45 ACP)", "thompson-m1928"),
+                                         ("Mauser Kar98k (7.92x57mm)", "mauser-kar98k")])
+def test_a_model_named_with_its_cartridge_is_the_catalog_model(name, entry):
+    """A GM names a gun with the cartridge it fires ("Colt M1911A1 (.45 ACP)"): it is the catalog's
+    model (it was a handgun of no catalog, rated by its cartridge alone)."""
+    found = catalog().identify_weapon(name)[0]
+    assert found is not None and found.id == entry
+
+
+@pytest.mark.parametrize("name, cls, cartridge", [("Desert Eagle .357 Magnum", "handgun", ".357 Magnum"),
+                                                  ("Colt Python .38", "revolver", ".38 Special")])
+def test_a_model_in_another_chambering_fires_what_its_name_says(name, cls, cartridge):
+    """A cartridge the name states is the gun's (a stated value wins over a catalog one): a 'Desert
+    Eagle .357 Magnum' is no catalog Desert Eagle in .50 AE (it was, at 1900 J), but a handgun of
+    the model's kind firing the .357 Magnum (not a revolver for its revolver cartridge); a 'Colt
+    Python .38' a revolver firing the .38 Special."""
+    assert catalog().identify_weapon(name)[0] is None
+    assert catalog().weapon_class_named(name, "handgun") == cls
+    doc = {"system": "coc", "kind": "npc", "name": "Carrier", "STR": 10, "CON": 10, "SIZ": 13, "DEX": 10, "APP": 10,
+           "INT": 13, "POW": 10, "EDU": 13, "skills": {"Handgun": 40},
+           "weapons": [{"name": name, "skill": "Handgun", "damage": "1d10", "base_range": "15 m"}]}
+    (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
+    assert (w.weapon_class, w.catalog) == (cls, None)
+    assert catalog().weapon_basis(w).cartridge == cartridge
