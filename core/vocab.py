@@ -215,7 +215,10 @@ def firearm_skill_for(weapon_class: str) -> str:
 # names it goes by. A calibre not listed here is rated by the weapon's own muzzle energy.
 CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".22 LR": (140.0, (".22 long rifle", ".22 lr", "22 lr")),
-    ".32 ACP": (180.0, (".32 acp", "7.65x17mm browning", "7.65 mm browning", "7.65mm", ".32 auto")),
+    ".25 ACP": (90.0, (".25 acp", ".25 auto", ".25 automatic", "6.35x15mm browning", "6.35mm browning", "6.35mm")),
+    ".32 ACP": (180.0, (".32 acp", "7.65x17mm browning", "7.65 mm browning", "7.65mm", ".32 auto", ".32 automatic")),
+    ".380 ACP": (270.0, (".380 acp", ".380 auto", ".380 automatic", "9x17mm", "9mm kurz", "9mm short",
+                         "9mm browning short")),
     # a bare ".38" is the .38 Special: the revolver cartridge that "a .38" means in the
     # 20th-century settings game tables write ("a .38 revolver", CoC's .38 Revolver line)
     ".38 Special": (270.0, (".38 special", ".38 spl", ".38")),
@@ -225,14 +228,14 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".38 Super": (630.0, (".38 super", ".38 super auto", ".38 super automatic", "9x23mmsr")),
     ".357 Magnum": (800.0, (".357 magnum", ".357")),
     ".44 Magnum": (1320.0, (".44 magnum",)),
-    ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", "11.43x23mm")),
+    ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", ".45 automatic", ".45 colt automatic", "11.43x23mm")),
     ".455 Webley": (310.0, (".455 webley", ".455")),
     ".50 AE": (1900.0, (".50 action express", ".50 ae")),
     "9x18mm Makarov": (300.0, ("9x18mm makarov", "9x18mm", "9 mm makarov")),
     "9x19mm": (520.0, ("9x19mm parabellum", "9x19mm", "9mm parabellum", "9 mm parabellum", "9mm luger",
                        "9mm", "9 mm", "9mm nato")),
     "7.62x25mm Tokarev": (500.0, ("7.62x25mm tokarev", "7.62x25mm", "7.62 mm tokarev")),
-    "7.63x25mm Mauser": (500.0, ("7.63x25mm mauser", "7.63x25mm", ".30 mauser")),
+    "7.63x25mm Mauser": (500.0, ("7.63x25mm mauser", "7.63x25mm", ".30 mauser", "7.63mm mauser", "7.63mm")),
     ".30 Carbine": (1300.0, (".30 carbine", "7.62x33mm")),
     "5.45x39mm": (1390.0, ("5.45x39mm",)),
     "5.56x45mm": (1750.0, ("5.56x45mm nato", "5.56x45mm", "5.56x45mm (m193)", "5.56 mm", "5.56mm", ".223 remington",

@@ -486,3 +486,23 @@ def test_a_model_in_another_chambering_fires_what_its_name_says(name, cls, cartr
     (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
     assert (w.weapon_class, w.catalog) == (cls, None)
     assert catalog().weapon_basis(w).cartridge == cartridge
+
+
+@pytest.mark.parametrize("name, entry, cartridge", [
+    ("BAR", "bar-m1918", ".30-06 Springfield"), ("Sten gun", "sten-mk2", "9x19mm"),
+    ("Springfield 1903", "springfield-m1903", ".30-06 Springfield"), ("Beretta 92F (9mm)", "beretta-92fs", "9x19mm"),
+    ("Mauser C96 (7.63mm)", "mauser-c96", "7.63x25mm Mauser"), ("Colt .45 Automatic", None, ".45 ACP"),
+    (".32 Automatic", None, ".32 ACP"), (".25 Automatic", None, ".25 ACP"), (".380 Auto", None, ".380 ACP")])
+def test_the_names_gms_write_for_common_guns(name, entry, cartridge):
+    """The names Call of Cthulhu books and GMs write for common guns read as the catalog weapon
+    (its aliases: "BAR", "Sten gun", "Springfield 1903") or as the cartridge they state
+    (".32 Automatic", ".25 Automatic": the automatics' cartridges, core.vocab.CARTRIDGES)."""
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry
+    doc = {"system": "coc", "kind": "npc", "name": "Carrier", "STR": 10, "CON": 10, "SIZ": 13, "DEX": 10, "APP": 10,
+           "INT": 13, "POW": 10, "EDU": 13, "skills": {"Handgun": 40, "Rifle": 40, "SMG": 40},
+           "weapons": [{"name": name, "skill": "Handgun" if entry is None or found.weapon_class == "handgun" else
+                        {"rifle": "Rifle", "smg": "SMG", "mg": "Machine Gun"}[found.weapon_class],
+                        "damage": "1d10", "base_range": "15 m"}]}
+    (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
+    assert catalog().weapon_basis(w).cartridge == cartridge
