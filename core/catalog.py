@@ -207,7 +207,10 @@ class Catalog:
         entry = self.armor.get(name.strip())
         if entry is not None:
             return entry
-        return next((e for e in self.armor.values() if _fold(e.name) == key or _fold(e.id) == key), None)
+        # an id as a GM writes it, with spaces for its hyphens ("Chain mail", "M1 helmet")
+        spaced = " ".join(key.replace("-", " ").replace("_", " ").split())
+        return next((e for e in self.armor.values() if _fold(e.name) == key or _fold(e.id) == key
+                     or " ".join(_fold(e.id).replace("-", " ").split()) == spaced), None)
 
     def barrier_stops(self, barrier: Barrier) -> float:
         """Joules of muzzle energy the barrier absorbs (thickness in cm x stops_per_cm)."""

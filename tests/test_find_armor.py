@@ -48,6 +48,16 @@ def test_a_name_finds_its_item_however_it_is_written(written):
     assert catalog().find_armor(written).id == "heavy-kevlar-vest"
 
 
+@pytest.mark.parametrize("written, item", [("Chain mail", "chain-mail"), ("M1 helmet", "m1-helmet"),
+                                           ("Brodie helmet", "brodie-helmet"), ("PASGT helmet", "pasgt-helmet"),
+                                           ("motorcycle leathers", "motorcycle-leathers")])
+def test_an_id_written_with_spaces_for_its_hyphens_finds_its_item(written, item):
+    """A GM writes 'Chain mail' or 'M1 helmet' where the catalog's id is chain-mail or m1-helmet
+    (and its name 'Riveted chain mail hauberk over padded gambeson', 'M1 steel helmet'): the item,
+    not a line of no catalog item read from its points alone."""
+    assert catalog().find_armor(written).id == item
+
+
 def test_a_name_that_is_no_item_is_none_and_an_empty_name_too():
     assert catalog().find_armor("Grandmother's shawl") is None
     assert catalog().find_armor("  ") is None
@@ -71,7 +81,7 @@ HELMETS = {
                "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40}, "armor": [{"name": "钢盔", "points": 5}]},
     "coc7": {"system": "coc7", "kind": "npc", "name": "Guard", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60, "APP": 50,
              "INT": 60, "POW": 50, "EDU": 60, "skills": {"Firearms (Handgun)": 40},
-             "armor": [{"name": "Brodie helmet", "armor": 4}]},
+             "armor": [{"name": "Doughboy's helmet", "armor": 4}]},  # ("Brodie helmet" is the catalog's brodie-helmet)
     "nwod": {"system": "nwod", "kind": "npc", "name": "Guard", "Dexterity": 3, "skills": {"Firearms": 2},
              "armor": [{"name": "Kevlar helmet", "general": 1, "ballistic": 2}]},
     "pl-trudnosc": {"system": "pl-trudnosc", "kind": "npc", "imię": "Strażnik",
