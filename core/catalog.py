@@ -108,6 +108,7 @@ class Catalog:
         self.materials: dict[str, Material] = {}
         self.origin: dict[tuple[str, str], str] = {}
         self._identified: dict[str, tuple[WeaponEntry | None, str | None]] = {}  # identify_weapon, by name
+        self._modelled: dict[str, WeaponEntry | None] = {}  # model_of, by name
 
     # -- registration ------------------------------------------------------------------
     def _add(self, table: dict, kind: str, item: Any, origin: str) -> None:
@@ -119,6 +120,7 @@ class Catalog:
         table[item.id] = item
         self.origin[(kind, item.id)] = origin
         self._identified.clear()  # a new weapon may be what a name says
+        self._modelled.clear()
 
     def add_weapon(self, item: WeaponEntry, origin: str = "<code>") -> None:
         self._add(self.weapons, "weapon", item, origin)
@@ -268,11 +270,15 @@ class Catalog:
         entry = self.identify_weapon(name)[0]
         if entry is not None:
             return entry
+        if name in self._modelled:
+            return self._modelled[name]
         entry = self._identify_by_words(name)[0]
         if entry is None and cartridge_in_name(name) is not None:
             rest = without_cartridge(name) or ""
             if any(c.isdigit() for w in _weapon_words(rest) for c in w):
                 entry = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
+        if len(self._modelled) < 4096:
+            self._modelled[name] = entry
         return entry
 
     def _identify_by_words(self, name: str) -> tuple[WeaponEntry | None, str | None]:
