@@ -296,28 +296,12 @@ def _name_aliases() -> tuple[tuple[str, str], ...]:
     return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
 
 
-def without_cartridge(name: str) -> str | None:
-    """`name` without the cartridge it states (:func:`cartridge_in_name`; lower case, as
-    _cartridge_words writes it), or None where it states none: "Colt M1911A1 (.45 ACP)" ->
-    "colt m1911a1 ()"."""
-    words = _cartridge_words(name)
-    for alias, _ in _name_aliases():
-        at = words.find(alias)
-        while at >= 0:
-            before = words[at - 1] if at > 0 else " "
-            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
-            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
-                return words[:at] + words[at + len(alias):]
-            at = words.find(alias, at + 1)
-    return None
-
-
 @lru_cache(maxsize=4096)
-def cartridge_in_name(name: str) -> str | None:
-    """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing
-    on its own in the name (not inside a longer number or word): "Colt Police Positive (.38
-    Special)" -> ".38 Special", "Walther PPK (7.65 mm)" -> ".32 ACP", ".38 Revolver" -> ".38
-    Special"; "S&W M640" -> None."""
+def _cartridge_at(name: str) -> tuple[str, str, int, int] | None:
+    """Where a weapon's name states a cartridge: (its CARTRIDGES key, the name as
+    _cartridge_words writes it, where the cartridge's words start and end in it), or None. A
+    cartridge name counts standing on its own (not inside a longer number or word), the longest
+    first ("9mm makarov" before "9mm")."""
     words = _cartridge_words(name)
     for alias, key in _name_aliases():
         at = words.find(alias)
@@ -325,6 +309,23 @@ def cartridge_in_name(name: str) -> str | None:
             before = words[at - 1] if at > 0 else " "
             after = words[at + len(alias)] if at + len(alias) < len(words) else " "
             if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
-                return key
+                return key, words, at, at + len(alias)
             at = words.find(alias, at + 1)
     return None
+
+
+def without_cartridge(name: str) -> str | None:
+    """`name` without the cartridge it states (:func:`cartridge_in_name`; lower case, as
+    _cartridge_words writes it), or None where it states none: "Colt M1911A1 (.45 ACP)" ->
+    "colt m1911a1 ()"."""
+    found = _cartridge_at(name)
+    return None if found is None else found[1][:found[2]] + found[1][found[3]:]
+
+
+def cartridge_in_name(name: str) -> str | None:
+    """The cartridge a weapon's name states, as a CARTRIDGES key, or None: a cartridge name standing
+    on its own in the name (not inside a longer number or word): "Colt Police Positive (.38
+    Special)" -> ".38 Special", "Walther PPK (7.65 mm)" -> ".32 ACP", ".38 Revolver" -> ".38
+    Special"; "S&W M640" -> None."""
+    found = _cartridge_at(name)
+    return None if found is None else found[0]
