@@ -305,6 +305,13 @@ class Catalog:
             if not hits and len(proper) >= 2:
                 hits = [e for e in self.weapons.values() if proper <= _weapon_words(e.name) | _weapon_words(e.id)
                         and (not said or said <= {e.weapon_class, KIND_OF.get(e.weapon_class, "")})]
+            # (the words of the name but those of the cartridge it states: a ".357 Magnum Revolver"
+            # names a cartridge and a kind, no model)
+            core = _weapon_words(without_cartridge(name) or name) - _GENERIC_WORDS - {"model", "mod"}
+            if not hits and any(w.isalpha() for w in core) and any(any(c.isdigit() for c in w) for w in core):
+                # a maker or model with its number, among words that name an action or a kind
+                # ("Glock 17 9mm Auto", "Model P08 Luger": the 7th-edition table's names)
+                hits = [e for e in self.weapons.values() if core <= _weapon_words(e.name) | _weapon_words(e.id)]
             if not hits and words != (base := frozenset(_VARIANT.sub(r"\1", w) for w in words)):
                 # a variant of a catalog model: "Thompson M1928A1" is the catalog's Thompson M1928
                 hits = [e for e in self.weapons.values() if base <= _weapon_words(e.name) | _weapon_words(e.id)]

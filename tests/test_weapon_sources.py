@@ -506,3 +506,15 @@ def test_the_names_gms_write_for_common_guns(name, entry, cartridge):
                         "damage": "1d10", "base_range": "15 m"}]}
     (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
     assert catalog().weapon_basis(w).cartridge == cartridge
+
+
+@pytest.mark.parametrize("name, entry", [("Model P08 Luger", "luger-p08"), ("Glock 17 9mm Auto", "glock-17"),
+                                         (".357 Magnum Revolver", None), (".44 Magnum Revolver", None),
+                                         (".38 Automatic", None), (".45 Martini-Henry Rifle", None)])
+def test_the_7th_edition_tables_names_read_as_their_guns(name, entry):
+    """The 7th-edition weapon table's names: a model with its number among words of an action
+    ("Glock 17 9mm Auto", "Model P08 Luger") is the catalog model (they were guns of no catalog);
+    a cartridge and a kind (".357 Magnum Revolver") is no model, not the one catalog gun that
+    fires it (the Colt Python)."""
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry
