@@ -509,6 +509,8 @@ def test_the_names_gms_write_for_common_guns(name, entry, cartridge):
 
 
 @pytest.mark.parametrize("name, entry", [("Model P08 Luger", "luger-p08"), ("Glock 17 9mm Auto", "glock-17"),
+                                         ("Mark I Lewis Gun", "lewis-gun"),
+                                         ("Browning Auto Rifle M1918", "bar-m1918"),
                                          (".357 Magnum Revolver", None), (".44 Magnum Revolver", None),
                                          (".38 Automatic", None), (".45 Martini-Henry Rifle", None)])
 def test_the_7th_edition_tables_names_read_as_their_guns(name, entry):
