@@ -481,10 +481,10 @@ class _Job:
                           for phase, part in enumerate((read, write)) for loss in part] if grouper is not None else []
                 if seen_key is not None:
                     src_json = codec.json_encode(src_npc)
+                    raw_key = seen.raw_key(plain_npc) if isinstance(plain_npc, dict) \
+                        and plain_npc.get(seen.fields[0]) == name else None  # type: ignore[index]
                     kept = seen.keep(seen_key, name, npc_json, npc_out, losses[:n_read], losses[n_read:], groups,
-                              seen.raw_key(plain_npc) if isinstance(plain_npc, dict)
-                              and plain_npc.get(seen.fields[0]) == name else None,
-                              src_json)
+                                     raw_key, src_json)
 
             if skeleton is None:
                 # the output with placeholders, from the first NPC's conversion

@@ -249,13 +249,9 @@ class Catalog:
         if entry is not None:
             return entry, None
         entry, named = self._identify_by_words(name)
+        if entry is None:
+            entry = self._by_model_number(name)
         stated = cartridge_in_name(name)
-        if entry is None and stated is not None:
-            # a model named with the cartridge it fires ("Colt M1911A1 (.45 ACP)", "Glock 17 9mm"):
-            # the model, by the name's other words, where they hold a model number
-            rest = without_cartridge(name) or ""
-            if any(c.isdigit() for w in _weapon_words(rest) for c in w):
-                entry = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
         if entry is not None and stated is not None and cartridge_of(entry.calibre) not in (None, stated):
             # a cartridge the name states is the gun's: a "Desert Eagle .357 Magnum" is no catalog
             # Desert Eagle in .50 AE (a stated value wins over a catalog one); it is that model's
@@ -272,14 +268,19 @@ class Catalog:
             return entry
         if name in self._modelled:
             return self._modelled[name]
-        entry = self._identify_by_words(name)[0]
-        if entry is None and cartridge_in_name(name) is not None:
-            rest = without_cartridge(name) or ""
-            if any(c.isdigit() for w in _weapon_words(rest) for c in w):
-                entry = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
+        entry = self._identify_by_words(name)[0] or self._by_model_number(name)
         if len(self._modelled) < 4096:
             self._modelled[name] = entry
         return entry
+
+    def _by_model_number(self, name: str) -> WeaponEntry | None:
+        """A model named with the cartridge it fires ("Colt M1911A1 (.45 ACP)", "Glock 17 9mm"):
+        the model, by the name's other words, where they hold a model number (in whatever
+        chambering: the callers compare the cartridge)."""
+        rest = without_cartridge(name)
+        if rest is None or not any(c.isdigit() for w in _weapon_words(rest) for c in w):
+            return None
+        return self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
 
     def _identify_by_words(self, name: str) -> tuple[WeaponEntry | None, str | None]:
         words = _weapon_words(name)
