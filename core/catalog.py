@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import USUAL_CAPACITY, Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
 from .vocab import (AUTOMATIC_WORDS, CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
-                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, without_cartridge)
+                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, holds_word, without_cartridge)
 
 
 def _fold(name: str) -> str:
@@ -288,8 +288,9 @@ class Catalog:
         # 'Broomhandle'") or an alias of the entry ("Thompson submachine gun"): the names GMs and
         # books write for it, a "the" or "a" before it or not
         said = words - {"a", "an", "the", "his", "her"}
-        nicknamed = [e for e in self.weapons.values() if said == _nickname(e.name)
-                     or any(said == _weapon_words(alias) for alias in getattr(e, "aliases", ()))]
+        # (with its calibre's words or not: "Colt Peacemaker .45", "Peacemaker (.45 Colt)")
+        nicknamed = [e for e in self.weapons.values() if (named := {said, said - _weapon_words(e.calibre)} - {frozenset()})
+                     and (_nickname(e.name) in named or any(_weapon_words(a) in named for a in getattr(e, "aliases", ())))]
         if len(nicknamed) == 1:
             return nicknamed[0], None
         if len(words) == 1 and (m := _VARIANT.match(next(iter(words)))) and m.group(1) in self.weapons:
@@ -302,7 +303,10 @@ class Catalog:
         proper = frozenset(w for w in words - _GENERIC_WORDS if w.isalpha())
         said = {CLASS_WORDS[w] for w in words if w in CLASS_WORDS}
         if len(words) >= 2 and (any(any(c.isdigit() for c in w) for w in words) or len(proper) >= 2):
-            hits = [e for e in self.weapons.values() if words <= _weapon_words(e.name) | _weapon_words(e.id)]
+            # (a model's words with its calibre's, named or not: "Colt .45" is the Colt M1911A1 as
+            # much as the Colt Single Action Army (.45 Colt), so it names neither)
+            hits = [e for e in self.weapons.values()
+                    if words <= _weapon_words(e.name) | _weapon_words(e.id) | _weapon_words(e.calibre)]
             if not hits and len(proper) >= 2:
                 hits = [e for e in self.weapons.values() if proper <= _weapon_words(e.name) | _weapon_words(e.id)
                         and (not said or said <= {e.weapon_class, KIND_OF.get(e.weapon_class, "")})]
@@ -479,26 +483,13 @@ def _nickname(name: str) -> frozenset[str]:
 def says_revolver(name: str) -> bool:
     """Whether a weapon's name holds a revolver word (vocab.REVOLVER_WORDS): a word of a script
     without spaces anywhere in it, any other as a whole word ("Revolver .38", "Nagant revolver")."""
-    return _holds(name, REVOLVER_WORDS)
+    return holds_word(name, REVOLVER_WORDS)
 
 
 def says_automatic(name: str) -> bool:
     """Whether a weapon's name says it is an automatic (self-loading) pistol and not a revolver
     (vocab.AUTOMATIC_WORDS, no revolver word: a "Webley-Fosbery automatic revolver" is a revolver)."""
-    return _holds(name, AUTOMATIC_WORDS) and not says_revolver(name)
-
-
-def _holds(name: str, words: tuple[str, ...]) -> bool:
-    """Whether `name` holds one of `words`: a word of a script without spaces anywhere in it, any
-    other as a whole word."""
-    low = name.lower()
-    for word in words:
-        if word.isascii() or word.isalpha() and all(ord(c) < 0x3000 for c in word):
-            if re.search(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", low):
-                return True
-        elif word in low:
-            return True
-    return False
+    return holds_word(name, AUTOMATIC_WORDS) and not says_revolver(name)
 
 
 GRENADE_RULE = "xsys.grenade"

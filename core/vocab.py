@@ -77,7 +77,12 @@ AUTOMATIC_WORDS: tuple[str, ...] = ("automatic", "auto", "semi-automatic", "semi
 # whose name or calibre states one ("Colt Police Positive (.38 Special)") is a revolver, in every
 # system alike (Catalog.weapon_class_named); the nWoD chart, the coc7 table and GURPS each have a
 # revolver line a Keeper expects for it (malfunction 100, not an automatic's 99).
-REVOLVER_CARTRIDGES: tuple[str, ...] = (".38 Special", ".357 Magnum", ".44 Magnum", ".455 Webley")
+REVOLVER_CARTRIDGES: tuple[str, ...] = (".38 Special", ".357 Magnum", ".44 Magnum", ".45 Colt", ".455 Webley")
+# A bare calibre that names a cartridge only in a revolver's name: "a .45 revolver" (CoC's .45
+# Revolver line, a Colt Single Action Army) fires the .45 Colt, while a bare ".45" elsewhere (a
+# ".45 pistol" of the 1920s is an M1911's .45 ACP, a "Thompson .45" too) names no cartridge of its
+# own: its catalog model, or the energy its line states, says what it fires.
+REVOLVER_BARE_CALIBRES: dict[str, str] = {".45": ".45 Colt"}
 # A grenade says so in its name ("Hand grenade", "Granat obronny F-1", "手榴弾"): a thrown weapon
 # whose blast (an area effect) the neutral model has no field for yet, so it converts as a thrown
 # weapon with its damage, and its blast is said not to cross (core.catalog.grenade_blast). Found inside
@@ -228,6 +233,8 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".38 Super": (630.0, (".38 super", ".38 super auto", ".38 super automatic", "9x23mmsr")),
     ".357 Magnum": (800.0, (".357 magnum", ".357")),
     ".44 Magnum": (1320.0, (".44 magnum",)),
+    # the revolver cartridge of 1873 (Colt Single Action Army), 250 gr at about 260 m/s
+    ".45 Colt": (560.0, (".45 colt", ".45 long colt", ".45 lc", "45 colt", "45 long colt", "11.43x33mmr")),
     ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", ".45 automatic", ".45 colt automatic", "11.43x23mm")),
     ".455 Webley": (310.0, (".455 webley", ".455")),
     ".50 AE": (1900.0, (".50 action express", ".50 ae")),
@@ -296,22 +303,49 @@ def _name_aliases() -> tuple[tuple[str, str], ...]:
     return tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
 
 
+def _standing_at(words: str, alias: str) -> int:
+    """Where `alias` stands on its own in `words` (not inside a longer number or word), or -1."""
+    at = words.find(alias)
+    while at >= 0:
+        before = words[at - 1] if at > 0 else " "
+        after = words[at + len(alias)] if at + len(alias) < len(words) else " "
+        if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
+            return at
+        at = words.find(alias, at + 1)
+    return -1
+
+
 @lru_cache(maxsize=4096)
 def _cartridge_at(name: str) -> tuple[str, str, int, int] | None:
     """Where a weapon's name states a cartridge: (its CARTRIDGES key, the name as
     _cartridge_words writes it, where the cartridge's words start and end in it), or None. A
     cartridge name counts standing on its own (not inside a longer number or word), the longest
-    first ("9mm makarov" before "9mm")."""
+    first ("9mm makarov" before "9mm"); a bare calibre of REVOLVER_BARE_CALIBRES only in the name
+    of a revolver (".45 Revolver": the .45 Colt)."""
     words = _cartridge_words(name)
     for alias, key in _name_aliases():
-        at = words.find(alias)
-        while at >= 0:
-            before = words[at - 1] if at > 0 else " "
-            after = words[at + len(alias)] if at + len(alias) < len(words) else " "
-            if not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and alias[-1].isdigit())):
-                return key, words, at, at + len(alias)
-            at = words.find(alias, at + 1)
+        at = _standing_at(words, alias)
+        if at >= 0:
+            return key, words, at, at + len(alias)
+    if holds_word(name, REVOLVER_WORDS):
+        for bare, key in REVOLVER_BARE_CALIBRES.items():
+            at = _standing_at(words, bare)
+            if at >= 0:
+                return key, words, at, at + len(bare)
     return None
+
+
+def holds_word(name: str, words: tuple[str, ...]) -> bool:
+    """Whether `name` holds one of `words`: a word of a script without spaces anywhere in it, any
+    other as a whole word ("Revolver .38", "Nagant revolver", "ニューナンブM60リボルバー")."""
+    low = name.lower()
+    for word in words:
+        if word.isascii() or word.isalpha() and all(ord(c) < 0x3000 for c in word):
+            if re.search(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", low):
+                return True
+        elif word in low:
+            return True
+    return False
 
 
 def without_cartridge(name: str) -> str | None:

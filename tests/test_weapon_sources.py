@@ -520,3 +520,56 @@ def test_the_7th_edition_tables_names_read_as_their_guns(name, entry):
     fires it (the Colt Python)."""
     found = catalog().identify_weapon(name)[0]
     assert (found.id if found is not None else None) == entry
+
+
+# (name, catalog entry): the CoC table's ".45 Revolver", a Peacemaker by its nickname and by its
+# model's name with its cartridge, and a revolver of no catalog that states the .45 Colt
+FORTY_FIVE_REVOLVERS = [(".45 Revolver", None), ("Colt Peacemaker .45", "colt-saa"),
+                        ("Colt Single Action Army (.45 Colt)", "colt-saa"), (".45 Long Colt revolver", None)]
+
+
+@pytest.mark.parametrize("name, entry", FORTY_FIVE_REVOLVERS)
+def test_a_45_revolver_fires_the_45_colt_in_every_system(name, entry):
+    """A '.45 Revolver' named no cartridge, so GURPS rated the energy CoC's 1d10+2 reads as (880 J,
+    3d+2, a .44 Magnum's damage), and a Colt Single Action Army (.45 Colt) was a pistol (7th
+    edition's malfunction 99, nWoD's Pistol line). The bare '.45' of a revolver is the .45 Colt
+    (core.vocab.REVOLVER_BARE_CALIBRES), a revolver cartridge: one line in every system."""
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry
+    doc = {"system": "coc", "kind": "npc", "name": "Deputy", "STR": 12, "CON": 12, "SIZ": 13, "DEX": 11, "APP": 10,
+           "INT": 11, "POW": 10, "EDU": 10, "skills": {"Handgun": 45},
+           "weapons": [{"name": name, "skill": "Handgun", "damage": "1d10+2", "base_range": "15 m"}]}
+    (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
+    assert (w.weapon_class, catalog().weapon_basis(w).cartridge) == ("revolver", ".45 Colt")
+    lines = {key: codec.to_builtins(api.convert(api.from_plain(doc), key, fresh=True, trace=False).document)
+             for key in ("coc7", "gurps", "nwod")}
+    seventh = lines["coc7"]["weapons"][0]
+    # the 7e table's .45 Revolver: a revolver's malfunction 100 (the default, not written; an automatic's 99 is)
+    assert (seventh["damage"], seventh.get("malfunction", 100), seventh["capacity"]) == ("1D10+2", 100, 6)
+    # GURPS: the ladder at the .45 Colt's 560 J, one step over the 9 mm's 2d+2 (gurps.damage)
+    assert lines["gurps"]["weapons"][0]["damage"] == "3d-1"
+    assert (lines["nwod"]["weapons"][0]["type"], lines["nwod"]["weapons"][0]["damage"]) == ("Revolver, Hvy.", 3)
+
+
+def test_colt_45_alone_names_no_catalog_gun():
+    """'Colt .45' is the Peacemaker (.45 Colt) as much as the M1911A1 (.45 ACP): it names neither,
+    and no cartridge (a bare '.45' outside a revolver's name); 'Colt .45 ACP' is the M1911A1."""
+    from xsys.core.vocab import cartridge_in_name
+
+    assert catalog().identify_weapon("Colt .45") == (None, None) and cartridge_in_name("Colt .45") is None
+    assert catalog().identify_weapon("Colt .45 ACP")[0].id == "colt-m1911a1"
+    assert cartridge_in_name("Thompson .45") is None and cartridge_in_name("Revolver .45") == ".45 Colt"
+
+
+@pytest.mark.parametrize("name, chart", [("Service automatic (.45 ACP)", "Pistol, Hvy."),
+                                         ("Service automatic (9mm)", "Pistol, Lt."),
+                                         ("Police revolver (.357 Magnum)", "Revolver, Hvy."),
+                                         ("Police revolver (.38 Special)", "Revolver, Lt.")])
+def test_nwod_chart_line_of_a_handgun_is_its_cartridges(name, chart):
+    """nwod.weapon.chart: the chart's light and heavy handgun lines are calibres, so a .45 ACP pistol
+    of no catalog is the M1911A1's Pistol, Hvy. (it was Lt. by its own 480 J, beside the M1911's Hvy.)."""
+    doc = {"system": "neutral", "kind": "npc", "name": "Carrier",
+           "weapons": [{"name": name, "weapon_class": "revolver" if "revolver" in name else "handgun",
+                        "muzzle_energy": "480 J"}]}
+    (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
+    assert w["type"] == chart

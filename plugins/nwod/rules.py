@@ -28,7 +28,7 @@ from xsys.core.model import Barrier, Shot, Weapon
 from xsys.core.system import System
 from xsys.core.trace import Check, Collector, Modifier, fraction_text
 from xsys.core.units import Length, brief
-from xsys.core.vocab import POSTURE_HEIGHT, REVOLVER_CARTRIDGES, cartridge_of, is_sawn_off
+from xsys.core.vocab import CARTRIDGES, POSTURE_HEIGHT, REVOLVER_CARTRIDGES, cartridge_of, is_sawn_off
 
 from .model import NwodBarrier, NwodNpc, NwodShot
 
@@ -342,10 +342,13 @@ def chart_type_for(weapon: Weapon) -> str:
     e = float(weapon.muzzle_energy)
     auto = any(m in ("auto", "burst") for m in weapon.fire_modes)
     cls = "revolver" if is_revolver(weapon) else weapon.weapon_class
-    if cls == "handgun":
-        return "Pistol, Lt." if e < 600 else "Pistol, Hvy."
-    if cls == "revolver":
-        return "Revolver, Lt." if e < 600 else "Revolver, Hvy."
+    if cls in ("handgun", "revolver"):
+        # the chart's light and heavy lines are its calibres' (a .38 and a .44 Magnum revolver, a
+        # 9 mm and a .45 pistol): a gun firing a known cartridge is heavy where that cartridge's
+        # Damage is the heavy lines' 3, so every .45 Colt revolver is one line whatever its barrel
+        rating = cartridge_rating(_catalog().weapon_basis(weapon).cartridge)
+        heavy = rating >= 3 if rating is not None else e >= 600
+        return ("Pistol, " if cls == "handgun" else "Revolver, ") + ("Hvy." if heavy else "Lt.")
     if cls == "smg":
         return "SMG, Small" if e < 600 else "SMG, Large"
     if cls == "carbine":
@@ -393,6 +396,17 @@ def is_revolver(weapon: Weapon) -> bool:
         return False
     key = cartridge_of(weapon.calibre) or cartridge_of(weapon.name)
     return key in REVOLVER_CARTRIDGES
+
+
+def cartridge_rating(cartridge: str | None) -> int | None:
+    """nwod.weapon.damage (assumed): the Damage of a cartridge (a core.vocab.CARTRIDGES key), one
+    for every gun firing it: tables.toml [cartridge], else the ladder at its reference muzzle
+    energy; None for no cartridge."""
+    if cartridge is None:
+        return None
+    if cartridge in TABLES.get("cartridge", {}):
+        return int(TABLES["cartridge"][cartridge])
+    return int(_LADDERS["weapon_damage"].step_for(CARTRIDGES[cartridge][0]).native)
 
 
 def _catalog():
