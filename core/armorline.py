@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import msgspec
 
+from . import catalog as _catalog
 from .catalog import strip_entry
 from .errors import InputError
 from .model import Armor
@@ -148,9 +149,7 @@ def coverage_note(rows: Sequence[Any], name: str = "name", catalog_field: str = 
     the torso, vitals, neck; a hit meets only the armor where it lands (the rows do not add up)". The row's own locations, else
     its catalog item's, else the head for a helmet by its name, else the torso (the neutral
     default). None when there is nothing a GM could misread (no row, or every row the torso)."""
-    from .registry import catalog
-
-    cat = catalog()
+    cat = _catalog.installed()
     said = []
     for row in rows:
         label = getattr(row, name, None)

@@ -480,6 +480,16 @@ def _nickname(name: str) -> frozenset[str]:
     return _weapon_words(m.group(1)) if m else frozenset()
 
 
+
+def _no_catalog() -> "Catalog":
+    raise RuntimeError("no catalog installed: xsys.core.registry sets xsys.core.catalog.installed")
+
+
+# The process-wide catalog, for the core modules that core.registry's own imports reach (the
+# declared sheet's armor lines, armorline's coverage notes): core.registry sets it to its
+# registry's catalog, so those modules ask here rather than import the registry in a circle.
+installed: Callable[[], "Catalog"] = _no_catalog
+
 def says_revolver(name: str) -> bool:
     """Whether a weapon's name holds a revolver word (vocab.REVOLVER_WORDS): a word of a script
     without spaces anywhere in it, any other as a whole word ("Revolver .38", "Nagant revolver")."""

@@ -45,6 +45,7 @@ from . import hookspecs
 from .containment import (DEFAULT_TIMEOUT, PluginExit, PluginHalt, PluginKeyboardInterrupt,  # noqa: F401
                           PluginTimeout, plugin_timeout, run)
 from .errors import InputError, PluginError, UnknownSystemError, XsysError
+from . import catalog as _catalog_module
 from . import system as _system_module
 from .system import System
 
@@ -1107,3 +1108,6 @@ def get_system(key: str, settings: Any = None) -> System:
 
 def catalog() -> Catalog:
     return default_registry().catalog()
+
+
+_catalog_module.installed = catalog  # the look-up the declared sheet and armorline ask

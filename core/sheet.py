@@ -30,12 +30,31 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import msgspec
 
-from . import carried, codec, scalelevels
+from . import armorline, carried, catalog, codec, scalelevels
 from .model import Combatant, MeleeWeapon
 from .trace import Collector, Result, and_list
 
 if TYPE_CHECKING:
     from .system import System
+
+
+class ArmorLine(msgspec.Struct, frozen=True):
+    """An armor line that rates a piece by points on one of the system's ladders (Cepheus's
+    "rating", the Polish "punkty"): the fields of the line's Struct (the item type of the stat
+    block's armor list) that hold its name, points, catalog id, where it sits and its
+    deflection, the ladder (a key of ``System.ladders()``) that reads points as the joules a
+    piece stops, and the rule. Declared as ``Sheet.armor_line``, it gives the system its
+    ``armor_to_neutral`` and ``armor_from_neutral`` (core.armorline: the catalog item or the
+    ladder, the sheet's stated points winning, what the line states of coverage and deflection
+    kept on it); checked with the sheet."""
+
+    rule: str
+    ladder: str = "armor"
+    points: str = "rating"
+    name: str = "name"
+    catalog: str = "catalog"
+    covers: str = "covers"
+    deflection: str = "deflection"
 
 
 class Sheet(msgspec.Struct, frozen=True):
@@ -85,6 +104,8 @@ class Sheet(msgspec.Struct, frozen=True):
     foreign_native: bool = False
     # the field that names a weapon or armor line (Polish ``nazwa``), for reports that name a line
     line_name: str = "name"
+    # armor lines rated by points on a ladder: the system's armor hooks, declared (ArmorLine)
+    armor_line: ArmorLine | None = None
 
     def __hash__(self) -> int:  # by every field but the two mappings
         return hash(tuple(getattr(self, f) for f in self.__struct_fields__ if f not in ("carried_rules", "carried_kin")))
@@ -106,6 +127,15 @@ def check(system: type) -> None:
     if missing:
         raise TypeError(f"{system.__name__}.sheet names fields its npc_type {system.npc_type.__name__} does not "
                         f"have: {', '.join(missing)} (it has {', '.join(sorted(fields))})")
+    if sheet.armor_line is not None:
+        line_type = armor_line_type(system.npc_type, sheet)
+        have = set(getattr(line_type, "__struct_fields__", ()))
+        al = sheet.armor_line
+        lacking = [f for f in (al.name, al.points, al.catalog, al.covers, al.deflection) if f not in have]
+        if lacking:
+            raise TypeError(f"{system.__name__}.sheet.armor_line names fields its armor line "
+                            f"{getattr(line_type, '__name__', line_type)} does not have: {', '.join(lacking)} "
+                            f"(it has {', '.join(sorted(have))})")
     _NAME_FIELDS[system.npc_type] = sheet.name
     _LINE_NAMES[system.npc_type] = sheet.line_name
     derived_from = getattr(sheet.carried_type, "__xsys_derived_from__", None)
@@ -347,6 +377,32 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     npc = typ(**{sheet.name: combatant.name, sheet.notes: combatant.notes, **fields, sheet.skills: written,
                  sheet.weapons: weapons, sheet.armor: armor, **({sheet.melee: melee} if sheet.melee else {})})
     return col.result(system.extra_from_neutral(npc, combatant, col))
+
+
+def armor_line_type(npc_type: type, sheet: Sheet) -> Any:
+    """The Struct of one armor line: the item type of the stat block's armor list."""
+    typ = next((f.type for f in codec.struct_fields(npc_type) if f.name == sheet.armor), None)
+    args = getattr(typ, "__args__", ())
+    return args[0] if getattr(typ, "__origin__", None) is list and args else None
+
+
+def armor_line_to_neutral(system: "System", line: Any, col: Collector, path: str) -> Any:
+    """A declared armor line (``Sheet.armor_line``) as the neutral armor (core.armorline.read)."""
+    al: ArmorLine = system.sheet.armor_line  # type: ignore[union-attr, assignment]
+    return armorline.read(catalog.installed(), getattr(line, al.name), getattr(line, al.catalog), getattr(line, al.points),
+                          system.ladders()[al.ladder], al.rule, col, path, getattr(line, al.covers),
+                          getattr(line, al.deflection), field=al.points)
+
+
+def armor_line_from_neutral(system: "System", armor: Any, col: Collector, path: str) -> Any:
+    """The neutral armor as a declared armor line (core.armorline.write): its points, its catalog
+    item, and the coverage and deflection the line would not give back without them."""
+    sheet: Sheet = system.sheet  # type: ignore[assignment]
+    al: ArmorLine = sheet.armor_line  # type: ignore[assignment]
+    w = armorline.write(catalog.installed(), armor, system.ladders()[al.ladder], al.rule, col, path, system.key)
+    return armor_line_type(system.npc_type, sheet)(**{
+        al.name: armor.name, al.points: w["points"], al.catalog: w["catalog"], al.covers: w.get("covers"),
+        al.deflection: w.get("deflection")})
 
 
 def kept_line(kept: Mapping[str, Any], field: str, index: int, name: str) -> dict[str, Any] | None:

@@ -614,11 +614,16 @@ class System:
         raise NotImplementedError(f"{self.key}: weapon_from_neutral")
 
     def armor_to_neutral(self, line: Any, col: Collector, path: str) -> Armor:
-        """One armor line of the stat block as the neutral armor."""
+        """One armor line of the stat block as the neutral armor. Default: a declared
+        ``sheet.armor_line`` (points on a ladder, core.sheet.ArmorLine)."""
+        if self.sheet is not None and self.sheet.armor_line is not None:
+            return _sheet.armor_line_to_neutral(self, line, col, path)
         raise NotImplementedError(f"{self.key}: armor_to_neutral")
 
     def armor_from_neutral(self, armor: Armor, col: Collector, path: str) -> Any:
-        """One neutral armor as an armor line."""
+        """One neutral armor as an armor line. Default: a declared ``sheet.armor_line``."""
+        if self.sheet is not None and self.sheet.armor_line is not None:
+            return _sheet.armor_line_from_neutral(self, armor, col, path)
         raise NotImplementedError(f"{self.key}: armor_from_neutral")
 
     def derived_values(self, npc: Any) -> dict[str, Any]:

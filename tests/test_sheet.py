@@ -37,6 +37,58 @@ def test_a_sheet_naming_a_field_the_stat_block_lacks_is_refused_when_the_class_i
             sheet = Sheet(carried=("Sanity", "Luck"), carried_type=_Carried)
 
 
+class _Plate(msgspec.Struct, kw_only=True):
+    name: str
+    points: int | None = None
+    catalog: str | None = None
+    covers: list[str] | None = None
+    deflection: int | None = None
+
+
+class _Armoured(msgspec.Struct, kw_only=True):
+    name: str = ""
+    notes: str = ""
+    skills: dict[str, int] = msgspec.field(default_factory=dict)
+    weapons: list[str] = msgspec.field(default_factory=list)
+    armor: list[_Plate] = msgspec.field(default_factory=list)
+
+
+def test_a_declared_armor_line_reads_and_writes_points_on_the_ladder():
+    """Sheet.armor_line: the armor hooks of a points-rated line, declared (core.sheet.ArmorLine):
+    its fields are checked with the sheet; a catalog item by name, a line of no item read from its
+    points on the ladder (said, assumed), and written back as the same line."""
+    from xsys.core.ladder import Ladder, Step
+    from xsys.core.sheet import ArmorLine
+    from xsys.core.trace import Collector
+
+    with pytest.raises(TypeError, match=r"armor_line names fields its armor line _Plate does not have: rating"):
+        class Wrong(System):  # noqa: F841
+            key = "wrong"
+            npc_type = _Armoured
+            sheet = Sheet(armor_line=ArmorLine(rule="toy.armor"))
+
+    rows = [Step(0, 100.0, "toy.armor", "assumed", "none", 0.0), Step(1, 600.0, "toy.armor", "assumed", "light", 350.0),
+            Step(2, float("inf"), "toy.armor", "assumed", "heavy", 1200.0)]
+    armor_ladder = Ladder.build("armor", "J", rows, rounding="up")
+
+    class Toy(System):
+        key = "toy"
+        npc_type = _Armoured
+        sheet = Sheet(armor_line=ArmorLine(rule="toy.armor", points="points"))
+
+        def ladders(self):
+            return {"armor": armor_ladder}
+
+    toy, col = Toy(), Collector("toy")
+    vest = toy.armor_to_neutral(_Plate(name="Scrap plates", points=2), col, "$.armor[0]")
+    assert float(vest.stops) == 1200.0 and vest.catalog is None
+    assert [(x.kind, x.rule) for x in col.result(None).losses] == [("assumed", "toy.armor")]
+    assert toy.armor_from_neutral(vest, col, "$.armor[0]") == _Plate(name="Scrap plates", points=2)
+    helmet = toy.armor_to_neutral(_Plate(name="M1 helmet"), Collector("toy"), "$.armor[1]")
+    assert (helmet.catalog, list(helmet.covers)) == ("m1-helmet", ["head"])
+    assert toy.armor_from_neutral(helmet, Collector("toy"), "$.armor[1]").catalog == "m1-helmet"
+
+
 class _Shot(msgspec.Struct, kw_only=True):
     weapon: str = ""
     skill: int = 0
