@@ -45,7 +45,7 @@ from xsys.core.model import Armor, Barrier, Cover, Light, Shooter, Shot, Target,
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
-from xsys.core.vocab import firearm_skill_for
+from xsys.core.vocab import CARTRIDGES, cartridge_in_name, firearm_skill_for
 
 # The vision aids a d100 shot names (``light_aids``), in its words -> the neutral aid
 LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night-vision goggles": "nv-goggles",
@@ -631,6 +631,10 @@ class PercentileSystem(System):
         if nade is not None:  # the table's hand grenade: one energy for it from every sheet
             energy, note = nade, (f"no catalog weapon {w.name!r}; {first} is the weapon table's hand grenade: "
                                   f"{nade:g} J, a grenade's energy from every sheet (xsys.grenade)")
+        elif weapon_class == "shotgun" and (gauge := cartridge_in_name(w.name)) in CARTRIDGES:
+            # shot's dice are by range band, no energy: the gauge its name states gives it
+            energy = Energy(CARTRIDGES[gauge][0])
+            note = f"no catalog weapon {w.name!r}; muzzle energy of the {gauge} its name states ({float(energy):g} J)"
         elif weapon_class == "shotgun" or energy is None:
             energy = Energy(float(generic_weapon(weapon_class).muzzle_energy))
             note = f"no catalog weapon {w.name!r}; muzzle energy of a generic {weapon_class} ({float(energy):g} J)"

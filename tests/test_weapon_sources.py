@@ -573,3 +573,25 @@ def test_nwod_chart_line_of_a_handgun_is_its_cartridges(name, chart):
                         "muzzle_energy": "480 J"}]}
     (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
     assert w["type"] == chart
+
+
+@pytest.mark.parametrize("name, coc, gurps, energy", [
+    ("20-gauge Shotgun (2B)", "2d6/1d6/1d3", "3d+1", 1700.0), ("16-gauge Shotgun (2B)", "2d6+2/1d6+1/1d4", "3d+2", 2100.0),
+    ("12-gauge Shotgun (2B)", "4d6/2d6/1d6", "4d", 2400.0), ("10-gauge Shotgun (2B)", "4d6+2/2d6+1/1d8", "5d-1", 3500.0)])
+def test_a_shotguns_stated_gauge_is_kept(name, coc, gurps, energy):
+    """Every gauge was the 12 gauge (a shotgun of no catalog fired its class's cartridge): a 7th-
+    edition 20-gauge shotgun (2D6/1D6/1D3) became 4d6/2d6/1d6 in coc, GURPS 4d and 2400 J, a
+    stated value lost to a default. The gauges the CoC table prints are cartridges (core.vocab);
+    each system has a line for it, and a trip back to 7th edition writes the table's line."""
+    line = {"name": name, "skill": "Firearms (Rifle/Shotgun)", "damage": coc.upper(), "base_range": "10 yd",
+            "uses_per_round": "1 or 2", "capacity": 2}
+    doc = {"system": "coc7", "kind": "npc", "name": "Farmer", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 50, "APP": 50,
+           "INT": 50, "POW": 50, "EDU": 50, "skills": {"Firearms (Rifle/Shotgun)": 45}, "weapons": [line]}
+    (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
+    assert (w.weapon_class, float(w.muzzle_energy)) == ("shotgun", energy)
+    sixth = codec.to_builtins(api.convert(api.from_plain(doc), "coc", fresh=True, trace=False).document)
+    assert sixth["weapons"][0]["damage"] == coc
+    sheet = codec.to_builtins(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
+    assert sheet["weapons"][0]["damage"] == gurps
+    back = api.convert(api.from_plain(sheet), "coc7", fresh=True, trace=False).document
+    assert back.weapons[0].damage == coc.upper()

@@ -232,8 +232,9 @@ class Coc7Rules(PercentileSystem):
         line = cartridge_lines().get(basis.cartridge or "")
         if line is not None:
             return line
-        if weapon.weapon_class == "shotgun":
-            return "4D6/2D6/1D6"
+        if weapon.weapon_class == "shotgun":  # its gauge's line, else the 12 gauge's (coc7.damage.shotgun)
+            gauges = self.tables()["shotgun_gauge"]
+            return gauges.get(basis.cartridge or "", gauges["12 gauge"])
         return load_ladders()["damage"].step_for(basis.energy).label
 
     def weapon_defaults(self, weapon: Weapon) -> Coc7Weapon:  # type: ignore[override]
