@@ -251,6 +251,8 @@ class Catalog:
         entry, named = self._identify_by_words(name)
         if entry is None:
             entry = self._by_model_number(name)
+        if entry is None and (alternative := self._one_of_alternatives(name)) is not None:
+            entry, named = alternative, None
         stated = cartridge_in_name(name)
         if entry is not None and stated is not None and cartridge_of(entry.calibre) not in (None, stated):
             # a cartridge the name states is the gun's: a "Desert Eagle .357 Magnum" is no catalog
@@ -276,11 +278,28 @@ class Catalog:
     def _by_model_number(self, name: str) -> WeaponEntry | None:
         """A model named with the cartridge it fires ("Colt M1911A1 (.45 ACP)", "Glock 17 9mm"):
         the model, by the name's other words, where they hold a model number (in whatever
-        chambering: the callers compare the cartridge)."""
+        chambering: the callers compare the cartridge). A cartridge whose name shares a word with
+        the model's ("9mm Luger P08": the 9mm Luger cartridge, the Luger pistol) leaves that word."""
         rest = without_cartridge(name)
         if rest is None or not any(c.isdigit() for w in _weapon_words(rest) for c in w):
             return None
-        return self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
+        found = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
+        if found is None:
+            bare = " ".join(w for w in name.split() if not (any(c.isdigit() for c in w) and cartridge_of(w)))
+            if bare != name and any(c.isdigit() for w in _weapon_words(bare) for c in w):
+                found = self.find_weapon(bare) or self._identify_by_words(bare)[0]
+        return found
+
+    def _one_of_alternatives(self, name: str) -> WeaponEntry | None:
+        """A name that lists alternatives, as the 7th-edition table groups guns of one line ("AK-47
+        or AKM", "Garand M1, M2 Rifle"): the one catalog weapon its parts name, where they name one
+        and no other."""
+        parts = [p.strip() for p in re.split(r"\s+or\s+|,\s*", name) if p.strip()]
+        if len(parts) < 2:
+            return None
+        found = {e.id: e for e in (self._identify_by_words(p)[0] or self._by_model_number(p) for p in parts)
+                 if e is not None}
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def _identify_by_words(self, name: str) -> tuple[WeaponEntry | None, str | None]:
         words = _weapon_words(name)

@@ -595,3 +595,15 @@ def test_a_shotguns_stated_gauge_is_kept(name, coc, gurps, energy):
     assert sheet["weapons"][0]["damage"] == gurps
     back = api.convert(api.from_plain(sheet), "coc7", fresh=True, trace=False).document
     assert back.weapons[0].damage == coc.upper()
+
+
+@pytest.mark.parametrize("name, entry", [("9mm Luger P08", "luger-p08"), ("AK-47 or AKM", "ak-47"),
+                                         ("Garand M1, M2 Rifle", "m1-garand"), ("Glock 17 or Beretta 92F", None),
+                                         (".38 or 9mm Revolver", None)])
+def test_the_7th_edition_tables_grouped_names_read_as_their_gun(name, entry):
+    """The 7th-edition weapon table names a gun with a cartridge that shares a word with it ("9mm
+    Luger P08": the 9mm Luger cartridge) or groups guns of one line ("AK-47 or AKM", "Garand M1, M2
+    Rifle"): the one catalog gun the name says, where its parts name one and no other."""
+    found, named = catalog().identify_weapon(name)
+    assert (found.id if found is not None else None) == entry
+    assert named is None or found is None
