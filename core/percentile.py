@@ -28,6 +28,7 @@ Nothing here names a system: the rule IDs each check cites are the subclass's de
 from __future__ import annotations
 
 import math
+import statistics
 import typing
 from fractions import Fraction
 from importlib import resources
@@ -57,6 +58,28 @@ def _catalog() -> Any:
     from xsys.core.registry import catalog
 
     return catalog()
+
+
+_LINES: dict[tuple[type, str], dict[tuple[str, str], list[float]]] = {}
+
+
+def _lines_by_class(system: Any) -> dict[tuple[str, str], list[float]]:
+    """(weapon class, the first band of its damage line here, upper case) -> the energies of the
+    cartridges (else their own) of the catalog weapons with that line, once per system."""
+    key = (type(system), system.key)
+    found = _LINES.get(key)
+    if found is None:
+        from xsys.core.catalog import strip_entry
+        from xsys.core.vocab import cartridge_of
+
+        found = {}
+        for entry in _catalog().weapons.values():
+            cartridge = cartridge_of(entry.calibre)
+            energy = CARTRIDGES[cartridge][0] if cartridge else float(entry.muzzle_energy)
+            line = system.damage_of(strip_entry(entry)).split("/")[0].upper()
+            found.setdefault((entry.weapon_class, line), []).append(energy)
+        _LINES[key] = found
+    return found
 
 
 def dice_characteristics(data: Mapping[str, Mapping[str, Any]], rule: str,
@@ -550,12 +573,46 @@ class PercentileSystem(System):
         return tuple(Tier(int(r), str(n), int(lo), int(ty), rule, "assumed") for r, n, lo, ty in rows)
 
     # ==== weapons =======================================================================
-    def damage_energy(self, damage: str) -> Energy | None:
-        """The muzzle energy a damage line stands for: the representative of its first band's row
-        on the system's ``damage`` ladder (None: no row prints those dice)."""
+    def damage_energy(self, damage: str, weapon_class: str | None = None) -> Energy | None:
+        """The muzzle energy a damage line stands for (its first band): the representative of the
+        row of the system's ``damage`` ladder that prints those dice; else, for dice no row prints,
+        what the weapon table means by them: the median energy of the cartridges of the catalog's
+        weapons of its class that have this line here (the table's 2D6 rifles fire the 5.56 mm,
+        1750 J; its 2D6+1 the 7.62x39mm), else of any class (a 2D6 machine gun: the 5.56 mm),
+        else the energy between the two rows whose mean damage
+        brackets theirs (log-linear in the mean: a .22 rifle's 1D6+1 is 1D8's energy, not a
+        generic rifle's 3300 J). None: no dice, or a thrown weapon's dice no row prints (its
+        class's energy: the thrower's arm, not the line, moves it)."""
         first = damage.split("/")[0]
-        return next((Energy(st.rep) for st in self.table_ladders()["damage"].steps  # type: ignore[attr-defined]
-                     if st.label == first), None)
+        steps = self.table_ladders()["damage"].steps  # type: ignore[attr-defined]
+        exact = next((Energy(st.rep) for st in steps if st.label == first), None)
+        if exact is not None or weapon_class == "thrown":  # a thrown weapon's dice are the thrower's arm
+            return exact
+        try:
+            wanted = float(dice.mean(dice.roll_distribution(first.lower())))
+        except ValueError:
+            return None
+        lines = _lines_by_class(self)
+        printed = lines.get((weapon_class or "", first.upper())) or [
+            e for (_, line), energies in lines.items() if line == first.upper() for e in energies]
+        if printed:
+            return Energy(statistics.median(printed))
+        rows = []
+        for st in steps:
+            try:
+                rows.append((float(dice.mean(dice.roll_distribution(st.label.lower()))), float(st.rep)))
+            except ValueError:
+                continue
+        rows.sort()
+        if not rows or any(rep <= 0 for _, rep in rows):
+            return None
+        if wanted <= rows[0][0]:
+            return Energy(rows[0][1])
+        if wanted >= rows[-1][0]:
+            return Energy(rows[-1][1])
+        (m0, e0), (m1, e1) = next((a, b) for a, b in zip(rows, rows[1:]) if a[0] <= wanted <= b[0])
+        share = 0.0 if m1 == m0 else (wanted - m0) / (m1 - m0)
+        return Energy(round(math.exp(math.log(e0) + share * (math.log(e1) - math.log(e0)))))
 
     def shot_weapon_class(self, skill: str | None, damage: str | None, word_class: str | None) -> str | None:
         """The neutral class of a native shot's weapon that is in no catalog: the class of the
@@ -577,7 +634,7 @@ class PercentileSystem(System):
             cls = self.shot_weapon_class(shot.skill, shot.damage, word_class)
             energy = shot.muzzle_energy
             if energy is None and shot.damage is not None and cls != "shotgun":
-                energy = self.damage_energy(shot.damage)
+                energy = self.damage_energy(shot.damage, cls)
             w = msgspec.structs.replace(generic_weapon(cls), name=shot.weapon)  # type: ignore[arg-type]
             if energy is not None:
                 w = msgspec.structs.replace(w, muzzle_energy=energy)
@@ -626,7 +683,7 @@ class PercentileSystem(System):
             say_grenade(col, path, out)
             return out
         first = w.damage.split("/")[0]
-        energy = self.damage_energy(w.damage)
+        energy = self.damage_energy(w.damage, weapon_class)
         nade = table_grenade_energy(w.name, weapon_class, w.damage, self.tables().get("grenade", {}).get("damage"))
         if nade is not None:  # the table's hand grenade: one energy for it from every sheet
             energy, note = nade, (f"no catalog weapon {w.name!r}; {first} is the weapon table's hand grenade: "

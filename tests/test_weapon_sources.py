@@ -607,3 +607,24 @@ def test_the_7th_edition_tables_grouped_names_read_as_their_gun(name, entry):
     found, named = catalog().identify_weapon(name)
     assert (found.id if found is not None else None) == entry
     assert named is None or found is None
+
+
+@pytest.mark.parametrize("name, dice, skill, energy, gurps", [
+    (".22 Bolt-Action Rifle", "1D6+1", "Firearms (Rifle/Shotgun)", 205.0, "2d-1"),
+    ("Galil Assault Rifle", "2D6", "Firearms (Rifle/Shotgun)", 1750.0, "5d"),
+    ("SKS Carbine", "2D6+1", "Firearms (Rifle/Shotgun)", 2020.0, "5d"),
+    ("FN Minimi", "2D6", "Firearms (Machine Gun)", 1750.0, "5d"),
+    ("Flare Gun", "1D10+1D3", "Firearms (Handgun)", 880.0, "3d+2")])
+def test_dice_no_ladder_row_prints_stand_for_what_the_table_means_by_them(name, dice, skill, energy, gurps):
+    """A 7th-edition line of dice the damage ladder prints no row for (the table's 2D6 rifles, a .22
+    rifle's 1D6+1) was a generic rifle of 3300 J: GURPS 7d for a .22. The dice now stand for the
+    cartridges of the catalog guns the table prints them for (2D6: the 5.56 mm's 1750 J), else
+    for the energy between the ladder rows whose mean damage brackets theirs (1D6+1 is 1D8's)."""
+    doc = {"system": "coc7", "kind": "npc", "name": "Armoury", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60, "APP": 50,
+           "INT": 60, "POW": 50, "EDU": 60, "skills": {skill: 50},
+           "weapons": [{"name": name, "skill": skill, "damage": dice, "base_range": "50 yd", "uses_per_round": "1",
+                        "capacity": 5}]}
+    (w,) = api.convert(api.from_plain(doc), "neutral", trace=False).document.weapons
+    assert (w.catalog, round(float(w.muzzle_energy))) == (None, energy)
+    sheet = codec.to_builtins(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
+    assert sheet["weapons"][0]["damage"] == gurps
