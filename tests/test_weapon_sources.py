@@ -628,3 +628,19 @@ def test_dice_no_ladder_row_prints_stand_for_what_the_table_means_by_them(name, 
     assert (w.catalog, round(float(w.muzzle_energy))) == (None, energy)
     sheet = codec.to_builtins(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
     assert sheet["weapons"][0]["damage"] == gurps
+
+
+@pytest.mark.parametrize("entry, seventh, sixth", [("desert-eagle-50ae", "1D10+1D6+3", "1d10+1d6+3"),
+                                                   ("barrett-m82", "2D10+1D8+6", "2d10+1d8+6"),
+                                                   ("aks-74u", "2D6+1", "2d6+1")])
+def test_catalog_guns_have_the_lines_the_7th_edition_table_prints(entry, seventh, sixth):
+    """The 7th-edition table prints the Desert Eagle 1D10+1D6+3, the Barrett 2D10+1D8+6 and the
+    AK-74 2D6+1, which the damage ladder at their energies does not (1D10+1D4+2, 2D10+4): a GURPS
+    sheet's Desert Eagle came to 7th edition as 1D10+1D4+2. Both editions print one table."""
+    doc = {"system": "neutral", "kind": "npc", "name": "Carrier",
+           "weapons": [{"name": catalog().weapons[entry].name, "catalog": entry,
+                        "weapon_class": catalog().weapons[entry].weapon_class,
+                        "muzzle_energy": f"{float(catalog().weapons[entry].muzzle_energy):g} J"}]}
+    for system, line in (("coc7", seventh), ("coc", sixth)):
+        (w,) = codec.to_builtins(api.convert(api.from_plain(doc), system, fresh=True, trace=False).document)["weapons"]
+        assert w["damage"] == line, system
