@@ -281,8 +281,10 @@ class Catalog:
         chambering: the callers compare the cartridge). A cartridge whose name shares a word with
         the model's ("9mm Luger P08": the 9mm Luger cartridge, the Luger pistol) leaves that word."""
         rest = without_cartridge(name)
-        if rest is None or not any(c.isdigit() for w in _weapon_words(rest) for c in w):
+        if rest is None:
             return None
+        if not any(c.isdigit() for w in _weapon_words(rest) for c in w):  # "Uzi 9mm": an id with its cartridge
+            return self.find_weapon(rest.strip(" ()[],-"))
         found = self.find_weapon(rest.strip(" ()[],-")) or self._identify_by_words(rest)[0]
         if found is None:
             bare = " ".join(w for w in name.split() if not (any(c.isdigit() for c in w) and cartridge_of(w)))
@@ -321,7 +323,13 @@ class Catalog:
         # lee, enfield, a rifle as the entry is; ".30-06 bolt-action rifle" names none)
         proper = frozenset(w for w in words - _GENERIC_WORDS if w.isalpha())
         said = {CLASS_WORDS[w] for w in words if w in CLASS_WORDS}
-        if len(words) >= 2 and (any(any(c.isdigit() for c in w) for w in words) or len(proper) >= 2):
+        # (the words of the name but those of the cartridge it states: a ".357 Magnum Revolver"
+        # names a cartridge and a kind, no model; a ".44 Magnum" a cartridge, not the one catalog
+        # gun that fires it)
+        rest = without_cartridge(name)
+        core = _weapon_words(name if rest is None else rest) - _GENERIC_WORDS - {"model", "mod"}
+        if len(words) >= 2 and (any(any(c.isdigit() for c in w) for w in words) or len(proper) >= 2) \
+                and (rest is None or core):
             # (a model's words with its calibre's, named or not: "Colt .45" is the Colt M1911A1 as
             # much as the Colt Single Action Army (.45 Colt), so it names neither)
             hits = [e for e in self.weapons.values()
@@ -329,9 +337,6 @@ class Catalog:
             if not hits and len(proper) >= 2:
                 hits = [e for e in self.weapons.values() if proper <= _weapon_words(e.name) | _weapon_words(e.id)
                         and (not said or said <= {e.weapon_class, KIND_OF.get(e.weapon_class, "")})]
-            # (the words of the name but those of the cartridge it states: a ".357 Magnum Revolver"
-            # names a cartridge and a kind, no model)
-            core = _weapon_words(without_cartridge(name) or name) - _GENERIC_WORDS - {"model", "mod"}
             if not hits and any(w.isalpha() for w in core) and any(any(c.isdigit() for c in w) for w in core):
                 # a maker or model with its number, among words that name an action or a kind
                 # ("Glock 17 9mm Auto", "Model P08 Luger": the 7th-edition table's names)

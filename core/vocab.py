@@ -255,13 +255,13 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     "7.62x54mmR": (3600.0, ("7.62x54mmr", "7.62x54r", "7.62x54mm")),
     "7.92x57mm Mauser": (3700.0, ("7.92x57mm mauser", "7.92x57mm", "8mm mauser", "8x57mm")),
     ".50 BMG": (15500.0, (".50 bmg", ".50 bmg (12.7x99mm)", "12.7x99mm", ".50 browning")),
-    "12 gauge": (2400.0, ("12 gauge", "12-gauge", "12 ga", "12ga", "12 bore")),
+    "12 gauge": (2400.0, ("12 gauge", "12-gauge", "12 ga", "12ga", "12 bore", "12g")),
     # the other shotgun gauges of the game tables (CoC prints 10, 16 and 20 gauge lines): a
     # buckshot load's energy (20 gauge #3 buck, 16 gauge #1 buck, 10 gauge 00 buck, 3.5 in), so
     # a 20-gauge shotgun is no 12 gauge by default (the class's cartridge, model.generic_weapon)
-    "20 gauge": (1700.0, ("20 gauge", "20-gauge", "20 ga", "20ga", "20 bore")),
-    "16 gauge": (2100.0, ("16 gauge", "16-gauge", "16 ga", "16ga", "16 bore")),
-    "10 gauge": (3500.0, ("10 gauge", "10-gauge", "10 ga", "10ga", "10 bore")),
+    "20 gauge": (1700.0, ("20 gauge", "20-gauge", "20 ga", "20ga", "20 bore", "20g")),
+    "16 gauge": (2100.0, ("16 gauge", "16-gauge", "16 ga", "16ga", "16 bore", "16g")),
+    "10 gauge": (3500.0, ("10 gauge", "10-gauge", "10 ga", "10ga", "10 bore", "10g")),
 }
 
 

@@ -644,3 +644,19 @@ def test_catalog_guns_have_the_lines_the_7th_edition_table_prints(entry, seventh
     for system, line in (("coc7", seventh), ("coc", sixth)):
         (w,) = codec.to_builtins(api.convert(api.from_plain(doc), system, fresh=True, trace=False).document)["weapons"]
         assert w["damage"] == line, system
+
+
+@pytest.mark.parametrize("name, entry, cartridge", [
+    ("Uzi 9mm", "uzi", "9x19mm"), ("Remington 870 12G", "remington-870", "12 gauge"), ("Shotgun, 20G", None, "20 gauge"),
+    ("M16", "m16a1", None), ("Thompson M1A1", "thompson-m1928", None), ("Colt Government .45", "colt-m1911a1", None),
+    ("SMLE", "lee-enfield-no4", None), (".44 Magnum", None, ".44 Magnum"), (".50 AE", None, ".50 AE"),
+    ("7.62x25mm", None, "7.62x25mm Tokarev")])
+def test_the_names_gurps_and_gms_write_read_as_their_gun_or_cartridge(name, entry, cartridge):
+    """GURPS writes a gauge as '12G'; GMs name an Uzi with its cartridge, an M16 without its variant,
+    the M1911 as the Colt Government. A cartridge's name alone ('.44 Magnum') is no catalog gun,
+    even where one catalog gun fires it (it read as the S&W Model 29)."""
+    from xsys.core.vocab import cartridge_in_name
+
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry
+    assert cartridge_in_name(name) == cartridge
