@@ -219,7 +219,8 @@ class Catalog:
         return float(barrier.thickness) * 100.0 * float(self.material(barrier.material).stops_per_cm)
 
     def find_weapon(self, name: str) -> WeaponEntry | None:
-        """A weapon by id or (case-insensitive) name."""
+        """A weapon by id or (case-insensitive) name, or one of its aliases as written (a Japanese
+        sheet's "南部十四年式拳銃", whose characters no word match reads)."""
         if name in self.weapons:
             return self.weapons[name]
         low = name.strip().lower()
@@ -228,7 +229,8 @@ class Catalog:
         for w in self.weapons.values():
             if w.name.lower() == low:
                 return w
-        return None
+        named = [w for w in self.weapons.values() if any(a.lower() == low for a in w.aliases)]
+        return named[0] if len(named) == 1 else None
 
     def identify_weapon(self, name: str) -> tuple[WeaponEntry | None, str | None]:
         """What a weapon's name says, one answer for every system and path: ``(entry, None)``
@@ -479,7 +481,7 @@ _VARIANT = re.compile(r"^([a-z]*\d{3,}|[a-z]{2,}\d+)a\d+$")
 _GENERIC_WORDS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").split()) | frozenset(
     {"gun", "semi", "automatic", "auto", "bolt", "action", "lever", "pump", "double", "barrel", "barrelled",
      "hunting", "service", "sporting", "military", "heavy", "light", "old", "sawn", "off", "sawed", "short",
-     "long", "the", "a", "an", "of", "with", "and", "gauge", "calibre", "caliber", "army", "police"})
+     "long", "the", "a", "an", "of", "with", "and", "gauge", "calibre", "caliber", "army", "police", "type"})
 
 
 # makers GMs and books write by their initials ("S&W Model 10", "H&K MP5"): as the catalog's names spell them

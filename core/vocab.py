@@ -238,6 +238,7 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".45 ACP": (480.0, (".45 acp", "45 acp", ".45 auto", ".45 automatic", ".45 colt automatic", "11.43x23mm")),
     ".455 Webley": (310.0, (".455 webley", ".455")),
     ".50 AE": (1900.0, (".50 action express", ".50 ae")),
+    "8x22mm Nambu": (300.0, ("8x22mm nambu", "8x22mm", "8mm nambu", "8 mm nambu")),
     "9x18mm Makarov": (300.0, ("9x18mm makarov", "9x18mm", "9 mm makarov")),
     "9x19mm": (520.0, ("9x19mm parabellum", "9x19mm", "9mm parabellum", "9 mm parabellum", "9mm luger",
                        "9mm", "9 mm", "9mm nato")),

@@ -660,3 +660,13 @@ def test_the_names_gurps_and_gms_write_read_as_their_gun_or_cartridge(name, entr
     found = catalog().identify_weapon(name)[0]
     assert (found.id if found is not None else None) == entry
     assert cartridge_in_name(name) == cartridge
+
+
+@pytest.mark.parametrize("name, entry", [("TT-33", "tokarev-tt33"), ("Tokarev", "tokarev-tt33"),
+                                         ("Nambu", "nambu-type-14"), ("南部十四年式拳銃", "nambu-type-14"),
+                                         ("Type 14", "nambu-type-14"), ("Type 94 Nambu", None)])
+def test_ww2_handguns_of_the_catalog(name, entry):
+    """The Tokarev TT-33 and the Nambu Type 14 (a Japanese sheet writes it 南部十四年式拳銃: an alias as
+    written, which no word match reads); a Type 94 is another Nambu pistol, not the Type 14."""
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry
