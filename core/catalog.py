@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import USUAL_CAPACITY, Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
 from .vocab import (AUTOMATIC_WORDS, CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
-                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, holds_word, without_cartridge)
+                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, holds_word, latin_name, without_cartridge)
 
 
 def _fold(name: str) -> str:
@@ -241,7 +241,10 @@ class Catalog:
         for a name that says neither, which no caller may quietly read as a default weapon."""
         hit = self._identified.get(name)
         if hit is None:
-            hit = self._identify(name)
+            # an alias as written ("南部十四年式拳銃"), else the name in Latin words ("コルト・ガバメント":
+            # the Colt Government)
+            entry = self.find_weapon(name)
+            hit = (entry, None) if entry is not None else self._identify(latin_name(name))
             if len(self._identified) < 4096:
                 self._identified[name] = hit
         return hit
@@ -272,7 +275,8 @@ class Catalog:
             return entry
         if name in self._modelled:
             return self._modelled[name]
-        entry = self._identify_by_words(name)[0] or self._by_model_number(name)
+        latin = latin_name(name)
+        entry = self._identify_by_words(latin)[0] or self._by_model_number(latin)
         if len(self._modelled) < 4096:
             self._modelled[name] = entry
         return entry

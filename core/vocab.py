@@ -4,6 +4,7 @@ plugins written months apart agree on what "moonlight" or "jogging" is. Values a
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Literal
 
@@ -322,6 +323,50 @@ def _standing_at(words: str, alias: str) -> int:
     return -1
 
 
+# Weapon names as Japanese sheets write them (CCFOLIA palettes, Japanese scenario books): a maker,
+# a model or a kind in katakana, a calibre as "45口径". latin_name writes them in the Latin words
+# the catalog and the cartridge names use, so that "コルト・ガバメント" is the Colt Government (the
+# M1911A1) and "45口径オートマチック" the .45 ACP, as "Colt Government" and ".45 Automatic" are. The
+# longest first ("ニューナンブ" before "ナンブ", "自動拳銃" before "拳銃").
+KATAKANA_WEAPON_WORDS: dict[str, str] = {
+    "コルト": "colt", "ガバメント": "government", "パイソン": "python", "ピースメーカー": "peacemaker",
+    "シングルアクションアーミー": "single action army", "スミス&ウェッソン": "smith & wesson",
+    "スミスアンドウェッソン": "smith & wesson", "グロック": "glock", "ベレッタ": "beretta", "ワルサー": "walther",
+    "ルガー": "luger", "モーゼル": "mauser", "ブローニング": "browning", "ハイパワー": "hi-power",
+    "トンプソン": "thompson", "トミーガン": "tommy gun", "ウージー": "uzi", "ウジ": "uzi", "レミントン": "remington",
+    "ウィンチェスター": "winchester", "マカロフ": "makarov", "トカレフ": "tokarev", "ニューナンブ": "new nambu",
+    "南部": "nambu", "ナンブ": "nambu", "デザートイーグル": "desert eagle", "デザート": "desert", "イーグル": "eagle",
+    "カラシニコフ": "kalashnikov", "ガーランド": "garand", "スプリングフィールド": "springfield",
+    "リー・エンフィールド": "lee-enfield", "リーエンフィールド": "lee-enfield", "エンフィールド": "enfield",
+    "ステン": "sten", "ルイス": "lewis", "モシン・ナガン": "mosin-nagant", "モシンナガン": "mosin-nagant",
+    "ヘッケラー&コッホ": "heckler & koch", "ステアー": "steyr", "バレット": "barrett", "マグナム": "magnum",
+    "リボルバー": "revolver", "回転式拳銃": "revolver", "オートマチック": "automatic", "オートマティック": "automatic",
+    "自動拳銃": "automatic pistol", "拳銃": "pistol", "ピストル": "pistol", "ライフル": "rifle", "小銃": "rifle",
+    "カービン": "carbine", "ショットガン": "shotgun", "散弾銃": "shotgun", "二連式": "double-barrelled",
+    "ソードオフ": "sawn-off", "サブマシンガン": "submachine gun", "短機関銃": "submachine gun",
+    "機関短銃": "submachine gun", "マシンガン": "machine gun", "機関銃": "machine gun",
+}
+_KATAKANA_ORDER = tuple(sorted(KATAKANA_WEAPON_WORDS.items(), key=lambda kv: -len(kv[0])))
+_CALIBRE_JA = re.compile(r"(\d{2,3})\s*口径")
+
+
+@lru_cache(maxsize=4096)
+def latin_name(name: str) -> str:
+    """A weapon's name in the Latin words the catalog and the cartridge names use (full-width
+    letters and digits as ASCII, KATAKANA_WEAPON_WORDS, "45口径" as ".45"); a name in Latin letters
+    as it is."""
+    if name.isascii():
+        return name
+    out = unicodedata.normalize("NFKC", name)
+    if out.isascii():
+        return out
+    out = _CALIBRE_JA.sub(lambda m: f" .{m.group(1)} ", out)
+    for ja, latin in _KATAKANA_ORDER:
+        if ja in out:
+            out = out.replace(ja, f" {latin} ")
+    return " ".join(out.replace("・", " ").split())
+
+
 @lru_cache(maxsize=4096)
 def _cartridge_at(name: str) -> tuple[str, str, int, int] | None:
     """Where a weapon's name states a cartridge: (its CARTRIDGES key, the name as
@@ -329,7 +374,7 @@ def _cartridge_at(name: str) -> tuple[str, str, int, int] | None:
     cartridge name counts standing on its own (not inside a longer number or word), the longest
     first ("9mm makarov" before "9mm"); a bare calibre of REVOLVER_BARE_CALIBRES only in the name
     of a revolver (".45 Revolver": the .45 Colt)."""
-    words = _cartridge_words(name)
+    words = _cartridge_words(latin_name(name))
     for alias, key in _name_aliases():
         at = _standing_at(words, alias)
         if at >= 0:

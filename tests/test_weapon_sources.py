@@ -670,3 +670,20 @@ def test_ww2_handguns_of_the_catalog(name, entry):
     written, which no word match reads); a Type 94 is another Nambu pistol, not the Type 14."""
     found = catalog().identify_weapon(name)[0]
     assert (found.id if found is not None else None) == entry
+
+
+@pytest.mark.parametrize("name, entry, cartridge", [
+    ("コルト・ガバメント", "colt-m1911a1", None), ("グロック17", "glock-17", None), ("ベレッタM92F", "beretta-92fs", None),
+    ("ルガーP08", "luger-p08", None), ("トミーガン", "thompson-m1928", None), ("ウージー", "uzi", None),
+    ("レミントンM870", "remington-870", None), ("Ｍ１９１１Ａ１", "colt-m1911a1", None),
+    ("38口径リボルバー", None, ".38 Special"), ("45口径オートマチック", None, ".45 ACP"), ("9mm拳銃", None, "9x19mm"),
+    ("ニューナンブM60", None, None)])
+def test_weapon_names_as_japanese_sheets_write_them(name, entry, cartridge):
+    """A CCFOLIA palette or a Japanese scenario writes 'コルト・ガバメント' (a GURPS line of 3d+2 from the
+    880 J its 1D10+2 reads as, not the M1911's 2d), 'グロック17', '45口径オートマチック': the maker or model
+    in katakana, a calibre as 口径, full-width letters (core.vocab.latin_name)."""
+    from xsys.core.vocab import cartridge_in_name
+
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry
+    assert cartridge_in_name(name) == cartridge
