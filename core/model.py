@@ -176,19 +176,23 @@ def melee_class_words(cls: str) -> str:
     noun = {"unarmed": "unarmed attack", "improvised": "improvised weapon"}.get(cls, cls)
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
-# words that name a close-combat weapon's class, in the order they are tried
+# words that name a close-combat weapon's class, in the order they are tried (a knife's 短刀 before
+# a sword's 刀); Japanese as sheets write them: 素手 bare hands, メリケンサック brass knuckles, ドス and
+# 包丁 blades, 鉈 a chopper, バット and 鉄パイプ a bat and a pipe
 _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("improvised", ("improvised", "makeshift")),
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
-                 "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢")),
+                 "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢",
+                 "素手", "メリケンサック", "ナックル")),
     ("knife", ("knife", "dagger", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
-               "刀子")),
-    ("axe", ("axe", "hatchet", "tomahawk", "斧")),
+               "刀子", "短刀", "小刀", "ドス", "包丁", "ダガー", "銃剣")),
+    ("axe", ("axe", "hatchet", "tomahawk", "斧", "鉈", "ナタ", "トマホーク")),
     ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",
-               "剣", "刀", "剑")),
+               "剣", "刀", "剑", "マチェット", "マチェーテ", "サーベル")),
     ("spear", ("spear", "javelin", "pike", "lance", "polearm", "trident", "槍", "矛")),
     ("club", ("club", "baton", "nightstick", "truncheon", "cosh", "blackjack", "sap", "bat", "mace", "hammer",
-              "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒")),
+              "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒", "バット", "パイプ", "トンファー",
+              "ハンマー", "金槌", "バール", "ブラックジャック", "メイス")),
 )
 
 

@@ -33,6 +33,9 @@ def _thug() -> dict:
     (("Switchblade", "Knife"), "knife"), (("Nightstick", ""), "club"), (("Brawl", "Fist/Punch"), "unarmed"),
     (("Fire axe", "Axe/Mace"), "axe"), (("Persuader", "Club"), "club"), (("Bottle", ""), "improvised"),
     (("こぶし", ""), "unarmed"), (("Katana", "Sword"), "sword"), (("Bottle", "Axe/Mace (improvised)"), "improvised"),
+    # as Japanese sheets write them: a tantō is a knife, not the sword its 刀 says; bare hands, a bat
+    (("短刀", ""), "knife"), (("ドス", ""), "knife"), (("素手", ""), "unarmed"), (("金属バット", ""), "club"),
+    (("鉄パイプ", ""), "club"), (("鉈", ""), "axe"), (("メリケンサック", ""), "unarmed"), (("日本刀", ""), "sword"),
 ])
 def test_melee_class_of_reads_the_name_then_the_skill(words, cls):
     assert melee_class_of(*words) == cls
