@@ -18,7 +18,7 @@ from xsys.core.model import Armor, Barrier, Combatant, Cover, Light, Shooter, Sh
 from xsys.core.registry import catalog
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Speed
-from xsys.core.vocab import GRENADE_ENERGY_J, POSTURE_HEIGHT, firearm_skill_for
+from xsys.core.vocab import GRENADE_ENERGY_J, POSTURE_HEIGHT, cartridge_in_name, firearm_skill_for, holds_word
 
 from .model import Broń, OsłonaCelu, Oświetlenie, Pancerz, Postawa, Postać, Przeszkoda, Strzał, Tempo
 from .rules import (PlRules, RODZAJ_OF_CLASS, _characteristics, all_ladders, damage_energy, movement,
@@ -37,6 +37,23 @@ def _canon(label: str, literal: Any) -> str:
 SKILL_OF_NEUTRAL = {"handgun": "Broń krótka", "rifle": "Broń długa", "shotgun": "Broń długa",
                     "smg": "Broń długa", "machine_gun": "Broń długa", "throw": "Rzucanie"}
 CLASS_OF_RODZAJ = {"krótka": "handgun", "długa": "rifle", "rzucana": "thrown"}
+# pl.shoot (assumed, README): the text has only short and long weapons; a long one of no catalog
+# whose name says which long gun it is, in Polish or English (or a shotgun's gauge), is that one,
+# as a rewolwer is a revolver among the short ones, so a strzelba comes back a shotgun
+LONG_GUN_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("smg", ("pistolet maszynowy", "submachine gun", "sub-machine gun", "smg")),
+    ("mg", ("ręczny karabin maszynowy", "karabin maszynowy", "machine gun", "machinegun")),
+    ("shotgun", ("strzelba", "śrutówka", "shotgun")),
+    ("carbine", ("karabinek", "carbine")),
+)
+
+
+def long_gun_kind(name: str) -> str | None:
+    """The kind of long gun a weapon's name says (LONG_GUN_WORDS, a gauge: a shotgun), else None."""
+    for cls, words in LONG_GUN_WORDS:
+        if holds_word(name, words):
+            return cls
+    return "shotgun" if (cartridge_in_name(name) or "").endswith(" gauge") else None
 SKILL_OF_RODZAJ = {"krótka": "Broń krótka", "długa": "Broń długa", "rzucana": "Rzucanie"}
 POSTURE_OF = {"stojąca": "standing", "klęcząca": "kneeling", "leżąca": "prone"}
 
@@ -133,6 +150,8 @@ class PlSheet(PlRules):
                 col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
             return w
         cls = catalog().weapon_class_named(b.nazwa, CLASS_OF_RODZAJ[b.rodzaj])  # a rewolwer is a revolver
+        if b.rodzaj == "długa" and cls == CLASS_OF_RODZAJ["długa"]:
+            cls = long_gun_kind(b.nazwa) or cls  # a strzelba is a shotgun
         sights = "none" if cls == "thrown" else "iron"  # a thrown weapon is aimed by eye
         if b.obrażenia is None and named_grenade(b.nazwa, cls):
             # xsys.grenade: a grenade named as one is one weapon from every sheet, not a thrown stone
@@ -181,7 +200,7 @@ class PlSheet(PlRules):
                          else generic_weapon(w.weapon_class).muzzle_energy)
         if not points and float(w.muzzle_energy) == unstated:
             return Broń(nazwa=w.name, rodzaj=rodzaj)  # type: ignore[arg-type]  # its class's points, as written
-        if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class:
+        if CLASS_OF_RODZAJ[rodzaj] != w.weapon_class and not (rodzaj == "długa" and long_gun_kind(w.name) == w.weapon_class):
             col.loss("merged", f"{path}.rodzaj", f"{w.weapon_class} is a broń {rodzaj} here "
                      "(the text has only short and long weapons)", "pl.shoot")
         col.loss("rounded", f"{path}.obrażenia", f"{basis.cartridge or w.calibre or w.muzzle_energy} read as {pts} "
