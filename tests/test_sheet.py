@@ -45,11 +45,7 @@ class _Plate(msgspec.Struct, kw_only=True):
     deflection: int | None = None
 
 
-class _Armoured(msgspec.Struct, kw_only=True):
-    name: str = ""
-    notes: str = ""
-    skills: dict[str, int] = msgspec.field(default_factory=dict)
-    weapons: list[str] = msgspec.field(default_factory=list)
+class _Armoured(_Block, kw_only=True):  # the toy stat block, its armor lines points-rated
     armor: list[_Plate] = msgspec.field(default_factory=list)
 
 
