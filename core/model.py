@@ -177,8 +177,9 @@ def melee_class_words(cls: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 # words that name a close-combat weapon's class, in the order they are tried (a knife's 短刀 before
-# a sword's 刀); Japanese as sheets write them: 素手 bare hands, メリケンサック brass knuckles, ドス and
-# 包丁 blades, 鉈 a chopper, バット and 鉄パイプ a bat and a pipe
+# a sword's 刀); Japanese as sheets and the Japanese rulebook's weapon table write them: 素手 bare
+# hands, メリケンサック brass knuckles, ドス and 包丁 blades, 鉈 a chopper, バット and 鉄パイプ a bat and a
+# pipe, フェンシング・フォイル, レイピア and 仕込み杖 (a sword cane) swords
 _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("improvised", ("improvised", "makeshift")),
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
@@ -188,7 +189,7 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
                "刀子", "短刀", "小刀", "ドス", "包丁", "ダガー", "銃剣")),
     ("axe", ("axe", "hatchet", "tomahawk", "斧", "鉈", "ナタ", "トマホーク")),
     ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",
-               "剣", "刀", "剑", "マチェット", "マチェーテ", "サーベル")),
+               "剣", "刀", "剑", "マチェット", "マチェーテ", "サーベル", "レイピア", "フォイル", "エペ", "仕込み杖")),
     ("spear", ("spear", "javelin", "pike", "lance", "polearm", "trident", "槍", "矛")),
     ("club", ("club", "baton", "nightstick", "truncheon", "cosh", "blackjack", "sap", "bat", "mace", "hammer",
               "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒", "バット", "パイプ", "トンファー",

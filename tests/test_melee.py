@@ -36,6 +36,8 @@ def _thug() -> dict:
     # as Japanese sheets write them: a tantō is a knife, not the sword its 刀 says; bare hands, a bat
     (("短刀", ""), "knife"), (("ドス", ""), "knife"), (("素手", ""), "unarmed"), (("金属バット", ""), "club"),
     (("鉄パイプ", ""), "club"), (("鉈", ""), "axe"), (("メリケンサック", ""), "unarmed"), (("日本刀", ""), "sword"),
+    # the Japanese rulebook's weapon table: a fencing foil, a rapier or heavy épée, a sword cane
+    (("フェンシング・フォイル", ""), "sword"), (("レイピア/重いエペー", ""), "sword"), (("仕込み杖", ""), "sword"),
 ])
 def test_melee_class_of_reads_the_name_then_the_skill(words, cls):
     assert melee_class_of(*words) == cls
