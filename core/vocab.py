@@ -343,7 +343,7 @@ KATAKANA_WEAPON_WORDS: dict[str, str] = {
     "リボルバー": "revolver", "回転式拳銃": "revolver", "オートマチック": "automatic", "オートマティック": "automatic",
     "自動拳銃": "automatic pistol", "拳銃": "pistol", "ピストル": "pistol", "ライフル": "rifle", "小銃": "rifle",
     "カービン": "carbine", "ショットガン": "shotgun", "散弾銃": "shotgun", "二連式": "double-barrelled",
-    "ソードオフ": "sawn-off", "サブマシンガン": "submachine gun", "短機関銃": "submachine gun",
+    "ソードオフ": "sawn-off", "ゲージ": "gauge", "サブマシンガン": "submachine gun", "短機関銃": "submachine gun",
     "機関短銃": "submachine gun", "マシンガン": "machine gun", "機関銃": "machine gun",
 }
 _KATAKANA_ORDER = tuple(sorted(KATAKANA_WEAPON_WORDS.items(), key=lambda kv: -len(kv[0])))

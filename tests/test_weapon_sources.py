@@ -677,6 +677,7 @@ def test_ww2_handguns_of_the_catalog(name, entry):
     ("ルガーP08", "luger-p08", None), ("トミーガン", "thompson-m1928", None), ("ウージー", "uzi", None),
     ("レミントンM870", "remington-870", None), ("Ｍ１９１１Ａ１", "colt-m1911a1", None),
     ("38口径リボルバー", None, ".38 Special"), ("45口径オートマチック", None, ".45 ACP"), ("9mm拳銃", None, "9x19mm"),
+    ("20ゲージ・ショットガン(二連式)", None, "20 gauge"),
     ("ニューナンブM60", None, None)])
 def test_weapon_names_as_japanese_sheets_write_them(name, entry, cartridge):
     """A CCFOLIA palette or a Japanese scenario writes 'コルト・ガバメント' (a GURPS line of 3d+2 from the
