@@ -46,7 +46,7 @@ from xsys.core.model import Armor, Barrier, Cover, Light, Shooter, Shot, Target,
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
-from xsys.core.vocab import CARTRIDGES, cartridge_in_name, firearm_skill_for
+from xsys.core.vocab import CARTRIDGES, cartridge_in_name, cartridge_of, firearm_skill_for
 
 # The vision aids a d100 shot names (``light_aids``), in its words -> the neutral aid
 LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night-vision goggles": "nv-goggles",
@@ -60,25 +60,25 @@ def _catalog() -> Any:
     return catalog()
 
 
-_LINES: dict[tuple[type, str], dict[tuple[str, str], list[float]]] = {}
+_LINES: dict[tuple[type, str], tuple[Any, dict[tuple[str, str], list[float]]]] = {}  # (catalog, lines)
 
 
 def _lines_by_class(system: Any) -> dict[tuple[str, str], list[float]]:
     """(weapon class, the first band of its damage line here, upper case) -> the energies of the
-    cartridges (else their own) of the catalog weapons with that line, once per system."""
-    key = (type(system), system.key)
-    found = _LINES.get(key)
+    cartridges (else their own) of the catalog weapons with that line, once per system and catalog."""
+    cat = _catalog()
+    known = _LINES.get((type(system), system.key))
+    found = known[1] if known is not None and known[0] is cat else None
     if found is None:
         from xsys.core.catalog import strip_entry
-        from xsys.core.vocab import cartridge_of
 
         found = {}
-        for entry in _catalog().weapons.values():
+        for entry in cat.weapons.values():
             cartridge = cartridge_of(entry.calibre)
             energy = CARTRIDGES[cartridge][0] if cartridge else float(entry.muzzle_energy)
             line = system.damage_of(strip_entry(entry)).split("/")[0].upper()
             found.setdefault((entry.weapon_class, line), []).append(energy)
-        _LINES[key] = found
+        _LINES[(type(system), system.key)] = (cat, found)
     return found
 
 
