@@ -315,8 +315,12 @@ class Catalog:
         # 'Broomhandle'") or an alias of the entry ("Thompson submachine gun"): the names GMs and
         # books write for it, a "the" or "a" before it or not
         said = words - {"a", "an", "the", "his", "her"}
-        # (with its calibre's words or not: "Colt Peacemaker .45", "Peacemaker (.45 Colt)")
-        nicknamed = [e for e in self.weapons.values() if (named := {said, said - _weapon_words(e.calibre)} - {frozenset()})
+        # (with its calibre's words or not, its kind's or not: "Colt Peacemaker .45", "Peacemaker
+        # (.45 Colt)", "Webley Mk I Revolver")
+        plain = said - _CLASS_TOKENS
+        nicknamed = [e for e in self.weapons.values()
+                     if (named := {said, plain, said - _weapon_words(e.calibre), plain - _weapon_words(e.calibre)}
+                         - {frozenset()})
                      and (_nickname(e.name) in named or any(_weapon_words(a) in named for a in getattr(e, "aliases", ())))]
         if len(nicknamed) == 1:
             return nicknamed[0], None
@@ -486,6 +490,11 @@ _GENERIC_WORDS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").s
     {"gun", "semi", "automatic", "auto", "bolt", "action", "lever", "pump", "double", "barrel", "barrelled",
      "hunting", "service", "sporting", "military", "heavy", "light", "old", "sawn", "off", "sawed", "short",
      "long", "the", "a", "an", "of", "with", "and", "gauge", "calibre", "caliber", "army", "police", "type"})
+
+
+# the words of the class words (revolver, pistol, rifle, machine, gun ...), which a name may add to
+# an alias ("Webley Mk I Revolver" is the alias "Webley Mk I")
+_CLASS_TOKENS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").split())
 
 
 # makers GMs and books write by their initials ("S&W Model 10", "H&K MP5"): as the catalog's names spell them

@@ -688,3 +688,13 @@ def test_weapon_names_as_japanese_sheets_write_them(name, entry, cartridge):
     found = catalog().identify_weapon(name)[0]
     assert (found.id if found is not None else None) == entry
     assert cartridge_in_name(name) == cartridge
+
+
+@pytest.mark.parametrize("name, entry", [("Webley Mk I Revolver", "webley-mk-vi"), ("Webley revolver", "webley-mk-vi"),
+                                         ("Colt Peacemaker revolver", "colt-saa"), ("Webley", None), ("Thompson", None)])
+def test_an_alias_with_its_kind_is_the_gun(name, entry):
+    """A Dhole's House export's 'Webley Mk I Revolver' named no gun and no cartridge: GURPS rated the
+    880 J its 1D10+2 reads as (3d+2), not the .455 Webley. The marks of the service Webley are
+    aliases of the catalog's Mk VI, and an alias with its kind's word ('revolver') is that gun."""
+    found = catalog().identify_weapon(name)[0]
+    assert (found.id if found is not None else None) == entry

@@ -20,7 +20,7 @@ from xsys.core import codec
 from xsys.core.catalog import strip_entry
 from xsys.core.registry import catalog
 from xsys.core.trace import STRICT_KINDS
-from xsys.core.vocab import CARTRIDGES, WEAPON_CLASSES, cartridge_of
+from xsys.core.vocab import CARTRIDGES, CLASS_WORDS as WEAPON_CLASSES_WORDS, WEAPON_CLASSES, cartridge_in_name, cartridge_of
 
 SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
 PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
@@ -88,7 +88,12 @@ def _plain_weapon(entry, name=None):
 
 
 CATALOG_IDS = sorted(catalog().weapons)
-NAME = st.from_regex(r"[A-Z][a-z0-9]{1,7}( [A-Za-z0-9\-]{1,7}){0,2}", fullmatch=True)
+# names that say no kind of gun (no class word: "Smg #6" on a machine gun would come back the SMG
+# its name says from a Polish sheet, pl.shoot): these test what a system holds by its lines alone
+KIND_WORDS = {w for k in WEAPON_CLASSES_WORDS for w in k.replace("-", " ").split()}
+NAME = st.from_regex(r"[A-Z][a-z0-9]{1,7}( [A-Za-z0-9\-]{1,7}){0,2}", fullmatch=True).filter(
+    lambda n: not KIND_WORDS & set(n.lower().replace("-", " ").split())
+    and not (cartridge_in_name(n) or "").endswith(" gauge"))  # nor a shotgun's gauge ("12g")
 
 
 @st.composite
