@@ -150,8 +150,10 @@ class PlSheet(PlRules):
                 col.step(path, b.nazwa, f"catalog {entry.id}, {w.muzzle_energy}", rules=["pl.damage"], source="assumed")
             return w
         cls = catalog().weapon_class_named(b.nazwa, CLASS_OF_RODZAJ[b.rodzaj])  # a rewolwer is a revolver
-        if b.rodzaj == "długa" and cls == CLASS_OF_RODZAJ["długa"]:
-            cls = long_gun_kind(b.nazwa) or cls  # a strzelba is a shotgun
+        if b.rodzaj == "długa" and cls == CLASS_OF_RODZAJ["długa"] and (kind := long_gun_kind(b.nazwa)):
+            cls = kind  # a strzelba is a shotgun
+            col.loss("assumed", f"{path}.rodzaj", f"{b.nazwa}: a broń długa whose name says a {kind}: read as one "
+                     "(the text has only short and long weapons)", "pl.shoot")
         sights = "none" if cls == "thrown" else "iron"  # a thrown weapon is aimed by eye
         if b.obrażenia is None and named_grenade(b.nazwa, cls):
             # xsys.grenade: a grenade named as one is one weapon from every sheet, not a thrown stone
