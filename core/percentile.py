@@ -52,6 +52,7 @@ from xsys.core.vocab import CARTRIDGES, cartridge_in_name, cartridge_of, firearm
 LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night-vision goggles": "nv-goggles",
               "thermal goggles": "thermal-goggles"}
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
+LONG_GUNS = frozenset({"rifle", "carbine", "mg"})  # the classes of PercentileSystem.damage_ladder's long guns
 
 
 def _catalog() -> Any:
@@ -573,6 +574,13 @@ class PercentileSystem(System):
         return tuple(Tier(int(r), str(n), int(lo), int(ty), rule, "assumed") for r, n, lo, ty in rows)
 
     # ==== weapons =======================================================================
+    def damage_ladder(self, weapon_class: str | None) -> Any:
+        """The ladder of damage dice by muzzle energy for a weapon of this class: a long gun's
+        (a rifle, carbine or machine gun: ``damage-long``, where the system's tables have one, as
+        the d100 weapon table prints long guns apart from handguns), else ``damage``."""
+        lads = self.table_ladders()  # type: ignore[attr-defined]
+        return lads["damage-long"] if weapon_class in LONG_GUNS and "damage-long" in lads else lads["damage"]
+
     def damage_energy(self, damage: str, weapon_class: str | None = None) -> Energy | None:
         """The muzzle energy a damage line stands for (its first band): the representative of the
         row of the system's ``damage`` ladder that prints those dice; else, for dice no row prints,
@@ -584,7 +592,7 @@ class PercentileSystem(System):
         generic rifle's 3300 J). None: no dice, or a thrown weapon's dice no row prints (its
         class's energy: the thrower's arm, not the line, moves it)."""
         first = damage.split("/")[0]
-        steps = self.table_ladders()["damage"].steps  # type: ignore[attr-defined]
+        steps = self.damage_ladder(weapon_class).steps
         exact = next((Energy(st.rep) for st in steps if st.label == first), None)
         if exact is not None or weapon_class == "thrown":  # a thrown weapon's dice are the thrower's arm
             return exact

@@ -610,7 +610,7 @@ def test_the_7th_edition_tables_grouped_names_read_as_their_gun(name, entry):
 
 
 @pytest.mark.parametrize("name, dice, skill, energy, gurps", [
-    (".22 Bolt-Action Rifle", "1D6+1", "Firearms (Rifle/Shotgun)", 205.0, "2d-1"),
+    (".22 Bolt-Action Rifle", "1D6+1", "Firearms (Rifle/Shotgun)", 140.0, "1d+1"),
     ("Galil Assault Rifle", "2D6", "Firearms (Rifle/Shotgun)", 1750.0, "5d"),
     ("SKS Carbine", "2D6+1", "Firearms (Rifle/Shotgun)", 2020.0, "5d"),
     ("FN Minimi", "2D6", "Firearms (Machine Gun)", 1750.0, "5d"),
@@ -619,7 +619,8 @@ def test_dice_no_ladder_row_prints_stand_for_what_the_table_means_by_them(name, 
     """A 7th-edition line of dice the damage ladder prints no row for (the table's 2D6 rifles, a .22
     rifle's 1D6+1) was a generic rifle of 3300 J: GURPS 7d for a .22. The dice now stand for the
     cartridges of the catalog guns the table prints them for (2D6: the 5.56 mm's 1750 J), else
-    for the energy between the ladder rows whose mean damage brackets theirs (1D6+1 is 1D8's)."""
+    for the energy between the ladder rows whose mean damage brackets theirs; a .22 rifle's 1D6+1 is
+    the long guns' ladder row of the .22 LR, 140 J)."""
     doc = {"system": "coc7", "kind": "npc", "name": "Armoury", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60, "APP": 50,
            "INT": 60, "POW": 50, "EDU": 60, "skills": {skill: 50},
            "weapons": [{"name": name, "skill": skill, "damage": dice, "base_range": "50 yd", "uses_per_round": "1",
@@ -628,6 +629,28 @@ def test_dice_no_ladder_row_prints_stand_for_what_the_table_means_by_them(name, 
     assert (w.catalog, round(float(w.muzzle_energy))) == (None, energy)
     sheet = codec.to_builtins(api.convert(api.from_plain(doc), "gurps", fresh=True, trace=False).document)
     assert sheet["weapons"][0]["damage"] == gurps
+
+
+@pytest.mark.parametrize("via", ["gurps", "nwod", "pl-trudnosc", "coc"])
+def test_a_rifle_comes_back_with_a_rifles_dice(via):
+    """The weapon table prints long guns as a family apart: a 5.56 mm rifle (1750 J) is 2D6 where
+    a .44 Magnum revolver (1320 J) is 1D10+1D4+2. With one damage ladder, an uncatalogued M16A2
+    sent to GURPS (5d), nWoD or the Polish sheet and back with --fresh came back 1D10+1D4+2; a
+    rifle's dice now come off the long guns' ladder (coc7.damage, assumed), and a .22 rifle is the
+    table's 1D6+1 beside a .22 pistol's 1D6."""
+    lines = [("M16A2", "Firearms (Rifle/Shotgun)", "2D6"), ("FN Minimi", "Firearms (Machine Gun)", "2D6"),
+             ("Garand M1, M2 Rifle", "Firearms (Rifle/Shotgun)", "2D6+4"), (".22 Short Automatic", "Firearms (Handgun)", "1D6"),
+             (".22 Bolt-Action Rifle", "Firearms (Rifle/Shotgun)", "1D6+1"), (".44 Magnum Revolver", "Firearms (Handgun)", "1D10+1D4+2")]
+    doc = {"system": "coc7", "kind": "npc", "name": "Armoury", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60, "APP": 50,
+           "INT": 60, "POW": 50, "EDU": 60, "skills": {"Firearms (Handgun)": 50, "Firearms (Rifle/Shotgun)": 50},
+           "weapons": [{"name": n, "skill": sk, "damage": d, "base_range": "50 yd", "uses_per_round": "1",
+                        "capacity": 5} for n, sk, d in lines]}
+    there = codec.to_builtins(api.convert(api.from_plain(doc), via, fresh=True, trace=False).document)
+    back = codec.to_builtins(api.convert(api.from_plain(there), "coc7", fresh=True, trace=False).document)
+    if via in ("pl-trudnosc", "nwod"):  # their scales hold the .22 with other small calibres
+        lines = [line for line in lines if not line[0].startswith(".22")]
+    got = {w["name"]: w["damage"] for w in back["weapons"]}
+    assert {n: got[n] for n, _, _ in lines} == {n: d for n, _, d in lines}
 
 
 @pytest.mark.parametrize("entry, seventh, sixth", [("desert-eagle-50ae", "1D10+1D6+3", "1d10+1d6+3"),

@@ -18,6 +18,7 @@ from xsys.conversions import api
 from xsys.conversions.documents import read_plain
 from xsys.core import codec
 from xsys.core.catalog import strip_entry
+from xsys.core.percentile import LONG_GUNS
 from xsys.core.registry import catalog
 from xsys.core.trace import STRICT_KINDS
 from xsys.core.vocab import CARTRIDGES, CLASS_WORDS as WEAPON_CLASSES_WORDS, WEAPON_CLASSES, cartridge_in_name, cartridge_of
@@ -259,7 +260,9 @@ PRINTED = {"nwod": {"mp5"}}
 
 def _damage_lines(system):
     """Every catalog weapon as its own stat-block line in `system` (the catalog weapon, and
-    a copy of it that is in no catalog but says its calibre): {cartridge: {damage lines}}."""
+    a copy of it that is in no catalog but says its calibre): {cartridge: {damage lines}}; a
+    long gun's cartridge as "<cartridge> (long gun)" in the d100 systems, whose weapon table
+    prints a .22 rifle 1D6+1 beside the .22 pistol's 1D6 (the long guns' damage ladder)."""
     weapons = []
     for e in catalog().weapons.values():
         if e.id in PRINTED.get(system, ()):
@@ -278,15 +281,18 @@ def _damage_lines(system):
             continue
         if isinstance(dmg, str):
             dmg = dmg.split("/")[0]  # shotgun dice by range band: the close band
-        out[cartridge_of(w["calibre"])].add(dmg)
+        family = " (long gun)" if system.startswith("coc") and w["weapon_class"] in LONG_GUNS else ""
+        out[cartridge_of(w["calibre"]) + family].add(dmg)
     return out
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_one_cartridge_one_damage_line(system):
     lines = _damage_lines(system)
-    assert set(lines) == {cartridge_of(e.calibre) for e in catalog().weapons.values()}
+    assert {k.removesuffix(" (long gun)") for k in lines} == {cartridge_of(e.calibre) for e in catalog().weapons.values()}
     assert {k: v for k, v in lines.items() if len(v) != 1} == {}
+    if system.startswith("coc"):  # the one cartridge both families fire: the table's two lines
+        assert (lines[".22 LR"], lines[".22 LR (long gun)"]) in (({"1d6"}, {"1d6+1"}), ({"1D6"}, {"1D6+1"}))
 
 
 def test_thompson_and_m1911_share_the_45_acp_damage():

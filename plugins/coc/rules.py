@@ -742,14 +742,15 @@ class CocRules(PercentileSystem):
         """The damage dice of a neutral weapon (coc-ja.damage, assumed): one line per
         cartridge ([cartridge.*] of tables.toml, else the damage ladder at the cartridge's
         reference muzzle energy, core.vocab.CARTRIDGES), else the ladder at the weapon's
-        own muzzle energy; 12-gauge shot by range band (coc-ja.damage.shotgun)."""
+        own muzzle energy (a long gun's ladder for a rifle, carbine or machine gun:
+        ``damage_ladder``); 12-gauge shot by range band (coc-ja.damage.shotgun)."""
         basis = _catalog().weapon_basis(weapon)  # its catalog weapon, else the cartridge its calibre or name states
         row = self.tables().get("cartridge", {}).get(basis.cartridge or "", {})
         if "damage" in row:
             return row["damage"]
         if weapon.weapon_class == "shotgun":
             return "4d6/2d6/1d6"
-        return _tables_ladders()["damage"].step_for(basis.energy).label
+        return self.damage_ladder(weapon.weapon_class).step_for(basis.energy).label
 
     # ==== situations ===================================================================
     situation_type: ClassVar[type] = Situation

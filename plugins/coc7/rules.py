@@ -220,7 +220,8 @@ class Coc7Rules(PercentileSystem):
         path the weapon came by. Its catalog weapon's own [weapon.<id>] row, else the row of the
         cartridge it fires (its catalog weapon's, its calibre's, or the one its name states:
         core.catalog.Catalog.weapon_basis) as the table's weapons of that cartridge give it, else
-        the damage ladder at the cartridge's (else its own) muzzle energy; shot by range band."""
+        the damage ladder at the cartridge's (else its own) muzzle energy (a long gun's ladder for a
+        rifle, carbine or machine gun: ``damage_ladder``); shot by range band."""
         from xsys.core.registry import catalog
 
         if grenade_blast(weapon) is not None:  # the table's hand grenade (tables.toml [grenade])
@@ -235,7 +236,7 @@ class Coc7Rules(PercentileSystem):
         if weapon.weapon_class == "shotgun":  # its gauge's line, else the 12 gauge's (coc7.damage.shotgun)
             gauges = self.tables()["shotgun_gauge"]
             return gauges.get(basis.cartridge or "", gauges["12 gauge"])
-        return load_ladders()["damage"].step_for(basis.energy).label
+        return self.damage_ladder(weapon.weapon_class).step_for(basis.energy).label
 
     def weapon_defaults(self, weapon: Weapon) -> Coc7Weapon:  # type: ignore[override]
         """Native data of a neutral weapon: its [weapon.<catalog id>] row, else its class's row,
