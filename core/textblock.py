@@ -275,7 +275,9 @@ def _catalog() -> Any:
 
 
 def catalog_match(name: str) -> Any:
-    """The catalog weapon a printed name is (by id or by name, folded), or None."""
+    """The catalog weapon a printed name is (by id or by name, folded), else the one a stat
+    block's line of that name would be (core.catalog.Catalog.identify_weapon: one answer for
+    every reader and system; "HK MP-5", "Remington M870"), or None."""
     key = fold(name)
     for entry in _catalog().weapons.values():
         if fold(entry.id) == key or fold(entry.name) == key:
@@ -284,7 +286,7 @@ def catalog_match(name: str) -> Any:
         base = fold(entry.name).split(" (")[0]
         if base and (key == base or key.startswith(base + " ")):
             return entry
-    return None
+    return _catalog().identify_weapon(name)[0]
 
 
 def catalog_tag(item: str) -> tuple[str, str | None]:

@@ -126,8 +126,9 @@ def test_attack_damage_commands_are_weapons_and_melee_attacks():
     doc = read(char(["CCB<=65 【拳銃】", "1D10+2 ガバメント", "CCB<=70 【こぶし（パンチ）】", "1D3+{DB} 【こぶしダメージ】",
                      "1D3+{DB} 素手", "CCB<=50 【ナイフ】", "1D4+2+{DB} ナイフ", "CCB<=55 【試作ライフル】",
                      "2D6+1 【試作ライフルダメージ】"], {**SIXTH, "DB": "+1D4"}))
+    # the Colt Government in katakana is the catalog's M1911A1, as on every other path (identify_weapon)
     assert doc["weapons"][0] | {"base_range": None} == {"name": "ガバメント", "skill": "Handgun", "damage": "1d10+2",
-                                                        "base_range": None}
+                                                        "base_range": None, "catalog": "colt-m1911a1"}
     assert (doc["weapons"][1]["name"], doc["weapons"][1]["skill"], doc["weapons"][1]["damage"]) == (
         "試作ライフル", "Rifle", "2d6+1")
     assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [

@@ -11,6 +11,7 @@ import pytest
 
 from xsys.conversions import api
 from xsys.conversions.readreport import read_losses
+from xsys.core import codec
 from xsys.core.errors import InputError
 from xsys.plugins.foundry_mta.reader import load as load_mta
 from xsys.plugins.textblock.reader import load
@@ -137,6 +138,19 @@ def test_an_inline_nwod_weapon_line_is_read_and_its_dice_pool_checked():
             "dice)") in unread_texts(doc)
 
 
+@pytest.mark.parametrize("block, name, entry", [
+    ("Enforcer\nStrength 3, Dexterity 3, Stamina 3\nWeapons: HK MP-5 (Damage 3, Ranges 50/100/200)\n", "HK MP-5", "mp5"),
+    ("Crook\nST 11, DX 12, IQ 10, HT 11\nSkills: Guns (Shotgun)-13\nWeapons: Remington M870 (Guns (Shotgun), 4d, "
+     "SS 12, Acc 5)\n", "Remington M870", "remington-870")])
+def test_a_text_blocks_weapon_is_the_catalog_weapon_its_name_is_everywhere(block, name, entry):
+    """A text block names the catalog weapon a stat block's line of that name is (Catalog.
+    identify_weapon, one answer for every reader): the weapon charts' "HK MP-5" and "Remington
+    M870" were no catalog weapon in a block (an MP-5 with no ranges was a club) but were one on a sheet."""
+    doc = read(block)
+    (w,) = doc["weapons"]
+    assert (w["name"], w.get("catalog")) == (name, entry)
+
+
 def test_a_weapons_attacks_table_is_read_row_by_row():
     doc = read(NWOD + "Weapons/Attacks:\nType Damage Range Dice Pool Special\nGlock 17 2 20/40/80 5 —\n"
                       "Tire chain 2 (B) — 2 —\n")
@@ -181,10 +195,26 @@ def test_an_mta_firearms_strength_requirement_and_melee_items_are_read():
     doc = load_mta(json.dumps(actor).encode())
     gun, knife = doc["weapons"]
     assert (gun["strength"], gun["armor_piercing"], gun["clip"]) == (3, 1, 5)
-    assert knife == {"name": "Knife", "damage": 0, "size": 1, "strength": 1}
+    # 2nd-edition ratings are the 2004 chart's less one: the shotgun's 3 is its 4, the knife's 0 its 1
+    assert gun["damage"] == 4
+    assert knife == {"name": "Knife", "damage": 1, "size": 1, "strength": 1}
+    assert any("Knife: 2nd-edition Damage 0 is written as the 2004 chart's 1" in a for a in report(doc)["assumed"])
     texts = unread_texts(doc)
     assert "Shotgun: Initiative -3 (a 2nd-edition weapon trait; no field in an nwod weapon)" in texts
     assert report(doc)["reader"] == "foundry-mta actor (character), Foundry v10+ data model (system)"
+
+
+@pytest.mark.parametrize("name, second, line, fourth", [
+    ("Glock 17", 1, "Pistol, Lt.", 2), ("Colt M1911A1", 2, "Pistol, Hvy.", 3), ("HK MP-5", 2, "SMG, Large", 3),
+    ("Remington M-700", 4, "Rifle", 5), ("Steyr-AUG", 3, "Assault Rifle", 4), ("Remington M870", 3, "Shotgun", 4)])
+def test_an_mta_weapon_is_the_2004_charts_line_of_that_weapon(name, second, line, fourth):
+    """The Chronicles of Darkness chart rates its example guns one lower than the 2004 chart rates
+    the same guns (the Glock 17 1 and 2): an mta actor's weapon reads as the 2004 line of that
+    weapon, not as a weaker one (a 2nd-edition heavy pistol's 2 was the 2004 light pistol's)."""
+    actor = _actor(items=[{"name": name, "type": "firearm", "system": {"damage": second}}])
+    npc = api.convert(api.from_plain(load_mta(json.dumps(actor).encode())), "nwod", trace=False).document
+    (w,) = codec.to_builtins(npc)["weapons"]
+    assert (w["type"], w["damage"]) == (line, fourth)
 
 
 def test_an_mta_simple_antagonist_is_read_and_its_dice_pools_said():

@@ -33,11 +33,19 @@ SKILL_NAMES = {"animalKen": "Animal Ken"}
 EDITION_NOTES = (
     "Chronicles of Darkness is the 2nd edition: Defense there is the lower of Wits and Dexterity plus Athletics; "
     "nwod (2004) recomputes Defense as the lower of Wits and Dexterity",
-    "a 2nd-edition weapon's damage adds to the successes of a hit; in 2004 it adds dice to the pool: the rating is "
-    "carried over as the 2004 dice bonus",
+    "a 2nd-edition weapon's damage adds to the successes of a hit; in 2004 it adds dice to the pool: each weapon is "
+    "written at the 2004 chart's rating of that weapon, one more than the 2nd edition's (WEAPON_RATING_STEP)",
     "2nd-edition Integrity, Beats, Aspirations and Conditions have no place in an nwod document",
 )
 
+
+# What a 2nd-edition weapon rating is in the 2004 charts (assumed, README): the two editions' charts
+# rate every weapon both print one apart, the 2004 chart one higher: Revolver lt 1 / 2 (SW M640),
+# Revolver hvy 2 / 3, Pistol lt 1 / 2 (Glock 17), Pistol hvy 2 / 3, SMG small 1 / 2, SMG large 2 / 3,
+# Rifle 4 / 5 (Remington M-700), Assault Rifle 3 / 4 (Steyr AUG), Shotgun 3 / 4, Crossbow 2 / 3;
+# Sap, Brass Knuckles, Knife and Stake 0 / 1, Rapier 1 / 2, Spear 2 / 3 (a hatchet 1 is the small
+# ax's 2). The 2004 rating of the same weapon is what an nwod sheet writes for it (nwod.weapon.chart).
+WEAPON_RATING_STEP = 1
 
 # the supernatural templates of the mta system's "character" actor: the trait groups each one
 # fills (template.json); an nwod document has no place for them, so they are reported
@@ -175,7 +183,7 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         ib = _obj(item.get(key), f"{path}.{key}")
         kind, name = item.get("type"), one_line(item.get("name") or "")
         if kind in ("firearm", "melee"):
-            lines.append((_weapon(name, ib, f"{path}.{key}", kind, unread, path), path))
+            lines.append((_weapon(name, ib, f"{path}.{key}", kind, unread, path, assumed), path))
         elif kind == "merit":
             rating = _dots(ib.get("rating"), f"{path}.{key}.rating")
             lines.append((f"Merits: {name} {rating or 1}", path))
@@ -217,10 +225,16 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
     return doc
 
 
-def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[dict[str, str]], path: str) -> str:
+def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[dict[str, str]], path: str,
+            assumed: list[str]) -> str:
     """The weapon line of a firearm or melee item (template.json: damage, ranges, capacity,
-    strengthReq, size, penetration, initiativeMod, damageType); a melee item has no ranges."""
-    parts = [f"Damage {_dots(ib.get('damage'), f'{root}.damage') or 0}"]
+    strengthReq, size, penetration, initiativeMod, damageType); a melee item has no ranges. Its
+    damage is the 2004 chart's rating of the weapon (WEAPON_RATING_STEP), said in `assumed`."""
+    rating = _dots(ib.get("damage"), f"{root}.damage") or 0
+    parts = [f"Damage {rating + WEAPON_RATING_STEP}"]
+    assumed.append(f"{root}.damage: {name}: 2nd-edition Damage {rating} is written as the 2004 chart's "
+                   f"{rating + WEAPON_RATING_STEP} (the charts rate each weapon both print one apart: a Glock 17 "
+                   "1 and 2)")
     if kind == "firearm":
         rng = _obj(ib.get("ranges"), f"{root}.ranges")
         bands = [_dots(rng.get(b), f"{root}.ranges.{b}", 10_000) for b in ("short", "medium", "long")]
