@@ -258,6 +258,12 @@ class Catalog:
             entry = self._by_model_number(name)
         if entry is None and (alternative := self._one_of_alternatives(name)) is not None:
             entry, named = alternative, None
+        if entry is None and named is None and (bare := _without_bore(name)) is not None:
+            # a model with a bore no cartridge is named by ("AK-47 7.62mm", "Kar98k 7.92mm", as
+            # GURPS tables print them): the model its other words name, where its calibre is that bore
+            found, _ = self._identify(bare[0])
+            if found is not None and _calibre_number(found.calibre).startswith(bare[1]):
+                entry = found
         stated = cartridge_in_name(name)
         if entry is not None and stated is not None and cartridge_of(entry.calibre) not in (None, stated):
             # a cartridge the name states is the gun's: a "Desert Eagle .357 Magnum" is no catalog
@@ -345,7 +351,11 @@ class Catalog:
             hits = [e for e in self.weapons.values()
                     if words <= _weapon_words(e.name) | _weapon_words(e.id) | _weapon_words(e.calibre)]
             if not hits and len(proper) >= 2:
-                hits = [e for e in self.weapons.values() if proper <= _weapon_words(e.name) | _weapon_words(e.id)
+                # (and every model number it states: an "H&K G3" is no catalog H&K that is not a G3;
+                # a year is no model number: "Lee-Enfield No. 4 (1941)")
+                numbered = {w for w in core if any(c.isdigit() for c in w) and not (w.isdigit() and len(w) == 4)}
+                hits = [e for e in self.weapons.values()
+                        if proper | numbered <= _weapon_words(e.name) | _weapon_words(e.id)
                         and (not said or said <= {e.weapon_class, KIND_OF.get(e.weapon_class, "")})]
             if not hits and any(w.isalpha() for w in core) and any(any(c.isdigit() for c in w) for w in core):
                 # a maker or model with its number, among words that name an action or a kind
@@ -495,6 +505,28 @@ _GENERIC_WORDS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").s
 # the words of the class words (revolver, pistol, rifle, machine, gun ...), which a name may add to
 # an alias ("Webley Mk I Revolver" is the alias "Webley Mk I")
 _CLASS_TOKENS = frozenset(w for k in CLASS_WORDS for w in k.replace("-", " ").split())
+
+
+# a bore as a name states it without naming one cartridge: "7.62mm" (x25, x39, x51, x54R), "7.92mm",
+# ".45", ".50"; its number, compared with the start of a catalog calibre's (_calibre_number)
+_BORE = re.compile(r"(?<![\w.])(\d{1,2}(?:[.,]\d{1,2})?)\s?mm\b|(?<![\w.])(\.\d{2,3})(?![\w.])", re.IGNORECASE)
+
+
+def _without_bore(name: str) -> tuple[str, str] | None:
+    """The name without the one bore it states (_BORE) and that bore's number ("AK-47 7.62mm" ->
+    ("AK-47", "7.62"), "Colt .45" -> ("Colt", ".45")), or None: none, or more than one."""
+    found = list(_BORE.finditer(name))
+    if len(found) != 1 or cartridge_in_name(name) is not None:
+        return None
+    m = found[0]
+    rest = " ".join((name[:m.start()] + " " + name[m.end():]).replace("()", " ").split()).strip(" ,-")
+    return (rest, (m.group(1) or m.group(2)).replace(",", ".")) if rest else None
+
+
+def _calibre_number(calibre: str) -> str:
+    """A catalog calibre's leading number ("7.62x39mm" -> "7.62x39mm", ".45 ACP" -> ".45 acp"), lower
+    case, for a stated bore to be the start of."""
+    return calibre.strip().lower().replace(",", ".")
 
 
 # makers GMs and books write by their initials ("S&W Model 10", "H&K MP5"): as the catalog's names spell them

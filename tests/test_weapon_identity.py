@@ -40,6 +40,16 @@ from xsys.core.registry import catalog
     ("S & W Model 10", "sw-model-10", None),
     ("H&K MP5", "mp5", None),
     ("S&W M19", None, None),                             # a model the catalog has not: nothing
+    ("H&K G3", None, None),                              # a maker's model the catalog has not: not its MP5
+    ("H&K G3 7.62mm", None, None),
+    ("AK-47 7.62mm", "ak-47", None),                     # a bore that names no one cartridge (GURPS tables)
+    ("M60 7.62mm", "m60", None),
+    ("Kar98k 7.92mm", "mauser-kar98k", None),
+    ("Glock 17 .45", None, None),                        # a bore the model is not
+    ("Lee-Enfield No. 4 (1941)", "lee-enfield-no4", None),  # a year is no model number
+    ("Lee-Enfield No. 1 Mk III", None, None),            # another model number is another rifle
+    ("Browning HP 9mm", "browning-hi-power", None),
+    ("Beretta M92 9mm", "beretta-92fs", None),
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
     found, cls = catalog().identify_weapon(name)

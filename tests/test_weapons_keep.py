@@ -21,7 +21,8 @@ from xsys.core.catalog import strip_entry
 from xsys.core.percentile import LONG_GUNS
 from xsys.core.registry import catalog
 from xsys.core.trace import STRICT_KINDS
-from xsys.core.vocab import CARTRIDGES, CLASS_WORDS as WEAPON_CLASSES_WORDS, WEAPON_CLASSES, cartridge_in_name, cartridge_of
+from xsys.core.vocab import (CARTRIDGES, CLASS_WORDS as WEAPON_CLASSES_WORDS, WEAPON_CLASSES, cartridge_in_name,
+                             cartridge_of, holds_word)
 
 SYSTEMS = ["coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"]
 PAIRS = [(a, b) for a in SYSTEMS for b in SYSTEMS if a != b]
@@ -94,6 +95,8 @@ CATALOG_IDS = sorted(catalog().weapons)
 KIND_WORDS = {w for k in WEAPON_CLASSES_WORDS for w in k.replace("-", " ").split()}
 NAME = st.from_regex(r"[A-Z][a-z0-9]{1,7}( [A-Za-z0-9\-]{1,7}){0,2}", fullmatch=True).filter(
     lambda n: not KIND_WORDS & set(n.lower().replace("-", " ").split())
+    # a kind's word as the readers find it ("Smg0": a word may run into a number, vocab.holds_word)
+    and not holds_word(n, tuple(KIND_WORDS))
     and not (cartridge_in_name(n) or "").endswith(" gauge"))  # nor a shotgun's gauge ("12g")
 
 
