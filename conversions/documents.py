@@ -301,10 +301,13 @@ def _parse_bytes(data: bytes, fmt: str, file: str) -> Any:
 
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _JSON_KEY = re.compile(rb'"[ \t\r\n]*:')
+# a string that opens with a colon (a quote after '{', '[', ',' or ':' and then ':'): its
+# opening quote would be counted as a key's end
+_OPENS_WITH_COLON = re.compile(rb'[{\[,:][ \t\r\n]*"[ \t\r\n]*:')
 
 
 def _json_keys(raw: bytes) -> int:
-    if b"\\" not in raw:
+    if b"\\" not in raw and not _OPENS_WITH_COLON.search(raw):
         # no escape: no string holds a quote, so a quote followed by ':' ends a key (a string
         # value is followed by ',', '}' or ']'), and the strings need not be taken out first
         return len(_JSON_KEY.findall(raw))
