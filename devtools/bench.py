@@ -373,16 +373,17 @@ def cold_start(pairs: int, tmp: Path) -> dict[str, Any]:
 
 
 # One cold conversion's phases, each timed as the command runs them (the interpreter's start
-# is a run of `python -c pass`): typer's imports (typer imports pydantic on its first command,
-# the floor pays that too), xsys's own modules, the two plugins (found, imported, registered),
-# reading the file, converting (the tables read from xsys's disk cache, the loss audit), writing.
+# is a run of `python -c pass`): the launcher (xsys.conversions.entry: a plain `xsys convert`
+# loads no typer, which the floor pays, about 90 ms with pydantic), xsys's own modules, the two
+# plugins (found, imported, registered), reading the file, converting (the tables read from
+# xsys's disk cache, the loss audit), writing.
 _PHASES = r"""
 import sys, time
 T = time.perf_counter
 t0 = T()
-import typer, typer._adapters
+from xsys.conversions import entry
 t1 = T()
-from xsys.conversions import api, cli, documents, output
+from xsys.conversions import api, documents, output, run
 t2 = T()
 from xsys.core.registry import default_registry
 src, to, dest = sys.argv[1:4]
@@ -400,7 +401,7 @@ t7 = T()
 ms = [(b - a) * 1000 for a, b in ((t0, t1), (t1, t2), (t3, t4), (t2, t3), (t4, t5), (t5, t6), (t6, t7))]
 print(ms[0], ms[1], ms[2], ms[3] + ms[4], ms[5], ms[6])
 """
-PHASES = ("typer and pydantic", "xsys modules", "the two plugins", "reading", "converting", "writing")
+PHASES = ("the launcher", "xsys modules", "the two plugins", "reading", "converting", "writing")
 
 
 def cold_phases(runs: int, tmp: Path) -> dict[str, Any]:

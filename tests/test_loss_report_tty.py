@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run_main
-from xsys.conversions import cli
+from xsys.conversions import cli, run
 
 ROOT = Path(__file__).resolve().parent.parent
 NPC = "fixtures/coc/npcs/investigator_38.yaml"
@@ -78,7 +78,7 @@ def test_stderr_elsewhere_keeps_the_whole_report():
     ("text", None),  # the text block does not carry the report: stderr keeps it
 ])
 def test_which_formats_carry_the_report(capsys, monkeypatch, fmt, summary):
-    monkeypatch.setattr(cli, "_same_terminal", lambda: True)
+    monkeypatch.setattr(run, "_same_terminal", lambda: True)
     code, out, err = run_main(capsys, "convert", ROOT / NPC, "--to", "gurps", "--format", fmt)
     assert code == 0
     lines = err.splitlines()
