@@ -27,7 +27,7 @@ from xsys.core.trace import printable  # noqa: E402
 
 from . import documents  # noqa: E402
 from .run import (_emit, _emit_bytes, _emit_json, _err, _expand, _info, _is_document, _says_skipped,  # noqa: E402
-                  _settings, _told, _write_text, convert_files, main_with, run_command)
+                  _settings, _told, _write_text, convert_files, main_with, odds_shots, run_command)
 
 # ---- help screens ---------------------------------------------------------------------
 
@@ -286,53 +286,10 @@ def odds(
     shot is a document's, or typed in with --distance and the other inline options; --skill
     takes a competence from 0 to 1 or a system's own skill level (coc:55, gurps:14,
     nwod:3,Dexterity=3)."""
-    from . import api
-    from .inline import inline_shot, inline_skill
-
-    settings = _settings(set_)
-    native = None
-    if file is not None:
-        loaded = api.load(file, input_format, from_)
-        shots, _ = api.shots_of(loaded, settings=settings)
-        settings = api._merge_settings(loaded.settings, settings)
-    elif distance is not None:
-        given = inline_skill(skill, weapon)
-        native = given.native
-        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure,
-                                             skill=given.competence, characteristics=given.characteristics,
-                                             weapon=weapon, target_speed=target_speed, shooter_speed=shooter_speed,
-                                             posture=posture, shooter_posture=shooter_posture, barrier=barrier,
-                                             aim=aim, burst=burst))]
-    else:
-        raise XsysError("odds needs a FILE or an inline shot", expected="a shot/scenario file or --distance ...")
-    keys = system or None
-    failures: list = []
-    from .report import odds_json_chunks, odds_text_chunks
-
-    # one shot at a time: its checks are computed, written and dropped before the next (a
-    # 60,000-shot scenario kept 4.3 GB of checks when the report was built whole)
-    results = ((name, shot, api.odds(shot, keys, settings=settings, failures=failures)) for name, shot in shots)
-    if as_json:
-        extra = {"skill": native.as_json()} if native is not None else None
-        for chunk in odds_json_chunks(results, single=len(shots) == 1, failures=failures, extra=extra):
-            _emit_bytes(chunk.encode("utf-8"))
-        _emit_bytes(b"\n")
-    else:
-        last = ""
-        if native is not None:
-            _write_text(native.line() + "\n")
-        for chunk in odds_text_chunks(results):
-            if chunk:
-                _write_text(chunk)
-                last = chunk
-        if not last.endswith("\n"):
-            _write_text("\n")
-    failed = {f.line(): f for f in failures}  # one message per failing system, however many shots
-    for line in failed:
-        typer.echo(f"xsys: error: {line}", err=True)
-        _told.add(failed[line].message)
-    if failed:
-        raise typer.Exit(2)
+    code = odds_shots(file, system, as_json, from_, input_format, set_, distance, light, exposure, skill, weapon,
+                      target_speed, shooter_speed, posture, shooter_posture, barrier, aim, burst)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command(cls=_Command)

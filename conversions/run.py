@@ -309,6 +309,67 @@ def convert_files(inputs: list[str], to: str, from_: str | None = None, output: 
     return 0
 
 
+def odds_shots(file: Path | None = None, system: list[str] | None = None, as_json: bool = False,
+               from_: str | None = None, input_format: str | None = None, set_: list[str] | None = None,
+               distance: str | None = None, light: str = "daylight", exposure: float = 1.0, skill: str = "0.5",
+               weapon: str = "handgun", target_speed: str = "still", shooter_speed: str = "still",
+               posture: str = "standing", shooter_posture: str = "standing", barrier: str | None = None,
+               aim: str = "0 s", burst: int = 1) -> int:
+    """``xsys odds``: one shot (a document's, or typed in) in every installed system side by
+    side, each system's check written as it is computed; the exit status (2: a system failed)."""
+    set_ = list(set_ or [])
+    system = list(system or [])
+    from . import api
+    from .inline import inline_shot, inline_skill
+
+    settings = _settings(set_)
+    native = None
+    if file is not None:
+        loaded = api.load(file, input_format, from_)
+        shots, _ = api.shots_of(loaded, settings=settings)
+        settings = api._merge_settings(loaded.settings, settings)
+    elif distance is not None:
+        given = inline_skill(skill, weapon)
+        native = given.native
+        shots = [("inline shot", inline_shot(distance=distance, light=light, exposure=exposure,
+                                             skill=given.competence, characteristics=given.characteristics,
+                                             weapon=weapon, target_speed=target_speed, shooter_speed=shooter_speed,
+                                             posture=posture, shooter_posture=shooter_posture, barrier=barrier,
+                                             aim=aim, burst=burst))]
+    else:
+        raise XsysError("odds needs a FILE or an inline shot", expected="a shot/scenario file or --distance ...")
+    keys = system or None
+    failures: list = []
+    from .report import odds_json_chunks, odds_text_chunks
+
+    # one shot at a time: its checks are computed, written and dropped before the next (a
+    # 60,000-shot scenario kept 4.3 GB of checks when the report was built whole)
+    results = ((name, shot, api.odds(shot, keys, settings=settings, failures=failures)) for name, shot in shots)
+    if as_json:
+        extra = {"skill": native.as_json()} if native is not None else None
+        for chunk in odds_json_chunks(results, single=len(shots) == 1, failures=failures, extra=extra):
+            _emit_bytes(chunk.encode("utf-8"))
+        _emit_bytes(b"\n")
+    else:
+        last = ""
+        if native is not None:
+            _write_text(native.line() + "\n")
+        for chunk in odds_text_chunks(results):
+            if chunk:
+                _write_text(chunk)
+                last = chunk
+        if not last.endswith("\n"):
+            _write_text("\n")
+    failed = {f.line(): f for f in failures}  # one message per failing system, however many shots
+    for line in failed:
+        echo_err(f"xsys: error: {line}")
+        _told.add(failed[line].message)
+    if failed:
+        return 2
+    return 0
+
+
+
 class _Progress:
     """A progress bar on stderr (rich: rate and time left) for a folder's files and for
     the NPCs of a streamed roster; nothing at all when stderr is not a terminal."""
