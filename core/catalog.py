@@ -366,10 +366,15 @@ class Catalog:
                 hits = [e for e in self.weapons.values() if base <= _weapon_words(e.name) | _weapon_words(e.id)]
             if len(hits) == 1:
                 return hits[0], None
-        low = " ".join(name.lower().replace("-", " ").split())
-        for word in sorted(CLASS_WORDS, key=len, reverse=True):
-            if low == word or low.endswith(" " + word):
-                return None, CLASS_WORDS[word]
+        # the class word it ends in, its calibre aside ("Shotgun 12 gauge", "Rifle (.30-06)", "Pistol 9mm")
+        bare = without_cartridge(name)
+        if bare is None and (bored := _without_bore(name)) is not None:
+            bare = bored[0]
+        for text in (name, bare) if bare is not None else (name,):
+            low = " ".join(re.sub(r"[()\[\],]", " ", text.lower()).replace("-", " ").split())
+            for word in sorted(CLASS_WORDS, key=len, reverse=True):
+                if low == word or low.endswith(" " + word):
+                    return None, CLASS_WORDS[word]
         if says_revolver(name):
             return None, "revolver"
         return None, None

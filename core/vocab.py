@@ -253,7 +253,7 @@ CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".30-30 Winchester": (2390.0, (".30-30 winchester", ".30-30")),
     ".303 British": (3130.0, (".303 british", ".303")),
     "7.62x51mm": (3400.0, ("7.62x51mm nato", "7.62x51mm", ".308 winchester", ".308 winchester (7.62x51mm)", ".308")),
-    ".30-06 Springfield": (3500.0, (".30-06 springfield", ".30-06", "30.06", "7.62x63mm")),
+    ".30-06 Springfield": (3500.0, (".30-06 springfield", ".30-06", "30.06", "30-06", "7.62x63mm")),
     "7.62x54mmR": (3600.0, ("7.62x54mmr", "7.62x54r", "7.62x54mm")),
     "7.92x57mm Mauser": (3700.0, ("7.92x57mm mauser", "7.92x57mm", "8mm mauser", "8x57mm")),
     ".50 BMG": (15500.0, (".50 bmg", ".50 bmg (12.7x99mm)", "12.7x99mm", ".50 browning")),
@@ -345,6 +345,9 @@ KATAKANA_WEAPON_WORDS: dict[str, str] = {
     "カービン": "carbine", "ショットガン": "shotgun", "散弾銃": "shotgun", "二連式": "double-barrelled",
     "ソードオフ": "sawn-off", "ゲージ": "gauge", "サブマシンガン": "submachine gun", "短機関銃": "submachine gun",
     "機関短銃": "submachine gun", "マシンガン": "machine gun", "機関銃": "machine gun",
+    "歩兵銃": "rifle", "騎兵銃": "carbine", "ボルトアクション": "bolt-action",
+    "レバーアクション": "lever-action", "ポンプアクション": "pump-action", "セミオート": "semi-automatic",
+    "デリンジャー": "derringer",
 }
 _KATAKANA_ORDER = tuple(sorted(KATAKANA_WEAPON_WORDS.items(), key=lambda kv: -len(kv[0])))
 _CALIBRE_JA = re.compile(r"(\d{2,3})\s*口径")

@@ -50,6 +50,15 @@ from xsys.core.registry import catalog
     ("Lee-Enfield No. 1 Mk III", None, None),            # another model number is another rifle
     ("Browning HP 9mm", "browning-hi-power", None),
     ("Beretta M92 9mm", "beretta-92fs", None),
+    ("ニューナンブM60", "new-nambu-m60", None),           # Japanese scenarios' police revolver
+    ("マカロフ", "makarov-pm", None),
+    ("M60", "m60", None),                                # the id stays the machine gun's
+    ("Shotgun 12 gauge", None, "shotgun"),               # a class word before the calibre
+    ("ショットガン12ゲージ", None, "shotgun"),
+    ("ライフル(.30-06)", None, "rifle"),
+    ("Pistol 9mm", None, "handgun"),
+    ("三八式歩兵銃", None, "rifle"),                      # an infantry rifle (歩兵銃)
+    ("Colt .45", None, None),                            # a maker and a bore: still no one weapon
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
     found, cls = catalog().identify_weapon(name)

@@ -202,7 +202,7 @@ def test_a_stated_capacity_wins_over_the_catalog_and_is_said(to):
 
 # ---- a revolver is a revolver ----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["ニューナンブM60リボルバー", ".38 Revolver", "Revolver .38", "Nagant revolver",
+@pytest.mark.parametrize("name", ["S&W M36リボルバー", ".38 Revolver", "Revolver .38", "Nagant revolver",
                                   "Rewolwer Nagant", "左輪手槍", "左轮手枪", "revólver Taurus"])
 def test_a_name_with_a_revolver_word_says_revolver(name):
     assert says_revolver(name)
@@ -216,15 +216,16 @@ def test_a_name_without_one_does_not(name):
 
 def test_the_new_nambu_revolver_is_written_as_nwods_revolver_line():
     """'ニューナンブM60リボルバー' (a five-shot revolver) became nWoD 'Pistol, Lt.', clip 17 with a round
-    in the chamber."""
+    in the chamber; then an uncatalogued revolver of six; it is the catalog's New Nambu M60 now,
+    five rounds of .38 Special in every system."""
     doc = read_text((ROOT / "fixtures" / "text" / "tanaka-coc-ja.txt").read_bytes())
     doc.pop("xsys", None)
     (w,) = codec.to_builtins(api.convert(api.from_plain(doc), "nwod", fresh=True, trace=False).document)["weapons"]
-    assert (w["type"], w["clip"], w.get("chamber", False)) == ("Revolver, Lt.", 6, False)
+    assert (w["type"], w["clip"], w.get("chamber", False), w["catalog"]) == ("Revolver, Lt.", 5, False, "new-nambu-m60")
     neutral = api.convert(api.from_plain(doc), "neutral", fresh=True, trace=False).document
     assert neutral.weapons[0].weapon_class == "revolver"
     coc = codec.to_builtins(api.convert(api.from_plain(doc), "coc", trace=False).document)["weapons"][0]
-    assert coc["capacity"] == 6  # the usual revolver's cylinder, not a gun that cannot fire
+    assert coc["capacity"] == 5
 
 
 # ---- Polish weapons ----------------------------------------------------------------------------
@@ -701,7 +702,7 @@ def test_ww2_handguns_of_the_catalog(name, entry):
     ("レミントンM870", "remington-870", None), ("Ｍ１９１１Ａ１", "colt-m1911a1", None),
     ("38口径リボルバー", None, ".38 Special"), ("45口径オートマチック", None, ".45 ACP"), ("9mm拳銃", None, "9x19mm"),
     ("20ゲージ・ショットガン(二連式)", None, "20 gauge"),
-    ("ニューナンブM60", None, None)])
+    ("ニューナンブM60", "new-nambu-m60", None)])
 def test_weapon_names_as_japanese_sheets_write_them(name, entry, cartridge):
     """A CCFOLIA palette or a Japanese scenario writes 'コルト・ガバメント' (a GURPS line of 3d+2 from the
     880 J its 1D10+2 reads as, not the M1911's 2d), 'グロック17', '45口径オートマチック': the maker or model

@@ -396,19 +396,22 @@ def test_a_gun_with_no_stated_capacity_is_written_with_its_class_usual_one():
 
 @pytest.mark.parametrize("target,field", [("coc", "capacity"), ("coc7", "capacity"), ("gurps", "Shots"),
                                           ("nwod", "clip")])
-def test_a_revolver_no_source_gives_a_capacity_holds_six_rounds_in_every_system(target, field):
-    """'ニューナンブM60リボルバー 60% ダメージ 1D10' (a text block, no capacity, no catalog weapon):
-    coc and nWoD wrote 6, the coc7 sheet capacity 0 and the GURPS sheet Shots 0, a gun that cannot
-    fire. Every system now writes the usual revolver's 6 (core.model.USUAL_CAPACITY, assumed), and
-    the systems that write it from that table say so."""
+def test_a_revolver_no_source_gives_a_capacity_holds_six_rounds_in_every_system(target, field, tmp_path):
+    """'S&W M36リボルバー 60% ダメージ 1D10' (a text block, no capacity, no catalog weapon; the
+    tanaka-coc-ja.txt fixture's New Nambu M60 was one, until the catalog held it): coc and nWoD
+    wrote 6, the coc7 sheet capacity 0 and the GURPS sheet Shots 0, a gun that cannot fire. Every
+    system now writes the usual revolver's 6 (core.model.USUAL_CAPACITY, assumed), and the systems
+    that write it from that table say so."""
     from pathlib import Path
 
     from xsys.conversions import api
     from xsys.core import codec
 
-    text = Path(__file__).resolve().parents[1] / "fixtures" / "text" / "tanaka-coc-ja.txt"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "text" / "tanaka-coc-ja.txt"
+    text = tmp_path / "detective.txt"
+    text.write_text(fixture.read_text(encoding="utf-8").replace("ニューナンブM60", "S&W M36"), encoding="utf-8")
     conv = api.convert(api.load(text), target, fresh=True)
-    gun = [w for w in codec.to_builtins(conv.document)["weapons"] if "ニューナンブ" in w["name"]][0]
+    gun = [w for w in codec.to_builtins(conv.document)["weapons"] if "M36" in w["name"]][0]
     assert gun[field] == 6, gun
     if target in ("coc7", "gurps"):
         assert [x for x in conv.losses if "the usual revolver's" in x.message and x.kind == "assumed"], \
