@@ -349,8 +349,14 @@ def _far_values(d: _Diff) -> list[Any]:
             far = float(d.src) * 4 + (1 if float(d.src) >= 0 else -1)
             if hi is not None:
                 far = min(far, hi)
-        value: Any = type(d.src)(far) if isinstance(d.src, (_Quantity, int)) else far
-        return [value] if not _same(value, f.default) else []
+        values = [far]
+        floor = lo if lo is not None else 0.0
+        if hi is None and 0 <= floor < float(d.src) < float(f.default):
+            # (and the floor, for a value below a default at the top of an open scale: 2 lx under a
+            # daylight default, where four times it, 9 lx, is the same band of a light ladder)
+            values.append(floor)
+        out = [type(d.src)(v) if isinstance(d.src, (_Quantity, int)) else v for v in values]
+        return [v for v in out if not _same(v, f.default)]
     return []
 
 
