@@ -60,6 +60,7 @@ _SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsu
 # a field of a weapon or armor line of an NPC ("$.npcs[0].weapons[1].muzzle_energy")
 _LINE_FIELD = re.compile(r"(^|\.)(weapons|armor)\[\d+\]\.\w+$")
 _PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
+_EDGE = 1e-6  # the outer millionth of a population: values beyond what ordinary adults roll
 _ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
 
 
@@ -779,11 +780,20 @@ class LossAudit:
         """Whether a competence that reads back as another number was pushed to the end of
         the target's scale: nothing further out reads back differently, and the mirror of the
         source about the value read back does (the source lies beyond the end by more than
-        half the step to the next level, so no rounding explains it)."""
+        half the step to the next level, so no rounding explains it). A characteristic was,
+        where it lies in the population's outer millionth (beyond what ordinary adults roll)
+        and comes back inside it."""
         tokens = path_tokens(d.path)
-        if not tokens or tokens[-1] != "skill" or not (_is_number(d.src) and _is_number(d.back)):
+        if not tokens or (tokens[-1] != "skill" and tokens[0] != "characteristics") \
+                or not (_is_number(d.src) and _is_number(d.back)):  # a competence, or a characteristic
             return False
         src, back = float(d.src), float(d.back)
+        if tokens[0] == "characteristics":
+            # a characteristic in the population's outer millionth (a creature's STR 30, beyond what
+            # ordinary adults roll: core.percentile.TAIL_SHARE) that comes back inside it met the
+            # end of a target table that holds ordinary adults only; anything else is a rounding
+            # between two populations' steps
+            return not (_EDGE < src < 1 - _EDGE) and _EDGE < back < 1 - _EDGE
         gap = src - back
         lo, hi = (d.field.bounds if d.field is not None else (None, None))
         lo, hi = (0.0 if lo is None else lo), (1.0 if hi is None else hi)
@@ -896,8 +906,8 @@ class LossAudit:
             return loss
         if not _same(was, stated):
             return loss
-        if not (left_out or dropped) and _same(now, was) and loss.kind == "rounded":
-            return None
+        if not (left_out or dropped) and _same(now, was) and loss.kind in ("rounded", "clamped"):
+            return None  # (a value in the outer millionth the other table also holds: EDU 35 is coc 7)
         numbers = f"{tokens[1]} {scale} {src:.3f} → {back:.3f}"
         if derived_from:
             numbers += f"; {name} not stated: the rule's, from {derived_from}"

@@ -53,6 +53,7 @@ LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night
               "thermal goggles": "thermal-goggles"}
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 LONG_GUNS = frozenset({"rifle", "carbine", "mg"})  # the classes of PercentileSystem.damage_ladder's long guns
+TAIL_SHARE = Fraction(1, 10**6)  # dice_characteristics: the population beyond each end of the dice
 
 
 def _catalog() -> Any:
@@ -89,9 +90,10 @@ def dice_characteristics(data: Mapping[str, Mapping[str, Any]], rule: str,
     adults roll it, as data: ``{native: {neutral, dice, sides, plus[, times]}}``: the sum of
     ``dice`` d``sides`` plus ``plus``, times ``times`` (a scale that multiplies the roll: 7th
     edition's x5; a value between two multiples shares the band of the nearer one, split
-    evenly). With `tail` (lo, hi), every value in it that the dice never give holds a
-    millionth of the population at the ends, so a stated one reads and writes in order
-    without a clamp. Each ladder cites `rule` (assumed)."""
+    evenly). With `tail` (lo, hi), the values in it that the dice never give (a monster's
+    STR 24) share a millionth of the population at each end, taken from the end value's own
+    share, so a stated one reads and writes in order without a clamp and every other value keeps
+    its band exactly. Each ladder cites `rule` (assumed)."""
     out = {}
     for native, spec in data.items():
         times = int(spec.get("times", 1))
@@ -102,9 +104,13 @@ def dice_characteristics(data: Mapping[str, Mapping[str, Any]], rule: str,
             for v in range(centre - half, centre + half + 1):
                 dist[v] = dist.get(v, Fraction(0)) + p / times
         if tail is not None:
-            rare = {v: Fraction(1, 10**6) for v in range(tail[0], tail[1] + 1) if v not in dist}
-            total = sum(dist.values()) + sum(rare.values())
-            dist = {v: q / total for v, q in sorted({**dist, **rare}.items())}
+            # each end's rare values share a millionth of the population, taken from the share of
+            # the end value the dice give (so every other value keeps its band exactly)
+            for end, rare in ((min(dist), range(tail[0], min(dist))), (max(dist), range(max(dist) + 1, tail[1] + 1))):
+                if len(rare):
+                    dist[end] -= TAIL_SHARE
+                    dist.update({v: TAIL_SHARE / len(rare) for v in rare})
+            dist = dict(sorted(dist.items()))
         out[native] = CharacteristicSpec(spec["neutral"], percentile_ladder(
             f"characteristic.{native}", dist, rule, "assumed"))
     return out

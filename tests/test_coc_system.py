@@ -337,9 +337,16 @@ def test_physical_values_survive_coarse_rows():
 
 
 def test_characteristics_percentile():
+    """The dice's values (SIZ 2d6+6: 8-18, EDU 3d6+3: 6-21) hold the population but its outer
+    millionth at each end, where a stated value the dice never give sits (a creature's STR 24, a
+    professor's EDU 22: every value of 1-99 has a place, in order)."""
     chars = SYS.characteristics()
-    assert chars["SIZ"].ladder.natives[0] == 8 and chars["EDU"].ladder.natives[-1] == 21
-    assert chars["STR"].ladder.step_for(0.5).native in (10, 11)
+    assert chars["SIZ"].ladder.step_for(1e-5).native == 8 and chars["EDU"].ladder.step_for(1 - 1e-5).native == 21
+    assert chars["SIZ"].ladder.natives[0] == 1 and chars["EDU"].ladder.natives[-1] == 99
+    strength = chars["STR"].ladder
+    assert strength.step_for(0.5).native in (10, 11)
+    assert [strength.step_for(strength.neutral(v)).native for v in (18, 19, 24, 99)] == [18, 19, 24, 99]
+    assert strength.neutral(18) < strength.neutral(19) < strength.neutral(24) < strength.neutral(99)
 
 
 def _scenario_shots():

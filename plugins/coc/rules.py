@@ -613,7 +613,7 @@ def damage_bonus(STR: int, SIZ: int) -> str:
 
 @lru_cache(maxsize=None)
 def _characteristics() -> dict[str, CharacteristicSpec]:
-    return dice_characteristics(tables()["characteristics"], "coc-ja.characteristics")
+    return dice_characteristics(tables()["characteristics"], "coc-ja.characteristics", tail=(1, 99))
 
 
 def _ftext(x: Fraction | int) -> str | int:
