@@ -790,7 +790,7 @@ class LossAudit:
         src, back = float(d.src), float(d.back)
         if tokens[0] == "characteristics":
             # a characteristic in the population's outer millionth (a creature's STR 30, beyond what
-            # ordinary adults roll: core.percentile.TAIL_SHARE) that comes back inside it met the
+            # ordinary adults roll: core.system.TAIL_SHARE) that comes back inside it met the
             # end of a target table that holds ordinary adults only; anything else is a rounding
             # between two populations' steps
             return not (_EDGE < src < 1 - _EDGE) and _EDGE < back < 1 - _EDGE

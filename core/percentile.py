@@ -43,7 +43,7 @@ from xsys.core.ladder import Ladder, Step
 from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
 from xsys.core.errors import InputError
 from xsys.core.model import Armor, Barrier, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
-from xsys.core.system import CharacteristicSpec, System, percentile_ladder
+from xsys.core.system import CharacteristicSpec, System, percentile_ladder, with_tails
 from xsys.core.trace import Check, Collector, Modifier, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
 from xsys.core.vocab import CARTRIDGES, cartridge_in_name, cartridge_of, firearm_skill_for
@@ -53,7 +53,6 @@ LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night
               "thermal goggles": "thermal-goggles"}
 LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 LONG_GUNS = frozenset({"rifle", "carbine", "mg"})  # the classes of PercentileSystem.damage_ladder's long guns
-TAIL_SHARE = Fraction(1, 10**6)  # dice_characteristics: the population beyond each end of the dice
 
 
 def _catalog() -> Any:
@@ -104,13 +103,7 @@ def dice_characteristics(data: Mapping[str, Mapping[str, Any]], rule: str,
             for v in range(centre - half, centre + half + 1):
                 dist[v] = dist.get(v, Fraction(0)) + p / times
         if tail is not None:
-            # each end's rare values share a millionth of the population, taken from the share of
-            # the end value the dice give (so every other value keeps its band exactly)
-            for end, rare in ((min(dist), range(tail[0], min(dist))), (max(dist), range(max(dist) + 1, tail[1] + 1))):
-                if len(rare):
-                    dist[end] -= TAIL_SHARE
-                    dist.update({v: TAIL_SHARE / len(rare) for v in rare})
-            dist = dict(sorted(dist.items()))
+            dist = with_tails(dist, *tail)
         out[native] = CharacteristicSpec(spec["neutral"], percentile_ladder(
             f"characteristic.{native}", dist, rule, "assumed"))
     return out

@@ -1263,6 +1263,26 @@ def _battery_note(neutral_skill: str) -> str:
 
 # ---- ladder builders shared by systems --------------------------------------------
 
+TAIL_SHARE = Fraction(1, 10**6)  # the population beyond each end of what ordinary adults roll
+
+
+def with_tails(dist: Mapping[int, Fraction], lo: int, hi: int) -> dict[int, Fraction]:
+    """A population of whole values (ordinary adults) with every value of `lo`..`hi` it never
+    gives (a creature's STR 24) in the outer millionth at each end (TAIL_SHARE, taken from the
+    end value's share, split evenly among that end's values): a stated value reads and writes
+    in order without a clamp, and every other value keeps its band exactly. A system whose table
+    ends at ordinary adults meets such a value as the top of its own (the audit says so:
+    clamped). Two systems' tails meet in order only, not by magnitude (their values are spread
+    evenly over the millionth): tails suit systems whose numbers pass by a shared scale (the
+    Call of Cthulhu editions); a GURPS ST 25 in a tail of 19-30 came to coc as STR 62."""
+    out = dict(dist)
+    for end, rare in ((min(out), range(lo, min(out))), (max(out), range(max(out) + 1, hi + 1))):
+        if len(rare):
+            out[end] -= TAIL_SHARE
+            out.update({v: TAIL_SHARE / len(rare) for v in rare})
+    return dict(sorted(out.items()))
+
+
 def percentile_ladder(name: str, dist: Mapping[int, Fraction] | Dist, rule: str, source: Source) -> Ladder:
     """Native values distributed as `dist` among ordinary adults -> percentile ladder.
     Value v covers the percentile interval [P(X < v), P(X <= v)); its representative is
