@@ -161,3 +161,17 @@ def test_a_skill_the_6th_edition_sheet_never_stated_stays_unstated_at_home(rel):
     assert back["skills"] == src["skills"]  # every skill as the source had it, and no other
     edited = {**seventh, "skills": {**seventh["skills"], "Fighting (Brawl)": seventh["skills"]["Fighting (Brawl)"] + 10}}
     assert "Fist/Punch" in _plain(_convert(edited, home).document)["skills"]
+
+
+def test_an_ogre_s_attribute_beyond_the_gurps_table_stays_on_a_gurps_sheet():
+    """A GURPS stat block's ST 25 (an ogre) lies past the population table (ordinary adults end at
+    18): it was read as 18 even for a GURPS sheet written from a GURPS one. Other systems still read
+    it as the table's end (said); a GURPS sheet keeps it."""
+    ogre = {"system": "gurps", "kind": "npc", "name": "Ogre", "ST": 25, "DX": 10, "IQ": 7, "HT": 14,
+            "skills": {"Brawling": 12}}
+    same = api.convert(api.from_plain(ogre), "gurps")
+    assert same.document.ST == 25
+    (said,) = [x for x in same.losses if x.path == "$.ST"]
+    assert said.kind == "clamped" and "a GURPS sheet keeps it" in said.message
+    coc = api.convert(api.from_plain(ogre), "coc")
+    assert coc.document.STR == 18 and [x for x in coc.losses if x.path == "$.ST" and x.level == "warning"]

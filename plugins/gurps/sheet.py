@@ -244,8 +244,19 @@ class GurpsSheet(GurpsRules):
     # ---- stat blocks -------------------------------------------------------------------
     def npc_to_neutral(self, npc: GurpsNpc) -> Result[Combatant]:
         col = Collector(self.key)
-        chars = self.characteristics_to_neutral({k: getattr(npc, k) for k in ATTRIBUTES}, col, "$")
         blob: dict[str, Any] = {}
+        # gurps.population: an attribute beyond ordinary adults (an ogre's ST 25) is read as the end
+        # of the table it lies past; the stated value is kept for a GURPS sheet's own way back
+        beyond = {k: getattr(npc, k) for k in ATTRIBUTES if not self._attr.has_native(getattr(npc, k))}
+        for k, v in beyond.items():
+            col.loss("clamped", f"$.{k}", f"{k} {v} lies beyond ordinary adults (the population table ends at "
+                     f"{self._attr.nearest_native(v)}): other systems read it as {self._attr.nearest_native(v)}; a GURPS "
+                     "sheet keeps it", "gurps.population")
+        if beyond:
+            blob["attributes"] = beyond
+        chars = self.characteristics_to_neutral(
+            {k: self._attr.nearest_native(getattr(npc, k)) if k in beyond else getattr(npc, k) for k in ATTRIBUTES},
+            col, "$")
         base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
         offsets: dict[str, int] = {}
         omitted: list[str] = []
@@ -351,6 +362,9 @@ class GurpsSheet(GurpsRules):
         from_sheet = bool(blob)
         own = carried.take(combatant.carried.get(self.key), GurpsCarried, col, f"$.carried.{self.key}", self.key)
         attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
+        for k, v in (blob.get("attributes") or {}).items():  # a stated attribute beyond the table, as it was
+            if isinstance(v, int) and k in attrs and attrs[k] == self._attr.nearest_native(v):
+                attrs[k] = v
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
         for f, neutral in MINDS.items():
             p = combatant.characteristics.get(neutral)
