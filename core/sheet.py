@@ -12,6 +12,10 @@ own: one weapon or armor line (``weapon_to_neutral`` ...), the values its rules 
 as the dodge), what its native block remembers (``native_block``), and a last word each way
 (``extra_to_neutral``, ``extra_from_neutral``). docs/hooks.md lists them.
 
+A characteristic stated beyond its table (a creature's STR 200 on a 7th-edition sheet, a
+vampire's Strength 7) is read as the table's end, said as ``clamped``, and kept in the native
+block (``BEYOND_TABLE``) so the system's own sheet written from it has the number again.
+
 The order of the steps is the order of the losses and the trace a conversion reports, so it is
 fixed here: characteristics, mapped skills, skills no neutral key holds, derived values and the
 hit points, the numbers of a shared scale, weapons, a close-combat list of its own, armor, the
@@ -163,6 +167,8 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
     return typ
 
 
+# the key of a system's native block that keeps its stat block's characteristics beyond their tables
+BEYOND_TABLE = "beyond_table"
 _NAME_FIELDS: dict[type, str] = {}  # a declared sheet's stat block type -> the field of its name
 _LINE_NAMES: dict[type, str] = {}  # a declared sheet's stat block type -> the key naming a weapon or armor line
 
@@ -215,6 +221,10 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     sheet: Sheet = system.sheet  # type: ignore[assignment]
     col = Collector(system.key)
     chars = {k: getattr(npc, k) for k in system.characteristics()}
+    # a stated value beyond the characteristic's table (a creature's STR 200 on a 7th-edition
+    # sheet) is read as the table's end; the number is kept for this system's own way back
+    beyond = {k: v for k, spec in system.characteristics().items() if isinstance(v := chars.get(k), int)
+              and not isinstance(v, bool) and not spec.ladder.has_native(v)}
     neutral_chars = system.characteristics_to_neutral(chars, col, "$")
     ctx = {k: getattr(npc, k) for k in sheet.context} if sheet.context else chars
     spath = f"$.{sheet.skills}"
@@ -277,6 +287,8 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     native.update(system.native_block(npc, col) if _takes(type(system).native_block, "col")
                   else system.native_block(npc))  # type: ignore[call-arg]
     native.update(kept_lines)
+    if beyond:
+        native[BEYOND_TABLE] = beyond
     if sheet.levels_kept:
         exact = system.levels_kept(stated, col, spath, context=ctx)
         if exact:
@@ -336,6 +348,10 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     mine = combatant.native.get(system.key, {})
     fields = system.characteristics_from_neutral(combatant.characteristics, col, "$")
     fields = system.characteristics_on_scale(fields, combatant, col, "$")
+    specs = system.characteristics()
+    for k, v in (mine.get(BEYOND_TABLE) or {}).items():  # its own number beyond the table, as stated
+        if k in specs and isinstance(v, int) and fields.get(k) == specs[k].ladder.nearest_native(v):
+            fields[k] = v
     for k in sheet.carried:
         if k == sheet.skills:
             continue  # the carried skills join the converted ones below

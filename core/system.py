@@ -719,7 +719,8 @@ class System:
             lad = spec.ladder
             if not lad.has_native(value):
                 near = lad.nearest_native(value)
-                col.loss("clamped", f"{path}.{native}", f"{native} {value} lies outside the table; read as {near}",
+                col.loss("clamped", f"{path}.{native}", f"{native} {value} lies outside the table; read as {near}"
+                         + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None else ""),
                          lad.steps[0].rule)
                 value = near
             step = lad.step_of(value)

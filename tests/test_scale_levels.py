@@ -175,3 +175,21 @@ def test_an_ogre_s_attribute_beyond_the_gurps_table_stays_on_a_gurps_sheet():
     assert said.kind == "clamped" and "a GURPS sheet keeps it" in said.message
     coc = api.convert(api.from_plain(ogre), "coc")
     assert coc.document.STR == 18 and [x for x in coc.losses if x.path == "$.ST" and x.level == "warning"]
+
+
+def test_a_value_beyond_a_declared_sheets_table_stays_on_that_systems_sheet():
+    """A 7th-edition creature's STR 200 and SIZ 250 (the Foundry moor serpent), and a vampire's
+    Strength 7 (an nWoD supernatural being past the mortal 5): each was read as the table's end, and
+    a sheet of its own system written from it had STR 99 (damage bonus +1D6 for +5D6) or was refused.
+    Every other system reads the table's end (said); the system's own sheet keeps the number
+    (core.sheet: its native block's beyond_table)."""
+    serpent = api.load(FIX / "corpus" / "foundry-coc7" / "moor-serpent-creature.json")
+    same = api.convert(serpent, "coc7").document
+    assert (same.STR, same.SIZ, same.DB) == (200, 250, "+5D6")
+    said = [x for x in api.convert(serpent, "gurps").losses if x.path == "$.STR"]
+    assert said and "(a coc7 sheet keeps 200)" in said[0].message
+    vampire = {"system": "nwod", "kind": "npc", "name": "Elder", "Strength": 7, "Dexterity": 3, "Stamina": 4,
+               "skills": {"Brawl": 3}}
+    assert api.convert(api.from_plain(vampire), "nwod").document.Strength == 7
+    coc = api.convert(api.from_plain(vampire), "coc")
+    assert [x for x in coc.losses if x.path == "$.Strength" and "read as 5 (a nwod sheet keeps 7)" in x.message]

@@ -16,6 +16,10 @@ from xsys.core.vocab import Location
 
 
 Dots = Annotated[int, Meta(ge=1, le=5)]
+# an attribute: 1-5 for mortals, up to 10 for a supernatural being of great power (a vampire's
+# Blood Potency, a werewolf's Primal Urge): a value past 5 is read as 5 by every other system and
+# kept for an nwod sheet (core.sheet: beyond the table)
+AttributeDots = Annotated[int, Meta(ge=1, le=10, description="1-5 for mortals; up to 10 for supernatural beings")]
 SkillDots = Annotated[int, Meta(ge=0, le=5)]
 Rating = Annotated[int, Meta(ge=0, le=10)]
 Name = Annotated[str, Meta(max_length=200)]
@@ -75,15 +79,15 @@ class NwodNpc(Opts, kw_only=True):
     """An nWoD stat block: nine attributes, skills, specialties, merits, derived traits."""
 
     name: Name
-    Intelligence: Dots = 2
-    Wits: Dots = 2
-    Resolve: Dots = 2
-    Strength: Dots = 2
-    Dexterity: Dots = 2
-    Stamina: Dots = 2
-    Presence: Dots = 2
-    Manipulation: Dots = 2
-    Composure: Dots = 2
+    Intelligence: AttributeDots = 2
+    Wits: AttributeDots = 2
+    Resolve: AttributeDots = 2
+    Strength: AttributeDots = 2
+    Dexterity: AttributeDots = 2
+    Stamina: AttributeDots = 2
+    Presence: AttributeDots = 2
+    Manipulation: AttributeDots = 2
+    Composure: AttributeDots = 2
     skills: dict[str, SkillDots] = msgspec.field(default_factory=dict)
     specialties: dict[str, list[Name]] = msgspec.field(default_factory=dict)
     merits: dict[str, Dots] = msgspec.field(default_factory=dict)
@@ -139,7 +143,7 @@ class NwodShot(Opts, kw_only=True):
 
     name: Name = ""
     shooter: Name = ""
-    Dexterity: Dots = 2
+    Dexterity: AttributeDots = 2
     Strength: Dots = 2  # against the weapon's Strength requirement
     Firearms: SkillDots = 0
     specialty: bool = False  # a Firearms specialty that applies (+1 die)
