@@ -101,6 +101,10 @@ class System:
     # (weapon_to_neutral ... extra_from_neutral) only for what is the system's own. None: the
     # system writes both conversions itself.
     sheet: ClassVar[Sheet | None] = None
+    # Whether its own sheet keeps a characteristic stated beyond its table (read as the table's
+    # end by every other system): a declared sheet does (core.sheet, BEYOND_TABLE); a system that
+    # writes its conversions itself and keeps them too says so here (GURPS)
+    keeps_beyond_table: ClassVar[bool] = False
     # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
     # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
     shot_sheet: ClassVar[ShotSheet | None] = None
@@ -720,7 +724,8 @@ class System:
             if not lad.has_native(value):
                 near = lad.nearest_native(value)
                 col.loss("clamped", f"{path}.{native}", f"{native} {value} lies outside the table; read as {near}"
-                         + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None else ""),
+                         + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None or self.keeps_beyond_table
+                            else ""),
                          lad.steps[0].rule)
                 value = near
             step = lad.step_of(value)

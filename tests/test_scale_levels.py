@@ -172,7 +172,7 @@ def test_an_ogre_s_attribute_beyond_the_gurps_table_stays_on_a_gurps_sheet():
     same = api.convert(api.from_plain(ogre), "gurps")
     assert same.document.ST == 25
     (said,) = [x for x in same.losses if x.path == "$.ST"]
-    assert said.kind == "clamped" and "a GURPS sheet keeps it" in said.message
+    assert said.kind == "clamped" and "(a gurps sheet keeps 25)" in said.message
     coc = api.convert(api.from_plain(ogre), "coc")
     assert coc.document.STR == 18 and [x for x in coc.losses if x.path == "$.ST" and x.level == "warning"]
 

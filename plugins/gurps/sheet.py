@@ -18,6 +18,7 @@ from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words)
+from xsys.core.sheet import BEYOND_TABLE
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -246,17 +247,12 @@ class GurpsSheet(GurpsRules):
         col = Collector(self.key)
         blob: dict[str, Any] = {}
         # gurps.population: an attribute beyond ordinary adults (an ogre's ST 25) is read as the end
-        # of the table it lies past; the stated value is kept for a GURPS sheet's own way back
+        # of the table it lies past (said); the stated value is kept for a GURPS sheet's own way back
+        # (keeps_beyond_table), as a declared sheet keeps its own (core.sheet)
         beyond = {k: getattr(npc, k) for k in ATTRIBUTES if not self._attr.has_native(getattr(npc, k))}
-        for k, v in beyond.items():
-            col.loss("clamped", f"$.{k}", f"{k} {v} lies beyond ordinary adults (the population table ends at "
-                     f"{self._attr.nearest_native(v)}): other systems read it as {self._attr.nearest_native(v)}; a GURPS "
-                     "sheet keeps it", "gurps.population")
         if beyond:
-            blob["attributes"] = beyond
-        chars = self.characteristics_to_neutral(
-            {k: self._attr.nearest_native(getattr(npc, k)) if k in beyond else getattr(npc, k) for k in ATTRIBUTES},
-            col, "$")
+            blob[BEYOND_TABLE] = beyond
+        chars = self.characteristics_to_neutral({k: getattr(npc, k) for k in ATTRIBUTES}, col, "$")
         base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
         offsets: dict[str, int] = {}
         omitted: list[str] = []
@@ -362,7 +358,7 @@ class GurpsSheet(GurpsRules):
         from_sheet = bool(blob)
         own = carried.take(combatant.carried.get(self.key), GurpsCarried, col, f"$.carried.{self.key}", self.key)
         attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
-        for k, v in (blob.get("attributes") or {}).items():  # a stated attribute beyond the table, as it was
+        for k, v in (blob.get(BEYOND_TABLE) or {}).items():  # a stated attribute beyond the table, as it was
             if isinstance(v, int) and k in attrs and attrs[k] == self._attr.nearest_native(v):
                 attrs[k] = v
         derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
