@@ -19,7 +19,8 @@ from .errors import InputError
 from .model import USUAL_CAPACITY, Armor, Barrier, Base, Name, Text, Weapon
 from .units import Density, Energy, Length
 from .vocab import (AUTOMATIC_WORDS, CARTRIDGES, CLASS_WORDS, GRENADE_ENERGY_J, GRENADE_WORDS, KIND_OF, REVOLVER_CARTRIDGES,
-                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, holds_word, latin_name, without_cartridge)
+                    REVOLVER_WORDS, cartridge_in_name, cartridge_of, holds_word, is_sawn_off, latin_name,
+                    without_cartridge)
 
 
 def _fold(name: str) -> str:
@@ -452,13 +453,19 @@ class Catalog:
         class. Each system rates the cartridge by its own table (one cartridge, one damage
         line), so a weapon has one line in each system wherever it came from."""
         entry = self.weapons.get(weapon.catalog) if weapon.catalog else None
+        sawn_off = False
         if entry is None and not weapon.catalog:
             found, _ = self.identify_weapon(weapon.name)
             if found is not None and weapon.weapon_class in (found.weapon_class, KIND_OF.get(found.weapon_class)):
                 entry = found
+            elif found is None:
+                entry = self.sawn_off_of(weapon)
+                sawn_off = entry is not None
         if entry is not None:
             key = cartridge_of(entry.calibre)
             said = f"catalog weapon {entry.id}" + (f", {key}" if key else f", {float(entry.muzzle_energy):g} J")
+            if sawn_off:
+                said += " (a sawn-off shotgun of no model: the catalog's sawn-off of its gauge)"
             energy = CARTRIDGES[key][0] if key else float(entry.muzzle_energy)
             return WeaponBasis("catalog", entry, key, energy, said)
         key = cartridge_of(weapon.calibre)
@@ -471,6 +478,24 @@ class Catalog:
         energy = float(weapon.muzzle_energy)
         return WeaponBasis("class", None, None, energy,
                            f"no catalog weapon or known cartridge: a {weapon.weapon_class} of {energy:g} J")
+
+    def sawn_off_of(self, weapon: Weapon) -> WeaponEntry | None:
+        """The catalog's sawn-off for a shotgun that is one (vocab.is_sawn_off: shorter than
+        0.66 m, or named so) and names no model: the one sawn-off shotgun of its gauge (its
+        calibre's, else its name's, else any) that the catalog holds, whose row every weapon
+        table prints (the coc-ja and 7th-edition tables' sawed-off 12-gauge, nWoD's "Shotgun,
+        Sawn-off"); None where the catalog holds none or several. Assumed (catalog README): a
+        "sawed-off shotgun" is the break-action double gun cut down that the tables mean, so
+        that it gets the sawn-off's line in every system, not a full-length shotgun's in some."""
+        if weapon.weapon_class != "shotgun":
+            return None
+        length = float(weapon.length) if weapon.length is not None else None
+        if not is_sawn_off("shotgun", length, weapon.name):
+            return None
+        gauge = cartridge_of(weapon.calibre) if weapon.calibre else cartridge_in_name(weapon.name)
+        hits = [e for e in self.weapons.values() if e.weapon_class == "shotgun" and e.length is not None
+                and is_sawn_off("shotgun", float(e.length)) and gauge in (None, cartridge_of(e.calibre))]
+        return hits[0] if len(hits) == 1 else None
 
     def capacity_of(self, weapon: Weapon) -> tuple[int, bool]:
         """The capacity a sheet writes for `weapon`, one answer for every system: the source's,

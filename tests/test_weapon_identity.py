@@ -153,3 +153,53 @@ def test_a_revolver_named_by_its_maker_s_initials_is_that_revolver_in_every_syst
                                                                                        270.0, 6)
     nw = api.convert(api.load(f), "nwod", trace=False).document.weapons[0]
     assert (nw.type, nw.clip, nw.chamber) == ("Revolver, Lt.", 6, False)
+
+
+def _neutral_weapon(**fields):
+    from xsys.core.model import generic_weapon
+
+    return msgspec_replace(generic_weapon("shotgun"), **fields)
+
+
+def msgspec_replace(obj, **fields):
+    import msgspec
+
+    return msgspec.structs.replace(obj, **fields)
+
+
+@pytest.mark.parametrize("fields", [
+    {"name": "Sawed-off shotgun"},                        # named so (nWoD's chart, a Foundry mta item)
+    {"name": "Sawn-off shotgun"},                         # a Foundry CoC7 item's spelling
+    {"name": "Coach gun", "length": "0.5 m"},             # shorter than 0.66 m (core.vocab.is_sawn_off)
+    {"name": "Sawn-off 12 gauge", "calibre": "12 gauge"},
+])
+def test_a_sawn_off_of_no_model_gets_the_sawn_off_line_in_every_d100_table(fields):
+    """One thing, one answer: a sawn-off shotgun named by no model was the full-length double
+    gun's line in coc (4d6/2d6/1d6, 50 m) and 7th edition (50 yd) while GURPS and nWoD wrote the
+    sawn-off's; it is the catalog's sawn-off (Catalog.sawn_off_of), the row both tables print."""
+    from xsys.core.units import Length, parse
+    from xsys.core.registry import get_system
+
+    if "length" in fields:
+        fields = {**fields, "length": parse(fields["length"], Length)}
+    w = _neutral_weapon(**fields)
+    basis = catalog().weapon_basis(w)
+    assert basis.entry is not None and basis.entry.id == "sawed-off-12ga"
+    assert "sawn-off" in basis.said
+    by_id = msgspec_replace(w, catalog="sawed-off-12ga")
+    for key, want in (("coc", ("4d6/1d6", 10.0)), ("coc7", ("4D6/1D6", 10 * 0.9144))):
+        system = get_system(key)
+        line, line_by_id = system.weapon_defaults(w), system.weapon_defaults(by_id)
+        assert (line.damage, round(float(line.base_range), 4)) == (want[0], round(want[1], 4))
+        assert (line.damage, line.base_range) == (line_by_id.damage, line_by_id.base_range)
+
+
+def test_a_sawn_off_of_another_gauge_or_a_model_is_not_the_catalog_sawn_off():
+    """A sawn-off of a gauge the catalog's is not, and a named model cut down, keep their own basis."""
+    assert catalog().sawn_off_of(_neutral_weapon(name="Sawn-off shotgun", calibre="20 gauge")) is None
+    assert catalog().sawn_off_of(_neutral_weapon(name="Pump shotgun")) is None
+    from xsys.core.model import generic_weapon
+
+    assert catalog().sawn_off_of(msgspec_replace(generic_weapon("rifle"), name="Sawn-off rifle")) is None
+    w = _neutral_weapon(name="Sawed-off Remington 870")
+    assert catalog().weapon_basis(w).entry.id == "remington-870"

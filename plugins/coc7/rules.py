@@ -239,12 +239,15 @@ class Coc7Rules(PercentileSystem):
         return self.damage_ladder(weapon.weapon_class).step_for(basis.energy).label
 
     def weapon_defaults(self, weapon: Weapon) -> Coc7Weapon:  # type: ignore[override]
-        """Native data of a neutral weapon: its [weapon.<catalog id>] row, else its class's row,
-        with the damage of ``damage_of``."""
+        """Native data of a neutral weapon: the [weapon.<id>] row of its catalog weapon (by id, else
+        by what its name says: Catalog.weapon_basis), else its class's row, with the damage of
+        ``damage_of``."""
+        from xsys.core.registry import catalog
+
         t = self.tables()
         cls = t["weapon_class"][weapon.weapon_class]
-        row = t["weapon"].get(weapon.catalog or "", {})
-        from xsys.core.registry import catalog
+        entry = catalog().weapon_basis(weapon).entry  # by id, else by what its name says (a sawn-off)
+        row = t["weapon"].get(entry.id if entry is not None else "", {})
 
         if grenade_blast(weapon) is not None:
             row = {k: v for k, v in t["grenade"].items() if k in ("uses_per_round", "malfunction")}

@@ -255,7 +255,10 @@ class Coc7Sheet(Coc7Rules):
                          f"{cw.damage}, base range {yards}", rules=["coc7.weapons"], source="assumed")
                 # what the line says beside its damage is the 7e table's, not the source's own
                 # (a 6th-edition line's base range and STR do not cross): said, as every system does
-                row = "[weapon.%s]" % w.catalog if w.catalog in self.tables()["weapon"] else \
+                from xsys.core.registry import catalog
+
+                entry = catalog().weapon_basis(w).entry  # the row weapon_defaults wrote it from
+                row = f"[weapon.{entry.id}]" if entry is not None and entry.id in self.tables()["weapon"] else \
                     f"[weapon_class.{w.weapon_class}]"
                 if grenade_blast(w) is not None:
                     row += (f" and [grenade] (the table's hand grenade, {cw.damage}/"
@@ -263,8 +266,6 @@ class Coc7Sheet(Coc7Rules):
                 col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
                          f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
                          f"damage {cw.damage} (coc7.damage)", "coc7.weapons")
-                from xsys.core.registry import catalog
-
                 if catalog().capacity_of(w)[1] and w.weapon_class != "thrown":
                     col.loss("assumed", f"$.weapons[{i}]",
                              capacity_note(w.name, f"the usual {w.weapon_class}'s {cw.capacity}"), "coc7.weapons")
