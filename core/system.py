@@ -1029,6 +1029,20 @@ class System:
         if not self.characteristic_scale:
             return fields
         specs = self.characteristics()
+        own = on_scale(combatant.native.get(self.key) or {}, self.characteristic_scale)
+        if own is not None:
+            # this system's own sheet, read unedited: each number as it stated it (a 7th-edition STR
+            # 52 or a creature's STR 1, which a sheet written from another system's number would
+            # round to the multiple of five its dice give: characteristic_written_step)
+            values, kept = own.get("values") or {}, own.get("percentiles") or {}
+            for native, spec in specs.items():
+                now, was = combatant.characteristics.get(spec.neutral), kept.get(spec.neutral)
+                if native in fields and spec.neutral in values and now is not None and was is not None \
+                        and abs(float(now) - float(was)) <= 1e-9:
+                    exact = float(values[spec.neutral]) * self.characteristic_factor
+                    value = int(math.floor(exact + 0.5))
+                    if abs(exact - value) <= 1e-9 and spec.ladder.has_native(value):
+                        fields[native] = value
         for key, block in combatant.native.items():
             chars = on_scale(block, self.characteristic_scale) if key != self.key else None
             if chars is None:

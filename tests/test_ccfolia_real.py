@@ -79,6 +79,19 @@ def test_seventh_edition_idea_and_luck_are_the_characteristic_and_the_luck_itsel
     assert "unread" not in report(doc)
 
 
+def test_idea_and_know_before_the_characteristic_rolls_are_checked_against_them():
+    """A palette that lists the characteristic checks last (an iachara export: no params, Idea
+    and Know on lines 2 and 3, INT and EDU at the end) was told that INT and EDU were not on the
+    sheet; they are, and Idea = INT, Know = EDU in 7th edition: nothing is said."""
+    doc = read(char(["CC<={SAN} 【SAN値チェック】", "CC<=75 【アイデア】", "CC<=80 【知識】", "CC<=40 【回避】",
+                     *[f"CC<={v} 【{k}】" for k, v in SEVENTH.items()]], status=[{"label": "SAN", "value": 58}]))
+    assert (doc["INT"], doc["EDU"]) == (75, 80)
+    assert "unread" not in report(doc), said(doc)
+    wrong = read(char(["CC<=70 【アイデア】", *[f"CC<={v} 【{k}】" for k, v in SEVENTH.items()]]))
+    (u,) = report(wrong)["unread"]  # a disagreeing Idea is still said, against the INT read after it
+    assert "not INT x 1 = 75" in u["text"]
+
+
 def test_a_derived_roll_that_disagrees_with_the_characteristics_is_said():
     doc = read(char(["CCB<=70 【アイデア】"], SIXTH))  # INT 15: Idea is 75
     (u,) = report(doc)["unread"]
@@ -120,6 +133,21 @@ def test_sixth_edition_japanese_skill_names():
                              "First Aid": 50, "Hide": 25, "Sneak": 20}
 
 
+def test_every_skill_a_japanese_sheet_prints_is_written_in_english():
+    """The skills no other system states were kept in Japanese beside the English of those that
+    convert (a coc7 sheet of 'Medicine', '経理', 'Spot Hidden'): each is its rulebook's English
+    name, and a speciality stays as printed after it (芸術(観劇): Art (観劇))."""
+    doc = read(char(["CC<=30 【経理】", "CC<=10 【手さばき】", "CC<=55 【魅惑】", "CC<=20 【信用】",
+                     "CC<=5 【言いくるめ】", "CC<=14 【オカルト】", "CC<=1 【クトゥルフ神話】", "CC<=35 【芸術(観劇)】",
+                     "CC<=65 【母国語(日本語)】", "CC<=41 【言語(英語)】", "CC<=10 【自然】", "CC<=35 【機械修理】"],
+                    SEVENTH))
+    assert doc["system"] == "coc7"
+    assert doc["skills"] == {"Accounting": 30, "Sleight of Hand": 10, "Charm": 55, "Credit Rating": 20,
+                             "Fast Talk": 5, "Occult": 14, "Cthulhu Mythos": 1, "Art (観劇)": 35,
+                             "Own Language (日本語)": 65, "Other Language (英語)": 41, "Natural World": 10,
+                             "Mechanical Repair": 35}
+
+
 # ---- attack damage commands ------------------------------------------------------------------------
 
 def test_attack_damage_commands_are_weapons_and_melee_attacks():
@@ -144,7 +172,7 @@ def test_a_damage_roll_naming_nothing_follows_its_attack_or_is_said():
                      "1d4-1D4 【ダメージ判定】", "1Dn{DB}/2 投擲ダメージ", "2D3{DB} こぶし+MAダメージ",
                      "1D3 SAN回復"], SIXTH))
     assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [("杖", "杖", "1d3+1d4")]
-    assert doc["skills"] == {"杖": 45, "芸術(工作)": 50}
+    assert doc["skills"] == {"杖": 45, "Art (工作)": 50}  # 芸術（工作）: Art, its speciality as printed
     unread = {u["path"]: u["text"] for u in report(doc)["unread"]}
     assert set(unread) == {f"$.data.commands line {n}" for n in (4, 5, 6, 7, 8)}
     assert "names no weapon" in unread["$.data.commands line 4"]

@@ -76,3 +76,20 @@ def test_a_dholes_house_rate_of_fire_of_one_is_stated_not_the_tables():
         and "a Throw line adds half the damage bonus" in said and "left out" not in said
     mara = codec.to_builtins(xapi.load(next(ROOT.glob("fixtures/**/mara-okafor*.json"))).document)
     assert {w["name"]: w.get("uses_per_round") for w in mara["weapons"]}[".38 Revolver"] == "1 (3)"
+
+
+@pytest.mark.parametrize(("field", "value"), [("STR", 52), ("EDU", 73), ("STR", 1), ("CON", 97), ("SIZ", 13)])
+def test_a_coc7_sheet_s_own_numbers_come_back_as_written(field, value):
+    """A 7th-edition characteristic that is no multiple of five (an EDU improved by 1D10, a
+    creature's STR 1 in the Foundry CoC7 system's own example creature) came back from coc7 to
+    coc7 as the multiple of five a sheet written from another system gets (STR 52: 50, said only as
+    rounded; STR 1: 15, 'clamped', and the Fighting (Brawl) 50 it fights with at that STR became
+    99). The sheet's own numbers come back as written, and its skills with them."""
+    doc = {"system": "coc7", "kind": "npc", "name": "Odd numbers", "STR": 50, "CON": 50, "SIZ": 50, "DEX": 50,
+           "APP": 50, "INT": 50, "POW": 50, "EDU": 50, "skills": {"Fighting (Brawl)": 50, "Dodge": 30}}
+    doc[field] = value
+    out = api.convert(api.from_plain(doc, "odd.yaml"), "coc7", trace=False)
+    written = _plain(out.document)
+    assert written[field] == value
+    assert written["skills"] == {"Fighting (Brawl)": 50, "Dodge": 30}
+    assert not [x for x in out.losses if x.kind in ("rounded", "clamped")]

@@ -486,6 +486,9 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
     damage_names = {fold(_attack_name(c.label)[0]) for c in sheet.commands if c.kind == "damage"} - {""}
     weapon_checks: dict[str, tuple[int, Command]] = {}  # a check named by a weapon: its attack chance
     skills_seen: set[str] = set()
+    # Idea and Know against INT and EDU, which a palette may list after them (an iachara export's
+    # characteristic checks come last)
+    derived: list[tuple[str, str, str, int]] = []
     for c in sheet.commands:
         if c.kind != "check":
             continue
@@ -510,7 +513,7 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             if not (refs and reader is SIXTH and value == r.chars.get("POW", -1) * 5):
                 _stated(r, "Luck", value, c.path)  # a {POW}*5 reference is the rule's Luck, not the sheet's
         elif what in ("Idea", "Know"):
-            _derived_check(r, reader, c.path, _nf(c.raw), what, value)
+            derived.append((c.path, _nf(c.raw), what, value))  # checked once every characteristic is read
         elif fold(c.label) in damage_names and not coc_skill(c.label):
             weapon_checks[fold(c.label)] = (value, c)
         else:
@@ -520,6 +523,8 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
                 r.drop(c.path, f"{_nf(c.raw)} ({value} is no skill chance)")
                 continue
             r.lines.append((f"Skills: {name} {value}%", c.path))
+    for path, shown, what, value in derived:
+        _derived_check(r, reader, path, shown, what, value)
     for key, p in skill_params.items():
         if key in used_params:
             continue

@@ -62,6 +62,65 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Psychology": ("psychology", "心理学", "心理學"),
     "Persuade": ("persuade", "説得", "说服", "說服"),
     "Intimidate": ("intimidate", "威圧", "恐吓", "恐嚇"),
+    # the skills no other system states (carried as they are): under their English names, as the
+    # Japanese (6th and 7th edition) and Chinese (7th edition) rulebooks print them, so that a
+    # Japanese or Chinese sheet's skill list is one list in one language; the 6th-edition names,
+    # which 7th edition renames (coc7.conversion.6e: SEVENTH_RENAMES), where both have the skill
+    "Accounting": ("accounting", "経理", "会计", "會計"),
+    "Anthropology": ("anthropology", "人類学", "人类学", "人類學"),
+    "Appraise": ("appraise", "鑑定", "估价", "估價"),
+    "Archaeology": ("archaeology", "考古学", "考古學"),
+    "Art": ("art", "芸術"),
+    "Astronomy": ("astronomy", "天文学", "天文學"),
+    "Bargain": ("bargain", "値切り"),
+    "Biology": ("biology", "生物学", "生物學"),
+    "Charm": ("charm", "魅惑"),
+    "Chemistry": ("chemistry", "化学", "化學"),
+    "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "電腦使用"),
+    "Craft": ("craft", "製作"),
+    "Credit Rating": ("credit rating", "信用", "信用评级", "信用評級"),
+    "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話"),
+    "Disguise": ("disguise", "変装", "乔装", "喬裝"),
+    "Electrical Repair": ("electrical repair", "電気修理", "电气维修", "電氣維修"),
+    "Electronics": ("electronics", "電子工学", "电子学", "電子學"),
+    "Fast Talk": ("fast talk", "言いくるめ", "话术", "話術"),
+    "Geology": ("geology", "地質学", "地质学", "地質學"),
+    "History": ("history", "歴史", "历史", "歷史"),
+    "Law": ("law", "法律"),
+    "Mechanical Repair": ("mechanical repair", "機械修理", "机械维修", "機械維修"),
+    "Medicine": ("medicine", "医学", "醫學"),
+    "Natural History": ("natural history", "natural world", "博物学", "自然", "博物學"),
+    "Navigate": ("navigate", "ナビゲート", "导航", "導航"),
+    "Occult": ("occult", "オカルト", "神秘学", "神秘學"),
+    "Operate Heavy Machinery": ("operate heavy machinery", "operate heavy machine", "重機械操作", "操作重型机械",
+                                "操作重型機械"),
+    "Own Language": ("own language", "language (own)", "母国語", "母语", "母語"),
+    "Other Language": ("other language", "language (other)", "他の言語", "外语", "外語"),
+    "Pharmacy": ("pharmacy", "薬学", "药学", "藥學"),
+    "Photography": ("photography", "写真術", "摄影", "攝影"),
+    "Physics": ("physics", "物理学", "物理學"),
+    "Pilot": ("pilot", "操縦"),
+    "Psychoanalysis": ("psychoanalysis", "精神分析"),
+    "Ride": ("ride", "乗馬", "骑术", "騎術"),
+    "Science": ("science", "科学", "科學"),
+    "Sleight of Hand": ("sleight of hand", "手さばき", "妙手"),
+    "Survival": ("survival", "サバイバル", "生存"),
+}
+
+
+# 6th-edition names 7th edition prints otherwise (coc7.conversion.6e, assumed names): a 7th-edition
+# sheet read under the 6th-edition name gets its own name back
+SEVENTH_RENAMES = {"Own Language": "Language (Own)", "Other Language": "Language (Other)",
+                   "Natural History": "Natural World"}
+
+
+# Skills printed with a speciality ("芸術(観劇)", "言語(英語)"): the skill's English name with the
+# speciality as printed ("Art (観劇)"), the one part of the name no table translates
+SPECIALISED: dict[str, str] = {
+    "芸術": "Art", "製作": "Craft", "芸術/製作": "Art/Craft", "技艺": "Art/Craft", "技藝": "Art/Craft",
+    "言語": "Other Language", "他の言語": "Other Language", "外语": "Other Language", "外語": "Other Language",
+    "母国語": "Own Language", "母语": "Own Language", "母語": "Own Language", "操縦": "Pilot", "運転": "Drive",
+    "科学": "Science", "科學": "Science", "サバイバル": "Survival", "生存": "Survival",
 }
 
 
@@ -166,6 +225,17 @@ def skill_of_class(weapon_class: str) -> str:
 def coc_skill(name: str) -> tuple[str, ...]:
     """The coc skills a printed name files under (7e, Japanese, Chinese names), or ()."""
     return COC_SKILLS.get(fold(name), ())
+
+
+def english_name(name: str) -> str | None:
+    """A skill printed with a speciality whose skill the tables name in Japanese or Chinese
+    (SPECIALISED): its English name with the speciality as printed ("芸術(観劇)" -> "Art (観劇)",
+    "言語:英語" -> "Other Language (英語)"); None for any other name."""
+    m = re.fullmatch(r"\s*([^()（）:：]+?)\s*(?:[(（]\s*(.+?)\s*[)）]|[:：]\s*(.+?))\s*", name)
+    if not m:
+        return None
+    head = SPECIALISED.get(fold(m.group(1)).replace(" ", ""))
+    return f"{head} ({m.group(2) or m.group(3)})" if head else None
 
 
 def weapon_skill(skill_name: str, weapon_name: str) -> str | None:

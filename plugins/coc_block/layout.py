@@ -21,6 +21,7 @@ from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, 
                                  count_stats, dice_text, fold, length, name_of as _name, normalize, num, sectioner,
                                  split_items, weapon_entry, weapons_line)
 from xsys.plugins.coc.names import (COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES, SEVENTH_AVERAGE_ADULT,
+                                    SEVENTH_RENAMES, english_name,
                                     SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
                                     skill_of_class, weapon_skill)
 
@@ -681,6 +682,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             name = bare
         printed.append(name)
         natives = COC_SKILLS.get(fold(name))
+        if not natives and english_name(name) is not None:  # 芸術(観劇): Art (観劇)
+            natives = (english_name(name),)
         if not natives:
             close = closest_coc_skill(name)
             if close is not None:
@@ -913,7 +916,7 @@ SEVENTH_NAMES = {"Handgun": "Firearms (Handgun)", "Rifle": "Firearms (Rifle/Shot
                  "Machine Gun": "Firearms (Machine Gun)", "Hide": "Stealth", "Sneak": "Stealth",
                  "Conceal": "Sleight of Hand", "Fist/Punch": "Fighting (Brawl)", "Knife": "Fighting (Brawl)",
                  "Club": "Fighting (Brawl)", "Sword": "Fighting (Sword)", "Axe": "Fighting (Axe)",
-                 "Spear": "Fighting (Spear)"}
+                 "Spear": "Fighting (Spear)", **SEVENTH_RENAMES}
 
 
 # what a coc7 weapon line holds for a field it does not state (plugins/coc7/model.py Coc7Weapon)
