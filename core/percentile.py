@@ -318,6 +318,15 @@ class PercentileSystem(System):
         """B, catalog id and label of the row with armor value A of an armor ladder."""
         return self._armor_built()[1][ladder][_key(A)]
 
+    def armor_b(self, A: int) -> float:
+        """The B the armor list gives armor value `A`: its worn row's where it has one, else
+        ``[armor] b_ratio`` of A (the list's rule for rows that state no B)."""
+        lad = self.armor_ladders()["armor.worn"]
+        if lad.has_native(A):
+            return self.armor_row("armor.worn", A)["B"]
+        ratio = Fraction(str(self.armor_data()["armor"].get("b_ratio", "1/2")))
+        return float(A * ratio)
+
     def armor_value(self, armor: Armor) -> tuple[int, float, Step]:
         """A worn armor item -> (A, B, step) by the joules it stops."""
         lad = self.armor_ladders()["armor.worn"]
@@ -471,6 +480,43 @@ class PercentileSystem(System):
                     name, reads.format(A), lad.neutral(A), reads.format(points)), lad.step_of(A).rule)
             out = Armor(name=name, stops=Energy(lad.neutral(A)))
         return armorline.restore(out, covers, deflection, col, path, rule)
+
+    #: The field of this system's armor line that holds its points (coc's ``A``, 7th edition's ``armor``):
+    #: what a :attr:`weapon_kin` system reads from this system's own line (:meth:`kin_armor_points`).
+    armor_points_field: ClassVar[str] = "A"
+
+    def kin_armor_points(self, combatant: Any, index: int, armor: Armor, written: int, col: Any,
+                         path: str) -> int:
+        """The points a :attr:`weapon_kin` system's own line stated for `armor` (the `index`-th of
+        `combatant`, in the native block its document left), where they are not the `written`
+        points this system's table gives for what the armor stops: both editions count armor
+        points alike (a 7th-edition creature's 3-point hide is a 6th-edition A 3, not the row its
+        joules fall in), so the stated number passes, said (``weapon_kin_rule``); else `written`.
+        Armor the catalog knows is each table's own (as a weapon's line is): a heavy Kevlar vest
+        is what this system's list gives it (7th edition 12), whatever another list says (the
+        Chinese rules' 8)."""
+        from xsys.core import system as _system
+
+        if armor.catalog or armor.kind != "other" or _catalog().find_armor(armor.name) is not None:
+            return written  # an item the catalog knows (by id, name or a list's row): each table's own
+        for key in self.weapon_kin:
+            block = combatant.native.get(key)
+            lines = block.get("armor") if isinstance(block, dict) else None
+            kin = _system.installed_system(key)
+            if not isinstance(lines, list) or index >= len(lines) or kin is None:
+                continue
+            line = lines[index]
+            points = line.get(getattr(kin, "armor_points_field", "A")) if isinstance(line, dict) \
+                and line.get("name") == armor.name else None
+            if not isinstance(points, int) or isinstance(points, bool) or points == written:
+                return written
+            if col is not None:
+                col.loss("assumed", f"{path}.{self.armor_points_field}",
+                         f"{armor.name}: the {key} line states {points} armor points (not the {written} its "
+                         f"{float(armor.stops):g} J give here): {self.key} and {key} count armor points alike, so the "
+                         "stated number is kept", self.weapon_kin_rule or None)
+            return points
+        return written
 
     def worn_armor_line(self, armor: Armor, line: Any, col: Any, path: str, rule: str) -> Any:
         """A native armor `line` written from neutral `armor` by its points (and catalog id), with

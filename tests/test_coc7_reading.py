@@ -93,3 +93,18 @@ def test_a_coc7_sheet_s_own_numbers_come_back_as_written(field, value):
     assert written[field] == value
     assert written["skills"] == {"Fighting (Brawl)": 50, "Dodge": 30}
     assert not [x for x in out.losses if x.kind in ("rounded", "clamped")]
+
+
+def test_armor_points_pass_between_the_editions_as_stated():
+    """Both editions count armor points alike: a 7th-edition creature's 3-point hide was a
+    6th-edition A 1 (its points read as the 7th-edition list's nearest row, a WWI helmet's 250 J,
+    which the 6th-edition list rates 1). The stated number passes, said, and comes back."""
+    doc = {"system": "coc7", "kind": "npc", "name": "Hide", "STR": 50, "CON": 50, "SIZ": 50, "DEX": 50,
+           "APP": 50, "INT": 50, "POW": 50, "EDU": 50,
+           "armor": [{"name": "Hide", "armor": 3}, {"name": "Kevlar vest", "armor": 8}]}
+    sixth = api.convert(api.from_plain(doc, "hide.yaml"), "coc", trace=False)
+    lines = _plain(sixth.document)["armor"]
+    assert [(a["name"], a["A"], a["B"]) for a in lines] == [("Hide", 3, 1.5), ("Kevlar vest", 8, 4.0)]
+    assert any("states 3 armor points" in x.message and x.rule == "coc7.conversion.6e" for x in sixth.losses)
+    back = api.convert(api.from_plain(_plain(sixth.document), "hide6.yaml"), "coc7", fresh=True, trace=False)
+    assert [(a["name"], a["armor"]) for a in _plain(back.document)["armor"]] == [("Hide", 3), ("Kevlar vest", 8)]

@@ -101,6 +101,14 @@ def test_corpus_document_reads_as_it_states(expect_path: Path) -> None:
                 assert got.get("skill") == item["skill"], \
                     f"{where}: {item['name']!r} uses {got.get('skill')!r}, expected {item['skill']!r}"
 
+    armor = {str(a.get("name")): a for a in (plain.get("armor") or []) if isinstance(a, dict)}
+    for item in expect.get("armor", []):
+        got = armor.get(item["name"])
+        assert got is not None, f"{where}: armor {item['name']!r} not read (read: {sorted(armor)})"
+        points = got.get("armor", got.get("points", got.get("A")))
+        assert points == item["points"], f"{where}: armor {item['name']!r} {points!r}, the document states " \
+                                         f"{item['points']}"
+
     # what the reader says about itself, and what it could not read
     meta = plain.get("xsys") if isinstance(plain.get("xsys"), dict) else {}
     report = meta.get("read") if isinstance(meta.get("read"), dict) else {}

@@ -427,3 +427,39 @@ def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
     assert "Colt M1911A1" in lost["$.items[1]"] and doc["weapons"] == []  # no damage: the weapon line is said
     assert "damage '1D6 + grab'" in lost["$.items[2].system.range.normal.damage"]
     assert "Hook" in lost["$.items[2]"] and "melee" not in doc  # without its damage the attack is said, not kept
+
+
+# ---- creatures: armor points, and a bestiary module's copy of the block --------------------------
+
+def test_a_creature_s_armor_attribute_is_its_armor_line(tmp_path):
+    """attribs.armor.value is a CoC7 creature's armor points (a 4-point hide): it was said to have
+    no place in the document, which coc7 holds as whole points; a roll there is said."""
+    attribs = {"hp": {"value": 20, "max": 20}, "armor": {"value": "4"}}
+    doc = read(tmp_path, actor("creature", attribs=attribs))
+    assert doc["armor"] == [{"name": "Armor", "armor": 4}]
+    rolled = read(tmp_path, actor("creature", attribs={**attribs, "armor": {"value": "1D6"}}))
+    assert "armor" not in rolled or not rolled["armor"]
+    assert "1D6" in unread(rolled)["$.system.attribs.armor"]
+
+
+def test_a_bestiary_module_s_copy_of_the_block_in_its_flags_is_read_and_the_rest_said(tmp_path):
+    """A bestiary module that keeps a creature's attacks, skills and armor as printed text under
+    its own flags, with no items: they were dropped without a word. They read as the block's lines;
+    what the text reader cannot read, and the module's other data, are said."""
+    creature = actor("creature", items=[])
+    creature["flags"] = {"core": {"sourceId": "Actor.x"}, "some-bestiary": {
+        "source": "bestiary", "attacks": ["Gore 45% — 1D8+DB", "Trample 25% — See the full entry"],
+        "skills": ["Listen 60%", "Track 35%"], "armorValue": "2 (thick pelt)", "specialAbilities": ["Charges"]}}
+    doc = read(tmp_path, creature)
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Gore", "1D8+DB")]
+    assert (doc["skills"]["Gore"], doc["skills"]["Listen"], doc["skills"]["Track"]) == (45, 60, 35)
+    assert doc["armor"] == [{"name": "Armor (thick pelt)", "armor": 2}]
+    lost = unread(doc)
+    assert "See the full entry" in lost["$.flags.some-bestiary.attacks[1]"]
+    assert "Charges" in lost["$.flags.some-bestiary.specialAbilities"]
+    assert not any("source" in p or "core" in p for p in lost)
+    assert any("module's copy of the stat block" in a for a in assumed(doc))
+    # an actor with its own skill items keeps them: the module's copy is not read twice
+    with_items = actor("creature", items=[skill("Listen", value=70)])
+    with_items["flags"] = {"some-bestiary": {"skills": ["Listen 60%"]}}
+    assert read(tmp_path, with_items)["skills"]["Listen"] == 70

@@ -557,3 +557,24 @@ def test_a_compact_gurps_block_with_no_headings():
     assert [(m["name"], m["damage"], m["skill"]) for m in doc["melee"]] == [("Mace", "2d+2", "Axe/Mace")]
     assert [(a["name"], a["DR"]) for a in doc["armor"]] == [("Mail", 4)]
     assert not doc.get("xsys", {}).get("read", {}).get("unread"), doc.get("xsys")
+
+
+def test_a_bestiary_block_s_attacks_after_a_dash_and_armor_by_its_points_first():
+    """A creature block as bestiaries print it: "Bite 55% — 1D8+DB" (the damage after a dash; it
+    was read as an attack named "Bite 55% —") and "Armor: 3 (immune to non-silver)" / "1-point
+    skin" (the points first; it was not read at all)."""
+    block = ("Werewolf\nSTR 100 CON 80 SIZ 85 DEX 75 INT 40 POW 60 APP 10\nHP 16\n"
+             "Attacks: Bite 55% — 1D8+DB\nAttacks: Claws 50% – 1D6+DB\n"
+             "Armor: 3 (immune to non-silver)\nSkills: Spot Hidden 45%, Track 40%\n")
+    doc = load(block.encode())
+    assert doc["system"] == "coc7"
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Bite", "1D8+DB"), ("Claws", "1D6+DB")]
+    assert (doc["skills"]["Bite"], doc["skills"]["Claws"]) == (55, 50)
+    assert [(a["name"], a["armor"]) for a in doc["armor"]] == [("Armor (immune to non-silver)", 3)]
+    assert "unread" not in doc["xsys"]["read"]
+    assert any("read as 3 points" in a for a in doc["xsys"]["read"]["assumed"])
+    skin = load(b"Ghoul\nSTR 80 CON 65 SIZ 65 DEX 65 INT 65 POW 65\nHP 13\nArmor: 1-point skin\n")
+    assert [(a["name"], a["armor"]) for a in skin["armor"]] == [("Skin", 1)]
+    six = load(b"Hound\nSTR 12 CON 11 SIZ 10 DEX 14 INT 4 POW 9\nHP 11\nArmor: 2 points of hide\n")
+    assert six["system"] == "coc"
+    assert [(a["name"], a["A"], a["B"]) for a in six["armor"]] == [("Hide", 2, 1)]

@@ -293,6 +293,13 @@ class CocSheet(CocRules):
             old = kept_line(kept, "armor", i, a.name)
             if old is not None:
                 ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
+            else:  # a 7th-edition line's own points (coc7.conversion.6e), B by the table's rule for A
+                field = self.armor_points_field
+                A = self.kin_armor_points(combatant, i, a, getattr(ca, field), col, f"$.armor[{i}]")
+                if A != getattr(ca, field):  # the joules they would not give back kept on the line
+                    ca = self.worn_armor_line(a, msgspec.structs.replace(
+                        ca, stops=None, **{field: A}, **({"B": self.armor_b(A)} if hasattr(ca, "B") else {})),
+                        None, f"$.armor[{i}]", "coc-ja.armor.table")
             armor.append(ca)
         return armor
 

@@ -285,6 +285,12 @@ class Coc7Sheet(Coc7Rules):
                 col.loss("kept-verbatim", f"$.armor[{i}].armor", f"armor {old['armor']} kept as written "
                          f"(its physical protection reads {ca.armor})", "coc7.armor")
                 ca = msgspec.structs.replace(ca, armor=old["armor"])
+            elif old is None:  # a 6th-edition line's own points (coc7.conversion.6e), with the joules they
+                # would not give back kept on the line
+                points = self.kin_armor_points(combatant, i, a, ca.armor, col, f"$.armor[{i}]")
+                if points != ca.armor:
+                    ca = self.worn_armor_line(a, msgspec.structs.replace(ca, armor=points, stops=None), None,
+                                              f"$.armor[{i}]", "coc7.armor")
             armor.append(ca)
         return armor
 

@@ -55,6 +55,7 @@ class Coc7System(Coc7Sheet):
     # (2D6 + 6) x 5 roll them (coc7.characteristics): the x5 of what a coc sheet writes for it
     characteristic_written_step: ClassVar[int] = 5
     weapon_kin_rule: ClassVar[str] = "coc7.conversion.6e"
+    armor_points_field: ClassVar[str] = "armor"  # Coc7Armor.armor (coc7.armor)
 
     #: The armor list, in the public armor-file schema of ``coc`` (an absolute path).
     armor_file: ClassVar[str] = str(HERE / "armor.toml")

@@ -223,8 +223,8 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if m:  # "Revolver 60% ダメージ 1D10": the damage on the same part
         head, attrs["damage"] = m.group(1), m.group(2).strip()
     else:
-        m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*:?\s*({_DICE})$", head, re.IGNORECASE)
-        if m:  # "コルト・ガバメント 55% 1D10+2"
+        m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?::|[—–-])?\s*({_DICE})$", head, re.IGNORECASE)
+        if m:  # "コルト・ガバメント 55% 1D10+2", a bestiary's "Bite 55% — 1D8+DB"
             head, attrs["damage"] = m.group(1), m.group(2).strip()
     pm = re.match(rf"^(.*?)\s*(?<!\d)(\d+)\s*%\s*{_HALF_FIFTH}$", head)
     pct = None
@@ -827,12 +827,31 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 return
             extra_a["stops"] = st.group(1)
         head = parts[0] if parts else ""
+        lead = re.match(r"^(?P<p>\d+)\s*(?:-\s*points?\b|points?\b|点)?\s*(?:of\s+)?(?P<rest>.*)$", head.strip(),
+                        re.IGNORECASE)
+        if lead and not re.match(r"^\s*/", lead.group("rest")):
+            # a bestiary's armor by its points first: "3 (immune to non-silver)", "1-point skin",
+            # "2 points of hide": the points, and what it is (or what it says of itself) as its name
+            rest, n_points = lead.group("rest").strip().rstrip("."), int(lead.group("p"))
+            name = ("Armor " + rest) if rest.startswith(("(", "（")) else (rest[:1].upper() + rest[1:] if rest else "Armor")
+            r.assumed.append(f"line {n}: armor '{item.strip()}' read as {n_points} point{'' if n_points == 1 else 's'}, "
+                             f"named '{name}'"
+                             + ("" if points else f" (A {n_points}; B, which the armor table gives as half of A in "
+                                                  "all rows but one, as half)"))
+            a: dict[str, Any] = {"name": name, "points": n_points} if points else \
+                {"name": name, "A": n_points, "B": n_points / 2 if n_points % 2 else n_points // 2}
+            entry = armor_entry(cid, a["name"])
+            if entry is not None:
+                a["catalog"] = entry.id
+            a.update(extra_a)
+            armor.append(a)
+            return
         if points:
             m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<p>\d+)\s*(?:points?|点)?\s*\)?$", head)
             if not m:
                 r.unread.append((n, item))
                 return
-            a: dict[str, Any] = {"name": m.group("name").strip().rstrip(":"), "points": int(m.group("p"))}
+            a = {"name": m.group("name").strip().rstrip(":"), "points": int(m.group("p"))}
         else:
             m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<a>\d+)\s*/\s*(?P<b>\d+(?:\.\d+)?)\s*\)?$", head)
             if not m:

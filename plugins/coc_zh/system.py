@@ -48,6 +48,7 @@ class CocZhSystem(CocZhSheet):
     #: the system this one varies; its native data in Combatant.native is read and written
     #: for what both stat blocks share (skills without a neutral key, weapon lines, HP).
     parent_key: ClassVar[str] = CocSystem.key
+    armor_points_field: ClassVar[str] = "points"  # CocZhArmor.points (coc-zh.armor.table)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)

@@ -176,6 +176,11 @@ def _missing(plain: Any) -> str:
 
 # ---- reading numbers ----------------------------------------------------------------------
 
+# a module's flags that hold a stat block's pieces as printed (module_flags): the block line each is
+_MODULE_BLOCK = {"attacks": "Attacks", "skills": "Skills", "armorValue": "Armor", "armor": "Armor"}
+_MODULE_METADATA = {"source", "sourceId", "id", "version"}  # where the copy came from: nothing of the NPC
+
+
 class Unreadable(ValueError):
     """A value this reader cannot read (the message says why)."""
 
@@ -303,6 +308,38 @@ class _Actor:
                                 "set to the average 7th-edition adult (" + ", ".join(f"{k} {out[k]}" for k in empty) + ")")
         return {k: out[k] for k in AVERAGE}
 
+    # ---- a module's own copy of the stat block ---------------------------------------------
+    def module_flags(self, flags: Any, item_types: set[str]) -> None:
+        """A module that keeps a creature's stat block as printed text under its own flags (a
+        bestiary module: ``flags.<module>.attacks`` "Bite 55% — 1D8+DB", ``skills`` "Spot Hidden
+        45%", ``armorValue`` "3 (immune to non-silver)"), the actor holding no items for them: those
+        pieces are read as the block's lines (what the text reader cannot read is said, line by
+        line), where the actor has no weapon or skill items of its own; the namespace's other data
+        is said as not read. The system's and Foundry's own flags are not a module's."""
+        if not isinstance(flags, dict):
+            return
+        for ns, data in flags.items():
+            if ns in ("CoC7", "core", "exportSource") or not isinstance(data, dict) \
+                    or not any(k in data for k in _MODULE_BLOCK):
+                continue
+            read: list[str] = []
+            for k, v in data.items():
+                path = f"$.flags.{ns}.{k}"
+                values = v if isinstance(v, list) else [] if v in (None, "") else [v]
+                heading = _MODULE_BLOCK.get(k)
+                owned = heading == "Attacks" and "weapon" in item_types or heading == "Skills" and "skill" in item_types
+                if heading and not owned:
+                    for j, x in enumerate(values):
+                        if isinstance(x, (str, int, float)) and not isinstance(x, bool) and str(x).strip():
+                            self.lines.append((f"{heading}: {one_line(x)}", f"{path}[{j}]" if isinstance(v, list)
+                                               else path))
+                            read.append(k)
+                elif values and k not in _MODULE_METADATA:
+                    self.lose(path, f"{k} {one_line(v)} (the {ns} module's own data: no place in a coc7 document)")
+            if read:
+                self.assumed.append(f"$.flags.{ns}: the module's copy of the stat block ("
+                                    + ", ".join(dict.fromkeys(read)) + ") read as the block's lines")
+
     # ---- hit points, magic points, sanity, luck -------------------------------------------
     def attribs(self) -> dict[str, int | None]:
         apath = f"{self.root}.attribs"
@@ -359,8 +396,16 @@ class _Actor:
                                 "and Build from STR and SIZ")
         armor = stated["armor"].get("value")
         if armor not in (None, "", 0, "0"):
-            self.lose(f"{apath}.armor", f"armor {armor} (a coc armor is an item with its A/B values: name the armor "
-                      "in the notes or add it to the converted document)")
+            try:
+                points = number(armor)
+            except Unreadable:
+                points = None
+            if points is not None and float(points).is_integer() and 0 < points <= 1000:
+                # the sheet's armor points (a creature's hide, coc7.armor): a line of its own
+                self.lines.append((f"Armor: {int(points)}", f"{apath}.armor"))
+            else:
+                self.lose(f"{apath}.armor", f"armor {armor!r} (coc7 holds armor as whole points: a roll or a "
+                          "word has no place in a coc7 document)")
         return out
 
     def _hp(self, apath: str, hp: dict[str, Any], num: Callable[[str, str], float | None]) -> int | None:
@@ -717,6 +762,7 @@ def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
             a.lose(path, f"{kind} {item.get('name')!r} (no place in a coc7 document)")
     if gear:
         a.assumed.append("equipment not carried (a stat block lists combat material only): " + ", ".join(gear))
+    a.module_flags(plain.get("flags"), {str(i.get("type")) for i in items if isinstance(i, dict)})
     effects = plain.get("effects")
     if isinstance(effects, list) and effects:
         a.assumed.append(f"$.effects: {len(effects)} active effect(s) not applied: the sheet's own values are read")
