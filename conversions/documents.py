@@ -109,14 +109,18 @@ def output_format_of_path(path: str | Path) -> str | None:
 
 def default_output_format(in_fmt: str) -> str:
     """What a conversion is written as when --format is not given: the input's format; for a
-    plugin format, its own when it has a file extension of its own (a ``.txt`` block gives a
-    block), JSON when it is a JSON shape claimed by sniffing (a Foundry actor or a CCFOLIA
-    character holds one system's NPC; the xsys document holds any), else YAML."""
+    plugin format, JSON when it is a JSON shape claimed by sniffing (a Foundry actor or a CCFOLIA
+    character holds one system's NPC; the xsys document holds any), else its own when it has a
+    file extension of its own (a ``.txt`` block gives a block), else YAML."""
     if in_fmt.startswith("plugin:"):
         spec = default_registry().format_named(in_fmt[len("plugin:"):])
+        if spec is not None and spec.sniff is not None:
+            # a JSON shape claimed by sniffing (also read from a file of its own extension: a Foundry
+            # compendium pack, .db): its documents hold one system's NPCs, the xsys JSON document any
+            return "json"
         if spec is not None and spec.dump is not None and spec.extensions:
             return spec.name.lower()
-        return "json" if spec is not None and spec.sniff is not None else "yaml"
+        return "yaml"
     return in_fmt
 
 

@@ -185,12 +185,34 @@ def count_stats(text: str, keys: tuple[str, ...]) -> int:
 
 # ---- the shared walk ---------------------------------------------------------------------
 
+_LABEL_ALONE = re.compile(r"[A-Za-z][A-Za-z .'/()-]{0,20}:")  # "ST:" on a line of its own
+_TOKEN_ALONE = re.compile(r"[A-Z][A-Za-z]{1,4}")  # "SM" on a line of its own
+
+
+def joined_labels(lines: list[str]) -> list[str]:
+    """A block laid out a label a line and its value on the next ("ST:" then "12", as blogs and
+    pasted tables print them): each label with its value on the label's line, the value's line
+    left empty, so that every other line keeps its number in a report. A label is a short word or
+    words and a colon, or a short stat token ("SM") before a bare number."""
+    out = list(lines)
+    i = 0
+    while i < len(out) - 1:
+        label, value = out[i].strip(), out[i + 1].strip()
+        if (_LABEL_ALONE.fullmatch(label) and re.match(r"[+-]?\d", value)) or \
+                (_TOKEN_ALONE.fullmatch(label) and re.fullmatch(r"[+-]?\d+", value)):
+            out[i], out[i + 1] = f"{label} {value}", ""
+            i += 2
+            continue
+        i += 1
+    return out
+
+
 class Walk:
     """Goes through the lines once; the system's reader says what each line is."""
 
     def __init__(self, r: Read, lines: list[str], headings: dict[str, str] | None = None) -> None:
         self.r = r
-        self.lines = lines
+        self.lines = joined_labels(lines)
         self.headings = headings  # a system's own headings (GURPS "Gear:", nWoD "Weapons/Attacks:")
 
     def run(self, stats: Callable[[str], str | None], section: Callable[[str, str, int], None],
@@ -223,6 +245,8 @@ class Walk:
                     self.r.unread.append((n, f"{raw.strip()} (not read: {left})"))
                 continue
             if current is not None:
+                if current == "armor" and loose is not None and seen_stats and loose(line, n):
+                    continue  # an attack line after a one-line "Armor: ..." (a compendium's Attacks list)
                 section(current, raw.strip() if current == "notes" else line, n)
                 continue
             if not name_set:

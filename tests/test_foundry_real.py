@@ -172,8 +172,10 @@ def test_the_one_place_that_divides_seventh_edition_values():
     assert SEVENTH_EDITION_FACTOR == 5
     clamped: dict = {}
     chars, note = seventh_to_coc({"STR": 0, "CON": 115, "SIZ": 1050, "DEX": 62}, clamped)
-    assert chars == {"STR": 1, "CON": 23, "SIZ": 99, "DEX": 12}
-    assert clamped == {"STR": (0, 1), "SIZ": (210, 99)}
+    # coc holds 1-999 (a Great Old One's SIZ 210 on the 3-18 scale); a 0 is no coc value
+    assert chars == {"STR": 1, "CON": 23, "SIZ": 210, "DEX": 12}
+    assert clamped == {"STR": (0, 1)}
+    assert seventh_to_coc({"SIZ": 5050}, clamped)[0] == {"SIZ": 999} and clamped["SIZ"] == (1010, 999)
     assert "CON 115 -> 23" in note
     assert seventh_to_coc({"SIZ": 1050, "STR": 0})[0] == {"SIZ": 210, "STR": 1}  # without: as it always read
 
@@ -186,7 +188,7 @@ def test_an_actor_whose_characteristics_are_all_empty_is_read_with_losses(tmp_pa
     doc = read(tmp_path, plain)  # claimed by its shape, not refused as '$.system: wrong type'
     assert doc["skills"] == {"Dodge": 30} and doc["STR"] == 55 and doc["SIZ"] == 65  # the 7th-edition average
     said = " ".join(assumed(doc))
-    assert "STR, CON, SIZ, DEX, APP, INT, POW, EDU empty on the sheet" in said
+    assert "STR, CON, SIZ, DEX, APP, INT, POW, EDU none on the sheet" in said
     assert "HP not set and no CON and SIZ" in said and "HP" not in doc
 
 
@@ -463,3 +465,29 @@ def test_a_bestiary_module_s_copy_of_the_block_in_its_flags_is_read_and_the_rest
     with_items = actor("creature", items=[skill("Listen", value=70)])
     with_items["flags"] = {"some-bestiary": {"skills": ["Listen 60%"]}}
     assert read(tmp_path, with_items)["skills"]["Listen"] == 70
+
+
+def test_a_compendium_pack_is_a_roster_of_its_actors(tmp_path):
+    """A Foundry 9-10 compendium pack (a .db file: one JSON document a line, a later line with the
+    same _id replacing an earlier one) was refused ("cannot tell the format from the file name");
+    its actors read as a roster, each actor's report named by its line, what is no actor said."""
+    first, second = actor(), actor("creature", chars={**CHARS, "str": 90})
+    first["_id"], second["_id"] = "a1", "b2"
+    first["name"], second["name"] = "Doorman", "Hound"
+    renamed = {**first, "name": "Doorman (revised)"}
+    lines = [first, second, {"_id": "c3", "name": "Cupboard", "type": "container", "system": {}}, renamed,
+             {"_id": "d4", "name": "Gone", "type": "npc", "$$deleted": True}]
+    pack = tmp_path / "monsters.db"
+    pack.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    doc, fmt = documents.read_with_format(pack, None)
+    assert (doc["system"], doc["kind"], fmt) == ("coc7", "roster", "plugin:foundry-coc7")
+    assert [(n["name"], n["STR"]) for n in doc["npcs"]] == [("Doorman (revised)", 50), ("Hound", 90)]
+    said = doc["xsys"]["read"]
+    assert "compendium pack of 2 actor(s)" in said["reader"]
+    assert any("'container' 'Cupboard'" in u["text"] for u in said["unread"])
+    converted = api.convert(api.from_plain(copy.deepcopy(doc), str(pack)), "gurps", trace=False)
+    assert [n.name for n in converted.document.npcs] == ["Doorman (revised)", "Hound"]
+    bad = tmp_path / "notes.db"
+    bad.write_text("not json\n", encoding="utf-8")
+    with pytest.raises(InputError, match="malformed Foundry actor JSON"):
+        documents.read_with_format(bad, None)

@@ -326,10 +326,10 @@ def test_cli_a_forged_origin_is_ignored_with_a_warning(tmp_path):
 
 
 def test_an_invalid_origin_is_validated_and_ignored(tmp_path):
-    src = _forged(tmp_path, lambda doc: doc.update(STR=500))
+    src = _forged(tmp_path, lambda doc: doc.update(STR=5000))
     conv = api.convert(src, "coc")
     assert conv.losses[0].path == "$.xsys.origin" and "does not read" in conv.losses[0].message
-    assert conv.document.STR != 500
+    assert conv.document.STR != 5000
 
 
 def test_fresh_ignores_the_remembered_source():

@@ -578,3 +578,51 @@ def test_a_bestiary_block_s_attacks_after_a_dash_and_armor_by_its_points_first()
     six = load(b"Hound\nSTR 12 CON 11 SIZ 10 DEX 14 INT 4 POW 9\nHP 11\nArmor: 2 points of hide\n")
     assert six["system"] == "coc"
     assert [(a["name"], a["A"], a["B"]) for a in six["armor"]] == [("Hide", 2, 1)]
+
+
+def test_an_older_scenario_s_creature_and_its_full_stops():
+    """A 6th-edition creature as older scenarios print it (made up here in their shape): huge
+    characteristics with HP = (CON + SIZ) / 2 (it was taken for 7th edition by the characteristics'
+    size and every one divided by 5), a natural attack that names no firearm and no damage bonus
+    (it was dropped: 'which firearm skill fires it is not said'), full stops between a list's
+    entries (skills merged into one name), and a 20-point hide between the armor list's rows."""
+    block = ("THE COLOSSUS OF THE MARSH\nSTR 180 CON 90 SIZ 400 INT 3 POW 45\nDEX 15 Move 10 HP 245\n"
+             "Weapons: Crush 45%. damage 10D6; Rapier 70%. damage 1D6+1+1D4\n"
+             "Armor: 20-point hide.\n"
+             "Skills: Listen 60%. Track 40%. Archaeology 15%.\n")
+    doc = load(block.encode())
+    assert doc["system"] == "coc"
+    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["HP"]) == (180, 90, 400, 245)
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Crush", "10d6"), ("Rapier", "1d6+1+1d4")]
+    assert {k: doc["skills"][k] for k in ("Crush", "Rapier", "Listen", "Track", "Archaeology")} == \
+        {"Crush": 45, "Rapier": 70, "Listen": 60, "Track": 40, "Archaeology": 15}
+    assert [(a["name"], a["A"]) for a in doc["armor"]] == [("Hide", 20)]
+    report = doc["xsys"]["read"]
+    assert "unread" not in report, report.get("unread")
+    assert "HP 245 = (CON+SIZ)/2" in report["edition"]
+    # converted to its own system it keeps all of it: the numbers beyond the population table, and
+    # the hide between the armor list's rows, as written (said)
+    conv = api.convert(api.from_plain(doc), "coc", trace=False)
+    plain = codec.to_builtins(conv.document)
+    assert (plain["STR"], plain["SIZ"], plain["armor"][0]["A"]) == (180, 400, 20)
+    # a gun stays a gun: a line with what only a gun states is no close-combat attack
+    gun = load(b"Sniper\nSTR 11 CON 12 SIZ 13 DEX 14 APP 10 INT 13 POW 11 EDU 14\nHP 13\n"
+               b"Weapons: Elephant gun 60%, damage 3D6+4, base range 100 m\n")
+    assert "melee" not in gun or not gun["melee"]
+
+
+def test_a_compendium_s_creature_layout_and_an_investigator_sheet_s_maximum_sanity():
+    """A web compendium's 7th-edition creature: "Hitpoints: 13", and after a one-line "Armor:"
+    its attacks as "Name: value" ("Dodge: 40", "Fighting: 40% damage: 1d6 + damage bonus"), which
+    were read as armor lines and dropped; and a sheet's "Max Sanity 99", which was read as SAN."""
+    block = ("Marsh Ghoul\nSTR 80\nCON 65\nSIZ 65\nDEX 65\nINT 65\nPOW 65\nHitpoints: 13\nMagicpoints: 13\n"
+             "Move: 9\nAttacks\nArmor: Firearms do half damage.\nDodge: 40\n"
+             "Fighting: 40% damage: 1d6 + damage bonus\n")
+    doc = load(block.encode())
+    assert doc["system"] == "coc7" and (doc["HP"], doc["MP"]) == (13, 13)
+    assert (doc["skills"]["Dodge"], doc["skills"]["Fighting"]) == (40, 40)
+    assert doc["melee"] == [{"name": "Fighting", "skill": "Fighting", "damage": "1D6+DB"}]
+    sheet = load(b"Ada Byrne\nSTR 50 CON 60 SIZ 55 DEX 70 APP 60 INT 75 POW 55 EDU 80\nSanity 55 Luck 40\n"
+                 b"Max Sanity 99\nHit Points 11 Magic Points 11\n")
+    assert sheet["SAN"] == 55
+    assert any("maximum Sanity" in a for a in sheet["xsys"]["read"]["assumed"])

@@ -237,3 +237,31 @@ def test_a_read_4e_block_converts_with_its_warnings_among_the_losses():
     assert conv.document.name == "Brother Silas"
     assert any(x.level == "warning" and "a GURPS 4th-edition block" in x.message
                for x in read_losses(loaded.meta, "gurps"))
+
+
+def test_a_block_laid_out_a_label_a_line_reads_its_values():
+    """A blog's GURPS block with each label on its own line and the value on the next ("ST:" then
+    "12"): no attribute was read and each went into the notes without a word; the label and its
+    value are one item, every other line keeps its number."""
+    doc = read("Bandit\n\nST:\n13\nDX:\n11\nIQ:\n9\nHT:\n12\nHP:\n13\nSM\n+0\n"
+               "Skills: Broadsword-12; Brawling-11\n")
+    assert doc["system"] == "gurps"
+    assert (doc["ST"], doc["DX"], doc["IQ"], doc["HT"]) == (13, 11, 9, 12)
+    assert doc["skills"] == {"Broadsword": 12, "Brawling": 11}
+    assert "ST:" not in doc.get("notes", "")
+
+
+def test_chronicles_of_darkness_traits_listed_by_category():
+    """The rulebooks list an antagonist's traits by category ("Mental Attributes: ...", "Social
+    Skills: ..."): the skills were three unread lines, the attribute lines each said 'not read:
+    Mental Attributes:'."""
+    doc = read("Clerk\nMental Attributes: Intelligence 3, Wits 2, Resolve 2\n"
+               "Physical Attributes: Strength 1, Dexterity 2, Stamina 2\n"
+               "Social Attributes: Presence 2, Manipulation 3, Composure 2\n"
+               "Mental Skills: Academics (Law) 3, Computer 2\nPhysical Skills: Stealth 1\n"
+               "Social Skills: Subterfuge 3\nHealth: 7\nWillpower: 4\n")
+    assert doc["system"] == "nwod"
+    assert (doc["Intelligence"], doc["Manipulation"], doc["Strength"]) == (3, 3, 1)
+    assert doc["skills"] == {"Academics": 3, "Computer": 2, "Stealth": 1, "Subterfuge": 3}
+    assert doc["specialties"] == {"Academics": ["Law"]}
+    assert not unread_texts(doc)

@@ -239,7 +239,7 @@ def test_a_mostly_readable_block_converts_with_losses_naming_each_line(tmp_path)
 def test_a_characteristic_no_coc_document_holds_is_a_loss_not_a_failed_block():
     doc = read("Big Thing\nSTR 1000 CON 12 SIZ 13 DEX 10 APP 9 INT 14 POW 12 EDU 15 HP 1200\n")
     assert "STR" in doc and doc["STR"] == 11 and "HP" not in doc  # the average adult, said so
-    assert unread(doc) == [(2, "STR 1000 (a coc characteristic is 1-99)"), (2, "HP 1200 (outside 0-999)")]
+    assert unread(doc) == [(2, "STR 1000 (a coc characteristic is 1-999)"), (2, "HP 1200 (outside 0-999)")]
     api.from_plain(doc, "big.txt")
 
 

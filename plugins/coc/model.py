@@ -16,7 +16,7 @@ _OPTS = dict(frozen=True, kw_only=True, forbid_unknown_fields=True, omit_default
 
 # Human characteristics are 3..18 (EDU 6..21); the type allows monsters and the ladders
 # report anything outside the population table as a "clamped" loss.
-Characteristic = Annotated[int, Meta(ge=1, le=99, description="a CoC characteristic (3-18 for most humans)")]
+Characteristic = Annotated[int, Meta(ge=1, le=999, description="a CoC characteristic (3-18 for most humans; a creature's to 999)")]
 Percent = Annotated[int, Meta(ge=0, le=200, description="a skill chance in %")]
 Name = Annotated[str, Meta(max_length=200)]
 Text = Annotated[str, Meta(max_length=20_000)]

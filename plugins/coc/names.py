@@ -255,7 +255,7 @@ def weapon_skill(skill_name: str, weapon_name: str) -> str | None:
 SEVENTH_EDITION_FACTOR = 5
 
 
-COC_CHARACTERISTIC_RANGE = (1, 99)  # coc's Characteristic type (3-18 for most humans)
+COC_CHARACTERISTIC_RANGE = (1, 999)  # coc's Characteristic type (3-18 for most humans; creatures beyond)
 
 
 # A characteristic a source leaves empty, on coc's scale: the average adult, as the text reader

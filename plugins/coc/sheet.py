@@ -292,7 +292,14 @@ class CocSheet(CocRules):
             ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
             old = kept_line(kept, "armor", i, a.name)
             if old is not None:
-                ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog"))
+                field = self.armor_points_field
+                if isinstance(old.get(field), int) and old[field] != getattr(ca, field):
+                    # its own points as written (a creature's 20-point hide, between the list's rows)
+                    col.loss("kept-verbatim", f"$.armor[{i}].{field}", f"armor {old[field]} kept as written "
+                             f"(its physical protection reads {getattr(ca, field)})", "coc-ja.armor.table")
+                    ca = msgspec.structs.replace(ca, **{field: old[field]})
+                ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog")) \
+                    if hasattr(ca, "B") else msgspec.structs.replace(ca, catalog=old.get("catalog"))
             else:  # a 7th-edition line's own points (coc7.conversion.6e), B by the table's rule for A
                 field = self.armor_points_field
                 A = self.kin_armor_points(combatant, i, a, getattr(ca, field), col, f"$.armor[{i}]")

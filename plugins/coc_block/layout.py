@@ -19,9 +19,9 @@ from xsys.core.errors import InputError
 from xsys.core.model import melee_class_of
 from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag,
                                  count_stats, dice_text, fold, length, name_of as _name, normalize, num, sectioner,
-                                 split_items, weapon_entry, weapons_line)
-from xsys.plugins.coc.names import (COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES, SEVENTH_AVERAGE_ADULT,
-                                    SEVENTH_RENAMES, english_name,
+                                 split_items, weapon_class_by_name, weapon_entry, weapons_line)
+from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES,
+                                    SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, english_name,
                                     SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
                                     skill_of_class, weapon_skill)
 
@@ -39,7 +39,7 @@ COC_DERIVED = ("HP", "MP", "SAN", "Luck", "DB", "Build", "MOV", "Move", "Idea", 
 _COC_STATS_ANY: dict[str, tuple[str, ...]] = {
     "STR": ("STR",), "CON": ("CON", "Con", "Constitution"), "SIZ": ("SIZ", "Size"), "DEX": ("DEX", "敏捷"),
     "APP": ("APP", "Appearance"), "INT": ("INT",), "POW": ("POW", "Power"), "EDU": ("EDU", "Education", "教育"),
-    "HP": ("HP", "Hit Points", "Hit Point"), "MP": ("MP", "Magic Points", "Magic Point"),
+    "HP": ("HP", "Hit Points", "Hit Point", "Hitpoints"), "MP": ("MP", "Magic Points", "Magic Point", "Magicpoints"),
     "SAN": ("SAN", "Sanity", "SAN値", "SAN值"), "Luck": ("Luck", "LUCK"),
     "DB": ("DB", "Damage Bonus"), "Build": ("Build",), "MOV": ("MOV", "Move", "Movement Rate"),
     "Idea": ("Idea",), "Know": ("Know", "Knowledge"),
@@ -131,6 +131,24 @@ _CLOSE_COMBAT_WORDS = (
     "咬", "抓", "撕", "觸手", "踢", "擒抱", "頭錘", "头锤", "撞", "鬥毆", "斗殴", "空手", "拳", "匕首", "劍", "剑", "棍",
     "棒", "矛",
 )
+
+
+def _compendium(item: str) -> str:
+    """An attack as a compendium prints it, "Name: value" ("Fighting: 40% damage: 1d6 + damage
+    bonus", "Dodge: 40"), as the reader reads an attack ("Fighting 40% damage 1d6+db")."""
+    item = re.sub(r"^([^:\d%]{1,40}?)\s*:\s*(?=\d)", r"\1 ", item.strip())
+    return re.sub(r"\+\s*(?:the\s+)?damage\s+bonus\b", "+db", item, flags=re.IGNORECASE)
+
+
+def _pct_stop(text: str) -> str:
+    """A full stop after a chance read as the comma it stands for ("Archaeology 85%. Astronomy 95%",
+    "Paw x2 50%. damage 12D6": older scenarios' lists, typeset or scanned so)."""
+    return re.sub(r"(\d\s*%(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?)\s*\.(?=\s+\S)", r"\1,", text)
+
+
+# what only a gun's line states: an attack that names no firearm and states none of these is close combat
+_RANGED_ATTRS = frozenset({"base_range", "shots_per_round", "burst", "capacity", "malfunction", "ammo", "sights",
+                           "muzzle_energy", "uses_per_round", "blast"})
 
 
 def _close_combat_name(name: str) -> bool:
@@ -265,7 +283,13 @@ def coc_weapon_items(text: str) -> list[str]:
     if ";" in text:
         return split_items(text, ";")
     items: list[list[str]] = []
+    parts: list[str] = []
     for part in split_items(text, ","):
+        # "damage 1D3+1D4 Head Butt 55%": a line run on without its comma (a flattened page): the
+        # damage, and the next attack
+        run = re.match(rf"^({_DAMAGE_WORD}\s*:?\s*{_DICE})\s+([^\d\s,:][^:]*?(?<!\d)\d+\s*%.*)$", part, re.IGNORECASE)
+        parts += [run.group(1), run.group(2)] if run else [part]
+    for part in parts:
         if items and _attack_starts(part) and any(
                 _coc_attr(p) is not None and _coc_attr(p)[0] == "damage" or re.search(r"(?<!\d)\d+\s*%", p)
                 for p in items[-1]):
@@ -498,7 +522,10 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
             votes[7].append((weight, f"{key} {value} = {how[1]}"))
 
     if con is not None and siz is not None:
-        check("HP", derived.get("HP"), -(-(con + siz) // 2), (con + siz) // 10, 2, ("(CON+SIZ)/2", "(CON+SIZ)/10"))
+        # an HP that is one edition's formula exactly outweighs the characteristics' size: a 6th-edition
+        # creature's STR 200, SIZ 500 and HP 300 = (CON 100 + SIZ 500) / 2 is no 7th-edition block
+        check("HP", derived.get("HP"), -(-(con + siz) // 2), (con + siz) // 10, max(2, len(big) + 1),
+              ("(CON+SIZ)/2", "(CON+SIZ)/10"))
     if pow_ is not None:
         check("MP", derived.get("MP"), pow_, pow_ // 5, 1, ("POW", "POW/5"))
         check("SAN", derived.get("SAN"), pow_ * 5, pow_, 1, ("POW x 5", "POW"))
@@ -512,7 +539,7 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
         check("Dodge", skills.get("Dodge"), dex * 2, dex // 2, 1, ("DEX x 2", "DEX/2"))
     if "Build" in derived:
         votes[7].append((2, "Build"))
-    if "MOV" in derived:
+    if "MOV" in derived and re.search(r"\bMOV\b", text):  # 7th edition's MOV (6th-edition blocks print "Move")
         votes[7].append((1, "MOV"))
     for k in ("Idea", "Know"):
         if k in derived:
@@ -639,6 +666,10 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
 
     def stats(line: str) -> str | None:
         line, special = specials(line)
+        top = re.search(r"\bmax(?:imum)?\.?\s+(?:sanity|san)\s*:?\s*\d+", line, re.IGNORECASE)
+        if top:  # an investigator sheet's "Max Sanity 99" (99 - Cthulhu Mythos) is no Sanity the NPC has now
+            r.assumed.append(f"line {r.line}: '{top.group(0)}' is the sheet's maximum Sanity, not its Sanity: not read")
+            line = (line[:top.start()] + line[top.end():]).strip()
         # a value, its current/max ("HP 11/11"), its half/fifth ("STR 50 (25/10)"), the roll a creature
         # table prints beside it ("STR 80 (3D6+6)×5")
         found, rest = _coc_pairs(line, pair_names, r"[+-]?\d+(?:\s*/\s*\d+(?!\s*\)))?(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?"
@@ -694,7 +725,14 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
 
     def weapon_item(item: str, n: int) -> None:
         item, cid = catalog_tag(item)
+        item = _compendium(item)
         parsed = coc_weapon_parts(item)
+        bare = re.fullmatch(r"(?P<name>[^\d%:]+?)\s+(?P<val>\d{1,3})", item.strip()) if parsed is None else None
+        if bare and COC_SKILLS.get(fold(bare.group("name"))):  # "Dodge 40" among the attacks: the skill
+            printed.append(bare.group("name"))
+            for native in COC_SKILLS[fold(bare.group("name"))]:
+                skills[native] = int(bare.group("val"))
+            return
         if parsed is None:
             if _label_prose(item):  # "Fighting attacks: the creature lashes out ..." (creature blocks)
                 notes.append(item)
@@ -728,6 +766,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             damage = str(attrs.get("damage", ""))
             if not said_skill and (_close_combat_name(name) or re.search(r"db|damage bonus", damage, re.IGNORECASE)):
                 melee_attack(name, pct, attrs, left, natives, n)  # a Bite, a Claw, a machete: close combat
+                return
+            if not said_skill and entry is None and "damage" in attrs and not (set(attrs) & _RANGED_ATTRS) \
+                    and not weapon_class_by_name(name):
+                # a damage, no firearm named, nothing only a gun states (range, shots, ammunition): a
+                # creature's Paw, a Rapier, a Tentacle, fought with a skill of its own name
+                r.assumed.append(f"line {n}: {name}: no firearm named and no range: a close-combat attack")
+                melee_attack(name, pct, attrs, left, natives, n)
                 return
             r.unread.append((n, f"{item} (which firearm skill fires it is not said)"))
             return
@@ -871,8 +916,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if _label_prose(line):  # "Fighting attacks: ..." after "Attacks per round: 3"
             notes.append(line)
             return True
-        parsed = coc_weapon_parts(line)
-        dodge = _PCT.match(line)
+        parsed = coc_weapon_parts(_compendium(line))
+        dodge = _PCT.match(line) or re.fullmatch(r"(?P<name>[^\d%:]+?)\s*:?\s*(?P<val>\d{1,3})", line.strip())
         if parsed is None and not (dodge and COC_SKILLS.get(fold(dodge.group("name"))) == ("Dodge",)):
             return False
         for item in coc_weapon_items(line):
@@ -883,8 +928,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     # are told apart by coc_weapon_items
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
                                           "spells": spell_item, "melee": melee_item},
-                        lambda kind, text: coc_weapon_items(text) if kind in ("weapons", "melee") else
-                        split_items(text, ";" if kind == "armor" else ",;"))
+                        lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
+                        split_items(_pct_stop(text) if kind == "skills" else text, ";" if kind == "armor" else ",;"))
 
     Walk(r, lines).run(stats, section, loose)
     name_notes: list[str] = []
@@ -1103,16 +1148,16 @@ def _label_prose(item: str) -> bool:
 
 def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
     """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_coc); one
-    outside what a coc document holds (1-99) is unread, not a failed block; a characteristic the
+    outside what a coc document holds (1-999: a creature's STR 200) is unread, not a failed block; a characteristic the
     block leaves out: the average adult, said so."""
     if seventh and chars:
-        
         converted, note = seventh_to_coc(chars)
         chars.update(converted)
         r.assumed.append(note)
+    lo, hi = COC_CHARACTERISTIC_RANGE
     for k, v in list(chars.items()):
-        if not 1 <= v <= 99:
-            r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is 1-99)"))
+        if not lo <= v <= hi:
+            r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is {lo}-{hi})"))
             del chars[k]
     missing = [k for k in COC_CHARACTERISTICS if k not in chars]
     if missing:

@@ -14,6 +14,6 @@ from xsys.core.hookspecs import hookimpl
 
 @hookimpl
 def xsys_register_formats(register):
-    register("foundry-coc7", (),
+    register("foundry-coc7", ("db",),  # an actor export (.json, claimed by its shape) or a pack (.db)
              lazy.deferred(f"{__name__}.reader", "load"), lazy.deferred(f"{__name__}.writer", "dump"),
              sniff=lazy.deferred(f"{__name__}.reader", "claims"))

@@ -138,7 +138,10 @@ def load(data: bytes) -> dict[str, Any]:
     try:
         plain = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
-        raise InputError(f"malformed Foundry actor JSON: {exc}") from None
+        entries = pack_entries(data)
+        if entries is None:
+            raise InputError(f"malformed Foundry actor JSON: {exc}") from None
+        return read_pack(entries)
     model = data_model(plain)
     if model is None:
         raise InputError("not a Foundry VTT CoC7 actor", path="$",
@@ -146,6 +149,63 @@ def load(data: bytes) -> dict[str, Any]:
                                   '{"characteristics": {...}, "attribs": {...}}, "items": [...]}',
                          found=_missing(plain))
     return READERS[model](plain)
+
+
+def pack_entries(data: bytes) -> list[tuple[int, dict[str, Any]]] | None:
+    """A compendium pack as Foundry 9-10 store it (a NeDB ``.db`` file: one JSON document a
+    line, a later line with the same ``_id`` replacing an earlier one, ``$$deleted`` removing it):
+    (line number, document) of each document left, in the order first written; None where a
+    line is no JSON object (then the file is no pack)."""
+    found: dict[Any, tuple[int, dict[str, Any]]] = {}
+    for n, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            doc = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            return None
+        if not isinstance(doc, dict):
+            return None
+        key = doc.get("_id", ("line", n))
+        if doc.get("$$deleted"):
+            found.pop(key, None)
+        else:
+            found[key] = (found[key][0] if key in found else n, doc)
+    return list(found.values()) if found else None
+
+
+def read_pack(entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """A compendium pack's actors as a roster: each actor read as one (its read report's entries
+    named by the pack's line); what is no actor (an item, a container, a journal entry) said."""
+    npcs: list[dict[str, Any]] = []
+    report: dict[str, Any] = {"format": FORMAT, "unread": [], "assumed": []}
+    skipped: list[str] = []
+    for n, plain in entries:
+        model = data_model(plain)
+        if model is None:
+            skipped.append(f"line {n} {plain.get('type')!r} {plain.get('name')!r}")
+            continue
+        doc = READERS[model](plain)
+        read = doc.pop("xsys", {}).get("read", {})
+        for k in ("system", "kind"):
+            doc.pop(k, None)
+        npcs.append(doc)
+        who = f"line {n} ({doc.get('name')})"
+        for k in ("reader", "edition"):
+            report.setdefault(k, read.get(k))
+        report["unread"] += [{**u, "path": f"{who} {u.get('path', '$')}"} for u in read.get("unread", ())]
+        report["assumed"] += [f"{who}: {a}" for a in read.get("assumed", ())]
+    if not npcs:
+        raise InputError("a Foundry compendium pack with no CoC7 actor", path="$",
+                         expected="a pack of actors (type npc, character or creature)",
+                         found=f"{len(entries)} documents: " + ", ".join(skipped[:5]) + (" ..." if len(skipped) > 5 else ""))
+    if skipped:
+        report["unread"].append({"path": "pack", "text": f"{len(skipped)} document(s) that are no actor of a "
+                                 "person or a creature: " + ", ".join(skipped)})
+    report["reader"] = f"{report.get('reader')}; a compendium pack of {len(npcs)} actor(s), read as a roster"
+    report = {k: v for k, v in report.items() if v}
+    return {"system": SEVENTH_KEY, "kind": "roster", "name": f"Foundry compendium pack ({len(npcs)} actors)",
+            "npcs": npcs, "xsys": {"read": report}}
 
 
 def _missing(plain: Any) -> str:
@@ -272,12 +332,15 @@ class _Actor:
             except Unreadable as exc:
                 self.lose(f"{path}.value", f"{c.upper()}: {exc}")
                 v = None
+            rolled = None  # the roll formula a value came from
             if v is None:
                 formula = entry.get("formula")
                 if isinstance(formula, str) and formula.strip():
                     try:  # the sheet's own "average characteristics" of its roll formula
                         v = evaluate(formula, {}, dice=True)
-                        averaged.append(f"{c.upper()} {v} (formula {formula!r})")
+                        rolled = formula
+                        if v:
+                            averaged.append(f"{c.upper()} {v} (formula {formula!r})")
                     except FormulaError:
                         pass
             if v is None:
@@ -288,7 +351,9 @@ class _Actor:
                 empty.append(c.upper())
                 continue
             if v == 0:  # a creature's "none" (no APP, no EDU): coc7 holds 1-999
-                self.lose(f"{path}.value", f"{c.upper()} 0 (a creature without it; a coc7 characteristic is 1-999)")
+                self.lose(f"{path}.formula" if rolled else f"{path}.value",
+                          f"{c.upper()} 0" + (f" (its roll formula {rolled!r}, no value)" if rolled else "")
+                          + " (none: a creature without it; a coc7 characteristic is 1-999)")
                 empty.append(c.upper())
                 continue
             if v > 999:  # a Great Old One's SIZ
@@ -304,8 +369,9 @@ class _Actor:
         if empty:
             for k in empty:
                 out[k] = SEVENTH_AVERAGE_ADULT[k]
-            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " empty on the sheet (no value, no roll formula); "
-                                "set to the average 7th-edition adult (" + ", ".join(f"{k} {out[k]}" for k in empty) + ")")
+            self.assumed.append(f"{cpath}: " + ", ".join(empty) + " none on the sheet (0, or no value and no roll "
+                                "formula); set to the average 7th-edition adult ("
+                                + ", ".join(f"{k} {out[k]}" for k in empty) + ")")
         return {k: out[k] for k in AVERAGE}
 
     # ---- a module's own copy of the stat block ---------------------------------------------

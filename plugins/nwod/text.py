@@ -25,6 +25,9 @@ NWOD_HEADINGS: dict[str, str] = {
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapons / attacks", "attacks", "combat")},
     **{fold(h): "equipment" for h in ("equipment", "gear", "possessions")},
     "virtue": "virtue", "vice": "vice",
+    # the rulebooks (and Chronicles of Darkness) list traits by category: "Mental Skills: Academics 3, ..."
+    **{fold(f"{c} {t}"): kind for c in ("mental", "physical", "social")
+       for t, kind in (("skills", "skills"), ("attributes", "attributes"))},
     **{fold(h): "powers" for h in ("disciplines", "discipline", "powers", "dread powers", "numina", "influences",
                                    "arcana", "rotes", "gifts", "rites", "devotions", "contracts", "manifestations",
                                    "banes", "bans", "aspirations", "conditions")},
