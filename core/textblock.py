@@ -224,6 +224,8 @@ class Walk:
         name_set = False
         description: list[str] = []
         for n, raw in enumerate(self.lines, 1):
+            # a list's bullet before a line ("• ST 11 DX 12", "● Dodge 8"): the line itself
+            raw = re.sub(r"^\s*[•●▪◦‣·]\s+", "", raw)
             line = normalize(raw)
             if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE):
                 continue
@@ -249,7 +251,7 @@ class Walk:
                     continue  # an attack line after a one-line "Armor: ..." (a compendium's Attacks list)
                 section(current, raw.strip() if current == "notes" else line, n)
                 continue
-            if not name_set:
+            if not name_set and not seen_stats:  # a name stands above the stats: a line below them is no name
                 self.r.doc["@name"] = raw.strip()
                 self.r.doc["@name_line"] = n
                 name_set = True

@@ -626,3 +626,13 @@ def test_a_compendium_s_creature_layout_and_an_investigator_sheet_s_maximum_sani
                  b"Max Sanity 99\nHit Points 11 Magic Points 11\n")
     assert sheet["SAN"] == 55
     assert any("maximum Sanity" in a for a in sheet["xsys"]["read"]["assumed"])
+
+
+def test_the_sanity_loss_a_creature_causes_is_kept_in_its_notes():
+    """'Sanity Loss: 0/1D6 Sanity points to see a ghoul' was a loss line (no field for it): it is
+    the Keeper's to know, kept in the notes and said."""
+    doc = load(b"Ghoul\nSTR 80 CON 65 SIZ 65 DEX 65 INT 65 POW 65\nHP 13\n"
+               b"Sanity Loss: 0/1D6 Sanity points to see a ghoul.\n")
+    assert "Sanity Loss: 0/1D6 Sanity points to see a ghoul." in doc["notes"]
+    assert "unread" not in doc["xsys"]["read"]
+    assert any("kept in the notes" in a for a in doc["xsys"]["read"]["assumed"])

@@ -265,3 +265,17 @@ def test_chronicles_of_darkness_traits_listed_by_category():
     assert doc["skills"] == {"Academics": 3, "Computer": 2, "Stealth": 1, "Subterfuge": 3}
     assert doc["specialties"] == {"Academics": ["Law"]}
     assert not unread_texts(doc)
+
+
+def test_bullets_no_name_line_and_an_equipment_line_s_dr():
+    """A forum's or a blog's block: a bullet before each line (read as 'not read: •'), no name line
+    (the first line below the stats, a weapon line, was taken for the name), and an equipment
+    line whose item states its DR in brackets (the line was taken for a stats line and lost)."""
+    doc = read("• ST 12; DX 10; IQ 11; HT 12\n• Broadsword damage 1d+3 cut\n"
+               "Equipment\nBlackjack (Reach C, 1d cr); Leather Jacket (DR 1, arms & torso).\n"
+               "Skills: Broadsword-11; Brawling-12\n")
+    assert doc["system"] == "gurps" and doc["name"] == "Unnamed NPC"
+    assert (doc["ST"], doc["IQ"]) == (12, 11)
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Broadsword", "1d+3"), ("Blackjack", "1d")]
+    assert doc["armor"] == [{"name": "Leather Jacket", "DR": 1, "locations": ["arms", "torso"]}]
+    assert not any("•" in t for t in unread_texts(doc))

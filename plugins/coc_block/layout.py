@@ -539,7 +539,8 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
         check("Dodge", skills.get("Dodge"), dex * 2, dex // 2, 1, ("DEX x 2", "DEX/2"))
     if "Build" in derived:
         votes[7].append((2, "Build"))
-    if "MOV" in derived and re.search(r"\bMOV\b", text):  # 7th edition's MOV (6th-edition blocks print "Move")
+    if "MOV" in derived and re.search(r"\bMOV\b|\bmove(?:ment)? rate\b", text, re.IGNORECASE):
+        # 7th edition's MOV or Move Rate (6th-edition blocks print "Move 8")
         votes[7].append((1, "MOV"))
     for k in ("Idea", "Know"):
         if k in derived:
@@ -659,6 +660,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 if what == "apr" and v == "1":
                     r.assumed.append(f"line {r.line}: {m.group(0).strip()} not carried: a coc document makes one "
                                      "attack a round")
+                elif what == "san loss" and v not in _NONE:
+                    # what seeing it costs: the Keeper's to know, no characteristic of the NPC: its notes
+                    notes.append(m.group(0).strip().rstrip(".") + ".")
+                    r.assumed.append(f"line {r.line}: {m.group(0).strip()} kept in the notes (a coc document has "
+                                     "no field for the Sanity loss a creature causes)")
                 elif v not in _NONE:
                     r.unread.append((r.line, f"{m.group(0).strip()} (no place in a coc document)"))
             line = pat.sub(" ", line)

@@ -137,7 +137,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 by_st.append(m.group(0).strip())
                 text = text[:m.start()] + " " + text[m.end():]
         found, rest = stat_pairs(text, GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
-        if not found:
+        outside, _ = stat_pairs(re.sub(r"\([^()]*\)", " ", text), GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED,
+                                r"[+-]?\d+(?:\.\d+)?")
+        if not found or not outside:
+            # (an equipment line's "Leather Jacket (DR 1, arms & torso)": its item's DR, no stat of the NPC)
             return None
         if by_st:
             r.assumed.append(f"line {r.line}: {' and '.join(by_st)}: what ST gives (thrust/swing damage, basic lift), "
