@@ -948,14 +948,17 @@ class PercentileSystem(System):
         (``melee_kin``: the same weapon table); core.carried.melee_lines."""
         def of_class(m: Any) -> Any:
             skill, damage = self.melee_line(m.melee_class)
-            kin = carried.kin_melee_damage(combatant, self.melee_kin, m.name, self.MELEE_DAMAGE)
+            said = carried.kin_melee_skill(combatant, self.melee_kin, m.name)
+            kin_skill = self.melee_kin_skill(said) if said else None
+            # an attack of a skill this edition does not have (a 6th-edition Kick: a Brawl attack in 7th)
+            # is that skill's attack here, at this edition's own dice: the kin line's dice do not cross
+            kin = None if said and kin_skill != said else \
+                carried.kin_melee_damage(combatant, self.melee_kin, m.name, self.MELEE_DAMAGE)
             if kin is not None:
                 damage = self.melee_dice(kin[0])
                 col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",
                          rules=[self.melee_rule], source="assumed",
                          note="6th and 7th edition print the same close-combat weapon dice")
-            kin_skill = carried.kin_melee_skill(combatant, self.melee_kin, m.name)
-            kin_skill = self.melee_kin_skill(kin_skill) if kin_skill else None
             return self.melee_line_type(name=m.name, skill=kin_skill or skill, damage=damage)  # type: ignore[misc]
 
         return carried.melee_lines(combatant, lines, self.melee_line_type, self.carried_namespaces[0],  # type: ignore[arg-type]

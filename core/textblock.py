@@ -48,13 +48,15 @@ HEADINGS: dict[str, str] = {
     # CoC blocks: languages are skills ("Languages: English 80%"); the Chinese 7e "skill list",
     # "combat list", "spells" headings (技能列表, 戰鬥列表, 咒文), the Japanese 攻撃 (attacks)
     **{fold(h): "skills" for h in ("languages", "language", "言語", "語言", "语言", "技能列表", "技能值", "技能値")},
-    **{fold(h): "weapons" for h in ("戰鬥", "戰鬥列表", "战斗列表", "戰鬥技能", "攻撃", "攻撃手段", "weapons & attacks")},
+    **{fold(h): "weapons" for h in ("戰鬥", "戰鬥列表", "战斗列表", "戰鬥技能", "攻撃", "攻撃手段", "weapons & attacks",
+                                    "攻击", "攻擊", "战斗数据", "戰鬥數據")},
     **{fold(h): "spells" for h in ("咒文", "咒文列表", "法術")},
     **{fold(h): "attributes" for h in ("attributes", "characteristics", "能力値", "属性", "cechy")},
     **{fold(h): "weapons" for h in ("weapons", "weapon", "combat", "attacks", "attack", "武器", "戦闘", "战斗",
                                     "broń", "bron")},
     **{fold(h): "armor" for h in ("armor", "armour", "防具", "护甲", "装甲", "pancerz")},
-    **{fold(h): "notes" for h in ("notes", "note", "description", "備考", "メモ", "说明", "备注", "opis")},
+    **{fold(h): "notes" for h in ("notes", "note", "description", "備考", "メモ", "说明", "备注", "opis", "描述", "說明",
+                                  "備註")},
     **{fold(h): "advantages" for h in ("advantages",)},
     **{fold(h): "disadvantages" for h in ("disadvantages",)},
     **{fold(h): "merits" for h in ("merits",)},
@@ -243,6 +245,14 @@ class Walk:
             if left is not None:
                 seen_stats = True
                 current = None
+                label = re.match(r"[^\W\d][^:：]{0,30}[:：]", left.strip(" .;,。、")) if left else None
+                at = line.find(label.group(0)) if label else -1
+                after = heading_of(line[at:], self.headings) if at >= 0 else None
+                if after is not None:  # "Damage Bonus: +1D4. Weapons: Night-stick 50%, ...": a section on
+                    current, rest = after  # the stats' line (a page run together), read from its own text
+                    if rest:
+                        section(current, rest, n)
+                    continue
                 if left and left.strip(" .;,。、"):  # (a stat line's closing full stop is no stat)
                     self.r.unread.append((n, f"{raw.strip()} (not read: {left})"))
                 continue

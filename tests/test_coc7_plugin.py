@@ -566,8 +566,8 @@ def _plain_doc(path):
 def test_a_sixth_edition_kick_is_a_brawl_attack_on_a_7e_sheet():
     """coc7.conversion.6e: Kick and Head Butt are Fighting (Brawl) attacks in 7th edition, not
     skills: a 6e bootlegger's Kick 40 beside Fist/Punch 70 is not written as a 7e skill, his Kick
-    line is rolled with Fighting (Brawl) at 7th edition's unarmed 1D3+DB, and a trip back to 6th
-    edition has Kick 40 and its 1d6+1d4 line again."""
+    line is rolled with Fighting (Brawl) at 7th edition's unarmed 1D3+DB (not the 6th-edition kick's
+    1D6), and a trip back to 6th edition has Kick 40 and its 1d6+db line again."""
     from xsys.conversions import api
     from xsys.core import codec
 
@@ -581,8 +581,9 @@ def test_a_sixth_edition_kick_is_a_brawl_attack_on_a_7e_sheet():
     back = codec.to_builtins(api.convert(api.from_plain(codec.to_builtins(conv.document)), "coc",
                                          trace=False).document)
     assert back["skills"]["Kick"] == 40
+    # (the block prints "1D6+1D4" beside its damage bonus +1D4: read as 1d6+db)
     assert next(m for m in back["melee"] if m["name"] == "Kick") == {"name": "Kick", "skill": "Kick",
-                                                                     "damage": "1d6+1d4"}
+                                                                     "damage": "1d6+db"}
     # a kicker who states no punch: his Kick 70 is his unarmed competence (coc-ja.melee), so the
     # 7e Brawl is 70, and the Kick itself is said not to be a 7e skill
     kicker = api.convert(ROOT / "fixtures/corpus/ccfolia/vampireblood-6e-kanzaki.json", "coc7", fresh=True,

@@ -636,3 +636,45 @@ def test_the_sanity_loss_a_creature_causes_is_kept_in_its_notes():
     assert "Sanity Loss: 0/1D6 Sanity points to see a ghoul." in doc["notes"]
     assert "unread" not in doc["xsys"]["read"]
     assert any("kept in the notes" in a for a in doc["xsys"]["read"]["assumed"])
+
+
+def test_a_run_together_line_and_a_damage_bonus_worked_into_the_dice():
+    """A page run together: the weapons after the damage bonus on one line (the line was dropped
+    whole), an attack's damage with the next attack's name after it and no comma between; and an
+    older book's habit of printing the wielder's damage bonus worked into a close-combat line
+    ("1D6+1D4" beside "Damage Bonus: +1D4"), which is the line's dice plus db."""
+    doc = load(b"ASYLUM ORDERLY\nSTR 15 CON 14 SIZ 13 INT 9 POW 11\nDEX 13 APP 9 EDU 10 SAN 55 HP 14\n"
+               b"Damage Bonus: +1D4. Weapons: Cosh 50%, damage 1D6+1D4 Fist/Punch 65%, damage 1D3+1D4\n"
+               b"Skills: Listen 45%, Spot Hidden 55%.\n")
+    assert doc["system"] == "coc"
+    assert doc["melee"] == [{"name": "Cosh", "skill": "Cosh", "damage": "1d6+db"},
+                            {"name": "Fist/Punch", "skill": "Fist/Punch", "damage": "1d3+db"}]
+    assert (doc["skills"]["Cosh"], doc["skills"]["Fist/Punch"], doc["skills"]["Listen"]) == (50, 65, 45)
+    assert "unread" not in doc["xsys"]["read"]
+    assert any("damage bonus +1D4: written 1d6+db" in a for a in doc["xsys"]["read"]["assumed"])
+
+
+def test_chinese_and_japanese_blocks_as_websites_and_rulebooks_print_them():
+    """Found in real Chinese and Japanese material (these blocks are made up in its shape): skills
+    run together without commas (read as one skill named with the whole run, without a word), an
+    attack line's attacks apart by ' / ' under 攻击, a 战斗数据 list with ranges in 码, natural armor
+    among the stats (护甲 1（皮肤）), name, chance and damage with no space between, a description's
+    'SAN 损失 0/1D6' (read as a skill of 6), and the 7th-edition rulebook's attack of a weapon in
+    brackets after its damage."""
+    zh = load("码头混混\nSTR 65 CON 70 SIZ 65 DEX 55 INT 45 APP 45 POW 45 EDU 40\nHP 13 MP 9 幸运 45\n"
+              "DB +1D4 体格 1 护甲 1（皮肤）\n技能：斗殴 55% 恐吓 50% 闪避 27% 潜行 40%\n"
+              "攻击：斗殴 1D3+DB / 匕首 55% 1D4+DB\n战斗数据：\n  M1911 手枪 45% (22/9)，伤害 1D10+2，射程 15 码\n"
+              "  射击(霰弹枪)35%(17/7)伤害4D6/2D6/1D6\n描述：信仰大衮。SAN 损失 0/1D6。\n".encode())
+    assert zh["system"] == "coc-zh"  # Chinese material: the Chinese combat rules' sheet
+    assert zh["skills"] == {"Fist/Punch": 55, "Intimidate": 50, "Dodge": 27, "Sneak": 40, "Knife": 55,
+                            "Handgun": 45, "Shotgun": 35}
+    assert [(m["name"], m["damage"]) for m in zh["melee"]] == [("斗殴", "1d3+db"), ("匕首", "1d4+db")]
+    assert [(w["name"], w["damage"], w["base_range"]) for w in zh["weapons"]] == [
+        ("M1911 手枪", "1d10+2", "15 yd"), ("射击(霰弹枪)", "4d6/2d6/1d6", "50 m")]
+    assert [(a["name"], a["points"]) for a in zh["armor"]] == [("皮肤", 1)]
+    assert "信仰大衮" in zh["notes"] and "unread" not in zh["xsys"]["read"], zh["xsys"]["read"].get("unread")
+    ja = load("カルト信者\nSTR 60 CON 70 SIZ 60 DEX 60 INT 50\nAPP 35 POW 50 EDU 60 耐久力 13\n"
+              "1ラウンドの戦闘回数：1\n近接戦闘（格闘）60%（30/12）、ダメージ 1D4+DB（ナイフ）\n回避 30%（15/6）\n".encode())
+    assert ja["system"] == "coc7" and ja["skills"] == {"Fighting (Brawl)": 60, "Dodge": 30}
+    assert ja["melee"] == [{"name": "ナイフ", "skill": "Fighting (Brawl)", "damage": "1D4+DB"}]
+    assert "unread" not in ja["xsys"]["read"], ja["xsys"]["read"].get("unread")

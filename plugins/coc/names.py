@@ -81,7 +81,7 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Credit Rating": ("credit rating", "信用", "信用评级", "信用評級"),
     "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話"),
     "Disguise": ("disguise", "変装", "乔装", "喬裝"),
-    "Electrical Repair": ("electrical repair", "電気修理", "电气维修", "電氣維修"),
+    "Electrical Repair": ("electrical repair", "電気修理", "电气维修", "電氣維修", "电器维修", "電器維修"),
     "Electronics": ("electronics", "電子工学", "电子学", "電子學"),
     "Fast Talk": ("fast talk", "言いくるめ", "话术", "話術"),
     "Geology": ("geology", "地質学", "地质学", "地質學"),

@@ -195,8 +195,10 @@ _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     # the blast's radius (which the neutral model has no place for: said when read)
     ("damage_blast", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})\s*/\s*(\d+(?:\.\d+)?)\s*(yards?|yds?|m|metres|meters|ft|feet)$",
      lambda m: (m.group(1).strip(), f"{m.group(2)} {_LENGTH_UNITS.get(m.group(3).lower(), m.group(3).lower())}")),
-    ("base_range", r"^(?:base range|range|射程|基本射程)\s*:?\s*(\d+(?:\.\d+)?)\s*(m|yd|yds|yards|ft|feet|metres|meters)$",
-     lambda m: f"{m.group(1)} " + {"yds": "yd", "yards": "yd", "feet": "ft", "metres": "m", "meters": "m"}.get(
+    ("base_range", r"^(?:base range|range|射程|基本射程)\s*:?\s*(\d+(?:\.\d+)?)\s*"
+                   r"(m|yd|yds|yards|ft|feet|metres|meters|码|碼|米|公尺|ヤード|メートル)$",
+     lambda m: f"{m.group(1)} " + {"yds": "yd", "yards": "yd", "feet": "ft", "metres": "m", "meters": "m", "码": "yd",
+                                   "碼": "yd", "米": "m", "公尺": "m", "ヤード": "yd", "メートル": "m"}.get(
          m.group(2).lower(), m.group(2).lower())),
     ("skill", r"^skill\s*:?\s*(.+)$", lambda m: m.group(1).strip()),
     ("shots_per_round", r"^(\d+)\s*(?:shots? per round|/round|attacks? per round)$", lambda m: int(m.group(1))),
@@ -233,11 +235,18 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     may hold commas ("Hunting rifle, .30-06"); it ends where the first attribute starts. The
     chance and the damage may share the name's part: "Revolver 60% ダメージ 1D10", Japanese
     scenarios' "コルト・ガバメント 55% 1D10+2", "こぶし 1D3"."""
-    parts = split_items(item, ",")
+    parts = split_items(item.replace("、", ","), ",")
+    weapon = None
+    for i, p in enumerate(parts):
+        # the 7th-edition rulebook's "Fighting (Brawl) 60% (30/12), damage 1D3+1+DB (knife)": the damage
+        # of the weapon in brackets after it, fought with that skill
+        wm = re.match(rf"^({_DAMAGE_WORD}\s*:?\s*{_DICE})\s*\(([^()]{{1,30}})\)$", p.strip(), re.IGNORECASE)
+        if wm:
+            parts[i], weapon = wm.group(1), wm.group(2).strip()
     first = next((i for i, p in enumerate(parts) if _coc_attr(p)), len(parts))
     head = ", ".join(parts[:first])
     attrs: dict[str, Any] = {}
-    m = re.match(rf"^(.*?)\s+{_DAMAGE_WORD}\s*:?\s*({_DICE})$", head, re.IGNORECASE)
+    m = re.match(rf"^(.*?)(?:\s+|(?<=[%)）]))(?:{_DAMAGE_WORD})\s*:?\s*({_DICE})$", head, re.IGNORECASE)
     if m:  # "Revolver 60% ダメージ 1D10": the damage on the same part
         head, attrs["damage"] = m.group(1), m.group(2).strip()
     else:
@@ -267,6 +276,8 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
             left.append(p)
     if pct is None and "damage" not in attrs:
         return None
+    if weapon is not None:
+        attrs["weapon"] = weapon
     return name, pct, attrs, left
 
 
@@ -282,6 +293,9 @@ def coc_weapon_items(text: str) -> list[str]:
     a name may hold commas ("Hunting rifle, .30-06 50%")."""
     if ";" in text:
         return split_items(text, ";")
+    if re.search(r"\s/\s", text) and all(re.search(r"\d*[dD]\d", p) for p in re.split(r"\s/\s", text)):
+        # attacks apart by a spaced slash, each with its damage ("斗殴 1D3+DB / 匕首 55% 1D4+DB")
+        return [p.strip() for p in re.split(r"\s/\s", text) if p.strip()]
     items: list[list[str]] = []
     parts: list[str] = []
     for part in split_items(text, ","):
@@ -586,13 +600,13 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
 
 # Lines a CoC block prints beside its stats that a coc document has no place for, or that are
 # what coc assumes anyway: attacks per round, the Sanity loss to see a creature, natural armor.
-_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|攻撃回数|攻擊次數|攻击次数)\s*:?\s*"
+_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|1ラウンドの戦闘回数|攻撃回数|戦闘回数|攻擊次數|攻击次数)\s*:?\s*"
                   r"(?P<v>\d+|none|なし|无|無)(?:\s*\([^)]*\))?", re.IGNORECASE)
 _SAN_LOSS = re.compile(r"(?:sanity loss|san loss|正気度喪失|正気度ロール|SAN値チェック|理智喪失|理智损失|SAN值損失|SAN值损失)\s*:?\s*"
                        r"(?P<v>\d*D?\d+(?:[+-]\d+)?\s*/\s*\d*D?\d+(?:[+-]\d+)?|none|なし|无|無)"
                        r"(?:\s+sanity points?(?:\s+to see [^,;]*)?)?", re.IGNORECASE)
 _NATURAL_ARMOR = re.compile(r"(?:armou?r|装甲|護甲|护甲)\s*:?\s*(?P<v>\d+|none|なし|无|無)(?:\s*(?:points?|点|點))?"
-                            r"(?=\s|$|,)", re.IGNORECASE)
+                            r"(?:\s*[(（](?P<what>[^()（）]{1,20})[)）])?(?=\s|$|,)", re.IGNORECASE)
 _NONE = {"none", "なし", "无", "無", "0", "-", "—"}
 _EDITION_LINE = re.compile(r"^\s*edition\s*[:=]\s*(\S+)\s*$", re.IGNORECASE)
 _EDITIONS = {"5": "6", "5e": "6", "5th": "6", "6": "6", "6e": "6", "6th": "6", "7": "7", "7e": "7", "7th": "7",
@@ -665,6 +679,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                     notes.append(m.group(0).strip().rstrip(".") + ".")
                     r.assumed.append(f"line {r.line}: {m.group(0).strip()} kept in the notes (a coc document has "
                                      "no field for the Sanity loss a creature causes)")
+                elif what == "armor" and v not in _NONE:
+                    # a creature's armor among its stats ("护甲 1（皮肤）", "Armor 2"): an armor line of its points
+                    label = (m.groupdict().get("what") or "").strip() or "Armor"
+                    r.assumed.append(f"line {r.line}: {m.group(0).strip()}: an armor line '{label}' of {v} "
+                                     f"point{'' if v == '1' else 's'}")
+                    armor.append({"name": label, "points": int(v)} if points else
+                                 {"name": label, "A": int(v), "B": int(v) / 2 if int(v) % 2 else int(v) // 2})
                 elif v not in _NONE:
                     r.unread.append((r.line, f"{m.group(0).strip()} (no place in a coc document)"))
             line = pat.sub(" ", line)
@@ -703,6 +724,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     def skill_item(item: str, n: int) -> bool:
         text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
         m = _PCT.match(text)
+        if m and len(re.findall(r"(?<!\d)\d+\s*%", m.group("name"))) > 0:
+            m = None  # "斗殴 55% 恐吓 50% 闪避 27% 潜行 40%": a run of skills with no commas, not one skill
+        if m and (re.fullmatch(rf"{_DAMAGE_WORD}\s*\d*[dD]?", m.group("name").strip(), re.IGNORECASE)
+                  or re.search(r"\d[dD]$|[。！？]", m.group("name").strip())):
+            return False  # "伤害 2D6", "… SAN 损失 0/1D6" (a roll, a sentence): no skill
         if not m:
             run = list(re.finditer(r"\s*(?P<name>[^\s\d][^\d%]*?)\s*(?P<val>\d+)\s*%(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?",
                                    text))
@@ -840,7 +866,17 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         skill = str(attrs.get("skill") or (natives[0] if natives else name))
         if pct is not None:
             skills[skill] = pct
+        if attrs.get("weapon"):  # "近接戦闘（格闘）60%、ダメージ 1D3+1+DB（ナイフ）": the knife, fought with Brawl
+            r.assumed.append(f"line {n}: {name} {pct}%: the attack of its bracketed weapon, {attrs['weapon']}")
+            name = str(attrs["weapon"])
         damage = dice_text(str(attrs.get("damage", ""))).lower().replace("\u2044", "/").replace("damagebonus", "db")
+        db = str(extra.get("DB", "")).lower().lstrip("+")
+        if re.fullmatch(r"\d*d\d+", db) and damage.endswith(f"+{db}") and damage != f"+{db}":
+            # older books print the wielder's damage bonus worked in ("Night-stick, damage 1D6+1D4" beside
+            # "Damage Bonus: +1D4"): the line's own dice and the bonus, as every coc line writes it
+            r.assumed.append(f"line {n}: {name}: damage {attrs['damage']} is {damage[:-len(db) - 1]} and the "
+                             f"block's damage bonus +{db.upper()}: written {damage[:-len(db) - 1]}+db")
+            damage = damage[:-len(db) - 1] + "+db"
         melee.append({"name": name, "skill": skill, "damage": damage})
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
