@@ -678,3 +678,15 @@ def test_chinese_and_japanese_blocks_as_websites_and_rulebooks_print_them():
     assert ja["system"] == "coc7" and ja["skills"] == {"Fighting (Brawl)": 60, "Dodge": 30}
     assert ja["melee"] == [{"name": "ナイフ", "skill": "Fighting (Brawl)", "damage": "1D4+DB"}]
     assert "unread" not in ja["xsys"]["read"], ja["xsys"]["read"].get("unread")
+
+
+def test_a_chinese_seventh_edition_block_keeps_its_hit_points_on_the_way_to_coc7():
+    """A Chinese 7th-edition block reads into coc-zh on coc's 3-18 scale; its HP 13, 7th edition's
+    (CON 70 + SIZ 65) / 10, was kept as a margin over coc-zh's own rule (13 of 14) and came to coc7
+    as HP 12. It is coc-zh's own HP for those characteristics, and coc7's 13 again."""
+    block = "码头混混\nSTR 65 CON 70 SIZ 65 DEX 55 INT 45 APP 45 POW 45 EDU 40\nHP 13 MP 9\n技能：斗殴 55%\n"
+    doc = load(block.encode())
+    assert (doc["system"], doc["CON"], doc["SIZ"], doc["HP"]) == ("coc-zh", 14, 13, 14)
+    assert any("HP 13 is 7th edition's (CON 70 + SIZ 65) / 10 = 13" in a for a in doc["xsys"]["read"]["assumed"])
+    seventh = api.convert(api.from_plain(doc), "coc7", trace=False).document
+    assert (seventh.CON, seventh.SIZ, seventh.HP) == (70, 65, 13)

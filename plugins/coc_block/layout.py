@@ -11,6 +11,7 @@ line machinery is the core's (xsys.core.textblock).
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from typing import Any, Callable
@@ -994,7 +995,20 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     own = _coc_derived(r, raw, extra, extra_line, seventh, extra_name)
     doc: dict[str, Any] = {"name": _name(r)}
     doc.update({k: chars[k] for k in COC_CHARACTERISTICS if k in chars})
-    if "HP" in extra and 0 <= extra["HP"] <= 999:
+    con7, siz7 = raw.get("CON"), raw.get("SIZ")
+    if "HP" in extra and 0 <= extra["HP"] <= 999 and seventh and system not in ("coc", SEVENTH_KEY) \
+            and con7 is not None and siz7 is not None and "CON" in chars and "SIZ" in chars:
+        # a 7th-edition block on coc's 3-18 scale (a Chinese block, read into coc-zh): its HP counts 7th
+        # edition's (CON + SIZ) / 10; this sheet's rule counts ceil((CON + SIZ) / 2) of the divided values.
+        # The HP is what the sheet's own rule gives, at the block's margin over its rule
+        rule7, rule6 = (con7 + siz7) // 10, -(-(chars["CON"] + chars["SIZ"]) // 2)
+        hp = rule6 if extra["HP"] == rule7 or not rule7 else max(1, math.floor(extra["HP"] * rule6 / rule7 + 0.5))
+        r.assumed.append(f"line {extra_line.get('HP', 0)}: HP {extra['HP']} is 7th edition's (CON {con7} + SIZ {siz7}) "
+                         f"/ 10 = {rule7}" + ("" if extra["HP"] == rule7 else f" x {extra['HP'] / rule7:.2f}")
+                         + f": on the 3-18 scale HP {hp} (ceil((CON + SIZ) / 2) = {rule6}"
+                         + ("" if extra["HP"] == rule7 else ", at the same margin") + ")")
+        doc["HP"] = hp
+    elif "HP" in extra and 0 <= extra["HP"] <= 999:
         doc["HP"] = extra["HP"]
     elif "HP" in extra:
         r.unread.append((extra_line.get("HP", 0), f"{extra_name.get('HP', 'HP')} {extra['HP']} (outside 0-999)"))
