@@ -58,6 +58,10 @@ from xsys.core.registry import catalog
     ("ライフル(.30-06)", None, "rifle"),
     ("Pistol 9mm", None, "handgun"),
     ("三八式歩兵銃", None, "rifle"),                      # an infantry rifle (歩兵銃)
+    ("格洛克 17", "glock-17", None),                      # Chinese scenarios' names (weapons.toml aliases)
+    ("驳壳枪", "mauser-c96", None),
+    ("湯普森衝鋒槍", "thompson-m1928", None),
+    ("格洛克 23", None, None),                            # a model the catalog has not: nothing
     ("Colt .45", None, None),                            # a maker and a bore: still no one weapon
 ])
 def test_a_weapon_name_says_a_catalog_weapon_a_class_or_nothing(name, entry, word_class):
