@@ -218,7 +218,8 @@ class Walk:
         self.headings = headings  # a system's own headings (GURPS "Gear:", nWoD "Weapons/Attacks:")
 
     def run(self, stats: Callable[[str], str | None], section: Callable[[str, str, int], None],
-            loose: Callable[[str, int], bool] | None = None) -> None:
+            loose: Callable[[str, int], bool] | None = None,
+            own_line: Callable[[str, int], bool] | None = None) -> None:
         """`loose(line, n)`: a line after the stats and outside any section that the system's
         reader takes anyway (True), e.g. a CoC attack line printed without its Combat heading."""
         current: str | None = None
@@ -229,7 +230,8 @@ class Walk:
             # a list's bullet before a line ("• ST 11 DX 12", "● Dodge 8"): the line itself
             raw = re.sub(r"^\s*[•●▪◦‣·]\s+", "", raw)
             line = normalize(raw)
-            if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE):
+            if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE) \
+                    or re.fullmatch(r"[-=_*~]{3,}", line):  # a rule or a page's front-matter fence ("---")
                 continue
             head = heading_of(line, self.headings)
             if head is not None:
@@ -256,13 +258,17 @@ class Walk:
                 if left and left.strip(" .;,。、"):  # (a stat line's closing full stop is no stat)
                     self.r.unread.append((n, f"{raw.strip()} (not read: {left})"))
                 continue
+            if own_line is not None and own_line(line, n):
+                current = None  # a line of a shape of its own (a 4th-edition attack line), in a section or not
+                continue
             if current is not None:
                 if current == "armor" and loose is not None and seen_stats and loose(line, n):
                     continue  # an attack line after a one-line "Armor: ..." (a compendium's Attacks list)
                 section(current, raw.strip() if current == "notes" else line, n)
                 continue
             if not name_set and not seen_stats:  # a name stands above the stats: a line below them is no name
-                self.r.doc["@name"] = raw.strip()
+                # ("NAME: The Archivist", a form's label before it, is the name without its label)
+                self.r.doc["@name"] = re.sub(r"^(?:name|npc|character)\s*[:：]\s*", "", raw.strip(), flags=re.IGNORECASE)
                 self.r.doc["@name_line"] = n
                 name_set = True
             elif not seen_stats:

@@ -279,3 +279,42 @@ def test_bullets_no_name_line_and_an_equipment_line_s_dr():
     assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Broadsword", "1d+3"), ("Blackjack", "1d")]
     assert doc["armor"] == [{"name": "Leather Jacket", "DR": 1, "locations": ["arms", "torso"]}]
     assert not any("•" in t for t in unread_texts(doc))
+
+
+def test_a_character_sheet_s_lines_each_with_its_cost():
+    """A character builder's sheet as text: traits and skills a line each with their costs
+    ('Acrobatics - 15 [8]', 'Guns: Pistol - 22^ [12]', 'Skinny [-5]'), which were all unread; an
+    advantage 'Enhanced Defenses: Dodge +1' was read as Dodge 1; 'Disadvantages: -62' became a
+    disadvantage named '-62' and 'Size Modifier: -1' a skill."""
+    doc = read("---\nNAME: Grik the Quick\n\nPoints Total: 150\nDisadvantages: -40\n"
+               "ST: 10 [0]   HP: 10\nDX: 13 [60]  Will: 10\nIQ: 10 [0]   Per: 10\nHT: 11 [10]  FP: 11\n"
+               "Size Modifier: -1\n\nCombat Reflexes [15]\nEnhanced Defenses: Dodge +1 [15]\n"
+               "Greed (12) [-15]\nSkinny [-5]\n\nAcrobatics - 14 [4]\nGuns: Pistol - 16^ [8]\nStealth - 13 [2]\n")
+    assert doc["name"] == "Grik the Quick"
+    assert (doc["DX"], doc["HT"]) == (13, 11)
+    assert doc.get("Dodge") != 1
+    assert doc["skills"] == {"Acrobatics": 14, "Guns (Pistol)": 16, "Stealth": 13}
+    assert doc["advantages"] == ["Combat Reflexes", "Enhanced Defenses: Dodge +1"]
+    assert doc["disadvantages"] == ["Greed (12)", "Skinny"]
+    assert any("Size Modifier -1" in t for t in unread_texts(doc))
+    assert any("a point total" in a for a in report(doc)["assumed"])
+
+
+def test_a_gurps_sheet_s_own_knife_throwing_stays_knife_throwing():
+    """'Knife Throwing-12' with no knife on the sheet came back from gurps to gurps as Throwing 12,
+    without a word: both are the neutral throw, and Knife Throwing is written for a knife's line."""
+    doc = {"system": "gurps", "kind": "npc", "name": "Joe", "ST": 11, "DX": 12, "IQ": 10, "HT": 11,
+           "skills": {"Knife Throwing": 12, "Brawling": 15}}
+    out = codec.to_builtins(api.convert(api.from_plain(doc, "joe.yaml"), "gurps", trace=False).document)
+    assert out["skills"] == {"Knife Throwing": 12, "Brawling": 15}
+
+
+def test_fourth_edition_attack_lines_are_melee_lines():
+    """A 4th-edition book's attack lines, 'Broadsword (11): swing 2d cutting, Reach 1; or thrust
+    1d crushing', were unread: the first attack is the weapon line, the rest said."""
+    doc = read("Bandit\nST 12; DX 11; IQ 9; HT 12\nSkills: Broadsword-11; Knife-11\n"
+               "Broadsword (11): swing 2d cutting, Reach 1; or thrust 1d crushing, Reach 1.\n"
+               "Dagger (11): thrust 1d-2 impaling, Reach C.\n")
+    assert [(m["name"], m["damage"], m.get("type")) for m in doc["melee"]] == [
+        ("Broadsword", "2d", "cut"), ("Dagger", "1d-2", "imp")]
+    assert any("or thrust 1d crushing" in t for t in unread_texts(doc))

@@ -677,6 +677,16 @@ class GurpsSheet(GurpsRules):
         competence for whatever he throws), else at its default from DX (gurps.defaults), each
         said as assumed."""
         throw = combatant.skills.get("throw")
+        own = {n: sk for n, sk in combatant.sheet_skills.items() if sk.system == self.key and n in self.line_skills}
+        for name, sk in own.items():
+            # a GURPS sheet's own Knife Throwing-12 (no knife on its lines) is its throwing: written under
+            # its own name, not as the Throwing the neutral throw writes (the same level, read back)
+            general = [n for n, keys in self.skills().items() if n not in self.line_skills and list(keys) == sk.covers]
+            if name not in skills and any(skills.get(n) == sk.level for n in general):
+                for n in general:
+                    if skills.get(n) == sk.level and n not in combatant.sheet_skills:
+                        del skills[n]
+                skills[name] = sk.level
         for i, w in enumerate(weapons):
             if w.skill not in self.line_skills or w.skill in skills:
                 continue

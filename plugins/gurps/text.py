@@ -18,7 +18,8 @@ from .rules import SKILLS as _SKILLS  # the skills a gurps document maps
 
 GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
 GURPS_DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
-GURPS_IGNORED = ("FP", "Speed", "Basic Speed", "Basic Move", "Parry", "Block", "SM", "DR", "PD", "Size")
+GURPS_IGNORED = ("FP", "Speed", "Basic Speed", "Basic Move", "Parry", "Block", "SM", "DR", "PD", "Size",
+                 "Size Modifier", "Technology Level", "TL", "Points Total", "Point Total", "Total")
 
 # Headings only GURPS and nWoD blocks print (read by those readers alone, so a CoC block's
 # "Gear:" line stays what it always was): the fan-site "Gear:" line that holds the weapons
@@ -136,6 +137,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             if m:
                 by_st.append(m.group(0).strip())
                 text = text[:m.start()] + " " + text[m.end():]
+        # a score is no signed number ("Enhanced Defenses: Dodge +1" is an advantage's modifier, not Dodge 1)
+        text = re.sub(rf"^[^:\d]{{2,40}}:\s*(?:{'|'.join(GURPS_ATTRIBUTES + GURPS_DERIVED)})\s*\+\d+.*$", "", text)
         found, rest = stat_pairs(text, GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
         outside, _ = stat_pairs(re.sub(r"\([^()]*\)", " ", text), GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED,
                                 r"[+-]?\d+(?:\.\d+)?")
@@ -172,6 +175,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if not m:
             return False
         name = re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))
+        colon = re.fullmatch(r"([^:()]+?):\s*([^:()]+)", name)
+        if colon and f"{colon.group(1)} ({colon.group(2)})" in _SKILLS:
+            name = f"{colon.group(1)} ({colon.group(2)})"  # a character sheet's 'Guns: Pistol' is Guns (Pistol)
         spec = re.fullmatch(r"(.+?) \((.+)\)", name)
         if spec and name not in _SKILLS and spec.group(1) in _SKILLS:
             # 'Driving (Automobile)': the document's skill is Driving; the specialty is said
@@ -366,7 +372,11 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         def add(item: str, n: int) -> None:
             if _COST.search(item):
                 said_costs.append(n)
-            lists[kind].append(re.sub(r"\s+", " ", _COST.sub("", item)).strip())
+            text = re.sub(r"\s+", " ", _COST.sub("", item)).strip()
+            if re.fullmatch(r"[+-]?\d+", text):  # "Disadvantages: -62": the list's point total, no trait
+                r.assumed.append(f"line {n}: {kind} {text}: a point total, not carried")
+                return
+            lists[kind].append(text)
         return add
 
     def mixed_traits(item: str, n: int) -> None:
@@ -390,6 +400,23 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
         "traits": mixed_traits}, split)
 
+    def attack_line(text: str, n: int) -> bool:
+        """A 4th-edition book's attack line ('Broadsword (11): swing 2d cutting, Reach 1; or thrust
+        ...'), wherever it stands (after a Skills line too): its first attack is the weapon line."""
+        attack = re.fullmatch(r"(?P<name>[^\W\d][^():]*?)\s*\(\d{1,2}\):\s*(?:(?:swing|thrust|sw|thr)\s+)?"
+                              r"(?P<dice>\d+d(?:[+-]\d+)?)\s+(?P<type>cutting|crushing|impaling|piercing|burning|"
+                              r"cut|cr|imp|pi)\b(?P<rest>.*)", text, re.IGNORECASE)
+        if attack:  # a 4th-edition book's attack line: 'Broadsword (11): swing 2d cutting, Reach 1; or thrust ...'
+            kind = {"cutting": "cut", "crushing": "cr", "impaling": "imp", "piercing": "pi", "burning": "burn"}.get(
+                attack.group("type").lower(), attack.group("type").lower())
+            weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind})", n)
+            rest = attack.group("rest").strip(" .;,")
+            if rest:  # its reach, its second mode, a house rule's damage: the line holds one attack
+                r.unread.append((n, f"{attack.group('name').strip()}: {rest} (a gurps weapon line holds its first "
+                                    "attack)"))
+            return True
+        return False
+
     def loose(line: str, n: int) -> bool:
         """A compact block's lines with no heading: 'Mace damage 2d+2 cr' (a weapon), 'Axe/Mace-13' (a skill)."""
         m = re.fullmatch(r"(?P<name>[^\W\d][\w' /-]*?)\s+(?:damage|dmg\.?)\s+(?P<rest>.+?)\.?", line.strip(),
@@ -397,9 +424,22 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if m:
             weapon_item(f"{m.group('name').strip()} ({m.group('rest').replace(';', ',')})", n)
             return True
-        return bool(re.search(r"-\s*\d+$", line.strip())) and skill_item(line.strip(), n)
+        text = line.strip()
+        if attack_line(text, n):
+            return True
+        costed = re.fullmatch(r"(?P<body>.+?)\s*\[\s*(?P<cost>[+-]?\d+)\s*\]", text)
+        if costed:  # a character sheet's lines, each with its cost: 'Acrobatics - 15 [8]', 'Skinny [-5]'
+            body = re.sub(r"\s*[\^*]$", "", costed.group("body").strip())  # a sheet's marks ('- 22^', '- 17*')
+            if re.search(r"[-–]\s*\d{1,2}\s*$", body):
+                said_costs.append(n)
+                return skill_item(body, n) is not False
+            said_costs.append(n)
+            # a trait: an advantage by a cost above 0, a disadvantage (or a quirk) by one below
+            trait_item("advantages" if int(costed.group("cost")) > 0 else "disadvantages")(body, n)
+            return True
+        return bool(re.search(r"-\s*\d+$", text)) and skill_item(text, n)
 
-    Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose)
+    Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose, lambda line, n: attack_line(line.strip(), n))
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
     for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
         w["skill"] = guns[0]
