@@ -15,8 +15,21 @@ def interrupted_while_starting(signum: int, frame: Any) -> None:  # pragma: no c
     raise SystemExit(130)
 
 
+def _the_command() -> bool:
+    """Whether this process is the ``xsys`` command, not a program that imports xsys (a test, a
+    script, a server): only the command's Ctrl-C is this module's to change."""
+    import os
+
+    name = os.path.basename(sys.argv[0] if sys.argv and sys.argv[0] else "")
+    return name in ("xsys", "xsys.exe", "xsys-script.py")
+
+
 def guard() -> Any:
-    """Ctrl-C ends the start with one line; what to hand :func:`release` when the modules are in."""
+    """Ctrl-C ends the start with one line; what to hand :func:`release` when the modules are in.
+    Only in the ``xsys`` command: importing xsys leaves an importer's Ctrl-C as it was (a test
+    run that imported the command's module had every later Ctrl-C end with 'xsys: interrupted')."""
+    if not _the_command():
+        return None
     try:
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             return signal.signal(signal.SIGINT, interrupted_while_starting)

@@ -76,3 +76,17 @@ def test_a_plain_command_loads_no_typer_and_prints_what_the_app_prints(args, cap
         cli.main(args)
     assert done.value.code == 0
     assert capsys.readouterr().out.encode() == fast.stdout
+
+
+def test_importing_the_command_module_leaves_ctrl_c_as_it_was():
+    """The console script guards Ctrl-C while its modules load ('xsys: interrupted', not a
+    traceback); a program that only imports the module keeps its own Ctrl-C (a test run that
+    imported it had every later Ctrl-C end in 'xsys: interrupted' and SystemExit)."""
+    code = ("import signal; before = signal.getsignal(signal.SIGINT)\n"
+            "import xsys.conversions.entry\n"
+            "print(signal.getsignal(signal.SIGINT) is before)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+    from xsys.conversions import starting
+
+    assert starting._the_command() is False  # this process is pytest
