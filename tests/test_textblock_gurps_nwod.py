@@ -318,3 +318,9 @@ def test_fourth_edition_attack_lines_are_melee_lines():
     assert [(m["name"], m["damage"], m.get("type")) for m in doc["melee"]] == [
         ("Broadsword", "2d", "cut"), ("Dagger", "1d-2", "imp")]
     assert any("or thrust 1d crushing" in t for t in unread_texts(doc))
+    # a thrown attack line (its Acc, and its ranges in yards at the thrower's ST) is a ranged weapon
+    thrown = read("Bandit\nST 12; DX 11; IQ 9; HT 12\nSkills: Knife Throwing-11\n"
+                  "Dagger throw (11): thrust 1d-2 impaling, Acc 0, x0.5/x1 (6/12).\n")
+    assert thrown["weapons"] == [{"name": "Dagger throw", "damage": "1d-2", "type": "imp", "Acc": 0, "1/2D": 5,
+                                  "Max": 11}]
+    assert not unread_texts(thrown)

@@ -113,6 +113,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     marks: dict[str, str] = {}  # 4th-edition markers: what -> as written
 
     def stats(line: str) -> str | None:
+        if attack_line(line.strip(), r.line):  # 'Dagger throw (11): thrust 1d-2 impaling, Acc 0, ...'
+            return ""
         if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
             weapon_item(line, r.line)
             return ""
@@ -409,8 +411,15 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if attack:  # a 4th-edition book's attack line: 'Broadsword (11): swing 2d cutting, Reach 1; or thrust ...'
             kind = {"cutting": "cut", "crushing": "cr", "impaling": "imp", "piercing": "pi", "burning": "burn"}.get(
                 attack.group("type").lower(), attack.group("type").lower())
-            weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind})", n)
             rest = attack.group("rest").strip(" .;,")
+            acc = re.search(r"\bAcc\s*(\d+)", rest)
+            reach = re.search(r"\((\d+)\s*/\s*(\d+)\)", rest)
+            if acc and reach:  # a thrown attack: 'Acc 0, x0.5/x1 (6/12)', its ranges in yards at the thrower's ST
+                weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind}, Acc {acc.group(1)}, "
+                            f"1/2D {reach.group(1)}, Max {reach.group(2)})", n)
+                rest = rest[:acc.start()].strip(" .;,")  # what it says before its Acc and range (a house rule)
+            else:
+                weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind})", n)
             if rest:  # its reach, its second mode, a house rule's damage: the line holds one attack
                 r.unread.append((n, f"{attack.group('name').strip()}: {rest} (a gurps weapon line holds its first "
                                     "attack)"))
