@@ -324,3 +324,12 @@ def test_fourth_edition_attack_lines_are_melee_lines():
     assert thrown["weapons"] == [{"name": "Dagger throw", "damage": "1d-2", "type": "imp", "Acc": 0, "1/2D": 5,
                                   "Max": 11}]
     assert not unread_texts(thrown)
+
+
+def test_a_fourth_edition_traits_line_sorts_its_disadvantages_by_their_self_control_number():
+    """'Traits: Bully (12); Callous; Combat Reflexes' was kept as three advantages: a trait with a
+    self-control number (6, 9, 12 or 15) or a negative cost is a disadvantage."""
+    doc = read("Thug\nST 12; DX 11; IQ 9; HT 12\nTraits: Bully (12); Callous; Combat Reflexes; Bad Temper (9) [-10].\n"
+               "Skills: Brawling-12\n")
+    assert doc["advantages"] == ["Callous", "Combat Reflexes"]
+    assert doc["disadvantages"] == ["Bully (12)", "Bad Temper (9)"]

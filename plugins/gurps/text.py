@@ -382,10 +382,17 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         return add
 
     def mixed_traits(item: str, n: int) -> None:
-        """A 4th-edition 'Traits:' line lists advantages and disadvantages together: kept as
-        advantages (both lists are carried verbatim), and said once."""
+        """A 4th-edition 'Traits:' line lists advantages and disadvantages together: a trait with a
+        self-control number ('Bully (12)': the 6, 9, 12 or 15 the 4th-edition Basic Set gives only
+        mental disadvantages) or a negative cost is a disadvantage; the others are kept as
+        advantages (both lists are carried verbatim), said once."""
+        if re.search(r"\((?:6|9|12|15)\)", item) or re.search(r"\[\s*-\d+\s*\]", item):
+            trait_item("disadvantages")(item, n)
+            return
         if not any("'Traits:'" in a for a in r.assumed):
-            r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: kept as advantages")
+            r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: a trait with a "
+                             "self-control number or a negative cost is a disadvantage, the others are kept as "
+                             "advantages")
         trait_item("advantages")(item, n)
 
     def split(kind: str, text: str) -> list[str]:
