@@ -218,8 +218,7 @@ class Walk:
         self.headings = headings  # a system's own headings (GURPS "Gear:", nWoD "Weapons/Attacks:")
 
     def run(self, stats: Callable[[str], str | None], section: Callable[[str, str, int], None],
-            loose: Callable[[str, int], bool] | None = None,
-            own_line: Callable[[str, int], bool] | None = None) -> None:
+            loose: Callable[[str, int], bool] | None = None) -> None:
         """`loose(line, n)`: a line after the stats and outside any section that the system's
         reader takes anyway (True), e.g. a CoC attack line printed without its Combat heading."""
         current: str | None = None
@@ -257,9 +256,6 @@ class Walk:
                     continue
                 if left and left.strip(" .;,。、"):  # (a stat line's closing full stop is no stat)
                     self.r.unread.append((n, f"{raw.strip()} (not read: {left})"))
-                continue
-            if own_line is not None and own_line(line, n):
-                current = None  # a line of a shape of its own (a 4th-edition attack line), in a section or not
                 continue
             if current is not None:
                 if current == "armor" and loose is not None and seen_stats and loose(line, n):

@@ -411,7 +411,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
 
     def attack_line(text: str, n: int) -> bool:
         """A 4th-edition book's attack line ('Broadsword (11): swing 2d cutting, Reach 1; or thrust
-        ...'), wherever it stands (after a Skills line too): its first attack is the weapon line."""
+        ...'), wherever it stands (after a Skills line too: stats() asks it first, as every line is
+        asked before its section's handler): its first attack is the weapon line."""
         attack = re.fullmatch(r"(?P<name>[^\W\d][^():]*?)\s*\(\d{1,2}\):\s*(?:(?:swing|thrust|sw|thr)\s+)?"
                               r"(?P<dice>\d+d(?:[+-]\d+)?)\s+(?P<type>cutting|crushing|impaling|piercing|burning|"
                               r"cut|cr|imp|pi)\b(?P<rest>.*)", text, re.IGNORECASE)
@@ -441,8 +442,6 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             weapon_item(f"{m.group('name').strip()} ({m.group('rest').replace(';', ',')})", n)
             return True
         text = line.strip()
-        if attack_line(text, n):
-            return True
         costed = re.fullmatch(r"(?P<body>.+?)\s*\[\s*(?P<cost>[+-]?\d+)\s*\]", text)
         if costed:  # a character sheet's lines, each with its cost: 'Acrobatics - 15 [8]', 'Skinny [-5]'
             body = re.sub(r"\s*[\^*]$", "", costed.group("body").strip())  # a sheet's marks ('- 22^', '- 17*')
@@ -455,7 +454,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             return True
         return bool(re.search(r"-\s*\d+$", text)) and skill_item(text, n)
 
-    Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose, lambda line, n: attack_line(line.strip(), n))
+    Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose)
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
     for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
         w["skill"] = guns[0]
