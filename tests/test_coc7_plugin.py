@@ -711,3 +711,24 @@ def test_an_armor_line_is_kept_alike_in_both_editions():
     assert lines["coc7"] == lines["coc"]
     assert lines["coc7"][0] == {"stops": "912 J", "covers": ["torso", "arms"], "deflection": 2}
     assert lines["coc7"][1]["stops"] == "72.5 J"  # DR 3, not the catalog jacket's 20 J
+
+
+def test_a_coc7_sheet_converted_to_coc7_keeps_every_fighting_skill_and_a_level_under_its_base():
+    """A 7th-edition sheet's own numbers come back from coc7 to coc7: Fighting (Spear) 45 beside
+    Sword 85 (one neutral melee holds only the best: the names are remembered), and a Dodge 30
+    under DEX / 2 = 32, a Brawl 20 under its base 25 (the sheet states them; a number from another
+    system would be floored)."""
+    from xsys.conversions import api
+
+    doc = {"system": "coc7", "kind": "npc", "name": "Viking", "STR": 90, "CON": 95, "SIZ": 90, "DEX": 65,
+           "APP": 40, "INT": 55, "POW": 85, "EDU": 45,
+           "skills": {"Dodge": 30, "Fighting (Brawl)": 20, "Fighting (Sword)": 85, "Fighting (Spear)": 45},
+           "melee": [{"name": "Sword", "skill": "Fighting (Sword)", "damage": "1D8+DB"},
+                     {"name": "Spear", "skill": "Fighting (Spear)", "damage": "1D8+DB"}]}
+    out = api.convert(api.from_plain(doc), "coc7", trace=False)
+    assert out.document.skills == doc["skills"]
+    assert not [x for x in out.losses if x.kind == "clamped"]
+    # a number from another system is floored as before: coc's Dodge 30 for this DEX is coc7's 32
+    sixth = {**doc, "system": "coc", "STR": 18, "CON": 19, "SIZ": 18, "DEX": 13, "APP": 8, "INT": 11, "POW": 17,
+             "EDU": 9, "skills": {"Dodge": 30}, "melee": []}
+    assert api.convert(api.from_plain(sixth), "coc7", fresh=True, trace=False).document.skills["Dodge"] == 32

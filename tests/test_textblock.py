@@ -665,13 +665,16 @@ def test_chinese_and_japanese_blocks_as_websites_and_rulebooks_print_them():
               "DB +1D4 体格 1 护甲 1（皮肤）\n技能：斗殴 55% 恐吓 50% 闪避 27% 潜行 40%\n"
               "攻击：斗殴 1D3+DB / 匕首 55% 1D4+DB\n战斗数据：\n  M1911 手枪 45% (22/9)，伤害 1D10+2，射程 15 码\n"
               "  射击(霰弹枪)35%(17/7)伤害4D6/2D6/1D6\n描述：信仰大衮。SAN 损失 0/1D6。\n".encode())
-    assert zh["system"] == "coc-zh"  # Chinese material: the Chinese combat rules' sheet
-    assert zh["skills"] == {"Fist/Punch": 55, "Intimidate": 50, "Dodge": 27, "Sneak": 40, "Knife": 55,
-                            "Handgun": 45, "Shotgun": 35}
-    assert [(m["name"], m["damage"]) for m in zh["melee"]] == [("斗殴", "1d3+db"), ("匕首", "1d4+db")]
-    assert [(w["name"], w["damage"], w["base_range"]) for w in zh["weapons"]] == [
-        ("M1911 手枪", "1d10+2", "15 yd"), ("射击(霰弹枪)", "4d6/2d6/1d6", "50 m")]
-    assert [(a["name"], a["points"]) for a in zh["armor"]] == [("皮肤", 1)]
+    assert zh["system"] == "coc7"  # 7th-edition material: read as 7th edition, with its own values
+    assert zh["skills"] == {"Fighting (Brawl)": 55, "Intimidate": 50, "Dodge": 27, "Stealth": 40,
+                            "Firearms (Handgun)": 45, "Firearms (Rifle/Shotgun)": 35}
+    # a knife is fought with Brawl in 7th edition (coc7.melee)
+    assert [(m["name"], m["skill"], m["damage"]) for m in zh["melee"]] == [
+        ("斗殴", "Fighting (Brawl)", "1D3+DB"), ("匕首", "Fighting (Brawl)", "1D4+DB")]
+    # the shotgun fired with Rifle/Shotgun is 7th edition's shotgun (50 yd, 2 shells), not its rifle
+    assert [(w["name"], w["damage"], w["base_range"], w.get("capacity")) for w in zh["weapons"]] == [
+        ("M1911 手枪", "1D10+2", "15 yd", 7), ("霰弹枪", "4D6/2D6/1D6", "50 yd", 2)]
+    assert [(a["name"], a["armor"]) for a in zh["armor"]] == [("皮肤", 1)]
     assert "信仰大衮" in zh["notes"] and "unread" not in zh["xsys"]["read"], zh["xsys"]["read"].get("unread")
     ja = load("カルト信者\nSTR 60 CON 70 SIZ 60 DEX 60 INT 50\nAPP 35 POW 50 EDU 60 耐久力 13\n"
               "1ラウンドの戦闘回数：1\n近接戦闘（格闘）60%（30/12）、ダメージ 1D4+DB（ナイフ）\n回避 30%（15/6）\n".encode())
@@ -681,12 +684,12 @@ def test_chinese_and_japanese_blocks_as_websites_and_rulebooks_print_them():
 
 
 def test_a_chinese_seventh_edition_block_keeps_its_hit_points_on_the_way_to_coc7():
-    """A Chinese 7th-edition block reads into coc-zh on coc's 3-18 scale; its HP 13, 7th edition's
-    (CON 70 + SIZ 65) / 10, was kept as a margin over coc-zh's own rule (13 of 14) and came to coc7
-    as HP 12. It is coc-zh's own HP for those characteristics, and coc7's 13 again."""
+    """A Chinese 7th-edition block reads into coc7 as written: its HP 13, 7th edition's
+    (CON 70 + SIZ 65) / 10, stays 13 (it had gone through coc-zh's 3-18 scale and come back 12)."""
     block = "码头混混\nSTR 65 CON 70 SIZ 65 DEX 55 INT 45 APP 45 POW 45 EDU 40\nHP 13 MP 9\n技能：斗殴 55%\n"
     doc = load(block.encode())
-    assert (doc["system"], doc["CON"], doc["SIZ"], doc["HP"]) == ("coc-zh", 14, 13, 14)
-    assert any("HP 13 is 7th edition's (CON 70 + SIZ 65) / 10 = 13" in a for a in doc["xsys"]["read"]["assumed"])
+    assert (doc["system"], doc["CON"], doc["SIZ"], doc["HP"]) == ("coc7", 70, 65, 13)
     seventh = api.convert(api.from_plain(doc), "coc7", trace=False).document
-    assert (seventh.CON, seventh.SIZ, seventh.HP) == (70, 65, 13)
+    assert (seventh.CON, seventh.SIZ, seventh.HP, seventh.skills["Fighting (Brawl)"]) == (70, 65, 13, 55)
+    zh = api.convert(api.from_plain(doc), "coc-zh", trace=False).document
+    assert (zh.CON, zh.SIZ, zh.HP) == (14, 13, 14)  # coc-zh's own rule on its own scale: ceil((14 + 13) / 2)

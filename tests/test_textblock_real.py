@@ -34,6 +34,10 @@ def unread(doc: dict) -> list[tuple[int, str]]:
     return [(u["line"], u["text"]) for u in report(doc).get("unread", [])]
 
 
+def losses_of(doc: dict) -> list[str]:
+    return [x.message for x in read_losses(doc.get("xsys"), doc["system"])]
+
+
 # ---- the edition, from the whole block ---------------------------------------------------
 
 SIXTH_OLD = """Professor Elias Crane, age 67
@@ -152,25 +156,111 @@ def test_natural_attacks_and_run_on_weapon_lines():
 # ---- layouts and languages ---------------------------------------------------------------
 
 def test_a_traditional_chinese_block_is_read_not_refused():
+    """A Chinese 7th-edition block reads into coc7 with its own values, like an English or a
+    Japanese one (not divided by 5 into coc-zh, whose rules are the earlier editions')."""
     doc = read("林志明, 年齡 52\n力量 45 體質 50 體型 60 敏捷 55 外貌 60 智力 75\n"
                "意志 70 教育 80 理智 62 生命值 11 DB: 0\n體格: 0 MOV: 7 魔法值: 14 幸運: 55\n"
                "戰鬥列表\n鬥毆 30% (15/6), 傷害 1D3+DB\n手槍 35% (17/7), 傷害 1D8\n閃避 40% (20/8)\n")
-    assert doc["system"] == "coc-zh" and doc["name"] == "林志明"
-    assert [doc[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU", "HP")] == \
-        [9, 10, 12, 11, 12, 15, 14, 16, 11]
+    assert doc["system"] == "coc7" and doc["name"] == "林志明"
+    assert [doc[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU", "HP", "MOV")] == \
+        [45, 50, 60, 55, 60, 75, 70, 80, 11, 7]
     assert (doc["SAN"], doc["MP"], doc["Luck"]) == (62, 14, 55)
-    assert [(w["name"], w["skill"], w["damage"]) for w in doc["weapons"]] == [("手槍", "Handgun", "1d8")]
-    assert doc["melee"] == [{"name": "鬥毆", "skill": "Fist/Punch", "damage": "1d3+db"}]
-    assert (doc["skills"]["Dodge"], doc["skills"]["Handgun"]) == (40, 35)
+    assert [(w["name"], w["skill"], w["damage"]) for w in doc["weapons"]] == [("手槍", "Firearms (Handgun)", "1D8")]
+    assert doc["melee"] == [{"name": "鬥毆", "skill": "Fighting (Brawl)", "damage": "1D3+DB"}]
+    assert (doc["skills"]["Dodge"], doc["skills"]["Firearms (Handgun)"], doc["skills"]["Fighting (Brawl)"]) == \
+        (40, 35, 30)
     assert not unread(doc)
+    # its movement rate is on the sheet: not said to be dropped
+    assert not [x for x in losses_of(doc) if "not carried" in x and "MOV" in x]
+
+
+def test_a_chinese_sixth_edition_block_still_reads_into_coc_zh():
+    doc = read("王大力\n力量 14 體質 12 體型 13 敏捷 11 外貌 9 智力 10\n意志 12 教育 9 理智 60 生命值 13\n"
+               "技能：拳擊 60%，踢擊 30%，擒抱 25%，手槍 40%，閃避 30%\n")
+    assert (doc["system"], doc["STR"], doc["HP"], doc["SAN"]) == ("coc-zh", 14, 13, 60)
+    assert {k: doc["skills"][k] for k in ("Fist/Punch", "Kick", "Grapple", "Handgun", "Dodge")} == \
+        {"Fist/Punch": 60, "Kick": 30, "Grapple": 25, "Handgun": 40, "Dodge": 30}
 
 
 def test_a_simplified_chinese_block_without_a_combat_heading():
     doc = read("赵铁柱\n力量 70 体质 65 体型 75 敏捷 50 外貌 40 智力 55\n意志 45 教育 40 理智 45 生命值 14\n"
-               "手枪 40%（20/8），伤害 1D10\n闪避 35%（17/7）\n")
-    assert (doc["system"], doc["STR"], doc["HP"], doc["SAN"]) == ("coc-zh", 14, 14, 45)
-    assert [(w["name"], w["skill"]) for w in doc["weapons"]] == [("手枪", "Handgun")]
+               "移动 7\n手枪 40%（20/8），伤害 1D10\n闪避 35%（17/7）\n")
+    assert (doc["system"], doc["STR"], doc["HP"], doc["SAN"], doc["MOV"]) == ("coc7", 70, 14, 45, 7)
+    assert [(w["name"], w["skill"]) for w in doc["weapons"]] == [("手枪", "Firearms (Handgun)")]
     assert doc["skills"]["Dodge"] == 35 and not unread(doc)
+    assert not [x for x in losses_of(doc) if "not carried" in x and "移动" in x]
+
+
+def test_a_weapon_named_in_brackets_after_the_firearms_word_is_that_weapon():
+    """"Firearms (.30-06 bolt-action rifle) 35%" and 射击（.30-06 栓动式步枪）: the weapon in the
+    brackets, fired with the Firearms skill its name tells; a bracket that names no firearm is
+    said, not made a close-combat attack."""
+    en = read("Alistair Rosen\nSTR 50 CON 60 SIZ 65 DEX 65 APP 60 INT 65 POW 70 EDU 70 SAN 70 HP 12\n"
+              "Firearms (.30-06 bolt-action rifle) 35% (17/7), damage 2D6+4\nFirearms (Handgun) 40% (20/8)\n")
+    assert [(w["name"], w["skill"], w["damage"]) for w in en["weapons"]] == \
+        [(".30-06 bolt-action rifle", "Firearms (Rifle/Shotgun)", "2D6+4")]
+    assert (en["skills"]["Firearms (Rifle/Shotgun)"], en["skills"]["Firearms (Handgun)"]) == (35, 40)
+    zh = read("罗森\n力量50 CON60 体型65 敏捷65 智力65\n外貌60 POW70 教育70 SAN70 HP12\n"
+              "射击（.30-06 栓动式步枪）35%（17/7）伤害 2D6+4\n射击（不明之物）30%，伤害 1D10\n")
+    assert [(w["name"], w["skill"]) for w in zh["weapons"]] == [(".30-06 栓动式步枪", "Firearms (Rifle/Shotgun)")]
+    assert not zh.get("melee") and [t for _, t in unread(zh)] == \
+        ["射击(不明之物)30%, 伤害 1D10 (which firearm skill fires it is not said)"]
+
+
+def test_a_creature_table_pasted_a_cell_a_line_is_read():
+    """A rulebook creature's characteristic / roll / average table pasted from a web page a cell a
+    line (column heads 能力值 擲骰 平均值), then 移動 / 9 and 耐久 (HP) / 13 a line each, and
+    '平均傷害加權' (the average damage bonus): the averages are the creature's values. A range
+    average ('16~17') reads its first number and says the rest."""
+    doc = read("食屍鬼\n能力值\n擲骰\n平均值\n力量\n3d6+6\n16~17\n體質\n2d6+6\n13\n體型\n2d6+6\n13\n"
+               "智力\n2d6+6\n13\n意志\n2d6+6\n13\n敏捷\n(2D6+6)×5\n13\n移動\n9\n耐久\n13\n平均傷害加權\n+1d4\n"
+               "武器\n鉤爪30% (1d6+傷害加權)\n")
+    assert (doc["system"], doc["STR"], doc["CON"], doc["SIZ"], doc["INT"], doc["POW"], doc["DEX"], doc["HP"]) == \
+        ("coc-zh", 16, 13, 13, 13, 13, 13, 13)
+    assert doc["melee"] == [{"name": "鉤爪", "skill": "鉤爪", "damage": "1d6+db"}]
+    assert unread(doc) == [(5, "力量 16~17 (not read: ~17)")]
+
+
+def test_attack_lines_of_rulebook_creatures_and_chinese_scenarios():
+    """'Claws 30% (1D6+db)': the damage in brackets after the chance; '斗殴 80% 伤害 1d3+1d4，使用砍刀时
+    伤害为 1d6+1d6': the brawl, and the other weapon's damage said in words not read (it had made
+    one attack named with the whole run, fought with Sword, and Brawl 80 was lost with no word); a
+    note after the damage ('（投掷时伤害加值为 1d2）'); '技能攀爬 40%' (the heading run on into its
+    first skill); '技能：无'; '每轮攻击次数：1'."""
+    en = read("Ghoul\nSTR 16 CON 13 SIZ 13 INT 13 POW 13 DEX 13 HP 13\nWeapons: Claws 30% (1D6+db)\n")
+    assert en["melee"] == [{"name": "Claws", "skill": "Claws", "damage": "1d6+db"}] and not unread(en)
+    zh = read("维京海盗\nSTR90 CON95 SIZ90 DEX65 INT55\nAPP40 POW85 EDU45 SAN33 HP18\n战斗\n每轮攻击次数：1\n"
+              "斗殴 80% 伤害 1d3+1d4，使用砍刀时伤害为 1d6+1d6\n矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）\n"
+              "技能攀爬 40%，急救 30%，追踪 45%。\n")
+    assert zh["system"] == "coc7"
+    assert [(m["name"], m["skill"], m["damage"]) for m in zh["melee"]] == [
+        ("斗殴", "Fighting (Brawl)", "1D3+1D4"), ("矛", "Fighting (Spear)", "1D6+1D4")]
+    assert {k: zh["skills"].get(k) for k in ("Fighting (Brawl)", "Fighting (Spear)", "Climb", "First Aid", "Track")} \
+        == {"Fighting (Brawl)": 80, "Fighting (Spear)": 45, "Climb": 40, "First Aid": 30, "Track": 45}
+    assert [t for _, t in unread(zh)] == ["斗殴: 使用砍刀时伤害为 1d6+1d6", "矛: (投掷时伤害加值为 1d2)"]
+    none = read("普通喽啰\nSTR 40 CON 50 SIZ 50 DEX 45 INT 30\nAPP 30 POW 30 EDU 40 SAN 30 HP 10\n技能：无\n")
+    assert none["skills"] == {} and not unread(none)
+
+
+def test_a_chinese_seventh_edition_sheet_of_a_rulebook_npc():
+    """Run-on labels ('SAN：48HP：12', '体格：0MOV：9'), a footnote mark after a value ('STR 45*')
+    and the footnote itself (its '(DB+1D4)' is no damage bonus of the sheet's: a note), skills of
+    one speciality after another ('科学（密码学）30%，（工程学）60%'), short and specialised Chinese
+    names (图书馆, 计算机, 估价（书籍）, 英语（母语）, 法语), and a damage before its word
+    ('1D8+1+DB 伤害') under '武器：'."""
+    doc = read("NPC：舒，36 岁\nSTR 45* CON 80 SIZ 40\nDEX 60 INT 75 APP 55\nPOW 85 EDU 75\nSAN：48HP：12 DB：0\n"
+               "体格：0MOV：9 MP：17*\n* 一种罕见的法术可以使他的 STR 暂时增加到 85（DB+1D4）。\n"
+               "技能：图书馆 80%，计算机 20%，估价（书籍）45%，科学（密码学）30%，（工程学）60%，英语（母语）60%，法语 20%\n"
+               "武器：短弯刀 75%（37/15），1D8+1+DB 伤害\n燧发手枪 45%（22/9），1D8+1 伤害\n")
+    assert (doc["system"], doc["name"], doc["STR"], doc["SAN"], doc["HP"], doc["MP"], doc["MOV"]) == \
+        ("coc7", "舒", 45, 48, 12, 17, 9)
+    assert doc["skills"] == {"Library Use": 80, "Computer Use": 20, "Appraise (书籍)": 45, "Science (密码学)": 30,
+                             "Science (工程学)": 60, "Own Language (英语)": 60, "Other Language (法语)": 20,
+                             "Fighting (Sword)": 75, "Firearms (Handgun)": 45}
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("短弯刀", "1D8+1+DB")]
+    assert [(w["name"], w["damage"]) for w in doc["weapons"]] == [("燧发手枪", "1D8+1")]
+    assert "一种罕见的法术" in doc["notes"] and not unread(doc)
+    assert not [x for x in losses_of(doc) if "DB +1D4" in x]
 
 
 def test_japanese_tables_and_one_stat_a_line():

@@ -45,7 +45,8 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
     # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
     "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击",
-                   "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手"),
+                   "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手",
+                   "拳擊", "拳擊/廝打", "廝打", "厮打"),  # the Chinese rules' own words (coc-zh glossary)
     # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
     # names): each holds the neutral melee
     "Knife": ("knife", "ナイフ", "匕首", "小刀"),
@@ -58,7 +59,7 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Sneak": ("sneak", "忍び歩き", "潜行", "潛行"),
     # the skills with a counterpart in other systems (the neutral research, psychology, persuade,
     # intimidate): a Japanese sheet's 図書館 and 心理学 were kept verbatim as unknown skills
-    "Library Use": ("library use", "図書館", "図書館使用", "图书馆使用", "圖書館使用"),
+    "Library Use": ("library use", "図書館", "図書館使用", "图书馆使用", "圖書館使用", "图书馆", "圖書館"),
     "Psychology": ("psychology", "心理学", "心理學"),
     "Persuade": ("persuade", "説得", "说服", "說服"),
     "Intimidate": ("intimidate", "威圧", "恐吓", "恐嚇"),
@@ -76,7 +77,7 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Biology": ("biology", "生物学", "生物學"),
     "Charm": ("charm", "魅惑"),
     "Chemistry": ("chemistry", "化学", "化學"),
-    "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "電腦使用"),
+    "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "電腦使用", "计算机", "電腦"),
     "Craft": ("craft", "製作"),
     "Credit Rating": ("credit rating", "信用", "信用评级", "信用評級"),
     "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話"),
@@ -121,7 +122,12 @@ SPECIALISED: dict[str, str] = {
     "言語": "Other Language", "他の言語": "Other Language", "外语": "Other Language", "外語": "Other Language",
     "母国語": "Own Language", "母语": "Own Language", "母語": "Own Language", "操縦": "Pilot", "運転": "Drive",
     "科学": "Science", "科學": "Science", "サバイバル": "Survival", "生存": "Survival",
+    # the Chinese 7th edition's: 艺术/手艺（表演）, 估价（书籍）, 驾驶（船只） (驾驶 alone is the car's: Drive Auto)
+    "艺术": "Art", "藝術": "Art", "手艺": "Craft", "手藝": "Craft", "艺术/手艺": "Art/Craft", "藝術/手藝": "Art/Craft",
+    "估价": "Appraise", "估價": "Appraise", "语言": "Other Language", "語言": "Other Language",
+    "驾驶": "Pilot", "駕駛": "Pilot",
 }
+_OWN = {"母语", "母語", "母国語"}  # 英语（母语）: the language the speciality says is one's own
 
 
 # Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
@@ -132,9 +138,9 @@ SPECIALISED: dict[str, str] = {
 # Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
 _COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
     "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
-    "Kick": ("kick", "キック"),
-    "Grapple": ("grapple", "組み付き", "組みつき"),
-    "Head Butt": ("head butt", "headbutt", "頭突き"),
+    "Kick": ("kick", "キック", "踢擊", "踢击"),  # Chinese: the coc-zh rules' attack skills (coc-zh glossary)
+    "Grapple": ("grapple", "組み付き", "組みつき", "擒抱"),
+    "Head Butt": ("head butt", "headbutt", "頭突き", "頭頂", "头顶"),
     "Martial Arts": ("martial arts", "マーシャルアーツ"),
     "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
     "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
@@ -233,8 +239,12 @@ def english_name(name: str) -> str | None:
     "言語:英語" -> "Other Language (英語)"); None for any other name."""
     m = re.fullmatch(r"\s*([^()（）:：]+?)\s*(?:[(（]\s*(.+?)\s*[)）]|[:：]\s*(.+?))\s*", name)
     if not m:
-        return None
+        # a language by its Chinese name alone (法语, 拉丁语): the Other Language it is, as printed
+        bare = name.strip()
+        return f"Other Language ({bare})" if re.fullmatch(r"[\u4e00-\u9fff]{1,5}[语語]", bare) else None
     head = SPECIALISED.get(fold(m.group(1)).replace(" ", ""))
+    if head is None and (m.group(2) or "").strip() in _OWN and re.fullmatch(r"[\u4e00-\u9fff]{1,5}[语語]", m.group(1)):
+        return f"Own Language ({m.group(1)})"  # 英语（母语）
     return f"{head} ({m.group(2) or m.group(3)})" if head else None
 
 

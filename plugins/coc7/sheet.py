@@ -15,7 +15,7 @@ from xsys.core import armorline
 from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.melee import line_skills_untrained, melee_skills_written
+from xsys.core.melee import line_skills_untrained, melee_skills_of, melee_skills_written
 from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
@@ -167,9 +167,12 @@ class Coc7Sheet(Coc7Rules):
         return MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
 
     def native_block(self, npc: Coc7Npc, col: Collector) -> dict[str, Any]:
-        """The HP and MOV the sheet states, for the way back; a MOV other than the rule's is said
-        (stated HP cross as the toughness)."""
+        """The HP and MOV the sheet states and its Fighting skills by name, for the way back; a MOV
+        other than the rule's is said (stated HP cross as the toughness)."""
         out: dict[str, Any] = {}
+        names = melee_skills_of(self, npc.skills)
+        if names:  # its Fighting skills by name (Sword 85, Spear 45): one neutral melee holds only the best
+            out["melee_skills"] = names
         for f in ("HP", "MOV"):
             v = getattr(npc, f)
             if v is not None:
@@ -315,7 +318,8 @@ class Coc7Sheet(Coc7Rules):
         Fighting (Brawl) in 7th edition: an NPC whose close combat is such a weapon fights it with
         Brawl, written at the better of the two (a ``merged`` loss when the melee was better)."""
         kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], None, kind)
+        remembered = combatant.native.get(self.key, {}).get("melee_skills")
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], remembered, kind)
         covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
         if any(m.skill in covering for m in melee) or kind in covering:
             return skills

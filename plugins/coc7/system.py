@@ -40,13 +40,14 @@ class Coc7System(Coc7Sheet):
     # own characteristics (a Fighting skill at its STR + SIZ, as coc's); Sanity, Magic Points,
     # Luck, spells and skills no neutral key holds are carried (a 6th-edition sheet's are the
     # same numbers, coc7.conversion.6e); close combat is a list of its own; the weapon and armor
-    # lines as written come back (base range, malfunction); no skill under its untrained base.
+    # lines as written come back (base range, malfunction); no skill under its untrained base,
+    # but a level its own sheet states (a Dodge 30 under DEX / 2) comes back as it was.
     sheet: ClassVar[Sheet | None] = Sheet(
         context=("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU"),
         carried=("SAN", "MP", "Luck", "spells", "skills"), carried_type=Coc7Carried,
         carried_rule="coc7.derived", carried_rules={"Luck": "coc7.characteristics", "spells": "coc7.characteristics"},
         carried_kin={"coc": ("SAN", "MP", "Luck", "spells", "skills")},
-        melee="melee", lines_kept=True, floored=True)
+        melee="melee", lines_kept=True, floored=True, levels_kept="levels")
     shot_type: ClassVar[type | None] = Coc7Shot
     # one weapon table in both editions: a 6th-edition line's own damage, base range and
     # malfunction stay on this sheet (core.percentile.PercentileSystem.kin_weapon_line)

@@ -11,7 +11,6 @@ line machinery is the core's (xsys.core.textblock).
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
 from typing import Any, Callable
@@ -53,8 +52,8 @@ _COC_STATS_JA: dict[str, tuple[str, ...]] = {
 }
 _COC_STATS_ZH: dict[str, tuple[str, ...]] = {
     "STR": ("力量",), "CON": ("體質", "体质"), "SIZ": ("體型", "体型"), "APP": ("外貌", "外貎"), "INT": ("智力",),
-    "POW": ("意志",), "HP": ("生命值", "生命"), "MP": ("魔法值", "魔法"), "SAN": ("理智", "理智值"),
-    "Luck": ("幸運", "幸运"), "DB": ("傷害加值", "伤害加值"), "Build": ("體格", "体格"),
+    "POW": ("意志",), "HP": ("生命值", "生命", "耐久"), "MP": ("魔法值", "魔法"), "SAN": ("理智", "理智值"),
+    "Luck": ("幸運", "幸运"), "DB": ("傷害加值", "伤害加值", "傷害加權", "伤害加权"), "Build": ("體格", "体格"),
     "MOV": ("移動力", "移动力", "移動", "移动"), "Idea": ("靈感", "灵感"), "Know": ("知識", "知识"),
 }
 
@@ -81,6 +80,9 @@ def coc_stat_names(lang: str) -> dict[str, str]:
 # language is): characteristic -> names.
 COC_CHARACTERISTIC_NAMES: dict[str, tuple[str, ...]] = {
     k: _COC_STATS_ANY[k] + _COC_STATS_JA.get(k, ()) + _COC_STATS_ZH.get(k, ()) for k in COC_CHARACTERISTICS}
+
+# Every name a block gives its movement rate, in any language (Move, MOV, 移動, 移动力 ...)
+MOV_NAMES = frozenset(n for t in (_COC_STATS_ANY, _COC_STATS_JA, _COC_STATS_ZH) for n in t.get("MOV", ()))
 
 # Which edition a CoC block is (see reader.coc_edition): words only one edition's blocks use.
 # 7th: the Fighting/Firearms skill families, Stealth, Charm, Intimidate and their Japanese and
@@ -189,6 +191,7 @@ def _coc_class_line(weapon_class: str, name: str) -> dict[str, Any]:
 _DICE = r"\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*(?:\s*/\s*\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*)*" \
         r"(?:\s*[+\-]\s*(?:(?:1\s*[/\u2044]\s*2|half)\s*)?(?:DB|db|damage bonus))?"
 _DAMAGE_WORD = r"(?:damage|dmg|dam|ダメージ|伤害|傷害)"
+_DB_WORD = re.compile(r"\s*\+\s*(?:伤害加值|傷害加值|傷害加權|伤害加权|ダメージ・?ボーナス)")
 _LENGTH_UNITS = {"yds": "yd", "yards": "yd", "yard": "yd", "feet": "ft", "metres": "m", "meters": "m"}
 _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     ("damage", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})$", lambda m: m.group(1).strip()),
@@ -236,8 +239,16 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     may hold commas ("Hunting rifle, .30-06"); it ends where the first attribute starts. The
     chance and the damage may share the name's part: "Revolver 60% ダメージ 1D10", Japanese
     scenarios' "コルト・ガバメント 55% 1D10+2", "こぶし 1D3"."""
+    item = _DB_WORD.sub("+DB", item)  # 1d6+傷害加權: the damage bonus in the block's own words
     parts = split_items(item.replace("、", ","), ",")
     weapon = None
+    for i, p in enumerate(list(parts)):
+        bm = re.match(rf"^(.*?(?<!\d)\d+\s*%)\s*[(（]\s*({_DICE})\s*[)）]$", p.strip(), re.IGNORECASE)
+        if bm:  # "Claws 30% (1D6+db)", 鉤爪30% (1d6+傷害加權): the damage in brackets after the chance
+            parts[i] = f"{bm.group(1)} damage {bm.group(2)}"
+        am = re.fullmatch(rf"\s*({_DICE})\s*点?\s*(?:伤害|傷害)\s*", parts[i], re.IGNORECASE)
+        if am:  # "1D8+1+DB 伤害": the damage before its word, as Chinese puts it
+            parts[i] = f"damage {am.group(1)}"
     for i, p in enumerate(parts):
         # the 7th-edition rulebook's "Fighting (Brawl) 60% (30/12), damage 1D3+1+DB (knife)": the damage
         # of the weapon in brackets after it, fought with that skill
@@ -245,7 +256,19 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         if wm:
             parts[i], weapon = wm.group(1), wm.group(2).strip()
     first = next((i for i, p in enumerate(parts) if _coc_attr(p)), len(parts))
+    said_after: list[str] = []
+    # the name ends at its chance: what follows before any attribute ("斗殴 80% 伤害 1d3+1d4, 使用砍刀时
+    # 伤害为 1d6+1d6", another weapon's damage said in words) is not read, not part of the name
+    chance_at = next((i for i, p in enumerate(parts[:first]) if re.search(r"(?<!\d)\d+\s*%\s*\S", p)
+                      and re.search(_DICE, p.split("%", 1)[1])), None)
+    if chance_at is not None and chance_at + 1 < first:
+        said_after, parts = parts[chance_at + 1:first], parts[:chance_at + 1] + parts[first:]
+        first = chance_at + 1
     head = ", ".join(parts[:first])
+    nm = re.match(rf"^(.*{_DICE})\s*[(（]([^()（）]{{1,60}})[)）]$", head, re.IGNORECASE)
+    if nm and re.search(r"\d|时|時|when|if\b", nm.group(2), re.IGNORECASE):
+        head = nm.group(1)  # "矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）": a note after the damage, said
+        said_after.insert(0, f"({nm.group(2).strip()})")
     attrs: dict[str, Any] = {}
     m = re.match(rf"^(.*?)(?:\s+|(?<=[%)）]))(?:{_DAMAGE_WORD})\s*:?\s*({_DICE})$", head, re.IGNORECASE)
     if m:  # "Revolver 60% ダメージ 1D10": the damage on the same part
@@ -265,7 +288,7 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     name = head.strip().rstrip(":").strip()
     if not name:
         return None
-    left = []
+    left = list(said_after)
     for p in parts[first:]:
         found = _coc_attr(p)
         if found and found[0] == "damage_blast":
@@ -280,6 +303,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if weapon is not None:
         attrs["weapon"] = weapon
     return name, pct, attrs, left
+
+
+# a weapon named in brackets after the Firearms skill's word, in English, Chinese and Japanese
+_FIRED_WITH = re.compile(r"(?:firearms?|射击|射擊|射撃)\s*\((.{1,60})\)", re.IGNORECASE)
 
 
 def _attack_starts(part: str) -> bool:
@@ -341,6 +368,27 @@ _VALUE_CELL = re.compile(rf"^(?:[+-]?\d+(?:\.\d+)?\s*%?(?:\s*/\s*\d+)?|[+-]?{_DI
                          r"none|なし|無|无)$", re.IGNORECASE)
 
 
+_TABLE_HEAD = re.compile(r"char(?:acteristics?|\.)|rolls?|averages?|能力值|属性|屬性|擲骰|掷骰|骰点|骰點|平均值|均值",
+                         re.IGNORECASE)
+_AVERAGE = re.compile(r"平均|average\s+|avg\.?\s+|av\.\s+", re.IGNORECASE)
+_ROLL_CELL = re.compile(r"^\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?$", re.IGNORECASE)  # (3D6+6)×5
+
+
+def _flat_row(nf: list[str], i: int) -> int | None:
+    """Where the value of a characteristic stands when a creature's table (characteristic, roll,
+    average) is pasted a cell a line: "STR" / "(3D6+6)×5" / "80", or the line after the name
+    when the roll is not printed. The line of the value (a whole number; "16~17" reads 16 and
+    says the rest is not read), or None."""
+    if _stat_cell(nf[i]) is None or " " in nf[i].strip():
+        return None
+    nxt = [k for k in range(i + 1, min(len(nf), i + 4)) if nf[k]]
+    if len(nxt) >= 2 and _ROLL_CELL.match(nf[nxt[0]]) and re.fullmatch(r"\d{1,3}(?:\s*[~～]\s*\d{1,3})?", nf[nxt[1]]):
+        return nxt[1]
+    if nxt and re.fullmatch(r"[+-]?\d{1,3}|[+-]\d*D\d+", nf[nxt[0]], re.IGNORECASE):  # "移動" / "9", "DB" / "+1D4"
+        return nxt[0]
+    return None
+
+
 def _stat_cell(cell: str) -> str | None:
     """The CoC stat a table cell names (as printed), or None."""
     text = cell.strip().strip(_BRACKETS).strip()
@@ -397,6 +445,31 @@ def coc_layout(lines: list[str]) -> list[str]:
             out[i] = nf[i] = re.sub(r":{2,}", ":", text)
         if text.startswith("|") and text.count("|") >= 2:
             i = _table(out, nf, i)
+            continue
+        if re.match(r"^\*(?!\*)\s*\S", text) and len(text) > 20 and re.search(r"[。.！!]$", text):
+            out[i] = nf[i] = text = "Notes: " + text.lstrip("* ")  # a footnote ("* a rare spell raises his STR ...")
+        elif "*" in text:  # "STR 45*", "MP：17*": the mark of a footnote, not part of the value
+            out[i] = nf[i] = text = re.sub(r"(?<=\d)\*+(?=\s|$|[,，;；])", "", text)
+        if re.search(r"\d(?:HP|MP|MOV|DB|SAN|STR|CON|SIZ|DEX|APP|INT|POW|EDU)\s*[:：]", text):
+            # "SAN：48HP：12", "体格：0MOV：9": a label run on from the value before it
+            out[i] = nf[i] = text = re.sub(r"(?<=\d)(?=(?:HP|MP|MOV|DB|SAN|STR|CON|SIZ|DEX|APP|INT|POW|EDU)\s*[:：])",
+                                           " ", text)
+        glued = re.match(r"^(技能|スキル)(?![列值値:：\s])(?=\S+?\s*\d+\s*[%％])", text)
+        if glued:  # "技能攀爬 40%，急救 30%": the heading run on into its first skill
+            out[i] = nf[i] = text = f"{glued.group(1)}：{text[glued.end():]}"
+        if _TABLE_HEAD.fullmatch(text):  # a creature table's column heads: characteristic, roll, average
+            out[i] = nf[i] = ""
+            i += 1
+            continue
+        avg = _AVERAGE.match(text)
+        if avg and _stat_cell(re.split(r"[\s:：(（]", text[avg.end():], maxsplit=1)[0]):
+            out[i] = nf[i] = text = text[avg.end():]  # "平均生命值：12", "Average Hit Points: 12": the average is the value
+        rows = _flat_row(nf, i)
+        if rows is not None:  # a rulebook's characteristic / roll / average table pasted a cell a line
+            out[i], value_line = f"{text} {nf[rows]}", rows
+            for k in range(i + 1, value_line + 1):
+                out[k] = nf[k] = ""
+            i = value_line + 1
             continue
         names = text.split()
         if len(names) >= 3 and all(_stat_cell(x) for x in names):  # a plain table: names over values
@@ -601,7 +674,7 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
 
 # Lines a CoC block prints beside its stats that a coc document has no place for, or that are
 # what coc assumes anyway: attacks per round, the Sanity loss to see a creature, natural armor.
-_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|1ラウンドの戦闘回数|攻撃回数|戦闘回数|攻擊次數|攻击次数)\s*:?\s*"
+_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|1ラウンドの戦闘回数|攻撃回数|戦闘回数|每輪攻擊次數|每轮攻击次数|攻擊次數|攻击次数)\s*:?\s*"
                   r"(?P<v>\d+|none|なし|无|無)(?:\s*\([^)]*\))?", re.IGNORECASE)
 _SAN_LOSS = re.compile(r"(?:sanity loss|san loss|正気度喪失|正気度ロール|SAN値チェック|理智喪失|理智损失|SAN值損失|SAN值损失)\s*:?\s*"
                        r"(?P<v>\d*D?\d+(?:[+-]\d+)?\s*/\s*\d*D?\d+(?:[+-]\d+)?|none|なし|无|無)"
@@ -722,8 +795,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             extra_name["DB"] = printed_name
         return rest2
 
+    last_special: list[str] = []  # the skill of the last speciality read ("科学" of 科学（密码学）)
+
     def skill_item(item: str, n: int) -> bool:
         text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
+        if text.lower() in _NONE:  # "技能：无", "Skills: none": no skills, nothing unread
+            return True
         m = _PCT.match(text)
         if m and len(re.findall(r"(?<!\d)\d+\s*%", m.group("name"))) > 0:
             m = None  # "斗殴 55% 恐吓 50% 闪避 27% 潜行 40%": a run of skills with no commas, not one skill
@@ -744,6 +821,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if bare != name and bare:  # a sheet's specialty slot left blank: 母国語（） is 母国語
             r.assumed.append(f"line {n}: {name} {value}: its specialty is left blank on the sheet; read as {bare}")
             name = bare
+        alone = re.fullmatch(r"[(（]\s*([^()（）]+?)\s*[)）]", name)
+        if alone and last_special:  # "科学（密码学）30%，（工程学）60%": another speciality of the same skill
+            name = f"{last_special[-1]}({alone.group(1)})"
+        head = re.fullmatch(r"([^()（）]+?)\s*[(（][^()（）]+[)）]", name)
+        last_special[:] = [head.group(1)] if head else []
         printed.append(name)
         natives = COC_SKILLS.get(fold(name))
         if not natives and english_name(name) is not None:  # 芸術(観劇): Art (観劇)
@@ -780,6 +862,10 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             return
         printed.append(name)
         natives = COC_SKILLS.get(fold(name))
+        fired = None if natives else _FIRED_WITH.fullmatch(name)
+        if fired:  # "Firearms (.30-06 bolt-action rifle) 35%", 射击（.30-06 栓动式步枪）: the weapon, shot with a Firearms skill
+            name = fired.group(1).strip()
+            natives = COC_SKILLS.get(fold(name))
         if natives and "damage" not in attrs:  # "Handgun 55%" under Combat is a skill line
             for native in natives:
                 skills[native] = pct if pct is not None else skills.get(native, 0)
@@ -797,11 +883,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name))
         if skill not in _COC_CLASS:
             damage = str(attrs.get("damage", ""))
-            if not said_skill and (_close_combat_name(name) or re.search(r"db|damage bonus", damage, re.IGNORECASE)):
+            if not said_skill and not fired and (_close_combat_name(name)
+                                                 or re.search(r"db|damage bonus", damage, re.IGNORECASE)):
                 melee_attack(name, pct, attrs, left, natives, n)  # a Bite, a Claw, a machete: close combat
                 return
-            if not said_skill and entry is None and "damage" in attrs and not (set(attrs) & _RANGED_ATTRS) \
-                    and not weapon_class_by_name(name):
+            if not said_skill and not fired and entry is None and "damage" in attrs \
+                    and not (set(attrs) & _RANGED_ATTRS) and not weapon_class_by_name(name):
                 # a damage, no firearm named, nothing only a gun states (range, shots, ammunition): a
                 # creature's Paw, a Rapier, a Tentacle, fought with a skill of its own name
                 r.assumed.append(f"line {n}: {name}: no firearm named and no range: a close-combat attack")
@@ -995,20 +1082,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     own = _coc_derived(r, raw, extra, extra_line, seventh, extra_name)
     doc: dict[str, Any] = {"name": _name(r)}
     doc.update({k: chars[k] for k in COC_CHARACTERISTICS if k in chars})
-    con7, siz7 = raw.get("CON"), raw.get("SIZ")
-    if "HP" in extra and 0 <= extra["HP"] <= 999 and seventh and system not in ("coc", SEVENTH_KEY) \
-            and con7 is not None and siz7 is not None and "CON" in chars and "SIZ" in chars:
-        # a 7th-edition block on coc's 3-18 scale (a Chinese block, read into coc-zh): its HP counts 7th
-        # edition's (CON + SIZ) / 10; this sheet's rule counts ceil((CON + SIZ) / 2) of the divided values.
-        # The HP is what the sheet's own rule gives, at the block's margin over its rule
-        rule7, rule6 = (con7 + siz7) // 10, -(-(chars["CON"] + chars["SIZ"]) // 2)
-        hp = rule6 if extra["HP"] == rule7 or not rule7 else max(1, math.floor(extra["HP"] * rule6 / rule7 + 0.5))
-        r.assumed.append(f"line {extra_line.get('HP', 0)}: HP {extra['HP']} is 7th edition's (CON {con7} + SIZ {siz7}) "
-                         f"/ 10 = {rule7}" + ("" if extra["HP"] == rule7 else f" x {extra['HP'] / rule7:.2f}")
-                         + f": on the 3-18 scale HP {hp} (ceil((CON + SIZ) / 2) = {rule6}"
-                         + ("" if extra["HP"] == rule7 else ", at the same margin") + ")")
-        doc["HP"] = hp
-    elif "HP" in extra and 0 <= extra["HP"] <= 999:
+    if "HP" in extra and 0 <= extra["HP"] <= 999:
         doc["HP"] = extra["HP"]
     elif "HP" in extra:
         r.unread.append((extra_line.get("HP", 0), f"{extra_name.get('HP', 'HP')} {extra['HP']} (outside 0-999)"))
@@ -1022,8 +1096,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     doc["armor"] = armor
     doc["notes"] = "\n".join(p for p in (*name_notes, r.doc.get("@description"), *notes) if p)
     r.doc = doc
-    if seventh and system in ("coc", SEVENTH_KEY):
-        if system == "coc":  # told from the block, not named by it: said in the report
+    if seventh:  # whichever CoC layout claimed it (coc, or coc-zh for a block in Chinese)
+        if system != SEVENTH_KEY:  # told from the block, not named by it: said in the report
             r.assumed.append(f"edition: {why.replace(DIVIDED, '')}; read as coc7 (Call of Cthulhu 7th edition), "
                              "its values as printed")
         _as_seventh(r, raw, uses, extra, stated)  # 7th-edition material reads as 7th edition (coc7), with its own values
@@ -1054,8 +1128,9 @@ def _seventh_defaults(r: Read, line: dict[str, Any], w: dict[str, Any], said: se
     from xsys.core.model import generic_weapon
     from xsys.core.registry import catalog, get_system
 
-    cls = _COC_CLASS.get(next((k for k, v in SEVENTH_NAMES.items() if v == line["skill"]), ""), None) \
-        or _COC_CLASS.get(w.get("skill", ""))
+    # the class the coc reading told (its Shotgun, where 7th edition's skill is Rifle/Shotgun), else the skill's
+    cls = _COC_CLASS.get(w.get("skill", "")) \
+        or _COC_CLASS.get(next((k for k, v in SEVENTH_NAMES.items() if v == line["skill"]), ""), None)
     entry = catalog().weapons.get(w.get("catalog") or "")
     if entry is None and cls is None:
         return
@@ -1119,7 +1194,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     for a in r.assumed:
         if "not carried" in a and "MOV" in out:  # the movement rate is on the sheet: not said as lost
             head, tail = a.split(" not carried", 1)
-            rest = [x for x in head.split(", ") if x not in {f"{w} {out['MOV']}" for w in ("Move", "MOV", "Movement Rate")}]
+            rest = [x for x in head.split(", ") if x not in {f"{w} {out['MOV']}" for w in MOV_NAMES}]
             if rest:
                 said.append(", ".join(rest) + " not carried" + tail.replace(
                     "coc derives the damage bonus and movement from the characteristics",
