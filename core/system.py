@@ -786,8 +786,9 @@ class System:
                     o_native, o_level, o_value = src[k]
                     best = f"{native} {level}" if value > o_value else f"{o_native} {o_level}"
                     col.loss("merged", f"{path}.{native}", f"{o_native} {o_level} and {native} {level} cross as one "
-                             f"neutral {k} skill: the best ({best}, competence {max(o_value, value):.3f}) is kept",
-                             lad.steps[0].rule)
+                             f"neutral {k} skill: the best ({best}, competence {max(o_value, value):.3f}) is what "
+                             f"another system gets; a {self.key} sheet made from this one (not afresh) gets each "
+                             "back by name", lad.steps[0].rule)
                 if value > out.get(k, -1.0):
                     src[k] = (native, level, value)
                 out[k] = max(out.get(k, 0.0), value)

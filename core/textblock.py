@@ -117,14 +117,22 @@ def split_items(text: str, seps: str = ",;") -> list[str]:
 _HEADING = re.compile(r"^([^:]{1,40}?)\s*:\s*(.*)$")
 
 
+# Headings only on a line of their own: the Sanity a CoC creature costs to see, its value on the
+# lines below (kept in the notes); with its value on the line it is a stat the reader keeps itself
+HEADINGS_ALONE: dict[str, str] = {fold(h): "notes" for h in ("sanity loss", "san loss", "正気度喪失", "理智损失",
+                                                              "理智損失")}
+
+
 def heading_of(line: str, extra: dict[str, str] | None = None) -> tuple[str, str] | None:
     # `extra`: headings one system's layout adds (TextLayout.headings: GURPS's "Gear:", nWoD's
     # "Virtue:"); they win over the shared ones for that layout only
     table = {**HEADINGS, **extra} if extra else HEADINGS
-    if fold(line).rstrip(":") in table:  # a heading on a line of its own
-        return table[fold(line).rstrip(":")], ""
+    alone = fold(line).rstrip(":：").strip()
+    if alone in table or alone in HEADINGS_ALONE:  # a heading on a line of its own
+        return table.get(alone) or HEADINGS_ALONE[alone], ""
     m = _HEADING.match(line)
-    if m and fold(m.group(1)) in table:
+    if m and fold(m.group(1)) in table and not re.match(r"\d+\s*[%％]", m.group(2)):
+        # (a heading's word with a chance after it is an attack of that name: "近接戦闘: 60% ダメージ: 1D4+DB")
         return table[fold(m.group(1))], m.group(2)
     return None
 
@@ -240,6 +248,9 @@ class Walk:
                     rest = parts[1].strip() if len(parts) == 2 else ""
                 if rest:
                     section(current, rest, n)
+                continue
+            if current == "spells" and re.match(r"^\s{2,}\S", raw):
+                section("notes", raw.strip(), n)  # a spell's description, indented under its name
                 continue
             self.r.line = n
             left = stats(line)

@@ -240,6 +240,10 @@ def test_attack_lines_of_rulebook_creatures_and_chinese_scenarios():
     assert [t for _, t in unread(zh)] == ["斗殴: 使用砍刀时伤害为 1d6+1d6", "矛: (投掷时伤害加值为 1d2)"]
     none = read("普通喽啰\nSTR 40 CON 50 SIZ 50 DEX 45 INT 30\nAPP 30 POW 30 EDU 40 SAN 30 HP 10\n技能：无\n")
     assert none["skills"] == {} and not unread(none)
+    # a note in brackets after a skill's chance: the skill, and the note said
+    noted = read("徐述\n力量50 體質85 體型65 敏捷80 外貌55 智力50 意志65 教育60\n技能：會計40%，信用評級40%(食尸鬼社會45%)\n")
+    assert noted["skills"] == {"Accounting": 40, "Credit Rating": 40}
+    assert unread(noted) == [(3, "信用評級40%: (食尸鬼社會45%)")]
 
 
 def test_a_chinese_seventh_edition_sheet_of_a_rulebook_npc():
@@ -261,6 +265,51 @@ def test_a_chinese_seventh_edition_sheet_of_a_rulebook_npc():
     assert [(w["name"], w["damage"]) for w in doc["weapons"]] == [("燧发手枪", "1D8+1")]
     assert "一种罕见的法术" in doc["notes"] and not unread(doc)
     assert not [x for x in losses_of(doc) if "DB +1D4" in x]
+
+
+def test_a_japanese_fan_scenario_creature_in_key_value_sections():
+    """'近接戦闘: 60% ダメージ: 1D4+DB' under 技能 (the heading's word with a chance is an attack,
+    not a heading), a sentence among the skills (notes), armor as '1 ポイントの菌類の腫瘍。…'
+    (1 point of 菌類の腫瘍, the rest in the notes), a Sanity loss under its own heading (it had
+    become an attack named '1 /'), a skill whose name holds a characteristic's name (夢の知識 21 had
+    been read as Know), ほかの言語（英語）."""
+    doc = read("### 枯死したもの\n#### ステータス\nSTR: 120 CON: 75 POW: 25 DEX: 80 SIZ: 55\nHP: 12 MP: 5 DB: +1D6\n"
+               "#### 技能\n近接戦闘: 60% ダメージ: 1D4+DB\n回避: 60%\n夢の知識 21、ほかの言語（英語）: 35%\n"
+               "胞子のキスを受けた探索者は、ハードの CON ロールを行う。失敗した場合、感染する。\n"
+               "#### 装甲\n1 ポイントの菌類の腫瘍。火器などの貫通武器は 1 ポイントのダメージしか与えない。\n"
+               "#### 正気度喪失\n1 ／ 1D6\n")
+    assert (doc["system"], doc["STR"], doc["HP"], doc["MP"]) == ("coc7", 120, 12, 5)
+    assert doc["melee"] == [{"name": "近接戦闘", "skill": "Fighting (Brawl)", "damage": "1D4+DB"}]
+    assert doc["skills"] == {"Fighting (Brawl)": 60, "Dodge": 60, "夢の知識": 21, "Other Language (英語)": 35}
+    assert doc["armor"] == [{"name": "菌類の腫瘍", "armor": 1}]
+    assert "感染する" in doc["notes"] and "貫通武器" in doc["notes"] and "1 ／ 1D6" in doc["notes"]
+    assert not unread(doc)
+
+
+def test_a_value_printed_again_further_down_does_not_replace_the_blocks_own():
+    """A spell's cost 'MP: 4' below the stats had replaced the NPC's MP 13 with no word (the last
+    one won): the first is the block's, the other is said. Spells listed as '- 《name》' with an
+    indented description are the names; a sentence under the heading is a note."""
+    doc = read("倪 爺賦\nSTR: 40 CON: 45 POW: 65 DEX: 50 APP: 45 SIZ: 65 INT: 80 EDU: 93\nHP: 11 マジック・ポイント: 13\n"
+               "#### 呪文\nGM が必要と思えば、爺賦は任意の呪文を習得していてよい。以下は一例である。\n"
+               "- 《アザトースの呪詛》\n  消費 MP: 4。正気度喪失：1D6。\n- 《視覚を奪う》\n  消費 MP: 8。\n")
+    assert doc["MP"] == 13 and doc["spells"] == ["アザトースの呪詛", "視覚を奪う"]
+    assert "以下は一例である" in doc["notes"] and "消費 MP: 4" in doc["notes"] and not unread(doc)
+    twice = read("Cultist\nSTR 50 CON 50 SIZ 50 DEX 50 INT 50 APP 50 POW 50 EDU 50 HP 10 MP 10\n"
+                 "Notes: a spell raises his MP 14 for a day\nMP: 14\n")
+    assert twice["MP"] == 10 and unread(twice) == [(4, "MP 14 (MP 10 read on line 2 is kept)")]
+
+
+def test_english_compendium_creature_lines():
+    """'Armor: 9-point skin' printed twice on a page is one armor (it had been two layers), and
+    'damage: 1d3 + damage bonus or weapon damage' is the attack's damage with the other said (the
+    attack had been dropped)."""
+    doc = read("Hunting Horror\nSTR 145\nCON 50\nSIZ 205\nDEX 65\nINT 75\nPOW 105\nHitpoints: 25\n"
+               "Armor: 9-point skin\nAttacks\nFighting: 45% damage: 1d3 + damage bonus or weapon damage\n"
+               "Armor: 9-point skin\n")
+    assert doc["armor"] == [{"name": "Skin", "armor": 9}]
+    assert doc["melee"] == [{"name": "Fighting", "skill": "Fighting", "damage": "1D3+DB"}]
+    assert [t for _, t in unread(doc)] == ["Fighting: or weapon damage"]
 
 
 def test_japanese_tables_and_one_stat_a_line():

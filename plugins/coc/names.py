@@ -119,7 +119,8 @@ SEVENTH_RENAMES = {"Own Language": "Language (Own)", "Other Language": "Language
 # speciality as printed ("Art (観劇)"), the one part of the name no table translates
 SPECIALISED: dict[str, str] = {
     "芸術": "Art", "製作": "Craft", "芸術/製作": "Art/Craft", "技艺": "Art/Craft", "技藝": "Art/Craft",
-    "言語": "Other Language", "他の言語": "Other Language", "外语": "Other Language", "外語": "Other Language",
+    "言語": "Other Language", "他の言語": "Other Language", "ほかの言語": "Other Language", "外语": "Other Language",
+    "外語": "Other Language",
     "母国語": "Own Language", "母语": "Own Language", "母語": "Own Language", "操縦": "Pilot", "運転": "Drive",
     "科学": "Science", "科學": "Science", "サバイバル": "Survival", "生存": "Survival",
     # the Chinese 7th edition's: 艺术/手艺（表演）, 估价（书籍）, 驾驶（船只） (驾驶 alone is the car's: Drive Auto)

@@ -265,6 +265,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         said_after, parts = parts[chance_at + 1:first], parts[:chance_at + 1] + parts[first:]
         first = chance_at + 1
     head = ", ".join(parts[:first])
+    alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s+(or\s+\S.*)$", head, re.IGNORECASE)
+    if alt:  # "damage: 1d3 + damage bonus or weapon damage": the attack's own damage; the other, said
+        head = alt.group(1)
+        said_after.insert(0, alt.group(2))
     nm = re.match(rf"^(.*{_DICE})\s*[(（]([^()（）]{{1,60}})[)）]$", head, re.IGNORECASE)
     if nm and re.search(r"\d|时|時|when|if\b", nm.group(2), re.IGNORECASE):
         head = nm.group(1)  # "矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）": a note after the damage, said
@@ -286,7 +290,7 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         if dm:  # "こぶし 1D3": an attack with no chance printed
             head, attrs["damage"] = dm.group(1), dm.group(2).strip()
     name = head.strip().rstrip(":").strip()
-    if not name:
+    if not re.search(r"[^\W\d_]", name):  # "1 ／ 1D6" (a Sanity loss): no attack has a name without a letter
         return None
     left = list(said_after)
     for p in parts[first:]:
@@ -303,6 +307,15 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if weapon is not None:
         attrs["weapon"] = weapon
     return name, pct, attrs, left
+
+
+def _spell_prose(text: str) -> bool:
+    """A sentence under a spells or skills heading ("the Keeper may give him any spell.", a
+    Japanese one with its 。 inside), not a list (a list of skills has its %)."""
+    t = text.strip()
+    return not re.search(r"[《「『〈%％]", t) and (
+        bool(re.search(r"。.", t)) or (t.endswith("。") and len(t) > 12)
+        or (len(t.split()) >= 10 and bool(re.search(r"\b(?:the|may|any|is|are|has|can|knows?)\b", t, re.IGNORECASE))))
 
 
 # a weapon named in brackets after the Firearms skill's word, in English, Chinese and Japanese
@@ -692,7 +705,7 @@ def _coc_pairs(line: str, keys: tuple[str, ...], value: str) -> tuple[list[tuple
     only ASCII letters and digits as word edges: Chinese and Japanese blocks run a name on from
     the value before it ("力量60體質55")."""
     alt = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-    pat = re.compile(rf"(?<![A-Za-z0-9])({alt})\s*[:=]?\s*({value})(?![A-Za-z0-9])", re.IGNORECASE)
+    pat = re.compile(rf"(?<![A-Za-z0-9\u3040-\u30ff])({alt})\s*[:=]?\s*({value})(?![A-Za-z0-9])", re.IGNORECASE)
     found: list[tuple[str, str]] = []
 
     def take(m: re.Match[str]) -> str:
@@ -782,6 +795,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         for printed_name, v in found:
             key = lower[printed_name.lower()]
             value = int(re.match(r"[+-]?\d+", v).group(0))
+            held, held_line = (chars, char_line) if key in COC_CHARACTERISTICS else (extra, extra_line)
+            if key in held and held[key] != value and held_line.get(key) != r.line:
+                # printed again further down (a spell's cost "MP: 4", a footnote's raised STR): the
+                # block's own value is the first, and the other is said
+                r.unread.append((r.line, f"{printed_name} {v} ({key} {held[key]} read on line {held_line[key]} is kept)"))
+                continue
             if key in COC_CHARACTERISTICS:
                 chars[key] = value
                 char_line[key] = r.line
@@ -801,7 +820,19 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
         if text.lower() in _NONE:  # "技能：无", "Skills: none": no skills, nothing unread
             return True
+        if _spell_prose(item):  # a sentence among the skills (what an attack does): kept in the notes
+            notes.append(item.strip())
+            return True
+        if re.search(rf"\d\s*%.*?{_DAMAGE_WORD}\s*[:：]?\s*{_DICE}", text, re.IGNORECASE):
+            weapon_item(item, n)  # an attack among the skills ("近接戦闘: 60% ダメージ: 1D4+DB"): read as one
+            return True
         m = _PCT.match(text)
+        aside = None if m else re.fullmatch(r"(.*?\d+\s*%)\s*[(（]([^()（）]*\D[^()（）]*)[)）]", text)
+        if aside and not re.fullmatch(r"\s*\d+\s*/\s*\d+\s*", aside.group(2)):
+            # "信用評級40%(食尸鬼社會45%)": the skill, and a note on it that no field holds (said)
+            m = _PCT.match(aside.group(1))
+            if m:
+                r.unread.append((n, f"{aside.group(1)}: ({aside.group(2).strip()})"))
         if m and len(re.findall(r"(?<!\d)\d+\s*%", m.group("name"))) > 0:
             m = None  # "斗殴 55% 恐吓 50% 闪避 27% 潜行 40%": a run of skills with no commas, not one skill
         if m and (re.fullmatch(rf"{_DAMAGE_WORD}\s*\d*[dD]?", m.group("name").strip(), re.IGNORECASE)
@@ -983,7 +1014,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         return True
 
     def spell_item(item: str, n: int) -> bool:
-        name = item.strip().rstrip(".。")
+        if _spell_prose(item):  # "GM が必要と思えば、…習得していてよい。": said about the spells, no spell
+            notes.append(item.strip())
+            return True
+        name = re.sub(r"^[-*]\s+", "", item.strip()).rstrip(".。").strip()
+        bracketed = re.fullmatch(r"[《「『〈<]\s*(.+?)\s*[》」』〉>]", name)  # 《アザトースの呪詛》
+        name = bracketed.group(1) if bracketed else name
         if not name:
             return False
         spells.append(name)
@@ -993,6 +1029,14 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         item, cid = catalog_tag(item)
         if item.strip().lower().rstrip(".") in _NONE:
             return
+        jp = re.match(r"^(\d+)\s*(?:ポイント|点|點)\s*(?:の|的)?\s*([^。.,、，]+)[。.]?\s*(.*)$", item.strip())
+        if jp and jp.group(3):  # "1 ポイントの菌類の腫瘍。火器などの…": the armor, then what it says of itself
+            notes.append(jp.group(3).strip())
+            r.assumed.append(f"line {n}: what follows the armor '{jp.group(1)} {jp.group(2).strip()}' is kept in "
+                             "the notes")
+            item = f"{jp.group(1)} points of {jp.group(2).strip()}"
+        elif jp:
+            item = f"{jp.group(1)} points of {jp.group(2).strip()}"  # 9 ポイントの皮膚: 9 points of 皮膚
         parts = split_items(item, ",")
         extra_a = {}
         for p in parts[1:]:
@@ -1059,6 +1103,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
                                           "spells": spell_item, "melee": melee_item},
                         lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
+                        [text] if kind in ("spells", "skills") and _spell_prose(text) else
                         split_items(_pct_stop(text) if kind == "skills" else text, ";" if kind == "armor" else ",;"))
 
     Walk(r, lines).run(stats, section, loose)
@@ -1093,7 +1138,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     doc["weapons"] = weapons
     if melee:
         doc["melee"] = melee
-    doc["armor"] = armor
+    once: list[dict[str, Any]] = []
+    for a in armor:  # a page that prints its one "Armor: 9-point skin" twice has one armor, not two layers
+        if a in once:
+            r.assumed.append(f"armor '{a['name']}' is printed more than once, the same: one armor")
+        else:
+            once.append(a)
+    doc["armor"] = once
     doc["notes"] = "\n".join(p for p in (*name_notes, r.doc.get("@description"), *notes) if p)
     r.doc = doc
     if seventh:  # whichever CoC layout claimed it (coc, or coc-zh for a block in Chinese)
