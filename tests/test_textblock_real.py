@@ -312,6 +312,23 @@ def test_english_compendium_creature_lines():
     assert [t for _, t in unread(doc)] == ["Fighting: or weapon damage"]
 
 
+def test_markdown_and_pipe_tables_with_half_and_fifth_values():
+    """A Markdown table whose value cells carry their half and fifth ('55 (27/11)'), a '**Combat**'
+    bold heading with no colon, and a pipe table of a stat a row ('STR | 60 | 30 | 12 |' under
+    'Attribute | Base | Half | Fifth |'): all three had been refused."""
+    md = read("Owen Hale\n| STR | CON | SIZ | DEX | INT | POW |\n|---|---|---|---|---|---|\n"
+              "| 55 (27/11) | 60 (30/12) | 65 (32/13) | 50 (25/10) | 75 (37/15) | 80 (40/16) |\n"
+              "**HP** 12 **MP** 16\n**Combat** Fighting (Brawl) 45% (22/9), damage 1D3 + DB\n"
+              "**Skills** Spot Hidden 55%, Persuade 50%\n")
+    assert (md["system"], md["STR"], md["POW"], md["HP"], md["MP"]) == ("coc7", 55, 80, 12, 16)
+    assert md["skills"] == {"Fighting (Brawl)": 45, "Spot Hidden": 55, "Persuade": 50} and not unread(md)
+    rows = read("Antique dealer\nAttribute | Base | Half | Fifth |\nSTR | 60 | 30 | 12 |\nCON | 60 | 30 | 12 |\n"
+                "SIZ | 60 | 30 | 12 |\nDEX | 40 | 20 | 8 |\nAPP | 55 | 27 | 11 |\nINT | 85 | 42 | 17 |\n"
+                "POW | 45 | 22 | 9 |\nEDU | 48 | 24 | 9 |\nLuck | 45 | 22 | 9 |\nHit Points: 12\n")
+    assert [rows[k] for k in ("STR", "DEX", "INT", "EDU", "Luck", "HP")] == [60, 40, 85, 48, 45, 12]
+    assert rows["system"] == "coc7" and not unread(rows)
+
+
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""

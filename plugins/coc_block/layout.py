@@ -377,7 +377,7 @@ _INFO_LABEL = re.compile(r"^\s*(?:【\s*)?(?:age|occupation|sex|gender|birthplac
                          r"性别|出生地)\s*(?:】\s*[:：]?|[:：])", re.IGNORECASE)
 _NAME_LABEL = re.compile(r"^\s*(?:【\s*(?:name|名前|氏名|姓名|名字)\s*】\s*[:：]?|(?:name|名前|氏名|姓名|名字)\s*[:：])\s*",
                          re.IGNORECASE)
-_VALUE_CELL = re.compile(rf"^(?:[+-]?\d+(?:\.\d+)?\s*%?(?:\s*/\s*\d+)?|[+-]?{_DICE}|\(\s*\d+\s*/\s*\d+\s*\)|-|—|"
+_VALUE_CELL = re.compile(rf"^(?:[+-]?\d+(?:\.\d+)?\s*%?(?:\s*/\s*\d+)?(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?|[+-]?{_DICE}|\(\s*\d+\s*/\s*\d+\s*\)|-|—|"
                          r"none|なし|無|无)$", re.IGNORECASE)
 
 
@@ -453,6 +453,9 @@ def coc_layout(lines: list[str]) -> list[str]:
         if re.match(r"^#{2,6}\s+\S", text):  # a Markdown heading ("### 技能"); one "#" is a comment
             out[i] = nf[i] = text.lstrip("#").strip()
             text = nf[i]
+        bold_head = re.match(r"^\*\*([^*]{1,30}?)\*\*\s*(?![:：])(\S.*)$", text)
+        if bold_head and fold(bold_head.group(1)) in HEADINGS:  # "**Combat** Fighting (Brawl) 45%": a heading
+            out[i] = nf[i] = text = f"{bold_head.group(1)}: {bold_head.group(2)}"
         if "**" in text or "__" in text:  # Markdown bold: "**Hit Points** ::: 130"
             text = text.replace("**", "").replace("__", "")
             out[i] = nf[i] = re.sub(r":{2,}", ":", text)
@@ -477,6 +480,16 @@ def coc_layout(lines: list[str]) -> list[str]:
         avg = _AVERAGE.match(text)
         if avg and _stat_cell(re.split(r"[\s:：(（]", text[avg.end():], maxsplit=1)[0]):
             out[i] = nf[i] = text = text[avg.end():]  # "平均生命值：12", "Average Hit Points: 12": the average is the value
+        row = re.fullmatch(r"\s*([^|\s][^|]*?)\s*\|\s*(\d{1,3})\s*(?:\|\s*\d{1,3}\s*){0,2}\|?\s*", text)
+        if row and _stat_cell(row.group(1)):  # "STR | 60 | 30 | 12 |": a stat's row of value, half and fifth
+            out[i] = nf[i] = f"{row.group(1)} {row.group(2)}"
+            i += 1
+            continue
+        if re.fullmatch(r"\s*(?:attribute|characteristic|stat)s?\s*\|\s*(?:base|value)\s*(?:\|\s*\w+\s*)*\|?\s*", text,
+                        re.IGNORECASE):
+            out[i] = nf[i] = ""  # that table's head ("Attribute | Base | Half | Fifth |")
+            i += 1
+            continue
         rows = _flat_row(nf, i)
         if rows is not None:  # a rulebook's characteristic / roll / average table pasted a cell a line
             out[i], value_line = f"{text} {nf[rows]}", rows
