@@ -13,6 +13,7 @@ from xsys.core.units import Length, SignedLength, Speed
 
 Attr = Annotated[int, Meta(ge=1, le=30, description="a GURPS attribute (10 = average adult)")]
 Derived = Annotated[int, Meta(ge=0, le=60)]
+HitPoints = Annotated[int, Meta(ge=0, le=999, description="hit points (a creature's may be far above HT)")]
 Level = Annotated[int, Meta(ge=-10, le=40, description="a skill level (3d6 roll-under)")]
 Name = Annotated[str, Meta(max_length=200)]
 Text = Annotated[str, Meta(max_length=20_000)]
@@ -110,7 +111,7 @@ class GurpsNpc(_Base, kw_only=True):
     HT: Attr = 10
     # Derived (gurps.derived): HP = HT, Will = IQ, Per = IQ, Move = (HT + DX) / 4 rounded
     # down, Dodge = Move. Written explicitly; a value that differs (an advantage) is kept.
-    HP: Derived | None = None
+    HP: HitPoints | None = None
     Will: Derived | None = None
     Per: Derived | None = None
     Move: Derived | None = None

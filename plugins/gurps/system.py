@@ -65,7 +65,7 @@ class Gurps(GurpsSheet):
     health_rule = "gurps.derived"
     health_field = "HP"
     health_formula = "HP = HT"
-    health_range = (1, 60)
+    health_range = (1, 999)  # a creature's (a 妖怪's HP 93: HT 13 and Extra Hit Points 80)
     # The levels' results come from the check, whose modifiers are the seed's, but whose
     # critical bands (gurps.resolution: 3-4 / 17-18 ...) and battery weapons are assumed.
     skill_source = "assumed"

@@ -92,11 +92,120 @@ def _gurps_melee_skill(name: str) -> str:
     return _GURPS_MELEE_SKILL[melee_class_of(name)]
 
 
+# ---- Japanese sheets ------------------------------------------------------------------------
+
+JAPANESE_ATTRIBUTES = ("体力", "敏捷力", "敏捷", "知力", "生命力", "生命")  # ST DX IQ HT (japanese.toml)
+
+
+def _ja() -> dict[str, dict[str, str]]:
+    from .rules import _toml
+    return _toml("japanese.toml")
+
+
+def japanese_score(text: str) -> int:
+    """How many of ST, DX, IQ and HT a block shows by their Japanese names with a number after
+    them ("60/体力:15", "敏捷15"). 体力 alone is a Call of Cthulhu sheet's CON too: the other
+    three tell the blocks apart."""
+    found = {_ja()["stats"][k] for k in JAPANESE_ATTRIBUTES
+             if re.search(rf"(?<![\w]){k}\s*[:：]?\s*\d", text) and not re.search(rf"{k}[性値]", text)}
+    return len(found)
+
+
+def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
+    """A Japanese sheet's lines in the English block's words (japanese.toml), one for one, and
+    what was assumed doing it: a section mark ("―技能―", "■特徴と癖 小計:") is its heading, a
+    point cost written first ("60/体力:15", "1/格闘15", "-5/高慢") is the bracketed cost after
+    it, "生命力:13/93" is HT and HP, "能動防御:9/11/-" is Dodge, Parry and Block, a skill's level
+    follows its name with a hyphen, and a skill or trait the tables name is written in English."""
+    ja = _ja()
+    stats, heads, skills, traits = ja["stats"], ja["headings"], ja["skills"], ja["traits"]
+    words = "|".join(re.escape(k) for k in sorted(stats, key=len, reverse=True))
+    out, said, section = [], [], ""
+    for n, raw in enumerate(lines, 1):
+        text = raw.strip()
+        mark = re.fullmatch(r"[―─━\-=■□◆◇●○【\[]*\s*([^\s―─━\-=】\]:：]+)\s*[―─━\-=】\]]*\s*(?:小計.*)?", text)
+        if mark and mark.group(1) in heads:
+            section = heads[mark.group(1)]
+            out.append(f"{section}:" if section else "")
+            continue
+        if re.match(r"^(?:合計|CP\s*総計|総計)", text):  # "合計193CP": a point total
+            total = re.search(r"[+-]?\d+(?:\.\d+)?", text)
+            out.append(f"Point Total: {total.group(0)}" if total else "")
+            continue
+        label = re.fullmatch(r"(?:人間名|キャラクター名|名前|氏名)\s*[:：]\s*(\S.*)", text)
+        if label:  # "人間名:鬼塚美紀": the name without its label
+            text = label.group(1).strip()
+        cost = ""
+        cm = re.match(r"^([+-]?\d+(?:\.\d+)?)\s*/\s*(?=[^\d\s/])(.+)$", text)
+        if cm:  # the point cost first
+            cost, text = f" [{cm.group(1)}]", cm.group(2).strip()
+        hp = re.match(r"^(生命力|生命|HT)\s*[:：]?\s*(\d+)\s*/\s*(\d+)(.*)$", text)
+        if hp:  # HT and HP ("生命力:13/93", a 妖怪's HP with its Extra Hit Points)
+            text = f"HT {hp.group(2)} HP {hp.group(3)}{hp.group(4)}"
+        act = re.match(r"^能動防御\s*[:：]?\s*(.+)$", text)
+        if act:  # よけ / 受け / 止め in that order; "-" none, a bracket what it is with
+            parts = [re.sub(r"\([^)]*\)", "", p).split("・")[0].strip() for p in act.group(1).split("/")]
+            text = " ".join(f"{k} {v}" for k, v in zip(("Dodge", "Parry", "Block"), parts) if re.fullmatch(r"\d+", v))
+        mv = re.match(r"^移動力\s*[:：]?\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)(.*)$", text)
+        if mv:  # "移動力:7+1.25": Basic Speed and the Running bonus, the Move their sum rounded down
+            move = int(float(mv.group(1)) + float(mv.group(2)))
+            said.append(f"line {n}: 移動力 {mv.group(1)}+{mv.group(2)} read as Move {move} (the sum, rounded down)"
+                        + (f"; '{mv.group(3).strip()}' not read" if mv.group(3).strip() else ""))
+            text = f"Move {move}"
+        text = re.sub(rf"(?<![\w])({words})\s*[:：]?\s*(?=[+-]?\d)", lambda m: f"{stats[m.group(1)]} ", text)
+        if re.match(r"^(?:ST|DX|IQ|HT|HP|Move|Dodge|Parry|Block|PD|DR|Will|Per|FP|Speed)\b", text) or not text:
+            out.append(text + cost)  # a stats line
+            continue
+        bd = re.fullmatch(r"(突き|振り)\s*[:：]?\s*(\d+[dD](?:[+-]\d+)?)", text)
+        if bd:  # the basic damage: the gurps sheet derives it from ST (gurps.melee)
+            said.append(f"line {n}: {text}: the basic damage ({'thrust' if bd.group(1) == '突き' else 'swing'}), "
+                        "which a gurps sheet works out from ST: not read")
+            out.append("")
+            continue
+        if re.fullmatch(r"(?:技能名|特徴)\s+消費CP.*", text):  # a table's column heads
+            out.append("")
+            continue
+        row = re.fullmatch(r"(\S+?)\s+(\d+(?:\.\d+)?)\s+(\d{1,2})(?:\s+(\d{1,2}))?(?:\s+(.*))?", text)
+        if section == "Skills" and row:  # a sheet's table: name, points, level (and its level in another form)
+            text, cost = f"{row.group(1)}{row.group(3)}", f" [{row.group(2)}]"
+            if row.group(4) or row.group(5):
+                said.append(f"line {n}: {row.group(1)}: " + " ".join(x for x in (row.group(4), row.group(5)) if x)
+                            + " (another level, a note) not read")
+        trow = re.fullmatch(r"(\S+?)\s+([+-]?\d+(?:\+\d+)?)(?:\s+(.*))?", text)
+        if section in ("Traits", "Advantages", "Disadvantages", "Quirks") and trow and not cost:
+            # a sheet's table: the trait, its points (a sum "25+7"), a note
+            points = sum(int(x) for x in re.findall(r"[+-]?\d+", trow.group(2)))
+            text, cost = trow.group(1) + (f" ({trow.group(3).strip()})" if trow.group(3) else ""), f" [{points}]"
+        if section == "Skills":
+            sk = re.fullmatch(r"[〈<《]?(\D+?)[〉>》]?\s*[-–]?\s*(\d{1,2})(?:\s*[(（]([^)）]*)[)）])?", text)
+            if sk:  # "格闘15", "運転/乗用車13", "忍び13(22)": the level after the name, a note in brackets
+                name = sk.group(1).strip()
+                head, _, spec = name.partition("/")
+                english = skills.get(name) or skills.get(head)
+                if english and spec and name not in skills:
+                    english = f"{english} ({spec})"
+                text = f"{english or name}-{sk.group(2)}"
+                if sk.group(3):
+                    said.append(f"line {n}: {name}{sk.group(2)}: '({sk.group(3)})' (a level in a special case, or a "
+                                "note) not read")
+        elif section in ("Traits", "Advantages", "Disadvantages", "Quirks"):
+            sw = re.fullmatch(r"(意志の強さ)\s*(\d+)\s*レベル", text)
+            text = f"{traits[sw.group(1)]} +{sw.group(2)}" if sw else traits.get(text, text)
+        # a line of a section says so itself: the reader's stats never take a trait's "Strong Will +3"
+        out.append(f"{section}: {text}{cost}" if section else text + cost)
+    return out, said
+
+
 def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tuple[int, int]],
                dice_text: Callable[[int], str]) -> Read:
     """`thrust_swing` and `dice_text`: the gurps system's damage table (ST -> thrust and swing
     as dice codes) and how a dice code prints, for a weapon whose damage is "sw+2"."""
     r = Read(system, reader="text stat block, GURPS layout (ST DX IQ HT)")
+    japanese: list[str] = []
+    if japanese_score("\n".join(lines)) >= 2 or (_JAPANESE.search("\n".join(lines)) and any(
+            re.match(r"^\s*[―■]", x) for x in lines)):
+        lines, japanese = japanese_lines(lines)
+        r.reader = "text stat block, GURPS layout (ST DX IQ HT; a Japanese sheet's words read as the Basic Set's)"
     doc: dict[str, Any] = {}
     skills: dict[str, int] = {}
     weapons: list[dict[str, Any]] = []
@@ -455,6 +564,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         return bool(re.search(r"-\s*\d+$", text)) and skill_item(text, n)
 
     Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose)
+    r.assumed.extend(japanese)
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
     for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
         w["skill"] = guns[0]
@@ -628,8 +738,11 @@ def write_gurps(d: dict[str, Any]) -> list[str]:
 class GurpsText(TextLayout):
     """The gurps system's text stat block (``GurpsSystem.text_layout``)."""
 
-    stats_hint = "ST DX IQ HT (GURPS)"
+    stats_hint = "ST DX IQ HT (GURPS; 体力 敏捷力 知力 生命力)"
     stats = GURPS_ATTRIBUTES
+
+    def score(self, lines: list[str]) -> int:
+        return max(super().score(lines), japanese_score("\n".join(lines)))
 
     def __init__(self, key: str, thrust_swing: Callable[[int], tuple[int, int]], dice_text: Callable[[int], str]) -> None:
         super().__init__(key)

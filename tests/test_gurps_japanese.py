@@ -1,0 +1,86 @@
+"""Japanese GURPS sheets (the Japanese Basic Set, 3rd edition), in the shapes real ones take:
+a 妖魔夜行-style sheet with the point cost first ("60/体力:15") and ―section― marks, and a
+table sheet ("ST 9 -10", "name points level"). The documents are made up in those shapes;
+the words are the Japanese Basic Set's (plugins/gurps/japanese.toml)."""
+
+from __future__ import annotations
+
+from xsys.conversions import api
+from xsys.conversions.readreport import read_losses
+from xsys.plugins.textblock.reader import load
+
+COST_FIRST = """山田太郎(やまだ・たろう)/河童(350CP)
+
+30/体力:13
+60/敏捷力:15
+45/知力:12
+30/生命力:14/54
+移動力:7+1.25
+能動防御:9/8(素手)/-
+合計165CP
+
+―特徴―
+15/戦闘即応
+8/意志の強さ2レベル
+-10/強欲
+-5/高慢
+
+―癖―
+きゅうりが好き
+
+―技能―
+2/格闘15
+0.5/ランニング10
+1/忍び14(20)
+0.5/運転/乗用車13
+1/地域知識/東京12
+
+―妖力―
+40/追加HP40
+20/水中呼吸
+"""
+
+
+def read(text: str) -> dict:
+    return load(text.encode("utf-8"))
+
+
+def test_a_cost_first_sheet_is_a_gurps_block_in_english_words():
+    doc = read(COST_FIRST)
+    assert doc["system"] == "gurps" and doc["name"] == "山田太郎(やまだ・たろう)/河童(350CP)"
+    # 体力 is ST here (a CoC sheet's 体力 is CON): 敏捷力, 知力 and 生命力 say it is GURPS
+    assert [doc[k] for k in ("ST", "DX", "IQ", "HT", "HP", "Move", "Dodge")] == [13, 15, 12, 14, 54, 8, 9]
+    assert doc["skills"] == {"Brawling": 15, "Running": 10, "Stealth": 14, "Driving": 13, "地域知識/東京": 12}
+    assert doc["advantages"] == ["Combat Reflexes", "Strong Will +2"]
+    assert doc["disadvantages"] == ["強欲", "高慢", "きゅうりが好き"]
+    # 妖魔夜行's powers have no Basic Set trait: the notes, as printed
+    assert "追加HP40" in doc["notes"] and "水中呼吸" in doc["notes"]
+    said = [x.message for x in read_losses(doc.get("xsys"), "gurps")]
+    assert any("移動力 7+1.25 read as Move 8" in x for x in said)
+    assert any("忍び14" in x and "(20)" in x for x in said)  # the bracketed level is said, not read
+
+
+def test_a_japanese_gurps_sheet_converts_and_keeps_a_creatures_hit_points():
+    doc = read(COST_FIRST)
+    back = api.convert(api.from_plain(doc), "gurps", trace=False).document
+    assert (back.ST, back.HP) == (13, 54)  # HT 14 and Extra Hit Points 40: above 60, kept
+    coc = api.convert(api.from_plain(doc), "coc7", fresh=True, trace=False).document
+    assert coc.skills["Fighting (Brawl)"] > 50 and coc.HP > 20
+
+
+def test_a_table_sheet_with_basic_damage_and_trait_and_skill_rows():
+    doc = read("人間名:鈴木花子\nST 9 -10\nDX 12 20\nIQ 13 30\nHT 10/30\n基本致傷力\n突き 1d-2\n振り 1d-1\n"
+               "■特徴と癖 小計:\n特徴 消費CP 備考\n有利な特徴\n魔法の素質 25+7 人間時2Lv\n不利な特徴\n悪夢 -5\n"
+               "■技能 小計:12.5\n技能名 消費CP 技能Lv 妖怪時技能Lv 備考\n格闘 1 12 15\n神秘学 0.5 10 13\n")
+    assert doc["system"] == "gurps" and doc["name"] == "鈴木花子"
+    assert [doc[k] for k in ("ST", "DX", "IQ", "HT", "HP")] == [9, 12, 13, 10, 30]
+    assert doc["skills"] == {"Brawling": 12, "神秘学": 10}
+    assert doc["advantages"] == ["魔法の素質 (人間時2Lv)"] and doc["disadvantages"] == ["悪夢"]
+    said = [x.message for x in read_losses(doc.get("xsys"), "gurps")]
+    assert any("突き 1d-2: the basic damage" in x for x in said)
+
+
+def test_a_japanese_call_of_cthulhu_sheet_is_not_taken_for_gurps():
+    """体力 is CoC's CON in Japanese: a CoC sheet (筋力 体力 精神力 敏捷性 外見 体格 知性 教育) stays CoC."""
+    doc = read("刑事 さえき\n筋力 14 体力 13 精神力 11 敏捷性 12 外見 10 体格 15 知性 13 教育 15\n")
+    assert doc["system"] == "coc" and (doc["STR"], doc["CON"]) == (14, 13)
