@@ -84,3 +84,14 @@ def test_a_japanese_call_of_cthulhu_sheet_is_not_taken_for_gurps():
     """体力 is CoC's CON in Japanese: a CoC sheet (筋力 体力 精神力 敏捷性 外見 体格 知性 教育) stays CoC."""
     doc = read("刑事 さえき\n筋力 14 体力 13 精神力 11 敏捷性 12 外見 10 体格 15 知性 13 教育 15\n")
     assert doc["system"] == "coc" and (doc["STR"], doc["CON"]) == (14, 13)
+
+
+def test_trait_descriptions_modifiers_and_points_after_the_name():
+    """Under 有利な特徴, a trait's description (a sentence) and its modifiers ('妖怪時のみ(-30%)')
+    are notes, not traits; 'name 20CP' is the trait at 20 points."""
+    doc = read("剣士 たろう\n体力13 :30CP\n敏捷15 :60CP\n知力12 :20CP\n生命12 :20CP\n有利な特徴\n階級 4LV 20CP\n"
+               "隊士としての特徴。厳しい訓練を受けていることを示す。\n28/防護点7\n 妖怪時のみ(-30%)\n")
+    assert doc["system"] == "gurps" and (doc["ST"], doc["DX"]) == (13, 15)
+    assert doc["advantages"] == ["階級 4LV"]
+    assert "厳しい訓練" in doc["notes"] and "妖怪時のみ(-30%)" in doc["notes"]
+    assert doc["armor"] == [{"name": "防護点", "DR": 7}]  # DR bought as an advantage: the body's armor

@@ -139,6 +139,10 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
         cm = re.match(r"^([+-]?\d+(?:\.\d+)?)\s*/\s*(?=[^\d\s/])(.+)$", text)
         if cm:  # the point cost first
             cost, text = f" [{cm.group(1)}]", cm.group(2).strip()
+        dr = re.fullmatch(r"(防護点|防護力)\s*[:：/]?\s*(\d+)\s*(?:レベル)?", text)
+        if dr:  # DR bought as an advantage ("28/防護点7"): the body's own armor
+            out.append(f"Armor: {dr.group(1)} (DR {dr.group(2)})")
+            continue
         hp = re.match(r"^(生命力|生命|HT)\s*[:：]?\s*(\d+)\s*/\s*(\d+)(.*)$", text)
         if hp:  # HT and HP ("生命力:13/93", a 妖怪's HP with its Extra Hit Points)
             text = f"HT {hp.group(2)} HP {hp.group(3)}{hp.group(4)}"
@@ -171,6 +175,9 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
             if row.group(4) or row.group(5):
                 said.append(f"line {n}: {row.group(1)}: " + " ".join(x for x in (row.group(4), row.group(5)) if x)
                             + " (another level, a note) not read")
+        cp = re.fullmatch(r"(.+?)\s+([+-]?\d+)\s*CP", text, re.IGNORECASE)
+        if cp and not cost:  # "階級 4LV(丙丁) 20CP": the points after it
+            text, cost = cp.group(1), f" [{cp.group(2)}]"
         trow = re.fullmatch(r"(\S+?)\s+([+-]?\d+(?:\+\d+)?)(?:\s+(.*))?", text)
         if section in ("Traits", "Advantages", "Disadvantages", "Quirks") and trow and not cost:
             # a sheet's table: the trait, its points (a sum "25+7"), a note
@@ -188,6 +195,11 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
                 if sk.group(3):
                     said.append(f"line {n}: {name}{sk.group(2)}: '({sk.group(3)})' (a level in a special case, or a "
                                 "note) not read")
+        elif section in ("Traits", "Advantages", "Disadvantages", "Quirks") and not cost and (
+                "。" in text or len(text) > 40 or text.startswith(("・", "(", "（", "「"))
+                or re.search(r"[(（][+-±]?\d+%[)）]", text)):  # a description, or the trait's modifiers (-30%)
+            out.append(f"Notes: {text}")  # a trait's description under it, no trait
+            continue
         elif section in ("Traits", "Advantages", "Disadvantages", "Quirks"):
             sw = re.fullmatch(r"(意志の強さ)\s*(\d+)\s*レベル", text)
             text = f"{traits[sw.group(1)]} +{sw.group(2)}" if sw else traits.get(text, text)
