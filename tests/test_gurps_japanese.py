@@ -26,7 +26,7 @@ COST_FIRST = """山田太郎(やまだ・たろう)/河童(350CP)
 -5/高慢
 
 ―癖―
-きゅうりが好き
+きゅうりが好き、水が好き
 
 ―技能―
 2/格闘15
@@ -50,9 +50,10 @@ def test_a_cost_first_sheet_is_a_gurps_block_in_english_words():
     assert doc["system"] == "gurps" and doc["name"] == "山田太郎(やまだ・たろう)/河童(350CP)"
     # 体力 is ST here (a CoC sheet's 体力 is CON): 敏捷力, 知力 and 生命力 say it is GURPS
     assert [doc[k] for k in ("ST", "DX", "IQ", "HT", "HP", "Move", "Dodge")] == [13, 15, 12, 14, 54, 8, 9]
-    assert doc["skills"] == {"Brawling": 15, "Running": 10, "Stealth": 14, "Driving": 13, "地域知識/東京": 12}
+    assert doc["skills"] == {"Brawling": 15, "Running": 10, "Stealth": 14, "Driving": 13, "Area Knowledge (東京)": 12}
     assert doc["advantages"] == ["Combat Reflexes", "Strong Will +2"]
-    assert doc["disadvantages"] == ["強欲", "高慢", "きゅうりが好き"]
+    # a quirk a line, or several apart by 、 (each one quirk)
+    assert doc["disadvantages"] == ["強欲", "高慢", "きゅうりが好き", "水が好き"]
     # 妖魔夜行's powers have no Basic Set trait: the notes, as printed
     assert "追加HP40" in doc["notes"] and "水中呼吸" in doc["notes"]
     said = [x.message for x in read_losses(doc.get("xsys"), "gurps")]
@@ -74,7 +75,7 @@ def test_a_table_sheet_with_basic_damage_and_trait_and_skill_rows():
                "■技能 小計:12.5\n技能名 消費CP 技能Lv 妖怪時技能Lv 備考\n格闘 1 12 15\n神秘学 0.5 10 13\n")
     assert doc["system"] == "gurps" and doc["name"] == "鈴木花子"
     assert [doc[k] for k in ("ST", "DX", "IQ", "HT", "HP")] == [9, 12, 13, 10, 30]
-    assert doc["skills"] == {"Brawling": 12, "神秘学": 10}
+    assert doc["skills"] == {"Brawling": 12, "Occultism": 10}
     assert doc["advantages"] == ["魔法の素質 (人間時2Lv)"] and doc["disadvantages"] == ["悪夢"]
     said = [x.message for x in read_losses(doc.get("xsys"), "gurps")]
     assert any("突き 1d-2: the basic damage" in x for x in said)
@@ -94,4 +95,5 @@ def test_trait_descriptions_modifiers_and_points_after_the_name():
     assert doc["system"] == "gurps" and (doc["ST"], doc["DX"]) == (13, 15)
     assert doc["advantages"] == ["階級 4LV"]
     assert "厳しい訓練" in doc["notes"] and "妖怪時のみ(-30%)" in doc["notes"]
-    assert doc["armor"] == [{"name": "防護点", "DR": 7}]  # DR bought as an advantage: the body's armor
+    # DR bought as an advantage: the body's armor, all over it
+    assert [(a["name"], a["DR"], len(a["locations"])) for a in doc["armor"]] == [("防護点", 7, 10)]

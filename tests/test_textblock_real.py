@@ -329,6 +329,13 @@ def test_markdown_and_pipe_tables_with_half_and_fifth_values():
     assert rows["system"] == "coc7" and not unread(rows)
 
 
+def test_a_name_labelled_on_the_stats_line():
+    """'姓名:徐述;年齡:48;… HP15/15;MP12/13' (a novel's block, fields apart by semicolons): the
+    name is 徐述 (it had been 'Unnamed NPC'), the stats on the line are read."""
+    doc = read("姓名:徐述;年齡:48;職業:店老板 HP15/15;MP12/13\n力量50;體質85;體型65;敏捷80;外貌55;智力50;意志65;教育60\n")
+    assert (doc["name"], doc["HP"], doc["MP"], doc["CON"]) == ("徐述", 15, 12, 85)
+
+
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""

@@ -733,6 +733,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     """`points`: armor is one number of points (coc-zh's document), not coc's A/B pair."""
     r = Read(system, reader="textblock: Call of Cthulhu stat block (English, Japanese, Chinese; "
                             "5th/6th and 7th edition, told from the whole block)")
+    named_on_stats = None  # "姓名:徐述;年齡:48;… HP15/15;MP12/13": the name labelled on the stats' line
+    for k, line in enumerate(lines[:3]):
+        m = re.match(r"^\s*(?:姓名|名前|氏名|名字|name)\s*[:：]\s*([^;；,，\s]+)\s*[;；]\s*(.*\d.*)$", line, re.IGNORECASE)
+        if m:
+            named_on_stats = (m.group(1), k + 1)  # (the line itself is read as it is: its stats)
+            break
     lines = coc_layout(lines)
     said = None
     for k, line in enumerate(lines):  # "edition: 6e" / "edition: 7e": the block says which (README)
@@ -1120,6 +1126,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                         split_items(_pct_stop(text) if kind == "skills" else text, ";" if kind == "armor" else ",;"))
 
     Walk(r, lines).run(stats, section, loose)
+    if named_on_stats and not r.doc.get("@name"):
+        r.doc["@name"], r.doc["@name_line"] = named_on_stats
     name_notes: list[str] = []
     if r.doc.get("@name"):
         name, name_notes = coc_name(str(r.doc["@name"]))

@@ -140,8 +140,8 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
         if cm:  # the point cost first
             cost, text = f" [{cm.group(1)}]", cm.group(2).strip()
         dr = re.fullmatch(r"(防護点|防護力)\s*[:：/]?\s*(\d+)\s*(?:レベル)?", text)
-        if dr:  # DR bought as an advantage ("28/防護点7"): the body's own armor
-            out.append(f"Armor: {dr.group(1)} (DR {dr.group(2)})")
+        if dr:  # DR bought as an advantage ("28/防護点7"): the body's own armor, everywhere
+            out.append(f"Armor: {dr.group(1)} (DR {dr.group(2)} head face neck torso vitals groin arms hands legs feet)")
             continue
         hp = re.match(r"^(生命力|生命|HT)\s*[:：]?\s*(\d+)\s*/\s*(\d+)(.*)$", text)
         if hp:  # HT and HP ("生命力:13/93", a 妖怪's HP with its Extra Hit Points)
@@ -186,7 +186,7 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
         if section == "Skills":
             sk = re.fullmatch(r"[〈<《]?(\D+?)[〉>》]?\s*[-–]?\s*(\d{1,2})(?:\s*[(（]([^)）]*)[)）])?", text)
             if sk:  # "格闘15", "運転/乗用車13", "忍び13(22)": the level after the name, a note in brackets
-                name = sk.group(1).strip()
+                name = re.sub(r"^[-–]\s*/", "", sk.group(1).strip())  # "-/英語14": the language, no prefix
                 head, _, spec = name.partition("/")
                 english = skills.get(name) or skills.get(head)
                 if english and spec and name not in skills:
@@ -195,6 +195,9 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
                 if sk.group(3):
                     said.append(f"line {n}: {name}{sk.group(2)}: '({sk.group(3)})' (a level in a special case, or a "
                                 "note) not read")
+        elif section == "Quirks" and "。" not in text:
+            out.append("Quirks: " + ", ".join(x.strip() for x in re.split(r"[、,]", text) if x.strip()))
+            continue  # "油揚げが苦手、口元を皮肉そうに歪める": one quirk each
         elif section in ("Traits", "Advantages", "Disadvantages", "Quirks") and not cost and (
                 "。" in text or len(text) > 40 or text.startswith(("・", "(", "（", "「"))
                 or re.search(r"[(（][+-±]?\d+%[)）]", text)):  # a description, or the trait's modifiers (-30%)
