@@ -336,6 +336,25 @@ def test_a_name_labelled_on_the_stats_line():
     assert (doc["name"], doc["HP"], doc["MP"], doc["CON"]) == ("徐述", 15, 12, 85)
 
 
+def test_a_dice_bots_character_string():
+    """The '.st' string Chinese groups keep their characters in for their QQ dice bots, names run
+    on into their values ('力量60str60体质45con45…理智40san40体力11hp11…侦查25射击手枪20cm0'),
+    with colons and spaces, or with '|' (all had been refused): the stats (an alias repeating one
+    is left out; 灵感 and 知识 are INT and EDU again; 体力 is the HP), then every skill."""
+    run = read(".st力量60str60体质45con45体型65siz65敏捷70dex70外貌50app50智力75int75灵感75意志40pow40"
+               "教育65edu65知识65幸运55luck55理智40san40体力11hp11魔法8mp8侦查25闪避35斗殴25射击手枪20cm0\n")
+    assert [run[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU", "HP", "MP", "SAN", "Luck")] == \
+        [60, 45, 65, 70, 50, 75, 40, 65, 11, 8, 40, 55]
+    assert (run["system"], run["name"]) == ("coc7", "Unnamed NPC")
+    assert run["skills"] == {"Spot Hidden": 25, "Dodge": 35, "Fighting (Brawl)": 25, "Firearms (Handgun)": 20,
+                             "Cthulhu Mythos": 0}
+    assert not unread(run)
+    spaced = read(".st力量:50 体质:55 体型:65 敏捷:45 外貌:70 智力:75 意志:35 教育:65 幸运:75\n")
+    assert (spaced["STR"], spaced["EDU"], spaced["Luck"]) == (50, 65, 75)
+    piped = read(".st力量90|外貌5|智力50|体质50|体型60|敏捷50|意志40|教育60|侦察30\n")
+    assert (piped["STR"], piped["APP"], piped["skills"]) == (90, 5, {"Spot Hidden": 30})
+
+
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""

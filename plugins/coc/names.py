@@ -22,13 +22,13 @@ from xsys.core.textblock import fold, weapon_class_by_name
 # A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
 PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍",
-                "射击(手枪)", "射擊(手槍)"),
+                "射击(手枪)", "射擊(手槍)", "射击手枪", "射擊手槍"),  # (the dice bots' run-on names too)
     "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
-              "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
+              "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍", "射击步霰", "射击步枪", "步霰"),
     "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "霰彈槍", "firearms (rifle/shotgun)",
-                "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍"),
+                "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍", "射击步霰", "射击霰弹枪", "步霰"),
     "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
-            "サブマシンガン", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)"),
+            "サブマシンガン", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)", "射击冲锋枪"),
     "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃",
                     "机枪", "機槍", "射击(机枪)", "射擊(機槍)"),
     "Throw": ("throw", "throwing", "fighting (throw)", "投擲", "投掷"),
@@ -80,7 +80,7 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "電腦使用", "计算机", "電腦"),
     "Craft": ("craft", "製作"),
     "Credit Rating": ("credit rating", "信用", "信用评级", "信用評級"),
-    "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話"),
+    "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話", "cm"),  # cm: the dice bots' alias
     "Disguise": ("disguise", "変装", "乔装", "喬裝"),
     "Electrical Repair": ("electrical repair", "電気修理", "电气维修", "電氣維修", "电器维修", "電器維修"),
     "Electronics": ("electronics", "電子工学", "电子学", "電子學"),

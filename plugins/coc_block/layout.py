@@ -387,6 +387,41 @@ _AVERAGE = re.compile(r"平均|average\s+|avg\.?\s+|av\.\s+", re.IGNORECASE)
 _ROLL_CELL = re.compile(r"^\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?$", re.IGNORECASE)  # (3D6+6)×5
 
 
+# the names a dice bot's character string gives the stats besides the block's own: English
+# aliases in lower case ("力量60str60"), 7th edition's Idea and Know aliases of INT and EDU
+_BOT_ALIASES = {"str": "STR", "con": "CON", "siz": "SIZ", "dex": "DEX", "app": "APP", "int": "INT", "pow": "POW",
+                "edu": "EDU", "luck": "Luck", "san": "SAN", "san值": "SAN", "hp": "HP", "mp": "MP", "mov": "MOV",
+                "db": "DB", "灵感": "INT", "靈感": "INT", "知识": "EDU", "知識": "EDU", "理智值": "SAN", "体力": "HP"}
+
+
+def _dice_bot_line(text: str) -> str | None:
+    """A dice bot's character string (the ".st" command of the QQ dice bots Chinese groups play
+    with: ".st力量60str60体质70con70…理智60san60侦查60聆听50"), names run on into their values
+    with no separator: the line as the block's own stats ("STR 60 CON 70 …") and a skills
+    section ("技能: 侦查 60%, …"); an alias that repeats a stat with its value is left out.
+    None for any other line."""
+    body = re.sub(r"^[.。]\s*st\s*", "", text, flags=re.IGNORECASE)
+    if body == text and not re.fullmatch(r"(?:[^\d\s:：]+[:：]?\d+){8,}", text):
+        return None
+    pairs = re.findall(r"([^\d\s:：=,，;；|]+)\s*[:：=]?\s*(\d+)", body)
+    if len(pairs) < 5 or "".join(f"{a}{b}" for a, b in pairs) != re.sub(r"[\s:：=,，;；|]", "", body):
+        return None
+    names = {**{n: k for lang in ("en", "zh") for n, k in coc_stat_names(lang).items()}, **_BOT_ALIASES}
+    stats: dict[str, str] = {}
+    skills: list[str] = []
+    for name, value in pairs:
+        key = names.get(name) or names.get(name.lower())
+        if key in ("Idea", "Know"):
+            continue  # 6th edition's rolls: INT x 5 and EDU x 5, not the sheet's own
+        if key is not None:
+            stats.setdefault(key, value)
+        else:
+            skills.append(f"{name} {value}%")
+    if len(stats) < 5:
+        return None
+    return " ".join(f"{k} {v}" for k, v in stats.items()) + (f" 技能: {', '.join(skills)}" if skills else "")
+
+
 def _flat_row(nf: list[str], i: int) -> int | None:
     """Where the value of a characteristic stands when a creature's table (characteristic, roll,
     average) is pasted a cell a line: "STR" / "(3D6+6)×5" / "80", or the line after the name
@@ -488,6 +523,11 @@ def coc_layout(lines: list[str]) -> list[str]:
         if re.fullmatch(r"\s*(?:attribute|characteristic|stat)s?\s*\|\s*(?:base|value)\s*(?:\|\s*\w+\s*)*\|?\s*", text,
                         re.IGNORECASE):
             out[i] = nf[i] = ""  # that table's head ("Attribute | Base | Half | Fifth |")
+            i += 1
+            continue
+        bot = _dice_bot_line(text)
+        if bot is not None:  # a dice bot's ".st力量60str60体质70…侦查60": stats, then the skills
+            out[i] = nf[i] = bot
             i += 1
             continue
         rows = _flat_row(nf, i)
