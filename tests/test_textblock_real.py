@@ -355,6 +355,15 @@ def test_a_dice_bots_character_string():
     assert (piped["STR"], piped["APP"], piped["skills"]) == (90, 5, {"Spot Hidden": 30})
 
 
+def test_a_language_under_languages_is_an_other_language():
+    """'Languages: English 80%, Latin 40%' are Other Language (English) and (Latin), as 言語（英語）
+    is (they had been skills named 'English' and 'Latin'); a name that says its skill stays."""
+    doc = read("Prof\nSTR 50 CON 50 SIZ 50 DEX 50 INT 80 APP 50 POW 60 EDU 85 HP 10\nSkills: Library Use 70%\n"
+               "Languages: English 80%, Latin 40%, Language (Own) 85%\n")
+    assert doc["skills"] == {"Library Use": 70, "Other Language (English)": 80, "Other Language (Latin)": 40,
+                             "Language (Own)": 85}
+
+
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""

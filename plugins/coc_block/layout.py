@@ -309,6 +309,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     return name, pct, attrs, left
 
 
+# a CoC block's 'Languages:' heading: its skills are languages (the shared heading reads them as skills)
+_LANGUAGES = {fold(h): "languages" for h in ("languages", "language", "言語", "語言", "语言")}
+
+
 def _spell_prose(text: str) -> bool:
     """A sentence under a spells or skills heading ("the Keeper may give him any spell.", a
     Japanese one with its 。 inside), not a list (a list of skills has its %)."""
@@ -1159,13 +1163,23 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
 
     # a CoC weapon line runs on with commas ("55%, damage 1D10, base range 15 m"): its attacks
     # are told apart by coc_weapon_items
+    def language_item(item: str, n: int) -> bool:
+        """A skill under 'Languages:' ('English 80%', 'Latin 40%'): the Other Language it is,
+        unless its name says a skill itself ('Language (Own)', 'Own Language (English)')."""
+        m = _PCT.match(re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip())
+        if m and not COC_SKILLS.get(fold(m.group("name"))) and english_name(m.group("name")) is None \
+                and not re.search(r"language|語|语|言", m.group("name"), re.IGNORECASE):
+            item = f"Other Language ({m.group('name').strip()}) {m.group('val')}%"
+        return skill_item(item, n)
+
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
-                                          "spells": spell_item, "melee": melee_item},
+                                          "spells": spell_item, "melee": melee_item, "languages": language_item},
                         lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
                         [text] if kind in ("spells", "skills") and _spell_prose(text) else
-                        split_items(_pct_stop(text) if kind == "skills" else text, ";" if kind == "armor" else ",;"))
+                        split_items(_pct_stop(text) if kind in ("skills", "languages") else text,
+                                    ";" if kind == "armor" else ",;"))
 
-    Walk(r, lines).run(stats, section, loose)
+    Walk(r, lines, _LANGUAGES).run(stats, section, loose)
     if named_on_stats and not r.doc.get("@name"):
         r.doc["@name"], r.doc["@name_line"] = named_on_stats
     name_notes: list[str] = []
