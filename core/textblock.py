@@ -56,7 +56,7 @@ HEADINGS: dict[str, str] = {
                                     "broń", "bron")},
     **{fold(h): "armor" for h in ("armor", "armour", "防具", "护甲", "装甲", "pancerz")},
     **{fold(h): "notes" for h in ("notes", "note", "description", "備考", "メモ", "说明", "备注", "opis", "描述", "說明",
-                                  "備註")},
+                                  "備註", "背景")},
     **{fold(h): "advantages" for h in ("advantages",)},
     **{fold(h): "disadvantages" for h in ("disadvantages",)},
     **{fold(h): "merits" for h in ("merits",)},

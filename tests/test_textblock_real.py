@@ -310,6 +310,11 @@ def test_english_compendium_creature_lines():
     assert doc["armor"] == [{"name": "Skin", "armor": 9}]
     assert doc["melee"] == [{"name": "Fighting", "skill": "Fighting", "damage": "1D3+DB"}]
     assert [t for _, t in unread(doc)] == ["Fighting: or weapon damage"]
+    zh = read("哈克\nSTR 60 SIZ 70 CON 45 DEX 45\nAPP 50 INT 90 POW 65 EDU 85\n格斗（斗殴）25%，伤害1D3+1D4或其他武器\n"
+              "语言：英语（母语）85%，法语20%。\n背景：\n人物描述：中等个头，秃顶，身材魁梧。\n")
+    assert zh["melee"] == [{"name": "格斗(斗殴)", "skill": "Fighting (Brawl)", "damage": "1D3+1D4"}]
+    assert zh["skills"] == {"Fighting (Brawl)": 25, "Own Language (英语)": 85, "Other Language (法语)": 20}
+    assert [t for _, t in unread(zh)] == ["格斗(斗殴): 或其他武器"] and "身材魁梧" in zh["notes"]
 
 
 def test_markdown_and_pipe_tables_with_half_and_fifth_values():

@@ -265,10 +265,13 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         said_after, parts = parts[chance_at + 1:first], parts[:chance_at + 1] + parts[first:]
         first = chance_at + 1
     head = ", ".join(parts[:first])
-    alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s+(or\s+\S.*)$", head, re.IGNORECASE)
+    alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*)$", head, re.IGNORECASE)
     if alt:  # "damage: 1d3 + damage bonus or weapon damage": the attack's own damage; the other, said
         head = alt.group(1)
         said_after.insert(0, alt.group(2))
+    pct_comma = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH}),\s*({_DAMAGE_WORD}.*)$", head, re.IGNORECASE)
+    if pct_comma:  # "格斗（斗殴）25%，伤害1D3+1D4" once the other weapon is said: the chance, then the damage
+        head = f"{pct_comma.group(1)} {pct_comma.group(2)}"
     nm = re.match(rf"^(.*{_DICE})\s*[(（]([^()（）]{{1,60}})[)）]$", head, re.IGNORECASE)
     if nm and re.search(r"\d|时|時|when|if\b", nm.group(2), re.IGNORECASE):
         head = nm.group(1)  # "矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）": a note after the damage, said
@@ -1175,7 +1178,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
                                           "spells": spell_item, "melee": melee_item, "languages": language_item},
                         lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
-                        [text] if kind in ("spells", "skills") and _spell_prose(text) else
+                        [text] if kind in ("spells", "skills", "languages") and _spell_prose(text) else
                         split_items(_pct_stop(text) if kind in ("skills", "languages") else text,
                                     ";" if kind == "armor" else ",;"))
 
