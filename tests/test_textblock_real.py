@@ -369,6 +369,18 @@ def test_a_language_under_languages_is_an_other_language():
                              "Language (Own)": 85}
 
 
+def test_a_seventh_edition_characteristic_beyond_the_sheet_is_said_with_its_printed_number():
+    """A Great Old One's SIZ 1050 is beyond a coc7 sheet (1-999): said with the number printed
+    and what is written instead (it had been called 'not in the block'); a dice bot's STR 999999
+    is said as 999999, not as the 200000 coc's scale would make of it."""
+    doc = read("Great One\nSTR 700 CON 550 SIZ 1050 DEX 105 INT 210 POW 210 HP 160\n")
+    assert (doc["STR"], doc["SIZ"]) == (700, 65)
+    assert unread(doc) == [(2, "SIZ 1050 (a coc7 characteristic is 1-999): written as the average adult's 65")]
+    bot = read(".st力量999999体质50体型60敏捷50外貌50智力60意志50教育60\n")
+    assert [t for _, t in unread(bot)] == ["STR 999999 (a coc7 characteristic is 1-999): written as the average "
+                                          "adult's 55"]
+
+
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""

@@ -1229,7 +1229,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if system != SEVENTH_KEY:  # told from the block, not named by it: said in the report
             r.assumed.append(f"edition: {why.replace(DIVIDED, '')}; read as coc7 (Call of Cthulhu 7th edition), "
                              "its values as printed")
-        _as_seventh(r, raw, uses, extra, stated)  # 7th-edition material reads as 7th edition (coc7), with its own values
+        _as_seventh(r, raw, uses, extra, stated, char_line)  # 7th-edition material reads as 7th edition (coc7), with its own values
     return r
 
 
@@ -1294,7 +1294,7 @@ def _seventh_defaults(r: Read, line: dict[str, Any], w: dict[str, Any], said: se
 
 
 def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[str, Any],
-                stated: dict[str, set[str]] | None = None) -> None:
+                stated: dict[str, set[str]] | None = None, lines_of: dict[str, int] | None = None) -> None:
     """`r`, read as a coc document, as the coc7 document of the same block: the characteristics
     as the block printed them (1-99 scale), the skills, weapons, close-combat lines and armor
     under 7th edition's names, what only coc holds reported where it cannot go."""
@@ -1308,9 +1308,18 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     for k in COC_CHARACTERISTICS:
         if k in raw and 1 <= raw[k] <= 999:
             out[k] = raw[k]
-        else:
-            out[k] = SEVENTH_AVERAGE_ADULT[k]
+            continue
+        out[k] = SEVENTH_AVERAGE_ADULT[k]
+        if k not in raw:
             missing.append(f"{k} {out[k]}")
+            continue
+        # printed, but beyond what a coc7 sheet holds: said as such (not as a characteristic the
+        # block leaves out), once, with the line coc's own check named
+        said = [u for u in r.unread if u[1].startswith(f"{k} {raw[k]} (a coc characteristic")]
+        r.unread[:] = [u for u in r.unread if u not in said]
+        line = said[0][0] if said else (lines_of or {}).get(k, 0)
+        r.unread.append((line, f"{k} {raw[k]} (a coc7 characteristic is 1-999): written as the average adult's "
+                               f"{out[k]}"))
     if missing:
         r.assumed.append("not in the block, set to the average adult of 7th edition (3D6 x 5 -> 52.5, (2D6 + 6) x 5 "
                          "-> 65, EDU 70): " + ", ".join(missing))
@@ -1410,14 +1419,16 @@ def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: d
     """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_coc); one
     outside what a coc document holds (1-999: a creature's STR 200) is unread, not a failed block; a characteristic the
     block leaves out: the average adult, said so."""
+    printed = dict(chars)
     if seventh and chars:
         converted, note = seventh_to_coc(chars)
         chars.update(converted)
         r.assumed.append(note)
     lo, hi = COC_CHARACTERISTIC_RANGE
     for k, v in list(chars.items()):
-        if not lo <= v <= hi:
-            r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is {lo}-{hi})"))
+        if not lo <= v <= hi:  # said with the number the block prints (a 7th-edition one before its / 5)
+            r.unread.append((where.get(k, 0), f"{k} {printed.get(k, v)} (a coc characteristic is {lo}-{hi}"
+                                              + (f"; this one is {v} once divided by 5)" if seventh else ")")))
             del chars[k]
     missing = [k for k in COC_CHARACTERISTICS if k not in chars]
     if missing:
