@@ -200,7 +200,7 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
             continue  # "油揚げが苦手、口元を皮肉そうに歪める": one quirk each
         elif section in ("Traits", "Advantages", "Disadvantages", "Quirks") and not cost and (
                 "。" in text or len(text) > 40 or text.startswith(("・", "(", "（", "「"))
-                or re.search(r"[(（][+-±]?\d+%[)）]", text)):  # a description, or the trait's modifiers (-30%)
+                or re.search(r"[(（][+\-±]?\d+%[)）]", text)):  # a description, or the trait's modifiers (-30%)
             out.append(f"Notes: {text}")  # a trait's description under it, no trait
             continue
         elif section in ("Traits", "Advantages", "Disadvantages", "Quirks"):
