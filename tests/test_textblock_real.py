@@ -381,6 +381,23 @@ def test_a_seventh_edition_characteristic_beyond_the_sheet_is_said_with_its_prin
                                           "adult's 55"]
 
 
+def test_the_roll20_compendium_attributes_view():
+    """The Roll20 compendium's attributes view of a creature: each key alone on a line, its value on
+    the next, the lists as JSON (it had been refused); a sentence about spells is a note."""
+    doc = read("Night Flyer\nAttributes\narmor\n2 points of leathery hide.\nattacks_per_round\n1\n"
+               "characteristics_average\n{\"strength\":\"80\",\"constitution\":\"60\",\"size\":\"75\","
+               "\"dexterity\":\"65\",\"intelligence\":\"40\",\"power\":\"55\"}\n"
+               "combat_attacks\n[{\"name\":\"Fighting\",\"target\":\"45\",\"damage\":\"1D6\",\"damage_bonus\":\"full\"}]\n"
+               "dodge\n30\nhitpoints\n13\nmagicpoints\n11\nskills\nListen 40, Spot Hidden 45\n"
+               "spells_known\nNight flyers have a 20% chance of knowing 1D3 spells.\n")
+    assert [doc[k] for k in ("STR", "CON", "SIZ", "DEX", "INT", "POW", "HP", "MP")] == [80, 60, 75, 65, 40, 55, 13, 11]
+    assert doc["skills"] == {"Dodge": 30, "Listen": 40, "Spot Hidden": 45, "Fighting": 45}
+    assert doc["melee"] == [{"name": "Fighting", "skill": "Fighting", "damage": "1D6+DB"}]
+    assert doc["armor"] == [{"name": "Leathery hide", "armor": 2}] and "spells" not in doc
+    assert "20% chance of knowing" in doc["notes"]
+    assert not unread(doc)
+
+
 def test_japanese_tables_and_one_stat_a_line():
     """A Markdown table of names over values, a plain table, one stat a line in full-width
     letters with full-width colons, 【STR】 brackets: read as "STR 11 CON 13 ..."."""

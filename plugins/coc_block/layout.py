@@ -316,13 +316,14 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
 _LANGUAGES = {fold(h): "languages" for h in ("languages", "language", "言語", "語言", "语言")}
 
 
-def _spell_prose(text: str) -> bool:
+def _spell_prose(text: str, spells: bool = False) -> bool:
     """A sentence under a spells or skills heading ("the Keeper may give him any spell.", a
-    Japanese one with its 。 inside), not a list (a list of skills has its %)."""
+    Japanese one with its 。 inside), not a list (a list of skills has its %; a sentence about
+    spells may: "a 40% chance of knowing 1D4 spells")."""
     t = text.strip()
-    return not re.search(r"[《「『〈%％]", t) and (
+    return not re.search(r"[《「『〈]" if spells else r"[《「『〈%％]", t) and (
         bool(re.search(r"。.", t)) or (t.endswith("。") and len(t) > 12)
-        or (len(t.split()) >= 10 and bool(re.search(r"\b(?:the|may|any|is|are|has|can|knows?)\b", t, re.IGNORECASE))))
+        or (len(t.split()) >= 10 and bool(re.search(r"\b(?:the|may|any|is|are|has|have|can|knows?|chance)\b", t, re.IGNORECASE))))
 
 
 # a weapon named in brackets after the Firearms skill's word, in English, Chinese and Japanese
@@ -392,6 +393,47 @@ _TABLE_HEAD = re.compile(r"char(?:acteristics?|\.)|rolls?|averages?|能力值|�
                          re.IGNORECASE)
 _AVERAGE = re.compile(r"平均|average\s+|avg\.?\s+|av\.\s+", re.IGNORECASE)
 _ROLL_CELL = re.compile(r"^\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?$", re.IGNORECASE)  # (3D6+6)×5
+
+
+_R20_CHARACTERISTICS = {"strength": "STR", "constitution": "CON", "size": "SIZ", "dexterity": "DEX",
+                        "appearance": "APP", "intelligence": "INT", "power": "POW", "education": "EDU"}
+_R20_LINES = {"hitpoints": "HP {}", "magicpoints": "MP {}", "build": "Build: {}", "damage_bonus": "Damage Bonus: {}",
+              "move": "Move: {}", "dodge": "Skills: Dodge {}%", "skills": "Skills: {}", "armor": "Armor: {}",
+              "sanity_loss": "Sanity Loss: {}", "attacks_per_round": "Attacks per round: {}",
+              "spells_known": "Spells: {}", "short_description": "Notes: {}", "type": "Notes: {}",
+              "sanity": "SAN {}", "luck": "Luck {}"}
+
+
+def _roll20_attribute(key: str, value: str) -> str | None:
+    """A line of the Roll20 compendium's attributes view of a Call of Cthulhu creature (its key,
+    "characteristics_average", "combat_attacks", "hitpoints" ..., alone on a line, its value on
+    the next, a JSON one for the lists) as the block's own line; None for any other key."""
+    import json
+
+    if key in ("characteristics_average", "characteristics", "combat_attacks", "combat_abilities",
+               "special_abilities"):
+        try:
+            data = json.loads(value)
+        except ValueError:
+            return None
+        if key.startswith("characteristics") and isinstance(data, dict):
+            return " ".join(f"{_R20_CHARACTERISTICS[k]} {v}" for k, v in data.items()
+                            if k in _R20_CHARACTERISTICS and re.fullmatch(r"\d{1,4}", str(v)))
+        if not isinstance(data, list):
+            return None
+        items = [x for x in data if isinstance(x, dict) and x.get("name")]
+        if key == "combat_attacks":  # "Fighting 55%, damage 1D6+DB"; one with no chance keeps its damage alone
+            return "Combat: " + "; ".join(
+                f"{x['name']}{' ' + str(x['target']) + '%' if x.get('target') else ''}"
+                + (f", damage {x['damage']}{'+DB' if x.get('damage_bonus') == 'full' else ''}" if x.get("damage") else "")
+                for x in items)
+        return "Notes: " + " ".join(f"{x['name']}: {x.get('description', '')}".strip() for x in items)
+    form = _R20_LINES.get(key)
+    if form is None:
+        return None
+    if key == "damage_bonus" and re.fullmatch(r"\d*d\d+.*", value, re.IGNORECASE):
+        value = "+" + value
+    return form.format(value.strip().rstrip("."))
 
 
 # the names a dice bot's character string gives the stats besides the block's own: English
@@ -531,6 +573,15 @@ def coc_layout(lines: list[str]) -> list[str]:
                         re.IGNORECASE):
             out[i] = nf[i] = ""  # that table's head ("Attribute | Base | Half | Fifth |")
             i += 1
+            continue
+        key = re.fullmatch(r"[a-z_]{3,30}", text)
+        nxt = next((k for k in range(i + 1, min(len(nf), i + 3)) if nf[k]), None)
+        r20 = _roll20_attribute(text, nf[nxt]) if key and nxt is not None else None
+        if r20 is not None:  # the Roll20 compendium's attributes view: a key, its value on the next line
+            out[i] = nf[i] = r20
+            for k in range(i + 1, nxt + 1):
+                out[k] = nf[k] = ""
+            i = nxt + 1
             continue
         bot = _dice_bot_line(text)
         if bot is not None:  # a dice bot's ".st力量60str60体质70…侦查60": stats, then the skills
@@ -1080,7 +1131,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         return True
 
     def spell_item(item: str, n: int) -> bool:
-        if _spell_prose(item):  # "GM が必要と思えば、…習得していてよい。": said about the spells, no spell
+        if _spell_prose(item, spells=True):  # "GM が必要と思えば、…習得していてよい。": about the spells, no spell
             notes.append(item.strip())
             return True
         name = re.sub(r"^[-*]\s+", "", item.strip()).rstrip(".。").strip()
@@ -1178,7 +1229,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
                                           "spells": spell_item, "melee": melee_item, "languages": language_item},
                         lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
-                        [text] if kind in ("spells", "skills", "languages") and _spell_prose(text) else
+                        [text] if kind in ("spells", "skills", "languages") and _spell_prose(text, kind == "spells") else
                         split_items(_pct_stop(text) if kind in ("skills", "languages") else text,
                                     ";" if kind == "armor" else ",;"))
 
