@@ -11,6 +11,7 @@ line machinery is the core's (xsys.core.textblock).
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any, Callable
@@ -242,7 +243,12 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     item = _DB_WORD.sub("+DB", item)  # 1d6+傷害加權: the damage bonus in the block's own words
     parts = split_items(item.replace("、", ","), ",")
     weapon = None
+    said_after: list[str] = []
     for i, p in enumerate(list(parts)):
+        alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*)$", p.strip(), re.IGNORECASE)
+        if alt:  # "damage: 1d3 + damage bonus or weapon damage", "伤害1D3+1D4或其他武器": its own damage; the other, said
+            parts[i] = p = alt.group(1)
+            said_after.append(alt.group(2))
         bm = re.match(rf"^(.*?(?<!\d)\d+\s*%)\s*[(（]\s*({_DICE})\s*[)）]$", p.strip(), re.IGNORECASE)
         if bm:  # "Claws 30% (1D6+db)", 鉤爪30% (1d6+傷害加權): the damage in brackets after the chance
             parts[i] = f"{bm.group(1)} damage {bm.group(2)}"
@@ -256,22 +262,14 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         if wm:
             parts[i], weapon = wm.group(1), wm.group(2).strip()
     first = next((i for i, p in enumerate(parts) if _coc_attr(p)), len(parts))
-    said_after: list[str] = []
     # the name ends at its chance: what follows before any attribute ("斗殴 80% 伤害 1d3+1d4, 使用砍刀时
     # 伤害为 1d6+1d6", another weapon's damage said in words) is not read, not part of the name
     chance_at = next((i for i, p in enumerate(parts[:first]) if re.search(r"(?<!\d)\d+\s*%\s*\S", p)
                       and re.search(_DICE, p.split("%", 1)[1])), None)
     if chance_at is not None and chance_at + 1 < first:
-        said_after, parts = parts[chance_at + 1:first], parts[:chance_at + 1] + parts[first:]
+        said_after, parts = parts[chance_at + 1:first] + said_after, parts[:chance_at + 1] + parts[first:]
         first = chance_at + 1
     head = ", ".join(parts[:first])
-    alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*)$", head, re.IGNORECASE)
-    if alt:  # "damage: 1d3 + damage bonus or weapon damage": the attack's own damage; the other, said
-        head = alt.group(1)
-        said_after.insert(0, alt.group(2))
-    pct_comma = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH}),\s*({_DAMAGE_WORD}.*)$", head, re.IGNORECASE)
-    if pct_comma:  # "格斗（斗殴）25%，伤害1D3+1D4" once the other weapon is said: the chance, then the damage
-        head = f"{pct_comma.group(1)} {pct_comma.group(2)}"
     nm = re.match(rf"^(.*{_DICE})\s*[(（]([^()（）]{{1,60}})[)）]$", head, re.IGNORECASE)
     if nm and re.search(r"\d|时|時|when|if\b", nm.group(2), re.IGNORECASE):
         head = nm.group(1)  # "矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）": a note after the damage, said
@@ -316,7 +314,7 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
 _LANGUAGES = {fold(h): "languages" for h in ("languages", "language", "言語", "語言", "语言")}
 
 
-def _spell_prose(text: str, spells: bool = False) -> bool:
+def _prose_line(text: str, spells: bool = False) -> bool:
     """A sentence under a spells or skills heading ("the Keeper may give him any spell.", a
     Japanese one with its 。 inside), not a list (a list of skills has its %; a sentence about
     spells may: "a 40% chance of knowing 1D4 spells")."""
@@ -408,8 +406,6 @@ def _roll20_attribute(key: str, value: str) -> str | None:
     """A line of the Roll20 compendium's attributes view of a Call of Cthulhu creature (its key,
     "characteristics_average", "combat_attacks", "hitpoints" ..., alone on a line, its value on
     the next, a JSON one for the lists) as the block's own line; None for any other key."""
-    import json
-
     if key in ("characteristics_average", "characteristics", "combat_attacks", "combat_abilities",
                "special_abilities"):
         try:
@@ -937,7 +933,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
         if text.lower() in _NONE:  # "技能：无", "Skills: none": no skills, nothing unread
             return True
-        if _spell_prose(item):  # a sentence among the skills (what an attack does): kept in the notes
+        if _prose_line(item):  # a sentence among the skills (what an attack does): kept in the notes
             notes.append(item.strip())
             return True
         if re.search(rf"\d\s*%.*?{_DAMAGE_WORD}\s*[:：]?\s*{_DICE}", text, re.IGNORECASE):
@@ -1131,7 +1127,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         return True
 
     def spell_item(item: str, n: int) -> bool:
-        if _spell_prose(item, spells=True):  # "GM が必要と思えば、…習得していてよい。": about the spells, no spell
+        if _prose_line(item, spells=True):  # "GM が必要と思えば、…習得していてよい。": about the spells, no spell
             notes.append(item.strip())
             return True
         name = re.sub(r"^[-*]\s+", "", item.strip()).rstrip(".。").strip()
@@ -1229,7 +1225,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
                                           "spells": spell_item, "melee": melee_item, "languages": language_item},
                         lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
-                        [text] if kind in ("spells", "skills", "languages") and _spell_prose(text, kind == "spells") else
+                        [text] if kind in ("spells", "skills", "languages") and _prose_line(text, kind == "spells") else
                         split_items(_pct_stop(text) if kind in ("skills", "languages") else text,
                                     ";" if kind == "armor" else ",;"))
 
@@ -1364,13 +1360,9 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         if k not in raw:
             missing.append(f"{k} {out[k]}")
             continue
-        # printed, but beyond what a coc7 sheet holds: said as such (not as a characteristic the
-        # block leaves out), once, with the line coc's own check named
-        said = [u for u in r.unread if u[1].startswith(f"{k} {raw[k]} (a coc characteristic")]
-        r.unread[:] = [u for u in r.unread if u not in said]
-        line = said[0][0] if said else (lines_of or {}).get(k, 0)
-        r.unread.append((line, f"{k} {raw[k]} (a coc7 characteristic is 1-999): written as the average adult's "
-                               f"{out[k]}"))
+        # printed, but beyond what a coc7 sheet holds: said as such, not as a characteristic the block leaves out
+        r.unread.append(((lines_of or {}).get(k, 0), f"{k} {raw[k]} (a coc7 characteristic is 1-999): written as "
+                                                     f"the average adult's {out[k]}"))
     if missing:
         r.assumed.append("not in the block, set to the average adult of 7th edition (3D6 x 5 -> 52.5, (2D6 + 6) x 5 "
                          "-> 65, EDU 70): " + ", ".join(missing))
@@ -1470,16 +1462,15 @@ def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: d
     """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_coc); one
     outside what a coc document holds (1-999: a creature's STR 200) is unread, not a failed block; a characteristic the
     block leaves out: the average adult, said so."""
-    printed = dict(chars)
     if seventh and chars:
         converted, note = seventh_to_coc(chars)
         chars.update(converted)
         r.assumed.append(note)
     lo, hi = COC_CHARACTERISTIC_RANGE
     for k, v in list(chars.items()):
-        if not lo <= v <= hi:  # said with the number the block prints (a 7th-edition one before its / 5)
-            r.unread.append((where.get(k, 0), f"{k} {printed.get(k, v)} (a coc characteristic is {lo}-{hi}"
-                                              + (f"; this one is {v} once divided by 5)" if seventh else ")")))
+        if not lo <= v <= hi:
+            if not seventh:  # a 7th-edition block's is said against coc7's own range, as it reads (_as_seventh)
+                r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is {lo}-{hi})"))
             del chars[k]
     missing = [k for k in COC_CHARACTERISTICS if k not in chars]
     if missing:

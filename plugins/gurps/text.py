@@ -15,6 +15,7 @@ from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_la
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
 from .rules import SKILLS as _SKILLS  # the skills a gurps document maps
+from .rules import _toml
 
 GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
 GURPS_DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
@@ -98,7 +99,6 @@ JAPANESE_ATTRIBUTES = ("体力", "敏捷力", "敏捷", "知力", "生命力", "
 
 
 def _ja() -> dict[str, dict[str, str]]:
-    from .rules import _toml
     return _toml("japanese.toml")
 
 
