@@ -167,15 +167,18 @@ def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str
 
 
 def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
-                         remembered: Mapping[str, Any] | None = None, kind_skill: str | None = None) -> dict[str, Any]:
+                         remembered: Mapping[str, Any] | None = None, kind_skill: str | None = None,
+                         neutral: str = "melee") -> dict[str, Any]:
     """Native skill levels with the close-combat skills a target writes for the neutral
     ``melee``: those its melee weapon lines use (``used``: the lines' skill names) and the one
     for the weapon the source's best skill names (``kind_skill``: the target's skill for
     ``Combatant.melee_kind``, a CoC Club 60 becomes GURPS Axe/Mace), else the first the system
     lists. Every native melee skill covers the one neutral ``melee`` (the best of a source's melee
     skills, the others reported ``merged``), so without this every target would write all of its
-    melee skills at that level (Knife, Club, Sword, Axe and Spear 55)."""
-    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+    melee skills at that level (Knife, Club, Sword, Axe and Spear 55). With `neutral` "brawl", the
+    same for the skills that hold the brawl competence (a 7th-edition creature's Fighting, Bite,
+    Claws beside Fighting (Brawl))."""
+    covering = [k for k, keys in system.skills().items() if tuple(keys) == (neutral,)]
     present = [k for k in covering if k in levels]
     if remembered and present:
         # the NPC's own melee skills, remembered from this system (not with --fresh): given back
@@ -224,11 +227,11 @@ def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: It
     return out
 
 
-def melee_skills_of(system: "System", levels: Mapping[str, Any]) -> dict[str, Any]:
-    """The native melee skills of a stat block worth remembering by name for the way back (not
-    with --fresh): all of them, unless it has only the system's first melee skill, which a
-    conversion writes anyway."""
-    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+def melee_skills_of(system: "System", levels: Mapping[str, Any], neutral: str = "melee") -> dict[str, Any]:
+    """The native melee (or `neutral` "brawl") skills of a stat block worth remembering by name for
+    the way back (not with --fresh): all of them, unless it has only the system's first such
+    skill, which a conversion writes anyway."""
+    covering = [k for k, keys in system.skills().items() if tuple(keys) == (neutral,)]
     mine = {k: v for k, v in levels.items() if k in covering}
     return {} if list(mine) in ([], covering[:1]) else mine
 

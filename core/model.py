@@ -194,6 +194,11 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("club", ("club", "baton", "nightstick", "truncheon", "cosh", "blackjack", "sap", "bat", "mace", "hammer",
               "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒", "バット", "パイプ", "トンファー",
               "ハンマー", "金槌", "バール", "ブラックジャック", "メイス")),
+    # a creature's natural attacks, tried last (a claw hammer is a club): fought bare-handed, with
+    # the brawl skill (GURPS Brawling, nWoD Brawl, 7th edition's Fighting (Brawl); assumed, README)
+    ("unarmed", ("bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "teeth", "jaws", "fang", "gore",
+                 "horn", "hoof", "hooves", "sting", "pincer", "beak", "trample", "噛みつき", "噛み付き", "咬みつき",
+                 "かみつき", "爪", "触手", "咬", "抓", "觸手")),
 )
 
 

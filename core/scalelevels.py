@@ -156,13 +156,16 @@ def unwritten(target: Any, combatant: Any, written: Any, system_of: Callable[[st
             continue
         ns = namespaces(owner)[0]
         keys = scale.get("keys") or {}
-        stated = {k for name in scale["levels"] for k in (keys.get(name) or owner.skills().get(name) or ())}
+        # (a creature's own attack skill, System.line_skills, states none: it rides by name)
+        own_lines = owner.line_skills
+        stated = {k for name in scale["levels"] if name not in own_lines
+                  for k in (keys.get(name) or owner.skills().get(name) or ())}
         for n, level in skills.items():
             covered = set(mine.get(n, ()))
             if isinstance(level, bool) or not isinstance(level, int) or not covered or covered & stated:
                 continue
             for name, theirs in owner.skills().items():
-                if set(theirs) & covered and name not in scale["levels"]:
+                if set(theirs) & covered and name not in scale["levels"] and name not in own_lines:
                     entries = carry.setdefault(ns, {}).setdefault(FIELD, {})
                     entries.setdefault(name, {"unstated": True, target.key: {}})[target.key][n] = level
     return carry, lines

@@ -235,7 +235,9 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     stated = {k: v for k, v in levels.items() if k in mapped}
     skills = system.skills_to_neutral(stated, col, spath, context=ctx)
     own: dict[str, Any] = {}  # what only this system states, carried through every other system
-    other = {k: v for k, v in _levels(getattr(npc, sheet.skills)).items() if k not in mapped}
+    # (and a creature's attack skills, System.line_skills: each holds its competence, and rides by
+    # name for the sheets that write it beside its line)
+    other = {k: v for k, v in _levels(getattr(npc, sheet.skills)).items() if k not in mapped or k in system.line_skills}
     for k in other:
         col.carried(f"{spath}.{k}", f"skill {k!r}")
     # the values its rules derive: a derived skill (nWoD Defense: the dodge), the hit points as

@@ -779,10 +779,12 @@ class System:
             for k in keys:
                 lad = self.skill_ladder(native, {**ctx, "@key": k})
                 value = self.competence(native, level, {**ctx, "@key": k})
-                if k in src and reference_class(k):
+                if k in src and reference_class(k) and not (
+                        value == src[k][2] and {native, src[k][0]} & self.line_skills):
                     # several native close-combat skills, one neutral skill (CoC Knife and Club,
                     # GURPS Knife and Broadsword): the best crosses, and a target writes it for
-                    # the skills its weapon lines use (core.melee.melee_skills_written)
+                    # the skills its weapon lines use (core.melee.melee_skills_written); a
+                    # creature's attack skill at its Fighting's level loses nothing
                     o_native, o_level, o_value = src[k]
                     best = f"{native} {level}" if value > o_value else f"{o_native} {o_level}"
                     col.loss("merged", f"{path}.{native}", f"{o_native} {o_level} and {native} {level} cross as one "

@@ -31,8 +31,10 @@ def _num(x: float) -> str:
 
 
 # the 6th-edition sheet's unarmed attacks beside Fist/Punch (coc-ja.melee; coc-zh-combat names
-# them attack skills): no neutral skill of their own, but the best of them may be the NPC's brawl
-UNARMED_ATTACKS = ("Kick", "Head Butt")
+# them attack skills), and a creature's natural attacks with chances of their own (Bite 40%, the
+# rulebook's monsters; assumed): no neutral skill of their own, but the best may be the NPC's brawl
+UNARMED_ATTACKS = ("Kick", "Head Butt", "Bite", "Claw", "Claws", "Talons", "Tentacle", "Tentacles", "Gore", "Sting",
+                   "Beak")
 
 
 class CocSheet(CocRules):

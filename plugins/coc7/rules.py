@@ -45,6 +45,11 @@ def load_tables() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
+def _line_skills() -> frozenset[str]:
+    return frozenset(k for k, row in load_tables()["skills"].items() if row.get("line"))
+
+
+@lru_cache(maxsize=None)
 def load_ladders() -> dict[str, Ladder]:
     """Every ``[ladder.NAME]`` of tables.toml, built (and so checked for monotonicity)."""
     return ladders_from_data(load_tables(), str(TABLES))
@@ -143,6 +148,12 @@ class Coc7Rules(PercentileSystem):
         "parry": ("coc7.conversion.6e", "assumed"), "parry-weapon": ("coc7.conversion.6e", "assumed"),
         "armor": ("coc7.armor", "assumed")}
     melee_rule: ClassVar[str] = "coc7.melee"
+
+    @property
+    def line_skills(self) -> frozenset[str]:  # type: ignore[override]
+        """A creature's own attack skills (Fighting, Bite, Claws: tables.toml rows marked ``line``):
+        each holds the brawl competence, and is written only beside the attack that uses it."""
+        return _line_skills()
 
     def derived_fields(self) -> dict[str, tuple[tuple[str, ...], str]]:
         return {"HP": (("CON", "SIZ"), "coc7.derived")}  # HP = (CON + SIZ) / 10 rounded down

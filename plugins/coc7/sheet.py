@@ -34,16 +34,20 @@ NOT_SEVENTH = {"Grapple": "Fighting (Brawl)", "Kick": "Fighting (Brawl)", "Head 
                "Off-hand Shooting": None}
 
 
-def _melee_class(m: Coc7Melee) -> str:
+def _melee_class(m: Coc7Melee, brawl: frozenset[str] = frozenset()) -> str:
     """A close-combat line's weapon class: what its name says; else, as knives and clubs are
     Fighting (Brawl) in 7th edition, a Brawl attack by its damage on the weapons table (1D3 fists,
-    1D4 a knife, 1D6 a club), another Fighting skill by its name (coc7.melee)."""
+    1D4 a knife, 1D6 a club); a creature's attack made with another skill that holds the brawl
+    competence (`brawl`: its plain Fighting, its Bite) is a natural one, fought bare-handed;
+    another Fighting skill by its name (coc7.melee)."""
     named = melee_class_of(m.name)
     if named != "improvised":
         return named
     if m.skill == "Fighting (Brawl)":
         die = m.damage.upper().split("+")[0].strip()
         return {"1D3": "unarmed", "1D4": "knife", "1D6": "club"}.get(die, "improvised")
+    if m.skill in brawl:
+        return "unarmed"
     return melee_class_of(m.name, m.skill)
 
 
@@ -161,7 +165,7 @@ class Coc7Sheet(Coc7Rules):
         return {"melee": melee}
 
     def melee_line_to_neutral(self, m: Coc7Melee, col: Collector, path: str) -> MeleeWeapon:
-        cls = _melee_class(m)
+        cls = _melee_class(m, frozenset(k for k, keys in self.skills().items() if tuple(keys) == ("brawl",)))
         if col.tracing:
             col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"], source="assumed")
         return MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
@@ -173,6 +177,9 @@ class Coc7Sheet(Coc7Rules):
         names = melee_skills_of(self, npc.skills)
         if names:  # its Fighting skills by name (Sword 85, Spear 45): one neutral melee holds only the best
             out["melee_skills"] = names
+        brawl = melee_skills_of(self, npc.skills, "brawl")
+        if brawl:  # a creature's Fighting, Bite, Claws by name: one neutral brawl holds only the best
+            out["brawl_skills"] = brawl
         for f in ("HP", "MOV"):
             v = getattr(npc, f)
             if v is not None:
@@ -318,8 +325,10 @@ class Coc7Sheet(Coc7Rules):
         Fighting (Brawl) in 7th edition: an NPC whose close combat is such a weapon fights it with
         Brawl, written at the better of the two (a ``merged`` loss when the melee was better)."""
         kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None
-        remembered = combatant.native.get(self.key, {}).get("melee_skills")
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], remembered, kind)
+        mine = combatant.native.get(self.key, {})
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("melee_skills"), kind)
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("brawl_skills"),
+                                      neutral="brawl")
         covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
         if any(m.skill in covering for m in melee) or kind in covering:
             return skills

@@ -245,8 +245,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     weapon = None
     said_after: list[str] = []
     for i, p in enumerate(list(parts)):
-        alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*)$", p.strip(), re.IGNORECASE)
-        if alt:  # "damage: 1d3 + damage bonus or weapon damage", "伤害1D3+1D4或其他武器": its own damage; the other, said
+        alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*|\+\s*(?!(?:DB|damage bonus)\b)"
+                       r"[^\W\d_].*)$", p.strip(), re.IGNORECASE)
+        if alt:  # "damage: 1d3 + damage bonus or weapon damage", "伤害1D3+1D4或其他武器": its own damage; the other, said;
+            # a ghoul's "damage 1D6 + worrying": the dice, and the effect in words, said
             parts[i] = p = alt.group(1)
             said_after.append(alt.group(2))
         bm = re.match(rf"^(.*?(?<!\d)\d+\s*%)\s*[(（]\s*({_DICE})\s*[)）]$", p.strip(), re.IGNORECASE)

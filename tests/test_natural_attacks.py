@@ -1,0 +1,99 @@
+"""A creature's natural attacks (a bite, claws, a tentacle) are fought bare-handed: each system
+writes them with its brawl skill, and the creature's own attack skills cross as its brawl.
+
+The test documents are written here in the shapes the readers meet: a 7th-edition text block of
+a creature (a plain Fighting skill and attacks with chances of their own, as the rulebook's
+monsters are printed) and a 6th-edition one (its Bite a skill of its own, no Fist/Punch)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from xsys.conversions import api
+from xsys.core import codec
+from xsys.core.equating import tier_of
+from xsys.core.model import melee_class_of
+from xsys.core.registry import default_registry
+
+SEVENTH = """Marsh lurker, thing of the reeds
+STR 85 CON 70 SIZ 75 DEX 60 INT 40 POW 50
+HP: 14
+Damage Bonus: +1D4
+Build: 1
+Move: 8
+Combat
+Fighting 55% (27/11), damage 1D6 + DB
+Bite 55% (27/11), damage 1D8 + paralysis
+Claws 55% (27/11), damage 1D6 + DB
+Dodge 30% (15/6)
+Skills: Stealth 70%, Swim 80%.
+"""
+
+SIXTH = """Pit gnawer
+STR 13 CON 12 SIZ 9 INT 8 POW 9 DEX 8
+HP: 11
+Weapons: Bite 85%, damage 1D6
+Skills: Hide 60%, Listen 55%.
+"""
+
+
+def _read(tmp_path, text: str, to: str):
+    path = tmp_path / "creature.txt"
+    path.write_text(text, encoding="utf-8")
+    return api.convert(path, to)
+
+
+def _plain(doc):
+    return msgspec.to_builtins(doc, enc_hook=codec.enc_hook)
+
+
+def test_natural_attack_words_are_unarmed_and_a_weapon_word_wins():
+    assert [melee_class_of(n) for n in ("Bite", "Claws", "Tentacle", "Talons", "噛みつき", "触手")] == ["unarmed"] * 6
+    assert melee_class_of("Claw hammer") == "club"  # the weapon's word is tried first
+    assert melee_class_of("Bone knife") == "knife"
+
+
+def test_a_7th_edition_creature_keeps_its_attack_skills_and_the_effect_in_words_is_said(tmp_path):
+    conv = _read(tmp_path, SEVENTH, "coc7")
+    doc = conv.document
+    assert {k: doc.skills[k] for k in ("Fighting", "Bite", "Claws")} == {"Fighting": 55, "Bite": 55, "Claws": 55}
+    assert "Fighting (Brawl)" not in doc.skills
+    assert {m.name: (m.skill, m.damage) for m in doc.melee} == {
+        "Fighting": ("Fighting", "1D6+DB"), "Bite": ("Bite", "1D8"), "Claws": ("Claws", "1D6+DB")}
+    said = [x.message for x in conv.losses if "paralysis" in x.message]
+    assert said and "not read" in said[0]  # the dice are read; the effect in words is said, not lost
+    # its attack skills at one level lose nothing between them: no "cross as one" warning
+    assert not [x for x in conv.losses if "cross as one neutral brawl" in x.message]
+    # the same sheet again: exactly as written
+    again = api.convert(api.from_plain(_plain(doc)), "coc7", fresh=True).document
+    assert again.skills == doc.skills and again.melee == doc.melee
+
+
+def test_a_7th_edition_creature_fights_with_brawling_in_gurps_and_comes_back_within_its_tier(tmp_path):
+    seventh = _read(tmp_path, SEVENTH, "coc7").document
+    gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
+    lines = {m.name: m.skill for m in gurps.melee}
+    assert lines == {"Fighting": "Brawling", "Bite": "Brawling", "Claws": "Brawling"}  # not Axe/Mace (improvised)
+    assert "Brawling" in gurps.skills
+    # the GURPS sheet alone (nothing carried from 7th edition), back to 7th edition afresh
+    plain = _plain(gurps)
+    plain.pop("carried", None)
+    plain.pop("xsys", None)
+    home = api.convert(api.from_plain(plain), "coc7", fresh=True).document
+    tiers = default_registry().system("coc7").tiers("Fighting (Brawl)")  # the Keeper chart
+    assert tiers and tier_of(tiers, home.skills["Fighting (Brawl)"]).rank == tier_of(tiers, 55).rank
+    assert {m.name: m.skill for m in home.melee} == {"Fighting": "Fighting (Brawl)", "Bite": "Fighting (Brawl)",
+                                                     "Claws": "Fighting (Brawl)"}
+
+
+def test_a_6th_edition_creature_s_bite_is_its_brawl(tmp_path):
+    sixth = _read(tmp_path, SIXTH, "coc").document
+    assert sixth.skills["Bite"] == 85 and "Fist/Punch" not in sixth.skills
+    conv = api.convert(api.from_plain(_plain(sixth)), "gurps", fresh=True)
+    gurps = conv.document
+    assert {m.name: m.skill for m in gurps.melee} == {"Bite": "Brawling"}
+    # Bite 85 above the punch's base 50 crosses as the brawl: a trained Brawling, not the DX default
+    untrained = api.convert(api.from_plain({**_plain(sixth), "skills": {
+        k: v for k, v in _plain(sixth)["skills"].items() if k != "Bite"}}), "gurps", fresh=True).document
+    assert gurps.skills["Brawling"] > untrained.skills.get("Brawling", gurps.DX)
+    assert any(x.path == "$.skills.Bite" and "unarmed attack like Fist/Punch" in x.message for x in conv.losses)
