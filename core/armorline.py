@@ -50,11 +50,21 @@ def says_helmet(name: str) -> bool:
     return bool(HELMET_WORDS.search(name))
 
 
+# a creature's own armor: its skin, hide, scales, fur, carapace (a 7th-edition block's "9-point skin")
+# (not what is worn: scale mail, a hide coat, a fur jacket)
+HIDE_WORDS = re.compile(r"\b(?:skin|hide|scales|carapace|chitin|exoskeleton)\b|皮膚|鱗|鳞|甲殻|甲壳|外骨格", re.IGNORECASE)
+WORN_WORDS = re.compile(r"armou?r|mail|jacket|coat|vest|suit|cloak|shirt|helm|ジャケット|コート|ベスト|鎧|甲冑|衣|服",
+                        re.IGNORECASE)
+WHOLE_BODY = ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet"]
+
+
 def restore(armor: Armor, covers: Sequence[str] | None, deflection: int | None, col: Any = None, path: str = "",
             rule: str = "") -> Armor:
     """`armor` (as a line's rating and catalog item give it) with what the line states of its
     coverage and deflection; a line that states no coverage, of no catalog item, whose name
-    says it is a helmet, covers the head (HELMET_WORDS; said to `col`, ``assumed``, when given)."""
+    says it is a helmet, covers the head (HELMET_WORDS; said to `col`, ``assumed``, when given); one
+    whose name says a creature's own skin, hide or scales is natural armor over the whole body
+    (HIDE_WORDS, said alike)."""
     changes: dict[str, Any] = {}
     if covers is not None and list(covers) != list(armor.covers):
         changes["covers"] = list(covers)
@@ -63,6 +73,12 @@ def restore(armor: Armor, covers: Sequence[str] | None, deflection: int | None, 
         if col is not None:
             col.loss("assumed", f"{path}.covers", f"{armor.name}: its name says a helmet, and the line names no "
                      "location: it covers the head", rule)
+    elif covers is None and armor.catalog is None and list(armor.covers) == ["torso"] and HIDE_WORDS.search(armor.name) \
+            and not WORN_WORDS.search(armor.name):
+        changes.update(covers=list(WHOLE_BODY), kind="natural")
+        if col is not None:
+            col.loss("assumed", f"{path}.covers", f"{armor.name}: its name says the creature's own skin or hide, and "
+                     "the line names no location: natural armor over the whole body", rule)
     if deflection is not None and deflection != armor.deflection:
         changes["deflection"] = deflection
     return msgspec.structs.replace(armor, **changes) if changes else armor

@@ -497,7 +497,7 @@ class PercentileSystem(System):
         Chinese rules' 8)."""
         from xsys.core import system as _system
 
-        if armor.catalog or armor.kind != "other" or _catalog().find_armor(armor.name) is not None:
+        if armor.catalog or armor.kind not in ("other", "natural") or _catalog().find_armor(armor.name) is not None:
             return written  # an item the catalog knows (by id, name or a list's row): each table's own
         for key in self.weapon_kin:
             block = combatant.native.get(key)

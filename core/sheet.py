@@ -239,7 +239,12 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     # name for the sheets that write it beside its line)
     other = {k: v for k, v in _levels(getattr(npc, sheet.skills)).items() if k not in mapped or k in system.line_skills}
     for k in other:
-        col.carried(f"{spath}.{k}", f"skill {k!r}")
+        if k in mapped:  # an attack skill (System.line_skills): its level crosses, its name is kept
+            col.loss("kept-verbatim", f"{spath}.{k}", f"skill {k!r}, the skill of the NPC's own attack: its level "
+                     f"crosses as the neutral {' and '.join(mapped[k])}; its name is kept for {system.key}",
+                     system.competence_rule(k))
+        else:
+            col.carried(f"{spath}.{k}", f"skill {k!r}")
     # the values its rules derive: a derived skill (nWoD Defense: the dodge), the hit points as
     # the toughness, and a stated value the rules would not give, kept as stated
     der = system.derived_values(npc)

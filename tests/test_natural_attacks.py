@@ -97,3 +97,24 @@ def test_a_6th_edition_creature_s_bite_is_its_brawl(tmp_path):
         k: v for k, v in _plain(sixth)["skills"].items() if k != "Bite"}}), "gurps", fresh=True).document
     assert gurps.skills["Brawling"] > untrained.skills.get("Brawling", gurps.DX)
     assert any(x.path == "$.skills.Bite" and "unarmed attack like Fist/Punch" in x.message for x in conv.losses)
+
+
+def test_a_creature_s_skin_is_natural_armor_over_its_whole_body(tmp_path):
+    text = SEVENTH.replace("Dodge 30% (15/6)", "Dodge 30% (15/6)\nArmor: 4-point hide")
+    conv = _read(tmp_path, text, "gurps")
+    (hide,) = conv.document.armor
+    assert hide.PD == 0 and {"head", "torso", "legs", "arms"} <= set(hide.locations)  # not the torso alone
+    assert any("natural armor over the whole body" in x.message for x in conv.losses)
+    # worn gear named for what it is made of stays worn gear
+    from xsys.core.armorline import restore
+    from xsys.core.model import Armor
+    from xsys.core.units import Energy
+    for name in ("Scale mail", "Hide coat", "Fur jacket"):
+        assert restore(Armor(name=name, stops=Energy(100.0)), None, None).covers == ["torso"]
+
+
+def test_an_attack_skill_is_said_to_cross_as_the_brawl_not_as_having_no_equivalent(tmp_path):
+    seventh = _read(tmp_path, SEVENTH, "coc7").document
+    conv = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True)
+    (said,) = [x for x in conv.losses if x.path == "$.skills.Bite"]
+    assert "crosses as the neutral brawl" in said.message and "no neutral equivalent" not in said.message

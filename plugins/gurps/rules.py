@@ -355,6 +355,8 @@ def passive_defense(a: Armor) -> tuple[int, str | None]:
         return int(a.deflection), None
     if a.kind == "helmet" or says_helmet(a.name):
         return PD_BY_KIND["helmet"], "a helmet's hard shell"
+    if a.kind == "natural":  # a creature's skin or hide: its DR deflects nothing (3e Toughness)
+        return PD_BY_KIND["natural"], "natural armor: a creature's skin or hide"
     if a.kind in PD_BY_KIND:
         return PD_BY_KIND[a.kind], f"a {a.kind}"
     if float(a.stops) >= BULLET_RESISTANT_J:
