@@ -394,13 +394,15 @@ def kin_melee_damage(combatant: Combatant, namespaces: Iterable[str], name: str,
     medium 1D4+2 in both) carried for the close-combat weapon `name`, if it reads as this system's
     damage (``pattern``, the line's damage field); with the namespace it came from. A stated line
     wins over the class's assumed one: a 7e trench knife's 1D4+2+DB stays 1d4+2+db in 6th edition,
-    not the knife class's 1d4+db. Only a line that writes the bonus as the bonus ('+db') crosses."""
+    not the knife class's 1d4+db. Only a line that writes the bonus as the bonus ('+db') crosses, or
+    one of a single die and no bonus at all (a creature's bite, 1d10)."""
     import re
 
     for ns, _block, line in _kin_lines(combatant, namespaces, name):
         damage = line.get("damage")
         # "+db" written out: a line whose bonus was already rolled into dice ("1d3+1d4", its
         # wielder's) says nothing of the weapon apart from the wielder, so it does not cross
-        if isinstance(damage, str) and re.search(r"db\s*$", damage, re.IGNORECASE) and re.fullmatch(pattern, damage):
+        if isinstance(damage, str) and re.fullmatch(pattern, damage) and (
+                re.search(r"db\s*$", damage, re.IGNORECASE) or re.fullmatch(r"\s*\d*d\d+\s*", damage, re.IGNORECASE)):
             return damage, ns
     return None

@@ -173,8 +173,18 @@ MeleeSkill = Literal["brawl", "melee"]
 def melee_class_words(cls: str) -> str:
     """A close-combat class as a report says it: "a knife", "an axe", "an unarmed attack", "an
     improvised weapon"."""
-    noun = {"unarmed": "unarmed attack", "improvised": "improvised weapon"}.get(cls, cls)
+    noun = {"unarmed": "unarmed attack", "improvised": "improvised weapon", "natural": "natural attack"}.get(cls, cls)
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+# a creature's natural weapons; and "Fighting" alone, the attack a 7th-edition monster's block
+# prints (not "Fighting (Whip)", a weapon's skill)
+_NATURAL_WORDS = ("bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "teeth", "jaws", "fang", "gore", "horn",
+                  "hoof", "hooves", "sting", "pincer", "beak", "trample", "噛みつき", "噛み付き", "咬みつき",
+                  "かみつき", "爪", "触手", "咬", "噬", "抓", "觸手")
+
+
+def _fighting(low: str) -> bool:
+    return low.strip() == "fighting"
 
 # words that name a close-combat weapon's class, in the order they are tried (a knife's 短刀 before
 # a sword's 刀); Japanese as sheets and the Japanese rulebook's weapon table write them: 素手 bare
@@ -196,10 +206,28 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "ハンマー", "金槌", "バール", "ブラックジャック", "メイス")),
     # a creature's natural attacks, tried last (a claw hammer is a club): fought bare-handed, with
     # the brawl skill (GURPS Brawling, nWoD Brawl, 7th edition's Fighting (Brawl); assumed, README)
-    ("unarmed", ("bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "teeth", "jaws", "fang", "gore",
-                 "horn", "hoof", "hooves", "sting", "pincer", "beak", "trample", "噛みつき", "噛み付き", "咬みつき",
-                 "かみつき", "爪", "触手", "咬", "抓", "觸手")),
+    ("unarmed", _NATURAL_WORDS),
 )
+
+
+def natural_attack(*words: str) -> bool:
+    """Whether the first of `words` that names a close-combat class names a creature's natural
+    weapon (a Bite, Claws, a Tentacle: fought bare-handed, but no fist)."""
+    for text in words:
+        low = (text or "").lower()
+        for _cls, keys in _MELEE_WORDS:
+            if any(k in low for k in keys):
+                return keys is _NATURAL_WORDS
+        if _fighting(low):
+            return True
+    return False
+
+
+def melee_weapon(name: str, melee_class: MeleeClass, natural: bool = False) -> "MeleeWeapon":
+    """A close-combat weapon of its class, wielded with ``brawl`` bare-handed (a natural attack
+    too: `natural`), else with ``melee``."""
+    return MeleeWeapon(name=name, melee_class=melee_class, skill="brawl" if melee_class == "unarmed" else "melee",
+                       natural=natural and melee_class == "unarmed")
 
 
 def melee_class_of(*words: str) -> MeleeClass:
@@ -210,6 +238,8 @@ def melee_class_of(*words: str) -> MeleeClass:
         for cls, keys in _MELEE_WORDS:
             if any(k in low for k in keys):
                 return cls  # type: ignore[return-value]
+        if _fighting(low):
+            return "unarmed"
     return "improvised"
 
 
@@ -223,6 +253,9 @@ class MeleeWeapon(Base, kw_only=True):
     melee_class: MeleeClass
     skill: MeleeSkill = "melee"
     note: Text = ""
+    # a creature's natural weapon (a bite, claws): unarmed, but a system with a line of its own for
+    # one writes that (its damage), else its fists' line
+    natural: bool = False
 
 
 class SheetSkill(Base, kw_only=True):

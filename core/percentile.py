@@ -947,7 +947,9 @@ class PercentileSystem(System):
         of its class (``melee_line``), with a kin edition's carried dice and skill for that weapon
         (``melee_kin``: the same weapon table); core.carried.melee_lines."""
         def of_class(m: Any) -> Any:
-            skill, damage = self.melee_line(m.melee_class)
+            # a creature's natural weapon: the tables' line for one where they have it, else its class's
+            natural = getattr(m, "natural", False) and "natural" in self.tables().get("melee_line", {})
+            skill, damage = self.melee_line("natural" if natural else m.melee_class)
             said = carried.kin_melee_skill(combatant, self.melee_kin, m.name)
             kin_skill = self.melee_kin_skill(said) if said else None
             # an attack of a skill this edition does not have (a 6th-edition Kick: a Brawl attack in 7th)

@@ -23,7 +23,8 @@ from .melee import MeleeItem, reference_class
 from .dice import Dist, roll_distribution
 from .formulas import Formula, RuleNote
 from .ladder import Ladder, Source, Step, ladders_from_data
-from .model import Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon, melee_class_of
+from .model import (Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon, melee_class_of, melee_weapon,
+                    natural_attack)
 from .sheet import Sheet
 from . import sheet as _sheet
 from .shotsheet import ShotSheet
@@ -649,8 +650,8 @@ class System:
     def melee_line_to_neutral(self, line: Any, col: Collector, path: str) -> MeleeWeapon:
         """One line of the sheet's own close-combat list (``Sheet.melee``) as the neutral melee
         weapon: its class by what its name and skill say (core.model.melee_class_of)."""
-        cls = melee_class_of(getattr(line, "name", ""), getattr(line, "skill", None))
-        return MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+        words = (getattr(line, "name", ""), getattr(line, "skill", None) or "")
+        return melee_weapon(line.name, melee_class_of(*words), natural_attack(*words))
 
     def extra_to_neutral(self, npc: Any, combatant: Combatant, col: Collector) -> Combatant:
         """The last word on the way in (a trace of values only the rules use). Default: as is."""

@@ -12,7 +12,7 @@ import msgspec
 from xsys.conversions import api
 from xsys.core import codec
 from xsys.core.equating import tier_of
-from xsys.core.model import melee_class_of
+from xsys.core.model import melee_class_of, natural_attack
 from xsys.core.registry import default_registry
 
 SEVENTH = """Marsh lurker, thing of the reeds
@@ -48,9 +48,11 @@ def _plain(doc):
 
 
 def test_natural_attack_words_are_unarmed_and_a_weapon_word_wins():
-    assert [melee_class_of(n) for n in ("Bite", "Claws", "Tentacle", "Talons", "噛みつき", "触手")] == ["unarmed"] * 6
-    assert melee_class_of("Claw hammer") == "club"  # the weapon's word is tried first
+    names = ("Bite", "Claws", "Tentacle", "Talons", "噛みつき", "触手", "Fighting")
+    assert [melee_class_of(n) for n in names] == ["unarmed"] * 7 and all(natural_attack(n) for n in names)
+    assert melee_class_of("Claw hammer") == "club" and not natural_attack("Claw hammer")  # a weapon's word first
     assert melee_class_of("Bone knife") == "knife"
+    assert not natural_attack("Fist") and not natural_attack("Fighting (Whip)")  # fists; a weapon's skill
 
 
 def test_a_7th_edition_creature_keeps_its_attack_skills_and_the_effect_in_words_is_said(tmp_path):
@@ -72,9 +74,12 @@ def test_a_7th_edition_creature_keeps_its_attack_skills_and_the_effect_in_words_
 def test_a_7th_edition_creature_fights_with_brawling_in_gurps_and_comes_back_within_its_tier(tmp_path):
     seventh = _read(tmp_path, SEVENTH, "coc7").document
     gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
-    lines = {m.name: m.skill for m in gurps.melee}
-    assert lines == {"Fighting": "Brawling", "Bite": "Brawling", "Claws": "Brawling"}  # not Axe/Mace (improvised)
+    lines = {m.name: (m.skill, m.damage, m.type) for m in gurps.melee}
+    # not Axe/Mace (improvised), and not a punch (thr-2 cr): a bite or claws cut
+    assert lines == {n: ("Brawling", "thr", "cut") for n in ("Fighting", "Bite", "Claws")}
     assert "Brawling" in gurps.skills
+    nwod = api.convert(api.from_plain(_plain(seventh)), "nwod", fresh=True).document
+    assert {w.name: (w.type, w.damage) for w in nwod.weapons} == {n: ("Brawl", 1) for n in ("Fighting", "Bite", "Claws")}
     # the GURPS sheet alone (nothing carried from 7th edition), back to 7th edition afresh
     plain = _plain(gurps)
     plain.pop("carried", None)
@@ -82,8 +87,9 @@ def test_a_7th_edition_creature_fights_with_brawling_in_gurps_and_comes_back_wit
     home = api.convert(api.from_plain(plain), "coc7", fresh=True).document
     tiers = default_registry().system("coc7").tiers("Fighting (Brawl)")  # the Keeper chart
     assert tiers and tier_of(tiers, home.skills["Fighting (Brawl)"]).rank == tier_of(tiers, 55).rank
-    assert {m.name: m.skill for m in home.melee} == {"Fighting": "Fighting (Brawl)", "Bite": "Fighting (Brawl)",
-                                                     "Claws": "Fighting (Brawl)"}
+    # a creature's attack, at 7th edition's line for one (not the fist's 1D3+DB)
+    assert {m.name: (m.skill, m.damage) for m in home.melee} == {
+        n: ("Fighting (Brawl)", "1D6+DB") for n in ("Fighting", "Bite", "Claws")}
 
 
 def test_a_6th_edition_creature_s_bite_is_its_brawl(tmp_path):
@@ -118,3 +124,10 @@ def test_an_attack_skill_is_said_to_cross_as_the_brawl_not_as_having_no_equivale
     conv = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True)
     (said,) = [x for x in conv.losses if x.path == "$.skills.Bite"]
     assert "crosses as the neutral brawl" in said.message and "no neutral equivalent" not in said.message
+
+
+def test_a_6th_edition_bite_of_its_own_dice_keeps_them_in_7th_edition(tmp_path):
+    text = SIXTH.replace("Weapons: Bite 85%, damage 1D6", "Weapons: Bite 85%, damage 1D10")
+    sixth = _read(tmp_path, text, "coc").document
+    seventh = api.convert(api.from_plain(_plain(sixth)), "coc7", fresh=True).document
+    assert {m.name: m.damage for m in seventh.melee} == {"Bite": "1D10"}  # not the fist's 1D3+DB

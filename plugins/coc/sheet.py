@@ -16,7 +16,7 @@ from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of
+from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
 
@@ -33,8 +33,8 @@ def _num(x: float) -> str:
 # the 6th-edition sheet's unarmed attacks beside Fist/Punch (coc-ja.melee; coc-zh-combat names
 # them attack skills), and a creature's natural attacks with chances of their own (Bite 40%, the
 # rulebook's monsters; assumed): no neutral skill of their own, but the best may be the NPC's brawl
-UNARMED_ATTACKS = ("Kick", "Head Butt", "Bite", "Claw", "Claws", "Talons", "Tentacle", "Tentacles", "Gore", "Sting",
-                   "Beak")
+NATURAL_ATTACKS = ("Bite", "Claw", "Claws", "Talons", "Tentacle", "Tentacles", "Gore", "Sting", "Beak")
+UNARMED_ATTACKS = ("Kick", "Head Butt", *NATURAL_ATTACKS)
 
 
 class CocSheet(CocRules):
@@ -148,10 +148,11 @@ class CocSheet(CocRules):
 
     def melee_line_to_neutral(self, m: CocMelee, col: Collector, path: str) -> MeleeWeapon:
         cls = melee_class_of(m.name, m.skill)
+        natural = natural_attack(m.name, m.skill) or m.skill in NATURAL_ATTACKS
         if col.tracing:
             col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
                      source="assumed")
-        return MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+        return melee_weapon(m.name, cls, natural)
 
     def native_block(self, npc: CocNpc, col: Collector) -> dict[str, Any]:
         """The names of its close-combat skills and its own stated HP, for the way back."""

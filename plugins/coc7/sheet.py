@@ -16,7 +16,7 @@ from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skills_untrained, melee_skills_of, melee_skills_written
-from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of
+from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
 from xsys.core.units import Length
@@ -165,10 +165,10 @@ class Coc7Sheet(Coc7Rules):
         return {"melee": melee}
 
     def melee_line_to_neutral(self, m: Coc7Melee, col: Collector, path: str) -> MeleeWeapon:
-        cls = _melee_class(m, frozenset(k for k, keys in self.skills().items() if tuple(keys) == ("brawl",)))
+        cls = _melee_class(m, self.line_skills)
         if col.tracing:
             col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc7.melee"], source="assumed")
-        return MeleeWeapon(name=m.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+        return melee_weapon(m.name, cls, natural_attack(m.name) or m.skill in self.line_skills)
 
     def native_block(self, npc: Coc7Npc, col: Collector) -> dict[str, Any]:
         """The HP and MOV the sheet states and its Fighting skills by name, for the way back; a MOV

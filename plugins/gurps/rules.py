@@ -251,7 +251,10 @@ MELEE_LINES = {"unarmed": ("Brawling", "thr", -2, "cr"),       # punch: 1d-4
                "sword": ("Broadsword", "sw", 1, "cut"),        # 1d+1
                "axe": ("Axe/Mace", "sw", 2, "cut"),            # 1d+2
                "spear": ("Spear", "thr", 2, "imp"),            # 1d
-               "improvised": ("Axe/Mace (improvised)", "sw", 0, "cr")}  # 1d
+               "improvised": ("Axe/Mace (improvised)", "sw", 0, "cr"),  # 1d
+               # a creature's bite or claws (MeleeWeapon.natural; assumed: the digest prints no natural
+               # weapons): Brawling, thrust cutting, the punch's thrust without its -2
+               "natural": ("Brawling", "thr", 0, "cut")}  # 1d-2
 
 
 def melee_damage(cls: str, st: int) -> str:

@@ -17,7 +17,7 @@ from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, stri
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
-                             generic_weapon, melee_class_of, melee_class_words)
+                             generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import BEYOND_TABLE
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
@@ -319,7 +319,7 @@ class GurpsSheet(GurpsRules):
             cls = _melee_class(line)
             if line.skill:
                 line_class.setdefault(line.skill, cls)
-            melee.append(MeleeWeapon(name=line.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee"))
+            melee.append(melee_weapon(line.name, cls, natural_attack(line.name)))
             own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
             if col.tracing:
                 col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})", f"melee {cls}",
@@ -334,7 +334,8 @@ class GurpsSheet(GurpsRules):
                 weapons.append(nw)
                 blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
         for i, m in enumerate(npc.melee):
-            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as {melee_class_words(_melee_class(m))}; its "
+            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as "
+                     f"{melee_class_words('natural' if natural_attack(m.name) else _melee_class(m))}; its "
                      f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
             close_combat(m, f"$.melee[{i}]")
         armor: list[Armor] = []
@@ -509,9 +510,10 @@ class GurpsSheet(GurpsRules):
         """gurps.melee (assumed): the melee-table line of a close-combat weapon known only by its
         class: thrust or swing plus the class's add ("sw+1"), what that rolls at the wielder's
         ST (a brute's punch is not an average man's), its type and reach."""
-        skill, base, add, dtype = MELEE_LINES[m.melee_class]
+        cls = "natural" if m.natural else m.melee_class  # a creature's bite or claws: a line of its own
+        skill, base, add, dtype = MELEE_LINES[cls]
         return GurpsMelee(name=m.name, skill=skill, damage=f"{base}{add:+d}" if add else base,
-                          dice=melee_damage(m.melee_class, st), type=dtype, reach=MELEE_REACH[m.melee_class])
+                          dice=melee_damage(cls, st), type=dtype, reach=MELEE_REACH[m.melee_class])
 
     def _minds_to_neutral(self, values: Mapping[str, int], col: Collector) -> dict[str, float]:
         """gurps.derived: Will and Per start at IQ and measure the same kind of thing, so each is
@@ -577,7 +579,7 @@ class GurpsSheet(GurpsRules):
             cls = class_of_skill(w.skill, w.Acc)
             if cls is None:
                 col.loss("kept-verbatim", path, f"{w.name} ({w.skill}) is a close-combat weapon: it crosses as "
-                         f"{melee_class_words(_melee_class(w))}; its GURPS line is kept (carried.gurps.melee.{w.name})",
+                         f"{melee_class_words('natural' if natural_attack(w.name) else _melee_class(w))}; its GURPS line is kept (carried.gurps.melee.{w.name})",
                          "gurps.melee")
                 return None
             # never a silent handgun: a Guns specialisation this plugin does not

@@ -53,7 +53,10 @@ SPECIFIED = {k: v for k, v in TABLES["specified_target"].items() if k != "rule"}
 # Chart (p. 167) writes the like of it: chart type, damage dice, Size (unarmed: Brawl, 0 dice)
 MELEE_LINES = {"unarmed": ("Brawl", 0, 0), "knife": ("Knife", 1, 1), "club": ("Club", 2, 2),
                "sword": ("Sword", 3, 2), "axe": ("Hatchet", 2, 1), "spear": ("Spear", 3, 4),
-               "improvised": ("Improvised", 1, 2)}
+               "improvised": ("Improvised", 1, 2),
+               # a creature's bite or claws (MeleeWeapon.natural; assumed: a Brawl attack with one
+               # bonus die, as the werewolf's claws of the later lines)
+               "natural": ("Brawl", 1, 0)}
 
 
 # ======================================================================= exact dice

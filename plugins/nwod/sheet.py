@@ -15,7 +15,8 @@ from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, says
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
-                             generic_weapon, melee_class_of, melee_class_words, thrown_blade)
+                             generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack,
+                             thrown_blade)
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy, Illuminance, Length, brief
 from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT
@@ -218,12 +219,14 @@ class NwodSheet(NwodRules):
     def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | MeleeWeapon:
         if w.ranges is None:  # close combat: its class crosses, its line is carried (xsys.core.sheet)
             cls = melee_class_of(w.name, w.type)
+            natural = natural_attack(w.name, w.type)
             col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as "
-                     f"{melee_class_words(cls)}; its nWoD line is kept (carried.nwod.melee.{w.name})", "nwod.melee")
+                     f"{melee_class_words('natural' if natural else cls)}; its nWoD line is kept "
+                     f"(carried.nwod.melee.{w.name})", "nwod.melee")
             if col.tracing:
                 col.step(path, f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
                          rules=["nwod.melee"], source="assumed")
-            return MeleeWeapon(name=w.name, melee_class=cls, skill="brawl" if cls == "unarmed" else "melee")
+            return melee_weapon(w.name, cls, natural)
         try:
             from xsys.core.catalog import strip_entry
 
@@ -461,7 +464,7 @@ class NwodSheet(NwodRules):
         """Close-combat weapons: the line of each weapon's class (nwod.melee, assumed),
         or the carried nWoD line of that weapon (core.carried.melee_lines)."""
         def of_class(m: Any) -> NwodWeapon:
-            t, dmg, size = MELEE_LINES[m.melee_class]
+            t, dmg, size = MELEE_LINES["natural" if m.natural else m.melee_class]
             return NwodWeapon(name=m.name, type=t, damage=dmg, size=size)
 
         return carried.melee_lines(combatant, lines, NwodWeapon, "nwod", "nwod.melee", col, of_class,
