@@ -54,7 +54,7 @@ HEADINGS: dict[str, str] = {
     **{fold(h): "attributes" for h in ("attributes", "characteristics", "能力値", "属性", "cechy")},
     **{fold(h): "weapons" for h in ("weapons", "weapon", "combat", "attacks", "attack", "武器", "戦闘", "战斗",
                                     "broń", "bron")},
-    **{fold(h): "armor" for h in ("armor", "armour", "防具", "护甲", "装甲", "pancerz")},
+    **{fold(h): "armor" for h in ("armor", "armour", "防具", "护甲", "護甲", "装甲", "裝甲", "pancerz")},
     **{fold(h): "notes" for h in ("notes", "note", "description", "備考", "メモ", "说明", "备注", "opis", "描述", "說明",
                                   "備註", "背景")},
     **{fold(h): "advantages" for h in ("advantages",)},
@@ -120,7 +120,7 @@ _HEADING = re.compile(r"^([^:]{1,40}?)\s*:\s*(.*)$")
 # Headings only on a line of their own: the Sanity a CoC creature costs to see, its value on the
 # lines below (kept in the notes); with its value on the line it is a stat the reader keeps itself
 HEADINGS_ALONE: dict[str, str] = {fold(h): "notes" for h in ("sanity loss", "san loss", "正気度喪失", "理智损失",
-                                                              "理智損失")}
+                                                              "理智損失", "理智值丧失", "理智值喪失", "理智丧失", "理智喪失")}
 
 
 def heading_of(line: str, extra: dict[str, str] | None = None) -> tuple[str, str] | None:
@@ -273,7 +273,7 @@ class Walk:
                     continue  # an attack line after a one-line "Armor: ..." (a compendium's Attacks list)
                 section(current, raw.strip() if current == "notes" else line, n)
                 continue
-            if not name_set and not seen_stats:  # a name stands above the stats: a line below them is no name
+            if not name_set and not seen_stats and _name_like(raw):  # a name stands above the stats: a line below them is no name
                 # ("NAME: The Archivist", a form's label before it, is the name without its label)
                 self.r.doc["@name"] = re.sub(r"^(?:name|npc|character)\s*[:：]\s*", "", raw.strip(), flags=re.IGNORECASE)
                 self.r.doc["@name_line"] = n
@@ -284,6 +284,16 @@ class Walk:
                 self.r.unread.append((n, raw.strip()))
         if description:
             self.r.doc["@description"] = "\n".join(description)
+
+
+def _name_like(raw: str) -> bool:
+    """Whether a line above the stats can be the NPC's name: it has a letter and is no paragraph
+    (a web page's cookie notice before the block, its '×' close mark, is description)."""
+    text = raw.strip()
+    return len(text) <= NAME_LINE_MAX and bool(re.search(r"[^\W\d_]", text))
+
+
+NAME_LINE_MAX = 100  # characters: a longer line above the stats is a sentence, not a name
 
 
 def sectioner(r: Read, notes: list[str], stats: Callable[[str], str | None],

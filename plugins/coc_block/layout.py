@@ -521,6 +521,17 @@ def _heading_cell(cells: list[str]) -> str | None:
     return None
 
 
+# the Roll20 compendium page around a creature's block, as a copied page holds it: its cookie
+# notice, close mark, account and search prompts, section tabs and advertisement lines (none is
+# the creature's: a page copied whole had the cookie notice as the creature's name)
+_PAGE_FURNITURE = re.compile(r"^(?:Roll20 uses cookies\b.*|×|\*|Create a free account|Compendium|Advertisement\b.*|"
+                             r"Type to search for a spell, item, class\b.*|Searches must be at least \d+ characters\.|"
+                             r"Ready to play\? Build unlimited .*|Create Now|Call of Cthulhu)$")
+
+
+_SAN_LOSS_LABEL = re.compile(r"^\s*(?:sanity loss|san loss|正気度喪失|理智损失|理智損失|理智值丧失|理智值喪失)", re.IGNORECASE)
+
+
 def coc_layout(lines: list[str]) -> list[str]:
     """The lines of a CoC block with its tables, brackets and list marks rewritten as plain
     stat lines (see above); the same number of lines, other lines as they are."""
@@ -529,6 +540,22 @@ def coc_layout(lines: list[str]) -> list[str]:
     for k, raw in enumerate(lines):  # ①STR : 12 (NFKC would make the list number a digit: "1STR")
         if _CIRCLED.match(raw):
             out[k] = nf[k] = unicodedata.normalize("NFKC", _CIRCLED.sub("", raw, count=1)).strip()
+    if any(_PAGE_FURNITURE.match(x) for x in nf[:12]):  # a Roll20 compendium page copied whole
+        for k, x in enumerate(nf):
+            if _PAGE_FURNITURE.match(x):
+                out[k] = nf[k] = ""
+    for k, x in enumerate(nf):
+        whole = re.fullmatch(r"【([^【】]+)】", x)
+        if whole and not _SAN_LOSS_LABEL.match(whole.group(1)):  # (a Sanity loss of no 'x/y' is no attack)  # a novel's block, each line in 【】: "【平均属性:力量70;体质50】", "【护甲:1点皮肤和鳞】"
+            out[k] = nf[k] = re.sub(r"^(?:平均)?(?:属性|屬性)\s*[:：]\s*", "", whole.group(1).strip())
+    for k, x in enumerate(nf):
+        chance = re.fullmatch(r"(\S{1,12}?)(?:成功率|技能值|技能)\s*[:：]\s*(\d{1,3})\s*[%％]?", x)
+        nxt = next((j for j in range(k + 1, min(len(nf), k + 3)) if nf[j]), None)
+        hurt = re.fullmatch(rf"{re.escape(chance.group(1))}(?:伤害|傷害)\s*[:：]\s*(.+?)[。.]?", nf[nxt]) \
+            if chance and nxt is not None else None
+        if hurt:  # "格斗成功率:45" and "格斗伤害:1d8+db(矛)" on the next line: one attack
+            out[k] = nf[k] = f"{chance.group(1)} {chance.group(2)}%, 伤害 {hurt.group(1)}"
+            out[nxt] = nf[nxt] = ""
     i = 0
     while i < len(out):
         text = nf[i]
@@ -796,7 +823,7 @@ def coc_edition(chars: dict[str, int], derived: dict[str, Any], skills: dict[str
 
 # Lines a CoC block prints beside its stats that a coc document has no place for, or that are
 # what coc assumes anyway: attacks per round, the Sanity loss to see a creature, natural armor.
-_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|1ラウンドの戦闘回数|攻撃回数|戦闘回数|每輪攻擊次數|每轮攻击次数|攻擊次數|攻击次数)\s*:?\s*"
+_APR = re.compile(r"(?:attacks per round|# attacks|1ラウンドの攻撃回数|1ラウンドの戦闘回数|攻撃回数|戦闘回数|每輪攻擊次數|每轮攻击次数|每回合攻擊次數|每回合攻击次数|攻擊次數|攻击次数)\s*:?\s*"
                   r"(?P<v>\d+|none|なし|无|無)(?:\s*\([^)]*\))?", re.IGNORECASE)
 _SAN_LOSS = re.compile(r"(?:sanity loss|san loss|正気度喪失|正気度ロール|SAN値チェック|理智喪失|理智损失|SAN值損失|SAN值损失)\s*:?\s*"
                        r"(?P<v>\d*D?\d+(?:[+-]\d+)?\s*/\s*\d*D?\d+(?:[+-]\d+)?|none|なし|无|無)"
