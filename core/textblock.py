@@ -288,12 +288,17 @@ class Walk:
 
 def _name_like(raw: str) -> bool:
     """Whether a line above the stats can be the NPC's name: it has a letter and is no paragraph
-    (a web page's cookie notice before the block, its '×' close mark, is description)."""
+    (a web page's cookie notice before the block, its '×' close mark, is description), no title
+    over the stats, and no sentence leading into them ("…。他的旧版属性值如下：")."""
     text = raw.strip()
-    return len(text) <= NAME_LINE_MAX and bool(re.search(r"[^\W\d_]", text))
+    return len(text) <= NAME_LINE_MAX and bool(re.search(r"[^\W\d_]", text)) \
+        and fold(text.rstrip(":：")) not in _TITLES and not re.search(r"。.", text)
 
 
 NAME_LINE_MAX = 100  # characters: a longer line above the stats is a sentence, not a name
+# a page's title over the stats, no name ("基礎數據", basic data, on a wiki's creature page)
+_TITLES = {fold(t) for t in ("基礎數據", "基础数据", "基本數據", "基本数据", "數據", "数据", "能力值", "能力値", "ステータス",
+                             "statistics", "stats", "attributes", "characteristics")}
 
 
 def sectioner(r: Read, notes: list[str], stats: Callable[[str], str | None],

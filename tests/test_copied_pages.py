@@ -84,3 +84,17 @@ def test_a_flattened_traditional_chinese_table_s_armor_is_read(tmp_path):
     doc = conv.document
     assert [(a.name, a.points) for a in doc.armor] == [("Armor (皮膚)", 2)]
     assert not [x for x in conv.losses if "裝甲" in x.message and "not read" in x.message]
+
+
+def test_a_title_or_a_lead_in_sentence_above_the_stats_is_no_name(tmp_path):
+    # a wiki's creature page titled 基礎數據 (basic data) over the creature's own name line
+    page = tmp_path / "wiki.txt"
+    page.write_text("基礎數據\n\n沼地食屍者,潛伏的獵食者\n力量 16 體質 11 體型 13 智力 7 意志 10 敏捷 11\n", encoding="utf-8")
+    assert api.convert(page, "coc-zh").document.name == "沼地食屍者,潛伏的獵食者"
+    # an article's sentence leading into the numbers: description, and the NPC unnamed (said)
+    article = tmp_path / "article.txt"
+    article.write_text("我们再请出老朋友。他的旧版属性值如下：\nSTR 12 DEX 10 INT 13 CON 11\nAPP 9 POW 12 SIZ 14 EDU 15\n",
+                       encoding="utf-8")
+    conv = api.convert(article, "coc")
+    assert conv.document.name == "Unnamed NPC" and "老朋友" in conv.document.notes
+    assert any("Unnamed NPC" in x.message for x in conv.losses)

@@ -131,3 +131,17 @@ def test_a_6th_edition_bite_of_its_own_dice_keeps_them_in_7th_edition(tmp_path):
     sixth = _read(tmp_path, text, "coc").document
     seventh = api.convert(api.from_plain(_plain(sixth)), "coc7", fresh=True).document
     assert {m.name: m.damage for m in seventh.melee} == {"Bite": "1D10"}  # not the fist's 1D3+DB
+
+
+def test_a_foundry_creature_s_sanity_loss_and_attacks_a_round_are_kept_in_its_notes(tmp_path):
+    from pathlib import Path
+    import json
+
+    actor = json.loads((Path(__file__).parent.parent / "fixtures" / "corpus" / "foundry-coc7" /
+                        "vault-ghast-natural-attacks.json").read_text(encoding="utf-8"))
+    assert actor["system"]["special"]["sanLoss"] == {"checkPassed": "0", "checkFailled": "1D8"}
+    path = tmp_path / "ghast.json"
+    path.write_text(json.dumps(actor), encoding="utf-8")
+    conv = api.convert(path, "gurps")  # they had been dropped without a word
+    assert "Sanity Loss: 0/1D8" in conv.document.notes and "Attacks per round: 2" in conv.document.notes
+    assert any("special.attacksPerRound" in x.path and "kept in the notes" in x.message for x in conv.losses)

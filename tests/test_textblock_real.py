@@ -456,10 +456,12 @@ def test_a_mostly_readable_block_converts_with_losses_naming_each_line(tmp_path)
                    "鬥毆 30% (15/6), 傷害 1D3+DB\n彈弓, 射程 20 m\n理智喪失: 0/1D3\n", encoding="utf-8")
     conv = api.convert(api.load(src), "gurps", trace=False)
     lost = sorted((x.path, x.message.split(": ", 1)[1]) for x in conv.losses if x.rule == "text.unread")
-    assert lost == [("line 4", "脾氣: 暴躁"), ("line 6", "攻擊次數: 2 (no place in a coc document)"),
-                    ("line 8", "彈弓, 射程 20 m")]
-    # the Sanity loss the NPC causes is the Keeper's to know: kept in the notes, said
+    assert lost == [("line 4", "脾氣: 暴躁"), ("line 8", "彈弓, 射程 20 m")]
+    # the Sanity loss the NPC causes and its attacks a round are the Keeper's to know: kept in the
+    # notes, said
     assert any(x.path == "line 9" and "理智喪失: 0/1D3 kept in the notes" in x.message for x in conv.losses)
+    assert any(x.path == "line 6" and "攻擊次數: 2 kept in the notes" in x.message for x in conv.losses)
+    assert "攻擊次數: 2" in conv.document.notes
     assert conv.document.name == "林志明"
 
 

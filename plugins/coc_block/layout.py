@@ -915,6 +915,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                                      f"point{'' if v == '1' else 's'}")
                     armor.append({"name": label, "points": int(v)} if points else
                                  {"name": label, "A": int(v), "B": int(v) / 2 if int(v) % 2 else int(v) // 2})
+                elif what == "apr" and v not in _NONE:
+                    # a creature's several attacks a round: the Keeper's to know, as its Sanity loss: its notes
+                    notes.append(m.group(0).strip().rstrip(".") + ".")
+                    r.assumed.append(f"line {r.line}: {m.group(0).strip()} kept in the notes (a coc document has "
+                                     "no field for the attacks a creature makes a round)")
                 elif v not in _NONE:
                     r.unread.append((r.line, f"{m.group(0).strip()} (no place in a coc document)"))
             line = pat.sub(" ", line)

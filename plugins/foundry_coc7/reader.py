@@ -751,6 +751,19 @@ class _Actor:
         return None if n is None else math.floor(n)
 
     # ---- the rest ---------------------------------------------------------------------------
+    def special(self) -> None:
+        """A creature's ``special`` block: the Sanity its sight costs (``sanLoss``: on a passed
+        check / on a failed one) and its attacks a round, as a block prints them (the text
+        reader keeps both in the notes: no coc document has a field for them)."""
+        special = _dict(self.body.get("special"))
+        san = _dict(special.get("sanLoss"))
+        passed, failed = _text(san.get("checkPassed")), _text(san.get("checkFailled") or san.get("checkFailed"))
+        if (passed or failed) and {passed, failed} - {"", "0"}:  # (0/0: seeing it costs nothing)
+            self.lines.append((f"Sanity Loss: {passed or '0'}/{failed or '0'}", f"{self.root}.special.sanLoss"))
+        apr = special.get("attacksPerRound")
+        if isinstance(apr, (int, float, str)) and not isinstance(apr, bool) and str(apr).strip() not in ("", "0", "1"):
+            self.lines.append((f"Attacks per round: {str(apr).strip()}", f"{self.root}.special.attacksPerRound"))
+
     def notes(self) -> None:
         parts = [_text(_dict(self.body.get("description")).get("keeper"))]
         bio = self.body.get("biography")
@@ -832,6 +845,7 @@ def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
     effects = plain.get("effects")
     if isinstance(effects, list) and effects:
         a.assumed.append(f"$.effects: {len(effects)} active effect(s) not applied: the sheet's own values are read")
+    a.special()
     a.notes()
     shown = ", ".join(f"{k} {v}" for k, v in list(a.chars7.items())[:3])
     edition = ("7th edition: the CoC7 system holds 7th-edition actors, characteristics on the 1-99 scale"
