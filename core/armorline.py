@@ -52,7 +52,7 @@ def says_helmet(name: str) -> bool:
 
 # a creature's own armor: its skin, hide, scales, fur, carapace (a 7th-edition block's "9-point skin")
 # (not what is worn: scale mail, a hide coat, a fur jacket)
-HIDE_WORDS = re.compile(r"\b(?:skin|hide|scales|carapace|chitin|exoskeleton)\b|皮膚|皮肤|鱗|鳞|甲殻|甲壳|外骨格", re.IGNORECASE)
+HIDE_WORDS = re.compile(r"\b(?:skin|hide|scales|carapace|chitin|exoskeleton|natural armou?r)\b|皮膚|皮肤|鱗|鳞|甲殻|甲壳|外骨格", re.IGNORECASE)
 WORN_WORDS = re.compile(r"armou?r|mail|jacket|coat|vest|suit|cloak|shirt|helm|ジャケット|コート|ベスト|鎧|甲冑|衣|服",
                         re.IGNORECASE)
 WHOLE_BODY = ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet"]
@@ -74,7 +74,7 @@ def restore(armor: Armor, covers: Sequence[str] | None, deflection: int | None, 
             col.loss("assumed", f"{path}.covers", f"{armor.name}: its name says a helmet, and the line names no "
                      "location: it covers the head", rule)
     elif covers is None and armor.catalog is None and list(armor.covers) == ["torso"] and HIDE_WORDS.search(armor.name) \
-            and not WORN_WORDS.search(armor.name):
+            and not WORN_WORDS.search(re.sub(r"natural armou?r", "", armor.name, flags=re.IGNORECASE)):
         changes.update(covers=list(WHOLE_BODY), kind="natural")
         if col is not None:
             col.loss("assumed", f"{path}.covers", f"{armor.name}: its name says the creature's own skin or hide, and "

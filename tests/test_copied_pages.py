@@ -98,3 +98,18 @@ def test_a_title_or_a_lead_in_sentence_above_the_stats_is_no_name(tmp_path):
     conv = api.convert(article, "coc")
     assert conv.document.name == "Unnamed NPC" and "老朋友" in conv.document.notes
     assert any("Unnamed NPC" in x.message for x in conv.losses)
+
+
+def test_a_fan_wiki_s_stat_roll_average_lines_are_read(tmp_path):
+    # a Japanese fan page: each characteristic with its roll and its average, "STR:(6d6+15)×5:180"
+    page = tmp_path / "wiki.txt"
+    page.write_text("湖の大蛇\nSTR:(5d6+12)×5:150\nCON:(4d6+8)×5:110\nSIZ:(6d6+18)×5:195\nPOW:(3d6)×5:50~55\n"
+                    "DEX:(3d6)×5:50\nINT:(2d6)×5:35\n移動:8/移動14\n耐久力:30\n装甲:6ポイントの鱗\n", encoding="utf-8")
+    conv = api.convert(page, "coc7")
+    doc = conv.document
+    assert (doc.STR, doc.CON, doc.SIZ, doc.POW, doc.DEX, doc.INT, doc.HP) == (150, 110, 195, 50, 50, 35, 30)
+    # its walking Move is the block's; the other (swimming) is said, not taken silently
+    assert doc.MOV == 8
+    assert any("移動 14 (MOV 8 read before it is kept)" in x.message for x in conv.losses)
+    assert any("~55" in x.message for x in conv.losses)  # an average printed as a range: its first number
+    assert [(a.name, a.armor) for a in doc.armor] == [("鱗", 6)]

@@ -435,10 +435,12 @@ def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
 
 def test_a_creature_s_armor_attribute_is_its_armor_line(tmp_path):
     """attribs.armor.value is a CoC7 creature's armor points (a 4-point hide): it was said to have
-    no place in the document, which coc7 holds as whole points; a roll there is said."""
+    no place in the document, which coc7 holds as whole points; a roll there is said. A creature's
+    is its body's own: natural armor (an NPC's stays a worn 'Armor')."""
     attribs = {"hp": {"value": 20, "max": 20}, "armor": {"value": "4"}}
     doc = read(tmp_path, actor("creature", attribs=attribs))
-    assert doc["armor"] == [{"name": "Armor", "armor": 4}]
+    assert doc["armor"] == [{"name": "Natural armor", "armor": 4}]
+    assert read(tmp_path, actor("npc", attribs=attribs))["armor"] == [{"name": "Armor", "armor": 4}]
     rolled = read(tmp_path, actor("creature", attribs={**attribs, "armor": {"value": "1D6"}}))
     assert "armor" not in rolled or not rolled["armor"]
     assert "1D6" in unread(rolled)["$.system.attribs.armor"]

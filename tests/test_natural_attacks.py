@@ -145,3 +145,14 @@ def test_a_foundry_creature_s_sanity_loss_and_attacks_a_round_are_kept_in_its_no
     conv = api.convert(path, "gurps")  # they had been dropped without a word
     assert "Sanity Loss: 0/1D8" in conv.document.notes and "Attacks per round: 2" in conv.document.notes
     assert any("special.attacksPerRound" in x.path and "kept in the notes" in x.message for x in conv.losses)
+
+
+def test_a_foundry_creature_s_armor_is_its_body_s_own(tmp_path):
+    from pathlib import Path
+
+    moor = Path(__file__).parent.parent / "fixtures" / "corpus" / "foundry-coc7" / "moor-serpent-creature.json"
+    gurps = api.convert(moor, "gurps").document  # attribs.armor 4 on a creature actor
+    (armor,) = gurps.armor
+    assert armor.name == "Natural armor" and armor.PD == 0 and {"head", "legs", "torso"} <= set(armor.locations)
+    seventh = api.convert(moor, "coc7").document
+    assert [(a.name, a.armor) for a in seventh.armor] == [("Natural armor", 4)]

@@ -138,7 +138,9 @@ _OWN = {"母语", "母語", "母国語"}  # 英语（母语）: the language the
 # like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
 # Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
 _COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
-    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
+    # (近接格闘 (近接戦闘): the brawl of the Japanese CoC7 Foundry module's creature template)
+    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "近接格闘(近接戦闘)", "近接格闘 (近接戦闘)", "近接格闘",
+                   "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
     "Kick": ("kick", "キック", "踢擊", "踢击"),  # Chinese: the coc-zh rules' attack skills (coc-zh glossary)
     "Grapple": ("grapple", "組み付き", "組みつき", "擒抱"),
     "Head Butt": ("head butt", "headbutt", "頭突き", "頭頂", "头顶"),

@@ -613,6 +613,10 @@ def coc_layout(lines: list[str]) -> list[str]:
             out[i] = nf[i] = bot
             i += 1
             continue
+        rolled = re.fullmatch(r"(\S{1,12}?)\s*[:：]\s*(\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?)\s*[:：]\s*"
+                              r"(\d{1,4}(?:\s*[~～]\s*\d{1,4})?)", text, re.IGNORECASE)
+        if rolled and _stat_cell(rolled.group(1)):  # "STR:(6d6+15)×5:180": the stat, its roll, its average
+            out[i] = nf[i] = text = f"{rolled.group(1)} {rolled.group(3)}"
         rows = _flat_row(nf, i)
         if rows is not None:  # a rulebook's characteristic / roll / average table pasted a cell a line
             out[i], value_line = f"{text} {nf[rows]}", rows
@@ -943,10 +947,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             key = lower[printed_name.lower()]
             value = int(re.match(r"[+-]?\d+", v).group(0))
             held, held_line = (chars, char_line) if key in COC_CHARACTERISTICS else (extra, extra_line)
-            if key in held and held[key] != value and held_line.get(key) != r.line:
-                # printed again further down (a spell's cost "MP: 4", a footnote's raised STR): the
-                # block's own value is the first, and the other is said
-                r.unread.append((r.line, f"{printed_name} {v} ({key} {held[key]} read on line {held_line[key]} is kept)"))
+            if key in held and held[key] != value:
+                # printed again further down (a spell's cost "MP: 4", a footnote's raised STR), or
+                # beside it ("移動:7/移動12", walking and swimming): the block's own value is the
+                # first, and the other is said
+                where = "before it" if held_line.get(key) == r.line else f"on line {held_line[key]}"
+                r.unread.append((r.line, f"{printed_name} {v} ({key} {held[key]} read {where} is kept)"))
                 continue
             if key in COC_CHARACTERISTICS:
                 chars[key] = value

@@ -467,8 +467,10 @@ class _Actor:
             except Unreadable:
                 points = None
             if points is not None and float(points).is_integer() and 0 < points <= 1000:
-                # the sheet's armor points (a creature's hide, coc7.armor): a line of its own
-                self.lines.append((f"Armor: {int(points)}", f"{apath}.armor"))
+                # the sheet's armor points (a creature's hide, coc7.armor): a line of its own; a
+                # creature actor's is its body's own (natural armor over the whole of it)
+                self.lines.append((f"Armor: {int(points)}" + (" points of natural armor" if self.type == "creature" else ""),
+                                   f"{apath}.armor"))
             else:
                 self.lose(f"{apath}.armor", f"armor {armor!r} (coc7 holds armor as whole points: a roll or a "
                           "word has no place in a coc7 document)")
