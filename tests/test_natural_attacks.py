@@ -156,3 +156,16 @@ def test_a_foundry_creature_s_armor_is_its_body_s_own(tmp_path):
     assert armor.name == "Natural armor" and armor.PD == 0 and {"head", "legs", "torso"} <= set(armor.locations)
     seventh = api.convert(moor, "coc7").document
     assert [(a.name, a.armor) for a in seventh.armor] == [("Natural armor", 4)]
+
+
+def test_a_6th_edition_creature_s_bite_is_its_brawl_even_below_a_punch_s_base(tmp_path):
+    # Bite 40 and no Fist/Punch: the creature bites, it does not punch (a human's Kick 30 with no
+    # punch stated stays carried only: his untrained punch, 50, is the better)
+    text = SIXTH.replace("Weapons: Bite 85%, damage 1D6", "Weapons: 噬咬 40%, damage 1D6")
+    sixth = _read(tmp_path, text, "coc").document
+    assert sixth.skills["噬咬"] == 40
+    conv = api.convert(api.from_plain(_plain(sixth)), "neutral", fresh=True)
+    assert conv.document.skills["brawl"] > 0
+    assert any("the creature's own attack, fought bare-handed" in x.message for x in conv.losses)
+    human = api.convert(api.from_plain({**_plain(sixth), "skills": {"Kick": 30}, "melee": []}), "neutral", fresh=True)
+    assert "brawl" not in human.document.skills

@@ -37,6 +37,12 @@ NATURAL_ATTACKS = ("Bite", "Claw", "Claws", "Talons", "Tentacle", "Tentacles", "
 UNARMED_ATTACKS = ("Kick", "Head Butt", *NATURAL_ATTACKS)
 
 
+def _unarmed_attack(skill: str) -> bool:
+    """A skill that is an unarmed attack of its own: a Kick, a Head Butt, a creature's natural
+    weapon in any language its name says (Bite, 噬咬, 鉤爪, かぎ爪)."""
+    return skill in UNARMED_ATTACKS or natural_attack(skill)
+
+
 class CocSheet(CocRules):
     """The conversions of :class:`CocSystem`'s documents to and from the neutral model."""
 
@@ -122,25 +128,31 @@ class CocSheet(CocRules):
         base is his unarmed competence, so the neutral brawl crosses at it: a kicker's Kick 70 with
         no punch stated is a GURPS Brawling and an nWoD Brawl, not untrained. (A stated punch is
         his brawl, and a better kick beside it is carried: a trip through a system with one
-        unarmed skill would otherwise bring the punch home at the kick's level.)"""
+        unarmed skill would otherwise bring the punch home at the kick's level.) A creature's own
+        natural attack (Bite 40, 噬咬 40) is its brawl at any level: a creature that bites does not
+        punch, so no punch's base stands above it."""
         punch, levels = "Fist/Punch", npc.skills
         if punch not in self.skills() or levels.get(punch) is not None:
             return {}  # a stated punch is his brawl (a better kick beside it stays carried as it is)
         chars = {k: getattr(npc, k) for k in self.characteristics()}
         floor = self.skill_floor(punch, chars)
         against = floor[0] if floor is not None else None
-        attacks = [(lv, k) for k in UNARMED_ATTACKS if not self.skills().get(k)
-                   for lv in [levels.get(k)] if isinstance(lv, int) and not isinstance(lv, bool)]
-        if not attacks or against is None or max(attacks)[0] <= against:
+        attacks = [(lv, k) for k, lv in levels.items() if _unarmed_attack(k) and not self.skills().get(k)
+                   and isinstance(lv, int) and not isinstance(lv, bool)]
+        natural = [(lv, k) for lv, k in attacks if k not in ("Kick", "Head Butt")]
+        if against is None or not (natural or (attacks and max(attacks)[0] > against)):
             return {}
-        level, name = max(attacks)
+        level, name = max(natural if natural and max(attacks)[0] <= against else attacks)
         try:
             value = float(self.competence(punch, level, {**chars, "@key": "brawl"}))
         except (KeyError, ValueError):  # a level off the punch's ladder: it stays carried only
             return {}
-        col.loss("assumed", f"$.skills.{name}", f"{name} {level} is an unarmed attack like Fist/Punch (not stated: "
-                 f"base {against}): the better crosses as the neutral brawl (competence {value:.3f}); {name} itself "
-                 "is carried as it is", "coc-ja.melee")
+        if level > against or name in ("Kick", "Head Butt"):
+            said = f"{name} {level} is an unarmed attack like Fist/Punch (not stated: base {against}): the better"
+        else:
+            said = f"{name} {level} is the creature's own attack, fought bare-handed (no Fist/Punch stated): it"
+        col.loss("assumed", f"$.skills.{name}", f"{said} crosses as the neutral brawl (competence {value:.3f}); {name} "
+                 "itself is carried as it is", "coc-ja.melee")
         if col.tracing:
             col.step(f"$.skills.{name}", f"{name} {level}", f"brawl competence {value:.3f}", rules=["coc-ja.melee"],
                      source="assumed", note="the NPC's best unarmed attack, on Fist/Punch's ladder")
@@ -148,7 +160,7 @@ class CocSheet(CocRules):
 
     def melee_line_to_neutral(self, m: CocMelee, col: Collector, path: str) -> MeleeWeapon:
         cls = melee_class_of(m.name, m.skill)
-        natural = natural_attack(m.name, m.skill) or m.skill in NATURAL_ATTACKS
+        natural = natural_attack(m.name, m.skill) or m.skill in NATURAL_ATTACKS  # (a line named for its skill)
         if col.tracing:
             col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
                      source="assumed")
@@ -218,7 +230,7 @@ class CocSheet(CocRules):
                 or any("brawl" in s.covers for s in combatant.sheet_skills.values()):
             return skills
         for name, level in own_skills.items():
-            if name in UNARMED_ATTACKS and isinstance(level, int) and not isinstance(level, bool):
+            if _unarmed_attack(name) and isinstance(level, int) and not isinstance(level, bool):
                 try:
                     gave = float(self.competence("Fist/Punch", level, {**chars, "@key": "brawl"}))
                 except (KeyError, ValueError):
