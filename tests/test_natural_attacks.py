@@ -169,3 +169,22 @@ def test_a_6th_edition_creature_s_bite_is_its_brawl_even_below_a_punch_s_base(tm
     assert any("the creature's own attack, fought bare-handed" in x.message for x in conv.losses)
     human = api.convert(api.from_plain({**_plain(sixth), "skills": {"Kick": 30}, "melee": []}), "neutral", fresh=True)
     assert "brawl" not in human.document.skills
+
+
+def test_a_chinese_7th_edition_creature_s_attack_skills_hold_its_brawl(tmp_path):
+    text = "沼泽潜伏者\n力量 80 体质 65 体型 65 敏捷 65 智力 45 意志 50\n生命值 13\n噬咬 45%，伤害 1D6\n鉤爪 45%，伤害 1D6+DB\n"
+    seventh = _read(tmp_path, text, "coc7").document
+    assert {k: seventh.skills[k] for k in ("噬咬", "鉤爪")} == {"噬咬": 45, "鉤爪": 45}  # as written
+    gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
+    assert {m.name: m.skill for m in gurps.melee} == {"噬咬": "Brawling", "鉤爪": "Brawling"}
+    neutral = api.convert(api.from_plain(_plain(seventh)), "neutral", fresh=True).document
+    assert neutral.skills["brawl"] > 0 and {m.natural for m in neutral.melee} == {True}
+
+
+def test_a_6th_edition_creature_s_attack_skill_keeps_its_level_in_7th_edition(tmp_path):
+    sixth = _read(tmp_path, SIXTH, "coc").document
+    seventh = api.convert(api.from_plain(_plain(sixth)), "coc7", fresh=True)
+    assert seventh.document.skills["Bite"] == 85  # its own number, not the untrained 1 of a line skill
+    assert {m.name: m.skill for m in seventh.document.melee} == {"Bite": "Bite"}
+    home = api.convert(api.from_plain(_plain(seventh.document)), "coc", fresh=True).document
+    assert home.skills == sixth.skills

@@ -201,7 +201,10 @@ class Coc7Sheet(Coc7Rules):
                      combatant: Combatant, context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
         skills = self._melee_skills(levels, melee, combatant, col)
         # a line written from its class whose skill the source states none for: at its base chance
-        return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines], context, col)
+        # (a 6th-edition creature's attack skill, its かぎ爪 40, is stated: carried_skills writes it)
+        kin = {k for ns in self.melee_kin for k in (combatant.carried.get(ns) or {}).get("skills", {})}
+        return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines
+                                                    and m.skill not in kin], context, col)
 
     def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
                        context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
