@@ -3,6 +3,7 @@ probabilities. Frozen, keyword-only msgspec Structs that refuse unknown fields."
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Annotated, Any, Literal
 
@@ -210,6 +211,7 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=4096)  # (a name is asked again for every NPC of a roster and its read-back)
 def natural_attack(*words: str) -> bool:
     """Whether the first of `words` that names a close-combat class names a creature's natural
     weapon (a Bite, Claws, a Tentacle: fought bare-handed, but no fist)."""
@@ -230,6 +232,7 @@ def melee_weapon(name: str, melee_class: MeleeClass, natural: bool = False) -> "
                        natural=natural and melee_class == "unarmed")
 
 
+@functools.lru_cache(maxsize=4096)
 def melee_class_of(*words: str) -> MeleeClass:
     """The class of a close-combat weapon from its name or its skill's name, tried in that order
     ("Switchblade", "Knife", "Nightstick", "Fighting (Brawl)"); 'improvised' when no word says."""
