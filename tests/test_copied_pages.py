@@ -113,3 +113,12 @@ def test_a_fan_wiki_s_stat_roll_average_lines_are_read(tmp_path):
     assert any("移動 14 (MOV 8 read before it is kept)" in x.message for x in conv.losses)
     assert any("~55" in x.message for x in conv.losses)  # an average printed as a range: its first number
     assert [(a.name, a.armor) for a in doc.armor] == [("鱗", 6)]
+
+
+def test_a_stat_roll_average_line_with_an_impossible_value_is_said(tmp_path):
+    page = tmp_path / "wiki.txt"
+    page.write_text("Big\nSTR:(6d6)×5:99999\nCON:(3d6)×5:50\nSIZ:(3d6)×5:50\nDEX:(3d6)×5:50\nINT:(3d6)×5:50\n"
+                    "POW:(3d6)×5:50\n", encoding="utf-8")
+    conv = api.convert(page, "coc7")
+    (said,) = [x for x in conv.losses if "99999" in x.message]
+    assert said.level == "warning" and "1-999" in said.message and conv.document.STR == 55

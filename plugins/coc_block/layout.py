@@ -614,7 +614,7 @@ def coc_layout(lines: list[str]) -> list[str]:
             i += 1
             continue
         rolled = re.fullmatch(r"(\S{1,12}?)\s*[:：]\s*(\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?)\s*[:：]\s*"
-                              r"(\d{1,4}(?:\s*[~～]\s*\d{1,4})?)", text, re.IGNORECASE)
+                              r"(\d{1,7}(?:\s*[~～]\s*\d{1,7})?)", text, re.IGNORECASE)
         if rolled and _stat_cell(rolled.group(1)):  # "STR:(6d6+15)×5:180": the stat, its roll, its average
             out[i] = nf[i] = text = f"{rolled.group(1)} {rolled.group(3)}"
         rows = _flat_row(nf, i)
