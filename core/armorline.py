@@ -50,7 +50,7 @@ def says_helmet(name: str) -> bool:
     return bool(HELMET_WORDS.search(name))
 
 
-# a creature's own armor: its skin, hide, scales, fur, carapace (a 7th-edition block's "9-point skin")
+# a creature's own armor: its skin, hide, scales, carapace (a 7th-edition block's "9-point skin")
 # (not what is worn: scale mail, a hide coat, a fur jacket)
 HIDE_WORDS = re.compile(r"\b(?:skin|hide|scales|carapace|chitin|exoskeleton|natural armou?r)\b|皮膚|皮肤|鱗|鳞|甲殻|甲壳|外骨格", re.IGNORECASE)
 WORN_WORDS = re.compile(r"armou?r|mail|jacket|coat|vest|suit|cloak|shirt|helm|ジャケット|コート|ベスト|鎧|甲冑|衣|服",

@@ -31,10 +31,9 @@ def _num(x: float) -> str:
 
 
 # the 6th-edition sheet's unarmed attacks beside Fist/Punch (coc-ja.melee; coc-zh-combat names
-# them attack skills), and a creature's natural attacks with chances of their own (Bite 40%, the
-# rulebook's monsters; assumed): no neutral skill of their own, but the best may be the NPC's brawl
-NATURAL_ATTACKS = ("Bite", "Claw", "Claws", "Talons", "Tentacle", "Tentacles", "Gore", "Sting", "Beak")
-UNARMED_ATTACKS = ("Kick", "Head Butt", *NATURAL_ATTACKS)
+# them attack skills): no neutral skill of their own, but the best may be the NPC's brawl, as a
+# creature's natural attack with a chance of its own (Bite 40%: _unarmed_attack) may
+UNARMED_ATTACKS = ("Kick", "Head Butt")
 
 
 def _unarmed_attack(skill: str) -> bool:
@@ -139,7 +138,7 @@ class CocSheet(CocRules):
         against = floor[0] if floor is not None else None
         attacks = [(lv, k) for k, lv in levels.items() if _unarmed_attack(k) and not self.skills().get(k)
                    and isinstance(lv, int) and not isinstance(lv, bool)]
-        natural = [(lv, k) for lv, k in attacks if k not in ("Kick", "Head Butt")]
+        natural = [(lv, k) for lv, k in attacks if k not in UNARMED_ATTACKS]
         if against is None or not (natural or (attacks and max(attacks)[0] > against)):
             return {}
         level, name = max(natural if natural and max(attacks)[0] <= against else attacks)
@@ -147,7 +146,7 @@ class CocSheet(CocRules):
             value = float(self.competence(punch, level, {**chars, "@key": "brawl"}))
         except (KeyError, ValueError):  # a level off the punch's ladder: it stays carried only
             return {}
-        if level > against or name in ("Kick", "Head Butt"):
+        if level > against or name in UNARMED_ATTACKS:
             said = f"{name} {level} is an unarmed attack like Fist/Punch (not stated: base {against}): the better"
         else:
             said = f"{name} {level} is the creature's own attack, fought bare-handed (no Fist/Punch stated): it"
@@ -160,7 +159,7 @@ class CocSheet(CocRules):
 
     def melee_line_to_neutral(self, m: CocMelee, col: Collector, path: str) -> MeleeWeapon:
         cls = melee_class_of(m.name, m.skill)
-        natural = natural_attack(m.name, m.skill) or m.skill in NATURAL_ATTACKS  # (a line named for its skill)
+        natural = natural_attack(m.name, m.skill)
         if col.tracing:
             col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
                      source="assumed")
