@@ -355,8 +355,8 @@ def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rul
         if line is None:
             line = write_class(m)
             if col.tracing:
-                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}", describe(line), rules=[rule],
-                         source="assumed")
+                col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}" + (" (natural)" if m.natural else ""),
+                         describe(line), rules=[rule], source="assumed")
         out.append(line)
     crossed = {m.name for m in combatant.melee}
     for name, line in lines.items():

@@ -161,8 +161,8 @@ class CocSheet(CocRules):
         cls = melee_class_of(m.name, m.skill)
         natural = natural_attack(m.name, m.skill)
         if col.tracing:
-            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}", rules=["coc-ja.melee"],
-                     source="assumed")
+            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}" + (" (natural)" if natural else ""),
+                     rules=["coc-ja.melee"], source="assumed")
         return melee_weapon(m.name, cls, natural)
 
     def native_block(self, npc: CocNpc, col: Collector) -> dict[str, Any]:

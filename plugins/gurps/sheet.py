@@ -322,8 +322,9 @@ class GurpsSheet(GurpsRules):
             melee.append(melee_weapon(line.name, cls, natural_attack(line.name)))
             own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
             if col.tracing:
-                col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})", f"melee {cls}",
-                         rules=["gurps.melee"], source="assumed")
+                col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})",
+                         f"melee {cls}" + (" (natural)" if melee[-1].natural else ""), rules=["gurps.melee"],
+                         source="assumed")
 
         for i, w in enumerate(npc.weapons):
             nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]", npc.ST)

@@ -224,8 +224,9 @@ class NwodSheet(NwodRules):
                      f"{melee_class_words('natural' if natural else cls)}; its nWoD line is kept "
                      f"(carried.nwod.melee.{w.name})", "nwod.melee")
             if col.tracing:
-                col.step(path, f"{w.name} (damage {w.damage}, Size {w.size})", f"melee {cls}",
-                         rules=["nwod.melee"], source="assumed")
+                col.step(path, f"{w.name} (damage {w.damage}, Size {w.size})",
+                         f"melee {cls}" + (" (natural)" if natural and cls == "unarmed" else ""), rules=["nwod.melee"],
+                         source="assumed")
             return melee_weapon(w.name, cls, natural)
         try:
             from xsys.core.catalog import strip_entry
