@@ -546,7 +546,9 @@ def coc_layout(lines: list[str]) -> list[str]:
                 out[k] = nf[k] = ""
     for k, x in enumerate(nf):
         whole = re.fullmatch(r"【([^【】]+)】", x)
-        if whole and not _SAN_LOSS_LABEL.match(whole.group(1)):  # (a Sanity loss of no 'x/y' is no attack)  # a novel's block, each line in 【】: "【平均属性:力量70;体质50】", "【护甲:1点皮肤和鳞】"
+        # a novel's block, each line in 【】: "【平均属性:力量70;体质50】", "【护甲:1点皮肤和鳞】" (a Sanity
+        # loss stays bracketed: one of no 'x/y', "【理智损失:01d6】", would read as an attack)
+        if whole and not _SAN_LOSS_LABEL.match(whole.group(1)):
             out[k] = nf[k] = re.sub(r"^(?:平均)?(?:属性|屬性)\s*[:：]\s*", "", whole.group(1).strip())
     for k, x in enumerate(nf):
         chance = re.fullmatch(r"(\S{1,12}?)(?:成功率|技能值|技能)\s*[:：]\s*(\d{1,3})\s*[%％]?", x)
