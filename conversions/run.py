@@ -552,13 +552,15 @@ def _streamed(src: str, to: str, from_: str | None, dest: Any, fmt: str | None, 
     if not _may_be_roster(src):
         return False
     from . import stream
+    from .stream_ahead import helpers_wanted
 
     if in_fmt not in stream.STREAM_FORMATS or (fmt or in_fmt) not in stream.STREAM_FORMATS:
         return False
+    helpers = helpers_wanted()  # (a bad XSYS_JOBS is its own error, not the file's)
     try:
         done = stream.convert_file(src, to, input_format=input_format, out_fmt=fmt, default_system=from_,
                                    settings=settings, strict=strict, fresh=fresh, dest=dest,
-                                   progress=bar.npcs(src), in_folder=in_folder, losses=losses)
+                                   progress=bar.npcs(src), in_folder=in_folder, losses=losses, helpers=helpers)
     except XsysError as exc:
         if exc.exit_code == 1:
             raise

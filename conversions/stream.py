@@ -64,6 +64,7 @@ from xsys.core.registry import Registry, default_registry
 from xsys.core.sheet import line_name_field, name_field
 from xsys.core.trace import STRICT_KINDS, Loss, tracing
 
+from .stream_ahead import Ahead, settled
 from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
                           yaml_remembers)
 from .stream_render import render, render_items, split, split_value
@@ -201,13 +202,15 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
                  default_system: str | None = None, settings: Any = None, strict: bool = False,
                  fresh: bool = False, dest: str | Path | None = None, registry: Registry | None = None,
                  progress: Callable[[int, int | None, int], None] | None = None,
-                 in_folder: bool = False, losses: str = "grouped") -> Streamed | None:
+                 in_folder: bool = False, losses: str = "grouped", helpers: int = 0) -> Streamed | None:
     """Convert the roster in file `src` to system `to` as a stream; None when the file is
     not a roster this path converts (the caller converts it whole). The output goes to a
     temporary file in `dest`'s folder (the system's temporary folder for standard output):
     :meth:`Streamed.install` or :meth:`Streamed.copy_to` it, or :meth:`Streamed.discard`.
     `progress(done, total or None, bytes reached)` is called as NPCs are converted.
-    `losses`: the loss report grouped or full (conversions/lossgroups.py)."""
+    `losses`: the loss report grouped or full (conversions/lossgroups.py). `helpers`: how many
+    helper processes convert NPCs ahead (conversions/stream_ahead.py; the command gives one
+    per further core: stream_ahead.helpers_wanted)."""
     from . import documents
     from .lossgroups import check_mode
 
@@ -241,13 +244,13 @@ def convert_file(src: str, to: str, *, input_format: str | None = None, out_fmt:
     if in_fmt == "yaml" and yaml_remembers(src):
         return None
     job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
-               in_folder, st.st_size, dest=dest, losses=losses)
+               in_folder, st.st_size, dest=dest, losses=losses, helpers=helpers)
     try:
         return job.run()
     except NotStreamable as exc:
         if in_fmt == "yaml" and len(exc.args) > 1:  # keys after the npcs list: once more, knowing them
             job = _Job(src, to, in_fmt, out_fmt, default_system, settings, strict, fresh, reg, folder, progress,
-                       in_folder, st.st_size, known_after=exc.args[1], dest=dest, losses=losses)
+                       in_folder, st.st_size, known_after=exc.args[1], dest=dest, losses=losses, helpers=helpers)
             try:
                 return job.run()
             except NotStreamable:
@@ -260,12 +263,14 @@ class _Job:
                  strict: bool, fresh: bool, reg: Registry, folder: Path,
                  progress: Callable[[int, int | None, int], None] | None, in_folder: bool, size: int,
                  known_after: dict[str, Any] | None = None, dest: str | Path | None = None,
-                 losses: str = "grouped") -> None:
+                 losses: str = "grouped", helpers: int = 0) -> None:
         self.src, self.to, self.in_fmt, self.fmt = src, to, in_fmt, out_fmt
         self.default_system, self.settings, self.strict, self.fresh = default_system, settings, strict, fresh
         self.reg, self.folder, self.progress, self.in_folder, self.size = reg, folder, progress, in_folder, size
         self.known_after = known_after
         self.losses = losses
+        self.helpers = helpers
+        self.ahead: Ahead | None = None
         self.dest_name = str(dest) if dest is not None else "<stdout>"
         self.temps: dict[Path, Any] = {}  # folder -> the output.TempFolder there
         self.spool_folder = Path(tempfile.gettempdir())
@@ -294,7 +299,11 @@ class _Job:
 
         handles: list[_Sink] = []
         try:
-            result = self._run(handles)
+            try:
+                result = self._run(handles)
+            finally:
+                if self.ahead is not None:
+                    self.ahead.close()
             for h in handles:
                 h.close()  # may fail (a full disk): then as any failure below
         except BaseException:
@@ -422,36 +431,78 @@ class _Job:
                     if loss.level == "warning":
                         warn.write((loss.render() + "\n").encode("utf-8"))
 
-        for plain_npc, reached, total in _chain(first, npcs):
-            i = n
+        def load(plain_npc: Any, i: int) -> Any:
+            data = dict(head)
+            data["npcs"] = [plain_npc]
+            try:
+                return api.from_plain(data, file, self.default_system, reg)
+            except XsysError as exc:
+                raise _in_roster(exc, i) from None
+
+        def convert(loaded: Any, src_npc: dict[str, Any], i: int) -> tuple[Any, ...]:
+            """NPC `i`, read as `loaded`, converted: a function of its stat block once the first
+            NPC has set the conversion up (a helper process runs it too: conversions/stream_ahead.py)."""
+            src_sys, dst_sys = systems  # type: ignore[misc]
+            losses: list[Loss] = []
+            entries: list[Any] = []
+            try:
+                with tracing(False):
+                    conv_doc, n_read = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
+            except XsysError as exc:
+                raise _in_roster(exc, i) from None
+            conv_plain = codec.to_builtins(codec.canonical(conv_doc))
+            npc_out = conv_plain["npcs"][0]
+            npc_json = codec.json_encode(npc_out)
+            read, write = _renamed(losses[:n_read], i), _renamed(losses[n_read:], i)
+            if dst_sys is not None and dst_sys.length_unit:  # written in the unit its rulebook prints (yd)
+                from .documents import lengths_in
+
+                npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
+            groups = [(*grouper.prepare(loss, npc_out, src_npc), phase)
+                      for phase, part in enumerate((read, write)) for loss in part] if grouper is not None else []
+            return conv_plain, npc_out, npc_json, losses, n_read, read, write, groups
+
+        def converted_ahead(plain_npc: Any, i: int) -> tuple[Any, ...]:
+            """What a helper process sends back of NPC `i`: as the writer converts it, rendered."""
+            loaded = load(plain_npc, i)
+            src_npc = codec.to_builtins(loaded.document)["npcs"][0]
+            _, npc_out, npc_json, losses, n_read, _, _, groups = convert(loaded, src_npc, i)
+            return src_npc, npc_out, npc_json, losses, n_read, groups, chunk_for("npcs", npc_out)
+
+        def may_help() -> bool:
+            return systems is not None and all(x is None or x.remember for x in systems)
+
+        jobs = Ahead(_chain(first, npcs), self.helpers, converted_ahead, seen.raw_key, seen.raw.__contains__,
+                     may_help)
+        self.ahead = jobs
+        for i, (plain_npc, reached, total), helper, made in jobs:
             # a stat block the file stated before under another name is not read again: an NPC as
             # read is a function of what the file states (conversions/stream_seen.py)
             raw_key = seen.raw_key(plain_npc) if n else None
             name = plain_npc.get(seen.fields[0]) if raw_key is not None else None  # type: ignore[index]
             again = seen.get_raw(raw_key, name) if raw_key is not None else None
             src_json = again.source_json(name) if again is not None else None
+            piece = None
             if again is None:
-                data = dict(head)
-                data["npcs"] = [plain_npc]
-                try:
-                    loaded = api.from_plain(data, file, self.default_system, reg)
-                except XsysError as exc:
-                    raise _in_roster(exc, i) from None
-                if merged is None:
-                    merged = api._merge_settings(loaded.settings, self.settings)
-                    src_sys = None if loaded.system == documents.NEUTRAL else api.system_for(loaded.system, merged,
-                                                                                             reg)
-                    dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
-                    systems = (src_sys, dst_sys)
-                    seen.start(src_sys, dst_sys, type(loaded.document.npcs[0]))
-                    if grouper is not None:
-                        grouper.name_field = name_field(dst_sys) or "name"
-                        grouper.line_field = line_name_field(type(loaded.document.npcs[0]))
-                    self.source_system = loaded.system
-                    origin_system = loaded.system if loaded.system != to else None
-                src_sys, dst_sys = systems
-                doc = loaded.document
-                src_npc = codec.to_builtins(doc)["npcs"][0]
+                piece = made if made is not None else helper.answer(i) if helper is not None else None
+                if piece is None:
+                    loaded = load(plain_npc, i)
+                    if merged is None:
+                        merged = api._merge_settings(loaded.settings, self.settings)
+                        src_sys = None if loaded.system == documents.NEUTRAL \
+                            else api.system_for(loaded.system, merged, reg)
+                        dst_sys = None if to == documents.NEUTRAL else api.system_for(to, merged, reg)
+                        systems = (src_sys, dst_sys)
+                        seen.start(src_sys, dst_sys, type(loaded.document.npcs[0]))
+                        if grouper is not None:
+                            grouper.name_field = name_field(dst_sys) or "name"
+                            grouper.line_field = line_name_field(type(loaded.document.npcs[0]))
+                        self.source_system = loaded.system
+                        origin_system = loaded.system if loaded.system != to else None
+                    doc = loaded.document
+                    src_npc = codec.to_builtins(doc)["npcs"][0]
+                else:
+                    src_npc = piece[0]
                 name = src_npc.get(seen.fields[0]) if seen.fields is not None else None
                 seen_key = seen.key(src_npc) if isinstance(name, str) and name else None
                 again = seen.get(seen_key, name) if seen_key is not None else None
@@ -462,23 +513,12 @@ class _Job:
                     read, write = _renamed(read, i), _renamed(write, i)
             else:
                 kept = None
-                losses: list[Loss] = []
-                entries: list[Any] = []
-                try:
-                    with tracing(False):
-                        conv_doc, n_read = cross(loaded, to, src_sys, dst_sys, reg, losses, entries)
-                except XsysError as exc:
-                    raise _in_roster(exc, i) from None
-                conv_plain = codec.to_builtins(codec.canonical(conv_doc))
-                npc_out = conv_plain["npcs"][0]
-                npc_json = codec.json_encode(npc_out)
-                read, write = _renamed(losses[:n_read], i), _renamed(losses[n_read:], i)
-                if dst_sys is not None and dst_sys.length_unit:  # written in the unit its rulebook prints (yd)
-                    from .documents import lengths_in
-
-                    npc_out = lengths_in(conv_doc.npcs[0], npc_out, dst_sys.length_unit)
-                groups = [(*grouper.prepare(loss, npc_out, src_npc), phase)
-                          for phase, part in enumerate((read, write)) for loss in part] if grouper is not None else []
+                if piece is None:
+                    conv_plain, npc_out, npc_json, losses, n_read, read, write, groups = convert(loaded, src_npc, i)
+                else:
+                    _, npc_out, npc_json, losses, n_read, groups, _ = piece
+                    losses, groups = settled(losses, groups)
+                    read, write = _renamed(losses[:n_read], i), _renamed(losses[n_read:], i)
                 if seen_key is not None:
                     src_json = codec.json_encode(src_npc)
                     raw_key = seen.raw_key(plain_npc) if isinstance(plain_npc, dict) \
@@ -531,7 +571,7 @@ class _Job:
             digest.update(npc_json)  # the canonical NPC (lengths in metres)
             c = again_chunk(again, name) if again is not None and json_out else None
             if c is None:
-                c = chunk_for("npcs", npc_out)
+                c = piece[6] if piece is not None and again is None else chunk_for("npcs", npc_out)
                 if again is not None and json_out and again.chunk is None:
                     again.chunk = split_at_name(c, name)
             if n:
