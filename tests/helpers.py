@@ -31,3 +31,20 @@ def fixture_npcs(system: str) -> list[dict]:
             d.pop(k, None)
         npcs.append(d)
     return npcs
+
+
+def live_processes(*, parent: int | None = None, session: int | None = None) -> list[int]:
+    """The processes (not zombies) whose parent, or whose session, is the one given, from /proc."""
+    from pathlib import Path
+
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text().rsplit(")", 1)[1].split()  # state, parent, group, session
+            except OSError:
+                continue
+            if stat[0] != "Z" and (parent is None or int(stat[1]) == parent) \
+                    and (session is None or int(stat[3]) == session):
+                out.append(int(d.name))
+    return sorted(out)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import live_processes
 from xsys.conversions import serve, serve_prefork
 from xsys.devtools.serve_bench import _request, load
 
@@ -48,16 +49,7 @@ except KeyboardInterrupt:
 
 
 def _children(pid):
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(stat[1]) == pid and stat[0] != "Z":
-                out.append(int(d.name))
-    return sorted(out)
+    return live_processes(parent=pid)
 
 
 def _start(sleep=60.0, limit=2.0):

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixture_npcs
+from helpers import fixture_npcs, live_processes
+from test_stream import _streamed
 from xsys.conversions import documents, stream, stream_ahead
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,15 +40,6 @@ def eager(monkeypatch):
 
     monkeypatch.setattr(stream_ahead.Helper, "answer", counted)
     return answered
-
-
-def _streamed(p: Path, to: str, **kw) -> tuple[bytes, list[str]]:
-    s = stream.convert_file(str(p), to, **kw)
-    assert s is not None, f"{p} was not streamed"
-    try:
-        return s.output.read_bytes(), list(s.warnings())
-    finally:
-        s.discard()
 
 
 def _mixed_roster(system: str, fmt: str, folder: Path) -> Path:
@@ -206,16 +198,7 @@ def test_a_bad_xsys_jobs_is_one_clear_error(tmp_path, jobs):
 
 
 def _session_processes(sid: int) -> list[int]:
-    found = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] != "Z":
-                found.append(int(d.name))
-    return found
+    return live_processes(session=sid)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
