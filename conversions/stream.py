@@ -64,7 +64,7 @@ from xsys.core.registry import Registry, default_registry
 from xsys.core.sheet import line_name_field, name_field
 from xsys.core.trace import STRICT_KINDS, Loss, tracing
 
-from .stream_ahead import Ahead, settled
+from .stream_ahead import UNKNOWN, Ahead, settled
 from .stream_read import (CHUNK, FIRST_GAP, GAP, LAST_GAP, NotStreamable, at_npc, scan_json, yaml_npcs,
                           yaml_remembers)
 from .stream_render import render, render_items, split, split_value
@@ -475,10 +475,11 @@ class _Job:
         jobs = Ahead(_chain(first, npcs), self.helpers, converted_ahead, seen.raw_key, seen.raw.__contains__,
                      may_help)
         self.ahead = jobs
-        for i, (plain_npc, reached, total), helper, made in jobs:
+        for i, (plain_npc, reached, total), helper, made, raw_key in jobs:
             # a stat block the file stated before under another name is not read again: an NPC as
             # read is a function of what the file states (conversions/stream_seen.py)
-            raw_key = seen.raw_key(plain_npc) if n else None
+            if raw_key is UNKNOWN:
+                raw_key = seen.raw_key(plain_npc) if n else None
             name = plain_npc.get(seen.fields[0]) if raw_key is not None else None  # type: ignore[index]
             again = seen.get_raw(raw_key, name) if raw_key is not None else None
             src_json = again.source_json(name) if again is not None else None

@@ -50,6 +50,7 @@ QUEUE = 8  # NPCs a helper may have waiting: enough to keep it busy while the wr
 IN_FLIGHT = 48 * 1024  # bytes sent to a helper and not answered yet: under a pipe's buffer (64 KiB),
 # so that sending never waits for a helper that is itself waiting to send an answer
 _LEN = struct.Struct("<I")
+UNKNOWN = object()  # a stat block's key not asked for
 
 
 def helpers_wanted() -> int:
@@ -270,10 +271,11 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 class Ahead:
-    """The roster's NPCs as the writer takes them, in order: ``(index, item, helper, piece)``
-    where `piece` is the NPC's conversion made ahead (by the writer while it waited for a
-    helper), else `helper` converts it (ask it with :meth:`Helper.answer`), else both are
-    None (the writer converts it at its turn). The first NPC comes at once; the helpers are
+    """The roster's NPCs as the writer takes them, in order: ``(index, item, helper, piece,
+    key)`` where `piece` is the NPC's conversion made ahead (by the writer while it waited for
+    a helper), else `helper` converts it (ask it with :meth:`Helper.answer`), else both are
+    None (the writer converts it at its turn); `key` is its stat block's ``key(plain)`` where
+    it was asked, else :data:`UNKNOWN`. The first NPC comes at once; the helpers are
     started after the writer has converted it (the iteration resumes then) where `ready()`
     (both systems remember their answers) and the roster has :data:`MIN_NPCS` more.
     `key(plain)` is what a stat block is known by without its name (None: nothing),
@@ -293,20 +295,21 @@ class Ahead:
         self.helpers: list[Helper] = []
         self.ahead: set[Any] = set()  # the stat blocks dealt and not yet given to the writer
 
-    def __iter__(self) -> Iterator[tuple[int, tuple[Any, ...], Helper | None, Any]]:
+    def __iter__(self) -> Iterator[tuple[int, tuple[Any, ...], Helper | None, Any, Any]]:
         it = self.items
         first = next(it, None)
         if first is None:
             return
-        yield 0, first, None, None  # the writer converts it, and so sets the conversion up
-        # an entry: [index, item, helper or None, stat block key or None, piece or None,
-        # whether it is the writer's new stat block]
+        yield 0, first, None, None, UNKNOWN  # the writer converts it, and so sets the conversion up
+        # an entry: [index, item, helper or None, stat block key if dealt as new or None, piece or
+        # None, whether it is the writer's new stat block, its stat block key (None: it has none)
+        # or UNKNOWN where not asked]
         buf: deque[list[Any]] = deque()
         i = 0
         if self.wanted and self.ready():
             for item in it:  # read on until it is worth starting helpers
                 i += 1
-                buf.append([i, item, None, None, None, False])
+                buf.append([i, item, None, None, None, False, UNKNOWN])
                 if len(buf) >= MIN_NPCS or (item[2] is not None and item[2] - 1 >= MIN_NPCS):
                     break
             if buf and (len(buf) >= MIN_NPCS or (buf[-1][1][2] is not None and buf[-1][1][2] - 1 >= MIN_NPCS)):
@@ -319,7 +322,7 @@ class Ahead:
                 if item is None:
                     break
                 i += 1
-                entry = [i, item, None, None, None, False]
+                entry = [i, item, None, None, None, False, UNKNOWN]
                 self._deal(entry)
                 buf.append(entry)
             if not buf:
@@ -330,7 +333,7 @@ class Ahead:
             buf.popleft()
             if head[3] is not None:
                 self.ahead.discard(head[3])
-            yield head[0], head[1], head[2], head[4]
+            yield head[0], head[1], head[2], head[4], head[6]
 
     def _meanwhile(self, buf: deque[list[Any]], head: list[Any]) -> None:
         """While the helper of `head` has not answered, convert the writer's own NPCs further on."""
@@ -355,7 +358,7 @@ class Ahead:
     def _deal(self, entry: list[Any]) -> None:
         if not self.helpers:
             return
-        key = self.key(entry[1][0])
+        key = entry[6] = self.key(entry[1][0])
         if key is not None:
             if key in self.ahead or self.seen(key):
                 return  # the writer takes it as the stat block it will have converted

@@ -96,6 +96,43 @@ def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
     return took, usage.ru_maxrss
 
 
+def _tree_peak(cmd: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """The most memory a command and its helper processes held at once, sampled every 10 ms:
+    the sum of their proportional set sizes (``Pss`` of /proc/PID/smaps_rollup: a page the
+    forked helpers share with the writer is counted once between them). Empty without /proc."""
+    if not Path("/proc/self/smaps_rollup").exists():
+        return {}
+
+    def pss(pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    def children(pid: int) -> list[int]:
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as fh:
+                return [int(x) for x in fh.read().split()]
+        except OSError:
+            return []
+
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    peak, most = 0, 1
+    while p.poll() is None:
+        tree = [p.pid, *children(p.pid)]
+        total = sum(pss(x) for x in tree)
+        if total > peak:
+            peak, most = total, len(tree)
+        time.sleep(0.01)
+    if p.returncode != 0:
+        raise SystemExit(f"benchmark command failed: {' '.join(cmd)}")
+    return {"pss_kib": peak, "processes": most}
+
+
 # A child's ru_maxrss is no measure of its own memory once the benchmark process has grown:
 # Linux keeps, across the child's exec, the high-water mark of the address space it was
 # spawned in (the parent's, with vfork), so after reading a big output (output_parts) every
@@ -246,6 +283,10 @@ def batch(pool: list[dict[str, Any]], n: int, pairs: int, tmp: Path) -> dict[str
     r = paired(cmd, floor, pairs, _env(), warm=False)
     r.update({"npcs": n, "input_bytes": size, "output_bytes": out.stat().st_size, "to": BENCH["target"],
               "npcs_per_second": n / r["seconds"], "goal_ratio": 5.0, "output_parts": output_parts(out)})
+    # the same roster in one process (no helpers: conversions/stream_ahead.py), and the memory of
+    # the writer and its helpers together
+    r["one_process_seconds"] = _run(cmd, {**_env(), "XSYS_JOBS": "1"})[0]
+    r["processes"] = _tree_peak(cmd, _env())
     # the roster above repeats the pool's stat blocks under new names, which a streamed roster
     # converts once each (conversions/stream.py): the pool's NPCs once each, every one converted
     once = tmp / "roster-distinct.json"
@@ -806,6 +847,11 @@ def report(r: dict[str, Any]) -> str:
             lines.append(f"peak memory {int(n):,} NPCs to {r['peak_memory']['to']}: {run['peak_kib'] / 1024:,.0f} MiB "
                          f"in {run['seconds']:.1f} s ({int(n) / run['seconds']:,.0f} NPC/s)")
     lines.append(f"peak memory {b['npcs']:,} NPCs to gurps (the batch runs): {b['peak_kib'] / 1024:,.0f} MiB")
+    tree = b.get("processes") or {}
+    if "one_process_seconds" in b:
+        lines.append(f"batch in one process (XSYS_JOBS=1): {b['one_process_seconds']:.2f} s"
+                     + (f"; with its helpers, all {tree['processes']} processes held at most {tree['pss_kib'] / 1024:,.0f}"
+                        " MiB together (proportional set size)" if tree else ""))
     x = r["build_tables"]
     without = x["seconds_without_disk_cache"]
     lines.append(f"build tables: {x['seconds'] * 1000:.1f} ms for {x['tables']} ladders and dice tables with the "
