@@ -188,3 +188,42 @@ def test_a_6th_edition_creature_s_attack_skill_keeps_its_level_in_7th_edition(tm
     assert {m.name: m.skill for m in seventh.document.melee} == {"Bite": "Bite"}
     home = api.convert(api.from_plain(_plain(seventh.document)), "coc", fresh=True).document
     assert home.skills == sixth.skills
+
+
+JAPANESE = """### 沼の潜むもの
+
+STR: 85 CON: 70 POW: 50 DEX: 60 SIZ: 75 INT: 40
+HP: 14 MP: 10 DB: +1D4
+
+#### 技能
+
+近接戦闘: 55% ダメージ: 1D4+DB
+噛みつき: 45% ダメージ: 毎ラウンド 1D6
+舌: 60% ダメージ: POW 1D6
+回避: 30%
+"""
+
+
+def test_a_japanese_creature_s_attacks_are_read_whatever_their_damage_says(tmp_path):
+    conv = _read(tmp_path, JAPANESE, "coc7")
+    doc = conv.document
+    # a damage dealt each round is its damage; one that is no roll of hit points (POW drained) is
+    # said, and the attack and its chance are kept (both had been left unread, the attack lost)
+    assert {k: doc.skills[k] for k in ("噛みつき", "舌")} == {"噛みつき": 45, "舌": 60}
+    assert {m.name: (m.skill, m.damage) for m in doc.melee} == {
+        "近接戦闘": ("Fighting (Brawl)", "1D4+DB"), "噛みつき": ("噛みつき", "1D6"), "舌": ("舌", "")}
+    unread = [x.message for x in conv.losses if x.rule == "text.unread"]
+    assert any("毎ラウンド" in m for m in unread) and any("POW 1D6" in m for m in unread)
+    assert not any("firearm" in m for m in unread)
+
+
+def test_a_tongue_is_a_natural_attack(tmp_path):
+    assert melee_class_of("Tongue") == melee_class_of("舌") == "unarmed" and natural_attack("Tongue", "舌")
+    # the tongue is the creature's own weapon (it had been an improvised axe: Axe/Mace, swung 3d)
+    seventh = _read(tmp_path, JAPANESE, "coc7").document
+    gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
+    lines = {m.name: (m.skill, m.type) for m in gurps.melee}
+    assert lines["舌"] == lines["噛みつき"] == ("Brawling", "cut")
+    # a Japanese sheet's bare 近接戦闘 is no creature's word: investigators write it for their
+    # Fighting (Brawl) too, and its damage says the weapon on 7th edition's table (1D4+DB a knife)
+    assert not natural_attack("近接戦闘") and lines["近接戦闘"] == ("Knife", "cut")

@@ -317,6 +317,30 @@ def test_english_compendium_creature_lines():
     assert [t for _, t in unread(zh)] == ["格斗(斗殴): 或其他武器"] and "身材魁梧" in zh["notes"]
 
 
+def test_a_skill_whose_damage_is_the_weapon_s_is_the_skill():
+    """'Firearms (Handgun) 40%, damage by weapon type' and 射击（手枪）40%，伤害依武器 (also run on
+    with the next one, a copied page's lost line break) are the NPC's firearm skills: both had been
+    left unread, the skills lost."""
+    en = read("Harold Vance\nSTR 50 CON 60 SIZ 65 DEX 55 INT 70 POW 50 APP 50 EDU 60\nHP: 12\nCombat\n"
+              "Firearms (Handgun) 40%, damage by weapon\nFirearms (Rifle/Shotgun) 70%, damage by weapon type\n"
+              "Dodge 30%\n")
+    assert en["skills"] == {"Firearms (Handgun)": 40, "Firearms (Rifle/Shotgun)": 70, "Dodge": 30}
+    assert not unread(en) and not en.get("weapons")
+    zh = read("万斯\n力量 50 体质 60 体型 65 敏捷 55 智力 70 意志 50 外貌 50 教育 60\n生命值 12\n"
+              "射击（手枪）40%，伤害依武器射击（步霰）70%，伤害依武器\n闪避 30%\n")
+    assert zh["skills"] == en["skills"] and not unread(zh)
+
+
+def test_a_creature_s_attack_whose_damage_is_no_roll_of_hit_points_keeps_its_chance():
+    """'噛みつき: 50% ダメージ: 毎ラウンド 1D4' (each round) is the bite's damage; '舌: 60% ダメージ: POW
+    1D10' (a characteristic drained) is said, its attack and chance kept: both had been unread."""
+    ja = read("沼の潜むもの\nSTR: 85 CON: 70 POW: 50 DEX: 60 SIZ: 75 INT: 40\nHP: 14\n技能\n"
+              "噛みつき: 50% ダメージ: 毎ラウンド 1D4\n舌: 60% ダメージ: POW 1D10\n")
+    assert {k: ja["skills"][k] for k in ("噛みつき", "舌")} == {"噛みつき": 50, "舌": 60}
+    assert {m["name"]: m["damage"] for m in ja["melee"]} == {"噛みつき": "1D4", "舌": ""}
+    assert [t for _, t in unread(ja)] == ["噛みつき: 毎ラウンド", "舌: ダメージ: POW 1D10"]
+
+
 def test_markdown_and_pipe_tables_with_half_and_fifth_values():
     """A Markdown table whose value cells carry their half and fifth ('55 (27/11)'), a '**Combat**'
     bold heading with no colon, and a pipe table of a stat a row ('STR | 60 | 30 | 12 |' under

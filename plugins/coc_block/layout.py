@@ -192,10 +192,15 @@ def _coc_class_line(weapon_class: str, name: str) -> dict[str, Any]:
 _DICE = r"\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*(?:\s*/\s*\d*[dD]\d+(?:\s*[+\-]\s*(?:\d*[dD]\d+|\d+))*)*" \
         r"(?:\s*[+\-]\s*(?:(?:1\s*[/\u2044]\s*2|half)\s*)?(?:DB|db|damage bonus))?"
 _DAMAGE_WORD = r"(?:damage|dmg|dam|ダメージ|伤害|傷害)"
+# a damage that is the weapon's, whichever it is ("Firearms (Handgun) 40%, damage by weapon type",
+# 伤害依武器, ダメージ: 武器による): the skill's line, no weapon of its own
+_BY_WEAPON = r"(?:(?:by|per|as)\s+weapon(?:\s+type)?|依武器(?:而定)?|视武器(?:而定)?|視武器(?:而定)?|武器による|武器依存)"
+_EACH_ROUND = r"(?:毎ラウンド|1\s*ラウンドごとに|每轮|每輪|每回合|(?:each|every|per)\s+round)"  # a damage dealt each round
 _DB_WORD = re.compile(r"\s*\+\s*(?:伤害加值|傷害加值|傷害加權|伤害加权|ダメージ・?ボーナス)")
 _LENGTH_UNITS = {"yds": "yd", "yards": "yd", "yard": "yd", "feet": "ft", "metres": "m", "meters": "m"}
 _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     ("damage", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})$", lambda m: m.group(1).strip()),
+    ("by_weapon", rf"^{_DAMAGE_WORD}\s*:?\s*{_BY_WEAPON}$", lambda m: True),
     # an explosive as 7th edition's table prints it: "4D10/3 yards", the damage at the burst and
     # the blast's radius (which the neutral model has no place for: said when read)
     ("damage_blast", rf"^{_DAMAGE_WORD}\s*:?\s*({_DICE})\s*/\s*(\d+(?:\.\d+)?)\s*(yards?|yds?|m|metres|meters|ft|feet)$",
@@ -277,6 +282,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         head = nm.group(1)  # "矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）": a note after the damage, said
         said_after.insert(0, f"({nm.group(2).strip()})")
     attrs: dict[str, Any] = {}
+    tm = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*)({_EACH_ROUND})\s*({_DICE})$", head, re.IGNORECASE)
+    if tm:  # "噛みつき: 50% ダメージ: 毎ラウンド 1D4": the dice are its damage; that it repeats, said
+        head = tm.group(1) + tm.group(3)
+        said_after.insert(0, tm.group(2))
     m = re.match(rf"^(.*?)(?:\s+|(?<=[%)）]))(?:{_DAMAGE_WORD})\s*:?\s*({_DICE})$", head, re.IGNORECASE)
     if m:  # "Revolver 60% ダメージ 1D10": the damage on the same part
         head, attrs["damage"] = m.group(1), m.group(2).strip()
@@ -284,6 +293,12 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?::|[—–-])?\s*({_DICE})$", head, re.IGNORECASE)
         if m:  # "コルト・ガバメント 55% 1D10+2", a bestiary's "Bite 55% — 1D8+DB"
             head, attrs["damage"] = m.group(1), m.group(2).strip()
+    if "damage" not in attrs:
+        om = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*({_DAMAGE_WORD}\s*:?\s*\S.*)$", head, re.IGNORECASE)
+        if om:  # "舌: 60% ダメージ: POW 1D10", "胞子のキス: 30% ダメージ: 特殊": the attack and its chance;
+            # a damage that is no roll of hit points (a characteristic drained, "special"), said
+            head = om.group(1)
+            said_after.insert(0, om.group(2).strip())
     pm = re.match(rf"^(.*?)\s*(?<!\d)(\d+)\s*%\s*{_HALF_FIFTH}$", head)
     pct = None
     if pm:
@@ -350,7 +365,8 @@ def coc_weapon_items(text: str) -> list[str]:
     for part in split_items(text, ","):
         # "damage 1D3+1D4 Head Butt 55%": a line run on without its comma (a flattened page): the
         # damage, and the next attack
-        run = re.match(rf"^({_DAMAGE_WORD}\s*:?\s*{_DICE})\s+([^\d\s,:][^:]*?(?<!\d)\d+\s*%.*)$", part, re.IGNORECASE)
+        run = re.match(rf"^({_DAMAGE_WORD}\s*:?\s*(?:{_DICE}(?=\s)|{_BY_WEAPON}))\s*([^\d\s,:][^:]*?(?<!\d)\d+\s*%.*)$",
+                       part, re.IGNORECASE)
         parts += [run.group(1), run.group(2)] if run else [part]
     for part in parts:
         if items and _attack_starts(part) and any(
@@ -978,7 +994,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if _prose_line(item):  # a sentence among the skills (what an attack does): kept in the notes
             notes.append(item.strip())
             return True
-        if re.search(rf"\d\s*%.*?{_DAMAGE_WORD}\s*[:：]?\s*{_DICE}", text, re.IGNORECASE):
+        if re.search(rf"\d\s*%.*?{_DAMAGE_WORD}\s*[:：]?\s*(?:{_EACH_ROUND}\s*)?{_DICE}", text, re.IGNORECASE) \
+                or re.search(rf"^[^\d%]+\d+\s*%\s*[,、]?\s*{_DAMAGE_WORD}\s*[:：]", text, re.IGNORECASE):
             weapon_item(item, n)  # an attack among the skills ("近接戦闘: 60% ダメージ: 1D4+DB"): read as one
             return True
         m = _PCT.match(text)
@@ -1073,10 +1090,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                                                  or re.search(r"db|damage bonus", damage, re.IGNORECASE)):
                 melee_attack(name, pct, attrs, left, natives, n)  # a Bite, a Claw, a machete: close combat
                 return
-            if not said_skill and not fired and entry is None and "damage" in attrs \
+            said_damage = any(re.match(_DAMAGE_WORD, x, re.IGNORECASE) for x in left)
+            if not said_skill and not fired and entry is None and ("damage" in attrs or said_damage) \
                     and not (set(attrs) & _RANGED_ATTRS) and not weapon_class_by_name(name):
-                # a damage, no firearm named, nothing only a gun states (range, shots, ammunition): a
-                # creature's Paw, a Rapier, a Tentacle, fought with a skill of its own name
+                # a damage (or one said, no roll of hit points: "POW 1D10"), no firearm named, nothing
+                # only a gun states (range, shots, ammunition): a creature's Paw, a Rapier, a Tentacle,
+                # fought with a skill of its own name
                 r.assumed.append(f"line {n}: {name}: no firearm named and no range: a close-combat attack")
                 melee_attack(name, pct, attrs, left, natives, n)
                 return
