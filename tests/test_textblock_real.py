@@ -339,6 +339,47 @@ def test_a_creature_s_attack_whose_damage_is_no_roll_of_hit_points_keeps_its_cha
     assert {k: ja["skills"][k] for k in ("噛みつき", "舌")} == {"噛みつき": 50, "舌": 60}
     assert {m["name"]: m["damage"] for m in ja["melee"]} == {"噛みつき": "1D4", "舌": ""}
     assert [t for _, t in unread(ja)] == ["噛みつき: 毎ラウンド", "舌: ダメージ: POW 1D10"]
+    # the damage in brackets after the chance, with what is added said in words: the dice, and it said
+    zh = read("食屍鬼\n力量 16 體質 13 體型 13 智力 10 意志 11 敏捷 13\n生命值 13\n武器：噬咬30% (1d6+牙齒的附加傷害)\n")
+    assert zh["skills"]["噬咬"] == 30 and [(m["name"], m["damage"]) for m in zh["melee"]] == [("噬咬", "1d6")]
+    assert [t for _, t in unread(zh)] == ["噬咬: +牙齒的附加傷害"]
+
+
+OFFICIAL_SHEET = """Mara Quill Birthplace Pronoun
+Age 41
+Journalist
+Occupation Residence
+
+STR 45 22 9 SIZ 60 30 12 Hit Points 11 11
+
+CON 55 27 11 POW 65 32 13 Magic Points 13 13
+
+DEX 70 35 14 APP 60 30 12 Luck 50
+
+INT 80 40 16 EDU 85 42 17 Sanity 65 65
+
+Accounting (05%) 5 2 1 Firearms 40 20 8 Persuade (10%) 45 22 9
+(Handgun) (20%)
+Charm (15%) 15 7 3 None (01%) 1 0 0 Psychology (10%) 60 30 12
+Cthulhu Mythos (00%) 0 0 0 English (EDU) 85 42 17 Spot Hidden (25%) 55 27 11
+Dodge (half DEX) 35 17 7 Library Use (20%) 70 35 14 Elec. Repair (10%) 10 5 2
+"""
+
+
+def test_the_official_seventh_edition_sheet_copied_as_text():
+    """The official investigator sheet as a PDF's text gives: its skills three a row, each 'Name
+    (base%) value half fifth'. Its skills had all been unread (the NPC had none), and its name
+    line's field labels taken for part of the name."""
+    doc = read(OFFICIAL_SHEET)
+    assert (doc["system"], doc["name"], doc["STR"], doc["EDU"], doc["DEX"]) == ("coc7", "Mara Quill", 45, 85, 70)
+    assert doc["skills"] == {"Accounting": 5, "Persuade": 45, "Charm": 15, "Psychology": 60, "Cthulhu Mythos": 0,
+                             "Own Language (English)": 85, "Spot Hidden": 55, "Dodge": 35, "Library Use": 70,
+                             "Electrical Repair": 10}
+    # a speciality on a line of its own is not guessed: said, with its value
+    assert any("Firearms 40 (the speciality is on another line)" in t for _, t in unread(doc))
+    # a row whose halves are not its values' is no sheet row: left as it was (unread)
+    odd = read(OFFICIAL_SHEET.replace("Psychology (10%) 60 30 12", "Psychology (10%) 60 31 12"))
+    assert "Psychology" not in odd["skills"] and "Charm" not in odd["skills"]
 
 
 def test_markdown_and_pipe_tables_with_half_and_fifth_values():

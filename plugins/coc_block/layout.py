@@ -256,9 +256,13 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
             # a ghoul's "damage 1D6 + worrying": the dice, and the effect in words, said
             parts[i] = p = alt.group(1)
             said_after.append(alt.group(2))
-        bm = re.match(rf"^(.*?(?<!\d)\d+\s*%)\s*[(（]\s*({_DICE})\s*[)）]$", p.strip(), re.IGNORECASE)
-        if bm:  # "Claws 30% (1D6+db)", 鉤爪30% (1d6+傷害加權): the damage in brackets after the chance
+        bm = re.match(rf"^(.*?(?<!\d)\d+\s*%)\s*[(（]\s*({_DICE})\s*(\+\s*[^\W\d_][^()（）]*)?[)）]$", p.strip(),
+                      re.IGNORECASE)
+        if bm:  # "Claws 30% (1D6+db)", 鉤爪30% (1d6+傷害加權): the damage in brackets after the chance;
+            # 噬咬30% (1d6+牙齒的附加傷害): the dice, and what is added in words, said
             parts[i] = f"{bm.group(1)} damage {bm.group(2)}"
+            if bm.group(3):
+                said_after.append(bm.group(3).strip())
         am = re.fullmatch(rf"\s*({_DICE})\s*点?\s*(?:伤害|傷害)\s*", parts[i], re.IGNORECASE)
         if am:  # "1D8+1+DB 伤害": the damage before its word, as Chinese puts it
             parts[i] = f"damage {am.group(1)}"
@@ -713,6 +717,17 @@ _BYLINE = re.compile(r"\s+(?:(?:(?:stats|statistics|adapted|converted)\s+)?for\s
                      r"|By\s+\S.*|[-–—]+\s*by\s+\S.*)$")
 
 
+# a cell of the official 7th-edition sheet's skills: the name (its base in brackets), the value,
+# its half and its fifth
+_SHEET_CELL = re.compile(r"\s*(?P<label>[^\W\d_](?:[^\d]|\(\d{1,2}\s*%\))*?)\s+(?P<v>\d{1,3})\s+(?P<h>\d{1,2})\s+(?P<f>\d{1,2})"
+                         r"(?=\s|$)")
+# the sheet's skills whose speciality is a line of its own
+_SHEET_HEADS = {fold(x) for x in ("Firearms", "Art / Craft", "Art/Craft", "Science", "Pilot", "Survival",
+                                  "Language (Other)", "Language (Own)", "Fighting")}
+# the official sheet's labels printed after the name on its line ("Trevor Hox Birthplace Pronoun")
+_SHEET_LABELS = re.compile(r"(?:\s+(?:Birthplace|Pronoun|Residence|Occupation|Sex|Age)\b){2,}\s*$")
+
+
 def coc_name(raw: str) -> tuple[str, list[str]]:
     """The name alone from a CoC block's name line, and what else the line says, for the notes:
     an age ("Example Character, age 27", "サンプル 太郎、27歳、記者", "示範角色, 年齡 27",
@@ -721,6 +736,9 @@ def coc_name(raw: str) -> tuple[str, list[str]]:
     plain = _LIST_MARK.sub("", raw.replace("**", "").strip(), count=1).strip()
     text = _LIST_MARK.sub("", unicodedata.normalize("NFKC", raw).replace("**", "").strip(), count=1)
     text = _NAME_LABEL.sub("", text, count=1)
+    labels = _SHEET_LABELS.search(text)
+    if labels and labels.start() > 0:  # the official sheet's field labels after the name: no part of it
+        text = plain = text[:labels.start()].strip()
     notes: list[str] = []
     by = _BYLINE.search(text)
     if by:
@@ -1258,9 +1276,40 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         a.update(extra_a)
         armor.append(a)
 
+    def sheet_row(line: str, n: int) -> bool:
+        """A row of the official 7th-edition investigator sheet copied as text (a PDF's): skills
+        side by side, each its name, its base and its value, half and fifth ('Spot Hidden (25%)
+        75 37 15 Listen (20%) 75 37 15'; 'English (EDU) 70 35 14' the own language; 'None 1 0 0' a
+        blank slot). Taken only whole and where every half and fifth is its value's."""
+        rows, pos = [], 0
+        for m in _SHEET_CELL.finditer(line):
+            if line[pos:m.start()].strip():
+                return False
+            rows.append(m)
+            pos = m.end()
+        if not rows or line[pos:].strip():
+            return False
+        if any(int(m["h"]) != int(m["v"]) // 2 or int(m["f"]) != int(m["v"]) // 5 for m in rows):
+            return False
+        for m in rows:
+            label = re.sub(r"\s+", " ", m["label"]).strip()
+            base = re.search(r"\s*\((\d{1,2}\s*%|EDU|half DEX)\)$", label, re.IGNORECASE)
+            name = label[:base.start()].strip() if base else label
+            if fold(name) == "none":
+                continue  # a blank slot of the sheet
+            if fold(name) in _SHEET_HEADS:  # its speciality printed on another line: which one is not said
+                r.unread.append((n, f"{label} {m['v']} (the speciality is on another line)"))
+                continue
+            own = base is not None and base.group(1).upper() == "EDU"
+            if not skill_item(f"Own Language ({name}) {m['v']}%" if own else f"{name} {m['v']}%", n):
+                r.unread.append((n, f"{label} {m['v']}"))
+        return True
+
     def loose(line: str, n: int) -> bool:
         """An attack line after the stats with no Combat heading ("手槍 45% (22/9), 傷害 1D10",
-        "Dodge 30% (15/6)"): read as the Combat section would."""
+        "Dodge 30% (15/6)"): read as the Combat section would; a row of the official sheet's skills."""
+        if sheet_row(line, n):
+            return True
         if _label_prose(line):  # "Fighting attacks: ..." after "Attacks per round: 3"
             notes.append(line)
             return True
