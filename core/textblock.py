@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import html
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ HEADINGS: dict[str, str] = {
     # CoC blocks: languages are skills ("Languages: English 80%"); the Chinese 7e "skill list",
     # "combat list", "spells" headings (技能列表, 戰鬥列表, 咒文), the Japanese 攻撃 (attacks)
     **{fold(h): "skills" for h in ("languages", "language", "言語", "語言", "语言", "技能列表", "技能值", "技能値")},
+    # the Japanese 6th-edition sheets' skill groups (探索者の技能: the investigator's skills; combat,
+    # exploration, action, negotiation and knowledge skills), each a table of skills and values
+    **{fold(h): "skills" for h in ("探索者の技能", "技能一覧", "戦闘技能", "探索技能", "行動技能", "交渉技能", "知識技能")},
     **{fold(h): "weapons" for h in ("戰鬥", "戰鬥列表", "战斗列表", "戰鬥技能", "攻撃", "攻撃手段", "weapons & attacks",
                                     "攻击", "攻擊", "战斗数据", "戰鬥數據")},
     **{fold(h): "spells" for h in ("咒文", "咒文列表", "法術")},
@@ -592,9 +596,60 @@ def _carried_lines(lines: list[str]) -> tuple[list[str], dict[str, Any], list[tu
     return out, carried, bad
 
 
+# A page's source pasted or saved as it is (a blog's Markdown with HTML tables, a sheet site's
+# HTML): the tags are no text of the block. A table row is its cells apart by spaces, a line
+# break is a line; a line of tags alone is none.
+_HTML_TAG = re.compile(r"</?(?:div|table|thead|tbody|tr|td|th|h[1-6]|p|br|strong|b|em|i|span|ul|ol|li|a|img|hr)\b[^>]*>",
+                       re.IGNORECASE)
+# a page's front matter (Jekyll, Hugo): its keys that say nothing of the NPC
+_PAGE_KEYS = {"layout", "permalink", "sidebar", "image", "image_alt", "date", "categories", "tags", "excerpt",
+              "toc", "author", "header", "classes", "lang", "slug", "draft", "weight", "url", "aliases"}
+
+
+def _page_lines(lines: list[str]) -> list[str]:
+    """The block's lines without a page's furniture: a front matter's title as the name line (its
+    other keys that describe the NPC as lines of their own, the page's own settings dropped) and
+    HTML tags taken out (a table's cells apart by spaces, ``<br>`` a new line). Lines are kept one
+    for one where nothing is taken out, so that a line number in the report is the file's."""
+    out = list(lines)
+    if out and out[0].strip() == "---":
+        end = next((k for k in range(1, min(len(out), 80)) if out[k].strip() == "---"), None)
+        if end is not None and all(re.match(r"^\s*(?:-\s+)?[\w-]+\s*:|^\s*$|^\s+\S", x) for x in out[1:end]):
+            kept: list[str] = []
+            titled = False
+            for x in out[1:end]:
+                m = re.match(r"^\s*(?:-\s+)?([\w-]+)\s*:\s*(.*)$", x)
+                if not m or m.group(1).lower() in _PAGE_KEYS or not m.group(2).strip():
+                    continue
+                value = m.group(2).strip()
+                if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                    value = value[1:-1]
+                if m.group(1).lower() == "title" and not x[:1].isspace() and not x.lstrip().startswith("-") \
+                        and not titled:
+                    kept.insert(0, value)  # the page's own title (a sidebar's is a line like the others)
+                    titled = True
+                else:
+                    kept.append(value)
+            out = [*kept, *([""] * (end + 1 - len(kept))), *out[end + 1:]] if len(kept) <= end + 1 \
+                else [*kept, *out[end + 1:]]
+    if not any(_HTML_TAG.search(x) for x in out):
+        return out
+    result: list[str] = []
+    for x in out:
+        if not _HTML_TAG.search(x):
+            result.append(x)
+            continue
+        x = re.sub(r"</t[dh]>\s*<t[dh]\b[^>]*>", " ", x, flags=re.IGNORECASE)
+        parts = re.split(r"<br\s*/?>", x, flags=re.IGNORECASE)
+        texts = [html.unescape(_HTML_TAG.sub(" ", p)).strip() for p in parts]
+        texts = [re.sub(r"[ \t]+", " ", t) for t in texts if t]
+        result.extend(texts or [""])
+    return result
+
+
 def read(text: str, registry: Registry | None = None) -> Read:
     """A block's text -> what its system's layout read (``Read.system``: which system)."""
-    lines = text.splitlines()
+    lines = _page_lines(text.splitlines())
     lines, carried, bad = _carried_lines(lines)
     found = layouts(registry)
     system = detect(lines, found)

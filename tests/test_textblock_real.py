@@ -382,6 +382,68 @@ def test_the_official_seventh_edition_sheet_copied_as_text():
     assert "Psychology" not in odd["skills"] and "Charm" not in odd["skills"]
 
 
+BLOG_PAGE = """---
+title: "探索者：早瀬 澪"
+layout: single
+permalink: /coc/characters/hayase/
+sidebar:
+  - title: "早瀬 澪"
+    text: "<strong>職業:</strong> 記者<br><strong>年齢:</strong> 29"
+---
+
+## 探索者のステータス
+
+**HP**: 12, **MP**: 14, **正気度**: 70
+
+**STR**: 10, **CON**: 12, **POW**: 14, **DEX**: 15, **APP**: 13, **SIZ**: 11, **INT**: 16, **EDU**: 17
+
+## 探索者の技能
+
+<div class="grid">
+  <h3>戦闘技能</h3>
+  <table class="skill-table">
+    <tr><td class="skill-key">回避</td><td class="skill-value">40</td></tr>
+    <tr><td class="skill-key">拳銃</td><td class="skill-value">45</td></tr>
+  </table>
+  <h3>探索技能</h3>
+  <table class="skill-table">
+    <tr><td class="skill-key">目星</td><td class="skill-value">65</td></tr>
+  </table>
+</div>
+"""
+
+HTML_CREATURE = """<H3>灰鬃，林中的影子</H3>
+<TABLE border=1>
+<TR><TD>属性</TD><TD>骰点</TD><TD>均值</TD></TR>
+<TR><TD>STR</TD><TD>(3D6+6)*5</TD><TD>80</TD></TR>
+<TR><TD>CON</TD><TD>(2D6+6)*5</TD><TD>65</TD></TR>
+<TR><TD>SIZ</TD><TD>(3D6+2)*5</TD><TD>60</TD></TR>
+<TR><TD>DEX</TD><TD>(2D6+6)*5</TD><TD>65</TD></TR>
+<TR><TD>INT</TD><TD>4D6*5</TD><TD>70</TD></TR>
+<TR><TD>POW</TD><TD>3D6*5</TD><TD>50</TD></TR></TABLE>
+<P><B>平均生命值：</B>12
+<BR>格斗 50%（25/10）伤害 1D6+DB
+<P><B>法术：</B>约有三成的概率知晓 1D2 个法术。
+<BR><B>理智损失：</B>目睹它变形造成 0/1D4 点理智损失
+"""
+
+
+def test_a_page_s_source_is_read_without_its_tags():
+    """A blog page's Markdown source (its front matter, HTML tables of skills under the Japanese
+    sheet's skill groups) and a wiki page's HTML (a creature's table of stat, roll and average):
+    the first had its skills unread and the page's title for a name, the second was refused."""
+    blog = read(BLOG_PAGE)
+    assert (blog["system"], blog["name"], blog["STR"], blog["EDU"]) == ("coc", "早瀬 澪", 10, 17)
+    assert blog["skills"] == {"Dodge": 40, "Handgun": 45, "Spot Hidden": 65} and not unread(blog)
+    assert "職業: 記者" in blog["notes"] and "layout" not in blog["notes"] and "<" not in blog["notes"]
+    creature = read(HTML_CREATURE)
+    assert (creature["system"], creature["name"]) == ("coc7", "灰鬃，林中的影子")
+    assert {k: creature[k] for k in ("STR", "CON", "SIZ", "DEX", "INT", "POW")} == {
+        "STR": 80, "CON": 65, "SIZ": 60, "DEX": 65, "INT": 70, "POW": 50}
+    assert creature["skills"] == {"Fighting (Brawl)": 50} and not creature.get("spells")  # the Sanity loss: no spell
+    assert "0/1D4" in creature["notes"] and "骰点" not in creature["notes"]  # (the table's head: no note)
+
+
 def test_markdown_and_pipe_tables_with_half_and_fifth_values():
     """A Markdown table whose value cells carry their half and fifth ('55 (27/11)'), a '**Combat**'
     bold heading with no colon, and a pipe table of a stat a row ('STR | 60 | 30 | 12 |' under

@@ -397,14 +397,15 @@ _ALL_STAT_NAMES = {fold(k): k for k in {**coc_stat_names("ja"), **coc_stat_names
 _TABLE_LABELS = {fold(x) for x in (
     "stats", "stat", "value", "values", "characteristic", "characteristics", "char.", "char", "averages", "average",
     "rolls", "roll", "能力値", "能力", "値", "数値", "項目", "技能値", "数值", "属性", "屬性", "名称", "名稱", "name",
-    "percent", "%", "damage", "ダメージ", "伤害", "傷害", "成功率")}
+    "percent", "%", "damage", "ダメージ", "伤害", "傷害", "成功率", "骰点", "骰點", "掷骰", "擲骰", "均值", "平均值")}
 _BRACKETS = "【】〔〕[]〈〉《》<>«»"
 _CIRCLED = re.compile(r"^\s*[\u2460-\u2473\u24ea\u2776-\u277f\u3251-\u325f]\s*")
 _LIST_MARK = re.compile(r"^\s*(?:[\u2460-\u2473\u24ea\u2776-\u277f]|[■□●○◆◇▼▽▲△★☆※•]|[-*+](?=\s))\s*")
 _INFO_LABEL = re.compile(r"^\s*(?:【\s*)?(?:age|occupation|sex|gender|birthplace|年齢|年令|職業|性別|出身|年齡|年龄|职业|"
                          r"性别|出生地)\s*(?:】\s*[:：]?|[:：])", re.IGNORECASE)
-_NAME_LABEL = re.compile(r"^\s*(?:【\s*(?:name|名前|氏名|姓名|名字)\s*】\s*[:：]?|(?:name|名前|氏名|姓名|名字)\s*[:：])\s*",
-                         re.IGNORECASE)
+# a label before the name ("名前：", a page title's "探索者：" (investigator), "角色：" (character))
+_NAME_LABEL = re.compile(r"^\s*(?:【\s*(?:name|名前|氏名|姓名|名字)\s*】\s*[:：]?|(?:name|名前|氏名|姓名|名字|探索者|調査員|"
+                         r"调查员|調查員|角色|キャラクター|investigator|character)\s*[:：])\s*", re.IGNORECASE)
 _VALUE_CELL = re.compile(rf"^(?:[+-]?\d+(?:\.\d+)?\s*%?(?:\s*/\s*\d+)?(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?|[+-]?{_DICE}|\(\s*\d+\s*/\s*\d+\s*\)|-|—|"
                          r"none|なし|無|无)$", re.IGNORECASE)
 
@@ -635,9 +636,10 @@ def coc_layout(lines: list[str]) -> list[str]:
             out[i] = nf[i] = bot
             i += 1
             continue
-        rolled = re.fullmatch(r"(\S{1,12}?)\s*[:：]\s*(\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?)\s*[:：]\s*"
-                              r"(\d{1,7}(?:\s*[~～]\s*\d{1,7})?)", text, re.IGNORECASE)
-        if rolled and _stat_cell(rolled.group(1)):  # "STR:(6d6+15)×5:180": the stat, its roll, its average
+        rolled = re.fullmatch(r"(\S{1,12}?)(?:\s*[:：]\s*|\s+)(\(?\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)?(?:\s*[x×*]\s*5)?)"
+                              r"(?:\s*[:：]\s*|\s+)(\d{1,7}(?:\s*[~～]\s*\d{1,7})?)", text, re.IGNORECASE)
+        if rolled and _stat_cell(rolled.group(1)):  # "STR:(6d6+15)×5:180", a table row's "STR (3D6+6)*5 80":
+            # the stat, its roll, its average
             out[i] = nf[i] = text = f"{rolled.group(1)} {rolled.group(3)}"
         rows = _flat_row(nf, i)
         if rows is not None:  # a rulebook's characteristic / roll / average table pasted a cell a line
@@ -1206,7 +1208,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         return True
 
     def spell_item(item: str, n: int) -> bool:
-        if _prose_line(item, spells=True):  # "GM が必要と思えば、…習得していてよい。": about the spells, no spell
+        if _prose_line(item, spells=True) or _SAN_LOSS_LABEL.match(item):
+            # "GM が必要と思えば、…習得していてよい。": about the spells; the Sanity loss under them
+            # ("理智损失：目睹布达…造成 0/1D4 点理智损失"): no spell, the notes
             notes.append(item.strip())
             return True
         name = re.sub(r"^[-*]\s+", "", item.strip()).rstrip(".。").strip()
