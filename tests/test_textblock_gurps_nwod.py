@@ -267,6 +267,26 @@ def test_chronicles_of_darkness_traits_listed_by_category():
     assert not unread_texts(doc)
 
 
+def test_a_block_copied_without_its_line_breaks_is_read_heading_by_heading():
+    """A Chronicles of Darkness block run together on one line (a web page copied): each heading's
+    traits under it, the derived traits as stats. Every attribute, skill and merit had been said
+    as a Virtue with 'no place in an nwod document', the NPC read with none of them."""
+    doc = read("Mina Ortega\nVirtue: Loyal Vice: Greedy Mental Attributes: Intelligence 2, Wits 4, Resolve 3 "
+               "Physical Attributes: Strength 1, Dexterity 3, Stamina 2 Social Attributes: Presence 3, "
+               "Manipulation 4, Composure 2 Mental Skills: Computer (Hacking) 3, Investigation 2 Physical Skills: "
+               "Larceny 3 Social Skills: Subterfuge (Lies) 4, Streetwise 2 Merits: Contacts (Fences) 2, Fast Reflexes "
+               "Health: 7 Willpower: 5 Morality: 6 Size: 5 Speed: 9 Defense: 3 Initiative: 7 Armor: None\n")
+    assert (doc["Wits"], doc["Resolve"], doc["Strength"], doc["Dexterity"], doc["Presence"], doc["Manipulation"]) == \
+        (4, 3, 1, 3, 3, 4)
+    assert doc["skills"] == {"Computer": 3, "Investigation": 2, "Larceny": 3, "Subterfuge": 4, "Streetwise": 2}
+    assert doc["specialties"] == {"Computer": ["Hacking"], "Subterfuge": ["Lies"]}
+    assert doc["merits"] == {"Contacts (Fences)": 2, "Fast Reflexes": 1}
+    assert (doc["Health"], doc["Willpower"], doc["Speed"], doc["Initiative"]) == (7, 5, 9, 7)
+    assert sorted(unread_texts(doc)) == sorted(["Virtue Loyal (no place in an nwod document)",
+                                                "Vice Greedy (no place in an nwod document)",
+                                                "Morality 6 (no Morality field in an nwod document)"])
+
+
 def test_bullets_no_name_line_and_an_equipment_line_s_dr():
     """A forum's or a blog's block: a bullet before each line (read as 'not read: •'), no name line
     (the first line below the stats, a weapon line, was taken for the name), and an equipment

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from xsys.core.model import melee_class_of
-from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold, heading_of,
                                  name_of as _name, named, named_item, notes_of as _notes, num, sectioner, split_items,
                                  stat_pairs, weapon_entry, weapon_items, weapons_line)
 
@@ -54,6 +54,12 @@ _NWOD_COLUMNS = (("dice pool", "pool", r"\d+"), ("pool", "pool", r"\d+"), ("dama
 _NWOD_DAMAGE_CELL = r"[+-]?\d+\s*(?:\(\s*[BLA]\s*\))?(?:\s*\(?9[- ]again\)?)?"
 _NWOD_RANGE_CELL = r"\d+\s*/\s*\d+\s*/\s*\d+(?:\s*(?:yd|yds|yards|m))?|[—–-]|n/a|melee|touch|thrown"
 _NO_VALUE = ("—", "–", "-", "n/a", "")
+
+
+# a heading or a derived trait's label inside a line (a block copied without its line breaks)
+_RUN_ON = re.compile(r"(?<![\w(/-])(?:Virtue|Vice|(?:Mental|Physical|Social) (?:Attributes|Skills)|Merits|Flaws|Health|"
+                     r"Willpower|Morality|Integrity|Size|Speed|Defense|Initiative|Armor|Weapons\s*/\s*Attacks|"
+                     r"Equipment|Conditions|Aspirations)\s*:", re.IGNORECASE)
 
 
 def _dots(text: str) -> int:
@@ -332,7 +338,35 @@ def read_nwod(lines: list[str], system: str) -> Read:
             _NWOD_INLINE.match(text.strip()) or table or _nwod_header(text.strip())) else (
             weapon_items(text) if kind in ("weapons", "armor") else split_items(text)))
 
-    Walk(r, lines, NWOD_HEADINGS).run(stats, section)
+    def run_on(kind: str, text: str, n: int) -> None:
+        """A section whose line runs on into the next ones (a block copied without its line breaks:
+        'Virtue: Hopeful Vice: Obsessive Mental Attributes: Intelligence 3, ... Merits: ... Health: 6
+        Willpower: 5'): each part read under its own heading, a derived trait's as stats."""
+        m = _RUN_ON.search(text, 1)
+        if m is None:
+            section(kind, text, n)
+            return
+        if text[:m.start()].strip(" ,;."):
+            section(kind, text[:m.start()].strip(" ,;"), n)
+        rest = text[m.start():]
+        head = heading_of(rest, NWOD_HEADINGS)
+        if head is not None:
+            run_on(head[0], head[1], n)
+            return
+        nxt = _RUN_ON.search(rest, m.end() - m.start())
+        part, after = (rest[:nxt.start()], rest[nxt.start():]) if nxt else (rest, "")
+        r.line = n
+        left = stats(part)
+        if left is None or left.strip(" ,;."):
+            r.unread.append((n, part.strip() if left is None else f"{part.strip()} (not read: {left.strip()})"))
+        if after:
+            head = heading_of(after, NWOD_HEADINGS)
+            if head is not None:
+                run_on(head[0], head[1], n)
+            else:
+                run_on("derived", after, n)
+
+    Walk(r, lines, NWOD_HEADINGS).run(stats, run_on)
     second = _nwod_pools(r, doc, skills, specialties, pools)
     r.edition = "2004 rules (World of Darkness Rulebook: weapon damage adds dice to the pool)" + (
         "; the stated dice pools leave the damage out, as Chronicles of Darkness (2nd edition) does: read with "
