@@ -516,8 +516,8 @@ def test_ctrl_c_during_a_plugin_call_names_the_plugin(hostile, monkeypatch, tmp_
     reg = hostile("evil").load()
     sys.modules["xsys_hostile_evil"].Evil.MODE = mode
 
-    def press_ctrl_c() -> None:
-        for _ in range(3000):
+    def press_ctrl_c() -> None:  # (up to 50 s: a fresh checkout builds the plugin's tables first, on a busy machine)
+        for _ in range(5000):
             if mark.exists():
                 os.kill(os.getpid(), signal.SIGINT)
                 return

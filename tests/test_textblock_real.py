@@ -377,6 +377,11 @@ def test_the_official_seventh_edition_sheet_copied_as_text():
                              "Electrical Repair": 10}
     # a speciality on a line of its own is not guessed: said, with its value
     assert any("Firearms 40 (the speciality is on another line)" in t for _, t in unread(doc))
+    # a characteristic's half and fifth are the sheet's own ('DEX 70 35 14'): read with it, unsaid;
+    # two numbers that are not are said
+    assert not [t for _, t in unread(doc) if t.startswith("DEX")]
+    wrong = read(OFFICIAL_SHEET.replace("DEX 70 35 14", "DEX 70 30 14"))
+    assert wrong["DEX"] == 70 and any("not the half and fifth of 70" in t for _, t in unread(wrong))
     # a row whose halves are not its values' is no sheet row: left as it was (unread)
     odd = read(OFFICIAL_SHEET.replace("Psychology (10%) 60 30 12", "Psychology (10%) 60 31 12"))
     assert "Psychology" not in odd["skills"] and "Charm" not in odd["skills"]

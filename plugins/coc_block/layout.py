@@ -975,7 +975,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             line = (line[:top.start()] + line[top.end():]).strip()
         # a value, its current/max ("HP 11/11"), its half/fifth ("STR 50 (25/10)"), the roll a creature
         # table prints beside it ("STR 80 (3D6+6)×5")
-        found, rest = _coc_pairs(line, pair_names, r"[+-]?\d+(?:\s*/\s*\d+(?!\s*\)))?(?:\s*\(\s*\d+\s*/\s*\d+\s*\))?"
+        # (and the official sheet's half and fifth after it, bare: "STR 50 25 10", checked below)
+        found, rest = _coc_pairs(line, pair_names, r"[+-]?\d+(?:\s*/\s*\d+(?!\s*\)))?"
+                                 r"(?:\s*\(\s*\d+\s*/\s*\d+\s*\)|\s+\d{1,2}\s+\d{1,2}(?=\s|$|[,;]))?"
                                  r"(?:\s*\(\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)\s*[×x*]\s*5)?")
         db, rest2 = _coc_pairs(rest, db_names, rf"[+-]?\s*{_DICE}|[+±-]?\d+|none|なし|无|無|-")
         if not found and not db:
@@ -984,6 +986,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         for printed_name, v in found:
             key = lower[printed_name.lower()]
             value = int(re.match(r"[+-]?\d+", v).group(0))
+            bare = re.fullmatch(r"[+-]?\d+\s+(\d+)\s+(\d+)", v.strip())
+            if bare and (int(bare.group(1)), int(bare.group(2))) != (value // 2, value // 5):
+                # two numbers after the value that are not its half and fifth: not read, said
+                r.unread.append((r.line, f"{printed_name} {v} (not read: {bare.group(1)} {bare.group(2)}, not "
+                                         f"the half and fifth of {value})"))
             held, held_line = (chars, char_line) if key in COC_CHARACTERISTICS else (extra, extra_line)
             if key in held and held[key] != value:
                 # printed again further down (a spell's cost "MP: 4", a footnote's raised STR), or
