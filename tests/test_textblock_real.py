@@ -449,6 +449,18 @@ def test_a_page_s_source_is_read_without_its_tags():
     assert "0/1D4" in creature["notes"] and "骰点" not in creature["notes"]  # (the table's head: no note)
 
 
+def test_a_list_wrapped_between_a_skill_and_its_chance_and_a_skill_with_no_weapon_carried():
+    """A scanned book's skill list wraps where a name and its chance part ('..., Chemistry' /
+    '55%, Credit Rating 95%'): both lines had been read apart, the skill and the chance each unread.
+    'Rifle 60%, none carried' is the Rifle skill (it had been unread, the skill lost)."""
+    doc = read("Dr. Ilse Brandt\nSTR 9 CON 11 SIZ 10 INT 17 POW 15 DEX 12 APP 10 EDU 20 SAN 70 HP 11\n"
+               "Weapons: Rifle 60%, none carried\n"
+               "Skills: Accounting 40%, Astronomy 55%, Chemistry\n55%, Credit Rating 60%, Occult 45%.\n")
+    assert doc["skills"] == {"Rifle": 60, "Accounting": 40, "Astronomy": 55, "Chemistry": 55, "Credit Rating": 60,
+                             "Occult": 45}
+    assert not unread(doc) and not doc.get("weapons")
+
+
 def test_markdown_and_pipe_tables_with_half_and_fifth_values():
     """A Markdown table whose value cells carry their half and fifth ('55 (27/11)'), a '**Combat**'
     bold heading with no colon, and a pipe table of a stat a row ('STR | 60 | 30 | 12 |' under

@@ -249,6 +249,9 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     parts = split_items(item.replace("、", ","), ",")
     weapon = None
     said_after: list[str] = []
+    if len(parts) > 1 and re.fullmatch(r"(?:none|not|no weapon|nothing)\s+carried|none\s+on\s+(?:him|her|them)",
+                                       parts[-1].strip().rstrip("."), re.IGNORECASE):
+        said_after.append(parts.pop().strip())  # "Rifle 60%, none carried": the skill, and that no gun is, said
     for i, p in enumerate(list(parts)):
         alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*|\+\s*(?!(?:DB|damage bonus)\b)"
                        r"[^\W\d_].*)$", p.strip(), re.IGNORECASE)
@@ -578,6 +581,14 @@ def coc_layout(lines: list[str]) -> list[str]:
             if chance and nxt is not None else None
         if hurt:  # "格斗成功率:45" and "格斗伤害:1d8+db(矛)" on the next line: one attack
             out[k] = nf[k] = f"{chance.group(1)} {chance.group(2)}%, 伤害 {hurt.group(1)}"
+            out[nxt] = nf[nxt] = ""
+    for k, x in enumerate(nf):
+        nxt = k + 1 if k + 1 < len(nf) else None
+        if nxt is not None and re.search(r"(?<!\d)\d{1,3}\s*%", x) and re.search(r"[,.，、]\s*[^\W\d_][^,.%\d]{0,40}$", x) \
+                and re.match(r"\d{1,3}\s*%\s*(?:[,.，、]|$)", nf[nxt]):
+            # a list wrapped where a skill's name and its chance part ("..., Chemistry" / "55%, Credit
+            # Rating 95%, ..."): the two lines are one (the second left blank, the line numbers kept)
+            out[k] = nf[k] = f"{x} {nf[nxt]}"
             out[nxt] = nf[nxt] = ""
     i = 0
     while i < len(out):
