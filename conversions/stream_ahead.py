@@ -18,8 +18,9 @@ How, and why the output is the same bytes as converting alone:
   taking each one's conversion from its helper (waiting for it) or converting it then;
   everything that depends on the NPCs before it (a stat block seen before, the loss
   groups, the digest) is done by the writer in that order, as without helpers.
-- Anything that goes wrong in a helper (an error in the NPC, a fault, the helper killed)
-  gives no answer, and the writer converts that NPC itself: an error is raised by the
+- Anything that goes wrong in a helper (an error in the NPC, a fault, the helper killed, or
+  stuck: no answer for :data:`PATIENCE` seconds, when it is ended) gives no answer, and the
+  writer converts that NPC itself: an error is raised by the
   writer, at the NPC's turn, as it is without helpers. A helper that has gone gets no more
   NPCs.
 - Only systems that say their answers are functions of their arguments (System.remember)
@@ -49,6 +50,7 @@ MAX_HELPERS = 7
 QUEUE = 8  # NPCs a helper may have waiting: enough to keep it busy while the writer writes a few
 IN_FLIGHT = 48 * 1024  # bytes sent to a helper and not answered yet: under a pipe's buffer (64 KiB),
 # so that sending never waits for a helper that is itself waiting to send an answer
+PATIENCE = 120.0  # seconds the writer waits for a helper's next answer before it takes the NPCs back
 _LEN = struct.Struct("<I")
 UNKNOWN = object()  # a stat block's key not asked for
 
@@ -165,7 +167,10 @@ class Helper:
         if not self.alive:
             return
         try:
-            if not select.select([self.ans], [], [], None if wait else 0)[0]:
+            if not select.select([self.ans], [], [], PATIENCE if wait else 0)[0]:
+                if wait:  # a helper that says nothing for so long is stuck: ended, the writer converts
+                    self._gone()
+                    self._kill()
                 return
             data = os.read(self.ans, 1 << 16)
         except InterruptedError:
@@ -200,6 +205,12 @@ class Helper:
         self.sent.clear()
         self.in_flight = 0
 
+    def _kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+
     def close(self) -> None:
         """End the helper: it has nothing the writer needs once the writer is done or stops."""
         for fd in (self.req, self.ans):
@@ -207,10 +218,7 @@ class Helper:
                 os.close(fd)
             except OSError:
                 pass
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        self._kill()
         try:
             os.waitpid(self.pid, 0)
         except (OSError, ChildProcessError):

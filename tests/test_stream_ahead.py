@@ -132,6 +132,22 @@ def test_a_helper_that_fails_or_dies_changes_nothing(tmp_path, eager, monkeypatc
     assert _streamed(p, "nwod", helpers=2) == alone
     assert 1 <= len(eager) <= 6  # three from each helper at most
 
+    def stuck(req, ans, convert):  # converts two NPCs, then hangs (a plugin call that never returns)
+        count = [0]
+
+        def once(plain, i):
+            count[0] += 1
+            if count[0] > 2:
+                time.sleep(3600)
+            return convert(plain, i)
+        serve(req, ans, once)
+
+    monkeypatch.setattr(stream_ahead, "_serve", stuck)
+    monkeypatch.setattr(stream_ahead, "PATIENCE", 0.5)
+    before = len(eager)
+    assert _streamed(p, "nwod", helpers=1) == alone  # the writer waits half a second, ends it, converts the rest
+    assert 1 <= len(eager) - before <= 2
+
 
 def test_no_helper_outlives_the_conversion(tmp_path, eager, monkeypatch):
     pids = []
