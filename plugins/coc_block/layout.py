@@ -582,6 +582,27 @@ def coc_layout(lines: list[str]) -> list[str]:
         if hurt:  # "格斗成功率:45" and "格斗伤害:1d8+db(矛)" on the next line: one attack
             out[k] = nf[k] = f"{chance.group(1)} {chance.group(2)}%, 伤害 {hurt.group(1)}"
             out[nxt] = nf[nxt] = ""
+    if sum(len(re.findall(r"\(\d{2}%\)\s+\d{1,3}\s+\d{1,2}\s+\d{1,2}(?=\s|$)", x)) >= 2 for x in nf) >= 3:
+        # the official sheet (rows of skills with their bases, values, halves and fifths): its
+        # labels of no value are no text of the NPC ("Temporary Insanity", "Major Wound", a
+        # speciality's heading "Art / Craft", "Language (Own)" over its rows)
+        for k, x in enumerate(nf):
+            left = _SHEET_LABEL_WORDS.sub(" ", x).strip()
+            if left != x.strip() and not re.search(r"[^\W\d_]", _SHEET_LABEL_WORDS.sub("", left) if not left else "x") \
+                    or (left != x.strip() and re.fullmatch(r"max(?:imum)?\.?\s+(?:sanity|san)\s*:?\s*\d+", left, re.IGNORECASE)):
+                out[k] = nf[k] = left
+    for k, x in enumerate(nf):
+        below = next((j for j in range(k + 1, min(len(nf), k + 3)) if nf[j]), None)
+        heads = list(_SHEET_HEAD_CELL.finditer(x)) if below is not None else []
+        specs = re.findall(r"\(([^()\d]{2,40})\)\s*\(\d{1,2}\s*%\)", nf[below]) if heads else []
+        if specs and len(specs) == len(heads) \
+                and re.fullmatch(r"(?:\s*\([^()\d]{2,40}\)\s*\(\d{1,2}\s*%\))+\s*", nf[below]):
+            # the official sheet's row whose skills' specialities are the next line alone ("Firearms
+            # 25 12 5" over "(Rifle/Shotgun) (25%)"): each in its place, in order (the line left blank)
+            for m, spec in zip(reversed(heads), reversed(specs)):
+                x = f"{x[:m.end('head')]} ({spec.strip()}){x[m.end('head'):]}"
+            out[k] = nf[k] = x
+            out[below] = nf[below] = ""
     for k, x in enumerate(nf):
         nxt = k + 1 if k + 1 < len(nf) else None
         if nxt is not None and re.search(r"(?<!\d)\d{1,3}\s*%", x) and re.search(r"[,.，、]\s*[^\W\d_][^,.%\d]{0,40}$", x) \
@@ -737,6 +758,13 @@ _SHEET_CELL = re.compile(r"\s*(?P<label>[^\W\d_](?:[^\d]|\(\d{1,2}\s*%\))*?)\s+(
 # the sheet's skills whose speciality is a line of its own
 _SHEET_HEADS = {fold(x) for x in ("Firearms", "Art / Craft", "Art/Craft", "Science", "Pilot", "Survival",
                                   "Language (Other)", "Language (Own)", "Fighting")}
+# such a skill's cell on its row, its speciality on the line below ("Firearms 25 12 5")
+_SHEET_HEAD_CELL = re.compile(r"(?:^|(?<=\s))(?P<head>Firearms|Art\s*/\s*Craft|Science|Pilot|Survival|Fighting)"
+                              r"\s+\d{1,3}\s+\d{1,2}\s+\d{1,2}(?=\s|$)")
+# the official sheet's labels that hold no value of the NPC's
+_SHEET_LABEL_WORDS = re.compile(r"(?<![\w(])(?:Temporary Insanity|Indefinite Insanity|Major Wound|Unconscious|Dying|"
+                                r"Language \((?:Own|Other)\)|Art\s*/\s*Craft|Firearms|Pilot|Science|Survival)"
+                                r"(?![\w)])")
 # the official sheet's labels printed after the name on its line ("Trevor Hox Birthplace Pronoun")
 _SHEET_LABELS = re.compile(r"(?:\s+(?:Birthplace|Pronoun|Residence|Occupation|Sex|Age)\b){2,}\s*$")
 
@@ -992,7 +1020,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                                  r"(?:\s*\(\s*\d*D\d+(?:\s*[+-]\s*\d+)?\s*\)\s*[×x*]\s*5)?")
         db, rest2 = _coc_pairs(rest, db_names, rf"[+-]?\s*{_DICE}|[+±-]?\d+|none|なし|无|無|-")
         if not found and not db:
-            return rest2 if special else None
+            return rest2 if special or top else None  # (a sheet's "Max Sanity 99" alone: said above)
         lower = {n.lower(): k for n, k in names.items()}
         for printed_name, v in found:
             key = lower[printed_name.lower()]
