@@ -118,34 +118,28 @@ def test_a_helper_that_fails_or_dies_changes_nothing(tmp_path, eager, monkeypatc
     assert _streamed(p, "nwod", helpers=1) == alone
     assert eager == []
 
-    def dying(req, ans, convert):  # converts three NPCs, then the helper is gone
-        count = [0]
+    def converts(n, then):  # a helper that converts n NPCs, then does `then` (at its next one)
+        def helper(req, ans, convert):
+            count = [0]
 
-        def once(plain, i):
-            count[0] += 1
-            if count[0] > 3:
-                os._exit(9)
-            return convert(plain, i)
-        serve(req, ans, once)
+            def nth(plain, i):
+                count[0] += 1
+                if count[0] > n:
+                    then()
+                return convert(plain, i)
+            serve(req, ans, nth)
+        return helper
 
-    monkeypatch.setattr(stream_ahead, "_serve", dying)
+    monkeypatch.setattr(stream_ahead, "_serve", converts(3, lambda: os._exit(9)))  # then it is gone
     assert _streamed(p, "nwod", helpers=2) == alone
     assert 1 <= len(eager) <= 6  # three from each helper at most
 
-    def stuck(req, ans, convert):  # converts two NPCs, then hangs (a plugin call that never returns)
-        count = [0]
-
-        def once(plain, i):
-            count[0] += 1
-            if count[0] > 2:
-                time.sleep(3600)
-            return convert(plain, i)
-        serve(req, ans, once)
-
-    monkeypatch.setattr(stream_ahead, "_serve", stuck)
+    # then it hangs (a plugin call that never returns): the writer waits half a second, ends it and
+    # converts the rest
+    monkeypatch.setattr(stream_ahead, "_serve", converts(2, lambda: time.sleep(3600)))
     monkeypatch.setattr(stream_ahead, "PATIENCE", 0.5)
     before = len(eager)
-    assert _streamed(p, "nwod", helpers=1) == alone  # the writer waits half a second, ends it, converts the rest
+    assert _streamed(p, "nwod", helpers=1) == alone
     assert 1 <= len(eager) - before <= 2
 
 
