@@ -588,9 +588,9 @@ def coc_layout(lines: list[str]) -> list[str]:
         # speciality's heading "Art / Craft", "Language (Own)" over its rows)
         for k, x in enumerate(nf):
             left = _SHEET_LABEL_WORDS.sub(" ", x).strip()
-            if left != x.strip() and not re.search(r"[^\W\d_]", _SHEET_LABEL_WORDS.sub("", left) if not left else "x") \
-                    or (left != x.strip() and re.fullmatch(r"max(?:imum)?\.?\s+(?:sanity|san)\s*:?\s*\d+", left, re.IGNORECASE)):
-                out[k] = nf[k] = left
+            if left != x.strip() and (not left or re.fullmatch(r"max(?:imum)?\.?\s+(?:sanity|san)\s*:?\s*\d+", left,
+                                                               re.IGNORECASE)):
+                out[k] = nf[k] = left  # labels alone, or beside the sheet's "Max Sanity 99"
     for k, x in enumerate(nf):
         below = next((j for j in range(k + 1, min(len(nf), k + 3)) if nf[j]), None)
         heads = list(_SHEET_HEAD_CELL.finditer(x)) if below is not None else []
@@ -755,16 +755,18 @@ _BYLINE = re.compile(r"\s+(?:(?:(?:stats|statistics|adapted|converted)\s+)?for\s
 # its half and its fifth
 _SHEET_CELL = re.compile(r"\s*(?P<label>[^\W\d_](?:[^\d]|\(\d{1,2}\s*%\))*?)\s+(?P<v>\d{1,3})\s+(?P<h>\d{1,2})\s+(?P<f>\d{1,2})"
                          r"(?=\s|$)")
-# the sheet's skills whose speciality is a line of its own
+# the sheet's skills whose speciality is printed on a line of its own (a pattern each), and its
+# language headings over their rows
+_SHEET_SPECIALISED = (r"Firearms", r"Art\s*/\s*Craft", r"Science", r"Pilot", r"Survival")
+_SHEET_LANGUAGES = r"Language \((?:Own|Other)\)"
 _SHEET_HEADS = {fold(x) for x in ("Firearms", "Art / Craft", "Art/Craft", "Science", "Pilot", "Survival",
                                   "Language (Other)", "Language (Own)", "Fighting")}
 # such a skill's cell on its row, its speciality on the line below ("Firearms 25 12 5")
-_SHEET_HEAD_CELL = re.compile(r"(?:^|(?<=\s))(?P<head>Firearms|Art\s*/\s*Craft|Science|Pilot|Survival|Fighting)"
+_SHEET_HEAD_CELL = re.compile(rf"(?:^|(?<=\s))(?P<head>{'|'.join(_SHEET_SPECIALISED)}|Fighting)"
                               r"\s+\d{1,3}\s+\d{1,2}\s+\d{1,2}(?=\s|$)")
 # the official sheet's labels that hold no value of the NPC's
-_SHEET_LABEL_WORDS = re.compile(r"(?<![\w(])(?:Temporary Insanity|Indefinite Insanity|Major Wound|Unconscious|Dying|"
-                                r"Language \((?:Own|Other)\)|Art\s*/\s*Craft|Firearms|Pilot|Science|Survival)"
-                                r"(?![\w)])")
+_SHEET_LABEL_WORDS = re.compile(rf"(?<![\w(])(?:Temporary Insanity|Indefinite Insanity|Major Wound|Unconscious|Dying|"
+                                rf"{_SHEET_LANGUAGES}|{'|'.join(_SHEET_SPECIALISED)})(?![\w)])")
 # the official sheet's labels printed after the name on its line ("Trevor Hox Birthplace Pronoun")
 _SHEET_LABELS = re.compile(r"(?:\s+(?:Birthplace|Pronoun|Residence|Occupation|Sex|Age)\b){2,}\s*$")
 
