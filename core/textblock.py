@@ -250,7 +250,7 @@ class Walk:
                 if current == "notes":  # prose keeps its own punctuation (full-width included)
                     parts = re.split(r"[:：]", raw, maxsplit=1)
                     rest = parts[1].strip() if len(parts) == 2 else ""
-                if rest:
+                for current, rest in self._run_on(current, rest):
                     section(current, rest, n)
                 continue
             if current == "spells" and re.match(r"^\s{2,}\S", raw):
@@ -275,7 +275,8 @@ class Walk:
             if current is not None:
                 if current == "armor" and loose is not None and seen_stats and loose(line, n):
                     continue  # an attack line after a one-line "Armor: ..." (a compendium's Attacks list)
-                section(current, raw.strip() if current == "notes" else line, n)
+                for current, rest in self._run_on(current, raw.strip() if current == "notes" else line):
+                    section(current, rest, n)
                 continue
             if not name_set and not seen_stats and _name_like(raw):  # a name stands above the stats: a line below them is no name
                 # ("NAME: The Archivist", a form's label before it, is the name without its label)
@@ -288,6 +289,27 @@ class Walk:
                 self.r.unread.append((n, raw.strip()))
         if description:
             self.r.doc["@description"] = "\n".join(description)
+
+
+    def _run_on(self, current: str, text: str) -> list[tuple[str, str]]:
+        """A section's text as (section, text) pieces: a line run on into the next section's heading
+        after a value ('Head Butt 55%, damage 1D4+1D4 Skills: Bargain 50%, ...', a page whose line
+        breaks were lost) goes on under that heading; prose (notes) is not cut."""
+        table = {**HEADINGS, **self.headings} if self.headings else HEADINGS
+        out: list[tuple[str, str]] = []
+        while current != "notes":
+            m = next((m for m in _INLINE_HEADING.finditer(text) if fold(m.group(1)) in table), None)
+            if m is None:
+                break
+            out.append((current, text[:m.start()].strip()))
+            current, text = table[fold(m.group(1))], text[m.end():].strip()
+        out.append((current, text))
+        return [(c, t) for c, t in out if t]
+
+
+# a heading run on after a value ("… 1D4+1D4 Skills: Bargain 50%"), not a heading's word with a
+# chance after it (an attack of that name: "Combat: 60%")
+_INLINE_HEADING = re.compile(r"(?<=[.%\d)])\s+([^\W\d_][^\W\d_]*(?: [^\W\d_]+)?)\s*:\s*(?!\d+\s*%)(?=\S)")
 
 
 def _name_like(raw: str) -> bool:
@@ -564,7 +586,8 @@ def detect(lines: list[str], found: dict[str, TextLayout]) -> str:
     scores = {key: layout.score(lines) for key, layout in found.items()}
     best = max(scores, key=lambda k: scores[k]) if scores else None
     if best is None or scores[best] < 3:
-        hints = ", ".join(x.stats_hint for x in found.values() if x.stats_hint)
+        # one hint a layout (two systems that share one, coc and coc7, name it once)
+        hints = ", ".join(dict.fromkeys(x.stats_hint for x in found.values() if x.stats_hint))
         raise InputError("cannot tell which system this stat block is for", expected=(
             "a 'system: KEY' line, or the system's stats: " + (hints or "none: no installed system reads text blocks")),
             found=f"{scores[best] if best else 0} of them")

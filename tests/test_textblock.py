@@ -134,6 +134,9 @@ def test_a_block_of_no_known_system_is_one_clear_error(tmp_path):
     with pytest.raises(InputError) as exc:
         load(b"Just some prose\nwith no stats at all\n")
     assert "cannot tell which system" in str(exc.value)
+    # each layout's stats named once (coc and coc7 share one: it had been listed twice)
+    hints = str(exc.value).split("the system's stats: ", 1)[1]
+    assert hints.count("(Call of Cthulhu)") == 1 and "ST DX IQ HT (GURPS" in hints
     bad = tmp_path / "prose.txt"
     bad.write_text("Just some prose\n", encoding="utf-8")
     r = subprocess.run([XSYS, "convert", str(bad), "--to", "gurps", "--format", "yaml"], capture_output=True,

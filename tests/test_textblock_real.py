@@ -345,6 +345,31 @@ def test_a_creature_s_attack_whose_damage_is_no_roll_of_hit_points_keeps_its_cha
     assert [t for _, t in unread(zh)] == ["噬咬: +牙齒的附加傷害"]
 
 
+def test_a_bestiary_s_attack_told_elsewhere_keeps_its_chance_and_a_damage_or_another_is_the_damage():
+    """A bestiary's 'Sting 40%, damage: POW 1D10' had become a close-combat line named 'Sting 40%,
+    damage: POW' doing 1D10; 'Claw 45% — See Full Entry' (a Cthulhu Invictus module's attacks) and
+    'Fists 50%, damage special' had been unread, their chances lost. Each keeps its chance, what it
+    says of its damage said; a 'Breath Weapon 25% — Special' is no close combat by its name: unread,
+    said why. '斗殴 60% (30/12), 伤害 1D3+DB / 武器伤害' (or a weapon's) is the brawl's 1D3+DB, the
+    other said (it had been unread); 'Shotgun 50% - Damage 4D6' is a shotgun (it had been named
+    'Shotgun 50% -')."""
+    en = read("Manticore\nSTR 95 CON 65 SIZ 80 DEX 95 INT 65 POW 65\nHP 14\nAttacks: Sting 40%, damage: POW 1D10\n"
+              "Attacks: Claw 45% — See Full Entry\nAttacks: Breath Weapon 25% — Special\nAttacks: Bite 55% — 1D8+DB\n"
+              "Shotgun 50% - Damage 4D6\n")
+    assert {m["name"]: m["damage"] for m in en["melee"]} == {"Sting": "", "Claw": "", "Bite": "1D8+DB"}
+    assert {k: en["skills"][k] for k in ("Sting", "Claw", "Bite")} == {"Sting": 40, "Claw": 45, "Bite": 55}
+    assert [(w["name"], w["damage"]) for w in en["weapons"]] == [("Shotgun", "4D6")]
+    assert [t for _, t in unread(en)] == [
+        "Sting: damage: POW 1D10", "Claw: — See Full Entry",
+        "Breath Weapon 25% — Special (an attack whose damage is not stated, and no close combat by its name)"]
+    zh = read("达米安\n力量 50 体质 60 体型 65 敏捷 55 智力 70 意志 50 外貌 50 教育 60\n生命值 12\n"
+              "斗殴 60% (30/12), 伤害 1D3+DB / 武器伤害\nFighting (Brawl) 60%, damage special\n")
+    assert [(m["name"], m["skill"], m["damage"]) for m in zh["melee"]] == [("斗殴", "Fighting (Brawl)", "1D3+DB")]
+    assert zh["skills"] == {"Fighting (Brawl)": 60}
+    # a skill of the sheet's own with its damage said in words: the skill, the words said (not dropped)
+    assert [t for _, t in unread(zh)] == ["斗殴: / 武器伤害", "Fighting (Brawl): damage special"]
+
+
 OFFICIAL_SHEET = """Mara Quill Birthplace Pronoun
 Age 41
 Journalist
@@ -684,3 +709,18 @@ def test_a_corpus_document_reads_as_its_expectation(path):
     for x in losses:  # nothing is lost that the expectation does not name
         if x.kind == "dropped-item":
             assert any(loss in f"{x.path}: {x.message}" for loss in said.get("losses", [])), x.message
+
+
+def test_a_line_run_on_into_the_next_section_s_heading():
+    """A page whose line breaks were lost runs the attacks into the skills: 'Fist/Punch 70%, damage
+    1D3+1D4 Kick 40%, damage 1D6+1D4 Skills: Haggle 45%, Drive Auto 35%, ...'. The Kick and the
+    skills the reader does not know by name had been unread (lost); the skills go on under their
+    heading. A notes line is prose: a 'Skills:' in it starts no section."""
+    doc = read("Vinnie Rocco\nSTR 14 CON 13 DEX 12 APP 9 SIZ 14\nINT 10 POW 9 EDU 8 SAN 45 HP 14\n"
+               "Weapons: .38 Revolver 55%, damage 1D10\n"
+               "Fist/Punch 70%, damage 1D3+1D4 Kick 40%, damage 1D6+1D4 Skills: Haggle 45%, Drive Auto 35%, "
+               "Sneak 60%.\nNotes: talks big. Skills: none worth naming.\n")
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Fist/Punch", "1d3+1d4"), ("Kick", "1d6+1d4")]
+    assert {k: doc["skills"].get(k) for k in ("Fist/Punch", "Kick", "Haggle", "Drive Auto", "Sneak")} == {
+        "Fist/Punch": 70, "Kick": 40, "Haggle": 45, "Drive Auto": 35, "Sneak": 60}
+    assert not unread(doc) and "Skills: none worth naming" in doc["notes"]

@@ -238,6 +238,7 @@ def _coc_attr(part: str) -> tuple[str, Any] | None:
 
 
 _HALF_FIFTH = r"(?:\(\s*\d+\s*/\s*\d+\s*\))?"
+_NONE_CARRIED = re.compile(r"(?:none|not|no weapon|nothing)\s+carried|none\s+on\s+(?:him|her|them)", re.IGNORECASE)
 
 
 def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[str]] | None:
@@ -249,13 +250,13 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     parts = split_items(item.replace("、", ","), ",")
     weapon = None
     said_after: list[str] = []
-    if len(parts) > 1 and re.fullmatch(r"(?:none|not|no weapon|nothing)\s+carried|none\s+on\s+(?:him|her|them)",
-                                       parts[-1].strip().rstrip("."), re.IGNORECASE):
+    if len(parts) > 1 and _NONE_CARRIED.fullmatch(parts[-1].strip().rstrip(".")):
         said_after.append(parts.pop().strip())  # "Rifle 60%, none carried": the skill, and that no gun is, said
     for i, p in enumerate(list(parts)):
-        alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或)\S.*|\+\s*(?!(?:DB|damage bonus)\b)"
-                       r"[^\W\d_].*)$", p.strip(), re.IGNORECASE)
-        if alt:  # "damage: 1d3 + damage bonus or weapon damage", "伤害1D3+1D4或其他武器": its own damage; the other, said;
+        alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或|/\s*(?=[^\W\d_]))\S.*|"
+                       r"\+\s*(?!(?:DB|damage bonus)\b)[^\W\d_].*)$", p.strip(), re.IGNORECASE)
+        if alt:  # "damage: 1d3 + damage bonus or weapon damage", "伤害1D3+1D4或其他武器", "伤害 1D3+DB / 武器伤害":
+            # its own damage; the other, said;
             # a ghoul's "damage 1D6 + worrying": the dice, and the effect in words, said
             parts[i] = p = alt.group(1)
             said_after.append(alt.group(2))
@@ -294,25 +295,30 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         head = tm.group(1) + tm.group(3)
         said_after.insert(0, tm.group(2))
     m = re.match(rf"^(.*?)(?:\s+|(?<=[%)）]))(?:{_DAMAGE_WORD})\s*:?\s*({_DICE})$", head, re.IGNORECASE)
-    if m:  # "Revolver 60% ダメージ 1D10": the damage on the same part
-        head, attrs["damage"] = m.group(1), m.group(2).strip()
+    if m:  # "Revolver 60% ダメージ 1D10", "Shotgun 50% - Damage 4D6": the damage on the same part
+        head, attrs["damage"] = re.sub(r"(?<=%)\s*[—–-]$", "", m.group(1)), m.group(2).strip()
     else:
         m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?::|[—–-])?\s*({_DICE})$", head, re.IGNORECASE)
         if m:  # "コルト・ガバメント 55% 1D10+2", a bestiary's "Bite 55% — 1D8+DB"
             head, attrs["damage"] = m.group(1), m.group(2).strip()
     if "damage" not in attrs:
-        om = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*({_DAMAGE_WORD}\s*:?\s*\S.*)$", head, re.IGNORECASE)
-        if om:  # "舌: 60% ダメージ: POW 1D10", "胞子のキス: 30% ダメージ: 特殊": the attack and its chance;
-            # a damage that is no roll of hit points (a characteristic drained, "special"), said
+        om = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?:[,，、;]\s*)?({_DAMAGE_WORD}\s*:?\s*\S.*)$", head,
+                      re.IGNORECASE) or \
+            re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*[—–-]\s*([^\W\d_].*)$", head, re.IGNORECASE)
+        if om:  # "舌: 60% ダメージ: POW 1D10", "Sting 40%, damage: POW 1D10", "胞子のキス: 30% ダメージ: 特殊", a
+            # bestiary's "Fighting 50% — See Full Entry": the attack and its chance; a damage that is no roll
+            # of hit points (a characteristic drained, "special", told elsewhere), said
             head = om.group(1)
-            said_after.insert(0, om.group(2).strip())
+            said_after.insert(0, ("" if re.match(_DAMAGE_WORD, om.group(2), re.IGNORECASE) else "— ")
+                              + om.group(2).strip())
     pm = re.match(rf"^(.*?)\s*(?<!\d)(\d+)\s*%\s*{_HALF_FIFTH}$", head)
     pct = None
     if pm:
         head, pct = pm.group(1), int(pm.group(2))
-    elif "damage" not in attrs:
+    elif "damage" not in attrs and not re.search(rf"(?<!\d)\d+\s*%|{_DAMAGE_WORD}", head, re.IGNORECASE):
         dm = re.match(rf"^(.*?[^\d\s])\s+({_DICE})$", head)
-        if dm:  # "こぶし 1D3": an attack with no chance printed
+        if dm:  # "こぶし 1D3": an attack with no chance printed (a chance or a damage word before the
+            # dice is no name: "Sting 40%, damage: POW 1D10" had been a line of that name)
             head, attrs["damage"] = dm.group(1), dm.group(2).strip()
     name = head.strip().rstrip(":").strip()
     if not re.search(r"[^\W\d_]", name):  # "1 ／ 1D6" (a Sanity loss): no attack has a name without a letter
@@ -1140,6 +1146,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if natives and "damage" not in attrs:  # "Handgun 55%" under Combat is a skill line
             for native in natives:
                 skills[native] = pct if pct is not None else skills.get(native, 0)
+            said = [x for x in left if not _NONE_CARRIED.fullmatch(x.strip().rstrip("."))]  # (no weapon carried: none written)
+            if said:  # what its line says beside the chance ("damage special"), said
+                r.unread.append((n, f"{name}: " + ", ".join(said)))
             return
         said_skill = attrs.get("skill")
         if said_skill and said_skill not in _COC_CLASS and coc_skill(said_skill):
@@ -1167,7 +1176,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 r.assumed.append(f"line {n}: {name}: no firearm named and no range: a close-combat attack")
                 melee_attack(name, pct, attrs, left, natives, n)
                 return
-            r.unread.append((n, f"{item} (which firearm skill fires it is not said)"))
+            r.unread.append((n, f"{item} (" + ("an attack whose damage is not stated, and no close combat by its "
+                                               "name" if any(x.startswith("— ") for x in left) else
+                                               "which firearm skill fires it is not said") + ")"))
             return
         w: dict[str, Any] = {"name": name, "skill": skill}
         stated[name] = set(attrs)
