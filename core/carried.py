@@ -37,8 +37,19 @@ RULE = "xsys.carried"
 # entries of a namespace that the core writes and reads for every system alike (a plugin's
 # carried Struct does not declare them): the levels of core.scalelevels, and the weapon the
 # sheet's best close-combat skill is for where a target has one such skill for every weapon
-CORE_KEYS = frozenset({"scale_levels", "melee_kind"})
+CORE_KEYS = frozenset({"scale_levels", "melee_kind", "unstated"})
 MELEE_KIND = "melee_kind"
+# the characteristics a stat block left unstated (a field its npc_type allows to be None: a creature's
+# APP and EDU on a 7th-edition sheet): its own sheet writes none for them again, whatever another
+# system assumed for them on the way (core.sheet)
+UNSTATED = "unstated"
+
+
+def unstated(system: Any, combatant: Combatant) -> list[str]:
+    """The characteristics `system`'s own stat block left unstated, as its carried block says."""
+    block = combatant.carried.get(namespaces(system)[0])
+    keys = block.get(UNSTATED) if isinstance(block, Mapping) else None
+    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
 
 
 def namespaces(system: Any) -> tuple[str, ...]:
@@ -98,6 +109,11 @@ def take(block: Any, typ: type, col: Any, path: str, owner: str) -> dict[str, An
         return out
     fields = set(typ.__struct_fields__)
     for k, v in block.items():
+        if k == UNSTATED:  # the core's own entry (core.sheet), read by the core
+            if not isinstance(v, list) or not all(isinstance(e, str) for e in v):
+                col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but not a list of "
+                         "characteristic names; dropped", RULE)
+            continue
         if k in CORE_KEYS:  # the core's own entries (core.scale_levels), read by the core
             if not isinstance(v, Mapping) or not all(isinstance(e, Mapping) for e in v.values()):
                 col.loss("unsupported-field", f"{path}.{k}", f"{k} {show(v)}: carried, but not a mapping of "

@@ -313,6 +313,9 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
         own.setdefault("skills", other)
     if lines:
         own["melee"] = lines
+    unstated = [k for k, v in chars.items() if v is None]
+    if unstated:  # none stated (a creature's APP and EDU on a 7th-edition sheet): its sheet writes none again,
+        own[carried.UNSTATED] = unstated  # whatever a system on the way assumed (carried, read by the core)
     comb = Combatant(name=getattr(npc, sheet.name), characteristics=neutral_chars, skills=skills, weapons=weapons,
                      melee=melee, armor=armor, toughness=toughness, notes=getattr(npc, sheet.notes),
                      native={system.key: native} if native else {},
@@ -353,9 +356,16 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
         return col.result(restored)
     own = _carried_block(system, sheet, combatant, col)
     mine = combatant.native.get(system.key, {})
-    fields = system.characteristics_from_neutral(combatant.characteristics, col, "$")
+    unstated = [k for k in carried.unstated(system, combatant) if k in system.characteristics()]
+    fields = system.characteristics_from_neutral(combatant.characteristics, col, "$", unstated=unstated)
     fields = system.characteristics_on_scale(fields, combatant, col, "$")
     specs = system.characteristics()
+    for k in unstated:  # none, as its own sheet stated (a creature's APP), whatever a system on the way assumed
+        fields.pop(k, None)
+        if specs[k].neutral in combatant.characteristics:
+            col.loss("assumed", f"$.{k}", f"{k}: none, as the {system.key} sheet this NPC came from stated "
+                     f"(carried.{carried.namespaces(system)[0]}.{carried.UNSTATED}); the {specs[k].neutral} "
+                     "another system gave it is not written", specs[k].ladder.steps[0].rule)
     for k, v in (mine.get(BEYOND_TABLE) or {}).items():  # its own number beyond the table, as stated
         if k in specs and isinstance(v, int) and fields.get(k) == specs[k].ladder.nearest_native(v):
             fields[k] = v

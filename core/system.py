@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, Sequence
 
 import msgspec
 
@@ -737,12 +737,16 @@ class System:
         return out
 
     def characteristics_from_neutral(self, percentiles: Mapping[str, float], col: Collector,
-                                     path: str = "$", default: float | None = 0.5) -> dict[str, Any]:
+                                     path: str = "$", default: float | None = 0.5,
+                                     unstated: Collection[str] = ()) -> dict[str, Any]:
+        """Neutral percentiles -> this system's characteristics; one the source lacks is the adult
+        median (`default`, said), or left out where `default` is None or it is one of `unstated`
+        (this system's own sheet stated none: a creature's APP and EDU on a 7th-edition sheet)."""
         out: dict[str, Any] = {}
         for native, spec in self.characteristics().items():
             p = percentiles.get(spec.neutral)
             if p is None:
-                if default is None:
+                if default is None or native in unstated:
                     continue
                 p = default
                 col.loss("assumed", f"{path}.{native}",

@@ -75,6 +75,9 @@ def test_corpus_document_reads_as_it_states(expect_path: Path) -> None:
         got = plain.get(key, (plain.get("attributes") or {}).get(key) if isinstance(plain.get("attributes"), dict) else None)
         assert got == want, f"{where}: {key} read as {got!r}; the document states {stated} ({scale}) -> {want}"
 
+    for key in expect.get("unstated", []):  # a characteristic the sheet has none of (a creature's APP)
+        assert plain.get(key) is None, f"{where}: {key} read as {plain.get(key)!r}; the document states none"
+
     for key, stated in expect.get("derived", {}).items():
         assert plain.get(key) == stated, f"{where}: {key} read as {plain.get(key)!r}; the document states {stated}"
 

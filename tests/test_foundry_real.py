@@ -188,7 +188,8 @@ def test_an_actor_whose_characteristics_are_all_empty_is_read_with_losses(tmp_pa
     doc = read(tmp_path, plain)  # claimed by its shape, not refused as '$.system: wrong type'
     assert doc["skills"] == {"Dodge": 30} and doc["STR"] == 55 and doc["SIZ"] == 65  # the 7th-edition average
     said = " ".join(assumed(doc))
-    assert "STR, CON, SIZ, DEX, APP, INT, POW, EDU none on the sheet" in said
+    assert "STR, CON, SIZ, DEX, INT, POW none on the sheet" in said
+    assert "APP, EDU: none stated, none written" in said and "APP" not in doc and "EDU" not in doc
     assert "HP not set and no CON and SIZ" in said and "HP" not in doc
 
 
@@ -287,11 +288,14 @@ def test_creature_scales_are_read_as_written_and_a_clamp_is_a_loss_line(tmp_path
     plain = actor("creature", chars={"str": 1, "con": 10, "siz": 250, "dex": 10, "app": 0, "int": 20, "pow": 0,
                                      "edu": 0}, attribs={"hp": {"value": 26, "max": 26}})
     doc = read(tmp_path, plain)
-    # into coc7 as written; a creature's 0 (no APP, POW, EDU) is the average adult's, said
-    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["APP"], doc["HP"]) == (1, 10, 250, 10, 55, 26)
+    # into coc7 as written; a creature's 0 for POW (which every creature has) is the average adult's,
+    # said; its APP and EDU of 0 are none (it has neither), said once
+    assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["POW"], doc["HP"]) == (1, 10, 250, 10, 55, 26)
+    assert "APP" not in doc and "EDU" not in doc
     lost = unread(doc)
     assert "$.system.characteristics.str.value" not in lost and "$.system.characteristics.siz.value" not in lost
-    assert "APP 0" in lost["$.system.characteristics.app.value"] and "EDU 0" in lost["$.system.characteristics.edu.value"]
+    assert "POW 0" in lost["$.system.characteristics.pow.value"]
+    assert not any(".app" in p or ".edu" in p for p in lost)
     big = actor("creature", chars={**CHARS, "siz": 1050, "str": 5000})
     doc = read(tmp_path, big, name="big.json")
     assert (doc["SIZ"], doc["STR"]) == (999, 999)
@@ -469,6 +473,18 @@ def test_a_bestiary_module_s_copy_of_the_block_in_its_flags_is_read_and_the_rest
     with_items = actor("creature", items=[skill("Listen", value=70)])
     with_items["flags"] = {"some-bestiary": {"skills": ["Listen 60%"]}}
     assert read(tmp_path, with_items)["skills"]["Listen"] == 70
+
+
+def test_a_creature_s_appearance_and_education_of_0_are_none(tmp_path):
+    """The CoC7 system stores a creature's absent APP and EDU as 0: each had been a loss ('not
+    read') and then the average adult's 55 and 70 on the coc7 sheet. They are none, said once; a
+    characteristic every creature has (STR 0) is still a loss and the average."""
+    creature = actor("creature", chars={**CHARS, "app": 0, "edu": None, "str": 0})
+    doc = read(tmp_path, creature)
+    assert "APP" not in doc and "EDU" not in doc and doc["STR"] == 55
+    lost = unread(doc)
+    assert not any(".app" in p or ".edu" in p for p in lost) and any(".str" in p for p in lost)
+    assert sum("APP, EDU: none stated, none written" in a for a in assumed(doc)) == 1
 
 
 def test_a_compendium_pack_is_a_roster_of_its_actors(tmp_path):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from xsys.conversions import api
 from xsys.conversions.readreport import read_losses
+from xsys.core import codec
 from xsys.core.errors import InputError
 from xsys.plugins.textblock.reader import load
 
@@ -724,3 +725,26 @@ def test_a_line_run_on_into_the_next_section_s_heading():
     assert {k: doc["skills"].get(k) for k in ("Fist/Punch", "Kick", "Haggle", "Drive Auto", "Sneak")} == {
         "Fist/Punch": 70, "Kick": 40, "Haggle": 45, "Drive Auto": 35, "Sneak": 60}
     assert not unread(doc) and "Skills: none worth naming" in doc["notes"]
+
+
+def test_a_seventh_edition_creature_has_no_appearance_and_no_education():
+    """A 7th-edition creature block prints no APP and no EDU: the coc7 sheet had been given the
+    average adult's APP 55 and EDU 70, and the 'EDU 70' carried through every other system as the
+    creature's education. It has none, said; the neutral NPC has none, a trip back to coc7 writes
+    none, and the 6th-edition sheet (whose fields are required) gets the adult median, said by
+    that conversion. A block that states them keeps them."""
+    doc = read("Moor Hound\nSTR 85 CON 70 SIZ 90 DEX 75 INT 40 POW 50\nHP 16\nBite 50%, damage 1D8+DB\n")
+    assert doc["system"] == "coc7" and doc.get("APP") is None and doc.get("EDU") is None
+    assert any(a.startswith("APP, EDU: none stated, none written") for a in report(doc)["assumed"])
+    src = api.from_plain(doc, "hound.txt")
+    neutral = api.convert(src, "neutral", trace=False).document
+    assert not {"appearance", "education"} & set(neutral.characteristics)
+    assert "EDU" not in api.convert(src, "gurps", trace=False).document.carried.get("coc7", {})
+    back = api.convert(codec.to_builtins(neutral), "coc7", fresh=True, trace=False).document
+    assert (back.APP, back.EDU, back.STR, back.SIZ) == (None, None, 85, 90)
+    sixth = api.convert(src, "coc", trace=False)
+    assert (sixth.document.APP, sixth.document.EDU) == (11, 14)
+    assert any(x.message == "no appearance and education in the source; APP and EDU set to the adult median"
+               for x in sixth.losses)
+    human = read("Ada Holt\nSTR 50 CON 60 SIZ 55 DEX 60 APP 65 INT 70 POW 55 EDU 80\nHP 11\n")
+    assert (human["APP"], human["EDU"]) == (65, 80)

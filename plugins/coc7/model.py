@@ -94,10 +94,12 @@ class Coc7Npc(msgspec.Struct, **_OPTS):
     CON: Characteristic
     SIZ: Characteristic
     DEX: Characteristic
-    APP: Characteristic
+    # a creature has no appearance and no education (7th edition prints neither in its block): a
+    # sheet that states none has none; a target that needs them assumes the adult median, said
+    APP: Characteristic | None = None
     INT: Characteristic
     POW: Characteristic
-    EDU: Characteristic
+    EDU: Characteristic | None = None
     # Derived values: computed by the rules when omitted (coc7.derived); a value given here
     # is kept as written, even where it differs from the formula.
     HP: Annotated[int, Meta(ge=0, le=9999)] | None = None

@@ -22,9 +22,9 @@ from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, 
                                  count_stats, dice_text, fold, length, name_of as _name, normalize, num, sectioner,
                                  split_items, weapon_class_by_name, weapon_entry, weapons_line)
 from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES,
-                                    SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, english_name,
+                                    SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, SEVENTH_UNSTATED, english_name,
                                     SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
-                                    skill_of_class, weapon_skill)
+                                    skill_of_class, unstated_note, weapon_skill)
 
 
 # ---- names ------------------------------------------------------------------------------
@@ -1524,10 +1524,13 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     r.assumed = [a for a in r.assumed if not a.startswith("7th-edition characteristics (1-99) divided by 5")
                  and not a.startswith("not in the block, set to the average adult")]
     out: dict[str, Any] = {"name": doc["name"]}
-    missing = []
+    missing, absent = [], []
     for k in COC_CHARACTERISTICS:
         if k in raw and 1 <= raw[k] <= 999:
             out[k] = raw[k]
+            continue
+        if k in SEVENTH_UNSTATED and not raw.get(k):  # a creature's (none printed, or 0): a coc7 sheet has none
+            absent.append(k)
             continue
         out[k] = SEVENTH_AVERAGE_ADULT[k]
         if k not in raw:
@@ -1539,6 +1542,8 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     if missing:
         r.assumed.append("not in the block, set to the average adult of 7th edition (3D6 x 5 -> 52.5, (2D6 + 6) x 5 "
                          "-> 65, EDU 70): " + ", ".join(missing))
+    if absent:
+        r.assumed.append(unstated_note(absent, ""))
     for k in ("HP", "MP", "SAN", "Luck"):
         if k in doc:
             out[k] = doc[k]
@@ -1838,10 +1843,11 @@ class CocText(TextLayout):
 
     def stand_in(self, stats: dict[str, int]) -> str | None:
         if self.key == SEVENTH_KEY:  # read as 7th edition whatever they are (read_coc)
-            return " ".join(f"{k} {int(stats[k])}" for k in COC_CHARACTERISTICS if k in stats) or None
+            return " ".join(f"{k} {int(stats[k])}" for k in COC_CHARACTERISTICS if stats.get(k) is not None) or None
         # the characteristics as a line the reader cannot mistake for a 7th-edition one
         # (a value above 18 would mark the block 7th edition and divide every one by 5)
-        return " ".join(f"{k} {min(max(int(stats[k]), 1), 18)}" for k in COC_CHARACTERISTICS if k in stats) or None
+        return " ".join(f"{k} {min(max(int(stats[k]), 1), 18)}" for k in COC_CHARACTERISTICS
+                        if stats.get(k) is not None) or None
 
     def skill_aliases(self) -> dict[str, list[str]]:
         return {native: [a for a in aliases if fold(a) != fold(native)] for native, aliases in PRINTED_NAMES.items()}

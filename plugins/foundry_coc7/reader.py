@@ -36,7 +36,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, item_text, one_line, read_lines
-from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, coc_damage, coc_skill, weapon_skill
+from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, SEVENTH_UNSTATED, coc_damage, coc_skill, weapon_skill
 
 from .formula import FormulaError, evaluate
 
@@ -343,6 +343,8 @@ class _Actor:
                             averaged.append(f"{c.upper()} {v} (formula {formula!r})")
                     except FormulaError:
                         pass
+            if c.upper() in SEVENTH_UNSTATED and not v:  # a creature's APP or EDU: none (0, or no value)
+                continue
             if v is None:
                 empty.append(c.upper())
                 continue
@@ -372,7 +374,7 @@ class _Actor:
             self.assumed.append(f"{cpath}: " + ", ".join(empty) + " none on the sheet (0, or no value and no roll "
                                 "formula); set to the average 7th-edition adult ("
                                 + ", ".join(f"{k} {out[k]}" for k in empty) + ")")
-        return {k: out[k] for k in AVERAGE}
+        return {k: out.get(k) for k in AVERAGE}  # (None: unstated, no value written)
 
     # ---- a module's own copy of the stat block ---------------------------------------------
     def module_flags(self, flags: Any, item_types: set[str]) -> None:
