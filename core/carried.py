@@ -46,10 +46,16 @@ UNSTATED = "unstated"
 
 
 def unstated(system: Any, combatant: Combatant) -> list[str]:
-    """The characteristics `system`'s own stat block left unstated, as its carried block says."""
-    block = combatant.carried.get(namespaces(system)[0])
-    keys = block.get(UNSTATED) if isinstance(block, Mapping) else None
-    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+    """The characteristics `system`'s own stat block left unstated, as its carried block says; where
+    its own block is absent, a kin system's (``Sheet.carried_kin``: a 6th-edition creature's APP and
+    EDU are none on its 7th-edition sheet too, the two editions' characteristics being one)."""
+    sheet = getattr(system, "sheet", None)
+    for ns in (namespaces(system)[0], *(getattr(sheet, "carried_kin", None) or {})):
+        block = combatant.carried.get(ns)
+        if isinstance(block, Mapping):
+            keys = block.get(UNSTATED)
+            return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+    return []
 
 
 def namespaces(system: Any) -> tuple[str, ...]:

@@ -254,6 +254,20 @@ def test_the_writers_melee_damage_bonus_reads_back():
     assert again["melee"] == first["melee"] and again["skills"] == first["skills"]
 
 
+def test_a_monster_with_no_appearance_and_no_education_has_none_and_no_know_roll():
+    """A monster piece gives no APP and no EDU: it had been written APP 11 and EDU 14 (the average
+    adult) with a 【知識】 roll on EDU x 5. It has neither, said; written back, no EDU parameter and
+    no Know roll."""
+    from xsys.plugins.ccfolia.writer import character_of
+
+    monster = {k: v for k, v in SIXTH.items() if k not in ("APP", "EDU")}
+    doc = read(char(["CCB<=40 【かぎ爪】", "1D6 【かぎ爪ダメージ】"], monster))
+    assert "APP" not in doc and "EDU" not in doc and "APP, EDU: none stated, none written" in said(doc)
+    out = character_of(doc)["data"]
+    assert "【知識】" not in out["commands"] and not any(p["label"] in ("APP", "EDU") for p in out["params"])
+    assert "CCB<={INT}*5 【アイデア】" in out["commands"].splitlines()
+
+
 def test_values_coc_cannot_hold_are_said_and_the_rest_is_read():
     """A mostly readable piece converts with losses: a skill chance over 200%, an HP gauge that is
     no number and a SAN above 99 are each said at their path, not fatal."""

@@ -731,8 +731,9 @@ def test_a_seventh_edition_creature_has_no_appearance_and_no_education():
     """A 7th-edition creature block prints no APP and no EDU: the coc7 sheet had been given the
     average adult's APP 55 and EDU 70, and the 'EDU 70' carried through every other system as the
     creature's education. It has none, said; the neutral NPC has none, a trip back to coc7 writes
-    none, and the 6th-edition sheet (whose fields are required) gets the adult median, said by
-    that conversion. A block that states them keeps them."""
+    none, and so does the 6th-edition sheet (the editions' characteristics are one); GURPS, which
+    needs no APP, carries none, and a system whose sheet needs them (nWoD Presence) assumes the
+    adult median, said by that conversion. A block that states them keeps them."""
     doc = read("Moor Hound\nSTR 85 CON 70 SIZ 90 DEX 75 INT 40 POW 50\nHP 16\nBite 50%, damage 1D8+DB\n")
     assert doc["system"] == "coc7" and doc.get("APP") is None and doc.get("EDU") is None
     assert any(a.startswith("APP, EDU: none stated, none written") for a in report(doc)["assumed"])
@@ -743,8 +744,8 @@ def test_a_seventh_edition_creature_has_no_appearance_and_no_education():
     back = api.convert(codec.to_builtins(neutral), "coc7", fresh=True, trace=False).document
     assert (back.APP, back.EDU, back.STR, back.SIZ) == (None, None, 85, 90)
     sixth = api.convert(src, "coc", trace=False)
-    assert (sixth.document.APP, sixth.document.EDU) == (11, 14)
-    assert any(x.message == "no appearance and education in the source; APP and EDU set to the adult median"
-               for x in sixth.losses)
+    assert (sixth.document.APP, sixth.document.EDU, sixth.document.STR) == (None, None, 17)
+    nwod = api.convert(src, "nwod", trace=False)
+    assert any(x.message == "no appearance in the source; Presence set to the adult median" for x in nwod.losses)
     human = read("Ada Holt\nSTR 50 CON 60 SIZ 55 DEX 60 APP 65 INT 70 POW 55 EDU 80\nHP 11\n")
     assert (human["APP"], human["EDU"]) == (65, 80)

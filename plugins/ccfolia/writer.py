@@ -51,7 +51,8 @@ def character_of(doc: dict[str, Any]) -> dict[str, Any]:
     params = [{"label": k, "value": str(v)} for k, v in chars.items()]
     skills: dict[str, int] = doc.get("skills") or {}
     commands = ["CCB<={SAN} 【正気度ロール】", "CCB<={INT}*5 【アイデア】",
-                "CCB<={幸運} 【幸運】" if doc.get("Luck") is not None else "CCB<={POW}*5 【幸運】", "CCB<={EDU}*5 【知識】"]
+                "CCB<={幸運} 【幸運】" if doc.get("Luck") is not None else "CCB<={POW}*5 【幸運】"]
+    commands += ["CCB<={EDU}*5 【知識】"] if "EDU" in chars else []  # (a creature has no EDU: no Know roll)
     commands += [f"CCB<={v} 【{japanese_name(k) or k}】" for k, v in skills.items()]
     memo = [str(doc.get("notes") or "")] if doc.get("notes") else []
     left: list[str] = []  # what a CCFOLIA character has no place for

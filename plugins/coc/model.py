@@ -95,10 +95,12 @@ class CocNpc(msgspec.Struct, **_OPTS):
     CON: Characteristic
     SIZ: Characteristic
     DEX: Characteristic
-    APP: Characteristic
+    # a creature has no appearance and no education (its block prints neither): a sheet that
+    # states none has none; a target that needs them assumes the adult median, said
+    APP: Characteristic | None = None
     INT: Characteristic
     POW: Characteristic
-    EDU: Characteristic
+    EDU: Characteristic | None = None
     HP: Annotated[int, Meta(ge=0, le=999)] | None = None
     # What only Call of Cthulhu states (no other system can express it): carried verbatim
     # through every other system's document (its `carried: {coc: ...}` block), so a trip
@@ -124,8 +126,8 @@ class CocNpc(msgspec.Struct, **_OPTS):
         return self.INT * 5
 
     @property
-    def Know(self) -> int:
-        return self.EDU * 5
+    def Know(self) -> int | None:
+        return self.EDU * 5 if self.EDU is not None else None
 
     @property
     def derived_HP(self) -> int:

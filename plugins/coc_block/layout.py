@@ -1522,7 +1522,8 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     r.system = SEVENTH_KEY
     r.edition = r.edition.replace(DIVIDED, "; read into coc7 as written")
     r.assumed = [a for a in r.assumed if not a.startswith("7th-edition characteristics (1-99) divided by 5")
-                 and not a.startswith("not in the block, set to the average adult")]
+                 and not a.startswith("not in the block, set to the average adult")
+                 and ": none stated, none written" not in a]  # (said again below, as coc7 reads it)
     out: dict[str, Any] = {"name": doc["name"]}
     missing, absent = [], []
     for k in COC_CHARACTERISTICS:
@@ -1639,7 +1640,7 @@ def _label_prose(item: str) -> bool:
 def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
     """A 7th-edition block's characteristics (1-99) on coc's 3-18 scale (seventh_to_coc); one
     outside what a coc document holds (1-999: a creature's STR 200) is unread, not a failed block; a characteristic the
-    block leaves out: the average adult, said so."""
+    block leaves out: the average adult, said so (APP and EDU: none, said: a creature has neither)."""
     if seventh and chars:
         converted, note = seventh_to_coc(chars)
         chars.update(converted)
@@ -1650,7 +1651,10 @@ def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: d
             if not seventh:  # a 7th-edition block's is said against coc7's own range, as it reads (_as_seventh)
                 r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is {lo}-{hi})"))
             del chars[k]
-    missing = [k for k in COC_CHARACTERISTICS if k not in chars]
+    absent = [k for k in SEVENTH_UNSTATED if not chars.get(k)]
+    if absent:  # a creature's (none printed, or 0): a coc sheet has none either
+        r.assumed.append(unstated_note(absent, ""))
+    missing = [k for k in COC_CHARACTERISTICS if k not in chars and k not in absent]
     if missing:
         for k in missing:
             chars[k] = 11 if k != "SIZ" and k != "INT" and k != "EDU" else {"SIZ": 13, "INT": 13, "EDU": 14}[k]
