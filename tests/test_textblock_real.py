@@ -245,6 +245,12 @@ def test_attack_lines_of_rulebook_creatures_and_chinese_scenarios():
     noted = read("徐述\n力量50 體質85 體型65 敏捷80 外貌55 智力50 意志65 教育60\n技能：會計40%，信用評級40%(食尸鬼社會45%)\n")
     assert noted["skills"] == {"Accounting": 40, "Credit Rating": 40}
     assert unread(noted) == [(3, "信用評級40%: (食尸鬼社會45%)")]
+    # the same on a line of skills with no heading (it had been unread whole, Credit Rating lost);
+    # an attack's damage in brackets stays the attack's
+    loose = read("徐述\n力量50;體質85;體型65;敏捷80;外貌55;智力50;意志65;教育60\n"
+                 "會計40%;信用評級40%(食尸鬼社會45%);克蘇魯神話10%\n噬咬30% (1d6+DB)\n")
+    assert loose["skills"] == {"Accounting": 40, "Credit Rating": 40, "Cthulhu Mythos": 10, "噬咬": 30}
+    assert unread(loose) == [(3, "信用評級40%: (食尸鬼社會45%)")]
 
 
 def test_a_chinese_seventh_edition_sheet_of_a_rulebook_npc():
@@ -516,9 +522,11 @@ def test_markdown_and_pipe_tables_with_half_and_fifth_values():
 
 def test_a_name_labelled_on_the_stats_line():
     """'姓名:徐述;年齡:48;… HP15/15;MP12/13' (a novel's block, fields apart by semicolons): the
-    name is 徐述 (it had been 'Unnamed NPC'), the stats on the line are read."""
+    name is 徐述 (it had been 'Unnamed NPC'), the stats on the line are read; the age and occupation
+    labelled there are notes (they had been said unread, the name read with them)."""
     doc = read("姓名:徐述;年齡:48;職業:店老板 HP15/15;MP12/13\n力量50;體質85;體型65;敏捷80;外貌55;智力50;意志65;教育60\n")
     assert (doc["name"], doc["HP"], doc["MP"], doc["CON"]) == ("徐述", 15, 12, 85)
+    assert doc["notes"] == "年齡:48 職業:店老板" and not unread(doc)
 
 
 def test_a_dice_bots_character_string():

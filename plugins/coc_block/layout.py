@@ -1073,14 +1073,14 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             weapon_item(item, n)  # an attack among the skills ("近接戦闘: 60% ダメージ: 1D4+DB"): read as one
             return True
         m = _PCT.match(text)
+        if m and len(re.findall(r"(?<!\d)\d+\s*%", m.group("name"))) > 0:
+            m = None  # "斗殴 55% 恐吓 50% 闪避 27% 潜行 40%": a run of skills with no commas, not one skill
         aside = None if m else re.fullmatch(r"(.*?\d+\s*%)\s*[(（]([^()（）]*\D[^()（）]*)[)）]", text)
         if aside and not re.fullmatch(r"\s*\d+\s*/\s*\d+\s*", aside.group(2)):
             # "信用評級40%(食尸鬼社會45%)": the skill, and a note on it that no field holds (said)
             m = _PCT.match(aside.group(1))
             if m:
                 r.unread.append((n, f"{aside.group(1)}: ({aside.group(2).strip()})"))
-        if m and len(re.findall(r"(?<!\d)\d+\s*%", m.group("name"))) > 0:
-            m = None  # "斗殴 55% 恐吓 50% 闪避 27% 潜行 40%": a run of skills with no commas, not one skill
         if m and (re.fullmatch(rf"{_DAMAGE_WORD}\s*\d*[dD]?", m.group("name").strip(), re.IGNORECASE)
                   or re.search(r"\d[dD]$|[。！？]", m.group("name").strip())):
             return False  # "伤害 2D6", "… SAN 损失 0/1D6" (a roll, a sentence): no skill
@@ -1116,6 +1116,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         return True
 
     def weapon_item(item: str, n: int) -> None:
+        aside = re.fullmatch(r"(?P<skill>.*?\d+\s*%)\s*[(（](?P<note>[^()（）]*\D[^()（）]*)[)）]", item.strip())
+        known = _PCT.match(aside.group("skill")) if aside and not re.search(
+            rf"{_DICE}|{_DAMAGE_WORD}|^\s*\d+\s*/\s*\d+\s*$", aside.group("note"), re.IGNORECASE) else None
+        if known and COC_SKILLS.get(fold(known.group("name"))):  # "信用評級40%(食尸鬼社會45%)" on a line of
+            skill_item(item, n)  # skills with no heading: the skill, and its note said
+            return
         item, cid = catalog_tag(item)
         item = _compendium(item)
         parsed = coc_weapon_parts(item)
@@ -1405,6 +1411,19 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     Walk(r, lines, _LANGUAGES).run(stats, section, loose)
     if named_on_stats and not r.doc.get("@name"):
         r.doc["@name"], r.doc["@name_line"] = named_on_stats
+    if named_on_stats:  # that line's name is read, and its labelled words (年齡:48 職業:店老板) are notes
+        for i, (n, text) in enumerate(r.unread):
+            lm = re.fullmatch(r"(.*) \(not read: (.*)\)", text, re.S)
+            if n != named_on_stats[1] or not lm:
+                continue
+            left = [t for t in lm.group(2).split() if t != named_on_stats[0]]
+            labelled = [t for t in left if re.fullmatch(r"[^\W\d_][^:：\s]{0,10}[:：]\S+", t)]
+            if labelled:
+                notes.append(" ".join(labelled))
+                r.assumed.append(f"line {n}: {' '.join(labelled)} kept in the notes")
+            rest = " ".join(t for t in left if t not in labelled)
+            r.unread[i] = (n, f"{lm.group(1)} (not read: {rest})" if rest else "")
+        r.unread[:] = [(n, t) for n, t in r.unread if t]
     name_notes: list[str] = []
     if r.doc.get("@name"):
         name, name_notes = coc_name(str(r.doc["@name"]))
