@@ -757,3 +757,11 @@ def test_a_seventh_edition_creature_has_no_appearance_and_no_education():
     assert any(x.message == "no appearance in the source; Presence set to the adult median" for x in nwod.losses)
     human = read("Ada Holt\nSTR 50 CON 60 SIZ 55 DEX 60 APP 65 INT 70 POW 55 EDU 80\nHP 11\n")
     assert (human["APP"], human["EDU"]) == (65, 80)
+
+
+def test_a_stat_named_and_abbreviated_is_one_label():
+    """'伤害加值(DB): +1D4' and 'Damage Bonus (DB) +1D4' name the damage bonus twice: the label had
+    been half read ('伤害加值' said unread beside the value)."""
+    zh = read("布达\n力量 80 体质 60 体型 65 敏捷 70 外貌 50 智力 60 意志 55 教育 50\n生命值 12\n伤害加值(DB): +1D4\n")
+    en = read("Buda\nSTR 80 CON 60 SIZ 65 DEX 70 APP 50 INT 60 POW 55 EDU 50\nHP 12\nDamage Bonus (DB) +1D4\n")
+    assert not unread(zh) and not unread(en) and zh["STR"] == en["STR"] == 80

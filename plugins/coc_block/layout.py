@@ -562,6 +562,12 @@ _PAGE_FURNITURE = re.compile(r"^(?:Roll20 uses cookies\b.*|×|\*|Create a free a
 _SAN_LOSS_LABEL = re.compile(r"^\s*(?:sanity loss|san loss|正気度喪失|理智损失|理智損失|理智值丧失|理智值喪失)", re.IGNORECASE)
 
 
+# a stat's every printed name, any language -> the stat; and a name with its abbreviation in brackets
+_STAT_OF = {fold(n): k for table in (_COC_STATS_ANY, _COC_STATS_JA, _COC_STATS_ZH) for k, ns in table.items()
+            for n in ns}
+_NAMED_TWICE = re.compile(r"([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*\(\s*([A-Za-z]{2,5})\s*\)")
+
+
 def coc_layout(lines: list[str]) -> list[str]:
     """The lines of a CoC block with its tables, brackets and list marks rewritten as plain
     stat lines (see above); the same number of lines, other lines as they are."""
@@ -570,6 +576,12 @@ def coc_layout(lines: list[str]) -> list[str]:
     for k, raw in enumerate(lines):  # ①STR : 12 (NFKC would make the list number a digit: "1STR")
         if _CIRCLED.match(raw):
             out[k] = nf[k] = unicodedata.normalize("NFKC", _CIRCLED.sub("", raw, count=1)).strip()
+    for k, x in enumerate(nf):  # "伤害加值(DB): +1D4", "Damage Bonus (DB)": a stat's name and its abbreviation, one label
+        if "(" in x and _NAMED_TWICE.search(x):
+            y = _NAMED_TWICE.sub(lambda m: m.group(2) if _STAT_OF.get(fold(m.group(1))) == _STAT_OF.get(
+                fold(m.group(2))) is not None else m.group(0), x)
+            if y != x:
+                out[k] = nf[k] = y
     if any(_PAGE_FURNITURE.match(x) for x in nf[:12]):  # a Roll20 compendium page copied whole
         for k, x in enumerate(nf):
             if _PAGE_FURNITURE.match(x):
@@ -1652,8 +1664,12 @@ def _seventh_fighting(name: str) -> str | None:
 def _label_prose(item: str) -> bool:
     """A labelled sentence in a creature's Combat section ("Fighting attacks: it lashes out with
     ...", "Special: ..."): no chance and no damage dice, several words after the label."""
-    m = re.match(r"^[^:]{2,40}:\s*(.+)$", item)
-    return m is not None and len(m.group(1).split()) >= 4 and not re.search(r"\d+\s*%", item)
+    m = re.match(r"^[^:：]{2,40}[:：]\s*(.+)$", item)
+    if m is None or re.search(r"\d+\s*%", item):
+        return False
+    rest = m.group(1)  # several words; or, in Chinese or Japanese, a sentence (no dice, a comma or a full stop)
+    return len(rest.split()) >= 4 or (len(rest) >= 12 and bool(_HAN.search(rest)) and bool(re.search(r"[。，,、]", rest))
+                                       and not re.search(_DICE, rest))
 
 
 def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
