@@ -821,6 +821,9 @@ class LossAudit:
         # from IQ): said under its own name, at the level its rule gives
         derived_field = system.derived_characteristics().get(tokens[1]) if system is not None and tokens \
             and len(tokens) == 2 and tokens[0] == "characteristics" and isinstance(neutral, Combatant) else None
+        if tokens and len(tokens) == 3 and tokens[0] == "melee" and tokens[2] == "competence" \
+                and isinstance(neutral, Combatant) and isinstance(tokens[1], int) and system is not None:
+            return self._line_skill_in_native_terms(loss, d, prefix, neutral, tokens[1], system, dropped)
         if dropped and not ((isinstance(neutral, Shot) or derived_field) and loss.message.endswith("; dropped")):
             return loss
         shooter = isinstance(neutral, Shot) and bool(tokens) and tokens[0] == "shooter"
@@ -929,6 +932,41 @@ class LossAudit:
             field = system.sheet.skills if system.sheet is not None else "skills"
             path = f"{prefix}.{field}.{name}"
         return Loss.of(loss.kind, path, msg, loss.rule or rule, system=loss.system)
+
+    def _line_skill_in_native_terms(self, loss: Loss, d: _Diff, prefix: str, neutral: Combatant, index: int,
+                                    system: System, dropped: bool) -> Loss | None:
+        """A close-combat weapon's own skill (``MeleeWeapon.competence``: a Spear 45 beside the NPC's
+        Sword 85) that reads back as another number, said as the source's skill of that line ("Knife
+        12, the skill of the Gutting knife line, reads back as Knife 11"); None where it comes back as
+        the same level; where the target has no place for it, said so under the skill."""
+        if not 0 <= index < len(neutral.melee) or not _is_number(d.src):
+            return loss
+        m = neutral.melee[index]
+        item = _get(self.plain, list(path_tokens(prefix) or ()))
+        if not isinstance(item, dict):
+            return loss
+        field = system.sheet.skills if system.sheet is not None else "skills"
+        lines = [x for k in ("melee", "weapons") for x in (item.get(k) or []) if isinstance(x, dict)]
+        skill = next((x.get("skill") for x in lines if x.get("name") == m.name), None)
+        stated = (item.get(field) or {}).get(skill) if isinstance(skill, str) else None
+        if not _is_number(stated):
+            return loss
+        path = f"{prefix}.{field}.{skill}"
+        if dropped or not _is_number(d.back):
+            return None  # a target with one skill for every such weapon: the source's merged loss says so
+        named = [str(x.get("name")) for x in lines if x.get("skill") == skill]
+        names = f"{and_list(named)} line" + ("s" if len(named) > 1 else "")
+        ctx: dict[str, Any] = {k: v for k, v in item.items() if isinstance(v, (int, float, str)) and k not in _FREE_TEXT}
+        ctx["@key"] = m.skill
+        try:
+            was, now = system.level_for(skill, float(d.src), ctx), system.level_for(skill, float(d.back), ctx)
+        except PLUGIN_FAULTS:
+            return loss
+        if _same(now, was):
+            return None
+        return Loss.of(loss.kind, path, f"{skill} {stated}, the skill of the {names}, reads back as {skill} {now} "
+                       f"from a {self.key} stat block ({m.skill} competence {float(d.src):.3f} → {float(d.back):.3f})",
+                       loss.rule or system.competence_rule(skill), system=loss.system)
 
     def _health_in_native_terms(self, loss: Loss, d: _Diff, prefix: str, target: System | None) -> Loss | None:
         """A toughness that reads back as another, said in the source's hit points: the stated

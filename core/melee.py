@@ -227,6 +227,50 @@ def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: It
     return out
 
 
+def line_skill_levels(system: "System", skills: Mapping[str, Any], lines: Iterable[Any], combatant: Any,
+                      context: Mapping[str, Any] | None, col: Any, path: str = "$.skills") -> dict[str, Any]:
+    """Native skill levels with the skill of each close-combat line written from its weapon's class
+    (``lines``: the sheet's lines, each with ``name`` and ``skill``) whose source fought that weapon
+    with a skill of its own (``MeleeWeapon.competence``: a viking's Spear 45 beside his Sword 85) at
+    that competence, not at the NPC's best: where every line of that skill has one (a skill one of
+    the NPC's best lines uses, or none of them states, stays as written), never under what the NPC
+    rolls untrained. A spear had been written at the sword's level (GURPS Spear-14, CoC Spear 86)."""
+    out = dict(skills)
+    by_name = {m.name: m for m in combatant.melee}
+    uses: dict[str, list[Any]] = {}
+    for line in lines:
+        skill = getattr(line, "skill", None)
+        m = by_name.get(getattr(line, "name", None))
+        if skill and m is not None:
+            uses.setdefault(skill, []).append(m)
+    own = {s for s, ms in uses.items() if ms and all(m.competence is not None for m in ms)}
+    for skill, ms in uses.items():
+        if skill not in own or skill not in out:
+            continue
+        keys = tuple(system.skills().get(skill) or ())
+        if not any(k in out and k not in own and tuple(system.skills().get(k) or ()) == keys for k in system.skills()):
+            continue  # the one skill of the sheet that holds the NPC's best (GURPS Brawling for a bite and claws)
+        best = max(ms, key=lambda m: m.competence)
+        ctx = {**(context or {}), "@key": best.skill}
+        level = system.level_for(skill, best.competence, ctx)
+        floor = system.skill_floor(skill, context)
+        if floor is not None and _below(level, floor[0]):
+            level = floor[0]
+        out[skill] = level
+        if getattr(col, "tracing", False):
+            col.step(f"{path}.{skill}", None, f"{best.skill} competence {best.competence:.3f} ({best.name})",
+                     f"{skill} {level}", rules=[system.competence_rule(skill)],
+                     note="the source's own skill for this weapon, not the NPC's best")
+    return out
+
+
+def _below(level: Any, floor: Any) -> bool:
+    try:
+        return level < floor
+    except TypeError:
+        return False
+
+
 def melee_skills_of(system: "System", levels: Mapping[str, Any], neutral: str = "melee") -> dict[str, Any]:
     """The native melee (or `neutral` "brawl") skills of a stat block worth remembering by name for
     the way back (not with --fresh): all of them, unless it has only the system's first such
@@ -245,4 +289,4 @@ def describe_battery() -> list[dict[str, Any]]:
 
 __all__ = ["MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
            "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "describe_battery",
-           "line_skills_untrained"]
+           "line_skills_untrained", "line_skill_levels"]

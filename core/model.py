@@ -259,6 +259,10 @@ class MeleeWeapon(Base, kw_only=True):
     # a creature's natural weapon (a bite, claws): unarmed, but a system with a line of its own for
     # one writes that (its damage), else its fists' line
     natural: bool = False
+    # the competence of the source's own skill for this weapon where it is not the NPC's ``skill``
+    # competence (a viking's Spear 45 beside his Sword 85, which is his ``melee``): a target that
+    # writes the line from its class writes the line's skill at this (core.melee.line_skill_levels)
+    competence: Probability | None = None
 
 
 class SheetSkill(Base, kw_only=True):

@@ -29,6 +29,7 @@ system declare their sheets; GURPS writes its conversions itself.
 from __future__ import annotations
 
 import functools
+import re
 import inspect
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -285,6 +286,7 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
             m = system.melee_line_to_neutral(line, col, f"$.{sheet.melee}[{i}]")
             melee.append(m)
             lines[m.name] = _builtins(line)
+    melee = melee_competences(system, melee, lines, stated, skills, ctx, col, spath)
     armor = []
     for i, a in enumerate(getattr(npc, sheet.armor)):
         armor.append(system.armor_to_neutral(a, col, f"$.{sheet.armor}[{i}]"))
@@ -321,6 +323,45 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
                      native={system.key: native} if native else {},
                      carried={carried.namespaces(system)[0]: own} if own else {})
     return col.result(system.extra_to_neutral(npc, comb, col))
+
+
+def melee_competences(system: "System", melee: list[MeleeWeapon], lines: Mapping[str, Any], stated: Mapping[str, Any],
+                      skills: Mapping[str, float], context: Mapping[str, Any], col: Collector,
+                      path: str = "$.skills") -> list[MeleeWeapon]:
+    """Each close-combat weapon whose line is fought with a skill the sheet states (its line's
+    ``skill``) that is not the NPC's best for that neutral skill (a viking's Spear 45 beside his
+    Sword 85): that skill's own competence on the weapon (``MeleeWeapon.competence``), so a target
+    writes the spear at the spear's level, not the sword's; the skills' ``merged`` loss says so."""
+    out = []
+    of_skill: dict[str, list[str]] = {}  # a skill -> the lines fought with it
+    for name, line in lines.items():
+        if isinstance(line, Mapping) and isinstance(line.get("skill"), str):
+            of_skill.setdefault(line["skill"], []).append(name)
+    for m in melee:
+        line = lines.get(m.name)
+        skill = line.get("skill") if isinstance(line, Mapping) else None
+        level = stated.get(skill) if isinstance(skill, str) else None
+        if level is not None and tuple(system.skills().get(skill) or ()) == (m.skill,) and m.skill in skills:
+            value = system.competence(skill, level, {**context, "@key": m.skill})
+            if abs(value - skills[m.skill]) > 1e-9:
+                m = msgspec.structs.replace(m, competence=round(value, 9))
+                said = f" and {skill} {level} cross as one neutral {m.skill} skill: "
+                for i, x in enumerate(col.losses):
+                    if x.kind == "merged" and x.path.startswith(path) and (said in x.message or x.message.startswith(
+                            f"{skill} {level} and ")) and _MERGED_TAIL.search(x.message):
+                        col.losses[i] = msgspec.structs.replace(x, message=_MERGED_TAIL.sub(
+                            f" is the NPC's {m.skill}; {skill} {level} crosses with its {_lines(of_skill, skill, m.name)} "
+                            f"alone (a system with one {m.skill} skill for every weapon writes the best)", x.message))
+        out.append(m)
+    return out
+
+
+def _lines(of_skill: Mapping[str, list[str]], skill: str, name: str) -> str:
+    names = of_skill.get(skill) or [name]
+    return f"{and_list(names)} line" + ("s" if len(names) > 1 else "")
+
+
+_MERGED_TAIL = re.compile(r" is what another system gets; a .*$", re.S)
 
 
 def _carried_block(system: "System", sheet: Sheet, combatant: Combatant, col: Collector) -> dict[str, Any]:

@@ -282,3 +282,37 @@ def test_a_3e_shortsword_for_a_nightstick_is_a_club_skill():
            "skills": {"Axe/Mace": 13}, "melee": [{"name": "Axe handle", "skill": "Axe/Mace", "damage": "sw+2",
                                                  "type": "cr"}]}
     assert _plain(api.convert(api.from_plain(axe), "neutral", fresh=True, trace=False).document)["melee_kind"] == "club"
+
+
+VIKING = {"system": "coc7", "kind": "npc", "name": "Raider", "STR": 80, "CON": 75, "SIZ": 75, "DEX": 60, "APP": 45,
+          "INT": 55, "POW": 60, "EDU": 40,
+          "skills": {"Fighting (Brawl)": 60, "Fighting (Sword)": 85, "Fighting (Spear)": 40, "Dodge": 30},
+          "melee": [{"name": "Longsword", "skill": "Fighting (Sword)", "damage": "1D8+DB"},
+                    {"name": "Boar spear", "skill": "Fighting (Spear)", "damage": "1D8+1+DB"}]}
+
+
+def test_a_weapon_fought_with_a_skill_of_its_own_keeps_that_skill_s_level():
+    """One neutral melee holds the NPC's best (Sword 85); his spear, fought with Spear 40, had been
+    written at the sword's level everywhere (GURPS Spear-14, back in 7th edition Fighting (Spear)
+    86). The spear line carries its own skill's competence: GURPS writes the spear below the sword,
+    the trip back keeps Spear 40 in its tier, 6th edition (the same percentages) Spear 40; a system
+    with one melee skill for every weapon (nWoD Weaponry) writes the best, as the source says."""
+    src = api.from_plain(VIKING)
+    neutral = api.convert(src, "neutral", trace=False).document
+    spear = next(m for m in neutral.melee if m.name == "Boar spear")
+    sword = next(m for m in neutral.melee if m.name == "Longsword")
+    assert sword.competence is None and spear.competence is not None and spear.competence < neutral.skills["melee"]
+    gurps = _plain(api.convert(src, "gurps", fresh=True, trace=False).document)
+    assert gurps["skills"]["Spear"] < gurps["skills"]["Broadsword"]
+    back = _plain(api.convert(api.from_plain(gurps), "coc7", fresh=True, trace=False).document)
+    seventh = api.default_registry().system("coc7")
+    from xsys.core.equating import tier_of
+    for skill in ("Fighting (Sword)", "Fighting (Spear)"):
+        assert tier_of(seventh.tiers(skill), back["skills"][skill]).rank == \
+            tier_of(seventh.tiers(skill), VIKING["skills"][skill]).rank, (skill, back["skills"][skill])
+    sixth = api.convert(src, "coc", fresh=True, trace=False)
+    assert (sixth.document.skills["Spear"], sixth.document.skills["Sword"]) == (40, 85)
+    said = [x.message for x in sixth.losses if x.kind == "merged" and "Fighting (Spear) 40" in x.message]
+    assert said and "crosses with its Boar spear line alone" in said[0]
+    nwod = api.convert(src, "nwod", fresh=True, trace=False)
+    assert not any("competence" in x.message and "no place" in x.message for x in nwod.losses)

@@ -15,7 +15,7 @@ from xsys.core import armorline
 from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
@@ -210,6 +210,7 @@ class CocSheet(CocRules):
              and set(n["melee_skills"]) <= set(self.skills())), None)
         kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None  # coc-ja.melee
         skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
+        skills = line_skill_levels(self, skills, melee, combatant, context, col)
         return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines], context, col)
 
     def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,

@@ -15,7 +15,7 @@ from xsys.core import armorline
 from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.melee import line_skills_untrained, melee_skills_of, melee_skills_written
+from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_skills_of, melee_skills_written
 from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
@@ -205,6 +205,7 @@ class Coc7Sheet(Coc7Rules):
         # a line written from its class whose skill the source states none for: at its base chance
         # (a 6th-edition creature's attack skill, its かぎ爪 40, is stated: carried_skills writes it)
         kin = {k for ns in self.melee_kin for k in (combatant.carried.get(ns) or {}).get("skills", {})}
+        skills = line_skill_levels(self, skills, melee, combatant, context, col)
         return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines
                                                     and m.skill not in kin], context, col)
 

@@ -15,10 +15,10 @@ import msgspec
 from xsys.core import armorline, carried
 from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
-from xsys.core.melee import line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
-from xsys.core.sheet import BEYOND_TABLE
+from xsys.core.sheet import BEYOND_TABLE, melee_competences
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -339,6 +339,8 @@ class GurpsSheet(GurpsRules):
                      f"{melee_class_words('natural' if natural_attack(m.name) else _melee_class(m))}; its "
                      f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
             close_combat(m, f"$.melee[{i}]")
+        # a weapon fought with a skill of its own, not the NPC's best (Spear-11 beside Broadsword-14)
+        melee = melee_competences(self, melee, own.get("melee", {}), known, skills, {"ST": npc.ST}, col)
         armor: list[Armor] = []
         for i, a in enumerate(npc.armor):
             armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
@@ -438,6 +440,8 @@ class GurpsSheet(GurpsRules):
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
         skills = melee_skills_written(self, skills, [w.skill or "" for w in weapons] + [m.skill for m in melee],
                                       blob.get("melee_skills"), kind)
+        # a line of a weapon its source fought with a skill of its own: at that skill's competence
+        skills = line_skill_levels(self, skills, melee, combatant, st_ctx, col)
         # a line written from its class whose skill the source states none for: at its default
         skills = line_skills_untrained(self, skills, written, attrs, col)
         skills = self._thrown_blade_skills(skills, weapons, combatant, attrs, col)
