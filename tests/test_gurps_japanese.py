@@ -97,3 +97,14 @@ def test_trait_descriptions_modifiers_and_points_after_the_name():
     assert "厳しい訓練" in doc["notes"] and "妖怪時のみ(-30%)" in doc["notes"]
     # DR bought as an advantage: the body's armor, all over it
     assert [(a["name"], a["DR"], len(a["locations"])) for a in doc["armor"]] == [("防護点", 7, 10)]
+
+
+def test_an_attribute_s_cost_column_without_brackets_is_its_cost():
+    """A Japanese sheet's cost column after the attribute, unbracketed ('ST 9 -10', 'DX 8 -15': the
+    3rd edition's prices of 9 and 8) or marked ('HT 12 :20CP'): each had been said unread beside its
+    attribute. A number that is no price of its level ('IQ 13 7') is still said."""
+    doc = read("鬼塚美紀\nST 9 -10\nDX 8 -15\nHT 12 :20CP\nIQ 13 7\n")
+    assert [doc[k] for k in ("ST", "DX", "IQ", "HT")] == [9, 8, 13, 12]
+    unread = [u["text"] for u in doc["xsys"]["read"].get("unread", [])]
+    assert unread == ["IQ 13 7 (not read: 7)"]
+    assert any("character-point costs" in a for a in doc["xsys"]["read"]["assumed"])

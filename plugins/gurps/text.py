@@ -46,6 +46,9 @@ GURPS4_ATTRIBUTE_STEP = {"ST": 10, "DX": 20, "IQ": 20, "HT": 10}
 
 _GURPS_SKILL = re.compile(r"^(?P<name>.+?)\s*(?:[-–]\s*|\s+)(?P<val>\d{1,2})$")
 _COST = re.compile(r"\[\s*[+-]?\d+(?:\.\d+)?\s*\]")
+# an attribute with its cost after it and no brackets: 'ST 9 -10', 'HT 12 :20CP'
+_UNBRACKETED_COST = re.compile(r"\b(ST|DX|IQ|HT)\s*[:=]?\s*(\d+)\s+(?:[:：]\s*)?([+-]?\d+)\s*(CP)?(?=\s|$|[,;])",
+                               re.IGNORECASE)
 # a damage part of a weapon line: '2d+1 cut', 'Dam 2d+', 'Cr. 2d-1', '1d-1 cut/imp', '3d(2) pi+',
 # 'sw+2 cut', 'thr+1 imp' (relative to the wielder's ST: Basic Set thrust/swing)
 _GURPS_TYPES = r"cr|cut|imp|pi\+\+|pi\+|pi-|pi|burn|tbb|tox|cor|fat|aff|spec"
@@ -255,6 +258,18 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if _COST.search(text):
             text = _COST.sub(" ", text)
             said_costs.append(r.line)
+
+        def unbracketed(m: re.Match[str]) -> str:
+            # 'ST 9 -10', 'HT 12 :20CP' (a Japanese sheet's cost column): the attribute's price in the 3rd
+            # edition's table or the 4th's, or marked CP, is its cost, not a number of the block
+            k, v, cost = m.group(1), int(m.group(2)), int(m.group(3))
+            if m.group(4) or cost in (GURPS3_ATTRIBUTE_COST.get(v), (v - 10) * GURPS4_ATTRIBUTE_STEP[k]):
+                costs.setdefault(k, (v, cost))
+                said_costs.append(r.line)
+                return f"{k} {v} "
+            return m.group(0)
+
+        text = _UNBRACKETED_COST.sub(unbracketed, text)
         # what ST gives in a 4th-edition block ('Damage 1d-2/1d', 'BL 20 lbs.'): derived again, not carried
         by_st = []
         for pat in (r"\bDamage\s*:?\s*(?:thr\s*)?\d+d(?:[+-]\d+)?\s*/\s*(?:sw\s*)?\d+d(?:[+-]\d+)?",
