@@ -555,6 +555,12 @@ def test_a_language_under_languages_is_an_other_language():
                "Languages: English 80%, Latin 40%, Language (Own) 85%\n")
     assert doc["skills"] == {"Library Use": 70, "Other Language (English)": 80, "Other Language (Latin)": 40,
                              "Language (Own)": 85}
+    # the 7th-edition sheet's heading before the language it names ('Language (Other) Latin'): it had
+    # been a skill of that whole name, said as unknown
+    named = read("Prof\nSTR 50 CON 50 SIZ 50 DEX 50 INT 80 APP 50 POW 60 EDU 85 HP 10\n"
+                 "Skills: Language (Other) Latin 45%, Language (Own) English 85%\n")
+    assert named["skills"] == {"Other Language (Latin)": 45, "Own Language (English)": 85}
+    assert not named["xsys"]["read"].get("unknown")
 
 
 def test_a_seventh_edition_characteristic_beyond_the_sheet_is_said_with_its_printed_number():

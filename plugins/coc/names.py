@@ -250,6 +250,9 @@ def english_name(name: str) -> str | None:
     """A skill printed with a speciality whose skill the tables name in Japanese or Chinese
     (SPECIALISED): its English name with the speciality as printed ("芸術(観劇)" -> "Art (観劇)",
     "言語:英語" -> "Other Language (英語)"); None for any other name."""
+    kind = re.fullmatch(r"\s*language\s*\(\s*(other|own)\s*\)\s+([^\d()]+?)\s*", name, re.IGNORECASE)
+    if kind:  # "Language (Other) Latin": the sheet's heading, then the language it names
+        return f"{kind.group(1).capitalize()} Language ({kind.group(2)})"
     m = re.fullmatch(r"\s*([^()（）:：]+?)\s*(?:[(（]\s*(.+?)\s*[)）]|[:：]\s*(.+?))\s*", name)
     if not m:
         # a language by its Chinese name alone (法语, 拉丁语): the Other Language it is, as printed
