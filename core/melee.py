@@ -229,12 +229,13 @@ def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: It
 
 def line_skill_levels(system: "System", skills: Mapping[str, Any], lines: Iterable[Any], combatant: Any,
                       context: Mapping[str, Any] | None, col: Any, path: str = "$.skills") -> dict[str, Any]:
-    """Native skill levels with the skill of each close-combat line written from its weapon's class
-    (``lines``: the sheet's lines, each with ``name`` and ``skill``) whose source fought that weapon
-    with a skill of its own (``MeleeWeapon.competence``: a viking's Spear 45 beside his Sword 85) at
-    that competence, not at the NPC's best: where every line of that skill has one (a skill one of
-    the NPC's best lines uses, or none of them states, stays as written), never under what the NPC
-    rolls untrained. A spear had been written at the sword's level (GURPS Spear-14, CoC Spear 86)."""
+    """Native skill levels with the skill of each close-combat line (``lines``: the sheet's lines,
+    written from their class or carried, each with ``name`` and ``skill``) whose source fought that
+    weapon with a skill of its own (``MeleeWeapon.competence``: a viking's Spear 45 beside his Sword
+    85) at that competence, not at the NPC's best: where every line of that skill has one and
+    another skill of the sheet holds the best (a skill one of the NPC's best lines uses, or the only
+    one of its kind, GURPS Brawling for a bite and claws, stays as written), never under what the
+    NPC rolls untrained. A spear had been written at the sword's level (GURPS Spear-14, CoC Spear 86)."""
     out = dict(skills)
     by_name = {m.name: m for m in combatant.melee}
     uses: dict[str, list[Any]] = {}

@@ -29,8 +29,8 @@ system declare their sheets; GURPS writes its conversions itself.
 from __future__ import annotations
 
 import functools
-import re
 import inspect
+import re
 from typing import TYPE_CHECKING, Any, Mapping
 
 import msgspec
