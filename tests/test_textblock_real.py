@@ -416,8 +416,11 @@ def test_the_official_seventh_edition_sheet_copied_as_text():
                              "Dodge": 35, "Library Use": 70, "Electrical Repair": 10}
     # a speciality alone on the line below its skill's row is that skill's; one whose line holds
     # another cell's values too (which is whose?) is not guessed: said, with its value
-    assert [t for _, t in unread(doc) if not t.startswith(("STR", "CON", "INT"))] == [
+    assert [t for _, t in unread(doc) if not t.startswith("INT")] == [
         "Firearms 30 (the speciality is on another line)", "(Rifle/Shotgun) (25%) 45 22 9 Occult (05%)"]
+    # its 'Hit Points 11 11' and 'Magic Points 13 13' (the maximum and current boxes, the same) are
+    # the HP and MP (each second number had been said unread)
+    assert (doc["HP"], doc["MP"]) == (11, 13)
     # (the sheet's labels of no value are no unread lines: 'Art / Craft', 'Language (Own)', 'Major Wound')
     # a characteristic's half and fifth are the sheet's own ('DEX 70 35 14'): read with it, unsaid;
     # two numbers that are not are said

@@ -576,6 +576,10 @@ def coc_layout(lines: list[str]) -> list[str]:
     for k, raw in enumerate(lines):  # ①STR : 12 (NFKC would make the list number a digit: "1STR")
         if _CIRCLED.match(raw):
             out[k] = nf[k] = unicodedata.normalize("NFKC", _CIRCLED.sub("", raw, count=1)).strip()
+    for k, x in enumerate(nf):  # the official sheet's "Hit Points 10 10" (its maximum and current boxes, the same)
+        y = re.sub(r"\b(Hit Points|Magic Points)\s+(\d{1,3})\s+\2\b", r"\1 \2", x)
+        if y != x:
+            out[k] = nf[k] = y
     for k, x in enumerate(nf):  # "伤害加值(DB): +1D4", "Damage Bonus (DB)": a stat's name and its abbreviation, one label
         if "(" in x and _NAMED_TWICE.search(x):
             y = _NAMED_TWICE.sub(lambda m: m.group(2) if _STAT_OF.get(fold(m.group(1))) == _STAT_OF.get(
