@@ -353,3 +353,20 @@ def test_a_fourth_edition_traits_line_sorts_its_disadvantages_by_their_self_cont
                "Skills: Brawling-12\n")
     assert doc["advantages"] == ["Callous", "Combat Reflexes"]
     assert doc["disadvantages"] == ["Bully (12)", "Bad Temper (9)"]
+
+
+def test_a_fourth_edition_sheet_s_social_traits_are_notes():
+    """'Languages: Lowland (Native), Trade Tongue (Accented) [4]', 'Wealth: Average', 'Status: 1',
+    'Cultural Familiarity: Lowland' (no combat statistic, no 3rd-edition field) had each been said
+    unread, piece by piece; they are the notes, as written, said once each. A trait line after them,
+    still under the last such heading, is read as a trait."""
+    doc = read("Brakka the Fence\nST: 10 [0] DX: 12 [40]\nIQ: 12 [40] HT: 11 [10]\n"
+               "Languages: Lowland (Native), Trade Tongue (Accented) [4]\nWealth: Average\nStatus: 1\n"
+               "Cultural Familiarity: Lowland\nCombat Reflexes [15]\nGuns (Pistol) - 14 [4]\n")
+    assert doc["notes"].splitlines()[-4:] == [
+        "Languages: Lowland (Native), Trade Tongue (Accented) [4]", "Wealth: Average", "Status: 1",
+        "Cultural Familiarity: Lowland"]
+    assert doc["advantages"] == ["Combat Reflexes"] and doc["skills"] == {"Guns (Pistol)": 14}
+    said = doc["xsys"]["read"]
+    assert not [u for u in said.get("unread", []) if u["line"] in (4, 5, 6, 7)]
+    assert sum("kept in the notes (a social trait" in a for a in said["assumed"]) == 4

@@ -10,8 +10,8 @@ import re
 from typing import Any, Callable
 
 from xsys.core.model import melee_class_of
-from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold,
-                                 name_of as _name, named, named_item, notes_of as _notes, sectioner, split_items,
+from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold, heading_of,
+                                 name_of as _name, named, named_item, normalize, notes_of as _notes, sectioner, split_items,
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
 from .rules import SKILLS as _SKILLS  # the skills a gurps document maps
@@ -31,6 +31,9 @@ GURPS_HEADINGS: dict[str, str] = {
     **{fold(h): "gear" for h in ("gear", "equipment", "possessions", "weapons and gear", "weapons & gear")},
     **{fold(h): "maneuvers" for h in ("maneuvers", "techniques", "maneuvers/techniques")},
     **{fold(h): "disadvantages" for h in ("quirks",)},
+    # 4th-edition sheets' social traits, no combat statistic: 'Languages: Goebleen (Native)', 'Wealth: Average'
+    **{fold(h): "social" for h in ("languages", "language", "wealth", "status", "cultural familiarity",
+                                   "cultural familiarities", "reputation")},
     **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks")},
     **{fold(h): "melee" for h in ("melee", "melee attacks")},
@@ -542,11 +545,28 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             return [x.strip().rstrip(".") for x in text.split(";") if x.strip().rstrip(".")]
         return weapon_items(text) if kind in ("weapons", "armor") else split_items(text)
 
+    social_seen: set[int] = set()
+
+    def social_item(item: str, n: int) -> bool:
+        """A 4th-edition sheet's social trait line ('Languages: Goebleen (Native), Malstern
+        (Accented) [4]', 'Wealth: Average', 'Status: 1'): no combat statistic and no 3rd-edition
+        field, so the line is kept in the notes, said once; another line under such a heading (it
+        lasts to the next one) is read as a line with no heading."""
+        raw = normalize(lines[n - 1]) if 0 < n <= len(lines) else item
+        head = heading_of(raw, GURPS_HEADINGS)
+        if head is not None and head[0] == "social":
+            if n not in social_seen:
+                social_seen.add(n)
+                notes.append(raw)
+                r.assumed.append(f"line {n}: {raw} kept in the notes (a social trait: no combat statistic)")
+            return True
+        return loose(item, n)
+
     section = sectioner(r, notes, stats, {
         "skills": skill_item, "maneuvers": skill_item, "weapons": weapon_item, "melee": weapon_item,
         "gear": gear_item, "armor": armor_item,
         "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
-        "traits": mixed_traits}, split)
+        "traits": mixed_traits, "social": social_item}, split)
 
     def attack_line(text: str, n: int) -> bool:
         """A 4th-edition book's attack line ('Broadsword (11): swing 2d cutting, Reach 1; or thrust
