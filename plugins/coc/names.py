@@ -225,15 +225,15 @@ SEVENTH_KEY = "coc7"
 
 # the average adult of 7th edition: coc's (COC_AVERAGE_ADULT) x 5
 SEVENTH_AVERAGE_ADULT = {"STR": 55, "CON": 55, "SIZ": 65, "DEX": 55, "APP": 55, "INT": 65, "POW": 55, "EDU": 70}
-# what a 7th-edition sheet may leave unstated: a creature has no appearance and no education (its
-# block prints neither); a reader writes none for them rather than an average adult's
-SEVENTH_UNSTATED = ("APP", "EDU")
+# what a Call of Cthulhu sheet (either edition) may leave unstated: a creature has no appearance and
+# no education (its block prints neither); a reader writes none for them rather than an average adult's
+UNSTATED_CHARACTERISTICS = ("APP", "EDU")
 
 
-def unstated_note(keys: list[str], where: str) -> str:
-    """The reader's word on the characteristics a 7th-edition sheet leaves out and keeps out."""
-    return (f"{', '.join(keys)}: none stated{where}, none written (a creature has neither appearance nor education, and a sheet may leave them out; "
-            "a system that needs them assumes the adult median, and says so)")
+def unstated_note(keys: list[str]) -> str:
+    """The reader's word on the characteristics a sheet leaves out and keeps out."""
+    return (f"{', '.join(keys)}: none stated, none written (a creature has neither appearance nor education, and a "
+            "sheet may leave them out; a system that needs them assumes the adult median, and says so)")
 
 
 def skill_of_class(weapon_class: str) -> str:

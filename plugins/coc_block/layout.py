@@ -22,7 +22,7 @@ from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, 
                                  count_stats, dice_text, fold, length, name_of as _name, normalize, num, sectioner,
                                  split_items, weapon_class_by_name, weapon_entry, weapons_line)
 from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES,
-                                    SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, SEVENTH_UNSTATED, english_name,
+                                    SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, UNSTATED_CHARACTERISTICS, english_name,
                                     SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
                                     skill_of_class, unstated_note, weapon_skill)
 
@@ -1565,7 +1565,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         if k in raw and 1 <= raw[k] <= 999:
             out[k] = raw[k]
             continue
-        if k in SEVENTH_UNSTATED and not raw.get(k):  # a creature's (none printed, or 0): a coc7 sheet has none
+        if k in UNSTATED_CHARACTERISTICS and not raw.get(k):  # a creature's (none printed, or 0): a coc7 sheet has none
             absent.append(k)
             continue
         out[k] = SEVENTH_AVERAGE_ADULT[k]
@@ -1579,7 +1579,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         r.assumed.append("not in the block, set to the average adult of 7th edition (3D6 x 5 -> 52.5, (2D6 + 6) x 5 "
                          "-> 65, EDU 70): " + ", ".join(missing))
     if absent:
-        r.assumed.append(unstated_note(absent, ""))
+        r.assumed.append(unstated_note(absent))
     for k in ("HP", "MP", "SAN", "Luck"):
         if k in doc:
             out[k] = doc[k]
@@ -1690,9 +1690,9 @@ def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: d
             if not seventh:  # a 7th-edition block's is said against coc7's own range, as it reads (_as_seventh)
                 r.unread.append((where.get(k, 0), f"{k} {v} (a coc characteristic is {lo}-{hi})"))
             del chars[k]
-    absent = [k for k in SEVENTH_UNSTATED if not chars.get(k)]
+    absent = [k for k in UNSTATED_CHARACTERISTICS if not chars.get(k)]
     if absent:  # a creature's (none printed, or 0): a coc sheet has none either
-        r.assumed.append(unstated_note(absent, ""))
+        r.assumed.append(unstated_note(absent))
     missing = [k for k in COC_CHARACTERISTICS if k not in chars and k not in absent]
     if missing:
         for k in missing:

@@ -36,7 +36,8 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, item_text, one_line, read_lines
-from xsys.plugins.coc.names import SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, SEVENTH_UNSTATED, coc_damage, coc_skill, weapon_skill
+from xsys.plugins.coc.names import (SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, UNSTATED_CHARACTERISTICS, coc_damage, coc_skill,
+                                    weapon_skill)
 
 from .formula import FormulaError, evaluate
 
@@ -343,7 +344,7 @@ class _Actor:
                             averaged.append(f"{c.upper()} {v} (formula {formula!r})")
                     except FormulaError:
                         pass
-            if c.upper() in SEVENTH_UNSTATED and not v:  # a creature's APP or EDU: none (0, or no value)
+            if c.upper() in UNSTATED_CHARACTERISTICS and not v:  # a creature's APP or EDU: none (0, or no value)
                 continue
             if v is None:
                 empty.append(c.upper())
