@@ -774,3 +774,11 @@ def test_a_stat_named_and_abbreviated_is_one_label():
     zh = read("布达\n力量 80 体质 60 体型 65 敏捷 70 外貌 50 智力 60 意志 55 教育 50\n生命值 12\n伤害加值(DB): +1D4\n")
     en = read("Buda\nSTR 80 CON 60 SIZ 65 DEX 70 APP 50 INT 60 POW 55 EDU 50\nHP 12\nDamage Bonus (DB) +1D4\n")
     assert not unread(zh) and not unread(en) and zh["STR"] == en["STR"] == 80
+
+
+def test_a_creature_s_second_way_of_moving_is_kept_in_the_notes():
+    """'Move: 5/16 flying' (a Byakhee's walk and flight) is MOV 5, the line kept in the notes: the
+    flight had been said unread ('not read: flying')."""
+    doc = read("Byakhee\nSTR 90 CON 50 SIZ 90 DEX 65 INT 50 POW 50\nHP 14\nMove: 5/16 flying\n")
+    assert doc["MOV"] == 5 and "Move: 5/16 flying" in doc["notes"] and not unread(doc)
+    assert any("Move: 5/16 flying kept in the notes" in a for a in report(doc)["assumed"])

@@ -1427,6 +1427,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     Walk(r, lines, _LANGUAGES).run(stats, section, loose)
     if named_on_stats and not r.doc.get("@name"):
         r.doc["@name"], r.doc["@name_line"] = named_on_stats
+    for i, (n, text) in enumerate(r.unread):  # "Move: 5/16 flying": MOV 5, and the line kept in the notes
+        mv = _OTHER_MOVE.fullmatch(text)
+        if mv:
+            notes.append(mv.group(1))
+            r.assumed.append(f"line {n}: {mv.group(1)} kept in the notes (a coc document has one MOV: the first)")
+            r.unread[i] = (n, "")
+    r.unread[:] = [(n, t) for n, t in r.unread if t]
     if named_on_stats:  # that line's name is read, and its labelled words (年齡:48 職業:店老板) are notes
         for i, (n, text) in enumerate(r.unread):
             lm = re.fullmatch(r"(.*) \(not read: (.*)\)", text, re.S)
@@ -1663,6 +1670,11 @@ def _seventh_fighting(name: str) -> str | None:
         return None
     return {"knife": "Fighting (Brawl)", "club": "Fighting (Brawl)", "sword": "Fighting (Sword)",
             "axe": "Fighting (Axe)", "spear": "Fighting (Spear)"}.get(cls)
+
+
+# a creature's second way of moving after its MOV, left over from its stats line ("Move: 5/16 flying")
+_OTHER_MOVE = re.compile(r"((?:move|mov|movement(?: rate)?)\s*[:：]?\s*\d+\s*/\s*\d+\s*(?:flying|fly|swimming|swim|"
+                         r"burrowing|burrow|climbing|飛行|飞行|游泳|水泳)\.?) \(not read: [^\d()]+\)", re.IGNORECASE)
 
 
 def _label_prose(item: str) -> bool:
