@@ -370,3 +370,14 @@ def test_a_fourth_edition_sheet_s_social_traits_are_notes():
     said = doc["xsys"]["read"]
     assert not [u for u in said.get("unread", []) if u["line"] in (4, 5, 6, 7)]
     assert sum("kept in the notes (a social trait" in a for a in said["assumed"]) == 4
+
+
+def test_attributes_listed_by_category_with_list_marks():
+    """'- Physical: Strength 2, Dexterity 3, Stamina 3' (a list of the attributes by category, as a
+    Markdown page prints it): the attributes are read and the mark and category are no value (they
+    had been said unread); an attribute nWoD has not (an older game's Charisma) is still said."""
+    doc = read("Archivist\nAttributes:\n- Mental: Intelligence 4, Wits 3, Resolve 4\n"
+               "- Physical: Strength 2, Dexterity 3, Stamina 3\n- Social: Charisma 2, Manipulation 4, Composure 3\n")
+    assert (doc["Intelligence"], doc["Strength"], doc["Composure"]) == (4, 2, 3)
+    unread = [u["text"] for u in doc["xsys"]["read"].get("unread", [])]
+    assert unread == ["- Social: Charisma 2, Manipulation 4, Composure 3 (not read: Charisma 2)"]

@@ -126,7 +126,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 doc[k] = _dots(v)
             else:
                 r.unread.append((r.line, f"{k} {v} (no {k} field in an nwod document)"))
-        return rest
+        # a list's mark and the attributes' category before them ('- Physical: Strength 2, ...'): no value
+        return re.sub(r"^[-*•]?\s*(?:mental|physical|social)(?:\s+attributes)?\s*:\s*", "", rest, flags=re.IGNORECASE)
 
     def skill_item(item: str, into: dict[str, int], n: int) -> bool:
         m = _NWOD_SKILL.match(item)
