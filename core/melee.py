@@ -245,11 +245,12 @@ def line_skill_levels(system: "System", skills: Mapping[str, Any], lines: Iterab
         if skill and m is not None:
             uses.setdefault(skill, []).append(m)
     own = {s for s, ms in uses.items() if ms and all(m.competence is not None for m in ms)}
+    spec = system.skills() if own else {}
     for skill, ms in uses.items():
         if skill not in own or skill not in out:
             continue
-        keys = tuple(system.skills().get(skill) or ())
-        if not any(k in out and k not in own and tuple(system.skills().get(k) or ()) == keys for k in system.skills()):
+        keys = tuple(spec.get(skill) or ())
+        if not any(k in out and k not in own and tuple(v or ()) == keys for k, v in spec.items()):
             continue  # the one skill of the sheet that holds the NPC's best (GURPS Brawling for a bite and claws)
         best = max(ms, key=lambda m: m.competence)
         ctx = {**(context or {}), "@key": best.skill}

@@ -337,11 +337,12 @@ def melee_competences(system: "System", melee: list[MeleeWeapon], lines: Mapping
     for name, line in lines.items():
         if isinstance(line, Mapping) and isinstance(line.get("skill"), str):
             of_skill.setdefault(line["skill"], []).append(name)
+    spec = system.skills() if melee else {}
     for m in melee:
         line = lines.get(m.name)
         skill = line.get("skill") if isinstance(line, Mapping) else None
         level = stated.get(skill) if isinstance(skill, str) else None
-        if level is not None and tuple(system.skills().get(skill) or ()) == (m.skill,) and m.skill in skills:
+        if level is not None and tuple(spec.get(skill) or ()) == (m.skill,) and m.skill in skills:
             value = system.competence(skill, level, {**context, "@key": m.skill})
             if abs(value - skills[m.skill]) > 1e-9:
                 m = msgspec.structs.replace(m, competence=round(value, 9))
