@@ -309,19 +309,20 @@ def test_a_value_printed_again_further_down_does_not_replace_the_blocks_own():
 
 def test_english_compendium_creature_lines():
     """'Armor: 9-point skin' printed twice on a page is one armor (it had been two layers), and
-    'damage: 1d3 + damage bonus or weapon damage' is the attack's damage with the other said (the
-    attack had been dropped)."""
+    'damage: 1d3 + damage bonus or weapon damage' is the attack's damage with the other kept in the
+    notes and said (the attack had been dropped; then the other was said unread)."""
     doc = read("Hunting Horror\nSTR 145\nCON 50\nSIZ 205\nDEX 65\nINT 75\nPOW 105\nHitpoints: 25\n"
                "Armor: 9-point skin\nAttacks\nFighting: 45% damage: 1d3 + damage bonus or weapon damage\n"
                "Armor: 9-point skin\n")
     assert doc["armor"] == [{"name": "Skin", "armor": 9}]
     assert doc["melee"] == [{"name": "Fighting", "skill": "Fighting", "damage": "1D3+DB"}]
-    assert [t for _, t in unread(doc)] == ["Fighting: or weapon damage"]
+    assert not unread(doc) and "Fighting: or weapon damage" in doc["notes"]
+    assert any("or weapon damage kept in the notes" in m for m in losses_of(doc))
     zh = read("哈克\nSTR 60 SIZ 70 CON 45 DEX 45\nAPP 50 INT 90 POW 65 EDU 85\n格斗（斗殴）25%，伤害1D3+1D4或其他武器\n"
               "语言：英语（母语）85%，法语20%。\n背景：\n人物描述：中等个头，秃顶，身材魁梧。\n")
     assert zh["melee"] == [{"name": "格斗(斗殴)", "skill": "Fighting (Brawl)", "damage": "1D3+1D4"}]
     assert zh["skills"] == {"Fighting (Brawl)": 25, "Own Language (英语)": 85, "Other Language (法语)": 20}
-    assert [t for _, t in unread(zh)] == ["格斗(斗殴): 或其他武器"] and "身材魁梧" in zh["notes"]
+    assert not unread(zh) and "格斗(斗殴): 或其他武器" in zh["notes"] and "身材魁梧" in zh["notes"]
 
 
 def test_a_skill_whose_damage_is_the_weapon_s_is_the_skill():
@@ -782,3 +783,40 @@ def test_a_creature_s_second_way_of_moving_is_kept_in_the_notes():
     doc = read("Byakhee\nSTR 90 CON 50 SIZ 90 DEX 65 INT 50 POW 50\nHP 14\nMove: 5/16 flying\n")
     assert doc["MOV"] == 5 and "Move: 5/16 flying" in doc["notes"] and not unread(doc)
     assert any("Move: 5/16 flying kept in the notes" in a for a in report(doc)["assumed"])
+
+
+def test_a_creature_with_magic_points_and_no_pow_has_the_pow_they_give():
+    """A table that prints MP 14 and no POW (a Chinese creature page whose POW row was misprinted
+    as a second STR) had POW 55, the average adult's, beside MP 14: the sheet contradicted
+    itself. 7th edition's MP = POW / 5 gives POW 70; 5th/6th edition's MP = POW gives POW 12."""
+    seventh = read("布达\nSTR 80 CON 65 SIZ 60 DEX 65 INT 70 APP 50\n生命值: 12\n魔法值: 14\n")
+    assert seventh["system"] == "coc7" and seventh["POW"] == 70 and seventh["MP"] == 14
+    assert any("its MP 14 gives POW 70 (7th edition: MP = POW / 5, coc7.derived)" in m for m in losses_of(seventh))
+    sixth = read("Ghoul\nSTR 16 CON 13 SIZ 13 DEX 13 INT 13 HP 13 MP 12\n")
+    assert sixth["POW"] == 12 and any("its MP 12 gives POW 12 (5th/6th edition: MP = POW)" in m
+                                      for m in losses_of(sixth))
+    stated = read("Ghoul\nSTR 16 CON 13 SIZ 13 DEX 13 INT 13 POW 10 HP 13 MP 12\n")
+    assert stated["POW"] == 10 and not any("gives POW" in m for m in losses_of(stated))
+
+
+def test_a_stat_label_with_its_average_word_and_abbreviation_and_a_move_in_another_form():
+    """'平均伤害加值（DB）：+1D4' (an average's label with its abbreviation) is the damage bonus, not
+    a line with an unread '伤害加值'; '移动力：9/20 鬣狗形态' is MOV 9, its hyena form's 20 kept in
+    the notes, as 'Move: 5/16 flying' is."""
+    doc = read("布达\nSTR 80 CON 65 SIZ 60 DEX 65 INT 70 POW 70\n平均伤害加值（DB）：+1D4\n移动力： 9/20 鬣狗形态\n")
+    assert not unread(doc) and doc["MOV"] == 9 and "9/20 鬣狗形态" in doc["notes"]
+    assert any("DB +1D4 not carried" in m for m in losses_of(doc))
+
+
+def test_a_roll20_page_names_its_creature_once_and_its_tagline_and_abilities_are_notes():
+    """A Roll20 compendium page prints the name as its title and again over the entry, a tagline
+    under it and an 'Abilities' heading: the name once, the tagline and abilities in the notes
+    (each had been said unread). An attack's 'or, weapon damage + DB' after a lone '或' is one note."""
+    doc = read("Grave Walker\n\nReady to play? Build unlimited Call of Cthulhu characters Create Now\n\nAttributes\n\n"
+               "Grave Walker\n\nThe restless dead\n\nSTR 50\nCON 50\nSIZ 65\nDEX 50\nINT 50\nPOW 25\n\nAbilities\n\n"
+               "Brittle: a heavy blow may shatter it.\n\nAttacks\n\nFighting: 45% damage: 1d3 + damage bonus\n")
+    assert doc["name"] == "Grave Walker" and not unread(doc)
+    assert doc["notes"].startswith("The restless dead") and "Brittle: a heavy blow may shatter it." in doc["notes"]
+    zh = read("布达\nSTR 80 CON 65 SIZ 60 DEX 65 INT 70 POW 70\n攻击\n格斗（人类形态）50%（25/10）伤害 1D3+DB，或，武器伤害+DB。\n")
+    assert not unread(zh) and "格斗(人类形态): 或, 武器伤害+DB。" in zh["notes"]
+    assert zh["melee"] == [{"name": "格斗(人类形态)", "skill": "格斗(人类形态)", "damage": "1D3+DB"}]

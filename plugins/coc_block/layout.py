@@ -19,8 +19,8 @@ from typing import Any, Callable
 from xsys.core.errors import InputError
 from xsys.core.model import melee_class_of
 from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag,
-                                 count_stats, dice_text, fold, length, name_of as _name, normalize, num, sectioner,
-                                 split_items, weapon_class_by_name, weapon_entry, weapons_line)
+                                 count_stats, dice_text, fold, heading_of, length, name_of as _name, normalize, num,
+                                 sectioner, split_items, weapon_class_by_name, weapon_entry, weapons_line)
 from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES,
                                     SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, UNSTATED_CHARACTERISTICS, english_name,
                                     SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
@@ -340,8 +340,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     return name, pct, attrs, left
 
 
-# a CoC block's 'Languages:' heading: its skills are languages (the shared heading reads them as skills)
-_LANGUAGES = {fold(h): "languages" for h in ("languages", "language", "言語", "語言", "语言")}
+# a CoC block's 'Languages:' heading: its skills are languages (the shared heading reads them as skills);
+# a creature's 'Abilities' / 'Special Powers' (the Roll20 compendium's, a bestiary's): its text is notes
+_LANGUAGES = {**{fold(h): "languages" for h in ("languages", "language", "言語", "語言", "语言")},
+              **{fold(h): "notes" for h in ("abilities", "special abilities", "special powers")}}
 
 
 def _prose_line(text: str, spells: bool = False) -> bool:
@@ -568,6 +570,28 @@ _STAT_OF = {fold(n): k for table in (_COC_STATS_ANY, _COC_STATS_JA, _COC_STATS_Z
 _NAMED_TWICE = re.compile(r"([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*\(\s*([A-Za-z]{2,5})\s*\)")
 
 
+# what is left of an attack after its damage when it offers another ("or weapon damage", 或其他武器,
+# "或, 武器伤害+DB", または武器)
+_OR_OTHER = re.compile(r"^\s*(?:or\b|或者?|または|又は)", re.IGNORECASE)
+
+
+def _roll20_title(out: list[str], nf: list[str]) -> None:
+    """A Roll20 page prints the creature's name twice (the page's title, then its entry's) and a
+    tagline under the second ("Great viperine flyers"): the name once, the tagline a note."""
+    filled = [k for k, x in enumerate(nf) if x]
+    if not filled:
+        return
+    title = nf[filled[0]]
+    again = next((k for k in filled[1:8] if nf[k] == title), None)
+    if again is None:
+        return
+    out[again] = nf[again] = ""
+    tag = next((k for k in filled if k > again), None)
+    if tag is not None and len(nf[tag]) <= 60 and not re.search(r"[\d:：%]", nf[tag]) \
+            and heading_of(nf[tag]) is None:
+        out[tag] = nf[tag] = f"Notes: {nf[tag]}"
+
+
 def coc_layout(lines: list[str]) -> list[str]:
     """The lines of a CoC block with its tables, brackets and list marks rewritten as plain
     stat lines (see above); the same number of lines, other lines as they are."""
@@ -582,14 +606,16 @@ def coc_layout(lines: list[str]) -> list[str]:
             out[k] = nf[k] = y
     for k, x in enumerate(nf):  # "伤害加值(DB): +1D4", "Damage Bonus (DB)": a stat's name and its abbreviation, one label
         if "(" in x and _NAMED_TWICE.search(x):
-            y = _NAMED_TWICE.sub(lambda m: m.group(2) if _STAT_OF.get(fold(m.group(1))) == _STAT_OF.get(
-                fold(m.group(2))) is not None else m.group(0), x)
+            # (an average's: "平均伤害加值(DB)", the average being the value, as below)
+            y = _NAMED_TWICE.sub(lambda m: m.group(2) if _STAT_OF.get(fold(_AVERAGE.sub("", m.group(1), count=1))) == \
+                _STAT_OF.get(fold(m.group(2))) is not None else m.group(0), x)
             if y != x:
                 out[k] = nf[k] = y
     if any(_PAGE_FURNITURE.match(x) for x in nf[:12]):  # a Roll20 compendium page copied whole
         for k, x in enumerate(nf):
             if _PAGE_FURNITURE.match(x):
                 out[k] = nf[k] = ""
+        _roll20_title(out, nf)
     for k, x in enumerate(nf):
         whole = re.fullmatch(r"【([^【】]+)】", x)
         # a novel's block, each line in 【】: "【平均属性:力量70;体质50】", "【护甲:1点皮肤和鳞】" (a Sanity
@@ -1272,6 +1298,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                              f"block's damage bonus +{db.upper()}: written {damage[:-len(db) - 1]}+db")
             damage = damage[:-len(db) - 1] + "+db"
         melee.append({"name": name, "skill": skill, "damage": damage})
+        at = next((i for i, x in enumerate(left) if _OR_OTHER.match(x)), None)
+        other = left[at:] if at is not None else []  # (what follows a lone "或," belongs to it)
+        if other:  # "1d3 + damage bonus or weapon damage", "1D3+DB 或其他武器": another way to fight, a note
+            notes.append(f"{name}: {', '.join(other)}")
+            r.assumed.append(f"line {n}: {name}: {', '.join(other)} kept in the notes (another damage than the "
+                             "line's: a weapon the creature may take up)")
+            left = left[:at]
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
 
@@ -1462,6 +1495,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         # read as written although the block shows signs of 7th edition (or its line says so):
         # said in the report even when nothing else is (a 7th-edition block always is: /5)
         r.assumed.append(f"edition: {why}")
+    _pow_of_magic_points(r, chars, extra, seventh)
     raw = dict(chars)
     _coc_characteristics(r, chars, seventh, char_line)
     own = _coc_derived(r, raw, extra, extra_line, seventh, extra_name)
@@ -1672,9 +1706,10 @@ def _seventh_fighting(name: str) -> str | None:
             "axe": "Fighting (Axe)", "spear": "Fighting (Spear)"}.get(cls)
 
 
-# a creature's second way of moving after its MOV, left over from its stats line ("Move: 5/16 flying")
-_OTHER_MOVE = re.compile(r"((?:move|mov|movement(?: rate)?)\s*[:：]?\s*\d+\s*/\s*\d+\s*(?:flying|fly|swimming|swim|"
-                         r"burrowing|burrow|climbing|飛行|飞行|游泳|水泳)\.?) \(not read: [^\d()]+\)", re.IGNORECASE)
+# a creature's second way of moving after its MOV, left over from its stats line ("Move: 5/16 flying",
+# "移动力: 9/20 鬣狗形态": 20 in its hyena form): the words after the second number, whatever they are
+_OTHER_MOVE = re.compile(r"((?:move|mov|movement(?: rate)?|移动力|移動力|移动|移動)\s*[:：]?\s*\d+\s*/\s*\d+\s*"
+                         r"([^\d()/:：]{1,24}?)\.?) \(not read: \2\.?\)", re.IGNORECASE)
 
 
 def _label_prose(item: str) -> bool:
@@ -1686,6 +1721,18 @@ def _label_prose(item: str) -> bool:
     rest = m.group(1)  # several words; or, in Chinese or Japanese, a sentence (no dice, a comma or a full stop)
     return len(rest.split()) >= 4 or (len(rest) >= 12 and bool(_HAN.search(rest)) and bool(re.search(r"[。，,、]", rest))
                                        and not re.search(_DICE, rest))
+
+
+def _pow_of_magic_points(r: Read, chars: dict[str, int], extra: dict[str, Any], seventh: bool) -> None:
+    """A block that prints Magic Points but no POW states its POW through them: 7th edition's
+    MP = POW / 5 (coc7.derived), 5th/6th edition's MP = POW (the coc plugin's rule, README).
+    Read so, said; not the average adult's POW beside MP that contradict it."""
+    mp = extra.get("MP")
+    if "POW" in chars or not isinstance(mp, int) or isinstance(mp, bool) or mp <= 0:
+        return
+    chars["POW"] = mp * 5 if seventh else mp
+    r.assumed.append(f"POW not in the block: its MP {mp} gives POW {chars['POW']} "
+                     + ("(7th edition: MP = POW / 5, coc7.derived)" if seventh else "(5th/6th edition: MP = POW)"))
 
 
 def _coc_characteristics(r: Read, chars: dict[str, int], seventh: bool, where: dict[str, int]) -> None:
