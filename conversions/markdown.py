@@ -244,6 +244,10 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
                      for row in v]
             seen = list(dict.fromkeys([c for row in v for c in row if row[c] not in (None, "", {}, [])]
                                       + [c for fill in fills for c in fill]))
+            # nor a yes/no column that is its field's default "no" on every row (the neutral melee
+            # table's natural and special), as the YAML leaves such defaults out
+            off = _false_by_default(native, k)
+            seen = [c for c in seen if c not in off or any(row.get(c) not in (False, "no") for row in v)]
             rank = {c: i for i, c in enumerate(_field_order(native, k))}
             cols = sorted(seen, key=lambda c: (c != "name", rank.get(c, len(rank) + seen.index(c))))
             out.append(f"**{md(k)}**\n")
@@ -275,6 +279,14 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
     if plain.get(notes):
         out.append(f"**{md(notes)}**: {md(paragraph(plain[notes]))}\n")
     return out
+
+
+def _false_by_default(native: Any, key: str) -> set[str]:
+    """The yes/no fields (default False) of the items of a native document's list `key`."""
+    items = getattr(native, key, None) if isinstance(native, msgspec.Struct) else None
+    if isinstance(items, list) and items and isinstance(items[0], msgspec.Struct):
+        return {f.encode_name for f in codec.struct_fields(type(items[0])) if f.default is False}
+    return set()
 
 
 def _field_order(native: Any, key: str) -> list[str]:

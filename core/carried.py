@@ -354,12 +354,16 @@ __all__ = ["FIELD", "RULE", "attach", "characteristics_in", "characteristics_out
 
 def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rule: str, col: Any,
                 write_class: Callable[[Any], Any], describe: Callable[[Any], str],
-                dec_hook: Callable[[type, Any], Any] | None = None) -> list[Any]:
+                dec_hook: Callable[[type, Any], Any] | None = None,
+                write_special: Callable[[Any], Any] | None = None) -> list[Any]:
     """A system's close-combat lines (``typ``) for `combatant`'s melee weapons: the line its own
     stat block carried under `namespace` for a weapon of that name, else ``write_class(weapon)``,
     the system's line for the weapon's class (traced as ``describe(line)`` under `rule`, assumed);
     then the carried lines whose weapons the systems on the way could not hold, back as they were.
-    A carried line that no longer reads as `typ` (a hand edit) is a loss, not a crash."""
+    An attack whose source states no damage (``MeleeWeapon.special``) gets no line of its class,
+    whose damage would be this system's invention: ``write_special(weapon)``, a line of no damage
+    where the system has one, else none, said. A carried line that no longer reads as `typ` (a
+    hand edit) is a loss, not a crash."""
     lines = lines if isinstance(lines, dict) else {}
 
     def read(line: Any, name: str, otherwise: str) -> Any:
@@ -374,7 +378,14 @@ def melee_lines(combatant: Combatant, lines: Any, typ: type, namespace: str, rul
     for i, m in enumerate(combatant.melee):
         kept = lines.get(m.name)
         line = read(kept, m.name, f"written as a {m.melee_class}") if isinstance(kept, dict) else None
-        if line is None:
+        if line is None and m.special:
+            if write_special is None:
+                col.loss("unsupported-field", f"$.melee[{i}]", f"{m.name}: the source states no damage for it (a "
+                         f"manoeuvre or a special attack); a {namespace} line of its class would give it damage the "
+                         "source does not, so none is written", rule)
+                continue
+            line = write_special(m)
+        elif line is None:
             line = write_class(m)
             if col.tracing:
                 col.step(f"$.melee[{i}]", m.name, f"melee {m.melee_class}" + (" (natural)" if m.natural else ""),

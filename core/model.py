@@ -225,11 +225,11 @@ def natural_attack(*words: str) -> bool:
     return False
 
 
-def melee_weapon(name: str, melee_class: MeleeClass, natural: bool = False) -> "MeleeWeapon":
+def melee_weapon(name: str, melee_class: MeleeClass, natural: bool = False, special: bool = False) -> "MeleeWeapon":
     """A close-combat weapon of its class, wielded with ``brawl`` bare-handed (a natural attack
-    too: `natural`), else with ``melee``."""
+    too: `natural`), else with ``melee``; `special`: the source states no damage for it."""
     return MeleeWeapon(name=name, melee_class=melee_class, skill="brawl" if melee_class == "unarmed" else "melee",
-                       natural=natural and melee_class == "unarmed")
+                       natural=natural and melee_class == "unarmed", special=special)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -263,6 +263,10 @@ class MeleeWeapon(Base, kw_only=True):
     # competence (a viking's Spear 45 beside his Sword 85, which is his ``melee``): a target that
     # writes the line from its class writes the line's skill at this (core.melee.line_skill_levels)
     competence: Probability | None = None
+    # an attack the source gives no damage of its own (a manoeuvre, a creature's spore kiss or
+    # draining tongue, a bestiary's "damage special", "see full entry"): a target writes no line
+    # of its class for it, whose damage the source never stated (core.carried.melee_lines)
+    special: bool = False
 
 
 class SheetSkill(Base, kw_only=True):

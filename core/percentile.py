@@ -963,8 +963,15 @@ class PercentileSystem(System):
                          note="6th and 7th edition print the same close-combat weapon dice")
             return self.melee_line_type(name=m.name, skill=kin_skill or skill, damage=damage)  # type: ignore[misc]
 
+        def special(m: Any) -> Any:  # a line of no damage, as the source wrote it, with its kin skill if carried
+            said = carried.kin_melee_skill(combatant, self.melee_kin, m.name)
+            return self.melee_line_type(name=m.name, skill=(self.melee_kin_skill(said) if said else None)  # type: ignore[misc]
+                                        or self.melee_line("natural" if m.natural and "natural" in self.tables().get(
+                                            "melee_line", {}) else m.melee_class)[0], damage="")
+
         return carried.melee_lines(combatant, lines, self.melee_line_type, self.carried_namespaces[0],  # type: ignore[arg-type]
-                                   self.melee_rule, col, of_class, lambda line: f"{line.skill}, damage {line.damage}")
+                                   self.melee_rule, col, of_class, lambda line: f"{line.skill}, damage {line.damage}",
+                                   write_special=special)
 
     # ==== close combat: the close-combat battery's check (core.melee) ==================
     def close_combat_skills(self) -> frozenset[str]:

@@ -316,3 +316,49 @@ def test_a_weapon_fought_with_a_skill_of_its_own_keeps_that_skill_s_level():
     assert said and "crosses with its Boar spear line alone" in said[0]
     nwod = api.convert(src, "nwod", fresh=True, trace=False)
     assert not any("competence" in x.message and "no place" in x.message for x in nwod.losses)
+
+
+def _spore_creature() -> dict:
+    """A 7e creature whose second attack states no damage (a spore kiss: its effect is in the notes)."""
+    return {"system": "coc7", "kind": "npc", "name": "Withered one", "STR": 80, "CON": 75, "SIZ": 55, "DEX": 80,
+            "INT": 50, "POW": 50, "skills": {"Fighting (Brawl)": 60, "Spore kiss": 30},
+            "melee": [{"name": "Claws", "skill": "Fighting (Brawl)", "damage": "1D4+DB"},
+                      {"name": "Spore kiss", "skill": "Spore kiss", "damage": ""}],
+            "notes": "Spore kiss: the victim makes a Hard CON roll or is infected."}
+
+
+def test_an_attack_that_states_no_damage_gets_none_invented():
+    """A line of no damage (a manoeuvre, a spore kiss, a bestiary's 'damage special') crosses as a
+    special attack: GURPS and nWoD, whose line of its class would give it damage (the spore kiss had
+    become a GURPS Axe/Mace (improvised) swing for 3d), write no line for it and say so; the d100
+    sheets write it as it was, with no damage; a trip back gives the line as written."""
+    src = api.from_plain(_spore_creature())
+    neutral = api.convert(src, "neutral", trace=False).document
+    assert [(m.name, m.special) for m in neutral.melee] == [("Claws", False), ("Spore kiss", True)]
+    for target, field in (("gurps", "melee"), ("nwod", "weapons")):
+        conv = api.convert(src, target, fresh=True, trace=False)
+        lines = codec.to_builtins(conv.document).get(field) or []
+        assert "Spore kiss" not in [x["name"] for x in lines] and "Claws" in [x["name"] for x in lines], target
+        said = [x for x in conv.losses if x.path == "$.melee[1]" and "states no damage" in x.message]
+        assert said and said[0].kind == "unsupported-field", (target, [x.message for x in conv.losses])
+    gurps = api.convert(src, "gurps", fresh=True, trace=False).document
+    assert not any("improvised" in k for k in gurps.skills)
+    coc = _plain(api.convert(src, "coc", fresh=True, trace=False).document)
+    assert {"name": "Spore kiss", "skill": "Spore kiss", "damage": ""} in coc["melee"]
+    back = _plain(api.convert(api.from_plain(_plain(api.convert(src, "gurps", trace=False).document)), "coc7",
+                              trace=False).document)
+    assert back["melee"] == _spore_creature()["melee"]
+
+
+def test_the_neutral_sheet_prints_a_yes_no_column_only_where_a_line_says_yes():
+    """The neutral melee table had a 'natural' column of 'no' on every line; a yes/no column that is
+    its default on every line is left out, as the YAML leaves it out, and shown where one says yes."""
+    from xsys.conversions import markdown
+
+    conv = api.convert(api.from_plain(_spore_creature()), "neutral", trace=False)
+    text = markdown.render(conv)
+    table = text.split("**melee**", 1)[1].split("\n\n", 2)[1]
+    assert table.splitlines()[0] == "| name | melee\\_class | skill | natural | special |"
+    assert "| Claws | unarmed | brawl | yes | no |" in table and "| Spore kiss | improvised | melee | no | yes |" in table
+    plain = api.convert(api.load(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml"), "neutral", trace=False)
+    assert "| name | melee\\_class | skill |\n" in markdown.render(plain)

@@ -219,11 +219,14 @@ def test_a_japanese_creature_s_attacks_are_read_whatever_their_damage_says(tmp_p
 
 def test_a_tongue_is_a_natural_attack(tmp_path):
     assert melee_class_of("Tongue") == melee_class_of("舌") == "unarmed" and natural_attack("Tongue", "舌")
-    # the tongue is the creature's own weapon (it had been an improvised axe: Axe/Mace, swung 3d)
+    # the tongue is the creature's own weapon (it had been an improvised axe: Axe/Mace, swung 3d);
+    # it drains POW ("ダメージ: POW 1D6"), no damage a GURPS line could hold: none is written for it
+    # (it had then been a Brawling cut), and the sheet says so
     seventh = _read(tmp_path, JAPANESE, "coc7").document
-    gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
-    lines = {m.name: (m.skill, m.type) for m in gurps.melee}
-    assert lines["舌"] == lines["噛みつき"] == ("Brawling", "cut")
+    conv = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True)
+    lines = {m.name: (m.skill, m.type) for m in conv.document.melee}
+    assert lines["噛みつき"] == ("Brawling", "cut") and "舌" not in lines
+    assert any(x.message.startswith("舌: the source states no damage for it") for x in conv.losses)
     # a Japanese sheet's bare 近接戦闘 is no creature's word: investigators write it for their
     # Fighting (Brawl) too, and its damage says the weapon on 7th edition's table (1D4+DB a knife)
     assert not natural_attack("近接戦闘") and lines["近接戦闘"] == ("Knife", "cut")

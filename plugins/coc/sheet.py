@@ -160,10 +160,11 @@ class CocSheet(CocRules):
     def melee_line_to_neutral(self, m: CocMelee, col: Collector, path: str) -> MeleeWeapon:
         cls = melee_class_of(m.name, m.skill)
         natural = natural_attack(m.name, m.skill)
+        special = not m.damage.strip()  # a line that states no damage: no line of its class elsewhere
         if col.tracing:
-            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}" + (" (natural)" if natural else ""),
-                     rules=["coc-ja.melee"], source="assumed")
-        return melee_weapon(m.name, cls, natural)
+            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}" + (" (natural)" if natural else "")
+                     + (" (no damage stated)" if special else ""), rules=["coc-ja.melee"], source="assumed")
+        return melee_weapon(m.name, cls, natural, special)
 
     def native_block(self, npc: CocNpc, col: Collector) -> dict[str, Any]:
         """The names of its close-combat skills and its own stated HP, for the way back."""

@@ -167,10 +167,11 @@ class Coc7Sheet(Coc7Rules):
     def melee_line_to_neutral(self, m: Coc7Melee, col: Collector, path: str) -> MeleeWeapon:
         cls = _melee_class(m, self.line_skills)
         natural = cls == "unarmed" and (natural_attack(m.name) or m.skill in self.line_skills)
+        special = not m.damage.strip()  # a line that states no damage: no line of its class elsewhere
         if col.tracing:
-            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}" + (" (natural)" if natural else ""),
-                     rules=["coc7.melee"], source="assumed")
-        return melee_weapon(m.name, cls, natural)
+            col.step(path, f"{m.name} ({m.skill}, {m.damage})", f"melee {cls}" + (" (natural)" if natural else "")
+                     + (" (no damage stated)" if special else ""), rules=["coc7.melee"], source="assumed")
+        return melee_weapon(m.name, cls, natural, special)
 
     def native_block(self, npc: Coc7Npc, col: Collector) -> dict[str, Any]:
         """The HP and MOV the sheet states and its Fighting skills by name, for the way back; a MOV
