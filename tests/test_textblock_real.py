@@ -820,3 +820,17 @@ def test_a_roll20_page_names_its_creature_once_and_its_tagline_and_abilities_are
     zh = read("布达\nSTR 80 CON 65 SIZ 60 DEX 65 INT 70 POW 70\n攻击\n格斗（人类形态）50%（25/10）伤害 1D3+DB，或，武器伤害+DB。\n")
     assert not unread(zh) and "格斗(人类形态): 或, 武器伤害+DB。" in zh["notes"]
     assert zh["melee"] == [{"name": "格斗(人类形态)", "skill": "格斗(人类形态)", "damage": "1D3+DB"}]
+
+
+def test_armor_in_words_is_a_note_not_an_unread_line():
+    """'Armor: Resistant to harm (see special powers)' and a creature's armor in one of its forms
+    ('在鬣狗形态下，肌肉和硬皮会提供 3 点护甲。': 3 points in its hyena form only) state no rating the
+    sheet can hold for the NPC as it stands: kept in the notes (they had been said unread), once
+    however often a page prints them; a rating is still read as one."""
+    en = read("Skeleton\nSTR 50 CON 50 SIZ 65 DEX 50 INT 50 POW 5\nArmor: Resistant to harm (see special powers)\n"
+              "Attacks\nFighting 45%, damage 1D6\nArmor: Resistant to harm (see special powers)\n")
+    assert not unread(en) and en["notes"].count("Resistant to harm (see special powers)") == 1 and not en["armor"]
+    zh = read("布达\nSTR 80 CON 65 SIZ 60 DEX 65 INT 70 POW 70\n护甲：在鬣狗形态下，肌肉和硬皮会提供 3 点护甲。\n")
+    assert not unread(zh) and "会提供 3 点护甲" in zh["notes"] and not zh["armor"]
+    rated = read("Ghoul\nSTR 80 CON 65 SIZ 65 DEX 65 INT 65 POW 65\nArmor: 2-point hide\n")
+    assert rated["armor"] == [{"name": "Hide", "armor": 2}]

@@ -570,6 +570,14 @@ _STAT_OF = {fold(n): k for table in (_COC_STATS_ANY, _COC_STATS_JA, _COC_STATS_Z
 _NAMED_TWICE = re.compile(r"([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*\(\s*([A-Za-z]{2,5})\s*\)")
 
 
+def _armor_prose(item: str) -> bool:
+    """An armor entry that is words, not a rating: no number at all ("Resistant to harm (see
+    special powers)", "可以穿着任何盔甲"), or a sentence about it ("在鬣狗形态下，肌肉和硬皮会提供 3 点护甲。":
+    3 points in its hyena form only)."""
+    text = item.strip()
+    return not re.search(r"\d", text) or (len(text) >= 15 and text.endswith(("。", ".")) and " " not in text[:12])
+
+
 # what is left of an attack after its damage when it offers another ("or weapon damage", 或其他武器,
 # "或, 武器伤害+DB", または武器)
 _OR_OTHER = re.compile(r"^\s*(?:or\b|或者?|または|又は)", re.IGNORECASE)
@@ -1347,6 +1355,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             item = f"{jp.group(1)} points of {jp.group(2).strip()}"
         elif jp:
             item = f"{jp.group(1)} points of {jp.group(2).strip()}"  # 9 ポイントの皮膚: 9 points of 皮膚
+        if not jp and _armor_prose(item) and not re.match(r"^\s*\d", item):
+            # words, not a rating ("Resistant to harm (see special powers)", "在鬣狗形态下…3 点护甲。")
+            if item.strip() not in notes:  # (a page that prints it twice: one note)
+                notes.append(item.strip())
+                r.assumed.append(f"line {n}: armor '{item.strip()}' states no points of its own: kept in the notes")
+            return
         parts = split_items(item, ",")
         extra_a = {}
         for p in parts[1:]:
