@@ -108,3 +108,20 @@ def test_an_attribute_s_cost_column_without_brackets_is_its_cost():
     unread = [u["text"] for u in doc["xsys"]["read"].get("unread", [])]
     assert unread == ["IQ 13 7 (not read: 7)"]
     assert any("character-point costs" in a for a in doc["xsys"]["read"]["assumed"])
+
+
+def test_a_character_sheet_s_boxes_are_labels_and_its_dr_box_holds_the_armor():
+    """A Japanese 3rd-edition sheet copied as text prints its boxes' names alone on their lines
+    (移動, 荷重 and its columns, 防御, 受動防御, 能動防御 and its columns よけ 受け 止め, 防護力): labels,
+    not text of the NPC (each had been said unread). Under 防護力, 'name N' is the armor worn at DR
+    N (the witch's garb had been lost) and a lone number the box's total; '移動力(飛行時) 8', a
+    second way of moving, is kept in the notes."""
+    doc = read("人間名:鈴木花子\nST 9 -10\nDX 12 20\nIQ 13 30\nHT 10/30\n\n移動\n\n基本移動力 5.5\n移動力 5\n"
+               "移動力(飛行時) 8\n\n荷重\n無荷 軽荷 並荷 重荷 超重荷\n\n防御\n\n受動防御\n\n能動防御\nよけ 受け 止め\n\n"
+               "防護力\n魔女の装束 5\n5\n\n■技能 小計:1\n格闘 1 12\n")
+    assert doc["system"] == "gurps" and doc["Move"] == 5 and doc["skills"] == {"Brawling": 12}
+    assert [(a["name"], a["DR"]) for a in doc["armor"]] == [("魔女の装束", 5)]
+    assert "移動力(飛行時) 8" in doc["notes"]
+    assert not doc["xsys"]["read"].get("unread")
+    said = [x.message for x in read_losses(doc.get("xsys"), "gurps")]
+    assert any("5, the DR box's total" in x for x in said)

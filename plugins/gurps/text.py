@@ -117,6 +117,13 @@ def japanese_score(text: str) -> int:
     return len(found)
 
 
+# the boxes of a Japanese 3rd-edition character sheet copied as text, each alone on its line: basic
+# damage, movement, encumbrance (and its columns), defense, passive and active defense (and its
+# columns: dodge, parry, block), DR; their values are on other lines (read there) or worked out
+_JA_SHEET_LABELS = frozenset({"基本致傷力", "基本致傷", "移動", "荷重", "無荷 軽荷 並荷 重荷 超重荷", "防御", "受動防御",
+                              "能動防御", "よけ 受け 止め", "防護力", "防護点"})
+
+
 def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
     """A Japanese sheet's lines in the English block's words (japanese.toml), one for one, and
     what was assumed doing it: a section mark ("―技能―", "■特徴と癖 小計:") is its heading, a
@@ -145,6 +152,26 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
         cm = re.match(r"^([+-]?\d+(?:\.\d+)?)\s*/\s*(?=[^\d\s/])(.+)$", text)
         if cm:  # the point cost first
             cost, text = f" [{cm.group(1)}]", cm.group(2).strip()
+        if text in _JA_SHEET_LABELS:  # a character sheet's own labels (its boxes' names), no value
+            out.append("")
+            if text in ("防護力", "防護点"):  # the DR box: the armor worn follows it, "魔女の装束 5"
+                section = "DR"
+            continue
+        if section == "DR":
+            worn = re.fullmatch(r"(\D\S*(?:\s+\D\S*)*?)\s+(\d{1,2})", text)
+            if worn:
+                out.append(f"Armor: {worn.group(1)} (DR {worn.group(2)})")
+                continue
+            if re.fullmatch(r"\d{1,2}", text):  # the box's total, the armor above it
+                said.append(f"line {n}: {text}, the DR box's total: the armor above it")
+                out.append("")
+                continue
+            section = ""
+        other_move = re.fullmatch(r"移動力\s*[(（]([^)）]+)[)）]\s*[:：]?\s*(\d+(?:\.\d+)?)", text)
+        if other_move:  # "移動力(飛行時) 8": a second way of moving (flying), kept in the notes
+            out.append(f"Notes: {text}")
+            said.append(f"line {n}: {text} kept in the notes (a gurps document has one Move)")
+            continue
         dr = re.fullmatch(r"(防護点|防護力)\s*[:：/]?\s*(\d+)\s*(?:レベル)?", text)
         if dr:  # DR bought as an advantage ("28/防護点7"): the body's own armor, everywhere
             out.append(f"Armor: {dr.group(1)} (DR {dr.group(2)} head face neck torso vitals groin arms hands legs feet)")
