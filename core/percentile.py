@@ -518,6 +518,53 @@ class PercentileSystem(System):
             return points
         return written
 
+    #: The rule its armor lines' points cite (coc's armor table, 7th edition's armor points), and
+    #: how a line's points are said ("A 3", 7th edition's "3 points").
+    armor_table_rule: ClassVar[str] = ""
+    armor_reads: ClassVar[str] = "A {}"
+
+    def armor_to_neutral(self, a: Any, col: Collector | None = None, path: str = "$") -> Armor:
+        """Armor as what it physically is (``worn_armor_to_neutral``): the catalog item it names
+        (by its ``catalog`` id, an unknown one refused, else by name), else the joules it stops, else
+        those of its points' row; where it sits and its deflection as the line states them, else a
+        helmet by its name on the head (core.armorline.restore). Only
+        an explicit ``catalog`` id is carried into the neutral item, so conversions stay stable
+        after one round trip."""
+        field = self.armor_points_field
+        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, getattr(a, field), col, path, field=field,
+                                          reads=self.armor_reads, rule=self.armor_table_rule, covers=a.covers,
+                                          deflection=a.deflection)
+
+    def armor_lines_from_neutral(self, combatant: Any, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                 col: Collector) -> list[Any]:
+        """Armor by what it stops (``armor_from_neutral``). A line this sheet wrote keeps its points
+        as written (a creature's 20-point hide, between the list's rows: said where its physical
+        protection reads otherwise), its catalog id and any B; another takes the points a kin
+        edition's line stated for it (``kin_armor_points``, with B by the table's rule), the joules
+        they would not give back kept on the line (``worn_armor_line``)."""
+        from xsys.core.sheet import kept_line
+
+        field, rule, armor = self.armor_points_field, self.armor_table_rule, []
+        for i, a in enumerate(combatant.armor):
+            path = f"$.armor[{i}]"
+            ca = self.armor_from_neutral(a, col, path)
+            old = kept_line(kept, "armor", i, a.name)
+            if old is not None:
+                if isinstance(old.get(field), int) and old[field] != getattr(ca, field):
+                    col.loss("kept-verbatim", f"{path}.{field}", f"armor {old[field]} kept as written (its physical "
+                             f"protection reads {getattr(ca, field)})", rule)
+                    ca = msgspec.structs.replace(ca, **{field: old[field]})
+                ca = msgspec.structs.replace(ca, catalog=old.get("catalog"),
+                                             **({"B": old.get("B", ca.B)} if hasattr(ca, "B") else {}))
+            else:
+                points = self.kin_armor_points(combatant, i, a, getattr(ca, field), col, path)
+                if points != getattr(ca, field):
+                    ca = self.worn_armor_line(a, msgspec.structs.replace(
+                        ca, stops=None, **{field: points}, **({"B": self.armor_b(points)} if hasattr(ca, "B") else {})),
+                        None, path, rule)
+            armor.append(ca)
+        return armor
+
     def worn_armor_line(self, armor: Armor, line: Any, col: Any, path: str, rule: str) -> Any:
         """A native armor `line` written from neutral `armor` by its points (and catalog id), with
         what it would not give back read alone: the joules `armor` stops where the line reads

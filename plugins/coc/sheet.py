@@ -98,13 +98,6 @@ class CocSheet(CocRules):
                                            **({"length": w.length} if w.length is not None else {}))
 
     # ==== npc conversions ==============================================================
-    def armor_to_neutral(self, a: CocArmor, col: Collector | None = None, path: str = "$") -> Armor:
-        """Armor as what it physically is: the catalog item it names (by ``catalog`` id or
-        by name), else the joules of its armor-table row. Only an explicit ``catalog`` id is
-        carried into the neutral item, so conversions stay stable after one round trip."""
-        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.A, col, path, field="A", reads="A {}",
-                                          rule="coc-ja.armor.table", covers=a.covers, deflection=a.deflection)
-
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None, path: str = "$") -> CocArmor:
         A, B, step = self.armor_value(armor)
         if col is not None and col.tracing:
@@ -299,32 +292,6 @@ class CocSheet(CocRules):
                              note=f"damage by {_catalog().weapon_basis(w).said}")
             weapons.append(cw)
         return weapons
-
-    def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
-                                 col: Collector) -> list[Any]:
-        """Armor by what it stops; a line this sheet wrote keeps its B and catalog id."""
-        armor = []
-        for i, a in enumerate(combatant.armor):
-            ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
-            old = kept_line(kept, "armor", i, a.name)
-            if old is not None:
-                field = self.armor_points_field
-                if isinstance(old.get(field), int) and old[field] != getattr(ca, field):
-                    # its own points as written (a creature's 20-point hide, between the list's rows)
-                    col.loss("kept-verbatim", f"$.armor[{i}].{field}", f"armor {old[field]} kept as written "
-                             f"(its physical protection reads {getattr(ca, field)})", "coc-ja.armor.table")
-                    ca = msgspec.structs.replace(ca, **{field: old[field]})
-                ca = msgspec.structs.replace(ca, B=old.get("B", ca.B), catalog=old.get("catalog")) \
-                    if hasattr(ca, "B") else msgspec.structs.replace(ca, catalog=old.get("catalog"))
-            else:  # a 7th-edition line's own points (coc7.conversion.6e), B by the table's rule for A
-                field = self.armor_points_field
-                A = self.kin_armor_points(combatant, i, a, getattr(ca, field), col, f"$.armor[{i}]")
-                if A != getattr(ca, field):  # the joules they would not give back kept on the line
-                    ca = self.worn_armor_line(a, msgspec.structs.replace(
-                        ca, stops=None, **{field: A}, **({"B": self.armor_b(A)} if hasattr(ca, "B") else {})),
-                        None, f"$.armor[{i}]", "coc-ja.armor.table")
-            armor.append(ca)
-        return armor
 
     def extra_from_neutral(self, npc: CocNpc, combatant: Combatant, col: Collector) -> CocNpc:
         """The hit points: this stat block's own, remembered, while the toughness is still what

@@ -69,6 +69,7 @@ class CocSystem(CocSheet):
     #: The armor list (coc-ja.armor.table). A variant points this at its own file (an
     #: absolute path) or overrides armor_path()/armor_data().
     armor_file: ClassVar[str] = "armor.toml"
+    armor_table_rule: ClassVar[str] = "coc-ja.armor.table"  # an armor line's points (A and B)
 
     #: Plain-text stat blocks: the Call of Cthulhu block (the coc_block format plugin): English,
     #: Japanese and Chinese, 5th/6th and 7th edition.

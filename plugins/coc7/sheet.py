@@ -114,16 +114,6 @@ class Coc7Sheet(Coc7Rules):
         return super().shot_weapon_class(skill, damage, word_class)
 
     # ==== armor =============================================================================
-    def armor_to_neutral(self, a: Coc7Armor, col: Collector | None = None,  # type: ignore[override]
-                         path: str = "$") -> Armor:
-        """Armor as what it physically is: the catalog item it names (Catalog.find_armor: its
-        ``catalog`` id, an unknown one refused, else its name), else the joules it stops, else
-        the joules of its armor row; where it sits and its deflection as the line states them, else
-        a helmet by its name on the head (core.armorline.restore)."""
-        return self.worn_armor_to_neutral(a.name, a.catalog, a.stops, a.armor, col, path, field="armor",
-                                          reads="{} points", rule="coc7.armor", covers=a.covers,
-                                          deflection=a.deflection)
-
     def armor_from_neutral(self, armor: Armor, col: Collector | None = None,  # type: ignore[override]
                            path: str = "$") -> Coc7Armor:
         """Armor points by what it stops; the joules, coverage and deflection the points and the
@@ -290,26 +280,6 @@ class Coc7Sheet(Coc7Rules):
                 cw = self.with_kin_line(cw, w, combatant, i, col, f"$.weapons[{i}]", str.upper)
             weapons.append(cw)
         return weapons
-
-    def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
-                                 col: Collector) -> list[Coc7Armor]:
-        """Armor by what it stops; an armor line this sheet wrote keeps its points as written."""
-        armor = []
-        for i, a in enumerate(combatant.armor):
-            ca = self.armor_from_neutral(a, col, f"$.armor[{i}]")
-            old = kept_line(kept, "armor", i, a.name)
-            if old is not None and old.get("armor") != ca.armor:
-                col.loss("kept-verbatim", f"$.armor[{i}].armor", f"armor {old['armor']} kept as written "
-                         f"(its physical protection reads {ca.armor})", "coc7.armor")
-                ca = msgspec.structs.replace(ca, armor=old["armor"])
-            elif old is None:  # a 6th-edition line's own points (coc7.conversion.6e), with the joules they
-                # would not give back kept on the line
-                points = self.kin_armor_points(combatant, i, a, ca.armor, col, f"$.armor[{i}]")
-                if points != ca.armor:
-                    ca = self.worn_armor_line(a, msgspec.structs.replace(ca, armor=points, stops=None), None,
-                                              f"$.armor[{i}]", "coc7.armor")
-            armor.append(ca)
-        return armor
 
     def extra_from_neutral(self, npc: Coc7Npc, combatant: Combatant, col: Collector) -> Coc7Npc:
         """Coming back: exactly the HP and MOV the stat block wrote; from another system, HP, MP

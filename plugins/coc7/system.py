@@ -57,6 +57,8 @@ class Coc7System(Coc7Sheet):
     characteristic_written_step: ClassVar[int] = 5
     weapon_kin_rule: ClassVar[str] = "coc7.conversion.6e"
     armor_points_field: ClassVar[str] = "armor"  # Coc7Armor.armor (coc7.armor)
+    armor_table_rule: ClassVar[str] = "coc7.armor"
+    armor_reads: ClassVar[str] = "{} points"
 
     #: The armor list, in the public armor-file schema of ``coc`` (an absolute path).
     armor_file: ClassVar[str] = str(HERE / "armor.toml")
