@@ -6,6 +6,7 @@ MP and Luck, and reports what it cannot read as a loss naming the line. The corp
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -414,11 +415,13 @@ def test_the_official_seventh_edition_sheet_copied_as_text():
     assert (doc["system"], doc["name"], doc["STR"], doc["EDU"], doc["DEX"]) == ("coc7", "Mara Quill", 45, 85, 70)
     assert doc["skills"] == {"Accounting": 5, "Firearms (Handgun)": 40, "Persuade": 45, "Charm": 15,
                              "Psychology": 60, "Cthulhu Mythos": 0, "Own Language (English)": 85, "Spot Hidden": 55,
-                             "Dodge": 35, "Library Use": 70, "Electrical Repair": 10}
-    # a speciality alone on the line below its skill's row is that skill's; one whose line holds
-    # another cell's values too (which is whose?) is not guessed: said, with its value
+                             "Dodge": 35, "Library Use": 70, "Electrical Repair": 10, "Firearms (Rifle/Shotgun)": 45}
+    # a speciality alone on the line below its skill's row is that skill's; one printed with values
+    # beside it ("(Rifle/Shotgun) (25%) 45 22 9", before the next column's label on that line) has
+    # those values, a PDF's text of a two-line cell (the skill had been said unread); the values left
+    # beside the head on its line and a label with none beside it are another column's: said, not guessed
     assert [t for _, t in unread(doc) if not t.startswith("INT")] == [
-        "Firearms 30 (the speciality is on another line)", "(Rifle/Shotgun) (25%) 45 22 9 Occult (05%)"]
+        "30 15 6 (a value with no skill beside it on its line)", "Occult (05%) (no value beside it on its line)"]
     # its 'Hit Points 11 11' and 'Magic Points 13 13' (the maximum and current boxes, the same) are
     # the HP and MP (each second number had been said unread)
     assert (doc["HP"], doc["MP"]) == (11, 13)
@@ -834,3 +837,37 @@ def test_armor_in_words_is_a_note_not_an_unread_line():
     assert not unread(zh) and "会提供 3 点护甲" in zh["notes"] and not zh["armor"]
     rated = read("Ghoul\nSTR 80 CON 65 SIZ 65 DEX 65 INT 65 POW 65\nArmor: 2-point hide\n")
     assert rated["armor"] == [{"name": "Hide", "armor": 2}]
+
+
+OFFICIAL_WEAPONS = OFFICIAL_SHEET + """
+Weapon Skill Damage # of Attacks Range Ammo Malf. Move 8
+
+Brawl 30 15 6 1D3 + DB 1 - - - Build 0
+
+40 20 8 1D10
+.38 revolver 1 (3) 15 yards 6 100
+Knife, medium (kitchen)
+30 15 6 1D4+2+DB 1 Touch - -
+Dodge 35 17 7
+Damage Bonus None
+© 2021 Chaosium Inc. Permission is granted to copy for personal, non-commercial use only.
+"""
+
+
+def test_the_official_sheet_s_weapons_table_copied_as_text():
+    """The sheet's weapons table as a PDF's text gives it: each weapon's name with its cells (the
+    skill's value, half and fifth, damage, attacks, range, ammo, malfunction) on its line, or its
+    name on a line of its own with the cells on the line before or after (each had been said
+    unread, and the NPC had no weapon). The boxes beside the table (Move 8, Build 0) stay read as
+    they were, the Dodge box below it too, and the sheet's footer is no text of the NPC."""
+    doc = read(OFFICIAL_WEAPONS)
+    assert doc["melee"] == [{"name": "Brawl", "skill": "Fighting (Brawl)", "damage": "1D3+DB"},
+                            {"name": "Knife, medium (kitchen)", "skill": "Fighting (Brawl)", "damage": "1D4+2+DB"}]
+    gun = doc["weapons"][0]
+    assert (gun["name"], gun["skill"], gun["damage"], gun["base_range"], gun["uses_per_round"], gun["capacity"]) == \
+        (".38 revolver", "Firearms (Handgun)", "1D10", "15 yd", "1 (3)", 6)
+    assert doc["MOV"] == 8 and doc["skills"]["Dodge"] == 35 and doc["skills"]["Fighting (Brawl)"] == 30
+    assert not [t for _, t in unread(doc) if re.search(r"Weapon|Brawl|revolver|Knife|Chaosium|Dodge", t)]
+    # a row whose half and fifth are not its value's is no row of the table: left as it was
+    odd = read(OFFICIAL_WEAPONS.replace("Brawl 30 15 6 1D3", "Brawl 30 14 6 1D3"))
+    assert [m["name"] for m in odd["melee"]] == ["Knife, medium (kitchen)"]

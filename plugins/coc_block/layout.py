@@ -583,6 +583,93 @@ def _armor_prose(item: str) -> bool:
 _OR_OTHER = re.compile(r"^\s*(?:or\b|或者?|または|又は)", re.IGNORECASE)
 
 
+# the official 7th-edition sheet's weapons table as a PDF's text gives it: its heading row (the
+# sheet's Move box may follow it), then each weapon's name and its cells (the skill's value, half
+# and fifth, damage, attacks, range, ammo, malfunction), the name on the line of its cells or on
+# the line before or after them
+_SHEET_WEAPONS = re.compile(r"^\s*Weapon\s+Skill\s+Damage\s+#\s*of\s+Attacks\s+Range\s+Ammo\s+Malf\.?\s*(?P<rest>.*)$",
+                            re.IGNORECASE)
+_SHEET_DICE = r"\d*D\d+(?:\s*[+-]\s*(?:\d*D\d+|\d+|½\s*DB|1/2\s*DB|DB))*"
+_SHEET_VALUES = re.compile(rf"^(?P<v>\d{{1,3}})\s+(?P<h>\d{{1,2}})\s+(?P<f>\d{{1,2}})\s+(?P<dmg>{_SHEET_DICE})(?:\s+(?P<tail>.*))?$",
+                           re.IGNORECASE)
+_SHEET_TAIL = r"(?:\d+(?:\s*\(\d+\))?|-)\s+(?:\d+(?:\.\d+)?\s*(?:yards?|yds?|ft|feet|m)|Touch|-)\s+(?:\d+|-)\s+(?:\d+|-)"
+_SHEET_TAIL_PARTS = re.compile(r"^(?P<att>\d+(?:\s*\(\d+\))?|-)\s+(?P<rng>\d+(?:\.\d+)?\s*(?:yards?|yds?|ft|feet|m)|Touch|-)"
+                               r"\s+(?P<ammo>\d+|-)\s+(?P<malf>\d+|-)\s*(?P<rest>.*)$", re.IGNORECASE)
+_SHEET_NAMED = re.compile(rf"^(?P<name>\D.*?|\d+\s*mm\b.*?)\s+(?P<values>\d{{1,3}}\s+\d{{1,2}}\s+\d{{1,2}}\s+{_SHEET_DICE}.*)$",
+                          re.IGNORECASE)
+_SHEET_NAME_TAIL = re.compile(rf"^(?P<name>.+?)\s+(?P<tail>{_SHEET_TAIL}.*)$", re.IGNORECASE)
+_SHEET_TABLE_END = re.compile(r"^(?:Dodge|Damage Bonus|MY STORY|BACKSTORY|GEAR|Personal Description)\b", re.IGNORECASE)
+
+
+def _sheet_weapon(name: str, values: re.Match[str], tail: str) -> tuple[str, str] | None:
+    """One row of the sheet's weapons table as the reader's weapon line ("9mm semi-automatic 50%
+    (25/10), damage 1D10, attacks 1 (3), base range 15 yards, ammo 8, malfunction 100") and what
+    followed it on its line (another box's: "Build 0"); None where the half and fifth are not the
+    value's (no row of the table)."""
+    v, h, f = int(values["v"]), int(values["h"]), int(values["f"])
+    parts = _SHEET_TAIL_PARTS.match(tail.strip()) if tail.strip() else None
+    if h != v // 2 or f != v // 5 or (tail.strip() and parts is None):
+        return None
+    damage = re.sub(r"\s+", "", values["dmg"])
+    line = f"{name.strip()} {v}% ({h}/{f}), damage {damage}"
+    if parts is not None:
+        rng = parts["rng"]
+        line += "".join(x for x in (
+            f", attacks {parts['att']}" if parts["att"] != "-" else "",
+            f", base range {rng}" if re.match(r"\d", rng) else "",
+            f", ammo {parts['ammo']}" if parts["ammo"] != "-" else "",
+            f", malfunction {parts['malf']}" if parts["malf"] != "-" else ""))
+    return line, (parts["rest"].strip() if parts is not None else "")
+
+
+def _sheet_weapons(out: list[str], nf: list[str]) -> None:
+    """The official sheet's weapons table (see above) rewritten as weapon lines under a Weapons
+    heading, each on its name's line (the line of cells it took is left blank); the boxes printed
+    beside the table (Move 8, Build 0) stay on the heading's line."""
+    head = next((k for k, x in enumerate(nf) if _SHEET_WEAPONS.match(x)), None)
+    if head is None:
+        return
+    boxes = [_SHEET_WEAPONS.match(nf[head])["rest"].strip()]
+    rows = []
+    for j in range(head + 1, min(len(nf), head + 30)):
+        if nf[j] and _SHEET_TABLE_END.match(nf[j]):
+            break
+        if nf[j]:
+            rows.append(j)
+    pending: int | None = None  # a line of cells whose name is on the next line
+    done: set[int] = set()
+    for i, j in enumerate(rows):
+        x = nf[j]
+        cells = _SHEET_VALUES.match(x)
+        if cells:
+            pending = j if not cells["tail"] else None
+            continue
+        named = _SHEET_NAMED.match(x)
+        with_tail = _SHEET_NAME_TAIL.match(x)
+        found = None
+        if named:  # the name and its cells on one line ("Brawl 25 12 5 1D3 + DB 1 - - -")
+            m = _SHEET_VALUES.match(named["values"])
+            found = _sheet_weapon(named["name"], m, m["tail"] or "") if m else None
+        elif with_tail and pending is not None:  # the cells on the line before ("50 25 10 1D10")
+            found = _sheet_weapon(with_tail["name"], _SHEET_VALUES.match(nf[pending]), with_tail["tail"])
+            if found:
+                done.add(pending)
+        elif not with_tail and i + 1 < len(rows) and _SHEET_VALUES.match(nf[rows[i + 1]]):
+            nxt = rows[i + 1]  # the cells on the line after ("25 12 5 1D4+DB 1 Touch - -")
+            m = _SHEET_VALUES.match(nf[nxt])
+            found = _sheet_weapon(x, m, m["tail"] or "")
+            if found:
+                done.add(nxt)
+        pending = None
+        if found:
+            out[j] = nf[j] = found[0]
+            boxes.append(found[1])
+    if len(boxes) > 1 or done:
+        for j in done:
+            out[j] = nf[j] = ""
+        out[head] = nf[head] = " ".join(b for b in boxes if b)
+
+
 def _roll20_title(out: list[str], nf: list[str]) -> None:
     """A Roll20 page prints the creature's name twice (the page's title, then its entry's) and a
     tagline under the second ("Great viperine flyers"): the name once, the tagline a note."""
@@ -619,6 +706,7 @@ def coc_layout(lines: list[str]) -> list[str]:
                 _STAT_OF.get(fold(m.group(2))) is not None else m.group(0), x)
             if y != x:
                 out[k] = nf[k] = y
+    _sheet_weapons(out, nf)  # the official 7th-edition sheet's weapons table, copied from its PDF
     if any(_PAGE_FURNITURE.match(x) for x in nf[:12]):  # a Roll20 compendium page copied whole
         for k, x in enumerate(nf):
             if _PAGE_FURNITURE.match(x):
@@ -647,6 +735,8 @@ def coc_layout(lines: list[str]) -> list[str]:
             if left != x.strip() and (not left or re.fullmatch(r"max(?:imum)?\.?\s+(?:sanity|san)\s*:?\s*\d+", left,
                                                                re.IGNORECASE)):
                 out[k] = nf[k] = left  # labels alone, or beside the sheet's "Max Sanity 99"
+            elif re.match(r"^©\s*\d{4}\s+Chaosium Inc\.", x):  # the sheet's footer: its publisher's notice
+                out[k] = nf[k] = ""
     for k, x in enumerate(nf):
         below = next((j for j in range(k + 1, min(len(nf), k + 3)) if nf[j]), None)
         heads = list(_SHEET_HEAD_CELL.finditer(x)) if below is not None else []
@@ -659,6 +749,15 @@ def coc_layout(lines: list[str]) -> list[str]:
                 x = f"{x[:m.end('head')]} ({spec.strip()}){x[m.end('head'):]}"
             out[k] = nf[k] = x
             out[below] = nf[below] = ""
+            continue
+        own = _SPEC_WITH_VALUE.match(nf[below]) if len(heads) == 1 else None
+        if own and int(own["h"]) == int(own["v"]) // 2 and int(own["f"]) == int(own["v"]) // 5:
+            # its speciality on the next line with the values beside it ("Firearms 30 15 6" over
+            # "(Handgun) (20%) 50 25 10": a PDF's text of a two-line cell): the skill is the next line's
+            # whole cell; the number left beside the head on this line is another column's, said
+            head = heads[0]
+            out[below] = nf[below] = f"{head['head']} {nf[below].lstrip()}"
+            out[k] = nf[k] = (x[:head.start('head')] + x[head.end('head'):]).strip()
     for k, x in enumerate(nf):
         nxt = k + 1 if k + 1 < len(nf) else None
         if nxt is not None and re.search(r"(?<!\d)\d{1,3}\s*%", x) and re.search(r"[,.，、]\s*[^\W\d_][^,.%\d]{0,40}$", x) \
@@ -820,6 +919,9 @@ _SHEET_HEADS = {fold(x) for x in ("Firearms", "Art / Craft", "Art/Craft", "Scien
 # such a skill's cell on its row, its speciality on the line below ("Firearms 25 12 5")
 _SHEET_HEAD_CELL = re.compile(rf"(?:^|(?<=\s))(?P<head>{'|'.join(_SHEET_SPECIALISED)}|Fighting)"
                               r"\s+\d{1,3}\s+\d{1,2}\s+\d{1,2}(?=\s|$)")
+# a specialised skill's second line with its values ("(Handgun) (20%) 50 25 10 ...")
+_SPEC_WITH_VALUE = re.compile(r"\s*\((?P<spec>[^()\d]{2,40})\)\s*\(\d{1,2}\s*%\)\s+(?P<v>\d{1,3})\s+(?P<h>\d{1,2})\s+"
+                              r"(?P<f>\d{1,2})(?=\s|$)")
 # the official sheet's labels that hold no value of the NPC's
 _SHEET_LABEL_WORDS = re.compile(rf"(?<![\w(])(?:Temporary Insanity|Indefinite Insanity|Major Wound|Unconscious|Dying|"
                                 rf"{_SHEET_LANGUAGES}|{'|'.join(_SHEET_SPECIALISED)})(?![\w)])")
@@ -1413,16 +1515,27 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         side by side, each its name, its base and its value, half and fifth ('Spot Hidden (25%)
         75 37 15 Listen (20%) 75 37 15'; 'English (EDU) 70 35 14' the own language; 'None 1 0 0' a
         blank slot). Taken only whole and where every half and fifth is its value's."""
-        rows, pos = [], 0
-        for m in _SHEET_CELL.finditer(line):
+        rows, pos, first = [], 0, ""
+        lead = re.match(r"\s*(\d{1,3})\s+(\d{1,2})\s+(\d{1,2})\s+(?=[^\W\d_])", line)
+        if lead and int(lead[2]) == int(lead[1]) // 2 and int(lead[3]) == int(lead[1]) // 5:
+            # a value first whose skill a PDF's text set on another line: said, the rest read
+            pos, first = lead.end(), f"{lead[1]} {lead[2]} {lead[3]}"
+        for m in _SHEET_CELL.finditer(line, pos):
             if line[pos:m.start()].strip():
                 return False
             rows.append(m)
             pos = m.end()
-        if not rows or line[pos:].strip():
+        tail = line[pos:].strip()
+        # a last skill with no values on its line (a PDF's text set them on another): said, the rest read
+        alone = re.fullmatch(r"[^\W\d_][^\d()]*\(\d{1,2}\s*%\)", tail)
+        if not rows or (tail and not alone):
             return False
         if any(int(m["h"]) != int(m["v"]) // 2 or int(m["f"]) != int(m["v"]) // 5 for m in rows):
             return False
+        if alone:
+            r.unread.append((n, f"{tail} (no value beside it on its line)"))
+        if first:
+            r.unread.append((n, f"{first} (a value with no skill beside it on its line)"))
         for m in rows:
             label = re.sub(r"\s+", " ", m["label"]).strip()
             base = re.search(r"\s*\((\d{1,2}\s*%|EDU|half DEX)\)$", label, re.IGNORECASE)
