@@ -623,9 +623,10 @@ def _sheet_weapon(name: str, values: re.Match[str], tail: str) -> tuple[str, str
 
 
 def _sheet_weapons(out: list[str], nf: list[str]) -> None:
-    """The official sheet's weapons table (see above) rewritten as weapon lines under a Weapons
-    heading, each on its name's line (the line of cells it took is left blank); the boxes printed
-    beside the table (Move 8, Build 0) stay on the heading's line."""
+    """The official sheet's weapons table (see above) rewritten as the attack lines the reader
+    reads after the stats ("9mm semi-automatic 50% (25/10), damage 1D10, ..."), each on its name's
+    line (the line of cells it took is left blank); the boxes printed beside the table (Move 8,
+    Build 0) stay on the table's heading line, read as they were."""
     head = next((k for k, x in enumerate(nf) if _SHEET_WEAPONS.match(x)), None)
     if head is None:
         return
