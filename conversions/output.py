@@ -57,6 +57,29 @@ def _marker(pid: int, token: str) -> bytes:
             "file's lock is gone\n").encode("ascii")
 
 
+# The stop a signal asked for (conversions.run._on_signal), kept beside the exception its handler
+# raises: Python runs a handler between any two steps of Python code, also inside a ``__hash__``
+# that C code calls and whose error it drops (msgspec looking a type up), so that exception can be
+# lost. Every output is committed, and every NPC of a roster begun, only after
+# :func:`raise_pending_stop`: a stopped run never finishes as if nothing had happened.
+_PENDING_STOP: list[BaseException] = []
+
+
+def stop_requested(stop: BaseException) -> None:
+    _PENDING_STOP.append(stop)
+
+
+def clear_pending_stop() -> None:
+    """Forget a stop asked for (each command starts afresh; a process that goes on after one ends)."""
+    _PENDING_STOP.clear()
+
+
+def raise_pending_stop() -> None:
+    """Raise the stop a signal asked for, if one did (see above)."""
+    if _PENDING_STOP:
+        raise _PENDING_STOP[0]
+
+
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
     """Ctrl-C, SIGTERM and SIGHUP wait (are blocked) until the block ends: a temporary
@@ -279,6 +302,7 @@ def _write_unnamed(target: Path, folder: Path, name: str, data: bytes, st: os.st
         finally:
             os.close(dir_fd)
         named = True
+        raise_pending_stop()
         os.replace(tmp, target)
     except OSError as exc:
         if not named and exc.errno in (errno.ENOENT, errno.EXDEV, errno.EPERM, errno.EOPNOTSUPP):
@@ -304,6 +328,7 @@ def _write_named_temp(target: Path, folder: Path, name: str, data: bytes, st: os
                 keep_mode(fd, st)
             finally:
                 os.close(fd)
+            raise_pending_stop()
             os.replace(tmp, target)
         except OSError as exc:
             raise InputError(f"cannot write output: {exc.strerror}", file=name) from None

@@ -715,8 +715,12 @@ def _on_signal(signum: int, frame: Any) -> None:
                 signal.signal(getattr(signal, name), signal.SIG_DFL)
             except (ValueError, OSError):
                 pass
-    raise _Stop(128 + signum, f"xsys: {word}" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""),
-                signalled=True)
+    from .output import stop_requested
+
+    stop = _Stop(128 + signum, f"xsys: {word}" + (f" while {plugin[0]} was running its {plugin[1]}" if plugin else ""),
+                 signalled=True)
+    stop_requested(stop)  # kept, should C code drop the exception (conversions/output.py)
+    raise stop
 
 
 def _install_signal_handlers() -> dict[int, Any]:
@@ -786,6 +790,7 @@ def main_with(dispatch: Callable[[list[str]], int], argv: list[str] | None = Non
         saved = _install_signal_handlers()
         _stand_in_for_closed_streams()
         code = dispatch(args)
+        _pending_stop("raise_pending_stop")  # a stop asked for whose exception C code dropped: still a stop
         _flush_stdout()
     except _Stop as stop:
         code = stop.code
@@ -801,4 +806,13 @@ def main_with(dispatch: Callable[[list[str]], int], argv: list[str] | None = Non
                 signal.signal(sig, handler)
             except (ValueError, OSError):
                 pass
+        _pending_stop("clear_pending_stop")  # (a process that goes on after this command starts afresh)
     sys.exit(code)
+
+
+def _pending_stop(action: str) -> None:
+    """Raise or forget the stop a signal asked for (conversions.output), where one could have
+    been (its module, loaded by the handler, is there): no import for a command never stopped."""
+    output = sys.modules.get(f"{__package__}.output")
+    if output is not None:
+        getattr(output, action)()

@@ -154,6 +154,7 @@ class Streamed:
                         dst.flush()
                         os.fsync(dst.fileno())
                         out.keep_mode(dst.fileno(), st)
+                    out.raise_pending_stop()
                     os.replace(tmp, target)
                 else:
                     fd = os.open(p, flags, 0o666)
@@ -173,6 +174,7 @@ class Streamed:
                     out.keep_mode(fh.fileno(), st)
                 else:
                     os.fchmod(fh.fileno(), 0o666 & ~_umask())
+            out.raise_pending_stop()
             os.replace(self.output, target)
         except OSError as exc:
             raise InputError(f"cannot write output: {exc.strerror}", file=name) from None
@@ -350,6 +352,7 @@ class _Job:
 
     def _run(self, handles: list[Any]) -> Streamed:
         from . import api, documents
+        from . import output as out
         from .crossing import cross
         from .lossgroups import Grouper
 
@@ -476,6 +479,7 @@ class _Job:
                      may_help)
         self.ahead = jobs
         for i, (plain_npc, reached, total), helper, made, raw_key in jobs:
+            out.raise_pending_stop()  # a stop whose exception C code dropped (conversions/output.py)
             # a stat block the file stated before under another name is not read again: an NPC as
             # read is a function of what the file states (conversions/stream_seen.py)
             if raw_key is UNKNOWN:
