@@ -341,13 +341,14 @@ def test_a_skill_whose_damage_is_the_weapon_s_is_the_skill():
 
 
 def test_a_creature_s_attack_whose_damage_is_no_roll_of_hit_points_keeps_its_chance():
-    """'噛みつき: 50% ダメージ: 毎ラウンド 1D4' (each round) is the bite's damage; '舌: 60% ダメージ: POW
-    1D10' (a characteristic drained) is said, its attack and chance kept: both had been unread."""
+    """'噛みつき: 50% ダメージ: 毎ラウンド 1D4' (each round) is the bite's damage, 'each round' a note; '舌:
+    60% ダメージ: POW 1D10' (a characteristic drained) is a note, its attack and chance kept: both
+    had been unread (then said unread, now kept in the notes)."""
     ja = read("沼の潜むもの\nSTR: 85 CON: 70 POW: 50 DEX: 60 SIZ: 75 INT: 40\nHP: 14\n技能\n"
               "噛みつき: 50% ダメージ: 毎ラウンド 1D4\n舌: 60% ダメージ: POW 1D10\n")
     assert {k: ja["skills"][k] for k in ("噛みつき", "舌")} == {"噛みつき": 50, "舌": 60}
     assert {m["name"]: m["damage"] for m in ja["melee"]} == {"噛みつき": "1D4", "舌": ""}
-    assert [t for _, t in unread(ja)] == ["噛みつき: 毎ラウンド", "舌: ダメージ: POW 1D10"]
+    assert not unread(ja) and "噛みつき: 1D4 毎ラウンド" in ja["notes"] and "舌: ダメージ: POW 1D10" in ja["notes"]
     # the damage in brackets after the chance, with what is added said in words: the dice, and it said
     zh = read("食屍鬼\n力量 16 體質 13 體型 13 智力 10 意志 11 敏捷 13\n生命值 13\n武器：噬咬30% (1d6+牙齒的附加傷害)\n")
     assert zh["skills"]["噬咬"] == 30 and [(m["name"], m["damage"]) for m in zh["melee"]] == [("噬咬", "1d6")]
@@ -369,8 +370,9 @@ def test_a_bestiary_s_attack_told_elsewhere_keeps_its_chance_and_a_damage_or_ano
     assert {k: en["skills"][k] for k in ("Sting", "Claw", "Bite")} == {"Sting": 40, "Claw": 45, "Bite": 55}
     assert [(w["name"], w["damage"]) for w in en["weapons"]] == [("Shotgun", "4D6")]
     assert [t for _, t in unread(en)] == [
-        "Sting: damage: POW 1D10", "Claw: — See Full Entry",
+        "Claw: — See Full Entry",
         "Breath Weapon 25% — Special (an attack whose damage is not stated, and no close combat by its name)"]
+    assert "Sting: damage: POW 1D10" in en["notes"]  # a characteristic drained: a note (it had been said unread)
     zh = read("达米安\n力量 50 体质 60 体型 65 敏捷 55 智力 70 意志 50 外貌 50 教育 60\n生命值 12\n"
               "斗殴 60% (30/12), 伤害 1D3+DB / 武器伤害\nFighting (Brawl) 60%, damage special\n")
     assert [(m["name"], m["skill"], m["damage"]) for m in zh["melee"]] == [("斗殴", "Fighting (Brawl)", "1D3+DB")]
@@ -871,3 +873,17 @@ def test_the_official_sheet_s_weapons_table_copied_as_text():
     # a row whose half and fifth are not its value's is no row of the table: left as it was
     odd = read(OFFICIAL_WEAPONS.replace("Brawl 30 15 6 1D3", "Brawl 30 14 6 1D3"))
     assert [m["name"] for m in odd["melee"]] == ["Knife, medium (kitchen)"]
+
+
+def test_what_an_attack_adds_drains_or_repeats_is_a_note_with_its_name():
+    """A creature's attacks beside their damage: 'さらに青い膿' (and blue pus) after the attack on its
+    line, a bite's damage 'every round', a tongue that drains characteristics ('ダメージ: POW 1D10、
+    CON 3D10', no hit points: a line of no damage) are kept in the notes under the attack's name
+    (each had been said unread)."""
+    doc = read("### 交雑種\nSTR: 100 CON: 100 POW: 100 DEX: 90 SIZ: 80 INT: 80\nHP: 18 MP: 20\n#### 技能\n"
+               "近接戦闘: 50% ダメージ: 1D4+DB、さらに青い膿\n噛みつき: 45% ダメージ: 毎ラウンド 1D4\n"
+               "舌: 60% ダメージ: POW 1D10、CON 3D10\n回避: 40%\n")
+    assert not unread(doc)
+    for note in ("近接戦闘: さらに青い膿", "噛みつき: 1D4 毎ラウンド", "舌: ダメージ: POW 1D10", "舌: CON 3D10"):
+        assert note in doc["notes"], note
+    assert {m["name"]: m["damage"] for m in doc["melee"]} == {"近接戦闘": "1D4+DB", "噛みつき": "1D4", "舌": ""}

@@ -579,8 +579,8 @@ def _armor_prose(item: str) -> bool:
 
 
 # what is left of an attack after its damage when it offers another ("or weapon damage", 或其他武器,
-# "或, 武器伤害+DB", または武器)
-_OR_OTHER = re.compile(r"^\s*(?:or\b|或者?|または|又は)", re.IGNORECASE)
+# "或, 武器伤害+DB", または武器) or adds an effect to it ("さらに青い膿": and blue pus; "plus poison")
+_OR_OTHER = re.compile(r"^\s*(?:or\b|或者?|または|又は|さらに|更に|plus\b|并且|並且)", re.IGNORECASE)
 
 
 # the official 7th-edition sheet's weapons table as a PDF's text gives it: its heading row (the
@@ -669,6 +669,13 @@ def _sheet_weapons(out: list[str], nf: list[str]) -> None:
         for j in done:
             out[j] = nf[j] = ""
         out[head] = nf[head] = " ".join(b for b in boxes if b)
+
+
+# an attack's "damage" that drains a characteristic ("POW 1D10", "ダメージ: CON 3D10"), not hit points
+_DRAIN = re.compile(r"^\s*(?:(?:damage|ダメージ|伤害|傷害)\s*[:：]?\s*)?(?:STR|CON|SIZ|DEX|APP|INT|POW|EDU)\s*"
+                    r"\d*D\d+(?:\s*[+-]\s*\d+)?\s*$", re.IGNORECASE)
+# a close-combat attack's damage that comes again every round (a bite that holds on)
+_PER_ROUND = re.compile(r"^\s*(?:毎ラウンド|每轮|每輪|每回合|each round|every round|per round)\s*$", re.IGNORECASE)
 
 
 def _roll20_title(out: list[str], nf: list[str]) -> None:
@@ -1127,6 +1134,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     notes: list[str] = []
     spells: list[str] = []
     melee: list[dict[str, Any]] = []
+    attack_on: dict[int, str] = {}  # a line -> the name of the last close-combat attack read on it
     uses: dict[str, str] = {}  # weapon name -> 7th edition's uses per round as printed
     stated: dict[str, set[str]] = {}  # weapon name -> the fields its line states (the rest are defaults)
     extra: dict[str, Any] = {}
@@ -1214,7 +1222,20 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
 
     last_special: list[str] = []  # the skill of the last speciality read ("科学" of 科学（密码学）)
 
+    def attack_aside(item: str, n: int) -> bool:
+        """What the attack before it on its line offers instead or adds ("近接戦闘: 50% ダメージ:
+        1D4+DB、さらに青い膿": and blue pus), an item of its own: kept in the notes with the attack's name."""
+        if not ((_OR_OTHER.match(item) or _DRAIN.match(item)) and n in attack_on):
+            return False
+        name = attack_on[n]
+        notes.append(f"{name}: {item.strip()}")
+        r.assumed.append(f"line {n}: {name}: {item.strip()} kept in the notes (another damage than the line's, "
+                         "or an effect beside it)")
+        return True
+
     def skill_item(item: str, n: int) -> bool:
+        if attack_aside(item, n):
+            return True
         text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
         if text.lower() in _NONE:  # "技能：无", "Skills: none": no skills, nothing unread
             return True
@@ -1269,6 +1290,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         return True
 
     def weapon_item(item: str, n: int) -> None:
+        if attack_aside(item, n):
+            return
         aside = re.fullmatch(r"(?P<skill>.*?\d+\s*%)\s*[(（](?P<note>[^()（）]*\D[^()（）]*)[)）]", item.strip())
         known = _PCT.match(aside.group("skill")) if aside and not re.search(
             rf"{_DICE}|{_DAMAGE_WORD}|^\s*\d+\s*/\s*\d+\s*$", aside.group("note"), re.IGNORECASE) else None
@@ -1409,12 +1432,24 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                              f"block's damage bonus +{db.upper()}: written {damage[:-len(db) - 1]}+db")
             damage = damage[:-len(db) - 1] + "+db"
         melee.append({"name": name, "skill": skill, "damage": damage})
+        attack_on[n] = name
+        drain = [x for x in left if _DRAIN.match(x)]
+        if drain:  # "舌: ダメージ: POW 1D10、CON 3D10": characteristics drained, no hit points: a note
+            notes.append(f"{name}: {', '.join(x.strip() for x in drain)}")
+            r.assumed.append(f"line {n}: {name}: {', '.join(x.strip() for x in drain)} (characteristics drained, "
+                             "not hit points) kept in the notes")
+            left = [x for x in left if x not in drain]
+        each = [x for x in left if _PER_ROUND.match(x)]
+        if each:  # "噛みつき: ダメージ: 毎ラウンド 1D4": the damage, and that it comes again every round, a note
+            notes.append(f"{name}: {attrs.get('damage', '')} {each[0].strip()}".replace("  ", " "))
+            r.assumed.append(f"line {n}: {name}: '{each[0].strip()}' (its damage every round) kept in the notes")
+            left = [x for x in left if x not in each]
         at = next((i for i, x in enumerate(left) if _OR_OTHER.match(x)), None)
         other = left[at:] if at is not None else []  # (what follows a lone "或," belongs to it)
         if other:  # "1d3 + damage bonus or weapon damage", "1D3+DB 或其他武器": another way to fight, a note
             notes.append(f"{name}: {', '.join(other)}")
             r.assumed.append(f"line {n}: {name}: {', '.join(other)} kept in the notes (another damage than the "
-                             "line's: a weapon the creature may take up)")
+                             "line's, or an effect beside it)")
             left = left[:at]
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
