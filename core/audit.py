@@ -26,7 +26,7 @@ from .guard import guard, native_fields
 from .model import Combatant, SheetSkill, Shot
 from .registry import PLUGIN_FAULTS
 from .system import System, on_scale
-from .trace import Loss, and_list, tracing
+from .trace import Loss, and_list, path_text, path_tokens, tracing
 from .units import _Quantity
 from .vocab import KIND_OF, SKILLS as NEUTRAL_SKILLS
 
@@ -59,7 +59,6 @@ _SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsu
              "dropped-item": 1}
 # a field of a weapon or armor line of an NPC ("$.npcs[0].weapons[1].muzzle_energy")
 _LINE_FIELD = re.compile(r"(^|\.)(weapons|armor)\[\d+\]\.\w+$")
-_PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _EDGE = 1e-6  # the outer millionth of a population: values beyond what ordinary adults roll
 _ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
 
@@ -185,26 +184,6 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
     elif _same(src, back):
         return
     out.append(_Diff(path, src, back, field))
-
-
-@lru_cache(maxsize=8192)
-def path_tokens(path: str) -> tuple[str | int, ...] | None:
-    """``$.npcs[2].skills.spot`` -> ``("npcs", 2, "skills", "spot")``; None for what is no such path."""
-    if not path.startswith("$"):
-        return None
-    out: list[str | int] = []
-    pos = 1
-    for m in _PATH_TOKEN.finditer(path, 1):
-        if m.start() != pos:
-            return None
-        out.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
-        pos = m.end()
-    return tuple(out) if pos == len(path) else None
-
-
-def path_text(tokens: Iterable[str | int]) -> str:
-    """The path of `tokens` (the reverse of :func:`path_tokens`)."""
-    return "$" + "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens)
 
 
 @lru_cache(maxsize=8192)

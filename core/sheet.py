@@ -37,7 +37,7 @@ import msgspec
 
 from . import armorline, carried, catalog, codec, scalelevels
 from .model import Combatant, MeleeWeapon
-from .trace import Collector, Result, and_list
+from .trace import Collector, Result, and_list, path_tokens
 
 if TYPE_CHECKING:
     from .system import System
@@ -201,6 +201,73 @@ def name_field(system: "System | None") -> str | None:
     return fields.get(sheet.name if isinstance(sheet, Sheet) else "name")
 
 
+_LAST = 1 << 30  # a path's step the document has no place for: after every one it has
+_FIELD_ORDER: dict[type, dict[str, int]] = {}
+
+
+def _field_order(typ: type) -> dict[str, int]:
+    """A Struct's fields by their place in it, under their names in a path (encoded) and in Python."""
+    order = _FIELD_ORDER.get(typ)
+    if order is None:
+        order = {}
+        for i, f in enumerate(codec.struct_fields(typ)):
+            order.setdefault(f.encode_name, i)
+            order.setdefault(f.name, i)
+        _FIELD_ORDER[typ] = order
+    return order
+
+
+def sheet_position(doc: Any, path: str, places: dict[int, dict[Any, int]] | None = None) -> tuple[int, ...]:
+    """Where `path` ("$.skills.Handgun", "$.weapons[1].damage"; of several joined by ", " the
+    first) lies in `doc`: at each step the field's place in its Struct, the key's in its
+    mapping, the item's in its list; a step the document has no place for comes after every
+    one it has. The root ``$`` comes first. `places`: each mapping's keys by place, kept
+    between calls on one document (so a sheet of many skills costs one pass per mapping)."""
+    tokens = path_tokens(path.split(", ", 1)[0])
+    if tokens is None:
+        return (_LAST,)
+    out: list[int] = []
+    obj = doc
+    for t in tokens:
+        if isinstance(obj, msgspec.Struct) and isinstance(t, str):
+            order = _field_order(type(obj))
+            i = order.get(t, _LAST)
+            out.append(i)
+            obj = getattr(obj, obj.__struct_fields__[i], None) if i != _LAST else None
+        elif isinstance(obj, Mapping) and isinstance(t, str):
+            index = None if places is None else places.get(id(obj))
+            if index is None:
+                index = {k: n for n, k in enumerate(obj)}
+                if places is not None:
+                    places[id(obj)] = index
+            out.append(index.get(t, _LAST))
+            obj = obj.get(t)
+        elif isinstance(obj, (list, tuple)) and isinstance(t, int):
+            out.append(t)
+            obj = obj[t] if t < len(obj) else None
+        else:
+            out.append(t if isinstance(t, int) else _LAST)
+            obj = None
+    return tuple(out)
+
+
+def in_sheet_order(result: Result[Any], doc: Any) -> Result[Any]:
+    """The losses and the trace of converting a stat block in the order of that stat block
+    (`doc`: the one read, or the one written): what concerns the whole first, then field by
+    field as the sheet lists them, a skill where it stands among the skills, what the sheet
+    has no place for last; what concerns one place in the order it was said. One order for
+    every system, whatever order its conversion takes its steps in."""
+    places: dict[int, dict[Any, int]] = {}
+    for items in (result.losses, result.trace):
+        if len(items) > 1:
+            keys: dict[str, tuple[int, ...]] = {}
+            for x in items:
+                if x.path not in keys:
+                    keys[x.path] = sheet_position(doc, x.path, places)
+            items[:] = sorted(items, key=lambda x: keys[x.path])
+    return result
+
+
 def _levels(value: Any) -> dict[str, Any]:
     if isinstance(value, Mapping):
         return dict(value)
@@ -322,7 +389,7 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
                      melee=melee, armor=armor, toughness=toughness, notes=getattr(npc, sheet.notes),
                      native={system.key: native} if native else {},
                      carried={carried.namespaces(system)[0]: own} if own else {})
-    return col.result(system.extra_to_neutral(npc, comb, col))
+    return in_sheet_order(col.result(system.extra_to_neutral(npc, comb, col)), npc)
 
 
 def melee_competences(system: "System", melee: list[MeleeWeapon], lines: Mapping[str, Any], stated: Mapping[str, Any],
@@ -395,7 +462,7 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     col = Collector(system.key)
     restored = system.npc_restored(combatant, col)
     if restored is not None:
-        return col.result(restored)
+        return in_sheet_order(col.result(restored), restored)
     own = _carried_block(system, sheet, combatant, col)
     mine = combatant.native.get(system.key, {})
     unstated = [k for k in carried.unstated(system, combatant) if k in system.characteristics()]
@@ -451,7 +518,8 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
         issubclass(skill_type, msgspec.Struct) else levels
     npc = typ(**{sheet.name: combatant.name, sheet.notes: combatant.notes, **fields, sheet.skills: written,
                  sheet.weapons: weapons, sheet.armor: armor, **({sheet.melee: melee} if sheet.melee else {})})
-    return col.result(system.extra_from_neutral(npc, combatant, col))
+    done = col.result(system.extra_from_neutral(npc, combatant, col))
+    return in_sheet_order(done, done.value)
 
 
 def armor_line_type(npc_type: type, sheet: Sheet) -> Any:

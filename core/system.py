@@ -60,10 +60,27 @@ def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
     def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
         omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
         with skillplan.writing(omit):
-            return fn(self, combatant, *args, **kw)
+            res = fn(self, combatant, *args, **kw)
+        # its losses and trace in the order of the stat block written (core.sheet.in_sheet_order)
+        return _sheet.in_sheet_order(res, res.value) if isinstance(res, Result) else res
 
     npc_from_neutral._xsys_sheet = True  # type: ignore[attr-defined]
     return npc_from_neutral
+
+
+def _sheet_ordered(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A system's own npc_to_neutral, its losses and trace in the order of the stat block read
+    (core.sheet.in_sheet_order): one order for every system, declared sheet or not."""
+    if getattr(fn, "_xsys_sheet", False):
+        return fn
+
+    @functools.wraps(fn)
+    def npc_to_neutral(self: Any, npc: Any, *args: Any, **kw: Any) -> Any:
+        res = fn(self, npc, *args, **kw)
+        return _sheet.in_sheet_order(res, npc) if isinstance(res, Result) else res
+
+    npc_to_neutral._xsys_sheet = True  # type: ignore[attr-defined]
+    return npc_to_neutral
 
 
 class SkillLevels(msgspec.Struct, frozen=True):
@@ -152,6 +169,9 @@ class System:
         fn = cls.__dict__.get("npc_from_neutral")
         if fn is not None:
             cls.npc_from_neutral = _planned(fn)  # type: ignore[method-assign]
+        fn = cls.__dict__.get("npc_to_neutral")
+        if fn is not None:
+            cls.npc_to_neutral = _sheet_ordered(fn)  # type: ignore[method-assign]
 
     def __init__(self, settings: Any = None) -> None:
         if settings is None and self.settings_type is not None:

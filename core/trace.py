@@ -8,12 +8,36 @@ import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
-from typing import Any, Generic, Iterator, Literal, Sequence, TypeVar
+from functools import lru_cache
+from typing import Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
 
 import msgspec
 
 # printable() lives with the errors, whose one-line rendering uses it too
 from .errors import printable  # noqa: F401 - part of this module's interface
+
+_PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
+
+
+@lru_cache(maxsize=8192)
+def path_tokens(path: str) -> tuple[str | int, ...] | None:
+    """``$.npcs[2].skills.spot`` -> ``("npcs", 2, "skills", "spot")``; None for what is no such path."""
+    if not path.startswith("$"):
+        return None
+    out: list[str | int] = []
+    pos = 1
+    for m in _PATH_TOKEN.finditer(path, 1):
+        if m.start() != pos:
+            return None
+        out.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    return tuple(out) if pos == len(path) else None
+
+
+def path_text(tokens: Iterable[str | int]) -> str:
+    """The path of `tokens` (the reverse of :func:`path_tokens`)."""
+    return "$" + "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in tokens)
+
 
 Source = Literal["seed", "assumed"]
 
