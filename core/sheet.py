@@ -16,14 +16,16 @@ A characteristic stated beyond its table (a creature's STR 200 on a 7th-edition 
 vampire's Strength 7) is read as the table's end, said as ``clamped``, and kept in the native
 block (``BEYOND_TABLE``) so the system's own sheet written from it has the number again.
 
-The order of the steps is the order of the losses and the trace a conversion reports, so it is
-fixed here: characteristics, mapped skills, skills no neutral key holds, derived values and the
-hit points, the numbers of a shared scale, weapons, a close-combat list of its own, armor, the
-native block (with kept lines and levels), carried fields; and back: the restored stat block, the
-carried block (a kin edition's where its own is absent), characteristics, carried fields, skills
-(restored, on a shared scale, floored), a close-combat list and its skills, carried skills,
-weapons, close combat among them, armor. Both Call of Cthulhu editions, nWoD and the Polish
-system declare their sheets; GURPS writes its conversions itself.
+The steps go in this order: characteristics, mapped skills, skills no neutral key holds, derived
+values and the hit points, the numbers of a shared scale, weapons, a close-combat list of its
+own, armor, the native block (with kept lines and levels), carried fields; and back: the restored
+stat block, the carried block (a kin edition's where its own is absent), characteristics, carried
+fields, skills (restored, on a shared scale, floored), a close-combat list and its skills, carried
+skills, weapons, close combat among them, armor. The losses and the trace they report are then put
+in the order of the stat block (:func:`in_sheet_order`), as those of a system that converts its
+stat block itself are (System wraps its conversions): one order for every system, whatever order
+its steps take. Every built-in system declares its sheet; GURPS reads its stat block through the
+core and writes it itself (its Will and Dodge rules, its traits, its skill costs).
 """
 
 from __future__ import annotations
@@ -111,6 +113,10 @@ class Sheet(msgspec.Struct, frozen=True):
     line_name: str = "name"
     # armor lines rated by points on a ladder: the system's armor hooks, declared (ArmorLine)
     armor_line: ArmorLine | None = None
+    # a skill of ``System.line_skills`` (a creature's Bite) rides by name in the carried block;
+    # False: the system writes it again beside its line from what the sheet stated (GURPS's
+    # thrown blades, from ``Combatant.sheet_skills``), and carries it only where that differs
+    line_skills_carried: bool = True
 
     def __hash__(self) -> int:  # by every field but the two mappings
         return hash(tuple(getattr(self, f) for f in self.__struct_fields__ if f not in ("carried_rules", "carried_kin")))
@@ -305,7 +311,8 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     own: dict[str, Any] = {}  # what only this system states, carried through every other system
     # (and a creature's attack skills, System.line_skills: each holds its competence, and rides by
     # name for the sheets that write it beside its line)
-    other = {k: v for k, v in _levels(getattr(npc, sheet.skills)).items() if k not in mapped or k in system.line_skills}
+    other = {k: v for k, v in _levels(getattr(npc, sheet.skills)).items()
+             if k not in mapped or (sheet.line_skills_carried and k in system.line_skills)}
     for k in other:
         if k in mapped:  # an attack skill (System.line_skills): its level crosses, its name is kept
             col.loss("kept-verbatim", f"{spath}.{k}", f"skill {k!r}, the skill of the NPC's own attack: its level "
@@ -339,20 +346,22 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
             native["scale"] = scale
     weapons, melee, lines = [], [], {}
     kept_lines: dict[str, list[Any]] = {}
+    # (a line read by what the NPC is, a thrown blade's damage at its thrower's ST: ``context``)
+    more = {"context": ctx} if _takes(type(system).weapon_to_neutral, "context") else {}
     for i, line in enumerate(getattr(npc, sheet.weapons)):
-        w = system.weapon_to_neutral(line, col, f"$.{sheet.weapons}[{i}]")
+        w = system.weapon_to_neutral(line, col, f"$.{sheet.weapons}[{i}]", **more)
         if sheet.lines_kept:
             kept_lines.setdefault("weapons", []).append(_builtins(line))
         if isinstance(w, MeleeWeapon):  # close combat: its class crosses, its own line is carried
             melee.append(w)
-            lines[w.name] = _builtins(line)
+            lines[w.name] = system.melee_line_carried(line)
         else:
             weapons.append(w)
     if sheet.melee:  # a list of its own: each line's class crosses, the line is carried
         for i, line in enumerate(getattr(npc, sheet.melee)):
             m = system.melee_line_to_neutral(line, col, f"$.{sheet.melee}[{i}]")
             melee.append(m)
-            lines[m.name] = _builtins(line)
+            lines[m.name] = system.melee_line_carried(line)
     melee = melee_competences(system, melee, lines, stated, skills, ctx, col, spath)
     armor = []
     for i, a in enumerate(getattr(npc, sheet.armor)):
@@ -478,6 +487,7 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     for k, v in (mine.get(BEYOND_TABLE) or {}).items():  # its own number beyond the table, as stated
         if k in specs and isinstance(v, int) and fields.get(k) == specs[k].ladder.nearest_native(v):
             fields[k] = v
+    fields.update(system.derived_from_neutral(fields, combatant, mine, col))
     for k in sheet.carried:
         if k == sheet.skills:
             continue  # the carried skills join the converted ones below
@@ -498,7 +508,7 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
         levels = {k: v for k, v in levels.items() if v > sheet.unstated_level}
     melee: list[Any] = []
     if sheet.melee:  # its close-combat lines, then the skills they are fought with
-        melee = system.melee_from_neutral(combatant, own.get("melee", {}), col)
+        melee = system.melee_from_neutral(combatant, own.get("melee", {}), col, **_fields(system, fields))
         levels = system.melee_skills(levels, melee, own.get("melee", {}), combatant, ctx, col)
     levels = system.carried_skills(levels, own.get("skills", {}), combatant, ctx, col)
     others = [o for o in combatant.native if o != system.key] if sheet.foreign_native else []
@@ -510,7 +520,7 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
                  f"these numbers afresh (what has no line here is carried at carried.{others[0]})")
     weapons = system.weapon_lines_from_neutral(combatant, fields, mine, col)
     if not sheet.melee:
-        weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col)
+        weapons += system.melee_from_neutral(combatant, own.get("melee", {}), col, **_fields(system, fields))
     armor = system.armor_lines_from_neutral(combatant, fields, mine, col)
     typ = system.npc_type
     skill_type = next((f.type for f in codec.struct_fields(typ) if f.name == sheet.skills), dict)
@@ -568,6 +578,11 @@ def armor_lines(system: "System", combatant: Combatant, kept: Mapping[str, Any],
     # (a system's armor line may, like its weapon line, look at its own native block: ``kept``)
     more = {"kept": kept} if _takes(type(system).armor_from_neutral, "kept") else {}
     return [system.armor_from_neutral(a, col, f"{apath}[{i}]", **more) for i, a in enumerate(combatant.armor)]
+
+
+def _fields(system: "System", fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``fields`` for a melee_from_neutral that takes them (GURPS: a line at the wielder's ST)."""
+    return {"fields": fields} if _takes(type(system).melee_from_neutral, "fields") else {}
 
 
 @functools.lru_cache(maxsize=None)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, 
 
 import msgspec
 
-from . import cache, equating, memo, scalelevels, skillplan
+from . import cache, codec, equating, memo, scalelevels, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist, roll_distribution
 from .formulas import Formula, RuleNote
@@ -119,10 +119,6 @@ class System:
     # (weapon_to_neutral ... extra_from_neutral) only for what is the system's own. None: the
     # system writes both conversions itself.
     sheet: ClassVar[Sheet | None] = None
-    # Whether its own sheet keeps a characteristic stated beyond its table (read as the table's
-    # end by every other system): a declared sheet does (core.sheet, BEYOND_TABLE); a system that
-    # writes its conversions itself and keeps them too says so here (GURPS)
-    keeps_beyond_table: ClassVar[bool] = False
     # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
     # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
     shot_sheet: ClassVar[ShotSheet | None] = None
@@ -667,6 +663,11 @@ class System:
         kept exact levels and kept lines are added to it. Default: nothing."""
         return {}
 
+    def melee_line_carried(self, line: Any) -> Any:
+        """A close-combat line as the carried block keeps it for the way back (a weapon line
+        that is a close-combat weapon, or a line of ``Sheet.melee``). Default: as written."""
+        return msgspec.to_builtins(line, enc_hook=codec.enc_hook)
+
     def melee_line_to_neutral(self, line: Any, col: Collector, path: str) -> MeleeWeapon:
         """One line of the sheet's own close-combat list (``Sheet.melee``) as the neutral melee
         weapon: its class by what its name and skill say (core.model.melee_class_of)."""
@@ -681,6 +682,13 @@ class System:
         """The stat block this system's native block restores verbatim, when the neutral values
         still read back to it; None (the default): it is written from the neutral values."""
         return None
+
+    def derived_from_neutral(self, fields: Mapping[str, Any], combatant: Combatant, kept: Mapping[str, Any],
+                             col: Collector) -> dict[str, Any]:
+        """Fields the rules derive, written before the skills (which may depend on them: GURPS
+        Per for the sense rolls), from the characteristics written (`fields`), the neutral NPC
+        and this system's native block (`kept`). Default: none."""
+        return {}
 
     def carried_missing(self, field: str, kept: Mapping[str, Any], combatant: Combatant, col: Collector) -> Any:
         """A carried ``sheet`` field the carried block does not hold: the value written (None:
@@ -745,8 +753,7 @@ class System:
             if not lad.has_native(value):
                 near = lad.nearest_native(value)
                 col.loss("clamped", f"{path}.{native}", f"{native} {value} lies outside the table; read as {near}"
-                         + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None or self.keeps_beyond_table
-                            else ""),
+                         + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None else ""),
                          lad.steps[0].rule)
                 value = near
             step = lad.step_of(value)

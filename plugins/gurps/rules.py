@@ -625,7 +625,7 @@ class GurpsRules(System):
         spec = DEFAULT_OF.get(skill)
         ctx = context or {}
         # Per is IQ on a sheet that states no other (gurps.derived)
-        value = (ctx.get(spec[0]) if spec[0] != "Per" else ctx.get("Per", ctx.get("IQ"))) if spec else None
+        value = (ctx.get(spec[0]) if spec[0] != "Per" or ctx.get("Per") is not None else ctx.get("IQ")) if spec else None
         if value is None:
             return None
         return max(0, int(value) + spec[1]), "gurps.defaults"  # type: ignore[index]

@@ -18,7 +18,7 @@ from xsys.core.errors import InputError
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
-from xsys.core.sheet import BEYOND_TABLE, melee_competences
+from xsys.core.sheet import Sheet
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -243,129 +243,137 @@ class GurpsSheet(GurpsRules):
                 "Dodge": (("HT", "DX"), "gurps.derived")}
 
     # ---- stat blocks -------------------------------------------------------------------
-    def npc_to_neutral(self, npc: GurpsNpc) -> Result[Combatant]:
-        col = Collector(self.key)
-        blob: dict[str, Any] = {}
-        # gurps.population: an attribute beyond ordinary adults (an ogre's ST 25) is read as the end
-        # of the table it lies past (said); the stated value is kept for a GURPS sheet's own way back
-        # (keeps_beyond_table), as a declared sheet keeps its own (core.sheet)
-        beyond = {k: getattr(npc, k) for k in ATTRIBUTES if not self._attr.has_native(getattr(npc, k))}
-        if beyond:
-            blob[BEYOND_TABLE] = beyond
-        chars = self.characteristics_to_neutral({k: getattr(npc, k) for k in ATTRIBUTES}, col, "$")
+    # The core reads the stat block (xsys.core.sheet) by this declaration and the hooks below:
+    # skills equated at the NPC's own ST, levels kept at his attributes and Per (gurps.defaults);
+    # what no neutral key holds carried; the melee table a list of its own.
+    npc_type = GurpsNpc
+    sheet = Sheet(context=("ST", "DX", "IQ", "HT", "Per"), carried=("skills", "advantages", "disadvantages"),
+                  carried_type=GurpsCarried, melee="melee", levels_kept="skill_levels", floored=True,
+                  line_skills_carried=False)
+
+    @staticmethod
+    def _offsets(npc: GurpsNpc, col: Collector | None = None) -> tuple[dict[str, int], list[str]]:
+        """gurps.derived: a stated Move beside the rule's (the difference kept for GURPS, said in
+        `col`; Will, Per, Dodge and HP cross as what they measure), and what the block leaves out."""
         base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
         offsets: dict[str, int] = {}
         omitted: list[str] = []
-        toughness: float | None = None
         for f in DERIVED:
             v = getattr(npc, f)
             if v is None:
                 omitted.append(f)
                 continue
             expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
-            if f == "HP":
-                toughness = self.toughness_of(v, expect, col)
-            if v != expect and f not in CARRIED:  # carried as the neutral dodge, will, perception, toughness
+            if v != expect and f not in CARRIED:
                 offsets[f] = v - expect
-                col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
-                         f"{v - expect:+d} is kept for GURPS", "gurps.derived")
+                if col is not None:
+                    col.loss("kept-verbatim", f"$.{f}", f"{f} {v} differs from the rule's {base[f]}; the difference "
+                             f"{v - expect:+d} is kept for GURPS", "gurps.derived")
+        return offsets, omitted
+
+    def _dodge(self, npc: GurpsNpc) -> tuple[int, int, int]:  # Dodge, the Dodge it reads back as, Move
+        derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, self._offsets(npc)[0])
+        dodge = npc.Dodge if npc.Dodge is not None else derived["Dodge"]
+        return dodge, self.level_for("Dodge", self.competence("Dodge", dodge)), derived["Move"]
+
+    def derived_values(self, npc: GurpsNpc) -> dict[str, Any]:
+        return {"HP": npc.HT}  # gurps.derived: HP = HT; stated HP cross as the toughness
+
+    def derived_to_neutral(self, npc: GurpsNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
+        """The Dodge as the neutral dodge (gurps.dodge), kept exact where another shares its
+        competence; a stated Move beside the rule's is said (``_offsets``)."""
+        self._offsets(npc, col)
+        dodge, back, _ = self._dodge(npc)
+        value = self.competence("Dodge", dodge)
+        if col.tracing:
+            col.step("$.Dodge", f"Dodge {dodge}", f"dodge competence {value:.3f}", rules=["gurps.dodge"],
+                     source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
+        if back != dodge:
+            col.loss("rounded", "$.Dodge", f"Dodge {dodge} has the same dodge competence as Dodge {back}; the exact "
+                     "value is kept for GURPS", "gurps.dodge")
+        return {"dodge": value}
+
+    def native_block(self, npc: GurpsNpc, col: Collector) -> dict[str, Any]:
+        """For a GURPS sheet's way back: derived values beside the rule's or left out, melee skills
+        by name, a Dodge the competence cannot tell apart or below Move, a Will beside IQ (no Strong
+        or Weak Will is written for it), weapon and armor lines by name."""
+        blob: dict[str, Any] = {}
+        offsets, omitted = self._offsets(npc)
         if offsets:
             blob["derived_offsets"] = offsets
         if omitted:
             blob["omitted"] = omitted
-        known = {k: v for k, v in npc.skills.items() if k in SKILLS}
-        other = {k: v for k, v in npc.skills.items() if k not in SKILLS}
-        derived_now = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
-        chars.update(self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived_now[f]
-                                             for f in MINDS}, col))
-        skills = self.skills_to_neutral(known, col, "$.skills", context={"ST": npc.ST})  # ST: close combat
-        if melee_skills_of(self, known):
-            blob["melee_skills"] = melee_skills_of(self, known)  # their names, for the way back
-        dodge = npc.Dodge if npc.Dodge is not None else derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)["Dodge"]
-        skills["dodge"] = self.competence("Dodge", dodge)
-        if col.tracing:
-            col.step("$.Dodge", f"Dodge {dodge}", f"dodge competence {skills['dodge']:.3f}", rules=["gurps.dodge"],
-                     source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
-        back = self.level_for("Dodge", skills["dodge"])
-        if back != dodge or dodge < derived_now["Move"]:  # below Move: kept as written (gurps.derived)
+        names = melee_skills_of(self, {k: v for k, v in npc.skills.items() if k in SKILLS})
+        if names:
+            blob["melee_skills"] = names  # their names, for the way back
+        dodge, back, move = self._dodge(npc)
+        if back != dodge or dodge < move:
             blob["dodge"] = dodge
         if npc.Will is not None and npc.Will != npc.IQ:
-            blob["will"] = npc.Will  # a GURPS sheet's own Will: no Strong / Weak Will is written for it
-        if back != dodge:
-            col.loss("rounded", "$.Dodge", f"Dodge {dodge} has the same dodge competence as Dodge {back}; the exact "
-                     "value is kept for GURPS", "gurps.dodge")
-        # exact levels the equating cannot tell apart, and those under his own default (Bad
-        # Sight's Vision): stated, so they come back
-        exact = self.levels_kept(known, col, "$.skills", {"ST": npc.ST, "DX": npc.DX, "IQ": npc.IQ, "HT": npc.HT,
-                                                          "Per": npc.Per if npc.Per is not None else derived_now["Per"]})
-        if exact:
-            blob["skill_levels"] = exact
-        # what only GURPS states: carried verbatim through every other system (xsys.core.carried)
-        own: dict[str, Any] = {}
-        if other:
-            own["skills"] = other
-            for k in other:
-                col.carried(f"$.skills.{k}", f"skill {k!r}")
-        for f in ("advantages", "disadvantages"):
-            if getattr(npc, f):
-                own[f] = list(getattr(npc, f))
-                col.carried(f"$.{f}", f)
-        weapons: list[Weapon] = []
-        melee: list[MeleeWeapon] = []
-        line_class: dict[str, str] = {}  # a melee skill -> the class of the first line made with it
-
-        def close_combat(line: GurpsMelee, where: str) -> None:
-            """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
-            cls = _melee_class(line)
-            if line.skill:
-                line_class.setdefault(line.skill, cls)
-            melee.append(melee_weapon(line.name, cls, natural_attack(line.name)))
-            own.setdefault("melee", {})[line.name] = msgspec.to_builtins(line)
-            if col.tracing:
-                col.step(where, f"{line.name} ({line.skill}, {line.damage} {line.type})",
-                         f"melee {cls}" + (" (natural)" if melee[-1].natural else ""), rules=["gurps.melee"],
-                         source="assumed")
-
-        for i, w in enumerate(npc.weapons):
-            nw = self._weapon_to_neutral(w, col, f"$.weapons[{i}]", npc.ST)
-            if nw is None:  # a melee weapon among the weapons (a text block writes them there)
-                close_combat(GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)],
-                                        damage=w.damage, type=w.type), f"$.weapons[{i}]")
-            else:
-                weapons.append(nw)
+            blob["will"] = npc.Will
+        for w in npc.weapons:
+            if not self._close_combat_line(w):
                 blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
-        for i, m in enumerate(npc.melee):
-            col.loss("kept-verbatim", f"$.melee[{i}]", f"{m.name} ({m.skill}) crosses as "
-                     f"{melee_class_words('natural' if natural_attack(m.name) else _melee_class(m))}; its "
-                     f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
-            close_combat(m, f"$.melee[{i}]")
-        # a weapon fought with a skill of its own, not the NPC's best (Spear-11 beside Broadsword-14)
-        melee = melee_competences(self, melee, own.get("melee", {}), known, skills, {"ST": npc.ST}, col)
-        armor: list[Armor] = []
-        for i, a in enumerate(npc.armor):
-            armor.append(self._armor_to_neutral(a, col, f"$.armor[{i}]"))
+        for a in npc.armor:
             blob.setdefault("armor", {})[a.name] = msgspec.to_builtins(a)
-        return col.result(Combatant(name=npc.name, characteristics=chars, skills=skills, weapons=weapons,
-                                    # the weapon the best melee skill is for: as 3e reads a skill of two
-                                    # weapons (Axe/Mace: a club), else the line made with it (Shortsword
-                                    # for a nightstick: a club), else its name's
-                                    melee=melee, melee_kind=melee_kind(self, known, {**line_class, **SKILL_MELEE_CLASS}),
-                                    armor=armor, toughness=toughness, notes=npc.notes,
-                                    native={self.key: blob} if blob else {},
-                                    carried={self.key: own} if own else {}))
+        return blob
 
-    def npc_from_neutral(self, combatant: Combatant) -> Result[GurpsNpc]:
-        col = Collector(self.key)
-        blob = combatant.native.get(self.key, {})
-        # read from a GURPS stat block: its own Dodge and Will are written as they were
-        # (npc_to_neutral keeps a Dodge below Move and a Will beside IQ in the blob)
-        from_sheet = bool(blob)
-        own = carried.take(combatant.carried.get(self.key), GurpsCarried, col, f"$.carried.{self.key}", self.key)
-        attrs = self.characteristics_from_neutral(combatant.characteristics, col, "$")
-        for k, v in (blob.get(BEYOND_TABLE) or {}).items():  # a stated attribute beyond the table, as it was
-            if isinstance(v, int) and k in attrs and attrs[k] == self._attr.nearest_native(v):
-                attrs[k] = v
-        derived = derive(attrs["ST"], attrs["DX"], attrs["IQ"], attrs["HT"], blob.get("derived_offsets"))
+    def extra_to_neutral(self, npc: GurpsNpc, combatant: Combatant, col: Collector) -> Combatant:
+        """Will and Per (stated, else IQ: gurps.derived) as the neutral will and perception; the
+        weapon the best close-combat skill is for: as 3e reads a skill of two weapons (Axe/Mace: a
+        club), else the line made with it (Shortsword for a nightstick: a club), else its name's."""
+        derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, self._offsets(npc)[0])
+        minds = self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived[f]
+                                        for f in MINDS}, col)
+        line_class: dict[str, str] = {}  # a melee skill -> the class of the first line made with it
+        for m in [self._as_melee(w) for w in npc.weapons if self._close_combat_line(w)] + list(npc.melee):
+            if m.skill:
+                line_class.setdefault(m.skill, _melee_class(m))
+        known = {k: v for k, v in npc.skills.items() if k in SKILLS}
+        return msgspec.structs.replace(combatant, characteristics={**combatant.characteristics, **minds},
+                                       melee_kind=melee_kind(self, known, {**line_class, **SKILL_MELEE_CLASS}))
+
+    @staticmethod
+    def _as_melee(w: GurpsWeapon) -> GurpsMelee:
+        """A close-combat weapon among the weapons (a text block writes them there) as a melee line."""
+        return GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)], damage=w.damage,
+                          type=w.type)
+
+    def _close_combat(self, line: GurpsMelee, col: Collector, path: str) -> MeleeWeapon:
+        """A close-combat weapon: its class crosses, its line is carried (gurps.melee)."""
+        m = melee_weapon(line.name, _melee_class(line), natural_attack(line.name))
+        if col.tracing:
+            col.step(path, f"{line.name} ({line.skill}, {line.damage} {line.type})",
+                     f"melee {m.melee_class}" + (" (natural)" if m.natural else ""), rules=["gurps.melee"],
+                     source="assumed")
+        return m
+
+    def weapon_to_neutral(self, line: GurpsWeapon, col: Collector, path: str,  # type: ignore[override]
+                          context: Mapping[str, Any] | None = None) -> Weapon | MeleeWeapon:
+        nw = self._weapon_to_neutral(line, col, path, (context or {}).get("ST"))
+        return nw if nw is not None else self._close_combat(self._as_melee(line), col, path)
+
+    def melee_line_carried(self, line: GurpsWeapon | GurpsMelee) -> Any:
+        return msgspec.to_builtins(self._as_melee(line) if isinstance(line, GurpsWeapon) else line)
+
+    def melee_line_to_neutral(self, m: GurpsMelee, col: Collector, path: str) -> MeleeWeapon:
+        col.loss("kept-verbatim", path, f"{m.name} ({m.skill}) crosses as "
+                 f"{melee_class_words('natural' if natural_attack(m.name) else _melee_class(m))}; its "
+                 f"GURPS line is kept (carried.gurps.melee.{m.name})", "gurps.melee")
+        return self._close_combat(m, col, path)
+
+    # The core writes the stat block (xsys.core.sheet) by the same declaration and these hooks:
+    # the derived values before the skills (Per floors the sense rolls), the skills at levels
+    # points buy, kept weapon and armor lines by name, melee lines at the wielder's ST, and the
+    # last word: the skills the lines use, parries and the traits a derived value needs.
+    def derived_from_neutral(self, fields: Mapping[str, Any], combatant: Combatant, kept: Mapping[str, Any],
+                             col: Collector) -> dict[str, Any]:
+        """gurps.derived: HP, Will, Per, Move and Dodge by the rule from the attributes written (a
+        GURPS block's own offsets kept); Will and Per from the neutral will and perception on IQ's
+        ladder, the Dodge from the neutral dodge, the HP from the toughness; none for what a GURPS
+        block left out. A GURPS block's own Dodge and Will are written as they were."""
+        from_sheet = bool(kept)
+        derived = derive(fields["ST"], fields["DX"], fields["IQ"], fields["HT"], kept.get("derived_offsets"))
         for f, neutral in MINDS.items():
             p = combatant.characteristics.get(neutral)
             if p is not None:
@@ -378,9 +386,9 @@ class GurpsSheet(GurpsRules):
         dodge = combatant.skills.get("dodge")
         if dodge is not None:
             level = self.level_for("Dodge", dodge)
-            kept = blob.get("dodge")
-            if kept is not None and self.level_for("Dodge", self.competence("Dodge", kept)) == level:
-                level = kept
+            own = kept.get("dodge")
+            if own is not None and self.level_for("Dodge", self.competence("Dodge", own)) == level:
+                level = own
             if col.tracing:
                 col.step("$.Dodge", None, f"dodge competence {dodge:.3f}", f"Dodge {level}", rules=["gurps.dodge"],
                          source="assumed", note=f"3d6 <= Dodge + {RETREAT} (stepping back)")
@@ -395,78 +403,102 @@ class GurpsSheet(GurpsRules):
                 level = derived["Move"]
             derived["Dodge"] = level
         t = combatant.toughness
-        if t is not None and "HP" not in blob.get("derived_offsets", {}):
-            derived["HP"] = self.health_of(attrs["HT"], t, col)
-        for f in blob.get("omitted", []):
+        if t is not None and "HP" not in kept.get("derived_offsets", {}):
+            derived["HP"] = self.health_of(fields["HT"], t, col)
+        for f in kept.get("omitted", []):
             derived.pop(f, None)
         if col.tracing:
             col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
-        st_ctx = {"ST": attrs["ST"]}  # close combat is equated at the NPC's own ST
-        skills = self.skills_from_neutral(combatant.skills, col, "$.skills", context=st_ctx)
-        skills = self.levels_restored(skills, blob.get("skill_levels", {}), combatant.skills, st_ctx)
-        # no skill below what he rolls untrained, from his own attributes and Per (gurps.defaults)
-        skills = self.levels_floored(skills, combatant.skills, col, "$.skills",
-                                     {**attrs, "Per": derived.get("Per", attrs["IQ"])}, blob.get("skill_levels"))
-        # and none at a level points cannot buy (gurps.skill-cost)
-        # (what a GURPS sheet itself states stays: a GM writes an NPC's levels as he likes)
+        return derived
+
+    def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
+                       context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """None at a level points cannot buy (gurps.skill-cost; what a GURPS sheet itself states
+        stays: a GM writes an NPC's levels as he likes), then the skills kept verbatim."""
+        blob = combatant.native.get(self.key, {})
         stated = {n: s.level for n, s in combatant.sheet_skills.items() if s.system == self.key}
-        skills = self.levels_bought(skills, attrs, col, "$.skills", {**stated, **blob.get("skill_levels", {})})
-        skills.update(blob.get("skills", {}))
-        skills.update(own.get("skills", {}))
+        levels = self.levels_bought(levels, {k: context[k] for k in ATTRIBUTES}, col, "$.skills",
+                                    {**stated, **blob.get("skill_levels", {})})
+        levels.update(blob.get("skills", {}))
+        levels.update(carried_levels)
+        return levels
+
+    def weapon_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                  col: Collector) -> list[GurpsWeapon]:
+        """A GURPS block's own lines by name (with its catalog weapon's Shots where it stated none),
+        else each weapon's line at the NPC's ST."""
         weapons: list[GurpsWeapon] = []
         for i, w in enumerate(combatant.weapons):
-            kept = blob.get("weapons", {}).get(w.name)
-            if kept is not None:
-                line = msgspec.convert(kept, GurpsWeapon)
-                shots, usual = _shots(w)
-                if not line.Shots and shots and not usual:  # a line that stated none: its catalog weapon's
-                    line = msgspec.structs.replace(line, Shots=shots)
-                weapons.append(line)
-            else:
-                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]", attrs["ST"]))
-        weapons += [msgspec.convert(e, GurpsWeapon) for e in blob.get("extra_weapons", [])]
-        written: list[GurpsMelee] = []  # lines written from a weapon's class (not a GURPS sheet's own)
+            line = kept.get("weapons", {}).get(w.name)
+            if line is None:
+                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]", fields["ST"]))
+                continue
+            line = msgspec.convert(line, GurpsWeapon)
+            shots, usual = _shots(w)
+            weapons.append(msgspec.structs.replace(line, Shots=shots) if not line.Shots and shots and not usual
+                           else line)
+        return weapons + [msgspec.convert(e, GurpsWeapon) for e in kept.get("extra_weapons", [])]
 
-        def of_class(m: MeleeWeapon) -> GurpsMelee:
-            line = self._melee_line(m, attrs["ST"])
-            written.append(line)
-            return line
+    def melee_from_neutral(self, combatant: Combatant, lines: Mapping[str, Any], col: Collector,
+                           fields: Mapping[str, Any] | None = None) -> list[GurpsMelee]:
+        st = (fields or {}).get("ST", 10)
+        return carried.melee_lines(combatant, _melee_dicts(lines), GurpsMelee, "gurps", "gurps.melee", col,
+                                   lambda m: self._melee_line(m, st), lambda m: f"{m.skill}, {m.damage} {m.type} "
+                                   f"({m.dice}) at ST {st}, reach {m.reach}")
 
-        melee = carried.melee_lines(combatant, _melee_dicts(own.get("melee", {})), GurpsMelee, "gurps", "gurps.melee",
-                                    col, of_class, lambda m: f"{m.skill}, {m.damage} {m.type} ({m.dice}) at "
-                                                             f"ST {attrs['ST']}, reach {m.reach}")
+    def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
+                                 col: Collector) -> list[GurpsArmor]:
+        return [msgspec.convert(kept["armor"][a.name], GurpsArmor) if a.name in kept.get("armor", {})
+                else self._armor_from_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(combatant.armor)]
+
+    def extra_from_neutral(self, npc: GurpsNpc, combatant: Combatant, col: Collector) -> GurpsNpc:
+        """The skills the weapon lines use (gurps.melee: a club line is Axe/Mace), a line's own skill at
+        its competence, a line written from its class at the skill's default where the source has
+        none, a thrown blade's skill; the parry the wielder's skill gives on the lines written from a
+        class; the traits a Will, HP or Dodge beside the rule's needs (gurps.derived)."""
+        blob = combatant.native.get(self.key, {})
+        from_sheet = bool(blob)
+        block = combatant.carried.get(self.key)
+        carried_lines = _melee_dicts(block.get("melee", {})) if isinstance(block, dict) else {}
+
+        def carried_line(name: str) -> bool:  # the line its own stat block carried (carried.melee_lines)
+            try:
+                return isinstance(carried_lines.get(name), dict) and bool(msgspec.convert(carried_lines[name], GurpsMelee))
+            except (msgspec.ValidationError, TypeError):
+                return False
+
+        class_lines = {m.name for m in combatant.melee if not carried_line(m.name)}
+        written = [m for m in npc.melee if m.name in class_lines]  # lines written from a weapon's class
+        attrs = {k: getattr(npc, k) for k in ATTRIBUTES}
+        st_ctx = {"ST": npc.ST}  # close combat is equated at the NPC's own ST
+        skills = dict(npc.skills)
         # the neutral melee is written for the skills the weapon lines use (a club line: Axe/Mace),
         # not for every melee skill at once (core.melee.melee_skills_written)
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
-        skills = melee_skills_written(self, skills, [w.skill or "" for w in weapons] + [m.skill for m in melee],
+        skills = melee_skills_written(self, skills, [w.skill or "" for w in npc.weapons] + [m.skill for m in npc.melee],
                                       blob.get("melee_skills"), kind)
         # a line of a weapon its source fought with a skill of its own: at that skill's competence
-        skills = line_skill_levels(self, skills, melee, combatant, st_ctx, col)
+        skills = line_skill_levels(self, skills, npc.melee, combatant, st_ctx, col)
         # a line written from its class whose skill the source states none for: at its default
         skills = line_skills_untrained(self, skills, written, attrs, col)
-        skills = self._thrown_blade_skills(skills, weapons, combatant, attrs, col)
+        skills = self._thrown_blade_skills(skills, npc.weapons, combatant, attrs, col)
         # the parry the wielder's own skill gives, on the lines written from a class (gurps.melee)
         melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
-                 if any(m is w for w in written) and m.skill in skills else m for m in melee]
-        armor: list[GurpsArmor] = []
-        for i, a in enumerate(combatant.armor):
-            kept = blob.get("armor", {}).get(a.name)
-            armor.append(msgspec.convert(kept, GurpsArmor) if kept is not None
-                         else self._armor_from_neutral(a, col, f"$.armor[{i}]"))
-        advantages, disadvantages = list(own.get("advantages", [])), list(own.get("disadvantages", []))
-        if "Will" in derived and not from_sheet:
-            advantages, disadvantages = self._will_traits(derived["Will"], attrs["IQ"], advantages, disadvantages, col,
-                                                          verbatim=bool(own))
+                 if m.name in class_lines and m.skill in skills else m for m in npc.melee]
+        advantages, disadvantages = list(npc.advantages), list(npc.disadvantages)
+        verbatim = bool(carried.take(block, GurpsCarried, Collector(self.key), "$", self.key))
+        derived = {f: getattr(npc, f) for f in DERIVED if getattr(npc, f) is not None}
+        if npc.Will is not None and not from_sheet:
+            advantages, disadvantages = self._will_traits(npc.Will, npc.IQ, advantages, disadvantages, col,
+                                                          verbatim=verbatim)
         if not from_sheet:
-            advantages, disadvantages = self._body_traits(derived, attrs["HT"], advantages, disadvantages, col,
-                                                          verbatim=bool(own))
+            advantages, disadvantages = self._body_traits(derived, npc.HT, advantages, disadvantages, col,
+                                                          verbatim=verbatim)
         if "Combat Reflexes" in advantages:  # 3e: +1 to every active defense, a parry as the dodge
-            melee = [msgspec.structs.replace(m, parry=m.parry + 1) if m.name in {w.name for w in written}
+            melee = [msgspec.structs.replace(m, parry=m.parry + 1) if m.name in class_lines
                      and m.parry is not None else m for m in melee]
-        npc = GurpsNpc(name=combatant.name, **attrs, **derived, skills=skills,
-                       advantages=advantages, disadvantages=disadvantages,
-                       weapons=weapons, melee=melee, armor=armor, notes=combatant.notes)
-        return col.result(npc)
+        return msgspec.structs.replace(npc, skills=skills, melee=melee, advantages=advantages,
+                                       disadvantages=disadvantages)
 
     @staticmethod
     def _will_traits(will: int, iq: int, advantages: list[str], disadvantages: list[str], col: Collector,
@@ -539,6 +571,29 @@ class GurpsSheet(GurpsRules):
                          rules=["gurps.derived", step.rule], source=step.source, note=f"{f} on IQ's population ladder")
         return out
 
+    @staticmethod
+    def _line_entry(w: GurpsWeapon) -> tuple[Any, str | None]:
+        """A weapon line's catalog weapon (its ``catalog`` id, else what its name says, when its
+        skill fires that kind of gun) and the class its name says."""
+        from xsys.core.registry import catalog
+
+        cat = catalog()
+        entry, word_class = (cat.weapons.get(w.catalog), None) if w.catalog else cat.identify_weapon(w.name)
+        if entry is not None and w.skill and CLASS_SKILL[entry.weapon_class] != w.skill and \
+                (SKILL_CLASS.get(w.skill) or class_of_skill(w.skill, w.Acc)) != entry.weapon_class:
+            entry = None  # 'Glock 17' fired with Guns (Rifle) or Knife is not the catalog Glock
+        return entry, word_class
+
+    def _close_combat_line(self, w: GurpsWeapon) -> bool:
+        """Whether ``_weapon_to_neutral`` reads a weapon line as close combat (None): no catalog
+        weapon, and a skill that fires no gun, or none and a melee word (not "spear gun") in its name."""
+        entry, word_class = self._line_entry(w)
+        if entry is not None:
+            return False
+        if not w.skill:
+            return not word_class and melee_class_of(w.name) != "improvised" and "gun" not in w.name.lower()
+        return SKILL_CLASS.get(w.skill) is None and class_of_skill(w.skill, w.Acc) is None
+
     def _weapon_to_neutral(self, w: GurpsWeapon, col: Collector, path: str, st: int | None = None) -> Weapon | None:
         """A weapon line as what it is (core.catalog.Catalog.identify_weapon, one answer for every
         system): its catalog weapon (its ``catalog`` id, else what its name says, when its skill
@@ -551,10 +606,7 @@ class GurpsSheet(GurpsRules):
         from xsys.core.registry import catalog
 
         cat = catalog()
-        entry, word_class = (cat.weapons.get(w.catalog), None) if w.catalog else cat.identify_weapon(w.name)
-        if entry is not None and w.skill and CLASS_SKILL[entry.weapon_class] != w.skill and \
-                (SKILL_CLASS.get(w.skill) or class_of_skill(w.skill, w.Acc)) != entry.weapon_class:
-            entry = None  # 'Glock 17' fired with Guns (Rifle) or Knife is not the catalog Glock
+        entry, word_class = self._line_entry(w)
         if entry is not None:
             nw = msgspec.structs.replace(strip_entry(entry), name=w.name)
             if col.tracing:
@@ -711,7 +763,7 @@ class GurpsSheet(GurpsRules):
                      rule)
         return skills
 
-    def _armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
+    def armor_to_neutral(self, a: GurpsArmor, col: Collector, path: str) -> Armor:
         from xsys.core.registry import catalog
 
         entry = catalog().find_armor(a.name, a.catalog, path=f"{path}.catalog")
@@ -855,7 +907,7 @@ class GurpsSheet(GurpsRules):
         chars = {}
         if n.shooter_ST is not None:
             chars["strength"] = self._attr.neutral(n.shooter_ST)
-        armor = [self._armor_to_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
+        armor = [self.armor_to_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
         location = None
         if n.location is not None:
             location = LOCATION_TO_NEUTRAL[n.location]

@@ -34,7 +34,6 @@ class Gurps(GurpsSheet):
     npc_type = GurpsNpc
     shot_type = GurpsShot
     line_skills = LINE_SKILLS  # Axe, Knife and Spear Throwing: written beside a thrown blade's line
-    keeps_beyond_table = True  # an ogre's ST 25 stays on a GURPS sheet (sheet.py: the native blob)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
