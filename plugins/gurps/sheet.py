@@ -271,8 +271,9 @@ class GurpsSheet(GurpsRules):
                              f"{v - expect:+d} is kept for GURPS", "gurps.derived")
         return offsets, omitted
 
-    def _dodge(self, npc: GurpsNpc) -> tuple[int, int, int]:  # Dodge, the Dodge it reads back as, Move
-        derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, self._offsets(npc)[0])
+    def _dodge(self, npc: GurpsNpc, offsets: Mapping[str, int]) -> tuple[int, int, int]:
+        """The Dodge (stated, else the rule's), the Dodge its competence reads back as, the Move."""
+        derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
         dodge = npc.Dodge if npc.Dodge is not None else derived["Dodge"]
         return dodge, self.level_for("Dodge", self.competence("Dodge", dodge)), derived["Move"]
 
@@ -282,8 +283,7 @@ class GurpsSheet(GurpsRules):
     def derived_to_neutral(self, npc: GurpsNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
         """The Dodge as the neutral dodge (gurps.dodge), kept exact where another shares its
         competence; a stated Move beside the rule's is said (``_offsets``)."""
-        self._offsets(npc, col)
-        dodge, back, _ = self._dodge(npc)
+        dodge, back, _ = self._dodge(npc, self._offsets(npc, col)[0])
         value = self.competence("Dodge", dodge)
         if col.tracing:
             col.step("$.Dodge", f"Dodge {dodge}", f"dodge competence {value:.3f}", rules=["gurps.dodge"],
@@ -306,7 +306,7 @@ class GurpsSheet(GurpsRules):
         names = melee_skills_of(self, {k: v for k, v in npc.skills.items() if k in SKILLS})
         if names:
             blob["melee_skills"] = names  # their names, for the way back
-        dodge, back, move = self._dodge(npc)
+        dodge, back, move = self._dodge(npc, offsets)
         if back != dodge or dodge < move:
             blob["dodge"] = dodge
         if npc.Will is not None and npc.Will != npc.IQ:
