@@ -261,15 +261,18 @@ def in_sheet_order(result: Result[Any], doc: Any) -> Result[Any]:
     """The losses and the trace of converting a stat block in the order of that stat block
     (`doc`: the one read, or the one written): what concerns the whole first, then field by
     field as the sheet lists them, a skill where it stands among the skills, what the sheet
-    has no place for last; what concerns one place in the order it was said. One order for
+    has no place for last (each path of those together); what concerns one place in the order it
+    was said. One order for
     every system, whatever order its conversion takes its steps in."""
     places: dict[int, dict[Any, int]] = {}
     for items in (result.losses, result.trace):
         if len(items) > 1:
-            keys: dict[str, tuple[int, ...]] = {}
+            # (where, which path first): paths the block has no place for (a skill not written)
+            # share a place, each kept together in the order they were first said
+            keys: dict[str, tuple[tuple[int, ...], int]] = {}
             for x in items:
                 if x.path not in keys:
-                    keys[x.path] = sheet_position(doc, x.path, places)
+                    keys[x.path] = (sheet_position(doc, x.path, places), len(keys))
             items[:] = sorted(items, key=lambda x: keys[x.path])
     return result
 

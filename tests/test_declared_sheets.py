@@ -62,6 +62,10 @@ def test_losses_come_in_the_order_of_the_stat_block():
     assert [x.path for x in res.losses] == [
         "$", "$.ST, $.skills.Brawling", "$.skills.Guns (Pistol)", "$.skills.Brawling", "$.skills.Brawling",
         "$.weapons[0]", "$.weapons[1].damage", "$.carried.coc.SIZ"]
+    # paths the block has no place for (skills not written) come last, each kept together
+    res = in_sheet_order(Result(None, [_loss(p) for p in ["$.skills.Holdout", "$.skills.Lockpicking", "$.ST",
+                                                            "$.skills.Holdout"]]), doc)
+    assert [x.path for x in res.losses] == ["$.ST", "$.skills.Holdout", "$.skills.Holdout", "$.skills.Lockpicking"]
     # what the block has no place for comes after every place it has
     assert sheet_position(doc, "$.skills.Stealth") > sheet_position(doc, "$.skills.Brawling")
     assert sheet_position(doc, "$.weapons[5]") > sheet_position(doc, "$.weapons[1].damage")
