@@ -261,9 +261,8 @@ def in_sheet_order(result: Result[Any], doc: Any) -> Result[Any]:
     """The losses and the trace of converting a stat block in the order of that stat block
     (`doc`: the one read, or the one written): what concerns the whole first, then field by
     field as the sheet lists them, a skill where it stands among the skills, what the sheet
-    has no place for last (each path of those together); what concerns one place in the order it
-    was said. One order for
-    every system, whatever order its conversion takes its steps in."""
+    has no place for last (each path of those together); what concerns one place in the order
+    it was said. One order for every system, whatever order its conversion takes its steps in."""
     places: dict[int, dict[Any, int]] = {}
     for items in (result.losses, result.trace):
         if len(items) > 1:
