@@ -24,8 +24,8 @@ fields, skills (restored, on a shared scale, floored), a close-combat list and i
 skills, weapons, close combat among them, armor. The losses and the trace they report are then put
 in the order of the stat block (:func:`in_sheet_order`), as those of a system that converts its
 stat block itself are (System wraps its conversions): one order for every system, whatever order
-its steps take. Every built-in system declares its sheet; GURPS reads its stat block through the
-core and writes it itself (its Will and Dodge rules, its traits, its skill costs).
+its steps take. Every built-in system declares its sheet, GURPS too: its Will, Dodge and trait
+rules and its skill costs are its hooks (derived_from_neutral, carried_skills, extra_from_neutral).
 """
 
 from __future__ import annotations
