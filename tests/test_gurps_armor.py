@@ -122,7 +122,7 @@ def test_every_catalog_armor_states_its_deflection():
 ])
 def test_pd_of_armor_nothing_rates_is_assumed_by_kind(gurps, armor, pd):
     col = Collector("gurps")
-    assert gurps._armor_from_neutral(armor, col, "$.armor[0]").PD == pd
+    assert gurps.armor_from_neutral(armor, col, "$.armor[0]").PD == pd
     said = [x for x in col.losses if x.rule == "gurps.pd"]
     assert len(said) == 1 and said[0].kind == "assumed" and f"PD {pd} assumed" in said[0].message
 
@@ -130,7 +130,7 @@ def test_pd_of_armor_nothing_rates_is_assumed_by_kind(gurps, armor, pd):
 def test_a_stated_deflection_is_written_as_pd_with_nothing_assumed(gurps):
     col = Collector("gurps")
     a = Armor(name="Scale vest", kind="garment", stops=Energy(100.0), deflection=3)
-    assert gurps._armor_from_neutral(a, col, "$.armor[0]").PD == 3
+    assert gurps.armor_from_neutral(a, col, "$.armor[0]").PD == 3
     assert not [x for x in col.losses if x.rule == "gurps.pd"]
 
 

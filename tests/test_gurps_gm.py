@@ -137,7 +137,7 @@ def test_helmet_words(gurps, name):
     from xsys.core.trace import Collector
 
     a = Armor(name=name, stops=Energy(350.0))  # covers: the neutral default, torso
-    assert gurps._armor_from_neutral(a, Collector("gurps"), "$").locations == ["head"]
+    assert gurps.armor_from_neutral(a, Collector("gurps"), "$").locations == ["head"]
 
 
 @pytest.mark.parametrize("name", ["Leather jacket", "Full riot gear", "Helmut's coat", "kaskada"])
@@ -147,7 +147,7 @@ def test_other_unknown_armor_stays_on_the_torso_and_says_so(gurps, name):
     from xsys.core.trace import Collector
 
     col = Collector("gurps")
-    written = gurps._armor_from_neutral(Armor(name=name, stops=Energy(350.0)), col, "$")
+    written = gurps.armor_from_neutral(Armor(name=name, stops=Energy(350.0)), col, "$")
     assert written.locations == ["torso"]
     res = col.result(None)
     # and its PD, which nothing states: a piece of no kind that stops a bullet (350 J) is body armor

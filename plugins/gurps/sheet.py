@@ -431,7 +431,7 @@ class GurpsSheet(GurpsRules):
         for i, w in enumerate(combatant.weapons):
             line = kept.get("weapons", {}).get(w.name)
             if line is None:
-                weapons.append(self._weapon_from_neutral(w, col, f"$.weapons[{i}]", fields["ST"]))
+                weapons.append(self.weapon_from_neutral(w, col, f"$.weapons[{i}]", st=fields["ST"]))
                 continue
             line = msgspec.convert(line, GurpsWeapon)
             shots, usual = _shots(w)
@@ -449,7 +449,7 @@ class GurpsSheet(GurpsRules):
     def armor_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
                                  col: Collector) -> list[GurpsArmor]:
         return [msgspec.convert(kept["armor"][a.name], GurpsArmor) if a.name in kept.get("armor", {})
-                else self._armor_from_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(combatant.armor)]
+                else self.armor_from_neutral(a, col, f"$.armor[{i}]") for i, a in enumerate(combatant.armor)]
 
     def extra_from_neutral(self, npc: GurpsNpc, combatant: Combatant, col: Collector) -> GurpsNpc:
         """The skills the weapon lines use (gurps.melee: a club line is Axe/Mace), a line's own skill at
@@ -699,7 +699,8 @@ class GurpsSheet(GurpsRules):
             return
         col.loss("merged", f"{path}.damage", damage_line_note(w.name, basis, dice_text(line), w.damage), "gurps.damage")
 
-    def _weapon_from_neutral(self, w: Weapon, col: Collector, path: str, st: int | None = None) -> GurpsWeapon:
+    def weapon_from_neutral(self, w: Weapon, col: Collector, path: str,  # type: ignore[override]
+                            kept: Mapping[str, Any] | None = None, st: int | None = None) -> GurpsWeapon:
         """A neutral weapon's GURPS line (weapon_stats); a thrown blade at the thrower's ST `st`
         (None: no thrower known, ST 10, said)."""
         s = self.weapon_stats(w, st)
@@ -826,7 +827,7 @@ class GurpsSheet(GurpsRules):
                 out.append(n)
         return out
 
-    def _armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:
+    def armor_from_neutral(self, a: Armor, col: Collector, path: str) -> GurpsArmor:  # type: ignore[override]
         dr = int(self._lad["dr"].native(float(a.stops)))
         locs: list[str] = []
         covers, helmet = armor_covers(a)
@@ -887,7 +888,7 @@ class GurpsSheet(GurpsRules):
                 raise InputError("not a ranged weapon", path="$.weapon.skill",
                                  expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
             if weapon.catalog is None:
-                back = self._weapon_from_neutral(weapon, Collector(self.key), "$.weapon", n.shooter_ST)
+                back = self.weapon_from_neutral(weapon, Collector(self.key), "$.weapon", st=n.shooter_ST)
                 for f in ("Acc", "SS", "RoF", "ST", "half_D", "Max"):
                     if getattr(n.weapon, f) is not None and getattr(back, f) != getattr(n.weapon, f):
                         said = "1/2D" if f == "half_D" else f
@@ -959,7 +960,7 @@ class GurpsSheet(GurpsRules):
         if entry is not None and w.name in (entry.name, entry.id):
             weapon = w.catalog  # type: ignore[assignment]
         else:  # a weapon line keeps its own name beside its catalog id (a thrown blade at his ST)
-            weapon = self._weapon_from_neutral(w, col, "$.weapon", self._shooter_st(shot))
+            weapon = self.weapon_from_neutral(w, col, "$.weapon", st=self._shooter_st(shot))
         # the skill that fires it: a thrown blade's own (Axe Throwing), else its class's
         skill = weapon.skill if isinstance(weapon, GurpsWeapon) and weapon.skill in self.line_skills \
             else CLASS_SKILL[w.weapon_class]
@@ -1006,7 +1007,7 @@ class GurpsSheet(GurpsRules):
         ):
             if cond:
                 col.loss("unsupported-field", path, msg)
-        armor = [self._armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
+        armor = [self.armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
         if turns > MAX_AIM_TURNS:  # the shot document holds at most 100 turns of aim
             col.loss("clamped", "$.shooter.aim_time", f"{float(shot.shooter.aim_time):g} s of aim is "
                      f"{turns:g} turns; written as {MAX_AIM_TURNS} (aim gives nothing past 3 turns)",
