@@ -179,6 +179,18 @@ def test_a_damage_roll_naming_nothing_follows_its_attack_or_is_said():
     assert "recovery" in unread["$.data.commands line 8"]
 
 
+def test_a_damage_roll_after_a_characteristic_or_sanity_roll_is_no_attack_of_it():
+    """An exporter lists the characteristic and SAN rolls after the skills and a generic damage
+    roll after them: 1d3+{DB} 【ダメージ判定】 had become a close-combat line called 'STR × 5'."""
+    doc = read(char(["CCB<=50 【こぶし】", "CCB<={SAN} 【正気度ロール】", "1d3+{DB} 【ダメージ判定】",
+                     "CCB<=({STR}*5) 【STR × 5】", "1d6+{DB} 【ダメージ判定】"], {**SIXTH, "DB": "+1D4"}))
+    assert not any(m["name"] in ("STR × 5", "正気度ロール") for m in doc.get("melee", []))
+    assert doc["skills"] == {"Fist/Punch": 50}
+    unread = {u["path"]: u["text"] for u in report(doc)["unread"]}
+    assert "names no weapon" in unread["$.data.commands line 3"]
+    assert "names no weapon" in unread["$.data.commands line 5"]
+
+
 # ---- edition -------------------------------------------------------------------------------------
 
 def test_seventh_edition_is_decided_said_and_read_as_coc7():

@@ -719,7 +719,10 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
             run = (i + 1 < len(cmds) and cmds[i + 1].kind == "damage" and not _attack_name(cmds[i + 1].label)[0]) or (
                 i > 0 and cmds[i - 1].kind == "damage")
             combat = coc_skill(before.label) if before is not None else ()
-            if before is None or not before.label or run or fold(before.label) in paired or (
+            # (a characteristic, SAN, Idea, Luck or Know roll is no attack: CCB<=({STR}*5) 【STR × 5】
+            # then 1d3+{DB} 【ダメージ判定】 is no damage of 'STR × 5')
+            rolled = roll_of(before.label, re.findall(r"\{([^{}]*)\}", before.target))[0] if before else "skill"
+            if before is None or not before.label or run or fold(before.label) in paired or rolled != "skill" or (
                     combat and not set(combat) & (_MELEE_SKILLS | _FIREARM_SKILLS)):
                 r.drop(c.path, f"{shown} (a damage roll that names no weapon)")
                 continue
