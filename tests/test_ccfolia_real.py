@@ -191,6 +191,24 @@ def test_a_damage_roll_after_a_characteristic_or_sanity_roll_is_no_attack_of_it(
     assert "names no weapon" in unread["$.data.commands line 5"]
 
 
+def test_a_sheet_site_palette_with_bare_labels_and_a_weapon_s_damage_section():
+    """The palette a character-sheet site writes (plain labels after the command, a ▼ section of
+    damage rolls, each weapon as '<dice> <name> ダメ―ジ' with a horizontal bar for the long vowel):
+    its firearm is the catalog weapon its name says, fired with Handgun; its baton, which no check
+    names, is fought with Club, the coc skill of a club (said)."""
+    doc = read(char(["CCB<=", "CCB<={SAN} SANチェック", "CCB<=60 幸運", "", "▼戦闘技能--------", "CCB<=64 回避",
+                     "CCB<=70 拳銃", "CCB<=60 こぶし", "CBRB(60,1) こぶし+MA", "▼×5--------", "CCB<=({STR}*5) STR*5",
+                     "▼ダメ―ジ--------", "1D3{DB} こぶしダメージ", "2D3{DB} こぶし+MAダメージ", "1Dn{DB}/2 投擲ダメージ",
+                     "1D10+2 コルトM1911 ダメ―ジ", "1D4+2{DB} 警棒 ダメ―ジ", "▼回復--------", "1D3応急手当回復"],
+                    {**SIXTH, "DB": "+1D4"}))
+    assert doc["skills"] == {"Dodge": 64, "Handgun": 70, "Fist/Punch": 60}
+    assert [(w["name"], w["skill"], w["damage"], w.get("catalog")) for w in doc["weapons"]] == [
+        ("コルトM1911", "Handgun", "1d10+2", "colt-m1911a1")]
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [
+        ("こぶし", "Fist/Punch", "1d3+db"), ("警棒", "Club", "1d4+2+db")]
+    assert "警棒: no check on the sheet makes this attack; made with Club" in said(doc)
+
+
 # ---- edition -------------------------------------------------------------------------------------
 
 def test_seventh_edition_is_decided_said_and_read_as_coc7():
