@@ -1001,8 +1001,14 @@ class PercentileSystem(System):
             kin_skill = self.melee_kin_skill(said) if said else None
             # an attack of a skill this edition does not have (a 6th-edition Kick: a Brawl attack in 7th)
             # is that skill's attack here, at this edition's own dice: the kin line's dice do not cross
-            kin = None if said and kin_skill != said else \
-                carried.kin_melee_damage(combatant, self.melee_kin, m.name, self.MELEE_DAMAGE)
+            kin = carried.kin_melee_damage(combatant, self.melee_kin, m.name, self.MELEE_DAMAGE)
+            if said and kin_skill != said:
+                if kin is not None and self.melee_dice(kin[0]) != damage:  # its dice do change: said
+                    i = next((n for n, x in enumerate(combatant.melee) if x is m), 0)
+                    col.loss("assumed", f"$.melee[{i}]", f"{m.name}: a {kin[1]} {said} attack ({kin[0]}) is a "
+                             f"{kin_skill} attack on a {self.key} sheet, at its damage {damage}; the {kin[1]} line "
+                             f"is carried", self.weapon_kin_rule or self.melee_rule)
+                kin = None
             if kin is not None:
                 damage = self.melee_dice(kin[0])
                 col.step(f"$.melee.{m.name}", f"{m.name} ({kin[1]} line, {kin[0]})", None, f"damage {damage}",

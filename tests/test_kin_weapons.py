@@ -118,3 +118,21 @@ def test_a_thrown_weapon_on_a_7e_sheet_reaches_its_throwers_str_over_five_yards(
     gurps = codec.to_builtins(api.convert(ANNIE, "gurps", fresh=True).document)
     back = api.convert(api.from_plain(gurps, "<gurps>"), "coc7", fresh=True).document
     assert round(float(_line(back, "Throwing knife").base_range.to("yd"))) == back.STR // 5
+
+
+def test_a_6th_edition_kick_is_a_7e_brawl_attack_at_its_damage_and_that_is_said():
+    """A 6th-edition Kick (1d6+db) is a Fighting (Brawl) attack on a 7th-edition sheet, rolled for
+    7th edition's Brawl damage 1D3+DB (coc7.conversion.6e): the line changes its dice, and the
+    report had said only that it was written 'as its own line'. A knife's line keeps its dice."""
+    npc = {"system": "coc", "kind": "npc", "name": "Brawler", "STR": 14, "CON": 12, "SIZ": 13, "DEX": 12, "APP": 9,
+           "INT": 10, "POW": 10, "EDU": 9, "skills": {"Fist/Punch": 70, "Kick": 60, "Knife": 50},
+           "melee": [{"name": "Kick", "skill": "Kick", "damage": "1d6+db"},
+                     {"name": "Switchblade", "skill": "Knife", "damage": "1d4+db"}]}
+    conv = api.convert(api.from_plain(npc, "<brawler>"), "coc7", fresh=True)
+    lines = {m.name: (m.skill, m.damage) for m in conv.document.melee}
+    assert lines["Kick"] == ("Fighting (Brawl)", "1D3+DB")
+    assert lines["Switchblade"] == ("Fighting (Brawl)", "1D4+DB")
+    said = _said(conv)
+    assert ("$.melee[0]: Kick: a coc Kick attack (1d6+db) is a Fighting (Brawl) attack on a coc7 sheet, at its "
+            "damage 1D3+DB; the coc line is carried [coc7.conversion.6e]") in said
+    assert "Switchblade: a coc" not in said
