@@ -218,8 +218,9 @@ _COC_ATTRS: tuple[tuple[str, str, Callable[[re.Match[str]], Any]], ...] = (
     # rounds there, not a kind of ammunition)
     ("uses_per_round", r"^(?:uses per round|(?:# of |number of )?attacks)\s*:?\s*(\d+[^,;]*)$",
      lambda m: m.group(1).strip()),
-    ("capacity", r"^(?:capacity|shots|ammo|装弾数)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
-    ("malfunction", r"^(?:malfunction|mal|故障)\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
+    ("capacity", r"^(?:capacity|shots|ammo|装弾数|弾数)\s*[:：]?\s*(\d+)\s*発?$", lambda m: int(m.group(1))),
+    ("malfunction", r"^(?:malfunction|mal|故障ナンバー|故障)\s*[:：]?\s*(\d+)$", lambda m: int(m.group(1))),
+    ("shots_per_round", r"^攻撃回数\s*[:：]?\s*(\d+)\s*回?$", lambda m: int(m.group(1))),
     ("STR", r"^STR\s*:?\s*(\d+)$", lambda m: int(m.group(1))),
     ("sights", r"^sights?\s*:?\s*(iron|tritium|laser|red-dot|reflex|scope|nv-sight|thermal|none)$", lambda m: m.group(1)),
     ("carry", r"^carry\s*:?\s*(.+)$", lambda m: m.group(1).strip()),
@@ -241,6 +242,9 @@ _HALF_FIFTH = r"(?:\(\s*\d+\s*/\s*\d+\s*\))?"
 _NONE_CARRIED = re.compile(r"(?:none|not|no weapon|nothing)\s+carried|none\s+on\s+(?:him|her|them)", re.IGNORECASE)
 
 
+_JA_LABELLED = re.compile(r"\s+(?=(?:基本射程|射程|装弾数|弾数|故障ナンバー|故障|攻撃回数)\s*[:：]?\s*\d)")
+
+
 def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[str]] | None:
     """A CoC weapon item: (name, attack %, attributes, parts not understood), or None. The name
     may hold commas ("Hunting rifle, .30-06"); it ends where the first attribute starts. The
@@ -248,6 +252,9 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     scenarios' "コルト・ガバメント 55% 1D10+2", "こぶし 1D3"."""
     item = _DB_WORD.sub("+DB", item)  # 1d6+傷害加權: the damage bonus in the block's own words
     parts = split_items(item.replace("、", ","), ",")
+    # a Japanese scenario's line runs on with spaces, its attributes by their labels: "トカレフ 40% 1D10
+    # 基本射程15m 装弾数8 故障99": each labelled attribute a part of its own
+    parts = [x for p in parts for x in _JA_LABELLED.split(p)]
     weapon = None
     said_after: list[str] = []
     if len(parts) > 1 and _NONE_CARRIED.fullmatch(parts[-1].strip().rstrip(".")):
@@ -865,7 +872,8 @@ def coc_layout(lines: list[str]) -> list[str]:
                                lambda m: (m.group(1) + " ") if _stat_cell(m.group(1)) else m.group(0), marked)
             if bracketed != marked or (marked != text and _stats_in(marked)):
                 out[i] = re.sub(r"\s+([:：])", r"\1", bracketed).strip()
-            head = re.match(r"^【\s*([^】]+?)\s*】\s*(.*)$", text)  # 【技能】目星60%
+            # 【技能】目星60%, ＜技能＞ こぶし 75% (＜＞ read as <>), 《武器》, 〈装甲〉, [技能]: a heading in brackets
+            head = re.match(r"^[【〔\[〈《<«≪]\s*([^】〕\]〉》>»≫]+?)\s*[】〕\]〉》>»≫]\s*(.*)$", text)
             if head and fold(head.group(1)) in HEADINGS:
                 out[i] = f"{head.group(1)}: {head.group(2)}"
         i += 1
@@ -953,6 +961,10 @@ def coc_name(raw: str) -> tuple[str, list[str]]:
     if by:
         notes.append(by.group(0).strip())
         text = text[:by.start()].strip()
+    kana = re.match(r"^(.+?)\s*\(([\u3041-\u30ff][\u3041-\u30ff\s・=]*)\)\s*(.*)$", text)
+    if kana:  # "黒川 誠(くろかわ まこと) 暴力団員": the name's reading in kana, then what he is
+        notes[:0] = [kana.group(2).strip()] + ([kana.group(3).strip()] if kana.group(3).strip() else [])
+        return kana.group(1).strip(), notes
     paren = re.match(r"^(.+?)\s*\(([^()]*)\)$", text)
     if paren and any(re.search(a, paren.group(2), re.IGNORECASE) for a in _AGE):
         notes.insert(0, paren.group(2).strip())
