@@ -597,8 +597,12 @@ def test_an_older_scenario_s_creature_and_its_full_stops():
     assert doc["system"] == "coc"
     assert (doc["STR"], doc["CON"], doc["SIZ"], doc["HP"]) == (180, 90, 400, 245)
     assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Crush", "10d6"), ("Rapier", "1d6+1+1d4")]
-    assert {k: doc["skills"][k] for k in ("Crush", "Rapier", "Listen", "Track", "Archaeology")} == \
-        {"Crush": 45, "Rapier": 70, "Listen": 60, "Track": 40, "Archaeology": 15}
+    # a rapier is fought with Sword (coc-ja.melee), said; a creature's Crush is an attack of its own
+    assert {k: doc["skills"][k] for k in ("Crush", "Sword", "Listen", "Track", "Archaeology")} == \
+        {"Crush": 45, "Sword": 70, "Listen": 60, "Track": 40, "Archaeology": 15}
+    assert [m["skill"] for m in doc["melee"]] == ["Crush", "Sword"]
+    assert any("Rapier 70%: made with Sword, the skill of a sword (coc-ja.melee)" in a
+               for a in doc["xsys"]["read"]["assumed"])
     assert [(a["name"], a["A"]) for a in doc["armor"]] == [("Hide", 20)]
     report = doc["xsys"]["read"]
     assert "unread" not in report, report.get("unread")
@@ -650,9 +654,10 @@ def test_a_run_together_line_and_a_damage_bonus_worked_into_the_dice():
                b"Damage Bonus: +1D4. Weapons: Cosh 50%, damage 1D6+1D4 Fist/Punch 65%, damage 1D3+1D4\n"
                b"Skills: Listen 45%, Spot Hidden 55%.\n")
     assert doc["system"] == "coc"
-    assert doc["melee"] == [{"name": "Cosh", "skill": "Cosh", "damage": "1d6+db"},
+    # a cosh is fought with Club (coc-ja.melee), said
+    assert doc["melee"] == [{"name": "Cosh", "skill": "Club", "damage": "1d6+db"},
                             {"name": "Fist/Punch", "skill": "Fist/Punch", "damage": "1d3+db"}]
-    assert (doc["skills"]["Cosh"], doc["skills"]["Fist/Punch"], doc["skills"]["Listen"]) == (50, 65, 45)
+    assert (doc["skills"]["Club"], doc["skills"]["Fist/Punch"], doc["skills"]["Listen"]) == (50, 65, 45)
     assert "unread" not in doc["xsys"]["read"]
     assert any("damage bonus +1D4: written 1d6+db" in a for a in doc["xsys"]["read"]["assumed"])
 

@@ -1683,6 +1683,8 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     doc.update(own)
     if spells:
         doc["spells"] = spells
+    if not seventh:  # (7th edition's: a knife or a club with Fighting (Brawl), _as_seventh)
+        _class_skills(r, skills, melee, attack_on)
     doc["skills"] = skills
     doc["weapons"] = weapons
     if melee:
@@ -1868,6 +1870,33 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
         out["spells"] = list(doc["spells"])
     out["notes"] = doc.get("notes", "")
     r.doc = out
+
+
+# coc-ja.melee: the 5th/6th-edition skill a close-combat weapon of a class is fought with
+_CLASS_SKILL = {"knife": "Knife", "club": "Club", "sword": "Sword", "axe": "Axe", "spear": "Spear"}
+
+
+def _class_skills(r: Read, skills: dict[str, int], melee: list[dict[str, Any]], attack_on: dict[int, str]) -> None:
+    """A 5th/6th-edition attack named for its weapon ("Switchblade 65%, damage 1D4+db", "日本刀 60%") is
+    made with the skill of its weapon's class (coc-ja.melee: a knife with Knife, a sword with Sword),
+    not a skill of its own name that no other system knows: its % is that skill's, said. A block that
+    also states that skill at another level keeps the line's own name (its attack at its own level)."""
+    line_of = {name: n for n, name in attack_on.items()}
+    for m in melee:
+        name = m["name"]
+        skill = _CLASS_SKILL.get(melee_class_of(name))
+        if m.get("skill") != name or skill is None or COC_SKILLS.get(fold(name)):
+            continue
+        value = skills.get(name)
+        if value is not None and skills.get(skill, value) != value:
+            continue  # "Knife 40%" beside "Switchblade 65%": two levels, each kept where it is written
+        m["skill"] = skill
+        if value is not None:
+            del skills[name]
+            skills[skill] = value
+        where = f"line {line_of[name]}: " if name in line_of else ""
+        r.assumed.append(f"{where}{name}" + (f" {value}%" if value is not None else "")
+                         + f": made with {skill}, the skill of a {melee_class_of(name)} (coc-ja.melee)")
 
 
 def _seventh_fighting(name: str) -> str | None:
