@@ -209,6 +209,22 @@ def test_a_sheet_site_palette_with_bare_labels_and_a_weapon_s_damage_section():
     assert "警棒: no check on the sheet makes this attack; made with Club" in said(doc)
 
 
+def test_a_piece_with_no_params_states_its_characteristics_through_its_rolls_and_gauges():
+    """A piece made by hand from a sheet: no params, the skills as commands, HP, MP and SAN gauges.
+    Its Idea 70 and Know 85 are INT 14 and EDU 17 (6th edition: x5) and its MP 17 is POW 17, as a
+    GM reads them; they had been said unread and INT, POW set to the average adult's 13 and 11."""
+    doc = read(char(["CCB<={SAN} 【SAN値チェック】", "CCB<=70 【アイデア】", "CCB<=85 【幸運】", "CCB<=85 【知識】",
+                     "CCB<=70 【目星】", "CCB<=55 【心理学】"], {},
+                    [{"label": "HP", "value": 8, "max": 8}, {"label": "MP", "value": 17, "max": 17},
+                     {"label": "SAN", "value": 85, "max": 99}]))
+    assert (doc["INT"], doc["EDU"], doc["POW"], doc["MP"], doc["Luck"]) == (14, 17, 17, 17, 85)
+    assert "unread" not in report(doc)
+    text = said(doc)
+    assert "INT 14: the sheet states no INT; its Idea 70 is INT x 5" in text
+    assert "POW 17: the sheet states no POW; its MP 17 is POW (6th edition)" in text
+    assert "set to the average adult" in text and "INT 13" not in text  # STR, CON, SIZ, DEX only
+
+
 # ---- edition -------------------------------------------------------------------------------------
 
 def test_seventh_edition_is_decided_said_and_read_as_coc7():

@@ -525,6 +525,13 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             r.lines.append((f"Skills: {name} {value}%", c.path))
     for path, shown, what, value in derived:
         _derived_check(r, reader, path, shown, what, value)
+    if "POW" not in r.chars and "MP" in r.own and r.own["MP"][0] > 0:
+        # no POW on the sheet: its Magic Points state it (6th edition MP = POW; 7th MP = POW / 5, coc7.derived)
+        mp, where = r.own["MP"]
+        r.chars["POW"] = mp * 5 if reader.idea_times == 1 else mp
+        r.char_from["POW"] = where
+        r.assumed.append(f"{where}: POW {r.chars['POW']}: the sheet states no POW; its MP {mp} is "
+                         + ("POW / 5 (7th edition, coc7.derived)" if reader.idea_times == 1 else "POW (6th edition)"))
     for key, p in skill_params.items():
         if key in used_params:
             continue
@@ -634,7 +641,15 @@ def _derived_check(r: _Reading, reader: SheetReader, path: str, shown: str, what
     """Idea and Know are what INT and EDU give (6th edition x5, 7th edition the characteristic itself):
     coc recomputes them, so a sheet's value is checked, and one that differs is said."""
     base = "INT" if what == "Idea" else "EDU"
-    if base not in r.chars:
+    times = reader.idea_times
+    if base not in r.chars and value > 0 and value % times == 0:
+        # a sheet whose params state no characteristics: its Idea and Know state INT and EDU (6th
+        # edition: x5), as a GM reads them; said, not the average adult's beside them
+        r.chars[base] = value // times
+        r.char_from[base] = path
+        r.assumed.append(f"{path}: {base} {value // times}: the sheet states no {base}; its {what} {value} is "
+                         + (f"{base} x {times}" if times != 1 else base))
+    elif base not in r.chars:
         r.drop(path, f"{shown} ({what} {value}: {base} is not on the sheet to check it against)")
     elif r.chars[base] * reader.idea_times != value:
         r.drop(path, f"{shown} ({what} {value}, not {base} x {reader.idea_times} = "
