@@ -225,6 +225,21 @@ def test_a_piece_with_no_params_states_its_characteristics_through_its_rolls_and
     assert "set to the average adult" in text and "INT 13" not in text  # STR, CON, SIZ, DEX only
 
 
+def test_a_7e_piece_s_skill_group_headings_and_its_damage_rolls_with_no_bonus():
+    """iachara's 7th-edition palette prints each skill group bare at 0 (CC<=0 【近接戦闘】, CC<=0 【射撃】)
+    and its three generic damage rolls with the damage bonus written as none (1d3なし 【ダメージ判定】).
+    The group had become Fighting (Brawl) 0 beside its own 近接戦闘（格闘） 40; 'なし' had been taken for
+    a weapon's name."""
+    doc = read(char(["CC<=0 【近接戦闘】", "CC<=40 【近接戦闘（格闘）】", "CC<=0 【射撃】", "CC<=30 【射撃（拳銃）】",
+                     "1d3なし 【ダメージ判定】", "1d4なし 【ダメージ判定】", "1d6なし 【ダメージ判定】"], SEVENTH))
+    assert doc["system"] == "coc7"
+    assert (doc["skills"]["Fighting (Brawl)"], doc["skills"]["Firearms (Handgun)"]) == (40, 30)
+    unread = {u["path"]: u["text"] for u in report(doc)["unread"]}
+    assert "the heading of a skill group at 0" in unread["$.data.commands line 1"]
+    assert "the heading of a skill group at 0" in unread["$.data.commands line 3"]
+    assert all("names no weapon" in unread[f"$.data.commands line {n}"] for n in (5, 6, 7))
+
+
 # ---- edition -------------------------------------------------------------------------------------
 
 def test_seventh_edition_is_decided_said_and_read_as_coc7():

@@ -156,7 +156,10 @@ def classify(n: int, raw: str) -> Command:
     if m and re.fullmatch(r"1?D100", m.group("dice"), re.IGNORECASE):
         return Command(n, raw, path, "furniture")  # s1d100 【シークレット】: a plain percentile roll
     if m:
-        return Command(n, raw, path, "damage", dice=m.group("dice"), label=label(m))
+        # "1d3なし 【ダメージ判定】": the damage bonus written as none (iachara's zero DB), no name
+        start = m.start("label")
+        written = re.sub(r"^(?:なし|無し)(?=\s|[【〈《\[「『]|$)\s*", "", raw.strip()[where[start]:] if start < len(where) else "")
+        return Command(n, raw, path, "damage", dice=m.group("dice"), label=clean_label(written))
     return Command(n, raw, path, "other")
 
 
@@ -522,6 +525,11 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             if not 0 <= value <= 200:  # coc holds a skill chance of 0-200%
                 r.drop(c.path, f"{_nf(c.raw)} ({value} is no skill chance)")
                 continue
+            if value == 0 and fold(_nf(name)) in _SKILL_GROUPS:
+                # iachara's CC<=0 【近接戦闘】 and CC<=0 【射撃】: a 7th-edition skill group's heading, not
+                # its Brawl or Handgun at 0 (their bases are 25 and 20)
+                r.drop(c.path, f"{_nf(c.raw)} (the heading of a skill group at 0: no skill of its own)")
+                continue
             r.lines.append((f"Skills: {name} {value}%", c.path))
     for path, shown, what, value in derived:
         _derived_check(r, reader, path, shown, what, value)
@@ -602,6 +610,10 @@ def _stated(r: _Reading, own: str, value: int, path: str) -> None:
 
 # what coc holds: SAN and Luck are percentages, HP and MP points (the coc model's bounds)
 _OWN_RANGE = {"HP": (0, 999), "MP": (0, 999), "SAN": (0, 99), "Luck": (0, 99)}
+
+
+# 7th edition's skill groups, printed bare as headings (a speciality names the skill: 近接戦闘（格闘）)
+_SKILL_GROUPS = frozenset({"近接戦闘", "射撃", "fighting", "firearms"})
 
 
 def _own(r: _Reading, own: str, value: int, path: str) -> None:
