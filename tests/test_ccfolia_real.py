@@ -206,7 +206,7 @@ def test_a_sheet_site_palette_with_bare_labels_and_a_weapon_s_damage_section():
         ("コルトM1911", "Handgun", "1d10+2", "colt-m1911a1")]
     assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [
         ("こぶし", "Fist/Punch", "1d3+db"), ("警棒", "Club", "1d4+2+db")]
-    assert "警棒: no check on the sheet makes this attack; made with Club" in said(doc)
+    assert "警棒: made with Club, the skill of a club (coc-ja.melee)" in said(doc)
 
 
 def test_a_piece_with_no_params_states_its_characteristics_through_its_rolls_and_gauges():

@@ -781,12 +781,6 @@ def _attacks(r: _Reading, sheet: Sheet, weapon_checks: dict[str, tuple[int, Comm
         if skill is None and not melee:
             r.drop(c.path, f"{shown} (which skill makes this attack is not said)")
             continue
-        if melee and skill is None and pct is None and _BLADE_SKILL.get(_melee_class(name)):
-            # 1D4+2{DB} 警棒 ダメ―ジ, and no check names it: a weapon of its class is that class's coc
-            # skill (coc-ja.melee: Club for a club), which the sheet may not state: said
-            skill = _BLADE_SKILL[_melee_class(name)]
-            r.assumed.append(f"{c.path}: {name}: no check on the sheet makes this attack; made with {skill}, "
-                             f"the coc skill of a {_melee_class(name)} (coc-ja.melee)")
         if melee and skill not in _FIREARM_SKILLS:
             parts = [r.named(name) + (f" {pct}%" if pct is not None else ""), f"damage {dice}" + ("+db" if db else "")]
             if skill:
@@ -812,16 +806,6 @@ def _firearm_of(name: str) -> str | None:
 
     entry = catalog_match(name)
     return skill_of_class(entry.weapon_class) if entry is not None else skill_by_keyword(name)
-
-
-# coc-ja.melee: the coc skill a close-combat weapon of a class is fought with (tables.toml [melee_line])
-_BLADE_SKILL = {"knife": "Knife", "club": "Club", "sword": "Sword", "axe": "Axe", "spear": "Spear"}
-
-
-def _melee_class(name: str) -> str:
-    from xsys.core.model import melee_class_of
-
-    return melee_class_of(name)
 
 
 def _is_melee_name(name: str) -> bool:

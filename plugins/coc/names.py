@@ -236,6 +236,11 @@ def unstated_note(keys: list[str]) -> str:
             "sheet may leave them out; a system that needs them assumes the adult median, and says so)")
 
 
+# coc-ja.melee: the 5th/6th-edition skill a close-combat weapon of a class is fought with (the lines
+# of tables.toml [melee_line]); a weapon named for itself ("Switchblade 65%", 警棒) is fought with it
+MELEE_CLASS_SKILL = {"knife": "Knife", "club": "Club", "sword": "Sword", "axe": "Axe", "spear": "Spear"}
+
+
 def skill_of_class(weapon_class: str) -> str:
     return {"handgun": "Handgun", "revolver": "Handgun", "smg": "SMG", "carbine": "Rifle", "rifle": "Rifle",
             "shotgun": "Shotgun", "mg": "Machine Gun", "thrown": "Throw"}[weapon_class]

@@ -21,10 +21,10 @@ from xsys.core.model import melee_class_of
 from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag,
                                  count_stats, dice_text, fold, heading_of, length, name_of as _name, normalize, num,
                                  sectioner, split_items, weapon_class_by_name, weapon_entry, weapons_line)
-from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, PRINTED_NAMES,
-                                    SEVENTH_AVERAGE_ADULT, SEVENTH_RENAMES, UNSTATED_CHARACTERISTICS, english_name,
-                                    SEVENTH_KEY, closest_coc_skill, coc_skill, seventh_to_coc, skill_by_keyword,
-                                    skill_of_class, unstated_note, weapon_skill)
+from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, MELEE_CLASS_SKILL,
+                                    PRINTED_NAMES, SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, SEVENTH_RENAMES,
+                                    UNSTATED_CHARACTERISTICS, closest_coc_skill, coc_skill, english_name,
+                                    seventh_to_coc, skill_by_keyword, skill_of_class, unstated_note, weapon_skill)
 
 
 # ---- names ------------------------------------------------------------------------------
@@ -1872,10 +1872,6 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     r.doc = out
 
 
-# coc-ja.melee: the 5th/6th-edition skill a close-combat weapon of a class is fought with
-_CLASS_SKILL = {"knife": "Knife", "club": "Club", "sword": "Sword", "axe": "Axe", "spear": "Spear"}
-
-
 def _class_skills(r: Read, skills: dict[str, int], melee: list[dict[str, Any]], attack_on: dict[int, str]) -> None:
     """A 5th/6th-edition attack named for its weapon ("Switchblade 65%, damage 1D4+db", "日本刀 60%") is
     made with the skill of its weapon's class (coc-ja.melee: a knife with Knife, a sword with Sword),
@@ -1884,7 +1880,7 @@ def _class_skills(r: Read, skills: dict[str, int], melee: list[dict[str, Any]], 
     line_of = {name: n for n, name in attack_on.items()}
     for m in melee:
         name = m["name"]
-        skill = _CLASS_SKILL.get(melee_class_of(name))
+        skill = MELEE_CLASS_SKILL.get(melee_class_of(name))
         if m.get("skill") != name or skill is None or COC_SKILLS.get(fold(name)):
             continue
         value = skills.get(name)
