@@ -193,10 +193,12 @@ def _fighting(low: str) -> bool:
 # pipe, フェンシング・フォイル, レイピア and 仕込み杖 (a sword cane) swords
 _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("improvised", ("improvised", "makeshift")),
+    # a polearm named with a sword's character (薙刀, the naginata: 刀 is "blade") is a spear
+    ("spear", ("naginata", "薙刀", "なぎなた", "ナギナタ")),
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
                  "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢",
                  "素手", "メリケンサック", "ナックル")),
-    ("knife", ("knife", "dagger", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
+    ("knife", ("knife", "knives", "dagger", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
                "刀子", "短刀", "小刀", "ドス", "包丁", "ダガー", "銃剣")),
     ("axe", ("axe", "hatchet", "tomahawk", "斧", "鉈", "ナタ", "トマホーク")),
     ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",
