@@ -193,8 +193,9 @@ def dice_text(text: str) -> str:
 
 
 def count_stats(text: str, keys: tuple[str, ...]) -> int:
-    """How many of `keys` the text shows with a number after them (a layout's score)."""
-    return sum(bool(re.search(rf"(?<![\w]){re.escape(k)}\s*[:=]?\s*[+-]?\d", text)) for k in keys)
+    """How many of `keys` the text shows with a number after them, or dots ('Wits ●●●', as the
+    World of Darkness books print them): a layout's score."""
+    return sum(bool(re.search(rf"(?<![\w]){re.escape(k)}\s*[:=]?\s*(?:[+-]?\d|[•●])", text)) for k in keys)
 
 
 # ---- the shared walk ---------------------------------------------------------------------
@@ -240,6 +241,8 @@ class Walk:
         for n, raw in enumerate(self.lines, 1):
             # a list's bullet before a line ("• ST 11 DX 12", "● Dodge 8"): the line itself
             raw = re.sub(r"^\s*[•●▪◦‣·]\s+", "", raw)
+            if "**" in raw or "__" in raw:  # Markdown bold, as forums print a block: "**Skills:** ..."
+                raw = raw.replace("**", "").replace("__", "")
             line = normalize(raw)
             if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE) \
                     or re.fullmatch(r"[-=_*~]{3,}", line):  # a rule or a page's front-matter fence ("---")

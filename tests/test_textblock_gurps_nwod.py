@@ -152,17 +152,32 @@ def test_a_text_blocks_weapon_is_the_catalog_weapon_its_name_is_everywhere(block
 
 
 def test_a_weapons_attacks_table_is_read_row_by_row():
-    doc = read(NWOD + "Weapons/Attacks:\nType Damage Range Dice Pool Special\nGlock 17 2 20/40/80 5 —\n"
-                      "Tire chain 2 (B) — 2 —\n")
+    doc = read(NWOD + "Weapons/Attacks:\nType Damage Range Dice Pool Special\nGlock 17 1 20/40/80 5 —\n"
+                      "Tire chain 1 (B) — 2 —\n")
     glock, chain = doc["weapons"]
+    # a 2nd-edition block (its pools below) prints 2nd-edition ratings: the 2004 chart's are one more
+    # (nwod README), as a Foundry mta actor's are read
     assert (glock["name"], glock["damage"], glock["ranges"]) == ("Glock 17", 2, ["20 yd", "40 yd", "80 yd"])
     assert (chain["name"], chain["damage"], "ranges" in chain) == ("Tire chain", 2, False)
+    assert "Glock 17: 2nd-edition Damage 1 is written as the 2004 chart's 2" in report(doc)["assumed"][-2]
     texts = unread_texts(doc)
     # 5 = Dexterity 3 + Firearms 2: the 2nd edition's pool (damage adds to successes there)
-    assert any(t.startswith("Glock 17: stated dice pool 5 leaves the weapon's damage 2 out") for t in texts)
+    assert any(t.startswith("Glock 17: stated dice pool 5 leaves the weapon's damage 1 out") and
+               t.endswith("+ damage 2 (the 2004 chart's) = 7 (nwod.firearms.pool)") for t in texts), texts
     assert "Tire chain: bashing damage (B) (no field in an nwod weapon: not carried)" in texts
     assert "Chronicles of Darkness (2nd edition)" in report(doc)["edition"]
     assert doc["specialties"] == {"Firearms": ["Pistol"]} and doc["skills"]["Firearms"] == 2
+
+
+@pytest.mark.parametrize("more,light_pistol", [
+    ("Integrity: 6\n", 2),  # a line only the 2nd edition prints: its ratings are 2nd edition's
+    ("Conditions: Shaken\n", 2),
+    ("Morality: 6\n", 1),  # the 2004 rules' block: as printed
+])
+def test_a_second_edition_block_s_weapons_are_the_2004_chart_s_and_bare_hands_stay_0(more, light_pistol):
+    doc = read(NWOD + more + "Weapons: Light Pistol (Damage 1, Ranges 20/40/80, Clip 17+1); Fists (Damage 0)\n")
+    pistol, fists = doc["weapons"]
+    assert (pistol["damage"], fists["damage"]) == (light_pistol, 0)
 
 
 def test_virtue_vice_morality_and_powers_are_said_not_dropped():

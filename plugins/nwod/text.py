@@ -18,6 +18,11 @@ NWOD_ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "
                    "Manipulation", "Composure")
 NWOD_DERIVED = ("Size", "Health", "Willpower", "Defense", "Speed", "Initiative")
 NWOD_IGNORED = ("Morality", "Virtue", "Vice", "Armor")
+# the attributes as players abbreviate them ("Int 2, Wits 3, Res 2 / Str 2, Dex 4, Sta 2 / Pre 2,
+# Man 2, Com 3"), written with their capital only (a CoC block's STR 60 is no nWoD Strength)
+NWOD_SHORT = {"Int": "Intelligence", "Wit": "Wits", "Res": "Resolve", "Str": "Strength", "Dex": "Dexterity",
+              "Sta": "Stamina", "Stam": "Stamina", "Pre": "Presence", "Pres": "Presence", "Man": "Manipulation",
+              "Manip": "Manipulation", "Com": "Composure", "Comp": "Composure"}
 
 # The World of Darkness Rulebook's "Weapons/Attacks:" table, Virtue and Vice lines, and the powers
 # of supernatural templates, which an nwod document has no place for: headings only nWoD blocks print.
@@ -32,6 +37,20 @@ NWOD_HEADINGS: dict[str, str] = {
                                    "arcana", "rotes", "gifts", "rites", "devotions", "contracts", "manifestations",
                                    "banes", "bans", "aspirations", "conditions")},
 }
+
+
+# What a Chronicles of Darkness (2nd edition) weapon rating is in the 2004 charts nwod plays
+# (assumed, README): the two editions' charts rate every weapon both print one apart, the 2004 one
+# higher (a light pistol 1 / 2, a rifle 4 / 5, a knife 0 / 1); bare hands are no weapon in either (0)
+SECOND_EDITION_STEP = 1
+_BARE_HANDS = re.compile(r"^(?:fists?|punch(?:es)?|kicks?|unarmed(?: strike)?|brawl(?:ing)?|head ?butt)$", re.IGNORECASE)
+# what only a 2nd-edition block prints: its morality is Integrity, and Aspirations, Conditions and Beats
+_SECOND_EDITION_LINE = re.compile(r"^\W*(?:integrity|aspirations?|conditions?|beats)\W*\s*[:：]", re.IGNORECASE)
+
+
+def second_edition_rating(name: str, rating: int) -> int:
+    """A 2nd-edition weapon's damage rating as the 2004 chart rates that weapon."""
+    return rating if rating == 0 and _BARE_HANDS.match(name.strip()) else rating + SECOND_EDITION_STEP
 
 
 # 'Drive (Pursuit) 2' and the rulebook's 'Firearms 3 (Pistol)': the specialty before or after
@@ -118,7 +137,12 @@ def read_nwod(lines: list[str], system: str) -> Read:
         if _NWOD_INLINE.match(line):  # a weapon line outside any heading: its 'strength 2' is the gun's
             weapon_item(line, r.line)
             return ""
-        found, rest = stat_pairs(line, NWOD_ATTRIBUTES + NWOD_DERIVED + NWOD_IGNORED, r"\d+|[•●]{1,5}")
+        # (Willpower and Health in dots run past five: 'Willpower ●●●●●●●')
+        found, rest = stat_pairs(line, NWOD_ATTRIBUTES + NWOD_DERIVED + NWOD_IGNORED, r"\d+|[•●]{1,10}")
+        short = [k for k in NWOD_SHORT if re.search(rf"(?<!\w){k}\s*:?\s*(?:\d|[•●])", rest)]
+        if short:  # case-sensitive: only the abbreviation as players write it
+            more, rest = stat_pairs(rest, tuple(short), r"\d|[•●]{1,5}")
+            found.update({NWOD_SHORT[k]: v for k, v in more.items()})
         if not found:
             return None
         for k, v in found.items():
@@ -313,7 +337,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
         item, cid = catalog_tag(item)
         if fold(item) in ("none", "—", "–", "-", "n/a"):
             return  # 'Armor: none': nothing to carry
-        m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\)?$", item)
+        m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\)?$", item) \
+            or re.match(r"^(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\((?P<name>[^()]+)\)$", item)  # '1/3 (Kevlar vest, thin)'
         if not m:
             r.unread.append((n, item))
             return
@@ -368,10 +393,20 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 run_on("derived", after, n)
 
     Walk(r, lines, NWOD_HEADINGS).run(stats, run_on)
+    marked = next((n for n, x in enumerate(lines, 1) if _SECOND_EDITION_LINE.match(x)), None)
     second = _nwod_pools(r, doc, skills, specialties, pools)
+    if second or marked is not None:
+        # a 2nd-edition block's weapons at the 2004 chart's rating of each (as the Foundry mta reader
+        # writes them: one weapon, one damage line whatever the path)
+        for w in weapons:
+            if "damage" in w and (now := second_edition_rating(w["name"], int(w["damage"]))) != w["damage"]:
+                r.assumed.append(f"{w['name']}: 2nd-edition Damage {w['damage']} is written as the 2004 chart's {now} "
+                                 "(the charts rate each weapon both print one apart: a light pistol 1 and 2)")
+                w["damage"] = now
     r.edition = "2004 rules (World of Darkness Rulebook: weapon damage adds dice to the pool)" + (
         "; the stated dice pools leave the damage out, as Chronicles of Darkness (2nd edition) does: read with "
-        "the 2004 rules" if second else "")
+        "the 2004 rules" if second else f"; line {marked} is 2nd edition's (Chronicles of Darkness): read with the "
+        "2004 rules" if marked is not None else "")
     out: dict[str, Any] = {"name": _name(r)}
     out.update({k: doc[k] for k in NWOD_ATTRIBUTES if k in doc})
     out["skills"] = skills
@@ -419,9 +454,11 @@ def _nwod_pools(r: Read, doc: dict[str, Any], skills: dict[str, int], specialtie
                              f"{' + 1 (specialty)' if stated == pool + 1 else ''} ({rule})")
         elif damage and (stated == base or (spec and stated == base + 1)):
             second = True
+            now = second_edition_rating(w["name"], damage)  # the 2004 chart's rating of the weapon
             r.unread.append((n, f"{w['name']}: stated dice pool {stated} leaves the weapon's damage {damage} out, as "
                                 f"Chronicles of Darkness (2nd edition) does (damage adds to the successes); nwod "
-                                f"(2004) rolls {how} = {pool} ({rule})"))
+                                f"(2004) rolls {how.rsplit(' + damage', 1)[0]} + damage {now} (the 2004 chart's) = "
+                                f"{base + now} ({rule})"))
         else:
             r.unread.append((n, f"{w['name']}: stated dice pool {stated} disagrees with the rules: {how} = {pool} "
                                 f"({rule}); the stated pool is not carried (a power or merit the block does not show "
@@ -482,7 +519,7 @@ class NwodText(TextLayout):
     """The nwod system's text stat block (``NwodSystem.text_layout``)."""
 
     stats_hint = "Intelligence Wits ... (nWoD)"
-    stats = NWOD_ATTRIBUTES
+    stats = NWOD_ATTRIBUTES + tuple(k for k in NWOD_SHORT if k != "Wit")
 
     def read(self, lines: list[str]) -> Read:
         return read_nwod(lines, self.key)
