@@ -35,12 +35,13 @@ PACKAGES = {"core": "xsys.core", "plugins": "xsys.plugins", "conversions": "xsys
 FORMAT_PLUGINS = ("textblock", "coc_block", "ccfolia", "foundry_coc7", "foundry_mta", "dholes_house", "catalog")
 
 # A format plugin for one system's documents (a Foundry CoC7 actor, a CCFOLIA character, a
-# Dhole's House export, a printed Call of Cthulhu stat block are all Call of Cthulhu) may import
-# that system: its document model and the names its sheets give its stats (coc's names module:
-# skill names in every edition and language, 7th-edition characteristics on coc's scale).
+# Dhole's House export, a printed Call of Cthulhu stat block are all Call of Cthulhu; a Foundry mta
+# actor is nwod) may import that system: its document model and the names its sheets give its stats
+# (coc's names module: skill names in every edition and language, 7th-edition characteristics on
+# coc's scale; nwod's rule for a 2nd-edition weapon rating, one rule for its text blocks and actors).
 # Permanent: the format names its system. It imports no other format plugin.
 SYSTEM_FORMATS: dict[str, str] = {"ccfolia": "coc", "dholes_house": "coc", "foundry_coc7": "coc",
-                                  "coc_block": "coc"}
+                                  "coc_block": "coc", "foundry_mta": "nwod"}
 
 # (importing plugin, imported plugin): why it is allowed, and what must move for it to go.
 ALLOWED_PLUGIN_EDGES: dict[tuple[str, str], str] = {

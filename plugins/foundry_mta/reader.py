@@ -10,6 +10,7 @@ and items of type ``firearm`` (``damage``, ``ranges.short/medium/long`` in yards
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any, Callable
 
@@ -17,6 +18,7 @@ import msgspec
 
 from xsys.core.errors import InputError
 from xsys.core.textblock import Line, one_line, read_lines
+from xsys.plugins.nwod.text import SECOND_EDITION_STEP, second_edition_rating
 
 FORMAT = "foundry-mta"
 ATTRIBUTES = {
@@ -44,8 +46,10 @@ EDITION_NOTES = (
 # Revolver hvy 2 / 3, Pistol lt 1 / 2 (Glock 17), Pistol hvy 2 / 3, SMG small 1 / 2, SMG large 2 / 3,
 # Rifle 4 / 5 (Remington M-700), Assault Rifle 3 / 4 (Steyr AUG), Shotgun 3 / 4, Crossbow 2 / 3;
 # Sap, Brass Knuckles, Knife and Stake 0 / 1, Rapier 1 / 2, Spear 2 / 3 (a hatchet 1 is the small
-# ax's 2). The 2004 rating of the same weapon is what an nwod sheet writes for it (nwod.weapon.chart).
-WEAPON_RATING_STEP = 1
+# ax's 2); bare hands (a Fists item) are no weapon in either, 0. The 2004 rating of the same weapon is
+# what an nwod sheet writes for it (nwod.weapon.chart); the nwod text reader reads a 2nd-edition
+# block's weapons by the same rule (second_edition_rating).
+WEAPON_RATING_STEP = SECOND_EDITION_STEP
 
 # the supernatural templates of the mta system's "character" actor: the trait groups each one
 # fills (template.json); an nwod document has no place for them, so they are reported
@@ -56,6 +60,15 @@ TEMPLATE_TRAITS = {
     "demon": ("demon_traits",), "hunter": ("hunter_traits",), "sinEater": ("sineater_traits", "haunts"),
     "mummy": ("mummy_traits", "mummy_pillars"), "deviant": ("deviant_traits",), "promethean": ("promethean_traits",),
 }
+# the actor's characterType as the system writes it (module/config.js MTA.characterTypes: "Mage",
+# "Vampire", "Sin-Eater" ...), its letters alone and lower case -> the template whose traits it has:
+# a Scelesti or Proximi is a kind of mage, a Ghoul draws on a vampire's traits
+CHARACTER_TYPES = {"mage": "mage", "scelesti": "mage", "proximi": "mage", "vampire": "vampire", "ghoul": "vampire",
+                   "werewolf": "werewolf", "changeling": "changeling", "demon": "demon", "hunter": "hunter",
+                   "sineater": "sinEater", "mummy": "mummy", "deviant": "deviant", "promethean": "promethean"}
+# actor types of the mta system with no Attributes and Skills to read (template.json Actor.types):
+# a spirit, ghost or angel (Rank, Power, Finesse, Resistance) and a brief nightmare (dice pools)
+NO_STAT_BLOCK = {"ephemeral": "eph_physical", "brief_nightmare": "best_dice_pool"}
 
 
 def data_model(plain: Any) -> str | None:
@@ -63,6 +76,9 @@ def data_model(plain: Any) -> str | None:
         return None
     for key, model in (("system", "v10"), ("data", "v9")):
         body = plain.get(key)
+        field = NO_STAT_BLOCK.get(str(plain.get("type")))
+        if field is not None and isinstance(body, dict) and field in body:
+            return "none"  # an mta actor, but none this reader can hold: refused by name (_refuse)
         # a "simple_antagonist" actor (the system's quick Storyteller character) has the
         # attributes and no skills: its rolls are dice-pool items
         if isinstance(body, dict) and isinstance(body.get("attributes_physical"), dict) \
@@ -186,7 +202,11 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
             lines.append((_weapon(name, ib, f"{path}.{key}", kind, unread, path, assumed), path))
         elif kind == "merit":
             rating = _dots(ib.get("rating"), f"{path}.{key}.rating")
-            lines.append((f"Merits: {name} {rating or 1}", path))
+            if rating == 0:  # an entry of no dots: nothing bought (every merit has one dot or more)
+                unread.append({"path": f"{path}.{key}.rating", "text": f"merit {name!r} at 0 dots (not bought: "
+                               "a merit has one dot or more); not written"})
+            else:  # no rating: template.json's default, 1
+                lines.append((f"Merits: {name} {1 if rating is None else rating}", path))
         elif kind == "armor":
             general = _dots(ib.get("rating"), f"{path}.{key}.rating") or 0
             ballistic = _dots(ib.get("ballistic"), f"{path}.{key}.ballistic") or 0
@@ -199,11 +219,12 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         else:
             unread.append({"path": path, "text": f"{kind} {name!r} (no place in an nwod document)"})
     ctype = body.get("characterType")
-    for group in TEMPLATE_TRAITS.get(ctype, ()) if isinstance(ctype, str) else ():
+    template = CHARACTER_TYPES.get(re.sub(r"[^a-z]", "", ctype.lower())) if isinstance(ctype, str) else None
+    for group in TEMPLATE_TRAITS.get(template or "", ()):
         values = body.get(group)
         if not isinstance(values, dict):
             continue
-        said = [f"{k} {v['value']}" for k, v in values.items() if isinstance(v, dict) and isinstance(v.get("value"), int)
+        said = [f"{_words(k)} {v['value']}" for k, v in values.items() if isinstance(v, dict) and isinstance(v.get("value"), int)
                 and not isinstance(v.get("value"), bool) and v["value"] > 0]
         if said:
             unread.append({"path": f"{root}.{group}", "text": f"{ctype} traits: " + ", ".join(said)
@@ -212,7 +233,7 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         if body.get(field) not in (None, "", 0, 7 if field == "integrity" else None):
             unread.append({"path": f"{root}.{field}", "text": f"{field} {body[field]!r} (2nd edition; no place in "
                            "an nwod document)"})
-    notes = " ".join(re.sub(r"<[^>]+>", " ", str(body.get(k))) for k in ("description", "notes")
+    notes = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", str(body.get(k)))) for k in ("description", "notes")
                      if isinstance(body.get(k), str) and body.get(k).strip())
     if notes:
         lines.append((f"Notes: {one_line(notes)}", f"{root}.description"))
@@ -225,16 +246,22 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
     return doc
 
 
+def _words(key: str) -> str:
+    """A camelCase key of the mta system as words: bloodPotency -> Blood Potency."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key[:1].upper() + key[1:])
+
+
 def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[dict[str, str]], path: str,
             assumed: list[str]) -> str:
     """The weapon line of a firearm or melee item (template.json: damage, ranges, capacity,
     strengthReq, size, penetration, initiativeMod, damageType); a melee item has no ranges. Its
     damage is the 2004 chart's rating of the weapon (WEAPON_RATING_STEP), said in `assumed`."""
     rating = _dots(ib.get("damage"), f"{root}.damage") or 0
-    parts = [f"Damage {rating + WEAPON_RATING_STEP}"]
-    assumed.append(f"{root}.damage: {name}: 2nd-edition Damage {rating} is written as the 2004 chart's "
-                   f"{rating + WEAPON_RATING_STEP} (the charts rate each weapon both print one apart: a Glock 17 "
-                   "1 and 2)")
+    now = second_edition_rating(name, rating)
+    parts = [f"Damage {now}"]
+    if now != rating:
+        assumed.append(f"{root}.damage: {name}: 2nd-edition Damage {rating} is written as the 2004 chart's "
+                       f"{now} (the charts rate each weapon both print one apart: a Glock 17 1 and 2)")
     if kind == "firearm":
         rng = _obj(ib.get("ranges"), f"{root}.ranges")
         bands = [_dots(rng.get(b), f"{root}.ranges.{b}", 10_000) for b in ("short", "medium", "long")]
@@ -243,6 +270,11 @@ def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[di
         clip = _dots(ib.get("capacity"), f"{root}.capacity", 10_000)
         if clip:
             parts.append(f"Clip {clip}")
+    # a melee item's weaponType (module/config.js MTA.meleeTypes: Melee, Unarmed, Thrown): a thrown
+    # one is a Thrown line (its ranges are its thrower's, nwod.range), an unarmed one fought bare-handed
+    wtype = ib.get("weaponType") if kind == "melee" else None
+    if wtype in ("Thrown", "Unarmed"):
+        parts.append(f"Type {wtype}")
     size = _dots(ib.get("size"), f"{root}.size")
     if size:
         parts.append(f"Size {size}")
@@ -265,7 +297,17 @@ def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[di
     return f"Weapons: {name} ({', '.join(parts)})"
 
 
+def _refuse(plain: dict[str, Any]) -> dict[str, Any]:
+    kind = plain.get("type")
+    body = plain.get("system") if isinstance(plain.get("system"), dict) else plain.get("data") or {}
+    what = (f"a {body.get('ephemeralType') or 'spirit'} (Rank, Power, Finesse, Resistance, Essence)"
+            if kind == "ephemeral" else "a brief nightmare (dice pools, no Attributes or Skills)")
+    raise InputError(f"an mta {kind} actor is {what}: an nwod document holds a character's Attributes and Skills",
+                     path="$.type", expected="a character or simple_antagonist actor", found=repr(kind))
+
+
 READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "none": _refuse,
     "v10": lambda plain: read_actor(plain, "system"),
     "v9": lambda plain: read_actor(plain, "data"),
 }

@@ -39,7 +39,8 @@ class NwodWeapon(Opts, kw_only=True):
     type: Name = ""  # chart line ("Pistol, Lt.") when it is one
     catalog: Name | None = None  # xsys catalog id of the real gun
     damage: Rating = 0  # bonus dice to the attack pool
-    ranges: tuple[Length, Length, Length] | None = None  # short/medium/long; None: close combat
+    # short/medium/long; None: close combat, or a Thrown line (its thrower's ranges, nwod.range)
+    ranges: tuple[Length, Length, Length] | None = None
     clip: Annotated[int, Meta(ge=0, le=1000)] = 0
     chamber: bool = False  # the chart's "+1"
     strength: Dots = 1

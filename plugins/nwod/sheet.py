@@ -217,7 +217,9 @@ class NwodSheet(NwodRules):
         return dict(npc)
 
     def weapon_to_neutral(self, w: NwodWeapon, col: Collector, path: str) -> Weapon | MeleeWeapon:
-        if w.ranges is None:  # close combat: its class crosses, its line is carried (xsys.core.sheet)
+        # close combat: its class crosses, its line is carried (xsys.core.sheet); a Thrown line need
+        # state no ranges, which are its thrower's (nwod.range: Strength + Dexterity + Athletics - Size)
+        if w.ranges is None and w.type != "Thrown":
             cls = melee_class_of(w.name, w.type)
             natural = natural_attack(w.name, w.type)
             col.loss("kept-verbatim", path, f"close-combat weapon {w.name!r} crosses as "
