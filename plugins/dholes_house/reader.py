@@ -303,6 +303,10 @@ class _Export:
         parts = [name]
         damage = re.sub(r"\s+", "", one_line(w.get("damage") or "")).replace("½", "1/2")
         damage = re.sub(r"(?i)\+?half\s*db$", "+1/2db", damage)
+        if re.search(r"(?i)\+burn$", damage):  # the 7th-edition Molotov's "2D6+burn": the dice, and the fire said
+            damage = re.sub(r"(?i)\+burn$", "", damage)
+            self.lose(f"{path}.damage", f"{name}: '+burn' (the target catches fire and burns on: no field in a coc "
+                      "weapon line); its damage read as {damage}".replace("{damage}", damage))
         if damage and coc_damage(damage) is None:
             self.lose(f"{path}.damage", f"{name}: damage {w.get('damage')!r} (not dice a coc weapon line holds)")
             damage = ""
