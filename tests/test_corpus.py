@@ -108,7 +108,7 @@ def test_corpus_document_reads_as_it_states(expect_path: Path) -> None:
     for item in expect.get("armor", []):
         got = armor.get(item["name"])
         assert got is not None, f"{where}: armor {item['name']!r} not read (read: {sorted(armor)})"
-        points = got.get("armor", got.get("points", got.get("A", got.get("general"))))  # nwod: general/ballistic
+        points = got.get("armor", got.get("points", got.get("A", got.get("general", got.get("DR")))))  # nwod general/ballistic, gurps DR
         assert points == item["points"], f"{where}: armor {item['name']!r} {points!r}, the document states " \
                                          f"{item['points']}"
 

@@ -15,6 +15,7 @@ from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_la
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
 from .rules import SKILLS as _SKILLS  # the skills a gurps document maps
+_SKILLS_FOLDED = {k.lower(): k for k in _SKILLS}  # a skill's name as written in lower case -> its name
 from .rules import _toml
 
 GURPS_ATTRIBUTES = ("ST", "DX", "IQ", "HT")
@@ -31,12 +32,15 @@ GURPS_HEADINGS: dict[str, str] = {
     **{fold(h): "gear" for h in ("gear", "equipment", "possessions", "weapons and gear", "weapons & gear")},
     **{fold(h): "maneuvers" for h in ("maneuvers", "techniques", "maneuvers/techniques")},
     **{fold(h): "disadvantages" for h in ("quirks",)},
+    # as players abbreviate them ('Adv: combat reflexes ...', 'Disad: stubborn ...')
+    **{fold(h): "advantages" for h in ("adv", "advs", "advantages and perks")},
+    **{fold(h): "disadvantages" for h in ("disad", "disads", "disadv", "disadvs", "disadvantages and quirks")},
     # 4th-edition sheets' social traits, no combat statistic: 'Languages: Goebleen (Native)', 'Wealth: Average'
     **{fold(h): "social" for h in ("languages", "language", "wealth", "status", "cultural familiarity",
                                    "cultural familiarities", "reputation")},
     **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
-    **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks")},
-    **{fold(h): "melee" for h in ("melee", "melee attacks")},
+    **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks", "ranged weapons", "ranged attacks")},
+    **{fold(h): "melee" for h in ("melee", "melee attacks", "melee weapons")},
 }
 # GURPS 3rd-edition attribute costs (Basic Set: the same table for ST, DX, IQ and HT) and the
 # 4th edition's per-level prices (ST and HT 10, DX and IQ 20 a level): a bracketed cost after
@@ -244,6 +248,24 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
     return out, said
 
 
+def _tab_tables(lines: list[str]) -> list[str]:
+    """A character sheet's tab-separated weapons table ('Weapon<TAB>Lvl<TAB>Damage<TAB>Acc ...'),
+    from its header row to its last row, in pipes, as a pasted table prints it (the walk reads each
+    line with its tabs as spaces)."""
+    out, on = [], False
+    for x in lines:
+        cells = [c.strip() for c in x.split("\t")]
+        low = [c.lower().rstrip(".") for c in cells]
+        if x.count("\t") >= 2 and (on or (low[0] in ("weapon", "weapons", "name")
+                                          and bool({"dam", "damage", "dmg"} & set(low)))):
+            on = True
+            out.append("| " + " | ".join(cells) + " |")
+        else:
+            on = False
+            out.append(x)
+    return out
+
+
 def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tuple[int, int]],
                dice_text: Callable[[int], str]) -> Read:
     """`thrust_swing` and `dice_text`: the gurps system's damage table (ST -> thrust and swing
@@ -269,7 +291,50 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     melee_lines: list[dict[str, Any]] = []  # close-combat weapons: the melee table
     marks: dict[str, str] = {}  # 4th-edition markers: what -> as written
 
+    table: dict[str, list[str]] = {}  # a weapons table's columns, once its header row is read
+
+    def table_row(line: str) -> bool:
+        """A row of a weapons table in pipes ('Weapon | Malf | Dam | SS | Acc | 1/2D | Max | ...', a
+        sourcebook's table pasted, or a character sheet's tab-separated one: _tab_tables): the header
+        row sets the columns, each row is a weapon line of that name (its first row: a second row of
+        one weapon is its second attack, said)."""
+        if line.count("|") < 2:
+            table.clear()
+            return False
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        low = [c.lower().rstrip(".") for c in cells]
+        if low[0] in ("weapon", "weapons", "name") and {"dam", "damage", "dmg"} & set(low):
+            table["cols"] = low
+            return True
+        cols = table.get("cols")
+        if cols is None or len(cells) != len(cols):
+            return False
+        row = dict(zip(cols, cells))
+        name = cells[0]
+        if name == table.get("last", [""])[0]:
+            r.unread.append((r.line, f"{name}: " + ", ".join(f"{c} {v}" for c, v in row.items() if c != cols[0])
+                             + " (a gurps weapon line holds its first attack)"))
+            return True
+        table["last"] = [name]
+        labels = {"dam": "", "damage": "", "dmg": "", "ss": "SS", "acc": "Acc", "1/2d": "1/2D", "max": "Max",
+                  "range": "Range", "rof": "RoF", "shots": "Shots", "st": "ST", "rcl": "Rcl", "bulk": "Bulk",
+                  "malf": "Malf", "reach": "Reach"}
+        parts, skipped = [], []
+        for col, value in row.items():
+            if col == cols[0] or value in ("", "-", "—", "–"):
+                continue
+            if col in labels:  # (a reach 'C, 1' is one cell: C to 1)
+                parts.append(f"{labels[col]} {value.replace(', ', '-') if col == 'reach' else value}".strip())
+            elif col not in ("lvl", "level", "parry", "usage"):  # (a level and parry come from the skills)
+                skipped.append(f"{col} {value}")
+        weapon_item(f"{name} ({', '.join(parts)})", r.line)
+        if skipped:
+            r.unread.append((r.line, f"{name}: {', '.join(skipped)} (not a weapon trait a gurps line holds)"))
+        return True
+
     def stats(line: str) -> str | None:
+        if table_row(line):
+            return ""
         if attack_line(line.strip(), r.line):  # 'Dagger throw (11): thrust 1d-2 impaling, Acc 0, ...'
             return ""
         if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
@@ -281,8 +346,25 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             # a compact block's armor line ('Mail DR 4'), with no Armor heading
             armor_item(f"{worn.group('name').strip()} ({worn.group('stats')})", r.line)
             return ""
+        bracketed = re.fullmatch(r"(?P<name>[^()]*?[^\W\d][^()]*?)\s*\((?P<stats>[^()]*)\)\.?", line.strip())
+        if bracketed and sum(bool(re.search(rf"\b{a}\s*:?\s*\d", bracketed.group("stats")))
+                             for a in GURPS_ATTRIBUTES) >= 3 and not re.search(
+                                 rf"\b(?:{'|'.join(GURPS_ATTRIBUTES)})\s*:?\s*\d", bracketed.group("name")):
+            # a forum's statline in brackets after the name ('Bridge Ogre (ST 19 DX 11 IQ 8 HT 13 ...)'):
+            # the name, then its stats
+            if "@name" not in r.doc:
+                r.doc["@name"], r.doc["@name_line"] = bracketed.group("name").strip(), r.line
+            return stats(bracketed.group("stats"))
+        row = re.fullmatch(r"(?P<name>[^\W\d][^\t\[\]\d]*?)\s+(?:ST|DX|IQ|HT|Will|Per)(?:[+-]\d+)?\s+(?P<level>\d{1,2})"
+                           r"(?:\s*\[\s*\d+\s*\])?", line.strip())
+        if row and row.group("name").strip() not in GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED:
+            # a character sheet's skill row, the attribute it is bought on before its level ('Lockpicking
+            # IQ+1 12 [4]', 'Stealth DX 12 [2]'): a skill, not IQ 1 or DX 12
+            return "" if skill_item(f"{row.group('name').strip()}-{row.group('level')}", r.line) else None
         # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
         text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
+        # a 3rd-edition sourcebook's 'HT 11/14': HT, then hit points
+        text = re.sub(r"\bHT(\s*[:=]?\s*\d+)\s*/\s*(\d+)\b", r"HT\1 HP \2", text)
         for m in re.finditer(rf"\b({'|'.join(GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
             costs[m.group(1)] = (int(m.group(2)), int(m.group(3)))
         if _COST.search(text):
@@ -332,6 +414,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         return re.sub(r"^[.;,\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
 
     def skill_item(item: str, n: int) -> bool:
+        several = re.findall(r"([^\W\d][^\d,;]*?)\s*[-–]?\s*(\d{1,2})(?=\s|$)", item.strip())
+        if len(several) > 1 and re.fullmatch(r"(?:[^\W\d][^\d,;]*?\s*[-–]?\s*\d{1,2}\s*)+", item.strip()):
+            # a list written without commas ('Shortsword 17 spear 15 knife 15'): a skill each
+            return all([skill_item(f"{name.strip()}-{val}", n) for name, val in several])
         if _COST.search(item):
             said_costs.append(n)
         if re.search(r"\((?:ST|DX|IQ|HT|Will|Per)/(?:E|A|H|VH)\)", item):
@@ -339,6 +425,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         clean = _COST.sub("", item)
         clean = re.sub(r"\((?:ST|DX|IQ|HT|Will|Per|[PM])/[EAHV]{1,2}\)", "", clean)
         clean = re.sub(r"/TL\d+", "", clean)
+        # a 4th-edition book's bare difficulty ('Guns/TL8 (Pistol) (E) DX+2 [4]-15') and a footnote's mark ('-14*')
+        clean = re.sub(r"\s*\((?:E|A|H|VH)\)", "", clean)
+        clean = re.sub(r"\s*[*†‡]+$", "", clean.strip())
         # the relative level ('DX+1') is written without spaces; 'DX [2]-11' is DX itself, then the level
         clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
                        "", clean).strip()
@@ -346,6 +435,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if not m:
             return False
         name = re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))
+        if name not in _SKILLS:  # written in lower case ('brawling 15', 'guns (pistol)-12'): the skill's own name
+            name = _SKILLS_FOLDED.get(name.lower(), name)
         colon = re.fullmatch(r"([^:()]+?):\s*([^:()]+)", name)
         if colon and f"{colon.group(1)} ({colon.group(2)})" in _SKILLS:
             name = f"{colon.group(1)} ({colon.group(2)})"  # a character sheet's 'Guns: Pistol' is Guns (Pistol)
@@ -359,6 +450,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         return True
 
     def weapon_item(item: str, n: int) -> None:
+        bare = re.fullmatch(r"(?P<name>[^,()]+?),\s*(?P<rest>(?:\d+d|sw|thr)\b.*)", item.strip())
+        if bare and not item.strip().endswith(")"):
+            # a sourcebook's line with no brackets: 'S&W Model 13 .357 Magnum, 3d-1 cr, SS 10, Acc 2, ...'
+            item = f"{bare.group('name').strip()} ({bare.group('rest').strip()})"
         found = named_item(r, item, n)
         if found is None:
             return
@@ -533,10 +628,16 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             a["catalog"] = entry.id
         if "PD" in found:
             a["PD"] = int(found["PD"])
-        locs = [w for w in rest.split() if w in ("head", "face", "neck", "torso", "vitals", "groin", "arms", "hands",
-                                                 "legs", "feet")]
+        # its locations, as written ('arm/leg': one arm and one leg are still the arms and legs it covers)
+        single = {"arm": "arms", "hand": "hands", "leg": "legs", "foot": "feet", "body": "torso", "chest": "torso"}
+        words = re.findall(r"[a-z]+", rest.lower())
+        locs = list(dict.fromkeys(single.get(w, w) for w in words if single.get(w, w) in (
+            "head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet")))
         if locs:
             a["locations"] = locs
+        elif words:  # words that name no location: the piece is read as a gurps line's default (torso), said
+            r.unread.append((n, f"{nd[0]}: {' '.join(words)} (no location a gurps armor line names: read as "
+                                "covering the torso)"))
         armor.append(a)
 
     def trait_item(kind: str) -> Callable[[str, int], None]:
@@ -608,7 +709,12 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             rest = attack.group("rest").strip(" .;,")
             acc = re.search(r"\bAcc\s*(\d+)", rest)
             reach = re.search(r"\((\d+)\s*/\s*(\d+)\)", rest)
-            if acc and reach:  # a thrown attack: 'Acc 0, x0.5/x1 (6/12)', its ranges in yards at the thrower's ST
+            if acc and re.search(r"\b(?:Range|RoF|Shots)\b", rest):
+                # a ranged attack: 'Glock 17 (15): 2d+2 pi, Acc 2, Range 150/1,900, RoF 3, Shots 17+1(3), ST 9,
+                # Bulk -2, Rcl 2': its traits are a weapon line's (what no field holds is said there)
+                weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind}, {rest})", n)
+                rest = ""
+            elif acc and reach:  # a thrown attack: 'Acc 0, x0.5/x1 (6/12)', its ranges in yards at the thrower's ST
                 weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind}, Acc {acc.group(1)}, "
                             f"1/2D {reach.group(1)}, Max {reach.group(2)})", n)
                 rest = rest[:acc.start()].strip(" .;,")  # what it says before its Acc and range (a house rule)
@@ -640,7 +746,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             return True
         return bool(re.search(r"-\s*\d+$", text)) and skill_item(text, n)
 
-    Walk(r, lines, GURPS_HEADINGS).run(stats, section, loose)
+    Walk(r, _tab_tables(lines), GURPS_HEADINGS).run(stats, section, loose)
     r.assumed.extend(japanese)
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
     for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
