@@ -239,8 +239,9 @@ class Walk:
         name_set = False
         description: list[str] = []
         for n, raw in enumerate(self.lines, 1):
-            # a list's bullet before a line ("• ST 11 DX 12", "● Dodge 8"): the line itself
-            raw = re.sub(r"^\s*[•●▪◦‣·]\s+", "", raw)
+            # a list's bullet before a line ("• ST 11 DX 12", "● Dodge 8", Markdown's "- Brawl 45% ..."): the
+            # line itself
+            raw = re.sub(r"^\s*(?:[•●▪◦‣·]|[-*](?=\s+[^\d\s]))\s+", "", raw)
             if "**" in raw or "__" in raw:  # Markdown bold, as forums print a block: "**Skills:** ..."
                 raw = raw.replace("**", "").replace("__", "")
             line = normalize(raw)

@@ -395,4 +395,4 @@ def test_attributes_listed_by_category_with_list_marks():
                "- Physical: Strength 2, Dexterity 3, Stamina 3\n- Social: Charisma 2, Manipulation 4, Composure 3\n")
     assert (doc["Intelligence"], doc["Strength"], doc["Composure"]) == (4, 2, 3)
     unread = [u["text"] for u in doc["xsys"]["read"].get("unread", [])]
-    assert unread == ["- Social: Charisma 2, Manipulation 4, Composure 3 (not read: Charisma 2)"]
+    assert unread == ["Social: Charisma 2, Manipulation 4, Composure 3 (not read: Charisma 2)"]

@@ -44,7 +44,7 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶", "汽車駕駛", "駕駛"),
     # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
     # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
-    "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "こぶし(パンチ)", "こぶし", "拳击",
+    "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "unarmed", "こぶし(パンチ)", "こぶし", "拳击",
                    "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手",
                    "拳擊", "拳擊/廝打", "廝打", "厮打"),  # the Chinese rules' own words (coc-zh glossary)
     # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese

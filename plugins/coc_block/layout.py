@@ -793,6 +793,9 @@ def coc_layout(lines: list[str]) -> list[str]:
         if "**" in text or "__" in text:  # Markdown bold: "**Hit Points** ::: 130"
             text = text.replace("**", "").replace("__", "")
             out[i] = nf[i] = re.sub(r":{2,}", ":", text)
+        if text.count("|") >= 2 and (cols := _weapon_columns(_cells(text))) is not None:
+            i = _weapons_table(out, nf, i, cols)
+            continue
         if text.startswith("|") and text.count("|") >= 2:
             i = _table(out, nf, i)
             continue
@@ -882,6 +885,64 @@ def coc_layout(lines: list[str]) -> list[str]:
 
 def _stats_in(text: str) -> bool:
     return any(re.match(rf"^{re.escape(k)}\s*[:=]?\s*[+-]?\d", text, re.IGNORECASE) for k in _ALL_STAT_NAMES.values())
+
+
+# a weapons table's columns, by the words of its header row (the 7th-edition sheet's "Weapon | Skill |
+# Damage | Base range | Uses/round | Bullets | Malf", a scenario's "Attack | % | Damage | Range ...")
+_WEAPON_COLUMN_WORDS = (("name", ("weapon", "weapons", "name", "attack", "attacks")),
+                        ("skill", ("skill", "skill %", "%", "chance", "regular", "skill/%")),
+                        ("damage", ("damage", "dmg", "dam")),
+                        ("range", ("base range", "range", "rng")),
+                        ("uses", ("uses/round", "uses per round", "attacks", "# att", "att/round", "attacks/round",
+                                  "rof")),
+                        ("capacity", ("bullets", "ammo", "capacity", "shots", "bullets in gun", "cap")),
+                        ("malfunction", ("malf", "malfunction", "mal")))
+
+
+def _weapon_columns(cells: list[str]) -> list[str | None] | None:
+    """The columns of a weapons table's header row (None for a column of no known word), or None
+    when the row is no such header (its first cell names the weapon, and one cell is its damage)."""
+    cols: list[str | None] = []
+    for k, c in enumerate(cells):
+        word = fold(c).rstrip(".:")
+        col = next((key for key, words in _WEAPON_COLUMN_WORDS if word in words and (key != "uses" or k > 0)), None)
+        cols.append(col)
+    return cols if cols and cols[0] == "name" and "damage" in cols else None
+
+
+def _weapons_table(out: list[str], nf: list[str], i: int, cols: list[str | None]) -> int:
+    """A weapons table (its header at `i`; rows with as many cells below it, pipes or not) as the
+    attack lines a block prints ('Combat: .45 Revolver 50% (25/10), damage 1D10+2, base range 15
+    yards, uses per round 1 (3), capacity 6, malfunction 100'); a cell no column names is left on
+    the line for the reader to say. Returns the next line to look at."""
+    out[i] = ""
+    j = i + 1
+    while j < len(nf) and nf[j].count("|") >= 2:
+        cells = _cells(nf[j])
+        if _is_rule_row(cells):
+            out[j] = ""
+            j += 1
+            continue
+        if len(cells) != len(cols) or not cells[0]:
+            break
+        row = {c: v for c, v in zip(cols, cells) if c is not None and v and v not in ("—", "–", "-", "n/a", "N/A")}
+        skill = row.get("skill", "")
+        chance = re.search(r"\d{1,3}\s*%?(?:\s*\(\d{1,3}\s*/\s*\d{1,3}\))?", skill)
+        named = re.sub(r"\d{1,3}\s*%?(?:\s*\(\d{1,3}\s*/\s*\d{1,3}\))?", "", skill).strip(" ,")
+        line = f"{cells[0]} " + (f"{chance.group(0).strip()}{'' if '%' in chance.group(0) else '%'}" if chance else "")
+        parts = [line.strip()]
+        if "damage" in row:
+            parts.append(f"damage {row['damage']}")
+        if named:
+            parts.append(f"skill {named}")
+        for col, label in (("range", "base range"), ("uses", "uses per round"), ("capacity", "capacity"),
+                           ("malfunction", "malfunction")):
+            if col in row:
+                parts.append(f"{label} {row[col]}")
+        parts += [v for c, v in zip(cols, cells) if c is None and v and v not in ("—", "–", "-")]
+        out[j] = nf[j] = "Combat: " + ", ".join(parts)
+        j += 1
+    return j
 
 
 def _table(out: list[str], nf: list[str], i: int) -> int:
