@@ -198,7 +198,7 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
                  "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢",
                  "素手", "メリケンサック", "ナックル")),
-    ("knife", ("knife", "knives", "dagger", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
+    ("knife", ("knife", "knives", "dagger", "scalpel", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
                "刀子", "短刀", "小刀", "ドス", "包丁", "ダガー", "銃剣")),
     ("axe", ("axe", "hatchet", "tomahawk", "斧", "鉈", "ナタ", "トマホーク")),
     ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",

@@ -1015,9 +1015,19 @@ def coc_name(raw: str) -> tuple[str, list[str]]:
     text = _LIST_MARK.sub("", unicodedata.normalize("NFKC", raw).replace("**", "").strip(), count=1)
     text = _NAME_LABEL.sub("", text, count=1)
     labels = _SHEET_LABELS.search(text)
+    notes: list[str] = []
     if labels and labels.start() > 0:  # the official sheet's field labels after the name: no part of it
         text = plain = text[:labels.start()].strip()
-    notes: list[str] = []
+    filled = list(re.finditer(r"\s+(?:Birthplace|Pronoun|Residence|Occupation|Sex|Age)\b", text))
+    if len(filled) >= 2 and filled[0].start() > 0:
+        # the sheet's fields with their values after the name ("Wilhelmina Strand Birthplace Boston
+        # Pronoun she"): the name, and the fields for the notes
+        notes.append(text[filled[0].start():].strip())
+        text = plain = text[:filled[0].start()].strip()
+    dash = re.match(r"^(.+?)\s+[—–]\s+(\S.*)$", text)
+    if dash:  # "Dr. Miriam Okafor — ship's surgeon (NPC, Call of Cthulhu 7e)": the name, then what she is
+        notes.append(dash.group(2).strip())
+        text = plain = dash.group(1).strip()
     by = _BYLINE.search(text)
     if by:
         notes.append(by.group(0).strip())
