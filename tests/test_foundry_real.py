@@ -511,3 +511,34 @@ def test_a_compendium_pack_is_a_roster_of_its_actors(tmp_path):
     bad.write_text("not json\n", encoding="utf-8")
     with pytest.raises(InputError, match="malformed Foundry actor JSON"):
         documents.read_with_format(bad, None)
+
+
+def test_a_weapon_with_a_stated_rate_that_fires_bursts_keeps_both(tmp_path):
+    """A Thompson stating usesPerRound 1 (max 2) with its brst/auto properties and a burst size:
+    7th edition's table writes '1 or full auto'; the stated rate had replaced the burst, and the gun
+    crossed to every system as single shots only."""
+    items = [skill("Firearms (Submachine Gun)", _id="smg", value=45),
+             weapon("Thompson M1921", skill_id="smg", damage="1D10+2", rng=20, units="yards",
+                    usesPerRound={"normal": 1, "max": 2, "burst": 5},
+                    props={"rngd": True, "brst": True, "auto": True}, bullets=30)]
+    doc = read(tmp_path, actor(items=items))
+    assert doc["weapons"][0]["uses_per_round"] == "1 (2) or full auto"
+    neutral = api.convert(api.from_plain(copy.deepcopy(doc), "x.json"), "neutral", trace=False).document
+    assert "auto" in neutral.weapons[0].fire_modes
+
+
+def test_a_japanese_skill_joined_with_a_space_is_the_sheet_s_skill(tmp_path):
+    """The CoC7 system names a skill specialization + ' (' + skill + ')': '射撃 (拳銃)' is the Japanese
+    sheet's 射撃(拳銃), Firearms (Handgun), not an unknown skill (its pistol had been dropped)."""
+    items = [skill("射撃 (拳銃)", _id="hg", value=55, specialization="射撃", skillName="拳銃"),
+             skill("近接戦闘 (格闘)", _id="br", value=60, specialization="近接戦闘", skillName="格闘"),
+             weapon("ブローニング M1910", skill_id="hg", damage="1D8", rng=15, units="m")]
+    doc = read(tmp_path, actor(items=items))
+    assert doc["skills"]["Firearms (Handgun)"] == 55 and doc["skills"]["Fighting (Brawl)"] == 60
+    assert [(w["name"], w["skill"]) for w in doc["weapons"]] == [("ブローニング M1910", "Firearms (Handgun)")]
+
+
+def test_a_creature_s_armor_with_words_after_its_points_is_those_points(tmp_path):
+    doc = read(tmp_path, actor(kind="creature", attribs={"hp": {"value": 11, "max": 11}, "armor": {"value": "2 (hide)"}}))
+    assert [a["armor"] for a in doc["armor"]] == [2]
+    assert any("armor '2 (hide)': 2 points; 'hide'" in x for x in assumed(doc))

@@ -248,7 +248,12 @@ def skill_of_class(weapon_class: str) -> str:
 
 def coc_skill(name: str) -> tuple[str, ...]:
     """The coc skills a printed name files under (7e, Japanese, Chinese names), or ()."""
-    return COC_SKILLS.get(fold(name), ())
+    found = COC_SKILLS.get(fold(name), ())
+    if not found and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]\s+[(（]", name):
+        # a Japanese or Chinese name with a space before its speciality (the Foundry CoC7 system's
+        # "射撃 (拳銃)", its specialization, a space, then the skill in brackets): as printed without it
+        found = COC_SKILLS.get(fold(re.sub(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[(（])", "", name)), ())
+    return found
 
 
 def english_name(name: str) -> str | None:

@@ -1925,6 +1925,10 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             line["sights"] = "none"  # a thrown weapon is aimed by eye (core.vocab: sights "none")
         if w["name"] in uses:
             line["uses_per_round"] = uses[w["name"]]
+            if w.get("burst") and not re.search(r"full auto|burst", uses[w["name"]], re.IGNORECASE):
+                # a stated rate and a weapon that also fires bursts (a Foundry Thompson's "1 (2)" and its
+                # brst/auto properties): both, as 7th edition's table writes them ("1 or full auto")
+                line["uses_per_round"] += " or full auto"
         elif w.get("shots_per_round") is not None:
             line["uses_per_round"] = str(w["shots_per_round"]) + (" or full auto" if w.get("burst") else "")
         if stated is not None:

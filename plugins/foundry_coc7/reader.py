@@ -465,10 +465,15 @@ class _Actor:
                                 "and Build from STR and SIZ")
         armor = stated["armor"].get("value")
         if armor not in (None, "", 0, "0"):
+            words = ""
             try:
                 points = number(armor)
             except Unreadable:
-                points = None
+                # its points, then what they are ("2 (hide)", "4 points, thick skin"): the points, the words said
+                lead = re.fullmatch(r"\s*(\d{1,4})\s*(?:points?|pts?\.?)?\s*[,(（:：-]?\s*([^\d]*?)[)）]?\s*", str(armor))
+                points, words = (int(lead.group(1)), lead.group(2).strip()) if lead else (None, "")
+            if words:
+                self.assumed.append(f"{apath}.armor: armor {armor!r}: {points} points; '{words}' kept in no field")
             if points is not None and float(points).is_integer() and 0 < points <= 1000:
                 # the sheet's armor points (a creature's hide, coc7.armor): a line of its own; a
                 # creature actor's is its body's own (natural armor over the whole of it)
@@ -790,6 +795,8 @@ def _skill_name(item: dict[str, Any], ib: dict[str, Any]) -> str:
     spec = ib.get("specialization")
     if isinstance(spec, str) and spec and "(" not in name:
         name = f"{spec} ({ib.get('skillName') or name})"
+    # the system joins them with a space ("射撃 (拳銃)"); a Japanese or Chinese sheet prints none ("射撃(拳銃)")
+    name = re.sub(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[(（])", "", name)
     return item_text(name)
 
 
