@@ -343,3 +343,24 @@ def test_idea_and_know_params_are_checked_against_int_and_edu():
     doc = read(char([], {**SIXTH, "アイデア": 75, "知識": 70}))  # INT 15 x 5 = 75; EDU 16 x 5 = 80
     (u,) = report(doc)["unread"]
     assert u["path"] == "$.data.params[9]" and "not EDU x 5 = 80" in u["text"]
+
+
+def test_characteristic_rolls_written_with_x_or_times_are_not_skills():
+    """'CCB<={STR}x5 【STR x5】', 'CCB<={CON}×5': the multiplication as sheets print it (the x had
+    become part of a skill's name: skills 'x5 【STR x5】' = 11)."""
+    doc = read(char(["CCB<={STR}x5 【STR x5】", "CCB<={CON}×5 【CON ×5】", "CCB<={DEX}*5 【DEX × 5】",
+                     "CCB<=70 【目星】"], SIXTH))
+    assert doc["skills"] == {"Spot Hidden": 70}
+    assert "unread" not in report(doc)
+
+
+def test_an_armor_gauge_is_the_armor_line():
+    doc = read(char(["CC<=45 【目星】"], SEVENTH, status=[{"label": "HP", "value": 12, "max": 12},
+                                                        {"label": "装甲", "value": 1, "max": 1}]))
+    assert [a.get("armor") for a in doc["armor"]] == [1]
+
+
+def test_a_sixth_edition_know_of_99_is_edu_20():
+    """6th edition's Know is EDU x 5, at most 99: EDU 20 is Know 99, no discrepancy."""
+    doc = read(char(["CCB<=99 【知識】", "CCB<=70 【目星】"], {**SIXTH, "EDU": 20, "知識": 99}))
+    assert not any("知識" in u["text"] for u in report(doc).get("unread", []))

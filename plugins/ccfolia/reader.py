@@ -37,6 +37,8 @@ CHARACTERISTICS = ("STR", "CON", "POW", "DEX", "APP", "SIZ", "INT", "EDU")
 # The Japanese names sheets give the characteristics (6th and 7th edition rulebooks alike).
 _CHAR_NAMES = {**{k.lower(): k for k in CHARACTERISTICS}, "筋力": "STR", "体力": "CON", "精神力": "POW",
                "敏捷性": "DEX", "敏捷": "DEX", "外見": "APP", "体格": "SIZ", "知性": "INT", "教育": "EDU"}
+# A gauge or param of armor points (a creature's 装甲, a sheet's アーマー): the block's armor line.
+_ARMOR_LABELS = frozenset(fold(x) for x in ("装甲", "アーマー", "armor", "armour", "装甲値", "护甲", "護甲"))
 # Gauges (status) and the params that hold the same values: the coc document's own HP, MP, SAN, Luck.
 _GAUGES = {"hp": "HP", "耐久力": "HP", "mp": "MP", "マジック・ポイント": "MP", "マジックポイント": "MP",
            "san": "SAN", "san値": "SAN", "正気度": "SAN", "正気度ポイント": "SAN", "sanity": "SAN",
@@ -54,7 +56,7 @@ _ROLL_PARAMS = {"アイデア": "Idea", "アイディア": "Idea", "idea": "Idea
 # modifier (6th edition: CC(98) a malfunction number; 7th: CC(1), CC+1, CC-1 bonus/penalty dice),
 # "<=" and the target: a number, a {reference} to a param or gauge, or arithmetic of them.
 _CHECK = re.compile(r"^(?P<secret>S)?(?P<cmd>CCB|CC|1D100|D100)(?P<mod>\(\s*[+-]?\d+\s*\)|[+-]?\d+)?\s*(?:<=|≦)\s*"
-                    r"(?P<target>(?:\{[^{}]*\}|[0-9()+\-*/])*)\s*(?P<label>.*)$", re.IGNORECASE)
+                    r"(?P<target>(?:\{[^{}]*\}|[0-9()+\-*/xX×])*)\s*(?P<label>.*)$", re.IGNORECASE)
 # Combination, resistance-table and 7th-edition full-auto rolls
 _COMBO = re.compile(r"^S?CBRB?\s*\(", re.IGNORECASE)
 _RESIST = re.compile(r"^S?RESB?\s*\((?P<args>[^)]*)\)\s*(?P<label>.*)$", re.IGNORECASE)
@@ -141,7 +143,9 @@ def classify(n: int, raw: str) -> Command:
     if m and re.match(r"^1?D100", _nf(label(m)), re.IGNORECASE):
         return Command(n, raw, path, "furniture")  # CCB<=50 【1D100ロール】: the palette's plain d100
     if m:
-        return Command(n, raw, path, "check", cmd=m.group("cmd").upper(), target=m.group("target"), label=label(m))
+        # ('{STR}x5', '{CON}×5': the multiplication as sheets print it)
+        return Command(n, raw, path, "check", cmd=m.group("cmd").upper(),
+                       target=re.sub(r"[xX×](?![^{}]*\})", "*", m.group("target")), label=label(m))
     if _COMBO.match(text):
         return Command(n, raw, path, "combo")
     if _FULL_AUTO.match(text):
@@ -546,6 +550,8 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
         if coc_skill(p.label):  # a skill kept in params (no command rolls it)
             r.lines.append((f"Skills: {p.label} {_number(p.value)}%", p.path))
             skills_seen.update(coc_skill(p.label))
+        elif fold(p.label) in _ARMOR_LABELS and _number(p.value):  # its armor points (装甲 1)
+            r.lines.append((f"Armor: {_number(p.value)}", p.path))
         else:
             r.drop(p.path, f"{p.label} {p.value} (no place in a coc document)")
     _attacks(r, sheet, weapon_checks, skills_seen)
@@ -578,6 +584,10 @@ def _where(entry: dict[str, str]) -> tuple[int, int, str]:
 def _gauge(r: _Reading, st: dict[str, Any], path: str, values: dict[str, int]) -> None:
     label = fold(str(st["label"]))
     now, top = st.get("value"), st.get("max")
+    if label in _ARMOR_LABELS and _number(top if top not in (None, "") else now):
+        # an armor gauge (a creature's 装甲 1): its armor points, a line of the stat block
+        r.lines.append((f"Armor: {_number(top if top not in (None, '') else now)}", path))
+        return
     if label not in _GAUGES:
         r.drop(path, f"{st['label']} {top if top not in (None, '') else now} (no place in a coc document)")
         return
@@ -663,7 +673,9 @@ def _derived_check(r: _Reading, reader: SheetReader, path: str, shown: str, what
                          + (f"{base} x {times}" if times != 1 else base))
     elif base not in r.chars:
         r.drop(path, f"{shown} ({what} {value}: {base} is not on the sheet to check it against)")
-    elif r.chars[base] * reader.idea_times != value:
+    elif r.chars[base] * reader.idea_times != value and not (
+            reader.idea_times == 5 and value == 99 and r.chars[base] * 5 >= 99):
+        # (6th edition's Know and Idea stop at 99: EDU 20 is Know 99, not 100)
         r.drop(path, f"{shown} ({what} {value}, not {base} x {reader.idea_times} = "
                      f"{r.chars[base] * reader.idea_times}: no place in a coc document)")
 
