@@ -137,6 +137,9 @@ def read_nwod(lines: list[str], system: str) -> Read:
         if _NWOD_INLINE.match(line):  # a weapon line outside any heading: its 'strength 2' is the gun's
             weapon_item(line, r.line)
             return ""
+        # an item's traits in brackets ('Tire iron (1L, Str 2, Size 2)' on a line of no heading) are the
+        # item's, not the character's Strength and Size
+        line = re.sub(r"\([^()]*,[^()]*\)", " ", line)
         # (Willpower and Health in dots run past five: 'Willpower ●●●●●●●')
         found, rest = stat_pairs(line, NWOD_ATTRIBUTES + NWOD_DERIVED + NWOD_IGNORED, r"\d+|[•●]{1,10}")
         short = [k for k in NWOD_SHORT if re.search(rf"(?<!\w){k}\s*:?\s*(?:\d|[•●])", rest)]
