@@ -542,3 +542,27 @@ def test_a_creature_s_armor_with_words_after_its_points_is_those_points(tmp_path
     doc = read(tmp_path, actor(kind="creature", attribs={"hp": {"value": 11, "max": 11}, "armor": {"value": "2 (hide)"}}))
     assert [a["armor"] for a in doc["armor"]] == [2]
     assert any("armor '2 (hide)': 2 points; 'hide'" in x for x in assumed(doc))
+
+
+def test_what_a_coc_line_cannot_hold_is_said_not_dropped(tmp_path):
+    """A grenade's blast radius is read with its damage ('4D10/3 yards'); a second skill
+    (skill.alternativ), a stun property, a fly speed (8.x special.movement) and a 0 gauge read as
+    unset are each said (they had gone without a word)."""
+    items = [skill("Throw", _id="th", value=50), skill("Firearms (Rifle/Shotgun)", _id="rs", value=55),
+             skill("Firearms (Machine Gun)", _id="mg", value=40),
+             weapon("Mills bomb", skill_id="th", damage="4D10", rng=14, units="yards",
+                    props={"rngd": True, "blst": True, "thrown": True}, blastRadius=3),
+             weapon("BAR", skill_id="rs", damage="2D6+4", rng=90, units="yards", props={"rngd": True, "brst": True},
+                    skill={"main": {"name": "", "id": "rs"}, "alternativ": {"name": "", "id": "mg"}}),
+             weapon("Taser", skill_id="rs", damage="1D3", rng=5, units="yards", props={"rngd": True, "stun": True})]
+    doc = read(tmp_path, actor(kind="creature", items=items, special={"movement": [{"type": "walk", "value": 7},
+                                                                                 {"type": "fly", "value": 9}]},
+                               attribs={"hp": {"value": 11, "max": 11}, "san": {"value": 0}}))
+    bomb = next(w for w in doc["weapons"] if w["name"] == "Mills bomb")
+    assert bomb["damage"].upper() == "4D10"  # its blast: the text reader's grenade reading, said
+    texts = "\n".join(unread(doc).values()) + "\n" + "\n".join(assumed(doc))
+    assert "blast radius 3" in texts
+    assert "BAR: its second skill (Firearms (Machine Gun)) has no place" in texts
+    assert "Taser: stun (the attack stuns, no damage) (no field in a coc weapon line)" in texts
+    assert "fly 9 (a coc7 document holds one MOV, the walking one)" in texts
+    assert "san 0 read as not set" in texts

@@ -439,6 +439,11 @@ class _Actor:
         if mp is not None and (stated["mp"].get("auto") is False or pow7 is None) and \
                 (pow7 is None or math.floor(mp) != pow7 // 5):
             own_mp = math.floor(mp)
+        for a, what in (("san", "SAN (from POW, as coc7 derives it)"), ("lck", "Luck (not carried)")):
+            v = stated[a].get("value")
+            if v is not None and not isinstance(v, bool) and str(v).strip() in ("0", "0.0"):
+                # an empty gauge of a new sheet and a character at 0 look alike: read as not set, said
+                self.assumed.append(f"{apath}.{a}.value: {a} 0 read as not set (a new sheet's empty gauge): {what}")
         san = num("san", "value")  # current Sanity; starting SAN is POW
         own_san = math.floor(san) if san is not None and (pow7 is None or math.floor(san) != pow7) else None
         luck = num("lck", "value")
@@ -708,8 +713,31 @@ class _Actor:
         if damage and coc_damage(damage) is None:
             self.lose(f"{root}.range.normal.damage", f"{name}: damage {damage!r} (not dice a coc weapon line holds)")
             damage = ""
+        radius = None
+        if props.get("blst"):
+            try:
+                radius = number(ib.get("blastRadius"))
+            except Unreadable:
+                radius = None
+        if damage and props.get("blst"):
+            if radius:  # a blast weapon: its damage within the radius, as the rulebook prints "4D10/3 yards"
+                damage = f"{damage}/{radius:g} yards"
+            else:
+                self.lose(f"{root}.properties.blst", f"{name}: a blast weapon with no blastRadius: read as its damage "
+                          "alone")
         if damage:
             parts.append(f"damage {damage}")
+        # properties no coc weapon line holds (an impaling weapon, 'impl', is the coc7 rules' own: coc7.impale)
+        said = [k for k in ("stun", "mont") if props.get(k)]
+        if said:
+            self.lose(f"{root}.properties", f"{name}: " + ", ".join(
+                {"stun": "stun (the attack stuns, no damage)", "mont": "mounted"}[k] for k in said)
+                + " (no field in a coc weapon line)")
+        other = _dict(_dict(ib.get("skill")).get("alternativ"))
+        if other.get("name") or other.get("id"):
+            known = next((x["name"] for x in self.skills if other.get("id") and x["id"] == other.get("id")), None)
+            self.lose(f"{root}.skill.alternativ", f"{name}: its second skill ({known or other.get('name') or other.get('id')}) "
+                      "has no place: a coc weapon line fires with one skill, skill.main")
         if dist is not None:
             parts.append(f"base range {dist[0]} {dist[1]}")
         skill = weapon_skill(label, name) if label else None
@@ -770,6 +798,13 @@ class _Actor:
         passed, failed = _text(san.get("checkPassed")), _text(san.get("checkFailled") or san.get("checkFailed"))
         if (passed or failed) and {passed, failed} - {"", "0"}:  # (0/0: seeing it costs nothing)
             self.lines.append((f"Sanity Loss: {passed or '0'}/{failed or '0'}", f"{self.root}.special.sanLoss"))
+        moves = special.get("movement")
+        if isinstance(moves, list):  # 8.x: [{type: walk, value: 7}, {type: fly, value: 9}]: one MOV in coc7
+            more = [f"{_text(m.get('type'))} {m.get('value')}" for m in moves if isinstance(m, dict)
+                    and _text(m.get("type")).lower() not in ("", "walk") and m.get("value") not in (None, "", 0)]
+            if more:
+                self.lose(f"{self.root}.special.movement", ", ".join(more) + " (a coc7 document holds one MOV, the "
+                          "walking one)")
         apr = special.get("attacksPerRound")
         if isinstance(apr, (int, float, str)) and not isinstance(apr, bool) and str(apr).strip() not in ("", "0", "1"):
             self.lines.append((f"Attacks per round: {str(apr).strip()}", f"{self.root}.special.attacksPerRound"))
