@@ -476,6 +476,11 @@ def read_sheet(sheet: Sheet, reader: SheetReader, why: str) -> dict[str, Any]:
             r.char_from[_CHAR_NAMES[p.key]] = p.path
         elif p.key in _GAUGES and num is not None:
             _own(r, _GAUGES[p.key], num, p.path)
+        elif p.key in _RECOMPUTED and num is None and re.search(r"\d", str(p.value)) \
+                and not re.fullmatch(r"\s*[+-]?\d*\s*[dD]\s*\d+\s*", str(p.value)):
+            # more than the one value the characteristics give ('MOV 8/10 泳ぎ': a swimming speed too)
+            r.drop(p.path, f"{p.label} {p.value} (recomputed from the characteristics; the rest has no place "
+                           "in a coc document)")
         elif p.key in _RECOMPUTED or p.key in _ROLL_PARAMS:
             pass  # what the characteristics give: recomputed (Idea / Know checked below)
         elif num is not None:
