@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 from xsys.core.textblock import fold, weapon_class_by_name
@@ -246,10 +247,11 @@ def skill_of_class(weapon_class: str) -> str:
             "shotgun": "Shotgun", "mg": "Machine Gun", "thrown": "Throw"}[weapon_class]
 
 
+@lru_cache(maxsize=4096)  # (asked for every skill of every NPC, and again as it is read back)
 def coc_skill(name: str) -> tuple[str, ...]:
     """The coc skills a printed name files under (7e, Japanese, Chinese names), or ()."""
     found = COC_SKILLS.get(fold(name), ())
-    if not found and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]\s+[(（]", name):
+    if not found and not name.isascii() and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]\s+[(（]", name):
         # a Japanese or Chinese name with a space before its speciality (the Foundry CoC7 system's
         # "射撃 (拳銃)", its specialization, a space, then the skill in brackets): as printed without it
         found = COC_SKILLS.get(fold(re.sub(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[(（])", "", name)), ())
