@@ -887,3 +887,10 @@ def test_what_an_attack_adds_drains_or_repeats_is_a_note_with_its_name():
     for note in ("近接戦闘: さらに青い膿", "噛みつき: 1D4 毎ラウンド", "舌: ダメージ: POW 1D10", "舌: CON 3D10"):
         assert note in doc["notes"], note
     assert {m["name"]: m["damage"] for m in doc["melee"]} == {"近接戦闘": "1D4+DB", "噛みつき": "1D4", "舌": ""}
+
+
+@pytest.mark.parametrize("said", ["Keeper's discretion", "none", "At the Keeper's discretion."])
+def test_a_spells_line_that_names_no_spell_is_notes(said):
+    doc = load(f"Ghoul\nSTR 85 CON 65 SIZ 65 DEX 65 INT 65 APP 30 POW 65 EDU 50 HP 13\nSpells: {said}\n".encode())
+    assert not doc.get("spells")
+    assert f"Spells: {said.rstrip('.')}" in doc["notes"]

@@ -1557,6 +1557,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             notes.append(item.strip())
             return True
         name = re.sub(r"^[-*]\s+", "", item.strip()).rstrip(".。").strip()
+        if re.fullmatch(r"(?i)(?:none|nil|n/a|[-—–]|(?:at |any )?(?:the )?keeper'?s'? (?:discretion|choice)|"
+                        r"as (?:the )?keeper (?:wishes|sees fit))", name):
+            # "Spells: none", "Spells: Keeper's discretion": no spell, what the block says of them
+            notes.append(f"Spells: {name}")
+            return True
         bracketed = re.fullmatch(r"[《「『〈<]\s*(.+?)\s*[》」』〉>]", name)  # 《アザトースの呪詛》
         name = bracketed.group(1) if bracketed else name
         if not name:
