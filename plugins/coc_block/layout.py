@@ -794,7 +794,27 @@ def coc_layout(lines: list[str]) -> list[str]:
             text = text.replace("**", "").replace("__", "")
             out[i] = nf[i] = re.sub(r":{2,}", ":", text)
         if text.count("|") >= 2 and (cols := _weapon_columns(_cells(text))) is not None:
-            i = _weapons_table(out, nf, i, cols)
+            i = _weapons_table(out, nf, i, cols, _cells(text))
+            continue
+        spaced = re.split(r"\s{2,}|\t", out[i].strip())
+        if len(spaced) >= 3 and "|" not in text and (cols := _weapon_columns(spaced)) is not None:
+            # the table laid out with spaces, as a PDF's text gives it: its rows in pipes, a row broken
+            # after the weapon's first word ("Sacrificial" over "  Dagger  65%  1D4+2+db ...") joined
+            j = i + 1
+            while j < len(out) and out[j].strip():
+                cells = re.split(r"\s{2,}|\t", out[j].strip())
+                if len(cells) == 1 and j + 1 < len(out) and \
+                        len(re.split(r"\s{2,}|\t", out[j + 1].strip())) == len(cols):
+                    nxt = re.split(r"\s{2,}|\t", out[j + 1].strip())
+                    nf[j + 1] = " | ".join([f"{cells[0]} {nxt[0]}", *nxt[1:]])
+                    out[j] = nf[j] = ""
+                    j += 2
+                    continue
+                if len(cells) != len(cols):
+                    break
+                nf[j] = " | ".join(cells)
+                j += 1
+            i = _weapons_table(out, nf, i, cols, spaced)
             continue
         if text.startswith("|") and text.count("|") >= 2:
             i = _table(out, nf, i)
@@ -894,7 +914,7 @@ _WEAPON_COLUMN_WORDS = (("name", ("weapon", "weapons", "name", "attack", "attack
                         ("damage", ("damage", "dmg", "dam")),
                         ("range", ("base range", "range", "rng")),
                         ("uses", ("uses/round", "uses per round", "attacks", "# att", "att/round", "attacks/round",
-                                  "rof")),
+                                  "rof", "attks", "atts", "att", "# of attacks")),
                         ("capacity", ("bullets", "ammo", "capacity", "shots", "bullets in gun", "cap")),
                         ("malfunction", ("malf", "malfunction", "mal")))
 
@@ -910,14 +930,17 @@ def _weapon_columns(cells: list[str]) -> list[str | None] | None:
     return cols if cols and cols[0] == "name" and "damage" in cols else None
 
 
-def _weapons_table(out: list[str], nf: list[str], i: int, cols: list[str | None]) -> int:
+def _weapons_table(out: list[str], nf: list[str], i: int, cols: list[str | None], heads: list[str]) -> int:
     """A weapons table (its header at `i`; rows with as many cells below it, pipes or not) as the
     attack lines a block prints ('Combat: .45 Revolver 50% (25/10), damage 1D10+2, base range 15
     yards, uses per round 1 (3), capacity 6, malfunction 100'); a cell no column names is left on
     the line for the reader to say. Returns the next line to look at."""
     out[i] = ""
     j = i + 1
-    while j < len(nf) and nf[j].count("|") >= 2:
+    while j < len(nf) and (nf[j].count("|") >= 2 or (not nf[j] and not out[j])):
+        if not nf[j]:  # a broken row's first part, joined to the next
+            j += 1
+            continue
         cells = _cells(nf[j])
         if _is_rule_row(cells):
             out[j] = ""
@@ -925,7 +948,8 @@ def _weapons_table(out: list[str], nf: list[str], i: int, cols: list[str | None]
             continue
         if len(cells) != len(cols) or not cells[0]:
             break
-        row = {c: v for c, v in zip(cols, cells) if c is not None and v and v not in ("—", "–", "-", "n/a", "N/A")}
+        row = {c: v for c, v in zip(cols, cells) if c is not None and v and v not in ("—", "–", "-", "n/a", "N/A")
+               and not (c == "range" and fold(v) in ("touch", "melee"))}
         skill = row.get("skill", "")
         chance = re.search(r"\d{1,3}\s*%?(?:\s*\(\d{1,3}\s*/\s*\d{1,3}\))?", skill)
         named = re.sub(r"\d{1,3}\s*%?(?:\s*\(\d{1,3}\s*/\s*\d{1,3}\))?", "", skill).strip(" ,")
@@ -939,7 +963,7 @@ def _weapons_table(out: list[str], nf: list[str], i: int, cols: list[str | None]
                            ("malfunction", "malfunction")):
             if col in row:
                 parts.append(f"{label} {row[col]}")
-        parts += [v for c, v in zip(cols, cells) if c is None and v and v not in ("—", "–", "-")]
+        parts += [f"{h} {v}" for c, h, v in zip(cols, heads, cells) if c is None and v and v not in ("—", "–", "-")]
         out[j] = nf[j] = "Combat: " + ", ".join(parts)
         j += 1
     return j
@@ -1446,6 +1470,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                                                "which firearm skill fires it is not said") + ")"))
             return
         w: dict[str, Any] = {"name": name, "skill": skill}
+        before = stated.get(name)  # the weapon stated on an earlier line too (an attack line, then a table)
         stated[name] = set(attrs)
         if entry is not None:
             w["catalog"] = entry.id
@@ -1495,6 +1520,18 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             skills[skill] = pct
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
+        prior = next((x for x in weapons if x["name"] == name), None) if before is not None else None
+        if prior is not None:
+            # one weapon, one line: what this line states wins over what the earlier one left to defaults,
+            # what the earlier one stated stays; a default it said is taken back where this line states it
+            for key, value in w.items():
+                if key in attrs or key not in prior:
+                    prior[key] = value
+            for key, words in (("base_range", "no base range in the block"), ("damage", "no damage in the block")):
+                if key in attrs:
+                    r.assumed[:] = [x for x in r.assumed if f": {name}: {words};" not in x]
+            stated[name] = before | set(attrs)
+            return
         weapons.append(w)
 
     def melee_attack(name: str, pct: int | None, attrs: dict[str, Any], left: list[str],
@@ -1514,7 +1551,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             r.assumed.append(f"line {n}: {name}: damage {attrs['damage']} is {damage[:-len(db) - 1]} and the "
                              f"block's damage bonus +{db.upper()}: written {damage[:-len(db) - 1]}+db")
             damage = damage[:-len(db) - 1] + "+db"
-        melee.append({"name": name, "skill": skill, "damage": damage})
+        same = next((m for m in melee if m["name"] == name), None)
+        if same is not None:  # stated again (an attack line, then a weapons table): one line, its damage kept
+            if damage and not same.get("damage"):
+                same["damage"] = damage
+        else:
+            melee.append({"name": name, "skill": skill, "damage": damage})
         attack_on[n] = name
         drain = [x for x in left if _DRAIN.match(x)]
         if drain:  # "舌: ダメージ: POW 1D10、CON 3D10": characteristics drained, no hit points: a note
