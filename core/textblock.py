@@ -243,7 +243,8 @@ class Walk:
             # line itself
             raw = re.sub(r"^\s*(?:[•●▪◦‣·]|[-*](?=\s+[^\d\s]))\s+", "", raw)
             if "**" in raw or "__" in raw:  # Markdown bold, as forums print a block: "**Skills:** ..."
-                raw = raw.replace("**", "").replace("__", "")
+                # (a marker beside a word; a merit's dots as stars, "Resources (***)", stay)
+                raw = re.sub(r"(\*\*|__)(?=[^\s*_)])|(?<=[^\s*_(])(\*\*|__)", "", raw)
             line = normalize(raw)
             if not line or line.startswith("#") or re.match(r"^system\s*[:=]", line, re.IGNORECASE) \
                     or re.fullmatch(r"[-=_*~]{3,}", line):  # a rule or a page's front-matter fence ("---")

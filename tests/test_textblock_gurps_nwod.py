@@ -396,3 +396,19 @@ def test_attributes_listed_by_category_with_list_marks():
     assert (doc["Intelligence"], doc["Strength"], doc["Composure"]) == (4, 2, 3)
     unread = [u["text"] for u in doc["xsys"]["read"].get("unread", [])]
     assert unread == ["Social: Charisma 2, Manipulation 4, Composure 3 (not read: Charisma 2)"]
+
+
+def test_skills_one_a_line_with_no_heading_and_merit_dots_as_stars():
+    """A blog's conversion lists every skill on a line of its own ('Academics: 3 (Psychoanalysis),
+    (Psychology)', 'Computer: 0') under no Skills heading, and merits with their dots as stars in
+    brackets ('Resources (***)'); the skills had all been said unread, the merit read as 1."""
+    doc = read("Dr. Test\nIntelligence: 3        Strength: 2         Presence: 3\n"
+               "Wits: 2                Dexterity: 2        Manipulation: 2\n"
+               "Resolve: 3             Stamina: 2          Composure: 3\n\n"
+               "Academics: 3 (Psychoanalysis), (Psychology)\nComputer: 0\nMedicine: 3 (Pharmacy)\n"
+               "Firearms: 1\nSocialise: 2\n\nWillpower: 6\nHealth: 7\n\nMerits\nResources (***)\n"
+               "Status (Police) (**)\n")
+    assert doc["skills"] == {"Academics": 3, "Medicine": 3, "Firearms": 1, "Socialize": 2}
+    assert doc["specialties"] == {"Academics": ["Psychoanalysis", "Psychology"], "Medicine": ["Pharmacy"]}
+    assert doc["merits"] == {"Resources": 3, "Status (Police)": 2}
+    assert not unread_texts(doc)

@@ -18,6 +18,13 @@ NWOD_ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "
                    "Manipulation", "Composure")
 NWOD_DERIVED = ("Size", "Health", "Willpower", "Defense", "Speed", "Initiative")
 NWOD_IGNORED = ("Morality", "Virtue", "Vice", "Armor")
+# the 2004 rulebook's skills (a block may list them one a line, with no Skills heading: "Academics: 3")
+NWOD_SKILLS = ("Academics", "Computer", "Crafts", "Investigation", "Medicine", "Occult", "Politics", "Science",
+               "Athletics", "Brawl", "Drive", "Firearms", "Larceny", "Stealth", "Survival", "Weaponry",
+               "Animal Ken", "Empathy", "Expression", "Intimidation", "Persuasion", "Socialize", "Streetwise",
+               "Subterfuge")
+_SKILL_LINE = re.compile(r"^(?P<name>" + "|".join(NWOD_SKILLS) + r"|Socialise)\s*:?\s*(?P<val>\d|[•●]{1,5})"
+                         r"(?P<spec>(?:\s*,?\s*\([^()]*\))*)\s*$", re.IGNORECASE)
 # the attributes as players abbreviate them ("Int 2, Wits 3, Res 2 / Str 2, Dex 4, Sta 2 / Pre 2,
 # Man 2, Com 3"), written with their capital only (a CoC block's STR 60 is no nWoD Strength)
 NWOD_SHORT = {"Int": "Intelligence", "Wit": "Wits", "Res": "Resolve", "Str": "Strength", "Dex": "Dexterity",
@@ -134,6 +141,13 @@ def read_nwod(lines: list[str], system: str) -> Read:
     table: dict[str, list[str]] = {}  # the weapons table's columns, once its header row is read
 
     def stats(line: str) -> str | None:
+        one = _SKILL_LINE.match(line.strip())
+        if one:  # 'Academics: 3 (Psychoanalysis), (Psychology)': a skill a line, no Skills heading
+            name = next(k for k in NWOD_SKILLS if fold(k) == fold(one["name"]).replace("socialise", "socialize"))
+            specs = ", ".join(x.strip() for x in re.findall(r"\(([^()]*)\)", one["spec"]) if x.strip())
+            if _dots(one["val"]):  # (0: untrained, as every skill the block leaves out)
+                skill_item(f"{name}" + (f" ({specs})" if specs else "") + f" {one['val']}", skills, r.line)
+            return ""
         if _NWOD_INLINE.match(line):  # a weapon line outside any heading: its 'strength 2' is the gun's
             weapon_item(line, r.line)
             return ""
@@ -157,6 +171,9 @@ def read_nwod(lines: list[str], system: str) -> Read:
         return re.sub(r"^[-*•]?\s*(?:mental|physical|social)(?:\s+attributes)?\s*:\s*", "", rest, flags=re.IGNORECASE)
 
     def skill_item(item: str, into: dict[str, int], n: int) -> bool:
+        starred = re.fullmatch(r"(.+?)\s*\(([*•●]{1,5})\)", item.strip()) if into is merits else None
+        if starred:  # 'Resources (***)': a merit's dots as stars in brackets
+            item = f"{starred.group(1)} {len(starred.group(2))}"
         m = _NWOD_SKILL.match(item)
         if not m and into is merits and re.fullmatch(r"[A-Za-z][\w' -]*(?:\s*\([^()]+\))?", item.strip()):
             # a merit with no dots stated ('Quick Draw (Pistols)', as books print the one-dot ones)
