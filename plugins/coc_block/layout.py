@@ -1385,7 +1385,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         head = re.fullmatch(r"([^()（）]+?)\s*[(（][^()（）]+[)）]", name)
         last_special[:] = [head.group(1)] if head else []
         printed.append(name)
-        natives = COC_SKILLS.get(fold(name))
+        natives = coc_skill(name)
         if not natives and english_name(name) is not None:  # 芸術(観劇): Art (観劇)
             natives = (english_name(name),)
         if not natives:

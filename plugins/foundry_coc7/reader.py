@@ -830,8 +830,6 @@ def _skill_name(item: dict[str, Any], ib: dict[str, Any]) -> str:
     spec = ib.get("specialization")
     if isinstance(spec, str) and spec and "(" not in name:
         name = f"{spec} ({ib.get('skillName') or name})"
-    # the system joins them with a space ("射撃 (拳銃)"); a Japanese or Chinese sheet prints none ("射撃(拳銃)")
-    name = re.sub(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s+(?=[(（])", "", name)
     return item_text(name)
 
 
