@@ -154,7 +154,8 @@ def stat_pairs(line: str, keys: tuple[str, ...], value: str = r"[+-]?\d+") -> tu
         return " "
 
     rest = pat.sub(take, line)
-    rest = re.sub(r"[\s,;/|()\[\]]+", " ", rest).strip()
+    # (a blog's stats between middle dots or bullets: "HP: 10 · DB: -1 · Build: -1")
+    rest = re.sub(r"[\s,;/|()\[\]·•]+", " ", rest).strip()
     return found, rest
 
 
@@ -274,7 +275,8 @@ class Walk:
                     if rest:
                         section(current, rest, n)
                     continue
-                if left and left.strip(" .;,。、"):  # (a stat line's closing full stop is no stat)
+                # (a stat line's closing full stop is no stat, nor are the middle dots between its stats)
+                if left and left.strip(" .;,。、·•"):
                     self.r.unread.append((n, f"{raw.strip()} (not read: {left})"))
                 continue
             if current is not None:

@@ -74,6 +74,21 @@ def test_a_seventh_edition_block_reads_as_coc7_with_its_own_values():
     assert any("untrained Fist/Punch 50" in x.message for x in conv.losses)
 
 
+@pytest.mark.parametrize("line, said", [
+    ("Damage Bonus and Build: 0, 0", "Build 0, Damage Bonus 0 not carried"),
+    ("Damage bonus & Build: +1D4 / 1", "Build 1, Damage bonus +1D4 not carried"),
+])
+def test_two_stats_named_together_are_each_read(line, said):
+    """A block that names two stats on one label ("Damage Bonus and Build: 0, 0") states each in
+    turn: both are read (and, coc7 deriving them, said not carried), no part of the line unread."""
+    block = ("Harold Finch, bookseller\nSTR 50 CON 60 SIZ 55 DEX 45 INT 80 APP 50 POW 65 EDU 85\n"
+             f"SAN 60 HP 11 MP 13\n{line}\nFighting (Brawl) 30% (15/6), damage 1D3\n")
+    doc = load(block.encode())
+    report = doc["xsys"]["read"]
+    assert doc["system"] == "coc7" and "unread" not in report
+    assert any(a.startswith(said) for a in report["assumed"])
+
+
 def _with_unread_line(tmp_path):
     """walters-coc7.txt with a combat line no reader takes ("Sling, range 20 yd": no % and no
     damage) as line 7."""

@@ -239,7 +239,9 @@ def test_attack_lines_of_rulebook_creatures_and_chinese_scenarios():
         ("斗殴", "Fighting (Brawl)", "1D3+1D4"), ("矛", "Fighting (Spear)", "1D6+1D4")]
     assert {k: zh["skills"].get(k) for k in ("Fighting (Brawl)", "Fighting (Spear)", "Climb", "First Aid", "Track")} \
         == {"Fighting (Brawl)": 80, "Fighting (Spear)": 45, "Climb": 40, "First Aid": 30, "Track": 45}
-    assert [t for _, t in unread(zh)] == ["斗殴: 使用砍刀时伤害为 1d6+1d6", "矛: (投掷时伤害加值为 1d2)"]
+    assert [t for _, t in unread(zh)] == ["斗殴: 使用砍刀时伤害为 1d6+1d6"]
+    # the spear's note after its damage (when it is thrown) is a condition of the attack: kept in the notes
+    assert "矛: 1d6+1d4 (投掷时伤害加值为 1d2)" in zh["notes"]
     none = read("普通喽啰\nSTR 40 CON 50 SIZ 50 DEX 45 INT 30\nAPP 30 POW 30 EDU 40 SAN 30 HP 10\n技能：无\n")
     assert none["skills"] == {} and not unread(none)
     # a note in brackets after a skill's chance: the skill, and the note said
@@ -894,3 +896,53 @@ def test_a_spells_line_that_names_no_spell_is_notes(said):
     doc = load(f"Ghoul\nSTR 85 CON 65 SIZ 65 DEX 65 INT 65 APP 30 POW 65 EDU 50 HP 13\nSpells: {said}\n".encode())
     assert not doc.get("spells")
     assert f"Spells: {said.rstrip('.')}" in doc["notes"]
+
+
+def test_seventh_edition_combat_lines_printed_without_percent_signs():
+    """A block that prints its combat lines as 'Brawl 60 (30/12), damage 1D3+1D4' (no % sign):
+    the half and fifth prove the 60 a chance, so each line is its skill and its weapon (the value
+    had ended in the weapon's name, the skill lost with no word, and Dodge was said unread); a
+    characteristic with its half and fifth ('STR 70 (35/14)') stays a characteristic."""
+    doc = read("Dario, gunman\nSTR 70 (35/14) CON 65 SIZ 60 DEX 65 INT 50 APP 45 POW 40 EDU 35 SAN 40 HP 12\n"
+               "Combat\nBrawl 60 (30/12), damage 1D3+1D4\n.45 Automatic 55 (27/11), damage 1D10+2\n"
+               "Thompson submachine gun 45 (22/9), damage 1D10+2, burst\nDodge 35 (17/7)\n")
+    assert doc["system"] == "coc7" and doc["STR"] == 70 and not unread(doc)
+    assert {k: doc["skills"][k] for k in ("Fighting (Brawl)", "Firearms (Handgun)", "Firearms (Submachine Gun)",
+                                          "Dodge")} == {"Fighting (Brawl)": 60, "Firearms (Handgun)": 55,
+                                                        "Firearms (Submachine Gun)": 45, "Dodge": 35}
+    assert [w["name"] for w in doc["weapons"]] == [".45 Automatic", "Thompson submachine gun"]
+    assert doc["weapons"][1]["catalog"] == "thompson-m1928"  # the name, no longer ending in its chance, is known
+    assert doc["melee"] == [{"name": "Brawl", "skill": "Fighting (Brawl)", "damage": "1D3+1D4"}]
+
+
+def test_a_blog_stat_line_between_middle_dots_reads_whole():
+    """'**HP:** 10 · **DB:** -1 · **Build:** -1 · **Move:** 6': the middle dots are separators, not
+    text left unread (which made --strict fail on a block that lost nothing)."""
+    doc = read("Agathe\nSTR 35 CON 45 SIZ 55 DEX 60 INT 80 APP 60 POW 85 EDU 75\n"
+               "**HP:** 10 · **DB:** -1 · **Build:** -1 · **Move:** 6 · **MP:** 17 · **SAN:** 62\n"
+               "Fighting (Brawl) 30% (15/6), damage 1D3-1\n")
+    assert (doc["HP"], doc["MP"], doc["SAN"], doc["MOV"]) == (10, 17, 62, 6) and not unread(doc)
+
+
+def test_a_condition_after_an_attacks_damage_is_a_note_not_its_weapon():
+    """'Maw 40% (20/8), damage 2D6 (only against a seized victim)': the bracket says when the attack
+    applies (kept in the notes); it had become the attack's name. A weapon in the bracket ('damage
+    1D6+DB (club)') still names the attack."""
+    doc = read("Cistern thing\nSTR 90 CON 80 SIZ 90 DEX 40 INT 30 POW 50 HP 17\nCombat\n"
+               "Maw 40% (20/8), damage 2D6 (only against a seized victim)\n"
+               "Fighting 45% (22/9), damage 1D6+DB (club)\n")
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Maw", "2D6"), ("club", "1D6+DB")]
+    assert "Maw: 2D6 (only against a seized victim)" in doc["notes"] and not unread(doc)
+
+
+def test_a_firearm_line_that_says_burst_and_a_second_chance_of_one_skill():
+    """'Mauser C96 carbine 60% (30/12), damage 1D10, burst' beside 'Luger pistol 80%': the line's
+    burst is written as 7th edition's full auto beside the table row's rate (it had been dropped),
+    and its 60%, a second chance of the Handgun skill the Luger states as 80%, is said, not lost."""
+    doc = read("Ahlfeld\nSTR 55 CON 60 SIZ 65 DEX 75 INT 70 APP 50 POW 60 EDU 80 HP 12\nCombat\n"
+               "Luger pistol 80% (40/16), damage 1D10\nMauser C96 carbine 60% (30/12), damage 1D10, burst\n")
+    assert doc["skills"]["Firearms (Handgun)"] == 80
+    mauser = doc["weapons"][1]
+    assert (mauser["catalog"], mauser["uses_per_round"]) == ("mauser-c96", "1 (3) or full auto")
+    assert unread(doc) == [(5, "Mauser C96 carbine 60% (its Handgun is 80%, as an earlier line states: one skill "
+                               "has one chance)")]

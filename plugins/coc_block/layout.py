@@ -281,7 +281,10 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         # the 7th-edition rulebook's "Fighting (Brawl) 60% (30/12), damage 1D3+1+DB (knife)": the damage
         # of the weapon in brackets after it, fought with that skill
         wm = re.match(rf"^({_DAMAGE_WORD}\s*:?\s*{_DICE})\s*\(([^()]{{1,30}})\)$", p.strip(), re.IGNORECASE)
-        if wm:
+        if wm and _CONDITION.search(wm.group(2)):  # "damage 2D6 (only against a seized victim)": a note
+            parts[i] = wm.group(1)
+            said_after.append(f"({wm.group(2).strip()})")
+        elif wm:
             parts[i], weapon = wm.group(1), wm.group(2).strip()
     first = next((i for i, p in enumerate(parts) if _coc_attr(p)), len(parts))
     # the name ends at its chance: what follows before any attribute ("斗殴 80% 伤害 1d3+1d4, 使用砍刀时
@@ -345,6 +348,11 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if weapon is not None:
         attrs["weapon"] = weapon
     return name, pct, attrs, left
+
+
+# a bracket after an attack's damage that says when it applies, not the weapon it is made with
+_CONDITION = re.compile(r"\b(?:when|if|only|against|unless|while|after|each|per|vs|once|victim|target|round|turn|"
+                        r"at a time|both|two|three)\b|\d", re.IGNORECASE)
 
 
 # a CoC block's 'Languages:' heading: its skills are languages (the shared heading reads them as skills);
@@ -574,6 +582,23 @@ _SAN_LOSS_LABEL = re.compile(r"^\s*(?:sanity loss|san loss|正気度喪失|理�
 # a stat's every printed name, any language -> the stat; and a name with its abbreviation in brackets
 _STAT_OF = {fold(n): k for table in (_COC_STATS_ANY, _COC_STATS_JA, _COC_STATS_ZH) for k, ns in table.items()
             for n in ns}
+_TWO_STATS = re.compile(r"([^\W\d_]+(?: [^\W\d_]+)?)\s+(?:and|&)\s+([^\W\d_]+(?: [^\W\d_]+)?)\s*[:：]\s*([+\-]?[\w+\-]+)\s*[,/;]\s*"
+                        r"([+\-]?[\w+\-]+)", re.IGNORECASE)
+# a value followed by its half and fifth ("60 (30/12)"), the word before it
+_VALUE_HALF_FIFTH = re.compile(r"(?P<word>[^\W\d_][\w.)\]'’-]*)?(?P<gap>\s+)(?P<v>\d{1,3})(?P<h>\s*\(\s*(?P<half>\d{1,2})\s*/\s*"
+                         r"(?P<fifth>\d{1,2})\s*\))")
+
+
+def _with_percent(m: re.Match[str]) -> str:
+    """A skill's value printed with its half and fifth but no % ("Brawl 60 (30/12)") with its %:
+    7th edition's half and fifth (floored) prove it a percentage; a characteristic ("STR 60
+    (30/12)") stays as it is."""
+    v, word = int(m["v"]), m["word"] or ""
+    if int(m["half"]) != v // 2 or int(m["fifth"]) != v // 5 or not word or _STAT_OF.get(fold(word)):
+        return m.group(0)
+    return f"{word}{m['gap']}{v}%{m['h']}"
+
+
 _NAMED_TWICE = re.compile(r"([^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*\(\s*([A-Za-z]{2,5})\s*\)")
 
 
@@ -721,6 +746,14 @@ def coc_layout(lines: list[str]) -> list[str]:
                 _STAT_OF.get(fold(m.group(2))) is not None else m.group(0), x)
             if y != x:
                 out[k] = nf[k] = y
+    for k, x in enumerate(nf):  # "Damage Bonus and Build: 0, 0": two stats named together, their values in turn
+        pair = _TWO_STATS.fullmatch(x)
+        if pair and all(_STAT_OF.get(fold(pair.group(i))) for i in (1, 2)):
+            out[k] = nf[k] = f"{pair.group(1)}: {pair.group(3)}, {pair.group(2)}: {pair.group(4)}"
+    for k, x in enumerate(nf):  # "Brawl 60 (30/12), damage 1D3": a skill's value by its half and fifth, with no %
+        y = _VALUE_HALF_FIFTH.sub(_with_percent, x)
+        if y != x:
+            out[k] = nf[k] = y
     _sheet_weapons(out, nf)  # the official 7th-edition sheet's weapons table, copied from its PDF
     if any(_PAGE_FURNITURE.match(x) for x in nf[:12]):  # a Roll20 compendium page copied whole
         for k, x in enumerate(nf):
@@ -1518,6 +1551,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             r.assumed.append(f"line {n}: {name}: no damage in the block; {line['damage']}, {where}")
         if pct is not None and skill not in skills:
             skills[skill] = pct
+        elif pct is not None and skills[skill] != pct:  # one skill, one chance: the first line's, the other said
+            r.unread.append((n, f"{name} {pct}% (its {skill} is {skills[skill]}%, as an earlier line states: one "
+                                f"skill has one chance)"))
         if left:
             r.unread.append((n, f"{name}: " + ", ".join(left)))
         prior = next((x for x in weapons if x["name"] == name), None) if before is not None else None
@@ -1569,6 +1605,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             notes.append(f"{name}: {attrs.get('damage', '')} {each[0].strip()}".replace("  ", " "))
             r.assumed.append(f"line {n}: {name}: '{each[0].strip()}' (its damage every round) kept in the notes")
             left = [x for x in left if x not in each]
+        when = [x for x in left if x.startswith("(") and x.endswith(")") and _CONDITION.search(x)]
+        if when:  # "damage 2D6 (only against a seized victim)": when the attack applies, a note
+            notes.append(f"{name}: {attrs.get('damage', '')} {' '.join(when)}".replace("  ", " "))
+            r.assumed.append(f"line {n}: {name}: {' '.join(when)} (when the attack applies) kept in the notes")
+            left = [x for x in left if x not in when]
         at = next((i for i, x in enumerate(left) if _OR_OTHER.match(x)), None)
         other = left[at:] if at is not None else []  # (what follows a lone "或," belongs to it)
         if other:  # "1d3 + damage bonus or weapon damage", "1D3+DB 或其他武器": another way to fight, a note
@@ -1740,7 +1781,10 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         m = _PCT.match(re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip())
         if m and not COC_SKILLS.get(fold(m.group("name"))) and english_name(m.group("name")) is None \
                 and not re.search(r"language|語|语|言", m.group("name"), re.IGNORECASE):
-            item = f"Other Language ({m.group('name').strip()}) {m.group('val')}%"
+            # "Hungarian (own) 90": the language marked as one's own
+            own = re.fullmatch(r"(.+?)\s*\(\s*(?:own|native|mother tongue)\s*\)", m.group("name").strip(), re.IGNORECASE)
+            item = f"Own Language ({own.group(1)}) {m.group('val')}%" if own else \
+                f"Other Language ({m.group('name').strip()}) {m.group('val')}%"
         return skill_item(item, n)
 
     section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
@@ -1980,6 +2024,10 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             line["uses_per_round"] = str(w["shots_per_round"]) + (" or full auto" if w.get("burst") else "")
         if stated is not None:
             _seventh_defaults(r, line, w, stated.get(w["name"], set()))
+        if w.get("burst") and not re.search(r"full auto|burst", line.get("uses_per_round", ""), re.IGNORECASE):
+            # "Mauser C96 carbine 60%, damage 1D10, burst": the line says it fires bursts, whatever its
+            # table's row gives: the row's rate, or full auto (7th edition's words for it)
+            line["uses_per_round"] = f"{line.get('uses_per_round') or '1'} or full auto"
         weapons.append(line)
     out["weapons"] = weapons
     if doc.get("melee"):
