@@ -566,3 +566,57 @@ def test_what_a_coc_line_cannot_hold_is_said_not_dropped(tmp_path):
     assert "Taser: stun (the attack stuns, no damage) (no field in a coc weapon line)" in texts
     assert "fly 9 (a coc7 document holds one MOV, the walking one)" in texts
     assert "san 0 read as not set" in texts
+
+
+def test_a_close_combat_weapons_properties_rate_and_reach_are_said(tmp_path):
+    """A blackjack's stun, a bullwhip's manoeuvre and special property with its description and its
+    10 ft reach, talons used twice a round, a BAR's bursts of 3: none has a field in a coc line, and
+    each had gone without a word (only a ranged weapon's stun was said)."""
+    items = [skill("Fighting (Brawl)", _id="fb", value=60), skill("Fighting (Whip)", _id="fw", value=40),
+             skill("Firearms (Rifle/Shotgun)", _id="rs", value=50),
+             weapon("Blackjack", skill_id="fb", damage="1D8", props={"melee": True, "stun": True}),
+             weapon("Bullwhip", skill_id="fw", damage="1D3", rng="10ft", props={"melee": True, "mnvr": True, "spcl": True},
+                    description={"value": "", "special": "<p>Can disarm or entangle.</p>"}),
+             weapon("Talons", skill_id="fb", damage="1D6", props={"melee": True, "addb": True},
+                    usesPerRound={"normal": "2", "max": None, "burst": None}),
+             weapon("BAR", skill_id="rs", damage="2D6+4", rng=90, units="yards", props={"rngd": True, "brst": True},
+                    usesPerRound={"normal": 1, "max": 2, "burst": 3})]
+    doc = read(tmp_path, actor(items=items))
+    texts = unread(doc)
+    assert texts["$.items[3].system.properties"] == "Blackjack: stun (the attack stuns, no damage) (no field in a coc " \
+                                                    "weapon line)"
+    assert texts["$.items[4].system.properties"] == "Bullwhip: a fighting manoeuvre weapon, special, 'Can disarm or " \
+                                                    "entangle.' (no field in a coc weapon line)"
+    assert texts["$.items[4].system.range.normal.value"] == "Bullwhip: reach 10ft (a coc close-combat line has no range)"
+    assert texts["$.items[5].system.usesPerRound.normal"] == "Talons: 2 attacks a round (a coc close-combat line has " \
+                                                             "no field for it)"
+    assert texts["$.items[6].system.usesPerRound.burst"].startswith("BAR: bursts of 3 rounds")
+    assert [m["name"] for m in doc["melee"]] == ["Blackjack", "Bullwhip", "Talons"]  # each still read
+
+
+def test_a_stated_damage_bonus_other_than_the_rules_is_said_with_the_rules_value(tmp_path):
+    """A Keeper's DB +1D4 and Build 1 (auto off) on an NPC whose STR 50 and SIZ 65 give 0 and 0:
+    coc7 derives both, and the report says what the rules give beside what the sheet states."""
+    plain = actor(chars={**CHARS, "str": 50, "siz": 65}, attribs={
+        "hp": {"value": 11, "max": 11, "auto": True}, "db": {"value": "+1D4", "auto": False},
+        "build": {"value": 1, "auto": False}})
+    doc = read(tmp_path, plain)
+    (line,) = [a for a in assumed(doc) if "not carried" in a]
+    assert "DB +1D4 (the rules give 0 from STR 50 and SIZ 65), BUILD 1 (the rules give 0 from STR 50 and SIZ 65) " \
+           "not carried" in line
+
+
+def test_a_dholes_house_investigators_details_and_backstory_are_in_the_notes(tmp_path):
+    """Age, gender, birthplace and the sheet's backstory boxes (its 'injurues' spelling too) had
+    gone without a word: the notes say them under the sheet's labels; cash is said not carried."""
+    plain = dhole()
+    inv = plain["Investigator"]
+    inv["PersonalDetails"].update({"Age": "41", "Gender": "Male", "Birthplace": "Boston", "Residence": "", "Archetype": None})
+    inv["Backstory"] = {"description": "Broad-shouldered.", "traits": "Stubborn.", "injurues": "Old knee injury",
+                        "phobias": "", "people": "His sister Maeve"}
+    inv["Cash"] = {"spending": "$10", "cash": "$40", "assets": ""}
+    doc = read(tmp_path, plain)
+    assert doc["notes"] == ("Clerk. Broad-shouldered. Age: 41. Gender: Male. Birthplace: Boston. Significant People: His "
+                            "sister Maeve. Traits: Stubborn. Injuries & Scars: Old knee injury")
+    assert "$.Investigator.Cash: not carried (a stat block lists combat material only): spending $10, cash $40" \
+        in assumed(doc)

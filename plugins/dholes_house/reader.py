@@ -363,6 +363,16 @@ class _Export:
         return value, found[1] or "yd"
 
 
+# PersonalDetails and Backstory fields said in the notes, with the sheet's own labels (the export
+# spells the injuries box "injurues"; "injuries" is read too)
+_PERSONAL = (("Archetype", "Archetype"), ("Age", "Age"), ("Gender", "Gender"), ("Birthplace", "Birthplace"),
+             ("Residence", "Residence"))
+_BACKSTORY = (("ideology", "Ideology/Beliefs"), ("people", "Significant People"), ("locations", "Meaningful Locations"),
+              ("possessions", "Treasured Possessions"), ("traits", "Traits"), ("injuries", "Injuries & Scars"),
+              ("phobias", "Phobias & Manias"), ("tomes", "Arcane Tomes, Spells & Artifacts"),
+              ("encounters", "Encounters with Strange Entities"))
+
+
 def read_v1(inv: dict[str, Any], version: str = "0.3") -> dict[str, Any]:
     x = _Export(inv, version)
     details = x.block("PersonalDetails")
@@ -378,9 +388,21 @@ def read_v1(inv: dict[str, Any], version: str = "0.3") -> dict[str, Any]:
     if any(gear):
         x.assumed.append("$.Investigator.Possessions: not carried (a stat block lists combat material only): "
                          + ", ".join(g for g in gear if g))
-    back = _obj(inv.get("Backstory")).get("description")
+    story = _obj(inv.get("Backstory"))
+    back = story.get("description")
     occupation = details.get("Occupation")
     said = [one_line(v) for v in (occupation, back) if isinstance(v, str) and v.strip()]
+    # who the investigator is and the sheet's backstory boxes: no stat block has fields for them,
+    # so the notes say them (they had gone without a word)
+    for label, value in [(lab, details.get(k)) for k, lab in _PERSONAL] + \
+            [(lab, story.get(k) if k != "injuries" else story.get("injuries") or story.get("injurues"))
+             for k, lab in _BACKSTORY]:
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and one_line(str(value)):
+            said.append(f"{label}: {one_line(str(value))}")
+    cash = _obj(inv.get("Cash"))
+    money = [f"{k} {one_line(str(v))}" for k, v in cash.items() if isinstance(v, (str, int)) and one_line(str(v))]
+    if money:
+        x.assumed.append("$.Investigator.Cash: not carried (a stat block lists combat material only): " + ", ".join(money))
     notes = ". ".join([p.rstrip(".") for p in said[:-1]] + said[-1:])
     if notes:
         x.lines.append((f"Notes: {one_line(re.sub(r'<[^>]+>', ' ', notes))}", "$.Investigator.Backstory.description"))

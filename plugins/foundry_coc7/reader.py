@@ -461,10 +461,23 @@ class _Actor:
         if mov is not None and 0 <= mov <= 100:
             out["MOV"] = math.floor(mov)  # a coc7 stat block's own movement rate
         recomputed = []
+        # what the rules give (coc7.derived), to say where a Keeper's stated value differs: the coc7
+        # sheet's own DB and Build of these characteristics, its system asked by name
+        str7, siz7 = self.chars7.get("STR"), self.chars7.get("SIZ")
+        try:
+            from xsys.core.registry import get_system
+
+            sheet = msgspec.convert({"name": "-", **self.chars7}, get_system(SEVENTH_KEY).npc_type)
+            ruled = {"db": str(sheet.DB), "build": str(sheet.Build)}
+        except (LookupError, AttributeError, TypeError, ValueError, msgspec.ValidationError):
+            ruled = None
         for a in ("db", "build"):
             v = stated[a].get("value")
             if v not in (None, "", 0, "0"):
-                recomputed.append(f"{a.upper()} {v}")
+                given = ruled.get(a) if ruled else None
+                differs = given is not None and str(v).replace(" ", "").upper().lstrip("+") != given.upper().lstrip("+")
+                recomputed.append(f"{a.upper()} {v}" + (f" (the rules give {given} from STR {str7} and SIZ {siz7})"
+                                                         if differs else ""))
         if recomputed:
             self.assumed.append(f"{apath}: " + ", ".join(recomputed) + " not carried: coc7 derives the damage bonus "
                                 "and Build from STR and SIZ")
@@ -699,7 +712,28 @@ class _Actor:
         else:
             self.lose(f"{root}.skill", f"{name}: no skill linked (skill.main is empty): the attack is filed under "
                       "its own name, with no %")
+        self._properties_unsaid(name, ib, props, root)
+        per_round = self._count(_dict(ib.get("usesPerRound")).get("normal"), f"{root}.usesPerRound.normal", name, 100)
+        if per_round and per_round > 1:  # a creature's Talons twice a round
+            self.lose(f"{root}.usesPerRound.normal", f"{name}: {per_round} attacks a round (a coc close-combat line "
+                      "has no field for it)")
+        reach = rng.get("value")
+        if reach not in (None, "", 0, "0"):  # a whip's 10 ft
+            self.lose(f"{root}.range.normal.value", f"{name}: reach {reach} (a coc close-combat line has no range)")
         self.lines.append(("Melee: " + ", ".join(parts) + ";", path))
+
+    def _properties_unsaid(self, name: str, ib: dict[str, Any], props: dict[str, Any], root: str) -> None:
+        """The properties no coc weapon line holds, said (an impaling weapon, 'impl', is the coc7
+        rules' own: coc7.impale): a stun weapon, a mounted one, a fighting manoeuvre's weapon and a
+        special one with what its description says of it."""
+        words = {"stun": "stun (the attack stuns, no damage)", "mont": "mounted",
+                 "mnvr": "a fighting manoeuvre weapon", "spcl": "special"}
+        said = [words[k] for k in words if props.get(k)]
+        special = _text(_dict(ib.get("description")).get("special"))
+        if special:
+            said.append(f"'{special}'")
+        if said:
+            self.lose(f"{root}.properties", f"{name}: " + ", ".join(said) + " (no field in a coc weapon line)")
 
     def _ranged(self, name: str, ib: dict[str, Any], props: dict[str, Any], rng: dict[str, Any],
                 dist: tuple[int | float, str] | None, label: str, natives: tuple[str, ...], path: str,
@@ -727,12 +761,7 @@ class _Actor:
                           "alone")
         if damage:
             parts.append(f"damage {damage}")
-        # properties no coc weapon line holds (an impaling weapon, 'impl', is the coc7 rules' own: coc7.impale)
-        said = [k for k in ("stun", "mont") if props.get(k)]
-        if said:
-            self.lose(f"{root}.properties", f"{name}: " + ", ".join(
-                {"stun": "stun (the attack stuns, no damage)", "mont": "mounted"}[k] for k in said)
-                + " (no field in a coc weapon line)")
+        self._properties_unsaid(name, ib, props, root)
         other = _dict(_dict(ib.get("skill")).get("alternativ"))
         if other.get("name") or other.get("id"):
             known = next((x["name"] for x in self.skills if other.get("id") and x["id"] == other.get("id")), None)
@@ -767,6 +796,10 @@ class _Actor:
             parts.append(f"{per_round} shots per round")
         if uses.get("burst") not in (None, "", 0, "0") or props.get("auto") or props.get("brst"):
             parts.append("burst")
+            size = self._count(uses.get("burst"), f"{root}.usesPerRound.burst", name, 1000)
+            if size and size > 1:  # how many rounds a burst is: the coc7 rules' volley (coc7.auto) decides it
+                self.lose(f"{root}.usesPerRound.burst", f"{name}: bursts of {size} rounds (a coc weapon line says it "
+                          "fires bursts, not their size: the rules' volleys decide it)")
         bullets = self._count(ib.get("bullets"), f"{root}.bullets", name, 10_000)
         if bullets:
             parts.append(f"capacity {bullets}")
