@@ -222,6 +222,8 @@ def firearm_skill_for(weapon_class: str) -> str:
 CARTRIDGES: dict[str, tuple[float, tuple[str, ...]]] = {
     ".22 LR": (140.0, (".22 long rifle", ".22 lr", "22 lr")),
     ".25 ACP": (90.0, (".25 acp", ".25 auto", ".25 automatic", "6.35x15mm browning", "6.35mm browning", "6.35mm")),
+    # the derringer's rimfire (Remington Model 95), 130 gr at about 130 m/s; no bare ".41" (a .41 Magnum is not it)
+    ".41 Short": (70.0, (".41 short (rimfire)", ".41 short", ".41 rimfire", ".41 rf")),
     ".32 ACP": (180.0, (".32 acp", "7.65x17mm browning", "7.65 mm browning", "7.65mm", ".32 auto", ".32 automatic")),
     ".380 ACP": (270.0, (".380 acp", ".380 auto", ".380 automatic", "9x17mm", "9mm kurz", "9mm short",
                          "9mm browning short")),

@@ -32,13 +32,15 @@ def test_a_7e_line_keeps_its_stated_values_on_a_6th_edition_sheet():
     doc = conv.document
     derringer, flare, knife = _line(doc, "Derringer"), _line(doc, "Flare pistol"), _line(doc, "Throwing knife")
     assert (derringer.damage, round(float(derringer.base_range), 1)) == ("1d6", 4.6)
-    # malfunction 100 is also what a line that states none holds: the table's number stays
-    assert derringer.malfunction == 98
+    # malfunction 100 is also what a line that states none holds: the table's number stays (the
+    # catalog derringer's row: 100, as the line says)
+    assert derringer.malfunction == 100
     assert (flare.damage, flare.capacity, flare.shots_per_round) == ("1d10+1d3", 1, 1)
     assert (knife.damage, round(float(knife.base_range))) == ("1d4", 11)
     said = _said(conv)
-    assert "Derringer: the coc7 line states base range 4.6 m (not 15 m): Call of Cthulhu prints the same " \
-           "weapon table" in said and "[coc7.conversion.6e]" in said
+    # (the catalog's .41 derringer: its row's 1d8 and 3 m, the line's own 1d6 and 15 ft kept)
+    assert "Derringer: the coc7 line states damage 1d6 (not 1d8), base range 4.6 m (not 3 m): Call of Cthulhu " \
+           "prints the same weapon table" in said and "[coc7.conversion.6e]" in said
     assert "Flare pistol: 1 shot(s) per round, not the handgun's usual 2: it holds 1" in said
     # coc-zh, coc's variant, reads the same table
     assert _line(api.convert(ANNIE, "coc-zh", fresh=True).document, "Flare pistol").damage == "1d10+1d3"
@@ -51,15 +53,15 @@ def test_a_6th_edition_line_keeps_its_stated_values_on_a_7e_sheet():
     assert _line(doc, "Flare pistol").damage == "1D10+1D3"
     assert round(float(_line(doc, "Derringer").base_range.to("yd"))) == 5
     assert _line(doc, "Throwing knife").damage == "1D4"
-    assert "Derringer: the coc line states base range 5 yd (not 15 yd)" in _said(conv)
+    assert "Derringer: the coc line states damage 1D6 (not 1D8), base range 5 yd (not 3 yd)" in _said(conv)
 
 
 def test_a_line_from_another_system_takes_the_tables_values():
     """Only a kin document's own line crosses so: through GURPS, the neutral weapon decides (the
-    Derringer is a handgun of the class's base range again), and nothing claims a stated line."""
+    Derringer is the catalog derringer of its row's 3 m again), and nothing claims a stated line."""
     gurps = codec.to_builtins(api.convert(ANNIE, "gurps", fresh=True).document)
     conv = api.convert(api.from_plain(gurps, "<gurps>"), "coc", fresh=True)
-    assert float(_line(conv.document, "Derringer").base_range) == 15
+    assert float(_line(conv.document, "Derringer").base_range) == 3
     assert "prints the same weapon table" not in _said(conv)
 
 

@@ -35,7 +35,10 @@ from xsys.core.registry import catalog
     ("Tommy", None, None),                               # part of a nickname is not the weapon
     ("Thompson submachine gun", "thompson-m1928", None), # an alias of the entry (weapons.toml aliases)
     ("a Thompson Sub-Machine Gun", "thompson-m1928", None),
-    ("Thompson", None, None),                            # a maker's name alone is still no one weapon
+    # the one Thompson family the catalog holds (its M1928 stands for the M1 and M1A1 too): a GM's and a
+    # Dhole's House export's "Thompson" is the Tommy gun (weapons.toml aliases); "Winchester" above is not
+    ("Thompson", "thompson-m1928", None),
+    ("Thompson Contender", None, None),                  # another maker's gun by that name: still nothing
     ("S&W M10", "sw-model-10", None),                    # a maker by its initials, as GMs write it
     ("S & W Model 10", "sw-model-10", None),
     ("H&K MP5", "mp5", None),

@@ -715,10 +715,29 @@ def test_weapon_names_as_japanese_sheets_write_them(name, entry, cartridge):
 
 
 @pytest.mark.parametrize("name, entry", [("Webley Mk I Revolver", "webley-mk-vi"), ("Webley revolver", "webley-mk-vi"),
-                                         ("Colt Peacemaker revolver", "colt-saa"), ("Webley", None), ("Thompson", None)])
+                                         ("Colt Peacemaker revolver", "colt-saa"), ("Webley", None),
+                                         ("Thompson", "thompson-m1928"),  # the catalog's one Thompson (an alias)
+                                         ("Derringer", "remington-derringer"), (".41 Derringer", "remington-derringer"),
+                                         (".25 Derringer", None)])  # another calibre: not that derringer
 def test_an_alias_with_its_kind_is_the_gun(name, entry):
     """A Dhole's House export's 'Webley Mk I Revolver' named no gun and no cartridge: GURPS rated the
     880 J its 1D10+2 reads as (3d+2), not the .455 Webley. The marks of the service Webley are
     aliases of the catalog's Mk VI, and an alias with its kind's word ('revolver') is that gun."""
     found = catalog().identify_weapon(name)[0]
     assert (found.id if found is not None else None) == entry
+
+
+def test_a_derringer_is_a_derringer_in_every_system():
+    """'.41 Derringer 30% (15/6), damage 1D8' had been a generic handgun: an automatic pistol's 7
+    rounds and 15 yd in coc7, 7 shots and 1/2D 150 in GURPS. It is the catalog's double derringer:
+    2 rounds and point-blank range in each system's line."""
+    from xsys.plugins.textblock.reader import load
+
+    doc = load(b"Vass\nSTR 40 CON 50 SIZ 55 DEX 60 INT 85 APP 65 POW 70 EDU 90 HP 10\nCombat\n"
+               b".41 Derringer 30% (15/6), damage 1D8\n")
+    (w,) = doc["weapons"]
+    assert (w["catalog"], w["capacity"], w["base_range"], w["damage"]) == ("remington-derringer", 2, "3 yd", "1D8")
+    gurps = api.convert(api.from_plain(doc), "gurps", trace=False).document.weapons[0]
+    assert (gurps.Shots, gurps.half_D, gurps.Max) == (2, 50, 650)
+    coc = api.convert(api.from_plain(doc), "coc", trace=False).document.weapons[0]
+    assert (coc.capacity, str(coc.base_range)) == (2, "3 m")
