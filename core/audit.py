@@ -1225,10 +1225,16 @@ def _slots(messages: Sequence[str]) -> str | None:
     out = list(words[0])
     for i in places:
         ends = ",;:)"
-        cut = [(w[i].rstrip(ends), w[i][len(w[i].rstrip(ends)):]) for w in words]
-        if len({c[1] for c in cut}) != 1:
+        # each word as (what opens it, its letters, what closes it): "(rifle" and "(shotgun" are
+        # "(rifle and shotgun", "(Sword)" and "(Spear)" "(Sword and Spear)"
+        cut = []
+        for w in words:
+            core = w[i].rstrip(ends)
+            bare = core.lstrip("(")
+            cut.append((core[:len(core) - len(bare)], bare, w[i][len(core):]))
+        if len({(c[0], c[2]) for c in cut}) != 1 or any(not _balanced(c[1]) for c in cut):
             return None  # the words differ in their punctuation: no list reads right
-        out[i] = and_list(list(dict.fromkeys(c[0] for c in cut))) + cut[0][1]
+        out[i] = cut[0][0] + and_list(list(dict.fromkeys(c[1] for c in cut))) + cut[0][2]
     return " ".join(out)
 
 
@@ -1253,9 +1259,19 @@ def _frame(messages: Sequence[str]) -> tuple[str, str] | None:
         return None
     if len(head) + len(tail) < 0.4 * min(len(m) for m in messages):
         return None
-    if any("; " in _unquoted(t[:len(t) - len(tail)]) for t in tails):
-        return None
+    if any("; " in _unquoted(t[:len(t) - len(tail)]) or not _balanced(t[:len(t) - len(tail)]) for t in tails):
+        return None  # (a part that opens a bracket it does not close would list the brackets nested)
     return head, tail
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket `text` opens it closes, in order."""
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def merge_alike(losses: Sequence[Loss]) -> list[Loss]:

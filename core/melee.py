@@ -168,7 +168,20 @@ def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str
 
 def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
                          remembered: Mapping[str, Any] | None = None, kind_skill: str | None = None,
-                         neutral: str = "melee") -> dict[str, Any]:
+                         neutral: str = "melee", col: Any = None, path: str = "$.skills") -> dict[str, Any]:
+    """See _melee_skills_written; with `col`, the losses that told how a skill left out here was
+    written (a GURPS "written Broadsword-12", a coc7 Sword "written at the untrained 20", beside
+    the one Knife the sheet writes) are taken back: the sheet does not write it."""
+    out = _melee_skills_written(system, levels, used, remembered, kind_skill, neutral)
+    gone = {f"{path}.{k}" for k in levels if k not in out}
+    if col is not None and gone:
+        col.losses[:] = [x for x in col.losses if not (x.path in gone and x.kind in ("rounded", "clamped"))]
+    return out
+
+
+def _melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
+                          remembered: Mapping[str, Any] | None = None, kind_skill: str | None = None,
+                          neutral: str = "melee") -> dict[str, Any]:
     """Native skill levels with the close-combat skills a target writes for the neutral
     ``melee``: those its melee weapon lines use (``used``: the lines' skill names) and the one
     for the weapon the source's best skill names (``kind_skill``: the target's skill for

@@ -944,6 +944,7 @@ class System:
         level this system's own stat block stated (``kept``, remembered for the way back: a CoC
         7th edition Brawl 35 under the 6th edition's base 50) stays as it was."""
         ctx = dict(context or {})
+        unwritten: dict[tuple[str, ...], list[tuple[str, Any, Any, str]]] = {}
         for native, level in list(levels.items()):
             floor = self.skill_floor(native, ctx)
             if floor is None or not level < floor[0] or (kept or {}).get(native) == level:
@@ -951,10 +952,10 @@ class System:
             keys = [k for k in self.skills().get(native, ()) if k in chances]
             said = ", ".join(f"{k} competence {float(chances[k]):.3f}" for k in keys)
             if self.floor_unwritten(native):
-                # his sheet's silence is the untrained level: no line at it
+                # his sheet's silence is the untrained level: no line at it (the skills of one
+                # neutral skill, GURPS Knife, Axe/Mace, Broadsword ... for the melee, said in one line)
                 del levels[native]
-                col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
-                         f"untrained in {self.key} ({native} {floor[0]}); a {self.key} {UNWRITTEN_AT_FLOOR}", floor[1])
+                unwritten.setdefault(tuple(keys), []).append((native, level, floor, said))
                 written = f"no {native} (untrained {floor[0]})"
             else:
                 levels[native] = floor[0]
@@ -964,6 +965,16 @@ class System:
             if col.tracing:
                 col.step(f"{path}.{native}", f"{native} {level}", written, rules=[floor[1]],
                          source="assumed", note="no skill below what the NPC has untrained")
+        for group in unwritten.values():
+            native, level, floor, said = group[0]
+            if len(group) == 1:
+                col.loss("clamped", f"{path}.{native}", f"{native} {level} ({said}) lies below what this NPC has "
+                         f"untrained in {self.key} ({native} {floor[0]}); a {self.key} {UNWRITTEN_AT_FLOOR}", floor[1])
+            else:
+                col.loss("clamped", f"{path}.{native}", f"{and_list([f'{n} {v}' for n, v, _, _ in group])} ({said}) lie "
+                         f"below what this NPC has untrained in {self.key} "
+                         f"({and_list([f'{n} {f[0]}' for n, _, f, _ in group])}); a {self.key} {UNWRITTEN_AT_FLOOR}",
+                         floor[1])
         return levels
 
     def levels_restored(self, levels: dict[str, Any], kept: Mapping[str, Any], chances: Mapping[str, float],

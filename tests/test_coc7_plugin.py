@@ -732,3 +732,43 @@ def test_a_coc7_sheet_converted_to_coc7_keeps_every_fighting_skill_and_a_level_u
     sixth = {**doc, "system": "coc", "STR": 18, "CON": 19, "SIZ": 18, "DEX": 13, "APP": 8, "INT": 11, "POW": 17,
              "EDU": 9, "skills": {"Dodge": 30}, "melee": []}
     assert api.convert(api.from_plain(sixth), "coc7", fresh=True, trace=False).document.skills["Dodge"] == 32
+
+
+_FIGHTER = {"system": "coc7", "kind": "npc", "name": "Fighter", "STR": 60, "CON": 55, "SIZ": 45, "DEX": 70, "APP": 50,
+            "INT": 60, "POW": 55, "EDU": 50}
+
+
+@pytest.mark.parametrize("skill, level", [("Fighting (Sword)", 60), ("Fighting (Whip)", 45), ("Fighting (Whip)", 15)])
+def test_a_fighting_skill_with_no_line_stays_on_its_own_sheet(skill, level):
+    """A coc7 NPC's Fighting (Sword) 60, stated with no sword line, converted to coc7 (what every
+    Dhole's House or Foundry reading into coc7 is): the sword skill stays; it had become Brawl's
+    ("is Fighting (Brawl) in 7th edition, which it has at 40: the 60 is not written") and been
+    lost. A Whip 15 under the Sword and Spear bases: kept, with no word of a Sword or Spear at its
+    untrained level that is not written."""
+    from xsys.conversions import api
+
+    doc = {**_FIGHTER, "skills": {skill: level, "Fighting (Brawl)": 40}}
+    out = api.convert(doc, "coc7", trace=False)
+    assert out.document.skills == {skill: level, "Fighting (Brawl)": 40}
+    assert [x.message for x in out.losses if x.level == "warning"] == []
+    # and through GURPS with --fresh: the sword skill's weapon crosses (Broadsword), and back
+    gurps = api.convert(doc, "gurps", trace=False)
+    if skill == "Fighting (Sword)":
+        assert "Broadsword" in gurps.document.skills
+        from xsys.core import codec
+
+        back = api.convert(api.from_plain(codec.to_builtins(gurps.document)), "coc7", fresh=True, trace=False)
+        assert "Fighting (Sword)" in back.document.skills
+
+
+def test_the_skills_of_one_neutral_skill_left_unwritten_are_said_in_one_line():
+    """A Fighting (Whip) 15 into GURPS: Knife, Axe/Mace, Broadsword, Shortsword, Spear and Staff all
+    lie below their defaults and none is written: one line names them all (they had been merged
+    into a line with the brackets nested: 'Knife 6 (... (Knife 9, Axe/Mace 6 (...')."""
+    from xsys.conversions import api
+
+    out = api.convert({**_FIGHTER, "skills": {"Fighting (Whip)": 15}}, "gurps", trace=False)
+    (line,) = [x.message for x in out.losses if x.path == "$.skills.Fighting (Whip)" and x.kind == "clamped"]
+    assert line.startswith("Knife 6, Axe/Mace 6, Broadsword 6, Shortsword 6, Spear 6 and Staff 6 (melee competence "
+                           "0.014) lie below what this NPC has untrained in gurps (Knife 9, Axe/Mace 8, Broadsword 8, "
+                           "Shortsword 8, Spear 8 and Staff 8); a gurps sheet lists no skill at that level")

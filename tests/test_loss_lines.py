@@ -216,3 +216,20 @@ def test_a_loss_about_one_value_is_not_copied_to_a_field_that_states_another():
     perception = [x for x in losses if "perception" in x.message]
     assert [(x.kind, x.path) for x in perception] == [("kept-verbatim", "$.Percepcja")], \
         [(x.kind, x.path, x.message) for x in perception]
+
+
+def test_words_in_brackets_merge_inside_their_brackets():
+    """Two lines that differ in a bracketed word ('(rifle competence' / '(shotgun competence'; 'Fighting
+    (Sword) 15' / 'Fighting (Spear) 15'): one list inside the brackets (it had read '(rifle and
+    (shotgun', 'Fighting (Sword and (Spear)'); parts that would leave a bracket open stay apart."""
+    guns = merge_alike([_loss("$.s", "Rifle 60 reads back as Rifle 55 (rifle competence 0.514 → 0.482)", "rounded"),
+                        _loss("$.s", "Rifle 60 reads back as Rifle 55 (shotgun competence 0.514 → 0.482)", "rounded")])
+    assert [x.message for x in guns] == ["Rifle 60 reads back as Rifle 55 (rifle and shotgun competence 0.514 → 0.482)"]
+    blades = merge_alike([_loss("$.s", "Fighting (Sword) 15 lies below: written at Fighting (Sword) 20", "clamped"),
+                          _loss("$.s", "Fighting (Spear) 15 lies below: written at Fighting (Spear) 20", "clamped")])
+    assert [x.message for x in blades] == ["Fighting (Sword and Spear) 15 lies below: written at Fighting (Sword and "
+                                           "Spear) 20"]
+    nested = [_loss("$.s", "Knife 6 (melee 0.01) lies below it (Knife 9); none written", "clamped"),
+              _loss("$.s", "Axe 6 (melee 0.01) lies below it (Axe 8); none written", "clamped")]
+    assert all("(" in x.message for x in merge_alike(nested))
+    assert not any(x.message.count("(") != x.message.count(")") for x in merge_alike(nested))

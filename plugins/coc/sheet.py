@@ -203,7 +203,7 @@ class CocSheet(CocRules):
             (n["melee_skills"] for n in combatant.native.values() if isinstance(n, dict) and n.get("melee_skills")
              and set(n["melee_skills"]) <= set(self.skills())), None)
         kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None  # coc-ja.melee
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind)
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], names, kind, col=col)
         skills = line_skill_levels(self, skills, melee, combatant, context, col)
         return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines], context, col)
 

@@ -15,7 +15,7 @@ from xsys.core import armorline
 from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_skills_of, melee_skills_written
+from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
@@ -183,6 +183,13 @@ class Coc7Sheet(Coc7Rules):
                          "coc7.derived")
         return out
 
+    def extra_to_neutral(self, npc: Coc7Npc, combatant: Combatant, col: Collector) -> Combatant:
+        """The weapon its best Fighting skill names (Fighting (Sword) 60 with no sword line): it
+        crosses as the NPC's close-combat weapon, so a sheet writes that skill (coc7.melee); the
+        sword skill had become Brawl's, and been lost, on the way to coc7 itself."""
+        kind = melee_kind(self, npc.skills)
+        return combatant if kind is None else msgspec.structs.replace(combatant, melee_kind=kind)
+
     def melee_dice(self, dice: str) -> str:
         return dice.upper()  # the 7th-edition table's "1D4+DB"
 
@@ -303,11 +310,12 @@ class Coc7Sheet(Coc7Rules):
         Brawl, written at the better of the two (a ``merged`` loss when the melee was better)."""
         kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None
         mine = combatant.native.get(self.key, {})
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("melee_skills"), kind)
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("melee_skills"), kind, col=col)
         skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("brawl_skills"),
-                                      neutral="brawl")
+                                      neutral="brawl", col=col)
         covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
-        if any(m.skill in covering for m in melee) or kind in covering:
+        own = set(mine.get("melee_skills") or ()) & set(skills)  # its own sheet's, given back (a Fighting (Whip) 45)
+        if any(m.skill in covering for m in melee) or kind in covering or own:
             return skills
         dropped = {k: skills.pop(k) for k in covering if k in skills}
         best = max(dropped.values(), default=None)

@@ -476,7 +476,7 @@ class GurpsSheet(GurpsRules):
         # not for every melee skill at once (core.melee.melee_skills_written)
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
         skills = melee_skills_written(self, skills, [w.skill or "" for w in npc.weapons] + [m.skill for m in npc.melee],
-                                      blob.get("melee_skills"), kind)
+                                      blob.get("melee_skills"), kind, col=col)
         # a line of a weapon its source fought with a skill of its own: at that skill's competence
         skills = line_skill_levels(self, skills, npc.melee, combatant, st_ctx, col)
         # a line written from its class whose skill the source states none for: at its default
