@@ -95,7 +95,8 @@ _SEP_DOT = re.compile(r"(?<![\u30a1-\u30fa\u30fc])・|・(?![\u30a1-\u30fa\u30fc
 
 
 def normalize(line: str) -> str:
-    text = unicodedata.normalize("NFKC", line).replace("\t", " ")
+    # (a PDF's minus sign, U+2212, as Steve Jackson Games' books print 'Brawling−14' and '1d−2': a minus)
+    text = unicodedata.normalize("NFKC", line).replace("\t", " ").replace("\u2212", "-")
     text = re.sub(r"^\s*・\s*", "", text)  # a leading ・ is a bullet
     text = _SEP_DOT.sub(", ", text).replace("、", ", ").replace("；", ";")
     return re.sub(r"[ \u3000]+", " ", text).strip()
@@ -271,8 +272,8 @@ class Walk:
                 at = line.find(label.group(0)) if label else -1
                 after = heading_of(line[at:], self.headings) if at >= 0 else None
                 if after is not None:  # "Damage Bonus: +1D4. Weapons: Night-stick 50%, ...": a section on
-                    current, rest = after  # the stats' line (a page run together), read from its own text
-                    if rest:
+                    current, rest = after  # the stats' line (a page run together), read from its own text,
+                    for current, rest in self._run_on(current, rest):  # with the sections run on after it
                         section(current, rest, n)
                     continue
                 # (a stat line's closing full stop is no stat, nor are the middle dots between its stats)

@@ -412,3 +412,51 @@ def test_skills_one_a_line_with_no_heading_and_merit_dots_as_stars():
     assert doc["specialties"] == {"Academics": ["Psychoanalysis", "Psychology"], "Medicine": ["Pharmacy"]}
     assert doc["merits"] == {"Resources": 3, "Status (Police)": 2}
     assert not unread_texts(doc)
+
+
+def test_a_gurps_stats_line_runs_on_into_its_skills_and_weapons():
+    """'ST 12, DX 13, IQ 10, HT 11. Speed 6; Move 6. Skills: Brawling-14. Weapons: Colt .45: Dmg 2d+1
+    cr, SS 10.' (a sourcebook box run together): the stats, then each section run on after them;
+    the whole line had been one weapon line of no damage, every stat and skill unread. 'Dmg' is
+    the damage's label as much as 'Dam'."""
+    doc = read("Frank Dolan\nST 12, DX 13, IQ 10, HT 11. Speed 6; Move 6. Skills: Brawling-14, Knife-12. "
+               "Weapons: Colt .45: Dmg 2d+1 cr, SS 10, Acc 2, Shots 7.\n")
+    assert (doc["ST"], doc["DX"], doc["HT"]) == (12, 13, 11)  # not the Colt's ST, not its 10
+    assert doc["skills"] == {"Brawling": 14, "Knife": 12}
+    (colt,) = doc["weapons"]
+    assert (colt["name"], colt["damage"], colt["SS"], colt["Acc"], colt["Shots"]) == ("Colt .45", "2d+1", 10, 2, 7)
+
+
+def test_a_pdfs_minus_sign_and_an_advantages_and_disadvantages_heading():
+    """Steve Jackson Games' PDFs print 'Brawling−14' with a minus sign (U+2212): a skill level, as
+    with a hyphen (every skill had been unread). A forum post's 'Advantages & Disadvantages' heading
+    holds both kinds of trait, told apart as under 'Traits:' (a self-control number says a
+    disadvantage); they had been dropped."""
+    doc = read("Vera\nST 10 DX 13 IQ 11 HT 10\nAdvantages & Disadvantages\nCombat Reflexes; Bad Temper (12)\n"
+               "Skills: Brawling\u221214; Guns/TL8 (Pistol)\u221215\n")
+    assert doc["skills"] == {"Brawling": 14, "Guns (Pistol)": 15}
+    assert doc["advantages"] == ["Combat Reflexes"] and doc["disadvantages"] == ["Bad Temper (12)"]
+
+
+def test_an_mta_items_bonuses_and_armor_not_worn_are_said():
+    """A firearm's dice bonus and its traits ('9-again'), an Initiative modifier saved as text
+    ('-2'), an armor's Defense modifier: said (they had gone without a word). An armor not worn
+    (equipped: false, the spare vest in the van) is not written as his armor; it had been, beside
+    the flak jacket he wears."""
+    actor = _actor(items=[
+        {"name": "Remington 870", "type": "firearm", "system": {"damage": 3, "ranges": {"short": 20, "medium": 40,
+                                                                                        "long": 80},
+                                                                "capacity": 5, "diceBonus": 1, "traits": ["9-again"]}},
+        {"name": "Sword cane", "type": "melee", "system": {"damage": "2", "initiativeMod": "-2"}},
+        {"name": "Flak jacket", "type": "armor", "system": {"rating": 2, "ballistic": 4, "defenseMod": -1,
+                                                            "equipped": True}},
+        {"name": "Kevlar vest (spare)", "type": "armor", "system": {"rating": 1, "ballistic": 3, "equipped": False}}])
+    doc = load_mta(json.dumps(actor).encode())
+    texts = unread_texts(doc)
+    for said in ("Remington 870: +1 dice (equipment bonus; no field in an nwod weapon)",
+                 "Remington 870: 9-again (no field in an nwod weapon)",
+                 "Sword cane: Initiative -2 (a 2nd-edition weapon trait; no field in an nwod weapon)",
+                 "armor 'Flak jacket': Defense -1 (no field in an nwod armor line)",
+                 "armor 'Kevlar vest (spare)' 1/3: not worn (equipped: false); not written"):
+        assert said in texts
+    assert [a["name"] for a in doc["armor"]] == ["Flak jacket"]

@@ -210,7 +210,16 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         elif kind == "armor":
             general = _dots(ib.get("rating"), f"{path}.{key}.rating") or 0
             ballistic = _dots(ib.get("ballistic"), f"{path}.{key}.ballistic") or 0
+            if ib.get("equipped") is False:  # kept in the van, not worn: no armor of his in a fight
+                unread.append({"path": f"{path}.{key}.equipped", "text": f"armor {name!r} {general}/{ballistic}: not "
+                               "worn (equipped: false); not written"})
+                continue
             lines.append((f"Armor: {name} {general}/{ballistic}", path))
+            mods = [f"{label} {v:+d}" for label, f in (("Defense", "defenseMod"), ("Speed", "speedMod"))
+                    if (v := _signed(ib.get(f)))]
+            if mods:
+                unread.append({"path": f"{path}.{key}", "text": f"armor {name!r}: {', '.join(mods)} (no field in an "
+                               "nwod armor line)"})
         elif kind in ("combat_dice_pool", "general_dice_pool"):
             pool = ib.get("value")
             dmg = f", damage {ib.get('damage')}" if kind == "combat_dice_pool" and ib.get("damage") else ""
@@ -286,15 +295,31 @@ def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[di
     ap = _dots(ib.get("penetration"), f"{root}.penetration")
     if ap:
         parts.append(f"Armor piercing {ap}")
-    init = ib.get("initiativeMod")
-    if isinstance(init, int) and not isinstance(init, bool) and init:
-        unread.append({"path": f"{path}.{root.rsplit('.', 1)[-1]}.initiativeMod", "text": f"{name}: Initiative "
-                       f"{init:+d} (a 2nd-edition weapon trait; no field in an nwod weapon)"})
+    at = f"{path}.{root.rsplit('.', 1)[-1]}"
+    init = _signed(ib.get("initiativeMod"))  # (a number, or one saved as text: "-2")
+    if init:
+        unread.append({"path": f"{at}.initiativeMod", "text": f"{name}: Initiative {init:+d} (a 2nd-edition weapon "
+                       "trait; no field in an nwod weapon)"})
+    bonus = _signed(ib.get("diceBonus"))
+    if bonus:
+        unread.append({"path": f"{at}.diceBonus", "text": f"{name}: {bonus:+d} dice (equipment bonus; no field in an "
+                       "nwod weapon)"})
+    traits = [one_line(str(t)) for t in ib.get("traits") or () if one_line(str(t))] \
+        if isinstance(ib.get("traits"), list) else []
+    if traits:
+        unread.append({"path": f"{at}.traits", "text": f"{name}: {', '.join(traits)} (no field in an nwod weapon)"})
     dtype = ib.get("damageType")
     if isinstance(dtype, str) and dtype not in ("", "lethal"):
         unread.append({"path": f"{path}.{root.rsplit('.', 1)[-1]}.damageType", "text": f"{name}: {dtype} damage "
                        "(no field in an nwod weapon)"})
     return f"Weapons: {name} ({', '.join(parts)})"
+
+
+def _signed(value: Any) -> int | None:
+    """A whole modifier as the sheet saves it, a number or its text ("-2"); None for anything else."""
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _refuse(plain: dict[str, Any]) -> dict[str, Any]:

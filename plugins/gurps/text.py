@@ -38,7 +38,9 @@ GURPS_HEADINGS: dict[str, str] = {
     # 4th-edition sheets' social traits, no combat statistic: 'Languages: Goebleen (Native)', 'Wealth: Average'
     **{fold(h): "social" for h in ("languages", "language", "wealth", "status", "cultural familiarity",
                                    "cultural familiarities", "reputation")},
-    **{fold(h): "traits" for h in ("traits",)},  # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper
+    # 4th-edition books: 'Traits: Combat Reflexes; Bad Temper'; a forum post's 'Advantages & Disadvantages' heading
+    **{fold(h): "traits" for h in ("traits", "advantages & disadvantages", "advantages and disadvantages",
+                                   "advantages/disadvantages")},  # (each trait told apart as under 'Traits')
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks", "ranged weapons", "ranged attacks")},
     **{fold(h): "melee" for h in ("melee", "melee attacks", "melee weapons")},
 }
@@ -60,7 +62,7 @@ _UNBRACKETED_COST = re.compile(r"\b(ST|DX|IQ|HT)\s*[:=]?\s*(\d+)\s+(?:[:：]\s*)
 # 'sw+2 cut', 'thr+1 imp' (relative to the wielder's ST: Basic Set thrust/swing)
 _GURPS_TYPES = r"cr|cut|imp|pi\+\+|pi\+|pi-|pi|burn|tbb|tox|cor|fat|aff|spec"
 _GURPS_DAMAGE = re.compile(
-    rf"^(?:dam(?:age)?\.?\s*:?\s*)?(?:(?P<pre>cr|cut|imp)\.?\s+)?"
+    rf"^(?:(?:dam(?:age)?|dmg)\.?\s*:?\s*)?(?:(?P<pre>cr|cut|imp)\.?\s+)?"
     rf"(?P<dice>\d+d(?:[+-]\d+)?|(?:sw|thr)(?:\s*[+-]\s*\d+)?)(?P<bare>\+(?!\s*\d))?"
     rf"\s*(?:\((?P<div>[\d.]+)\))?\s*(?P<type>{_GURPS_TYPES})?\.?(?:\s*(?:/|or)\s*(?P<type2>{_GURPS_TYPES}))?$",
     re.IGNORECASE)
@@ -87,10 +89,12 @@ def _gurps_weapon_like(text: str) -> bool:
     """'Name (details)' whose details hold damage dice or weapon stats: a weapon, wherever it is
     written (its 'ST 11' is the weapon's minimum strength, never the NPC's ST)."""
     nd = named(text)
-    if nd is None:
+    # (a name is no sentence: a paragraph's "ST 12, DX 13 ... Skills: ...; Weapons: Colt .45: Dmg 2d+1"
+    # is the stats, its weapons under their heading)
+    if nd is None or re.search(r"[.;]\s|\b(?:ST|DX|IQ|HT)\s*\d", nd[0]):
         return False
     details = nd[1]
-    return any(_GURPS_DAMAGE.match(p.strip()) or re.match(r"^(acc|ss|shots|rof|dam)\b", p.strip(), re.IGNORECASE)
+    return any(_GURPS_DAMAGE.match(p.strip()) or re.match(r"^(acc|ss|shots|rof|dam|dmg)\b", p.strip(), re.IGNORECASE)
                for p in split_items(details))
 
 
