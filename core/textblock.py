@@ -264,6 +264,19 @@ class Walk:
                 section("notes", raw.strip(), n)  # a spell's description, indented under its name
                 continue
             self.r.line = n
+            cut = self._first_heading(line)
+            if cut is not None:  # "ST 12, DX 13 ... Skills: Brawling-14. Weapons: Colt .45: Dmg 2d+1, ST 10": the
+                # stats before the first heading run on after them (a sourcebook's box as one paragraph), the
+                # sections after it, so that no weapon's ST is read as the NPC's
+                left = stats(line[:cut].rstrip())
+                if left is not None:
+                    seen_stats, current = True, None
+                    if left and left.strip(" .;,。、·•"):
+                        self.r.unread.append((n, f"{line[:cut].strip()} (not read: {left})"))
+                    head = heading_of(line[cut:].strip(), self.headings)
+                    for current, rest in self._run_on(*head) if head is not None else ():
+                        section(current, rest, n)
+                    continue
             left = stats(line)
             if left is not None:
                 seen_stats = True
@@ -298,6 +311,13 @@ class Walk:
         if description:
             self.r.doc["@description"] = "\n".join(description)
 
+
+    def _first_heading(self, line: str) -> int | None:
+        """Where the first heading run on after a value starts in `line` ("... Move 6. Skills: ..."),
+        else None."""
+        table = {**HEADINGS, **self.headings} if self.headings else HEADINGS
+        m = next((m for m in _INLINE_HEADING.finditer(line) if fold(m.group(1)) in table), None)
+        return m.start(1) if m is not None else None
 
     def _run_on(self, current: str, text: str) -> list[tuple[str, str]]:
         """A section's text as (section, text) pieces: a line run on into the next section's heading

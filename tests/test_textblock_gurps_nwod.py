@@ -460,3 +460,21 @@ def test_an_mta_items_bonuses_and_armor_not_worn_are_said():
                  "armor 'Kevlar vest (spare)' 1/3: not worn (equipped: false); not written"):
         assert said in texts
     assert [a["name"] for a in doc["armor"]] == ["Flak jacket"]
+
+
+def test_a_sourcebook_box_printed_as_one_paragraph():
+    """A 3rd-edition sourcebook's NPC as one paragraph: a description, the stats, then Advantages,
+    Skills, Weapons and Armor run on in sentences. Each is read under its heading: the weapons apart
+    at each name's colon (the Colt had taken the Thompson's SS, Acc and Shots), no weapon's 'ST 11'
+    read as the NPC's ST, a skill with the weapon it is used with in brackets read and that said."""
+    doc = read("Mae Kowalski, bootlegger\nAge 29; red hair. ST 11, DX 12, IQ 11, HT 10. Speed 5.5; Move 5. Dodge 5. "
+               "Advantages: Alertness +1. Disadvantages: Greed. Skills: Driving (Car)-12, Guns (Pistol)-13 (her "
+               "Colt), Knife-11. Weapons: Colt .38: Dmg 2d-1 cr, SS 10, Acc 2, Shots 6, ST 9. Winchester M1912: "
+               "Dmg 4d cr, SS 12, Acc 5, Shots 6, ST 11. Armor: Heavy coat (PD 1, DR 1).\n")
+    assert (doc["ST"], doc["DX"], doc["IQ"], doc["HT"], doc["Move"], doc["Dodge"]) == (11, 12, 11, 10, 5, 5)
+    assert doc["skills"] == {"Driving": 12, "Guns (Pistol)": 13, "Knife": 11}
+    assert [(w["name"], w["SS"], w["Acc"], w["Shots"], w["ST"]) for w in doc["weapons"]] == [
+        ("Colt .38", 10, 2, 6, 9), ("Winchester M1912", 12, 5, 6, 11)]
+    assert doc["advantages"] == ["Alertness +1"] and doc["disadvantages"] == ["Greed"]
+    assert [(a["name"], a["PD"], a["DR"]) for a in doc["armor"]] == [("Heavy coat", 1, 1)]
+    assert any("Guns (Pistol)-13: used with her Colt" in a for a in report(doc)["assumed"])

@@ -436,6 +436,12 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
                        "", clean).strip()
         m = _GURPS_SKILL.match(clean)
+        used = re.fullmatch(r"(?P<skill>.+?[-–]\s*\d{1,2})\s*\((?P<with>[^()]+)\)", clean) if not m else None
+        if used:  # 'Guns (Pistol)-15 (Colt .45 automatic)': the skill, and the weapon it is used with, said
+            m = _GURPS_SKILL.match(used.group("skill"))
+            if m:
+                r.assumed.append(f"line {n}: {used.group('skill').strip()}: used with {used.group('with').strip()} "
+                                 "(the weapon line says which skill fires it)")
         if not m:
             return False
         name = re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))
@@ -674,7 +680,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         its stats after a colon, by commas; such a line holds one weapon (or several apart by
         semicolons), its closing full stop no stat. Other lines: the core's split."""
         if kind in ("weapons", "melee") and re.match(r"^[^,;:]+:\s", text):
-            return [x.strip().rstrip(".") for x in text.split(";") if x.strip().rstrip(".")]
+            # (a sourcebook's paragraph runs them on in sentences: "Colt .45: Dmg 2d+ Cr, SS 10 ...
+            # Thompson M1928: Dmg 2d+1 Cr ... Knife: thr-1 imp": a full stop before the next name's colon)
+            parts = [y for x in text.split(";") for y in re.split(r"(?<=[^\s.])\.\s+(?=[^\W\d_][^,;:.]{0,40}:\s)", x)]
+            return [x.strip().rstrip(".") for x in parts if x.strip().rstrip(".")]
         return weapon_items(text) if kind in ("weapons", "armor") else split_items(text)
 
     social_seen: set[int] = set()
