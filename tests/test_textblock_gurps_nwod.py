@@ -478,3 +478,44 @@ def test_a_sourcebook_box_printed_as_one_paragraph():
     assert doc["advantages"] == ["Alertness +1"] and doc["disadvantages"] == ["Greed"]
     assert [(a["name"], a["PD"], a["DR"]) for a in doc["armor"]] == [("Heavy coat", 1, 1)]
     assert any("Guns (Pistol)-13: used with her Colt" in a for a in report(doc)["assumed"])
+
+
+def test_chronicles_of_darkness_attacks_as_its_books_print_them():
+    """'Weapons/Attacks: Knife 1L, 7 dice; 9mm pistol 1L, 6 dice': each attack with its 2nd-edition
+    damage (the 2004 chart's, one higher, written) and its pool checked (each had been unread, the
+    coc7 sheet left with no weapon). 'Conditions: none' is no power or trait."""
+    doc = read("Nina, knife for hire\nAttributes: Intelligence 2, Wits 3, Resolve 2, Strength 3, Dexterity 4, Stamina 2, "
+               "Presence 2, Manipulation 3, Composure 3\nSkills: Brawl 2, Firearms 2, Weaponry 3 (Knives)\n"
+               "Willpower: 5\nWeapons/Attacks: Knife 1L, 7 dice; 9mm pistol 1L, 6 dice\nConditions: none\n")
+    assert [(w["name"], w["damage"]) for w in doc["weapons"]] == [("Knife", 2), ("9mm pistol", 2)]
+    texts = unread_texts(doc)
+    assert not any(t.startswith("Knife") or "power or trait none" in t for t in texts)
+    assert any(t.startswith("9mm pistol: stated dice pool 6 leaves the weapon's damage 1 out") for t in texts)
+
+
+def test_a_bestiary_grid_of_paired_stats_ranges_and_natural_armor():
+    """A 3rd-edition bestiary's grid: 'Move/Dodge: 8/6' and 'PD/DR: 1/2' are two stats each (Dodge had
+    been 8, Move unread, PD/DR unread); 'ST: 15-18' and 'HT: 13/18-22' give the low end of the
+    creature's range, said; PD and DR with no armor line are its own armor; a sentence that names
+    its swimming Move 10 is prose, not the block's Move."""
+    doc = read("MARSH STALKER\nST: 15-18      Move/Dodge: 8/6\nDX: 13         PD/DR: 1/2\nIQ: 4\n"
+               "HT: 13/18-22\n\nA long-bodied predator of the fens that swims at Move 10 and can stay under for "
+               "up to a quarter of an hour.\n")
+    assert (doc["ST"], doc["HT"], doc["HP"], doc["Move"], doc["Dodge"]) == (15, 13, 18, 8, 6)
+    (hide,) = doc["armor"]
+    assert (hide["PD"], hide["DR"], len(hide["locations"])) == (1, 2, 10)
+    said = report(doc)["assumed"]
+    assert any("ST 15-18: a range of the kind, read as its low end, 15" in a for a in said)
+    assert any("HP 18-22: a range of the kind, read as its low end, 18" in a for a in said)
+
+
+def test_a_japanese_sheets_weapons_heading_holds_no_skills():
+    """'―武器―' over a Japanese GURPS sheet's weapon lines: its lines are weapons (read, or said
+    unread), not skills; they had become skills named 'コルト・ガバメント ダメージ:叩き2D+ ...', kept with
+    an info line only and carried to every system. 早抜き is Fast-Draw."""
+    doc = read("◆NPCデータ 組員\n\n20/体力:12\n45/敏捷力:14\n0/知力:10\n10/生命力:11\n基本移動力:6.25 移動力:6\n\n"
+               "―技能―\n2/格闘15\n4/拳銃16\n1/早抜き/拳銃14\n\n―武器―\n"
+               "コルト・ガバメント ダメージ:叩き2D+ SS:10 命中:2 装弾数:7\n")
+    assert not any("ダメージ" in k for k in doc["skills"])
+    assert doc["skills"].get("Brawling") == 15 and any(k.startswith("Fast-Draw") for k in doc["skills"])
+    assert any("コルト・ガバメント" in t for t in unread_texts(doc)) or doc.get("weapons")

@@ -367,8 +367,29 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             return "" if skill_item(f"{row.group('name').strip()}-{row.group('level')}", r.line) else None
         # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
         text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
+        # a 3rd-edition bestiary's grid: two stats under one label ('Move/Dodge: 8/6', 'PD/DR: 1/2'), each
+        # its own; a creature's range ('ST: 15-18', 'HT: 13/18-22'): the low end, the range said
+        text = re.sub(r"\b(Move|Dodge|PD|DR|HT|HP)\s*/\s*(Move|Dodge|PD|DR|HT|HP)\s*[:=]?\s*(\d+)\s*/\s*(\d+)\b",
+                      r"\1 \3 \2 \4", text)
+
+        def low_end(m: re.Match[str]) -> str:
+            r.assumed.append(f"line {r.line}: {m.group(1)} {m.group(2)}-{m.group(3)}: a range of the kind, read as its "
+                             f"low end, {m.group(2)}")
+            return f"{m.group(1)} {m.group(2)}"
+
+        text = re.sub(r"\bHT(\s*[:=]?\s*\d+)\s*/\s*(\d+\s*-\s*\d+)", r"HT\1 HP \2", text)
+        text = re.sub(r"\b(ST|HT|HP|Move)\s*[:=]?\s*(\d+)\s*-\s*(\d+)\b(?!\s*(?:lbs?|kg))", low_end, text)
         # a 3rd-edition sourcebook's 'HT 11/14': HT, then hit points
         text = re.sub(r"\bHT(\s*[:=]?\s*\d+)\s*/\s*(\d+)\b", r"HT\1 HP \2", text)
+        worn_dr = re.search(r"\b(?:PD\s*[:=]?\s*(?P<pd>\d+)\s*[,;]?\s*)?DR\s*[:=]?\s*(?P<dr>\d+)\s*\((?P<what>[^()]+)\)", text)
+        if worn_dr:  # 'DR 12 (vest, torso)' among the stats: the item worn, where it covers
+            what = [x.strip() for x in worn_dr.group("what").split(",") if x.strip()]
+            named_item = what[0] if what and not re.fullmatch(r"(?:head|face|neck|torso|vitals|groin|arms?|hands?|legs?|"
+                                                              r"feet|body|chest|skull)(?:\s*&.*)?", what[0].lower()) else "Armor"
+            where = what[1:] if named_item != "Armor" else what
+            pd = f"PD {worn_dr.group('pd')}, " if worn_dr.group("pd") else ""
+            armor_item(f"{named_item} ({pd}DR {worn_dr.group('dr')}{', ' + ', '.join(where) if where else ''})", r.line)
+            text = text[:worn_dr.start()] + " " + text[worn_dr.end():]
         for m in re.finditer(rf"\b({'|'.join(GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
             costs[m.group(1)] = (int(m.group(2)), int(m.group(3)))
         if _COST.search(text):
@@ -401,6 +422,11 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                                 r"[+-]?\d+(?:\.\d+)?")
         if not found or not outside:
             # (an equipment line's "Leather Jacket (DR 1, arms & torso)": its item's DR, no stat of the NPC)
+            return None
+        words = len(re.findall(r"\b[a-z]{3,}\b", text))
+        if words >= 8 and words > 2 * len(found):
+            # a sentence that names a stat ("A lurcher swims at Move 10 and can stay under ..."): prose, not the
+            # block's stats (its Move 8 had become the swimming 10)
             return None
         if by_st:
             r.assumed.append(f"line {r.line}: {' and '.join(by_st)}: what ST gives (thrust/swing damage, basic lift), "
@@ -779,6 +805,16 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         r.assumed.append(f"line {said_costs[0]}: character-point costs in brackets are what the build paid, not a "
                          "game statistic: not carried")
     edition = _gurps_edition(r, doc, skills, other, costs, marks)
+    if not armor and "DR" in other and float(other["DR"][0]) > 0:
+        # PD and DR among the stats with no armor line (a bestiary's creature, its hide; an NPC's totals):
+        # its armor, all over, as the stats say
+        pd = other.pop("PD", ("0", 0))[0]
+        dr, n = other.pop("DR")
+        armor.append({"name": "Natural armor" if not lists.get("advantages") else "Armor", "DR": int(float(dr)),
+                      **({"PD": int(float(pd))} if float(pd) else {}),
+                      "locations": ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet"]})
+        r.assumed.append(f"line {n}: {f'PD {pd}, ' if float(pd) else ''}DR {dr} among the stats, no armor line: the "
+                         "NPC's own armor, all over")
     _gurps_other_stats(r, doc, other, fourth=edition == 4)
     out: dict[str, Any] = {"name": _name(r)}
     out.update({k: doc[k] for k in GURPS_ATTRIBUTES + GURPS_DERIVED if k in doc})

@@ -65,6 +65,9 @@ _NWOD_SKILL = re.compile(r"^(?P<name>[^\d(•●]+?)\s*(?:\((?P<spec>[^)]*)\))?\
                          r"\s*(?:\((?P<spec2>[^)]*)\))?$")
 # 'Glock 17 (Pistol, Lt.) damage 2, ranges 20/40/80, clip 17+1, dice pool 7': a weapon line
 # written inline (its chart type in brackets, then its traits), wherever it stands
+# a Chronicles of Darkness attack as its books print it: 'Knife 1L, 7 dice', 'Unarmed 0B, 5 dice'
+_NWOD_COMPACT = re.compile(r"(?P<name>[^\W\d_][^()]*?|\d+\s*mm\s+[^()]+?)\s+(?P<dmg>\d+\s*[LBA])"
+                           r"(?:\s*,\s*(?P<pool>\d+)\s*dice)?", re.IGNORECASE)
 _NWOD_INLINE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<type>[^()]*)\))?\s*[,:]?\s+(?P<rest>(?:damage|dmg)\s*:?\s*\d.*)$",
                           re.IGNORECASE)
 # the columns of a 'Weapons/Attacks:' table header and the pattern of each column's cell
@@ -329,6 +332,10 @@ def read_nwod(lines: list[str], system: str) -> Read:
                     pass  # the Resources dots to buy it: not a combat trait
                 finish(w, item, cid, left, nofield, int(row["pool"]) if row.get("pool") else pool, n, special)
                 return
+        compact = _NWOD_COMPACT.fullmatch(clean.strip().rstrip("."))
+        if compact:  # Chronicles of Darkness: 'Knife 1L, 7 dice' (its damage and type, its dice pool)
+            clean = item = f"{compact['name'].strip()} (Damage {compact['dmg']}" + (
+                f", Dice Pool {compact['pool']})" if compact["pool"] else ")")
         m = _NWOD_INLINE.match(clean)
         if m and not (named(clean) and re.search(r"\b(damage|dmg)\b", named(clean)[1], re.IGNORECASE)):
             w = {"name": m.group("name").strip()}
@@ -371,6 +378,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
 
     def said(kind: str, why: str) -> Callable[[str, int], None]:
         def add(item: str, n: int) -> None:
+            if fold(item.strip(" .")) in _NO_VALUE or fold(item.strip(" .")) == "none":  # 'Conditions: none'
+                return
             r.unread.append((n, f"{kind} {item} ({why})"))
         return add
 
