@@ -155,8 +155,9 @@ def stat_pairs(line: str, keys: tuple[str, ...], value: str = r"[+-]?\d+") -> tu
         return " "
 
     rest = pat.sub(take, line)
-    # (a blog's stats between middle dots or bullets: "HP: 10 · DB: -1 · Build: -1")
-    rest = re.sub(r"[\s,;/|()\[\]·•]+", " ", rest).strip()
+    # (a blog's stats between middle dots: "HP: 10 · DB: -1 · Build: -1"; a bullet • stays: an nWoD
+    # block's dots, "Str ••••", are values)
+    rest = re.sub(r"[\s,;/|()\[\]·]+", " ", rest).strip()
     return found, rest
 
 
@@ -346,7 +347,11 @@ def _name_like(raw: str) -> bool:
     over the stats, and no sentence leading into them ("…。他的旧版属性值如下：")."""
     text = raw.strip()
     return len(text) <= NAME_LINE_MAX and bool(re.search(r"[^\W\d_]", text)) \
-        and fold(text.rstrip(":：")) not in _TITLES and not re.search(r"。.", text)
+        and fold(text.rstrip(":：")) not in _TITLES and not re.search(r"。.", text) \
+        and not re.match(r"(?:re|fwd?|aw)\s*:", text, re.IGNORECASE) \
+        and not (len(text.split()) >= 6 and re.search(r"[.!?]$", text))
+    # (a forum post's subject, "Re: [nWoD] Need stats for ...", and a sentence ending in a full stop are
+    # no name: the name is the line after them)
 
 
 NAME_LINE_MAX = 100  # characters: a longer line above the stats is a sentence, not a name

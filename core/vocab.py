@@ -57,6 +57,8 @@ CLASS_WORDS: dict[str, str] = {
     "handgun": "handgun", "pistol": "handgun", "automatic pistol": "handgun", "revolver": "revolver",
     "smg": "smg", "submachine gun": "smg", "sub-machine gun": "smg", "machine pistol": "smg",
     "carbine": "carbine", "rifle": "rifle", "shotgun": "shotgun", "scattergun": "shotgun",
+    # a sawn-off is a shotgun cut down, named for the cut alone ("Sawed-off: 4L, 20/40/80, clip 2")
+    "sawed-off": "shotgun", "sawn-off": "shotgun", "sawed off": "shotgun", "sawn off": "shotgun",
     "mg": "mg", "machine gun": "mg", "machinegun": "mg", "light machine gun": "mg",
     "thrown": "thrown", "grenade": "thrown", "hand grenade": "thrown",
 }

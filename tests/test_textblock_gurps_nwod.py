@@ -519,3 +519,43 @@ def test_a_japanese_sheets_weapons_heading_holds_no_skills():
     assert not any("ダメージ" in k for k in doc["skills"])
     assert doc["skills"].get("Brawling") == 15 and any(k.startswith("Fast-Draw") for k in doc["skills"])
     assert any("コルト・ガバメント" in t for t in unread_texts(doc)) or doc.get("weapons")
+
+
+def test_a_forum_posts_dotted_attribute_rows_and_weapon_lines():
+    """'Str ••••  Dex ••  Sta ••••' (abbreviations with dots, three a row) are attributes (the rows had
+    been unread since middle dots became separators; Strength 4 had been the default 2); a forum's
+    'Sawed-off: 4L, 20/40/80, clip 2, 7 dice' is one weapon, a shotgun by its name; 'Molotov cocktail
+    (thrown): 2L, range 10/20/40, 7 dice' is thrown, its pool Dexterity + Athletics."""
+    doc = read("Brother Caddock\nInt •  Wits ••  Res •••\nStr ••••  Dex ••  Sta ••••\nPre ••  Man •  Com ••\n"
+               "Skills: Athletics •• (Throwing), Firearms •, Weaponry •••\nWeapons:\n"
+               "- Sawed-off: 4L, 20/40/80, clip 2, 7 dice\n- Molotov cocktail (thrown): 2L, range 10/20/40, 7 dice\n")
+    assert (doc["Strength"], doc["Stamina"], doc["Resolve"], doc["Manipulation"]) == (4, 4, 3, 1)
+    sawn, molotov = doc["weapons"]
+    assert (sawn["name"], sawn["clip"], len(sawn["ranges"])) == ("Sawed-off", 2, 3)
+    assert molotov["name"] == "Molotov cocktail (thrown)" and len(molotov["ranges"]) == 3
+    assert not any("dice" in t or "clip" in t for t in unread_texts(doc))
+    assert any("Molotov cocktail (thrown): stated dice pool 7 = Dexterity 2 + Athletics 2" in a
+               for a in report(doc)["assumed"])
+
+
+def test_a_forum_posts_subject_and_opening_sentence_are_no_name():
+    """A forum post's 'Re: Modern goons ...' subject and its 'Here's the driver I used last session,
+    feel free to steal him.' are no name: the name is the line after them; an item of the gear line
+    with its DR and a remark after it ('Leather Jacket (DR 1, arms & torso). No encumbrance.') is
+    armor (it had been kept in the notes only)."""
+    doc = read("Re: Modern goons for a monster hunt\n\nHere's the driver I used last session, feel free to steal him.\n\n"
+               "Nico Ferrante\nST 10 DX 13 IQ 11 HT 11\nSkills: Driving (Car)-15\n"
+               "Equipment: Leather Jacket (DR 1, arms & torso). No encumbrance.\n")
+    assert doc["name"] == "Nico Ferrante"
+    assert [(a["name"], a["DR"], a["locations"]) for a in doc["armor"]] == [("Leather Jacket", 1, ["arms", "torso"])]
+
+
+def test_a_forum_posts_health_boxes_abbreviations_and_no_armor_remark():
+    """'Health ○○○○○○○○○○ (10)   Size 6   Speed 11   Def 2   Init 4': Health by its count, Def and
+    Init as Defense and Initiative (all had been unread); 'Armor: none (just a grimy raincoat)' is no
+    armor and a note, not an unread line."""
+    doc = read("Caddock\nStr ••••  Dex ••  Sta ••••\nHealth ○○○○○○○○○○ (10)   Size 6   Speed 11   Def 2   Init 4\n"
+               "Armor: none (just a grimy raincoat)\n")
+    assert (doc["Health"], doc["Size"], doc["Speed"], doc["Defense"], doc["Initiative"]) == (10, 6, 11, 2, 4)
+    assert not doc.get("armor") and "Armor: none (just a grimy raincoat)" in doc["notes"]
+    assert unread_texts(doc) == []

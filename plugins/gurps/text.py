@@ -644,6 +644,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     def gear_item(item: str, n: int) -> None:
         """An item of a 'Gear:' line: a weapon when it has weapon stats, armor when it has DR,
         else kept in the notes (gear the document has no list for)."""
+        tail = re.fullmatch(r"(.*\))\.\s+([^()]+)", item.strip())
+        if tail:  # 'Leather Jacket (DR 1, arms & torso). No encumbrance.': the item, then a remark (kept)
+            item = tail.group(1)
+            gear.append(tail.group(2).strip())
         if _gurps_weapon_like(item):
             weapon_item(item, n)
         elif re.search(r"\bDR\s*\d", item) and named(item):

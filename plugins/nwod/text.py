@@ -12,7 +12,7 @@ from typing import Any
 from xsys.core.model import melee_class_of
 from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_label, catalog_tag, fold, heading_of,
                                  name_of as _name, named, named_item, notes_of as _notes, num, sectioner, split_items,
-                                 stat_pairs, weapon_entry, weapon_items, weapons_line)
+                                 stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
 NWOD_ATTRIBUTES = ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina", "Presence",
                    "Manipulation", "Composure")
@@ -68,6 +68,8 @@ _NWOD_SKILL = re.compile(r"^(?P<name>[^\d(•●]+?)\s*(?:\((?P<spec>[^)]*)\))?\
 # a Chronicles of Darkness attack as its books print it: 'Knife 1L, 7 dice', 'Unarmed 0B, 5 dice'
 _NWOD_COMPACT = re.compile(r"(?P<name>[^\W\d_][^()]*?|\d+\s*mm\s+[^()]+?)\s+(?P<dmg>\d+\s*[LBA])"
                            r"(?:\s*,\s*(?P<pool>\d+)\s*dice)?", re.IGNORECASE)
+# a forum's weapon line: its traits after a colon, its damage first ('Sawed-off: 4L, 20/40/80, clip 2, 7 dice')
+_NWOD_LISTED = re.compile(r"(?P<name>[^:()]+?(?:\s*\([^()]*\))?)\s*:\s*(?P<rest>\d+\s*[LBA]\b[^;]*)")
 _NWOD_INLINE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<type>[^()]*)\))?\s*[,:]?\s+(?P<rest>(?:damage|dmg)\s*:?\s*\d.*)$",
                           re.IGNORECASE)
 # the columns of a 'Weapons/Attacks:' table header and the pattern of each column's cell
@@ -157,6 +159,10 @@ def read_nwod(lines: list[str], system: str) -> Read:
         # an item's traits in brackets ('Tire iron (1L, Str 2, Size 2)' on a line of no heading) are the
         # item's, not the character's Strength and Size
         line = re.sub(r"\([^()]*,[^()]*\)", " ", line)
+        # a forum's 'Health ○○○○○○○○○○ (10)' (its boxes, then their count) and 'Def 2 Init 4' (abbreviated)
+        line = re.sub(r"\b(Health|Willpower)\s*[○◯□☐●•]+\s*\((\d+)\)", r"\1 \2", line)
+        line = re.sub(r"\bDef\b(?=\s*:?\s*\d)", "Defense", line)
+        line = re.sub(r"\bInit\b(?=\s*:?\s*[+-]?\d)", "Initiative", line)
         # (Willpower and Health in dots run past five: 'Willpower ●●●●●●●')
         found, rest = stat_pairs(line, NWOD_ATTRIBUTES + NWOD_DERIVED + NWOD_IGNORED, r"\d+|[•●]{1,10}")
         short = [k for k in NWOD_SHORT if re.search(rf"(?<!\w){k}\s*:?\s*(?:\d|[•●])", rest)]
@@ -333,9 +339,13 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 finish(w, item, cid, left, nofield, int(row["pool"]) if row.get("pool") else pool, n, special)
                 return
         compact = _NWOD_COMPACT.fullmatch(clean.strip().rstrip("."))
+        listed = _NWOD_LISTED.fullmatch(clean.strip().rstrip("."))
         if compact:  # Chronicles of Darkness: 'Knife 1L, 7 dice' (its damage and type, its dice pool)
-            clean = item = f"{compact['name'].strip()} (Damage {compact['dmg']}" + (
+            clean = item = f"{compact['name'].strip().rstrip(':').strip()} (Damage {compact['dmg']}" + (
                 f", Dice Pool {compact['pool']})" if compact["pool"] else ")")
+        elif listed:  # a forum's 'Sawed-off: 4L, 20/40/80, clip 2, 7 dice': its traits after a colon
+            rest = re.sub(r"\b(\d+)\s*dice\b", r"Dice Pool \1", listed["rest"], flags=re.IGNORECASE)
+            clean = item = f"{listed['name'].strip()} ({rest})"
         m = _NWOD_INLINE.match(clean)
         if m and not (named(clean) and re.search(r"\b(damage|dmg)\b", named(clean)[1], re.IGNORECASE)):
             w = {"name": m.group("name").strip()}
@@ -364,6 +374,10 @@ def read_nwod(lines: list[str], system: str) -> Read:
         item, cid = catalog_tag(item)
         if fold(item) in ("none", "—", "–", "-", "n/a"):
             return  # 'Armor: none': nothing to carry
+        remark = re.fullmatch(r"(?:none|no armou?r)\s*[(,;:—–-]\s*(.+?)\)?", item.strip(), re.IGNORECASE)
+        if remark:  # 'none (just a grimy raincoat)': no armor, and what the block says of it, a note
+            notes.append(f"Armor: {item.strip()}")
+            return
         m = re.match(r"^(?P<name>.+?)\s*\(?\s*(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\)?$", item) \
             or re.match(r"^(?P<g>\d+)\s*/\s*(?P<b>\d+)\s*\((?P<name>[^()]+)\)$", item)  # '1/3 (Kevlar vest, thin)'
         if not m:
@@ -390,7 +404,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
         "powers": said("power or trait", "supernatural or 2nd-edition: no place in an nwod document")},
         # a weapons table row has no commas; a weapon line runs on with commas, one weapon a line
         lambda kind, text: [text.strip()] if kind == "weapons" and (
-            _NWOD_INLINE.match(text.strip()) or table or _nwod_header(text.strip())) else (
+            _NWOD_INLINE.match(text.strip()) or _NWOD_LISTED.fullmatch(text.strip().rstrip(".")) or table
+            or _nwod_header(text.strip())) else (
             weapon_items(text) if kind in ("weapons", "armor") else split_items(text)))
 
     def run_on(kind: str, text: str, n: int) -> None:
@@ -466,9 +481,11 @@ def _nwod_pools(r: Read, doc: dict[str, Any], skills: dict[str, int], specialtie
         ranged = "ranges" in w
         brawl = not ranged and (melee_class_of(w["name"]) == "unarmed" or "brawl" in fold(special)
                                 or fold(w["name"]) in ("bite", "claw", "claws", "teeth"))
-        attr = "Dexterity" if ranged else "Strength"
-        skill = "Firearms" if ranged else ("Brawl" if brawl else "Weaponry")
-        rule = "nwod.firearms.pool" if ranged else "nwod.pool"
+        # a thrown weapon (its type, or its name: 'Molotov cocktail (thrown)'): Dexterity + Athletics, as a shot with it
+        thrown = fold(str(w.get("type", ""))) == "thrown" or weapon_class_by_name(w["name"]) == "thrown"
+        attr = "Dexterity" if ranged or thrown else "Strength"
+        skill = "Athletics" if thrown else "Firearms" if ranged else ("Brawl" if brawl else "Weaponry")
+        rule = "nwod.firearms.pool" if ranged or thrown else "nwod.pool"
         if attr not in doc:
             r.unread.append((n, f"{w['name']}: dice pool {stated} stated; not checked: the block gives no {attr}"))
             continue
