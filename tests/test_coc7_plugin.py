@@ -772,3 +772,15 @@ def test_the_skills_of_one_neutral_skill_left_unwritten_are_said_in_one_line():
     assert line.startswith("Knife 6, Axe/Mace 6, Broadsword 6, Shortsword 6, Spear 6 and Staff 6 (melee competence "
                            "0.014) lie below what this NPC has untrained in gurps (Knife 9, Axe/Mace 8, Broadsword 8, "
                            "Shortsword 8, Spear 8 and Staff 8); a gurps sheet lists no skill at that level")
+
+
+def test_a_line_named_shotgun_fired_with_rifle_shotgun_is_a_shotgun():
+    """The CoC7 system's own example Goon carries a 'Shotgun' of one damage roll (no range bands),
+    fired with Firearms (Rifle/Shotgun): a shotgun, as its name says (it had crossed as a rifle, and
+    GURPS wrote it Guns (Rifle) with a rifle's Acc 11 and 1/2D 1000)."""
+    from xsys.conversions import api
+
+    doc = {**_FIGHTER, "skills": {"Firearms (Rifle/Shotgun)": 40},
+           "weapons": [{"name": "Shotgun", "skill": "Firearms (Rifle/Shotgun)", "damage": "1D6", "base_range": "15 yd"}]}
+    gun = api.convert(doc, "gurps", trace=False).document.weapons[0]
+    assert (gun.skill, gun.Acc) == ("Guns (Shotgun)", 5)

@@ -95,8 +95,8 @@ class Coc7Sheet(Coc7Rules):
         automatic (the table's .45 Automatic malfunctions on 100, as its revolvers do)."""
         from xsys.core.registry import catalog
 
-        if w.skill == "Firearms (Rifle/Shotgun)" and "/" in w.damage:
-            return "shotgun"
+        if w.skill == "Firearms (Rifle/Shotgun)" and ("/" in w.damage or catalog().identify_weapon(w.name)[1] == "shotgun"):
+            return "shotgun"  # (the one skill fires both: a line named "Shotgun" is one, whatever its dice)
         return catalog().weapon_class_named(w.name, self.tables()["skills"][w.skill]["weapon_class"])
 
     def weapon_to_neutral(self, w: Coc7Weapon, col: Collector | None = None,  # type: ignore[override]
