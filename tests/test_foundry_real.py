@@ -620,3 +620,11 @@ def test_a_dholes_house_investigators_details_and_backstory_are_in_the_notes(tmp
                             "sister Maeve. Traits: Stubborn. Injuries & Scars: Old knee injury")
     assert "$.Investigator.Cash: not carried (a stat block lists combat material only): spending $10, cash $40" \
         in assumed(doc)
+
+
+def test_a_dholes_house_hp_with_a_blank_maximum_is_said_beside_the_rule(tmp_path):
+    """HitPts 9 with HitPtsMax blank, where (CON + SIZ) / 10 gives 11: read as the full HP (stated),
+    and said with the rule's 11 (the 9 may be what is left in play); it had gone without a word."""
+    doc = read(tmp_path, dhole(CON="60", SIZ="55", HitPts="9", HitPtsMax=""))
+    assert doc["HP"] == 9
+    assert any("HP 9 with HitPtsMax blank, read as the full HP; the rule gives 11" in a for a in assumed(doc))

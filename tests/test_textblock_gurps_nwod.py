@@ -559,3 +559,25 @@ def test_a_forum_posts_health_boxes_abbreviations_and_no_armor_remark():
     assert (doc["Health"], doc["Size"], doc["Speed"], doc["Defense"], doc["Initiative"]) == (10, 6, 11, 2, 4)
     assert not doc.get("armor") and "Armor: none (just a grimy raincoat)" in doc["notes"]
     assert unread_texts(doc) == []
+
+
+def test_an_mta_actors_own_template_fields_are_said_and_other_templates_defaults_not():
+    """A werewolf's essence, auspice and tribe, a changeling's seeming, glamour and dream attributes
+    (template.json Actor.templates) had gone without a word; they are said for the actor's own
+    template only (every character actor holds every template's fields, a mortal's glamour 10 at its
+    default is no changeling's)."""
+    wolf = _actor(system={"characterType": "Werewolf", "auspice": "Rahu", "tribe": "Blood Talons",
+                                                    "essence": {"value": 8, "max": 12}, "glamour": {"value": 10, "max": 10}})
+    texts = unread_texts(load_mta(json.dumps(wolf).encode()))
+    assert "Werewolf: Auspice Rahu, Tribe Blood Talons, Essence 8/12 (a supernatural template: no place in an nwod " \
+           "document)" in texts
+    assert not any("Glamour" in t for t in texts)
+    mortal = _actor(system={"characterType": "Mortal", "glamour": {"value": 10, "max": 10}, "essence": {"value": 0, "max": 10}})
+    assert not any("template" in t for t in unread_texts(load_mta(json.dumps(mortal).encode())))
+
+
+def test_a_gurps_skills_tech_level_is_said_left_out():
+    """'Guns/TL7 (Rifle)-17': the skill, its /TL7 left out and said once (it had gone without a word)."""
+    doc = read("Jenna\nST 11 DX 14 IQ 11 HT 12\nSkills: First Aid/TL7-11; Guns/TL7 (Rifle)-17\n")
+    assert doc["skills"] == {"First Aid": 11, "Guns (Rifle)": 17}
+    assert sum("tech level ('/TL7') left out" in a for a in report(doc)["assumed"]) == 1

@@ -169,6 +169,11 @@ class _Export:
         con, siz = self.chars7.get("CON"), self.chars7.get("SIZ")
         if stated is not None:
             out["HP"] = stated
+            ruled = math.floor((con + siz) / 10) if con is not None and siz is not None else None
+            if hp_max is None and ruled is not None and hp_now != ruled:
+                # (a blank HitPtsMax beside HitPts 9 where the rule gives 11: the 9 may be what is left in play)
+                self.assumed.append(f"{cpath}.HitPts: HP {hp_now} with HitPtsMax blank, read as the full HP; the rule "
+                                    f"gives {ruled} from CON {con} and SIZ {siz}, so {hp_now} may be what is left in play")
         elif con is not None and siz is not None:
             out["HP"] = math.floor((con + siz) / 10)  # 7th edition: (CON + SIZ) / 10 rounded down
             self.assumed.append(f"{cpath}.HitPtsMax: no hit points in the export; HP {out['HP']} = (CON {con} + SIZ "

@@ -60,6 +60,18 @@ TEMPLATE_TRAITS = {
     "demon": ("demon_traits",), "hunter": ("hunter_traits",), "sinEater": ("sineater_traits", "haunts"),
     "mummy": ("mummy_traits", "mummy_pillars"), "deviant": ("deviant_traits",), "promethean": ("promethean_traits",),
 }
+# the rest of each template's own fields (template.json Actor.templates: a werewolf's essence,
+# auspice and tribe, a changeling's seeming, glamour, clarity and dream attributes ...): no place in an
+# nwod document, said for the actor's own template only (every character actor holds every template's
+# fields, most at a default: a mortal's glamour 10 is no changeling's)
+TEMPLATE_FIELDS = {
+    "mage": ("mana", "path", "order", "legacy", "nimbus", "obsessions", "shadowName"),
+    "vampire": ("clan", "bloodline", "covenant", "vitae", "banes"),
+    "changeling": ("seeming", "kith", "court", "glamour", "clarity", "attributes_physical_dream",
+                   "attributes_social_dream", "attributes_mental_dream"),
+    "werewolf": ("auspice", "tribe", "lodge", "essence"), "demon": ("incarnation", "agenda", "catalyst", "aether"),
+    "hunter": ("cell", "compact", "conspiracy"), "sinEater": ("burden", "plasm"),
+}
 # the actor's characterType as the system writes it (module/config.js MTA.characterTypes: "Mage",
 # "Vampire", "Sin-Eater" ...), its letters alone and lower case -> the template whose traits it has:
 # a Scelesti or Proximi is a kind of mage, a Ghoul draws on a vampire's traits
@@ -238,6 +250,11 @@ def read_actor(plain: dict[str, Any], key: str) -> dict[str, Any]:
         if said:
             unread.append({"path": f"{root}.{group}", "text": f"{ctype} traits: " + ", ".join(said)
                            + " (a supernatural template: no place in an nwod document)"})
+    fields = [f"{'Dream' if f.endswith('_dream') else _words(f)} {said}" for f in TEMPLATE_FIELDS.get(template or "", ())
+              if (said := _field_text(body.get(f)))]
+    if fields:
+        unread.append({"path": root, "text": f"{ctype}: " + ", ".join(fields)
+                       + " (a supernatural template: no place in an nwod document)"})
     for field in ("integrity", "beats", "aspirations", "virtue", "vice"):
         if body.get(field) not in (None, "", 0, 7 if field == "integrity" else None):
             unread.append({"path": f"{root}.{field}", "text": f"{field} {body[field]!r} (2nd edition; no place in "
@@ -313,6 +330,21 @@ def _weapon(name: str, ib: dict[str, Any], root: str, kind: str, unread: list[di
         unread.append({"path": f"{path}.{root.rsplit('.', 1)[-1]}.damageType", "text": f"{name}: {dtype} damage "
                        "(no field in an nwod weapon)"})
     return f"Weapons: {name} ({', '.join(parts)})"
+
+
+def _field_text(value: Any) -> str:
+    """A template field as words: text as it is, a gauge as value/max ('8/12'), a group of
+    attributes as its non-zero values ('power 3, finesse 4'); '' for an empty or zero one."""
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g}" if value else ""
+    if isinstance(value, dict) and "value" in value:
+        v, most = value.get("value"), value.get("max")
+        return "" if not v else f"{v}/{most}" if most not in (None, "") else str(v)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {x['value']}" for k, x in value.items() if isinstance(x, dict) and x.get("value"))
+    return ""
 
 
 def _signed(value: Any) -> int | None:

@@ -454,6 +454,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             marks.setdefault("skill notation", re.search(r"\((?:ST|DX|IQ|HT|Will|Per)/(?:E|A|H|VH)\)", item).group(0))
         clean = _COST.sub("", item)
         clean = re.sub(r"\((?:ST|DX|IQ|HT|Will|Per|[PM])/[EAHV]{1,2}\)", "", clean)
+        tl = re.search(r"/TL\d+", clean)
+        if tl and not any("tech level" in a for a in r.assumed):
+            r.assumed.append(f"line {n}: a skill's tech level ('{tl.group(0)}') left out: a gurps document's skills hold "
+                             "none (the setting's TL is the game's)")
         clean = re.sub(r"/TL\d+", "", clean)
         # a 4th-edition book's bare difficulty ('Guns/TL8 (Pistol) (E) DX+2 [4]-15') and a footnote's mark ('-14*')
         clean = re.sub(r"\s*\((?:E|A|H|VH)\)", "", clean)
