@@ -296,7 +296,7 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
         first = chance_at + 1
     head = ", ".join(parts[:first])
     nm = re.match(rf"^(.*{_DICE})\s*[(（]([^()（）]{{1,60}})[)）]$", head, re.IGNORECASE)
-    if nm and re.search(r"\d|时|時|when|if\b", nm.group(2), re.IGNORECASE):
+    if nm and _CONDITION.search(nm.group(2)):
         head = nm.group(1)  # "矛 45% 伤害 1d6+1d4（投掷时伤害加值为 1d2）": a note after the damage, said
         said_after.insert(0, f"({nm.group(2).strip()})")
     attrs: dict[str, Any] = {}
@@ -352,7 +352,7 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
 
 # a bracket after an attack's damage that says when it applies, not the weapon it is made with
 _CONDITION = re.compile(r"\b(?:when|if|only|against|unless|while|after|each|per|vs|once|victim|target|round|turn|"
-                        r"at a time|both|two|three)\b|\d", re.IGNORECASE)
+                        r"at a time|both|two|three)\b|\d|时|時", re.IGNORECASE)
 
 
 # a CoC block's 'Languages:' heading: its skills are languages (the shared heading reads them as skills);

@@ -65,11 +65,9 @@ _NWOD_SKILL = re.compile(r"^(?P<name>[^\d(•●]+?)\s*(?:\((?P<spec>[^)]*)\))?\
                          r"\s*(?:\((?P<spec2>[^)]*)\))?$")
 # 'Glock 17 (Pistol, Lt.) damage 2, ranges 20/40/80, clip 17+1, dice pool 7': a weapon line
 # written inline (its chart type in brackets, then its traits), wherever it stands
-# a Chronicles of Darkness attack as its books print it: 'Knife 1L, 7 dice', 'Unarmed 0B, 5 dice'
-_NWOD_COMPACT = re.compile(r"(?P<name>[^\W\d_][^()]*?|\d+\s*mm\s+[^()]+?)\s+(?P<dmg>\d+\s*[LBA])"
-                           r"(?:\s*,\s*(?P<pool>\d+)\s*dice)?", re.IGNORECASE)
-# a forum's weapon line: its traits after a colon, its damage first ('Sawed-off: 4L, 20/40/80, clip 2, 7 dice')
-_NWOD_LISTED = re.compile(r"(?P<name>[^:()]+?(?:\s*\([^()]*\))?)\s*:\s*(?P<rest>\d+\s*[LBA]\b[^;]*)")
+# an attack whose traits start with its damage and type: Chronicles of Darkness books' 'Knife 1L, 7 dice',
+# a forum's 'Sawed-off: 4L, 20/40/80, clip 2, 7 dice'
+_NWOD_LISTED = re.compile(r"(?P<name>[^:();,]+?(?:\s*\([^()]*\))?)\s*(?::\s*|\s+)(?P<rest>\d+\s*[LBA]\b[^;]*)")
 _NWOD_INLINE = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<type>[^()]*)\))?\s*[,:]?\s+(?P<rest>(?:damage|dmg)\s*:?\s*\d.*)$",
                           re.IGNORECASE)
 # the columns of a 'Weapons/Attacks:' table header and the pattern of each column's cell
@@ -338,12 +336,8 @@ def read_nwod(lines: list[str], system: str) -> Read:
                     pass  # the Resources dots to buy it: not a combat trait
                 finish(w, item, cid, left, nofield, int(row["pool"]) if row.get("pool") else pool, n, special)
                 return
-        compact = _NWOD_COMPACT.fullmatch(clean.strip().rstrip("."))
         listed = _NWOD_LISTED.fullmatch(clean.strip().rstrip("."))
-        if compact:  # Chronicles of Darkness: 'Knife 1L, 7 dice' (its damage and type, its dice pool)
-            clean = item = f"{compact['name'].strip().rstrip(':').strip()} (Damage {compact['dmg']}" + (
-                f", Dice Pool {compact['pool']})" if compact["pool"] else ")")
-        elif listed:  # a forum's 'Sawed-off: 4L, 20/40/80, clip 2, 7 dice': its traits after a colon
+        if listed:  # 'Knife 1L, 7 dice', 'Sawed-off: 4L, 20/40/80, clip 2, 7 dice': the weapon and its traits
             rest = re.sub(r"\b(\d+)\s*dice\b", r"Dice Pool \1", listed["rest"], flags=re.IGNORECASE)
             clean = item = f"{listed['name'].strip()} ({rest})"
         m = _NWOD_INLINE.match(clean)
