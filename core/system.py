@@ -44,6 +44,8 @@ class CharacteristicSpec(msgspec.Struct, frozen=True):
     ladder: Ladder
 
 
+# the prefix of a context key that holds a kin system's own skill context (System._scale_ladder)
+OWN_CONTEXT = "@own."
 # what the core remembers of every system (name, whether the value's type is part of the key)
 REMEMBERED = (("skill_ladder", False), ("competence", True), ("level_for", True))
 
@@ -435,6 +437,8 @@ class System:
         # a firearm skill's class, or a close-combat skill's reference weapon (core.melee)
         weapon_class = equating.battery_class(key)
         ctx = self.skill_context(skill, {k: v for k, v in (context or {}).items() if not k.startswith("@")})
+        if context and ctx:  # a kin system's own view of what the skill depends on (_scale_ladder) wins
+            ctx.update({k: context[f"{OWN_CONTEXT}{k}"] for k in ctx if f"{OWN_CONTEXT}{k}" in context})
         # no battery: linked on the published scale, where each neutral skill has its own
         # untrained standing (nWoD Athletics: climb 40, swim 25), else the unmodified roll
         scale = f"standing {key}" if weapon_class is None and equating.links_on_standing(self, skill, key) else None
@@ -493,6 +497,11 @@ class System:
                        if k in specs and isinstance(v, (int, float)) and not isinstance(v, bool) else v)
                    for k, v in ctx.items()}
         ctx["@key"] = key
+        # what this system's own rules say the skill depends on (7th edition's damage bonus of the
+        # NPC's STR + SIZ, not 6th edition's table read at his STR / 5 and SIZ / 5): the checks
+        # are the reference's, the NPC is this sheet's (skill_ladder puts these values in the
+        # reference's context in place of its own)
+        ctx.update({f"{OWN_CONTEXT}{k}": v for k, v in self.skill_context(skill, context).items()})
         # (skill_ladder's answers are remembered per instance: core.memo, REMEMBERED)
         their_ladder = ref.skill_ladder(native, ctx)
         levels = list(self.skill_levels(skill))

@@ -250,3 +250,27 @@ def test_no_fixture_close_combat_skill_lands_two_tiers_away():
                 if abs(tier_of(sb.tiers(CLOSE[b][0]), got).rank - rank) > 1 and not floored:
                     far.append((a, path.stem, native, lv, b, got))
     assert not far, far
+
+
+def test_a_7th_edition_fighting_skill_is_equated_at_7th_editions_own_damage_bonus():
+    """coc7 equates on coc's checks (one skill scale), but the NPC's damage bonus is 7th edition's:
+    STR 40 + SIZ 40 = 80 is DB -1 in 7th edition (coc7.derived), not 6th edition's -1D4 of STR 8 +
+    SIZ 8. A weak swordswoman's Sword 78 was equated at -1D4 (competence 0.06, nWoD Weaponry 0
+    and no sword on the way back)."""
+    from xsys.core.equating import close_combat_score
+
+    reg = default_registry()
+    c7, coc = reg.system("coc7"), reg.system("coc")
+    weak = {"STR": 40, "CON": 50, "SIZ": 40, "DEX": 55, "APP": 60, "INT": 80, "POW": 65, "EDU": 85}
+    assert c7.skill_context("Fighting (Sword)", weak) == {"db": "-1"}
+    got = c7.competence("Fighting (Sword)", 78, {**weak, "@key": "melee"})
+    assert got == pytest.approx(close_combat_score(coc, "Knife", 78, "club", {"db": "-1"}), abs=1e-9)
+    sixth = coc.competence("Knife", 78, {"STR": 8, "SIZ": 8, "@key": "melee"})  # DB -1D4
+    assert got > sixth + 0.2
+    npc = {"system": "coc7", "kind": "npc", "name": "Margaret", **weak, "HP": 9,
+           "skills": {"Fighting (Sword)": 78}, "melee": [{"name": "Sword cane", "skill": "Fighting (Sword)",
+                                                         "damage": "1D6+DB"}]}
+    nw = _plain(_convert(npc, "nwod").document)
+    assert nw["skills"].get("Weaponry", 0) >= 1, nw["skills"]
+    back = _plain(_convert(nw, "coc7").document)
+    assert back["skills"]["Fighting (Sword)"] >= 51, back["skills"]
