@@ -316,7 +316,7 @@ def twins(target: Any, combatant: Combatant) -> frozenset[str]:
 
 
 def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float,
-              readings: Sequence[tuple[Any, Mapping[str, float]]] = ()) -> bool:
+              readings: Sequence[tuple[Any, Mapping[str, float]]] = ()) -> float | None:
     """Whether `reader`'s stat block holds for neutral skill `k` just what it writes for the
     carried line's competence (so the line comes back exactly; an edited value is converted).
     A broad skill of `reader` (nWoD Firearms) is written at the best of the lines it stands for:
@@ -324,9 +324,12 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
     carried line and the sheet's system has a broad line of its own it may have been written
     from, never carried (Polish Broń długa). `readings`: (a system that may have written the
     lines, the lines' competences by neutral skill on its ladders), one per system sharing
-    the carried namespace (coc and coc-zh write one family's lines on their own ladders)."""
+    the carried namespace (coc and coc-zh write one family's lines on their own ladders).
+    Returns the line's competence to take back (on the ladders of the member whose reading the
+    broad skill holds, the nearest to it where several do: a coc-zh Handgun 100 under nWoD
+    Firearms 5 (0.734) is coc-zh's 0.731, not coc's 0.727), or None: edited."""
     if reader is None:
-        return False
+        return None
     ctx = _context(reader, combatant)
     for native, keys in reader.skills().items():
         if k in keys:
@@ -339,19 +342,20 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
                 back = reader.competence(native, level, c)
                 if len(keys) > 1:
                     at = reader.level_for(native, present, c)
-                    for writer, lines in readings:
+                    # (of the members that may have written it, the reading nearest what the sheet holds)
+                    for writer, lines in sorted(readings, key=lambda r: abs(r[1].get(k, carried_value) - present)):
                         best = max((v for key, v in lines.items() if key in keys), default=None)
                         if best is None:
                             continue
                         wrote = reader.written_level(native, reader.level_for(native, best, c), c)
-                        if wrote == at:
-                            return True  # a line under the broad skill, which is what the best gives
+                        if wrote == at:  # a line under the broad skill, which is what the best gives
+                            return lines.get(k, carried_value)
                         if wrote < at and any(len(ks) > 1 and set(ks) & set(keys) for ks in writer.skills().values()):
-                            return True  # written from a broad line of the sheet's, never carried
+                            return lines.get(k, carried_value)  # written from a broad line of the sheet's, never carried
             except Exception:  # noqa: BLE001 - not comparable: the document's value stands
-                return False
-            return abs(float(back) - float(present)) < 1e-9
-    return False
+                return None
+            return carried_value if abs(float(back) - float(present)) < 1e-9 else None
+    return None
 
 
 def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = None,
@@ -402,10 +406,12 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
             level = entries[name]
             for k in keys:
                 value = float(system.competence(name, level, {**ctx, "@key": k}))
-                if k not in skills or (len(keys) == 1 and (k in getattr(reader, "derived_only", ())
-                                                           or _unedited(reader, combatant, k, value, skills[k],
-                                                                        readings))):
+                if k not in skills or (len(keys) == 1 and k in getattr(reader, "derived_only", ())):
                     skills[k] = value
+                elif len(keys) == 1:
+                    back = _unedited(reader, combatant, k, value, skills[k], readings)
+                    if back is not None:
+                        skills[k] = back
             sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))
         if kind is None and system is not None and valid:
             # the weapon a carried close-combat line is for (a CoC Club 60 through a system with no

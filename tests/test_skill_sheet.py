@@ -190,3 +190,23 @@ def test_a_sheet_that_prints_every_skill_writes_each_at_its_equated_level():
     Firearms 4) with only a rifle read 'Broń krótka 0', an untrained pistol."""
     doc = _plain(_go(_load("nwod/npcs/swat-officer.yaml"), "pl-trudnosc").document)
     assert doc["umiejętności"]["Broń krótka"] == doc["umiejętności"]["Broń długa"] == 5
+
+
+def test_a_coc_zh_line_carried_under_a_broad_skill_comes_back_on_coc_zh_ladders():
+    """coc-zh writes the coc family's carried namespace: a coc-zh Handgun 100 under nWoD Firearms 5
+    (unedited) comes back at coc-zh's own competence (0.731), not coc's for Handgun 100 (0.727)."""
+    import pytest
+
+    from xsys.core.registry import default_registry
+
+    zh = default_registry().system("coc-zh")
+    npc = {"system": "coc-zh", "kind": "npc", "name": "Marksman", "STR": 11, "CON": 11, "SIZ": 13, "DEX": 11,
+           "APP": 11, "INT": 13, "POW": 11, "EDU": 14, "skills": {"Handgun": 100}}
+    mine = zh.competence("Handgun", 100, {"@key": "handgun"})
+    nw = api.convert(api.from_plain(npc), "nwod", fresh=True)
+    plain = codec.to_builtins(nw.document)
+    assert plain["skills"]["Firearms"] == 5 and plain["carried"]["coc"]["sheet_skills"] == {"Handgun": 100}
+    plain.pop("xsys", None)
+    back = codec.to_builtins(api.convert(api.from_plain(plain), "neutral").document)
+    assert back["skills"]["handgun"] == pytest.approx(mine, abs=1e-9)
+    assert abs(mine - default_registry().system("coc").competence("Handgun", 100, {"@key": "handgun"})) > 1e-3
