@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, Sequence
 
@@ -61,8 +62,12 @@ def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
         omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
-        with skillplan.writing(omit):
-            res = fn(self, combatant, *args, **kw)
+        token = _TIER_SOURCES.set(TierSources(self, combatant) if isinstance(combatant, Combatant) else None)
+        try:
+            with skillplan.writing(omit):
+                res = fn(self, combatant, *args, **kw)
+        finally:
+            _TIER_SOURCES.reset(token)
         # its losses and trace in the order of the stat block written (core.sheet.in_sheet_order)
         return _sheet.in_sheet_order(res, res.value) if isinstance(res, Result) else res
 
@@ -890,6 +895,12 @@ class System:
                 found.append((k, step))
             if not found:
                 continue
+            # toward the source skill's tier where one source skill is behind every neutral skill
+            # this one covers (a broad skill written from several, CoC Rifle 40 and SMG 55 as nWoD
+            # Firearms, keeps the best's nearest level: rounding up for one would raise the other)
+            tiered = tier_steps(self, native, [k for k, _ in found], ctx, chances)
+            if tiered is not None:
+                found = [(k, tiered[0] if k == tiered[2] else st) for k, st in found]
             # competences of different batteries do not compare: the highest native level wins
             order = {lv: i for i, lv in enumerate(self.skill_levels(native))}
             k_best, best = max(found, key=lambda f: (order.get(f[1].native, -1), f[0]))
@@ -910,9 +921,11 @@ class System:
                          f"anything {native} can express: clamped to its {'highest' if end == 'top' else 'lowest'} "
                          f"level, {native} {best.native} (competence {rep_})", best.rule)
             if col.tracing:
+                tier_note = tiered[1] if tiered is not None and tiered[0] is best else ""
                 col.step(f"{path}.{native}", None, ", ".join(f"{k} competence {chances[k]:.3f}" for k, _ in found),
-                         f"{native} {best.native} (competence {best.rep:.3f})", rules=[*self._scale_rules(), best.rule],
-                         source=best.source, note=self._scale_note(k_best) + _battery_note(k_best))
+                         f"{native} {best.native} (competence {best.rep:.3f})",
+                         rules=[*self._scale_rules(), best.rule, *([TIER_RULE] if tier_note else [])],
+                         source=best.source, note=self._scale_note(k_best) + _battery_note(k_best) + tier_note)
         covered = self.covered_skills()
         for k in chances:
             if k not in covered:
@@ -1277,6 +1290,132 @@ def _below_own_floor(key: str, scale: Mapping[str, Any], native: str, floor: Any
     except Exception:  # a third party's floor that cannot read this context: the new floor holds
         return True
     return own is None or own[0] < floor
+
+
+# ---- a level between two of the target's levels, rounded toward the source's tier -----------
+#
+# The equating gives a competence; a target writes the level nearest it. Where the competence lies
+# between two of the target's levels, both are within one level of it, and the published tiers
+# (core.equating.Tier) decide between them: the other level wins over the nearer where its
+# competence reads back nearer the source skill's own tier and it stands no further from that
+# tier's rank in the target's own tiers; else the nearer stays. So a trip A -> B -> A keeps a
+# professional a professional where one of B's two neighbouring levels can say so (a CoC Handgun
+# 50 does not come back as 51 through a GURPS level that reads as 51), and never by writing B a
+# level of a farther tier than the nearer one (a GURPS Guns (Pistol)-13 stays nWoD Firearms 3,
+# professional in both, though 3 reads back as Guns-14). Ordering holds: of two source levels,
+# the higher never gets the lower of the same two target levels (both tier distances' differences
+# between the upper and the lower level fall as the source's tier rises).
+TIER_RULE = "core.tiers"
+
+
+class TierSources:
+    """The source sheet's skill behind each neutral skill a target writes (``Combatant.sheet_skills``
+    of another installed system with published tiers): its system, native name, level, tier rank
+    and the context its own levels are read in, found once per neutral skill when first asked."""
+
+    def __init__(self, target: "System", combatant: Combatant) -> None:
+        self.target = target
+        self.combatant = combatant
+        self._found: dict[str, Any] = {}
+        self._contexts: dict[str, dict[str, Any]] = {}
+
+    def _context(self, source: "System") -> dict[str, Any]:
+        ctx = self._contexts.get(source.key)
+        if ctx is None:
+            try:
+                ctx = dict(source.characteristics_from_neutral(self.combatant.characteristics, Collector(source.key),
+                                                               default=None))
+            except Exception:  # noqa: BLE001 - without its characteristics, its levels at the median adult
+                ctx = {}
+            self._contexts[source.key] = ctx
+        return ctx
+
+    def of(self, key: str) -> "tuple[System, str, Any, int, dict[str, Any]] | None":
+        if key in self._found:
+            return self._found[key]
+        best = None
+        for native, said in self.combatant.sheet_skills.items():
+            if key not in said.covers or said.system == self.target.key or isinstance(said.level, bool) \
+                    or not isinstance(said.level, (int, float)):
+                continue
+            source = installed_system(said.system)
+            tiers = source.tiers(native) if source is not None else ()
+            if len(tiers) < 2:
+                continue
+            ctx = {**self._context(source), "@key": key}
+            try:
+                value = source.competence(native, said.level, ctx)
+            except Exception:  # noqa: BLE001 - a level its ladder has no step for: no tier to keep
+                continue
+            if best is None or value > best[0]:  # the one that crossed: the best (skills_to_neutral)
+                best = (value, (source, native, said.level, equating.tier_of(tiers, said.level).rank, ctx))
+        self._found[key] = best[1] if best is not None else None
+        return self._found[key]
+
+
+_TIER_SOURCES: "ContextVar[TierSources | None]" = ContextVar("xsys_tier_sources", default=None)
+
+
+def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
+               chances: Mapping[str, float]) -> tuple[Step, str, str] | None:
+    """Where one source skill of another system is behind every neutral skill in `keys` that
+    `system` writes as `native` and the competence lies between two of its levels: (the step that
+    keeps the source's tier, the trace's note, the neutral skill it is for) when that is not the
+    nearest step (see above, ``core.tiers``); else None."""
+    if _TIER_SOURCES.get() is None or not keys:
+        return None
+    key = max(keys, key=lambda k: chances[k])
+    competence = float(chances[key])
+    lad = system.skill_ladder(native, {**context, "@key": key})
+    near = lad.step_for(competence)
+    steps = lad.steps
+    i = steps.index(near)
+    j = i + 1 if near.rep < competence else i - 1 if near.rep > competence else -1
+    if not 0 <= j < len(steps):
+        return None
+    chosen = tier_choice(system, native, keys, context, (near.native, steps[j].native), near.native, key)
+    return (steps[j], chosen[1], key) if chosen is not None else None
+
+
+def tier_choice(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
+                candidates: Sequence[Any], default: Any, key: str | None = None) -> tuple[Any, str] | None:
+    """Of two levels `candidates` of `native` around what a conversion gives (the nearest is
+    `default`), the one that keeps the tier of the source skill behind every neutral skill in
+    `keys` (one skill of another installed system with published tiers; see above), with the
+    trace's note; None where that is `default` or no such source skill is known. A plugin that
+    snaps a level to one its rules allow (a GURPS 3e skill at its default or at a level points
+    buy) asks it for the two it snaps between."""
+    sources = _TIER_SOURCES.get()
+    if sources is None or sources.target is not system:
+        return None
+    found = [sources.of(k) for k in keys]
+    if not found or any(f is None for f in found) or len({(f[0].key, f[1]) for f in found}) != 1:  # type: ignore[index]
+        return None
+    source, src_native, src_level, rank, src_ctx = found[0]  # type: ignore[misc]
+    key = key or keys[0]
+    ctx = {**context, "@key": key}
+    src_ctx = {**src_ctx, "@key": key}
+    own = system.tiers(native)
+    theirs = source.tiers(src_native)
+
+    def off(level: Any) -> tuple[int, int, Any]:
+        back = source.level_for(src_native, system.competence(native, level, ctx), src_ctx)
+        mine = equating.tier_of(own, level).rank if len(own) > 1 else rank
+        return abs(equating.tier_of(theirs, back).rank - rank), abs(mine - rank), back
+
+    scored = {lv: off(lv) for lv in candidates}
+    # reads back nearer the source's tier, and is no further from it in the target's own tiers
+    better = [lv for lv in candidates if lv != default and scored[lv][0] < scored[default][0]
+              and scored[lv][1] <= scored[default][1]]
+    if not better:
+        return None
+    best = better[0]
+    name = equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else str(rank)
+    note = (f"; rounded toward the source's tier: {source.level_text(src_native, src_level)} ({source.key}) is "
+            f"{name}; {system.level_text(native, default)} would read back as "
+            f"{source.level_text(src_native, scored[default][2])}, {system.level_text(native, best)} reads back as "
+            f"{source.level_text(src_native, scored[best][2])} [{TIER_RULE}]")
+    return best, note
 
 
 def _no_registry(key: str) -> "System | None":

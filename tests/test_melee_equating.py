@@ -47,7 +47,9 @@ def test_the_dock_brute_is_a_trained_brawler_in_nwod():
     doc = _plain(conv.document)
     assert doc["Strength"] == 5
     assert doc["skills"]["Brawl"] == 2
-    assert doc["skills"]["Weaponry"] == 1  # Club 55
+    # Club 55 (professional): Weaponry 1 and 2 are both nWoD amateur levels around its competence;
+    # 2 reads back as a professional CoC Club, 1 as an amateur one (core.tiers)
+    assert doc["skills"]["Weaponry"] == 2
     steps = [t.render() for t in conv.trace if t.path == "$.skills.Fist/Punch"]
     assert any("close-combat battery" in s and "coc-ja.melee" in s for s in steps), steps
     assert any("nwod.melee" in t.render() for t in conv.trace if t.path == "$.skills.Brawl")

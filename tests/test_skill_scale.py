@@ -51,5 +51,6 @@ def test_coc_listen_converts_to_the_gurps_hearing_it_is():
     skills = _skills(doc)
     assert "Hearing" in skills and "Listen" not in (to_builtins(doc).get("carried") or {}).get("coc", {}).get("skills", {})
     back = _skills(api.convert(to_builtins(doc), "coc", fresh=True).document)
-    # the dock brute's Listen 30 comes back within one GURPS Hearing level (about 5 points here)
-    assert abs(back["Listen"] - 30) <= 5
+    # the dock brute's Listen 30 (amateur) comes back within one GURPS Hearing level, an amateur:
+    # Hearing-10 is nearer but reads back as Listen 25, the untrained base; Hearing-11 as 44 (core.tiers)
+    assert 26 <= back["Listen"] <= 50 and _skills(doc)["Hearing"] == 11

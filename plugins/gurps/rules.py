@@ -35,7 +35,7 @@ from xsys.core.ladder import Ladder, ladders_from_data
 from xsys.core.melee import MeleeItem, attack_check, reference_armor
 from xsys.core.model import Armor, Shot, Weapon
 from xsys.core.model import thrown_blade as thrown_blade_class
-from xsys.core.system import System
+from xsys.core.system import TIER_RULE, System, tier_choice
 from xsys.core.trace import Check, Modifier, fraction_text
 from xsys.core.units import brief
 from xsys.core.vocab import SHORT_ARMS, is_sawn_off
@@ -671,14 +671,18 @@ class GurpsRules(System):
                 continue
             untrained, bought = self._bought_gap(skill, context)  # type: ignore[misc]
             spec, low, attr = DEFAULT_OF[skill], LOWEST_BOUGHT[skill], context[DEFAULT_OF[skill][0]]
+            # of the two, the one that keeps the source skill's tier (core.tiers), else the nearer
+            tiered = tier_choice(self, skill, [k for k in self.skills().get(skill, ())], context,
+                                 (written, untrained if written == bought else bought), written)
+            written, why = tiered if tiered is not None else (written, "")
             levels[skill] = written
             col.loss("rounded", f"{path}.{skill}", f"{skill}-{level} is on no 3e sheet at {spec[0]} {attr}: untrained "
                      f"it is {untrained} ({spec[0]}{spec[1]:+d}), half a point buys {bought} ({spec[0]}{low:+d}); "
-                     f"written {skill}-{written}", "gurps.skill-cost")
+                     f"written {skill}-{written}{why}", "gurps.skill-cost")
             if col.tracing:
                 col.step(f"{path}.{skill}", f"{skill}-{level}", None, f"{skill}-{written}",
-                         rules=["gurps.skill-cost"], source="assumed",
-                         note="a 3e sheet has a skill at its default or at a level points buy")
+                         rules=["gurps.skill-cost", *([TIER_RULE] if why else [])], source="assumed",
+                         note="a 3e sheet has a skill at its default or at a level points buy" + why)
         return levels
 
     def competence_rule(self, skill: str) -> str:

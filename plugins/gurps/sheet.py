@@ -19,6 +19,7 @@ from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import Sheet
+from xsys.core.system import tier_steps
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -751,7 +752,11 @@ class GurpsSheet(GurpsRules):
             if w.skill not in self.line_skills or w.skill in skills:
                 continue
             if throw is not None:
-                skills[w.skill] = self.level_for(w.skill, throw, {"ST": attrs["ST"], "@key": "throw"})
+                ctx = {"ST": attrs["ST"]}
+                # as the sheet's Throwing is written from it: rounded toward the source's tier (core.tiers)
+                tiered = tier_steps(self, w.skill, ["throw"], ctx, {"throw": throw})
+                skills[w.skill] = tiered[0].native if tiered is not None else \
+                    self.level_for(w.skill, throw, {**ctx, "@key": "throw"})
                 why = f"the NPC's throw competence {throw:.3f}, as his Throwing"
                 rule = self.competence_rule(w.skill)
             else:
