@@ -29,7 +29,7 @@ reads its skills without System.skills_to_neutral) has every skill stated: writt
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -316,7 +316,8 @@ def twins(target: Any, combatant: Combatant) -> frozenset[str]:
 
 
 def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float,
-              readings: Sequence[tuple[Any, Mapping[str, float]]] = ()) -> float | None:
+              readings: Sequence[tuple[Any, Mapping[str, float]]] = (),
+              line: tuple[str, str, Any] | None = None) -> float | None:
     """Whether `reader`'s stat block holds for neutral skill `k` just what it writes for the
     carried line's competence (so the line comes back exactly; an edited value is converted).
     A broad skill of `reader` (nWoD Firearms) is written at the best of the lines it stands for:
@@ -325,17 +326,35 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
     from, never carried (Polish Broń długa). `readings`: (a system that may have written the
     lines, the lines' competences by neutral skill on its ladders), one per system sharing
     the carried namespace (coc and coc-zh write one family's lines on their own ladders).
+    `line`: (system key, native name, level) of the carried line: what a writer wrote for it was
+    rounded toward its tier (core.tiers, ``System.writing_for``), and is asked so here.
     Returns the line's competence to take back (on the ladders of the member whose reading the
     broad skill holds, the nearest to it where several do: a coc-zh Handgun 100 under nWoD
     Firearms 5 (0.734) is coc-zh's 0.731, not coc's 0.727), or None: edited."""
     if reader is None:
         return None
     ctx = _context(reader, combatant)
+    source = None if line is None else Combatant(
+        name=combatant.name, characteristics=combatant.characteristics,
+        sheet_skills={line[1]: SheetSkill(system=line[0], level=line[2], covers=[k])})
+    writing = getattr(reader, "writing_for", None)
+    # what the writer wrote: the nearest level, or the neighbour it rounded to toward the line's
+    # tier (which of the two depended on the whole sheet it wrote from: either is unedited)
+    for source_ in ((None, source) if source is not None else (None,)):
+        with writing(source_) if writing is not None else nullcontext():
+            found = _unedited_in(reader, combatant, k, carried_value, present, readings, ctx)
+        if found is not None:
+            return found
+    return None
+
+
+def _unedited_in(reader: Any, combatant: Combatant, k: str, carried_value: float, present: float,
+                 readings: Sequence[tuple[Any, Mapping[str, float]]], ctx: Mapping[str, Any]) -> float | None:
     for native, keys in reader.skills().items():
         if k in keys:
             try:
                 c = {**ctx, "@key": k}
-                level = reader.written_level(native, reader.level_for(native, carried_value, c), c)
+                level = reader.level_written(native, k, carried_value, ctx)
                 floor = reader.skill_floor(native, ctx)
                 if floor is not None and level < floor[0]:
                     level = floor[0]  # the sheet writes no lower than what the NPC rolls untrained
@@ -347,7 +366,7 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
                         best = max((v for key, v in lines.items() if key in keys), default=None)
                         if best is None:
                             continue
-                        wrote = reader.written_level(native, reader.level_for(native, best, c), c)
+                        wrote = reader.level_written(native, k, best, ctx)
                         if wrote == at:  # a line under the broad skill, which is what the best gives
                             return lines.get(k, carried_value)
                         if wrote < at and any(len(ks) > 1 and set(ks) & set(keys) for ks in writer.skills().values()):
@@ -409,7 +428,8 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
                 if k not in skills or (len(keys) == 1 and k in getattr(reader, "derived_only", ())):
                     skills[k] = value
                 elif len(keys) == 1:
-                    back = _unedited(reader, combatant, k, value, skills[k], readings)
+                    back = _unedited(reader, combatant, k, value, skills[k], readings,
+                                     (system.key, name, level) if system is not None else None)
                     if back is not None:
                         skills[k] = back
             sheet.setdefault(name, SheetSkill(system=system.key, level=level, covers=list(keys)))

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import math
+from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -62,12 +63,8 @@ def _planned(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def npc_from_neutral(self: Any, combatant: Any, *args: Any, **kw: Any) -> Any:
         omit = skillplan.twins(self, combatant) if isinstance(combatant, Combatant) else frozenset()
-        token = _TIER_SOURCES.set(TierSources(self, combatant) if isinstance(combatant, Combatant) else None)
-        try:
-            with skillplan.writing(omit):
-                res = fn(self, combatant, *args, **kw)
-        finally:
-            _TIER_SOURCES.reset(token)
+        with writing_for(self, combatant if isinstance(combatant, Combatant) else None), skillplan.writing(omit):
+            res = fn(self, combatant, *args, **kw)
         # its losses and trace in the order of the stat block written (core.sheet.in_sheet_order)
         return _sheet.in_sheet_order(res, res.value) if isinstance(res, Result) else res
 
@@ -564,6 +561,19 @@ class System:
     def level_for(self, skill: str, competence: float, context: Mapping[str, Any] | None = None) -> Any:
         """The native level of `skill` whose competence is nearest `competence`."""
         return self.skill_ladder(skill, context).step_for(float(competence)).native
+
+    def level_written(self, skill: str, key: str, competence: float, context: Mapping[str, Any] | None = None) -> Any:
+        """The level this system's sheet writes for `competence` of neutral skill `key` as `skill`:
+        the nearest level, or the neighbour rounded toward the tier of the source skill named by
+        :meth:`writing_for` (core.tiers), at a level its rules let a sheet have (``written_level``).
+        Not for overriding: what a conversion writes, asked by a reader (core.skillplan)."""
+        return level_written(self, skill, key, competence, context)
+
+    def writing_for(self, combatant: Combatant | None) -> Any:
+        """A context in which this system writes `combatant`'s stat block: its levels rounded
+        toward the tiers of the skills the combatant's sheet states (core.tiers). Every
+        npc_from_neutral runs in one; not for overriding."""
+        return writing_for(self, combatant)
 
     def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
         """The level this system's sheet writes for an equated `level` of `skill`, given the NPC's
@@ -1356,6 +1366,29 @@ class TierSources:
 _TIER_SOURCES: "ContextVar[TierSources | None]" = ContextVar("xsys_tier_sources", default=None)
 
 
+@contextmanager
+def writing_for(system: "System", combatant: Combatant | None) -> Iterator[None]:
+    """While `system` writes `combatant`'s stat block: its levels are rounded toward the tiers of
+    the skills the combatant's sheet states (``tier_choice``). Every npc_from_neutral runs in it;
+    a reader that asks what a writer would have written for a carried line (core.skillplan) too."""
+    token = _TIER_SOURCES.set(TierSources(system, combatant) if combatant is not None else None)
+    try:
+        yield
+    finally:
+        _TIER_SOURCES.reset(token)
+
+
+def level_written(system: "System", native: str, key: str, competence: float,
+                  context: Mapping[str, Any] | None = None) -> Any:
+    """The level `system` writes for `competence` of neutral skill `key` as `native` (its
+    ``written_level`` of the nearest, or of the neighbour that keeps the tier of the source skill
+    ``writing_for`` names), as skills_from_neutral writes it."""
+    ctx = dict(context or {})
+    tiered = tier_steps(system, native, [key], ctx, {key: competence})
+    level = tiered[0].native if tiered is not None else system.level_for(native, competence, {**ctx, "@key": key})
+    return system.written_level(native, level, {**ctx, "@key": key})
+
+
 def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
                chances: Mapping[str, float]) -> tuple[Step, str, str] | None:
     """Where one source skill of another system is behind every neutral skill in `keys` that
@@ -1403,7 +1436,10 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
         mine = equating.tier_of(own, level).rank if len(own) > 1 else rank
         return abs(equating.tier_of(theirs, back).rank - rank), abs(mine - rank), back
 
-    scored = {lv: off(lv) for lv in candidates}
+    scored = {default: off(default)}
+    if scored[default][0] == 0:
+        return None  # the nearer one reads back in the source's tier: nothing to better
+    scored.update({lv: off(lv) for lv in candidates if lv != default})
     # reads back nearer the source's tier, and is no further from it in the target's own tiers
     better = [lv for lv in candidates if lv != default and scored[lv][0] < scored[default][0]
               and scored[lv][1] <= scored[default][1]]

@@ -121,3 +121,21 @@ def test_spot_hidden_30_comes_home_an_amateur_and_the_trace_says_why(tmp_path):
     plain.pop("xsys", None)
     home = codec.to_builtins(api.convert(api.from_plain(plain), "coc", fresh=True).document)
     assert 26 <= home["skills"]["Spot Hidden"] <= 50, home["skills"]
+
+
+@pytest.mark.parametrize("path,target,skill", [
+    ("fixtures/coc-zh/npcs/inspector_chen.yaml", "nwod", "Handgun"),
+    ("fixtures/coc-zh/npcs/inspector_chen.yaml", "nwod", "Hide"),
+    ("fixtures/gurps/npcs/street_thug.yaml", "nwod", "Guns (Pistol)"),
+])
+def test_a_carried_line_written_toward_its_tier_still_comes_home_exactly(path, target, skill):
+    """A line the target cannot hold apart rides in the carried block (core.skillplan) and comes
+    home as it was while the target's level is what the writer wrote for it: the nearest level or
+    the neighbour rounded toward the line's tier (core.tiers). Rounding had made the unedited
+    level look edited (Inspector Chen's Handgun 55 came home through nWoD as 64)."""
+    doc = api.load(path)
+    there = api.convert(doc, target, fresh=True)
+    plain = codec.to_builtins(there.document)
+    plain.pop("xsys", None)
+    home = codec.to_builtins(api.convert(api.from_plain(plain), doc.system, fresh=True).document)
+    assert home["skills"][skill] == codec.to_builtins(doc.document)["skills"][skill]

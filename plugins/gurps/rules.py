@@ -651,11 +651,20 @@ class GurpsRules(System):
     def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
         """A level between the NPC's default and the lowest level half a point buys is on no 3e
         sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie."""
+        return self._snapped(skill, level, context)[0]
+
+    def _snapped(self, skill: str, level: Any, context: Mapping[str, Any] | None) -> tuple[Any, str]:
+        """written_level with the trace's note where the two around `level` were settled by the
+        source skill's tier (core.tiers: the one that reads back into it), not by nearness."""
         gap = self._bought_gap(skill, context)
         if gap is None or not isinstance(level, int) or isinstance(level, bool) or not gap[0] < level < gap[1]:
-            return level
+            return level, ""
         untrained, bought = gap
-        return bought if bought - level <= level - untrained else untrained
+        nearer = bought if bought - level <= level - untrained else untrained
+        ctx = {k: v for k, v in (context or {}).items() if not k.startswith("@")}
+        tiered = tier_choice(self, skill, list(self.skills().get(skill, ())), ctx,
+                             (nearer, untrained if nearer == bought else bought), nearer)
+        return tiered if tiered is not None else (nearer, "")
 
     def levels_bought(self, levels: dict[str, Any], context: Mapping[str, Any], col: Any, path: str = "$",
                       kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -666,15 +675,12 @@ class GurpsRules(System):
         for skill, level in list(levels.items()):
             if (kept or {}).get(skill) == level:
                 continue
-            written = self.written_level(skill, level, context)
+            # of the two, the one that keeps the source skill's tier (core.tiers), else the nearer
+            written, why = self._snapped(skill, level, context)
             if written == level:
                 continue
             untrained, bought = self._bought_gap(skill, context)  # type: ignore[misc]
             spec, low, attr = DEFAULT_OF[skill], LOWEST_BOUGHT[skill], context[DEFAULT_OF[skill][0]]
-            # of the two, the one that keeps the source skill's tier (core.tiers), else the nearer
-            tiered = tier_choice(self, skill, [k for k in self.skills().get(skill, ())], context,
-                                 (written, untrained if written == bought else bought), written)
-            written, why = tiered if tiered is not None else (written, "")
             levels[skill] = written
             col.loss("rounded", f"{path}.{skill}", f"{skill}-{level} is on no 3e sheet at {spec[0]} {attr}: untrained "
                      f"it is {untrained} ({spec[0]}{spec[1]:+d}), half a point buys {bought} ({spec[0]}{low:+d}); "
