@@ -905,15 +905,20 @@ class System:
                 found.append((k, step))
             if not found:
                 continue
-            # toward the source skill's tier where one source skill is behind every neutral skill
-            # this one covers (a broad skill written from several, CoC Rifle 40 and SMG 55 as nWoD
-            # Firearms, keeps the best's nearest level: rounding up for one would raise the other)
-            tiered = tier_steps(self, native, [k for k, _ in found], ctx, chances)
-            if tiered is not None:
-                found = [(k, tiered[0] if k == tiered[2] else st) for k, st in found]
             # competences of different batteries do not compare: the highest native level wins
             order = {lv: i for i, lv in enumerate(self.skill_levels(native))}
             k_best, best = max(found, key=lambda f: (order.get(f[1].native, -1), f[0]))
+            # the level written, or its neighbour toward the source skills' tiers, every one behind
+            # the neutral skills this one covers counted (a broad skill written from several, CoC
+            # Rifle 40 and SMG 55 as nWoD Firearms, keeps its level where rounding up for one would
+            # take the other out of its tier); not where its neutral skills' nearest levels differ
+            # (the best of them is kept, a merged loss says so)
+            tiered = tier_steps(self, native, [k for k, _ in found], ctx, chances, k_best) \
+                if len({st.native for _, st in found}) == 1 else None
+            if tiered is not None:  # every neutral skill it covers is written at that level
+                best = tiered[0]
+                found = [(k, best if k == k_best else _step_at(self.skill_ladder(native, {**ctx, "@key": k}),
+                                                                 best)) for k, _ in found]
             if len({st.native for _, st in found}) > 1:
                 col.loss("merged", f"{path}.{native}",
                          f"{native} covers {', '.join(k for k, _ in found)} at levels "
@@ -1389,15 +1394,20 @@ def level_written(system: "System", native: str, key: str, competence: float,
     return system.written_level(native, level, {**ctx, "@key": key})
 
 
+def _step_at(lad: Ladder, step: Step) -> Step:
+    """The step of `lad` for the native level of `step` (another neutral skill's ladder of one skill)."""
+    return lad.step_of(step.native) if lad.has_native(step.native) else step
+
+
 def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
-               chances: Mapping[str, float]) -> tuple[Step, str, str] | None:
-    """Where one source skill of another system is behind every neutral skill in `keys` that
-    `system` writes as `native` and the competence lies between two of its levels: (the step that
-    keeps the source's tier, the trace's note, the neutral skill it is for) when that is not the
-    nearest step (see above, ``core.tiers``); else None."""
+               chances: Mapping[str, float], key: str | None = None) -> tuple[Step, str, str] | None:
+    """Where source skills of other systems are behind the neutral skills in `keys` that `system`
+    writes as `native`, and the competence of `key` (default: the highest of them), whose step is
+    written, lies between two of its levels: (the step that keeps the sources' tiers, the trace's
+    note, `key`) when that is not the nearest step (see above, ``core.tiers``); else None."""
     if _TIER_SOURCES.get() is None or not keys:
         return None
-    key = max(keys, key=lambda k: chances[k])
+    key = key or max(keys, key=lambda k: chances[k])  # the neutral skill whose step is written
     competence = float(chances[key])
     lad = system.skill_ladder(native, {**context, "@key": key})
     near = lad.step_for(competence)
@@ -1413,44 +1423,50 @@ def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapp
 def tier_choice(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
                 candidates: Sequence[Any], default: Any, key: str | None = None) -> tuple[Any, str] | None:
     """Of two levels `candidates` of `native` around what a conversion gives (the nearest is
-    `default`), the one that keeps the tier of the source skill behind every neutral skill in
-    `keys` (one skill of another installed system with published tiers; see above), with the
-    trace's note; None where that is `default` or no such source skill is known. A plugin that
-    snaps a level to one its rules allow (a GURPS 3e skill at its default or at a level points
-    buy) asks it for the two it snaps between."""
+    `default`), the one that keeps the tiers of the source skills behind the neutral skills in
+    `keys` (skills of other installed systems with published tiers, one behind each key; see
+    above), with the trace's note; None where that is `default` or a key has no such source skill.
+    Where several source skills are behind a broad skill (Polish Broń krótka 5 and Broń długa 5 as
+    nWoD Firearms), their distances add up. A plugin that snaps a level to one its rules allow (a
+    GURPS 3e skill at its default or at a level points buy) asks it for the two it snaps between."""
     sources = _TIER_SOURCES.get()
-    if sources is None or sources.target is not system:
+    if sources is None or sources.target is not system or not keys:
         return None
-    found = [sources.of(k) for k in keys]
-    if not found or any(f is None for f in found) or len({(f[0].key, f[1]) for f in found}) != 1:  # type: ignore[index]
-        return None
-    source, src_native, src_level, rank, src_ctx = found[0]  # type: ignore[misc]
-    key = key or keys[0]
-    ctx = {**context, "@key": key}
-    src_ctx = {**src_ctx, "@key": key}
+    by: dict[tuple[str, str], tuple[str, Any]] = {}  # (source system, its skill) -> (a key it is behind, found)
+    for k in keys:
+        f = sources.of(k)
+        if f is None:
+            return None
+        by.setdefault((f[0].key, f[1]), (k, f))
     own = system.tiers(native)
-    theirs = source.tiers(src_native)
 
-    def off(level: Any) -> tuple[int, int, Any]:
-        back = source.level_for(src_native, system.competence(native, level, ctx), src_ctx)
-        mine = equating.tier_of(own, level).rank if len(own) > 1 else rank
-        return abs(equating.tier_of(theirs, back).rank - rank), abs(mine - rank), back
+    def off(level: Any) -> tuple[int, int, list[Any]]:
+        rb = mine = 0
+        backs = []
+        for k, (source, src_native, _, rank, src_ctx) in by.values():
+            back = source.level_for(src_native, system.competence(native, level, {**context, "@key": k}),
+                                    {**src_ctx, "@key": k})
+            rb += abs(equating.tier_of(source.tiers(src_native), back).rank - rank)
+            mine += abs((equating.tier_of(own, level).rank if len(own) > 1 else rank) - rank)
+            backs.append(source.level_text(src_native, back))
+        return rb, mine, backs
 
     scored = {default: off(default)}
     if scored[default][0] == 0:
-        return None  # the nearer one reads back in the source's tier: nothing to better
+        return None  # the nearer one reads back in the source's tiers: nothing to better
     scored.update({lv: off(lv) for lv in candidates if lv != default})
-    # reads back nearer the source's tier, and is no further from it in the target's own tiers
+    # reads back nearer the sources' tiers, and is no further from them in the target's own tiers
     better = [lv for lv in candidates if lv != default and scored[lv][0] < scored[default][0]
               and scored[lv][1] <= scored[default][1]]
     if not better:
         return None
     best = better[0]
-    name = equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else str(rank)
-    note = (f"; rounded toward the source's tier: {source.level_text(src_native, src_level)} ({source.key}) is "
-            f"{name}; {system.level_text(native, default)} would read back as "
-            f"{source.level_text(src_native, scored[default][2])}, {system.level_text(native, best)} reads back as "
-            f"{source.level_text(src_native, scored[best][2])} [{TIER_RULE}]")
+    said = " and ".join(f"{source.level_text(src_native, level)} ({source.key}) is "
+                        f"{equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else rank}"
+                        for _, (source, src_native, level, rank, _) in by.values())
+    note = (f"; rounded toward the source's tier: {said}; {system.level_text(native, default)} would read back as "
+            f"{and_list(scored[default][2])}, {system.level_text(native, best)} reads back as "
+            f"{and_list(scored[best][2])} [{TIER_RULE}]")
     return best, note
 
 

@@ -139,3 +139,21 @@ def test_a_carried_line_written_toward_its_tier_still_comes_home_exactly(path, t
     plain.pop("xsys", None)
     home = codec.to_builtins(api.convert(api.from_plain(plain), doc.system, fresh=True).document)
     assert home["skills"][skill] == codec.to_builtins(doc.document)["skills"][skill]
+
+
+def test_a_broad_skill_is_written_at_the_best_of_the_levels_it_says():
+    """Every golden output's "covers ... at levels ...; the best (N) is kept" names the highest of
+    its levels: a level rounded toward a tier is written for every neutral skill the native one
+    covers, and never where their nearest levels differ (a line had said "locksmith 0, conceal 1;
+    the best (0) is kept")."""
+    import re
+    from pathlib import Path
+
+    said = re.compile(r"covers [a-z_, ]+ at levels ([^;]+); the best \((-?\d+)\) is kept")
+    seen = 0
+    for path in (Path(__file__).parent / "golden").rglob("*.md"):
+        for levels, best in said.findall(path.read_text(encoding="utf-8")):
+            values = [int(x.rsplit(" ", 1)[1]) for x in levels.split(", ")]
+            assert int(best) == max(values) and len(set(values)) > 1, (path, levels, best)
+            seen += 1
+    assert seen >= 20
