@@ -1440,15 +1440,32 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
         by.setdefault((f[0].key, f[1]), (k, f))
     own = system.tiers(native)
 
+    # a level the sheet leaves out (nWoD and Polish 0: Sheet.unstated_level) reads back as nothing;
+    # a GURPS skill left out at its default reads back as that default (its silence says it)
+    sheet = getattr(system, "sheet", None)
+    unstated = sheet.unstated_level if isinstance(sheet, _sheet.Sheet) else None
+
+    def unwritten(level: Any) -> bool:
+        try:
+            return unstated is not None and level <= unstated
+        except TypeError:
+            return False
+
     def off(level: Any) -> tuple[int, int, list[Any]]:
         rb = mine = 0
         backs = []
         for k, (source, src_native, _, rank, src_ctx) in by.values():
-            back = source.level_for(src_native, system.competence(native, level, {**context, "@key": k}),
-                                    {**src_ctx, "@key": k})
+            if unwritten(level):  # read back as nothing: the source writes what the NPC has untrained
+                base = source.skill_floor(src_native, src_ctx)
+                back = base[0] if base is not None else list(source.skill_levels(src_native))[0]
+                said = f"no line, {source.level_text(src_native, back)} untrained"
+            else:
+                back = source.level_for(src_native, system.competence(native, level, {**context, "@key": k}),
+                                        {**src_ctx, "@key": k})
+                said = source.level_text(src_native, back)
             rb += abs(equating.tier_of(source.tiers(src_native), back).rank - rank)
             mine += abs((equating.tier_of(own, level).rank if len(own) > 1 else rank) - rank)
-            backs.append(source.level_text(src_native, back))
+            backs.append(said)
         return rb, mine, backs
 
     scored = {default: off(default)}

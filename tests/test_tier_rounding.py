@@ -157,3 +157,17 @@ def test_a_broad_skill_is_written_at_the_best_of_the_levels_it_says():
             assert int(best) == max(values) and len(set(values)) > 1, (path, levels, best)
             seen += 1
     assert seen >= 20
+
+
+def test_an_amateur_is_not_written_at_the_level_a_sheet_leaves_out():
+    """CoC Throw 35 (amateur) is nearer nWoD Athletics 0 and Polish Rzucanie 0, but those are the
+    levels their sheets leave out: nothing reads back, and the way home is the untrained base.
+    Level 1 (amateur in both) reads back as Throw 40-45 (core.tiers)."""
+    doc = api.load("fixtures/coc/npcs/hunter_rifle.yaml")
+    assert codec.to_builtins(doc.document)["skills"]["Throw"] == 35
+    nw = api.convert(doc, "nwod", fresh=True, trace=True)
+    assert codec.to_builtins(nw.document)["skills"]["Athletics"] == 1
+    (step,) = [e for e in nw.trace if e.path == "$.skills.Athletics" and TIER_RULE in e.rules]
+    assert "Athletics 0 would read back as no line, Throw 25 untrained, Athletics 1 reads back as Throw 40" in step.note
+    pl = codec.to_builtins(api.convert(doc, "pl-trudnosc", fresh=True).document)
+    assert pl["umiejętności"]["Rzucanie"] == 1
