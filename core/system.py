@@ -1410,9 +1410,9 @@ def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapp
     key = key or max(keys, key=lambda k: chances[k])  # the neutral skill whose step is written
     competence = float(chances[key])
     lad = system.skill_ladder(native, {**context, "@key": key})
-    near = lad.step_for(competence)
     steps = lad.steps
-    i = steps.index(near)
+    i = lad.index_for(competence)
+    near = steps[i]
     j = i + 1 if near.rep < competence else i - 1 if near.rep > competence else -1
     if not 0 <= j < len(steps):
         return None

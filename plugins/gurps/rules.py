@@ -650,7 +650,8 @@ class GurpsRules(System):
 
     def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
         """A level between the NPC's default and the lowest level half a point buys is on no 3e
-        sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie."""
+        sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie,
+        unless the other keeps the source skill's tier where the nearer does not (core.tiers)."""
         return self._snapped(skill, level, context)[0]
 
     def _snapped(self, skill: str, level: Any, context: Mapping[str, Any] | None) -> tuple[Any, str]:
