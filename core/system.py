@@ -1348,7 +1348,7 @@ class TierSources:
     def of(self, key: str) -> "tuple[System, str, Any, int, dict[str, Any]] | None":
         if key in self._found:
             return self._found[key]
-        best = None
+        found = []
         for native, said in self.combatant.sheet_skills.items():
             if key not in said.covers or said.system == self.target.key or isinstance(said.level, bool) \
                     or not isinstance(said.level, (int, float)):
@@ -1357,15 +1357,16 @@ class TierSources:
             tiers = source.tiers(native) if source is not None else ()
             if len(tiers) < 2:
                 continue
-            ctx = {**self._context(source), "@key": key}
+            ctx = self._context(source)
+            found.append((source, native, said.level, equating.tier_of(tiers, said.level).rank, ctx))
+        best = found[0] if len(found) == 1 else None
+        if len(found) > 1:  # the one that crossed: the best (skills_to_neutral)
             try:
-                value = source.competence(native, said.level, ctx)
+                best = max(found, key=lambda f: f[0].competence(f[1], f[2], {**f[4], "@key": key}))
             except Exception:  # noqa: BLE001 - a level its ladder has no step for: no tier to keep
-                continue
-            if best is None or value > best[0]:  # the one that crossed: the best (skills_to_neutral)
-                best = (value, (source, native, said.level, equating.tier_of(tiers, said.level).rank, ctx))
-        self._found[key] = best[1] if best is not None else None
-        return self._found[key]
+                best = None
+        self._found[key] = best
+        return best
 
 
 _TIER_SOURCES: "ContextVar[TierSources | None]" = ContextVar("xsys_tier_sources", default=None)
