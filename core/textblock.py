@@ -838,8 +838,12 @@ Line = tuple[str, str]  # (the line of the block, where in the source it comes f
 
 
 def one_line(text: Any) -> str:
-    """A source value as text that cannot break the block into lines."""
-    return re.sub(r"[\r\n\u2028\u2029]+", " ", str(text)).strip()
+    """A source value as text that cannot break the block into lines, with no control characters
+    (a page copied from a PDF marks its broken words with one: "non\\x02magical")."""
+    return _CONTROL.sub("", re.sub(r"[\r\n\u2028\u2029]+", " ", str(text))).strip()
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def item_text(text: Any) -> str:

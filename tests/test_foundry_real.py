@@ -475,6 +475,33 @@ def test_a_bestiary_module_s_copy_of_the_block_in_its_flags_is_read_and_the_rest
     assert read(tmp_path, with_items)["skills"]["Listen"] == 70
 
 
+def test_a_bestiary_module_s_entries_copied_with_their_line_breaks_read_line_by_line(tmp_path):
+    """A bestiary module that copied its book's pages into its flags (as the Cthulhu Invictus
+    module does: "DB\\nFighting, Tail 35% — …", a sentence over lines before "Fighting (as Human)
+    50%", "non\\x02magical", MOV "8/9 fly") had a skill named "DB Fighting, Tail", a sentence as a
+    skill's name, a control character in the notes and no MOV. Each line with a chance is an
+    attack of its own; "Fighting, Claws" is the Claws made with Fighting; the words are notes; the
+    walking MOV is read and the flying one said."""
+    creature = actor("creature", items=[], attribs={"hp": {"value": 12, "max": 12}, "mov": {"value": "8/9 fly"}})
+    creature["flags"] = {"a-bestiary": {
+        "attacks": ["Fighting, Claws 35% — See Full Entry", "DB\nFighting, Tail 35% — See Full Entry",
+                    "These beasts claw and lash with their\ntails, and may bite when cornered\nBite 40% — 1D6+poison"],
+        "skills": ["Track (50%", "Listen 60%"],
+        "armorValue": "3 points of matted fur. In addition, non\x02magical weapons do half damage"}}
+    doc = read(tmp_path, creature)
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [
+        ("Claws", "Fighting", ""), ("Tail", "Fighting", ""), ("Bite", "Bite", "1D6")]
+    assert doc["skills"] == {"Fighting": 35, "Bite": 40, "Track": 50, "Listen": 60}
+    assert doc["armor"] == [{"name": "Matted fur", "armor": 3}]
+    assert doc["MOV"] == 8
+    assert "These beasts claw and lash with their tails, and may bite when cornered" in doc["notes"]
+    assert "In addition, nonmagical weapons do half damage" in doc["notes"] and "\x02" not in doc["notes"]
+    lost = unread(doc)
+    assert "MOV 9 fly" in lost["$.system.attribs.mov.value"] and "+poison" in lost["$.flags.a-bestiary.attacks[2]"]
+    # the broken-off end of another line: said
+    assert "DB" in [u["text"] for u in report(doc)["unread"] if u["path"] == "$.flags.a-bestiary.attacks[1]"]
+
+
 def test_a_creature_s_appearance_and_education_of_0_are_none(tmp_path):
     """The CoC7 system stores a creature's absent APP and EDU as 0: each had been a loss ('not
     read') and then the average adult's 55 and 70 on the coc7 sheet. They are none, said once; a

@@ -383,6 +383,33 @@ def test_a_bestiary_s_attack_told_elsewhere_keeps_its_chance_and_a_damage_or_ano
     assert [t for _, t in unread(zh)] == ["斗殴: / 武器伤害", "Fighting (Brawl): damage special"]
 
 
+def test_a_bestiary_s_attacks_made_with_fighting_its_armor_with_words_after_and_a_bracketed_skill():
+    """A Cthulhu Invictus-style bestiary block: 'Fighting, Claws 35%' had become a skill named
+    'Fighting, Claws'; 'Bite 50% — 1D8+poison' had been unread (its only attack lost); '6 points of
+    thick hide, but …' (armor with what it says of itself after a comma or full stop) had been
+    unread (no armor); 'Track (50%, human flesh by scent)' unread; a sentence about its attacks
+    unread. The Claws is made with Fighting (a second chance of Fighting is the Tail's own skill);
+    the Bite is 1D8, '+poison' said; the armor is 6 points, the rest a note; Track 50, its bracket
+    said; the sentence a note."""
+    doc = read("Cave Beast\nSTR 110 CON 130 SIZ 100 DEX 70 INT 50 POW 60\nHP 23 MOV 10\n"
+               "Attacks: Fighting, Claws 35% — See Full Entry\nAttacks: Fighting, Tail 45% — 1D6+DB\n"
+               "Attacks: Bite 50% — 1D8+poison\n"
+               "Attacks: It tramples anyone who stands in its way when it charges\n"
+               "Armor: 6 points of thick hide, but fire harms it normally\n"
+               "Skills: Track (50%, human flesh by scent), Listen 60%\n")
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [
+        ("Claws", "Fighting", ""), ("Tail", "Tail", "1D6+DB"), ("Bite", "Bite", "1D8")]
+    assert doc["skills"] == {"Fighting": 35, "Tail": 45, "Bite": 50, "Track": 50, "Listen": 60}
+    assert doc["armor"] == [{"name": "Thick hide", "armor": 6}]
+    assert "but fire harms it normally" in doc["notes"]
+    assert "It tramples anyone who stands in its way when it charges" in doc["notes"]
+    assert sorted(t for _, t in unread(doc)) == ["Bite: +poison", "Claws: — See Full Entry",
+                                                 "Track: human flesh by scent"]
+    # the same block converts: the Claws and the Tail are the creature's attacks in coc7
+    out = api.convert(api.from_plain(doc, "beast.txt"), "coc7", fresh=True, trace=False).document
+    assert {m.name: m.skill for m in out.melee} == {"Claws": "Fighting", "Tail": "Tail", "Bite": "Bite"}
+
+
 OFFICIAL_SHEET = """Mara Quill Birthplace Pronoun
 Age 41
 Journalist

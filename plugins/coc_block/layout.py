@@ -260,11 +260,13 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if len(parts) > 1 and _NONE_CARRIED.fullmatch(parts[-1].strip().rstrip(".")):
         said_after.append(parts.pop().strip())  # "Rifle 60%, none carried": the skill, and that no gun is, said
     for i, p in enumerate(list(parts)):
-        alt = re.match(rf"^(.*?{_DAMAGE_WORD}\s*:?\s*{_DICE})\s*((?:(?<=\s)or\s+|或|/\s*(?=[^\W\d_]))\S.*|"
-                       r"\+\s*(?!(?:DB|damage bonus)\b)[^\W\d_].*)$", p.strip(), re.IGNORECASE)
+        alt = re.match(rf"^(.*?(?:{_DAMAGE_WORD}\s*:?|(?<!\d)\d+\s*%\s*{_HALF_FIFTH}\s*[—–])\s*{_DICE})\s*"
+                       r"((?:(?<=\s)or\s+|或|/\s*(?=[^\W\d_]))\S.*|\+\s*(?!(?:DB|damage bonus)\b)[^\W\d_].*)$",
+                       p.strip(), re.IGNORECASE)
         if alt:  # "damage: 1d3 + damage bonus or weapon damage", "伤害1D3+1D4或其他武器", "伤害 1D3+DB / 武器伤害":
             # its own damage; the other, said;
-            # a ghoul's "damage 1D6 + worrying": the dice, and the effect in words, said
+            # a ghoul's "damage 1D6 + worrying", a bestiary's "Bite 50% — 1D8+poison": the dice, and the
+            # effect in words, said
             parts[i] = p = alt.group(1)
             said_after.append(alt.group(2))
         bm = re.match(rf"^(.*?(?<!\d)\d+\s*%)\s*[(（]\s*({_DICE})\s*(\+\s*[^\W\d_][^()（）]*)?[)）]$", p.strip(),
@@ -348,6 +350,11 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if weapon is not None:
         attrs["weapon"] = weapon
     return name, pct, attrs, left
+
+
+# a bestiary's attack named after the skill it is made with ("Fighting, Claws 35%", "Fighting, bite"):
+# the skill, and the attack's own name
+_ATTACK_OF_FIGHTING = re.compile(r"(Fighting|Brawl)\s*,\s*([^\W\d_][^,%]*)", re.IGNORECASE)
 
 
 # a bracket after an attack's damage that says when it applies, not the weapon it is made with
@@ -1386,6 +1393,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 or re.search(rf"^[^\d%]+\d+\s*%\s*[,、]?\s*{_DAMAGE_WORD}\s*[:：]", text, re.IGNORECASE):
             weapon_item(item, n)  # an attack among the skills ("近接戦闘: 60% ダメージ: 1D4+DB"): read as one
             return True
+        inside = re.fullmatch(r"(?P<name>[^\d()（）%:：]*[^\W\d_])\s*[(（]\s*(?P<val>\d{1,3})\s*%\s*"
+                              r"(?:[,，;]\s*(?P<note>[^()（）]*?))?\s*[)）]?", text)
+        if inside:  # a bestiary's "Track (50%, human flesh by scent)", its bracket cut ("Track (50%"): the
+            # skill at that chance, what the bracket says of it said
+            text = f"{inside.group('name')} {inside.group('val')}%"
+            if inside.group("note"):
+                r.unread.append((n, f"{inside.group('name')}: {inside.group('note').strip()}"))
         m = _PCT.match(text)
         if m and len(re.findall(r"(?<!\d)\d+\s*%", m.group("name"))) > 0:
             m = None  # "斗殴 55% 恐吓 50% 闪避 27% 潜行 40%": a run of skills with no commas, not one skill
@@ -1451,6 +1465,13 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             if _label_prose(item):  # "Fighting attacks: the creature lashes out ..." (creature blocks)
                 notes.append(item)
                 return
+            if not re.search(r"\d", item) and len(item.split()) >= 5:
+                # "Bouda have the usual range of unarmed attacks open to humanoids …": words about its
+                # attacks, no chance and no damage: the notes
+                notes.append(item.strip())
+                r.assumed.append(f"line {n}: '{item.strip()}' (words about its attacks, with no chance or damage) "
+                                 "kept in the notes")
+                return
             if re.fullmatch(r"(?:attacks?|combat|weapons?)?\s*:?\s*(?:none|なし|无|無|-)", item.strip(), re.IGNORECASE):
                 return
             r.unread.append((n, item))
@@ -1460,6 +1481,15 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             r.unread.append((n, f"{item} ({pct}% is no skill chance: 0-{SKILL_MAX}%)"))
             return
         printed.append(name)
+        with_fighting = _ATTACK_OF_FIGHTING.fullmatch(name) if "skill" not in attrs else None
+        if with_fighting:  # a bestiary's "Fighting, Claws 35%": the Claws, made with the creature's Fighting
+            attack, skill = with_fighting.group(2).strip(), with_fighting.group(1)
+            if pct is not None and skills.get(skill, pct) != pct:  # one skill, one chance: this attack's own
+                r.assumed.append(f"line {n}: {name} {pct}%: the {skill} of an earlier line is {skills[skill]}%; "
+                                 f"this attack's chance is its own skill's, {attack}")
+                skill = attack
+            melee_attack(attack, pct, {**attrs, "skill": skill}, left, None, n)
+            return
         natives = COC_SKILLS.get(fold(name))
         fired = None if natives else _FIRED_WITH.fullmatch(name)
         if fired:  # "Firearms (.30-06 bolt-action rifle) 35%", 射击（.30-06 栓动式步枪）: the weapon, shot with a Firearms skill
@@ -1664,6 +1694,15 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             item = f"{jp.group(1)} points of {jp.group(2).strip()}"
         elif jp:
             item = f"{jp.group(1)} points of {jp.group(2).strip()}"  # 9 ポイントの皮膚: 9 points of 皮膚
+        en = None if jp else re.match(r"^(\d+)\s*-?\s*points?\s+of\s+([^.,;:()]+?)\s*[.,;]\s*(\S.*)$", item.strip(),
+                                      re.IGNORECASE)
+        if en and not re.match(r"stops\b", en.group(3), re.IGNORECASE):
+            # a bestiary's "6 points of thick hide and muscle. In addition, …", "1 point of hide, but may be
+            # enhanced": the armor, then what it says of itself (the notes)
+            notes.append(en.group(3).strip())
+            r.assumed.append(f"line {n}: what follows the armor '{en.group(1)} points of {en.group(2).strip()}' is "
+                             "kept in the notes")
+            item = f"{en.group(1)} points of {en.group(2).strip()}"
         if not jp and _armor_prose(item) and not re.match(r"^\s*\d", item):
             # words, not a rating ("Resistant to harm (see special powers)", "在鬣狗形态下…3 点护甲。")
             if item.strip() not in notes:  # (a page that prints it twice: one note)

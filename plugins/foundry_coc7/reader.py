@@ -242,6 +242,25 @@ _MODULE_BLOCK = {"attacks": "Attacks", "skills": "Skills", "armorValue": "Armor"
 _MODULE_METADATA = {"source", "sourceId", "id", "version"}  # where the copy came from: nothing of the NPC
 
 
+def _printed_pieces(text: str) -> list[str]:
+    """A module's entry copied from a page with its line breaks ("DB\\nFighting, Tail 35% — …", a
+    sentence over three lines, then "Fighting (as Human) 50% — …"): each line with a chance is an
+    entry of its own, the lines between them one run of words (one_line)."""
+    out: list[str] = []
+    words: list[str] = []
+    for line in text.splitlines():
+        if re.search(r"\d\s*%", line):
+            if words:
+                out.append(one_line(" ".join(words)))
+                words = []
+            out.append(one_line(line))
+        elif line.strip():
+            words.append(line.strip())
+    if words:
+        out.append(one_line(" ".join(words)))
+    return out
+
+
 class Unreadable(ValueError):
     """A value this reader cannot read (the message says why)."""
 
@@ -286,7 +305,7 @@ def _text(value: Any) -> str:
     if not isinstance(value, str):
         return ""
     text = re.sub(r"<[^>]+>", " ", value)
-    return re.sub(r"\s+", " ", html.unescape(text)).strip()
+    return one_line(re.sub(r"\s+", " ", html.unescape(text)))
 
 
 # ---- the actor ----------------------------------------------------------------------------
@@ -400,8 +419,9 @@ class _Actor:
                 if heading and not owned:
                     for j, x in enumerate(values):
                         if isinstance(x, (str, int, float)) and not isinstance(x, bool) and str(x).strip():
-                            self.lines.append((f"{heading}: {one_line(x)}", f"{path}[{j}]" if isinstance(v, list)
-                                               else path))
+                            for piece in _printed_pieces(str(x)):
+                                self.lines.append((f"{heading}: {piece}", f"{path}[{j}]" if isinstance(v, list)
+                                                   else path))
                             read.append(k)
                 elif values and k not in _MODULE_METADATA:
                     self.lose(path, f"{k} {one_line(v)} (the {ns} module's own data: no place in a coc7 document)")
@@ -457,6 +477,13 @@ class _Actor:
         for k, v in (("hp", out["HP"]), ("mp", mp), ("san", san), ("lck", luck)):
             if v is not None:
                 self.values[k] = v
+        raw_mov = stated["mov"].get("value")
+        both = re.fullmatch(r"\s*(\d{1,3})\s*/\s*(\d{1,3})\s*([^\W\d_]+)\s*", raw_mov) if isinstance(raw_mov, str) \
+            else None
+        if both:  # a creature's "8/9 fly" as its book prints it: the walking MOV, and the other said
+            stated["mov"] = {**stated["mov"], "value": both.group(1)}
+            self.lose(f"{apath}.mov.value", f"MOV {both.group(2)} {both.group(3)} (from '{raw_mov.strip()}': a coc7 "
+                      f"document holds one MOV, the walking one, {both.group(1)})")
         mov = num("mov", "value")
         if mov is not None and 0 <= mov <= 100:
             out["MOV"] = math.floor(mov)  # a coc7 stat block's own movement rate
