@@ -196,7 +196,10 @@ def _melee_skills_written(system: "System", levels: Mapping[str, Any], used: Ite
     if remembered and present:
         # the NPC's own melee skills, remembered from this system (not with --fresh): given back
         # exactly while the neutral melee still is their best, else under their names
-        if levels[present[0]] == max(remembered.values()):
+        best = max(remembered.values())
+        if levels[present[0]] in (best, _on_ladder(system, present[0], best)):
+            # (a level past the top of the skill's levels, a creature's Fighting 100, is written as
+            # the top, 99: still its best, given back as it was)
             return {**{k: v for k, v in levels.items() if k not in present}, **remembered}
         used = [*used, *remembered]
     if len(present) <= 1:
@@ -206,6 +209,15 @@ def _melee_skills_written(system: "System", levels: Mapping[str, Any], used: Ite
     used = {u if u in covering else u.split(" (")[0].strip() for u in used if u}
     keep = {k for k in present if k in used} or {present[0]}
     return {k: v for k, v in levels.items() if k not in present or k in keep}
+
+
+def _on_ladder(system: "System", skill: str, level: Any) -> Any:
+    """`level` of `skill` within the levels a sheet of `system` writes for it (clamped to them)."""
+    try:
+        levels = system.skill_levels(skill)
+        return min(max(level, levels[0]), levels[-1])
+    except (TypeError, IndexError, KeyError, ValueError):
+        return level
 
 
 def line_skills_untrained(system: "System", skills: Mapping[str, Any], lines: Iterable[Any],

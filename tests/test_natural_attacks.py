@@ -231,3 +231,32 @@ def test_a_tongue_is_a_natural_attack(tmp_path):
     # a Japanese sheet's bare 近接戦闘 is no creature's word: investigators write it for their
     # Fighting (Brawl) too, and its damage says the weapon on 7th edition's table (1D4+DB a knife)
     assert not natural_attack("近接戦闘") and lines["近接戦闘"] == ("Knife", "cut")
+
+
+def test_a_creature_s_attack_skills_come_home_alone_with_what_gurps_carried(tmp_path):
+    """A werewolf's Bite 55 and Claws 50 (a bestiary module's creature: no Fighting (Brawl)) went
+    to GURPS and back to 7th edition with --fresh as Bite 55, Claws 50 and a Fighting (Brawl) 55
+    the creature never had: the carried attack skills are the brawl's skills while it is still
+    exactly their best. A Fighting 100 (past the sheet's 99) converted to 7th edition again had
+    come back beside a Fighting (Brawl) 99."""
+    were = ("Werewolf\nSTR 100 CON 80 SIZ 85 DEX 75 INT 50 POW 60\nHP 16\nAttacks: Bite 55% — 1D8+DB\n"
+            "Attacks: Claws 50% — 1D6+DB\n")
+    seventh = _read(tmp_path, were, "coc7").document
+    assert seventh.skills == {"Bite": 55, "Claws": 50}
+    gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
+    home = api.convert(api.from_plain(_plain(gurps)), "coc7", fresh=True).document
+    assert {k: v for k, v in home.skills.items() if k != "Dodge"} == {"Bite": 55, "Claws": 50}
+    # past the top of the sheet's levels: the same, to itself
+    great = were.replace("Attacks: Bite 55% — 1D8+DB\nAttacks: Claws 50% — 1D6+DB\n", "Attacks: Fighting 100% — 1D10+DB\n")
+    seventh = _read(tmp_path, great, "coc7").document
+    assert seventh.skills == {"Fighting": 100}
+    again = api.convert(api.from_plain(_plain(seventh)), "coc7", fresh=True).document
+    assert again.skills == {"Fighting": 100}
+    # a Fighting (Brawl) of its own (its Claws) beside a weaker Bite: the Fighting (Brawl) stays
+    ghoul = were.replace("Attacks: Bite 55% — 1D8+DB\nAttacks: Claws 50% — 1D6+DB\n",
+                         "Attacks: Fighting (Brawl) 60% (30/12), damage 1D6+DB (claws)\nAttacks: Bite 40% — 1D6\n")
+    seventh = _read(tmp_path, ghoul, "coc7").document
+    assert seventh.skills == {"Fighting (Brawl)": 60, "Bite": 40}
+    gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
+    home = api.convert(api.from_plain(_plain(gurps)), "coc7", fresh=True).document
+    assert "Fighting (Brawl)" in home.skills and home.skills["Bite"] == 40

@@ -311,7 +311,13 @@ class Coc7Sheet(Coc7Rules):
         kind = self.melee_line(combatant.melee_kind)[0] if combatant.melee_kind else None
         mine = combatant.native.get(self.key, {})
         skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("melee_skills"), kind, col=col)
-        skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("brawl_skills"),
+        # a creature's own attack skills (its Bite 55 and Claws 50, carried by name, with --fresh too):
+        # while the neutral brawl is still exactly their best, they are its skills, not a Fighting (Brawl)
+        # 55 beside them (core.melee.melee_skills_written)
+        kept = (combatant.carried.get(self.carried_namespaces[0]) or {}).get("skills") or {}
+        lines = {k: v for k, v in kept.items() if k in self.line_skills and any(m.skill == k for m in melee)
+                 and isinstance(v, int) and not isinstance(v, bool)}
+        skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("brawl_skills") or lines or None,
                                       neutral="brawl", col=col)
         covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
         own = set(mine.get("melee_skills") or ()) & set(skills)  # its own sheet's, given back (a Fighting (Whip) 45)
