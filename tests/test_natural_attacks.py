@@ -260,3 +260,14 @@ def test_a_creature_s_attack_skills_come_home_alone_with_what_gurps_carried(tmp_
     gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
     home = api.convert(api.from_plain(_plain(gurps)), "coc7", fresh=True).document
     assert "Fighting (Brawl)" in home.skills and home.skills["Bite"] == 40
+    # a creature's Fighting 50 that comes back at another level (GURPS Brawling-12 at DX 11 reads back
+    # as 61): its Fighting takes it, as a Fighting (Brawl) 50 of the same body does; no Fighting (Brawl)
+    # 61 beside the Fighting 50 its attack is rolled with
+    cyclops = ("Cyclops\nSTR 130 CON 135 SIZ 135 DEX 60 INT 50 POW 50\nHP 27\nAttacks: Fighting 50% — 1D6+DB\n")
+    human = cyclops.replace("Attacks: Fighting 50% — 1D6+DB", "Fighting (Brawl) 50% (25/10), damage 1D6+DB")
+    homes = []
+    for text in (cyclops, human):
+        seventh = _read(tmp_path, text, "coc7").document
+        gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
+        homes.append(api.convert(api.from_plain(_plain(gurps)), "coc7", fresh=True).document.skills)
+    assert set(homes[0]) - {"Dodge"} == {"Fighting"} and homes[0]["Fighting"] == homes[1]["Fighting (Brawl)"] != 50

@@ -319,6 +319,21 @@ class Coc7Sheet(Coc7Rules):
                  and isinstance(v, int) and not isinstance(v, bool)}
         skills = melee_skills_written(self, skills, [m.skill for m in melee], mine.get("brawl_skills") or lines or None,
                                       neutral="brawl", col=col)
+        standard = [k for k, keys in self.skills().items() if tuple(keys) == ("brawl",) and k not in self.line_skills]
+        written = [k for k in standard if k in skills]
+        if lines and written and not mine.get("brawl_skills") and not any(m.skill in standard for m in melee):
+            # the brawl came back at another level (a Cyclops's Fighting 50 through GURPS Brawling-12 is
+            # 61): no line of its sheet is fought with Fighting (Brawl), so its best attack skill holds
+            # the brawl and takes that level; the others keep theirs (a Fighting (Brawl) 61 had been
+            # written beside the Fighting 50 its attack is rolled with)
+            best = max(lines, key=lambda k: lines[k])
+            level = skills[written[0]]
+            skills = {k: v for k, v in skills.items() if k not in standard}
+            skills[best] = level
+            if col.tracing:
+                col.step(f"$.skills.{best}", f"{written[0]} {level}", f"{best} {level}", rules=["coc7.melee"],
+                         source="assumed", note=f"the creature's own attack skill holds its brawl (its {best} "
+                                                f"{lines[best]} before)")
         covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
         own = set(mine.get("melee_skills") or ()) & set(skills)  # its own sheet's, given back (a Fighting (Whip) 45)
         if any(m.skill in covering for m in melee) or kind in covering or own:
