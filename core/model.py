@@ -180,8 +180,9 @@ def melee_class_words(cls: str) -> str:
 # a creature's natural weapons; and "Fighting" alone, the attack a 7th-edition monster's block
 # prints (not "Fighting (Whip)", a weapon's skill)
 _NATURAL_WORDS = ("bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "teeth", "jaws", "fang", "gore", "horn",
-                  "hoof", "hooves", "sting", "pincer", "beak", "trample", "tongue", "proboscis", "噛みつき", "噛み付き",
-                  "咬みつき", "かみつき", "爪", "触手", "咬", "噬", "抓", "觸手", "舌")
+                  "hoof", "hooves", "sting", "pincer", "beak", "trample", "tongue", "proboscis", "tail", "tusk",
+                  "antler", "mandible", "nipper", "feeler", "constrict", "crush", "噛みつき", "噛み付き",
+                  "咬みつき", "かみつき", "爪", "触手", "咬", "噬", "抓", "觸手", "舌", "尾", "牙", "蹄", "嘴", "喙")
 
 
 def _fighting(low: str) -> bool:

@@ -53,6 +53,10 @@ def test_natural_attack_words_are_unarmed_and_a_weapon_word_wins():
     assert melee_class_of("Claw hammer") == "club" and not natural_attack("Claw hammer")  # a weapon's word first
     assert melee_class_of("Bone knife") == "knife"
     assert not natural_attack("Fist") and not natural_attack("Fighting (Whip)")  # fists; a weapon's skill
+    # a bestiary's other natural weapons (the Cthulhu Invictus mi-go's Nippers, a gorgon's Tail, the
+    # Japanese module's 鋭い尾): fought bare-handed too, not improvised weapons
+    more = ("Nippers", "Tail", "Sharp tail", "Tusks", "Antlers", "Mandibles", "Constrict", "鋭い尾", "牙", "蹄", "尾巴")
+    assert all(melee_class_of(n) == "unarmed" and natural_attack(n) for n in more)
 
 
 def test_a_7th_edition_creature_keeps_its_attack_skills_and_the_effect_in_words_is_said(tmp_path):
