@@ -431,8 +431,9 @@ def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
     assert "damage 'seenotes' (not dice" in lost["$.items[1].system.range.normal.damage"]
     assert lost["$.items[1].system.bullets"] == "Colt M1911A1: 1000000000 (expected 0 to 10000)"
     assert "Colt M1911A1" in lost["$.items[1]"] and doc["weapons"] == []  # no damage: the weapon line is said
-    assert "damage '1D6 + grab'" in lost["$.items[2].system.range.normal.damage"]
-    assert "Hook" in lost["$.items[2]"] and "melee" not in doc  # without its damage the attack is said, not kept
+    # a damage with an effect in words after it: the dice, the words said (it had been a line without damage)
+    assert "'+grab' after its damage 1D6" in lost["$.items[2].system.range.normal.damage"]
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [("Hook", "Fighting (Brawl)", "1D6")]
 
 
 # ---- creatures: armor points, and a bestiary module's copy of the block --------------------------
@@ -500,6 +501,30 @@ def test_a_bestiary_module_s_entries_copied_with_their_line_breaks_read_line_by_
     assert "MOV 9 fly" in lost["$.system.attribs.mov.value"] and "+poison" in lost["$.flags.a-bestiary.attacks[2]"]
     # the broken-off end of another line: said
     assert "DB" in [u["text"] for u in report(doc)["unread"] if u["path"] == "$.flags.a-bestiary.attacks[1]"]
+
+
+def test_the_japanese_module_s_templates_read_as_their_skills(tmp_path):
+    """The Japanese CoC7 module's templates (a Foundry 9 pack written by others): its brawl is the
+    skill 格闘 under the speciality 近接格闘 (it had been an unknown skill, '近接格闘 (格闘)'), its own
+    language is 母国語 under 言語 (it had been 'Other Language (母国語)'), a speciality left to choose
+    is '（専門分野を選ぶ）' (now 'Any', as the system's English compendium prints it), and a creature's
+    tail with its skill and no damage had been unread: a line of no damage, made with that skill."""
+    def ja(name: str, spec: str, value: int, _id: str) -> dict[str, Any]:
+        return skill(name, _id=_id, skillName=None, specialization=spec, value=value,
+                     properties={"special": True, "fighting": spec == "近接格闘"})
+
+    npc = actor("npc", items=[ja("格闘", "近接格闘", 45, "brawlja"), ja("母国語", "言語", 60, "ownja"),
+                              ja("（専門分野を選ぶ）", "サバイバル", 10, "survja"),
+                              weapon("こぶし", skill_name="格闘", skill_id="brawlja", damage="1D3", props={"addb": True})])
+    doc = read(tmp_path, npc)
+    assert doc["skills"] == {"Fighting (Brawl)": 45, "Language (Own)": 60, "Survival (Any)": 10}
+    assert [(m["name"], m["skill"]) for m in doc["melee"]] == [("こぶし", "Fighting (Brawl)")]
+    creature = actor("creature", items=[ja("格闘", "近接格闘", 50, "brawlja"),
+                                        weapon("鋭い尾", skill_name="格闘", skill_id="brawlja", damage="",
+                                               props={"melee": True})])
+    doc = read(tmp_path, creature)
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [("鋭い尾", "Fighting (Brawl)", "")]
+    assert not any("鋭い尾" in t for t in unread(doc).values())
 
 
 def test_a_creature_s_appearance_and_education_of_0_are_none(tmp_path):

@@ -140,8 +140,10 @@ _OWN = {"母语", "母語", "母国語"}  # 英语（母语）: the language the
 # like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
 # Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
 _COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
-    # (近接格闘 (近接戦闘): the brawl of the Japanese CoC7 Foundry module's creature template)
+    # (近接格闘 (近接戦闘) and 近接格闘 (格闘): the brawl of the Japanese CoC7 Foundry module's creature and
+    # NPC templates, its skill named 近接戦闘 or 格闘 under the speciality 近接格闘)
     "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "近接格闘(近接戦闘)", "近接格闘 (近接戦闘)", "近接格闘",
+                   "近接格闘(格闘)", "近接格闘 (格闘)",
                    "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
     "Kick": ("kick", "キック", "踢擊", "踢击"),  # Chinese: the coc-zh rules' attack skills (coc-zh glossary)
     "Grapple": ("grapple", "組み付き", "組みつき", "擒抱"),
@@ -273,6 +275,8 @@ def english_name(name: str) -> str | None:
     head = SPECIALISED.get(fold(m.group(1)).replace(" ", ""))
     if head is None and (m.group(2) or "").strip() in _OWN and re.fullmatch(r"[\u4e00-\u9fff]{1,5}[语語]", m.group(1)):
         return f"Own Language ({m.group(1)})"  # 英语（母语）
+    if head in ("Other Language", "Own Language") and (m.group(2) or m.group(3) or "").strip() in _OWN:
+        return "Own Language"  # 言語(母国語): the language skill whose speciality says it is one's own
     return f"{head} ({m.group(2) or m.group(3)})" if head else None
 
 

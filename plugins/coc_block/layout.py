@@ -1652,6 +1652,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
 
     def melee_item(item: str, n: int) -> bool:
         parsed = coc_weapon_parts(item)
+        bare = re.fullmatch(r"\s*([^,]*[^\W\d_][^,]*?)\s*,\s*skill\s+([^,]+?)\s*", item) if parsed is None else None
+        if bare:  # a Foundry weapon item with its skill and no damage (a creature's tail, "special"): a line of no damage
+            r.assumed.append(f"line {n}: {bare.group(1)}: no damage stated; a line of no damage, made with "
+                             f"{bare.group(2)}")
+            parsed = (bare.group(1), None, {"skill": bare.group(2)}, [])
         if parsed is None:
             m = _PCT.match(item)  # "Grapple 40%": an attack without damage
             if not m:

@@ -729,6 +729,12 @@ class _Actor:
                 damage += "+db"  # the weapon adds the wielder's damage bonus (the sheet's 'addb')
             elif props.get("ahdb"):
                 damage += "+1/2db"
+        effect = re.fullmatch(r"(.+?)\+((?!(?:1/2)?db$)[^\W\d_].*)", damage, re.IGNORECASE) if damage else None
+        if effect and coc_damage(effect.group(1), melee=True) is not None:
+            # "1D6 + grab", a bestiary's "1D8+poison": the dice, and the effect in words said
+            self.lose(f"{root}.range.normal.damage", f"{name}: '+{effect.group(2)}' after its damage {effect.group(1)} "
+                      "(an effect in words: no field in a coc melee line)")
+            damage = effect.group(1)
         if damage and coc_damage(damage, melee=True) is None:
             self.lose(f"{root}.range.normal.damage", f"{name}: damage {raw!r} (not dice a coc melee line holds)")
             damage = ""
@@ -885,9 +891,16 @@ class _Actor:
             self.lines.append(("Notes: " + one_line(" ".join(notes)), f"{self.root}.description"))
 
 
+# a skill's speciality left to choose (the Japanese module's templates: "（専門分野を選ぶ）", "ほかの（専門分野
+# を選ぶ）" under 言語): the system's English compendium's "Any"
+_CHOOSE = re.compile(r"\s*(?:ほかの)?\s*[（(]?\s*専門分野を選ぶ\s*[)）]?\s*")
+
+
 def _skill_name(item: dict[str, Any], ib: dict[str, Any]) -> str:
     name = one_line(item.get("name") or ib.get("skillName") or "")
     spec = ib.get("specialization")
+    if isinstance(spec, str) and spec and _CHOOSE.fullmatch(name):
+        name = "Any"
     if isinstance(spec, str) and spec and "(" not in name:
         name = f"{spec} ({ib.get('skillName') or name})"
     return item_text(name)
