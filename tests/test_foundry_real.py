@@ -425,7 +425,7 @@ def test_dholes_house_unreadable_values_are_losses_and_an_empty_hp_is_the_rule(t
 def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
     items = [skill("Firearms (Handgun)", _id="hg", value=50),
              weapon("Colt M1911A1", skill_id="hg", damage="see notes", rng=15, units="yards", bullets=10**9),
-             weapon("Hook", skill_name="Fighting (Brawl)", damage="1D6 + grab", props={"rngd": False})]
+             weapon("Hook", skill_name="Fighting (Brawl)", damage="1D6 + grab", props={"rngd": False, "addb": True})]
     doc = read(tmp_path, actor(items=items))  # read, not refused
     lost = unread(doc)
     assert "damage 'seenotes' (not dice" in lost["$.items[1].system.range.normal.damage"]
@@ -433,7 +433,8 @@ def test_a_weapon_value_coc_cannot_hold_is_a_loss_not_a_refusal(tmp_path):
     assert "Colt M1911A1" in lost["$.items[1]"] and doc["weapons"] == []  # no damage: the weapon line is said
     # a damage with an effect in words after it: the dice, the words said (it had been a line without damage)
     assert "'+grab' after its damage 1D6" in lost["$.items[2].system.range.normal.damage"]
-    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [("Hook", "Fighting (Brawl)", "1D6")]
+    # (and the wielder's damage bonus its 'addb' adds, after the dice)
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [("Hook", "Fighting (Brawl)", "1D6+DB")]
 
 
 # ---- creatures: armor points, and a bestiary module's copy of the block --------------------------

@@ -724,17 +724,17 @@ class _Actor:
         raw = str(rng.get("damage") or "").strip()
         damage = re.sub(r"\s+", "", raw).replace("½", "1/2")
         damage = re.sub(r"(?i)\+?half\s*db$", "+1/2db", damage)
-        if damage and not re.search(r"(?i)db$", damage):
-            if props.get("addb"):
-                damage += "+db"  # the weapon adds the wielder's damage bonus (the sheet's 'addb')
-            elif props.get("ahdb"):
-                damage += "+1/2db"
         effect = re.fullmatch(r"(.+?)\+((?!(?:1/2)?db$)[^\W\d_].*)", damage, re.IGNORECASE) if damage else None
         if effect and coc_damage(effect.group(1), melee=True) is not None:
             # "1D6 + grab", a bestiary's "1D8+poison": the dice, and the effect in words said
             self.lose(f"{root}.range.normal.damage", f"{name}: '+{effect.group(2)}' after its damage {effect.group(1)} "
                       "(an effect in words: no field in a coc melee line)")
             damage = effect.group(1)
+        if damage and not re.search(r"(?i)db$", damage):
+            if props.get("addb"):
+                damage += "+db"  # the weapon adds the wielder's damage bonus (the sheet's 'addb')
+            elif props.get("ahdb"):
+                damage += "+1/2db"
         if damage and coc_damage(damage, melee=True) is None:
             self.lose(f"{root}.range.normal.damage", f"{name}: damage {raw!r} (not dice a coc melee line holds)")
             damage = ""
