@@ -500,6 +500,10 @@ def test_a_bestiary_module_s_entries_copied_with_their_line_breaks_read_line_by_
     assert "In addition, nonmagical weapons do half damage" in doc["notes"] and "\x02" not in doc["notes"]
     lost = unread(doc)
     assert "MOV 9 fly" in lost["$.system.attribs.mov.value"] and "+poison" in lost["$.flags.a-bestiary.attacks[2]"]
+    # an entry that is no text: said (it had been dropped without a word)
+    odd = actor("creature", items=[])
+    odd["flags"] = {"a-bestiary": {"attacks": [{"roll": "1D6"}, "Bite 40% — 1D6"]}}
+    assert "roll" in unread(read(tmp_path, odd))["$.flags.a-bestiary.attacks[0]"]
     # the broken-off end of another line: said
     assert "DB" in [u["text"] for u in report(doc)["unread"] if u["path"] == "$.flags.a-bestiary.attacks[1]"]
 

@@ -418,11 +418,13 @@ class _Actor:
                 owned = heading == "Attacks" and "weapon" in item_types or heading == "Skills" and "skill" in item_types
                 if heading and not owned:
                     for j, x in enumerate(values):
+                        at = f"{path}[{j}]" if isinstance(v, list) else path
                         if isinstance(x, (str, int, float)) and not isinstance(x, bool) and str(x).strip():
                             for piece in _printed_pieces(str(x)):
-                                self.lines.append((f"{heading}: {piece}", f"{path}[{j}]" if isinstance(v, list)
-                                                   else path))
+                                self.lines.append((f"{heading}: {piece}", at))
                             read.append(k)
+                        elif x not in (None, ""):  # an entry that is no text (a module's object): said, not dropped
+                            self.lose(at, f"{k} {one_line(x)} (no text of a stat block line)")
                 elif values and k not in _MODULE_METADATA:
                     self.lose(path, f"{k} {one_line(v)} (the {ns} module's own data: no place in a coc7 document)")
             if read:
