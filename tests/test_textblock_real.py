@@ -410,6 +410,19 @@ def test_a_bestiary_s_attacks_made_with_fighting_its_armor_with_words_after_and_
     assert {m.name: m.skill for m in out.melee} == {"Claws": "Fighting", "Tail": "Tail", "Bite": "Bite"}
 
 
+def test_a_shapechanger_s_attacks_in_its_forms_are_made_with_its_fighting():
+    """A bestiary's werehyena prints 'Fighting (as Human) 50%' and 'Fighting (as Hyena) 50%': two
+    skills that no system knew, so it crossed with no close-combat skill at all (GURPS wrote no
+    Brawling). Each is an attack of that form, made with the creature's Fighting."""
+    doc = read("Werehyena\nSTR 50 CON 60 SIZ 55 DEX 70 INT 60 POW 70\nHP 11\n"
+               "Attacks: Fighting (as Human) 50% — See Full Entry\nAttacks: Fighting (as Hyena) 50% — 1D8+DB\n")
+    assert doc["skills"] == {"Fighting": 50}
+    assert [(m["name"], m["skill"], m["damage"]) for m in doc["melee"]] == [
+        ("Fighting (as Human)", "Fighting", ""), ("Fighting (as Hyena)", "Fighting", "1D8+DB")]
+    nwod = api.convert(api.from_plain(doc, "werehyena.txt"), "nwod", fresh=True, trace=False).document
+    assert nwod.skills.get("Brawl") == 1  # an amateur's brawl (it had been no Brawl at all)
+
+
 OFFICIAL_SHEET = """Mara Quill Birthplace Pronoun
 Age 41
 Journalist

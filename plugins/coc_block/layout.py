@@ -355,6 +355,8 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
 # a bestiary's attack named after the skill it is made with ("Fighting, Claws 35%", "Fighting, bite"):
 # the skill, and the attack's own name
 _ATTACK_OF_FIGHTING = re.compile(r"(Fighting|Brawl)\s*,\s*([^\W\d_][^,%]*)", re.IGNORECASE)
+# a shapechanger's attack in one of its forms ("Fighting (as Human)", "Fighting (in wolf form)"): its Fighting
+_FIGHTING_IN_FORM = re.compile(r"(Fighting|Brawl)\s*\(\s*(?:as|in)\s+[^()]+\)", re.IGNORECASE)
 
 
 # a bracket after an attack's damage that says when it applies, not the weapon it is made with
@@ -1482,8 +1484,11 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             return
         printed.append(name)
         with_fighting = _ATTACK_OF_FIGHTING.fullmatch(name) if "skill" not in attrs else None
-        if with_fighting:  # a bestiary's "Fighting, Claws 35%": the Claws, made with the creature's Fighting
-            attack, skill = with_fighting.group(2).strip(), with_fighting.group(1)
+        in_form = _FIGHTING_IN_FORM.fullmatch(name) if "skill" not in attrs and not with_fighting else None
+        if with_fighting or in_form:  # a bestiary's "Fighting, Claws 35%": the Claws, made with the creature's
+            # Fighting; a shapechanger's "Fighting (as Hyena) 50%": the attack of that form, made with its Fighting
+            attack, skill = (with_fighting.group(2).strip(), with_fighting.group(1)) if with_fighting \
+                else (name, in_form.group(1))
             if pct is not None and skills.get(skill, pct) != pct:  # one skill, one chance: this attack's own
                 r.assumed.append(f"line {n}: {name} {pct}%: the {skill} of an earlier line is {skills[skill]}%; "
                                  f"this attack's chance is its own skill's, {attack}")
