@@ -275,3 +275,11 @@ def test_a_creature_s_attack_skills_come_home_alone_with_what_gurps_carried(tmp_
         gurps = api.convert(api.from_plain(_plain(seventh)), "gurps", fresh=True).document
         homes.append(api.convert(api.from_plain(_plain(gurps)), "coc7", fresh=True).document.skills)
     assert set(homes[0]) - {"Dodge"} == {"Fighting"} and homes[0]["Fighting"] == homes[1]["Fighting (Brawl)"] != 50
+    # a bestiary's other natural weapon (the mi-go's Nippers) is the creature's attack skill too:
+    # through any system and back, its Nippers alone, with no Fighting (Brawl) beside it
+    migo = "Mi-go\nSTR 50 CON 50 SIZ 50 DEX 70 INT 65 POW 65\nHP 10\nAttacks: Nippers 40% — 1D6\n"
+    seventh = _read(tmp_path, migo, "coc7").document
+    for to in ("gurps", "coc", "nwod"):
+        there = api.convert(api.from_plain(_plain(seventh)), to, fresh=True).document
+        home = api.convert(api.from_plain(_plain(there)), "coc7", fresh=True).document
+        assert {k: v for k, v in home.skills.items() if k != "Dodge"} == {"Nippers": 40}, to
