@@ -372,7 +372,7 @@ def test_a_bestiary_s_attack_told_elsewhere_keeps_its_chance_and_a_damage_or_ano
     assert {k: en["skills"][k] for k in ("Sting", "Claw", "Bite")} == {"Sting": 40, "Claw": 45, "Bite": 55}
     assert [(w["name"], w["damage"]) for w in en["weapons"]] == [("Shotgun", "4D6")]
     assert [t for _, t in unread(en)] == [
-        "Claw: — See Full Entry",
+        "Claw: damage 'See Full Entry' (no dice: the line has no damage)",
         "Breath Weapon 25% — Special (an attack whose damage is not stated, and no close combat by its name)"]
     assert "Sting: damage: POW 1D10" in en["notes"]  # a characteristic drained: a note (it had been said unread)
     zh = read("达米安\n力量 50 体质 60 体型 65 敏捷 55 智力 70 意志 50 外貌 50 教育 60\n生命值 12\n"
@@ -403,7 +403,7 @@ def test_a_bestiary_s_attacks_made_with_fighting_its_armor_with_words_after_and_
     assert doc["armor"] == [{"name": "Thick hide", "armor": 6}]
     assert "but fire harms it normally" in doc["notes"]
     assert "It tramples anyone who stands in its way when it charges" in doc["notes"]
-    assert sorted(t for _, t in unread(doc)) == ["Bite: +poison", "Claws: — See Full Entry",
+    assert sorted(t for _, t in unread(doc)) == ["Bite: +poison", "Claws: damage 'See Full Entry' (no dice: the line has no damage)",
                                                  "Track: human flesh by scent"]
     # the same block converts: the Claws and the Tail are the creature's attacks in coc7
     out = api.convert(api.from_plain(doc, "beast.txt"), "coc7", fresh=True, trace=False).document

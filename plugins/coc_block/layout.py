@@ -1652,8 +1652,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             r.assumed.append(f"line {n}: {name}: {', '.join(other)} kept in the notes (another damage than the "
                              "line's, or an effect beside it)")
             left = left[:at]
-        if left:
-            r.unread.append((n, f"{name}: " + ", ".join(left)))
+        if left:  # a damage that is no roll ("— See Full Entry", "— Special"): said as the line's damage
+            r.unread.append((n, f"{name}: " + ", ".join(
+                f"damage '{x[2:].strip()}' (no dice: the line has no damage)" if x.startswith("— ") else x for x in left)))
 
     def melee_item(item: str, n: int) -> bool:
         parsed = coc_weapon_parts(item)
