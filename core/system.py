@@ -1478,7 +1478,7 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
               and scored[lv][1] <= scored[default][1]]
     if not better:
         return None
-    best = better[0]
+    best = min(better, key=lambda lv: scored[lv][:2])  # the nearest the tiers; on a tie, the earlier
     said = " and ".join(f"{source.level_text(src_native, level)} ({source.key}) is "
                         f"{equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else rank}"
                         for _, (source, src_native, level, rank, _) in by.values())

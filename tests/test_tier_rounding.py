@@ -171,3 +171,32 @@ def test_an_amateur_is_not_written_at_the_level_a_sheet_leaves_out():
     assert "Athletics 0 would read back as no line, Throw 25 untrained, Athletics 1 reads back as Throw 40" in step.note
     pl = codec.to_builtins(api.convert(doc, "pl-trudnosc", fresh=True).document)
     assert pl["umiejętności"]["Rzucanie"] == 1
+
+
+def test_an_amateur_shooter_keeps_a_level_off_the_gurps_points_table():
+    """At DX 13 a 3e Guns skill is 9 untrained or 12 for half a point (gurps.skill-cost): a 7th
+    edition Firearms (Handgun) 30 (amateur, 26-50) has no amateur level to go to. 9 reads back as
+    25 and 12 as 51, so Guns (Pistol)-10 stays, said as assumed; it comes home an amateur."""
+    npc = {"system": "coc7", "kind": "npc", "name": "Hunter", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 70,
+           "APP": 50, "INT": 60, "POW": 50, "EDU": 60, "skills": {"Firearms (Handgun)": 30}}
+    there = api.convert(api.from_plain(npc), "gurps", fresh=True, trace=True)
+    plain = codec.to_builtins(there.document)
+    assert (plain["DX"], plain["skills"]["Guns (Pistol)"]) == (13, 10)
+    (said,) = [x for x in there.losses if x.rule == "gurps.skill-cost"]
+    assert said.kind == "assumed" and "written Guns (Pistol)-10; kept off the points table" in said.message
+    assert "Guns (Pistol)-9 would read back as Firearms (Handgun) 25" in said.message
+    (step,) = [e for e in there.trace if e.path.endswith("Guns (Pistol)") and "gurps.skill-cost" in e.rules]
+    assert TIER_RULE in step.rules and step.source == "assumed"
+    plain.pop("xsys", None)
+    home = codec.to_builtins(api.convert(api.from_plain(plain), "coc7", fresh=True).document)
+    assert 26 <= home["skills"]["Firearms (Handgun)"] <= 50, home["skills"]
+
+
+def test_a_level_off_the_points_table_is_not_kept_where_a_bought_one_keeps_the_tier():
+    """Where a level a 3e sheet can have reads back in the source's tier, that one is written: the
+    bootlegger's Sneak 30 (amateur) is Stealth-8 nearest, on no sheet at DX 12; Stealth-10, bought,
+    reads back as Sneak 40, so it is written, a rounding (gurps.skill-cost)."""
+    there = api.convert(api.load("fixtures/corpus/text-coc/en6-bootlegger-idea.txt"), "gurps", fresh=True)
+    assert codec.to_builtins(there.document)["skills"]["Stealth"] == 10
+    (said,) = [x for x in there.losses if x.rule == "gurps.skill-cost" and "Stealth" in x.message]
+    assert said.kind == "rounded" and "written Stealth-10; rounded toward the source's tier" in said.message

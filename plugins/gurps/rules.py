@@ -651,12 +651,13 @@ class GurpsRules(System):
     def written_level(self, skill: str, level: Any, context: Mapping[str, Any] | None = None) -> Any:
         """A level between the NPC's default and the lowest level half a point buys is on no 3e
         sheet (gurps.skill-cost, LOWEST_BOUGHT): the nearer of the two, the bought one on a tie,
-        unless the other keeps the source skill's tier where the nearer does not (core.tiers)."""
+        unless the other keeps the source skill's tier where the nearer does not (core.tiers); where
+        neither does and the level itself does, the level stays (an NPC need not be built on points)."""
         return self._snapped(skill, level, context)[0]
 
     def _snapped(self, skill: str, level: Any, context: Mapping[str, Any] | None) -> tuple[Any, str]:
-        """written_level with the trace's note where the two around `level` were settled by the
-        source skill's tier (core.tiers: the one that reads back into it), not by nearness."""
+        """written_level with the trace's note where the level was settled by the source skill's
+        tier (core.tiers: the one that reads back into it), not by nearness."""
         gap = self._bought_gap(skill, context)
         if gap is None or not isinstance(level, int) or isinstance(level, bool) or not gap[0] < level < gap[1]:
             return level, ""
@@ -664,27 +665,36 @@ class GurpsRules(System):
         nearer = bought if bought - level <= level - untrained else untrained
         ctx = {k: v for k, v in (context or {}).items() if not k.startswith("@")}
         tiered = tier_choice(self, skill, list(self.skills().get(skill, ())), ctx,
-                             (nearer, untrained if nearer == bought else bought), nearer)
-        return tiered if tiered is not None else (nearer, "")
+                             (nearer, untrained if nearer == bought else bought, level), nearer)
+        if tiered is None:
+            return nearer, ""
+        if tiered[0] == level:
+            return level, tiered[1].replace(
+                "; rounded toward the source's tier:", "; kept off the points table, as both levels a 3e sheet can "
+                "have leave the source's tier (an NPC need not be built on points):", 1)
+        return tiered
 
     def levels_bought(self, levels: dict[str, Any], context: Mapping[str, Any], col: Any, path: str = "$",
                       kept: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Each skill at a level a 3e sheet can have (gurps.skill-cost, LOWEST_BOUGHT): one that
         lands between the NPC's default and the lowest level half a point buys is written at the
-        nearer of the two (the bought one on a tie: he has trained), a ``rounded`` loss. A level
-        this system's own sheet stated (`kept`) stays."""
+        nearer of the two (the bought one on a tie: he has trained), a ``rounded`` loss; where both
+        would leave the source skill's tier and the level keeps it, the level stays, said as
+        ``assumed`` (an NPC need not be built on points). A level this system's own sheet stated
+        (`kept`) stays."""
         for skill, level in list(levels.items()):
             if (kept or {}).get(skill) == level:
                 continue
             # of the two, the one that keeps the source skill's tier (core.tiers), else the nearer
             written, why = self._snapped(skill, level, context)
-            if written == level:
+            if written == level and not why:
                 continue
             untrained, bought = self._bought_gap(skill, context)  # type: ignore[misc]
             spec, low, attr = DEFAULT_OF[skill], LOWEST_BOUGHT[skill], context[DEFAULT_OF[skill][0]]
             levels[skill] = written
-            col.loss("rounded", f"{path}.{skill}", f"{skill}-{level} is on no 3e sheet at {spec[0]} {attr}: untrained "
-                     f"it is {untrained} ({spec[0]}{spec[1]:+d}), half a point buys {bought} ({spec[0]}{low:+d}); "
+            col.loss("rounded" if written != level else "assumed", f"{path}.{skill}",
+                     f"{skill}-{level} is on no 3e sheet at {spec[0]} {attr}: untrained it is {untrained} "
+                     f"({spec[0]}{spec[1]:+d}), half a point buys {bought} ({spec[0]}{low:+d}); "
                      f"written {skill}-{written}{why}", "gurps.skill-cost")
             if col.tracing:
                 col.step(f"{path}.{skill}", f"{skill}-{level}", None, f"{skill}-{written}",
