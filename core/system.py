@@ -1417,19 +1417,28 @@ def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapp
     j = i + 1 if near.rep < competence else i - 1 if near.rep > competence else -1
     if not 0 <= j < len(steps):
         return None
-    chosen = tier_choice(system, native, keys, context, (near.native, steps[j].native), near.native, key)
+    # about midway (the competence lies in the middle half between the two levels' competences):
+    # the equating cannot tell them apart, and the target's own tier may decide too (tier_choice)
+    span = abs(steps[j].rep - near.rep)
+    midway = span > 0 and abs(competence - near.rep) >= span / 4
+    chosen = tier_choice(system, native, keys, context, (near.native, steps[j].native), near.native, key,
+                         midway=midway)
     return (steps[j], chosen[1], key) if chosen is not None else None
 
 
 def tier_choice(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
-                candidates: Sequence[Any], default: Any, key: str | None = None) -> tuple[Any, str] | None:
+                candidates: Sequence[Any], default: Any, key: str | None = None,
+                midway: bool = False) -> tuple[Any, str] | None:
     """Of two levels `candidates` of `native` around what a conversion gives (the nearest is
     `default`), the one that keeps the tiers of the source skills behind the neutral skills in
     `keys` (skills of other installed systems with published tiers, one behind each key; see
     above), with the trace's note; None where that is `default` or a key has no such source skill.
     Where several source skills are behind a broad skill (Polish Broń krótka 5 and Broń długa 5 as
     nWoD Firearms), their distances add up. A plugin that snaps a level to one its rules allow (a
-    GURPS 3e skill at its default or at a level points buy) asks it for the two it snaps between."""
+    GURPS 3e skill at its default or at a level points buy) asks it for the two it snaps between.
+    Where the competence lies about `midway` between the two (the equating cannot tell them apart)
+    and both read back in the sources' tiers, the one that stands in them in the target's own
+    tiers too, unless only the nearer reads back as the source's very level."""
     sources = _TIER_SOURCES.get()
     if sources is None or sources.target is not system or not keys:
         return None
@@ -1452,10 +1461,10 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
         except TypeError:
             return False
 
-    def off(level: Any) -> tuple[int, int, list[Any]]:
-        rb = mine = 0
+    def off(level: Any) -> tuple[int, int, list[Any], int]:
+        rb = mine = moved = 0
         backs = []
-        for k, (source, src_native, _, rank, src_ctx) in by.values():
+        for k, (source, src_native, stated, rank, src_ctx) in by.values():
             if unwritten(level):  # read back as nothing: the source writes what the NPC has untrained
                 base = source.skill_floor(src_native, src_ctx)
                 back = base[0] if base is not None else list(source.skill_levels(src_native))[0]
@@ -1466,25 +1475,36 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
                 said = source.level_text(src_native, back)
             rb += abs(equating.tier_of(source.tiers(src_native), back).rank - rank)
             mine += abs((equating.tier_of(own, level).rank if len(own) > 1 else rank) - rank)
+            moved += back != stated
             backs.append(said)
-        return rb, mine, backs
+        return rb, mine, backs, moved
 
     scored = {default: off(default)}
-    if scored[default][0] == 0:
-        return None  # the nearer one reads back in the source's tiers: nothing to better
+    if scored[default][:2] == (0, 0):
+        return None  # the nearer one reads back in the source's tiers and is in its own: nothing to better
     scored.update({lv: off(lv) for lv in candidates if lv != default})
-    # reads back nearer the sources' tiers, and is no further from them in the target's own tiers
-    better = [lv for lv in candidates if lv != default and scored[lv][0] < scored[default][0]
-              and scored[lv][1] <= scored[default][1]]
+    # reads back nearer the sources' tiers, and is no further from them in the target's own tiers;
+    # or, where the nearer one reads back in them already, reads back in them too and is in them
+    better = [lv for lv in candidates if lv != default and (
+        (scored[lv][0] < scored[default][0] and scored[lv][1] <= scored[default][1])
+        or (midway and scored[default][0] == 0 and scored[lv][:2] == (0, 0) and scored[lv][3] <= scored[default][3]))]
     if not better:
         return None
     best = min(better, key=lambda lv: scored[lv][:2])  # the nearest the tiers; on a tie, the earlier
     said = " and ".join(f"{source.level_text(src_native, level)} ({source.key}) is "
                         f"{equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else rank}"
                         for _, (source, src_native, level, rank, _) in by.values())
-    note = (f"; rounded toward the source's tier: {said}; {system.level_text(native, default)} would read back as "
-            f"{and_list(scored[default][2])}, {system.level_text(native, best)} reads back as "
-            f"{and_list(scored[best][2])} [{TIER_RULE}]")
+    if scored[best][0] == scored[default][0]:  # both read back in the tiers: about midway, its own tier decides
+        own = equating.tier_of(system.tiers(native), best).rank
+        note = (f"; rounded toward the source's tier: {said}; about midway, {system.level_text(native, default)} and "
+                f"{system.level_text(native, best)} both read back in it (as {and_list(scored[default][2])} and as "
+                f"{and_list(scored[best][2])}), and {system.level_text(native, best)} is "
+                f"{equating.TIER_NAMES[own] if 0 <= own < len(equating.TIER_NAMES) else own} in {system.key}'s "
+                f"own tiers [{TIER_RULE}]")
+    else:
+        note = (f"; rounded toward the source's tier: {said}; {system.level_text(native, default)} would read back "
+                f"as {and_list(scored[default][2])}, {system.level_text(native, best)} reads back as "
+                f"{and_list(scored[best][2])} [{TIER_RULE}]")
     return best, note
 
 

@@ -200,3 +200,23 @@ def test_a_level_off_the_points_table_is_not_kept_where_a_bought_one_keeps_the_t
     assert codec.to_builtins(there.document)["skills"]["Stealth"] == 10
     (said,) = [x for x in there.losses if x.rule == "gurps.skill-cost" and "Stealth" in x.message]
     assert said.kind == "rounded" and "written Stealth-10; rounded toward the source's tier" in said.message
+
+
+def test_about_midway_the_target_tier_of_the_source_rank_is_written():
+    """The bodyguard's Fist/Punch 65 (professional, 51-75) lies about midway between nWoD Brawl 3
+    and 4; both read back as professional (56 and 73), and 3 is professional in nWoD's own tiers
+    while 4 is expert, so 3 is written and the trace says why (core.tiers)."""
+    conv = api.convert(api.load("fixtures/coc-zh/npcs/hk_bodyguard.yaml"), "nwod", fresh=True, trace=True)
+    assert codec.to_builtins(conv.document)["skills"]["Brawl"] == 3
+    (step,) = [e for e in conv.trace if e.path == "$.skills.Brawl" and TIER_RULE in e.rules]
+    assert "about midway, Brawl 4 and Brawl 3 both read back in it" in step.note
+    assert "Brawl 3 is professional in nwod's own tiers" in step.note
+
+
+def test_not_midway_the_nearer_level_stays_where_it_reads_back_in_tier():
+    """nWoD Firearms 2 (amateur) is GURPS Guns (Pistol) 12 (competent) nearest, 11 (amateur) far
+    from midway; 12 reads back as Firearms 2, so it stays: a GURPS 12 through nWoD comes home 12."""
+    skill, _, there, home = _trip("gurps", "nwod", 12, "handgun", True)
+    assert (skill, there, home) == ("Guns (Pistol)", 2, 12)
+    _, _, there, home = _trip("nwod", "gurps", 2, "handgun", True)
+    assert (there, home) == (12, 2)
