@@ -3,8 +3,9 @@
 A source sheet states its skills by native name (``Combatant.sheet_skills``). A native skill
 that covers one neutral skill STATES it (CoC Handgun 55: handgun); one that covers several
 only IMPLIES each of them (nWoD Firearms 3 stands for every gun: handgun, rifle, shotgun, smg,
-machine_gun). The core decides, for every target alike (built-in or third-party), before the
-target's plugin writes its stat block:
+machine_gun), unless the sheet also has a broader one (a 7th-edition Firearms (Rifle/Shotgun)
+carried home beside nWoD Firearms states rifle and shotgun). The core decides, for every target
+alike (built-in or third-party), before the target's plugin writes its stat block:
 
 - a stated skill is written;
 - an implied skill that is no gun (nWoD Athletics: climb, swim, jump, throw) is written;
@@ -20,7 +21,11 @@ target's plugin writes its stat block:
 - where the target has several skills for one stated neutral skill (CoC Hide and Sneak are
   both the neutral stealth), it writes those the sheet named, else all of them; a sheet of a
   system with such twins keeps their names through other systems the same way (carried,
-  ``sheet_skills``), so a CoC sheet with Hide and no Sneak does not gain a Sneak line.
+  ``sheet_skills``), so a CoC sheet with Hide and no Sneak does not gain a Sneak line;
+- a stated line the target writes only under a broader skill (CoC Handgun, or a 7th-edition
+  Firearms (Rifle/Shotgun), as nWoD Firearms) is carried the same way: read back, the broad
+  skill only implies it, and while the broad skill is what the best line gives, each line
+  comes home at its own level.
 
 Close-combat skills are not decided here (core.melee.melee_skills_written writes the one the
 weapon lines use). A combatant with no ``sheet_skills`` (a neutral document, a plugin that
@@ -76,7 +81,14 @@ class Plan(msgspec.Struct, kw_only=True):
 
 
 def _stated(sheet: Mapping[str, SheetSkill]) -> set[str]:
-    return {s.covers[0] for s in sheet.values() if len(s.covers) == 1}
+    """The neutral skills a line of the sheet states: a line of one, or a line of several under a
+    broader one the sheet also has (7th-edition Firearms (Rifle/Shotgun) beside nWoD Firearms)."""
+    stated = {s.covers[0] for s in sheet.values() if len(s.covers) == 1}
+    many = [set(s.covers) for s in sheet.values() if len(s.covers) > 1]
+    for narrow in many:
+        if any(narrow < wide for wide in many):
+            stated |= narrow
+    return stated
 
 
 def implied(combatant: Combatant) -> dict[str, str]:
@@ -255,6 +267,8 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     # twins: a sheet of a system with several skills for one neutral skill keeps its names
     # (in the sheet's order, so the report lines and carried entries are the same in every run)
     for name, s in sheet.items():
+        if len(s.covers) > 1:
+            _carry_under_broad(name, s, spec, out_skills, system_of, own, target, carry, lines)
         if len(s.covers) != 1:
             continue
         k = s.covers[0]
@@ -286,6 +300,41 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
                                 f"carried.{ns}.{FIELD}.{name} for the way back"))
     out = combatant if out_skills == skills else msgspec.structs.replace(combatant, skills=out_skills)
     return Plan(combatant=out, carry=carry, lines=lines, missing=missing)
+
+
+def _carry_under_broad(name: str, s: SheetSkill, spec: Mapping[str, Sequence[str]], out_skills: Mapping[str, float],
+                       system_of: Callable[[str], Any], own: set[str], target: Any,
+                       carry: dict[str, dict[str, Any]], lines: list[tuple[str, str]]) -> None:
+    """A stated line of several neutral skills (7th-edition Firearms (Rifle/Shotgun): rifle and
+    shotgun) written, every one of them, under one broad skill of the target that stands for
+    more (nWoD Firearms, also the handgun): read back, the broad skill only implies it, so the
+    line rides along to be written again, as a line of one neutral skill does (below)."""
+    present = [k for k in s.covers if k in out_skills and not reference_class(k)]
+    owner = system_of(s.system)
+    if not present or owner is None or namespaces(owner)[0] in own:
+        return
+    broad: set[str] = set()
+    for k in present:
+        twins = [n for n, ks in spec.items() if k in ks]
+        theirs = [n for n, ks in owner.skills().items() if k in ks and n not in owner.line_skills]
+        if not twins or theirs != [name] or any(len(spec[n]) <= len(s.covers) or
+                                                not set(s.covers) <= set(spec[n]) for n in twins):
+            return
+        broad.update(twins)
+    ns = namespaces(owner)[0]
+    carry.setdefault(ns, {})[name] = s.level
+    lines.append((name, f"{name} {s.level} ({s.system}) is written as {', '.join(sorted(broad))}, which stands "
+                        f"for more; the line itself is not expressible in {target.key}: carried at "
+                        f"carried.{ns}.{FIELD}.{name} for the way back"))
+
+
+def _under_broad(reader: Any, k: str, keys: Sequence[str]) -> bool:
+    """Whether `reader` holds neutral skill `k` only under skills broader than a line of `keys`."""
+    try:
+        natives = [ks for n, ks in reader.skills().items() if k in ks and n not in reader.line_skills]
+    except Exception:  # noqa: BLE001 - no reader: nothing to compare with
+        return False
+    return bool(natives) and all(len(ks) > len(keys) and set(keys) <= set(ks) for ks in natives)
 
 
 def _written_beside_a_line(owner: Any, name: str, level: Any, competence: float) -> bool:
@@ -323,8 +372,9 @@ def _unedited(reader: Any, combatant: Combatant, k: str, carried_value: float, p
     A broad skill of `reader` (nWoD Firearms) is written at the best of the lines it stands for:
     unedited while it is still the level the best carried line gives, or while it is above every
     carried line and the sheet's system has a broad line of its own it may have been written
-    from, never carried (Polish Broń długa). `readings`: (a system that may have written the
-    lines, the lines' competences by neutral skill on its ladders), one per system sharing
+    from and did not carry (Polish Broń długa, on a document converted before such lines rode
+    along). `readings`: (a system that may have written the lines, the lines' competences by
+    neutral skill on its ladders), one per system sharing
     the carried namespace (coc and coc-zh write one family's lines on their own ladders).
     `line`: (system key, native name, level) of the carried line: what a writer wrote for it was
     rounded toward its tier (core.tiers, ``System.writing_for``), and is asked so here.
@@ -415,9 +465,9 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
                 wctx = _context(writer, combatant)
                 lines: dict[str, float] = {}
                 for name, keys in valid.items():
-                    if len(keys) == 1:
-                        v = float(writer.competence(name, entries[name], {**wctx, "@key": keys[0]}))
-                        lines[keys[0]] = max(lines.get(keys[0], 0.0), v)
+                    for k in keys:  # (a line of several, 7e Firearms (Rifle/Shotgun), on each)
+                        v = float(writer.competence(name, entries[name], {**wctx, "@key": k}))
+                        lines[k] = max(lines.get(k, 0.0), v)
                 readings.append((writer, lines))
             except Exception:  # noqa: BLE001 - a member that reads the lines otherwise: not a reading
                 continue
@@ -427,7 +477,9 @@ def restore(combatant: Combatant, owner: Callable[[str], Any], reader: Any = Non
                 value = float(system.competence(name, level, {**ctx, "@key": k}))
                 if k not in skills or (len(keys) == 1 and k in getattr(reader, "derived_only", ())):
                     skills[k] = value
-                elif len(keys) == 1:
+                elif len(keys) == 1 or _under_broad(reader, k, keys):
+                    # (a line of several only where the reader's sheet holds it under a broader
+                    # skill, nWoD Firearms: where it has a line of its own, that line's value stands)
                     back = _unedited(reader, combatant, k, value, skills[k], readings,
                                      (system.key, name, level) if system is not None else None)
                     if back is not None:

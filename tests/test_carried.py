@@ -402,3 +402,25 @@ def test_a_skill_the_target_writes_no_line_for_is_carried_home():
     assert plain["carried"]["nwod"]["sheet_skills"]["Weaponry"] == 2
     home = api.convert(api.from_plain({k: v for k, v in plain.items() if k != "xsys"}), "nwod", fresh=True)
     assert home.document.skills["Weaponry"] == 2
+
+
+def test_a_line_of_two_guns_under_a_broad_skill_comes_home_as_it_was():
+    """A 7th-edition Firearms (Rifle/Shotgun) 45 beside Firearms (Handgun) 65 is written as nWoD
+    Firearms 3, the handgun's level: the rifle line is carried like the handgun line (it had
+    come home at the handgun's 65) and, Firearms unedited, comes home 45; an edited Firearms is
+    converted (core.skillplan)."""
+    npc = {"system": "coc7", "kind": "npc", "name": "Poacher", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 60,
+           "APP": 50, "INT": 60, "POW": 50, "EDU": 60,
+           "skills": {"Firearms (Handgun)": 65, "Firearms (Rifle/Shotgun)": 45}}
+    there = api.convert(api.from_plain(npc), "nwod", fresh=True)
+    plain = codec.to_builtins(there.document)
+    assert plain["skills"]["Firearms"] == 3
+    assert plain["carried"]["coc7"]["sheet_skills"] == {"Firearms (Handgun)": 65, "Firearms (Rifle/Shotgun)": 45}
+    assert any(x.rule == "core.skillplan" and "Firearms (Rifle/Shotgun) 45 (coc7) is written as Firearms"
+               in x.message for x in there.losses)
+    plain.pop("xsys", None)  # nothing remembered but the carried block
+    home = codec.to_builtins(api.convert(api.from_plain(plain), "coc7", fresh=True).document)
+    assert home["skills"]["Firearms (Rifle/Shotgun)"] == 45 and home["skills"]["Firearms (Handgun)"] == 65
+    plain["skills"]["Firearms"] = 1  # edited: both lines are the new level's
+    edited = codec.to_builtins(api.convert(api.from_plain(plain), "coc7", fresh=True).document)
+    assert edited["skills"]["Firearms (Rifle/Shotgun)"] < 45 and edited["skills"]["Firearms (Handgun)"] < 65
