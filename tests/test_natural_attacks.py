@@ -283,3 +283,17 @@ def test_a_creature_s_attack_skills_come_home_alone_with_what_gurps_carried(tmp_
         there = api.convert(api.from_plain(_plain(seventh)), to, fresh=True).document
         home = api.convert(api.from_plain(_plain(there)), "coc7", fresh=True).document
         assert {k: v for k, v in home.skills.items() if k != "Dodge"} == {"Nippers": 40}, to
+
+
+def test_a_gurps_natural_line_takes_its_damage_type_from_what_it_is():
+    """gurps.melee (assumed): teeth and claws cut, a tail, hooves or a tentacle strike crushing,
+    a horn, tusk or sting impales, each on the natural line's thrust at the creature's ST."""
+    npc = {"system": "coc7", "kind": "npc", "name": "Chimera", "STR": 90, "CON": 80, "SIZ": 90, "DEX": 60,
+           "INT": 30, "POW": 50, "skills": {"Fighting (Brawl)": 50},
+           "melee": [{"name": n, "skill": "Fighting (Brawl)", "damage": "1D6+DB"}
+                     for n in ("Bite", "Claws", "Tail lash", "Hooves", "Tentacle", "Horns", "Tusk", "Sting")]}
+    plain = codec.to_builtins(api.convert(api.from_plain(npc), "gurps", fresh=True).document)
+    types = {m["name"]: (m["damage"], m.get("type", "cr")) for m in plain["melee"]}  # (cr: the line's default)
+    assert types == {"Bite": ("thr", "cut"), "Claws": ("thr", "cut"), "Tail lash": ("thr", "cr"),
+                     "Hooves": ("thr", "cr"), "Tentacle": ("thr", "cr"), "Horns": ("thr", "imp"),
+                     "Tusk": ("thr", "imp"), "Sting": ("thr", "imp")}

@@ -257,6 +257,23 @@ MELEE_LINES = {"unarmed": ("Brawling", "thr", -2, "cr"),       # punch: 1d-4
                "natural": ("Brawling", "thr", 0, "cut")}  # 1d-2
 
 
+# gurps.melee (assumed): the damage type of a creature's natural weapon by what its line is called
+# (the digest prints none): a horn, tusk, antler or sting impales; a tail, hoof, tentacle or a
+# crushing coil strikes as a blunt blow; teeth, claws, talons, pincers and beaks cut (the default)
+NATURAL_TYPES = (("imp", ("sting", "horn", "tusk", "antler", "gore", "角", "針")),
+                 ("cr", ("tail", "hoof", "hooves", "trample", "crush", "constrict", "tentacle", "tendril",
+                         "pseudopod", "feeler", "slam", "butt", "尾", "蹄", "触手", "觸手", "踏")))
+
+
+def natural_type(name: str) -> str:
+    """gurps.melee (assumed): a natural weapon's damage type by its name (NATURAL_TYPES), else cut."""
+    low = (name or "").lower()
+    for dtype, words in NATURAL_TYPES:
+        if any(w in low for w in words):
+            return dtype
+    return MELEE_LINES["natural"][3]
+
+
 def melee_damage(cls: str, st: int) -> str:
     """gurps.melee (assumed): a class line's damage dice for a wielder of ST `st`."""
     _, base, add, _ = MELEE_LINES[cls]

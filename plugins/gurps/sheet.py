@@ -26,7 +26,7 @@ from xsys.core.vocab import SHORT_ARMS
 
 from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon, NATIVE_ONLY
 from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
-                    LOCATION_TO_NEUTRAL, MELEE_LINES, MINDS, NV_AIDS, NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
+                    LOCATION_TO_NEUTRAL, MELEE_LINES, MINDS, natural_type, NV_AIDS, NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
                     STEP_SPEED, _basis, armor_covers, behind_see_through, dice_code, dice_text, exact, melee_damage,
                     passive_defense, thrown_blade)
 
@@ -550,6 +550,8 @@ class GurpsSheet(GurpsRules):
         ST (a brute's punch is not an average man's), its type and reach."""
         cls = "natural" if m.natural else m.melee_class  # a creature's bite or claws: a line of its own
         skill, base, add, dtype = MELEE_LINES[cls]
+        if m.natural:  # a tail strikes, a horn impales, teeth and claws cut
+            dtype = natural_type(m.name)
         return GurpsMelee(name=m.name, skill=skill, damage=f"{base}{add:+d}" if add else base,
                           dice=melee_damage(cls, st), type=dtype, reach=MELEE_REACH[m.melee_class])
 
