@@ -253,11 +253,16 @@ def _melee_kind_carried(system: System, neutral: Combatant, native: Any, prefix:
     return ns, kind
 
 
-def _writes(native: Any, key: str, value: Any) -> bool | str:
+def _writes(native: Any, key: str, value: Any, system: System | None = None) -> bool | str:
     """Whether the written stat block holds `value` at the carried `key` ("skills.Intimidate"):
     True; or, for a carried line of a list the stat block has ("melee.Trench knife"), a line of
-    that name written its own way: "as its own line"; else False."""
+    that name written its own way: "as its own line"; a skill under the name its system writes
+    a kin's under (System.kin_skill_name): "as <that name>"; else False."""
     head, _, name = key.partition(".")
+    if head == "skills" and name and system is not None:
+        renamed = system.kin_skill_name(name)
+        if renamed != name:
+            return f"as {renamed}" if _writes(native, f"skills.{renamed}", value) is True else False
     if name and isinstance(value, Mapping) and hasattr(native, "__struct_fields__") \
             and (isinstance(getattr(native, head, None), list) or head in ("melee", "weapons")):
         # a line of that name in any list of named lines (an nWoD sheet keeps its fists among
@@ -308,7 +313,7 @@ def _carry(system: System, neutral: Combatant, native: Any, prefix: str, losses:
         carried.report(block, system.key, prefix, losses, audit.source_losses(prefix) if audit is not None else [],
                        # whether the source as written has that path (its own carried: block)
                        audit.in_source if audit is not None else (lambda p: False),
-                       lambda key, value: _writes(native, key, value))
+                       lambda key, value: _writes(native, key, value, system))
     for ns, entries in chars.items():
         block[ns] = {**block.get(ns, {}), **entries}
     typ = documents.carrier_type(type(native))

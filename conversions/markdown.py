@@ -231,7 +231,7 @@ def _npc(plain: dict[str, Any], system: Any, native: Any, label: str, level: int
             legend = {**legend, table: {**legend.get(table, {}), **cols}}
     for k, v in plain.items():
         if k == "carried" and isinstance(v, dict) and v:
-            out += _carried(v, plain)
+            out += _carried(v, plain, system)
         elif isinstance(v, dict) and v:
             out.append(f"**{md(k)}**: " + ", ".join(f"{md(a)} {_cell(b)}" for a, b in v.items()) + "\n")
     for k, v in plain.items():
@@ -297,14 +297,17 @@ def _field_order(native: Any, key: str) -> list[str]:
     return []
 
 
-def _on_sheet(plain: dict[str, Any], field: str, key: str | None, value: Any) -> bool:
+def _on_sheet(plain: dict[str, Any], field: str, key: str | None, value: Any, system: Any = None) -> bool:
     """Whether the sheet itself shows a carried value: a field of the same name and value
-    (a coc7 SAN 60 on a coc sheet), a skill of its table at the same number, a line of its
-    list of that name with the same entries."""
+    (a coc7 SAN 60 on a coc sheet), a skill of its table at the same number (under the name the
+    sheet writes a kin system's skill under: System.kin_skill_name), a line of its list of that
+    name with the same entries."""
     here = plain.get(field)
     if key is None:
         return here == value
     if isinstance(here, dict):
+        if field == "skills" and system is not None and hasattr(system, "kin_skill_name"):
+            key = system.kin_skill_name(key) if system.kin_skill_name(key) in here else key
         return key in here and here[key] == value
     if isinstance(here, list) and isinstance(value, dict):
         return any(isinstance(row, dict) and row.get("name") == key
@@ -312,7 +315,7 @@ def _on_sheet(plain: dict[str, Any], field: str, key: str | None, value: Any) ->
     return False
 
 
-def _carried(block: dict[str, Any], plain: dict[str, Any] | None = None) -> list[str]:
+def _carried(block: dict[str, Any], plain: dict[str, Any] | None = None, system: Any = None) -> list[str]:
     """The carried block (xsys.core.carried): one line per system family, each value as that
     system writes it; a close-combat line as "Fists (Fist/Punch, 1d3+db)". What the sheet
     itself shows alike (a coc7 SAN and Library Use on a coc sheet) is not printed twice: the
@@ -323,7 +326,7 @@ def _carried(block: dict[str, Any], plain: dict[str, Any] | None = None) -> list
         if not isinstance(entries, dict):
             lines.append(f"- {md(ns)}: {_cell(entries)}")
             continue
-        entries = {a: ({x: y for x, y in b.items() if not _on_sheet(plain, a, x, y)} if isinstance(b, dict) else b)
+        entries = {a: ({x: y for x, y in b.items() if not _on_sheet(plain, a, x, y, system)} if isinstance(b, dict) else b)
                    for a, b in entries.items() if isinstance(b, dict) or not _on_sheet(plain, a, None, b)}
         entries = {a: b for a, b in entries.items() if not (isinstance(b, dict) and not b)}
         if not entries:

@@ -738,6 +738,12 @@ class System:
         levels.update({k: v for k, v in carried_levels.items() if k not in levels})
         return levels
 
+    def kin_skill_name(self, name: str) -> str:
+        """The name this sheet writes a kin system's carried skill under (``carried_kin``: a 6th-
+        edition CoC sheet writes 7th edition's Language (英語) as Other Language (英語)), so the
+        report says where it is. Default: its own name."""
+        return name
+
     def weapon_lines_from_neutral(self, combatant: Combatant, fields: Mapping[str, Any], kept: Mapping[str, Any],
                                   col: Collector) -> list[Any]:
         """The sheet's weapon lines (`fields`: its characteristics and carried fields so far;

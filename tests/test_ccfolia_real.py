@@ -144,7 +144,7 @@ def test_every_skill_a_japanese_sheet_prints_is_written_in_english():
     assert doc["system"] == "coc7"
     assert doc["skills"] == {"Accounting": 30, "Sleight of Hand": 10, "Charm": 55, "Credit Rating": 20,
                              "Fast Talk": 5, "Occult": 14, "Cthulhu Mythos": 1, "Art (観劇)": 35,
-                             "Own Language (日本語)": 65, "Other Language (英語)": 41, "Natural World": 10,
+                             "Own Language (日本語)": 65, "Language (英語)": 41, "Natural World": 10,
                              "Mechanical Repair": 35}
 
 

@@ -269,7 +269,7 @@ def test_a_chinese_seventh_edition_sheet_of_a_rulebook_npc():
     assert (doc["system"], doc["name"], doc["STR"], doc["SAN"], doc["HP"], doc["MP"], doc["MOV"]) == \
         ("coc7", "舒", 45, 48, 12, 17, 9)
     assert doc["skills"] == {"Library Use": 80, "Computer Use": 20, "Appraise (书籍)": 45, "Science (密码学)": 30,
-                             "Science (工程学)": 60, "Own Language (英语)": 60, "Other Language (法语)": 20,
+                             "Science (工程学)": 60, "Own Language (英语)": 60, "Language (法语)": 20,
                              "Fighting (Sword)": 75, "Firearms (Handgun)": 45}
     assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("短弯刀", "1D8+1+DB")]
     assert [(w["name"], w["damage"]) for w in doc["weapons"]] == [("燧发手枪", "1D8+1")]
@@ -290,7 +290,7 @@ def test_a_japanese_fan_scenario_creature_in_key_value_sections():
                "#### 正気度喪失\n1 ／ 1D6\n")
     assert (doc["system"], doc["STR"], doc["HP"], doc["MP"]) == ("coc7", 120, 12, 5)
     assert doc["melee"] == [{"name": "近接戦闘", "skill": "Fighting (Brawl)", "damage": "1D4+DB"}]
-    assert doc["skills"] == {"Fighting (Brawl)": 60, "Dodge": 60, "夢の知識": 21, "Other Language (英語)": 35}
+    assert doc["skills"] == {"Fighting (Brawl)": 60, "Dodge": 60, "夢の知識": 21, "Language (英語)": 35}
     assert doc["armor"] == [{"name": "菌類の腫瘍", "armor": 1}]
     assert "感染する" in doc["notes"] and "貫通武器" in doc["notes"] and "1 ／ 1D6" in doc["notes"]
     assert not unread(doc)
@@ -324,7 +324,7 @@ def test_english_compendium_creature_lines():
     zh = read("哈克\nSTR 60 SIZ 70 CON 45 DEX 45\nAPP 50 INT 90 POW 65 EDU 85\n格斗（斗殴）25%，伤害1D3+1D4或其他武器\n"
               "语言：英语（母语）85%，法语20%。\n背景：\n人物描述：中等个头，秃顶，身材魁梧。\n")
     assert zh["melee"] == [{"name": "格斗(斗殴)", "skill": "Fighting (Brawl)", "damage": "1D3+1D4"}]
-    assert zh["skills"] == {"Fighting (Brawl)": 25, "Own Language (英语)": 85, "Other Language (法语)": 20}
+    assert zh["skills"] == {"Fighting (Brawl)": 25, "Own Language (英语)": 85, "Language (法语)": 20}
     assert not unread(zh) and "格斗(斗殴): 或其他武器" in zh["notes"] and "身材魁梧" in zh["notes"]
 
 
@@ -600,17 +600,17 @@ def test_a_dice_bots_character_string():
 
 
 def test_a_language_under_languages_is_an_other_language():
-    """'Languages: English 80%, Latin 40%' are Other Language (English) and (Latin), as 言語（英語）
+    """'Languages: English 80%, Latin 40%' are 7th edition's Language (English) and (Latin), as 言語（英語）
     is (they had been skills named 'English' and 'Latin'); a name that says its skill stays."""
     doc = read("Prof\nSTR 50 CON 50 SIZ 50 DEX 50 INT 80 APP 50 POW 60 EDU 85 HP 10\nSkills: Library Use 70%\n"
                "Languages: English 80%, Latin 40%, Language (Own) 85%\n")
-    assert doc["skills"] == {"Library Use": 70, "Other Language (English)": 80, "Other Language (Latin)": 40,
+    assert doc["skills"] == {"Library Use": 70, "Language (English)": 80, "Language (Latin)": 40,
                              "Language (Own)": 85}
     # the 7th-edition sheet's heading before the language it names ('Language (Other) Latin'): it had
     # been a skill of that whole name, said as unknown
     named = read("Prof\nSTR 50 CON 50 SIZ 50 DEX 50 INT 80 APP 50 POW 60 EDU 85 HP 10\n"
                  "Skills: Language (Other) Latin 45%, Language (Own) English 85%\n")
-    assert named["skills"] == {"Other Language (Latin)": 45, "Own Language (English)": 85}
+    assert named["skills"] == {"Language (Latin)": 45, "Own Language (English)": 85}
     assert not named["xsys"]["read"].get("unknown")
 
 
@@ -986,3 +986,26 @@ def test_a_firearm_line_that_says_burst_and_a_second_chance_of_one_skill():
     assert (mauser["catalog"], mauser["uses_per_round"]) == ("mauser-c96", "1 (3) or full auto")
     assert unread(doc) == [(5, "Mauser C96 carbine 60% (its Handgun is 80%, as an earlier line states: one skill "
                                "has one chance)")]
+
+
+def test_a_japanese_language_list_reads_as_7th_edition_languages_and_6th_edition_names_elsewhere():
+    """'言語：英語 40%、ラテン語 35%' on a 7th-edition block: Language (英語) and Language (ラテン語), as
+    the Foundry CoC7 system names a language (ラテン語 had been a skill of its own name); the same
+    block as a 6th-edition sheet writes Other Language (英語) and (ラテン語) (coc7.conversion.6e)."""
+    path = "fixtures/corpus/text-coc/ja7-shinkuto-kosho.txt"
+    seventh = codec.to_builtins(api.convert(path, "coc7").document)
+    assert {k: v for k, v in seventh["skills"].items() if "Language" in k} == {"Language (英語)": 40,
+                                                                              "Language (ラテン語)": 35}
+    sixth = codec.to_builtins(api.convert(path, "coc").document)
+    assert {k: v for k, v in sixth["skills"].items() if "Language" in k} == {"Other Language (英語)": 40,
+                                                                             "Other Language (ラテン語)": 35}
+    # and a 6th-edition sheet's language comes to 7th edition under 7th edition's name, and home again
+    home = codec.to_builtins(api.convert(api.from_plain({k: v for k, v in sixth.items() if k != "xsys"}),
+                                         "coc7", fresh=True).document)
+    assert {k: v for k, v in home["skills"].items() if "Language" in k} == {"Language (英語)": 40,
+                                                                            "Language (ラテン語)": 35}
+    own = {"system": "coc", "kind": "npc", "name": "Student", "STR": 10, "CON": 10, "SIZ": 10, "DEX": 10, "APP": 10,
+           "INT": 14, "POW": 10, "EDU": 16, "skills": {"Other Language (英語)": 30, "Own Language": 80}}
+    from_sixth = codec.to_builtins(api.convert(api.from_plain(own), "coc7", fresh=True).document)
+    assert {k: v for k, v in from_sixth["skills"].items() if "Language" in k} == {"Language (英語)": 30,
+                                                                                  "Language (Own)": 80}

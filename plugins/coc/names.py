@@ -115,6 +115,29 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
 # sheet read under the 6th-edition name gets its own name back
 SEVENTH_RENAMES = {"Own Language": "Language (Own)", "Other Language": "Language (Other)",
                    "Natural History": "Natural World"}
+_LANGUAGE = re.compile(r"Other Language \((.+)\)")
+
+
+def seventh_name(name: str) -> str:
+    """A skill's 7th-edition name (coc7.conversion.6e, assumed names): SEVENTH_RENAMES, and a
+    language with its speciality as 7th-edition sheets print it (the Foundry CoC7 system's
+    "Language (English)"): "Other Language (英語)" is "Language (英語)". (An own language with
+    its name, "Own Language (英语)", keeps both: "Language (Own)" would drop which it is.)"""
+    m = _LANGUAGE.fullmatch(name)
+    return f"Language ({m.group(1)})" if m else SEVENTH_RENAMES.get(name, name)
+
+
+_SIXTH_RENAMES = {v: k for k, v in SEVENTH_RENAMES.items()}
+_SEVENTH_LANGUAGE = re.compile(r"Language \((.+)\)")
+
+
+def sixth_name(name: str) -> str:
+    """A 7th-edition skill's name on a 6th-edition sheet (seventh_name, the other way): "Language
+    (Own)" is "Own Language", "Language (英語)" is "Other Language (英語)"."""
+    if name in _SIXTH_RENAMES:
+        return _SIXTH_RENAMES[name]
+    m = _SEVENTH_LANGUAGE.fullmatch(name)
+    return f"Other Language ({m.group(1)})" if m else name
 
 
 # Skills printed with a speciality ("芸術(観劇)", "言語(英語)"): the skill's English name with the
@@ -269,9 +292,11 @@ def english_name(name: str) -> str | None:
         return f"{kind.group(1).capitalize()} Language ({kind.group(2)})"
     m = re.fullmatch(r"\s*([^()（）:：]+?)\s*(?:[(（]\s*(.+?)\s*[)）]|[:：]\s*(.+?))\s*", name)
     if not m:
-        # a language by its Chinese name alone (法语, 拉丁语): the Other Language it is, as printed
+        # a language by its Chinese or Japanese name alone (法语, 拉丁语, ラテン語, 中国語): the Other
+        # Language it is, as printed
         bare = name.strip()
-        return f"Other Language ({bare})" if re.fullmatch(r"[\u4e00-\u9fff]{1,5}[语語]", bare) else None
+        return f"Other Language ({bare})" if re.fullmatch(r"[\u30a0-\u30ff\u4e00-\u9fff]{1,8}[语語]", bare) \
+            and bare not in _OWN else None
     head = SPECIALISED.get(fold(m.group(1)).replace(" ", ""))
     if head is None and (m.group(2) or "").strip() in _OWN and re.fullmatch(r"[\u4e00-\u9fff]{1,5}[语語]", m.group(1)):
         return f"Own Language ({m.group(1)})"  # 英语（母语）

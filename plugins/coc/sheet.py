@@ -21,6 +21,7 @@ from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
 
 from .model import CocArmor, CocMelee, CocNpc, CocShot, CocWeapon
+from .names import sixth_name
 from .rules import CocRules, _catalog, damage_bonus
 
 
@@ -210,10 +211,15 @@ class CocSheet(CocRules):
     def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
                        context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
         """The skills no neutral key holds: its own native block's (a variant's, coc-zh's, kept
-        for coc) and the carried ones."""
+        for coc) and the carried ones; a 7th-edition sheet's under their 6th-edition names
+        (coc7.conversion.6e: its Language (英語) is Other Language (英語) here)."""
         levels.update(combatant.native.get(self.key, {}).get("skills", {}))
-        levels.update(carried_levels)
+        kin = self.carried_namespaces[0] not in combatant.carried
+        levels.update({self.kin_skill_name(k) if kin else k: v for k, v in carried_levels.items()})
         return levels
+
+    def kin_skill_name(self, name: str) -> str:
+        return sixth_name(name)  # coc7.conversion.6e: 7th edition's Language (英語) is Other Language (英語)
 
     def _punch_of_a_kick(self, skills: dict[str, Any], combatant: Combatant, own_skills: Mapping[str, Any],
                          chars: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
 from xsys.core.units import Length
 
-from .convert6 import SKILL_NAMES
+from .convert6 import seventh_name
 from .model import Coc7Armor, Coc7Melee, Coc7Npc, Coc7Shot, Coc7Weapon, build_and_damage_bonus
 from .rules import Coc7Rules
 
@@ -241,7 +241,7 @@ class Coc7Sheet(Coc7Rules):
                             "7th edition fires a second gun with a penalty die, with no skill of its own")
                          + "; not written on the coc7 sheet", "coc7.conversion.6e")
                 continue
-            name = SKILL_NAMES.get(k, k) if sixth else k
+            name = seventh_name(k) if sixth else k
             if name not in skills:
                 skills[name] = v
         return skills

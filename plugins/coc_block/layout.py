@@ -22,7 +22,7 @@ from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, 
                                  count_stats, dice_text, fold, heading_of, length, name_of as _name, normalize, num,
                                  sectioner, split_items, weapon_class_by_name, weapon_entry, weapons_line)
 from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, MELEE_CLASS_SKILL,
-                                    PRINTED_NAMES, SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, SEVENTH_RENAMES,
+                                    PRINTED_NAMES, SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, SEVENTH_RENAMES, seventh_name,
                                     UNSTATED_CHARACTERISTICS, closest_coc_skill, coc_skill, english_name,
                                     seventh_to_coc, skill_by_keyword, skill_of_class, unstated_note, weapon_skill)
 
@@ -2036,7 +2036,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
                 if m.get("skill") == m["name"] and m["name"] not in SEVENTH_NAMES and _seventh_fighting(m["name"])}
     attacks: dict[str, list[str]] = {}
     for name, value in doc.get("skills", {}).items():
-        new = SEVENTH_NAMES.get(name, fighting.get(name, name))
+        new = SEVENTH_NAMES.get(name) or fighting.get(name) or seventh_name(name)
         skills[new] = max(value, skills.get(new, value))
         if name in fighting:
             attacks.setdefault(new, []).append(f"{name} {value}")
