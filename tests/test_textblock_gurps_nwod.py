@@ -581,3 +581,43 @@ def test_a_gurps_skills_tech_level_is_said_left_out():
     doc = read("Jenna\nST 11 DX 14 IQ 11 HT 12\nSkills: First Aid/TL7-11; Guns/TL7 (Rifle)-17\n")
     assert doc["skills"] == {"First Aid": 11, "Guns (Rifle)": 17}
     assert sum("tech level ('/TL7') left out" in a for a in report(doc)["assumed"]) == 1
+
+
+# a blog's 4th-edition bandit, each stat's value on the line under its label, and its DR said
+# to be on one location only (my own figures, in that shape)
+FOURTH_DR_ON = """Dockside fence
+
+Typical Stats
+ST:
+10
+HP:
+10
+DX:
+12
+IQ:
+11
+HT:
+11
+FP:
+11
+Dodge:
+9
+DR:
+2* on torso (1 vs crushing)
+Skills: Brawling-12; Fast-Talk-13; Knife-12; Stealth-12.
+Gear: Leather jacket (torso).
+"""
+
+
+def test_a_dr_among_the_stats_on_the_torso_covers_the_torso_alone():
+    """'DR: 2* on torso (1 vs crushing)' had been read as armor all over (the fence armored head to
+    foot); the DR is on the torso, as the line says, and only what is left is said as unread."""
+    doc = read(FOURTH_DR_ON)
+    assert doc["armor"] == [{"name": "Armor", "DR": 2, "locations": ["torso"]}]
+    assert any(t.startswith("DR: 2* on torso (1 vs crushing) (not read: *") and "on torso" not in t.split("not read")[1]
+               for t in unread_texts(doc))
+    assert any("on the torso as the line says" in a for a in report(doc).get("assumed", []))
+    # a DR among the stats that says nowhere is the NPC's own armor, all over, as before
+    bare = read(FOURTH_DR_ON.replace("2* on torso (1 vs crushing)", "2"))
+    assert bare["armor"][0]["locations"] == ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands",
+                                             "legs", "feet"]

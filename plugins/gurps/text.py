@@ -818,11 +818,14 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         # its armor, all over, as the stats say
         pd = other.pop("PD", ("0", 0))[0]
         dr, n = other.pop("DR")
-        armor.append({"name": "Natural armor" if not lists.get("advantages") else "Armor", "DR": int(float(dr)),
-                      **({"PD": int(float(pd))} if float(pd) else {}),
-                      "locations": ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet"]})
+        where = _dr_locations(r, n)  # 'DR: 3* on torso (1 vs crushing)': where the line says it is
+        armor.append({"name": "Natural armor" if not lists.get("advantages") and not where else "Armor",
+                      "DR": int(float(dr)), **({"PD": int(float(pd))} if float(pd) else {}),
+                      "locations": where or ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs",
+                                             "feet"]})
         r.assumed.append(f"line {n}: {f'PD {pd}, ' if float(pd) else ''}DR {dr} among the stats, no armor line: the "
-                         "NPC's own armor, all over")
+                         + (f"NPC's armor, on the {', '.join(where)} as the line says" if where else
+                            "NPC's own armor, all over"))
     _gurps_other_stats(r, doc, other, fourth=edition == 4)
     out: dict[str, Any] = {"name": _name(r)}
     out.update({k: doc[k] for k in GURPS_ATTRIBUTES + GURPS_DERIVED if k in doc})
@@ -837,6 +840,28 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     out["notes"] = _notes(r, notes)
     r.doc = out
     return r
+
+
+_ON_LOCATIONS = re.compile(r"\bon\s+(?:the\s+)?((?:head|face|neck|torso|vitals|groin|arms?|hands?|legs?|feet|"
+                           r"body|chest)(?:\s*(?:,|&|and)\s*(?:head|face|neck|torso|vitals|groin|arms?|hands?|legs?|"
+                           r"feet|body|chest))*)\b", re.IGNORECASE)
+
+
+def _dr_locations(r: Read, n: int) -> list[str]:
+    """The locations a stat line's DR says it is on ('DR: 3* on torso (1 vs crushing)', a 4th-
+    edition block's): read from what the stats left unread on line `n`, which then says only the
+    rest; none: the DR is all over."""
+    single = {"arm": "arms", "hand": "hands", "leg": "legs", "foot": "feet", "body": "torso", "chest": "torso"}
+    for i, (line, said) in enumerate(r.unread):
+        at = said.find("(not read: ") if line == n else -1
+        m = _ON_LOCATIONS.search(said, at) if at >= 0 else None
+        if m is None:
+            continue
+        words = re.findall(r"[a-z]+", m.group(1).lower())
+        found = list(dict.fromkeys(single.get(w, w) for w in words if w != "and"))
+        r.unread[i] = (line, re.sub(r"\s{2,}", " ", said[:m.start()] + said[m.end():]).replace("( ", "("))
+        return found
+    return []
 
 
 def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: dict[str, tuple[str, int]],
