@@ -604,7 +604,7 @@ Dodge:
 9
 DR:
 2* on torso (1 vs crushing)
-Skills: Brawling-12; Fast-Talk-13; Knife-12; Stealth-12.
+Skills: Brawling-12; Fast-Talk-13; Knife-12; Stealth-12; Thrown Weapon (Knife)-13.
 Gear: Leather jacket (torso).
 """
 
@@ -621,3 +621,11 @@ def test_a_dr_among_the_stats_on_the_torso_covers_the_torso_alone():
     bare = read(FOURTH_DR_ON.replace("2* on torso (1 vs crushing)", "2"))
     assert bare["armor"][0]["locations"] == ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands",
                                              "legs", "feet"]
+
+
+def test_a_fourth_edition_thrown_weapon_skill_is_the_third_edition_s_own():
+    """The 4th edition's Thrown Weapon (Knife) is the 3rd edition's Knife Throwing (the neutral
+    throw), said; it had been a skill no system knew, carried as it was."""
+    doc = read(FOURTH_DR_ON)
+    assert doc["skills"]["Knife Throwing"] == 13 and "Thrown Weapon (Knife)" not in doc["skills"]
+    assert any("Thrown Weapon (Knife)-13 is the 3rd edition's Knife Throwing" in a for a in report(doc)["assumed"])

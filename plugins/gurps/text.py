@@ -53,6 +53,10 @@ GURPS4_ATTRIBUTE_STEP = {"ST": 10, "DX": 20, "IQ": 20, "HT": 10}
 
 # ---- GURPS (3rd edition; 4th-edition blocks converted) -------------------------------------
 
+# 4th-edition skill names of 3rd-edition skills (the 4e Basic Set folds each thrown weapon into
+# one Thrown Weapon skill by its speciality)
+FOURTH_SKILL_NAMES = {"Thrown Weapon (Knife)": "Knife Throwing", "Thrown Weapon (Axe/Mace)": "Axe Throwing",
+                      "Thrown Weapon (Spear)": "Spear Throwing"}
 _GURPS_SKILL = re.compile(r"^(?P<name>.+?)\s*(?:[-–]\s*|\s+)(?P<val>\d{1,2})$")
 _COST = re.compile(r"\[\s*[+-]?\d+(?:\.\d+)?\s*\]")
 # an attribute with its cost after it and no brackets: 'ST 9 -10', 'HT 12 :20CP'
@@ -477,6 +481,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         name = re.sub(r"\s+", " ", m.group("name").strip().rstrip(":"))
         if name not in _SKILLS:  # written in lower case ('brawling 15', 'guns (pistol)-12'): the skill's own name
             name = _SKILLS_FOLDED.get(name.lower(), name)
+        if name in FOURTH_SKILL_NAMES:  # a 4th-edition block's name for a 3e skill: the 3e name, said
+            r.assumed.append(f"line {n}: {name}-{m.group('val')} is the 3rd edition's {FOURTH_SKILL_NAMES[name]}")
+            name = FOURTH_SKILL_NAMES[name]
         colon = re.fullmatch(r"([^:()]+?):\s*([^:()]+)", name)
         if colon and f"{colon.group(1)} ({colon.group(2)})" in _SKILLS:
             name = f"{colon.group(1)} ({colon.group(2)})"  # a character sheet's 'Guns: Pistol' is Guns (Pistol)
