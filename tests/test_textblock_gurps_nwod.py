@@ -357,7 +357,7 @@ def test_fourth_edition_attack_lines_are_melee_lines():
     thrown = read("Bandit\nST 12; DX 11; IQ 9; HT 12\nSkills: Knife Throwing-11\n"
                   "Dagger throw (11): thrust 1d-2 impaling, Acc 0, x0.5/x1 (6/12).\n")
     assert thrown["weapons"] == [{"name": "Dagger throw", "damage": "1d-2", "type": "imp", "Acc": 0, "1/2D": 5,
-                                  "Max": 11}]
+                                  "Max": 11, "skill": "Knife Throwing"}]  # thrown with its own skill
     assert not unread_texts(thrown)
 
 
@@ -604,6 +604,8 @@ Dodge:
 9
 DR:
 2* on torso (1 vs crushing)
+Knife stab (12): thrust 1d-1 impaling, Reach C.
+Knife throw (13): thrust 1d-1 impaling, Acc 0, x0.5/x1 (5/10).
 Skills: Brawling-12; Fast-Talk-13; Knife-12; Stealth-12; Thrown Weapon (Knife)-13.
 Gear: Leather jacket (torso).
 """
@@ -629,3 +631,17 @@ def test_a_fourth_edition_thrown_weapon_skill_is_the_third_edition_s_own():
     doc = read(FOURTH_DR_ON)
     assert doc["skills"]["Knife Throwing"] == 13 and "Thrown Weapon (Knife)" not in doc["skills"]
     assert any("Thrown Weapon (Knife)-13 is the 3rd edition's Knife Throwing" in a for a in report(doc)["assumed"])
+
+
+def test_a_fourth_edition_thrown_blade_is_a_thrown_weapon_not_a_knife_in_hand():
+    """'Knife throw (13): thrust 1d-1 impaling, Acc 0, x0.5/x1 (5/10)': a blade with an Acc and a
+    thrown range is thrown with Knife Throwing (it had crossed as a second knife in hand, fought
+    with Knife); the stab beside it stays a melee line."""
+    doc = read(FOURTH_DR_ON)
+    (thrown,) = [w for w in doc["weapons"] if w["name"] == "Knife throw"]
+    assert thrown["skill"] == "Knife Throwing" and thrown["Acc"] == 0 and thrown["Max"] == 9  # 10 yd
+    assert [m["skill"] for m in doc["melee"] if m["name"] == "Knife stab"] == ["Knife"]
+    assert any("Knife throw: ranged stats on a Knife weapon: thrown, with Knife Throwing" in a
+               for a in report(doc)["assumed"])
+    coc7 = codec.to_builtins(api.convert(api.from_plain(doc), "coc7").document)
+    assert [w["skill"] for w in coc7["weapons"] if w["name"] == "Knife throw"] == ["Throw"]

@@ -57,6 +57,7 @@ GURPS4_ATTRIBUTE_STEP = {"ST": 10, "DX": 20, "IQ": 20, "HT": 10}
 # one Thrown Weapon skill by its speciality)
 FOURTH_SKILL_NAMES = {"Thrown Weapon (Knife)": "Knife Throwing", "Thrown Weapon (Axe/Mace)": "Axe Throwing",
                       "Thrown Weapon (Spear)": "Spear Throwing"}
+_THROWN_OF = {"Knife": "Knife Throwing", "Axe/Mace": "Axe Throwing", "Spear": "Spear Throwing"}  # 3e's skills
 _GURPS_SKILL = re.compile(r"^(?P<name>.+?)\s*(?:[-–]\s*|\s+)(?P<val>\d{1,2})$")
 _COST = re.compile(r"\[\s*[+-]?\d+(?:\.\d+)?\s*\]")
 # an attribute with its cost after it and no brackets: 'ST 9 -10', 'HT 12 :20CP'
@@ -621,6 +622,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             w["catalog"] = entry.id
         melee = not ranged and entry is None and w.get("type") in ("cut", "imp") or (
             not ranged and entry is None and melee_class_of(name) != "improvised")
+        if "skill" not in w and ranged and _THROWN_OF.get(_gurps_melee_skill(name)) and \
+                melee_class_of(name) in ("knife", "axe", "spear"):
+            w["skill"] = _gurps_melee_skill(name)  # a blade with ranged stats: thrown (below)
         if "skill" not in w:
             if melee:
                 w["skill"] = _gurps_melee_skill(name)
@@ -640,6 +644,11 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             r.unread.append((n, f"{name}: second attack '{a}' (a gurps weapon line holds one attack: the first, "
                                 f"{details.split(',')[0].strip()}, is read)"))
         skill = str(w.get("skill") or "")
+        if ranged and skill in _THROWN_OF and (re.search(r"\bthrow", name, re.IGNORECASE) or _THROWN_OF[skill] in skills):
+            # 'Dagger throw (11): thrust 1d-2 imp, Acc 0, ...': a blade with ranged stats, thrown, is
+            # thrown with its own skill (3e Knife Throwing), not fought with Knife; said
+            r.assumed.append(f"line {n}: {name}: ranged stats on a {skill} weapon: thrown, with {_THROWN_OF[skill]}")
+            w["skill"] = skill = _THROWN_OF[skill]
         if skill and not any(k in skill.lower() for k in ("gun", "throw", "grenade")):
             # a close-combat weapon: the sheet's melee table (gurps.melee), which has no ranged stats
             nofield += [f"{k} {w.pop(k)}" for k in ("Acc", "SS", "1/2D", "Max", "RoF", "Shots", "ST") if k in w]
