@@ -689,9 +689,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if "PD" in found:
             a["PD"] = int(found["PD"])
         # its locations, as written ('arm/leg': one arm and one leg are still the arms and legs it covers)
-        single = {"arm": "arms", "hand": "hands", "leg": "legs", "foot": "feet", "body": "torso", "chest": "torso"}
         words = re.findall(r"[a-z]+", rest.lower())
-        locs = list(dict.fromkeys(single.get(w, w) for w in words if single.get(w, w) in (
+        locs = list(dict.fromkeys(_ONE_LOCATION.get(w, w) for w in words if _ONE_LOCATION.get(w, w) in (
             "head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet")))
         if locs:
             a["locations"] = locs
@@ -858,6 +857,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     return r
 
 
+# a location as an armor line names it ('arm/leg', 'chest') -> a gurps armor line's location
+_ONE_LOCATION = {"arm": "arms", "hand": "hands", "leg": "legs", "foot": "feet", "body": "torso", "chest": "torso"}
 _ON_LOCATIONS = re.compile(r"\bon\s+(?:the\s+)?((?:head|face|neck|torso|vitals|groin|arms?|hands?|legs?|feet|"
                            r"body|chest)(?:\s*(?:,|&|and)\s*(?:head|face|neck|torso|vitals|groin|arms?|hands?|legs?|"
                            r"feet|body|chest))*)\b", re.IGNORECASE)
@@ -867,14 +868,13 @@ def _dr_locations(r: Read, n: int) -> list[str]:
     """The locations a stat line's DR says it is on ('DR: 3* on torso (1 vs crushing)', a 4th-
     edition block's): read from what the stats left unread on line `n`, which then says only the
     rest; none: the DR is all over."""
-    single = {"arm": "arms", "hand": "hands", "leg": "legs", "foot": "feet", "body": "torso", "chest": "torso"}
     for i, (line, said) in enumerate(r.unread):
         at = said.find("(not read: ") if line == n else -1
         m = _ON_LOCATIONS.search(said, at) if at >= 0 else None
         if m is None:
             continue
         words = re.findall(r"[a-z]+", m.group(1).lower())
-        found = list(dict.fromkeys(single.get(w, w) for w in words if w != "and"))
+        found = list(dict.fromkeys(_ONE_LOCATION.get(w, w) for w in words if w != "and"))
         r.unread[i] = (line, re.sub(r"\s{2,}", " ", said[:m.start()] + said[m.end():]).replace("( ", "("))
         return found
     return []
