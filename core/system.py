@@ -1421,15 +1421,33 @@ def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapp
     i = lad.index_for(competence)
     near = steps[i]
     j = i + 1 if near.rep < competence else i - 1 if near.rep > competence else -1
-    if not 0 <= j < len(steps):
+    others = [steps[j]] if 0 <= j < len(steps) else []
+    if j != i + 1 and i + 1 < len(steps) and _unwritten(system, near.native):
+        # the nearest is a level the sheet leaves out, which reads back as nothing (the source's
+        # untrained level), not as its competence: the first level written above it is a choice too
+        others.append(steps[i + 1])
+    if not others:
         return None
     # about midway (the competence lies in the middle half between the two levels' competences):
     # the equating cannot tell them apart, and the target's own tier may decide too (tier_choice)
-    span = abs(steps[j].rep - near.rep)
+    span = abs(others[0].rep - near.rep)
     midway = span > 0 and abs(competence - near.rep) >= span / 4
-    chosen = tier_choice(system, native, keys, context, (near.native, steps[j].native), near.native, key,
-                         midway=midway)
-    return (steps[j], chosen[1], key) if chosen is not None else None
+    chosen = tier_choice(system, native, keys, context, (near.native, *(st.native for st in others)), near.native,
+                         key, midway=midway)
+    if chosen is None:
+        return None
+    return next(st for st in others if st.native == chosen[0]), chosen[1], key
+
+
+def _unwritten(system: "System", level: Any) -> bool:
+    """Whether `level` is one `system`'s sheet leaves out (nWoD and Polish 0: Sheet.unstated_level),
+    which reads back as nothing."""
+    sheet = getattr(system, "sheet", None)
+    unstated = sheet.unstated_level if isinstance(sheet, _sheet.Sheet) else None
+    try:
+        return unstated is not None and level <= unstated
+    except TypeError:
+        return False
 
 
 def tier_choice(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
@@ -1458,20 +1476,13 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
 
     # a level the sheet leaves out (nWoD and Polish 0: Sheet.unstated_level) reads back as nothing;
     # a GURPS skill left out at its default reads back as that default (its silence says it)
-    sheet = getattr(system, "sheet", None)
-    unstated = sheet.unstated_level if isinstance(sheet, _sheet.Sheet) else None
 
-    def unwritten(level: Any) -> bool:
-        try:
-            return unstated is not None and level <= unstated
-        except TypeError:
-            return False
-
-    def off(level: Any) -> tuple[int, int, list[Any], int]:
+    def off(level: Any) -> tuple[int, int, list[Any], int, float]:
         rb = mine = moved = 0
+        far = 0.0  # how far what reads back lies from the stated level, in the source's competence
         backs = []
         for k, (source, src_native, stated, rank, src_ctx) in by.values():
-            if unwritten(level):  # read back as nothing: the source writes what the NPC has untrained
+            if _unwritten(system, level):  # read back as nothing: the source writes what the NPC has untrained
                 base = source.skill_floor(src_native, src_ctx)
                 back = base[0] if base is not None else list(source.skill_levels(src_native))[0]
                 said = f"no line, {source.level_text(src_native, back)} untrained"
@@ -1482,25 +1493,39 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
             rb += abs(equating.tier_of(source.tiers(src_native), back).rank - rank)
             mine += abs((equating.tier_of(own, level).rank if len(own) > 1 else rank) - rank)
             moved += back != stated
+            if rb:
+                at = {**src_ctx, "@key": k}
+                far += abs(source.competence(src_native, back, at) - source.competence(src_native, stated, at))
             backs.append(said)
-        return rb, mine, backs, moved
+        return rb, mine, backs, moved, far
 
     scored = {default: off(default)}
     if scored[default][:2] == (0, 0):
         return None  # the nearer one reads back in the source's tiers and is in its own: nothing to better
     scored.update({lv: off(lv) for lv in candidates if lv != default})
     # reads back nearer the sources' tiers, and is no further from them in the target's own tiers;
-    # or, where the nearer one reads back in them already, reads back in them too and is in them
+    # or, where the nearer one reads back in them already, reads back in them too and is in them;
+    # or, where neither reads back in them, stands nearer them in the target's own tiers and reads
+    # back nearer the stated level (a Polish 0 the sheet leaves out reads back as the untrained base)
     better = [lv for lv in candidates if lv != default and (
         (scored[lv][0] < scored[default][0] and scored[lv][1] <= scored[default][1])
-        or (midway and scored[default][0] == 0 and scored[lv][:2] == (0, 0) and scored[lv][3] <= scored[default][3]))]
+        or (midway and scored[default][0] == 0 and scored[lv][:2] == (0, 0) and scored[lv][3] <= scored[default][3])
+        or (scored[lv][0] == scored[default][0] > 0 and scored[lv][1] < scored[default][1]
+            and scored[lv][4] < scored[default][4]))]
     if not better:
         return None
     best = min(better, key=lambda lv: scored[lv][:2])  # the nearest the tiers; on a tie, the earlier
     said = " and ".join(f"{source.level_text(src_native, level)} ({source.key}) is "
                         f"{equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else rank}"
                         for _, (source, src_native, level, rank, _) in by.values())
-    if scored[best][0] == scored[default][0]:  # both read back in the tiers: about midway, its own tier decides
+    if scored[best][0] == scored[default][0] > 0:  # neither reads back in the tiers: its own tier decides
+        own = equating.tier_of(system.tiers(native), best).rank
+        note = (f"; rounded toward the source's tier: {said}; {system.level_text(native, default)} would read back "
+                f"as {and_list(scored[default][2])}, {system.level_text(native, best)} reads back as "
+                f"{and_list(scored[best][2])}, nearer the level stated, and is "
+                f"{equating.TIER_NAMES[own] if 0 <= own < len(equating.TIER_NAMES) else own} in {system.key}'s "
+                f"own tiers [{TIER_RULE}]")
+    elif scored[best][0] == scored[default][0]:  # both read back in the tiers: about midway, its own tier decides
         own = equating.tier_of(system.tiers(native), best).rank
         note = (f"; rounded toward the source's tier: {said}; about midway, {system.level_text(native, default)} and "
                 f"{system.level_text(native, best)} both read back in it (as {and_list(scored[default][2])} and as "

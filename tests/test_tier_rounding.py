@@ -220,3 +220,45 @@ def test_not_midway_the_nearer_level_stays_where_it_reads_back_in_tier():
     assert (skill, there, home) == ("Guns (Pistol)", 2, 12)
     _, _, there, home = _trip("nwod", "gurps", 2, "handgun", True)
     assert (there, home) == (12, 2)
+
+
+def test_a_thrower_nearest_an_unwritten_level_from_above_is_written_one_level_up():
+    """Onizuka's Throw 30 (7th edition, amateur) at Polish Motoryka 4 lies just under Rzucanie 0's
+    competence (0.317), the level a Polish sheet leaves out: it would read back as nothing, the
+    untrained Throw 20. The level written above it is a choice too: Rzucanie 1 (amateur) reads back
+    as Throw 45, in the tier (core.tiers)."""
+    npc = {"system": "coc7", "kind": "npc", "name": "Thrower", "STR": 60, "CON": 60, "SIZ": 60, "DEX": 70,
+           "APP": 50, "INT": 60, "POW": 50, "EDU": 60, "skills": {"Throw": 30}}
+    there = api.convert(api.from_plain(npc), "pl-trudnosc", fresh=True, trace=True)
+    plain = codec.to_builtins(there.document)
+    assert (plain["Motoryka"], plain["umiejętności"]["Rzucanie"]) == (4, 1)
+    (step,) = [e for e in there.trace if e.path.endswith("Rzucanie") and TIER_RULE in e.rules]
+    assert "Rzucanie 0 would read back as no line, Throw 20 untrained" in step.note
+    plain.pop("xsys", None)
+    home = codec.to_builtins(api.convert(api.from_plain(plain), "coc7", fresh=True).document)
+    assert 26 <= home["skills"]["Throw"] <= 50, home["skills"]
+    # a moor serpent's Stealth 60 (professional) is nearest nWoD Stealth 0 from above, which comes home
+    # as Stealth 20; Stealth 1 reads back as 83, one tier off instead of two
+    conv = api.convert(api.load("fixtures/corpus/foundry-coc7/moor-serpent-creature.json"), "nwod", fresh=True,
+                       trace=True)
+    assert codec.to_builtins(conv.document)["skills"]["Stealth"] == 1
+    (step,) = [e for e in conv.trace if e.path == "$.skills.Stealth" and TIER_RULE in e.rules]
+    assert "Stealth 0 would read back as no line, Stealth 20 untrained, Stealth 1 reads back as Stealth 83" in step.note
+
+
+def test_where_neither_level_reads_back_in_tier_the_one_in_the_target_tier_that_reads_back_nearer_is_written():
+    """Hayami's Locksmith 41 (amateur) is nearest nWoD Larceny 0, which the sheet leaves out: it would
+    come home as the untrained Locksmith 1. Larceny 1 reads back as Locksmith 63 (professional), also
+    out of the tier but nearer 41, and it is amateur in nWoD's own tiers: it is written, and the
+    trace says why (core.tiers). A level whose other neighbour reads back farther stays: CoC Brawl
+    40 at an average STR is still no nWoD Brawl dots (Brawl 1 would read back as 67)."""
+    conv = api.convert(api.load("fixtures/corpus/ccfolia/storageconv-6e-hayami.json"), "nwod", fresh=True,
+                       trace=True)
+    assert codec.to_builtins(conv.document)["skills"]["Larceny"] == 1
+    (step,) = [e for e in conv.trace if e.path == "$.skills.Larceny" and TIER_RULE in e.rules]
+    assert ("Larceny 0 would read back as no line, Locksmith 1 untrained, Larceny 1 reads back as Locksmith 63, "
+            "nearer the level stated, and is amateur in nwod's own tiers") in step.note
+    npc = {"system": "coc7", "kind": "npc", "name": "Clerk", "STR": 50, "CON": 50, "SIZ": 60, "DEX": 50,
+           "APP": 50, "INT": 60, "POW": 50, "EDU": 60, "skills": {"Fighting (Brawl)": 40}}
+    plain = codec.to_builtins(api.convert(api.from_plain(npc), "nwod", fresh=True).document)
+    assert "Brawl" not in (plain.get("skills") or {}), plain.get("skills")
