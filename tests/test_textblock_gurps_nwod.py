@@ -645,3 +645,29 @@ def test_a_fourth_edition_thrown_blade_is_a_thrown_weapon_not_a_knife_in_hand():
                for a in report(doc)["assumed"])
     coc7 = codec.to_builtins(api.convert(api.from_plain(doc), "coc7").document)
     assert [w["skill"] for w in coc7["weapons"] if w["name"] == "Knife throw"] == ["Throw"]
+
+
+def test_a_fourth_edition_line_of_attack_modes_is_a_melee_line_and_a_thrown_line():
+    """'Large Knife (Reach C, 1d-1 imp / Reach C,1, 1d-1 cut / Acc 0, Range 8/16, 1d-1 imp)': a 4th-edition
+    weapon's modes, close combat and thrown. Only the thrown mode had been read (the knife fighter had no
+    melee line, and his Knife-14 no Fighting skill in 7th edition); its first close-combat mode is the
+    melee line, fought with Knife, its first ranged mode the thrown line, and the other modes are said."""
+    doc = read("Cutpurse\nST 11; DX 12; IQ 10; HT 10.\nSkills: Knife 14; Thrown Weapon (Knife) 12.\n"
+               "Equipment: Long Knife (Reach C, 1d-1 imp / Reach C,1, 1d-1 cut / Acc 0, Range 8/16, 1d-1 imp).\n")
+    assert [(m["name"], m["skill"], m["damage"], m["type"]) for m in doc["melee"]] == \
+        [("Long Knife", "Knife", "1d-1", "imp")]
+    (thrown,) = doc["weapons"]
+    assert (thrown["name"], thrown["skill"], thrown["damage"]) == ("Long Knife", "Knife Throwing", "1d-1")
+    assert any("another attack mode 'Reach C,1, 1d-1 cut'" in t for t in unread_texts(doc))
+    coc7 = codec.to_builtins(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
+    assert [m["skill"] for m in coc7["melee"]] == ["Fighting (Brawl)"] and coc7["skills"]["Fighting (Brawl)"] == 65
+
+
+def test_a_knife_fighter_with_no_melee_line_fights_with_brawl_in_seventh_edition():
+    """A GURPS NPC whose close combat is Knife-14 and who has no weapon line: 7th edition rolls a
+    knife with Fighting (Brawl), so his 65 is written there, said (it had not been written at all)."""
+    npc = {"system": "gurps", "kind": "npc", "name": "Knifer", "ST": 11, "DX": 12, "IQ": 10, "HT": 10,
+           "skills": {"Knife": 14}}
+    conv = api.convert(api.from_plain(npc), "coc7", fresh=True)
+    assert codec.to_builtins(conv.document)["skills"]["Fighting (Brawl)"] == 65
+    assert any("written Fighting (Brawl) 65 (its brawl was not stated)" in x.message for x in conv.losses)

@@ -480,6 +480,29 @@ def test_the_official_seventh_edition_sheet_copied_as_text():
     assert "Psychology" not in odd["skills"] and "Charm" not in odd["skills"]
 
 
+def test_the_official_sheet_under_its_printed_skills_heading_with_ticks_and_filled_in_words():
+    """The same sheet with the SKILLS heading its PDF's text prints among the rows: every row under
+    it had been unread (a heading's items are split at commas, and a row has none), so the NPC kept
+    a handful of skills. Under it a row is still the sheet's row; the tick a player sets beside a
+    skill used in play (✔) is no part of its name; a cell whose name the text set on another line
+    ('(01%) 1 0 0'), a skill with no value before the next cell ('Cthulhu Mythos (00%) English
+    (EDU) 85 42 17') and words written into a cell before its skill ('knows the town Psychology
+    (10%)') are said, the rest read."""
+    sheet = OFFICIAL_SHEET.replace("Art / Craft\n", "Art / Craft\nSKILLS\n").replace(
+        "Charm (15%) 15 7 3 None (01%) 1 0 0 Psychology (10%) 60 30 12",
+        "✔ Charm (15%) 15 7 3 (01%) 1 0 0 knows the town Psychology (10%) 60 30 12").replace(
+        "Cthulhu Mythos (00%) 0 0 0 English (EDU)", "Cthulhu Mythos (00%) English (EDU)").replace(
+        "Dodge (half DEX) 35 17 7 Library Use", "✔ Dodge (half DEX) 35 17 7 ✔ Library Use")
+    doc = read(sheet)
+    assert doc["skills"] == {"Accounting": 5, "Firearms (Handgun)": 40, "Persuade": 45, "Charm": 15,
+                             "Psychology": 60, "Own Language (English)": 85, "Spot Hidden": 55,
+                             "Dodge": 35, "Library Use": 70, "Electrical Repair": 10, "Firearms (Rifle/Shotgun)": 45}
+    said = [t for _, t in unread(doc) if not t.startswith("INT")]
+    for text in ("(01%) 1 0 0 (a value with no skill beside it on its line)",
+                 "knows the town (written before Psychology)", "Cthulhu Mythos (00%) (no value beside it on its line)"):
+        assert text in said, said
+
+
 BLOG_PAGE = """---
 title: "探索者：早瀬 澪"
 layout: single
@@ -1009,3 +1032,15 @@ def test_a_japanese_language_list_reads_as_7th_edition_languages_and_6th_edition
     from_sixth = codec.to_builtins(api.convert(api.from_plain(own), "coc7", fresh=True).document)
     assert {k: v for k, v in from_sixth["skills"].items() if "Language" in k} == {"Language (英語)": 30,
                                                                                   "Language (Own)": 80}
+
+
+def test_a_japanese_sheet_s_skill_point_budgets_are_no_skills_and_an_angle_bracketed_speciality_is_one():
+    """A blog's 6th-edition sheet lists the points it spent before each group of skills: '技能(趣味) :
+    120' had become a skill of 120 (carried onto every other system's sheet); it is said, no skill.
+    'ほかの言語<ドイツ語>(1%) : 61%' is the Other Language (German) (the brackets had been dropped,
+    leaving a skill no system knew)."""
+    doc = read("医者の探索者\nSTR : 12\nCON : 11\nPOW : 14\nDEX : 14\nAPP : 12\nSIZ : 14\nINT : 12\nEDU : 14\n"
+               "耐久力 : 13\n技能値 : 280\n 医学(5%) : 80%\n技能(趣味) : 120\n キック(25%) : 65%\n"
+               " ほかの言語<ドイツ語>(1%) : 61%\n")
+    assert doc["skills"] == {"Medicine": 80, "Kick": 65, "Other Language (ドイツ語)": 61}
+    assert any("技能(趣味) : 120 (the skill points the sheet had to spend, no skill)" in t for _, t in unread(doc))

@@ -344,7 +344,8 @@ class Coc7Sheet(Coc7Rules):
             return skills
         weapon = f"a {combatant.melee_kind}" if combatant.melee_kind else "weapons"
         brawl = skills.get("Fighting (Brawl)")
-        fights_with = any(m.melee_class in ("knife", "club", "improvised") for m in combatant.melee)
+        fights_with = any(m.melee_class in ("knife", "club", "improvised") for m in combatant.melee) or (
+            not combatant.melee and combatant.melee_kind in ("knife", "club", "improvised"))  # Knife 14, no line
         if fights_with and (brawl is None or best > brawl):  # its knife or club attack is made with Brawl
             col.loss("merged", "$.skills.Fighting (Brawl)", f"the NPC's close combat with {weapon} ({best}%) is "
                      f"Fighting (Brawl) in 7th edition: written Fighting (Brawl) {best} (its brawl was "

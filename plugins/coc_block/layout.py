@@ -633,9 +633,11 @@ _SHEET_WEAPONS = re.compile(r"^\s*Weapon\s+Skill\s+Damage\s+#\s*of\s+Attacks\s+R
 _SHEET_DICE = r"\d*D\d+(?:\s*[+-]\s*(?:\d*D\d+|\d+|½\s*DB|1/2\s*DB|DB))*"
 _SHEET_VALUES = re.compile(rf"^(?P<v>\d{{1,3}})\s+(?P<h>\d{{1,2}})\s+(?P<f>\d{{1,2}})\s+(?P<dmg>{_SHEET_DICE})(?:\s+(?P<tail>.*))?$",
                            re.IGNORECASE)
-_SHEET_TAIL = r"(?:\d+(?:\s*\(\d+\))?|-)\s+(?:\d+(?:\.\d+)?\s*(?:yards?|yds?|ft|feet|m)|Touch|-)\s+(?:\d+|-)\s+(?:\d+|-)"
-_SHEET_TAIL_PARTS = re.compile(r"^(?P<att>\d+(?:\s*\(\d+\))?|-)\s+(?P<rng>\d+(?:\.\d+)?\s*(?:yards?|yds?|ft|feet|m)|Touch|-)"
-                               r"\s+(?P<ammo>\d+|-)\s+(?P<malf>\d+|-)\s*(?P<rest>.*)$", re.IGNORECASE)
+# (a range with no unit is in the sheet's yards, said by the reader of the line; ammunition "1+7": the
+# loaded and the spare, the loaded read)
+_SHEET_TAIL = r"(?:\d+(?:\s*\(\d+\))?|-)\s+(?:\d+(?:\.\d+)?\s*(?:yards?|yds?|ft|feet|m)?|Touch|-)\s+(?:\d+(?:\+\d+)?|-)\s+(?:\d+|-)"
+_SHEET_TAIL_PARTS = re.compile(r"^(?P<att>\d+(?:\s*\(\d+\))?|-)\s+(?P<rng>\d+(?:\.\d+)?\s*(?:yards?|yds?|ft|feet|m)?|Touch|-)"
+                               r"\s+(?P<ammo>\d+(?:\+\d+)?|-)\s+(?P<malf>\d+|-)\s*(?P<rest>.*)$", re.IGNORECASE)
 _SHEET_NAMED = re.compile(rf"^(?P<name>\D.*?|\d+\s*mm\b.*?)\s+(?P<values>\d{{1,3}}\s+\d{{1,2}}\s+\d{{1,2}}\s+{_SHEET_DICE}.*)$",
                           re.IGNORECASE)
 _SHEET_NAME_TAIL = re.compile(rf"^(?P<name>.+?)\s+(?P<tail>{_SHEET_TAIL}.*)$", re.IGNORECASE)
@@ -1049,6 +1051,12 @@ _BYLINE = re.compile(r"\s+(?:(?:(?:stats|statistics|adapted|converted)\s+)?for\s
                      r"|By\s+\S.*|[-–—]+\s*by\s+\S.*)$")
 
 
+# a sheet's budget of skill points ("技能(趣味) : 120", "職業技能ポイント 280", "Personal interest points: 120")
+_POINTS_BUDGET = re.compile(r"(?:技能\s*[(（]\s*(?:趣味|興味|職業)\s*[)）]|(?:職業|趣味|興味)技能(?:ポイント|値|点)?|"
+                            r"技能ポイント|(?:occupation(?:al)?|personal interest|hobby)(?: skill)? points|skill points)"
+                            r"\s*[:：]?\s*\d+\s*$", re.IGNORECASE)
+# the marks a player ticks beside a skill used in play, printed in a PDF's text before its name
+_SHEET_TICKS = re.compile(r"[✔✓☑✅☐□]")
 # a cell of the official 7th-edition sheet's skills: the name (its base in brackets), the value,
 # its half and its fifth
 _SHEET_CELL = re.compile(r"\s*(?P<label>[^\W\d_](?:[^\d]|\(\d{1,2}\s*%\))*?)\s+(?P<v>\d{1,3})\s+(?P<h>\d{1,2})\s+(?P<f>\d{1,2})"
@@ -1385,9 +1393,15 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     def skill_item(item: str, n: int) -> bool:
         if attack_aside(item, n):
             return True
-        text = re.sub(r"[《》〈〉<>«»]", "", item).strip().rstrip("。.").strip()
+        # "ほかの言語<ドイツ語>": a speciality in angle brackets after its skill is its speciality in brackets
+        text = re.sub(r"(?<=[^\s《〈<«])[《〈<«]([^《》〈〉<>«»]+)[》〉>»]", r"(\1)", item)
+        text = re.sub(r"[《》〈〉<>«»]", "", text).strip().rstrip("。.").strip()
         if text.lower() in _NONE:  # "技能：无", "Skills: none": no skills, nothing unread
             return True
+        budget = _POINTS_BUDGET.match(text)
+        if budget:  # "技能(趣味) : 120": the points a sheet spends on hobby skills, no skill of the NPC's
+            r.unread.append((n, f"{text} (the skill points the sheet had to spend, no skill)"))
+            return None
         if _prose_line(item):  # a sentence among the skills (what an attack does): kept in the notes
             notes.append(item.strip())
             return True
@@ -1773,18 +1787,29 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         75 37 15 Listen (20%) 75 37 15'; 'English (EDU) 70 35 14' the own language; 'None 1 0 0' a
         blank slot). Taken only whole and where every half and fifth is its value's."""
         rows, pos, first = [], 0, ""
-        lead = re.match(r"\s*(\d{1,3})\s+(\d{1,2})\s+(\d{1,2})\s+(?=[^\W\d_])", line)
+        line = _SHEET_TICKS.sub(" ", line)  # the ticks of skills used in play (✔): no part of a name
+        lead = re.match(r"\s*(?:\(\d{1,2}\s*%\)\s+)?(\d{1,3})\s+(\d{1,2})\s+(\d{1,2})\s+(?=[^\W\d_])", line)
         if lead and int(lead[2]) == int(lead[1]) // 2 and int(lead[3]) == int(lead[1]) // 5:
-            # a value first whose skill a PDF's text set on another line: said, the rest read
-            pos, first = lead.end(), f"{lead[1]} {lead[2]} {lead[3]}"
+            # a value first whose skill a PDF's text set on another line ('(05%) 5 2 1 Intimidate ...', the
+            # Art / Craft row's): said, the rest read
+            pos, first = lead.end(), lead.group(0).strip()
         for m in _SHEET_CELL.finditer(line, pos):
-            if line[pos:m.start()].strip():
+            gap = line[pos:m.start()].strip()
+            nameless = re.fullmatch(r"\(\d{1,2}\s*%\)\s+(\d{1,3})\s+(\d{1,2})\s+(\d{1,2})", gap)
+            if gap and not nameless:
                 return False
+            if nameless:  # a cell whose skill's name a PDF's text set on another line ('(01%) 1 0 0')
+                r.unread.append((n, f"{gap} (a value with no skill beside it on its line)"))
             rows.append(m)
             pos = m.end()
         tail = line[pos:].strip()
-        # a last skill with no values on its line (a PDF's text set them on another): said, the rest read
-        alone = re.fullmatch(r"[^\W\d_][^\d()]*\(\d{1,2}\s*%\)", tail)
+        nameless = re.fullmatch(r"(?:\(\d{1,2}\s*%\)\s+)?(\d{1,3})\s+(\d{1,2})\s+(\d{1,2})", tail)
+        if rows and nameless and int(nameless[2]) == int(nameless[1]) // 2 and int(nameless[3]) == int(nameless[1]) // 5:
+            r.unread.append((n, f"{tail} (a value with no skill beside it on its line)"))
+            tail = ""
+        # a last skill with no values on its line (a PDF's text set them on another), or the base of one
+        # whose name is on another ('(10%)'): said, the rest read
+        alone = re.fullmatch(r"(?:[^\W\d_][^\d()]*)?\(\d{1,2}\s*%\)", tail)
         if not rows or (tail and not alone):
             return False
         if any(int(m["h"]) != int(m["v"]) // 2 or int(m["f"]) != int(m["v"]) // 5 for m in rows):
@@ -1795,8 +1820,18 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             r.unread.append((n, f"{first} (a value with no skill beside it on its line)"))
         for m in rows:
             label = re.sub(r"\s+", " ", m["label"]).strip()
+            inner = re.fullmatch(r"(.+?\(\d{1,2}\s*%\))\s+(\S.*)", label)
+            if inner:  # 'Cthulhu Mythos (00%) English (EDU) 90 45 18': a skill with no value on its line, then the cell's
+                r.unread.append((n, f"{inner[1]} (no value beside it on its line)"))
+                label = inner[2]
             base = re.search(r"\s*\((\d{1,2}\s*%|EDU|half DEX)\)$", label, re.IGNORECASE)
             name = label[:base.start()].strip() if base else label
+            words = name.split()
+            known = next((k for k in range(1, len(words)) if COC_SKILLS.get(fold(" ".join(words[k:])))), None) \
+                if base and not COC_SKILLS.get(fold(name)) else None
+            if known is not None:  # 'used too dead people Sleight of Hand (10%)': words written into the cell, then its skill
+                r.unread.append((n, f"{' '.join(words[:known])} (written before {' '.join(words[known:])})"))
+                name = " ".join(words[known:])
             if fold(name) == "none":
                 continue  # a blank slot of the sheet
             if fold(name) in _SHEET_HEADS:  # its speciality printed on another line: which one is not said
@@ -1837,7 +1872,12 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 f"Other Language ({m.group('name').strip()}) {m.group('val')}%"
         return skill_item(item, n)
 
-    section = sectioner(r, notes, stats, {"skills": skill_item, "weapons": weapon_item, "armor": armor_item,
+    def skills_item(item: str, n: int) -> bool | None:
+        """An item under a skills heading; the official sheet's row of skills under its SKILLS
+        heading ('Appraise (05%) 5 2 1 First Aid (30%) 85 42 17') is read as one."""
+        return True if sheet_row(item, n) else skill_item(item, n)
+
+    section = sectioner(r, notes, stats, {"skills": skills_item, "weapons": weapon_item, "armor": armor_item,
                                           "spells": spell_item, "melee": melee_item, "languages": language_item},
                         lambda kind, text: coc_weapon_items(_pct_stop(text)) if kind in ("weapons", "melee") else
                         [text] if kind in ("spells", "skills", "languages") and _prose_line(text, kind == "spells") else

@@ -506,6 +506,19 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if found is None:
             return
         name, details, cid = found
+        modes = [x.strip() for x in re.split(r"\s+/\s+", details) if x.strip()]
+        far = [x for x in modes if re.search(r"\b(?:Acc|Range|1/2D|Max)\b", x)]
+        near = [x for x in modes if x not in far and any(_GURPS_DAMAGE.match(y) for y in split_items(x))]
+        if len(modes) > 1 and far and near:
+            # a 4th-edition line of attack modes ('Large Knife (Reach C, 1d-1 imp / Reach C,1, 1d-1 cut /
+            # Acc 0, Range 8/16, 1d-1 imp)'): the first close-combat mode is its melee line, the first
+            # ranged one its thrown line; the other modes are said
+            weapon_item(f"{name} ({near[0]})", n)
+            weapon_item(f"{name} ({far[0]})", n)
+            for x in (*near[1:], *far[1:]):
+                r.unread.append((n, f"{name}: another attack mode '{x}' (a gurps line holds one attack: its first "
+                                    "close-combat and its first ranged mode are read)"))
+            return
         details = re.sub(r"(?<=\d),(?=\d{3}\b)", "", details)  # 'Max 1,850': a thousands separator
         w: dict[str, Any] = {"name": name}
         left: list[str] = []
