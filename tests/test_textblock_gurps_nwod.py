@@ -671,3 +671,34 @@ def test_a_knife_fighter_with_no_melee_line_fights_with_brawl_in_seventh_edition
     conv = api.convert(api.from_plain(npc), "coc7", fresh=True)
     assert codec.to_builtins(conv.document)["skills"]["Fighting (Brawl)"] == 65
     assert any("written Fighting (Brawl) 65 (its brawl was not stated)" in x.message for x in conv.losses)
+
+
+def test_a_wiki_sheet_s_dots_and_boxes_are_read_as_the_dots_filled():
+    """A wiki's character sheet prints every trait as five boxes, filled then empty ('Dex ●●●○○'), and
+    Health and Willpower as tracks of ten in two fives ('Health ●●●●● . ●●○○○' is 7), with the Health
+    track's damage row of empty boxes below. Health and Willpower had been read as 5 (the rest said
+    unread), and every skill with empty boxes or a specialty written after its name ('Academics
+    religion ●●○○○'), or a mark before it ('2 Stealth ●●●○○'), had been lost."""
+    doc = read("Shen Wu\nPre ●○○○○\nMan ●●○○○\nCom ●●●●○\nStr ●○○○○\nDex ●●●○○\nSta ●●○○○\n"
+               "Int ●●●○○\nWit ●●●○○\nRes ●●○○○\n\nHealth ●●●●● . ●●○○○\n○○○○○ . ○○○○○\n"
+               "Willpower ●●●●● . ●○○○○\nMental skills\nAcademics religion ●●○○○\nCrafts ○○○○○\n"
+               "1 Occult rituals ●●●●●\nPhysical skills\nBrawl ○○○○○\n2 Stealth ●●●○○\nSurvival ●○○○○\n")
+    assert (doc["Dexterity"], doc["Composure"], doc["Strength"], doc["Health"], doc["Willpower"]) == (3, 4, 1, 7, 6)
+    assert doc["skills"] == {"Academics": 2, "Occult": 5, "Stealth": 3, "Survival": 1}
+    assert doc["specialties"] == {"Academics": ["religion"], "Occult": ["rituals"]}
+    said = unread_texts(doc)
+    assert "1 (a mark before Occult)" in said and "2 (a mark before Stealth)" in said
+    assert not [t for t in said if "○" in t or "Health" in t or "Willpower" in t], said
+
+
+def test_a_quick_block_s_weapon_at_its_level_is_its_skill_and_a_blocking_shield_is_said():
+    """A quick 4th-edition thug: 'Thrusting Broadsword-11' is the weapon at its level, so Broadsword-11
+    (it had been a skill no system knew, and 7th edition wrote his sword skill at the untrained
+    level); 'Block 10 (Small Shield)': the shield is said (it had gone without a word)."""
+    doc = read("Hired Blade\nST 13; DX 9; IQ 9; HT 9\nThrusting Broadsword damage 2d cut\nParry 9; Block 10 (Small Shield)\n"
+               "Thrusting Broadsword-11\n")
+    assert doc["skills"] == {"Broadsword": 11} and doc["melee"][0]["skill"] == "Broadsword"
+    assert any("Thrusting Broadsword-11 is a weapon at its level: Broadsword-11" in a for a in report(doc)["assumed"])
+    assert any(t.startswith("Small Shield (the shield of Block 10") for t in unread_texts(doc))
+    coc7 = codec.to_builtins(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
+    assert coc7["skills"]["Fighting (Sword)"] > 20

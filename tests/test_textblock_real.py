@@ -1044,3 +1044,12 @@ def test_a_japanese_sheet_s_skill_point_budgets_are_no_skills_and_an_angle_brack
                " ほかの言語<ドイツ語>(1%) : 61%\n")
     assert doc["skills"] == {"Medicine": 80, "Kick": 65, "Other Language (ドイツ語)": 61}
     assert any("技能(趣味) : 120 (the skill points the sheet had to spend, no skill)" in t for _, t in unread(doc))
+
+
+def test_traditional_chinese_computer_use_and_charm_are_the_skills():
+    """A Traditional-Chinese 7th-edition card's '計算機使用35%' and '魅力36%' (Computer Use and Charm, as
+    fan cards write them) had been skills no system knew, carried as they were."""
+    doc = read("陳先生\n力量65;體質50;體型65;敏捷70;外貌65\n智力75;意志80;教育70\n技能:\n"
+               "會計65%;魅力36%;計算機使用35%;\n圖書館使用51%;聆聽70%\n")
+    assert {k: doc["skills"][k] for k in ("Charm", "Computer Use", "Library Use")} == \
+        {"Charm": 36, "Computer Use": 35, "Library Use": 51}

@@ -76,9 +76,9 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Astronomy": ("astronomy", "天文学", "天文學"),
     "Bargain": ("bargain", "値切り"),
     "Biology": ("biology", "生物学", "生物學"),
-    "Charm": ("charm", "魅惑"),
+    "Charm": ("charm", "魅惑", "魅力"),
     "Chemistry": ("chemistry", "化学", "化學"),
-    "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "電腦使用", "计算机", "電腦"),
+    "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "計算機使用", "電腦使用", "计算机", "電腦"),
     "Craft": ("craft", "製作"),
     "Credit Rating": ("credit rating", "信用", "信用评级", "信用評級"),
     "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話", "cm"),  # cm: the dice bots' alias

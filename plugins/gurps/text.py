@@ -371,6 +371,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             # IQ+1 12 [4]', 'Stealth DX 12 [2]'): a skill, not IQ 1 or DX 12
             return "" if skill_item(f"{row.group('name').strip()}-{row.group('level')}", r.line) else None
         # 'Parry 9 (Brawling)': the skill it parries with, said in the Parry loss line
+        for shield in re.finditer(r"\bBlock\s*:?\s*(\d+)\s*\(([^()]*\bshield\b[^()]*)\)", line, re.IGNORECASE):
+            # 'Block 10 (Small Shield)': the shield he blocks with, which no field of a gurps document holds
+            r.unread.append((r.line, f"{shield.group(2).strip()} (the shield of Block {shield.group(1)}: no shield "
+                                     "field in a gurps document)"))
         text = re.sub(r"\b(Parry|Block)(\s*:?\s*\d+)\s*\(([^()]*)\)", r"\1\2", line)
         # a 3rd-edition bestiary's grid: two stats under one label ('Move/Dodge: 8/6', 'PD/DR: 1/2'), each
         # its own; a creature's range ('ST: 15-18', 'HT: 13/18-22'): the low end, the range said
@@ -485,6 +489,13 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if name in FOURTH_SKILL_NAMES:  # a 4th-edition block's name for a 3e skill: the 3e name, said
             r.assumed.append(f"line {n}: {name}-{m.group('val')} is the 3rd edition's {FOURTH_SKILL_NAMES[name]}")
             name = FOURTH_SKILL_NAMES[name]
+        words = name.split()
+        weapon_skill = _gurps_melee_skill(name) if name not in _SKILLS and len(words) > 1 and melee_class_of(
+            name) == melee_class_of(words[-1]) in ("knife", "sword", "axe", "spear", "club") else None
+        if weapon_skill in _SKILLS and weapon_skill != name:
+            # a quick block's weapon with its level ('Thrusting Broadsword-11'): the skill it is fought with, said
+            r.assumed.append(f"line {n}: {name}-{m.group('val')} is a weapon at its level: {weapon_skill}-{m.group('val')}")
+            name = weapon_skill
         colon = re.fullmatch(r"([^:()]+?):\s*([^:()]+)", name)
         if colon and f"{colon.group(1)} ({colon.group(2)})" in _SKILLS:
             name = f"{colon.group(1)} ({colon.group(2)})"  # a character sheet's 'Guns: Pistol' is Guns (Pistol)

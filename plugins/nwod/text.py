@@ -23,7 +23,10 @@ NWOD_SKILLS = ("Academics", "Computer", "Crafts", "Investigation", "Medicine", "
                "Athletics", "Brawl", "Drive", "Firearms", "Larceny", "Stealth", "Survival", "Weaponry",
                "Animal Ken", "Empathy", "Expression", "Intimidation", "Persuasion", "Socialize", "Streetwise",
                "Subterfuge")
-_SKILL_LINE = re.compile(r"^(?P<name>" + "|".join(NWOD_SKILLS) + r"|Socialise)\s*:?\s*(?P<val>\d|[•●]{1,5})"
+# (a sheet's mark before it, '2 Stealth ●●●', and its specialty in words after its name, 'Academics religion ●●',
+# said and read)
+_SKILL_LINE = re.compile(r"^(?:(?P<mark>\d)\s+)?(?P<name>" + "|".join(NWOD_SKILLS) + r"|Socialise)"
+                         r"(?:\s+(?P<words>[^\W\d][^\d:()•●]*?))?\s*:?\s*(?P<val>\d|[•●]{1,5})"
                          r"(?P<spec>(?:\s*,?\s*\([^()]*\))*)\s*$", re.IGNORECASE)
 # the attributes as players abbreviate them ("Int 2, Wits 3, Res 2 / Str 2, Dex 4, Sta 2 / Pre 2,
 # Man 2, Com 3"), written with their capital only (a CoC block's STR 60 is no nWoD Strength)
@@ -95,6 +98,19 @@ def _dots(text: str) -> int:
     return len(text) if text[0] in "•●" else int(text)
 
 
+# a sheet's boxes, filled then empty, a track of ten in two fives ('Health ●●●●● . ●●○○○', 'Crafts ○○○○○')
+_BOXES = re.compile(r"(?<![•●○◯])(?:[•●]*[○◯]+|[•●]+(?=\s*\.\s*[•●○◯]))(?:\s*\.\s*[•●]*[○◯]*)?(?![•●○◯])"
+                    r"(?!\s*\(\d+\))")  # (not a forum's 'Health ○○○○○○○○○○ (10)': its boxes, then their count)
+
+
+def _boxes(line: str) -> str:
+    """A sheet's line with its boxes as the number of those filled ('Health ●●●●● . ●●○○○' -> 'Health 7'); a
+    line of empty boxes alone (the Health track's damage row) is no text."""
+    if re.fullmatch(r"[\s○◯.]*[○◯][\s○◯.]*", line):
+        return ""
+    return _BOXES.sub(lambda m: str(sum(m.group(0).count(c) for c in "•●")), line)
+
+
 def _nwod_header(item: str) -> list[str] | None:
     """The columns of a weapons table header row ('Type Damage Range Dice Pool Special'), or None."""
     text, cols = fold(item), []
@@ -147,7 +163,10 @@ def read_nwod(lines: list[str], system: str) -> Read:
         one = _SKILL_LINE.match(line.strip())
         if one:  # 'Academics: 3 (Psychoanalysis), (Psychology)': a skill a line, no Skills heading
             name = next(k for k in NWOD_SKILLS if fold(k) == fold(one["name"]).replace("socialise", "socialize"))
-            specs = ", ".join(x.strip() for x in re.findall(r"\(([^()]*)\)", one["spec"]) if x.strip())
+            specs = ", ".join([*([one["words"].strip()] if one["words"] else []),
+                               *(x.strip() for x in re.findall(r"\(([^()]*)\)", one["spec"]) if x.strip())])
+            if one["mark"]:
+                r.unread.append((r.line, f"{one['mark']} (a mark before {name})"))
             if _dots(one["val"]):  # (0: untrained, as every skill the block leaves out)
                 skill_item(f"{name}" + (f" ({specs})" if specs else "") + f" {one['val']}", skills, r.line)
             return ""
@@ -187,11 +206,20 @@ def read_nwod(lines: list[str], system: str) -> Read:
             into[item.strip()] = 1
             r.assumed.append(f"line {n}: merit {item.strip()}: no dots stated, read as 1")
             return True
+        if not m and into is skills:
+            mark = re.fullmatch(r"(\d)\s+([A-Z][^\d•●]*?)\s*(\d|[•●]{1,5})", item.strip())
+            if mark:  # a sheet's mark before a skill ('1 Occult rituals ●●●●●'): said, the skill read
+                r.unread.append((n, f"{mark.group(1)} (a mark before {mark.group(2).strip()})"))
+                m = _NWOD_SKILL.match(f"{mark.group(2).strip()} {mark.group(3)}")
         if not m:
             return False
         name = m.group("name").strip()
+        words = re.fullmatch(rf"({'|'.join(NWOD_SKILLS)})\s+([^\W\d][^()]*)", name, re.IGNORECASE) \
+            if into is skills and name not in NWOD_SKILLS else None
+        if words:  # a sheet's specialty written after its skill's name ('Academics religion ●●○○○')
+            name = next(k for k in NWOD_SKILLS if fold(k) == fold(words.group(1)))
         into[name] = _dots(m.group("val"))
-        spec = ", ".join(s for s in (m.group("spec"), m.group("spec2")) if s)
+        spec = ", ".join(s for s in (m.group("spec"), m.group("spec2"), words.group(2) if words else None) if s)
         if spec and into is skills:
             specialties[name] = [s.strip() for s in re.split(r"[,/]", spec) if s.strip()]
         elif spec:  # a merit's detail ('Status (Police) 1'): part of its name
@@ -430,7 +458,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
             else:
                 run_on("derived", after, n)
 
-    Walk(r, lines, NWOD_HEADINGS).run(stats, run_on)
+    Walk(r, [_boxes(x) for x in lines], NWOD_HEADINGS).run(stats, run_on)
     marked = next((n for n, x in enumerate(lines, 1) if _SECOND_EDITION_LINE.match(x)), None)
     second = _nwod_pools(r, doc, skills, specialties, pools)
     if second or marked is not None:
