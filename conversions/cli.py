@@ -172,13 +172,16 @@ def validate(
 
     In a folder, files that are not xsys documents (no system: or kind: key) and special
     files are skipped."""
+    from xsys.core.textblock import system_hint
+
     from . import api
     from .readreport import read_losses
 
     bad = 0
     for f, folder in _expand([str(x) for x in files]):
         try:
-            data = documents.read_plain(f, input_format)
+            with system_hint(system):  # a text block with no system line is the --from system's
+                data = documents.read_plain(f, input_format)
             if folder is not None and not _is_document(data):
                 _info(f"skipped {f}: not an xsys document (it has no system: or kind: key)")
                 continue

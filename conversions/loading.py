@@ -103,7 +103,11 @@ class Loaded(msgspec.Struct):
 
 def load(path: str | Path, fmt: str | None = None, default_system: str | None = None,
          registry: Registry | None = None) -> Loaded:
-    return from_plain(documents.read_plain(path, fmt), str(path), default_system, registry)
+    from xsys.core.textblock import system_hint
+
+    with system_hint(default_system):  # a text block with no system line is the --from system's
+        data = documents.read_plain(path, fmt)
+    return from_plain(data, str(path), default_system, registry)
 
 
 def from_plain(data: Any, file: str = "<data>", default_system: str | None = None,

@@ -279,19 +279,25 @@ def convert_files(inputs: list[str], to: str, from_: str | None = None, output: 
     # standard input is read first: its format, sniffed, names its output in --out-dir
     stdin: tuple[Any, str] | XsysError | None = None
     if any(src == "-" for src, _, _ in jobs):
+        from xsys.core.textblock import system_hint
+
         try:
-            stdin = documents.read_with_format("-", input_format)
+            with system_hint(from_):  # a text block with no system line is the --from system's
+                stdin = documents.read_with_format("-", input_format)
         except XsysError as exc:
             stdin = exc
     stdin_fmt = stdin[1] if isinstance(stdin, tuple) else None
     dests = _destinations(jobs, out_dir, fmt, input_format, stdin_fmt) if out_dir is not None else {}
     to_stdout = output is None or output == "-"
     failed = strict_failed = skipped = 0
+    from xsys.core.textblock import system_hint
+
     bar = _Progress.start(len(jobs))
     try:
-        failed, strict_failed, skipped = _convert_jobs(
-            jobs, bar, stdin, dests, to, from_, output, out_dir, to_stdout, fmt, input_format, explain, strict,
-            quiet, settings, fresh, losses)
+        with system_hint(from_):  # a text block with no system line is the --from system's
+            failed, strict_failed, skipped = _convert_jobs(
+                jobs, bar, stdin, dests, to, from_, output, out_dir, to_stdout, fmt, input_format, explain, strict,
+                quiet, settings, fresh, losses)
     finally:
         bar.stop()
     done = len(jobs) - failed - strict_failed - skipped

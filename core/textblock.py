@@ -21,13 +21,15 @@ The core names no system here: every system, built-in or third-party, is asked a
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import math
 import html
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .errors import InputError
 
@@ -604,6 +606,21 @@ def layout_of(system: Any, registry: Registry | None = None) -> TextLayout | Non
 
 _SYSTEM_LINE = re.compile(r"^\s*system\s*[:=]\s*([\w-]+)\s*$", re.IGNORECASE)
 
+# the system the user names for files that do not say (``xsys convert --from KEY``), while a file is read
+SYSTEM_HINT: "contextvars.ContextVar[str | None]" = contextvars.ContextVar("xsys_text_system_hint", default=None)
+
+
+@contextlib.contextmanager
+def system_hint(key: str | None) -> Iterator[None]:
+    """While a file is read: a text block with no ``system:`` line whose stats do not tell its
+    system (fewer than three of any layout's) is read as `key`'s, where `key` has a text layout; a
+    block whose stats tell is its stats' system (a Call of Cthulhu block tells its edition itself)."""
+    token = SYSTEM_HINT.set(key)
+    try:
+        yield
+    finally:
+        SYSTEM_HINT.reset(token)
+
 
 def detect(lines: list[str], found: dict[str, TextLayout]) -> str:
     """Which system a block (raw lines) is for: its ``system:`` line, else the layout that
@@ -618,11 +635,14 @@ def detect(lines: list[str], found: dict[str, TextLayout]) -> str:
             return key
     scores = {key: layout.score(lines) for key, layout in found.items()}
     best = max(scores, key=lambda k: scores[k]) if scores else None
+    hint = SYSTEM_HINT.get()
+    if (best is None or scores[best] < 3) and hint in found:
+        return hint  # type: ignore[return-value]  # its stats do not tell, and the user said (--from)
     if best is None or scores[best] < 3:
         # one hint a layout (two systems that share one, coc and coc7, name it once)
         hints = ", ".join(dict.fromkeys(x.stats_hint for x in found.values() if x.stats_hint))
         raise InputError("cannot tell which system this stat block is for", expected=(
-            "a 'system: KEY' line, or the system's stats: " + (hints or "none: no installed system reads text blocks")),
+            "a 'system: KEY' line (or --from KEY), or the system's stats: " + (hints or "none: no installed system reads text blocks")),
             found=f"{scores[best] if best else 0} of them")
     return best
 

@@ -124,7 +124,7 @@ def test_blocks_are_told_apart_by_each_layouts_stats(tally_registry):
     assert load(b"system: tally\nGunner\nST 11, DX 13, IQ 10, HT 12\n")["system"] == "tally"
     with pytest.raises(InputError) as exc:
         load(b"Gunner\nGrit 3\n")
-    assert exc.value.expected == ("a 'system: KEY' line, or the system's stats: ST DX IQ HT (GURPS; 体力 敏捷力 知力 生命力), "
+    assert exc.value.expected == ("a 'system: KEY' line (or --from KEY), or the system's stats: ST DX IQ HT (GURPS; 体力 敏捷力 知力 生命力), "
                                   "Grit Aim Nerve (tally)")
     with pytest.raises(InputError) as exc:
         load(b"system: coc\nGunner\nGrit 3\n")

@@ -702,3 +702,30 @@ def test_a_quick_block_s_weapon_at_its_level_is_its_skill_and_a_blocking_shield_
     assert any(t.startswith("Small Shield (the shield of Block 10") for t in unread_texts(doc))
     coc7 = codec.to_builtins(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
     assert coc7["skills"]["Fighting (Sword)"] > 20
+
+
+def test_a_text_block_that_says_too_little_is_read_as_the_from_system(tmp_path, capsys):
+    """'--from KEY' names the system of files that do not say: a text block with no system line and
+    too few of any system's stats to tell (a sheet pasted from a web page's table) had been refused
+    whatever --from said; it is read as that system's, and the refusal names --from."""
+    from helpers import run_main
+
+    block = tmp_path / "pasted.txt"
+    block.write_text("Oscar Haar\nStrength 3\nSkills: Brawl 2, Stealth 3\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "convert", str(block), "--to", "nwod", "-o", str(tmp_path / "no.yaml"))
+    assert code == 2 and "or --from KEY" in err and not (tmp_path / "no.yaml").exists()
+    out = tmp_path / "oscar.yaml"
+    code, _, err = run_main(capsys, "convert", str(block), "--from", "nwod", "--to", "nwod", "-o", str(out))
+    assert code == 0, err
+    doc = api.load(out)
+    plain = codec.to_builtins(doc.document)
+    assert (plain["Strength"], plain["skills"]) == (3, {"Brawl": 2, "Stealth": 3})
+    # a block whose stats tell its system is read as they tell, whatever --from says (a 6th-edition block
+    # with --from coc7 is not read as 7th edition, STR 12 as a 7th-edition 12)
+    six = tmp_path / "six.txt"
+    six.write_text("Old Tom, age 60\nSTR 12 CON 11 SIZ 13 DEX 10 APP 9 INT 14 POW 12 EDU 16 HP 12\n", encoding="utf-8")
+    for key in ("coc7", "gurps"):
+        code, _, err = run_main(capsys, "convert", str(six), "--from", key, "--to", "coc", "-o", str(tmp_path / "six.yaml"))
+        assert code == 0, err
+        read_back = api.load(tmp_path / "six.yaml")
+        assert codec.to_builtins(read_back.document)["STR"] == 12 and read_back.meta["converted_from"] == "coc"

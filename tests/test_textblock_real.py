@@ -1053,3 +1053,12 @@ def test_traditional_chinese_computer_use_and_charm_are_the_skills():
                "會計65%;魅力36%;計算機使用35%;\n圖書館使用51%;聆聽70%\n")
     assert {k: doc["skills"][k] for k in ("Charm", "Computer Use", "Library Use")} == \
         {"Charm": 36, "Computer Use": 35, "Library Use": 51}
+
+
+def test_a_labelled_name_run_on_into_the_age_on_the_stats_line():
+    """'姓名:陳強年齡:47 種族:人類;職業:守秘人 生命值:11/11 ...': the name's label runs on into the age's
+    with no separator; the name is 陳強 (the NPC had been 'Unnamed NPC'), its labelled words notes."""
+    doc = read("姓名:陳強年齡:47 種族:人類;職業:守秘人 生命值:11/11 魔法值:14/14 幸運:50/99 理智值:30/44\n"
+               "力量65;體質50;體型65;敏捷70;外貌65\n智力75;意志80;教育70\n技能:\n信用評級98%;聆聽70%\n")
+    assert doc["name"] == "陳強" and (doc["HP"], doc["STR"]) == (11, 65)
+    assert "年齡:47" in doc["notes"] and "陳強年齡" not in doc["notes"]

@@ -1264,7 +1264,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                             "5th/6th and 7th edition, told from the whole block)")
     named_on_stats = None  # "姓名:徐述;年齡:48;… HP15/15;MP12/13": the name labelled on the stats' line
     for k, line in enumerate(lines[:3]):
-        m = re.match(r"^\s*(?:姓名|名前|氏名|名字|name)\s*[:：]\s*([^;；,，\s]+)\s*[;；]\s*(.*\d.*)$", line, re.IGNORECASE)
+        # (or run on into the next label, "姓名:陳強年齡:47 種族:人類")
+        m = re.match(r"^\s*(?:姓名|名前|氏名|名字|name)\s*[:：]\s*([^;；,，\s]+?)\s*(?:[;；]\s*|(?=(?:年齡|年龄|年齢|職業|职业|"
+                     r"種族|种族|性別|性别)\s*[:：]))(.*\d.*)$", line, re.IGNORECASE)
         if m:
             named_on_stats = (m.group(1), k + 1)  # (the line itself is read as it is: its stats)
             break
@@ -1899,7 +1901,9 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             lm = re.fullmatch(r"(.*) \(not read: (.*)\)", text, re.S)
             if n != named_on_stats[1] or not lm:
                 continue
-            left = [t for t in lm.group(2).split() if t != named_on_stats[0]]
+            left = [t.removeprefix(named_on_stats[0]) if t.startswith(named_on_stats[0]) and t != named_on_stats[0]
+                    and re.match(r"[^\W\d_][^:：\s]{0,10}[:：]", t.removeprefix(named_on_stats[0])) else t
+                    for t in lm.group(2).split() if t != named_on_stats[0]]  # ('陳強年齡:47': the name run on)
             labelled = [t for t in left if re.fullmatch(r"[^\W\d_][^:：\s]{0,10}[:：]\S+", t)]
             if labelled:
                 notes.append(" ".join(labelled))
