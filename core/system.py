@@ -1490,10 +1490,11 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
                 back = source.level_for(src_native, system.competence(native, level, {**context, "@key": k}),
                                         {**src_ctx, "@key": k})
                 said = source.level_text(src_native, back)
-            rb += abs(equating.tier_of(source.tiers(src_native), back).rank - rank)
+            apart = abs(equating.tier_of(source.tiers(src_native), back).rank - rank)
+            rb += apart
             mine += abs((equating.tier_of(own, level).rank if len(own) > 1 else rank) - rank)
             moved += back != stated
-            if rb:
+            if apart:  # (only what reads back out of its tier is measured)
                 at = {**src_ctx, "@key": k}
                 far += abs(source.competence(src_native, back, at) - source.competence(src_native, stated, at))
             backs.append(said)

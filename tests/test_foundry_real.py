@@ -685,3 +685,66 @@ def test_a_dholes_house_hp_with_a_blank_maximum_is_said_beside_the_rule(tmp_path
     doc = read(tmp_path, dhole(CON="60", SIZ="55", HitPts="9", HitPtsMax=""))
     assert doc["HP"] == 9
     assert any("HP 9 with HitPtsMax blank, read as the full HP; the rule gives 11" in a for a in assumed(doc))
+
+
+def test_a_module_actor_whose_stat_block_is_its_description_is_read_from_it(tmp_path):
+    """A module's actor with no items and its stat block written as HTML in description.value (a field
+    the CoC7 sheet has none for): its skills, its attacks table and its prose had all gone without a
+    word. The skills and each row of the attacks table are read (said), an attack with no name is said
+    unread, the prose is notes, and the characteristics' table is the actor's own fields."""
+    html = ("<p><em>A grey hound of the moors, bigger than most.</em></p><hr/><h3>Characteristics</h3>"
+            "<table><tr><td><strong>STR</strong><br/>80</td><td><strong>INT</strong><br/>—</td></tr></table>"
+            "<h3>Attacks</h3><table><tr><th>Attack</th><th>Skill</th><th>Damage</th></tr>"
+            "<tr><td>Savage bite</td><td>55%</td><td>1D8+DB</td></tr></table>"
+            "<ul><li>Attack: 40 — 1D4</li></ul>"
+            "<p><strong>Skills:</strong> Listen 60%, Track by Scent 75%, Language (Other: Latin) 20%</p>"
+            "<p><strong>Habitat:</strong> open moorland</p>")
+    plain = actor("creature", description={"keeper": "", "value": html})
+    doc = read(tmp_path, plain)
+    assert doc["skills"]["Listen"] == 60 and doc["skills"]["Track by Scent"] == 75
+    assert doc["skills"]["Language (Latin)"] == 20
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Savage bite", "1D8+DB")]
+    assert doc["skills"]["Savage bite"] == 55
+    assert "A grey hound of the moors" in doc["notes"] and "Habitat: open moorland" in doc["notes"]
+    assert "STR" not in doc["notes"]
+    assert any("40 — 1D4" in t for t in unread(doc).values())
+    assert any("description's skills are read" in a for a in assumed(doc))
+
+
+def test_the_systems_own_language_id_makes_a_language_ones_own(tmp_path):
+    """'Language (English)' with the CoC7 system's id of the own language (cocidFlag
+    i.skill.language-own, base EDU) is the investigator's Own Language; it had been read as another
+    language (6th edition: Other Language (English))."""
+    own = skill("Language (English)", value=65)
+    own["flags"] = {"CoC7": {"cocidFlag": {"id": "i.skill.language-own", "lang": "en"}}}
+    other = skill("Language (Latin)", value=30)
+    doc = read(tmp_path, actor(items=[own, other]))
+    assert doc["skills"]["Own Language (English)"] == 65 and doc["skills"]["Language (Latin)"] == 30
+
+
+def test_a_characteristic_of_0_beside_its_roll_formula_is_the_formulas_average(tmp_path):
+    """The system's creature example: STR value 0 with formula '1d6' (never rolled): the formula's
+    average, STR 3, said (it had become the average adult's STR 55, with a message that said there
+    was no formula, and the creature's damage bonus of -2 with it)."""
+    plain = actor("creature", chars={**CHARS, "str": 0})
+    plain["system"]["characteristics"]["str"]["formula"] = "1d6"
+    doc = read(tmp_path, plain)
+    assert doc["STR"] == 3
+    assert any("STR 3 (formula '1d6')" in a for a in assumed(doc))
+    assert not any("STR" in a and "average 7th-edition adult" in a for a in assumed(doc))
+
+
+def test_a_skill_named_as_its_speciality_is_that_skill_not_twice():
+    """A creature's skill item 'Fighting' of speciality 'Fighting' is Fighting, not 'Fighting (Fighting)'."""
+    from xsys.plugins.foundry_coc7.reader import _skill_name
+
+    assert _skill_name({"name": "Fighting"}, {"specialization": "Fighting"}) == "Fighting"
+    assert _skill_name({"name": "Bite"}, {"specialization": "Fighting", "skillName": "Bite"}) == "Fighting (Bite)"
+
+
+def test_an_npcs_occupation_age_and_a_creatures_type_are_notes(tmp_path):
+    """infos (an NPC's occupation and age, a creature's type) had gone without a word."""
+    doc = read(tmp_path, actor(infos={"occupation": "Night watchman", "age": "52", "sex": ""}))
+    assert "Occupation: Night watchman; Age: 52." in doc["notes"]
+    beast = read(tmp_path, actor("creature", infos={"type": "Ghoul"}))
+    assert "Type: Ghoul" in beast["notes"]

@@ -729,3 +729,22 @@ def test_a_text_block_that_says_too_little_is_read_as_the_from_system(tmp_path, 
         assert code == 0, err
         read_back = api.load(tmp_path / "six.yaml")
         assert codec.to_builtins(read_back.document)["STR"] == 12 and read_back.meta["converted_from"] == "coc"
+
+
+def test_a_quick_bulleted_fourth_edition_block_its_weapons_at_their_levels_and_its_armor_where_worn():
+    """A blog's bulleted 4th-edition cultist: 'Long Knife 15 – Thrust 1d-1 imp, Swing 1d+1 cut, Parry 10'
+    and 'Throwing Knife 12 – Range 8/16, 1d-2 imp' (each had been unread) are Knife-15 with its melee line
+    and Knife Throwing-12 with its thrown line; 'Cloth Armor DR 1 on Face and Torso. DR 3 Skull' is DR 1
+    on the face and torso (it had been DR 3 there), the skull's DR said; Dodge 8 at DX 12, HT 11 is the
+    4th edition's (DX + HT) / 4 + 3, which with the Range tells the edition."""
+    doc = read("Temple Lookout\n  • ST 11 DX 12 IQ 10 HT 11 HP 11\n  • Dodge 8\n"
+               "  • Long Knife 15 – Thrust 1d-1 imp, Swing 1d+1 cut, Parry 10\n"
+               "  • Throwing Knife 12 – Range 8/16, 1d-2 imp\n  • Cloth Armor DR 1 on Face and Torso. DR 3 Skull\n")
+    assert doc["skills"] == {"Knife": 15, "Knife Throwing": 12}
+    assert [(m["name"], m["damage"], m["skill"]) for m in doc["melee"]] == [("Long Knife", "1d-1", "Knife")]
+    assert [(w["name"], w["skill"]) for w in doc["weapons"]] == [("Throwing Knife", "Knife Throwing")]
+    assert [(a["name"], a["DR"], a["locations"]) for a in doc["armor"]] == [("Cloth Armor", 1, ["face", "torso"])]
+    said = unread_texts(doc)
+    assert any(t.startswith("DR 3 Skull (a DR of its own") for t in said)
+    assert any("Dodge 8 with (DX 12 + HT 11) / 4 = 5: Basic Speed + 3" in t for t in said)
+    assert doc["Dodge"] == 5  # read by the 3rd edition's rule, Dodge = Move, said

@@ -1062,3 +1062,12 @@ def test_a_labelled_name_run_on_into_the_age_on_the_stats_line():
                "力量65;體質50;體型65;敏捷70;外貌65\n智力75;意志80;教育70\n技能:\n信用評級98%;聆聽70%\n")
     assert doc["name"] == "陳強" and (doc["HP"], doc["STR"]) == (11, 65)
     assert "年齡:47" in doc["notes"] and "陳強年齡" not in doc["notes"]
+
+
+def test_a_language_named_bare_on_a_skill_list_is_an_other_language():
+    """'Latin 40%, French 30%' on a scholar's list (and the official sheet's 'Latin (01%) 90' under its
+    Language (Other) label) are Other Languages; they had been skills no system knew, carried as they
+    were. 'English 80%' stays as written: it may be his own language or another."""
+    doc = read("Prof Nob, age 60\nSTR 50 CON 55 SIZ 60 DEX 50 APP 45 INT 80 POW 60 EDU 85 HP 11\n"
+               "Skills: Latin 40%, English 80%, French 30%, Spot Hidden 50%\n")
+    assert doc["skills"] == {"Language (Latin)": 40, "English": 80, "Language (French)": 30, "Spot Hidden": 50}

@@ -283,18 +283,30 @@ def coc_skill(name: str) -> tuple[str, ...]:
     return found
 
 
+# languages a skill list names bare ("Latin 40%", "French 30%"): each an Other Language. English is not
+# among them: an English-speaking NPC's "English 80%" is as likely his own language as another
+_LANGUAGE_NAMES = frozenset(fold(x) for x in (
+    "Latin", "Greek", "Ancient Greek", "French", "German", "Spanish", "Italian", "Portuguese", "Russian", "Arabic",
+    "Hebrew", "Aramaic", "Chinese", "Mandarin", "Cantonese", "Japanese", "Korean", "Egyptian", "Coptic", "Sanskrit",
+    "Hindi", "Persian", "Farsi", "Turkish", "Dutch", "Polish", "Czech", "Hungarian", "Swahili", "Welsh", "Gaelic",
+    "Old Norse", "Sumerian", "Akkadian", "Aklo", "Yithian"))
+
+
 def english_name(name: str) -> str | None:
     """A skill printed with a speciality whose skill the tables name in Japanese or Chinese
     (SPECIALISED): its English name with the speciality as printed ("芸術(観劇)" -> "Art (観劇)",
     "言語:英語" -> "Other Language (英語)"); None for any other name."""
-    kind = re.fullmatch(r"\s*language\s*\(\s*(other|own)\s*\)\s+([^\d()]+?)\s*", name, re.IGNORECASE)
-    if kind:  # "Language (Other) Latin": the sheet's heading, then the language it names
+    kind = re.fullmatch(r"\s*language\s*\(\s*(other|own)\s*\)\s+([^\d()]+?)\s*", name, re.IGNORECASE) or \
+        re.fullmatch(r"\s*language\s*\(\s*(other|own)\s*[:：]\s*([^\d()]+?)\s*\)\s*", name, re.IGNORECASE)
+    if kind:  # "Language (Other) Latin", "Language (Other: Latin)": the sheet's heading, then the language it names
         return f"{kind.group(1).capitalize()} Language ({kind.group(2)})"
     m = re.fullmatch(r"\s*([^()（）:：]+?)\s*(?:[(（]\s*(.+?)\s*[)）]|[:：]\s*(.+?))\s*", name)
     if not m:
         # a language by its Chinese or Japanese name alone (法语, 拉丁语, ラテン語, 中国語): the Other
         # Language it is, as printed
         bare = name.strip()
+        if fold(bare) in _LANGUAGE_NAMES:  # "Latin 40%" on a scholar's skill list: the Other Language it is
+            return f"Other Language ({bare})"
         return f"Other Language ({bare})" if re.fullmatch(r"[\u30a0-\u30ff\u4e00-\u9fff]{1,8}[语語]", bare) \
             and bare not in _OWN else None
     head = SPECIALISED.get(fold(m.group(1)).replace(" ", ""))

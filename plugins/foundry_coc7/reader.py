@@ -353,7 +353,8 @@ class _Actor:
                 self.lose(f"{path}.value", f"{c.upper()}: {exc}")
                 v = None
             rolled = None  # the roll formula a value came from
-            if v is None:
+            if v is None or (v == 0 and c.upper() not in UNSTATED_CHARACTERISTICS):
+                # (no value, or 0 beside a roll formula: a sheet never rolled, as the system's creature example)
                 formula = entry.get("formula")
                 if isinstance(formula, str) and formula.strip():
                     try:  # the sheet's own "average characteristics" of its roll formula
@@ -580,6 +581,10 @@ class _Actor:
             ib = _dict(item.get(self.key))
             name = _skill_name(item, ib)
             cocid = _dict(_dict(_dict(item.get("flags")).get("CoC7")).get("cocidFlag")).get("id")
+            own = re.fullmatch(r"\s*Language\s*\((.+)\)\s*", name or "")
+            if cocid == "i.skill.language-own" and own and own.group(1).strip().casefold() not in ("own", "other", "any"):
+                # the system's id of the own language ('Language (English)', base EDU): Language (Own), not another
+                name = f"Own Language ({own.group(1)})"
             record = {"name": name, "id": item.get("_id"), "skillName": str(ib.get("skillName") or ""),
                       "specialization": str(ib.get("specialization") or ""), "cocid": cocid,
                       "properties": _dict(ib.get("properties"))}
@@ -877,8 +882,45 @@ class _Actor:
         if isinstance(apr, (int, float, str)) and not isinstance(apr, bool) and str(apr).strip() not in ("", "0", "1"):
             self.lines.append((f"Attacks per round: {str(apr).strip()}", f"{self.root}.special.attacksPerRound"))
 
-    def notes(self) -> None:
+    def notes(self, weapons: bool) -> None:
         parts = [_text(_dict(self.body.get("description")).get("keeper"))]
+        infos = _dict(self.body.get("infos"))  # an NPC's occupation, age, sex; a creature's type
+        said = [f"{k.capitalize()}: {_text(v) if isinstance(v, str) else v}" for k, v in infos.items()
+                if isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(v).strip()]
+        if said:  # (they had gone without a word)
+            parts.append("; ".join(said) + ".")
+        value = _dict(self.body.get("description")).get("value")
+        if isinstance(value, str) and value.strip():
+            # a module's actor with its stat block written in a description the system's sheet has no field
+            # for (its skills and attacks as text, no items): its skills and attacks are read from it where
+            # the actor has none of its own, its prose is notes (it had all gone without a word)
+            path = f"{self.root}.description.value"
+            blocks = []
+            for raw in re.split(r"</?(?:p|li|ul|ol|table|hr|h\d)\b[^>]*>", value):
+                rows = [[_text(c) for c in re.findall(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", row, re.S)]
+                        for row in re.findall(r"<tr\b[^>]*>(.*?)</tr>", raw, re.S)]
+                head = [c.lower() for c in rows[0]] if rows else []
+                if len(head) >= 3 and head[0] in ("attack", "attacks", "weapon", "name") and "damage" in head:
+                    # an attacks table ('Attack | Skill | Damage', 'Bite and nails | 60% | 2D6+DB'): a line each
+                    at = head.index("damage")
+                    blocks += [f"Attacks: {r[0]} {r[1]}, damage {r[at]}" for r in rows[1:] if len(r) == len(head)]
+                elif rows and all(re.fullmatch(r"[A-Z]{2,4}\s*(?:\d{1,3}|—|-)", c) for r in rows for c in r):
+                    continue  # the characteristics' table ('STR 95 | CON 65'): the actor's own fields say them
+                elif _text(raw).lower() not in ("characteristics", "attacks", "skills", "combat"):  # (a bare heading)
+                    blocks.append(_text(raw))
+            for b in filter(None, blocks):
+                head = re.match(r"(skills|attacks?|weapons?|combat|armou?r)\s*:", b, re.IGNORECASE)
+                listed = re.match(r"[^:]{1,40}:\s*\d{1,3}\s*%?\s*[—–-]", b)  # 'Attack: 65 — 1D8+3'
+                if head and head.group(1).lower() == "skills" and not self.skills:
+                    self.lines.append((b, path))
+                    self.assumed.append(f"{path}: the actor has no skill items; its description's skills are read")
+                elif (head or listed) and not weapons and (head is None or head.group(1).lower() != "skills"):
+                    self.lines.append((b, path))
+                elif head or listed or re.fullmatch(r"(?:(?:STR|CON|SIZ|DEX|INT|POW|APP|EDU|HP|SAN|MP|Luck|MOV|Move|"
+                                                    r"Build|DB)\s*:?\s*[-+\dD]+\s*\|?\s*)+", b, re.IGNORECASE):
+                    continue  # what the actor's own fields say (its skills, weapons, characteristics)
+                else:
+                    parts.append(b)
         bio = self.body.get("biography")
         if isinstance(bio, dict):  # an NPC's or creature's: its personal description
             parts.append(_text(_dict(bio.get("personalDescription")).get("value")))
@@ -903,7 +945,8 @@ def _skill_name(item: dict[str, Any], ib: dict[str, Any]) -> str:
     spec = ib.get("specialization")
     if isinstance(spec, str) and spec and _CHOOSE.fullmatch(name):
         name = "Any"
-    if isinstance(spec, str) and spec and "(" not in name:
+    if isinstance(spec, str) and spec and "(" not in name and name.casefold() != spec.strip().casefold():
+        # ('Fighting' of speciality Fighting, a creature's own Fighting skill: as named, not 'Fighting (Fighting)')
         name = f"{spec} ({ib.get('skillName') or name})"
     return item_text(name)
 
@@ -966,7 +1009,7 @@ def read_actor(plain: dict[str, Any], model: Model) -> dict[str, Any]:
     if isinstance(effects, list) and effects:
         a.assumed.append(f"$.effects: {len(effects)} active effect(s) not applied: the sheet's own values are read")
     a.special()
-    a.notes()
+    a.notes(any(isinstance(i, dict) and i.get("type") == "weapon" for i in items))
     shown = ", ".join(f"{k} {v}" for k, v in list(a.chars7.items())[:3])
     edition = ("7th edition: the CoC7 system holds 7th-edition actors, characteristics on the 1-99 scale"
                + (f" ({shown} ...)" if shown else "") + ", read into coc7 as written")

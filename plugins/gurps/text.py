@@ -344,10 +344,34 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     def stats(line: str) -> str | None:
         if table_row(line):
             return ""
+        quick = re.fullmatch(r"(?P<name>[^\W\d][\w' -]*?)\s+(?P<level>\d{1,2})\s+[–—]\s+(?P<rest>.*\d.*?)\.?", line.strip())
+        if quick and not set(quick.group("name").split()) & set(GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED):
+            # a quick 4th-edition block's weapon at its level, then its attacks ('Long Knife 15 – Thrust 1d-1 imp,
+            # Swing 1d+1 cut, Parry 10'): the skill at that level, and the weapon line (its first attack)
+            skill_item(f"{quick.group('name')}-{quick.group('level')}", r.line)
+            attacks = re.sub(r"\b(?:thrust|swing)\s+", "", quick.group("rest"), flags=re.IGNORECASE)
+            weapon_item(f"{quick.group('name')} ({attacks})", r.line)
+            return ""
         if attack_line(line.strip(), r.line):  # 'Dagger throw (11): thrust 1d-2 impaling, Acc 0, ...'
             return ""
         if _gurps_weapon_like(line):  # a gear line outside any heading: a weapon, not stats
             weapon_item(line, r.line)
+            return ""
+        worn_on = re.fullmatch(r"(?P<name>[^\W\d][\w' -]*?)\s+(?P<dr>DR\s*\d+)\s+on\s+(?P<where>[A-Za-z][A-Za-z ,&]*?)"
+                               r"(?:\.\s*(?P<rest>\S.*?))?\.?", line.strip())
+        if worn_on and not set(worn_on.group("name").split()) & set(GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED):
+            # a quick block's armor and where it is worn ('Cloth Armor DR 1 on Face and Torso. DR 3 Skull'): the
+            # piece on its locations; a DR on a location after it is said (a 4th-edition skull's DR 3 holds its
+            # own DR 2, which is no armor), not read as the piece's
+            armor_item(f"{worn_on.group('name').strip()} ({worn_on.group('dr')}, "
+                       f"{worn_on.group('where').replace(' and ', ', ')})", r.line)
+            rest = worn_on.group("rest")
+            if rest and re.fullmatch(r"DR\s*\d+\s+(?:on\s+)?[A-Za-z ]+", rest):
+                r.unread.append((r.line, f"{rest} (a DR of its own on a location, not the armor's: not read)"))
+            elif rest:
+                left = stats(rest)
+                if left is None or left.strip(" .;,"):
+                    r.unread.append((r.line, rest if left is None else left))
             return ""
         worn = re.fullmatch(r"(?P<name>[^\W\d][\w' -]*?)\s+(?P<stats>(?:PD\s*\d+[,;]?\s*)?DR\s*\d+)\.?", line.strip())
         if worn and not re.search(r"\d", worn.group("name")) and not (
@@ -492,6 +516,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         words = name.split()
         weapon_skill = _gurps_melee_skill(name) if name not in _SKILLS and len(words) > 1 and melee_class_of(
             name) == melee_class_of(words[-1]) in ("knife", "sword", "axe", "spear", "club") else None
+        if weapon_skill in _THROWN_OF and re.search(r"\bthrow", name, re.IGNORECASE):
+            weapon_skill = _THROWN_OF[weapon_skill]  # 'Throwing Knife-12': the skill it is thrown with
         if weapon_skill in _SKILLS and weapon_skill != name:
             # a quick block's weapon with its level ('Thrusting Broadsword-11'): the skill it is fought with, said
             r.assumed.append(f"line {n}: {name}-{m.group('val')} is a weapon at its level: {weapon_skill}-{m.group('val')}")
@@ -914,10 +940,12 @@ def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: 
     speed = float(other["Basic Speed"][0]) if "Basic Speed" in other else (
         float(other["Speed"][0]) if "Speed" in other else None)
     if "Dodge" in doc:
-        base = int(speed) if speed is not None else doc.get("Move")
-        if base is not None and doc["Dodge"] >= base + 3:
-            marks.setdefault("Dodge", f"Dodge {doc['Dodge']} with {'Basic Speed' if speed is not None else 'Move'} "
-                                      f"{base}: Basic Speed + 3")
+        # (neither Speed nor Move stated: the speed DX and HT give, (DX + HT) / 4, as both editions work it out)
+        given = "Basic Speed" if speed is not None else "Move" if "Move" in doc else \
+            f"(DX {doc.get('DX', 10)} + HT {doc.get('HT', 10)}) / 4 ="
+        base = int(speed) if speed is not None else doc.get("Move", (doc.get("DX", 10) + doc.get("HT", 10)) // 4)
+        if doc["Dodge"] >= base + 3:
+            marks.setdefault("Dodge", f"Dodge {doc['Dodge']} with {given} {base}: Basic Speed + 3")
     if "Parry" in other and skills:
         parry = int(float(other["Parry"][0]))
         if any(parry == s // 2 + 3 != s // 2 and parry != (2 * s) // 3 for s in skills.values()):
