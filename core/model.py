@@ -181,7 +181,7 @@ def melee_class_words(cls: str) -> str:
 # prints (not "Fighting (Whip)", a weapon's skill)
 _NATURAL_WORDS = ("bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "teeth", "jaws", "fang", "gore", "horn",
                   "hoof", "hooves", "sting", "pincer", "beak", "trample", "tongue", "proboscis", "tail", "tusk",
-                  "antler", "mandible", "nipper", "feeler", "constrict", "crush", "噛みつき", "噛み付き",
+                  "antler", "mandible", "nipper", "feeler", "constrict", "crush", "peck", "scratch", "gnaw", "噛みつき", "噛み付き",
                   "咬みつき", "かみつき", "爪", "触手", "咬", "噬", "抓", "觸手", "舌", "尾", "牙", "蹄", "嘴", "喙")
 
 

@@ -748,3 +748,56 @@ def test_a_quick_bulleted_fourth_edition_block_its_weapons_at_their_levels_and_i
     assert any(t.startswith("DR 3 Skull (a DR of its own") for t in said)
     assert any("Dodge 8 with (DX 12 + HT 11) / 4 = 5: Basic Speed + 3" in t for t in said)
     assert doc["Dodge"] == 5  # read by the 3rd edition's rule, Dodge = Move, said
+
+
+def test_a_sheets_skills_wrapped_with_their_relative_levels_are_skills_not_attributes():
+    """A character-sheet export's skills wrap onto the next lines ('Swimming HT+0 [1]-10; Jumping DX+0
+    [1]-14;'): they are skills; their 'DX+0' had been read as DX 0 and the block refused. Its
+    'Secondary Characteristics: Dmg 1d-1/1d+2; BL 29 lb; HP 12 [0]' is stats, not a weapon."""
+    doc = read("Name: Archer Joan (150)\nAttributes: ST 12 [20]; DX 14 [80]; IQ 10 [0]; HT 10 [0]\n"
+               "Secondary Characteristics: Dmg 1d-1/1d+2; BL 29 lb; HP 12 [0]; Will 10 [0];\n"
+               "Skills: Climbing DX-1 [1]-13; Bow DX+1 [4]-15;\nSwimming HT+0 [1]-10; Jumping DX+0 [1]-14; "
+               "Geography/TL3 (Regional) IQ-1 [2]-9;\n")
+    assert (doc["ST"], doc["DX"]) == (12, 14)
+    assert {k: doc["skills"][k] for k in ("Climbing", "Bow", "Swimming", "Jumping")} == \
+        {"Climbing": 13, "Bow": 15, "Swimming": 10, "Jumping": 14}
+    assert not doc.get("weapons") and not [t for t in unread_texts(doc) if "damage dice" in t]
+
+
+def test_a_creatures_lifting_st_its_natural_attacks_and_its_skills_with_no_heading():
+    """A 4th-edition creature: 'Lifting ST +4' among its traits had made its ST 4 (it is 18); 'Peck (11):
+    2d-2 pi+ at Reach C, 1.' had been a handgun and 'Scratch (11)' an Axe/Mace line: both are natural
+    attacks, fought with Brawling; 'Brawling-11; Survival (Jungle)-10.' on a line of its own had been unread."""
+    doc = read("Dire Hen\n\nST: 18\n\nDX: 10\n\nIQ: 3\n\nHT: 10\n\nDodge: 8\n\n"
+               "  • Peck (11): 2d-2 pi+ at Reach C, 1.\n\n  • Scratch (11): 1d+1 cut at Reach C, 1.\n\n"
+               "Bestial; Feathers; Lifting ST +4; Sharp Beak\n\nBrawling-11; Survival (Jungle)-10.\n")
+    assert doc["ST"] == 18
+    assert [(m["name"], m["skill"]) for m in doc["melee"]] == [("Peck", "Brawling"), ("Scratch", "Brawling")]
+    assert not doc.get("weapons")
+    assert doc["skills"]["Brawling"] == 11
+    assert any(t.startswith("Lifting ST +4 (a 4th-edition advantage") for t in unread_texts(doc))
+
+
+def test_a_third_edition_pd_dr_grid_none_for_advantages_and_an_encumbered_dodge():
+    """'chainmail armor (PD/DR 3/4)' is PD 3, DR 4 (it had been DR 3); 'Advantages: None' is no advantage
+    named None; a 4th-edition 'Speed 5.75 ... Move 4 ... Dodge 7' (encumbered: both one down) is 3rd-edition
+    Dodge = Move = 4 (the encumbrance had been taken off twice: 3)."""
+    doc = read("Shield Man\nST 12, DX 11, IQ 10, HT 11\nAdvantages: None\n"
+               "Gear: chainmail armor (PD/DR 3/4), personal basics\n")
+    assert [(a["PD"], a["DR"]) for a in doc["armor"]] == [(3, 4)] and not doc.get("advantages")
+    guard = read("Gate Guard\nST 12 HP 12 Speed 5.75\nDX 11 Will 10 Move 4\nIQ 10 Per 10\nHT 12 FP 12\n"
+                 "Dodge 7 Parry 9 Block 11\nSkills: Broadsword-13; Shield-12.\n")
+    assert (guard["Move"], guard["Dodge"]) == (4, 4)
+
+
+def test_a_wiki_sheets_traits_worked_out_and_a_specialty_before_the_dots():
+    """'Health: 2[Sta] + 5 = 7', 'Speed: 1[Str] + 4[Dex] + 5 = 10', 'Defense: 3[Wits]' are 7, 10 and 3
+    (each had been its first term: Health 2, Speed 1); 'Larceny (Lockpicking) ●●●' is Larceny 3 with its
+    specialty (it had been dropped, with the sheet's other best skills)."""
+    doc = read("Quiet Jo\nIntelligence ●●\nWits ●●●\nResolve ●●\nStrength ●\nDexterity ●●●●\nStamina ●●\n"
+               "Presence ●●\nManipulation ●●●\nComposure ●●\nHealth: 2[Sta] + 5 = 7\n"
+               "Speed: 1[Str] + 4[Dex] + 5 = 10\nDefense: 3[Wits]\n"
+               "  • Larceny (Lockpicking) ●●●\n  • Stealth (Moving in Darkness) ●●●●\n")
+    assert (doc["Health"], doc["Speed"], doc["Defense"]) == (7, 10, 3)
+    assert (doc["skills"]["Larceny"], doc["skills"]["Stealth"]) == (3, 4)
+    assert doc["specialties"]["Larceny"] == ["Lockpicking"]

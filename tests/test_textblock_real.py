@@ -1071,3 +1071,14 @@ def test_a_language_named_bare_on_a_skill_list_is_an_other_language():
     doc = read("Prof Nob, age 60\nSTR 50 CON 55 SIZ 60 DEX 50 APP 45 INT 80 POW 60 EDU 85 HP 11\n"
                "Skills: Latin 40%, English 80%, French 30%, Spot Hidden 50%\n")
     assert doc["skills"] == {"Language (Latin)": 40, "English": 80, "Language (French)": 30, "Spot Hidden": 50}
+
+
+def test_fist_brawl_and_firearms_pistol_are_the_skills_they_name():
+    """A scenario's 'Fist/Brawl 85%' is Fist/Punch (7th edition: Fighting (Brawl)); a 7th-edition blog's
+    'Firearms (Pistol) 20%' is Firearms (Handgun): both had been skills no system knew."""
+    doc = read("Bugs Moran, gunsel\nSTR 13 CON 12 SIZ 11 INT 10 POW 9 DEX 14 APP 10 EDU 8 HP 12\n"
+               "Skills: Fist/Brawl 85%, Stealth 75%\n")
+    assert doc["skills"]["Fist/Punch"] == 85 and "Fist/Brawl" not in doc["skills"]
+    seven = read("Jerome, clerk\nSTR 50 CON 55 SIZ 60 DEX 45 APP 50 INT 70 POW 55 EDU 75 HP 11\n"
+                 "Skills: Firearms (Pistol) 20%, Library Use 70%\n")
+    assert seven["skills"]["Firearms (Handgun)"] == 20

@@ -22,7 +22,8 @@ from xsys.core.textblock import fold, weapon_class_by_name
 # ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
 # A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
 PRINTED_NAMES: dict[str, tuple[str, ...]] = {
-    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "拳銃", "手枪", "手槍",
+    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "firearms (pistol)",
+                "firearms (pistols)", "拳銃", "手枪", "手槍",
                 "射击(手枪)", "射擊(手槍)", "射击手枪", "射擊手槍"),  # (the dice bots' run-on names too)
     "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
               "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍", "射击步霰", "射击步枪", "步霰"),
@@ -45,7 +46,8 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶", "汽車駕駛", "駕駛"),
     # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
     # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
-    "Fist/Punch": ("fist/punch", "fist", "punch", "brawl", "fighting (brawl)", "unarmed", "こぶし(パンチ)", "こぶし", "拳击",
+    "Fist/Punch": ("fist/punch", "fist/brawl", "fist", "punch", "brawl", "fighting (brawl)", "unarmed", "こぶし(パンチ)",
+                   "こぶし", "拳击",
                    "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手",
                    "拳擊", "拳擊/廝打", "廝打", "厮打"),  # the Chinese rules' own words (coc-zh glossary)
     # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese

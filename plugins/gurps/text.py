@@ -96,8 +96,9 @@ def _gurps_weapon_like(text: str) -> bool:
     nd = named(text)
     # (a name is no sentence: a paragraph's "ST 12, DX 13 ... Skills: ...; Weapons: Colt .45: Dmg 2d+1"
     # is the stats, its weapons under their heading)
-    if nd is None or re.search(r"[.;]\s|\b(?:ST|DX|IQ|HT)\s*\d", nd[0]):
-        return False
+    if nd is None or re.search(r"[.;]\s|\b(?:ST|DX|IQ|HT)\s*\d", nd[0]) or re.fullmatch(
+            r"(?:secondary\s+)?(?:characteristics|attributes|stats)", nd[0].strip(), re.IGNORECASE):
+        return False  # (nor a sheet's label: 'Secondary Characteristics: Dmg 1d-1/1d+2; BL 29 lb; HP 12')
     details = nd[1]
     return any(_GURPS_DAMAGE.match(p.strip()) or re.match(r"^(acc|ss|shots|rof|dam|dmg)\b", p.strip(), re.IGNORECASE)
                for p in split_items(details))
@@ -344,6 +345,15 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     def stats(line: str) -> str | None:
         if table_row(line):
             return ""
+        relative = re.findall(r"(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\s*\[\s*\d+\s*\]\s*-\s*\d{1,2}\b", line)
+        if relative:
+            # a character sheet's skills wrapped onto the next line ('Swimming HT+0 [1]-10; Jumping DX+0 [1]-14;'):
+            # skills, each its relative level, cost and level (its 'DX+0' had been read as DX 0)
+            items = [x for x in re.split(r"[;,]\s*", line.strip().rstrip(";,.")) if x.strip()]
+            bad = [x for x in items if not skill_item(x, r.line)]
+            for x in bad:
+                r.unread.append((r.line, x))
+            return ""
         quick = re.fullmatch(r"(?P<name>[^\W\d][\w' -]*?)\s+(?P<level>\d{1,2})\s+[–—]\s+(?P<rest>.*\d.*?)\.?", line.strip())
         if quick and not set(quick.group("name").split()) & set(GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED):
             # a quick 4th-edition block's weapon at its level, then its attacks ('Long Knife 15 – Thrust 1d-1 imp,
@@ -442,7 +452,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         text = _UNBRACKETED_COST.sub(unbracketed, text)
         # what ST gives in a 4th-edition block ('Damage 1d-2/1d', 'BL 20 lbs.'): derived again, not carried
         by_st = []
-        for pat in (r"\bDamage\s*:?\s*(?:thr\s*)?\d+d(?:[+-]\d+)?\s*/\s*(?:sw\s*)?\d+d(?:[+-]\d+)?",
+        for pat in (r"\b(?:Damage|Dmg)\s*:?\s*(?:thr\s*)?\d+d(?:[+-]\d+)?\s*/\s*(?:sw\s*)?\d+d(?:[+-]\d+)?",
                     r"\bBL\s*:?\s*\d+(?:\.\d+)?\s*(?:lbs?\.?|kg)?"):
             m = re.search(pat, text, re.IGNORECASE)
             if m:
@@ -450,6 +460,11 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 text = text[:m.start()] + " " + text[m.end():]
         # a score is no signed number ("Enhanced Defenses: Dodge +1" is an advantage's modifier, not Dodge 1)
         text = re.sub(rf"^[^:\d]{{2,40}}:\s*(?:{'|'.join(GURPS_ATTRIBUTES + GURPS_DERIVED)})\s*\+\d+.*$", "", text)
+        # nor is a 4th-edition advantage's ('Lifting ST +4', 'Striking ST +2' among a creature's traits: its ST
+        # had become 4); said
+        for m in re.finditer(r"\b(?:Lifting|Striking|Arm)\s+ST\s*[+-]\d+", text):
+            r.unread.append((r.line, f"{m.group(0)} (a 4th-edition advantage: no field in a gurps document)"))
+        text = re.sub(r"\b(?:Lifting|Striking|Arm)\s+ST\s*[+-]\d+", " ", text)
         found, rest = stat_pairs(text, GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
         outside, _ = stat_pairs(re.sub(r"\([^()]*\)", " ", text), GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED,
                                 r"[+-]?\d+(?:\.\d+)?")
@@ -474,7 +489,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 other[k] = (v, r.line)
                 if k in ("FP", "SM", "Basic Speed"):
                     marks.setdefault(k, f"{k} {v}")
-        return re.sub(r"^[.;,\s]+$", "", rest)  # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop
+        # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop; a sheet's label before its stats
+        rest = re.sub(r"(?i)^\s*(?:secondary\s+)?(?:characteristics|attributes)\s*:", "", rest)
+        return re.sub(r"^[.;,\s]+$", "", rest)
 
     def skill_item(item: str, n: int) -> bool:
         several = re.findall(r"([^\W\d][^\d,;]*?)\s*[-–]?\s*(\d{1,2})(?=\s|$)", item.strip())
@@ -727,6 +744,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
 
     def armor_item(item: str, n: int) -> None:
         item, cid = catalog_tag(item)
+        # a 3rd-edition line's grid ('chainmail armor (PD/DR 3/4)'): PD 3, DR 4 (the DR had been read as 3)
+        item = re.sub(r"\b(PD|DR)\s*/\s*(PD|DR)\s*:?\s*(\d+)\s*/\s*(\d+)", r"\1 \3, \2 \4", item)
         nd = named(item)
         found, rest = stat_pairs(nd[1] if nd else "", ("PD", "DR"))
         if not nd or "DR" not in found:
@@ -756,6 +775,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             text = re.sub(r"\s+", " ", _COST.sub("", item)).strip()
             if re.fullmatch(r"[+-]?\d+", text):  # "Disadvantages: -62": the list's point total, no trait
                 r.assumed.append(f"line {n}: {kind} {text}: a point total, not carried")
+                return
+            if text.casefold().rstrip(".") in ("none", "-", "—", "n/a"):  # "Advantages: None": no trait named None
                 return
             lists[kind].append(text)
         return add
@@ -814,7 +835,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         asked before its section's handler): its first attack is the weapon line."""
         attack = re.fullmatch(r"(?P<name>[^\W\d][^():]*?)\s*\(\d{1,2}\):\s*(?:(?:swing|thrust|sw|thr)\s+)?"
                               r"(?P<dice>\d+d(?:[+-]\d+)?)\s+(?P<type>cutting|crushing|impaling|piercing|burning|"
-                              r"cut|cr|imp|pi)\b(?P<rest>.*)", text, re.IGNORECASE)
+                              r"cut|cr|imp|pi\+\+|pi\+|pi-|pi)(?![\w+-])(?P<rest>.*)", text, re.IGNORECASE)
         if attack:  # a 4th-edition book's attack line: 'Broadsword (11): swing 2d cutting, Reach 1; or thrust ...'
             kind = {"cutting": "cut", "crushing": "cr", "impaling": "imp", "piercing": "pi", "burning": "burn"}.get(
                 attack.group("type").lower(), attack.group("type").lower())
@@ -855,6 +876,13 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             said_costs.append(n)
             # a trait: an advantage by a cost above 0, a disadvantage (or a quirk) by one below
             trait_item("advantages" if int(costed.group("cost")) > 0 else "disadvantages")(body, n)
+            return True
+        several = [x.strip() for x in re.split(r"\s*;\s*", text.rstrip(".;")) if x.strip()]
+        if len(several) > 1 and all(re.search(r"[-–]\s*\d{1,2}$", x) for x in several):
+            # a bestiary's skills on a line of their own with no heading ('Brawling-11; Survival (Jungle)-10.')
+            for x in several:
+                if skill_item(x, n) is False:
+                    r.unread.append((n, x))
             return True
         return bool(re.search(r"-\s*\d+$", text)) and skill_item(text, n)
 
@@ -976,10 +1004,14 @@ def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: 
         dx = doc.get("DX", 10)
         base4 = int(speed) if speed is not None else doc.get("Move", (dx + ht) // 4)
         move3 = doc.get("Move", (dx + ht) // 4)
-        doc["Dodge"] = max(0, move3 + dodge4 - (base4 + 3))
+        # an encumbered block's Move and Dodge are both lower by its encumbrance level ('Speed 5.75, Move 4,
+        # Dodge 7'): the stated Move holds it already, so it is not taken off a second time (it had been Dodge 3)
+        enc = max(0, base4 - move3) if speed is not None and "Move" in doc and dodge4 < base4 + 3 else 0
+        doc["Dodge"] = max(0, move3 + dodge4 - (base4 + 3) + (min(enc, base4 + 3 - dodge4) if enc else 0))
         r.unread.append((line, f"Dodge {dodge4}: 4th-edition Dodge = Basic Speed + 3 ({base4} + 3"
                                f"{f' + {dodge4 - base4 - 3}' if dodge4 != base4 + 3 else ''}); 3rd-edition Dodge = "
-                               f"Move: read as {doc['Dodge']}"))
+                               f"Move: read as {doc['Dodge']}"
+                               + (f" (the encumbrance in both: Move {move3} of Basic Speed {base4})" if enc else "")))
     if skills:
         r.assumed.append("4th-edition skill levels read as 3rd-edition levels: both roll 3d6 under the level, "
                          "and a skill's level against its attribute is mostly the same in both")

@@ -26,7 +26,7 @@ NWOD_SKILLS = ("Academics", "Computer", "Crafts", "Investigation", "Medicine", "
 # (a sheet's mark before it, '2 Stealth ●●●', and its specialty in words after its name, 'Academics religion ●●',
 # said and read)
 _SKILL_LINE = re.compile(r"^(?:(?P<mark>\d)\s+)?(?P<name>" + "|".join(NWOD_SKILLS) + r"|Socialise)"
-                         r"(?:\s+(?P<words>[^\W\d][^\d:()•●]*?))?\s*:?\s*(?P<val>\d|[•●]{1,5})"
+                         r"(?:\s+(?P<words>[^\W\d][^\d:()•●]*?))?(?:\s*\((?P<before>[^()]+)\))?\s*:?\s*(?P<val>\d|[•●]{1,5})"
                          r"(?P<spec>(?:\s*,?\s*\([^()]*\))*)\s*$", re.IGNORECASE)
 # the attributes as players abbreviate them ("Int 2, Wits 3, Res 2 / Str 2, Dex 4, Sta 2 / Pre 2,
 # Man 2, Com 3"), written with their capital only (a CoC block's STR 60 is no nWoD Strength)
@@ -164,6 +164,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
         if one:  # 'Academics: 3 (Psychoanalysis), (Psychology)': a skill a line, no Skills heading
             name = next(k for k in NWOD_SKILLS if fold(k) == fold(one["name"]).replace("socialise", "socialize"))
             specs = ", ".join([*([one["words"].strip()] if one["words"] else []),
+                               *([one["before"].strip()] if one["before"] else []),
                                *(x.strip() for x in re.findall(r"\(([^()]*)\)", one["spec"]) if x.strip())])
             if one["mark"]:
                 r.unread.append((r.line, f"{one['mark']} (a mark before {name})"))
@@ -178,6 +179,11 @@ def read_nwod(lines: list[str], system: str) -> Read:
         line = re.sub(r"\([^()]*,[^()]*\)", " ", line)
         # a forum's 'Health ○○○○○○○○○○ (10)' (its boxes, then their count) and 'Def 2 Init 4' (abbreviated)
         line = re.sub(r"\b(Health|Willpower)\s*[○◯□☐●•]+\s*\((\d+)\)", r"\1 \2", line)
+        # a wiki sheet's trait worked out ('Health: 2[Sta] + 5 = 7', 'Defense: 3[Wits]'): its total, not its first term
+        line = re.sub(r"\b(Health|Willpower|Speed|Initiative|Defense|Size)(\s*:?\s*)\d+\s*\[[A-Za-z]+\][\d\s\[\]A-Za-z+]*?="
+                      r"\s*(\d+)", r"\1\2\3", line)
+        line = re.sub(r"\b(Health|Willpower|Speed|Initiative|Defense|Size)(\s*:?\s*\d+)\s*\[[A-Za-z]+\](?!\s*[+=])",
+                      r"\1\2", line)
         line = re.sub(r"\bDef\b(?=\s*:?\s*\d)", "Defense", line)
         line = re.sub(r"\bInit\b(?=\s*:?\s*[+-]?\d)", "Initiative", line)
         # (Willpower and Health in dots run past five: 'Willpower ●●●●●●●')
