@@ -801,3 +801,18 @@ def test_a_wiki_sheets_traits_worked_out_and_a_specialty_before_the_dots():
     assert (doc["Health"], doc["Speed"], doc["Defense"]) == (7, 10, 3)
     assert (doc["skills"]["Larceny"], doc["skills"]["Stealth"]) == (3, 4)
     assert doc["specialties"]["Larceny"] == ["Lockpicking"]
+
+
+def test_a_books_block_run_together_after_a_sentence_is_read():
+    """A book's block copied from a PDF with its line breaks lost, after a sentence ('Mara appears in the
+    Tale: ... (p. 88). Virtue: Hopeful Vice: ... Mental Attributes: ...'): its skills, specialties and
+    merits had all been unread; the sentence is notes."""
+    doc = read("Mara appears in the Tale: The Lantern House (p. 88). Virtue: Hopeful Vice: Obsessive Mental Attributes: "
+               "Intelligence 3, Wits 3, Resolve 2 Physical Attributes: Strength 2, Dexterity 2, Stamina 2 Social "
+               "Attributes: Presence 2, Manipulation 2, Composure 3 Mental Skills: Academics (History) 3, Occult 2 "
+               "Physical Skills: Stealth (Small Spaces) 3 Social Skills: Persuasion 3 Merits: Eidetic Memory "
+               "Health: 6 Willpower: 5 Size: 5 Speed: 9 Defense: 3 Initiative: 5\n")
+    assert doc["skills"] == {"Academics": 3, "Occult": 2, "Stealth": 3, "Persuasion": 3}
+    assert doc["specialties"]["Stealth"] == ["Small Spaces"] and "Eidetic Memory" in doc["merits"]
+    assert (doc["Intelligence"], doc["Composure"], doc["Health"], doc["Willpower"]) == (3, 3, 6, 5)
+    assert "Mara appears in the Tale: The Lantern House (p. 88)." in doc["notes"]

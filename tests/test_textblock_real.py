@@ -1082,3 +1082,16 @@ def test_fist_brawl_and_firearms_pistol_are_the_skills_they_name():
     seven = read("Jerome, clerk\nSTR 50 CON 55 SIZ 60 DEX 45 APP 50 INT 70 POW 55 EDU 75 HP 11\n"
                  "Skills: Firearms (Pistol) 20%, Library Use 70%\n")
     assert seven["skills"]["Firearms (Handgun)"] == 20
+
+
+def test_an_armor_line_wrapped_mid_sentence_is_one_armor_and_its_words_are_notes():
+    """A scanned scenario's 'Armor: 9-point bulletproof vest. Worn at all times by Hale' wrapped over three
+    lines: the armor is 'Bulletproof vest', 9 points (it had been named with the whole sentence), and its
+    wrapped words ('... has a 50%' / 'chance of stopping any damage.') are notes (the second line had been
+    read as an attack by its 50%)."""
+    doc = read("RUPERT HALE, age 52, antiquarian\nSTR 12 CON 13 SIZ 14 INT 17 POW 15\nDEX 11 APP 10 EDU 19 HP 14\n"
+               "Armor: 9-point bulletproof vest. Worn at all times by Hale\nin public. Only covers his torso, and so has "
+               "a 50%\nchance of stopping any damage.\nSkills: Library Use 80%, Occult 60%\n")
+    assert [(a["name"], a["A"]) for a in doc["armor"]] == [("Bulletproof vest", 9)]
+    assert "Only covers his torso, and so has a 50% chance of stopping any damage" in doc["notes"]
+    assert not unread(doc) and not doc.get("weapons") and not doc.get("melee")

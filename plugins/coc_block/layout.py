@@ -818,6 +818,16 @@ def coc_layout(lines: list[str]) -> list[str]:
             out[below] = nf[below] = f"{head['head']} {nf[below].lstrip()}"
             out[k] = nf[k] = (x[:head.start('head')] + x[head.end('head'):]).strip()
     for k, x in enumerate(nf):
+        if re.match(r"(?:armou?r|装甲|护甲|護甲)\s*[:：]", x, re.IGNORECASE):
+            # an armor line wrapped mid-sentence ("Armor: 9-point bulletproof vest. Worn at all times by Chandler" /
+            # "in public. Only covers Chandler's torso, and so has a 50%" / "chance of stopping any damage."): one
+            # line (its second had been read as an attack, by its 50%)
+            j = k + 1
+            while j < len(nf) and nf[j] and re.match(r"[a-z]", nf[j]):
+                out[k] = nf[k] = f"{nf[k]} {nf[j]}"
+                out[j] = nf[j] = ""
+                j += 1
+    for k, x in enumerate(nf):
         nxt = k + 1 if k + 1 < len(nf) else None
         if nxt is not None and re.search(r"(?<!\d)\d{1,3}\s*%", x) and re.search(r"[,.，、]\s*[^\W\d_][^,.%\d]{0,40}$", x) \
                 and re.match(r"\d{1,3}\s*%\s*(?:[,.，、]|$)", nf[nxt]):
@@ -1723,6 +1733,10 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             item = f"{jp.group(1)} points of {jp.group(2).strip()}"  # 9 ポイントの皮膚: 9 points of 皮膚
         en = None if jp else re.match(r"^(\d+)\s*-?\s*points?\s+of\s+([^.,;:()]+?)\s*[.,;]\s*(\S.*)$", item.strip(),
                                       re.IGNORECASE)
+        pointed = None if jp or en else re.match(r"^(\d+)\s*-\s*points?\s+([^.,;:()]+?)\s*\.\s+(\S.*)$", item.strip(),
+                                                 re.IGNORECASE)
+        if pointed:  # "9-point bulletproof vest. Worn at all times by ...": the armor, then what it says of itself
+            en = pointed
         if en and not re.match(r"stops\b", en.group(3), re.IGNORECASE):
             # a bestiary's "6 points of thick hide and muscle. In addition, …", "1 point of hide, but may be
             # enhanced": the armor, then what it says of itself (the notes)

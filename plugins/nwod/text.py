@@ -464,7 +464,17 @@ def read_nwod(lines: list[str], system: str) -> Read:
             else:
                 run_on("derived", after, n)
 
-    Walk(r, [_boxes(x) for x in lines], NWOD_HEADINGS).run(stats, run_on)
+    walked = [_boxes(x) for x in lines]
+    for i, x in enumerate(walked):
+        at = _RUN_ON.search(x)
+        head = re.search(r"(?:Mental|Physical|Social) (?:Attributes|Skills)\s*:", x, re.IGNORECASE)
+        if at is not None and head is not None and at.start() > 0 and re.search(r"[.!?]\s*$", x[:at.start()]):
+            # a book's block whose line breaks were lost, after a sentence ('Sarah appears in the Tale: ... (p. 205).
+            # Virtue: Hopeful Vice: ... Mental Attributes: ...'): the sentence is notes, the rest the block (its
+            # skills and merits had all been unread)
+            notes.append(x[:at.start()].strip())
+            walked[i] = x[at.start():]
+    Walk(r, walked, NWOD_HEADINGS).run(stats, run_on)
     marked = next((n for n, x in enumerate(lines, 1) if _SECOND_EDITION_LINE.match(x)), None)
     second = _nwod_pools(r, doc, skills, specialties, pools)
     if second or marked is not None:
