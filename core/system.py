@@ -1519,24 +1519,19 @@ def tier_choice(system: "System", native: str, keys: Sequence[str], context: Map
     said = " and ".join(f"{source.level_text(src_native, level)} ({source.key}) is "
                         f"{equating.TIER_NAMES[rank] if 0 <= rank < len(equating.TIER_NAMES) else rank}"
                         for _, (source, src_native, level, rank, _) in by.values())
+    own = equating.tier_of(system.tiers(native), best).rank
+    own_said = f"{equating.TIER_NAMES[own] if 0 <= own < len(equating.TIER_NAMES) else own} in {system.key}'s own tiers"
+    was, now = system.level_text(native, default), system.level_text(native, best)
+    back_was, back_now = and_list(scored[default][2]), and_list(scored[best][2])
     if scored[best][0] == scored[default][0] > 0:  # neither reads back in the tiers: its own tier decides
-        own = equating.tier_of(system.tiers(native), best).rank
-        note = (f"; rounded toward the source's tier: {said}; {system.level_text(native, default)} would read back "
-                f"as {and_list(scored[default][2])}, {system.level_text(native, best)} reads back as "
-                f"{and_list(scored[best][2])}, nearer the level stated, and is "
-                f"{equating.TIER_NAMES[own] if 0 <= own < len(equating.TIER_NAMES) else own} in {system.key}'s "
-                f"own tiers [{TIER_RULE}]")
+        how = (f"{was} would read back as {back_was}, {now} reads back as {back_now}, nearer the level stated, "
+               f"and is {own_said}")
     elif scored[best][0] == scored[default][0]:  # both read back in the tiers: about midway, its own tier decides
-        own = equating.tier_of(system.tiers(native), best).rank
-        note = (f"; rounded toward the source's tier: {said}; about midway, {system.level_text(native, default)} and "
-                f"{system.level_text(native, best)} both read back in it (as {and_list(scored[default][2])} and as "
-                f"{and_list(scored[best][2])}), and {system.level_text(native, best)} is "
-                f"{equating.TIER_NAMES[own] if 0 <= own < len(equating.TIER_NAMES) else own} in {system.key}'s "
-                f"own tiers [{TIER_RULE}]")
+        how = (f"about midway, {was} and {now} both read back in it (as {back_was} and as {back_now}), "
+               f"and {now} is {own_said}")
     else:
-        note = (f"; rounded toward the source's tier: {said}; {system.level_text(native, default)} would read back "
-                f"as {and_list(scored[default][2])}, {system.level_text(native, best)} reads back as "
-                f"{and_list(scored[best][2])} [{TIER_RULE}]")
+        how = f"{was} would read back as {back_was}, {now} reads back as {back_now}"
+    note = f"; rounded toward the source's tier: {said}; {how} [{TIER_RULE}]"
     return best, note
 
 

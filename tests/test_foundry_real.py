@@ -748,3 +748,16 @@ def test_an_npcs_occupation_age_and_a_creatures_type_are_notes(tmp_path):
     assert "Occupation: Night watchman; Age: 52." in doc["notes"]
     beast = read(tmp_path, actor("creature", infos={"type": "Ghoul"}))
     assert "Type: Ghoul" in beast["notes"]
+
+
+def test_a_weapons_far_range_bands_are_said(tmp_path):
+    """A 2020 actor's shotgun with a distance for each band ('15ft', '25ft', '35ft') and damage by band: the
+    damage bands are read, and the two far distances, which a coc7 line does not hold, are said (they had
+    gone without a word)."""
+    gun = weapon("Sawn-off", skill_name="Firearms (Rifle/Shotgun)", damage="4D6")
+    gun["system"]["range"] = {"normal": {"value": "15ft", "units": "", "damage": "4D6"},
+                              "long": {"value": "25ft", "units": "", "damage": "2D6"},
+                              "extreme": {"value": "35ft", "units": "", "damage": "1D6"}}
+    doc = read(tmp_path, actor(items=[skill("Firearms (Rifle/Shotgun)", value=40), gun]))
+    assert doc["weapons"][0]["damage"] == "4D6/2D6/1D6"
+    assert any("range bands long 25ft, extreme 35ft" in t for t in unread(doc).values())

@@ -784,6 +784,24 @@ class _Actor:
         bands = [re.sub(r"\s+", "", str(_dict(rngs.get(b)).get("damage") or "")) for b in ("long", "extreme")]
         if damage and any(b and b.upper() != damage.upper() for b in bands):  # a shotgun: damage by range band
             damage = "/".join([damage] + [b for b in bands if b])
+        def reach(band: str) -> tuple[float, str] | None:  # ('15ft', or 15 with units 'yards')
+            b = _dict(rngs.get(band))
+            m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", str(b.get("value") or ""), re.IGNORECASE)
+            return (float(m.group(1)), (m.group(2) or str(b.get("units") or "")).lower()) if m else None
+
+        base = reach("normal")
+        far = [f"{b} {_dict(rngs.get(b)).get('value')}" for b in ("long", "extreme")
+               if _dict(rngs.get(b)).get("value") not in (None, "", 0, "0")]
+        yards = ("yards", "yard", "yd", "yds")
+        if far and base and reach("long") in (None, (base[0] * 2, base[1])) and (
+                reach("extreme") in (None, (base[0] * 4, base[1]))
+                or ("/" in damage and base[0] == 10 and base[1] in yards)):
+            # the rules' own bands: twice and four times the base range, a shotgun's shot at 10 and 20 yards
+            # and out to its reach (coc7.damage.shotgun): nothing the line loses
+            far = []
+        if far:  # ('15ft' / '25ft' / '35ft' by band: the two far distances had gone without a word)
+            self.lose(f"{root}.range", f"{name}: range bands {', '.join(far)} (a coc7 line holds its base range; "
+                      "the rules work the farther bands out from it)")
         if damage and coc_damage(damage) is None:
             self.lose(f"{root}.range.normal.damage", f"{name}: damage {damage!r} (not dice a coc weapon line holds)")
             damage = ""
