@@ -784,6 +784,7 @@ class _Actor:
         bands = [re.sub(r"\s+", "", str(_dict(rngs.get(b)).get("damage") or "")) for b in ("long", "extreme")]
         if damage and any(b and b.upper() != damage.upper() for b in bands):  # a shotgun: damage by range band
             damage = "/".join([damage] + [b for b in bands if b])
+
         def reach(band: str) -> tuple[float, str] | None:  # ('15ft', or 15 with units 'yards')
             b = _dict(rngs.get(band))
             m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", str(b.get("value") or ""), re.IGNORECASE)
@@ -900,18 +901,13 @@ class _Actor:
         if isinstance(apr, (int, float, str)) and not isinstance(apr, bool) and str(apr).strip() not in ("", "0", "1"):
             self.lines.append((f"Attacks per round: {str(apr).strip()}", f"{self.root}.special.attacksPerRound"))
 
-    def notes(self, weapons: bool) -> None:
-        parts = [_text(_dict(self.body.get("description")).get("keeper"))]
-        infos = _dict(self.body.get("infos"))  # an NPC's occupation, age, sex; a creature's type
-        said = [f"{k.capitalize()}: {_text(v) if isinstance(v, str) else v}" for k, v in infos.items()
-                if isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(v).strip()]
-        if said:  # (they had gone without a word)
-            parts.append("; ".join(said) + ".")
+    def description(self, weapons: bool) -> list[str]:
+        """A module's actor with its stat block written in a description the system's sheet has no field
+        for (its skills and attacks as text, no items): its skills and attacks are read from it where
+        the actor has none of its own; its prose is returned for the notes (it had all gone without a word)."""
+        parts: list[str] = []
         value = _dict(self.body.get("description")).get("value")
         if isinstance(value, str) and value.strip():
-            # a module's actor with its stat block written in a description the system's sheet has no field
-            # for (its skills and attacks as text, no items): its skills and attacks are read from it where
-            # the actor has none of its own, its prose is notes (it had all gone without a word)
             path = f"{self.root}.description.value"
             blocks = []
             for raw in re.split(r"</?(?:p|li|ul|ol|table|hr|h\d)\b[^>]*>", value):
@@ -939,6 +935,16 @@ class _Actor:
                     continue  # what the actor's own fields say (its skills, weapons, characteristics)
                 else:
                     parts.append(b)
+        return parts
+
+    def notes(self, weapons: bool) -> None:
+        parts = [_text(_dict(self.body.get("description")).get("keeper"))]
+        infos = _dict(self.body.get("infos"))  # an NPC's occupation, age, sex; a creature's type
+        said = [f"{k.capitalize()}: {_text(v) if isinstance(v, str) else v}" for k, v in infos.items()
+                if isinstance(v, (str, int, float)) and not isinstance(v, bool) and str(v).strip()]
+        if said:  # (they had gone without a word)
+            parts.append("; ".join(said) + ".")
+        parts += self.description(weapons)
         bio = self.body.get("biography")
         if isinstance(bio, dict):  # an NPC's or creature's: its personal description
             parts.append(_text(_dict(bio.get("personalDescription")).get("value")))
