@@ -816,3 +816,17 @@ def test_a_books_block_run_together_after_a_sentence_is_read():
     assert doc["specialties"]["Stealth"] == ["Small Spaces"] and "Eidetic Memory" in doc["merits"]
     assert (doc["Intelligence"], doc["Composure"], doc["Health"], doc["Willpower"]) == (3, 3, 6, 5)
     assert "Mara appears in the Tale: The Lantern House (p. 88)." in doc["notes"]
+
+
+def test_a_knife_line_fought_at_its_own_level_raises_seventh_edition_brawl():
+    """A 3rd-edition warrior with Shortsword-14 and Knife-13 and a line for each: the knife line crosses at
+    Knife's own level, and 7th edition rolls a knife with Fighting (Brawl), so Fighting (Brawl) holds that
+    level (it had been the untrained 25, and the knife with it), said."""
+    doc = read("Blade Warden\nST: 11 [10]; DX: 13 [30]; IQ: 10 [0]; HT: 11 [10]\n"
+               "Skills: Knife-13 [1]; Shortsword-14 [4]\n"
+               "Gear: cheap shortsword (1d-1 imp, 1d+1 cut), large knife (1d-1 imp/cut)\n")
+    conv = api.convert(api.from_plain(doc), "coc7", fresh=True)
+    coc7 = codec.to_builtins(conv.document)
+    assert [m["skill"] for m in coc7["melee"] if m["name"] == "large knife"] == ["Fighting (Brawl)"]
+    assert 50 <= coc7["skills"]["Fighting (Brawl)"] < coc7["skills"]["Fighting (Sword)"]
+    assert any("large knife line, fought at its own level" in x.message for x in conv.losses)

@@ -204,8 +204,31 @@ class Coc7Sheet(Coc7Rules):
         # (a 6th-edition creature's attack skill, its かぎ爪 40, is stated: carried_skills writes it)
         kin = {k for ns in self.melee_kin for k in (combatant.carried.get(ns) or {}).get("skills", {})}
         skills = line_skill_levels(self, skills, melee, combatant, context, col)
+        skills = self._knife_lines(skills, melee, combatant, context, col)
         return line_skills_untrained(self, skills, [m for m in melee if m.name not in carried_lines
                                                     and m.skill not in kin], context, col)
+
+    def _knife_lines(self, skills: dict[str, Any], melee: list[Any], combatant: Combatant,
+                     context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
+        """A knife or club line the source fought at a level of its own (GURPS Knife-13 beside a better
+        Shortsword-14, ``MeleeWeapon.competence``): 7th edition rolls it with Fighting (Brawl)
+        (coc7.melee), which holds that level where it is above the NPC's brawl (it had been written at
+        his brawl, the untrained 25, and the knife with it)."""
+        brawl = "Fighting (Brawl)"
+        on_brawl = {m.name for m in melee if getattr(m, "skill", None) == brawl}
+        own = [m for m in combatant.melee if m.name in on_brawl and m.competence is not None
+               and m.melee_class in ("knife", "club")]
+        if not own:
+            return skills
+        best = max(own, key=lambda m: m.competence)
+        level = self.level_for(brawl, best.competence, {**context, "@key": best.skill, "@class": best.melee_class})
+        now = skills.get(brawl)
+        if now is not None and level <= now:
+            return skills
+        col.loss("merged", f"$.skills.{brawl}", f"the {best.name} line, fought at its own level in the source "
+                 f"({best.skill} competence {best.competence:.3f}), is rolled with {brawl} in 7th edition: written "
+                 f"{brawl} {level} (the NPC's brawl was {now if now is not None else 'not stated'})", "coc7.melee")
+        return {**skills, brawl: level}
 
     def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
                        context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
