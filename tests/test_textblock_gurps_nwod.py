@@ -363,11 +363,12 @@ def test_fourth_edition_attack_lines_are_melee_lines():
 
 def test_a_fourth_edition_traits_line_sorts_its_disadvantages_by_their_self_control_number():
     """'Traits: Bully (12); Callous; Combat Reflexes' was kept as three advantages: a trait with a
-    self-control number (6, 9, 12 or 15) or a negative cost is a disadvantage."""
+    self-control number (6, 9, 12 or 15), a negative cost or a Basic Set disadvantage's name (Callous)
+    is a disadvantage."""
     doc = read("Thug\nST 12; DX 11; IQ 9; HT 12\nTraits: Bully (12); Callous; Combat Reflexes; Bad Temper (9) [-10].\n"
                "Skills: Brawling-12\n")
-    assert doc["advantages"] == ["Callous", "Combat Reflexes"]
-    assert doc["disadvantages"] == ["Bully (12)", "Bad Temper (9)"]
+    assert doc["advantages"] == ["Combat Reflexes"]
+    assert doc["disadvantages"] == ["Bully (12)", "Callous", "Bad Temper (9)"]
 
 
 def test_a_fourth_edition_sheet_s_social_traits_are_notes():
@@ -830,3 +831,13 @@ def test_a_knife_line_fought_at_its_own_level_raises_seventh_edition_brawl():
     assert [m["skill"] for m in coc7["melee"] if m["name"] == "large knife"] == ["Fighting (Brawl)"]
     assert 50 <= coc7["skills"]["Fighting (Brawl)"] < coc7["skills"]["Fighting (Sword)"]
     assert any("large knife line, fought at its own level" in x.message for x in conv.losses)
+
+
+def test_a_traits_line_sorts_the_basic_sets_disadvantages_by_name():
+    """A 4th-edition 'Traits:' line with no costs: 'Bully', 'Code of Honor (Soldier's)' and 'Sense of Duty
+    (Companions)' are disadvantages by name (they had been kept as advantages beside High Pain Threshold)."""
+    doc = read("Gate Watch\nST 12 DX 11 IQ 10 HT 12\nTraits: Bully; Code of Honor (Soldier's); High Pain Threshold; "
+               "Overconfidence (12); Sense of Duty (Companions).\nSkills: Broadsword-13.\n")
+    assert doc["advantages"] == ["High Pain Threshold"]
+    assert doc["disadvantages"] == ["Bully", "Code of Honor (Soldier's)", "Overconfidence (12)",
+                                    "Sense of Duty (Companions)"]

@@ -90,6 +90,18 @@ _GUN_SKILL = {"handgun": "Guns (Pistol)", "revolver": "Guns (Pistol)", "smg": "G
               "rifle": "Guns (Rifle)", "shotgun": "Guns (Shotgun)", "mg": "Guns (Machine Gun)", "thrown": "Throwing"}
 
 
+# disadvantages of the Basic Set (both editions) that a 4th-edition 'Traits:' line names without a cost or a
+# self-control number ('Bully; Code of Honor (Soldier's); Sense of Duty (Companions)'): disadvantages by name
+_DISADVANTAGES = frozenset(x.casefold() for x in (
+    "Addiction", "Alcoholism", "Bad Temper", "Berserk", "Bloodlust", "Bully", "Callous", "Chummy", "Code of Honor",
+    "Compulsive Behavior", "Cowardice", "Curious", "Delusion", "Duty", "Enemy", "Fanaticism", "Greed", "Gregarious",
+    "Honesty", "Impulsiveness", "Intolerance", "Jealousy", "Laziness", "Lecherousness", "Loner", "Miserliness",
+    "Obsession", "Odious Personal Habit", "Overconfidence", "Pacifism", "Paranoia", "Phobia", "Sadism",
+    "Secret", "Sense of Duty", "Social Stigma", "Stubbornness", "Truthfulness", "Vow", "Bad Sight", "Hard of Hearing",
+    "Lame", "One Eye", "One Hand", "Post-Combat Shakes", "Post Combat Shakes", "Unluckiness", "Weak Will", "Ugly",
+    "Hideous", "Monstrous", "Wealth (Poor)", "Struggling", "Poor", "Dead Broke", "Illiteracy", "Low Pain Threshold"))
+
+
 def _gurps_weapon_like(text: str) -> bool:
     """'Name (details)' whose details hold damage dice or weapon stats: a weapon, wherever it is
     written (its 'ST 11' is the weapon's minimum strength, never the NPC's ST)."""
@@ -786,13 +798,14 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         self-control number ('Bully (12)': the 6, 9, 12 or 15 the 4th-edition Basic Set gives only
         mental disadvantages) or a negative cost is a disadvantage; the others are kept as
         advantages (both lists are carried verbatim), said once."""
-        if re.search(r"\((?:6|9|12|15)\)", item) or re.search(r"\[\s*-\d+\s*\]", item):
+        if re.search(r"\((?:6|9|12|15)\)", item) or re.search(r"\[\s*-\d+\s*\]", item) \
+                or re.sub(r"\s*[(\[].*$", "", item.strip()).casefold() in _DISADVANTAGES:
             trait_item("disadvantages")(item, n)
             return
         if not any("'Traits:'" in a for a in r.assumed):
             r.assumed.append(f"line {n}: 'Traits:' lists advantages and disadvantages together: a trait with a "
-                             "self-control number or a negative cost is a disadvantage, the others are kept as "
-                             "advantages")
+                             "self-control number, a negative cost or the name of a Basic Set disadvantage is a "
+                             "disadvantage, the others are kept as advantages")
         trait_item("advantages")(item, n)
 
     def split(kind: str, text: str) -> list[str]:
