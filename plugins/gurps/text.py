@@ -99,7 +99,7 @@ _DISADVANTAGES = frozenset(x.casefold() for x in (
     "Obsession", "Odious Personal Habit", "Overconfidence", "Pacifism", "Paranoia", "Phobia", "Sadism",
     "Secret", "Sense of Duty", "Social Stigma", "Stubbornness", "Truthfulness", "Vow", "Bad Sight", "Hard of Hearing",
     "Lame", "One Eye", "One Hand", "Post-Combat Shakes", "Post Combat Shakes", "Unluckiness", "Weak Will", "Ugly",
-    "Hideous", "Monstrous", "Wealth (Poor)", "Struggling", "Poor", "Dead Broke", "Illiteracy", "Low Pain Threshold"))
+    "Hideous", "Monstrous", "Struggling", "Poor", "Dead Broke", "Illiteracy", "Low Pain Threshold"))
 
 
 def _gurps_weapon_like(text: str) -> bool:
