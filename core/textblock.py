@@ -146,14 +146,20 @@ def heading_of(line: str, extra: dict[str, str] | None = None) -> tuple[str, str
 
 def stat_pairs(line: str, keys: tuple[str, ...], value: str = r"[+-]?\d+") -> tuple[dict[str, str], str]:
     """``KEY value`` pairs of `keys` found in `line` (a colon or equals sign may sit between)
-    and what is left of the line once they and their separators are taken out."""
+    and what is left of the line once they and their separators are taken out. A key's first
+    pair is its value: a second one stays in what is left (a run-on block's "Per: 11 ... usable
+    once per 6 hours", "DR: 2 ... metallic armor counts as DR 1", "Move: 5 (Tunneling Move 4)":
+    the stat is the first, the later words are prose or another kind of the stat, said unread)."""
     alt = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
     pat = re.compile(rf"(?<![\w])({alt})\s*[:=]?\s*({value})(?![\w])", re.IGNORECASE)
     found: dict[str, str] = {}
     canon = {k.lower(): k for k in keys}
 
     def take(m: re.Match[str]) -> str:
-        found[canon[m.group(1).lower()]] = m.group(2)
+        key = canon[m.group(1).lower()]
+        if key in found:
+            return m.group(0)
+        found[key] = m.group(2)
         return " "
 
     rest = pat.sub(take, line)

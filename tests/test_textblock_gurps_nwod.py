@@ -841,3 +841,58 @@ def test_a_traits_line_sorts_the_basic_sets_disadvantages_by_name():
     assert doc["advantages"] == ["High Pain Threshold"]
     assert doc["disadvantages"] == ["Bully", "Code of Honor (Soldier's)", "Overconfidence (12)",
                                     "Sense of Duty (Companions)"]
+
+
+RUN_ON = ("Arrowhawk, Adult ST: 14 HP: 14 Speed: 6.50 DX: 15 Will: 11 Move: 0 (Air Move 13) IQ: 10 Per: 12 HT: 11 "
+          "FP: 11 SM: +1 Dodge: 10 Parry: N/A DR: 2 Bite (18): 1d pi+ Electricity Ray (18): Ranged attack (Acc 3, "
+          "Range 25/50) delivers 3d-3 burn. Usable once per 6 hours. Metallic armor counts as DR 1. Traits: "
+          "Enhanced Dodge; Flight (Winged); No Legs (Aerial). Skills: Brawling-18; Stealth-17; Survival (Plane of "
+          "Air)-14. Class: Outerplanar (Air).\n")
+
+
+def test_a_bestiarys_run_on_block_keeps_its_own_stats_not_its_attacks_words():
+    """A 4th-edition bestiary's block as one line (a PDF's text layer): its name before the stats, its Per 12 and
+    DR 2 (not the 'once per 6 hours' or the 'counts as DR 1' of an attack's text after them), its ground Move 0
+    with the air Move said, its bite at its level, the creature's class in the notes and the last skill before
+    it. A legless flyer's 3rd-edition Dodge is its Basic Speed's (6 + 1 for Enhanced Dodge), not Move 0's."""
+    doc = read(RUN_ON)
+    assert doc["name"] == "Arrowhawk, Adult"
+    assert (doc["Per"], doc["Move"], doc["Dodge"]) == (12, 0, 7)
+    assert [(a["name"], a["DR"]) for a in doc["armor"]] == [("Armor", 2)]
+    assert doc["skills"] == {"Brawling": 18, "Stealth": 17, "Survival (Plane of Air)": 14}
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("Bite", "1d")]
+    assert "Class: Outerplanar (Air)" in doc["notes"]
+    said = "\n".join(unread_texts(doc))
+    assert "Air Move 13" in said and "Electricity Ray (18)" in said and "once per 6 hours" in said
+
+
+def test_a_giants_strength_beyond_any_adults_is_read_and_kept():
+    """A 3rd-edition giant's ST 60 had refused the whole block (a GURPS attribute was 1-30): it is read, kept on a
+    gurps sheet, and clamped to the population's end where another system has no table for it."""
+    doc = read("Giant, Athach\nST: 60 (7d-1/9d)\nDX: 13\nIQ: 8\nHT: 16/50\nMove/Dodge: 7/7\nPD/DR: 2/3\n")
+    assert (doc["ST"], doc["HT"], doc["HP"]) == (60, 16, 50)
+    back = api.convert(api.from_plain(doc, "giant.txt"), "gurps", trace=False).document
+    assert back.ST == 60
+    coc = api.convert(api.from_plain(doc, "giant.txt"), "coc7", fresh=True, trace=False)
+    # (read as ST 18, the table's end: 7th edition's strongest adult, STR 90; the clamp said)
+    assert coc.document.STR == 90 and any(x.kind == "clamped" and x.path == "$.ST" and "ST 60" in x.message
+                                          for x in coc.losses)
+
+
+def test_a_blogs_derived_traits_with_their_formulas_in_brackets():
+    """'Initiative (Dex + Comp) : 4' is Initiative 4: the formula's 'Comp' had become Composure 4 over the grid's
+    Composure 1; the grid's header row 'Mental Physical Social' is no name."""
+    doc = read("Mental Physical Social\nPower Intelligence 3 Strength 2 Presence 2\n"
+               "Finesse Wits 3 Dexterity 3 Manipulation 3\nResistance Resolve 2 Stamina 3 Composure 1\n\n"
+               "Brawl 1\nDefense (lowest of wits or Dex) : 3\nInitiative (Dex + Comp) : 4\n"
+               "Willpower (Resolve + Composure) : 3\n")
+    assert (doc["Composure"], doc["Initiative"], doc["Defense"], doc["Willpower"]) == (1, 4, 3, 3)
+    assert "name" not in doc or doc["name"] != "Mental Physical Social"
+    assert any("Mental Physical Social (the attributes' categories: no name)" in t for t in unread_texts(doc))
+
+
+def test_a_pd_dr_grid_with_its_armor_is_read_and_not_said_unread():
+    """'PD/DR:6/4 (Chainmail)' is the chainmail's PD 6, DR 4; the line had also been said 'not read'."""
+    doc = read("Hobgoblin\nST: 13\nDX: 12\nIQ:10\nHT:12\nMove/Dodge: 6/6\nPD/DR:6/4 (Chainmail)\n")
+    assert [(a["name"], a.get("PD"), a["DR"]) for a in doc["armor"]] == [("Chainmail", 6, 4)]
+    assert not any("Chainmail" in t for t in unread_texts(doc))

@@ -11,7 +11,9 @@ from msgspec import Meta
 from xsys.core.model import Barrier
 from xsys.core.units import Length, SignedLength, Speed
 
-Attr = Annotated[int, Meta(ge=1, le=30, description="a GURPS attribute (10 = average adult)")]
+# a creature's ST may be far above any adult's (a giant's ST 60, a dragon's in the hundreds): read, and
+# clamped to the population's table where another system has none for it
+Attr = Annotated[int, Meta(ge=1, le=999, description="a GURPS attribute (10 = average adult)")]
 Derived = Annotated[int, Meta(ge=0, le=60)]
 HitPoints = Annotated[int, Meta(ge=0, le=999, description="hit points (a creature's may be far above HT)")]
 Level = Annotated[int, Meta(ge=-10, le=40, description="a skill level (3d6 roll-under)")]

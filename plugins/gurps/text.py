@@ -43,6 +43,8 @@ GURPS_HEADINGS: dict[str, str] = {
                                    "advantages/disadvantages")},  # (each trait told apart as under 'Traits')
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks", "ranged weapons", "ranged attacks")},
     **{fold(h): "melee" for h in ("melee", "melee attacks", "melee weapons")},
+    # a bestiary's creature class and habitat ('Class: Dire Animal.'): no combat statistic, the notes
+    **{fold(h): "class" for h in ("class", "habitat")},
 }
 # GURPS 3rd-edition attribute costs (Basic Set: the same table for ST, DX, IQ and HT) and the
 # 4th edition's per-level prices (ST and HT 10, DX and IQ 20 a level): a bracketed cost after
@@ -270,6 +272,12 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
     return out, said
 
 
+# a run-on block: a name, then the stats from its first attribute ('Ankheg ST: 21 HP: 24 ...'); an
+# attack at its level inside it ('... DR: 3 Bite (12): 2d+1 pi+ Spit Acid (12): ...')
+_RUN_ON_STATS = re.compile(r"(?P<name>[^\W\d][^\d:;()]{0,60}?)\s+(?P<body>(?:ST|DX|IQ|HT)\s*:\s*\d.{150,})")
+_ATTACK_START = re.compile(r"(?<=\s)[A-Z][\w'-]*(?: [\w'-]+){0,4} \(\d{1,2}\):")
+
+
 def _tab_tables(lines: list[str]) -> list[str]:
     """A character sheet's tab-separated weapons table ('Weapon<TAB>Lvl<TAB>Damage<TAB>Acc ...'),
     from its header row to its last row, in pipes, as a pasted table prints it (the walk reads each
@@ -357,6 +365,23 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     def stats(line: str) -> str | None:
         if table_row(line):
             return ""
+        run_on = _RUN_ON_STATS.match(line.strip())
+        if run_on and sum(bool(re.search(rf"\b{a}\s*:\s*\d", line)) for a in GURPS_ATTRIBUTES) >= 3:
+            # a bestiary's whole block as one line, as a PDF's text gives it ('Arrowhawk, Adult ST: 14 HP: 14 ...
+            # DR: 2 Bite (18): 1d pi+ Electricity Ray (18): Ranged attack ...'): the name before the stats, the
+            # stats, then each attack at its level (the headings after them, 'Traits:', are the walk's)
+            name, body = run_on.group("name").strip(" ,"), run_on.group("body")
+            if "@name" not in r.doc and re.search(r"[^\W\d]", name):
+                r.doc["@name"], r.doc["@name_line"] = name, r.line
+            cuts = [m.start() for m in _ATTACK_START.finditer(body)]
+            if cuts:
+                for a, b in zip(cuts, cuts[1:] + [len(body)]):
+                    part = body[a:b].strip()
+                    if not attack_line(part, r.line):
+                        r.unread.append((r.line, part))
+                body = body[:cuts[0]]
+            left = stats(body)
+            return "" if left is None else left
         relative = re.findall(r"(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\s*\[\s*\d+\s*\]\s*-\s*\d{1,2}\b", line)
         if relative:
             # a character sheet's skills wrapped onto the next line ('Swimming HT+0 [1]-10; Jumping DX+0 [1]-14;'):
@@ -445,6 +470,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             pd = f"PD {worn_dr.group('pd')}, " if worn_dr.group("pd") else ""
             armor_item(f"{named_item} ({pd}DR {worn_dr.group('dr')}{', ' + ', '.join(where) if where else ''})", r.line)
             text = text[:worn_dr.start()] + " " + text[worn_dr.end():]
+            if not text.strip(" .;,"):  # ('PD/DR:6/4 (Chainmail)' alone on its line: read, nothing left unread)
+                return ""
         for m in re.finditer(rf"\b({'|'.join(GURPS_ATTRIBUTES)})\s*[:=]?\s*(\d+)\s*\[\s*([+-]?\d+)\s*\]", text):
             costs[m.group(1)] = (int(m.group(2)), int(m.group(3)))
         if _COST.search(text):
@@ -497,8 +524,11 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             elif k == "Basic Move":  # 4e's name for Move (Basic Speed rounded down)
                 doc["Move"] = int(float(v))
                 marks.setdefault("Basic Move", f"Basic Move {v}")
+            elif k in other and other[k][0] != v:  # a DR in an attack's text ('Metallic armor counts as DR 1')
+                # after the block's own 'DR: 2': the block's is the first, the later one said
+                r.unread.append((r.line, f"{k} {v} (not the block's: its {k} {other[k][0]} is on line {other[k][1]})"))
             else:
-                other[k] = (v, r.line)
+                other.setdefault(k, (v, r.line))
                 if k in ("FP", "SM", "Basic Speed"):
                     marks.setdefault(k, f"{k} {v}")
         # a sourcebook's 'ST 10, DX 12, IQ 11, HT 10.': the full stop; a sheet's label before its stats
@@ -817,6 +847,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             # Thompson M1928: Dmg 2d+1 Cr ... Knife: thr-1 imp": a full stop before the next name's colon)
             parts = [y for x in text.split(";") for y in re.split(r"(?<=[^\s.])\.\s+(?=[^\W\d_][^,;:.]{0,40}:\s)", x)]
             return [x.strip().rstrip(".") for x in parts if x.strip().rstrip(".")]
+        if kind == "class":
+            return [text.strip().rstrip(".")]
         return weapon_items(text) if kind in ("weapons", "armor") else split_items(text)
 
     social_seen: set[int] = set()
@@ -840,7 +872,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         "skills": skill_item, "maneuvers": skill_item, "weapons": weapon_item, "melee": weapon_item,
         "gear": gear_item, "armor": armor_item,
         "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
-        "traits": mixed_traits, "social": social_item}, split)
+        "traits": mixed_traits, "social": social_item,
+        "class": lambda item, n: notes.append(f"Class: {item}")}, split)
 
     def attack_line(text: str, n: int) -> bool:
         """A 4th-edition book's attack line ('Broadsword (11): swing 2d cutting, Reach 1; or thrust
@@ -1020,11 +1053,18 @@ def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: 
         # an encumbered block's Move and Dodge are both lower by its encumbrance level ('Speed 5.75, Move 4,
         # Dodge 7'): the stated Move holds it already, so it is not taken off a second time (it had been Dodge 3)
         enc = max(0, base4 - move3) if speed is not None and "Move" in doc and dodge4 < base4 + 3 else 0
-        doc["Dodge"] = max(0, move3 + dodge4 - (base4 + 3) + (min(enc, base4 + 3 - dodge4) if enc else 0))
+        # a ground Move below Basic Speed with no encumbrance in the Dodge ('Move: 0 (Air Move 13)' of a legless
+        # flyer, Speed 6.50, Dodge 10) is not an encumbrance: 3e's Dodge is the unencumbered Move, Basic Speed's
+        # (it had been Dodge 1)
+        legless = speed is not None and "Move" in doc and move3 < base4 <= dodge4 - 3
+        doc["Dodge"] = max(0, (base4 if legless else move3) + dodge4 - (base4 + 3)
+                           + (min(enc, base4 + 3 - dodge4) if enc else 0))
         r.unread.append((line, f"Dodge {dodge4}: 4th-edition Dodge = Basic Speed + 3 ({base4} + 3"
                                f"{f' + {dodge4 - base4 - 3}' if dodge4 != base4 + 3 else ''}); 3rd-edition Dodge = "
                                f"Move: read as {doc['Dodge']}"
-                               + (f" (the encumbrance in both: Move {move3} of Basic Speed {base4})" if enc else "")))
+                               + (f" (the encumbrance in both: Move {move3} of Basic Speed {base4})" if enc else "")
+                               + (f" (Move {move3} is no encumbrance, the Dodge shows none: the Move of Basic Speed "
+                                  f"{base4})" if legless else "")))
     if skills:
         r.assumed.append("4th-edition skill levels read as 3rd-edition levels: both roll 3d6 under the level, "
                          "and a skill's level against its attribute is mostly the same in both")

@@ -179,6 +179,9 @@ def read_nwod(lines: list[str], system: str) -> Read:
         line = re.sub(r"\([^()]*,[^()]*\)", " ", line)
         # a forum's 'Health ○○○○○○○○○○ (10)' (its boxes, then their count) and 'Def 2 Init 4' (abbreviated)
         line = re.sub(r"\b(Health|Willpower)\s*[○◯□☐●•]+\s*\((\d+)\)", r"\1 \2", line)
+        # a blog's derived trait with its formula in brackets ('Initiative (Dex + Comp) : 4'): the trait's value
+        # (the formula's Comp had become Composure 4)
+        line = re.sub(r"\b(Health|Willpower|Speed|Initiative|Defense|Size)\s*\([^()]*\)(?=\s*:?\s*\d)", r"\1", line)
         # a wiki sheet's trait worked out ('Health: 2[Sta] + 5 = 7', 'Defense: 3[Wits]'): its total, not its first term
         line = re.sub(r"\b(Health|Willpower|Speed|Initiative|Defense|Size)(\s*:?\s*)\d+\s*\[[A-Za-z]+\][\d\s\[\]A-Za-z+]*?="
                       r"\s*(\d+)", r"\1\2\3", line)
@@ -475,6 +478,9 @@ def read_nwod(lines: list[str], system: str) -> Read:
             notes.append(x[:at.start()].strip())
             walked[i] = x[at.start():]
     Walk(r, walked, NWOD_HEADINGS).run(stats, run_on)
+    if re.fullmatch(r"(?i)(?:mental|physical|social)(?:\s+(?:mental|physical|social)){1,2}", r.doc.get("@name", "")):
+        # the attribute grid's header row ('Mental Physical Social') above it: no name
+        r.unread.append((r.doc.pop("@name_line", 1), f"{r.doc.pop('@name')} (the attributes' categories: no name)"))
     marked = next((n for n, x in enumerate(lines, 1) if _SECOND_EDITION_LINE.match(x)), None)
     second = _nwod_pools(r, doc, skills, specialties, pools)
     if second or marked is not None:
