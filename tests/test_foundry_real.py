@@ -761,3 +761,59 @@ def test_a_weapons_far_range_bands_are_said(tmp_path):
     doc = read(tmp_path, actor(items=[skill("Firearms (Rifle/Shotgun)", value=40), gun]))
     assert doc["weapons"][0]["damage"] == "4D6/2D6/1D6"
     assert any("range bands long 25ft, extreme 35ft" in t for t in unread(doc).values())
+
+
+def test_a_translated_actors_skills_are_read_by_their_coc_ids(tmp_path):
+    """A 2026 pt-BR example NPC names its skills in Portuguese ('Lutar (Briga)', 'Armas de Fogo (Rifles/Escopetas)',
+    'Esquivar') beside the system's CoC IDs: each is the skill its ID says, and the shotgun linked to the
+    firearms item is a weapon line (it had been dropped as 'no coc firearm skill', and the brawl and dodge
+    lost in every other system). A renamed English skill keeps its own name."""
+    def with_id(item: dict[str, Any], cocid: str) -> dict[str, Any]:
+        return {**item, "flags": {"CoC7": {"cocidFlag": {"id": cocid}}}}
+
+    items = [with_id(skill("Lutar (Briga)", _id="br", value=45), "i.skill.fighting-brawl"),
+             with_id(skill("Esquivar", _id="do", value=32), "i.skill.dodge"),
+             with_id(skill("Armas de Fogo (Rifles/Escopetas)", _id="rs", value=35), "i.skill.firearms-rifle-shotgun"),
+             with_id(skill("Fighting (Claws)", _id="cl", value=50), "i.skill.fighting-brawl"),
+             weapon("Escopeta", skill_id="rs", damage="4D6", rng=10, units="yards")]
+    doc = read(tmp_path, actor(items=items))
+    assert doc["skills"]["Fighting (Brawl)"] == 45 and doc["skills"]["Dodge"] == 32
+    assert doc["skills"]["Firearms (Rifle/Shotgun)"] == 35 and doc["skills"]["Fighting (Claws)"] == 50
+    assert [(w["name"], w["skill"]) for w in doc["weapons"]] == [("Escopeta", "Firearms (Rifle/Shotgun)")]
+    assert any("'Lutar (Briga)' read as Fighting (Brawl) (its CoC ID i.skill.fighting-brawl)" in a for a in assumed(doc))
+
+
+def test_a_french_actors_skills_are_read_by_their_names(tmp_path):
+    """A 2021 French creature pack's actors have no CoC IDs: 'Combat rapproché' 90 (the claws' and bite's skill),
+    'Esquive' under the speciality 'Combat rapproché', 'Trouver Objet Caché', 'Pister (odorat)' are Fighting,
+    Dodge, Spot Hidden and Track (odorat); the Fighting 90 had been an unknown skill, and a GURPS sheet's
+    Axe/Mace 7 the claws' skill."""
+    claws = skill("Combat rapproché", _id="cr", value=90)
+    claws["system"].update(skillName="", specialization="Combat rapproché")
+    dodge = skill("Esquive", _id="es", value=26)
+    dodge["system"].update(skillName="", specialization="Combat rapproché")
+    items = [claws, dodge, skill("Trouver Objet Caché", value=60), skill("Pister (odorat)", value=90),
+             weapon("Coup de patte", skill_id="cr", damage="3D6+DB", props={"melee": True, "addb": True})]
+    doc = read(tmp_path, actor("creature", items=items))
+    assert doc["skills"] == {"Fighting": 90, "Dodge": 26, "Spot Hidden": 60, "Track (odorat)": 90}
+    assert doc["melee"][0]["skill"] == "Fighting"
+    gurps = api.convert(api.from_plain(copy.deepcopy(doc), "hound.json"), "gurps", fresh=True, trace=False).document
+    assert gurps.skills.get("Brawling", 0) >= 13 and "Axe/Mace" not in gurps.skills
+
+
+def test_a_great_old_ones_hp_is_from_its_stated_size(tmp_path):
+    """Cthulhu's sheet (CON 550, SIZ 1050, HP 160 computed by the sheet): SIZ is read as 999, the most a coc7
+    document holds, and its HP stays the sheet's 160 (it had been worked out again from the 999: 154)."""
+    doc = read(tmp_path, actor("creature", chars={**CHARS, "con": 550, "siz": 1050},
+                               attribs={"hp": {"value": 160, "max": 160, "auto": True}}))
+    assert doc["SIZ"] == 999 and doc["HP"] == 160
+
+
+@pytest.mark.parametrize("mov, walking, other", [("6 / 20 (volant)", 6, "MOV 20 (volant)"),
+                                                 ("8/8 (nageant)", 8, "MOV 8 (nageant)"),
+                                                 ("16 (marchant) / 14 (nageant) / 12 (volant)", 16,
+                                                  "MOV 14 (nageant) / 12 (volant)")])
+def test_a_movement_with_its_modes_in_brackets_is_the_walking_one(tmp_path, mov, walking, other):
+    """A French creature's MOV '6 / 20 (volant)' (flying) had been no MOV at all ('not a number')."""
+    doc = read(tmp_path, actor("creature", attribs={"hp": {"value": 11, "max": 11}, "mov": {"value": mov}}))
+    assert doc["MOV"] == walking and any(other in t for t in unread(doc).values())

@@ -1095,3 +1095,18 @@ def test_an_armor_line_wrapped_mid_sentence_is_one_armor_and_its_words_are_notes
     assert [(a["name"], a["A"]) for a in doc["armor"]] == [("Bulletproof vest", 9)]
     assert "Only covers his torso, and so has a 50% chance of stopping any damage" in doc["notes"]
     assert not unread(doc) and not doc.get("weapons") and not doc.get("melee")
+
+
+def test_a_japanese_list_of_spells_and_chinese_seventh_edition_names():
+    """'呪文：NPCの召喚、NPCの退散。' is two spells (it had gone to the notes without its label, read as a sentence
+    for its closing 。); a sentence under the heading stays prose. The Traditional-Chinese 7th edition's 取悅 is
+    Charm and 動物馴養 (Japanese 動物使い) Animal Handling."""
+    doc = read("サンプル 太郎\nSTR 75 CON 60 SIZ 80 DEX 70 APP 60 INT 80\nPOW 50 EDU 85 耐久力 14\n"
+               "技能\n動物使い 55%、魅惑 30%。\n呪文：NPCの召喚、NPCの退散。\n")
+    assert doc["spells"] == ["NPCの召喚", "NPCの退散"] and "NPCの退散" not in doc.get("notes", "")
+    assert doc["skills"]["Animal Handling"] == 55 and doc["skills"]["Charm"] == 30
+    prose = read("サンプル 太郎\nSTR 75 CON 60 SIZ 80 DEX 70 APP 60 INT 80\nPOW 50 EDU 85 耐久力 14\n"
+                 "呪文：GM が必要と思えば、いくつか習得していてよい。\n")
+    assert not prose.get("spells") and "習得していてよい" in prose["notes"]
+    zh = read("示範角色\nSTR 75 CON 60 SIZ 80 DEX 70 APP 60 INT 80\nPOW 50 EDU 85 HP 14\n技能\n動物馴養 55%, 取悅 30%\n")
+    assert zh["skills"]["Animal Handling"] == 55 and zh["skills"]["Charm"] == 30

@@ -78,7 +78,8 @@ PRINTED_NAMES: dict[str, tuple[str, ...]] = {
     "Astronomy": ("astronomy", "天文学", "天文學"),
     "Bargain": ("bargain", "値切り"),
     "Biology": ("biology", "生物学", "生物學"),
-    "Charm": ("charm", "魅惑", "魅力"),
+    "Charm": ("charm", "魅惑", "魅力", "取悦", "取悅"),
+    "Animal Handling": ("animal handling", "動物使い", "动物驯养", "動物馴養"),  # a 7th-edition skill
     "Chemistry": ("chemistry", "化学", "化學"),
     "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "計算機使用", "電腦使用", "计算机", "電腦"),
     "Craft": ("craft", "製作"),
@@ -127,6 +128,42 @@ def seventh_name(name: str) -> str:
     its name, "Own Language (英语)", keeps both: "Language (Own)" would drop which it is.)"""
     m = _LANGUAGE.fullmatch(name)
     return f"Language ({m.group(1)})" if m else SEVENTH_RENAMES.get(name, name)
+
+
+# The French names of the Foundry CoC7 system's skills (its French translation, as French actors
+# carry them with no CoC ID) whose English names xsys reads: the combat skills and those with a
+# neutral counterpart. The 7th-edition English name each stands for.
+FRENCH_NAMES: dict[str, str] = {fold(k): v for k, v in {
+    "Combat rapproché": "Fighting", "Combat à distance": "Firearms", "Corps à corps": "Fighting (Brawl)",
+    "Combat rapproché (Corps à corps)": "Fighting (Brawl)", "Armes de poing": "Firearms (Handgun)",
+    "Armes à feu (Armes de poing)": "Firearms (Handgun)", "Armes à feu (Arme de poing)": "Firearms (Handgun)",
+    "Fusils": "Firearms (Rifle/Shotgun)", "Armes à feu (Fusils)": "Firearms (Rifle/Shotgun)",
+    "Esquive": "Dodge", "Lancer": "Throw", "Trouver Objet Caché": "Spot Hidden", "Discrétion": "Stealth",
+    "Écouter": "Listen", "Ecouter": "Listen", "Grimper": "Climb", "Sauter": "Jump", "Nager": "Swim",
+    "Pister": "Track", "Premiers soins": "First Aid", "Psychologie": "Psychology", "Persuasion": "Persuade",
+    "Intimidation": "Intimidate", "Charme": "Charm", "Baratin": "Fast Talk", "Bibliothèque": "Library Use",
+    "Mythe de Cthulhu": "Cthulhu Mythos", "Langue maternelle": "Language (Own)", "Survie": "Survival",
+    "Occultisme": "Occult", "Sciences": "Science", "Crédit": "Credit Rating", "Comptabilité": "Accounting", "Droit": "Law",
+    "Équitation": "Ride", "Equitation": "Ride", "Conduite": "Drive Auto", "Conduite automobile": "Drive Auto",
+}.items()}
+
+
+def translated_skill(name: str, skill_name: str = "") -> str | None:
+    """A skill's English 7th-edition name where a Foundry actor names it in French ('Trouver Objet
+    Caché': Spot Hidden; 'Pister (odeur du sang)': Track (odeur du sang), its speciality as written),
+    or where its skill name alone is one ('Esquive' under the speciality 'Combat rapproché': Dodge);
+    else None."""
+    found = FRENCH_NAMES.get(fold(name))
+    if found is not None:
+        return found
+    own = FRENCH_NAMES.get(fold(skill_name)) if skill_name else None
+    spec = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", name.strip())
+    family = FRENCH_NAMES.get(fold(spec.group(1))) if spec else None
+    if own is not None and (("(" not in own and own != "Fighting") or (family and own.startswith(f"{family} ("))):
+        return own  # ('Armes de poing' under the speciality 'Combat à distance': Firearms (Handgun))
+    if spec and family and "(" not in family:
+        return f"{family} ({spec.group(2).strip()})"
+    return None
 
 
 _SIXTH_RENAMES = {v: k for k, v in SEVENTH_RENAMES.items()}

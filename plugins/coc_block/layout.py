@@ -375,6 +375,12 @@ def _prose_line(text: str, spells: bool = False) -> bool:
     Japanese one with its 。 inside), not a list (a list of skills has its %; a sentence about
     spells may: "a 40% chance of knowing 1D4 spells")."""
     t = text.strip()
+    parts = [x.strip() for x in re.split(r"[、,，]", t.rstrip("。."))]
+    if spells and len(parts) >= 2 and all(0 < len(x) <= 20 for x in parts) \
+            and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", t) and not re.search(r"[\u3040-\u309f]$", parts[-1]):
+        # a Japanese list of spells ('NPCの召喚、NPCの退散。'): names apart by 、, the last a name, not a verb's
+        # ending in kana, as a sentence's ('…習得していてよい。')
+        return False
     return not re.search(r"[《「『〈]" if spells else r"[《「『〈%％]", t) and (
         bool(re.search(r"。.", t)) or (t.endswith("。") and len(t) > 12)
         or (len(t.split()) >= 10 and bool(re.search(r"\b(?:the|may|any|is|are|has|have|can|knows?|chance)\b", t, re.IGNORECASE))))

@@ -37,7 +37,7 @@ import msgspec
 from xsys.core.errors import InputError
 from xsys.core.textblock import DISTANCE_UNITS, Line, distance, fold, item_text, one_line, read_lines
 from xsys.plugins.coc.names import (SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, UNSTATED_CHARACTERISTICS, coc_damage, coc_skill,
-                                    weapon_skill)
+                                    translated_skill, weapon_skill)
 
 from .formula import FormulaError, evaluate
 
@@ -324,6 +324,7 @@ class _Actor:
         self.assumed: list[str] = []
         self.lines: list[Line] = []
         self.chars7: dict[str, int] = {}  # as stated, 7th-edition scale
+        self.stated: dict[str, int] = {}  # a characteristic beyond 999 as stated (its HP is from it)
         self.values: dict[str, Any] = {}  # what @KEY formulas look up
         self.skills: list[dict[str, Any]] = []  # resolved skill items, for the weapons' links
 
@@ -381,6 +382,7 @@ class _Actor:
                 continue
             if v > 999:  # a Great Old One's SIZ
                 self.lose(f"{path}.value", f"{c.upper()} {v} (a coc7 characteristic is 1-999): read as 999")
+                self.stated[c.upper()] = v  # what the sheet computes its HP from
                 v = 999
             self.chars7[c.upper()] = v
         if averaged:
@@ -481,11 +483,14 @@ class _Actor:
             if v is not None:
                 self.values[k] = v
         raw_mov = stated["mov"].get("value")
-        both = re.fullmatch(r"\s*(\d{1,3})\s*/\s*(\d{1,3})\s*([^\W\d_]+)\s*", raw_mov) if isinstance(raw_mov, str) \
-            else None
-        if both:  # a creature's "8/9 fly" as its book prints it: the walking MOV, and the other said
+        # a creature's "8/9 fly" as its book prints it, or with the modes in brackets and another language's
+        # words ("6 / 20 (volant)", "16 (marchant) / 14 (nageant) / 12 (volant)"): the first, the walking MOV,
+        # and the others said
+        both = re.fullmatch(r"\s*(\d{1,3})\s*(?:\(\s*[^\W\d_][^()]*\))?\s*/\s*(\d{1,3}.*?)\s*", raw_mov) \
+            if isinstance(raw_mov, str) else None
+        if both:
             stated["mov"] = {**stated["mov"], "value": both.group(1)}
-            self.lose(f"{apath}.mov.value", f"MOV {both.group(2)} {both.group(3)} (from '{raw_mov.strip()}': a coc7 "
+            self.lose(f"{apath}.mov.value", f"MOV {both.group(2)} (from '{raw_mov.strip()}': a coc7 "
                       f"document holds one MOV, the walking one, {both.group(1)})")
         mov = num("mov", "value")
         if mov is not None and 0 <= mov <= 100:
@@ -539,7 +544,8 @@ class _Actor:
         path = f"{apath}.hp"
         now, full = num("hp", "value"), num("hp", "max")
         stated = full if full is not None else now
-        con, siz = self.chars7.get("CON"), self.chars7.get("SIZ")
+        # (Cthulhu's SIZ 1050, read as 999: the sheet's HP 160 is from the 1050)
+        con, siz = (self.stated.get(k, self.chars7.get(k)) for k in ("CON", "SIZ"))
         computed = math.floor((con + siz) / 10) if con is not None and siz is not None else None
         rule = f"(CON {con} + SIZ {siz}) / 10 rounded down"
         auto = hp.get("auto", True) is not False
@@ -581,6 +587,14 @@ class _Actor:
             ib = _dict(item.get(self.key))
             name = _skill_name(item, ib)
             cocid = _dict(_dict(_dict(item.get("flags")).get("CoC7")).get("cocidFlag")).get("id")
+            english = _by_cocid(name, cocid) or translated_skill(name, str(ib.get("skillName") or item.get("name") or ""))
+            if english and english != name:
+                # a translated sheet ('Lutar (Briga)', 'Combat rapproché'): the skill its CoC ID (or its name in
+                # the system's French translation) says, under its English name as coc7 writes it
+                self.assumed.append(f"{path}: {name!r} read as {english}"
+                                    + (f" (its CoC ID {cocid})" if isinstance(cocid, str) and cocid.startswith("i.skill.")
+                                       and _by_cocid(name, cocid) else " (the Foundry CoC7 system's French name)"))
+                name = english
             own = re.fullmatch(r"\s*Language\s*\((.+)\)\s*", name or "")
             if cocid == "i.skill.language-own" and own and own.group(1).strip().casefold() not in ("own", "other", "any"):
                 # the system's id of the own language ('Language (English)', base EDU): Language (Own), not another
@@ -979,6 +993,31 @@ def _kebab(name: str) -> str:
     """A skill name as the CoC7 system's CoC IDs spell it ('Firearms (Rifle/Shotgun)' ->
     'firearms-rifle-shotgun')."""
     return "-".join(re.findall(r"[a-z]+[0-9]*|[0-9]+", name.lower()))
+
+
+def _by_cocid(name: str, cocid: Any) -> str | None:
+    """The English name of a skill whose name is another language's, by its CoC ID: 'Lutar (Briga)' of
+    ``i.skill.fighting-brawl`` is Fighting (Brawl), 'Outra Língua (Inglês)' of ``i.skill.language-own`` Own
+    Language (Inglês). None where the name is the ID's own English or one of its words leads it (a
+    renamed 'Fighting (Claws)' keeps its name)."""
+    if not isinstance(cocid, str) or not cocid.startswith("i.skill.") or not name:
+        return None
+    tail = cocid[len("i.skill."):]
+    first = (re.findall(r"[a-z]+", name.lower()) or [""])[0]
+    if first in tail.split("-") or coc_skill(name):
+        return None
+    if tail in ("language-own", "language-other", "language"):
+        spec = re.search(r"\(([^()]+)\)\s*$", name)
+        if spec is None:
+            return None
+        return f"{'Own Language' if tail == 'language-own' else 'Language'} ({spec.group(1).strip()})"
+    english = _from_kebab(tail)
+    return english if coc_skill(english) or english.startswith(("Fighting (", "Firearms (")) or tail in _ENGLISH_7E \
+        else None
+
+
+# 7th-edition skills of no 6th-edition name (coc_skill knows the others): their CoC IDs' tails
+_ENGLISH_7E = frozenset({"stealth", "fighting", "firearms", "charm", "intimidate", "animal-handling", "natural-world"})
 
 
 def _from_kebab(tail: str) -> str:
