@@ -474,21 +474,22 @@ def weapon_tag(name: str, catalog_id: str | None) -> str:
 # class (core.model) they say. Looked for in this order (a "Thompson SMG" is no rifle).
 WEAPON_CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Polish names too (a pistolet maszynowy is a submachine gun, a karabin maszynowy a machine gun:
-    # the longer words are looked for first)
+    # the longer words are looked for first), and the names French, Spanish and Portuguese sheets give
+    # the common guns (a Foundry actor's 'Escopeta', 'Fusil à pompe')
     ("mg", ("machine gun", " mg ", "browning m1919", " bar ", "機関銃", "マシンガン", "机枪", "機槍", "ブローニング",
             "karabin maszynowy", " rkm ", " ckm ")),
     ("smg", ("smg", "submachine", "sub-machine", "tommy", "thompson", "mp5", "uzi", "mac-10", "サブマシンガン",
              "トンプソン", "トミーガン", "冲锋枪", "衝鋒槍", "汤普森", "湯普森", "pistolet maszynowy", "ppsh", "pps-43",
              "pm-63", "pm-84", " sten ", "mp 40", "mp40")),
     ("shotgun", ("shotgun", "12 gauge", "12-gauge", "12ga", "sawed-off", "sawn-off", "ショットガン", "散弾", "霰弹", "霰彈",
-                 "散彈", "strzelba", "dubeltówka")),
+                 "散彈", "strzelba", "dubeltówka", "escopeta", "espingarda", "fusil à pompe", "fusil de chasse")),
     ("rifle", ("rifle", "carbine", "winchester", "springfield", "mauser", "lee-enfield", "ak-47", "m16", "ライフル",
-               "カービン", "步枪", "步槍", "卡宾枪", "卡賓槍", "karabin", " kbk ", " kbs ", "sztucer", " akm ")),
+               "カービン", "步枪", "步槍", "卡宾枪", "卡賓槍", "karabin", " kbk ", " kbs ", "sztucer", " akm ", "fusil")),
     ("thrown", ("grenade", "knife (thrown)", "dynamite", "molotov", "手榴弾", "手榴弹", "手榴彈", "ダイナマイト")),
     ("handgun", ("revolver", "pistol", "handgun", ".38", ".45", ".32", "9mm", "9 mm", "luger", "colt", "glock",
                  "derringer", "拳銃", "リボルバー", "ピストル", "デリンジャー", "オートマチック", "ガバメント", "コルト", "ルガー",
                  "ベレッタ", "ワルサー", "ニューナンブ", "s&w", "smith & wesson", "webley", "nambu", "南部", "手枪", "手槍",
-                 "左轮", "左輪", "德林加", "pistolet", "rewolwer", "p-64", "p-83", " vis ")),
+                 "左轮", "左輪", "德林加", "pistolet", "rewolwer", "p-64", "p-83", " vis ", "pistola", "revólver")),
 )
 
 

@@ -61,6 +61,8 @@ CLASS_WORDS: dict[str, str] = {
     "sawed-off": "shotgun", "sawn-off": "shotgun", "sawed off": "shotgun", "sawn off": "shotgun",
     "mg": "mg", "machine gun": "mg", "machinegun": "mg", "light machine gun": "mg",
     "thrown": "thrown", "grenade": "thrown", "hand grenade": "thrown",
+    # the names Spanish and Portuguese sheets give the common guns (a Foundry actor's 'Escopeta')
+    "escopeta": "shotgun", "espingarda": "shotgun", "pistola": "handgun",
 }
 # A revolver says so in its name in any language a stat block is written in, wherever the word
 # stands ("Revolver .38", "ニューナンブM60リボルバー", "左輪手槍"): a handgun whose name holds one of

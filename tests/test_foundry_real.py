@@ -781,6 +781,9 @@ def test_a_translated_actors_skills_are_read_by_their_coc_ids(tmp_path):
     assert doc["skills"]["Firearms (Rifle/Shotgun)"] == 35 and doc["skills"]["Fighting (Claws)"] == 50
     assert [(w["name"], w["skill"]) for w in doc["weapons"]] == [("Escopeta", "Firearms (Rifle/Shotgun)")]
     assert any("'Lutar (Briga)' read as Fighting (Brawl) (its CoC ID i.skill.fighting-brawl)" in a for a in assumed(doc))
+    # an escopeta is a shotgun (Portuguese and Spanish; core.vocab.CLASS_WORDS): GURPS fires it with Guns (Shotgun)
+    gurps = api.convert(api.from_plain(copy.deepcopy(doc), "capanga.json"), "gurps", fresh=True, trace=False).document
+    assert [(w.name, w.skill) for w in gurps.weapons] == [("Escopeta", "Guns (Shotgun)")]
 
 
 def test_a_french_actors_skills_are_read_by_their_names(tmp_path):

@@ -896,3 +896,41 @@ def test_a_pd_dr_grid_with_its_armor_is_read_and_not_said_unread():
     doc = read("Hobgoblin\nST: 13\nDX: 12\nIQ:10\nHT:12\nMove/Dodge: 6/6\nPD/DR:6/4 (Chainmail)\n")
     assert [(a["name"], a.get("PD"), a["DR"]) for a in doc["armor"]] == [("Chainmail", 6, 4)]
     assert not any("Chainmail" in t for t in unread_texts(doc))
+
+
+def test_a_templates_abbreviated_dot_sheet_is_nwod():
+    """A campaign wiki's Chronicles of Darkness template: attributes in capitals with dots ('POW STR: ●●●○○'),
+    skills in a grid of four-letter abbreviations ('Comp: 0 Brwl: 4'). Its STR and INT had made it a Call of
+    Cthulhu block (SIZ 4 from 'Size: 4'), its dots and skills gone to the notes, even with --from nwod."""
+    doc = read("a large black dog\n\nPOW STR: ●●●○○ INT: ●○○○○ PRE: ●●●○○\nFIN DEX: ●●●○○ WIT: ●●●○○ MAN: ●○○○○\n"
+               "RES STA: ●●○○○ RSV: ●●○○○ CMP: ●●●○○\nAcad: 0 Athl: 2 AnKn: 1\nComp: 0 Brwl: 4 Empt: 1\n"
+               "Occl: 1 Stlt: 3 Socl: 0\n\nWillpower: 5\nInitiative: 6\nDefense: 3\nSpeed: 14\nSize: 4\nHealth: 6\n")
+    assert doc["system"] == "nwod"
+    assert [doc.get(k, 2) for k in ("Strength", "Dexterity", "Stamina", "Intelligence", "Wits", "Resolve",
+                                    "Presence", "Manipulation", "Composure")] == [3, 3, 2, 1, 3, 2, 3, 1, 3]
+    assert doc["skills"] == {"Athletics": 2, "Animal Ken": 1, "Brawl": 4, "Empathy": 1, "Occult": 1, "Stealth": 3}
+    assert (doc["Willpower"], doc["Size"], doc["Health"], doc["Speed"]) == (5, 4, 6, 14)
+
+
+def test_a_bestiarys_template_and_typical_traits_are_listed_once():
+    """A 4th-edition bestiary prints the template's costed lists and then the typical creature's 'Traits:' line:
+    each trait once (Horizontal and No Fine Manipulators had been both advantages and disadvantages); 'Perks:'
+    lists advantages and 'Creature Type:' goes to the notes (both had been disadvantages); its 'DR: 2 (tough
+    skin)' is its hide, all over (it had covered the torso alone). A forum's statline in brackets with brackets
+    of its own ('Trolls (ST 20 ... Parry 11(x2) ...)') keeps its name."""
+    doc = read("Dire Wolverine\nAdvantages: Discriminatory Smell [15]; Night Vision 6 [6]; Sharp Claws [5].\n"
+               "Disadvantages: Berserk (Battle Rage, +50%) (12) [-15]; Horizontal [-10]; No Fine Manipulators [-30].\n"
+               "Perks: Fur [1].\nCreature Type: Animal.\nST: 25 DX: 12 IQ: 4 HT: 14\nDR: 2 (tough skin)\n"
+               "Traits: Berserk (Battle Rage) (12); Discriminatory Smell; Fur; Horizontal; Night Vision 6; "
+               "No Fine Manipulators; Wild Animal.\n")
+    # (Wild Animal, a meta-trait and no Basic Set disadvantage by that name, stays with the advantages, said)
+    assert doc["advantages"] == ["Discriminatory Smell", "Night Vision 6", "Sharp Claws", "Fur", "Wild Animal"]
+    assert doc["disadvantages"] == ["Berserk (Battle Rage, +50%) (12)", "Horizontal", "No Fine Manipulators"]
+    assert sum(t.startswith("Horizontal") for t in doc["advantages"] + doc["disadvantages"]) == 1
+    assert "Fur" in doc["advantages"] and "Creature Type: Animal" in doc["notes"]
+    assert not any("Creature Type" in t or "Perks" in t for t in doc["disadvantages"])
+    (skin,) = doc["armor"]
+    assert skin["DR"] == 2 and set(skin["locations"]) >= {"head", "torso", "legs", "feet"}
+    troll = read("Trolls (ST 20 DX 13 IQ 10 HT 12 HP 20 Will 10 Per 10 FP 12 Speed 6.25 Move 6 SM+1 Dodge 10 "
+                 "Parry 11(x2) DR 0 Bite-15 2d cutting C IT(NB,NV) Regen Dark Vision Stealth-15 DFM1 p.31)\n")
+    assert troll["name"] == "Trolls" and (troll["ST"], troll["DX"]) == (20, 13)

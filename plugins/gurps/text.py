@@ -43,8 +43,10 @@ GURPS_HEADINGS: dict[str, str] = {
                                    "advantages/disadvantages")},  # (each trait told apart as under 'Traits')
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks", "ranged weapons", "ranged attacks")},
     **{fold(h): "melee" for h in ("melee", "melee attacks", "melee weapons")},
-    # a bestiary's creature class and habitat ('Class: Dire Animal.'): no combat statistic, the notes
-    **{fold(h): "class" for h in ("class", "habitat")},
+    # a bestiary's creature class, type and habitat ('Class: Dire Animal.', 'Creature Type: Animal.'): no combat
+    # statistic, the notes, under their label
+    **{fold(h): f"note:{h}" for h in ("Class", "Habitat", "Creature Type")},
+    **{fold(h): "advantages" for h in ("perks", "perk")},  # 4th-edition perks: advantages of one point
 }
 # GURPS 3rd-edition attribute costs (Basic Set: the same table for ST, DX, IQ and HT) and the
 # 4th edition's per-level prices (ST and HT 10, DX and IQ 20 a level): a bracketed cost after
@@ -426,7 +428,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             # a compact block's armor line ('Mail DR 4'), with no Armor heading
             armor_item(f"{worn.group('name').strip()} ({worn.group('stats')})", r.line)
             return ""
-        bracketed = re.fullmatch(r"(?P<name>[^()]*?[^\W\d][^()]*?)\s*\((?P<stats>[^()]*)\)\.?", line.strip())
+        # (its stats may hold brackets of their own: 'Trolls (ST 20 ... Parry 11(x2) DR 0 ... IT(NB,NV) ...)')
+        bracketed = re.fullmatch(r"(?P<name>[^()]*?[^\W\d][^()]*?)\s*\((?P<stats>(?:[^()]|\([^()]*\))*)\)\.?",
+                                 line.strip())
         if bracketed and sum(bool(re.search(rf"\b{a}\s*:?\s*\d", bracketed.group("stats")))
                              for a in GURPS_ATTRIBUTES) >= 3 and not re.search(
                                  rf"\b(?:{'|'.join(GURPS_ATTRIBUTES)})\s*:?\s*\d", bracketed.group("name")):
@@ -467,6 +471,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             named_item = what[0] if what and not re.fullmatch(r"(?:head|face|neck|torso|vitals|groin|arms?|hands?|legs?|"
                                                               r"feet|body|chest|skull)(?:\s*&.*)?", what[0].lower()) else "Armor"
             where = what[1:] if named_item != "Armor" else what
+            if not where and re.search(r"(?i)\b(?:skin|hide|fur|scales?|shell|carapace|chitin|natural)\b", named_item):
+                # a creature's 'DR: 2 (tough skin)': its body's own, all over (it had been the torso's alone)
+                where = ["head", "face", "neck", "torso", "vitals", "groin", "arms", "hands", "legs", "feet"]
+                r.assumed.append(f"line {r.line}: DR {worn_dr.group('dr')} ({named_item}): the creature's own, all over")
             pd = f"PD {worn_dr.group('pd')}, " if worn_dr.group("pd") else ""
             armor_item(f"{named_item} ({pd}DR {worn_dr.group('dr')}{', ' + ', '.join(where) if where else ''})", r.line)
             text = text[:worn_dr.start()] + " " + text[worn_dr.end():]
@@ -827,7 +835,12 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         """A 4th-edition 'Traits:' line lists advantages and disadvantages together: a trait with a
         self-control number ('Bully (12)': the 6, 9, 12 or 15 the 4th-edition Basic Set gives only
         mental disadvantages) or a negative cost is a disadvantage; the others are kept as
-        advantages (both lists are carried verbatim), said once."""
+        advantages (both lists are carried verbatim), said once. A trait the block's own advantages or
+        disadvantages already list (a bestiary prints its template's costed lists and the typical
+        creature's 'Traits:' line) is not listed twice."""
+        key = fold(re.sub(r"\s*\([^()]*\)|\s*\[[^\]]*\]", "", item)).rstrip(".")
+        if any(fold(re.sub(r"\s*\([^()]*\)", "", t)) == key for t in lists["advantages"] + lists["disadvantages"]):
+            return
         if re.search(r"\((?:6|9|12|15)\)", item) or re.search(r"\[\s*-\d+\s*\]", item) \
                 or re.sub(r"\s*[(\[].*$", "", item.strip()).casefold() in _DISADVANTAGES:
             trait_item("disadvantages")(item, n)
@@ -847,7 +860,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             # Thompson M1928: Dmg 2d+1 Cr ... Knife: thr-1 imp": a full stop before the next name's colon)
             parts = [y for x in text.split(";") for y in re.split(r"(?<=[^\s.])\.\s+(?=[^\W\d_][^,;:.]{0,40}:\s)", x)]
             return [x.strip().rstrip(".") for x in parts if x.strip().rstrip(".")]
-        if kind == "class":
+        if kind.startswith("note:"):
             return [text.strip().rstrip(".")]
         return weapon_items(text) if kind in ("weapons", "armor") else split_items(text)
 
@@ -873,7 +886,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         "gear": gear_item, "armor": armor_item,
         "advantages": trait_item("advantages"), "disadvantages": trait_item("disadvantages"),
         "traits": mixed_traits, "social": social_item,
-        "class": lambda item, n: notes.append(f"Class: {item}")}, split)
+        **{f"note:{h}": (lambda item, n, h=h: notes.append(f"{h}: {item}")) for h in ("Class", "Habitat", "Creature Type")}},
+        split)
 
     def attack_line(text: str, n: int) -> bool:
         """A 4th-edition book's attack line ('Broadsword (11): swing 2d cutting, Reach 1; or thrust

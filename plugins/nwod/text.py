@@ -34,6 +34,29 @@ NWOD_SHORT = {"Int": "Intelligence", "Wit": "Wits", "Res": "Resolve", "Str": "St
               "Sta": "Stamina", "Stam": "Stamina", "Pre": "Presence", "Pres": "Presence", "Man": "Manipulation",
               "Manip": "Manipulation", "Com": "Composure", "Comp": "Composure"}
 
+# a sheet template's attributes in capitals, their dots after a colon ('POW STR: ●●●○○ INT: ●○○○○ PRE: ●●●○○'): only
+# with dots, which no Call of Cthulhu block prints (its STR 60, INT 70 are numbers)
+_CAPITALS = {"STR": "Strength", "DEX": "Dexterity", "STA": "Stamina", "INT": "Intelligence", "WIT": "Wits",
+             "WITS": "Wits", "RSV": "Resolve", "RES": "Resolve", "PRE": "Presence", "MAN": "Manipulation",
+             "CMP": "Composure", "COM": "Composure"}
+_DOTTED_CAPITAL = re.compile(r"(?<![\w])(" + "|".join(sorted(_CAPITALS, key=len, reverse=True))
+                             + r")\s*:\s*([•●]*[○◯]*)(?=\s|$)")
+# the same template's skills, four letters each, in a grid ('Acad: 0 Athl: 2 AnKn: 1'): in such a grid 'Comp' is
+# Computer (the abbreviations players write for attributes, NWOD_SHORT, have it as Composure)
+_SKILL_ABBREVIATIONS = {"Acad": "Academics", "Comp": "Computer", "Crft": "Crafts", "Invs": "Investigation",
+                        "Medc": "Medicine", "Occl": "Occult", "Poli": "Politics", "Scnc": "Science",
+                        "Athl": "Athletics", "Brwl": "Brawl", "Drve": "Drive", "Fire": "Firearms", "Larc": "Larceny",
+                        "Stlt": "Stealth", "Surv": "Survival", "Weap": "Weaponry", "AnKn": "Animal Ken",
+                        "Empt": "Empathy", "Expr": "Expression", "Intm": "Intimidation", "Pers": "Persuasion",
+                        "Socl": "Socialize", "Stws": "Streetwise", "Subt": "Subterfuge"}
+_ABBREVIATED_SKILL = re.compile(r"(?<![\w])(" + "|".join(_SKILL_ABBREVIATIONS) + r")\s*:\s*(\d)(?![\w])")
+
+
+def _capitals(line: str) -> str:
+    """A template's dotted capitals as the attributes they stand for ('STR: ●●●○○' -> 'Strength 3')."""
+    return _DOTTED_CAPITAL.sub(lambda m: f"{_CAPITALS[m.group(1)]} {sum(c in '•●' for c in m.group(2))}", line)
+
+
 # The World of Darkness Rulebook's "Weapons/Attacks:" table, Virtue and Vice lines, and the powers
 # of supernatural templates, which an nwod document has no place for: headings only nWoD blocks print.
 NWOD_HEADINGS: dict[str, str] = {
@@ -160,6 +183,14 @@ def read_nwod(lines: list[str], system: str) -> Read:
     table: dict[str, list[str]] = {}  # the weapons table's columns, once its header row is read
 
     def stats(line: str) -> str | None:
+        grid = _ABBREVIATED_SKILL.findall(line)
+        if len(grid) >= 2 and not _ABBREVIATED_SKILL.sub("", line).strip(" ,;|"):
+            # a template's skill grid in four-letter abbreviations ('Comp: 0 Brwl: 4 Empt: 1'): each skill at its
+            # dots, a 0 untrained (as every skill the block leaves out)
+            for abbreviation, value in grid:
+                if int(value):
+                    skill_item(f"{_SKILL_ABBREVIATIONS[abbreviation]} {value}", skills, r.line)
+            return ""
         one = _SKILL_LINE.match(line.strip())
         if one:  # 'Academics: 3 (Psychoanalysis), (Psychology)': a skill a line, no Skills heading
             name = next(k for k in NWOD_SKILLS if fold(k) == fold(one["name"]).replace("socialise", "socialize"))
@@ -467,7 +498,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
             else:
                 run_on("derived", after, n)
 
-    walked = [_boxes(x) for x in lines]
+    walked = [_boxes(_capitals(x)) for x in lines]
     for i, x in enumerate(walked):
         at = _RUN_ON.search(x)
         head = re.search(r"(?:Mental|Physical|Social) (?:Attributes|Skills)\s*:", x, re.IGNORECASE)
@@ -610,6 +641,11 @@ class NwodText(TextLayout):
 
     stats_hint = "Intelligence Wits ... (nWoD)"
     stats = NWOD_ATTRIBUTES + tuple(k for k in NWOD_SHORT if k != "Wit")
+
+    def score(self, lines: list[str]) -> int:
+        """Its stats as the base layout counts them, and a template's attributes in capitals with their dots
+        ('STR: ●●●○○'), which a Call of Cthulhu block's 'STR 60' does not have."""
+        return super().score(lines) + sum(len(_DOTTED_CAPITAL.findall(x)) for x in lines)
 
     def read(self, lines: list[str]) -> Read:
         return read_nwod(lines, self.key)
