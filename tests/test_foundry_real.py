@@ -820,3 +820,32 @@ def test_a_movement_with_its_modes_in_brackets_is_the_walking_one(tmp_path, mov,
     """A French creature's MOV '6 / 20 (volant)' (flying) had been no MOV at all ('not a number')."""
     doc = read(tmp_path, actor("creature", attribs={"hp": {"value": 11, "max": 11}, "mov": {"value": mov}}))
     assert doc["MOV"] == walking and any(other in t for t in unread(doc).values())
+
+
+def test_an_actor_in_german_or_spanish_is_read_by_the_translation_modules_names(tmp_path):
+    """The Foundry CoC7 system's translation modules name the skills in their languages (foundry_names.toml, each
+    name with its source): a German actor's 'Nahkampf (Handgemenge)', 'Ausweichen', 'Fernkampf (Faustfeuerwaffe)'
+    and a Spanish one's 'Esquivar', 'Descubrir' are the skills they stand for; 'Überreden', which one German
+    module gives Persuade and another Fast Talk, is neither, kept by its own name."""
+    german = [skill("Nahkampf (Handgemenge)", value=45), skill("Ausweichen", value=30),
+              skill("Fernkampf (Faustfeuerwaffe)", value=40), skill("Überreden", value=25)]
+    doc = read(tmp_path, actor(items=german))
+    assert doc["skills"] == {"Fighting (Brawl)": 45, "Dodge": 30, "Firearms (Handgun)": 40, "Überreden": 25}
+    spanish = read(tmp_path, actor(items=[skill("Esquivar", value=35), skill("Descubrir", value=55)]))
+    assert spanish["skills"] == {"Dodge": 35, "Spot Hidden": 55}
+
+
+def test_every_foreign_skill_name_reads_as_a_skill_the_coc7_sheet_writes():
+    """Each English name in foundry_names.toml is a 7th-edition skill xsys writes (a typo there would make a
+    translated skill an unknown one)."""
+    import tomllib
+    from importlib import resources
+
+    from xsys.plugins.coc.names import coc_skill
+
+    data = tomllib.loads(resources.files("xsys.plugins.coc").joinpath("foundry_names.toml").read_text("utf-8"))
+    seventh_only = {"Stealth", "Fighting", "Firearms", "Charm", "Intimidate", "Science", "Language (Own)"}
+    for source in data["source"]:
+        assert source["language"] and source["source"]
+        for english in source["names"]:
+            assert english in seventh_only or coc_skill(english), (source["language"], english)

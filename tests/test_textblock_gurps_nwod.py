@@ -869,8 +869,11 @@ def test_a_bestiarys_run_on_block_keeps_its_own_stats_not_its_attacks_words():
 def test_a_giants_strength_beyond_any_adults_is_read_and_kept():
     """A 3rd-edition giant's ST 60 had refused the whole block (a GURPS attribute was 1-30): it is read, kept on a
     gurps sheet, and clamped to the population's end where another system has no table for it."""
-    doc = read("Giant, Athach\nST: 60 (7d-1/9d)\nDX: 13\nIQ: 8\nHT: 16/50\nMove/Dodge: 7/7\nPD/DR: 2/3\n")
+    doc = read("Giant, Athach\nST: 60 (7d-1/9d)\nDX: 13\nIQ: 8\nHT: 16/50\nMove/Dodge: 7/7\nPD/DR: 2/3\n"
+               "Damage: 3 clubs (9d+1), bite (3d)\n")
     assert (doc["ST"], doc["HT"], doc["HP"]) == (60, 16, 50)
+    # its attacks by their damage, each a line (they had been one, 'Damage: 3 clubs (9d+1), bite', at the bite's 3d)
+    assert [(m["name"], m["damage"]) for m in doc["melee"]] == [("3 clubs", "9d+1"), ("bite", "3d")]
     back = api.convert(api.from_plain(doc, "giant.txt"), "gurps", trace=False).document
     assert back.ST == 60
     coc = api.convert(api.from_plain(doc, "giant.txt"), "coc7", fresh=True, trace=False)

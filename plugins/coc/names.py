@@ -130,35 +130,33 @@ def seventh_name(name: str) -> str:
     return f"Language ({m.group(1)})" if m else SEVENTH_RENAMES.get(name, name)
 
 
-# The French names of the Foundry CoC7 system's skills (its French translation, as French actors
-# carry them with no CoC ID) whose English names xsys reads: the combat skills and those with a
-# neutral counterpart. The 7th-edition English name each stands for.
-FRENCH_NAMES: dict[str, str] = {fold(k): v for k, v in {
-    "Combat rapproché": "Fighting", "Combat à distance": "Firearms", "Corps à corps": "Fighting (Brawl)",
-    "Combat rapproché (Corps à corps)": "Fighting (Brawl)", "Armes de poing": "Firearms (Handgun)",
-    "Armes à feu (Armes de poing)": "Firearms (Handgun)", "Armes à feu (Arme de poing)": "Firearms (Handgun)",
-    "Fusils": "Firearms (Rifle/Shotgun)", "Armes à feu (Fusils)": "Firearms (Rifle/Shotgun)",
-    "Esquive": "Dodge", "Lancer": "Throw", "Trouver Objet Caché": "Spot Hidden", "Discrétion": "Stealth",
-    "Écouter": "Listen", "Ecouter": "Listen", "Grimper": "Climb", "Sauter": "Jump", "Nager": "Swim",
-    "Pister": "Track", "Premiers soins": "First Aid", "Psychologie": "Psychology", "Persuasion": "Persuade",
-    "Intimidation": "Intimidate", "Charme": "Charm", "Baratin": "Fast Talk", "Bibliothèque": "Library Use",
-    "Mythe de Cthulhu": "Cthulhu Mythos", "Langue maternelle": "Language (Own)", "Survie": "Survival",
-    "Occultisme": "Occult", "Sciences": "Science", "Crédit": "Credit Rating", "Comptabilité": "Accounting", "Droit": "Law",
-    "Équitation": "Ride", "Equitation": "Ride", "Conduite": "Drive Auto", "Conduite automobile": "Drive Auto",
-}.items()}
+@lru_cache(maxsize=1)
+def foreign_names() -> dict[str, str]:
+    """A skill's name in another language of the Foundry CoC7 system and its translation modules
+    (foundry_names.toml: French, German, Spanish, Italian, Polish, Portuguese, Swedish, Korean,
+    Russian, Czech, Ukrainian, each name with its source), folded, -> its English 7th-edition name.
+    A name the sources give two skills is neither's."""
+    from xsys.core.cache import package_toml
+
+    found: dict[str, set[str]] = {}
+    for source in package_toml(__package__, "foundry_names.toml")["source"]:
+        for english, native in source["names"].items():
+            found.setdefault(fold(native), set()).add(english)
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
 
 
 def translated_skill(name: str, skill_name: str = "") -> str | None:
-    """A skill's English 7th-edition name where a Foundry actor names it in French ('Trouver Objet
-    Caché': Spot Hidden; 'Pister (odeur du sang)': Track (odeur du sang), its speciality as written),
-    or where its skill name alone is one ('Esquive' under the speciality 'Combat rapproché': Dodge);
-    else None."""
-    found = FRENCH_NAMES.get(fold(name))
+    """A skill's English 7th-edition name where a Foundry actor names it in another language
+    (foreign_names: 'Trouver Objet Caché' is Spot Hidden, 'Lutar (Briga)' Fighting (Brawl); 'Pister
+    (odeur du sang)' is Track (odeur du sang), its speciality as written), or where its skill name
+    alone is one ('Esquive' under the speciality 'Combat rapproché': Dodge); else None."""
+    names = foreign_names()
+    found = names.get(fold(name))
     if found is not None:
         return found
-    own = FRENCH_NAMES.get(fold(skill_name)) if skill_name else None
+    own = names.get(fold(skill_name)) if skill_name else None
     spec = re.fullmatch(r"(.+?)\s*\(([^()]+)\)", name.strip())
-    family = FRENCH_NAMES.get(fold(spec.group(1))) if spec else None
+    family = names.get(fold(spec.group(1))) if spec else None
     if own is not None and (("(" not in own and own != "Fighting") or (family and own.startswith(f"{family} ("))):
         return own  # ('Armes de poing' under the speciality 'Combat à distance': Firearms (Handgun))
     if spec and family and "(" not in family:

@@ -42,6 +42,8 @@ GURPS_HEADINGS: dict[str, str] = {
     **{fold(h): "traits" for h in ("traits", "advantages & disadvantages", "advantages and disadvantages",
                                    "advantages/disadvantages")},  # (each trait told apart as under 'Traits')
     **{fold(h): "weapons" for h in ("weapons/attacks", "weapon", "attacks", "ranged weapons", "ranged attacks")},
+    # a 3rd-edition bestiary's attacks by their damage ('Damage: 3 clubs (9d+1), bite (3d)')
+    "damage": "weapons",
     **{fold(h): "melee" for h in ("melee", "melee attacks", "melee weapons")},
     # a bestiary's creature class, type and habitat ('Class: Dire Animal.', 'Creature Type: Animal.'): no combat
     # statistic, the notes, under their label
