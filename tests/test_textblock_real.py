@@ -1110,3 +1110,49 @@ def test_a_japanese_list_of_spells_and_chinese_seventh_edition_names():
     assert not prose.get("spells") and "習得していてよい" in prose["notes"]
     zh = read("示範角色\nSTR 75 CON 60 SIZ 80 DEX 70 APP 60 INT 80\nPOW 50 EDU 85 HP 14\n技能\n動物馴養 55%, 取悅 30%\n")
     assert zh["skills"]["Animal Handling"] == 55 and zh["skills"]["Charm"] == 30
+
+
+EUROPEAN = {
+    "pl": ("Jan Kowalski, 41 lat\nStróż nocny\nS 60 KON 55 BC 70 ZR 45 WYG 40 INT 50\nMOC 45 WYK 40 P 45 PW 12 MO: +1K4\n"
+           "Krzepa: 1 Ruch: 7 PM: 9 Szczęście: 35 Pancerz: brak\nWalka\nBijatyka 55% (27/11), obrażenia 1K3+MO\n"
+           "Rewolwer .38 35% (17/7), obrażenia 1K10\nUnik 30% (15/6)\nUmiejętności\n"
+           "Nasłuchiwanie 45%, Spostrzegawczość 50%, Ukrywanie 25%\n"),
+    "fr": ("Marcel Dubois, 52 ans\nFOR 65 CON 70 TAI 75 DEX 50 APP 45 INT 60\nPOU 55 ÉDU 70 SAN 55 PV 14 BD: +1D4\n"
+           "Carrure: 1 Mvt: 7 PM: 11 Chance: 40 Armure: 1\nAttaques\nCorps à corps 60% (30/12), dommage 1D3+BD\n"
+           "Revolver .38 35% (17/7), dommage 1D10\nEsquiver 30% (15/6)\nCompétences\n"
+           "Écouter 45%, Trouver Objet Caché 50%, Discrétion 25%\n"),
+    "es": ("Rosa Ibáñez, 41 años\nFUE 60 CON 55 TAM 70 DES 45 APA 40 INT 50\nPOD 45 EDU 40 COR 45 PV 12 BD: +1D4\n"
+           "Corpulencia: 1 Movimiento: 7 PM: 9 Suerte: 35 Armadura: ninguna\nCombate\nPelea 55% (27/11), daño 1D3+BD\n"
+           "Revólver .38 35% (17/7), daño 1D10\nEsquivar 30% (15/6)\nHabilidades\nEscuchar 45%, Descubrir 50%, Sigilo 25%\n"),
+    "de": ("Karl Becker\nAlter: 41\nST 60\nKO 55\nGR 70\nGE 45\nER 40\nIN 50\nMA 45\nBI 40\nTrefferpunkte: 12\n"
+           "Geistige Stabilität: 45\nSchadensbonus: +1W4\nStatur: 1\nBewegungsweite: 7\n\nKampf\n"
+           "Handgemenge 55% (27/11), Schaden 1W3+Sb\nRevolver .38 35% (17/7), Schaden 1W10\nAusweichen 30% (15/6)\n\n"
+           "Fertigkeiten: Horchen 45%, Verborgenes erkennen 50%, Verborgen bleiben 25%\n"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(EUROPEAN))
+def test_a_seventh_edition_block_in_a_european_language_reads_as_the_english_one(lang):
+    """A 7th-edition block with the labels of the Foundry CoC7 importer's German, Polish, French or Spanish
+    (plugins/coc_block/languages.toml: 'S 60 KON 55 BC 70', 'FOR 65 ... TAI 75', '1K3', 'obrażenia') is read as the
+    English block its labels stand for, its skills by the system's names in that language; it had been refused
+    (no system told), or read with every characteristic at the average."""
+    doc = read(EUROPEAN[lang])
+    assert doc["system"] == "coc7"
+    assert [doc[k] for k in ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")] == \
+        ([65, 70, 75, 50, 45, 60, 55, 70] if lang == "fr" else [60, 55, 70, 45, 40, 50, 45, 40])
+    assert doc["skills"]["Fighting (Brawl)"] == (60 if lang == "fr" else 55)
+    assert doc["skills"]["Dodge"] == 30 and doc["skills"]["Firearms (Handgun)"] == 35
+    assert doc["skills"]["Listen"] == 45 and doc["skills"]["Spot Hidden"] == 50 and doc["skills"]["Stealth"] == 25
+    (gun,) = doc["weapons"]
+    assert gun["damage"] == "1D10" and gun["skill"] == "Firearms (Handgun)" and gun["name"].startswith(("Rewolwer", "Rev"))
+    (fist,) = doc["melee"]
+    assert fist["damage"] == "1D3+DB" and fist["skill"] == "Fighting (Brawl)"
+
+
+def test_an_english_block_is_no_european_one():
+    """The English labels a French or Spanish block shares (CON, DEX, APP, INT, EDU) tell no other language."""
+    from xsys.plugins.coc_block.layout import block_language
+
+    assert block_language(["STR 60 CON 55 SIZ 70 DEX 45 APP 40 INT 50 POW 45 EDU 40"]) is None
+    assert block_language(["ST 12 DX 11 IQ 10 HT 12 HP 12"]) is None

@@ -139,9 +139,16 @@ def foreign_names() -> dict[str, str]:
     from xsys.core.cache import package_toml
 
     found: dict[str, set[str]] = {}
+    bare: dict[str, set[str]] = {}
     for source in package_toml(__package__, "foundry_names.toml")["source"]:
         for english, native in source["names"].items():
             found.setdefault(fold(native), set()).add(english)
+            spec = re.fullmatch(r"[^()]+\(([^()]+)\)", native.strip())
+            if spec and english.startswith(("Fighting (", "Firearms (")):
+                # a block's attack named by its speciality alone ('Bijatyka 55%', 'Handgemenge 30%': the brawl)
+                bare.setdefault(fold(spec.group(1)), set()).add(english)
+    for k, v in bare.items():
+        found.setdefault(k, set()).update(v)
     return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
 
 

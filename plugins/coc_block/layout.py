@@ -24,7 +24,8 @@ from xsys.core.textblock import (HEADINGS, Read, TextLayout, Walk, armor_entry, 
 from xsys.plugins.coc.names import (COC_CHARACTERISTIC_RANGE, COC_CHARACTERISTICS, COC_SKILLS, MELEE_CLASS_SKILL,
                                     PRINTED_NAMES, SEVENTH_AVERAGE_ADULT, SEVENTH_KEY, SEVENTH_RENAMES, seventh_name,
                                     UNSTATED_CHARACTERISTICS, closest_coc_skill, coc_skill, english_name,
-                                    seventh_to_coc, skill_by_keyword, skill_of_class, unstated_note, weapon_skill)
+                                    seventh_to_coc, skill_by_keyword, skill_of_class, translated_skill, unstated_note,
+                                    weapon_skill)
 
 
 # ---- names ------------------------------------------------------------------------------
@@ -744,9 +745,86 @@ def _roll20_title(out: list[str], nf: list[str]) -> None:
         out[tag] = nf[tag] = f"Notes: {nf[tag]}"
 
 
+# ---- a block in another European language ----------------------------------------------------
+
+_ENGLISH_LABELS = ("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU")
+
+
+def _languages() -> dict[str, dict[str, Any]]:
+    """languages.toml: the labels of a 7th-edition block in German, Polish, French and Spanish."""
+    from xsys.core.cache import package_toml
+
+    return package_toml(__package__, "languages.toml")["language"]
+
+
+def _labels_before_numbers(text: str, labels: Any) -> int:
+    return sum(bool(re.search(rf"(?<![\w]){re.escape(x)}\s*:?\s*\d", text)) for x in labels)
+
+
+def block_language(lines: list[str]) -> str | None:
+    """The language of a block whose characteristics carry another language's labels (at least five of
+    the eight before a number, more than English ones: 'S 75 KON 60 BC 80 ZR 70'), else None."""
+    text = "\n".join(lines)
+    english = _labels_before_numbers(text, _ENGLISH_LABELS)
+    found = {k: _labels_before_numbers(text, v["characteristics"].values()) for k, v in _languages().items()}
+    best = max(found, key=lambda k: found[k])
+    return best if found[best] >= 5 and found[best] > english else None
+
+
+def localized(lines: list[str]) -> list[str]:
+    """A block in German, Polish, French or Spanish as the English block its labels stand for
+    (languages.toml, the Foundry CoC7 importer's labels): its characteristics, derived values,
+    sections, damage words, dice letters ('1K6' is 1D6) and age, and its skills by the Foundry
+    CoC7 system's names in that language (foundry_names.toml); the same number of lines."""
+    lang = block_language(lines)
+    if lang is None:
+        return lines
+    table = _languages()[lang]
+    labels = [(x, k) for k, x in table["characteristics"].items()] + \
+        [(x, k) for k, xs in table["derived"].items() for x in xs]
+    labels.sort(key=lambda p: len(p[0]), reverse=True)
+    label_re = re.compile(r"(?<![\w])(" + "|".join(re.escape(x) for x, _ in labels) + r")(?=\s*:?\s*(?:[+-]?\d|-(?!\w)|"
+                          + "|".join(re.escape(w) for w in table["none"]) + r"))")
+    english = dict(labels)
+    sections = {fold(x): k for k, xs in table["sections"].items() for x in xs}
+    damage = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in table["damage"]) + r")(?=\s*:?\s*\d)",
+                        re.IGNORECASE)
+    db = [x for x in table["derived"]["DB"]]
+    out = []
+    for line in lines:
+        head = re.fullmatch(r"\s*([^\d:%]+?)\s*(:\s*(.*))?", line)
+        if head and fold(head.group(1).rstrip(":")) in sections and (head.group(2) or line.strip() == head.group(1)):
+            line = sections[fold(head.group(1).rstrip(":"))] + (f": {head.group(3)}" if head.group(2) else "")
+        if len(label_re.findall(line)) >= 2 or any(len(x) > 3 and x in line for x, _ in labels) \
+                or re.fullmatch(r"\s*(?:" + "|".join(re.escape(x) for x in table["characteristics"].values())
+                                + r")\s*:?\s*\d+\s*", line):  # (a label a line: 'ST 70' of a German block)
+            line = label_re.sub(lambda m: english[m.group(1)], line)
+        line = damage.sub("damage", line)
+        if table["dice"]:
+            line = re.sub(rf"(\d*)[{table['dice']}](\d+)", r"\1D\2", line)
+        line = re.sub(r"\+\s*(?:" + "|".join(re.escape(x) for x in db) + r")(?![\w])", "+DB", line)
+        line = re.sub(table["age"], r"age \1", line)
+        line = re.sub(r"(:\s*)(?:" + "|".join(re.escape(w) for w in table["none"]) + r")(?![\w])", r"\1none", line)
+        # its skills by their names in that language ('Unik 50% (25/10)', 'Urok Osobisty 30%'), item by item; an
+        # attack with its damage is renamed only where it is named by its close-combat skill ('Pelea 40%, daño
+        # 1D3': the brawl), a weapon keeps its name ('Pistola 50%, daño 1D10')
+        parts = re.split(r"([,;、]\s*)", line)
+        attack = bool(re.search(r"(?<![\w])damage\b", line))
+        for i, part in enumerate(parts):
+            m = re.match(r"^(\s*(?:[^\W\d][^:]*?:\s*)?)([^\W\d][^%:]*?)(\s+\(?\d+\s*%.*)$", part)
+            if m:
+                named = table.get("skills", {}).get(m.group(2).strip()) or translated_skill(m.group(2).strip())
+                if named and not (attack and not named.startswith("Fighting")):
+                    parts[i] = m.group(1) + named + m.group(3)
+        out.append("".join(parts))
+    return out
+
+
 def coc_layout(lines: list[str]) -> list[str]:
     """The lines of a CoC block with its tables, brackets and list marks rewritten as plain
-    stat lines (see above); the same number of lines, other lines as they are."""
+    stat lines (see above), a block in another European language as the English one
+    (:func:`localized`); the same number of lines, other lines as they are."""
+    lines = localized(lines)
     out = list(lines)
     nf = [unicodedata.normalize("NFKC", x).strip() for x in lines]
     for k, raw in enumerate(lines):  # ①STR : 12 (NFKC would make the list number a digit: "1STR")
