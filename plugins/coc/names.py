@@ -2,6 +2,8 @@
 7th-edition, Japanese and Chinese sheets print them (:data:`COC_SKILLS`, :func:`coc_skill`,
 :func:`weapon_skill`), its characteristics, the damage a weapon line holds (:func:`coc_damage`)
 and Chaosium's conversion between the editions' characteristic scales (:func:`seventh_to_coc`).
+The names themselves are data: names.toml (the sheets' names) and foundry_names.toml (the
+Foundry CoC7 system's other languages), each read once.
 
 Shared by every reader of Call of Cthulhu material: the stat-block layout (the ``coc_block``
 format plugin) and the Foundry CoC7, CCFOLIA and Dhole's House formats, which each name coc as
@@ -15,103 +17,15 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from xsys.core.cache import package_toml
 from xsys.core.textblock import fold, weapon_class_by_name
 
 
-# Call of Cthulhu (coc and coc-zh write the same names): English 5th/6th edition, 7th edition
-# ("Firearms (Handgun)", "Fighting (Brawl)"), the Japanese and Chinese names scenarios print.
-# A 7th-edition "Firearms (Rifle/Shotgun)" is one skill for both guns: it fills both.
-PRINTED_NAMES: dict[str, tuple[str, ...]] = {
-    "Handgun": ("handgun", "handguns", "pistol", "firearms (handgun)", "firearms (handguns)", "firearms (pistol)",
-                "firearms (pistols)", "拳銃", "手枪", "手槍",
-                "射击(手枪)", "射擊(手槍)", "射击手枪", "射擊手槍"),  # (the dice bots' run-on names too)
-    "Rifle": ("rifle", "firearms (rifle)", "ライフル", "步枪", "步槍", "firearms (rifle/shotgun)",
-              "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍", "射击步霰", "射击步枪", "步霰"),
-    "Shotgun": ("shotgun", "firearms (shotgun)", "ショットガン", "散弾銃", "霰弹枪", "霰彈槍", "firearms (rifle/shotgun)",
-                "射击(步枪/霰弹枪)", "射擊(步槍/霰彈槍)", "步枪/霰弹枪", "步槍/霰彈槍", "射击步霰", "射击霰弹枪", "步霰"),
-    "SMG": ("smg", "submachine gun", "sub-machine gun", "firearms (smg)", "firearms (submachine gun)",
-            "サブマシンガン", "冲锋枪", "衝鋒槍", "射击(冲锋枪)", "射擊(衝鋒槍)", "射击冲锋枪"),
-    "Machine Gun": ("machine gun", "firearms (mg)", "firearms (machine gun)", "マシンガン", "機関銃",
-                    "机枪", "機槍", "射击(机枪)", "射擊(機槍)"),
-    "Throw": ("throw", "throwing", "fighting (throw)", "投擲", "投掷"),
-    "Dodge": ("dodge", "回避", "闪避", "閃避"),
-    "Spot Hidden": ("spot hidden", "目星", "侦查", "侦察", "偵查", "偵察"),
-    "Conceal": ("conceal", "隠す", "隐藏"),
-    "Hide": ("hide", "隠れる", "躲藏"),
-    "Locksmith": ("locksmith", "鍵開け", "锁匠", "开锁", "鎖匠", "開鎖"),
-    "Climb": ("climb", "登攀", "攀爬"),
-    "Jump": ("jump", "跳躍", "跳跃"),
-    "Swim": ("swim", "水泳", "游泳"),
-    "First Aid": ("first aid", "応急手当", "急救"),
-    "Drive Auto": ("drive auto", "drive", "drive (auto)", "運転(自動車)", "運転", "汽车驾驶", "驾驶", "汽車駕駛", "駕駛"),
-    # the unarmed attack: 6e Fist/Punch, 7e Fighting (Brawl); Japanese 6e こぶし (7e 近接戦闘(格闘) and 格闘:
-    # the sheet names below); Chinese 7e 格斗(斗殴) / 格鬥(鬥毆) and the attack line's 斗殴 / 鬥毆 / 空手 ("bare-handed")
-    "Fist/Punch": ("fist/punch", "fist/brawl", "fist", "punch", "brawl", "fighting (brawl)", "unarmed", "こぶし(パンチ)",
-                   "こぶし", "拳击",
-                   "斗殴", "鬥毆", "格斗(斗殴)", "格鬥(鬥毆)", "格斗", "格鬥", "空手",
-                   "拳擊", "拳擊/廝打", "廝打", "厮打"),  # the Chinese rules' own words (coc-zh glossary)
-    # close-combat weapon skills (6e names; 7e's Fighting specialities; the Japanese and Chinese
-    # names): each holds the neutral melee
-    "Knife": ("knife", "ナイフ", "匕首", "小刀"),
-    "Club": ("club", "こん棒", "棍棒", "警棍"),
-    "Sword": ("sword", "fighting (sword)", "剣", "刀剑", "刀劍"),
-    "Axe": ("axe", "fighting (axe)", "斧"),
-    "Spear": ("spear", "fighting (spear)", "槍", "矛"),
-    "Track": ("track", "追跡", "追踪", "追蹤"),
-    "Listen": ("listen", "聞き耳", "聆听", "聆聽"),
-    "Sneak": ("sneak", "忍び歩き", "潜行", "潛行"),
-    # the skills with a counterpart in other systems (the neutral research, psychology, persuade,
-    # intimidate): a Japanese sheet's 図書館 and 心理学 were kept verbatim as unknown skills
-    "Library Use": ("library use", "図書館", "図書館使用", "图书馆使用", "圖書館使用", "图书馆", "圖書館"),
-    "Psychology": ("psychology", "心理学", "心理學"),
-    "Persuade": ("persuade", "説得", "说服", "說服"),
-    "Intimidate": ("intimidate", "威圧", "恐吓", "恐嚇"),
-    # the skills no other system states (carried as they are): under their English names, as the
-    # Japanese (6th and 7th edition) and Chinese (7th edition) rulebooks print them, so that a
-    # Japanese or Chinese sheet's skill list is one list in one language; the 6th-edition names,
-    # which 7th edition renames (coc7.conversion.6e: SEVENTH_RENAMES), where both have the skill
-    "Accounting": ("accounting", "経理", "会计", "會計"),
-    "Anthropology": ("anthropology", "人類学", "人类学", "人類學"),
-    "Appraise": ("appraise", "鑑定", "估价", "估價"),
-    "Archaeology": ("archaeology", "考古学", "考古學"),
-    "Art": ("art", "芸術"),
-    "Astronomy": ("astronomy", "天文学", "天文學"),
-    "Bargain": ("bargain", "値切り"),
-    "Biology": ("biology", "生物学", "生物學"),
-    "Charm": ("charm", "魅惑", "魅力", "取悦", "取悅"),
-    "Animal Handling": ("animal handling", "動物使い", "动物驯养", "動物馴養"),  # a 7th-edition skill
-    "Chemistry": ("chemistry", "化学", "化學"),
-    "Computer Use": ("computer use", "コンピューター", "コンピュータ", "计算机使用", "計算機使用", "電腦使用", "计算机", "電腦"),
-    "Craft": ("craft", "製作"),
-    "Credit Rating": ("credit rating", "信用", "信用评级", "信用評級"),
-    "Cthulhu Mythos": ("cthulhu mythos", "クトゥルフ神話", "克苏鲁神话", "克蘇魯神話", "cm"),  # cm: the dice bots' alias
-    "Disguise": ("disguise", "変装", "乔装", "喬裝"),
-    # (the official 7th-edition sheet prints three abbreviated: Elec. Repair, Mech. Repair, Op. Hv. Machine)
-    "Electrical Repair": ("electrical repair", "elec. repair", "電気修理", "电气维修", "電氣維修", "电器维修", "電器維修"),
-    "Electronics": ("electronics", "電子工学", "电子学", "電子學"),
-    "Fast Talk": ("fast talk", "言いくるめ", "话术", "話術"),
-    "Geology": ("geology", "地質学", "地质学", "地質學"),
-    "History": ("history", "歴史", "历史", "歷史"),
-    "Law": ("law", "法律"),
-    "Mechanical Repair": ("mechanical repair", "mech. repair", "機械修理", "机械维修", "機械維修"),
-    "Medicine": ("medicine", "医学", "醫學"),
-    "Natural History": ("natural history", "natural world", "博物学", "自然", "博物學"),
-    "Navigate": ("navigate", "ナビゲート", "导航", "導航"),
-    "Occult": ("occult", "オカルト", "神秘学", "神秘學"),
-    "Operate Heavy Machinery": ("operate heavy machinery", "operate heavy machine", "op. hv. machine", "重機械操作", "操作重型机械",
-                                "操作重型機械"),
-    "Own Language": ("own language", "language (own)", "母国語", "母语", "母語"),
-    "Other Language": ("other language", "language (other)", "他の言語", "外语", "外語"),
-    "Pharmacy": ("pharmacy", "薬学", "药学", "藥學"),
-    "Photography": ("photography", "写真術", "摄影", "攝影"),
-    "Physics": ("physics", "物理学", "物理學"),
-    "Pilot": ("pilot", "操縦"),
-    "Psychoanalysis": ("psychoanalysis", "精神分析"),
-    "Ride": ("ride", "乗馬", "骑术", "騎術"),
-    "Science": ("science", "科学", "科學"),
-    "Sleight of Hand": ("sleight of hand", "手さばき", "妙手"),
-    "Survival": ("survival", "サバイバル", "生存"),
-}
+# Every name a sheet prints for a skill coc writes (names.toml [printed], with the Japanese
+# character-sheet names of [japanese_sheets] added after each skill's own), the speciality names
+# ([specialised]): data, read once.
+_NAMES = package_toml(__package__, "names.toml")
+PRINTED_NAMES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _NAMES["printed"].items()}
 
 
 # 6th-edition names 7th edition prints otherwise (coc7.conversion.6e, assumed names): a 7th-edition
@@ -136,8 +50,6 @@ def foreign_names() -> dict[str, str]:
     (foundry_names.toml: French, German, Spanish, Italian, Polish, Portuguese, Swedish, Korean,
     Russian, Czech, Ukrainian, each name with its source), folded, -> its English 7th-edition name.
     A name the sources give two skills is neither's."""
-    from xsys.core.cache import package_toml
-
     found: dict[str, set[str]] = {}
     bare: dict[str, set[str]] = {}
     for source in package_toml(__package__, "foundry_names.toml")["source"]:
@@ -184,53 +96,11 @@ def sixth_name(name: str) -> str:
     return f"Other Language ({m.group(1)})" if m else name
 
 
-# Skills printed with a speciality ("芸術(観劇)", "言語(英語)"): the skill's English name with the
-# speciality as printed ("Art (観劇)"), the one part of the name no table translates
-SPECIALISED: dict[str, str] = {
-    "芸術": "Art", "製作": "Craft", "芸術/製作": "Art/Craft", "技艺": "Art/Craft", "技藝": "Art/Craft",
-    "言語": "Other Language", "他の言語": "Other Language", "ほかの言語": "Other Language", "外语": "Other Language",
-    "外語": "Other Language",
-    "母国語": "Own Language", "母语": "Own Language", "母語": "Own Language", "操縦": "Pilot", "運転": "Drive",
-    "科学": "Science", "科學": "Science", "サバイバル": "Survival", "生存": "Survival",
-    # the Chinese 7th edition's: 艺术/手艺（表演）, 估价（书籍）, 驾驶（船只） (驾驶 alone is the car's: Drive Auto)
-    "艺术": "Art", "藝術": "Art", "手艺": "Craft", "手藝": "Craft", "艺术/手艺": "Art/Craft", "藝術/手藝": "Art/Craft",
-    "估价": "Appraise", "估價": "Appraise", "语言": "Other Language", "語言": "Other Language",
-    "驾驶": "Pilot", "駕駛": "Pilot",
-}
+SPECIALISED: dict[str, str] = dict(_NAMES["specialised"])  # "芸術(観劇)" is Art (観劇)
 _OWN = {"母语", "母語", "母国語"}  # 英语（母语）: the language the speciality says is one's own
 
 
-# Japanese character-sheet names (the CCFOLIA reader's block): what the sites that export
-# CCFOLIA characters print (iachara, Charaeno, character-sheet storage sites), 6th edition
-# (キック, 組み付き, 頭突き, マーシャルアーツ) and 7th edition (近接戦闘（格闘）, 射撃（拳銃）,
-# 射撃（ライフル／ショットガン） and its abbreviations, 隠密 for both Hide and Sneak). Keys are folded
-# like every alias (full-width brackets and slashes read as ASCII ones). Kick, Grapple, Head Butt and
-# Martial Arts are the 6th-edition sheet's own skills: coc keeps them by those names.
-_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {
-    # (近接格闘 (近接戦闘) and 近接格闘 (格闘): the brawl of the Japanese CoC7 Foundry module's creature and
-    # NPC templates, its skill named 近接戦闘 or 格闘 under the speciality 近接格闘)
-    "Fist/Punch": ("近接戦闘(格闘)", "近接戦闘:格闘", "近接戦闘", "格闘", "近接格闘(近接戦闘)", "近接格闘 (近接戦闘)", "近接格闘",
-                   "近接格闘(格闘)", "近接格闘 (格闘)",
-                   "こぶし/パンチ", "こぶし:パンチ", "パンチ"),
-    "Kick": ("kick", "キック", "踢擊", "踢击"),  # Chinese: the coc-zh rules' attack skills (coc-zh glossary)
-    "Grapple": ("grapple", "組み付き", "組みつき", "擒抱"),
-    "Head Butt": ("head butt", "headbutt", "頭突き", "頭頂", "头顶"),
-    "Martial Arts": ("martial arts", "マーシャルアーツ"),
-    "Handgun": ("射撃(拳銃)", "射撃:拳銃", "射撃/拳銃", "射撃(ハンドガン)"),
-    "Rifle": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
-              "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ライフル)"),
-    "Shotgun": ("射撃(ライフル/ショットガン)", "射撃(ライフル/散弾銃)", "射撃(ライフル・ショットガン)", "射撃(r/sg)",
-                "射撃(r / sg)", "射撃:ライフル/ショットガン", "射撃(ショットガン)"),
-    "SMG": ("射撃(サブマシンガン)", "射撃:サブマシンガン", "射撃(smg)"),
-    "Machine Gun": ("射撃(マシンガン)", "射撃:マシンガン", "射撃(機関銃)"),
-    "Knife": ("近接戦闘(ナイフ)",),
-    "Sword": ("近接戦闘(刀剣)", "近接戦闘:刀剣", "近接戦闘(剣)"),
-    "Axe": ("近接戦闘(斧)", "近接戦闘:斧"),
-    "Spear": ("近接戦闘(槍)", "近接戦闘:槍"),
-    "Hide": ("隠密",),
-    "Sneak": ("隠密",),
-    "Drive Auto": ("運転:自動車", "運転(車)"),
-}
+_COC_JA_SHEETS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _NAMES["japanese_sheets"].items()}
 
 
 for _native, _aliases in _COC_JA_SHEETS.items():
