@@ -243,26 +243,14 @@ ATTRIBUTES = {"ST": "strength", "DX": "dexterity", "IQ": "intelligence", "HT": "
 # Will and Per as the will and perception characteristics, Dodge as the dodge (gurps.dodge).
 MINDS = {"Will": "will", "Per": "perception"}
 # gurps.melee (assumed): a close-combat weapon known only by its class, as the 3e Basic Set
-# weapon table gives its line: skill, damage as thrust or swing plus an add (so the wielder's
-# own ST sets the dice, thrust_swing), damage type; ST 10 lines in the comment
-MELEE_LINES = {"unarmed": ("Brawling", "thr", -2, "cr"),       # punch: 1d-4
-               "knife": ("Knife", "sw", -2, "cut"),            # 1d-2
-               "club": ("Axe/Mace", "sw", 1, "cr"),            # 1d+1
-               "sword": ("Broadsword", "sw", 1, "cut"),        # 1d+1
-               "axe": ("Axe/Mace", "sw", 2, "cut"),            # 1d+2
-               "spear": ("Spear", "thr", 2, "imp"),            # 1d
-               "improvised": ("Axe/Mace (improvised)", "sw", 0, "cr"),  # 1d
-               # a creature's bite or claws (MeleeWeapon.natural; assumed: the digest prints no natural
-               # weapons): Brawling, thrust cutting, the punch's thrust without its -2
-               "natural": ("Brawling", "thr", 0, "cut")}  # 1d-2
-
-
-# gurps.melee (assumed): the damage type of a creature's natural weapon by what its line is called
-# (the digest prints none): a horn, tusk, antler or sting impales; a tail, hoof, tentacle or a
-# crushing coil strikes as a blunt blow; teeth, claws, talons, pincers and beaks cut (the default)
-NATURAL_TYPES = (("imp", ("sting", "horn", "tusk", "antler", "gore", "角", "針")),
-                 ("cr", ("tail", "hoof", "hooves", "trample", "crush", "constrict", "tentacle", "tendril",
-                         "pseudopod", "feeler", "slam", "butt", "尾", "蹄", "触手", "觸手", "踏")))
+# weapon table gives its line (tables.toml [melee.*]): skill, damage as thrust or swing plus an
+# add (so the wielder's own ST sets the dice, thrust_swing), damage type; its reach and the skill
+# a line of the class that names none is wielded with; a natural weapon's type by its name
+_MELEE = cache.package_toml(__package__)["melee"]
+MELEE_LINES = {k: (v["skill"], v["damage"][0], v["damage"][1], v["type"]) for k, v in _MELEE.items()}
+MELEE_REACH = {k: v["reach"] for k, v in _MELEE.items() if "reach" in v}
+MELEE_WIELDED_WITH = {k: v.get("wielded_with", v["skill"]) for k, v in _MELEE.items() if k != "natural"}
+NATURAL_TYPES = tuple((k, tuple(v)) for k, v in cache.package_toml(__package__)["melee_natural_types"].items())
 
 
 def natural_type(name: str) -> str:
@@ -284,10 +272,7 @@ def melee_damage(cls: str, st: int) -> str:
 CLOSE_COMBAT = frozenset({"Brawling", "Knife", "Axe/Mace", "Broadsword", "Shortsword", "Spear", "Staff"})
 MEDIAN_DODGE = 5
 MEDIAN_PARRY = 6
-_THR_SW = {1: ("1d-6", "1d-5"), 2: ("1d-6", "1d-5"), 3: ("1d-5", "1d-4"), 4: ("1d-5", "1d-4"), 5: ("1d-4", "1d-3"),
-           6: ("1d-4", "1d-3"), 7: ("1d-3", "1d-2"), 8: ("1d-3", "1d-2"), 9: ("1d-2", "1d-1"), 10: ("1d-2", "1d"),
-           11: ("1d-1", "1d+1"), 12: ("1d-1", "1d+2"), 13: ("1d", "2d-1"), 14: ("1d", "2d"), 15: ("1d+1", "2d+1"),
-           16: ("1d+1", "2d+2"), 17: ("1d+2", "3d-1"), 18: ("1d+2", "3d"), 19: ("2d-1", "3d+1"), 20: ("2d-1", "3d+2")}
+_THR_SW = {st: tuple(row) for st, row in enumerate(cache.package_toml(__package__)["melee_thrust_swing"]["rows"], 1)}
 
 
 def thrust_swing(st: int) -> tuple[int, int]:

@@ -26,7 +26,8 @@ from xsys.core.vocab import SHORT_ARMS
 
 from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon, NATIVE_ONLY
 from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
-                    LOCATION_TO_NEUTRAL, MELEE_LINES, MINDS, natural_type, NV_AIDS, NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
+                    LOCATION_TO_NEUTRAL, MELEE_LINES, MELEE_REACH, MELEE_WIELDED_WITH, MINDS, natural_type, NV_AIDS,
+                    NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
                     STEP_SPEED, _basis, armor_covers, behind_see_through, dice_code, dice_text, exact, melee_damage,
                     passive_defense, thrown_blade)
 
@@ -43,16 +44,6 @@ def _shots(weapon: Weapon) -> tuple[int, bool]:
 MAX_AIM_TURNS = 100  # GurpsShot.aim_turns' upper bound
 TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (core unit gurps_turn)
 DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
-
-# gurps.melee (assumed, the Basic Set's weapon tables; the seed names reach C, 1, 2 and 3 but
-# lists no weapon): the reach of each class's weapon. A fist reaches only the hex one stands in
-# and the next (C); a knife C or 1; a club, sword, axe, spear or improvised weapon held in one
-# hand 1.
-MELEE_REACH = {"unarmed": "C", "knife": "C,1", "club": "1", "sword": "1", "axe": "1", "spear": "1",
-               "improvised": "1"}
-# the skill a melee line that names none is wielded with, by the class its name says
-_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
-                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
 
 
 def melee_parry(skill: str, level: int) -> int:
@@ -337,7 +328,7 @@ class GurpsSheet(GurpsRules):
     @staticmethod
     def _as_melee(w: GurpsWeapon) -> GurpsMelee:
         """A close-combat weapon among the weapons (a text block writes them there) as a melee line."""
-        return GurpsMelee(name=w.name, skill=w.skill or _GURPS_MELEE_SKILL[melee_class_of(w.name)], damage=w.damage,
+        return GurpsMelee(name=w.name, skill=w.skill or MELEE_WIELDED_WITH[melee_class_of(w.name)], damage=w.damage,
                           type=w.type)
 
     def _close_combat(self, line: GurpsMelee, col: Collector, path: str) -> MeleeWeapon:

@@ -14,7 +14,7 @@ from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_la
                                  name_of as _name, named, named_item, normalize, notes_of as _notes, sectioner, split_items,
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
-from .rules import SKILLS as _SKILLS  # the skills a gurps document maps
+from .rules import MELEE_WIELDED_WITH, SKILLS as _SKILLS  # the skills a gurps document maps
 _SKILLS_FOLDED = {k.lower(): k for k in _SKILLS}  # a skill's name as written in lower case -> its name
 from .rules import _toml
 
@@ -85,9 +85,9 @@ _RANGE_PAIR = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?\s*/\s*([\d,]+)\s*(m|yd
 _REACH = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)  # a 1/2D or Max: '160', '150 m', '160 yd'
 _GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
                         r"weight|cost|reach|parry|lc|hold)\s*[:.]?\s*(.+)$", re.IGNORECASE)
-# which Basic Set skill wields a close-combat weapon of each class (gurps.melee)
-_GURPS_MELEE_SKILL = {"unarmed": "Brawling", "knife": "Knife", "club": "Axe/Mace", "sword": "Broadsword",
-                      "axe": "Axe/Mace", "spear": "Spear", "improvised": "Axe/Mace"}
+# which Basic Set skill wields a close-combat weapon of each class when its line names none (gurps.melee,
+# tables.toml [melee])
+_GURPS_MELEE_SKILL = MELEE_WIELDED_WITH
 _SHORTSWORD = ("shortsword", "short sword", "baton", "nightstick", "truncheon", "machete")
 
 
