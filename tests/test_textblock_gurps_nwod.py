@@ -937,3 +937,15 @@ def test_a_bestiarys_template_and_typical_traits_are_listed_once():
     troll = read("Trolls (ST 20 DX 13 IQ 10 HT 12 HP 20 Will 10 Per 10 FP 12 Speed 6.25 Move 6 SM+1 Dodge 10 "
                  "Parry 11(x2) DR 0 Bite-15 2d cutting C IT(NB,NV) Regen Dark Vision Stealth-15 DFM1 p.31)\n")
     assert troll["name"] == "Trolls" and (troll["ST"], troll["DX"]) == (20, 13)
+
+
+def test_a_players_remarks_after_a_skills_dots_are_no_specialties():
+    """A blog's 'Academics 3 (eh....duh?)' and 'Empathy 1 (a sympathetic soul this one)' are remarks, said, not
+    specialties (they had been carried as such); 'Firearms 3 (Pistol)' and 'Crafts 2 (Auto Repair)' are specialties."""
+    doc = read("Intelligence 3, Wits 2, Resolve 2\nStrength 2, Dexterity 3, Stamina 2\nPresence 2, Manipulation 2, "
+               "Composure 2\nAcademics 3 (eh....duh?)\nEmpathy 1 (a sympathetic soul this one)\nSurvival 2 (see above)\n"
+               "Firearms 3 (Pistol)\nCrafts 2 (Auto Repair)\n")
+    assert doc["skills"] == {"Academics": 3, "Empathy": 1, "Survival": 2, "Firearms": 3, "Crafts": 2}
+    assert doc["specialties"] == {"Firearms": ["Pistol"], "Crafts": ["Auto Repair"]}
+    said = "\n".join(unread_texts(doc))
+    assert "Academics (eh....duh?): a remark, not a specialty" in said and "Survival (see above)" in said

@@ -117,6 +117,15 @@ _RUN_ON = re.compile(r"(?<![\w(/-])(?:Virtue|Vice|(?:Mental|Physical|Social) (?:
                      r"Equipment|Conditions|Aspirations)\s*:", re.IGNORECASE)
 
 
+def _comment(spec: str) -> bool:
+    """A skill's bracket that is a remark, not a specialty: a sentence (five words or more, a '?', '!' or an
+    ellipsis) or a pointer ('see above', 'as above'); specialties are a word or a few ('Research', 'Auto
+    Repair', 'Pistols, Rifles')."""
+    t = spec.strip()
+    return bool(re.search(r"[?!]|\.\.|…", t) or re.match(r"(?i)(?:see|as)\s+(?:above|below|\w+)\b", t)
+                or any(len(part.split()) >= 5 for part in re.split(r"[,/]", t)))
+
+
 def _dots(text: str) -> int:
     return len(text) if text[0] in "•●" else int(text)
 
@@ -260,7 +269,11 @@ def read_nwod(lines: list[str], system: str) -> Read:
             name = next(k for k in NWOD_SKILLS if fold(k) == fold(words.group(1)))
         into[name] = _dots(m.group("val"))
         spec = ", ".join(s for s in (m.group("spec"), m.group("spec2"), words.group(2) if words else None) if s)
-        if spec and into is skills:
+        if spec and into is skills and _comment(spec):
+            # a player's remark in brackets after the dots ('Academics 3 (eh....duh?)', 'Stealth 2 (life on the
+            # streets makes you good at staying out of sight ...)'): no specialty, said
+            r.unread.append((n, f"{name} ({spec.strip()}): a remark, not a specialty"))
+        elif spec and into is skills:
             specialties[name] = [s.strip() for s in re.split(r"[,/]", spec) if s.strip()]
         elif spec:  # a merit's detail ('Status (Police) 1'): part of its name
             into[f"{name} ({spec})"] = into.pop(name)
