@@ -1156,3 +1156,9 @@ def test_an_english_block_is_no_european_one():
 
     assert block_language(["STR 60 CON 55 SIZ 70 DEX 45 APP 40 INT 50 POW 45 EDU 40"]) is None
     assert block_language(["ST 12 DX 11 IQ 10 HT 12 HP 12"]) is None
+
+
+def test_a_european_blocks_age_is_the_one_by_its_name():
+    """'41 lat' by the name is the age; '10 lat' in a sentence below the characteristics stays as written."""
+    doc = read(EUROPEAN["pl"] + "Opis: Pracuje od 10 lat w magazynie.\n")
+    assert "age 41" in doc["notes"] and "Pracuje od 10 lat w magazynie" in doc["notes"]

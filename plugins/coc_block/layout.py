@@ -791,7 +791,9 @@ def localized(lines: list[str]) -> list[str]:
                         re.IGNORECASE)
     db = [x for x in table["derived"]["DB"]]
     out = []
-    for line in lines:
+    # (the age stands with the name, above the characteristics: '27 lat' in a sentence below is no age)
+    first_stats = next((k for k, x in enumerate(lines) if len(label_re.findall(x)) >= 2), len(lines))
+    for k, line in enumerate(lines):
         head = re.fullmatch(r"\s*([^\d:%]+?)\s*(:\s*(.*))?", line)
         if head and fold(head.group(1).rstrip(":")) in sections and (head.group(2) or line.strip() == head.group(1)):
             line = sections[fold(head.group(1).rstrip(":"))] + (f": {head.group(3)}" if head.group(2) else "")
@@ -803,7 +805,8 @@ def localized(lines: list[str]) -> list[str]:
         if table["dice"]:
             line = re.sub(rf"(\d*)[{table['dice']}](\d+)", r"\1D\2", line)
         line = re.sub(r"\+\s*(?:" + "|".join(re.escape(x) for x in db) + r")(?![\w])", "+DB", line)
-        line = re.sub(table["age"], r"age \1", line)
+        if k < first_stats or k == 0:
+            line = re.sub(table["age"], r"age \1", line)
         line = re.sub(r"(:\s*)(?:" + "|".join(re.escape(w) for w in table["none"]) + r")(?![\w])", r"\1none", line)
         # its skills by their names in that language ('Unik 50% (25/10)', 'Urok Osobisty 30%'), item by item; an
         # attack with its damage is renamed only where it is named by its close-combat skill ('Pelea 40%, daño
