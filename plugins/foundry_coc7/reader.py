@@ -587,13 +587,14 @@ class _Actor:
             ib = _dict(item.get(self.key))
             name = _skill_name(item, ib)
             cocid = _dict(_dict(_dict(item.get("flags")).get("CoC7")).get("cocidFlag")).get("id")
-            english = _by_cocid(name, cocid) or translated_skill(name, str(ib.get("skillName") or item.get("name") or ""))
+            by_id = _by_cocid(name, cocid)
+            english = by_id or translated_skill(name, str(ib.get("skillName") or item.get("name") or ""))
             if english and english != name:
                 # a translated sheet ('Lutar (Briga)', 'Combat rapproché'): the skill its CoC ID (or its name in
-                # the system's French translation) says, under its English name as coc7 writes it
+                # one of the system's translations) says, under its English name as coc7 writes it
                 self.assumed.append(f"{path}: {name!r} read as {english}"
-                                    + (f" (its CoC ID {cocid})" if isinstance(cocid, str) and cocid.startswith("i.skill.")
-                                       and _by_cocid(name, cocid) else " (the Foundry CoC7 system's French name)"))
+                                    + (f" (its CoC ID {cocid})" if by_id else
+                                       " (its name in the Foundry CoC7 system's translations, foundry_names.toml)"))
                 name = english
             own = re.fullmatch(r"\s*Language\s*\((.+)\)\s*", name or "")
             if cocid == "i.skill.language-own" and own and own.group(1).strip().casefold() not in ("own", "other", "any"):
