@@ -61,6 +61,7 @@ _SEVERITY = {"assumed": 0, "rounded": 0, "kept-verbatim": 0, "derived": 0, "unsu
 _LINE_FIELD = re.compile(r"(^|\.)(weapons|armor)\[\d+\]\.\w+$")
 _EDGE = 1e-6  # the outer millionth of a population: values beyond what ordinary adults roll
 _ITEM = re.compile(r"^\$(\.npcs\[\d+\]|\.scenes\[\d+\]\.(combatants|shots)\[\d+\])")
+_NATURAL_LINE = re.compile(r"\.melee\[\d+\]\.natural$")
 
 
 class _Field:
@@ -987,6 +988,11 @@ class LossAudit:
             return Loss.of("assumed", d.path, f"{field} {show(src)}: {where} has one melee skill for every weapon; "
                            "the level crosses, the weapon it is for does not (read back, a target writes its first "
                            "melee skill)", "core.melee", system=self.key)
+        if src is True and not back and _NATURAL_LINE.search(d.path):
+            # a creature's bite written as the target's line for one (its damage), on a sheet that does not
+            # mark a line natural: read back, an attack with bare hands, as a fist is
+            return Loss.of("merged", d.path, f"{field} {show(src)}: written as a natural attack, but {where} does "
+                           "not mark a line as one: read back, it is an unarmed attack like a fist", system=self.key)
         if isinstance(src, list):
             missing = [x for x in src if not (isinstance(back, list) and any(_same(x, y) for y in back))]
             return Loss.of("unsupported-field", d.path, f"{field} {show(missing)}: no place for it in {where}; "

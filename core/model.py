@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -182,7 +183,14 @@ def melee_class_words(cls: str) -> str:
 _NATURAL_WORDS = ("bite", "claw", "talon", "tentacle", "tendril", "pseudopod", "teeth", "jaws", "fang", "gore", "horn",
                   "hoof", "hooves", "sting", "pincer", "beak", "trample", "tongue", "proboscis", "tail", "tusk",
                   "antler", "mandible", "nipper", "feeler", "constrict", "crush", "peck", "scratch", "gnaw", "噛みつき", "噛み付き",
-                  "咬みつき", "かみつき", "爪", "触手", "咬", "噬", "抓", "觸手", "舌", "尾", "牙", "蹄", "嘴", "喙")
+                  "咬みつき", "かみつき", "爪", "触手", "咬", "噬", "抓", "觸手", "舌", "尾", "牙", "蹄", "嘴", "喙",
+                  # as the Foundry CoC7 system's French, Portuguese, Spanish, German, Italian and Polish
+                  # compendia and sheets name them
+                  "morsure", "griffe", "tentacule", "crocs", "bec", "queue", "dard", "corne", "sabot", "serres",
+                  "mordida", "mordedura", "mordisco", "garra", "tentáculo", "bico", "presas", "cauda", "ferrão",
+                  "chifre", "pico", "colmillo", "cola", "aguijón", "cuerno", "biss", "klaue", "kralle", "tentakel",
+                  "schnabel", "stachel", "morso", "artiglio", "artigli", "tentacolo", "becco", "zanne", "coda",
+                  "pungiglione", "ugryzienie", "pazur", "szpony", "macka", "macki", "dziób", "kły", "ogon", "żądło")
 
 
 def _fighting(low: str) -> bool:
@@ -198,20 +206,52 @@ _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("spear", ("naginata", "薙刀", "なぎなた", "ナギナタ")),
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
                  "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢",
-                 "素手", "メリケンサック", "ナックル")),
+                 "素手", "メリケンサック", "ナックル",
+                 "poing", "coup de pied", "bagarre", "corps à corps", "lutte", "soco", "punho", "chute", "briga",
+                 "puño", "puñetazo", "patada", "pelea", "faust", "tritt", "handgemenge", "pugno", "calcio", "rissa",
+                 "pięść", "kopnięcie", "bijatyka", "walka wręcz")),
     ("knife", ("knife", "knives", "dagger", "scalpel", "switchblade", "stiletto", "bayonet", "razor", "shiv", "ナイフ", "短剣", "匕首",
-               "刀子", "短刀", "小刀", "ドス", "包丁", "ダガー", "銃剣")),
-    ("axe", ("axe", "hatchet", "tomahawk", "斧", "鉈", "ナタ", "トマホーク")),
+               "刀子", "短刀", "小刀", "ドス", "包丁", "ダガー", "銃剣",
+               "couteau", "poignard", "dague", "faca", "punhal", "adaga", "cuchillo", "navaja", "daga", "puñal",
+               "messer", "dolch", "coltello", "pugnale", "nóż", "noż", "sztylet")),
+    ("axe", ("axe", "hatchet", "tomahawk", "斧", "鉈", "ナタ", "トマホーク",
+             "hache", "machado", "hacha", "axt", "beil", "ascia", "topór", "siekiera")),
     ("sword", ("sword", "sabre", "saber", "machete", "katana", "cutlass", "rapier", "broadsword", "shortsword",
-               "剣", "刀", "剑", "マチェット", "マチェーテ", "サーベル", "レイピア", "フォイル", "エペ", "仕込み杖")),
-    ("spear", ("spear", "javelin", "pike", "lance", "polearm", "trident", "槍", "矛")),
+               "剣", "刀", "剑", "マチェット", "マチェーテ", "サーベル", "レイピア", "フォイル", "エペ", "仕込み杖",
+               "épée", "espada", "schwert", "säbel", "spada", "miecz", "szabla")),
+    ("spear", ("spear", "javelin", "pike", "lance", "polearm", "trident", "槍", "矛",
+               "lança", "lanza", "speer", "lanze", "lancia", "włócznia")),
     ("club", ("club", "baton", "nightstick", "truncheon", "cosh", "blackjack", "sap", "bat", "mace", "hammer",
               "crowbar", "staff", "cudgel", "tonfa", "棍", "棒", "警棒", "こん棒", "バット", "パイプ", "トンファー",
-              "ハンマー", "金槌", "バール", "ブラックジャック", "メイス")),
+              "ハンマー", "金槌", "バール", "ブラックジャック", "メイス",
+              "matraque", "gourdin", "massue", "bâton", "clava", "porrete", "cassetete", "bastão", "taco", "garrote",
+              "porra", "bate", "maza", "keule", "knüppel", "schlagstock", "mazza", "manganello", "pałka", "maczuga",
+              "kij")),
     # a creature's natural attacks, tried last (a claw hammer is a club): fought bare-handed, with
     # the brawl skill (GURPS Brawling, nWoD Brawl, 7th edition's Fighting (Brawl); assumed, README)
     ("unarmed", _NATURAL_WORDS),
 )
+
+
+# words found only as whole words (a plural or an inflection after them allowed): "bat" is no club
+# in "Engineer (Combat)" or "Acrobatics", "sting" no natural attack in "Resting", "bec" none in
+# "Québec"; every other word is found inside a longer one too ("Battleaxe", "Greatsword", "Claws")
+_WHOLE_WORDS = frozenset({
+    "bat", "sap", "pike", "lance", "mace", "shiv", "sting", "horn", "gore", "tail", "peck", "fang", "tusk",
+    "bec", "queue", "dard", "corne", "sabot", "serres", "crocs", "griffe", "bico", "presas", "cauda", "pico", "cola",
+    "garra", "coda", "morso", "zanne", "ogon", "macka", "macki", "kły", "pazur", "biss", "lutte", "soco", "chute",
+    "briga", "pelea", "calcio", "rissa", "daga", "dague", "adaga", "ascia", "lanza",
+    "lança", "lanze", "lancia", "taco", "porra", "bate", "maza", "mazza", "kij", "clava", "faca", "punho"})
+_LETTER = r"[^\W\d_]"
+
+
+def _pattern(keys: tuple[str, ...]) -> re.Pattern[str]:
+    parts = [rf"(?<!{_LETTER}){re.escape(k)}(?:e?s|e?d|er|ing|i|y|n)?(?!{_LETTER})" if k in _WHOLE_WORDS else re.escape(k)
+             for k in keys]
+    return re.compile("|".join(parts))
+
+
+_MELEE_PATTERNS = tuple((cls, keys is _NATURAL_WORDS, _pattern(keys)) for cls, keys in _MELEE_WORDS)
 
 
 @functools.lru_cache(maxsize=4096)  # (a name is asked again for every NPC of a roster and its read-back)
@@ -220,9 +260,9 @@ def natural_attack(*words: str) -> bool:
     weapon (a Bite, Claws, a Tentacle: fought bare-handed, but no fist)."""
     for text in words:
         low = (text or "").lower()
-        for _cls, keys in _MELEE_WORDS:
-            if any(k in low for k in keys):
-                return keys is _NATURAL_WORDS
+        for _cls, natural, pattern in _MELEE_PATTERNS:
+            if pattern.search(low):
+                return natural
         if _fighting(low):
             return True
     return False
@@ -241,8 +281,8 @@ def melee_class_of(*words: str) -> MeleeClass:
     ("Switchblade", "Knife", "Nightstick", "Fighting (Brawl)"); 'improvised' when no word says."""
     for text in words:
         low = (text or "").lower()
-        for cls, keys in _MELEE_WORDS:
-            if any(k in low for k in keys):
+        for cls, _natural, pattern in _MELEE_PATTERNS:
+            if pattern.search(low):
                 return cls  # type: ignore[return-value]
         if _fighting(low):
             return "unarmed"

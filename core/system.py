@@ -1406,6 +1406,13 @@ def _step_at(lad: Ladder, step: Step) -> Step:
     return lad.step_of(step.native) if lad.has_native(step.native) else step
 
 
+def source_tier(key: str) -> "tuple[System, str, Any, int, dict[str, Any]] | None":
+    """During a target's ``npc_from_neutral``: the source sheet's skill behind neutral skill `key` (its
+    system, native name, level, tier rank and the context its levels are read in; TierSources), or None."""
+    sources = _TIER_SOURCES.get()
+    return sources.of(key) if sources is not None else None
+
+
 def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
                chances: Mapping[str, float], key: str | None = None) -> tuple[Step, str, str] | None:
     """Where source skills of other systems are behind the neutral skills in `keys` that `system`

@@ -510,7 +510,14 @@ def name_of(r: Read) -> str:
     if not name:
         r.assumed.append("no name line: named 'Unnamed NPC'")
         return "Unnamed NPC"
+    if _FORM_TITLE.fullmatch(str(name).strip()):
+        # a printed sheet's title over an empty name field ('1920s Era Investigator'): no name
+        r.assumed.append(f"{name!r} is the sheet form's title, and its name field is empty: named 'Unnamed NPC'")
+        return "Unnamed NPC"
     return str(name)
+
+
+_FORM_TITLE = re.compile(r"(?:[\w ]+ )?era investigator|(?:investigator|character) sheet", re.IGNORECASE)
 
 
 def notes_of(r: Read, notes: list[str]) -> str:
@@ -689,6 +696,34 @@ _PAGE_KEYS = {"layout", "permalink", "sidebar", "image", "image_alt", "date", "c
               "toc", "author", "header", "classes", "lang", "slug", "draft", "weight", "url", "aliases"}
 
 
+_DOT_CELL = re.compile(r"^[●•○◯]+\s*(?:\([^()]*\))?\s*(?:[+-]\d+)?$")
+
+
+def _dot_table_lines(lines: list[str]) -> list[str]:
+    """A wiki's dot sheet flattened into pipe-separated cells ('Power | Intelligence | ●●● | Strength |',
+    its next line '●●●● | Manipulation |'): each line's cells as items of one line ('Intelligence ●●●,
+    Strength ●●●●'), a cell of dots after the name it rates, a label ending in ':' ('Name: |') with the
+    value on the next line; lines kept one for one (a line left empty where its cells moved up), so a line
+    number in the report is the file's. Only a page with five or more cells of dots is read so; a pipe
+    table of anything else (a weapons table) is left as it is."""
+    rows = [[c.strip() for c in x.split("|")] if "|" in x else None for x in lines]
+    if sum(1 for r in rows if r for c in r if _DOT_CELL.match(c)) < 5:
+        return lines
+    out: list[list[str]] = []
+    for x, cells in zip(lines, rows):
+        out.append([])
+        for c in (cells if cells is not None else [x.strip()]):
+            if not c:
+                continue
+            # where the cell goes: after the name it rates, or the value of a label before it
+            at = out[-1] if out[-1] else next((o for o in reversed(out[:-1]) if o), None)
+            if at is not None and (_DOT_CELL.match(c) or at[-1].endswith(":")):
+                at[-1] = f"{at[-1]} {c}"
+            else:
+                out[-1].append(c)
+    return [", ".join(o) for o in out]
+
+
 def _page_lines(lines: list[str]) -> list[str]:
     """The block's lines without a page's furniture: a front matter's title as the name line (its
     other keys that describe the NPC as lines of their own, the page's own settings dropped) and
@@ -732,7 +767,7 @@ def _page_lines(lines: list[str]) -> list[str]:
 
 def read(text: str, registry: Registry | None = None) -> Read:
     """A block's text -> what its system's layout read (``Read.system``: which system)."""
-    lines = _page_lines(text.splitlines())
+    lines = _dot_table_lines(_page_lines(text.splitlines()))
     lines, carried, bad = _carried_lines(lines)
     found = layouts(registry)
     system = detect(lines, found)

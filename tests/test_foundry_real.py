@@ -296,10 +296,12 @@ def test_creature_scales_are_read_as_written_and_a_clamp_is_a_loss_line(tmp_path
     assert "$.system.characteristics.str.value" not in lost and "$.system.characteristics.siz.value" not in lost
     assert "POW 0" in lost["$.system.characteristics.pow.value"]
     assert not any(".app" in p or ".edu" in p for p in lost)
-    big = actor("creature", chars={**CHARS, "siz": 1050, "str": 5000})
+    big = actor("creature", chars={**CHARS, "siz": 1050, "str": 50000})
     doc = read(tmp_path, big, name="big.json")
-    assert (doc["SIZ"], doc["STR"]) == (999, 999)
-    assert "SIZ 1050 (a coc7 characteristic is 1-999): read as 999" in unread(doc)["$.system.characteristics.siz.value"]
+    assert (doc["SIZ"], doc["STR"]) == (1050, 9999)  # the rulebook's Cthulhu's SIZ 1050 is a coc7 value
+    lost = unread(doc)
+    assert "$.system.characteristics.siz.value" not in lost
+    assert "STR 50000 (a coc7 characteristic is 1-9999): read as 9999" in lost["$.system.characteristics.str.value"]
 
 
 # ---- weapons and their skills -------------------------------------------------------------
@@ -805,11 +807,11 @@ def test_a_french_actors_skills_are_read_by_their_names(tmp_path):
 
 
 def test_a_great_old_ones_hp_is_from_its_stated_size(tmp_path):
-    """Cthulhu's sheet (CON 550, SIZ 1050, HP 160 computed by the sheet): SIZ is read as 999, the most a coc7
-    document holds, and its HP stays the sheet's 160 (it had been worked out again from the 999: 154)."""
+    """Cthulhu's sheet (CON 550, SIZ 1050, HP 160 computed by the sheet): read as written (SIZ had been read as
+    999, the most a coc7 document held, and its HP kept apart from it)."""
     doc = read(tmp_path, actor("creature", chars={**CHARS, "con": 550, "siz": 1050},
                                attribs={"hp": {"value": 160, "max": 160, "auto": True}}))
-    assert doc["SIZ"] == 999 and doc["HP"] == 160
+    assert doc["SIZ"] == 1050 and doc["HP"] == 160
 
 
 @pytest.mark.parametrize("mov, walking, other", [("6 / 20 (volant)", 6, "MOV 20 (volant)"),

@@ -450,3 +450,24 @@ def test_a_shotgun_of_no_stated_gauge_does_the_12_gauge(gurps):
     assert gun.damage == "4d"
     said = [x for x in losses if x.message.startswith("ショットガン: GURPS line")]
     assert said and "damage of 12 gauge, the cartridge of a shotgun whose own no source states" in said[0].message
+
+
+def test_an_untrained_dodge_gets_no_combat_reflexes():
+    """A 7th-edition keeper's Dodge 22 or 25 (the untrained tier: below the DEX / 2 = 25 his sheet starts at, or
+    at it) is no trained dodge: 3e's Dodge = Move 4, said, with no Combat Reflexes (it had been Dodge 5 with
+    Combat Reflexes); Dodge 26, amateur, is a dodge better than the body gives, and says so."""
+    from xsys.conversions import api
+
+    def gurps(dodge: int):
+        npc = {"system": "coc7", "kind": "npc", "name": "Keeper", "STR": 50, "CON": 35, "SIZ": 55, "DEX": 50,
+               "APP": 40, "INT": 45, "POW": 50, "EDU": 40, "skills": {"Dodge": dodge}}
+        return api.convert(api.from_plain(npc, "keeper.yaml"), "gurps", fresh=True)
+
+    for dodge in (22, 25):
+        conv = gurps(dodge)
+        assert (conv.document.Move, conv.document.Dodge) == (4, 4)
+        assert "Combat Reflexes" not in conv.document.advantages
+        assert any(x.kind == "rounded" and f"Dodge {dodge} is in coc7's untrained tier" in x.message
+                   and "Dodge 4 is written and no Combat Reflexes" in x.message for x in conv.losses)
+    trained = gurps(26).document
+    assert trained.Dodge == 5 and "Combat Reflexes" in trained.advantages

@@ -43,6 +43,22 @@ def test_melee_class_of_reads_the_name_then_the_skill(words, cls):
     assert melee_class_of(*words) == cls
 
 
+@pytest.mark.parametrize("name,cls", [
+    # a short word is found as a word only: no club in "Engineer (Combat)" or "Acrobatics", no spear in a
+    # "Spiked club"; a longer one inside a compound too ("Battleaxe", the German "Streitaxt", "Kampfmesser")
+    ("Engineer (Combat)", "improvised"), ("Acrobatics", "improvised"), ("Sapper", "improvised"),
+    ("Spiked club", "club"), ("Battleaxe", "axe"), ("Greatsword", "sword"), ("Streitaxt", "axe"),
+    ("Kampfmesser", "knife"), ("Baseball bat", "club"),
+    # the names the Foundry CoC7 system's French, Portuguese, Spanish, German, Italian and Polish sheets give
+    ("Poings", "unarmed"), ("Coup de pied", "unarmed"), ("Couteau", "knife"), ("Clava", "club"),
+    ("Faca", "knife"), ("Cuchillo", "knife"), ("Espada", "sword"), ("Hacha", "axe"), ("Porrete", "club"),
+    ("Faustschlag", "unarmed"), ("Schwert", "sword"), ("Coltello", "knife"), ("Pięść", "unarmed"),
+    ("Nóż", "knife"), ("Pałka", "club"), ("Lanza", "spear"),
+])
+def test_a_weapon_word_is_a_word_in_any_of_the_sheets_languages(name, cls):
+    assert melee_class_of(name) == cls
+
+
 def test_a_gurps_knife_and_axe_cross_to_coc_and_nwod_as_their_class():
     src = _thug()
     neutral = _plain(api.convert(api.from_plain(src), "neutral", fresh=True, trace=False).document)

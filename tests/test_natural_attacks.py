@@ -57,6 +57,13 @@ def test_natural_attack_words_are_unarmed_and_a_weapon_word_wins():
     # Japanese module's 鋭い尾): fought bare-handed too, not improvised weapons
     more = ("Nippers", "Tail", "Sharp tail", "Tusks", "Antlers", "Mandibles", "Constrict", "鋭い尾", "牙", "蹄", "尾巴")
     assert all(melee_class_of(n) == "unarmed" and natural_attack(n) for n in more)
+    # and as the Foundry CoC7 system's other languages name them; a word inside another is none
+    # ("Resting" holds no sting, "Québec" no beak); French fists are fists, not a natural attack
+    foreign = ("Morsure", "Griffes", "Tentacules", "Bico mortal", "Garras", "Mordisco", "Biss", "Klauen",
+               "Artigli", "Ugryzienie", "Pazury", "Macki", "Kły")
+    assert all(melee_class_of(n) == "unarmed" and natural_attack(n) for n in foreign)
+    assert melee_class_of("Resting") == melee_class_of("Québec") == "improvised"
+    assert melee_class_of("Poings") == "unarmed" and not natural_attack("Poings")
 
 
 def test_a_7th_edition_creature_keeps_its_attack_skills_and_the_effect_in_words_is_said(tmp_path):

@@ -346,6 +346,34 @@ def test_worn_armor_says_its_strength_defense_and_speed():
     assert "*general*" not in vest
 
 
+def test_a_creatures_own_hide_costs_it_no_defense_or_speed(tmp_path):
+    """A creature's natural armor (a coc7 beast's 'Natural armor' 18 points: full riot gear's rating on the
+    chart) is its hide, not worn: no Strength, Defense or Speed cost (Defense 0 'in armor' had been written),
+    and it reads back as natural armor; the same rating worn costs what the chart says. Its attack (a French 'Pied', its foot, made
+    with its plain Fighting: a natural one), written as the nWoD line of a natural attack, is said as such (it
+    had been 'no place for it; dropped')."""
+    from xsys.conversions import api
+
+    beast = {"system": "coc7", "kind": "npc", "name": "Hound", "STR": 90, "CON": 80, "SIZ": 70, "DEX": 60,
+             "INT": 20, "POW": 50, "skills": {"Fighting": 60},
+             "melee": [{"name": "Pied", "skill": "Fighting", "damage": "1D8"}],
+             "armor": [{"name": "Natural armor", "armor": 18}]}
+    conv = api.convert(api.from_plain(beast, "hound.yaml"), "nwod", fresh=True)
+    (hide,) = conv.document.armor
+    assert hide.natural and hide.ballistic >= 4
+    md = api.dump(conv, "md").decode()
+    assert "in armor**" not in md and "*general*" not in md
+    back = api.convert(api.from_plain(codec.to_builtins(conv.document), "hound.nwod.yaml"), "neutral", fresh=True)
+    assert back.document.armor[0].kind == "natural"
+    worn = msgspec.structs.replace(conv.document, armor=[msgspec.structs.replace(hide, natural=False)])
+    assert "in armor**" in api.dump(api.convert(api.from_plain(codec.to_builtins(worn), "worn.yaml"), "nwod",
+                                                fresh=True), "md").decode()
+    bite = [x for x in conv.losses if x.path == "$.melee[0]"]
+    assert all("dropped" not in x.message for x in bite)
+    assert any("written as a natural attack, but a nwod stat block does not mark a line as one" in x.message
+               for x in bite)
+
+
 def test_a_trained_dodge_comes_home_through_nwod():
     """The Hong Kong bodyguard's Dodge 50 was 26 after nWoD (Defense 2: the lower of Dexterity 3
     and Wits 2, whatever his training); the line rides along and comes home as it was."""

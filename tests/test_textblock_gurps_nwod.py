@@ -29,6 +29,10 @@ def unread_texts(doc: dict) -> list[str]:
     return [u["text"] for u in report(doc).get("unread", [])]
 
 
+def assumed_texts(doc: dict) -> list[str]:
+    return list(report(doc).get("assumed", []))
+
+
 FANSITE = """Joe the Retired General
 Setting: Steampunk
 ST: 10 [0]; DX: 10 [0]; IQ: 12 [20]; HT: 9 [-10]
@@ -180,13 +184,63 @@ def test_a_second_edition_block_s_weapons_are_the_2004_chart_s_and_bare_hands_st
     assert (pistol["damage"], fists["damage"]) == (light_pistol, 0)
 
 
+# a Virtue or Vice, said (plugins/nwod/text.py)
+PERSONAL = "(a trait of the character's that changes no roll in a fight: no field for it in an nwod document)"
+
+
 def test_virtue_vice_morality_and_powers_are_said_not_dropped():
     doc = read(NWOD + "Morality: 6\nVirtue: Justice\nVice: Pride\nDisciplines: Celerity 2, Vigor 1\n")
     texts = unread_texts(doc)
-    for said in ("Morality 6 (no Morality field in an nwod document)", "Virtue Justice (no place in an nwod document)",
-                 "Vice Pride (no place in an nwod document)"):
+    for said in ("Morality 6 (no Morality field in an nwod document)", f"Virtue Justice {PERSONAL}",
+                 f"Vice Pride {PERSONAL}"):
         assert said in texts
     assert sum("Celerity 2" in t or "Vigor 1" in t for t in texts) == 2
+
+
+def test_a_wiki_dot_sheet_flattened_into_pipe_cells():
+    """A wiki's character sheet copied as pipe-separated cells, a name's dots sometimes on the next line
+    ('Dexterity |' then '●●●● | Manipulation |'), skills three to a row, a werewolf's '(A)' asset mark: read
+    as the sheet says (it had been refused as no system's block, and with --from nwod left at the average
+    adult's 2s, every row in its notes); a line number in the report is the file's."""
+    doc = read("Name: |\nRosa Vey |\nMental | Physical | Social | ||\n"
+               "Power | Intelligence | ●●● | Strength | ●● | Presence | ●● | ||\n"
+               "Finesse | Wits | ●●●● | Dexterity |\n●●●● | Manipulation |\n●● | ||\n"
+               "Resistance |\nResolve | ●● | Stamina | ●●● | Composure | ●●● |\n"
+               "Athletics | ●● | Brawl | ●●● | Empathy | ● | ||\n"
+               "Larceny (A) | ● | Firearms | ●●(Pistols) | Drive | ||\n")
+    assert doc["name"] == "Rosa Vey"
+    assert [doc[k] for k in ("Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina", "Presence",
+                             "Manipulation", "Composure")] == [3, 4, 2, 2, 4, 3, 2, 2, 3]
+    assert doc["skills"] == {"Athletics": 2, "Brawl": 3, "Empathy": 1, "Larceny": 1, "Firearms": 2}
+    assert doc["specialties"] == {"Firearms": ["Pistols"]}
+    assert (11, "(A) (a mark after Larceny)") in [(u["line"], u["text"]) for u in report(doc)["unread"]]
+    # a pipe table of anything else is left as it is (no cell of dots)
+    from xsys.core.textblock import _dot_table_lines
+
+    table = ["Joe", "| Weapon | Damage |", "| Knife | 1L |"]
+    assert _dot_table_lines(table) == table
+
+
+def test_a_second_edition_defense_is_read_as_the_2004_rules_give_it():
+    """'Defense: 3' with Wits 3, Dexterity 2 and Athletics 1 is 2nd edition's Defense (Athletics added); read
+    with the 2004 rules it is 2, said (it had crossed as a dodge a point better: GURPS Enhanced Dodge)."""
+    doc = read("Sarah\nIntelligence 3, Wits 3, Resolve 2\nStrength 2, Dexterity 2, Stamina 2\n"
+               "Presence 2, Manipulation 2, Composure 3\nSkills: Athletics 1, Stealth 3\nHealth: 7 Defense: 3\n")
+    assert doc["Defense"] == 2
+    assert any(a.startswith("Defense 3 is 2nd edition's") and a.endswith("read as 2") for a in assumed_texts(doc))
+    plain = read("Sam\nIntelligence 3, Wits 3, Resolve 2\nStrength 2, Dexterity 2, Stamina 2\n"
+                 "Presence 2, Manipulation 2, Composure 3\nSkills: Athletics 1, Stealth 3\nHealth: 7 Defense: 2\n")
+    assert plain["Defense"] == 2 and not any("2nd edition's" in a for a in assumed_texts(plain))
+
+
+def test_the_lines_after_a_vice_are_the_sheets_next_fields_not_more_vices():
+    """A changeling's 'Seeming: Darkling' and a 'Vital Characteristics' heading after 'Vice: Sloth' had been
+    said as 'Vice Seeming: Darkling' and 'Vice Vital Characteristics': each is said as written."""
+    doc = read(NWOD + "Virtue: Temperance\nVice: Sloth\nSeeming: Darkling\nKith: Mirrorskin\n\nVital Characteristics\n")
+    texts = unread_texts(doc)
+    assert f"Vice Sloth {PERSONAL}" in texts and f"Virtue Temperance {PERSONAL}" in texts
+    assert {"Seeming: Darkling", "Kith: Mirrorskin", "Vital Characteristics"} <= set(texts)
+    assert not [t for t in texts if t.startswith("Vice ") and "Sloth" not in t]
 
 
 # ---- Foundry VTT mta actors ----------------------------------------------------------------
@@ -297,8 +351,8 @@ def test_a_block_copied_without_its_line_breaks_is_read_heading_by_heading():
     assert doc["specialties"] == {"Computer": ["Hacking"], "Subterfuge": ["Lies"]}
     assert doc["merits"] == {"Contacts (Fences)": 2, "Fast Reflexes": 1}
     assert (doc["Health"], doc["Willpower"], doc["Speed"], doc["Initiative"]) == (7, 5, 9, 7)
-    assert sorted(unread_texts(doc)) == sorted(["Virtue Loyal (no place in an nwod document)",
-                                                "Vice Greedy (no place in an nwod document)",
+    assert sorted(unread_texts(doc)) == sorted([f"Virtue Loyal {PERSONAL}",
+                                                f"Vice Greedy {PERSONAL}",
                                                 "Morality 6 (no Morality field in an nwod document)"])
 
 
@@ -777,6 +831,14 @@ def test_a_creatures_lifting_st_its_natural_attacks_and_its_skills_with_no_headi
     assert not doc.get("weapons")
     assert doc["skills"]["Brawling"] == 11
     assert any(t.startswith("Lifting ST +4 (a 4th-edition advantage") for t in unread_texts(doc))
+
+
+def test_an_enhanced_move_among_the_traits_is_no_move():
+    """'Enhanced Move 1 (Ground Move 10)' among a creature's traits is an advantage's level: its stated
+    'Move: 5' stays (it had become Move 1, slower than its Basic Speed gives)."""
+    doc = read("Dire Hen\n\nST: 18\n\nDX: 10\n\nMove: 5\n\nIQ: 3\n\nHT: 10\n\n"
+               "Bestial; Enhanced Move 1 (Ground Move 10); Feathers; Sharp Beak\n\nBrawling-11.\n")
+    assert doc["Move"] == 5 and doc["ST"] == 18
 
 
 def test_a_third_edition_pd_dr_grid_none_for_advantages_and_an_encumbered_dodge():

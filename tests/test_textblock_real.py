@@ -638,14 +638,16 @@ def test_a_language_under_languages_is_an_other_language():
 
 
 def test_a_seventh_edition_characteristic_beyond_the_sheet_is_said_with_its_printed_number():
-    """A Great Old One's SIZ 1050 is beyond a coc7 sheet (1-999): said with the number printed
-    and what is written instead (it had been called 'not in the block'); a dice bot's STR 999999
-    is said as 999999, not as the 200000 coc's scale would make of it."""
+    """A Great Old One's SIZ 1050 is a coc7 value (it had been beyond the sheet's 1-999); a SIZ 10500 is beyond
+    a coc7 sheet (1-9999): said with the number printed and what is written instead (it had been called 'not
+    in the block'); a dice bot's STR 999999 is said as 999999, not as the 200000 coc's scale would make of it."""
     doc = read("Great One\nSTR 700 CON 550 SIZ 1050 DEX 105 INT 210 POW 210 HP 160\n")
+    assert (doc["STR"], doc["SIZ"]) == (700, 1050) and not unread(doc)
+    doc = read("Greater One\nSTR 700 CON 550 SIZ 10500 DEX 105 INT 210 POW 210 HP 160\n")
     assert (doc["STR"], doc["SIZ"]) == (700, 65)
-    assert unread(doc) == [(2, "SIZ 1050 (a coc7 characteristic is 1-999): written as the average adult's 65")]
+    assert unread(doc) == [(2, "SIZ 10500 (a coc7 characteristic is 1-9999): written as the average adult's 65")]
     bot = read(".st力量999999体质50体型60敏捷50外貌50智力60意志50教育60\n")
-    assert [t for _, t in unread(bot)] == ["STR 999999 (a coc7 characteristic is 1-999): written as the average "
+    assert [t for _, t in unread(bot)] == ["STR 999999 (a coc7 characteristic is 1-9999): written as the average "
                                           "adult's 55"]
 
 
@@ -1162,3 +1164,13 @@ def test_a_european_blocks_age_is_the_one_by_its_name():
     """'41 lat' by the name is the age; '10 lat' in a sentence below the characteristics stays as written."""
     doc = read(EUROPEAN["pl"] + "Opis: Pracuje od 10 lat w magazynie.\n")
     assert "age 41" in doc["notes"] and "Pracuje od 10 lat w magazynie" in doc["notes"]
+
+
+def test_a_sheet_forms_title_over_an_empty_name_is_no_name():
+    """A printed 7th-edition investigator sheet whose name field is empty: its title, '1920S ERA INVESTIGATOR',
+    had become the NPC's name; it is 'Unnamed NPC', said."""
+    doc = read("1920S ERA INVESTIGATOR\nName\nOccupation\nSTR 55 27 11 SIZ 35 17 7 Hit Points 7\n"
+               "CON 35 17 7 Magic Points 9 POW 45 22 9\nDEX 55 27 11 APP 35 17 7 Luck 40\n"
+               "INT 60 30 12 EDU 50 25 10\nDodge 30 15 6\n")
+    assert doc["name"] == "Unnamed NPC"
+    assert any("'1920S ERA INVESTIGATOR' is the sheet form's title" in a for a in doc["xsys"]["read"]["assumed"])

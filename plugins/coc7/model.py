@@ -15,8 +15,9 @@ from xsys.core.vocab import Location, Posture, Sight
 _OPTS = dict(frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
 
 # 7e characteristics are on the 1-99 scale for humans (15-90 as rolled); monsters go
-# higher. Values outside the population table are reported as "clamped" losses.
-Characteristic = Annotated[int, Meta(ge=1, le=999, description="a 7e characteristic (15-90 for most humans)")]
+# higher (the rulebook's Cthulhu: STR 700, SIZ 1050). Values outside the population table are
+# reported as "clamped" losses.
+Characteristic = Annotated[int, Meta(ge=1, le=9_999, description="a 7e characteristic (15-90 for most humans)")]
 Percent = Annotated[int, Meta(ge=0, le=200, description="a skill in %")]
 Name = Annotated[str, Meta(max_length=200)]
 Text = Annotated[str, Meta(max_length=20_000)]

@@ -2137,7 +2137,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
     out: dict[str, Any] = {"name": doc["name"]}
     missing, absent = [], []
     for k in COC_CHARACTERISTICS:
-        if k in raw and 1 <= raw[k] <= 999:
+        if k in raw and 1 <= raw[k] <= 9_999:
             out[k] = raw[k]
             continue
         if k in UNSTATED_CHARACTERISTICS and not raw.get(k):  # a creature's (none printed, or 0): a coc7 sheet has none
@@ -2148,7 +2148,7 @@ def _as_seventh(r: Read, raw: dict[str, int], uses: dict[str, str], extra: dict[
             missing.append(f"{k} {out[k]}")
             continue
         # printed, but beyond what a coc7 sheet holds: said as such, not as a characteristic the block leaves out
-        r.unread.append(((lines_of or {}).get(k, 0), f"{k} {raw[k]} (a coc7 characteristic is 1-999): written as "
+        r.unread.append(((lines_of or {}).get(k, 0), f"{k} {raw[k]} (a coc7 characteristic is 1-9999): written as "
                                                      f"the average adult's {out[k]}"))
     if missing:
         r.assumed.append("not in the block, set to the average adult of 7th edition (3D6 x 5 -> 52.5, (2D6 + 6) x 5 "

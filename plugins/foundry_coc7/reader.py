@@ -324,7 +324,7 @@ class _Actor:
         self.assumed: list[str] = []
         self.lines: list[Line] = []
         self.chars7: dict[str, int] = {}  # as stated, 7th-edition scale
-        self.stated: dict[str, int] = {}  # a characteristic beyond 999 as stated (its HP is from it)
+        self.stated: dict[str, int] = {}  # a characteristic beyond 9999 as stated (its HP is from it)
         self.values: dict[str, Any] = {}  # what @KEY formulas look up
         self.skills: list[dict[str, Any]] = []  # resolved skill items, for the weapons' links
 
@@ -374,16 +374,16 @@ class _Actor:
                 self.lose(f"{path}.value", f"{c.upper()} {v} (a characteristic is not negative)")
                 empty.append(c.upper())
                 continue
-            if v == 0:  # a creature's "none" (no APP, no EDU): coc7 holds 1-999
+            if v == 0:  # a creature's "none" (no APP, no EDU): coc7 holds 1-9999
                 self.lose(f"{path}.formula" if rolled else f"{path}.value",
                           f"{c.upper()} 0" + (f" (its roll formula {rolled!r}, no value)" if rolled else "")
-                          + " (none: a creature without it; a coc7 characteristic is 1-999)")
+                          + " (none: a creature without it; a coc7 characteristic is 1-9999)")
                 empty.append(c.upper())
                 continue
-            if v > 999:  # a Great Old One's SIZ
-                self.lose(f"{path}.value", f"{c.upper()} {v} (a coc7 characteristic is 1-999): read as 999")
+            if v > 9_999:  # beyond even a Great Old One's SIZ 1050
+                self.lose(f"{path}.value", f"{c.upper()} {v} (a coc7 characteristic is 1-9999): read as 9999")
                 self.stated[c.upper()] = v  # what the sheet computes its HP from
-                v = 999
+                v = 9_999
             self.chars7[c.upper()] = v
         if averaged:
             self.assumed.append(f"{cpath}: no value, read as the average of the roll formula (the sheet's own "
@@ -544,7 +544,7 @@ class _Actor:
         path = f"{apath}.hp"
         now, full = num("hp", "value"), num("hp", "max")
         stated = full if full is not None else now
-        # (Cthulhu's SIZ 1050, read as 999: the sheet's HP 160 is from the 1050)
+        # (a SIZ beyond 9999, read as 9999: the sheet's HP is from the SIZ it states)
         con, siz = (self.stated.get(k, self.chars7.get(k)) for k in ("CON", "SIZ"))
         computed = math.floor((con + siz) / 10) if con is not None and siz is not None else None
         rule = f"(CON {con} + SIZ {siz}) / 10 rounded down"

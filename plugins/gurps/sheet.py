@@ -19,7 +19,7 @@ from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import Sheet
-from xsys.core.system import tier_steps
+from xsys.core.system import source_tier, tier_steps
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
 from xsys.core.vocab import SHORT_ARMS
@@ -392,6 +392,17 @@ class GurpsSheet(GurpsRules):
                          f"{level}, below Move {derived['Move']}; 3e derives Dodge = Move, so Dodge "
                          f"{derived['Move']} is written (read back, a better dodge than the source's)",
                          "gurps.derived")
+                level = derived["Move"]
+            said = source_tier("dodge") if level > derived["Move"] and not from_sheet else None
+            if said is not None and said[3] == 0:
+                # a source's dodge in its untrained tier (a CoC Dodge 22 below the DEX / 2 its sheet starts at)
+                # is no trained dodge: 3e's untrained Dodge is Move, and Combat Reflexes or Enhanced Dodge would
+                # say the NPC dodges better than the body gives (core.tiers)
+                source, native, stated = said[0], said[1], said[2]
+                col.loss("rounded", "$.Dodge", f"the source's {source.level_text(native, stated)} is in {source.key}'s "
+                         f"untrained tier (dodge competence {dodge:.3f}, Dodge {level} here): 3e gives an untrained "
+                         f"dodge Dodge = Move, so Dodge {derived['Move']} is written and no Combat Reflexes or "
+                         "Enhanced Dodge", "gurps.derived")
                 level = derived["Move"]
             derived["Dodge"] = level
         t = combatant.toughness

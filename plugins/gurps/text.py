@@ -514,6 +514,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         for m in re.finditer(r"\b(?:Lifting|Striking|Arm)\s+ST\s*[+-]\d+", text):
             r.unread.append((r.line, f"{m.group(0)} (a 4th-edition advantage: no field in a gurps document)"))
         text = re.sub(r"\b(?:Lifting|Striking|Arm)\s+ST\s*[+-]\d+", " ", text)
+        # nor is an advantage's level ('Enhanced Move 1 (Ground Move 10)' among a creature's traits: its
+        # stated Move 5 had become 1): the traits list keeps it
+        text = re.sub(r"\bEnhanced\s+Move\s*\d+(?:\.\d+)?(?:\s*\([^()]*\))?", " ", text)
         found, rest = stat_pairs(text, GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED, r"[+-]?\d+(?:\.\d+)?")
         outside, _ = stat_pairs(re.sub(r"\([^()]*\)", " ", text), GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED,
                                 r"[+-]?\d+(?:\.\d+)?")
@@ -583,8 +586,10 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             r.assumed.append(f"line {n}: {name}-{m.group('val')} is the 3rd edition's {FOURTH_SKILL_NAMES[name]}")
             name = FOURTH_SKILL_NAMES[name]
         words = name.split()
-        weapon_skill = _gurps_melee_skill(name) if name not in _SKILLS and len(words) > 1 and melee_class_of(
-            name) == melee_class_of(words[-1]) in ("knife", "sword", "axe", "spear", "club") else None
+        # (a weapon in a specialty's brackets, 'Fast Draw (Knife)', is another skill's specialty)
+        weapon_skill = _gurps_melee_skill(name) if name not in _SKILLS and len(words) > 1 and not words[-1].startswith(
+            "(") and melee_class_of(name) == melee_class_of(words[-1]) in ("knife", "sword", "axe", "spear", "club") \
+            else None
         if weapon_skill in _THROWN_OF and re.search(r"\bthrow", name, re.IGNORECASE):
             weapon_skill = _THROWN_OF[weapon_skill]  # 'Throwing Knife-12': the skill it is thrown with
         if weapon_skill in _SKILLS and weapon_skill != name:

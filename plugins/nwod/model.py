@@ -74,6 +74,9 @@ class NwodArmor(Opts, kw_only=True):
     # them for the way back (xsys.core.armorline).
     covers: list[Location] | None = None
     deflection: Annotated[int, Meta(ge=0, le=10)] | None = None
+    # a creature's own hide, scales or shell: it wears nothing, so the chart's Strength, Defense and
+    # Speed costs of worn armor are not its (nwod.armor, assumed)
+    natural: bool = False
 
 
 class NwodNpc(Opts, kw_only=True):

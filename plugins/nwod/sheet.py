@@ -150,7 +150,7 @@ class NwodSheet(NwodRules):
         """What the armor the NPC wears asks and costs him, by the Armor Chart's row of its rating
         (tables.toml [armor_chart], nwod.armor, assumed): its Strength, and his Defense and Speed
         in it (the worst piece's; penalties do not add up). "" where it costs nothing."""
-        pieces = [a for a in getattr(npc, "armor", None) or [] if a.general or a.ballistic]
+        pieces = [a for a in getattr(npc, "armor", None) or [] if (a.general or a.ballistic) and not a.natural]
         if not pieces or not isinstance(npc, NwodNpc):
             return ""
         worst = [(a, self._chart_row(a)) for a in pieces]
@@ -189,7 +189,7 @@ class NwodSheet(NwodRules):
         row of the worst piece's rating: _armor_penalties)."""
         if not isinstance(npc, NwodNpc):
             return {}
-        rows = [self._chart_row(a) for a in npc.armor if a.general or a.ballistic]
+        rows = [self._chart_row(a) for a in npc.armor if (a.general or a.ballistic) and not a.natural]
         if not rows:
             return {}
         d = self._unarmored(npc)
@@ -366,7 +366,7 @@ class NwodSheet(NwodRules):
                              armorline.stated_note(a.name, f"{a.general}/{a.ballistic}", entry, f"{item[0]}/{item[1]}",
                                                    f"{a.general}/{a.ballistic}", stops), "nwod.armor")
         else:
-            kind = "garment" if not a.ballistic else "soft-vest"
+            kind = "natural" if a.natural else "garment" if not a.ballistic else "soft-vest"
             out = Armor(name=a.name, kind=kind, stops=Energy(stops))
             if col is not None:
                 # a rating read on the assumed joules scale, and a kind by its ballistic rating (the
@@ -374,7 +374,8 @@ class NwodSheet(NwodRules):
                 # an armor line of no catalog item read from its points
                 rated = f"ballistic {a.ballistic}" if a.ballistic else f"general {a.general}"
                 col.loss("assumed", f"{path}.{'ballistic' if a.ballistic else 'general'}",
-                         f"{armorline.points_note(a.name, rated, stops)}, a {kind} by its ballistic rating",
+                         armorline.points_note(a.name, rated, stops)
+                         + (", the creature's own (natural)" if a.natural else f", a {kind} by its ballistic rating"),
                          "nwod.armor")
                 if col.tracing:
                     col.step(path, f"{a.name} {a.general}/{a.ballistic}", f"stops {stops:g} J",
@@ -386,7 +387,7 @@ class NwodSheet(NwodRules):
         chart cannot state where its catalog item would not give them back (xsys.core.armorline)."""
         g = int(_LADDERS["armor_general"].step_for(float(a.stops)).native)
         b = int(_LADDERS["armor_ballistic"].step_for(float(a.stops)).native)
-        line = NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog)
+        line = NwodArmor(name=a.name, general=g, ballistic=b, catalog=a.catalog, natural=a.kind == "natural")
         if col.tracing:
             col.step(path, a.name, f"stops {a.stops}", f"{g}/{b}", rules=["nwod.armor"], source="assumed")
         more = armorline.extras(a, self.armor_to_neutral(line, None, path))

@@ -28,6 +28,7 @@ NWOD_SKILLS = ("Academics", "Computer", "Crafts", "Investigation", "Medicine", "
 _SKILL_LINE = re.compile(r"^(?:(?P<mark>\d)\s+)?(?P<name>" + "|".join(NWOD_SKILLS) + r"|Socialise)"
                          r"(?:\s+(?P<words>[^\W\d][^\d:()•●]*?))?(?:\s*\((?P<before>[^()]+)\))?\s*:?\s*(?P<val>\d|[•●]{1,5})"
                          r"(?P<spec>(?:\s*,?\s*\([^()]*\))*)\s*$", re.IGNORECASE)
+_SKILL_FOLDS = frozenset(fold(k) for k in NWOD_SKILLS)
 # the attributes as players abbreviate them ("Int 2, Wits 3, Res 2 / Str 2, Dex 4, Sta 2 / Pre 2,
 # Man 2, Com 3"), written with their capital only (a CoC block's STR 60 is no nWoD Strength)
 NWOD_SHORT = {"Int": "Intelligence", "Wit": "Wits", "Res": "Resolve", "Str": "Strength", "Dex": "Dexterity",
@@ -200,11 +201,27 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 if int(value):
                     skill_item(f"{_SKILL_ABBREVIATIONS[abbreviation]} {value}", skills, r.line)
             return ""
+        parts = [x.strip() for x in re.split(r"[,;]\s+(?![^()]*\))", line.strip()) if x.strip()]
+        rated = [x for x in parts if _SKILL_LINE.match(x)]
+        if len(parts) >= 2 and rated and (len(rated) * 2 >= len(parts) >= 3 or len(rated) >= 2 or all(
+                x in rated or fold(x) in _SKILL_FOLDS for x in parts)):
+            # a wiki table's row of skills, no Skills heading ('Athletics ●●, Animal Ken ●'): each read as a line of
+            # its own; a skill named with no dots is untrained (0, as every skill the block leaves out)
+            for x in parts:
+                if x in rated:
+                    stats(x)
+                elif fold(x) not in _SKILL_FOLDS:
+                    r.unread.append((r.line, x))
+            return ""
         one = _SKILL_LINE.match(line.strip())
         if one:  # 'Academics: 3 (Psychoanalysis), (Psychology)': a skill a line, no Skills heading
             name = next(k for k in NWOD_SKILLS if fold(k) == fold(one["name"]).replace("socialise", "socialize"))
+            before = (one["before"] or "").strip()
+            if re.fullmatch(r"[A-Z]", before):  # a sheet's mark ('Larceny (A)': a werewolf's asset skill)
+                r.unread.append((r.line, f"({before}) (a mark after {name})"))
+                before = ""
             specs = ", ".join([*([one["words"].strip()] if one["words"] else []),
-                               *([one["before"].strip()] if one["before"] else []),
+                               *([before] if before else []),
                                *(x.strip() for x in re.findall(r"\(([^()]*)\)", one["spec"]) if x.strip())])
             if one["mark"]:
                 r.unread.append((r.line, f"{one['mark']} (a mark before {name})"))
@@ -465,17 +482,27 @@ def read_nwod(lines: list[str], system: str) -> Read:
             a["catalog"] = entry.id
         armor.append(a)
 
-    def said(kind: str, why: str) -> Callable[[str, int], None]:
+    def said(kind: str, why: str, one: bool = False) -> Callable[[str, int], None]:
+        first: list[int] = []
+
         def add(item: str, n: int) -> None:
             if fold(item.strip(" .")) in _NO_VALUE or fold(item.strip(" .")) == "none":  # 'Conditions: none'
                 return
+            if one and (re.match(r"^[^:]{2,30}:", item) or (first and n != first[0])):
+                # a Virtue or Vice is one word: a labelled line or another line after it is the sheet's
+                # next field ('Seeming: Darkling', 'Vital Characteristics'), said as written, not as a Vice
+                r.unread.append((n, item))
+                return
+            first.append(n)
             r.unread.append((n, f"{kind} {item} ({why})"))
         return add
+
+    personal = "a trait of the character's that changes no roll in a fight: no field for it in an nwod document"
 
     section = sectioner(r, notes, stats, {
         "skills": lambda item, n: skill_item(item, skills, n), "merits": lambda item, n: skill_item(item, merits, n),
         "weapons": weapon_item, "armor": armor_item, "equipment": equipment_item,
-        "virtue": said("Virtue", "no place in an nwod document"), "vice": said("Vice", "no place in an nwod document"),
+        "virtue": said("Virtue", personal, one=True), "vice": said("Vice", personal, one=True),
         "powers": said("power or trait", "supernatural or 2nd-edition: no place in an nwod document")},
         # a weapons table row has no commas; a weapon line runs on with commas, one weapon a line
         lambda kind, text: [text.strip()] if kind == "weapons" and (
@@ -535,6 +562,14 @@ def read_nwod(lines: list[str], system: str) -> Read:
                 r.assumed.append(f"{w['name']}: 2nd-edition Damage {w['damage']} is written as the 2004 chart's {now} "
                                  "(the charts rate each weapon both print one apart: a light pistol 1 and 2)")
                 w["damage"] = now
+    # a Defense by 2nd edition's rule (Athletics added to the lower of Wits and Dexterity; the 2004 rules add
+    # nothing, nwod.derived): the stated Defense is the NPC's dodge, so it is read as the 2004 rules give it
+    wits, dex, athletics = doc.get("Wits"), doc.get("Dexterity"), skills.get("Athletics", 0)
+    if isinstance(wits, int) and isinstance(dex, int) and isinstance(athletics, int) and athletics > 0 \
+            and doc.get("Defense") == min(wits, dex) + athletics:
+        r.assumed.append(f"Defense {doc['Defense']} is 2nd edition's (the lower of Wits {wits} and Dexterity {dex}, "
+                         f"+ Athletics {athletics}); the 2004 rules give {min(wits, dex)}: read as {min(wits, dex)}")
+        doc["Defense"] = min(wits, dex)
     r.edition = "2004 rules (World of Darkness Rulebook: weapon damage adds dice to the pool)" + (
         "; the stated dice pools leave the damage out, as Chronicles of Darkness (2nd edition) does: read with "
         "the 2004 rules" if second else f"; line {marked} is 2nd edition's (Chronicles of Darkness): read with the "
