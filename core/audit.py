@@ -23,6 +23,7 @@ import msgspec
 from . import carried, codec, units
 from .errors import XsysError
 from .guard import guard, native_fields
+from .ladder import population_top
 from .model import Combatant, SheetSkill, Shot
 from .registry import PLUGIN_FAULTS
 from .system import System, on_scale
@@ -162,10 +163,12 @@ def _differences(src: Any, back: Any, path: str, field: _Field | None, out: list
             return
         for name, f in _struct_fields(type(src)).items():
             value = getattr(src, name)
-            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried", "sheet_skills") and type(src) is Combatant):
+            if (f.omitted and _same(value, f.default)) or (name in ("native", "carried", "sheet_skills", "beyond")
+                                                           and type(src) is Combatant):
                 # a default states nothing; native blocks are compared by LossAudit, carried ones by
                 # the conversion as it writes the carried: block; the sheet's skill names are what
-                # the source states, not the target
+                # the source states, not the target; a creature's multiple beyond the table is said by
+                # the core as it writes it, bound by bound (core.sheet._beyond_written)
                 continue
             _differences(value, getattr(back, name), f"{path}.{name}", f, out)
         return
@@ -887,6 +890,11 @@ class LossAudit:
                 rule = system.competence_rule(native_skill)
         except PLUGIN_FAULTS:
             return loss
+        if tokens[0] == "characteristics" and not (left_out or dropped) and _is_number(stated) \
+                and isinstance(top := population_top(ladder), (int, float)) and float(stated) > top:  # type: ignore[arg-type]
+            # a creature's, beyond every ordinary adult: its multiple of the table's top crosses, said as each
+            # target writes it or cannot (core.beyond); its percentile is each table's end, no loss of its own
+            return None
         if not _same(was, stated):
             return loss
         if not (left_out or dropped) and _same(now, was) and loss.kind in ("rounded", "clamped"):

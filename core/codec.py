@@ -509,3 +509,21 @@ def canonical(obj: Any) -> Any:
 
 
 _NESTED = (msgspec.Struct, list, dict)
+
+
+def int_bounds(typ: Any, name: str) -> tuple[float | None, float | None]:
+    """The bounds (ge, le) a document type's Struct declares for its integer field `name`."""
+    import msgspec.inspect  # a submodule msgspec does not load by itself; only this needs it
+
+    try:
+        info = msgspec.inspect.type_info(typ)
+        field = next(f for f in info.fields if f.name == name)
+    except Exception:  # noqa: BLE001 - not a Struct, or no such field: no bounds known
+        return None, None
+    t = field.type
+    for each in getattr(t, "types", (t,)):  # Optional[...]: a UnionType of its types
+        while isinstance(each, msgspec.inspect.Metadata):  # Annotated[..., Meta(...)]
+            each = each.type
+        if isinstance(each, msgspec.inspect.IntType):
+            return each.ge, each.le
+    return None, None

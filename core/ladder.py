@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 import msgspec
 
 from .errors import XsysError
+
+TAIL_SHARE = Fraction(1, 10**6)  # the population beyond each end of what ordinary adults roll (core.system.with_tails)
 
 Source = Literal["seed", "assumed"]
 Rounding = Literal["up", "down", "nearest"]
@@ -453,3 +456,20 @@ def ladders_from_data(data: Mapping[str, Any], where: str = "<data>") -> dict[st
         except LadderError as exc:
             raise exc.with_file(where)
     return out
+
+
+def population_top(ladder: Ladder) -> Any:
+    """The highest value ordinary adults have on a characteristic's ladder: its last before the
+    creatures' tail (TAIL_SHARE; CoC's STR 18, 7th edition's 92, the band of its 90), else its last."""
+    known = _TOPS.get(id(ladder))
+    if known is not None and known[0] is ladder:  # (asked for every characteristic of every NPC)
+        return known[1]
+    plain = [st.native for st in ladder.steps if float(st.rep) < 1 - float(TAIL_SHARE)]
+    top = plain[-1] if plain else ladder.steps[-1].native
+    if len(_TOPS) > 4096:
+        _TOPS.clear()
+    _TOPS[id(ladder)] = (ladder, top)
+    return top
+
+
+_TOPS: dict[int, tuple[Ladder, Any]] = {}  # a ladder's id -> (the ladder, its population top)

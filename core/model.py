@@ -343,6 +343,11 @@ class Combatant(Base, kw_only=True):
     # (CoC (CON + SIZ) / 2, GURPS 3e HT, nWoD Stamina + Size). None: as the rule derives
     # (a target then derives its own from the characteristics that crossed).
     toughness: Annotated[float, Meta(gt=0.0, le=20.0, description="stated HP / derived HP")] | None = None
+    # A characteristic stated beyond every ordinary adult (a creature's STR 700, a giant's ST 60), which
+    # its percentile cannot say (it is the table's end): how many times the top of its source's
+    # population table it is. A target writes its own table's top that many times (core.beyond,
+    # core.sheet), as far as its sheet holds; a target's own tail (CoC's STR 19-99) is read first.
+    beyond: dict[str, Annotated[float, Meta(gt=1.0, le=10_000.0)]] = msgspec.field(default_factory=dict)
     notes: Text = ""
     # The source stat block's skills by their native names (SheetSkill): which neutral skills
     # were stated and which only implied by a broad skill, and the names a target of the same

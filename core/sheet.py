@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import msgspec
 
 from . import armorline, carried, catalog, codec, scalelevels
+from .ladder import population_top
 from .model import Combatant, MeleeWeapon
 from .trace import Collector, Result, and_list, path_tokens
 
@@ -176,6 +177,56 @@ def carried_struct(npc_type: type, sheet: Sheet) -> type:
 
 # the key of a system's native block that keeps its stat block's characteristics beyond their tables
 BEYOND_TABLE = "beyond_table"
+# a characteristic beyond every ordinary adult crosses as a multiple of the top of its table (Combatant.beyond)
+BEYOND_RULE = "core.beyond"
+
+
+def beyond_ratios(system: "System", values: Mapping[str, Any]) -> dict[str, float]:
+    """The characteristics among `values` (native name -> value) stated beyond every ordinary adult,
+    as ``Combatant.beyond``: neutral name -> how many times the top of its population table it is
+    (ladder.population_top: a giant's ST 60 is 3.33 times GURPS's 18)."""
+    out: dict[str, float] = {}
+    for native, spec in system.characteristics().items():
+        v = values.get(native)
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            continue
+        top = population_top(spec.ladder)
+        if isinstance(top, (int, float)) and top > 0 and v > top:
+            out[spec.neutral] = round(min(float(v) / top, 10_000.0), 4)
+    return out
+
+
+def _beyond_written(system: "System", fields: dict[str, Any], combatant: Combatant, col: Collector) -> None:
+    """Each characteristic the source states beyond every ordinary adult (``Combatant.beyond``) at this
+    system's population top that many times, where the percentile wrote less (its table's end), as far
+    as its stat block holds (the field's bound), said (core.beyond, assumed)."""
+    if not combatant.beyond:
+        return
+    for native, spec in system.characteristics().items():
+        ratio = combatant.beyond.get(spec.neutral) if native not in system.beyond_held else None
+        now = fields.get(native)
+        top = population_top(spec.ladder)
+        if ratio is None or not isinstance(now, int) or isinstance(now, bool) or not isinstance(top, int):
+            continue
+        want = round(top * ratio)
+        hi = codec.int_bounds(system.npc_type, native)[1]
+        value = min(want, int(hi)) if hi is not None else want
+        if want <= now or now > top:
+            # its percentile gave as much, or more was written already (a target with a creatures' tail of its own,
+            # one on the source's scale: a 6th-edition STR 24 is 7th edition's 120)
+            continue
+        if value <= now:
+            col.loss("clamped", f"$.characteristics.{spec.neutral}", f"{native} {now}: the source's {spec.neutral} is {ratio:.2f} times the "
+                     f"top of its population table ({native} {want} here), beyond what a {system.key} stat block "
+                     f"holds", BEYOND_RULE)
+            continue
+        fields[native] = value
+        col.loss("assumed", f"$.characteristics.{spec.neutral}", f"{native} {value}: the source's {spec.neutral} is {ratio:.2f} times the "
+                 f"top of its population table (a creature beyond every ordinary adult), written as {ratio:.2f} times "
+                 f"{system.key}'s top, {native} {top}" + (f" ({want} is beyond what a {system.key} stat block holds, "
+                                                          f"{hi})" if value < want else ""), BEYOND_RULE)
+
+
 _NAME_FIELDS: dict[type, str] = {}  # a declared sheet's stat block type -> the field of its name
 _LINE_NAMES: dict[type, str] = {}  # a declared sheet's stat block type -> the key naming a weapon or armor line
 
@@ -397,7 +448,8 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
     if unstated:  # none stated (a creature's APP and EDU on a 7th-edition sheet): its sheet writes none again,
         own[carried.UNSTATED] = unstated  # whatever a system on the way assumed (carried, read by the core)
     comb = Combatant(name=getattr(npc, sheet.name), characteristics=neutral_chars, skills=skills, weapons=weapons,
-                     melee=melee, armor=armor, toughness=toughness, notes=getattr(npc, sheet.notes),
+                     melee=melee, armor=armor, toughness=toughness, beyond=beyond_ratios(system, chars),
+                     notes=getattr(npc, sheet.notes),
                      native={system.key: native} if native else {},
                      carried={carried.namespaces(system)[0]: own} if own else {})
     return in_sheet_order(col.result(system.extra_to_neutral(npc, comb, col)), npc)
@@ -489,6 +541,7 @@ def npc_from_neutral(system: "System", combatant: Combatant) -> Result[Any]:
     for k, v in (mine.get(BEYOND_TABLE) or {}).items():  # its own number beyond the table, as stated
         if k in specs and isinstance(v, int) and fields.get(k) == specs[k].ladder.nearest_native(v):
             fields[k] = v
+    _beyond_written(system, fields, combatant, col)
     fields.update(system.derived_from_neutral(fields, combatant, mine, col))
     for k in sheet.carried:
         if k == sheet.skills:

@@ -24,7 +24,7 @@ from . import cache, codec, equating, memo, scalelevels, skillplan
 from .melee import MeleeItem, reference_class
 from .dice import Dist, roll_distribution
 from .formulas import Formula, RuleNote
-from .ladder import Ladder, Source, Step, ladders_from_data
+from .ladder import TAIL_SHARE, Ladder, Source, Step, ladders_from_data, population_top
 from .model import (Armor, Combatant, MeleeWeapon, SheetSkill, Shot, Weapon, melee_class_of, melee_weapon,
                     natural_attack)
 from .sheet import Sheet
@@ -107,6 +107,9 @@ class System:
     dice: ClassVar[str] = ""  # how its checks are rolled, in words ("3d6 roll-under")
     rule_prefix: ClassVar[str] = ""  # e.g. "gurps." -- the rule IDs this system cites
     npc_type: ClassVar[type] = msgspec.Struct  # native stat block Struct
+    # characteristics a creature's value beyond every ordinary adult (Combatant.beyond) does not raise,
+    # its rules putting it elsewhere (GURPS 3e HT: a creature's hit points carry it, HT 16/50)
+    beyond_held: ClassVar[frozenset[str]] = frozenset()
     shot_type: ClassVar[type | None] = None  # native shot/situation Struct
     settings_type: ClassVar[type | None] = None  # optional per-run settings Struct
     # The unit its rulebook prints lengths in (ranges, distances) on a sheet: "yd", "ft" ... ("":
@@ -782,9 +785,18 @@ class System:
             lad = spec.ladder
             if not lad.has_native(value):
                 near = lad.nearest_native(value)
-                col.loss("clamped", f"{path}.{native}", f"{native} {value} lies outside the table; read as {near}"
-                         + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None else ""),
-                         lad.steps[0].rule)
+                top = population_top(lad)
+                if isinstance(value, (int, float)) and isinstance(top, (int, float)) and 0 < top < value:
+                    # a creature's: its percentile is the table's end, its size crosses as a multiple (core.beyond)
+                    col.loss("assumed", f"{path}.{native}", f"{native} {value} lies beyond the table (its percentile "
+                             f"is the end's, {near}'s); it crosses as {value / top:.2f} times the top of the table "
+                             f"({top}), which another system writes as far as its stat block holds [core.beyond]"
+                             + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None else ""),
+                             lad.steps[0].rule)
+                else:
+                    col.loss("clamped", f"{path}.{native}", f"{native} {value} lies outside the table; read as {near}"
+                             + (f" (a {self.key} sheet keeps {value})" if self.sheet is not None else ""),
+                             lad.steps[0].rule)
                 value = near
             step = lad.step_of(value)
             out[spec.neutral] = step.rep
@@ -1160,7 +1172,7 @@ class System:
                              f"{exact:g}){back}", rule)
                 if not spec.ladder.has_native(value):
                     near = spec.ladder.nearest_native(value)
-                    lo, hi = _field_bounds(self.npc_type, native)
+                    lo, hi = codec.int_bounds(self.npc_type, native)
                     if lo is not None and hi is not None and lo <= value <= hi:
                         # the other sheet's number on the one scale (a 7e creature's STR 200 is a
                         # 6th-edition STR 40, as the rulebooks print them): written as it is; only
@@ -1269,24 +1281,6 @@ class System:
                          note=f"the {self.key} sheet's own number, carried at carried.{scalelevels.namespaces(self)[0]}."
                               f"{scalelevels.FIELD}.{name}; the {key} sheet still writes it as it was written")
         return levels
-
-
-def _field_bounds(typ: Any, name: str) -> tuple[float | None, float | None]:
-    """The bounds (ge, le) a document type's Struct declares for its integer field `name`."""
-    import msgspec.inspect  # a submodule msgspec does not load by itself; only this needs it
-
-    try:
-        info = msgspec.inspect.type_info(typ)
-        field = next(f for f in info.fields if f.name == name)
-    except Exception:  # noqa: BLE001 - not a Struct, or no such field: no bounds known
-        return None, None
-    t = field.type
-    for each in getattr(t, "types", (t,)):  # Optional[...]: a UnionType of its types
-        while isinstance(each, msgspec.inspect.Metadata):  # Annotated[..., Meta(...)]
-            each = each.type
-        if isinstance(each, msgspec.inspect.IntType):
-            return each.ge, each.le
-    return None, None
 
 
 def _below_own_floor(key: str, scale: Mapping[str, Any], native: str, floor: Any) -> bool:
@@ -1601,7 +1595,6 @@ def _battery_note(neutral_skill: str) -> str:
 
 # ---- ladder builders shared by systems --------------------------------------------
 
-TAIL_SHARE = Fraction(1, 10**6)  # the population beyond each end of what ordinary adults roll
 
 
 def with_tails(dist: Mapping[int, Fraction], lo: int, hi: int) -> dict[int, Fraction]:

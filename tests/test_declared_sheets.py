@@ -79,7 +79,9 @@ def test_a_gurps_stat_block_read_by_the_core_says_its_losses_in_sheet_order():
     paths = [x.path for x in res.losses]
     assert paths == sorted(paths, key=lambda p: sheet_position(doc.document, p))
     by_path = {x.path: x for x in res.losses}
-    assert by_path["$.ST"].kind == "clamped"  # ST 25 beyond the table, read as its end
+    # ST 25 beyond the table: its percentile the table's end, its size 1.39 times the top (core.beyond), said
+    assert by_path["$.ST"].kind == "assumed" and "1.39 times the top of the table" in by_path["$.ST"].message
+    assert res.value.beyond == {"strength": 1.3889}
     assert "the rule's 5; the difference +2 is kept for GURPS" in by_path["$.Move"].message  # (HT + DX) / 4 = 5
     assert by_path["$.advantages"].message.startswith("advantages Combat Reflexes: no neutral equivalent")
     assert paths.index("$.ST") < paths.index("$.Move") < paths.index("$.skills.Soldier") < paths.index("$.advantages")

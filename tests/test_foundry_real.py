@@ -160,10 +160,11 @@ def test_high_seventh_edition_values_are_read_as_written(tmp_path):
     doc = read(tmp_path, plain)
     assert doc["system"] == "coc7"
     assert (doc["STR"], doc["CON"], doc["SIZ"], doc["DEX"], doc["HP"]) == (55, 115, 65, 80, 18)
-    # --to coc: the 6th-edition sheet by the editions' rule (/5), CON 115 beyond coc's table said
+    # --to coc: the 6th-edition sheet by the editions' rule (/5): CON 115 is coc's 23; beyond the coc7 table, said
     conv = api.convert(api.from_plain(doc), "coc", trace=False)
-    assert (conv.document.STR, conv.document.DEX) == (11, 16)
-    assert any(l.path == "$.CON" and l.kind == "clamped" for l in conv.losses)
+    assert (conv.document.STR, conv.document.DEX, conv.document.CON) == (11, 16, 23)
+    assert any(l.path == "$.CON" and l.kind == "assumed" and l.message.startswith("CON 115 lies beyond the table")
+               for l in conv.losses)
 
 
 def test_the_one_place_that_divides_seventh_edition_values():

@@ -114,12 +114,18 @@ def test_a_skill_within_reach_is_not_clamped():
     assert not [x for x in conv.losses if x.kind == "clamped"]
 
 
-def test_a_characteristic_beyond_the_table_is_a_clamped_warning():
+def test_a_characteristic_beyond_the_table_crosses_as_its_multiple_or_is_a_clamped_warning():
+    """A brute's STR 30 (1.67 times CoC's 18) is GURPS ST 30, said (core.beyond); the Polish traits end at 5, so
+    there it is a clamped warning naming the 8 it would be."""
     doc = {"system": "coc", "kind": "npc", "name": "Brute", "STR": 30, "CON": 12, "SIZ": 13, "DEX": 11,
            "APP": 11, "INT": 13, "POW": 12, "EDU": 12, "skills": {"Handgun": 40}}
     conv = api.convert(doc, "gurps")
-    (clamp,) = [x for x in conv.losses if x.path == "$.STR" and x.kind == "clamped"]
-    assert clamp.level == "warning" and "STR 30" in clamp.message and "18" in clamp.message
+    assert conv.document.ST == 30
+    (said,) = [x for x in conv.losses if x.path == "$.STR" and x.rule == "core.beyond"]
+    assert said.kind == "assumed" and said.message.startswith("ST 30: the source's strength is 1.67 times")
+    polish = api.convert(doc, "pl-trudnosc")
+    (clamp,) = [x for x in polish.losses if x.path == "$.STR" and x.kind == "clamped"]
+    assert clamp.level == "warning" and "Atletyka 5" in clamp.message and "Atletyka 8 here" in clamp.message
 
 
 # ---- paths ---------------------------------------------------------------------------------

@@ -249,8 +249,10 @@ def test_a_creature_s_attack_skills_come_home_alone_with_what_gurps_carried(tmp_
     to GURPS and back to 7th edition with --fresh as Bite 55, Claws 50 and a Fighting (Brawl) 55
     the creature never had: the carried attack skills are the brawl's skills while it is still
     exactly their best. A Fighting 100 (past the sheet's 99) converted to 7th edition again had
-    come back beside a Fighting (Brawl) 99."""
-    were = ("Werewolf\nSTR 100 CON 80 SIZ 85 DEX 75 INT 50 POW 60\nHP 16\nAttacks: Bite 55% — 1D8+DB\n"
+    come back beside a Fighting (Brawl) 99. (Its STR is 90, the top of the human table: a STR 100
+    crosses to GURPS as ST 20, core.beyond, where its Bite 55 equates below the Brawling its DX gives
+    untrained, and comes home as that untrained Brawling's 80.)"""
+    were = ("Werewolf\nSTR 90 CON 80 SIZ 85 DEX 75 INT 50 POW 60\nHP 16\nAttacks: Bite 55% — 1D8+DB\n"
             "Attacks: Claws 50% — 1D6+DB\n")
     seventh = _read(tmp_path, were, "coc7").document
     assert seventh.skills == {"Bite": 55, "Claws": 50}

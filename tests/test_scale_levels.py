@@ -118,8 +118,10 @@ def test_a_creature_s_characteristics_beyond_the_human_table_are_its_numbers_in_
     # values the dice never give have their place in coc's table too (its outer millionth, in order)
     assert not [x for x in conv.losses if x.path == "$.STR" and "beyond the coc table" in x.message]
     gurps = api.convert(src, "gurps", fresh=True)
-    (said,) = [x for x in gurps.losses if x.path == "$.STR" and x.kind == "clamped"]
-    assert said.level == "warning" and "STR 200" in said.message and gurps.document.ST == 18
+    # to GURPS, whose table ends at 18: 200 is 2.17 times 7th edition's top (92), ST 39 (core.beyond; it had
+    # been clamped to ST 18)
+    (said,) = [x for x in gurps.losses if x.path == "$.STR" and x.message.startswith("STR 200 lies beyond")]
+    assert said.kind == "assumed" and gurps.document.ST == 39
     # its attacks are made with its own Fighting skills, which the 6th-edition sheet writes as they are
     melee = {m.name: m.skill for m in doc.melee}
     assert melee == {"Bite": "Fighting (Bite)", "Tail lash": "Fighting (Tail)"}
@@ -166,24 +168,26 @@ def test_a_skill_the_6th_edition_sheet_never_stated_stays_unstated_at_home(rel):
 
 def test_an_ogre_s_attribute_beyond_the_gurps_table_stays_on_a_gurps_sheet():
     """A GURPS stat block's ST 25 (an ogre) lies past the population table (ordinary adults end at
-    18): it was read as 18 even for a GURPS sheet written from a GURPS one. Other systems still read
-    it as the table's end (said); a GURPS sheet keeps it."""
+    18): it was read as 18 even for a GURPS sheet written from a GURPS one. A GURPS sheet keeps it;
+    other systems read its percentile as the table's end and its size as 1.39 times the table's top
+    (core.beyond: CoC STR 25), said."""
     ogre = {"system": "gurps", "kind": "npc", "name": "Ogre", "ST": 25, "DX": 10, "IQ": 7, "HT": 14,
             "skills": {"Brawling": 12}}
     same = api.convert(api.from_plain(ogre), "gurps")
     assert same.document.ST == 25
     (said,) = [x for x in same.losses if x.path == "$.ST"]
-    assert said.kind == "clamped" and "(a gurps sheet keeps 25)" in said.message
+    assert said.kind == "assumed" and "1.39 times the top of the table (18)" in said.message \
+        and "(a gurps sheet keeps 25)" in said.message
     coc = api.convert(api.from_plain(ogre), "coc")
-    assert coc.document.STR == 18 and [x for x in coc.losses if x.path == "$.ST" and x.level == "warning"]
+    assert coc.document.STR == 25 and [x for x in coc.losses if x.path == "$.ST" and x.rule == "core.beyond"]
 
 
 def test_a_value_beyond_a_declared_sheets_table_stays_on_that_systems_sheet():
     """A 7th-edition creature's STR 200 and SIZ 250 (the Foundry moor serpent), and a vampire's
     Strength 7 (an nWoD supernatural being past the mortal 5): each was read as the table's end, and
     a sheet of its own system written from it had STR 99 (damage bonus +1D6 for +5D6) or was refused.
-    Every other system reads the table's end (said); the system's own sheet keeps the number
-    (core.sheet: its native block's beyond_table)."""
+    The system's own sheet keeps the number (core.sheet: its native block's beyond_table); every other
+    system reads the table's end and the number's multiple of the table's top (core.beyond), said."""
     serpent = api.load(FIX / "corpus" / "foundry-coc7" / "moor-serpent-creature.json")
     same = api.convert(serpent, "coc7").document
     assert (same.STR, same.SIZ, same.DB) == (200, 250, "+5D6")
@@ -193,4 +197,6 @@ def test_a_value_beyond_a_declared_sheets_table_stays_on_that_systems_sheet():
                "skills": {"Brawl": 3}}
     assert api.convert(api.from_plain(vampire), "nwod").document.Strength == 7
     coc = api.convert(api.from_plain(vampire), "coc")
-    assert [x for x in coc.losses if x.path == "$.Strength" and "read as 5 (a nwod sheet keeps 7)" in x.message]
+    assert coc.document.STR == 25  # 1.4 times CoC's 18
+    assert [x for x in coc.losses if x.path == "$.Strength" and "its percentile is the end's, 5's" in x.message
+            and "(a nwod sheet keeps 7)" in x.message]

@@ -833,6 +833,31 @@ def test_a_creatures_lifting_st_its_natural_attacks_and_its_skills_with_no_headi
     assert any(t.startswith("Lifting ST +4 (a 4th-edition advantage") for t in unread_texts(doc))
 
 
+def test_a_fourth_edition_parry_with_a_shields_bonus_is_a_marker():
+    """'Parry 9; Block 10 (Small Shield)' beside Broadsword-11 is 4th edition's Parry (11/2 + 3, + the small
+    shield's DB 1): with 'Dodge 7' at Speed 4.5 (Basic Speed + 3) the block is 4th edition, its Dodge read as 3e's
+    Move (it had stayed 7, a clumsy thug dodging better than an assassin)."""
+    doc = read("Gate Thug\nST 13; DX 9; IQ 9; HT 9\nSpeed 4.5, Dodge 7, Move 4\nParry 9; Block 10 (Small Shield)\n"
+               "Broadsword-11\n")
+    assert doc["Dodge"] == 4
+    assert "Parry 9 = skill/2 + 3 + the shield's DB 1" in report(doc)["edition"]
+
+
+def test_a_compressed_statlines_attacks_and_skills():
+    """A forum's monster statline in brackets ('Ogres (ST 19 ... Bite-14 2d cutting C Claws(x2)-14 2d+1 cutting
+    C-2 ... Night Vision Tracking-13 ...)'): its attacks are melee lines fought with Brawling at their level,
+    its Tracking a skill (they had all been unread: a creature with no attack); the attacks a turn said."""
+    doc = read("Bog Ogres (ST 19 DX 12 IQ 8 HT 13 HP 19 Will 10 Per 12 Speed 6.25 Move 6 Dodge 9 DR 1 "
+               "Bite-14 2d cutting C Claws(x2)-14 2d+1 cutting C-2 Night Vision Tracking-13 Bk p.9)\n")
+    assert doc["name"] == "Bog Ogres" and doc["ST"] == 19
+    assert [(m["name"], m["damage"], m["type"], m["skill"]) for m in doc["melee"]] == [
+        ("Bite", "2d", "cut", "Brawling"), ("Claws", "2d+1", "cut", "Brawling")]
+    assert doc["skills"] == {"Tracking": 13, "Brawling": 14}
+    assert "Claws(x2): attacks a turn (a gurps line holds one)" in unread_texts(doc)
+    assert any(a.endswith("Brawling-14: the level of its Bite attack (the block states no Brawling)")
+               for a in assumed_texts(doc))
+
+
 def test_an_enhanced_move_among_the_traits_is_no_move():
     """'Enhanced Move 1 (Ground Move 10)' among a creature's traits is an advantage's level: its stated
     'Move: 5' stays (it had become Move 1, slower than its Basic Speed gives)."""
@@ -930,7 +955,8 @@ def test_a_bestiarys_run_on_block_keeps_its_own_stats_not_its_attacks_words():
 
 def test_a_giants_strength_beyond_any_adults_is_read_and_kept():
     """A 3rd-edition giant's ST 60 had refused the whole block (a GURPS attribute was 1-30): it is read, kept on a
-    gurps sheet, and clamped to the population's end where another system has no table for it."""
+    gurps sheet, and crosses as 3.33 times the top of GURPS's table (core.beyond: it had been clamped to the
+    table's end, 7th edition's STR 90)."""
     doc = read("Giant, Athach\nST: 60 (7d-1/9d)\nDX: 13\nIQ: 8\nHT: 16/50\nMove/Dodge: 7/7\nPD/DR: 2/3\n"
                "Damage: 3 clubs (9d+1), bite (3d)\n")
     assert (doc["ST"], doc["HT"], doc["HP"]) == (60, 16, 50)
@@ -939,9 +965,9 @@ def test_a_giants_strength_beyond_any_adults_is_read_and_kept():
     back = api.convert(api.from_plain(doc, "giant.txt"), "gurps", trace=False).document
     assert back.ST == 60
     coc = api.convert(api.from_plain(doc, "giant.txt"), "coc7", fresh=True, trace=False)
-    # (read as ST 18, the table's end: 7th edition's strongest adult, STR 90; the clamp said)
-    assert coc.document.STR == 90 and any(x.kind == "clamped" and x.path == "$.ST" and "ST 60" in x.message
-                                          for x in coc.losses)
+    # (its percentile is the table's end; 3.33 times 7th edition's top, 92: STR 307, said at the source's ST)
+    assert coc.document.STR == 307 and any(x.kind == "assumed" and x.path == "$.ST" and "ST 60 lies beyond" in x.message
+                                           for x in coc.losses)
 
 
 def test_a_blogs_derived_traits_with_their_formulas_in_brackets():

@@ -840,15 +840,16 @@ class _Actor:
         if other.get("name") or other.get("id"):
             known = next((x["name"] for x in self.skills if other.get("id") and x["id"] == other.get("id")), None)
             self.lose(f"{root}.skill.alternativ", f"{name}: its second skill ({known or other.get('name') or other.get('id')}) "
-                      "has no place: a coc weapon line fires with one skill, skill.main")
+                      "has no place: a coc7 weapon line fires with one skill, skill.main")
         if dist is not None:
             parts.append(f"base range {dist[0]} {dist[1]}")
         skill = weapon_skill(label, name) if label else None
         if skill is not None and props.get("shotgun") and "Shotgun" in natives:
             skill = "Shotgun"  # Firearms (Rifle/Shotgun) on a weapon the sheet marks a shotgun
         if label and skill is None:
-            self.lose(path, f"{name}: its skill {label!r} is no coc firearm skill (Handgun, Rifle, Shotgun, SMG, "
-                      "Machine Gun, Throw)")
+            self.lose(path, f"{name}: its skill {label!r} is no firearm skill of a coc7 sheet (Firearms (Handgun), "
+                      "Firearms (Rifle/Shotgun), Firearms (Submachine Gun), Firearms (Machine Gun), Throw): which "
+                      "weapon it is is not said")
             return
         if skill is None:
             guess = "Shotgun" if props.get("shotgun") else "Throw" if props.get("thrown") else None

@@ -19,6 +19,7 @@ from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import Sheet
+from xsys.core.ladder import population_top
 from xsys.core.system import source_tier, tier_steps
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
@@ -239,6 +240,7 @@ class GurpsSheet(GurpsRules):
     # skills equated at the NPC's own ST, levels kept at his attributes and Per (gurps.defaults);
     # what no neutral key holds carried; the melee table a list of its own.
     npc_type = GurpsNpc
+    beyond_held = frozenset({"HT"})  # a creature's constitution beyond the table is its hit points (HT 16/50)
     sheet = Sheet(context=("ST", "DX", "IQ", "HT", "Per"), carried=("skills", "advantages", "disadvantages"),
                   carried_type=GurpsCarried, melee="melee", levels_kept="skill_levels", floored=True,
                   line_skills_carried=False)
@@ -322,7 +324,12 @@ class GurpsSheet(GurpsRules):
             if m.skill:
                 line_class.setdefault(m.skill, _melee_class(m))
         known = {k: v for k, v in npc.skills.items() if k in SKILLS}
+        # a creature's Will or Per beyond IQ's table (Will 41): its multiple of the table's top, as its IQ's
+        top = population_top(self.characteristics()["IQ"].ladder)
+        beyond = {MINDS[f]: round(v / top, 4) for f in MINDS
+                  if isinstance(v := getattr(npc, f) if getattr(npc, f) is not None else derived[f], int) and v > top}
         return msgspec.structs.replace(combatant, characteristics={**combatant.characteristics, **minds},
+                                       beyond={**combatant.beyond, **beyond},
                                        melee_kind=melee_kind(self, known, {**line_class, **SKILL_MELEE_CLASS}))
 
     @staticmethod
@@ -371,6 +378,14 @@ class GurpsSheet(GurpsRules):
             if p is not None:
                 step = self.characteristics()["IQ"].ladder.step_for(p)
                 derived[f] = int(step.native)
+                ratio = combatant.beyond.get(neutral)
+                if ratio is not None and round(int(step.native) * ratio) > derived[f]:
+                    # a creature's will beyond every ordinary adult (Cthulhu's POW 210): the top of IQ's table that
+                    # many times, as its IQ (core.beyond)
+                    derived[f] = min(999, round(int(step.native) * ratio))
+                    col.loss("assumed", f"$.characteristics.{neutral}", f"{f} {derived[f]}: the source's {neutral} is {ratio:.2f} times the "
+                             f"top of its population table, written as {ratio:.2f} times IQ's top, {int(step.native)}",
+                             "core.beyond")
                 if col.tracing:
                     col.step(f"$.{f}", None, f"{neutral} percentile {p:.3f}", f"{f} {derived[f]}",
                              rules=["gurps.derived", step.rule], source=step.source,
@@ -406,7 +421,17 @@ class GurpsSheet(GurpsRules):
                 level = derived["Move"]
             derived["Dodge"] = level
         t = combatant.toughness
-        if t is not None and "HP" not in kept.get("derived_offsets", {}):
+        con = combatant.beyond.get("constitution")
+        if con is not None and "HP" not in kept.get("derived_offsets", {}):
+            # a creature's constitution beyond every ordinary adult: its HT stays the table's and its hit points
+            # carry the rest, as 3e writes a giant's 'HT 16/50' (core.beyond, assumed)
+            derived["HP"] = self.health_of(round(fields["HT"] * con), t, col)
+            col.loss("assumed", "$.HP", f"HP {derived['HP']}: the source's constitution is {con:.2f} times the top "
+                     f"of its population table; a 3e creature's HT stays {fields['HT']} and its hit points carry it "
+                     f"(HT {fields['HT']}/{derived['HP']}: HT x {con:.2f}"
+                     + (f", x its toughness {t:.3f}" if t is not None and abs(t - 1) > 1e-9 else "") + ")",
+                     "core.beyond")
+        elif t is not None and "HP" not in kept.get("derived_offsets", {}):
             derived["HP"] = self.health_of(fields["HT"], t, col)
         for f in kept.get("omitted", []):
             derived.pop(f, None)
@@ -566,8 +591,13 @@ class GurpsSheet(GurpsRules):
         for f, value in values.items():
             if not lad.has_native(value):
                 near = lad.nearest_native(value)
-                col.loss("clamped", f"$.{f}", f"{f} {value} lies outside IQ's population table; read as {near}",
-                         "gurps.population")
+                if value > near:  # a creature's: its multiple of the table's top crosses (core.beyond; extra_to_neutral)
+                    col.loss("assumed", f"$.{f}", f"{f} {value} lies beyond IQ's population table (its percentile is "
+                             f"the end's, {near}'s); it crosses as {value / near:.2f} times the top of the table, which "
+                             "another system writes as far as its stat block holds [core.beyond]", "gurps.population")
+                else:
+                    col.loss("clamped", f"$.{f}", f"{f} {value} lies outside IQ's population table; read as {near}",
+                             "gurps.population")
                 value = near
             step = lad.step_of(value)
             out[MINDS[f]] = step.rep

@@ -279,6 +279,11 @@ def japanese_lines(lines: list[str]) -> tuple[list[str], list[str]]:
 # a run-on block: a name, then the stats from its first attribute ('Ankheg ST: 21 HP: 24 ...'); an
 # attack at its level inside it ('... DR: 3 Bite (12): 2d+1 pi+ Spit Acid (12): ...')
 _RUN_ON_STATS = re.compile(r"(?P<name>[^\W\d][^\d:;()]{0,60}?)\s+(?P<body>(?:ST|DX|IQ|HT)\s*:\s*\d.{150,})")
+# a compressed statline's attack and skill ('Bite-15 2d cutting', 'Claws(x2)-15 2d+1 cutting', 'Stealth-15')
+_STATLINE_ATTACK = re.compile(r"(?<![\w-])(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?P<times>\(x\d+\))?-(?P<level>\d{1,2})\s+"
+                              r"(?P<dice>\d+d(?:[+-]\d+)?)\s+(?P<type>cutting|crushing|impaling|piercing|burning|cut|cr|"
+                              r"imp|pi\+\+|pi\+|pi-|pi)(?![\w+-])")
+_STATLINE_SKILL = re.compile(r"(?<![\w-])(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)-(?P<level>\d{1,2})(?![\w.])")
 _ATTACK_START = re.compile(r"(?<=\s)[A-Z][\w'-]*(?: [\w'-]+){0,4} \(\d{1,2}\):")
 
 
@@ -323,6 +328,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     relative: list[tuple[dict[str, Any], str, int]] = []  # weapons whose damage is thr/sw + add, read at the end
     unskilled: list[tuple[dict[str, Any], int]] = []  # guns whose name says no skill, read at the end
     melee_lines: list[dict[str, Any]] = []  # close-combat weapons: the melee table
+    attack_levels: dict[str, tuple[int, int]] = {}  # an attack line's weapon name -> (its level, line)
     marks: dict[str, str] = {}  # 4th-edition markers: what -> as written
 
     table: dict[str, list[str]] = {}  # a weapons table's columns, once its header row is read
@@ -440,7 +446,24 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             # the name, then its stats
             if "@name" not in r.doc:
                 r.doc["@name"], r.doc["@name_line"] = bracketed.group("name").strip(), r.line
-            return stats(bracketed.group("stats"))
+            body = bracketed.group("stats")
+            # its attacks and skills written short ('Bite-15 2d cutting C', 'Claws(x2)-15 2d+1 cutting C-2',
+            # 'Stealth-15'): each attack a line fought at its level, each skill of the document's at its level;
+            # what is left (a reach, 'grapple on SM+0', the traits) is said with the stats
+            read_attacks = [m for m in _STATLINE_ATTACK.finditer(body)
+                            if attack_line(f"{m['name']} ({m['level']}): {m['dice']} {m['type']}", r.line)]
+            for m in read_attacks:
+                if m["times"]:
+                    r.unread.append((r.line, f"{m['name']}{m['times']}: attacks a turn (a gurps line holds one)"))
+            for m in reversed(read_attacks):
+                body = body[:m.start()] + " " + body[m.end():]
+            for m in reversed(list(_STATLINE_SKILL.finditer(body))):
+                name, start = m["name"], m.start()
+                if name not in _SKILLS and name.split()[-1] in _SKILLS:  # 'Dark Vision Stealth-15': Stealth
+                    name, start = name.split()[-1], m.start() + m["name"].rindex(" ") + 1
+                if name in _SKILLS and skill_item(f"{name}-{m['level']}", r.line) is not False:
+                    body = body[:start] + " " + body[m.end():]
+            return stats(body)
         row = re.fullmatch(r"(?P<name>[^\W\d][^\t\[\]\d]*?)\s+(?:ST|DX|IQ|HT|Will|Per)(?:[+-]\d+)?\s+(?P<level>\d{1,2})"
                            r"(?:\s*\[\s*\d+\s*\])?", line.strip())
         if row and row.group("name").strip() not in GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED:
@@ -900,7 +923,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         """A 4th-edition book's attack line ('Broadsword (11): swing 2d cutting, Reach 1; or thrust
         ...'), wherever it stands (after a Skills line too: stats() asks it first, as every line is
         asked before its section's handler): its first attack is the weapon line."""
-        attack = re.fullmatch(r"(?P<name>[^\W\d][^():]*?)\s*\(\d{1,2}\):\s*(?:(?:swing|thrust|sw|thr)\s+)?"
+        attack = re.fullmatch(r"(?P<name>[^\W\d][^():]*?)\s*\((?P<level>\d{1,2})\):\s*(?:(?:swing|thrust|sw|thr)\s+)?"
                               r"(?P<dice>\d+d(?:[+-]\d+)?)\s+(?P<type>cutting|crushing|impaling|piercing|burning|"
                               r"cut|cr|imp|pi\+\+|pi\+|pi-|pi)(?![\w+-])(?P<rest>.*)", text, re.IGNORECASE)
         if attack:  # a 4th-edition book's attack line: 'Broadsword (11): swing 2d cutting, Reach 1; or thrust ...'
@@ -920,6 +943,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 rest = rest[:acc.start()].strip(" .;,")  # what it says before its Acc and range (a house rule)
             else:
                 weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind})", n)
+            attack_levels.setdefault(attack.group("name").strip(), (int(attack.group("level")), n))
             if rest:  # its reach, its second mode, a house rule's damage: the line holds one attack
                 r.unread.append((n, f"{attack.group('name').strip()}: {rest} (a gurps weapon line holds its first "
                                     "attack)"))
@@ -955,6 +979,17 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
 
     Walk(r, _tab_tables(lines), GURPS_HEADINGS).run(stats, section, loose)
     r.assumed.extend(japanese)
+    # a close-combat attack's level ('Bite (15): 2d cutting') where the block states no level of the skill it is
+    # fought with (a creature's Brawling): the skill at the best such level, said
+    fought: dict[str, list[tuple[int, int, str]]] = {}
+    for m in melee_lines:
+        if m.get("name") in attack_levels and m.get("skill") and m["skill"] not in skills:
+            fought.setdefault(m["skill"], []).append((*attack_levels[m["name"]], m["name"]))
+    for skill, levels in fought.items():
+        level, n, name = max(levels, key=lambda x: x[0])  # (the first at the best level)
+        skills[skill] = level
+        r.assumed.append(f"line {n}: {skill}-{level}: the level of its {name} attack (the block states no "
+                         f"{skill})")
     guns = [k for k in skills if k.startswith(("Guns", "Throwing"))]
     for w, n in unskilled if len(guns) == 1 else ():  # the one gun skill the block states fires it
         w["skill"] = guns[0]
@@ -1043,8 +1078,12 @@ def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: 
             marks.setdefault("Dodge", f"Dodge {doc['Dodge']} with {given} {base}: Basic Speed + 3")
     if "Parry" in other and skills:
         parry = int(float(other["Parry"][0]))
-        if any(parry == s // 2 + 3 != s // 2 and parry != (2 * s) // 3 for s in skills.values()):
-            marks.setdefault("Parry", f"Parry {parry} = skill/2 + 3")
+        # with a shield ('Block 10 (Small Shield)'), 4e's Parry adds the shield's Defense Bonus (1 or 2)
+        bonus = (0, 1, 2) if "Block" in other else (0,)
+        found = next((b for b in bonus for s in skills.values()
+                      if parry == s // 2 + 3 + b != s // 2 and parry != (2 * s) // 3), None)
+        if found is not None:
+            marks.setdefault("Parry", f"Parry {parry} = skill/2 + 3" + (f" + the shield's DB {found}" if found else ""))
     for k, (v, cost) in costs.items():
         c3 = GURPS3_ATTRIBUTE_COST.get(v)
         if cost == (v - 10) * GURPS4_ATTRIBUTE_STEP[k] and cost != c3 and v != 10:
