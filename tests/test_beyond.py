@@ -82,3 +82,17 @@ def test_a_shared_scale_wins_over_the_multiple():
     gurps = convert(sixth, "gurps")
     assert gurps.document.ST == 24
     assert not [x for x in gurps.losses if x.path == "$.STR" and "reads back" in x.message]
+
+
+def test_gurps_thrust_and_swing_past_st_20_are_the_basic_sets_table():
+    """A creature's ST past 20 (more of them now that a giant's strength crosses): the Basic Set's thrust and
+    swing, as a 3rd-edition bestiary prints its giant ('ST: 60 (7d-1/9d)'); it had been one more die of each
+    per 4 ST, a ST 39 thrust of 7d-1 for the table's 4d+1. Past ST 100, one more die of each per 10 ST."""
+    from xsys.plugins.gurps.rules import dice_text, thrust_swing
+
+    def table(st: int) -> tuple[str, str]:
+        return tuple(dice_text(code) for code in thrust_swing(st))  # type: ignore[return-value]
+
+    assert table(20) == ("2d-1", "3d+2") and table(21) == ("2d", "4d-1")
+    assert table(39) == table(40) == ("4d+1", "7d-1")
+    assert table(60) == ("7d-1", "9d") and table(100) == ("11d", "13d") and table(120) == ("13d", "15d")

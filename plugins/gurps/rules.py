@@ -273,17 +273,19 @@ CLOSE_COMBAT = frozenset({"Brawling", "Knife", "Axe/Mace", "Broadsword", "Shorts
 MEDIAN_DODGE = 5
 MEDIAN_PARRY = 6
 _THR_SW = {st: tuple(row) for st, row in enumerate(cache.package_toml(__package__)["melee_thrust_swing"]["rows"], 1)}
+_THR_SW_STEPS = tuple((int(st), thr, sw) for st, thr, sw in cache.package_toml(__package__)["melee_thrust_swing"]["beyond"])
 
 
 def thrust_swing(st: int) -> tuple[int, int]:
-    """3e thrust and swing damage of ST as dice codes (past ST 20: +1 die of each per 4 ST
-    beyond; assumed)."""
+    """3e thrust and swing damage of ST as dice codes: the Basic Set's table (tables.toml
+    [melee_thrust_swing]; past its last step, ST 100, one more die of each per 10 ST; assumed)."""
     st = max(1, int(st))
     if st <= 20:
         thr, sw = _THR_SW[st]
         return dice_code(thr), dice_code(sw)
-    extra = 4 * ((st - 20 + 3) // 4)
-    return dice_code("2d-1") + extra, dice_code("3d+2") + extra
+    top, thr, sw = next(step for step in reversed(_THR_SW_STEPS) if step[0] <= st)
+    extra = 4 * ((st - top) // 10) if top == _THR_SW_STEPS[-1][0] else 0
+    return dice_code(thr) + extra, dice_code(sw) + extra
 
 
 # ---- skills ----------------------------------------------------------------------------
