@@ -215,14 +215,15 @@ def _beyond_written(system: "System", fields: dict[str, Any], combatant: Combata
             # its percentile gave as much, or more was written already (a target with a creatures' tail of its own,
             # one on the source's scale: a 6th-edition STR 24 is 7th edition's 120)
             continue
+        path = f"$.characteristics.{spec.neutral}"  # (the report names the source's own field)
         if value <= now:
-            col.loss("clamped", f"$.characteristics.{spec.neutral}", f"{native} {now}: the source's {spec.neutral} is {ratio:.2f} times the "
-                     f"top of its population table ({native} {want} here), beyond what a {system.key} stat block "
-                     f"holds", BEYOND_RULE)
+            col.loss("clamped", path, f"{native} {now}: the source's {spec.neutral} is {ratio:.2f} times the top of "
+                     f"its population table ({native} {want} here), beyond what a {system.key} stat block holds",
+                     BEYOND_RULE)
             continue
         fields[native] = value
-        col.loss("assumed", f"$.characteristics.{spec.neutral}", f"{native} {value}: the source's {spec.neutral} is {ratio:.2f} times the "
-                 f"top of its population table (a creature beyond every ordinary adult), written as {ratio:.2f} times "
+        col.loss("assumed", path, f"{native} {value}: the source's {spec.neutral} is {ratio:.2f} times the top of its "
+                 f"population table (a creature beyond every ordinary adult), written as {ratio:.2f} times "
                  f"{system.key}'s top, {native} {top}" + (f" ({want} is beyond what a {system.key} stat block holds, "
                                                           f"{hi})" if value < want else ""), BEYOND_RULE)
 

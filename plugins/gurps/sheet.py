@@ -383,9 +383,9 @@ class GurpsSheet(GurpsRules):
                     # a creature's will beyond every ordinary adult (Cthulhu's POW 210): the top of IQ's table that
                     # many times, as its IQ (core.beyond)
                     derived[f] = min(999, round(int(step.native) * ratio))
-                    col.loss("assumed", f"$.characteristics.{neutral}", f"{f} {derived[f]}: the source's {neutral} is {ratio:.2f} times the "
-                             f"top of its population table, written as {ratio:.2f} times IQ's top, {int(step.native)}",
-                             "core.beyond")
+                    col.loss("assumed", f"$.characteristics.{neutral}", f"{f} {derived[f]}: the source's {neutral} is "
+                             f"{ratio:.2f} times the top of its population table, written as {ratio:.2f} times IQ's "
+                             f"top, {int(step.native)}", "core.beyond")
                 if col.tracing:
                     col.step(f"$.{f}", None, f"{neutral} percentile {p:.3f}", f"{f} {derived[f]}",
                              rules=["gurps.derived", step.rule], source=step.source,

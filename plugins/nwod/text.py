@@ -203,8 +203,7 @@ def read_nwod(lines: list[str], system: str) -> Read:
             return ""
         parts = [x.strip() for x in re.split(r"[,;]\s+(?![^()]*\))", line.strip()) if x.strip()]
         rated = [x for x in parts if _SKILL_LINE.match(x)]
-        if len(parts) >= 2 and rated and (len(rated) * 2 >= len(parts) >= 3 or len(rated) >= 2 or all(
-                x in rated or fold(x) in _SKILL_FOLDS for x in parts)):
+        if len(parts) >= 2 and rated and (len(rated) >= 2 or all(x in rated or fold(x) in _SKILL_FOLDS for x in parts)):
             # a wiki table's row of skills, no Skills heading ('Athletics ●●, Animal Ken ●'): each read as a line of
             # its own; a skill named with no dots is untrained (0, as every skill the block leaves out)
             for x in parts:
