@@ -28,6 +28,7 @@ Nothing here names a system: the rule IDs each check cites are the subclass's de
 from __future__ import annotations
 
 import math
+import re
 import statistics
 import typing
 from fractions import Fraction
@@ -974,10 +975,19 @@ class PercentileSystem(System):
         return strip_entry(entry) if entry is not None else None
 
     # ==== close-combat lines ============================================================
-    def melee_line(self, melee_class: str) -> tuple[str, str]:
+    def melee_line(self, melee_class: str, name: str = "") -> tuple[str, str]:
         """(skill, damage) of the line the stat block writes for a weapon known only by its class
-        (the tables' ``[melee_line.<class>]``, under ``melee_rule``)."""
-        row = self.tables()["melee_line"][melee_class]
+        (the tables' ``[melee_line.<class>]``, under ``melee_rule``); where the tables print the class
+        in sizes (7th edition's small, medium and large knife) and its `name` says one
+        (``[melee_size_words]``: "Large knife", "Bowie knife"), that size's row, ``<class>_<size>``."""
+        rows = self.tables()["melee_line"]
+        row = rows[melee_class]
+        low = name.lower()
+        for size, words in self.tables().get("melee_size_words", {}).items():
+            if f"{melee_class}_{size}" in rows and any(re.search(rf"(?<![^\W\d_]){re.escape(w)}(?![^\W\d_])", low)
+                                                        for w in words):
+                row = rows[f"{melee_class}_{size}"]
+                break
         return row["skill"], row["damage"]
 
     def melee_dice(self, dice: str) -> str:
@@ -996,7 +1006,7 @@ class PercentileSystem(System):
         def of_class(m: Any) -> Any:
             # a creature's natural weapon: the tables' line for one where they have it, else its class's
             natural = getattr(m, "natural", False) and "natural" in self.tables().get("melee_line", {})
-            skill, damage = self.melee_line("natural" if natural else m.melee_class)
+            skill, damage = self.melee_line("natural" if natural else m.melee_class, m.name)
             said = carried.kin_melee_skill(combatant, self.melee_kin, m.name)
             kin_skill = self.melee_kin_skill(said) if said else None
             # an attack of a skill this edition does not have (a 6th-edition Kick: a Brawl attack in 7th)

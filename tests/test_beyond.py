@@ -96,3 +96,4 @@ def test_gurps_thrust_and_swing_past_st_20_are_the_basic_sets_table():
     assert table(20) == ("2d-1", "3d+2") and table(21) == ("2d", "4d-1")
     assert table(39) == table(40) == ("4d+1", "7d-1")
     assert table(60) == ("7d-1", "9d") and table(100) == ("11d", "13d") and table(120) == ("13d", "15d")
+

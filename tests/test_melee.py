@@ -379,3 +379,16 @@ def test_the_neutral_sheet_prints_a_yes_no_column_only_where_a_line_says_yes():
     assert "| Claws | unarmed | brawl | yes | no |" in table and "| Spore kiss | improvised | melee | no | yes |" in table
     plain = api.convert(api.load(ROOT / "fixtures" / "coc" / "npcs" / "dock_brute.yaml"), "neutral", trace=False)
     assert "| name | melee\\_class | skill |\n" in markdown.render(plain)
+
+
+def test_a_7th_edition_knife_line_by_the_size_its_name_says():
+    """7th edition's weapons table prints knives in three sizes (coc7.melee): a GURPS Large Knife had been the
+    small knife's 1D4+DB; a line whose name says its size is that row, another knife the small one."""
+    from xsys.core.registry import get_system
+
+    seventh = get_system("coc7")
+    assert seventh.melee_line("knife", "Large Knife") == ("Fighting (Brawl)", "1D8+DB")
+    assert seventh.melee_line("knife", "Kitchen knife") == ("Fighting (Brawl)", "1D4+2+DB")
+    assert seventh.melee_line("knife", "Switchblade") == ("Fighting (Brawl)", "1D4+DB")
+    assert seventh.melee_line("knife", "Largest blade") == ("Fighting (Brawl)", "1D4+DB")  # a word, not a part
+    assert get_system("coc").melee_line("knife", "Large knife") == ("Knife", "1d4+db")  # (no sizes in its table)
