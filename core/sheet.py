@@ -222,6 +222,9 @@ def _beyond_written(system: "System", fields: dict[str, Any], combatant: Combata
                      BEYOND_RULE)
             continue
         fields[native] = value
+        if col.tracing:
+            col.step(f"$.{native}", None, f"{spec.neutral} {ratio:.2f} times the top of its table", f"{native} {value}",
+                     rules=[BEYOND_RULE], source="assumed", note=f"{ratio:.2f} x {system.key}'s top, {top}")
         col.loss("assumed", path, f"{native} {value}: the source's {spec.neutral} is {ratio:.2f} times the top of its "
                  f"population table (a creature beyond every ordinary adult), written as {ratio:.2f} times "
                  f"{system.key}'s top, {native} {top}" + (f" ({want} is beyond what a {system.key} stat block holds, "

@@ -383,6 +383,9 @@ class GurpsSheet(GurpsRules):
                     # a creature's will beyond every ordinary adult (Cthulhu's POW 210): the top of IQ's table that
                     # many times, as its IQ (core.beyond)
                     derived[f] = min(999, round(int(step.native) * ratio))
+                    if col.tracing:
+                        col.step(f"$.{f}", None, f"{neutral} {ratio:.2f} times the top of its table", f"{f} {derived[f]}",
+                                 rules=["core.beyond"], source="assumed", note=f"{ratio:.2f} x IQ's top, {int(step.native)}")
                     col.loss("assumed", f"$.characteristics.{neutral}", f"{f} {derived[f]}: the source's {neutral} is "
                              f"{ratio:.2f} times the top of its population table, written as {ratio:.2f} times IQ's "
                              f"top, {int(step.native)}", "core.beyond")
@@ -426,6 +429,9 @@ class GurpsSheet(GurpsRules):
             # a creature's constitution beyond every ordinary adult: its HT stays the table's and its hit points
             # carry the rest, as 3e writes a giant's 'HT 16/50' (core.beyond, assumed)
             derived["HP"] = self.health_of(round(fields["HT"] * con), t, col)
+            if col.tracing:
+                col.step("$.HP", None, f"constitution {con:.2f} times the top of its table", f"HP {derived['HP']}",
+                         rules=["core.beyond", "gurps.derived"], source="assumed", note=f"HT {fields['HT']} x {con:.2f}")
             col.loss("assumed", "$.HP", f"HP {derived['HP']}: the source's constitution is {con:.2f} times the top "
                      f"of its population table; a 3e creature's HT stays {fields['HT']} and its hit points carry it "
                      f"(HT {fields['HT']}/{derived['HP']}: HT x {con:.2f}"
