@@ -317,8 +317,8 @@ class GurpsSheet(GurpsRules):
         weapon the best close-combat skill is for: as 3e reads a skill of two weapons (Axe/Mace: a
         club), else the line made with it (Shortsword for a nightstick: a club), else its name's."""
         derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, self._offsets(npc)[0])
-        minds = self._minds_to_neutral({f: getattr(npc, f) if getattr(npc, f) is not None else derived[f]
-                                        for f in MINDS}, col)
+        stated = {f: getattr(npc, f) if getattr(npc, f) is not None else derived[f] for f in MINDS}
+        minds = self._minds_to_neutral(stated, col)
         line_class: dict[str, str] = {}  # a melee skill -> the class of the first line made with it
         for m in [self._as_melee(w) for w in npc.weapons if self._close_combat_line(w)] + list(npc.melee):
             if m.skill:
@@ -326,8 +326,7 @@ class GurpsSheet(GurpsRules):
         known = {k: v for k, v in npc.skills.items() if k in SKILLS}
         # a creature's Will or Per beyond IQ's table (Will 41): its multiple of the table's top, as its IQ's
         top = population_top(self.characteristics()["IQ"].ladder)
-        beyond = {MINDS[f]: round(v / top, 4) for f in MINDS
-                  if isinstance(v := getattr(npc, f) if getattr(npc, f) is not None else derived[f], int) and v > top}
+        beyond = {MINDS[f]: round(v / top, 4) for f, v in stated.items() if isinstance(v, int) and v > top}
         return msgspec.structs.replace(combatant, characteristics={**combatant.characteristics, **minds},
                                        beyond={**combatant.beyond, **beyond},
                                        melee_kind=melee_kind(self, known, {**line_class, **SKILL_MELEE_CLASS}))
