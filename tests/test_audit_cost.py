@@ -53,12 +53,12 @@ def _python_lines(fn) -> int:
     return count
 
 
-def _npc_with_skills(n: int) -> dict:
-    """A Call of Cthulhu NPC with `n` skills that no neutral skill holds: each is kept verbatim
-    for the way back and carried through GURPS."""
+def _npc_with_skills(n: int, word: str = "Odd") -> dict:
+    """A Call of Cthulhu NPC with `n` skills that no neutral skill holds (named "`word` Skill i"):
+    each is kept verbatim for the way back and carried through GURPS."""
     return {"system": "coc", "kind": "npc", "name": "Polymath", "STR": 50, "CON": 50, "SIZ": 50, "DEX": 50,
             "APP": 50, "INT": 50, "POW": 50, "EDU": 50,
-            "skills": {"Handgun": 40, **{f"Odd Skill {i}": 10 + i % 80 for i in range(n)}}}
+            "skills": {"Handgun": 40, **{f"{word} Skill {i}": 10 + i % 80 for i in range(n)}}}
 
 
 def test_the_conversion_is_linear_in_the_number_of_skills() -> None:
@@ -66,9 +66,12 @@ def test_the_conversion_is_linear_in_the_number_of_skills() -> None:
     # search per pair): 4k skills took 3.7 s, 16k 40 s, 50k over 200 s. Four times the skills
     # may cost about four times the work, not sixteen.
     small, large = _npc_with_skills(200), _npc_with_skills(800)
-    api.convert(small, "gurps", trace=False)  # the systems' tables, built once
+    # the systems' tables, built once, by an NPC whose skills neither measured one has: warming up
+    # with `small` itself left its 200 skills' answers remembered, so only the large one paid for
+    # its skills and the ratio measured the memo tables, not the conversion
+    api.convert(_npc_with_skills(200, "Warm-up"), "gurps", trace=False)
     work = [_python_lines(lambda d=d: api.convert(d, "gurps", trace=False)) for d in (small, large)]
-    assert work[1] / work[0] < 8, work
+    assert work[1] / work[0] < 6, work  # (measured 3.3: the fixed work of a conversion; quadratic is 16)
     conv = api.convert(large, "gurps", trace=False)
     kept = [x for x in conv.losses if x.path == "$.skills.Odd Skill 799"]
     assert [x.kind for x in kept] == ["kept-verbatim"]
