@@ -1107,6 +1107,51 @@ def _key(v: Any) -> Any:
     return v
 
 
+def _worn_between(worn: list[Step], meta: dict[Any, dict[str, Any]], rule: str, ratio: Fraction, how: str,
+                  extend_to: int | None) -> list[Step]:
+    """``[armor] between``: every whole number of points between two rows of the worn list that
+    are more than a point apart, as a row of its own (assumed, cited as the list's rule), and with
+    ``extend_to`` the points past the last row up to it, on the last two rows' line.
+
+    - ``"power"``: at the joules of the power law through the two rows (a straight line of log
+      points against log joules). 6th edition's list rises from 1 point at 20 J to 6 at 321 J and
+      keeps to about points ~ joules^0.6 above, so a 3-point hide stops about 110 J, where the
+      nearest row had read it as the heavy leather jacket's 20 J, and armor that stops 120-180 J
+      is 4 points, not the jacket's 1.
+    - ``"linear"``: linear in joules between the rows (the Chinese rules' list).
+
+    A row of no armor (0 points) bounds no power law."""
+    rows = sorted(worn, key=lambda x: x.at)
+
+    def at(lo: Step, hi: Step, a: int) -> float:
+        if how == "power":
+            return round(lo.at * (a / lo.native) ** (math.log(hi.at / lo.at) / math.log(hi.native / lo.native)), 1)
+        if a > hi.native:  # beyond the last row, at its segment's slope
+            return hi.at + (hi.at - lo.at) / (hi.native - lo.native) * (a - hi.native)
+        return lo.at + (hi.at - lo.at) * (a - lo.native) / (hi.native - lo.native)
+
+    def usable(lo: Step, hi: Step) -> bool:
+        ints = isinstance(lo.native, int) and isinstance(hi.native, int) and hi.native > lo.native >= 0
+        return ints and hi.at > lo.at and (how == "linear" or (lo.native >= 1 and lo.at > 0))
+
+    out: list[Step] = []
+
+    def add(a: int, joules: float, label: str) -> None:
+        out.append(Step(a, joules, rule, "assumed", label))
+        meta[_key(a)] = {"B": float(Fraction(a) * ratio), "catalog": None, "label": label}
+
+    for lo, hi in zip(rows, rows[1:]):
+        out.append(lo)
+        if usable(lo, hi):
+            for a in range(lo.native + 1, hi.native):
+                add(a, at(lo, hi, a), f"{a} points (between {lo.label} and {hi.label})")
+    out.append(rows[-1])
+    if extend_to is not None and len(rows) >= 2 and usable(rows[-2], rows[-1]):
+        for a in range(rows[-1].native + 1, int(extend_to) + 1):
+            add(a, at(rows[-2], rows[-1], a), f"{a} points (beyond {rows[-1].label})")
+    return out
+
+
 def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dict[str, dict[Any, dict[str, Any]]]]:
     """Ladders of an armor file: ``armor.worn`` over J, ``armor.barrier.<material>`` over
     thickness (the file's anchors, linear in between and beyond, floored to whole points on the
@@ -1114,7 +1159,9 @@ def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dic
     {B, catalog, label}).
 
     The schema: ``[armor]`` with ``rule`` (cited by every row without its own), ``b_ratio`` (B
-    as a fraction of A where a row states no B; default 1/2), ``grid`` (thicknesses to give a
+    as a fraction of A where a row states no B; default 1/2), ``between`` ("power" or
+    "linear": the whole points between two worn rows as rows of their own) and ``extend_to`` (points
+    past the last worn row, on its line: :func:`_worn_between`), ``grid`` (thicknesses to give a
     barrier row), and arrays ``worn`` (A, at = joules stopped, optional B, rule, source, label,
     catalog), ``generic`` (the same, for barriers of no listed material) and ``barrier``
     (material, thickness, A, optional B, rule, source, label)."""
@@ -1133,6 +1180,8 @@ def build_armor_ladders(data: Mapping[str, Any]) -> tuple[dict[str, Ladder], dic
         worn.append(Step(r["A"], energy(r["at"]), r.get("rule", rule), r.get("source", "seed"), r.get("label", "")))
         meta[_key(r["A"])] = {"B": float(r.get("B", float(Fraction(r["A"]) * ratio))), "catalog": r.get("catalog"),
                               "label": r.get("label", "")}
+    if head.get("between") in ("power", "linear") and worn:
+        worn = _worn_between(worn, meta, rule, ratio, head["between"], head.get("extend_to"))
     # rows sit at real armor items' stopping energy: they represent themselves
     ladders["armor.worn"] = Ladder.build("armor.worn", "J", worn, rounding="down", represent="row")
     info["armor.worn"] = meta

@@ -626,23 +626,65 @@ def test_a_handgun_named_for_a_revolver_cartridge_is_a_revolver_in_every_system(
 
 
 @pytest.mark.parametrize("key, line, said", [
-    ("coc7", {"name": "Mystery vest", "armor": 3}, "stops read from 2 points, the armor table's nearest row to the "
-                                                   "stated 3 points"),
-    ("coc", {"name": "Mystery vest", "A": 3, "B": 1.5}, "stops read from A 1, the armor table's nearest row to the "
-                                                         "stated A 3"),
+    ("coc7", {"name": "Mystery vest", "armor": 25}, "stops read from 18 points, the armor table's nearest row to the "
+                                                    "stated 25 points"),
+    ("coc", {"name": "Mystery vest", "A": 50, "B": 25}, "stops read from A 40, the armor table's nearest row to the "
+                                                         "stated A 50"),
 ])
-def test_an_armor_line_between_rows_says_which_row_it_was_read_as(key, line, said):
-    """An armor line in no catalog, whose points the armor table has no row for (coc7 3, coc A 3),
-    is read at the nearest row, and the loss says so beside the stated value (core.percentile)."""
+def test_an_armor_line_past_the_rows_says_which_row_it_was_read_as(key, line, said):
+    """An armor line in no catalog, whose points the armor table has no row for (beyond its last
+    row: coc7 25, coc A 50), is read at the nearest row, and the loss says so beside the stated value
+    (core.percentile)."""
     from xsys.core.registry import get_system
     from xsys.core.trace import Collector
 
     system = get_system(key)
     col = Collector(key)
     armor = system.armor_to_neutral(msgspec.convert(line, _armor_type(system)), col, "$.armor[0]")
-    assert float(armor.stops) == system.armor_ladders()["armor.worn"].neutral(2 if key == "coc7" else 1)
+    assert float(armor.stops) == system.armor_ladders()["armor.worn"].neutral(18 if key == "coc7" else 40)
     messages = [loss.message for loss in col.result(None).losses]
     assert any(said in m for m in messages), messages
+
+
+@pytest.mark.parametrize("key, line, joules, said", [
+    ("coc", {"name": "Hide", "A": 3, "B": 1.5}, 109.7, "stops read from A 3 (109.7 J)"),
+    ("coc", {"name": "Hide", "A": 9, "B": 4.5}, 789.0, "stops read from A 9 (789 J)"),
+    ("coc7", {"name": "Hide", "armor": 3}, 289.4, "stops read from 3 points (289.4 J)"),
+])
+def test_whole_points_between_two_rows_are_rows_on_the_power_law_through_them(key, line, joules, said):
+    """The whole points between two rows of a d100 armor list (coc's 1 @ 20 J and 6 @ 321 J; coc7's
+    2 @ 250 J and 4 @ 321 J) are rows of their own, at the joules of the power law through the two
+    ([armor] between = "power", assumed): a 3-point hide stops 110 J, not the leather jacket's 20."""
+    from xsys.core.registry import get_system
+    from xsys.core.trace import Collector
+
+    system = get_system(key)
+    col = Collector(key)
+    armor = system.armor_to_neutral(msgspec.convert(line, _armor_type(system)), col, "$.armor[0]")
+    assert float(armor.stops) == joules
+    step = system.armor_ladders()["armor.worn"].step_of(line.get("A", line.get("armor")))
+    assert step.source == "assumed" and "between" in step.label
+    losses = col.result(None).losses
+    assert [(x.kind, x.rule) for x in losses if said in x.message] == [("assumed", system.armor_table_rule)]
+
+
+def test_power_law_rows_keep_gurps_dr_in_order_both_ways():
+    """GURPS DR 2-7 and coc's 1-6 points meet at their own steps, in order, with no cliff (DR 4 had been
+    coc 1 and DR 8 coc 6; coc 3 had been DR 1 and coc 4 DR 7), and coc's 2-8 points come back from
+    GURPS as they were."""
+    from xsys.core.registry import get_system
+    from xsys.core.model import Armor
+    from xsys.core.units import Energy
+
+    coc, gurps = get_system("coc"), get_system("gurps")
+    to_coc = [coc.armor_value(Armor(name="x", stops=Energy(gurps.ladder("dr").neutral(dr))))[0]
+              for dr in range(1, 13)]
+    assert to_coc == sorted(to_coc) and to_coc[:7] == [0, 1, 2, 3, 4, 5, 6]
+    lad = coc.armor_ladders()["armor.worn"]
+    to_dr = [gurps.ladder("dr").step_for(lad.neutral(a)).native for a in range(1, 9)]
+    assert to_dr == sorted(to_dr) and to_dr[:6] == [1, 3, 4, 5, 6, 7]
+    back = [coc.armor_value(Armor(name="x", stops=Energy(gurps.ladder("dr").neutral(d))))[0] for d in to_dr]
+    assert back[1:] == list(range(2, 9))
 
 
 def _armor_type(system):

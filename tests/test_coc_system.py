@@ -314,9 +314,10 @@ def test_npc_from_foreign_combatant_derives_everything():
 
 
 def test_physical_values_survive_coarse_rows():
-    # a 250 J helmet is armor 1 (the leather-jacket row) but stays 250 J through CoC
+    # a 250 J helmet is armor 5 (the row of 5 points at 242 J, on the power law between the leather
+    # jacket and NIJ I: [armor] between) but stays 250 J through CoC
     helmet = SYS.armor_from_neutral(Armor(name="helmet", stops=Energy(250)))
-    assert (helmet.A, helmet.B, float(helmet.stops)) == (1, 1.0, 250)
+    assert (helmet.A, helmet.B, float(helmet.stops)) == (5, 2.5, 250)
     assert float(SYS.armor_to_neutral(helmet).stops) == 250
     vest = SYS.armor_from_neutral(Armor(name="vest", stops=Energy(1480)))
     assert vest.A == 14 and vest.stops is None  # the row's own value

@@ -473,7 +473,10 @@ def test_elephant_hide_round_trip_through_coc():
     neutral = SYS.npc_to_neutral(npc).value
     assert float(neutral.armor[0].stops) == 150  # what it physically is
     coc_npc = COC.npc_from_neutral(neutral).value
-    assert coc_npc.armor[0].A == 1  # coc's list reads 150 J as the leather jacket row
+    # coc's list has no row between the leather jacket (1 @ 20 J) and NIJ I (6 @ 321 J): its whole points
+    # between them lie on the power law through the two (assumed), 3 @ 110 J and 4 @ 171 J, so 150 J is
+    # 3 points (it had been the leather jacket's 1)
+    assert coc_npc.armor[0].A == 3
     again = SYS.npc_from_neutral(COC.npc_to_neutral(coc_npc).value).value
     assert again.armor == npc.armor
 

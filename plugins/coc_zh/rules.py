@@ -31,7 +31,7 @@ from xsys.core.cache import package_toml
 from xsys.core.ladder import Ladder, Step, ladders_from_data
 from xsys.core.model import Armor, Barrier
 from xsys.core.trace import Check, Modifier, fraction_text
-from xsys.core.units import Energy, Length, parse
+from xsys.core.units import Length, parse
 from xsys.plugins.coc import CocSystem, LightEffect, Situation, rules as coc_rules
 
 
@@ -466,10 +466,6 @@ def merged_tables() -> dict[str, Any]:
     return base
 
 
-def _energy(x: Any) -> float:
-    return float(parse(x, Energy)) if isinstance(x, str) else float(x)
-
-
 def _wild(a: float, b: float) -> bool:
     """Two armor values 'disagree wildly': one is at least twice the other and they are at
     least 5 points apart (15 cm concrete: 40 and 9)."""
@@ -498,36 +494,6 @@ class CocZhRules(CocSystem):
     def armor_path(self) -> Any:
         return resources.files(__package__).joinpath("armor.toml")
 
-    def armor_data(self) -> dict[str, Any]:
-        """armor.toml with the whole-point worn rows of its [fill] table added: linear in
-        joules between the list's anchors, and beyond the last one to ``extend_to`` at the
-        last segment's slope (assumed)."""
-        if self._zh_armor_data is None:
-            data = copy.deepcopy(super().armor_data())
-            head, fill = data["armor"], data.get("fill", {})
-            anchors = sorted(head["worn"], key=lambda r: _energy(r["at"]))
-            rows: list[dict[str, Any]] = []
-            for r0, r1 in zip(anchors, anchors[1:]):
-                rows.append(r0)
-                rows += self._fill_between(r0, r1, head["rule"])
-            rows.append(anchors[-1])
-            if len(anchors) >= 2 and "extend_to" in fill:
-                r0, r1 = anchors[-2], anchors[-1]
-                slope = (_energy(r1["at"]) - _energy(r0["at"])) / (r1["A"] - r0["A"])
-                for a in range(r1["A"] + 1, int(fill["extend_to"]) + 1):
-                    rows.append({"label": f"{a} points (beyond {r1['label']})",
-                                 "at": _energy(r1["at"]) + slope * (a - r1["A"]), "A": a, "source": "assumed"})
-            head["worn"] = rows
-            self._zh_armor_data = data
-        return self._zh_armor_data
-
-    @staticmethod
-    def _fill_between(r0: Mapping[str, Any], r1: Mapping[str, Any], rule: str) -> list[dict[str, Any]]:
-        j0, j1, a0, a1 = _energy(r0["at"]), _energy(r1["at"]), r0["A"], r1["A"]
-        return [{"label": f"{a} points (between {r0['label']} and {r1['label']})",
-                 "at": j0 + (j1 - j0) * (a - a0) / (a1 - a0), "A": a, "rule": rule, "source": "assumed"}
-                for a in range(a0 + 1, a1)]
-
     def armor_ladders(self) -> dict[str, Ladder]:
         """coc's ladders of this armor file, with the list's nominal sizes: a barrier within
         ``nominal_tolerance`` below a listed thickness is that row (15 cm concrete is the
@@ -535,7 +501,7 @@ class CocZhRules(CocSystem):
         if self._zh_armor_ladders is None:
             lads = super().armor_ladders()
             data = self.armor_data()
-            tol = float(coc_rules.frac(data.get("fill", {}).get("nominal_tolerance", 0)))
+            tol = float(coc_rules.frac(data.get("nominal", {}).get("tolerance", 0)))
             anchors: dict[str, list[float]] = {}
             for r in data["armor"].get("barrier", []):
                 anchors.setdefault(r["material"], []).append(float(parse(r["thickness"], Length)))

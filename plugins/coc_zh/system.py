@@ -52,7 +52,6 @@ class CocZhSystem(CocZhSheet):
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
-        self._zh_armor_data: dict[str, Any] | None = None
         self._zh_armor_ladders: dict[str, Ladder] | None = None
         self._zh_identity: dict[str, dict[str, Any]] | None = None
 
