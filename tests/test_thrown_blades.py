@@ -189,3 +189,33 @@ def test_a_melee_line_the_target_keeps_among_its_weapons_is_said_written():
     patrol = api.convert(ROOT / "fixtures/nwod/npcs/patrol-officer.yaml", "gurps", fresh=True)
     night = [m for m in _messages(patrol) if "Nightstick" in m and "carried" in m]
     assert night and all("written on the gurps sheet as its own line" in m for m in night)
+
+
+def test_a_smaller_thrown_blade_crosses_with_less_energy_on_the_ladder_s_law(tmp_path: Path):
+    """A line whose dice are below its class's row at the thrower's ST (a small knife's 1d-2 where the row
+    throws 1d-1 at ST 11) crosses with the class's energy scaled by the square of the two means, each
+    counting a cut or a thrust as at least 1 (the damage ladder's energies rise as the mean damage squared):
+    28.1 J, not the 3.8 J the ladder's two lowest steps gave, nor the class's 50 J."""
+    src = tmp_path / "knife-man.txt"
+    src.write_text("Knife man\nST 11 DX 12 IQ 10 HT 10\nSkills: Knife Throwing-12\n"
+                   "Weapons: Small Knife (1d-2 imp, Acc 0, 1/2D 5, Max 16)\n", encoding="utf-8")
+    conv = api.convert(src, "neutral", fresh=True)
+    knife = conv.document.weapons[0]
+    assert knife.weapon_class == "thrown" and float(knife.muzzle_energy) == 28.1
+    said = "\n".join(_messages(conv))
+    assert "28.1 J: its class's 50 J by 1d-2 against the row's 1d-1 (mean 2.00 against 2.67, squared)" in said
+
+
+def test_a_thrown_knife_in_7th_edition_is_its_knife_s_row_by_size(tmp_path: Path):
+    """7th edition's table prints knives in sizes (small 1D4, large 1D8): a thrown knife from another system
+    is written at its size's row, half the DB added as on every Throw line (coc7.damage, assumed), not at the
+    1D3 its 50 J would give as a thrown stone; the same knife in hand is that row with the full DB."""
+    src = tmp_path / "knife-thrower.txt"
+    src.write_text("Knife thrower\nST 11 DX 13 IQ 10 HT 11\nSkills: Knife-13; Knife Throwing-13\n"
+                   "Weapons: Large Knife (1d-1 imp, Acc 0, 1/2D 8, Max 16); Small Knife (1d-2 imp, Acc 0, 1/2D 5, Max 16)\n",
+                   encoding="utf-8")
+    conv = api.convert(src, "coc7", fresh=True)
+    lines = {w.name: (w.skill, w.damage) for w in conv.document.weapons}
+    assert lines == {"Large Knife": ("Throw", "1D8"), "Small Knife": ("Throw", "1D4")}
+    said = "\n".join(_messages(conv))
+    assert "damage 1D8 (the knife's row, thrown: coc7.damage, coc7.melee) [coc7.weapons]" in said

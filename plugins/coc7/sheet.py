@@ -16,7 +16,8 @@ from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
+from xsys.core.model import (Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack,
+                             thrown_blade)
 from xsys.core.percentile import ShotWord
 from xsys.core.trace import Collector
 from xsys.core.units import Length
@@ -283,6 +284,13 @@ class Coc7Sheet(Coc7Rules):
                 cw = msgspec.structs.replace(cw, capacity=w.capacity if w.capacity else cw.capacity, sights=w.sights)
             else:
                 cw = self.weapon_defaults(w)
+                dice_from = "coc7.damage"
+                if thrown_blade(w.weapon_class, w.name) == "knife":
+                    # coc7.damage (assumed): a thrown knife is its knife's row of the table by the size its name
+                    # says (a large knife 1D8), half the DB added as on every Throw line; not the dice of its
+                    # energy (a knife's 50 J is the 1D3 of a thrown stone)
+                    cw = msgspec.structs.replace(cw, damage=self.melee_line("knife", w.name)[1].replace("+DB", ""))
+                    dice_from = "the knife's row, thrown: coc7.damage, coc7.melee"
                 if w.weapon_class == "thrown" and isinstance(fields.get("STR"), int):
                     # coc7.weapons (assumed): a thrown weapon's base range is its thrower's, STR / 5
                     # yards (Rosa's 15 yd at STR 75), not one range for every arm
@@ -302,7 +310,7 @@ class Coc7Sheet(Coc7Rules):
                             f"{self.tables()['grenade']['blast'].replace(' yd', ' yards')}: its blast did not cross)")
                 col.loss("assumed", f"$.weapons[{i}]", f"{w.name}: 7th-edition line (base range {yards}, "
                          f"uses per round {cw.uses_per_round}, malfunction {cw.malfunction}) from tables.toml {row}, "
-                         f"damage {cw.damage} (coc7.damage)", "coc7.weapons")
+                         f"damage {cw.damage} ({dice_from})", "coc7.weapons")
                 if catalog().capacity_of(w)[1] and w.weapon_class != "thrown":
                     col.loss("assumed", f"$.weapons[{i}]",
                              capacity_note(w.name, f"the usual {w.weapon_class}'s {cw.capacity}"), "coc7.weapons")

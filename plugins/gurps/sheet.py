@@ -29,7 +29,8 @@ from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, G
 from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
                     LOCATION_TO_NEUTRAL, MELEE_LINES, MELEE_REACH, MELEE_WIELDED_WITH, MINDS, natural_type, NV_AIDS,
                     NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
-                    STEP_SPEED, _basis, armor_covers, behind_see_through, dice_code, dice_text, exact, melee_damage,
+                    STEP_SPEED, _basis, armor_covers, behind_see_through, damage_distribution, dice_code, dice_text, exact,
+                    melee_damage,
                     passive_defense, thrown_blade)
 
 
@@ -715,12 +716,14 @@ class GurpsSheet(GurpsRules):
         energy = THROWN_BLADE_ENERGY[blade]
         how = f"its class's (a thrown {blade}: {energy:g} J)"
         if code != row:
-            # the same difference at ST 10, on the damage ladder (a line 2 above its row hits harder)
-            base = self.weapon_stats(probe, 10).damage
-            mine, theirs = (lad.neutral(lad.nearest_native(c)) for c in (base + code - row, base))
-            energy = energy * mine / theirs
+            # the line's dice against its row's at the thrower's ST, each mean counting a cut or a thrust
+            # as at least 1, on the ladder's law (its energies rise as the mean damage squared:
+            # gurps.damage): a small knife's 1d-2 against the row's 1d-1 is (2.00/2.67)^2 of the class's 50 J,
+            # 28 J (the ladder's own steps at ST 10, 1d-3 against 1d-2, had given 3.8 J)
+            means = [float(sum(max(1, v) * p for v, p in damage_distribution(c).items())) for c in (code, row)]
+            energy = round(energy * (means[0] / means[1]) ** 2, 1)
             how = f"{energy:g} J: its class's {THROWN_BLADE_ENERGY[blade]:g} J by {w.damage} against the row's " \
-                  f"{dice_text(row)}"
+                  f"{dice_text(row)} (mean {means[0]:.2f} against {means[1]:.2f}, squared)"
         col.loss("assumed", f"{path}.damage", f"{w.name}: a thrown {blade}'s damage is the thrower's ({w.damage} at ST "
                  f"{at}{'' if st is not None else ', none known'}): the weapon crosses with {how}",
                  "gurps.weapon-stats")
