@@ -568,3 +568,20 @@ def test_an_armor_line_naming_a_catalog_item_is_that_item_and_its_stated_points_
     # written back, the jacket needs no osłania or odbicie: its catalog item gives them
     line = sys_.armor_from_neutral(jacket, Collector("pl-trudnosc"), "$.pancerz[0]")
     assert (line.punkty, line.osłania, line.odbicie) == (0, None, None)
+
+
+def test_a_weapon_that_carries_energy_does_at_least_a_point():
+    """pl.damage (assumed, tables.toml [points] damage_floor): a thrown small knife's 28 J is 1 point, not the 0
+    of a line that cannot hurt; the 1-point row still stands for 75 J and a 0-point weapon for no energy, so
+    both come back as written; armor keeps the scale (a leather jacket's 20 J stops no point)."""
+    from xsys.core.model import Combatant, Weapon
+    from xsys.core.units import Energy
+
+    dmg, armor = pl.all_ladders()["damage"], pl.all_ladders()["armor"]
+    assert [dmg.native(j) for j in (0.0, 0.5, 1.0, 28.1, 50.0, 99.0, 100.0)] == [0, 0, 1, 1, 1, 1, 2]
+    assert (dmg.neutral(1), dmg.neutral(0)) == (75.0, 0.0)
+    assert dmg.native(dmg.neutral(1)) == 1 and dmg.native(dmg.neutral(0)) == 0
+    assert armor.native(20.0) == 0 and armor.native(50.0) == 1
+    sheet = get_system("pl-trudnosc").npc_from_neutral(Combatant(name="k", weapons=[
+        Weapon(name="Small Knife", weapon_class="thrown", muzzle_energy=Energy(28.1))])).value
+    assert sheet.broń[0].obrażenia == 1

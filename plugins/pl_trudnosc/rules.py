@@ -155,8 +155,17 @@ def _aim_ladder() -> Ladder:
 
 def _points_ladder(name: str, rule: str) -> Ladder:
     pts = tables()["points"]
-    return Ladder.from_table(name, {"axis": pts["axis"], "rounding": pts["rounding"], "rule": rule,
-                                    "source": "assumed", "native_order": "increasing", "rows": pts["rows"]})
+    table = {"axis": pts["axis"], "rounding": pts["rounding"], "rule": rule, "source": "assumed",
+             "native_order": "increasing", "rows": pts["rows"]}
+    lad = Ladder.from_table(name, table)
+    if name != "damage" or "damage_floor" not in pts:
+        return lad
+    # pl.damage (assumed): a weapon that carries any energy to speak of does a point (tables.toml [points]
+    # damage_floor); each row keeps the energy it stands for, a 0-point weapon none
+    reps = {s.native: s.rep for s in lad.steps}
+    rows = [{**r, "rep": f"{reps[r['native']] if r['native'] else 0:g} J",
+             **({"at": pts["damage_floor"]} if r["native"] == 1 else {})} for r in pts["rows"]]
+    return Ladder.from_table(name, {**table, "rows": rows})
 
 
 @lru_cache(maxsize=1)
@@ -458,7 +467,6 @@ class PlSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
 # ---- vocabulary maps ---------------------------------------------------------------
 
-TRAITS = ("Motoryka", "Percepcja", "Atletyka", "Odwaga")
 RODZAJ_OF_CLASS = {"handgun": "krótka", "revolver": "krótka", "smg": "długa", "carbine": "długa",
                    "rifle": "długa", "shotgun": "długa", "mg": "długa", "thrown": "rzucana"}
 # "test Motoryki z Bronią krótką": genitive of the trait, instrumental of the skill
