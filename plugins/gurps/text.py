@@ -77,9 +77,6 @@ _GURPS_DAMAGE = re.compile(
     rf"(?P<dice>\d+d(?:[+-]\d+)?|(?:sw|thr)(?:\s*[+-]\s*\d+)?)(?P<bare>\+(?!\s*\d))?"
     rf"\s*(?:\((?P<div>[\d.]+)\))?\s*(?P<type>{_GURPS_TYPES})?\.?(?:\s*(?:/|or)\s*(?P<type2>{_GURPS_TYPES}))?$",
     re.IGNORECASE)
-# weapon stats a GURPS weapon line (GurpsWeapon) has no field for: said, not carried
-_GURPS_NOFIELD = ("1/2d", "1/2dam", "½d", "max", "range", "rcl", "malf", "bulk", "wt", "weight", "cost", "reach",
-                  "parry", "lc", "hold", "notes")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji
 _RANGE_PAIR = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?\s*/\s*([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)
 _REACH = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)  # a 1/2D or Max: '160', '150 m', '160 yd'
