@@ -88,7 +88,7 @@ def _carried_characteristics(system: System, neutral: Combatant, prefix: str, lo
                 continue
 
     out: dict[str, dict[str, Any]] = {}
-    for key, ns, name, value in carried.characteristics_out(system, values, owners()):
+    for key, ns, name, value in carried.characteristics_out(system, values, owners(), neutral.beyond):
         out.setdefault(ns, {})[name] = value
         where = f"{carried.FIELD}.{ns}.{name}"
         what = f"characteristics.{key} {show(neutral.characteristics[key])}"

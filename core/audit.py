@@ -816,6 +816,12 @@ class LossAudit:
         if tokens == ("toughness",) and loss.kind == "rounded" and _is_number(d.src) and _is_number(d.back) \
                 and float(d.src) > 0:
             return self._health_in_native_terms(loss, d, prefix, target)
+        if isinstance(neutral, Combatant) and system is not None and tokens and len(tokens) == 2 \
+                and tokens[0] == "characteristics" and tokens[1] in neutral.beyond and loss.kind in ("rounded", "clamped") \
+                and not any(s.neutral == tokens[1] for s in system.characteristics().values()):
+            # a creature's, beyond every ordinary adult, from a field of the source's that is no characteristic (a
+            # GURPS SM: a size): its multiple crosses (core.beyond), its percentile is each table's end, no loss
+            return None
         if system is None or not tokens or len(tokens) != 2 or tokens[0] not in ("characteristics", "skills") \
                 or not (_is_number(d.src) and (_is_number(d.back) or left_out or dropped)):
             return loss

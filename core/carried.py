@@ -261,11 +261,14 @@ def places(system: Any) -> set[str]:
     return out | set(system.derived_characteristics())
 
 
-def characteristics_out(target: Any, values: Mapping[str, float],
-                        owners: Iterable[Any]) -> list[tuple[str, str, str, Any]]:
+def characteristics_out(target: Any, values: Mapping[str, float], owners: Iterable[Any],
+                        beyond: Mapping[str, float] | None = None) -> list[tuple[str, str, str, Any]]:
     """The neutral characteristics in `values` that `target`'s stat blocks have no field for,
     each as the first of `owners` (systems, the source first) that has one writes it:
-    ``(neutral key, namespace, native name, native value)``, from that system's own ladder."""
+    ``(neutral key, namespace, native name, native value)``, from that system's own ladder; one
+    beyond every ordinary adult (`beyond`: ``Combatant.beyond``) as that system writes it, its
+    table's top that many times (core.beyond: a GURPS SM +2 is a CoC SIZ 33, not the table's 18)."""
+    from .ladder import population_top
     written = places(target)
     own = set(namespaces(target))
     source = iter(owners)
@@ -288,7 +291,11 @@ def characteristics_out(target: Any, values: Mapping[str, float],
             hit = next(((native, spec) for native, spec in system.characteristics().items() if spec.neutral == key), None)
             if hit is not None:
                 native, spec = hit
-                out.append((key, ns, native, spec.ladder.step_for(float(p)).native))
+                value = spec.ladder.step_for(float(p)).native
+                top, ratio = population_top(spec.ladder), (beyond or {}).get(key)
+                if ratio is not None and isinstance(top, int) and isinstance(value, int) and round(top * ratio) > value:
+                    value = round(top * ratio)
+                out.append((key, ns, native, value))
                 break
     return out
 
@@ -296,11 +303,15 @@ def characteristics_out(target: Any, values: Mapping[str, float],
 def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Combatant:
     """`combatant` with the characteristics its carried block holds (as ``owner(namespace)``'s
     stat blocks write them) back in the neutral model, where it has none of its own; those
-    entries leave the carried block. An entry that is not a value of that system's table (a
-    hand edit) stays carried, as written."""
+    entries leave the carried block. One beyond every ordinary adult also wins over the multiple a
+    coarser field of the document gave it (a CoC SIZ 45 over the GURPS SM +3 written for it: core.beyond).
+    An entry that is not a value of that system's table (a hand edit) stays carried, as written."""
+    from .ladder import population_top
+
     if not combatant.carried:
         return combatant
     chars = dict(combatant.characteristics)
+    beyond = dict(combatant.beyond)
     blocks: dict[str, dict[str, Any]] = {}
     changed = False
     for ns, block in combatant.carried.items():
@@ -309,9 +320,14 @@ def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Com
         keep = {}
         for k, v in block.items():
             spec = specs.get(k)
-            if (spec is not None and spec.neutral not in chars and isinstance(v, (int, float))
-                    and not isinstance(v, bool) and spec.ladder.has_native(v)):
-                chars[spec.neutral] = spec.ladder.step_of(v).rep
+            number = isinstance(v, (int, float)) and not isinstance(v, bool)
+            top = population_top(spec.ladder) if spec is not None and number else None
+            over = isinstance(top, (int, float)) and top > 0 and v > top and spec.neutral in beyond
+            if spec is not None and (spec.neutral not in chars or over) and number and spec.ladder.has_native(v):
+                # (beyond the table: its top's percentile and the multiple, as every target writes such a value)
+                chars[spec.neutral] = spec.ladder.step_of(top if over else v).rep
+                if over:
+                    beyond[spec.neutral] = round(min(float(v) / top, 10_000.0), 4)
                 changed = True
             else:
                 keep[k] = v
@@ -319,7 +335,7 @@ def characteristics_in(combatant: Combatant, owner: Callable[[str], Any]) -> Com
             blocks[ns] = keep
     if not changed:
         return combatant
-    return msgspec.structs.replace(combatant, characteristics=chars, carried=blocks)
+    return msgspec.structs.replace(combatant, characteristics=chars, beyond=beyond, carried=blocks)
 
 
 def melee_kind_in(combatant: Combatant) -> Combatant:

@@ -61,14 +61,20 @@ def test_a_giant_comes_home_exactly():
 
 def test_a_great_old_one_in_gurps_keeps_its_ht_in_the_table_and_its_size_in_its_hit_points():
     """GURPS 3e writes a creature's constitution as its hit points (a giant's 'HT 16/50'), not as an HT of 108
-    that would make its Basic Speed 32 and its Dodge 32; its Will beside its IQ, both beyond the table."""
+    that would make its Basic Speed 32 and its Dodge 32; its Will beside its IQ, both beyond the table. Its SIZ
+    1050 (11.4 times the top of 7th edition's table, a creature 15.8 times a man's length) is SM +7 (30 yd,
+    gurps.size), whose bulk adds to its constitution in its hit points as SIZ adds to CON in 7th edition's:
+    HT 18 x (5.98 + 15) / 2 = 189 (it had been HT x 5.98, 108, with no size at all)."""
     conv = convert(GREAT_OLD_ONE, "gurps")
     doc = conv.document
-    assert (doc.ST, doc.IQ, doc.HT, doc.HP, doc.Will, doc.Dodge) == (137, 41, 18, 108, 41, 9)
-    assert said(conv, "HP 108: the source's constitution is 5.98 times the top of its population table; a 3e "
+    assert (doc.ST, doc.IQ, doc.HT, doc.HP, doc.Will, doc.Dodge, doc.SM) == (137, 41, 18, 189, 41, 9, 7)
+    assert said(conv, "HP 189: the source's constitution is 5.98 times the top of its population table; a 3e "
                       "creature's HT stays 18 and its hit points carry it")
+    assert [x.kind for x in conv.losses if x.rule == "gurps.size" and x.message.startswith(
+        "SM +7: the source's size is 11.41 times the top of its population table")] == ["rounded"]
     back = convert(codec.to_builtins(doc), "coc7").document
     assert (back.STR, back.INT, back.POW) == (700, 210, 210)
+    assert back.SIZ == 997  # SM +7's 30 yd, 10.83 times the top: the nearest Size Modifier, said as rounded
 
 
 def test_a_shared_scale_wins_over_the_multiple():

@@ -200,7 +200,7 @@ def test_the_check_is_not_vacuous(monkeypatch):
     """Without the document layer's carrying, the same trip loses Sanity (so the tests above
     can fail)."""
     monkeypatch.setattr(carried, "detach", lambda system, combatant: {})
-    monkeypatch.setattr(carried, "characteristics_out", lambda target, values, owners: [])
+    monkeypatch.setattr(carried, "characteristics_out", lambda target, values, owners, beyond=None: [])
     monkeypatch.setattr(skillplan, "plan", lambda target, combatant, system_of: skillplan.Plan(combatant=combatant))
     mid = _plain(api.convert(api.from_plain(_source("coc")), "gurps", fresh=True, trace=False).document)
     assert "carried" not in mid

@@ -385,7 +385,8 @@ def test_a_character_sheet_s_lines_each_with_its_cost():
     assert doc["skills"] == {"Acrobatics": 14, "Guns (Pistol)": 16, "Stealth": 13}
     assert doc["advantages"] == ["Combat Reflexes", "Enhanced Defenses: Dodge +1"]
     assert doc["disadvantages"] == ["Greed (12)", "Skinny"]
-    assert any("Size Modifier -1" in t for t in unread_texts(doc))
+    assert doc["SM"] == -1  # 4th edition's Size Modifier (gurps.size), no longer a skill nor left unread
+    assert not any("Size Modifier" in t for t in unread_texts(doc))
     assert any("a point total" in a for a in report(doc)["assumed"])
 
 

@@ -118,6 +118,9 @@ class GurpsNpc(_Base, kw_only=True):
     Per: Derived | None = None
     Move: Derived | None = None
     Dodge: Derived | None = None
+    # A creature's Size Modifier (4th edition's; gurps.size, assumed): +1 a creature 3 yd long, +2 5 yd ... A man
+    # is 0, which is left out.
+    SM: Annotated[int, Meta(ge=-15, le=30)] | None = None
     skills: dict[Name, Level] = msgspec.field(default_factory=dict)
     advantages: list[Name] = msgspec.field(default_factory=list)
     disadvantages: list[Name] = msgspec.field(default_factory=list)

@@ -276,6 +276,32 @@ _THR_SW = {st: tuple(row) for st, row in enumerate(cache.package_toml(__package_
 _THR_SW_STEPS = tuple((int(st), thr, sw) for st, thr, sw in cache.package_toml(__package__)["melee_thrust_swing"]["beyond"])
 
 
+# gurps.size (assumed: the 4th-edition Basic Set's Size and Speed/Range Table; the 3rd-edition rule text has no
+# Size Modifier): a creature's longest dimension by its SM, in yards, the table repeating tenfold every six steps
+_SM_YARDS = (2, 3, 5, 7, 10, 15)
+# a man's size against the top of what ordinary adults have (the d100 rules' SIZ 2D6+6: median 13, top 18), for
+# a creature's size as a multiple of the top of every size table (core.beyond)
+MAN_OF_TOP = 13 / 18
+
+
+def size_ratio(sm: int | None) -> float:
+    """How many times a man's length (SM 0, 2 yd) a creature of Size Modifier `sm` is (1 at SM 0 and below)."""
+    if sm is None or sm <= 0:
+        return 1.0
+    return _SM_YARDS[sm % 6] * 10 ** (sm // 6) / 2
+
+
+def size_gain(sm: int | None) -> float:
+    """gurps.size: what a creature's bulk adds to its hit points, counted beside HT as the d100 rules count SIZ
+    beside CON (HP = (CON + SIZ) / 2): (1 + its length in a man's) / 2; 1 for a man."""
+    return (1 + size_ratio(sm)) / 2
+
+
+def sm_of(ratio: float) -> int:
+    """The Size Modifier whose length is nearest, on a log scale, to `ratio` times a man's (0 for a man)."""
+    return min(range(31), key=lambda n: abs(math.log(size_ratio(n) / ratio)))
+
+
 def thrust_swing(st: int) -> tuple[int, int]:
     """3e thrust and swing damage of ST as dice codes: the Basic Set's table (tables.toml
     [melee_thrust_swing]; past its last step, ST 100, one more die of each per 10 ST; assumed)."""

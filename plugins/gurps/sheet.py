@@ -19,7 +19,7 @@ from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import Sheet
-from xsys.core.ladder import population_top
+from xsys.core.ladder import TAIL_SHARE, population_top
 from xsys.core.system import source_tier, tier_steps
 from xsys.core.trace import Collector, Result
 from xsys.core.units import Duration, Energy
@@ -30,8 +30,7 @@ from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRule
                     LOCATION_TO_NEUTRAL, MELEE_LINES, MELEE_REACH, MELEE_WIELDED_WITH, MINDS, natural_type, NV_AIDS,
                     NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
                     STEP_SPEED, _basis, armor_covers, behind_see_through, damage_distribution, dice_code, dice_text, exact,
-                    melee_damage,
-                    passive_defense, thrown_blade)
+                    melee_damage, MAN_OF_TOP, passive_defense, size_gain, size_ratio, sm_of, thrown_blade)
 
 
 def _shots(weapon: Weapon) -> tuple[int, bool]:
@@ -85,13 +84,15 @@ def _melee_class(w: GurpsWeapon | GurpsMelee) -> str:
     return cls  # HP as the neutral toughness (HP / HT)
 
 
-def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None) -> dict[str, int]:
+def derive(ST: int, DX: int, IQ: int, HT: int, offsets: Mapping[str, int] | None = None,
+           SM: int | None = None) -> dict[str, int]:
     """gurps.derived (3e): HP = HT, Will = IQ, Per = IQ, Move = (HT + DX) / 4 rounded down,
-    Dodge = Move; `offsets` are a stat block's own differences (advantages)."""
+    Dodge = Move; `offsets` are a stat block's own differences (advantages); a creature larger than
+    a man has HT x its bulk's gain in hit points (gurps.size, assumed: ``size_gain``)."""
     o = offsets or {}
     move = (HT + DX) // 4 + o.get("Move", 0)
-    return {"HP": HT + o.get("HP", 0), "Will": IQ + o.get("Will", 0), "Per": IQ + o.get("Per", 0),
-            "Move": move, "Dodge": move + o.get("Dodge", 0)}
+    return {"HP": int(HT * size_gain(SM) + 0.5) + o.get("HP", 0), "Will": IQ + o.get("Will", 0),
+            "Per": IQ + o.get("Per", 0), "Move": move, "Dodge": move + o.get("Dodge", 0)}
 
 
 # Words of a ranged-weapon skill this plugin does not list ("Guns (Light Auto)", "Guns/TL7
@@ -201,8 +202,9 @@ class GurpsSheet(GurpsRules):
                 offsets[field] = offsets.get(field, 0) + n
             elif str(trait).strip().lower() == "combat reflexes":
                 offsets["Dodge"] = offsets.get("Dodge", 0) + 1
-        values = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)
-        out = {k: (v, "gurps.derived") for k, v in values.items() if getattr(npc, k, None) is None}
+        values = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets, getattr(npc, "SM", None))
+        out = {k: (v, "gurps.size" if k == "HP" and getattr(npc, "SM", None) else "gurps.derived")
+               for k, v in values.items() if getattr(npc, k, None) is None}
         # Basic Speed, (HT + DX) / 4 unrounded: what Move rounds down, and what breaks a tie in
         # who acts first; a 3e sheet prints it beside Move
         out["Basic Speed"] = (f"{(npc.HT + npc.DX) / 4:g}", "gurps.derived")
@@ -250,7 +252,7 @@ class GurpsSheet(GurpsRules):
     def _offsets(npc: GurpsNpc, col: Collector | None = None) -> tuple[dict[str, int], list[str]]:
         """gurps.derived: a stated Move beside the rule's (the difference kept for GURPS, said in
         `col`; Will, Per, Dodge and HP cross as what they measure), and what the block leaves out."""
-        base = derive(npc.ST, npc.DX, npc.IQ, npc.HT)
+        base = derive(npc.ST, npc.DX, npc.IQ, npc.HT, SM=npc.SM)
         offsets: dict[str, int] = {}
         omitted: list[str] = []
         for f in DERIVED:
@@ -258,7 +260,7 @@ class GurpsSheet(GurpsRules):
             if v is None:
                 omitted.append(f)
                 continue
-            expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets)[f]
+            expect = derive(npc.ST, npc.DX, npc.IQ, npc.HT, offsets, npc.SM)[f]
             if v != expect and f not in CARRIED:
                 offsets[f] = v - expect
                 if col is not None:
@@ -273,7 +275,8 @@ class GurpsSheet(GurpsRules):
         return dodge, self.level_for("Dodge", self.competence("Dodge", dodge)), derived["Move"]
 
     def derived_values(self, npc: GurpsNpc) -> dict[str, Any]:
-        return {"HP": npc.HT}  # gurps.derived: HP = HT; stated HP cross as the toughness
+        # gurps.derived: HP = HT (a creature's bulk added: gurps.size); stated HP cross as the toughness
+        return {"HP": int(npc.HT * size_gain(npc.SM) + 0.5)}
 
     def derived_to_neutral(self, npc: GurpsNpc, derived: Mapping[str, Any], col: Collector) -> dict[str, float]:
         """The Dodge as the neutral dodge (gurps.dodge), kept exact where another shares its
@@ -306,6 +309,8 @@ class GurpsSheet(GurpsRules):
             blob["dodge"] = dodge
         if npc.Will is not None and npc.Will != npc.IQ:
             blob["will"] = npc.Will
+        if npc.SM:
+            blob["SM"] = npc.SM
         for w in npc.weapons:
             if not self._close_combat_line(w):
                 blob.setdefault("weapons", {})[w.name] = msgspec.to_builtins(w)
@@ -317,7 +322,7 @@ class GurpsSheet(GurpsRules):
         """Will and Per (stated, else IQ: gurps.derived) as the neutral will and perception; the
         weapon the best close-combat skill is for: as 3e reads a skill of two weapons (Axe/Mace: a
         club), else the line made with it (Shortsword for a nightstick: a club), else its name's."""
-        derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, self._offsets(npc)[0])
+        derived = derive(npc.ST, npc.DX, npc.IQ, npc.HT, self._offsets(npc)[0], npc.SM)
         stated = {f: getattr(npc, f) if getattr(npc, f) is not None else derived[f] for f in MINDS}
         minds = self._minds_to_neutral(stated, col)
         line_class: dict[str, str] = {}  # a melee skill -> the class of the first line made with it
@@ -328,9 +333,64 @@ class GurpsSheet(GurpsRules):
         # a creature's Will or Per beyond IQ's table (Will 41): its multiple of the table's top, as its IQ's
         top = population_top(self.characteristics()["IQ"].ladder)
         beyond = {MINDS[f]: round(v / top, 4) for f, v in stated.items() if isinstance(v, int) and v > top}
+        size = self._size_to_neutral(npc.SM, col)
+        if size is not None:
+            minds["size"] = size[0]
+            if size[1] is not None:
+                beyond["size"] = size[1]
         return msgspec.structs.replace(combatant, characteristics={**combatant.characteristics, **minds},
                                        beyond={**combatant.beyond, **beyond},
                                        melee_kind=melee_kind(self, known, {**line_class, **SKILL_MELEE_CLASS}))
+
+    def _size_to_neutral(self, sm: int | None, col: Collector) -> tuple[float, float | None] | None:
+        """gurps.size (assumed): a creature's Size Modifier as the neutral size, the percentile and the multiple
+        of the top of every size table (core.beyond). Larger than a man (SM +1 and up): the top of ordinary
+        adults, its length in a man's (SM +2: 5 yd, 2.5) times a man's size against that top (the d100 rules'
+        SIZ 13 of 18); smaller (SM -1 and below): the smallest ordinary adult's, clamped. None for a man."""
+        if not sm:
+            return None
+        lad = self.characteristics()["ST"].ladder  # the attributes' population (gurps.population)
+        plain = [st for st in lad.steps if TAIL_SHARE < float(st.rep) < 1 - float(TAIL_SHARE)]
+        if sm < 0:
+            col.loss("clamped", "$.SM", f"SM {sm}: a creature smaller than a man; its size crosses as the smallest "
+                     "ordinary adult's (no size table goes below them)", "gurps.size")
+            return float(plain[0].rep), None
+        ratio = round(size_ratio(sm) * MAN_OF_TOP, 4)
+        yards = size_ratio(sm) * 2
+        if col.tracing:
+            col.step("$.SM", f"SM {sm:+d}", f"size {ratio:.2f} times the top of its table", rules=["gurps.size",
+                     "core.beyond"], source="assumed", note=f"{yards:g} yd, {size_ratio(sm):g} times a man's 2 yd, "
+                     f"x {MAN_OF_TOP:.3f} (a man's size of the top)")
+        col.loss("assumed", "$.SM", f"SM {sm:+d}: a creature {yards:g} yd long, {size_ratio(sm):g} times a man's "
+                 f"length; its size crosses as {ratio:.2f} times the top of every size table (a man's is "
+                 f"{MAN_OF_TOP:.2f} of it: the d100 rules' SIZ 13 of 18) [core.beyond]", "gurps.size")
+        return float(plain[-1].rep), ratio
+
+    def _sm_from_neutral(self, combatant: Combatant, kept: Mapping[str, Any], col: Collector) -> int | None:
+        """gurps.size (assumed): the Size Modifier of a creature larger than every ordinary adult (its size a
+        multiple of the top of its table: core.beyond), the one whose length is nearest; a GURPS block's own
+        SM as it was."""
+        if kept:
+            return kept.get("SM")
+        ratio = combatant.beyond.get("size")
+        if ratio is None:
+            return None
+        sm = sm_of(ratio / MAN_OF_TOP)
+        if sm <= 0:
+            return None
+        back = round(size_ratio(sm) * MAN_OF_TOP, 4)
+        said = (f"SM {sm:+d}: the source's size is {ratio:.2f} times the top of its population table, a creature "
+                f"{ratio / MAN_OF_TOP:.2f} times a man's length; SM {sm:+d} is {size_ratio(sm) * 2:g} yd, "
+                f"{size_ratio(sm):g} times a man's")
+        if abs(back - ratio) > 1e-3:
+            col.loss("rounded", "$.characteristics.size", f"{said} (the nearest Size Modifier; read back, "
+                     f"{back:.2f} times the top)", "gurps.size")
+        else:
+            col.loss("assumed", "$.characteristics.size", said, "gurps.size")
+        if col.tracing:
+            col.step("$.SM", None, f"size {ratio:.2f} times the top of its table", f"SM {sm:+d}",
+                     rules=["gurps.size", "core.beyond"], source="assumed")
+        return sm
 
     @staticmethod
     def _as_melee(w: GurpsWeapon) -> GurpsMelee:
@@ -372,7 +432,9 @@ class GurpsSheet(GurpsRules):
         ladder, the Dodge from the neutral dodge, the HP from the toughness; none for what a GURPS
         block left out. A GURPS block's own Dodge and Will are written as they were."""
         from_sheet = bool(kept)
-        derived = derive(fields["ST"], fields["DX"], fields["IQ"], fields["HT"], kept.get("derived_offsets"))
+        sm = self._sm_from_neutral(combatant, kept, col)
+        derived = derive(fields["ST"], fields["DX"], fields["IQ"], fields["HT"], kept.get("derived_offsets"), sm)
+        bulk = size_gain(sm)
         for f, neutral in MINDS.items():
             p = combatant.characteristics.get(neutral)
             if p is not None:
@@ -428,22 +490,28 @@ class GurpsSheet(GurpsRules):
         if con is not None and "HP" not in kept.get("derived_offsets", {}):
             # a creature's constitution beyond every ordinary adult: its HT stays the table's and its hit points
             # carry the rest, as 3e writes a giant's 'HT 16/50' (core.beyond, assumed)
-            derived["HP"] = self.health_of(round(fields["HT"] * con), t, col)
+            # (a creature of a size beyond a man's too: its constitution and its bulk add, as CON and SIZ in the d100
+            # rules' HP = (CON + SIZ) / 2, gurps.size: Cthulhu's 5.98 and 15 make HT 18 x 10.5)
+            gain = (con + size_ratio(sm)) / 2 if sm else con
+            derived["HP"] = self.health_of(round(fields["HT"] * gain), t, col)
             if col.tracing:
                 col.step("$.HP", None, f"constitution {con:.2f} times the top of its table", f"HP {derived['HP']}",
-                         rules=["core.beyond", "gurps.derived"], source="assumed", note=f"HT {fields['HT']} x {con:.2f}")
+                         rules=["core.beyond", "gurps.derived"] + (["gurps.size"] if sm else []), source="assumed",
+                         note=f"HT {fields['HT']} x {gain:.2f}")
             col.loss("assumed", "$.HP", f"HP {derived['HP']}: the source's constitution is {con:.2f} times the top "
                      f"of its population table; a 3e creature's HT stays {fields['HT']} and its hit points carry it "
-                     f"(HT {fields['HT']}/{derived['HP']}: HT x {con:.2f}"
+                     f"(HT {fields['HT']}/{derived['HP']}: HT x "
+                     + (f"({con:.2f} + its length, {size_ratio(sm):g} times a man's) / 2 (gurps.size)" if sm else
+                        f"{con:.2f}")
                      + (f", x its toughness {t:.3f}" if t is not None and abs(t - 1) > 1e-9 else "") + ")",
                      "core.beyond")
         elif t is not None and "HP" not in kept.get("derived_offsets", {}):
-            derived["HP"] = self.health_of(fields["HT"], t, col)
+            derived["HP"] = self.health_of(int(fields["HT"] * bulk + 0.5), t, col)
         for f in kept.get("omitted", []):
             derived.pop(f, None)
         if col.tracing:
             col.step("$.HP", None, None, ", ".join(f"{k} {v}" for k, v in derived.items()), rules=["gurps.derived"])
-        return derived
+        return {**derived, "SM": sm} if sm else derived
 
     def carried_skills(self, levels: dict[str, Any], carried_levels: Mapping[str, Any], combatant: Combatant,
                        context: Mapping[str, Any], col: Collector) -> dict[str, Any]:
@@ -527,7 +595,7 @@ class GurpsSheet(GurpsRules):
                                                           verbatim=verbatim)
         if not from_sheet:
             advantages, disadvantages = self._body_traits(derived, npc.HT, advantages, disadvantages, col,
-                                                          verbatim=verbatim)
+                                                          verbatim=verbatim, sm=npc.SM)
         if "Combat Reflexes" in advantages:  # 3e: +1 to every active defense, a parry as the dodge
             melee = [msgspec.structs.replace(m, parry=m.parry + 1) if m.name in class_lines
                      and m.parry is not None else m for m in melee]
@@ -550,7 +618,7 @@ class GurpsSheet(GurpsRules):
 
     @staticmethod
     def _body_traits(derived: Mapping[str, int], ht: int, advantages: list[str], disadvantages: list[str],
-                     col: Collector, verbatim: bool = False) -> tuple[list[str], list[str]]:
+                     col: Collector, verbatim: bool = False, sm: int | None = None) -> tuple[list[str], list[str]]:
         """gurps.derived (3e): HP = HT and Dodge = Move; a written HP or Dodge that differs (the
         source's toughness gave more hit points, its dodge a better one than Move) names the
         trait a GURPS sheet would show for it (assumed, README): Extra Hit Points +N or Reduced
@@ -566,8 +634,11 @@ class GurpsSheet(GurpsRules):
             return 1 if m.group(1).lower().startswith("combat") else int(m.group(2) or 1)
 
         if "HP" in derived:
+            base = int(ht * size_gain(sm) + 0.5)  # a creature's bulk (gurps.size) is its SM's, no trait
             advantages, disadvantages = _offset_traits(
-                f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT", derived["HP"] - ht,
+                f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT" + (f", x {size_gain(sm):g} for the bulk of "
+                                                                          f"SM {sm:+d} (gurps.size): {base}" if sm else ""),
+                derived["HP"] - base,
                 _plus_minus("Extra Hit Points", "Reduced Hit Points"), _signed_level(HP_TRAIT, "reduced"),
                 "Extra or Reduced Hit Points", advantages, disadvantages, col, verbatim, "$.toughness")
         if "Dodge" in derived and "Move" in derived and derived["Dodge"] >= derived["Move"]:

@@ -63,7 +63,7 @@ class Gurps(GurpsSheet):
     standard_health = 10.0  # HP = HT, and HT 10 is the average adult (gurps.derived, gurps.population)
     health_rule = "gurps.derived"
     health_field = "HP"
-    health_formula = "HP = HT"
+    health_formula = "HP = HT (x a creature's bulk: gurps.size)"
     health_range = (1, 999)  # a creature's (a 妖怪's HP 93: HT 13 and Extra Hit Points 80)
     # The levels' results come from the check, whose modifiers are the seed's, but whose
     # critical bands (gurps.resolution: 3-4 / 17-18 ...) and battery weapons are assumed.
@@ -82,7 +82,7 @@ class Gurps(GurpsSheet):
             ids |= {f"{rid}.{row['key']}" for row in table["rows"] if "key" in row}
         ids |= {"gurps.ranged-attack", "gurps.resolution", "gurps.population", "gurps.derived", "gurps.dodge",
                 "gurps.weapon-stats", "gurps.damage", "gurps.armor", "gurps.pd", "gurps.melee", "gurps.defaults",
-                "gurps.skill-cost"}
+                "gurps.skill-cost", "gurps.size"}
         return ids
 
     def formulas(self) -> Sequence[Formula]:

@@ -14,7 +14,7 @@ from xsys.core.textblock import (Read, TextLayout, Walk, armor_entry, catalog_la
                                  name_of as _name, named, named_item, normalize, notes_of as _notes, sectioner, split_items,
                                  stat_pairs, weapon_class_by_name, weapon_entry, weapon_items, weapons_line)
 
-from .rules import MELEE_WIELDED_WITH, SKILLS as _SKILLS  # the skills a gurps document maps
+from .rules import MELEE_WIELDED_WITH, SKILLS as _SKILLS, size_gain  # the skills a gurps document maps
 _SKILLS_FOLDED = {k.lower(): k for k in _SKILLS}  # a skill's name as written in lower case -> its name
 from .rules import _toml
 
@@ -1020,7 +1020,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                             "NPC's own armor, all over"))
     _gurps_other_stats(r, doc, other, fourth=edition == 4)
     out: dict[str, Any] = {"name": _name(r)}
-    out.update({k: doc[k] for k in GURPS_ATTRIBUTES + GURPS_DERIVED if k in doc})
+    out.update({k: doc[k] for k in GURPS_ATTRIBUTES + GURPS_DERIVED + ("SM",) if k in doc})
     out["skills"] = skills
     out.update({k: v for k, v in lists.items() if v})
     out["weapons"] = weapons
@@ -1099,9 +1099,13 @@ def _gurps_edition(r: Read, doc: dict[str, Any], skills: dict[str, int], other: 
     st, ht = doc.get("ST", 10), doc.get("HT", 10)
     if "HP" in doc:
         hp4 = doc["HP"]
-        doc["HP"] = max(0, ht + (hp4 - st))
+        sm = doc.get("SM")
+        if sm is None and "SM" in other and re.fullmatch(r"[+-]?\d+", other["SM"][0].strip()):
+            sm = int(other["SM"][0])
+        doc["HP"] = max(0, int(ht * size_gain(sm) + 0.5) + (hp4 - st))
+        bulk = f" x {size_gain(sm):g} for the bulk of SM {sm:+d} (gurps.size)" if sm and sm > 0 else ""
         r.unread.append((line, f"HP {hp4}: 4th-edition HP come from ST ({st}{f' + {hp4 - st}' if hp4 != st else ''}); "
-                               f"3rd-edition HP = HT: read as {doc['HP']}"))
+                               f"3rd-edition HP = HT{bulk}: read as {doc['HP']}"))
     if "Dodge" in doc:
         dodge4 = doc["Dodge"]
         dx = doc.get("DX", 10)
@@ -1144,8 +1148,10 @@ def _gurps_other_stats(r: Read, doc: dict[str, Any], other: dict[str, tuple[str,
                 continue  # 3e fatigue is ST
             r.unread.append((n, f"FP {v} ({'4th-edition Fatigue Points = HT; ' if fourth else ''}3rd-edition fatigue "
                                 "is ST, and a gurps document has no field for it: not carried)"))
-        elif k in ("SM", "Size") and num == 0:
+        elif k in ("SM", "Size", "Size Modifier") and num == 0:
             continue  # a human's size: nothing to carry
+        elif k in ("SM", "Size Modifier") and num == int(num) and -15 <= num <= 30:
+            doc["SM"] = int(num)  # 4th edition's Size Modifier (gurps.size)
         elif k in ("DR", "PD") and num == 0:
             continue  # no armor
         elif k in ("Parry", "Block"):
@@ -1167,6 +1173,8 @@ def write_gurps(d: dict[str, Any]) -> list[str]:
     out = [str(d.get("name", ""))]
     out.append(", ".join(f"{k} {d.get(k, 10)}" for k in GURPS_ATTRIBUTES))
     derived = [f"{k} {d[k]}" for k in GURPS_DERIVED if d.get(k) is not None]
+    if d.get("SM"):
+        derived.append(f"SM {d['SM']:+d}")
     if derived:
         out.append(", ".join(derived))
     if d.get("advantages"):
