@@ -475,6 +475,23 @@ def thrown_blade(weapon_class: str, name: str) -> str | None:
     return cls if cls in THROWN_BLADE_ENERGY else None
 
 
+# A bow or a crossbow, as a weapon line or a skill names it (English, and the words of the Foundry CoC7
+# sheets' languages): no neutral weapon class holds one (the rule texts are firearms rules), so a system
+# that states one keeps its line for its own way back and says so, rather than reading it as a gun
+_BOW = re.compile(r"(?<![^\W\d_])(?:(?P<cross>cross\s*bows?|arbalests?|armbrust|arbal[eè]tes?|ballestas?|balestras?|"
+                  r"kusz[ae]?|bestas?)|(?:long|short|composite|compound|hunting)?\s*bows?|langbogen|bogen)(?![^\W\d_])"
+                  r"|(?P<crossja>クロスボウ|弩)|弓", re.IGNORECASE)
+
+
+def bow_of(*words: str) -> str | None:
+    """"crossbow" or "bow" where a weapon line's name or skill says one, else None (a Bowie knife is none)."""
+    for w in words:
+        m = _BOW.search(w or "")
+        if m:
+            return "crossbow" if m.group("cross") or m.group("crossja") else "bow"
+    return None
+
+
 def generic_weapon(weapon_class: str) -> Weapon:
     """A representative weapon of a class, for the standard shot and inline odds."""
     return Weapon(

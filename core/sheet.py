@@ -409,6 +409,8 @@ def npc_to_neutral(system: "System", npc: Any) -> Result[Combatant]:
         w = system.weapon_to_neutral(line, col, f"$.{sheet.weapons}[{i}]", **more)
         if sheet.lines_kept:
             kept_lines.setdefault("weapons", []).append(_builtins(line))
+        if w is None:  # a line no neutral weapon holds (a GURPS crossbow), which the system keeps and says itself
+            continue
         if isinstance(w, MeleeWeapon):  # close combat: its class crosses, its own line is carried
             melee.append(w)
             lines[w.name] = system.melee_line_carried(line)

@@ -651,9 +651,11 @@ class System:
         return _sheet.npc_from_neutral(self, combatant)
 
     # ---- the sheet's hooks (xsys.core.sheet): what a declared conversion asks the system ----
-    def weapon_to_neutral(self, line: Any, col: Collector, path: str) -> Weapon | MeleeWeapon:
+    def weapon_to_neutral(self, line: Any, col: Collector, path: str) -> Weapon | MeleeWeapon | None:
         """One weapon line of the stat block: a firearm or thrown weapon as a ``Weapon``, a
-        close-combat one as a ``MeleeWeapon`` (its line is then carried verbatim for the way back)."""
+        close-combat one as a ``MeleeWeapon`` (its line is then carried verbatim for the way back);
+        None for a line no neutral weapon holds (a GURPS crossbow), which the system keeps for its
+        own way back (its carried block, from ``extra_to_neutral``) and says in `col` itself."""
         raise NotImplementedError(f"{self.key}: weapon_to_neutral")
 
     def weapon_from_neutral(self, weapon: Weapon, col: Collector, path: str,

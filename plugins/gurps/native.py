@@ -101,6 +101,7 @@ class GurpsCarried(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     advantages: list[Name] = msgspec.field(default_factory=list)
     disadvantages: list[Name] = msgspec.field(default_factory=list)
     melee: dict[Name, dict] = msgspec.field(default_factory=dict)  # close-combat weapon lines by name
+    weapons: dict[Name, dict] = msgspec.field(default_factory=dict)  # lines no neutral weapon holds (a bow), by name
 
 
 class GurpsNpc(_Base, kw_only=True):

@@ -17,7 +17,7 @@ from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, stri
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
-                             generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
+                             bow_of, generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import Sheet
 from xsys.core.ladder import TAIL_SHARE, population_top
 from xsys.core.system import source_tier, tier_steps
@@ -333,6 +333,11 @@ class GurpsSheet(GurpsRules):
         # a creature's Will or Per beyond IQ's table (Will 41): its multiple of the table's top, as its IQ's
         top = population_top(self.characteristics()["IQ"].ladder)
         beyond = {MINDS[f]: round(v / top, 4) for f, v in stated.items() if isinstance(v, int) and v > top}
+        bows = {w.name: msgspec.to_builtins(w) for w in npc.weapons if self._bow(w) is not None}
+        if bows:  # (weapon_to_neutral said each)
+            block = dict(combatant.carried.get(self.key) or {})
+            block["weapons"] = {**block.get("weapons", {}), **bows}
+            combatant = msgspec.structs.replace(combatant, carried={**combatant.carried, self.key: block})
         size = self._size_to_neutral(npc.SM, col)
         if size is not None:
             minds["size"] = size[0]
@@ -408,9 +413,24 @@ class GurpsSheet(GurpsRules):
         return m
 
     def weapon_to_neutral(self, line: GurpsWeapon, col: Collector, path: str,  # type: ignore[override]
-                          context: Mapping[str, Any] | None = None) -> Weapon | MeleeWeapon:
+                          context: Mapping[str, Any] | None = None) -> Weapon | MeleeWeapon | None:
+        """A weapon line as what it is; a bow or a crossbow (no neutral class holds one) None: its line
+        rides in the carried block for a GURPS sheet (``_bows``), said here, never read as a gun."""
+        bow = self._bow(line)
+        if bow is not None:
+            col.loss("kept-verbatim", path, f"{line.name} ({line.skill or 'no skill'}): a {bow}, which no neutral "
+                     f"weapon class holds (the rule texts are firearms rules): not read as a gun; its GURPS line is "
+                     f"kept (carried.gurps.weapons.{line.name})", "gurps.weapon-stats")
+            return None
         nw = self._weapon_to_neutral(line, col, path, (context or {}).get("ST"))
         return nw if nw is not None else self._close_combat(self._as_melee(line), col, path)
+
+    def _bow(self, line: GurpsWeapon) -> str | None:
+        """"bow" or "crossbow" for a line of no catalog weapon whose skill says one (Crossbow-13), or whose name
+        does where its skill is no gun's (a "bow-like" weapon fired with Guns (Rifle) is a rifle)."""
+        if self._line_entry(line)[0] is not None or (line.skill and line.skill in SKILL_CLASS):
+            return None
+        return bow_of(line.skill or "", line.name)
 
     def melee_line_carried(self, line: GurpsWeapon | GurpsMelee) -> Any:
         return msgspec.to_builtins(self._as_melee(line) if isinstance(line, GurpsWeapon) else line)
@@ -588,7 +608,12 @@ class GurpsSheet(GurpsRules):
         melee = [msgspec.structs.replace(m, parry=melee_parry(m.skill, skills[m.skill]))
                  if m.name in class_lines and m.skill in skills else m for m in npc.melee]
         advantages, disadvantages = list(npc.advantages), list(npc.disadvantages)
-        verbatim = bool(carried.take(block, GurpsCarried, Collector(self.key), "$", self.key))
+        taken = carried.take(block, GurpsCarried, Collector(self.key), "$", self.key)
+        verbatim = bool(taken)
+        # a bow or a crossbow the neutral NPC could not hold: its GURPS line as it was (weapon_to_neutral)
+        have = {w.name for w in npc.weapons}
+        bows = [msgspec.convert(line, GurpsWeapon) for name, line in taken.get("weapons", {}).items()
+                if name not in have]
         derived = {f: getattr(npc, f) for f in DERIVED if getattr(npc, f) is not None}
         if npc.Will is not None and not from_sheet:
             advantages, disadvantages = self._will_traits(npc.Will, npc.IQ, advantages, disadvantages, col,
@@ -600,7 +625,7 @@ class GurpsSheet(GurpsRules):
             melee = [msgspec.structs.replace(m, parry=m.parry + 1) if m.name in class_lines
                      and m.parry is not None else m for m in melee]
         return msgspec.structs.replace(npc, skills=skills, melee=melee, advantages=advantages,
-                                       disadvantages=disadvantages)
+                                       disadvantages=disadvantages, weapons=[*npc.weapons, *bows])
 
     @staticmethod
     def _will_traits(will: int, iq: int, advantages: list[str], disadvantages: list[str], col: Collector,
@@ -1001,6 +1026,10 @@ class GurpsSheet(GurpsRules):
                                  found=repr(n.weapon))
             say_grenade(col, "$.weapon", weapon)
         else:
+            if self._bow(n.weapon) is not None:
+                raise InputError("a bow or a crossbow: no neutral weapon class holds one (the rule texts are firearms "
+                                 "rules)", path="$.weapon", expected="a firearm or a thrown weapon",
+                                 found=repr(n.weapon.name))
             weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon", n.shooter_ST)
             if weapon is None:
                 raise InputError("not a ranged weapon", path="$.weapon.skill",
