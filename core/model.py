@@ -479,7 +479,7 @@ def thrown_blade(weapon_class: str, name: str) -> str | None:
 # sheets' languages): no neutral weapon class holds one (the rule texts are firearms rules), so a system
 # that states one keeps its line for its own way back and says so, rather than reading it as a gun
 _BOW = re.compile(r"(?<![^\W\d_])(?:(?P<cross>cross\s*bows?|arbalests?|armbrust|arbal[eè]tes?|ballestas?|balestras?|"
-                  r"kusz[ae]?|bestas?)|(?:long|short|composite|compound|hunting)?\s*bows?|langbogen|bogen)(?![^\W\d_])"
+                  r"kusz[ae]?)|(?:long|short|composite|compound|hunting)?\s*bows?|langbogen|bogen)(?![^\W\d_])"
                   r"|(?P<crossja>クロスボウ|弩)|弓", re.IGNORECASE)
 
 

@@ -415,7 +415,7 @@ class GurpsSheet(GurpsRules):
     def weapon_to_neutral(self, line: GurpsWeapon, col: Collector, path: str,  # type: ignore[override]
                           context: Mapping[str, Any] | None = None) -> Weapon | MeleeWeapon | None:
         """A weapon line as what it is; a bow or a crossbow (no neutral class holds one) None: its line
-        rides in the carried block for a GURPS sheet (``_bows``), said here, never read as a gun."""
+        rides in the carried block for a GURPS sheet (``extra_to_neutral``), said here, never read as a gun."""
         bow = self._bow(line)
         if bow is not None:
             col.loss("kept-verbatim", path, f"{line.name} ({line.skill or 'no skill'}): a {bow}, which no neutral "
@@ -512,17 +512,18 @@ class GurpsSheet(GurpsRules):
             # carry the rest, as 3e writes a giant's 'HT 16/50' (core.beyond, assumed)
             # (a creature of a size beyond a man's too: its constitution and its bulk add, as CON and SIZ in the d100
             # rules' HP = (CON + SIZ) / 2, gurps.size: Cthulhu's 5.98 and 15 make HT 18 x 10.5)
-            gain = (con + size_ratio(sm)) / 2 if sm else con
+            gain = (con + size_ratio(sm)) / 2 if sm and sm > 0 else con
             derived["HP"] = self.health_of(round(fields["HT"] * gain), t, col)
             if col.tracing:
                 col.step("$.HP", None, f"constitution {con:.2f} times the top of its table", f"HP {derived['HP']}",
-                         rules=["core.beyond", "gurps.derived"] + (["gurps.size"] if sm else []), source="assumed",
+                         rules=["core.beyond", "gurps.derived"] + (["gurps.size"] if sm and sm > 0 else []),
+                         source="assumed",
                          note=f"HT {fields['HT']} x {gain:.2f}")
             col.loss("assumed", "$.HP", f"HP {derived['HP']}: the source's constitution is {con:.2f} times the top "
                      f"of its population table; a 3e creature's HT stays {fields['HT']} and its hit points carry it "
                      f"(HT {fields['HT']}/{derived['HP']}: HT x "
-                     + (f"({con:.2f} + its length, {size_ratio(sm):g} times a man's) / 2 (gurps.size)" if sm else
-                        f"{con:.2f}")
+                     + (f"({con:.2f} + its length, {size_ratio(sm):g} times a man's) / 2 (gurps.size)"
+                        if sm and sm > 0 else f"{con:.2f}")
                      + (f", x its toughness {t:.3f}" if t is not None and abs(t - 1) > 1e-9 else "") + ")",
                      "core.beyond")
         elif t is not None and "HP" not in kept.get("derived_offsets", {}):
@@ -662,7 +663,8 @@ class GurpsSheet(GurpsRules):
             base = int(ht * size_gain(sm) + 0.5)  # a creature's bulk (gurps.size) is its SM's, no trait
             advantages, disadvantages = _offset_traits(
                 f"HP {derived['HP']} beside HT {ht}: 3e gives HP = HT" + (f", x {size_gain(sm):g} for the bulk of "
-                                                                          f"SM {sm:+d} (gurps.size): {base}" if sm else ""),
+                                                                          f"SM {sm:+d} (gurps.size): {base}"
+                                                                          if sm and sm > 0 else ""),
                 derived["HP"] - base,
                 _plus_minus("Extra Hit Points", "Reduced Hit Points"), _signed_level(HP_TRAIT, "reduced"),
                 "Extra or Reduced Hit Points", advantages, disadvantages, col, verbatim, "$.toughness")
