@@ -716,3 +716,23 @@ def test_a_chinese_seventh_edition_block_keeps_its_hit_points_on_the_way_to_coc7
     assert (seventh.CON, seventh.SIZ, seventh.HP, seventh.skills["Fighting (Brawl)"]) == (70, 65, 13, 55)
     zh = api.convert(api.from_plain(doc), "coc-zh", trace=False).document
     assert (zh.CON, zh.SIZ, zh.HP) == (14, 13, 14)  # coc-zh's own rule on its own scale: ceil((14 + 13) / 2)
+
+
+@pytest.mark.parametrize("line, name, count", [
+    ("Thugs (3): STR 13, CON 12, SIZ 14, DEX 11, POW 10, HP 13. Weapons: .38 Revolver 45%, damage 1D10; "
+     "Fist/Punch 60%, damage 1D3+1D4.", "Thugs", "3"),
+    ("Harbour Watchman: STR 12 CON 13 SIZ 14 DEX 10 INT 11 POW 9 HP 14. Skills: Spot Hidden 50%", "Harbour Watchman",
+     None),
+])
+def test_a_scenario_s_one_line_npc_is_named_by_what_stands_before_its_colon(line, name, count):
+    """A published scenario's minor NPC on one line, its name before a colon ('Thugs (3): STR 13 ...'): it had
+    been an Unnamed NPC, the name said unread; a count of them is kept in the notes."""
+    doc = load(line.encode())
+    assert doc["name"] == name and doc["STR"] in (12, 13)
+    report = doc["xsys"]["read"]
+    assert not any(name in u for u in report.get("unread", []))
+    if count:
+        assert doc["notes"] == f"{count} of them (the block's '({count})')"
+        assert any(f"{name} ({count}): one stat block for {count} of them" in a for a in report["assumed"])
+    # a heading before its colon is no name
+    assert load(b"Skills: STR 13 CON 12 SIZ 14 DEX 11 POW 10\n")["name"] != "Skills"

@@ -1355,11 +1355,17 @@ def _coc_pairs(line: str, keys: tuple[str, ...], value: str) -> tuple[list[tuple
     return found, re.sub(r"[\s,;/|()\[\]]+", " ", rest).strip()
 
 
+# a scenario's one-line NPC: its name (and how many), a colon, its stats ("Thugs (3): STR 13, CON 12 ...")
+_ONE_LINE_NPC = re.compile(r"^\s*(?P<name>[^\W\d][\w'’.\- ]{0,40}?)\s*(?:\((?P<count>\d{1,3})\))?\s*[:：]\s*(?P<rest>.*\d.*)$")
+
+
 def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     """`points`: armor is one number of points (coc-zh's document), not coc's A/B pair."""
     r = Read(system, reader="textblock: Call of Cthulhu stat block (English, Japanese, Chinese; "
                             "5th/6th and 7th edition, told from the whole block)")
     named_on_stats = None  # "姓名:徐述;年齡:48;… HP15/15;MP12/13": the name labelled on the stats' line
+    named_count = None  # "Thugs (3): STR 13 ...": how many of them the one line stands for
+    seen_text = False
     for k, line in enumerate(lines[:3]):
         # (or run on into the next label, "姓名:陳強年齡:47 種族:人類")
         m = re.match(r"^\s*(?:姓名|名前|氏名|名字|name)\s*[:：]\s*([^;；,，\s]+?)\s*(?:[;；]\s*|(?=(?:年齡|年龄|年齢|職業|职业|"
@@ -1367,6 +1373,17 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
         if m:
             named_on_stats = (m.group(1), k + 1)  # (the line itself is read as it is: its stats)
             break
+        # a scenario's one-line NPC, its name before a colon and its stats after ("Thugs (3): STR 13, CON 12,
+        # ... HP 13. Weapons: ...", "Gangster: STR 13 ...; Handgun 65%"): the name (a count of them is said in
+        # the notes), the line read as it is
+        one = None if seen_text else _ONE_LINE_NPC.match(line)
+        if one and fold(one.group("name")) not in HEADINGS and not _STAT_OF.get(fold(one.group("name"))) \
+                and sum(count_stats(one.group("rest"), names) > 0 for names in COC_CHARACTERISTIC_NAMES.values()) >= 3:
+            named_on_stats = (one.group("name").strip(), k + 1)
+            if one.group("count"):
+                named_count = one.group("count")
+            break
+        seen_text = seen_text or bool(line.strip())
     lines = coc_layout(lines)
     said = None
     for k, line in enumerate(lines):  # "edition: 6e" / "edition: 7e": the block says which (README)
@@ -1990,6 +2007,10 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
     Walk(r, lines, _LANGUAGES).run(stats, section, loose)
     if named_on_stats and not r.doc.get("@name"):
         r.doc["@name"], r.doc["@name_line"] = named_on_stats
+        if named_count:  # "Thugs (3)": the one line stands for that many
+            notes.append(f"{named_count} of them (the block's '({named_count})')")
+            r.assumed.append(f"line {named_on_stats[1]}: {named_on_stats[0]} ({named_count}): one stat block for "
+                             f"{named_count} of them, kept in the notes")
     for i, (n, text) in enumerate(r.unread):  # "Move: 5/16 flying": MOV 5, and the line kept in the notes
         mv = _OTHER_MOVE.fullmatch(text)
         if mv:
@@ -2009,7 +2030,7 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
             if labelled:
                 notes.append(" ".join(labelled))
                 r.assumed.append(f"line {n}: {' '.join(labelled)} kept in the notes")
-            rest = " ".join(t for t in left if t not in labelled)
+            rest = " ".join(t for t in left if t not in labelled and t != named_count and not re.fullmatch(r"[\W_]+", t))
             r.unread[i] = (n, f"{lm.group(1)} (not read: {rest})" if rest else "")
         r.unread[:] = [(n, t) for n, t in r.unread if t]
     name_notes: list[str] = []
