@@ -265,7 +265,7 @@ def test_vtt_formats_read_and_write_what_only_coc_states():
     back = _plain(api.convert(api.from_plain(gurps), "coc", fresh=True, trace=False).document)
     char = character_of(back)
     gauges = {s["label"]: s["value"] for s in char["data"]["status"]}
-    # a coc (6th-edition) sheet's Luck is POW x 5 (coc-ja.hp), not 7th edition's rolled 35, which
+    # a coc (6th-edition) sheet's Luck is POW x 5 (coc-ja.derived), not 7th edition's rolled 35, which
     # stays carried for the way back: the CCFOLIA character rolls 【幸運】 on POW x 5
     assert back["carried"]["coc7"]["Luck"] == 35 and "Luck" not in back
     assert gauges["SAN"] == 23 and "幸運" not in gauges and "CCB<={POW}*5 【幸運】" in char["data"]["commands"]

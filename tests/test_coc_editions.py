@@ -225,18 +225,18 @@ def test_from_6th_edition_gives_the_numbers_a_conversion_gives():
 ])
 def test_hit_points_follow_each_edition_s_own_rule(source, target, hp):
     """A Keeper read coc7 HP 14 on CON 65, SIZ 70: the editions count hit points by different rules
-    (coc-ja.hp, coc7.derived), so the number is not passed through."""
+    (coc-ja.derived, coc7.derived), so the number is not passed through."""
     conv = api.convert(ROOT / "fixtures" / source, target, fresh=True)
     assert _plain(conv.document)["HP"] == hp
 
 
 def test_a_6th_edition_sheet_derives_luck_from_pow():
-    """7th edition rolls Luck (3D6 x 5); 6th edition's is POW x 5 (coc-ja.hp): a coc sheet from
+    """7th edition rolls Luck (3D6 x 5); 6th edition's is POW x 5 (coc-ja.derived): a coc sheet from
     Walters (POW 14, Luck 45) shows Luck 70 by its rule and carries the 45 for the way back."""
     conv = api.convert(ROOT / "fixtures" / "text" / "walters-coc7.txt", "coc", fresh=True)
     doc = _plain(conv.document)
     assert "Luck" not in doc and doc["carried"]["coc7"]["Luck"] == 45
-    assert api.system_for("coc").sheet_derived(conv.document)["Luck"] == (70, "coc-ja.hp")
+    assert api.system_for("coc").sheet_derived(conv.document)["Luck"] == (70, "coc-ja.derived")
     back = _plain(api.convert(api.from_plain(doc), "coc7", fresh=True).document)
     assert back["Luck"] == 45
 

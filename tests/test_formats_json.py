@@ -189,7 +189,7 @@ def test_foundry_coc7_export_reads_back_as_the_same_npc():
                 w.pop(k, None)
         a.pop("armor", None)
         b.pop("carried", None)  # the 7th-edition names the coc sheet did not write, kept for the way back
-        # the actor's Luck is 7th edition's (rolled, 3D6 x 5): coc derives its own, POW x 5 (coc-ja.hp),
+        # the actor's Luck is 7th edition's (rolled, 3D6 x 5): coc derives its own, POW x 5 (coc-ja.derived),
         # and carries the actor's
         if "Luck" in a:
             assert "Luck" not in b and a.pop("Luck") == actor["system"]["attribs"]["lck"]["value"]

@@ -116,7 +116,7 @@ class CocNpc(msgspec.Struct, **_OPTS):
     armor: list[CocArmor] = msgspec.field(default_factory=list)
     notes: Text = ""
 
-    # Derived rolls (coc-ja.hp, assumed CoC convention): characteristic x 5.
+    # Derived rolls (coc-ja.derived, assumed CoC convention): characteristic x 5.
     @property
     def luck_roll(self) -> int:
         return self.Luck if self.Luck is not None else self.POW * 5

@@ -60,14 +60,15 @@ class CocSheet(CocRules):
 
     def sheet_derived(self, npc: CocNpc) -> dict[str, tuple[Any, str]]:
         """The damage bonus a melee line's '+db' adds, by STR + SIZ (coc-ja.damage-bonus), and
-        HP, starting SAN and Luck (both POW x 5) by the rule where the block states none (coc-ja.hp)."""
+        HP (coc-ja.hp), starting SAN and Luck (both POW x 5: coc-ja.derived) by the rule where the block states
+        none."""
         out: dict[str, tuple[Any, str]] = {"DB": (damage_bonus(npc.STR, npc.SIZ), "coc-ja.damage-bonus")}
         if npc.HP is None:
             out["HP"] = (npc.derived_HP, "coc-ja.hp")
         if npc.SAN is None:  # an NPC from a system with no Sanity: its starting SAN, POW x 5
-            out["SAN"] = (npc.POW * 5, "coc-ja.hp")
+            out["SAN"] = (npc.POW * 5, "coc-ja.derived")
         if npc.Luck is None:
-            out["Luck"] = (npc.luck_roll, "coc-ja.hp")
+            out["Luck"] = (npc.luck_roll, "coc-ja.derived")
         return out
 
     def sheet_legend(self) -> dict[str, dict[str, str]]:

@@ -53,7 +53,7 @@ class CocSystem(CocSheet):
     sheet: ClassVar[Sheet | None] = Sheet(
         context=("STR", "CON", "SIZ", "DEX", "APP", "INT", "POW", "EDU"),
         carried=("SAN", "MP", "Luck", "spells", "skills"), carried_type=CocCarried,
-        carried_rule="coc-ja.hp", carried_rules={"spells": "xsys.carried"},
+        carried_rule="coc-ja.derived", carried_rules={"spells": "xsys.carried"},
         carried_kin={"coc7": ("SAN", "MP", "spells", "skills")},
         melee="melee", lines_kept=True, floored=True, levels_kept="levels")
     shot_type: ClassVar[type | None] = CocShot
