@@ -380,6 +380,17 @@ class Catalog:
             return None, "revolver"
         return None, None
 
+    def class_of_cartridge(self, cartridge: str) -> str | None:
+        """The weapon class the catalog's weapons that fire `cartridge` (a CARTRIDGES key) are, the most of
+        them (the first in id order on a tie): a .38 Special a revolver; None where none fires it."""
+        from collections import Counter
+
+        from .vocab import cartridge_of
+
+        classes = Counter(w.weapon_class for w in sorted(self.weapons.values(), key=lambda w: w.id)
+                          if w.calibre and cartridge_of(w.calibre) == cartridge)
+        return classes.most_common(1)[0][0] if classes else None
+
     def weapon_class_named(self, name: str, stated: str) -> str:
         """The class of a source's weapon line that states `stated` (by its skill, chart line or
         kind): the kind of it the name says, where the name says one (a "ニューナンブM60リボルバー"

@@ -736,3 +736,21 @@ def test_a_scenario_s_one_line_npc_is_named_by_what_stands_before_its_colon(line
         assert any(f"{name} ({count}): one stat block for {count} of them" in a for a in report["assumed"])
     # a heading before its colon is no name
     assert load(b"Skills: STR 13 CON 12 SIZ 14 DEX 11 POW 10\n")["name"] != "Skills"
+
+
+def test_an_attack_whose_bracket_names_a_cartridge_is_a_firearm():
+    """'Guns 65%, Dmg 1d10 (.38 special)': no CoC skill and no firearm by its name, so it had been a close-combat
+    attack named Guns; its cartridge says a firearm, of the class the catalog's weapons that fire it are (a .38
+    Special a revolver), fired with that class's skill, the line named with its cartridge."""
+    from xsys.core.registry import catalog
+
+    assert catalog().class_of_cartridge(".38 Special") == "revolver"
+    assert catalog().class_of_cartridge("no such cartridge") is None
+    doc = load(b"Gangster\nSTR 13 CON 12 SIZ 14 DEX 12 INT 10 POW 10\n"
+               b"Weapons: Guns 65%, Dmg 1d10 (.38 special), Fist/Punch 75%, Dmg 1d3\n")
+    (w,) = doc["weapons"]
+    assert (w["name"], w["skill"], w["damage"]) == ("Guns (.38 special)", "Handgun", "1d10")
+    assert doc["skills"]["Handgun"] == 65 and "Guns" not in doc["skills"]
+    assert [m["name"] for m in doc["melee"]] == ["Fist/Punch"]
+    assert any("its bracket names the .38 Special cartridge: a revolver, fired with Handgun" in a
+               for a in doc["xsys"]["read"]["assumed"])

@@ -1355,6 +1355,21 @@ def _coc_pairs(line: str, keys: tuple[str, ...], value: str) -> tuple[list[tuple
     return found, re.sub(r"[\s,;/|()\[\]]+", " ", rest).strip()
 
 
+def _cartridge_note(notes: list[str]) -> tuple[str, str, str] | None:
+    """(the note as written, its cartridge, the class the catalog's weapons that fire it are) of the first of an
+    attack's bracketed notes that names a cartridge whose class a CoC skill fires ("(.38 special)": a revolver)."""
+    from xsys.core.registry import catalog
+    from xsys.core.vocab import cartridge_of
+
+    for x in notes:
+        note = x.strip(" ()")
+        cartridge = cartridge_of(note)
+        cls = catalog().class_of_cartridge(cartridge) if cartridge else None
+        if cls is not None and skill_of_class(cls) in _COC_CLASS:
+            return note, cartridge, cls
+    return None
+
+
 # a scenario's one-line NPC: its name (and how many), a colon, its stats ("Thugs (3): STR 13, CON 12 ...")
 _ONE_LINE_NPC = re.compile(r"^\s*(?P<name>[^\W\d][\w'’.\- ]{0,40}?)\s*(?:\((?P<count>\d{1,3})\))?\s*[:：]\s*(?P<rest>.*\d.*)$")
 
@@ -1655,18 +1670,29 @@ def read_coc(lines: list[str], system: str, points: bool = False) -> Read:
                 melee_attack(name, pct, attrs, left, natives, n)  # a Bite, a Claw, a machete: close combat
                 return
             said_damage = any(re.match(_DAMAGE_WORD, x, re.IGNORECASE) for x in left)
-            if not said_skill and not fired and entry is None and ("damage" in attrs or said_damage) \
-                    and not (set(attrs) & _RANGED_ATTRS) and not weapon_class_by_name(name):
-                # a damage (or one said, no roll of hit points: "POW 1D10"), no firearm named, nothing
-                # only a gun states (range, shots, ammunition): a creature's Paw, a Rapier, a Tentacle,
-                # fought with a skill of its own name
-                r.assumed.append(f"line {n}: {name}: no firearm named and no range: a close-combat attack")
-                melee_attack(name, pct, attrs, left, natives, n)
+            fires = _cartridge_note(left) if not said_skill and not fired and entry is None else None
+            if fires is not None:
+                # "Guns 65%, Dmg 1d10 (.38 special)": the cartridge in its bracket says a firearm, of the class the
+                # catalog's weapons that fire it are (a revolver), fired with that class's skill; the line is named
+                # with its cartridge, so every system reads the same gun from it
+                note, cartridge, cls = fires
+                skill = skill_of_class(cls)
+                r.assumed.append(f"line {n}: {name} ({note}): its bracket names the {cartridge} cartridge: a {cls}, "
+                                 f"fired with {skill}")
+                name, left = f"{name} ({note})", [x for x in left if x.strip(" ()") != note]
+            else:
+                if not said_skill and not fired and entry is None and ("damage" in attrs or said_damage) \
+                        and not (set(attrs) & _RANGED_ATTRS) and not weapon_class_by_name(name):
+                    # a damage (or one said, no roll of hit points: "POW 1D10"), no firearm named, nothing
+                    # only a gun states (range, shots, ammunition): a creature's Paw, a Rapier, a Tentacle,
+                    # fought with a skill of its own name
+                    r.assumed.append(f"line {n}: {name}: no firearm named and no range: a close-combat attack")
+                    melee_attack(name, pct, attrs, left, natives, n)
+                    return
+                r.unread.append((n, f"{item} (" + ("an attack whose damage is not stated, and no close combat by its "
+                                                   "name" if any(x.startswith("— ") for x in left) else
+                                                   "which firearm skill fires it is not said") + ")"))
                 return
-            r.unread.append((n, f"{item} (" + ("an attack whose damage is not stated, and no close combat by its "
-                                               "name" if any(x.startswith("— ") for x in left) else
-                                               "which firearm skill fires it is not said") + ")"))
-            return
         w: dict[str, Any] = {"name": name, "skill": skill}
         before = stated.get(name)  # the weapon stated on an earlier line too (an attack line, then a table)
         stated[name] = set(attrs)
