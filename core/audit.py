@@ -26,6 +26,7 @@ from .guard import guard, native_fields
 from .ladder import population_top
 from .model import Combatant, SheetSkill, Shot
 from .registry import PLUGIN_FAULTS
+from .shotsheet import word_rule
 from .system import System, on_scale
 from .trace import Loss, and_list, path_text, path_tokens, tracing
 from .units import _Quantity
@@ -609,18 +610,24 @@ class LossAudit:
                 if f.default is not MISSING:
                     if _same(value, f.default):
                         continue
-                    other = f.default
+                    others = [f.default]
                 elif _is_number(value) and not isinstance(value, Fraction):
-                    other = type(value)(value + 1 if isinstance(value, int) else value * 1.5)  # a required number
+                    # a required number: one more, or, where that is no value of the field or moves
+                    # nothing (a skill at the top of its scale), one less
+                    others = [type(value)(value + 1), type(value)(value - 1)] if isinstance(value, int) \
+                        else [type(value)(value * 1.5)]
                 else:
                     continue
-                try:
-                    with tracing(False):
-                        trial = method(msgspec.structs.replace(item, **{name: other})).value
-                except (XsysError, *PLUGIN_FAULTS):
-                    continue
                 found: list[_Diff] = []
-                _differences(base, trial, "$", None, found)
+                for other in others:
+                    try:
+                        with tracing(False):
+                            trial = method(msgspec.structs.replace(item, **{name: other})).value
+                    except (XsysError, *PLUGIN_FAULTS):
+                        continue
+                    _differences(base, trial, "$", None, found)
+                    if found:
+                        break
                 # the field that moves the fewest neutral values states it most nearly: GURPS's
                 # HT moves constitution and toughness (HP / HT), its HP toughness alone
                 for d in found:
@@ -678,6 +685,8 @@ class LossAudit:
         new: list[Loss] = []
         for d in found:
             loss = self._classify(system, what, neutral, d)
+            if loss is not None and not loss.rule and what == "shot" and (rule := word_rule(system, d.path[2:], d.src)):
+                loss = msgspec.structs.replace(loss, rule=rule)  # a word of the shot: its ladder's rule
             if loss is not None and loss.kind in ("rounded", "clamped", "unsupported-field"):
                 loss = self._in_native_terms(loss, d, prefix, neutral, back, system)
             if loss is not None:

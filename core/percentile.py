@@ -44,9 +44,10 @@ from xsys.core.ladder import Ladder, Step
 from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
 from xsys.core.errors import InputError
 from xsys.core.model import Armor, Barrier, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
+from xsys.core.shotsheet import ShotWord, check_words, words_from_neutral, words_to_neutral
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder, with_tails
 from xsys.core.trace import Check, Collector, Modifier, Result
-from xsys.core.units import Duration, Energy, Illuminance, Length, Speed, parse
+from xsys.core.units import Energy, Illuminance, Length, parse
 from xsys.core.vocab import CARTRIDGES, cartridge_in_name, cartridge_of, firearm_skill_for
 
 # The vision aids a d100 shot names (``light_aids``), in its words -> the neutral aid
@@ -181,26 +182,8 @@ class Situation(msgspec.Struct, frozen=True):
     called_location: str | None = None
 
 
-class ShotWord(msgspec.Struct, frozen=True):
-    """A field of a native d100 shot that is a step of one of the system's ladders
-    (``table_ladders()``) over one neutral quantity (``neutral``: ``shooter.aim_time``,
-    ``shooter.speed``, ``target.speed`` or ``target.cover.exposure``): read as the step's
-    representative value, written as the step the neutral value falls on. ``form``: "flag" (a
-    yes or no: the step's native number is at least 1), "native" (that number) or "label" (the
-    step's label, a word of the shot document). ``below``: the loss (``rounded``, under
-    ``rule``) a neutral value other than 0 that falls on the step of native 0 says, formatted with
-    ``value`` (in the quantity's unit); "" says none."""
-
-    field: str
-    neutral: str
-    ladder: str
-    form: str = "flag"
-    below: str = ""
-    rule: str = ""
-
-
-_WORD_UNITS = {"shooter.aim_time": Duration, "shooter.speed": Speed, "target.speed": Speed}
-_WORD_PATHS = (*_WORD_UNITS, "target.cover.exposure")
+# the neutral quantities a d100 shot's words state (core.shotsheet.ShotWord)
+_WORD_PATHS = ("shooter.aim_time", "shooter.speed", "target.speed", "target.cover.exposure")
 
 
 class ShotParts(msgspec.Struct):
@@ -262,17 +245,11 @@ class PercentileSystem(System):
         super().__init_subclass__(**kwargs)
         if cls.shot_type is None or not ({"shot_words", "shot_type"} & set(cls.__dict__)):
             return  # checked where the words and the shot document are both known
-        fields = set(cls.shot_type.__struct_fields__)
         cover = next((f.type for f in msgspec.structs.fields(cls.shot_type) if f.name == "cover"), None)
         # what a hidden target stands behind, as the shot document types it (read once, here)
         cls._shot_barrier = next((a for a in typing.get_args(cover) if a is not type(None)), None)
-        for w in cls.shot_words:  # a declaration naming what is not there fails here, not mid-conversion
-            wrong = ("its field" if w.field not in fields else "its neutral path" if w.neutral not in _WORD_PATHS
-                     else "its form" if w.form not in ("flag", "native", "label") else "")
-            if wrong:
-                raise TypeError(f"{cls.__name__}.shot_words: {w!r}: {wrong} is not one of "
-                                + ", ".join(sorted(fields) if wrong == "its field" else _WORD_PATHS
-                                            if wrong == "its neutral path" else ("flag", "native", "label")))
+        # a declaration naming what is not there fails here, not mid-conversion
+        check_words(f"{cls.__name__}.shot_words", cls.shot_words, cls.shot_type, _WORD_PATHS)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
@@ -924,12 +901,7 @@ class PercentileSystem(System):
             return super().shot_to_neutral(shot)
         col = Collector(self.key)
         parts = self.shot_parts_to_neutral(shot, col)
-        lad = self.table_ladders()
-        at: dict[str, Any] = {}
-        for w in self.shot_words:
-            value = getattr(shot, w.field)
-            step = lad[w.ladder].step_labelled(value) if w.form == "label" else lad[w.ladder].step_of(int(value))
-            at[w.neutral] = _WORD_UNITS.get(w.neutral, float)(step.rep)
+        at = words_to_neutral(self.shot_words, shot, self.table_ladders(), col)
         at.update(self.shot_own_to_neutral(shot, col))
         part = {k: {n.split(".", 1)[1]: v for n, v in at.items() if n.startswith(k + ".")} for k in ("shooter", "target")}
         exposure = part["target"].pop("cover.exposure", 1.0)
@@ -941,11 +913,6 @@ class PercentileSystem(System):
                                distance=shot.distance, light=parts.light,
                                **{k: v for k, v in at.items() if "." not in k}))
 
-    def shot_own_to_neutral(self, shot: Any, col: Collector) -> dict[str, Any]:
-        """The system's own shot fields as neutral values by dotted path (``shooter.hands``,
-        ``burst``), what they lose said in `col` (none)."""
-        return {}
-
     def shot_from_neutral(self, shot: Shot) -> Result[Any]:
         """The neutral shot as a native one (the other way of :meth:`shot_to_neutral`)."""
         if self.shot_sheet is not None:  # a shot declared the core's general way
@@ -953,20 +920,8 @@ class PercentileSystem(System):
         col = Collector(self.key)
         fields = self.shot_parts_from_neutral(shot, col, self._shot_barrier)
         fields.update(self.shot_own_from_neutral(shot, col))
-        lad = self.table_ladders()
-        for w in self.shot_words:
-            value: Any = shot
-            for name in w.neutral.split("."):
-                value = getattr(value, name)
-            step = lad[w.ladder].step_for(float(value))
-            if w.below and float(value) and not step.native:
-                col.loss("rounded", f"$.{w.neutral}", w.below.format(value=float(value)), w.rule)
-            fields[w.field] = step.label if w.form == "label" else step.native >= 1 if w.form == "flag" else step.native
+        fields.update(words_from_neutral(self.shot_words, shot, self.table_ladders(), col))
         return col.result(self.shot_type(**fields))  # type: ignore[misc]
-
-    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
-        """The system's own shot fields from the neutral shot, what they lose said in `col` (none)."""
-        return {}
 
     def find_weapon(self, name: str) -> Weapon | None:
         from xsys.core.catalog import strip_entry

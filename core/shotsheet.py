@@ -2,18 +2,22 @@
 
 A system whose shot document states the common things in the common way (a weapon line, the
 shooter's level in the skill that fires it, his characteristics, a distance, and words on its
-own ladders for the cover and the light) declares a :class:`ShotSheet`: which field holds what,
-and which ladder reads a word. The generic :func:`shot_to_neutral` and :func:`shot_from_neutral`
-(the default ``System.shot_to_neutral`` / ``shot_from_neutral`` of such a system) then convert
-it: a word through its ladder's representative one way and the step of the neutral value the
-other, so a native shot survives native -> neutral -> native unchanged; the weapon and armor
-lines through the system's own ``weapon_to_neutral`` ... hooks; the level through the equating
-with the shooter's characteristics as its context. What the shot cannot hold (elevation, a
-burst, a moving shooter) the core's loss audit finds by reading the written shot back.
+own ladders for the cover, the light, the movement, the aim and the posture) declares a
+:class:`ShotSheet`: which field holds what, and which ladder reads a word (:class:`ShotWord`).
+The generic :func:`shot_to_neutral` and :func:`shot_from_neutral` (the default
+``System.shot_to_neutral`` / ``shot_from_neutral`` of such a system) then convert it: a word
+through its ladder's representative one way and the step of the neutral value the other, so a
+native shot survives native -> neutral -> native unchanged; the weapon and armor lines through
+the system's own ``weapon_to_neutral`` ... hooks; the level through the equating with the
+shooter's characteristics as its context; what is the system's own through its
+``shot_own_to_neutral`` / ``shot_own_from_neutral`` hooks. What the shot cannot hold
+(elevation, a burst, a moving shooter) and what a word rounds, the core's loss audit finds by
+reading the written shot back: a plugin does not say it again.
 """
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Any, Mapping
 
 import msgspec
@@ -22,17 +26,52 @@ from .errors import InputError
 from .model import Cover, Light, MeleeWeapon, Shooter, Shot, Target
 from .trace import Collector, Result
 from .units import Duration, Illuminance, Length, Speed
-from .vocab import firearm_skill_for
+from .vocab import POSTURE_HEIGHT, firearm_skill_for
 
 if TYPE_CHECKING:
+    from .ladder import Ladder
     from .system import System
+
+
+class ShotWord(msgspec.Struct, frozen=True):
+    """A field of a native shot that is a step of one of the system's ladders over one neutral
+    quantity (``neutral``, one of :data:`WORD_PATHS`): read as the step's representative value,
+    written as the step the neutral value falls on (a posture by its silhouette height,
+    core.vocab.POSTURE_HEIGHT). ``form``: "flag" (a yes or no: the step's native number is at
+    least 1), "native" (that number) or "label" (the step's label, a word of the shot document).
+    ``below``: the loss (``rounded``, under ``rule``) a neutral value other than 0 that falls on
+    the step of native 0 says, formatted with ``value`` (in the quantity's unit); "" says none.
+    ``beyond``: native words the ladder has no row for, each with the neutral value it reads as
+    (a target hidden behind cover: exposure 0); that value is written as its word.
+    ``assumed``: why the word's value is an assumption (the rule text gives no such table): said
+    as an ``assumed`` loss under ``assumed_rule`` wherever the field is read or written other
+    than ``plain``."""
+
+    field: str
+    neutral: str
+    ladder: str
+    form: str = "flag"
+    below: str = ""
+    rule: str = ""
+    beyond: Mapping[str, float] = msgspec.field(default_factory=dict)
+    assumed: str = ""
+    assumed_rule: str = ""
+    plain: Any = None
+
+
+# the neutral quantities a word may state, with their units ("posture": a posture word, by height)
+WORD_UNITS: dict[str, Any] = {"shooter.aim_time": Duration, "shooter.speed": Speed, "target.speed": Speed,
+                              "target.cover.exposure": float, "light.illuminance": Illuminance,
+                              "target.posture": "posture", "shooter.posture": "posture"}
+WORD_PATHS = tuple(WORD_UNITS)
+FORMS = ("flag", "native", "label")
 
 
 class ShotSheet(msgspec.Struct, frozen=True):
     """Where a system's native shot (its ``shot_type``) keeps what the core converts: attribute
     names of the Struct's fields ("": the shot has no such field)."""
 
-    weapon: str = "weapon"  # a weapon line (System.weapon_to_neutral / weapon_from_neutral)
+    weapon: str = "weapon"  # a weapon line (System.weapon_to_neutral / shot_weapon_from_neutral)
     skill: str = "skill"  # the shooter's level in the skill that fires the weapon
     distance: str = "distance"  # a Length
     name: str = "name"
@@ -57,6 +96,23 @@ class ShotSheet(msgspec.Struct, frozen=True):
     # the same name
     target_posture: str = ""
     posture_written: Mapping[str, str] = msgspec.field(default_factory=dict)
+    # more words on the system's ladders, each over a neutral quantity (ShotWord)
+    words: tuple[ShotWord, ...] = ()
+    # rules the shooter's level cites beside its skill's (System.competence_rule): its check's
+    skill_rules: tuple[str, ...] = ()
+
+
+def check_words(owner: str, words: tuple[ShotWord, ...], shot_type: Any, paths: tuple[str, ...] = WORD_PATHS) -> None:
+    """Words naming a field the shot has not, a neutral quantity no word may state or a form
+    not known: one clear error at class definition, not mid-conversion."""
+    fields = set(getattr(shot_type, "__struct_fields__", ()))
+    for w in words:
+        wrong = ("its field" if w.field not in fields else "its neutral path" if w.neutral not in paths
+                 else "its form" if w.form not in FORMS else "")
+        if wrong:
+            raise TypeError(f"{owner}: {w!r}: {wrong} is not one of "
+                            + ", ".join(sorted(fields) if wrong == "its field" else paths
+                                        if wrong == "its neutral path" else FORMS))
 
 
 def check(system: type) -> None:
@@ -73,7 +129,113 @@ def check(system: type) -> None:
     missing = [f for f in named if f and f not in fields]
     if missing:
         raise TypeError(f"{system.__name__}.shot_sheet names fields its shot_type has not: {', '.join(missing)}")
+    check_words(f"{system.__name__}.shot_sheet.words", sheet.words, system.shot_type)
 
+
+# ---- words --------------------------------------------------------------------------------
+
+def _nearest_posture(height: float) -> str:
+    return min(POSTURE_HEIGHT, key=lambda p: abs(POSTURE_HEIGHT[p] - height))
+
+
+def _shown(path: str, value: Any) -> str:
+    unit = WORD_UNITS.get(path, float)
+    if unit == "posture" or isinstance(value, str):
+        return str(value)
+    return f"{value:g}" if unit is float else str(unit(float(value)))
+
+
+def words_to_neutral(words: tuple[ShotWord, ...], shot: Any, ladders: Mapping[str, "Ladder"],
+                     col: Collector) -> dict[str, Any]:
+    """The native shot's words as neutral values by dotted path (``target.speed``)."""
+    at: dict[str, Any] = {}
+    for w in words:
+        value = getattr(shot, w.field)
+        if w.form == "label" and value in w.beyond:
+            x = float(w.beyond[value])
+        else:
+            lad = ladders[w.ladder]
+            x = float((lad.step_labelled(value) if w.form == "label" else lad.step_of(int(value))).rep)
+        unit = WORD_UNITS.get(w.neutral, float)
+        at[w.neutral] = _nearest_posture(x) if unit == "posture" else unit(x)
+        if w.assumed and value != w.plain:
+            col.loss("assumed", f"$.{w.field}", f"{w.field} {value}: {_shown(w.neutral, at[w.neutral])} "
+                     f"({w.assumed})", w.assumed_rule or w.rule)
+    return at
+
+
+def words_from_neutral(words: tuple[ShotWord, ...], shot: Shot, ladders: Mapping[str, "Ladder"], col: Collector,
+                       shot_type: Any = None) -> dict[str, Any]:
+    """The neutral shot's quantities as the native shot's words, by field; a label as the
+    shot type's own string where the field is a Literal (msgspec leaves out a default only
+    when it is that very object)."""
+    out: dict[str, Any] = {}
+    for w in words:
+        value: Any = shot
+        for name in w.neutral.split("."):
+            value = getattr(value, name)
+        x = POSTURE_HEIGHT[value] if WORD_UNITS.get(w.neutral) == "posture" else float(value)
+        word = next((k for k, v in w.beyond.items() if float(v) == x), None)
+        if word is None:
+            step = ladders[w.ladder].step_for(x)
+            if w.below and x and not step.native:
+                col.loss("rounded", f"$.{w.neutral}", w.below.format(value=x), w.rule)
+            word = step.label if w.form == "label" else step.native >= 1 if w.form == "flag" else step.native
+        if isinstance(word, str) and shot_type is not None:
+            word = _literal_string(shot_type, w.field, word)
+        out[w.field] = word
+        if w.assumed and word != w.plain:
+            col.loss("assumed", f"$.{w.field}", f"{_shown(w.neutral, value)} is written as {w.field} {word} "
+                     f"({w.assumed})", w.assumed_rule or w.rule)
+    return out
+
+
+def word_rule(system: "System", path: str, value: Any) -> str:
+    """The rule a shot's word over the neutral quantity at `path` (``shooter.aim_time``) cites
+    where the neutral value `value` is written ("": no word states it): the word's own rule, else
+    its ladder's at the step the value falls on. The loss audit cites it where it reads such a
+    value back as another."""
+    sheet = system.shot_sheet
+    for w in (*(sheet.words if sheet is not None else ()), *getattr(system, "shot_words", ())):
+        if w.neutral != path:
+            continue
+        if w.rule:
+            return w.rule
+        lad = system.ladders().get(w.ladder)
+        if lad is None:
+            return ""
+        try:
+            x = POSTURE_HEIGHT[value] if WORD_UNITS.get(path) == "posture" else float(value)
+        except (KeyError, TypeError, ValueError):
+            return lad.steps[0].rule
+        return lad.step_for(x).rule
+    return ""
+
+
+def _literal_string(shot_type: Any, field: str, word: str) -> str:
+    for f in msgspec.structs.fields(shot_type):
+        if f.name == field:
+            for v in _literal_values(f.type):
+                if v == word:
+                    return v
+    return word
+
+
+def _literal_values(tp: Any) -> tuple[Any, ...]:
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    if typing.get_origin(tp) is typing.Literal:
+        return typing.get_args(tp)
+    return ()
+
+
+def _put(obj: Any, path: list[str], value: Any) -> Any:
+    if len(path) == 1:
+        return msgspec.structs.replace(obj, **{path[0]: value})
+    return msgspec.structs.replace(obj, **{path[0]: _put(getattr(obj, path[0]), path[1:], value)})
+
+
+# ---- the shot -----------------------------------------------------------------------------
 
 def _word(system: "System", ladder: str, label: str, path: str) -> float:
     steps = system.ladders()[ladder].steps
@@ -98,9 +260,13 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     specs = system.characteristics()
     chars = {k: getattr(s, k) for k in sh.characteristics}
     skill = system.skill_for_weapon(weapon.weapon_class)
-    shooter = Shooter(name=_get(s, sh.shooter, ""),
-                      skill=system.competence(skill, getattr(s, sh.skill),
-                                              {**chars, "@key": firearm_skill_for(weapon.weapon_class)}),
+    key = firearm_skill_for(weapon.weapon_class)
+    level = getattr(s, sh.skill)
+    competence = system.competence(skill, level, {**chars, "@key": key})
+    col.step(f"$.{sh.skill}", f"{skill} {level}", f"{key} competence {competence:.3f}",
+             rules=[system.competence_rule(skill), *sh.skill_rules], source="assumed",
+             note="equated over the battery [core.equating]")
+    shooter = Shooter(name=_get(s, sh.shooter, ""), skill=competence,
                       characteristics={specs[k].neutral: specs[k].ladder.neutral(v) for k, v in chars.items()},
                       aim_time=Duration(getattr(s, sh.aim[0]) * sh.aim[1]) if sh.aim else Duration(0.0))
     cover = Cover(exposure=_word(system, sh.cover[1], getattr(s, sh.cover[0]), f"$.{sh.cover[0]}") if sh.cover else 1.0,
@@ -112,8 +278,13 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
                     speed=Speed(float(getattr(s, move[0])) / move[1]) if move else Speed(0.0), armor=armor)
     light = Light(illuminance=Illuminance(_word(system, sh.light[1], getattr(s, sh.light[0]), f"$.{sh.light[0]}"))
                   if sh.light else Illuminance(10_000.0), aids=list(_get(s, sh.aids, [])))
-    return col.result(Shot(name=_get(s, sh.name, ""), shooter=shooter, weapon=weapon, target=target,
-                           distance=getattr(s, sh.distance), light=light))
+    shot = Shot(name=_get(s, sh.name, ""), shooter=shooter, weapon=weapon, target=target,
+                distance=getattr(s, sh.distance), light=light)
+    at = words_to_neutral(sh.words, s, system.ladders(), col) if sh.words else {}
+    at.update(system.shot_own_to_neutral(s, col))
+    for path, value in at.items():
+        shot = _put(shot, path.split("."), value)
+    return col.result(shot)
 
 
 def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
@@ -124,12 +295,20 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     lad = system.ladders()
     specs = system.characteristics()
     cls = shot.weapon.weapon_class
-    chars = {k: specs[k].ladder.native(shot.shooter.characteristics.get(specs[k].neutral, 0.5))
-             for k in sh.characteristics}
-    out: dict[str, Any] = {**chars, sh.distance: shot.distance,
-                           sh.weapon: system.weapon_from_neutral(shot.weapon, col, f"$.{sh.weapon}"),
-                           sh.skill: system.level_for(system.skill_for_weapon(cls), shot.shooter.skill,
-                                                      {**chars, "@key": firearm_skill_for(cls)})}
+    chars = {}
+    for k in sh.characteristics:
+        x = shot.shooter.characteristics.get(specs[k].neutral)
+        if x is None:  # the median adult's, said
+            x = 0.5
+            col.loss("assumed", f"$.{k}", f"no {specs[k].neutral} in the source; {k} set to the adult median",
+                     specs[k].ladder.step_for(x).rule)
+        chars[k] = specs[k].ladder.native(x)
+    skill = system.skill_for_weapon(cls)
+    step = system.skill_ladder(skill, {**chars, "@key": firearm_skill_for(cls)}).step_for(float(shot.shooter.skill))
+    col.step(f"$.{sh.skill}", None, f"competence {float(shot.shooter.skill):.3f}", f"{skill} {step.native}",
+             rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
+    out: dict[str, Any] = {**chars, sh.distance: shot.distance, sh.skill: step.native,
+                           sh.weapon: system.shot_weapon_from_neutral(shot.weapon, col, f"$.{sh.weapon}")}
     for name, value in ((sh.name, shot.name), (sh.shooter, shot.shooter.name), (sh.target, shot.target.name),
                         (sh.aids, list(shot.light.aids)), (sh.barrier, shot.target.cover.barrier),
                         (sh.target_posture, sh.posture_written.get(shot.target.posture, shot.target.posture))):
@@ -146,7 +325,11 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     if sh.target_armor:
         out[sh.target_armor] = [system.armor_from_neutral(a, col, f"$.{sh.target_armor}[{i}]")
                                 for i, a in enumerate(shot.target.armor)]
+    if sh.words:
+        out.update(words_from_neutral(sh.words, shot, lad, col, system.shot_type))
+    out.update(system.shot_own_from_neutral(shot, col))
     return col.result(system.shot_type(**out))  # type: ignore[misc]
 
 
-__all__ = ["ShotSheet", "shot_to_neutral", "shot_from_neutral", "check"]
+__all__ = ["ShotSheet", "ShotWord", "WORD_PATHS", "check", "check_words", "shot_to_neutral", "shot_from_neutral",
+           "word_rule", "words_from_neutral", "words_to_neutral"]

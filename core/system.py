@@ -776,6 +776,20 @@ class System:
             return _shotsheet.shot_from_neutral(self, shot)
         raise NotImplementedError(f"{self.key}: shot_from_neutral")
 
+    def shot_own_to_neutral(self, shot: Any, col: Collector) -> dict[str, Any]:
+        """The system's own shot fields (those its ``shot_sheet`` or the d100 family's does not
+        declare) as neutral values by dotted path (``shooter.hands``, ``target.cover.barrier``),
+        what they assume said in `col`. Default: none."""
+        return {}
+
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
+        """The system's own shot fields from the neutral shot, by field name. Default: none."""
+        return {}
+
+    def shot_weapon_from_neutral(self, weapon: Weapon, col: Collector, path: str) -> Any:
+        """The weapon a declared shot names. Default: its line, as ``weapon_from_neutral``."""
+        return self.weapon_from_neutral(weapon, col, path)
+
     # ---- shared helpers for subclasses -------------------------------------------------
     def characteristics_to_neutral(self, values: Mapping[str, Any], col: Collector, path: str = "$") -> dict[str, float]:
         out: dict[str, float] = {}

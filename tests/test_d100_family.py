@@ -149,7 +149,7 @@ def test_a_speed_below_the_7e_threshold_is_said_as_no_modifier():
 
 
 def test_a_shot_word_naming_no_field_of_the_shot_is_refused_when_the_class_is_defined():
-    from xsys.core.percentile import ShotWord
+    from xsys.core.shotsheet import ShotWord
     from xsys.plugins.coc7 import Coc7System
 
     with pytest.raises(TypeError, match="its field is not one of"):

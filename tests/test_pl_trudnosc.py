@@ -414,11 +414,17 @@ def test_merged_long_weapon_skills_reported():
 
 
 def test_assumed_shot_parts_reported_in_loss():
+    from xsys.conversions import api
+
     s = shot("rifle", 40, lux=0.25, aim=7.0)
-    r = SUM.shot_from_neutral(s)
-    kinds = {(l.kind, l.rule) for l in r.losses}
-    assert ("assumed", "pl.light") in kinds
-    assert ("rounded", "pl.aim") in kinds
+    kinds = {(l.kind, l.rule) for l in SUM.shot_from_neutral(s).losses}
+    assert {("assumed", "pl.light"), ("assumed", "pl.turn")} <= kinds  # the light and the turn: the text has neither
+    # 7 s of aim is 2 whole turns (6 s): said by the loss audit, which reads the written shot back, under the
+    # aim ladder's rule
+    conv = api.convert({"system": "neutral", "kind": "shot", **codec.to_builtins(s)}, "pl-trudnosc", trace=False)
+    assert [(l.kind, l.rule, l.message) for l in conv.losses if l.path == "$.shooter.aim_time"] == [
+        ("rounded", "pl.aim", "shooter.aim_time 7 s reads back as 6 s from a pl-trudnosc shot")]
+    assert conv.document.celowanie == 2
 
 
 # ---- coverage of rule IDs --------------------------------------------------------------------

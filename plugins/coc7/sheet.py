@@ -18,7 +18,7 @@ from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack,
                              thrown_blade)
-from xsys.core.percentile import ShotWord
+from xsys.core.shotsheet import ShotWord
 from xsys.core.trace import Collector
 from xsys.core.units import Length
 

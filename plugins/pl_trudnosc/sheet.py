@@ -254,114 +254,20 @@ class PlSheet(PlRules):
             col.loss("kept-verbatim", f"{path}.odbicie", armorline.deflection_note(a, "pl-trudnosc"), "pl.armor")
         return msgspec.structs.replace(line, osłania=more.get("covers"), odbicie=more.get("deflection"))
 
-    # ---- shot conversions ------------------------------------------------------------
-    def shot_to_neutral(self, s: Strzał) -> Result[Shot]:
-        col = Collector(self.key)
-        lads = all_ladders()
-        skill = SKILL_OF_RODZAJ[s.broń.rodzaj]
-        weapon = self.weapon_to_neutral(s.broń, col, "$.broń")
-        key = firearm_skill_for(weapon.weapon_class)
-        chance = self.competence(skill, s.umiejętność, {"Motoryka": s.Motoryka, "@key": key})
-        dex = _characteristics()["Motoryka"].ladder.neutral(s.Motoryka)
-        col.step("$.umiejętność", f"{skill} {s.umiejętność}", f"{key} competence {chance:.3f}",
-                 rules=[skill_rule(skill), "pl.resolution"], source="assumed",
-                 note="equated over the battery [core.equating]")
-        aim = Duration(lads["aim"].neutral(s.celowanie))
-        if s.celowanie:
-            col.loss("assumed", "$.celowanie", f"{s.celowanie} aiming turn(s) = {aim} (tura = 3 s assumed)", "pl.turn")
-        shooter = Shooter(name=s.strzelec, skill=chance, characteristics={"dexterity": dex},
-                          speed=Speed(lads["shooter_motion"].step_labelled(s.ruch_strzelca).rep), aim_time=aim)
-        if s.osłona_celu == "brak":
-            cover = Cover()
-        elif s.osłona_celu == "zza osłony":
-            cover = Cover(exposure=lads["cover"].step_labelled("zza osłony").rep)
-        else:
-            cover = Cover(exposure=0.0)
-        if s.przeszkoda is not None:
-            cover = Cover(exposure=cover.exposure, barrier=Barrier(material=s.przeszkoda.materiał,
-                                                                  thickness=s.przeszkoda.grubość,
-                                                                  name=s.przeszkoda.nazwa))
-            catalog().material(s.przeszkoda.materiał)  # unknown material: a clear error now
-            col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
-        armor = [self.armor_to_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(s.pancerz_celu)]
-        target = Target(name=s.cel, posture=POSTURE_OF[s.postawa_celu],  # type: ignore[arg-type]
-                        speed=Speed(lads["target_motion"].step_labelled(s.ruch_celu).rep), cover=cover, armor=armor)
-        light = Light(illuminance=Illuminance(lads["light"].step_labelled(s.oświetlenie).rep),
-                      aids=list(s.pomoce_wzroku))
-        if s.oświetlenie != "dzień":
-            col.loss("assumed", "$.oświetlenie", f"{s.oświetlenie} = {light.illuminance} (no light rules in the text)",
-                     "pl.light")
-        shot = Shot(name=s.nazwa, shooter=shooter, weapon=weapon, target=target, distance=s.dystans, light=light)
-        return col.result(shot)
+    # ---- shot conversions: the core's, from the declaration in system.py -----------------
+    def shot_weapon_from_neutral(self, weapon: Weapon, col: Collector, path: str) -> Broń:
+        """A shot's weapon leaves its points to its catalog weapon, as a shot names it."""
+        return self.weapon_from_neutral(weapon, col, path, points=False)
 
-    def shot_from_neutral(self, shot: Shot) -> Result[Strzał]:
-        col = Collector(self.key)
-        lads = all_ladders()
-        cls = shot.weapon.weapon_class
-        skill = SKILL_OF_NEUTRAL[firearm_skill_for(cls)]
-        dex = shot.shooter.characteristics.get("dexterity")
-        if dex is None:
-            dex = 0.5
-            col.loss("assumed", "$.Motoryka", "no dexterity in the source; Motoryka set to the adult median",
-                     "pl.traits")
-        motoryka = _characteristics()["Motoryka"].ladder.step_for(dex).native
-        sstep = self.skill_ladder(skill, {"Motoryka": motoryka, "@key": firearm_skill_for(cls)}).step_for(
-            shot.shooter.skill)
-        if abs(sstep.rep - shot.shooter.skill) > 1e-9:
-            col.loss("rounded", "$.umiejętność", f"competence {shot.shooter.skill:.3f} -> {skill} {sstep.native} "
-                     f"(competence {sstep.rep:.3f})", sstep.rule)
-        weapon = self.weapon_from_neutral(shot.weapon, col, "$.broń", points=False)
+    def shot_own_to_neutral(self, s: Strzał, col: Collector) -> dict[str, Any]:
+        """What the target stands behind (the text has no barrier rules: pl.barrier, assumed)."""
+        if s.przeszkoda is None:
+            return {}
+        catalog().material(s.przeszkoda.materiał)  # unknown material: a clear error now
+        col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
+        return {"target.cover.barrier": Barrier(material=s.przeszkoda.materiał, thickness=s.przeszkoda.grubość,
+                                                name=s.przeszkoda.nazwa)}
 
-        def gait(lad: Ladder, speed: float, path: str) -> str:
-            st = lad.step_for(speed)
-            if abs(st.rep - speed) > 1e-9:
-                col.loss("rounded", path, f"{Speed(speed)} read as {st.label} ({Speed(st.rep)})", st.rule)
-            return _canon(st.label, Tempo)
-
-        ruch_s = gait(lads["shooter_motion"], shot.shooter.speed, "$.ruch_strzelca")
-        ruch_c = gait(lads["target_motion"], shot.target.speed, "$.ruch_celu")
-        pst = lads["posture"].step_for(POSTURE_HEIGHT[shot.target.posture])
-        if POSTURE_OF[pst.label] != shot.target.posture:
-            col.loss("rounded", "$.postawa_celu", f"{shot.target.posture} read as {pst.label}", pst.rule)
-        cov = shot.target.cover
-        if cov.exposure == 0:
-            osl = "ukryty"
-        else:
-            cst = lads["cover"].step_for(cov.exposure)
-            osl = "zza osłony" if cst.native else "brak"
-            if abs(cst.rep - cov.exposure) > 1e-9:
-                col.loss("rounded", "$.osłona_celu", f"{cov.exposure:g} visible read as {osl}", cst.rule)
-        przeszkoda = None
-        if cov.barrier is not None:
-            b = cov.barrier
-            przeszkoda = Przeszkoda(materiał=b.material, grubość=b.thickness, nazwa=b.name)
-        ast = lads["aim"].step_for(shot.shooter.aim_time)
-        if abs(ast.rep - shot.shooter.aim_time) > 1e-9:
-            col.loss("clamped" if ast is lads["aim"].steps[-1] and shot.shooter.aim_time > ast.rep else "rounded",
-                     "$.celowanie", f"aim {shot.shooter.aim_time} -> {ast.native} full turn(s) (tura = 3 s assumed)",
-                     "pl.aim")
-        lst = lads["light"].step_for(shot.light.illuminance)
-        if lst.label != "dzień":
-            col.loss("assumed", "$.oświetlenie", f"{shot.light.illuminance} read as {lst.label} "
-                     "(no light rules in the text)", "pl.light")
-        armor = [self.armor_from_neutral(a, col, f"$.pancerz_celu[{i}]") for i, a in enumerate(shot.target.armor)]
-        for path, cond, what in (
-            ("$.elevation", bool(shot.elevation), f"elevation {shot.elevation}"),
-            ("$.called_location", shot.called_location is not None, f"called shot to {shot.called_location}"),
-            ("$.burst", shot.burst > 1, f"burst of {shot.burst}"),
-            ("$.underwater", shot.underwater, "underwater"),
-            ("$.shooter.posture", shot.shooter.posture != "standing", f"shooter {shot.shooter.posture}"),
-            ("$.shooter.hands", shot.shooter.hands != 2 or shot.shooter.off_hand or shot.shooter.braced,
-             "shooter's hands/brace"),
-            ("$.shooter.cover", shot.shooter.cover != Cover(), "shooter's own cover"),
-            ("$.target.height", float(shot.target.height) != 1.75, f"target height {shot.target.height}"),
-        ):
-            if cond:
-                col.loss("unsupported-field", path, f"{what}: the text has no rule for it")
-        value = Strzał(nazwa=shot.name, strzelec=shot.shooter.name, cel=shot.target.name, Motoryka=motoryka,
-                       umiejętność=sstep.native, broń=weapon, dystans=shot.distance,
-                       ruch_strzelca=ruch_s, ruch_celu=ruch_c, postawa_celu=_canon(pst.label, Postawa),  # type: ignore[arg-type]
-                       osłona_celu=_canon(osl, OsłonaCelu), przeszkoda=przeszkoda, celowanie=ast.native,  # type: ignore[arg-type]
-                       oświetlenie=_canon(lst.label, Oświetlenie), pomoce_wzroku=list(shot.light.aids),  # type: ignore[arg-type]
-                       pancerz_celu=armor)
-        return col.result(value)
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
+        b = shot.target.cover.barrier
+        return {"przeszkoda": None if b is None else Przeszkoda(materiał=b.material, grubość=b.thickness, nazwa=b.name)}

@@ -22,6 +22,7 @@ from xsys.core.errors import InputError
 from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder
 from xsys.core.sheet import Sheet
+from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.system import CharacteristicSpec
 
 # documents and the game's names that tests and tools import from this module
@@ -109,3 +110,19 @@ class PlTrudnosc(PlSheet):
         name="imię", notes="opis", skills="umiejętności", weapons="broń", armor="pancerz",
         carried=("Zalety",), carried_rule="pl.crawl", carried_type=PlCarried, unstated_level=0,
         unstated_crosses=False, levels_kept="umiejętności", foreign_native=True, line_name="nazwa")
+
+    # ---- shot conversions: the core's (xsys.core.shotsheet), from this declaration --------
+    # the motions, the posture (by silhouette height), the cover (a hidden target: none shows),
+    # the aiming turns and the light are words on the tables' ladders; the aim's turn and the
+    # light are assumed (pl.turn, pl.light: the text gives neither); a barrier is sheet.py's
+    shot_sheet: ClassVar[ShotSheet | None] = ShotSheet(
+        weapon="broń", skill="umiejętność", distance="dystans", name="nazwa", shooter="strzelec", target="cel",
+        characteristics=("Motoryka",), aids="pomoce_wzroku", target_armor="pancerz_celu", skill_rules=("pl.resolution",),
+        words=(ShotWord("ruch_strzelca", "shooter.speed", "shooter_motion", form="label"),
+               ShotWord("ruch_celu", "target.speed", "target_motion", form="label"),
+               ShotWord("postawa_celu", "target.posture", "posture", form="label"),
+               ShotWord("osłona_celu", "target.cover.exposure", "cover", form="label", beyond={"ukryty": 0.0}),
+               ShotWord("celowanie", "shooter.aim_time", "aim", form="native", assumed="tura = 3 s assumed",
+                        assumed_rule="pl.turn", plain=0),
+               ShotWord("oświetlenie", "light.illuminance", "light", form="label",
+                        assumed="no light rules in the text", assumed_rule="pl.light", plain="dzień")))
