@@ -45,7 +45,8 @@ class ShotWord(msgspec.Struct, frozen=True):
     (a target hidden behind cover: exposure 0); that value is written as its word.
     ``assumed``: why the word's value is an assumption (the rule text gives no such table): said
     as an ``assumed`` loss under ``assumed_rule`` wherever the field is read or written other
-    than ``plain``."""
+    than ``plain``. ``names``: the field holds a name for the row's native number (GURPS's
+    exposure "half" for -3), each name with its number; a row is written as its first name."""
 
     field: str
     neutral: str
@@ -57,6 +58,7 @@ class ShotWord(msgspec.Struct, frozen=True):
     assumed: str = ""
     assumed_rule: str = ""
     plain: Any = None
+    names: Mapping[str, Any] = msgspec.field(default_factory=dict)
 
 
 # the neutral quantities a word may state, with their units ("posture": a posture word, by height)
@@ -80,8 +82,9 @@ class ShotSheet(msgspec.Struct, frozen=True):
     # native characteristics of the shooter (System.characteristics() keys): read through their
     # ladders, and the context of the skill's level
     characteristics: tuple[str, ...] = ()
-    # aiming: (field, seconds one unit of it takes, the most units that count)
+    # aiming: (field, seconds one unit of it takes, the most units it holds), and the rule it cites
     aim: tuple[str, float, int] | None = None
+    aim_rule: str = ""
     # the target's movement: (field, seconds): a Length moved in that many seconds
     target_movement: tuple[str, float] | None = None
     # words on the system's own ladders (System.ladders()): (field, ladder name); a word is its
@@ -100,6 +103,15 @@ class ShotSheet(msgspec.Struct, frozen=True):
     words: tuple[ShotWord, ...] = ()
     # rules the shooter's level cites beside its skill's (System.competence_rule): its check's
     skill_rules: tuple[str, ...] = ()
+    # the field naming the skill the shooter uses, where the shot states one (else the weapon line's
+    # ``skill``): read as the skill of the weapon's class, said merged where it is another
+    stated_skill: str = ""
+    # fields that hold a neutral value as it is, both ways: native field -> the neutral shot's
+    # dotted path (``shooter_speed``: ``shooter.speed``)
+    same: Mapping[str, str] = msgspec.field(default_factory=dict)
+    # fields the neutral model has no place for, each with the rule it cites: read, one other than
+    # its default is said (unsupported-field: the system's own check keeps it)
+    native_only: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 def check_words(owner: str, words: tuple[ShotWord, ...], shot_type: Any, paths: tuple[str, ...] = WORD_PATHS) -> None:
@@ -125,10 +137,18 @@ def check(system: type) -> None:
     fields = set(getattr(system.shot_type, "__struct_fields__", ()))
     named = [sheet.weapon, sheet.skill, sheet.distance, sheet.name, sheet.shooter, sheet.target, *sheet.characteristics,
              *(f[0] for f in (sheet.aim, sheet.target_movement, sheet.cover, sheet.light) if f),
-             sheet.aids, sheet.barrier, sheet.target_armor, sheet.target_posture]
+             sheet.aids, sheet.barrier, sheet.target_armor, sheet.target_posture, sheet.stated_skill, *sheet.same,
+             *sheet.native_only]
     missing = [f for f in named if f and f not in fields]
     if missing:
         raise TypeError(f"{system.__name__}.shot_sheet names fields its shot_type has not: {', '.join(missing)}")
+    paths = {"shooter": Shooter, "target": Target, "cover": Cover, "light": Light}
+    for path in sheet.same.values():
+        typ: Any = Shot
+        for part in path.split("."):
+            if part not in getattr(typ, "__struct_fields__", ()):
+                raise TypeError(f"{system.__name__}.shot_sheet.same: {path!r} is no path of the neutral shot")
+            typ = paths.get(part)
     check_words(f"{system.__name__}.shot_sheet.words", sheet.words, system.shot_type)
 
 
@@ -155,7 +175,8 @@ def words_to_neutral(words: tuple[ShotWord, ...], shot: Any, ladders: Mapping[st
             x = float(w.beyond[value])
         else:
             lad = ladders[w.ladder]
-            x = float((lad.step_labelled(value) if w.form == "label" else lad.step_of(int(value))).rep)
+            x = float((lad.step_labelled(value) if w.form == "label" else
+                       lad.step_of(w.names[value] if w.names else int(value))).rep)
         unit = WORD_UNITS.get(w.neutral, float)
         at[w.neutral] = _nearest_posture(x) if unit == "posture" else unit(x)
         if w.assumed and value != w.plain:
@@ -180,12 +201,13 @@ def words_from_neutral(words: tuple[ShotWord, ...], shot: Shot, ladders: Mapping
             step = ladders[w.ladder].step_for(x)
             if w.below and x and not step.native:
                 col.loss("rounded", f"$.{w.neutral}", w.below.format(value=x), w.rule)
-            word = step.label if w.form == "label" else step.native >= 1 if w.form == "flag" else step.native
+            word = step.label if w.form == "label" else step.native >= 1 if w.form == "flag" else \
+                next(k for k, v in w.names.items() if v == step.native) if w.names else step.native
         if isinstance(word, str) and shot_type is not None:
             word = _literal_string(shot_type, w.field, word)
         out[w.field] = word
         if w.assumed and word != w.plain:
-            col.loss("assumed", f"$.{w.field}", f"{_shown(w.neutral, value)} is written as {w.field} {word} "
+            col.loss("assumed", f"$.{w.neutral}", f"{_shown(w.neutral, value)} is written as {w.field} {word} "
                      f"({w.assumed})", w.assumed_rule or w.rule)
     return out
 
@@ -254,18 +276,36 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     """A native shot as the neutral one, by the system's ``shot_sheet``."""
     sh: ShotSheet = system.shot_sheet  # type: ignore[assignment]
     col = Collector(system.key)
-    weapon = system.weapon_to_neutral(getattr(s, sh.weapon), col, f"$.{sh.weapon}")
+    weapon = system.shot_weapon_to_neutral(s, col)
     if isinstance(weapon, MeleeWeapon):
         raise InputError("a shot needs a ranged weapon", path=f"$.{sh.weapon}", found=repr(weapon.name))
     specs = system.characteristics()
     chars = {k: getattr(s, k) for k in sh.characteristics}
-    skill = system.skill_for_weapon(weapon.weapon_class)
-    key = firearm_skill_for(weapon.weapon_class)
+    cls = weapon.weapon_class
+    skill = system.skill_for_weapon(cls)
+    if sh.stated_skill:
+        stated = getattr(s, sh.stated_skill) or getattr(getattr(s, sh.weapon), "skill", None)
+        if stated and stated != skill:
+            col.loss("merged", f"$.{sh.stated_skill}", f"{stated} is read as {skill}, the skill of a {cls}")
+    key = firearm_skill_for(cls)
     level = getattr(s, sh.skill)
-    competence = system.competence(skill, level, {**chars, "@key": key})
-    col.step(f"$.{sh.skill}", f"{skill} {level}", f"{key} competence {competence:.3f}",
+    ctx = {**chars, "@key": key}
+    competence = system.competence(skill, level, ctx)
+    back = system.level_for(skill, competence, ctx)
+    if back != level:
+        col.loss("rounded", f"$.{sh.skill}", f"{system.level_text(skill, level)} has the same competence as "
+                 f"{system.level_text(skill, back)}", system.competence_rule(skill))
+    col.step(f"$.{sh.skill}", system.level_text(skill, level), f"{key} competence {competence:.3f}",
              rules=[system.competence_rule(skill), *sh.skill_rules], source="assumed",
              note="equated over the battery [core.equating]")
+    fields = getattr(system.shot_type, "__struct_fields__", ())
+    defaults = getattr(system.shot_type, "__struct_defaults__", ())
+    default_of = dict(zip(fields[len(fields) - len(defaults):], defaults))
+    for f, rule in sh.native_only.items():
+        v = getattr(s, f)
+        if v != default_of.get(f):
+            col.loss("unsupported-field", f"$.{f}", f"{f} = {v!r} has no neutral equivalent (the {system.key} "
+                     "check keeps it)", rule)
     shooter = Shooter(name=_get(s, sh.shooter, ""), skill=competence,
                       characteristics={specs[k].neutral: specs[k].ladder.neutral(v) for k, v in chars.items()},
                       aim_time=Duration(getattr(s, sh.aim[0]) * sh.aim[1]) if sh.aim else Duration(0.0))
@@ -280,7 +320,8 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
                   if sh.light else Illuminance(10_000.0), aids=list(_get(s, sh.aids, [])))
     shot = Shot(name=_get(s, sh.name, ""), shooter=shooter, weapon=weapon, target=target,
                 distance=getattr(s, sh.distance), light=light)
-    at = words_to_neutral(sh.words, s, system.ladders(), col) if sh.words else {}
+    at = {path: getattr(s, f) for f, path in sh.same.items()}
+    at.update(words_to_neutral(sh.words, s, system.ladders(), col) if sh.words else {})
     at.update(system.shot_own_to_neutral(s, col))
     for path, value in at.items():
         shot = _put(shot, path.split("."), value)
@@ -303,19 +344,32 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
             col.loss("assumed", f"$.{k}", f"no {specs[k].neutral} in the source; {k} set to the adult median",
                      specs[k].ladder.step_for(x).rule)
         chars[k] = specs[k].ladder.native(x)
-    skill = system.skill_for_weapon(cls)
+    weapon = system.shot_weapon_from_neutral(shot, col, f"$.{sh.weapon}")
+    # the skill that fires it: a line's own skill that the sheet writes only beside its line (GURPS Axe
+    # Throwing for a thrown hatchet), else its class's
+    skill = getattr(weapon, "skill", None)
+    if skill not in system.line_skills:
+        skill = system.skill_for_weapon(cls)
     step = system.skill_ladder(skill, {**chars, "@key": firearm_skill_for(cls)}).step_for(float(shot.shooter.skill))
-    col.step(f"$.{sh.skill}", None, f"competence {float(shot.shooter.skill):.3f}", f"{skill} {step.native}",
+    col.step(f"$.{sh.skill}", None, f"competence {float(shot.shooter.skill):.3f}", system.level_text(skill, step.native),
              rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
-    out: dict[str, Any] = {**chars, sh.distance: shot.distance, sh.skill: step.native,
-                           sh.weapon: system.shot_weapon_from_neutral(shot.weapon, col, f"$.{sh.weapon}")}
+    out: dict[str, Any] = {**chars, sh.distance: shot.distance, sh.skill: step.native, sh.weapon: weapon}
     for name, value in ((sh.name, shot.name), (sh.shooter, shot.shooter.name), (sh.target, shot.target.name),
                         (sh.aids, list(shot.light.aids)), (sh.barrier, shot.target.cover.barrier),
                         (sh.target_posture, sh.posture_written.get(shot.target.posture, shot.target.posture))):
         if name:
             out[name] = value
+    for f, path in sh.same.items():
+        value = shot
+        for part in path.split("."):
+            value = getattr(value, part)
+        out[f] = value
     if sh.aim:
-        out[sh.aim[0]] = min(sh.aim[2], int(float(shot.shooter.aim_time) // sh.aim[1]))
+        units = float(shot.shooter.aim_time) // sh.aim[1]
+        if units > sh.aim[2]:
+            col.loss("clamped", "$.shooter.aim_time", f"{Duration(float(shot.shooter.aim_time))} of aim is more than "
+                     f"{sh.aim[2]} {sh.aim[0]}; written as {sh.aim[2]}", sh.aim_rule)
+        out[sh.aim[0]] = int(min(sh.aim[2], units))
     if sh.target_movement:
         out[sh.target_movement[0]] = Length(float(shot.target.speed) * sh.target_movement[1])
     if sh.cover:
@@ -323,7 +377,7 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     if sh.light:
         out[sh.light[0]] = lad[sh.light[1]].step_for(float(shot.light.illuminance)).label
     if sh.target_armor:
-        out[sh.target_armor] = [system.armor_from_neutral(a, col, f"$.{sh.target_armor}[{i}]")
+        out[sh.target_armor] = [system.armor_from_neutral(a, col, f"$.target.armor[{i}]")
                                 for i, a in enumerate(shot.target.armor)]
     if sh.words:
         out.update(words_from_neutral(sh.words, shot, lad, col, system.shot_type))

@@ -786,9 +786,16 @@ class System:
         """The system's own shot fields from the neutral shot, by field name. Default: none."""
         return {}
 
-    def shot_weapon_from_neutral(self, weapon: Weapon, col: Collector, path: str) -> Any:
-        """The weapon a declared shot names. Default: its line, as ``weapon_from_neutral``."""
-        return self.weapon_from_neutral(weapon, col, path)
+    def shot_weapon_to_neutral(self, shot: Any, col: Collector) -> Weapon:
+        """The weapon a declared shot names (its ``shot_sheet.weapon`` field), as a neutral one.
+        Default: its line, through ``weapon_to_neutral``."""
+        field = self.shot_sheet.weapon if self.shot_sheet is not None else "weapon"
+        return self.weapon_to_neutral(getattr(shot, field), col, f"$.{field}")
+
+    def shot_weapon_from_neutral(self, shot: Shot, col: Collector, path: str) -> Any:
+        """The weapon a declared shot names, from the neutral shot (the shooter's strength is in
+        it, for a thrown weapon). Default: its line, through ``weapon_from_neutral``."""
+        return self.weapon_from_neutral(shot.weapon, col, path)
 
     # ---- shared helpers for subclasses -------------------------------------------------
     def characteristics_to_neutral(self, values: Mapping[str, Any], col: Collector, path: str = "$") -> dict[str, float]:

@@ -423,6 +423,7 @@ def test_assumed_shot_parts_reported_in_loss():
     # aim ladder's rule
     conv = api.convert({"system": "neutral", "kind": "shot", **codec.to_builtins(s)}, "pl-trudnosc", trace=False)
     assert [(l.kind, l.rule, l.message) for l in conv.losses if l.path == "$.shooter.aim_time"] == [
+        ("assumed", "pl.turn", "7 s is written as celowanie 2 (tura = 3 s assumed)"),
         ("rounded", "pl.aim", "shooter.aim_time 7 s reads back as 6 s from a pl-trudnosc shot")]
     assert conv.document.celowanie == 2
 

@@ -16,17 +16,16 @@ from xsys.core import armorline, carried
 from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, strip_entry, weapon_note
 from xsys.core.errors import InputError
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
-from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
+from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Combatant, Cover, MeleeWeapon, Shot, Weapon,
                              bow_of, generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack)
 from xsys.core.sheet import Sheet
 from xsys.core.ladder import TAIL_SHARE, population_top
 from xsys.core.system import source_tier, tier_steps
-from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy
-from xsys.core.vocab import SHORT_ARMS
+from xsys.core.trace import Collector
+from xsys.core.units import Energy, Illuminance
 
-from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon, NATIVE_ONLY
-from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, EXPOSURE_MOD, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
+from .native import GurpsArmor, GurpsCarried, GurpsMelee, GurpsNpc, GurpsShot, GurpsWeapon
+from .rules import (ATTRIBUTES, CLASS_SKILL, DEFAULT_OF, GurpsRules, LIGHT_AIDS, LOCATION_TO_NATIVE,
                     LOCATION_TO_NEUTRAL, MELEE_LINES, MELEE_REACH, MELEE_WIELDED_WITH, MINDS, natural_type, NV_AIDS,
                     NV_SIGHTS, RETREAT, SKILLS, SKILL_CLASS,
                     STEP_SPEED, _basis, armor_covers, behind_see_through, damage_distribution, dice_code, dice_text, exact,
@@ -116,7 +115,6 @@ def class_of_skill(skill: str, acc: int = 0) -> str | None:
     return "handgun" if acc <= 3 else "rifle"
 
 
-EXPOSURE_KEY = {v: k for k, v in EXPOSURE_MOD.items()}
 LOSSY_LOCATIONS = {"eye_helmet_gap", "arm_far", "hand_far", "leg_far", "kidneys", "disarm"}
 ARMOR_LOCATIONS = {"head": "head", "skull": "head", "face": "face", "eye": "face", "neck": "neck",
                    "throat": "neck", "torso": "torso", "vitals": "vitals", "groin": "groin",
@@ -1009,10 +1007,12 @@ class GurpsSheet(GurpsRules):
                           catalog=a.catalog)
 
     # ---- shots -------------------------------------------------------------------------
-    def shot_to_neutral(self, n: GurpsShot) -> Result[Shot]:
+    # ---- shots: the core's (xsys.core.shotsheet), from the declaration in system.py, and these ----
+    def shot_weapon_to_neutral(self, n: GurpsShot, col: Collector) -> Weapon:  # type: ignore[override]
+        """A shot's weapon: a catalog weapon (or a class word) by name, else its line at the
+        shooter's ST; a bow or a line no Guns or Throwing skill fires is refused."""
         from xsys.core.registry import catalog
 
-        col = Collector(self.key)
         if isinstance(n.weapon, str):
             entry, word_class = catalog().identify_weapon(n.weapon)  # one answer for every system
             if entry is not None:
@@ -1027,71 +1027,58 @@ class GurpsSheet(GurpsRules):
                                           "revolver, smg, carbine, rifle, shotgun, machine gun) or a weapon line",
                                  found=repr(n.weapon))
             say_grenade(col, "$.weapon", weapon)
-        else:
-            if self._bow(n.weapon) is not None:
-                raise InputError("a bow or a crossbow: no neutral weapon class holds one (the rule texts are firearms "
-                                 "rules)", path="$.weapon", expected="a firearm or a thrown weapon",
-                                 found=repr(n.weapon.name))
-            weapon = self._weapon_to_neutral(n.weapon, col, "$.weapon", n.shooter_ST)
-            if weapon is None:
-                raise InputError("not a ranged weapon", path="$.weapon.skill",
-                                 expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
-            if weapon.catalog is None:
-                back = self.weapon_from_neutral(weapon, Collector(self.key), "$.weapon", st=n.shooter_ST)
-                for f in ("Acc", "SS", "RoF", "ST", "half_D", "Max"):
-                    if getattr(n.weapon, f) is not None and getattr(back, f) != getattr(n.weapon, f):
-                        said = "1/2D" if f == "half_D" else f
-                        col.loss("unsupported-field", f"$.weapon.{said}", f"{said} {getattr(n.weapon, f)} has no "
-                                 f"neutral field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
-        cls_skill = CLASS_SKILL[weapon.weapon_class]
-        skill = n.skill or (n.weapon.skill if isinstance(n.weapon, GurpsWeapon) else None) or cls_skill
-        if skill != cls_skill:
-            col.loss("merged", "$.skill", f"{skill} is read as {cls_skill}, the skill of a {weapon.weapon_class}")
-        chance = self.competence(cls_skill, n.level)
-        back = self.level_for(cls_skill, chance)
-        if back != n.level:
-            col.loss("rounded", "$.level", f"{cls_skill}-{n.level} has the same competence as "
-                     f"{cls_skill}-{back}", "gurps.ranged-attack")
-        col.step("$.level", f"{cls_skill}-{n.level}", f"competence {chance:.4f}", rules=["gurps.ranged-attack"],
-                 note="equated over the battery [core.equating]")
-        chars = {}
+            return weapon
+        if self._bow(n.weapon) is not None:
+            raise InputError("a bow or a crossbow: no neutral weapon class holds one (the rule texts are firearms "
+                             "rules)", path="$.weapon", expected="a firearm or a thrown weapon",
+                             found=repr(n.weapon.name))
+        line = self._weapon_to_neutral(n.weapon, col, "$.weapon", n.shooter_ST)
+        if line is None:
+            raise InputError("not a ranged weapon", path="$.weapon.skill",
+                             expected="a Guns or Throwing skill", found=repr(n.weapon.skill))
+        if line.catalog is None:
+            back = self.weapon_from_neutral(line, Collector(self.key), "$.weapon", st=n.shooter_ST)
+            for f in ("Acc", "SS", "RoF", "ST", "half_D", "Max"):
+                if getattr(n.weapon, f) is not None and getattr(back, f) != getattr(n.weapon, f):
+                    said = "1/2D" if f == "half_D" else f
+                    col.loss("unsupported-field", f"$.weapon.{said}", f"{said} {getattr(n.weapon, f)} has no "
+                             f"neutral field; it reads as {getattr(back, f)} on the way back", "gurps.weapon-stats")
+        return line
+
+    def shot_weapon_from_neutral(self, shot: Shot, col: Collector, path: str) -> str | GurpsWeapon:
+        """A catalog weapon by its id; any other (a thrown blade at the shooter's ST) by its line,
+        which keeps its own name beside its catalog id."""
+        from xsys.core.registry import catalog
+
+        w = shot.weapon
+        entry = catalog().weapons.get(w.catalog) if w.catalog else None
+        if entry is not None and w.name in (entry.name, entry.id):
+            return w.catalog  # type: ignore[return-value]
+        return self.weapon_from_neutral(w, col, path, st=self._shooter_st(shot))
+
+    def shot_own_to_neutral(self, n: GurpsShot, col: Collector) -> dict[str, Any]:
+        """The shooter's ST, the hit location, the light modifier, a pop-up attack and blind fire."""
+        out: dict[str, Any] = {"light.illuminance": Illuminance(self._lad["light"].neutral(n.light))}
         if n.shooter_ST is not None:
-            chars["strength"] = self._attr.neutral(n.shooter_ST)
-        armor = [self.armor_to_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(n.target_armor)]
-        location = None
+            out["shooter.characteristics"] = {"strength": self._attr.neutral(n.shooter_ST)}
         if n.location is not None:
-            location = LOCATION_TO_NEUTRAL[n.location]
+            out["called_location"] = LOCATION_TO_NEUTRAL[n.location]
             if n.location in LOSSY_LOCATIONS:
-                col.loss("merged", "$.location", f"{n.location} is read as {location}", f"gurps.hit-location.{n.location}")
-        # blind fire (gurps.ranged-modifiers.blind_fire) at a hidden target or in total darkness
-        # is the neutral "cannot be seen at all": nothing shows, or 0 lx with no aid.
+                col.loss("merged", "$.location", f"{n.location} is read as {out['called_location']}",
+                         f"gurps.hit-location.{n.location}")
+        # blind fire (gurps.ranged-modifiers.blind_fire) at a hidden target or in total darkness is
+        # the neutral "cannot be seen at all": nothing shows, or 0 lx with no aid
         blind_neutral = n.blind_fire and (n.exposure == "hidden" or n.light == -10)
-        for f, rule in NATIVE_ONLY.items():
-            v = getattr(n, f)
-            if f == "blind_fire" and blind_neutral:
-                continue
-            if v not in (0, False, ""):
-                col.loss("unsupported-field", f"$.{f}", f"{f} = {v!r} has no neutral equivalent "
-                         "(Gurps.check_native keeps it)", rule)
-        light = self._lad["light"].neutral(n.light)
-        exposure = self._lad["exposure"].neutral(EXPOSURE_MOD[n.exposure])
+        if n.blind_fire and not blind_neutral:
+            col.loss("unsupported-field", "$.blind_fire", "blind_fire = True has no neutral equivalent (the gurps "
+                     "check keeps it)", "gurps.ranged-modifiers.blind_fire")
         if blind_neutral and n.exposure == "hidden":
-            exposure = 0.0
-        # pop-up attack (gurps.ranged-modifiers.pop_up): the shooter fires from cover; half of
-        # him shows while he pops out (assumed).
-        shooter_cover = Cover(exposure=POP_UP_EXPOSURE) if n.pop_up else Cover()
-        shot = Shot(
-            name=n.name,
-            shooter=Shooter(name=n.shooter, skill=chance, characteristics=chars, posture=n.shooter_posture,
-                            speed=n.shooter_speed, off_hand=n.off_hand, braced=n.braced,
-                            aim_time=Duration(n.aim_turns * TURN_SECONDS), cover=shooter_cover),
-            weapon=weapon,
-            target=Target(name=n.target, posture=n.target_posture, speed=n.target_speed, height=n.target_height,
-                          cover=Cover(exposure=exposure, barrier=n.barrier), armor=armor),
-            distance=n.distance, elevation=n.elevation, light=Light(illuminance=light),  # type: ignore[arg-type]
-            called_location=location, underwater=n.underwater,  # type: ignore[arg-type]
-        )
-        return col.result(shot)
+            out["target.cover.exposure"] = 0.0
+        # pop-up attack (gurps.ranged-modifiers.pop_up): the shooter fires from cover; half of him
+        # shows while he pops out (assumed)
+        if n.pop_up:
+            out["shooter.cover"] = Cover(exposure=POP_UP_EXPOSURE)
+        return out
 
     def _shooter_st(self, shot: Shot) -> int | None:
         """The shooter's ST from his strength, where the shot states it."""
@@ -1099,24 +1086,10 @@ class GurpsSheet(GurpsRules):
             return None
         return int(self._attr.step_for(float(shot.shooter.characteristics["strength"])).native)
 
-    def shot_from_neutral(self, shot: Shot) -> Result[GurpsShot]:
-        from xsys.core.registry import catalog
-
-        col = Collector(self.key)
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
+        """The light modifier after a vision aid's cap (the text has no aids), a pop-up attack from
+        the shooter's own cover, blind fire at what cannot be seen, his ST and the hit location."""
         w = shot.weapon
-        weapon: str | GurpsWeapon
-        entry = catalog().weapons.get(w.catalog) if w.catalog else None
-        if entry is not None and w.name in (entry.name, entry.id):
-            weapon = w.catalog  # type: ignore[assignment]
-        else:  # a weapon line keeps its own name beside its catalog id (a thrown blade at his ST)
-            weapon = self.weapon_from_neutral(w, col, "$.weapon", st=self._shooter_st(shot))
-        # the skill that fires it: a thrown blade's own (Axe Throwing), else its class's
-        skill = weapon.skill if isinstance(weapon, GurpsWeapon) and weapon.skill in self.line_skills \
-            else CLASS_SKILL[w.weapon_class]
-        step = self.skill_ladder(skill).step_for(float(shot.shooter.skill))
-        col.step("$.level", None, f"competence {float(shot.shooter.skill):.4f}",
-                 f"{skill}-{step.native} (competence {step.rep:.4f})", rules=[step.rule], source=step.source,
-                 note="equated over the battery [core.equating]")
         lx = self._lad["light"].step_for(float(shot.light.illuminance))
         # The text has no vision aids: the shot is written with the light modifier after the
         # aid's assumed cap (light_modifier), the modifier the check of the neutral shot applies.
@@ -1130,47 +1103,21 @@ class GurpsSheet(GurpsRules):
             col.loss("unsupported-field", "$.light.aids", f"{', '.join(shot.light.aids)}: the GURPS text has no "
                      f"vision aids; here the aid changes no light modifier (light {light_mod}: {light_why})",
                      "gurps.hit-modifiers")
-        ex = self._lad["exposure"].step_for(float(shot.target.cover.exposure))
-        if abs(ex.rep - float(shot.target.cover.exposure)) > 1e-9:
-            col.loss("rounded", "$.target.cover.exposure", f"visible fraction {float(shot.target.cover.exposure):g} "
-                     f"-> {EXPOSURE_KEY[ex.native]}", "gurps.ranged-modifiers")
-        ST = self._shooter_st(shot)
         turns = math.floor(float(shot.shooter.aim_time) / TURN_SECONDS + 1e-9)
         aims = turns > 0 and not exact(float(shot.shooter.speed)) > STEP_SPEED
-        pop_up = float(shot.shooter.cover.exposure) < 1 and not aims  # a pop-up shot is unaimed (the check)
-        if pop_up and abs(float(shot.shooter.cover.exposure) - POP_UP_EXPOSURE) > 1e-9:
-            col.loss("merged", "$.shooter.cover", f"the shooter's cover (visible fraction "
-                     f"{float(shot.shooter.cover.exposure):g}) is read as a pop-up attack", "gurps.ranged-modifiers.pop_up")
-        elif float(shot.shooter.cover.exposure) < 1 and aims:
-            col.loss("unsupported-field", "$.shooter.cover", f"the shooter's cover (visible fraction "
-                     f"{float(shot.shooter.cover.exposure):g}): he aims from it, so no pop-up attack; the text has no "
-                     "modifier for a shooter's own cover", "gurps.ranged-modifiers.pop_up")
+        own = float(shot.shooter.cover.exposure)
+        pop_up = own < 1 and not aims  # a pop-up shot is unaimed (the check)
+        if pop_up and abs(own - POP_UP_EXPOSURE) > 1e-9:
+            col.loss("merged", "$.shooter.cover", f"the shooter's cover (visible fraction {own:g}) is read as a "
+                     "pop-up attack", "gurps.ranged-modifiers.pop_up")
+        elif own < 1 and aims:
+            col.loss("unsupported-field", "$.shooter.cover", f"the shooter's cover (visible fraction {own:g}): he "
+                     "aims from it, so no pop-up attack; the text has no modifier for a shooter's own cover",
+                     "gurps.ranged-modifiers.pop_up")
+        ex = self._lad["exposure"].step_for(float(shot.target.cover.exposure))
         exposure0 = float(shot.target.cover.exposure) == 0 and not behind_see_through(shot.target.cover.barrier,
                                                                                      ex.native)
         dark = float(shot.light.illuminance) == 0 and not (set(shot.light.aids) & (NV_AIDS | LIGHT_AIDS)
                                                            or w.sights in NV_SIGHTS)
-        for path, cond, msg in (
-            ("$.burst", shot.burst > 1, "the text has no autofire rule"),
-            ("$.shooter.hands", shot.shooter.hands == 1 and w.weapon_class not in SHORT_ARMS,
-             "one-handed long arm: no modifier in the text"),
-        ):
-            if cond:
-                col.loss("unsupported-field", path, msg)
-        armor = [self.armor_from_neutral(a, col, f"$.target.armor[{i}]") for i, a in enumerate(shot.target.armor)]
-        if turns > MAX_AIM_TURNS:  # the shot document holds at most 100 turns of aim
-            col.loss("clamped", "$.shooter.aim_time", f"{float(shot.shooter.aim_time):g} s of aim is "
-                     f"{turns:g} turns; written as {MAX_AIM_TURNS} (aim gives nothing past 3 turns)",
-                     "gurps.maneuvers.aim")
-            turns = MAX_AIM_TURNS
-        turns = int(turns)
-        return col.result(GurpsShot(
-            name=shot.name, shooter=shot.shooter.name, level=int(step.native), weapon=weapon,
-            distance=shot.distance, target=shot.target.name, target_speed=shot.target.speed,
-            target_height=shot.target.height, target_posture=shot.target.posture,
-            exposure=EXPOSURE_KEY[ex.native], barrier=shot.target.cover.barrier, target_armor=armor,  # type: ignore[arg-type]
-            light=light_mod, aim_turns=turns, braced=shot.shooter.braced,
-            shooter_posture=shot.shooter.posture, shooter_speed=shot.shooter.speed, off_hand=shot.shooter.off_hand,
-            shooter_ST=ST, elevation=shot.elevation,
-            location=LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None,  # type: ignore[arg-type]
-            underwater=shot.underwater, pop_up=pop_up, blind_fire=exposure0 or dark,
-        ))
+        return {"light": light_mod, "pop_up": pop_up, "blind_fire": exposure0 or dark, "shooter_ST": self._shooter_st(shot),
+                "location": LOCATION_TO_NATIVE[shot.called_location] if shot.called_location else None}

@@ -15,14 +15,15 @@ from xsys.core import dice
 from xsys.core.dice import roll_under  # noqa: F401 (importable from here, as before)
 from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder
+from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.system import CharacteristicSpec, percentile_ladder
 from xsys.core.vocab import cartridge_in_name  # noqa: F401 (importable from here, as before)
 
-from .native import GurpsNpc, GurpsShot
-from .rules import (ATTRIBUTES, BANDS, LINE_SKILLS, MINDS, SKILLS, _formulas, _rof, _roll_text, attribute_distribution,
+from .native import NATIVE_ONLY, GurpsNpc, GurpsShot
+from .rules import (ATTRIBUTES, BANDS, EXPOSURE_MOD, LINE_SKILLS, MINDS, SKILLS, _formulas, _rof, _roll_text, attribute_distribution,
                     dice_code, dice_text, effective_distance, lookup, melee_damage, rule_tables, success,
                     table_ladders, thrust_swing)
-from .sheet import GurpsSheet
+from .sheet import MAX_AIM_TURNS, TURN_SECONDS, GurpsSheet
 
 
 class Gurps(GurpsSheet):
@@ -34,6 +35,16 @@ class Gurps(GurpsSheet):
     npc_type = GurpsNpc
     shot_type = GurpsShot
     line_skills = LINE_SKILLS  # Axe, Knife and Spear Throwing: written beside a thrown blade's line
+    # shots: the core's (xsys.core.shotsheet), from this declaration; the weapon, the light, the
+    # shooter's ST, the hit location, a pop-up attack and blind fire are sheet.py's
+    shot_sheet = ShotSheet(
+        skill="level", stated_skill="skill", aim=("aim_turns", TURN_SECONDS, MAX_AIM_TURNS), aim_rule="gurps.maneuvers.aim",
+        barrier="barrier", target_armor="target_armor", target_posture="target_posture",
+        same={"target_speed": "target.speed", "target_height": "target.height", "braced": "shooter.braced",
+              "shooter_posture": "shooter.posture", "shooter_speed": "shooter.speed", "off_hand": "shooter.off_hand",
+              "elevation": "elevation", "underwater": "underwater"},
+        native_only={f: rule for f, rule in NATIVE_ONLY.items() if f != "blind_fire"},
+        words=(ShotWord("exposure", "target.cover.exposure", "exposure", form="native", names=EXPOSURE_MOD),))
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)

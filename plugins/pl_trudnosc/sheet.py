@@ -255,9 +255,9 @@ class PlSheet(PlRules):
         return msgspec.structs.replace(line, osłania=more.get("covers"), odbicie=more.get("deflection"))
 
     # ---- shot conversions: the core's, from the declaration in system.py -----------------
-    def shot_weapon_from_neutral(self, weapon: Weapon, col: Collector, path: str) -> Broń:
+    def shot_weapon_from_neutral(self, shot: Shot, col: Collector, path: str) -> Broń:
         """A shot's weapon leaves its points to its catalog weapon, as a shot names it."""
-        return self.weapon_from_neutral(weapon, col, path, points=False)
+        return self.weapon_from_neutral(shot.weapon, col, path, points=False)
 
     def shot_own_to_neutral(self, s: Strzał, col: Collector) -> dict[str, Any]:
         """What the target stands behind (the text has no barrier rules: pl.barrier, assumed)."""
