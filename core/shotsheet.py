@@ -59,12 +59,13 @@ class ShotWord(msgspec.Struct, frozen=True):
     assumed_rule: str = ""
     plain: Any = None
     names: Mapping[str, Any] = msgspec.field(default_factory=dict)
+    at: bool = False
 
 
 # the neutral quantities a word may state, with their units ("posture": a posture word, by height)
 WORD_UNITS: dict[str, Any] = {"shooter.aim_time": Duration, "shooter.speed": Speed, "target.speed": Speed,
                               "target.cover.exposure": float, "light.illuminance": Illuminance,
-                              "target.posture": "posture", "shooter.posture": "posture"}
+                              "target.posture": "posture", "shooter.posture": "posture", "burst": int}
 WORD_PATHS = tuple(WORD_UNITS)
 FORMS = ("flag", "native", "label")
 
@@ -75,7 +76,7 @@ class ShotSheet(msgspec.Struct, frozen=True):
 
     weapon: str = "weapon"  # a weapon line (System.weapon_to_neutral / shot_weapon_from_neutral)
     skill: str = "skill"  # the shooter's level in the skill that fires the weapon
-    distance: str = "distance"  # a Length
+    distance: str = "distance"  # a Length ("": the system's own, as a range band by its weapon: shot_own_*)
     name: str = "name"
     shooter: str = "shooter"  # the shooter's name
     target: str = "target"  # the target's name
@@ -175,8 +176,8 @@ def words_to_neutral(words: tuple[ShotWord, ...], shot: Any, ladders: Mapping[st
             x = float(w.beyond[value])
         else:
             lad = ladders[w.ladder]
-            x = float((lad.step_labelled(value) if w.form == "label" else
-                       lad.step_of(w.names[value] if w.names else int(value))).rep)
+            step = lad.step_labelled(value) if w.form == "label" else lad.step_of(w.names[value] if w.names else int(value))
+            x = float(step.at if w.at else step.rep)
         unit = WORD_UNITS.get(w.neutral, float)
         at[w.neutral] = _nearest_posture(x) if unit == "posture" else unit(x)
         if w.assumed and value != w.plain:
@@ -296,7 +297,7 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
         col.loss("rounded", f"$.{sh.skill}", f"{system.level_text(skill, level)} has the same competence as "
                  f"{system.level_text(skill, back)}", system.competence_rule(skill))
     col.step(f"$.{sh.skill}", system.level_text(skill, level), f"{key} competence {competence:.3f}",
-             rules=[system.competence_rule(skill), *sh.skill_rules], source="assumed",
+             rules=list(dict.fromkeys([system.competence_rule(skill), *sh.skill_rules])), source="assumed",
              note="equated over the battery [core.equating]")
     fields = getattr(system.shot_type, "__struct_fields__", ())
     defaults = getattr(system.shot_type, "__struct_defaults__", ())
@@ -319,7 +320,7 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     light = Light(illuminance=Illuminance(_word(system, sh.light[1], getattr(s, sh.light[0]), f"$.{sh.light[0]}"))
                   if sh.light else Illuminance(10_000.0), aids=list(_get(s, sh.aids, [])))
     shot = Shot(name=_get(s, sh.name, ""), shooter=shooter, weapon=weapon, target=target,
-                distance=getattr(s, sh.distance), light=light)
+                distance=_get(s, sh.distance, Length(0.0)), light=light)
     at = {path: getattr(s, f) for f, path in sh.same.items()}
     at.update(words_to_neutral(sh.words, s, system.ladders(), col) if sh.words else {})
     at.update(system.shot_own_to_neutral(s, col))
@@ -353,7 +354,9 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     step = system.skill_ladder(skill, {**chars, "@key": firearm_skill_for(cls)}).step_for(float(shot.shooter.skill))
     col.step(f"$.{sh.skill}", None, f"competence {float(shot.shooter.skill):.3f}", system.level_text(skill, step.native),
              rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
-    out: dict[str, Any] = {**chars, sh.distance: shot.distance, sh.skill: step.native, sh.weapon: weapon}
+    out: dict[str, Any] = {**chars, sh.skill: step.native, sh.weapon: weapon}
+    if sh.distance:
+        out[sh.distance] = shot.distance
     for name, value in ((sh.name, shot.name), (sh.shooter, shot.shooter.name), (sh.target, shot.target.name),
                         (sh.aids, list(shot.light.aids)), (sh.barrier, shot.target.cover.barrier),
                         (sh.target_posture, sh.posture_written.get(shot.target.posture, shot.target.posture))):

@@ -14,11 +14,11 @@ from xsys.core import armorline, carried
 from xsys.core.catalog import capacity_note, damage_line_note, say_grenade, says_revolver, weapon_note
 from xsys.core.codec import dec_hook, enc_hook
 from xsys.core.errors import XsysError
-from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, Light, MeleeWeapon, Shooter, Shot, Target, Weapon,
+from xsys.core.model import (THROWN_BLADE_ENERGY, Armor, Barrier, Combatant, Cover, MeleeWeapon, Shot, Weapon,
                              generic_weapon, melee_class_of, melee_class_words, melee_weapon, natural_attack,
                              thrown_blade)
-from xsys.core.trace import Collector, Result
-from xsys.core.units import Duration, Energy, Illuminance, Length, brief
+from xsys.core.trace import Collector
+from xsys.core.units import Energy, Illuminance, Length, brief, parse
 from xsys.core.vocab import KIND_OF, POSTURE_HEIGHT
 
 from .model import NwodArmor, NwodBarrier, NwodNpc, NwodShot, NwodWeapon
@@ -27,10 +27,7 @@ from .rules import (CHART, CONCEALMENT, CONCEALMENT_NAME, LIGHTING, MELEE_LINES,
                     chart_type_for, is_revolver, lighting, range_ladder, thrown_short_range)
 
 
-TURN_S = 3.0  # one nWoD turn, seconds (assumed; core units nwod_turn)
 LIGHTING_NAME = {v: k for k, v in LIGHTING.items()}
-BURSTS: dict[str, int] = {"single": 1, "short": 3, "medium": 10, "long": 20}
-BURST_NAME = {0: "single", 1: "short", 2: "medium", 3: "long"}
 RANGE_PENALTY = {"short": 0, "medium": -2, "long": -4, "extreme": -6}
 RANGE_NAME = {v: k for k, v in RANGE_PENALTY.items()}
 
@@ -566,38 +563,38 @@ class NwodSheet(NwodRules):
                 return w.name
         return self.weapon_from_neutral(w, col if col is not None else Collector(self.key), "$.weapon")
 
-    def shot_to_neutral(self, ns: NwodShot) -> Result[Shot]:
-        col = Collector(self.key)
+    # ---- shots: the core's (xsys.core.shotsheet), from the declaration in system.py, and these ----
+    def shot_weapon_to_neutral(self, ns: NwodShot, col: Collector) -> Weapon:  # type: ignore[override]
+        """A chart line, a catalog weapon or a weapon line of the shot's own."""
         weapon = self._weapon_for_native(ns.weapon, col)
         if isinstance(ns.weapon, str):  # a weapon line says it in its own reading
             say_grenade(col, "$.weapon", weapon)
+        return weapon
+
+    def shot_weapon_from_neutral(self, shot: Shot, col: Collector, path: str) -> str | NwodWeapon:
+        return self._weapon_native_name(shot.weapon, col)
+
+    def shot_own_to_neutral(self, ns: NwodShot, col: Collector) -> dict[str, Any]:
+        """The distance of the range band on the weapon's chart line (a thrown object's by the
+        thrower: nwod.range), the light, what the target stands behind or is concealed by, the
+        shooter's own cover, the armor rating where the shot hits and a prone target."""
+        weapon = self._weapon_for_native(ns.weapon)
         chart = chart_type_for(weapon)
-        cls = weapon.weapon_class
-        skill = "Athletics" if cls == "thrown" else "Firearms"
-        dex_p = self.characteristics()["Dexterity"].ladder.neutral(ns.Dexterity)
-        str_p = self.characteristics()["Strength"].ladder.neutral(ns.Strength)
-        chance = self.competence(skill, ns.Firearms, {"Dexterity": ns.Dexterity, "@class": cls})
-        col.step("$.Firearms", f"Dexterity {ns.Dexterity} + {skill} {ns.Firearms}", f"competence {chance:.3f}",
-                 rules=["nwod.pool"], source="assumed", note="equated over the battery [core.equating]")
-        if ns.specialty:
-            col.loss("unsupported-field", "$.specialty", "a specialty (+1 die) has no neutral field", "nwod.specialty")
-        distance = RANGE_LADDERS[chart].neutral(RANGE_PENALTY[ns.range]) if chart != "Thrown" else \
-            range_ladder("Thrown", thrown_short_range(ns.Strength, ns.Dexterity, ns.Firearms)).neutral(RANGE_PENALTY[ns.range])
-        lux = _LADDERS["darkness"].neutral(LIGHTING[ns.lighting])
-        # target cover
+        rlad = RANGE_LADDERS[chart] if chart != "Thrown" else \
+            range_ladder("Thrown", thrown_short_range(ns.Strength, ns.Dexterity, ns.Firearms))
+        out: dict[str, Any] = {"distance": Length(rlad.neutral(RANGE_PENALTY[ns.range])),
+                               "light.illuminance": Illuminance(_LADDERS["darkness"].neutral(LIGHTING[ns.lighting])),
+                               "target.posture": "prone" if ns.prone else "standing"}
         barrier = None
         if ns.barrier is not None and ns.barrier.destroyed:
             col.loss("dropped-item", "$.barrier", "the barrier has no Structure left and gives no cover "
                                                   "(nwod.barrier.penetration)", "nwod.barrier.penetration")
         elif ns.barrier is not None:
             b = ns.barrier
-            key = "window" if b.window else str(b.Durability)
-            rep = TABLES["barrier_material"].get(key)
+            rep = TABLES["barrier_material"].get("window" if b.window else str(b.Durability))
             if rep is None:
                 raise XsysError("barrier Durability beyond the table", path="$.barrier.Durability",
                                 expected="1 to 5", found=str(b.Durability))
-            from xsys.core.units import parse
-
             barrier = Barrier(material=rep["material"], thickness=parse(rep["thickness"], Length), name=b.name)
             if b.damage_taken:
                 col.loss("unsupported-field", "$.barrier.damage_taken",
@@ -607,55 +604,32 @@ class NwodSheet(NwodRules):
                 barrier_stops(barrier)).native)
             if b.Size != exp_size:
                 col.loss("rounded", "$.barrier.Size", f"Size {b.Size} reads back as {exp_size}", "nwod.barrier.size")
-        exposure = 0.0 if barrier is not None else _LADDERS["concealment"].neutral(CONCEALMENT[ns.concealment])
-        if barrier is not None and ns.concealment != "none":
-            col.loss("merged", "$.concealment", "a target behind a barrier is in full cover; concealment ignored",
-                     "nwod.barrier")
-        own_barrier = None
-        if ns.leaning_out:
-            own_exp = 0.0
-            own_barrier = Barrier(material="soft-wood", thickness=Length(0.03), name="full cover")
-        else:
-            own_exp = _LADDERS["concealment"].neutral(CONCEALMENT[ns.shooter_cover])
-        armor = []
+            if ns.concealment != "none":
+                col.loss("merged", "$.concealment", "a target behind a barrier is in full cover; concealment ignored",
+                         "nwod.barrier")
+        out["target.cover"] = Cover(exposure=0.0, barrier=barrier) if barrier is not None else \
+            Cover(exposure=_LADDERS["concealment"].neutral(CONCEALMENT[ns.concealment]))
+        out["shooter.cover"] = Cover(exposure=0.0, barrier=Barrier(material="soft-wood", thickness=Length(0.03),
+                                                                   name="full cover")) if ns.leaning_out else \
+            Cover(exposure=_LADDERS["concealment"].neutral(CONCEALMENT[ns.shooter_cover]))
         if ns.armor:  # the rating where the shot hits: armor that covers that location
-            armor = [Armor(name=f"ballistic armor {ns.armor}", kind="soft-vest",
-                           stops=Energy(_LADDERS["armor_ballistic"].neutral(ns.armor)),
-                           covers=[ns.specified_target or "torso"])]
-        if ns.armor_piercing:
-            col.loss("unsupported-field", "$.armor_piercing", "armor piercing has no neutral field",
-                     "nwod.armor-piercing")
-        if ns.aimed_at_glass:
-            col.loss("unsupported-field", "$.aimed_at_glass", "aiming at the glass (-1) has no neutral field",
-                     "nwod.window")
-        shot = Shot(
-            name=ns.name,
-            shooter=Shooter(name=ns.shooter, skill=chance, characteristics={"dexterity": dex_p, "strength": str_p},
-                            aim_time=Duration(ns.aiming * TURN_S),
-                            cover=Cover(exposure=own_exp, barrier=own_barrier)),
-            weapon=weapon,
-            target=Target(name=ns.target, posture="prone" if ns.prone else "standing",
-                          cover=Cover(exposure=exposure, barrier=barrier), armor=armor),
-            distance=Length(distance),
-            light=Light(illuminance=Illuminance(lux)),
-            burst=BURSTS[ns.autofire],
-            called_location=ns.specified_target,
-        )
-        return col.result(shot)
+            out["target.armor"] = [Armor(name=f"ballistic armor {ns.armor}", kind="soft-vest",
+                                         stops=Energy(_LADDERS["armor_ballistic"].neutral(ns.armor)),
+                                         covers=[ns.specified_target or "torso"])]
+        return out
 
-    def shot_from_neutral(self, shot: Shot) -> Result[NwodShot]:
-        col = Collector(self.key)
-        cls = shot.weapon.weapon_class
-        skill = "Athletics" if cls == "thrown" else "Firearms"
-        dex = self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))
-        level = int(self.level_for(skill, shot.shooter.skill, {"Dexterity": dex, "@class": cls}))
-        st = self._attr_from_percentile("Strength", shot.shooter.characteristics.get("strength"))
-        chart = chart_type_for(shot.weapon)
-        if chart == "Thrown":
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
+        """The range band, the light the shooter sees by (nwod.darkness), the target's concealment
+        or barrier, the shooter's own cover, the armor rating where the shot hits and a prone target."""
+        out: dict[str, Any] = {}
+        if chart_type_for(shot.weapon) == "Thrown":
+            st = self._attr_from_percentile("Strength", shot.shooter.characteristics.get("strength"))
+            dex = self._attr_from_percentile("Dexterity", shot.shooter.characteristics.get("dexterity"))
+            level = int(self.level_for("Athletics", shot.shooter.skill, {"Dexterity": dex, "@class": "thrown"}))
             rlad = range_ladder("Thrown", thrown_short_range(st, dex, level))
         else:
-            rlad = RANGE_LADDERS[chart]
-        rng = RANGE_NAME[int(rlad.step_for(float(shot.distance)).native)]
+            rlad = RANGE_LADDERS[chart_type_for(shot.weapon)]
+        out["range"] = RANGE_NAME[int(rlad.step_for(float(shot.distance)).native)]
         # nwod.darkness: an nWoD shot states the light as the shooter sees it; a vision aid
         # (a flashlight within 50 m, night vision) is folded into it, as the check folds it
         dstep, dark, aid = lighting(shot)
@@ -664,40 +638,25 @@ class NwodSheet(NwodRules):
                      f"({float(shot.light.illuminance):g} lx, {brief(shot.distance)}): written as "
                      f"{LIGHTING_NAME[dark]} ({dark:+d}) instead of {LIGHTING_NAME[int(dstep.native)]}; "
                      "an nWoD shot has no field for the aid", "nwod.darkness")
+        out["lighting"] = LIGHTING_NAME[dark]
         cov = shot.target.cover
-        barrier = None
-        concealment = "none"
+        out["barrier"], out["concealment"] = None, "none"
         if cov.exposure <= SHOT_THROUGH and cov.barrier is not None:
             stops = barrier_stops(cov.barrier)
-            if cov.barrier.material == "window-glass":
-                barrier = NwodBarrier(name=cov.barrier.name, window=True, Durability=int(WINDOW["Durability"]),
-                                      Size=int(WINDOW["Size"]))
-            else:
-                barrier = NwodBarrier(name=cov.barrier.name,
-                                      Durability=int(_LADDERS["barrier_durability"].step_for(stops).native),
-                                      Size=int(_LADDERS["barrier_size"].step_for(stops).native))
+            out["barrier"] = NwodBarrier(name=cov.barrier.name, window=True, Durability=int(WINDOW["Durability"]),
+                                         Size=int(WINDOW["Size"])) if cov.barrier.material == "window-glass" else \
+                NwodBarrier(name=cov.barrier.name, Durability=int(_LADDERS["barrier_durability"].step_for(stops).native),
+                            Size=int(_LADDERS["barrier_size"].step_for(stops).native))
         elif cov.exposure > 0:
-            concealment = CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(cov.exposure).native)]
+            out["concealment"] = CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(cov.exposure).native)]
         else:
-            concealment = "substantial"
+            out["concealment"] = "substantial"
             col.loss("clamped", "$.target.cover", "target wholly hidden with no barrier: written as substantial "
                                                   "concealment (the check uses a chance roll)", "nwod.hidden")
         own = shot.shooter.cover
-        leaning = own.exposure <= 0 or (own.barrier is not None and own.exposure < 0.35)
-        shooter_cover = "none" if leaning else CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(own.exposure).native)]
-        # the armor rating against this shot: what covers the hit location, as the check reads it
-        armor = armor_on(shot)[0]
-        burst = BURST_NAME[int(_LADDERS["autofire"].step_for(shot.burst).native)]
-        for fld, val, rule in (("elevation", float(shot.elevation) or None, ""),
-                               ("underwater", shot.underwater or None, "")):
-            if val:
-                col.loss("unsupported-field", f"$.{fld}", f"{fld} is not written in an nWoD shot", rule)
-        ns = NwodShot(
-            name=shot.name, shooter=shot.shooter.name, Dexterity=dex, Strength=st, Firearms=level,
-            weapon=self._weapon_native_name(shot.weapon, col), range=rng, lighting=LIGHTING_NAME[dark],
-            concealment=concealment, shooter_cover=shooter_cover, leaning_out=leaning, barrier=barrier,
-            aiming=int(_LADDERS["aim"].step_for(float(shot.shooter.aim_time)).native), autofire=burst,
-            prone=int(_LADDERS["posture"].step_for(POSTURE_HEIGHT[shot.target.posture]).native) < 0,
-            armor=armor, specified_target=shot.called_location, target=shot.target.name,
-        )
-        return col.result(ns)
+        out["leaning_out"] = own.exposure <= 0 or (own.barrier is not None and own.exposure < 0.35)
+        out["shooter_cover"] = "none" if out["leaning_out"] else \
+            CONCEALMENT_NAME[int(_LADDERS["concealment"].step_for(own.exposure).native)]
+        out["armor"] = armor_on(shot)[0]  # the rating against this shot: what covers the hit location
+        out["prone"] = int(_LADDERS["posture"].step_for(POSTURE_HEIGHT[shot.target.posture]).native) < 0
+        return out

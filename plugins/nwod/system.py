@@ -20,6 +20,7 @@ from xsys.core import dice
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
 from xsys.core.sheet import Sheet
+from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.system import CharacteristicSpec, percentile_ladder
 
 # documents and the game's names that tests and tools import from this module
@@ -38,6 +39,16 @@ class NwodSystem(NwodSheet):
     npc_type = NwodNpc
     shot_type = NwodShot
     settings_type = NwodSettings
+    # shots: the core's (xsys.core.shotsheet), from this declaration; the range band, the light,
+    # the cover, the barrier, the armor rating and a prone target are sheet.py's
+    shot_sheet = ShotSheet(
+        skill="Firearms", distance="", characteristics=("Dexterity", "Strength"), skill_rules=("nwod.pool",),
+        same={"specified_target": "called_location"},
+        native_only={"specialty": "nwod.specialty", "armor_piercing": "nwod.armor-piercing",
+                     "aimed_at_glass": "nwod.window"},
+        words=(ShotWord("aiming", "shooter.aim_time", "aim", form="native", at=True),
+               ShotWord("autofire", "burst", "autofire", form="native", at=True,
+                        names={"single": 0, "short": 1, "medium": 2, "long": 3})))
     # nwod.derived: Defense is the lower of Dexterity and Wits, whatever the NPC's training, so a
     # source's stated dodge has no place on the sheet (carried for the way back)
     derived_only = frozenset({"dodge"})
