@@ -685,10 +685,11 @@ class LossAudit:
         new: list[Loss] = []
         for d in found:
             loss = self._classify(system, what, neutral, d)
-            if loss is not None and not loss.rule and what == "shot" and (rule := word_rule(system, d.path[2:], d.src)):
-                loss = msgspec.structs.replace(loss, rule=rule)  # a word of the shot: its ladder's rule
             if loss is not None and loss.kind in ("rounded", "clamped", "unsupported-field"):
                 loss = self._in_native_terms(loss, d, prefix, neutral, back, system)
+            if loss is not None and not loss.rule and what == "shot" and loss.kind in ("rounded", "clamped", "merged") \
+                    and (rule := word_rule(system, d.path[2:], d.src, neutral)):
+                loss = msgspec.structs.replace(loss, rule=rule)  # the rule the target writes that value by
             if loss is not None:
                 new.append(_with_prefix(loss, prefix))
         if what == "npc":

@@ -17,6 +17,7 @@ reading the written shot back: a plugin does not say it again.
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -213,11 +214,12 @@ def words_from_neutral(words: tuple[ShotWord, ...], shot: Shot, ladders: Mapping
     return out
 
 
-def word_rule(system: "System", path: str, value: Any) -> str:
-    """The rule a shot's word over the neutral quantity at `path` (``shooter.aim_time``) cites
-    where the neutral value `value` is written ("": no word states it): the word's own rule, else
-    its ladder's at the step the value falls on. The loss audit cites it where it reads such a
-    value back as another."""
+def word_rule(system: "System", path: str, value: Any, shot: Any = None) -> str:
+    """The rule a loss at the neutral shot's `path` (``shooter.aim_time``, ``target.armor[0].stops``)
+    cites where the system wrote the neutral value `value` and it reads back as another ("": none
+    known): a word's own rule, else its ladder's at the step the value falls on; else the rule the
+    system's ``shot_rules`` gives the path's nearest enclosing part; the shooter's level, the rule
+    its skill is read by (the skill of the shot's weapon class)."""
     sheet = system.shot_sheet
     for w in (*(sheet.words if sheet is not None else ()), *getattr(system, "shot_words", ())):
         if w.neutral != path:
@@ -232,6 +234,14 @@ def word_rule(system: "System", path: str, value: Any) -> str:
         except (KeyError, TypeError, ValueError):
             return lad.steps[0].rule
         return lad.step_for(x).rule
+    parts = re.sub(r"\[\d+\]", "", path).split(".")
+    rules = system.shot_rules
+    for n in range(len(parts), 0, -1):
+        rule = rules.get(".".join(parts[:n]))
+        if rule:
+            return rule
+    if path == "shooter.skill" and shot is not None:
+        return system.competence_rule(system.skill_for_weapon(shot.weapon.weapon_class))
     return ""
 
 

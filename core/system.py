@@ -129,6 +129,10 @@ class System:
     # The same for its native shot (xsys.core.shotsheet.ShotSheet): with one, the default
     # shot_to_neutral / shot_from_neutral convert it. None: the system writes both itself.
     shot_sheet: ClassVar[ShotSheet | None] = None
+    # The rules its shot writes neutral values by, for the loss audit to cite where one reads back
+    # as another: a part of the neutral shot (``light.illuminance``, ``target.armor``, ``weapon``)
+    # -> its rule ID; a declared word cites its ladder's rule, the shooter's level its skill's.
+    shot_rules: ClassVar[Mapping[str, str]] = {}
     # The printed stat block its NPCs read from and write to, by the name a format plugin
     # registers it under (hook xsys_register_text_blocks): one block may serve several systems
     # (the Call of Cthulhu block, both editions). None: its own text_layout(), or no block.

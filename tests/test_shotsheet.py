@@ -161,3 +161,20 @@ def test_a_shot_with_no_distance_field_takes_it_from_the_system_s_own_hook():
 ])
 def test_a_declared_native_shot_survives_native_neutral_native(system, shot):
     assert system.shot_from_neutral(system.shot_to_neutral(shot).value).value == shot
+
+
+def test_the_audit_cites_the_rule_the_target_writes_a_value_by():
+    """A value a shot writes that reads back as another cites the target's rule for it: a declared
+    word its ladder's, any other part of the shot its ``shot_rules`` entry, the level its skill's."""
+    from xsys.conversions import api
+    from xsys.core import codec
+
+    shot = neutral(distance=Length(8.0), light=Light(illuminance=Illuminance(6.5)),
+                   shooter=Shooter(skill=0.6, aim_time=Duration(1.5)))
+    conv = api.convert({"system": "neutral", "kind": "shot", **codec.to_builtins(shot)}, "nwod", trace=False)
+    cited = {x.path: x.rule for x in conv.losses if x.kind == "rounded"}
+    assert cited["$.distance"] == "nwod.range"
+    assert cited["$.light.illuminance"] == "nwod.darkness"
+    assert cited["$.shooter.aim_time"] == "nwod.aim"  # a word: its ladder's rule
+    assert cited["$.shooter.skill"] == "nwod.pool"
+    assert all(x.rule for x in conv.losses if x.kind in ("rounded", "clamped", "merged"))

@@ -315,6 +315,8 @@ class CocSheet(CocRules):
         return msgspec.structs.replace(npc, HP=self.health_on_scale(hp, combatant, col))
 
     # ==== shot conversions: the d100 family's (core.percentile), with these words and fields ====
+    shot_rules: ClassVar[Mapping[str, str]] = {"light.illuminance": "coc-ja.darkness", "target.armor": "coc-ja.armor.table",
+                                               "weapon": "coc-ja.damage"}
     shot_words: ClassVar[tuple[ShotWord, ...]] = (
         ShotWord("careful_aim", "shooter.aim_time", "careful-aim"),
         ShotWord("target_exposure", "target.cover.exposure", "exposure", form="label"))

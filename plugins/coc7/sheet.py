@@ -389,6 +389,8 @@ class Coc7Sheet(Coc7Rules):
         return skills
 
     # ==== shot conversions: the d100 family's (core.percentile), with these words and fields ====
+    shot_rules: ClassVar[Mapping[str, str]] = {"light.illuminance": "coc7.darkness", "target.armor": "coc7.armor",
+                                               "weapon": "coc7.damage"}
     shot_words: ClassVar[tuple[ShotWord, ...]] = (
         ShotWord("aiming", "shooter.aim_time", "aim"),
         ShotWord("shooter_running", "shooter.speed", "shooter-speed", below=BELOW, rule="coc7.shooter-running"),

@@ -23,6 +23,9 @@ from .rules import CocZhRules, INCH, _catalog, parent
 class CocZhSheet(CocZhRules):
     """The conversions of :class:`CocZhSystem`'s documents to and from the neutral model."""
 
+    # the rules its shot writes by (core.audit cites them): its own darkness and armor list
+    shot_rules = {"light.illuminance": "coc-zh.darkness", "target.armor": "coc-zh.armor.table", "weapon": "coc-ja.damage"}
+
     def armor_to_neutral(self, a: CocZhArmor, col: Collector | None = None, path: str = "$") -> Armor:
         """An armor item as what it physically is: its catalog item (by ``catalog``, by
         catalog name, or by the list's own name), else the joules of its row. Only an

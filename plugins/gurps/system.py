@@ -45,6 +45,8 @@ class Gurps(GurpsSheet):
               "elevation": "elevation", "underwater": "underwater"},
         native_only={f: rule for f, rule in NATIVE_ONLY.items() if f != "blind_fire"},
         words=(ShotWord("exposure", "target.cover.exposure", "exposure", form="native", names=EXPOSURE_MOD),))
+    shot_rules = {"light.illuminance": "gurps.hit-modifiers", "target.armor": "gurps.armor", "weapon": "gurps.weapon-stats",
+                  "shooter.aim_time": "gurps.maneuvers.aim"}
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)

@@ -49,6 +49,9 @@ class NwodSystem(NwodSheet):
         words=(ShotWord("aiming", "shooter.aim_time", "aim", form="native", at=True),
                ShotWord("autofire", "burst", "autofire", form="native", at=True,
                         names={"single": 0, "short": 1, "medium": 2, "long": 3})))
+    shot_rules = {"distance": "nwod.range", "light.illuminance": "nwod.darkness", "target.armor": "nwod.armor",
+                  "target.cover.exposure": "nwod.cover.partial", "target.cover.barrier": "nwod.barrier",
+                  "shooter.cover": "nwod.cover.firing-from", "target.posture": "nwod.prone", "weapon": "nwod.weapon.damage"}
     # nwod.derived: Defense is the lower of Dexterity and Wits, whatever the NPC's training, so a
     # source's stated dodge has no place on the sheet (carried for the way back)
     derived_only = frozenset({"dodge"})

@@ -126,3 +126,4 @@ class PlTrudnosc(PlSheet):
                         assumed_rule="pl.turn", plain=0),
                ShotWord("oświetlenie", "light.illuminance", "light", form="label",
                         assumed="no light rules in the text", assumed_rule="pl.light", plain="dzień")))
+    shot_rules = {"target.armor": "pl.armor", "target.cover.barrier": "pl.barrier", "weapon": "pl.damage"}
