@@ -178,3 +178,31 @@ def test_the_audit_cites_the_rule_the_target_writes_a_value_by():
     assert cited["$.shooter.aim_time"] == "nwod.aim"  # a word: its ladder's rule
     assert cited["$.shooter.skill"] == "nwod.pool"
     assert all(x.rule for x in conv.losses if x.kind in ("rounded", "clamped", "merged"))
+
+
+def test_an_unknown_barrier_material_names_the_field():
+    from xsys.core.errors import InputError
+    from xsys.plugins.pl_trudnosc.model import Przeszkoda
+
+    shot = Strzał(broń=Broń(nazwa="pistolet", rodzaj="krótka"), dystans=Length(10.0),
+                  przeszkoda=Przeszkoda(materiał="cheese", grubość=Length(0.03)))
+    with pytest.raises(InputError) as err:
+        PL.shot_to_neutral(shot)
+    assert err.value.path == "$.przeszkoda.materiał" and "'cheese'" in str(err.value)
+
+
+def test_a_shot_that_does_not_aim_spends_no_time_aiming():
+    """A 7th-edition shot that does not aim is 0 s of aim, not half a round: it had become a
+    careful aim in 6th edition and a turn of Aim in GURPS (coc7.aim)."""
+    from pathlib import Path
+
+    from xsys.conversions import api
+
+    c7 = get_system("coc7")
+    doc = api.load(Path(__file__).resolve().parent.parent / "fixtures" / "coc7" / "scenarios" / "kingsport_docks.yaml")
+    shots = [s for scene in doc.document.scenes for s in scene.shots]
+    assert {s.aiming for s in shots} == {True, False}
+    for s in shots:
+        aim = float(c7.shot_to_neutral(s).value.shooter.aim_time)
+        assert aim == (6.0 if s.aiming else 0.0)
+        assert GURPS.shot_from_neutral(c7.shot_to_neutral(s).value).value.aim_turns == (6 if s.aiming else 0)

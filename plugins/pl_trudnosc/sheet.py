@@ -263,7 +263,7 @@ class PlSheet(PlRules):
         """What the target stands behind (the text has no barrier rules: pl.barrier, assumed)."""
         if s.przeszkoda is None:
             return {}
-        catalog().material(s.przeszkoda.materiał)  # unknown material: a clear error now
+        catalog().material(s.przeszkoda.materiał, "$.przeszkoda.materiał")  # unknown material: a clear error now
         col.loss("assumed", "$.przeszkoda", "the text has no barrier rules (pl.barrier assumed)", "pl.barrier")
         return {"target.cover.barrier": Barrier(material=s.przeszkoda.materiał, thickness=s.przeszkoda.grubość,
                                                 name=s.przeszkoda.nazwa)}
