@@ -26,7 +26,7 @@ from .guard import guard, native_fields
 from .ladder import population_top
 from .model import Combatant, SheetSkill, Shot
 from .registry import PLUGIN_FAULTS
-from .shotsheet import word_rule
+from .shotsheet import shot_rule
 from .system import System, on_scale
 from .trace import Loss, and_list, path_text, path_tokens, tracing
 from .units import _Quantity
@@ -688,7 +688,7 @@ class LossAudit:
             if loss is not None and loss.kind in ("rounded", "clamped", "unsupported-field"):
                 loss = self._in_native_terms(loss, d, prefix, neutral, back, system)
             if loss is not None and not loss.rule and what == "shot" and loss.kind in ("rounded", "clamped", "merged") \
-                    and (rule := word_rule(system, d.path[2:], d.src, neutral)):
+                    and (rule := shot_rule(system, d.path[2:], d.src, neutral)):
                 loss = msgspec.structs.replace(loss, rule=rule)  # the rule the target writes that value by
             if loss is not None:
                 new.append(_with_prefix(loss, prefix))

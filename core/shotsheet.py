@@ -214,7 +214,7 @@ def words_from_neutral(words: tuple[ShotWord, ...], shot: Shot, ladders: Mapping
     return out
 
 
-def word_rule(system: "System", path: str, value: Any, shot: Any = None) -> str:
+def shot_rule(system: "System", path: str, value: Any, shot: Any = None) -> str:
     """The rule a loss at the neutral shot's `path` (``shooter.aim_time``, ``target.armor[0].stops``)
     cites where the system wrote the neutral value `value` and it reads back as another ("": none
     known): a word's own rule, else its ladder's at the step the value falls on; else the rule the
@@ -309,9 +309,8 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     col.step(f"$.{sh.skill}", system.level_text(skill, level), f"{key} competence {competence:.3f}",
              rules=list(dict.fromkeys([system.competence_rule(skill), *sh.skill_rules])), source="assumed",
              note="equated over the battery [core.equating]")
-    fields = getattr(system.shot_type, "__struct_fields__", ())
-    defaults = getattr(system.shot_type, "__struct_defaults__", ())
-    default_of = dict(zip(fields[len(fields) - len(defaults):], defaults))
+    default_of = {f.name: f.default_factory() if f.default_factory is not msgspec.NODEFAULT else f.default
+                  for f in msgspec.structs.fields(system.shot_type)}
     for f, rule in sh.native_only.items():
         v = getattr(s, f)
         if v != default_of.get(f):
@@ -399,4 +398,4 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
 
 
 __all__ = ["ShotSheet", "ShotWord", "WORD_PATHS", "check", "check_words", "shot_to_neutral", "shot_from_neutral",
-           "word_rule", "words_from_neutral", "words_to_neutral"]
+           "shot_rule", "words_from_neutral", "words_to_neutral"]
