@@ -17,6 +17,7 @@ reading the written shot back: a plugin does not say it again.
 
 from __future__ import annotations
 
+import functools
 import re
 import typing
 from typing import TYPE_CHECKING, Any, Mapping
@@ -245,13 +246,21 @@ def shot_rule(system: "System", path: str, value: Any, shot: Any = None) -> str:
     return ""
 
 
+@functools.cache
+def _defaults(shot_type: Any) -> dict[str, Any]:
+    """Each field's default (a factory's value), read once per shot type (msgspec's field
+    information resolves the annotations: too slow to ask per shot)."""
+    return {f.name: f.default_factory() if f.default_factory is not msgspec.NODEFAULT else f.default
+            for f in msgspec.structs.fields(shot_type)}
+
+
+@functools.cache
+def _literals(shot_type: Any) -> dict[str, tuple[Any, ...]]:
+    return {f.name: _literal_values(f.type) for f in msgspec.structs.fields(shot_type)}
+
+
 def _literal_string(shot_type: Any, field: str, word: str) -> str:
-    for f in msgspec.structs.fields(shot_type):
-        if f.name == field:
-            for v in _literal_values(f.type):
-                if v == word:
-                    return v
-    return word
+    return next((v for v in _literals(shot_type).get(field, ()) if v == word), word)
 
 
 def _literal_values(tp: Any) -> tuple[Any, ...]:
@@ -309,8 +318,7 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     col.step(f"$.{sh.skill}", system.level_text(skill, level), f"{key} competence {competence:.3f}",
              rules=list(dict.fromkeys([system.competence_rule(skill), *sh.skill_rules])), source="assumed",
              note="equated over the battery [core.equating]")
-    default_of = {f.name: f.default_factory() if f.default_factory is not msgspec.NODEFAULT else f.default
-                  for f in msgspec.structs.fields(system.shot_type)}
+    default_of = _defaults(system.shot_type)
     for f, rule in sh.native_only.items():
         v = getattr(s, f)
         if v != default_of.get(f):
