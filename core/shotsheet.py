@@ -271,10 +271,19 @@ def _literal_values(tp: Any) -> tuple[Any, ...]:
     return ()
 
 
-def _put(obj: Any, path: list[str], value: Any) -> Any:
-    if len(path) == 1:
-        return msgspec.structs.replace(obj, **{path[0]: value})
-    return msgspec.structs.replace(obj, **{path[0]: _put(getattr(obj, path[0]), path[1:], value)})
+def _put(obj: Any, items: list[tuple[list[str], Any]]) -> Any:
+    """`obj` with each (path, value) of `items` set in turn (a later one wins, a whole part set after
+    its fields replaces them), each Struct rebuilt once: a shot is rebuilt once, not once a field."""
+    by_head: dict[str, list[tuple[list[str], Any]]] = {}
+    for path, value in items:
+        by_head.setdefault(path[0], []).append((path[1:], value))
+    changes = {}
+    for head, subs in by_head.items():
+        whole = [i for i, (rest, _) in enumerate(subs) if not rest]
+        base = subs[whole[-1]][1] if whole else getattr(obj, head)
+        rest = subs[whole[-1] + 1:] if whole else subs
+        changes[head] = _put(base, rest) if rest else base
+    return msgspec.structs.replace(obj, **changes)
 
 
 # ---- the shot -----------------------------------------------------------------------------
@@ -341,9 +350,7 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     at = {path: getattr(s, f) for f, path in sh.same.items()}
     at.update(words_to_neutral(sh.words, s, system.ladders(), col) if sh.words else {})
     at.update(system.shot_own_to_neutral(s, col))
-    for path, value in at.items():
-        shot = _put(shot, path.split("."), value)
-    return col.result(shot)
+    return col.result(_put(shot, [(path.split("."), value) for path, value in at.items()]) if at else shot)
 
 
 def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
