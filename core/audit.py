@@ -554,17 +554,18 @@ class LossAudit:
         return None
 
     def _same_line(self, found: str, rel: str, prefix: str) -> str:
-        """The source's line of a neutral list item (``weapons[1]``) where the source states the
+        """The source's line of a neutral list item (``weapons[1]``, ``target.armor[0]``) where the source states the
         list in a field of its own name (Polish ``broń``): that field's line at the same index,
         where that line is the item (its name is one of the line's values); else the field. A
         loss about one weapon is placed at its line, not at the whole list."""
-        tokens = path_tokens(rel)
-        if not tokens or len(tokens) < 2 or not isinstance(tokens[0], str) or not isinstance(tokens[1], int):
+        tokens = path_tokens(rel) or []
+        k = next((i for i, t in enumerate(tokens) if isinstance(t, int)), 0)  # the list's index (target.armor[0])
+        if not k:
             return found
-        j = tokens[1]
+        j = tokens[k]
         lines = _get(self.plain, list(path_tokens(found) or ()))
         neutral = self._neutral_items.get(prefix)
-        named = _get(neutral, [tokens[0], j]) if neutral is not None else MISSING
+        named = _get(neutral, tokens[:k + 1]) if neutral is not None else MISSING
         if isinstance(lines, list) and j < len(lines) and isinstance(lines[j], dict) \
                 and isinstance(getattr(named, "name", None), str) and named.name in lines[j].values():
             return f"{found}[{j}]"
