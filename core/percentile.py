@@ -19,8 +19,9 @@ A :class:`PercentileSystem` is a :class:`xsys.core.system.System` whose
 - shot names its weapon (``weapon``, ``catalog``, ``skill``, ``damage``, ``muzzle_energy``,
   ``sights``) and states the shooter's ``skill_value`` and ``DEX``, a ``light`` word of its
   darkness table with ``light_aids``, the ``cover`` a hidden target stands behind and the
-  target's armor: :meth:`PercentileSystem.shot_parts_to_neutral` and ``shot_parts_from_neutral``
-  convert those alike for every system of the family, which converts only its own fields.
+  target's armor: :data:`D100_SHOT` declares those for the core's shot conversion
+  (core.shotsheet), the weapon through :meth:`PercentileSystem.shot_weapon_to_neutral` and
+  ``shot_weapon_from_neutral``; a system adds its light ladder, its words and its own fields.
 
 Nothing here names a system: the rule IDs each check cites are the subclass's declarations.
 """
@@ -30,7 +31,6 @@ from __future__ import annotations
 import math
 import re
 import statistics
-import typing
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -43,17 +43,16 @@ from xsys.core.equating import Tier
 from xsys.core.ladder import Ladder, Step
 from xsys.core.melee import MeleeItem, add_dists, attack_check, dice_dist, reference_armor
 from xsys.core.errors import InputError
-from xsys.core.model import Armor, Barrier, Cover, Light, Shooter, Shot, Target, Weapon, generic_weapon
-from xsys.core.shotsheet import ShotWord, check_words, words_from_neutral, words_to_neutral
+from xsys.core.model import Armor, Barrier, Shot, Weapon, generic_weapon
+from xsys.core.shotsheet import ShotSheet
 from xsys.core.system import CharacteristicSpec, System, percentile_ladder, with_tails
-from xsys.core.trace import Check, Collector, Modifier, Result
-from xsys.core.units import Energy, Illuminance, Length, parse
+from xsys.core.trace import Check, Collector, Modifier
+from xsys.core.units import Energy, Length, parse
 from xsys.core.vocab import CARTRIDGES, cartridge_in_name, cartridge_of, firearm_skill_for
 
 # The vision aids a d100 shot names (``light_aids``), in its words -> the neutral aid
 LIGHT_AIDS = {"flashlight": "hand-light", "weapon light": "weapon-light", "night-vision goggles": "nv-goggles",
               "thermal goggles": "thermal-goggles"}
-LIGHT_AIDS_BACK = {v: k for k, v in LIGHT_AIDS.items()}
 LONG_GUNS = frozenset({"rifle", "carbine", "mg"})  # the classes of PercentileSystem.damage_ladder's long guns
 
 
@@ -182,21 +181,11 @@ class Situation(msgspec.Struct, frozen=True):
     called_location: str | None = None
 
 
-# the neutral quantities a d100 shot's words state (core.shotsheet.ShotWord)
-_WORD_PATHS = ("shooter.aim_time", "shooter.speed", "target.speed", "target.cover.exposure")
-
-
-class ShotParts(msgspec.Struct):
-    """What every d100 shot states alike, as the neutral model holds it
-    (:meth:`PercentileSystem.shot_parts_to_neutral`)."""
-
-    weapon: Weapon
-    skill: str  # the native skill the shooter rolls
-    competence: float  # his competence in it, equated over the battery
-    characteristics: dict[str, float]  # neutral characteristic -> its population percentile (DEX)
-    light: Light
-    barrier: Barrier | None  # what a hidden target stands behind
-    armor: list[Armor]
+# Where every d100 shot keeps what the core converts (core.shotsheet): the weapon in its fields
+# (PercentileSystem.shot_weapon_to_neutral), the skill value, DEX, the light aids, what a hidden
+# target stands behind, its posture and armor. A system adds its light word's ladder and its words.
+D100_SHOT = ShotSheet(skill="skill_value", stated_skill="skill", characteristics=("DEX",), aids="light_aids",
+                      aid_words=LIGHT_AIDS, barrier="cover", target_posture="target_posture", target_armor="target_armor")
 
 
 class PercentileSystem(System):
@@ -240,16 +229,6 @@ class PercentileSystem(System):
     #: line's own capacity beside its catalog weapon's cites (default: the damage rule).
     damage_rule: ClassVar[str] = ""
     capacity_rule: ClassVar[str] = ""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.shot_type is None or not ({"shot_words", "shot_type"} & set(cls.__dict__)):
-            return  # checked where the words and the shot document are both known
-        cover = next((f.type for f in msgspec.structs.fields(cls.shot_type) if f.name == "cover"), None)
-        # what a hidden target stands behind, as the shot document types it (read once, here)
-        cls._shot_barrier = next((a for a in typing.get_args(cover) if a is not type(None)), None)
-        # a declaration naming what is not there fails here, not mid-conversion
-        check_words(f"{cls.__name__}.shot_words", cls.shot_words, cls.shot_type, _WORD_PATHS)
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
@@ -800,15 +779,12 @@ class PercentileSystem(System):
             return
         col.loss("merged", f"{path}.damage", damage_line_note(w.name, basis, line, w.damage), rule)
 
-    def shot_parts_to_neutral(self, shot: Any, col: Collector) -> ShotParts:
-        """The fields every d100 shot states alike, as neutral ones: the weapon it names
-        (:meth:`shot_weapon`; an unknown ``catalog`` id is refused), the competence of
-        ``skill_value`` in the skill the shooter rolls (the one the shot names, else the one of
-        the weapon's class), his ``DEX``, the ``light`` word and ``light_aids``, the ``cover`` a
-        hidden target stands behind and the target's armor. What it assumes or rounds is said in
-        `col`: a weapon of no catalog read by its name or damage, the skill a shot naming none is
-        fired with, a skill other than its weapon's (the neutral shot rolls the weapon's), a
-        percentage that converts back as another."""
+    # ==== the shot document: the family's sheet (core.shotsheet), the weapon in its fields ====
+    def shot_weapon_to_neutral(self, shot: Any, col: Collector) -> Weapon:
+        """The weapon a d100 shot names in its fields (:meth:`shot_weapon`; an unknown ``catalog``
+        id is refused). What it assumes is said: the skill a shot fires a weapon of no catalog with
+        where it names none, and that weapon's muzzle energy (its damage line's, else a generic
+        one's of its class)."""
         if shot.catalog and self.find_weapon(shot.catalog) is None:
             raise InputError("unknown catalog weapon", path="$.catalog", expected="a weapon id from "
                              "`xsys catalog weapon`", found=repr(shot.catalog))
@@ -816,112 +792,40 @@ class PercentileSystem(System):
 
         weapon = self.shot_weapon(shot)
         say_grenade(col, "$.weapon", weapon)
-        skill_rule = self.skill_rule or f"{self.rule_prefix}skills"
-        damage_rule = self.damage_rule or f"{self.rule_prefix}damage"
         cls = weapon.weapon_class
-        skill = shot.skill or self.skill_for_class(cls)
         if weapon.catalog is None:
             if shot.skill is None:
                 col.loss("assumed", "$.skill", f"{shot.weapon!r} is not a catalog weapon and the shot names no "
-                         f"skill; its name says a {cls}: fired with {skill}", skill_rule)
+                         f"skill; its name says a {cls}: fired with {self.skill_for_class(cls)}",
+                         self.skill_rule or f"{self.rule_prefix}skills")
             if shot.muzzle_energy is None:
                 what = f"the muzzle energy of its damage {shot.damage}" if shot.damage is not None and \
                     float(weapon.muzzle_energy) != float(generic_weapon(cls).muzzle_energy) \
                     else f"the muzzle energy of a generic {cls}"
-                col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}", damage_rule)
-        elif shot.skill is not None and shot.skill != self.skill_for_class(cls):
-            col.loss("merged", "$.skill", f"{shot.skill} with a {cls}: the neutral shot rolls "
-                     f"{self.skill_for_class(cls)}", skill_rule)
-        key = firearm_skill_for(cls)
-        p = self.competence(skill, shot.skill_value, {"@key": key})
-        col.step("$.skill_value", f"{skill} {shot.skill_value}%", f"{key} competence {p:.3f}",
-                 rules=[skill_rule], source="assumed", note="equated over the battery [core.equating]")
-        back = self.level_for(skill, p, {"@key": key})
-        if back != shot.skill_value:
-            col.loss("rounded", "$.skill_value", f"{skill} {shot.skill_value}% has the same {key} competence as "
-                     f"{skill} {back}%; a neutral shot converts back as {back}%", skill_rule)
-        chars = self.characteristics_to_neutral({"DEX": shot.DEX}, col, "$") if shot.DEX is not None else {}
-        light = Light(illuminance=Illuminance(self.darkness_ladder().step_labelled(shot.light).rep),
-                      aids=[LIGHT_AIDS[a] for a in shot.light_aids])  # type: ignore[misc]
-        barrier = Barrier(material=shot.cover.material, thickness=shot.cover.thickness) if shot.cover else None
-        armor = [self.armor_to_neutral(a, col, f"$.target_armor[{i}]") for i, a in enumerate(shot.target_armor)]
-        return ShotParts(weapon, skill, p, chars, light, barrier, armor)
+                col.loss("assumed", "$.weapon", f"{shot.weapon!r} is not a catalog weapon; {what}",
+                         self.damage_rule or f"{self.rule_prefix}damage")
+        return weapon
 
-    def shot_parts_from_neutral(self, shot: Shot, col: Collector, barrier_type: type) -> dict[str, Any]:
-        """The fields every d100 shot states alike, from a neutral shot (the other way of
-        :meth:`shot_parts_to_neutral`): a catalog weapon by its id, under its own name beside it
-        when it has one, any other by its name, skill, damage line and muzzle energy; the skill
-        of the weapon's class at the level of the shooter's competence; his DEX; the light word
-        and aids; what a hidden target stands behind (a `barrier_type`) and its armor."""
+    def shot_weapon_from_neutral(self, shot: Shot, col: Collector, path: str) -> dict[str, Any]:
+        """The fields a d100 shot names its weapon in: a catalog weapon by its id, under its own
+        name beside it when it has one, any other by its name, skill, damage line and muzzle
+        energy; sights other than its own."""
         w = shot.weapon
-        skill = self.skill_for_class(w.weapon_class)
-        step = self.skill_ladder(skill, {"@key": firearm_skill_for(w.weapon_class)}).step_for(shot.shooter.skill)
-        col.step("$.skill_value", None, f"competence {shot.shooter.skill:.3f}", f"{skill} {step.native}%",
-                 rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
-        dex = None
-        if "dexterity" in shot.shooter.characteristics:
-            dex = self.characteristics_from_neutral(
-                {"dexterity": shot.shooter.characteristics["dexterity"]}, col, "$", default=None).get("DEX")
         entry = self.find_weapon(w.catalog) if w.catalog else None
-        out: dict[str, Any] = {"weapon": w.name, "skill": skill, "catalog": None, "damage": None,
-                               "muzzle_energy": None}
+        out: dict[str, Any] = {"weapon": w.name, "skill": self.skill_for_class(w.weapon_class), "catalog": None,
+                               "damage": None, "muzzle_energy": None}
         if entry is not None:
             if w.name in (entry.name, w.catalog):
                 out["weapon"] = w.catalog
             else:
                 out["catalog"] = w.catalog
-            if self.skill_for_class(entry.weapon_class) == skill:
+            if self.skill_for_class(entry.weapon_class) == out["skill"]:
                 out["skill"] = None
         else:
             out["damage"], out["muzzle_energy"] = self.damage_of(w), w.muzzle_energy
         base = entry or generic_weapon(w.weapon_class)
-        dark = self.darkness_ladder().step_for(float(shot.light.illuminance))
-        col.step("$.light", f"{float(shot.light.illuminance):g} lx", None, dark.label, rules=[dark.rule],
-                 source=dark.source)
-        barrier = shot.target.cover.barrier
-        return {**out, "name": shot.name, "shooter": shot.shooter.name, "distance": shot.distance,
-                "skill_value": step.native, "DEX": dex,
-                "sights": w.sights if base.sights != w.sights and w.weapon_class != "thrown" else None,
-                "light": dark.label, "light_aids": [LIGHT_AIDS_BACK[a] for a in shot.light.aids],
-                "target": shot.target.name, "target_posture": shot.target.posture,
-                "cover": barrier_type(material=barrier.material, thickness=barrier.thickness) if barrier else None,
-                "target_armor": [self.armor_from_neutral(a, col, f"$.target_armor[{i}]")
-                                 for i, a in enumerate(shot.target.armor)]}
-
-    # ==== the shot document: the family's fields, declared words, the system's own ======
-    #: The native shot's fields that are words or flags on the system's ladders (:class:`ShotWord`).
-    shot_words: ClassVar[tuple[ShotWord, ...]] = ()
-    _shot_barrier: ClassVar[Any] = None  # the shot's ``cover`` Struct (set with its shot_type)
-
-    def shot_to_neutral(self, shot: Any) -> Result[Shot]:
-        """A native shot as the neutral one: the fields every d100 shot states alike
-        (:meth:`shot_parts_to_neutral`), the declared ``shot_words`` through their ladders and
-        the system's own fields (:meth:`shot_own_to_neutral`), in that order."""
-        if self.shot_sheet is not None:  # a shot declared the core's general way
-            return super().shot_to_neutral(shot)
-        col = Collector(self.key)
-        parts = self.shot_parts_to_neutral(shot, col)
-        at = words_to_neutral(self.shot_words, shot, self.table_ladders(), col)
-        at.update(self.shot_own_to_neutral(shot, col))
-        part = {k: {n.split(".", 1)[1]: v for n, v in at.items() if n.startswith(k + ".")} for k in ("shooter", "target")}
-        exposure = part["target"].pop("cover.exposure", 1.0)
-        shooter = Shooter(name=shot.shooter, skill=parts.competence, characteristics=parts.characteristics,
-                          **part["shooter"])
-        target = Target(name=shot.target, posture=shot.target_posture, armor=parts.armor,
-                        cover=Cover(exposure=exposure, barrier=parts.barrier), **part["target"])
-        return col.result(Shot(name=shot.name, shooter=shooter, weapon=parts.weapon, target=target,
-                               distance=shot.distance, light=parts.light,
-                               **{k: v for k, v in at.items() if "." not in k}))
-
-    def shot_from_neutral(self, shot: Shot) -> Result[Any]:
-        """The neutral shot as a native one (the other way of :meth:`shot_to_neutral`)."""
-        if self.shot_sheet is not None:  # a shot declared the core's general way
-            return super().shot_from_neutral(shot)
-        col = Collector(self.key)
-        fields = self.shot_parts_from_neutral(shot, col, self._shot_barrier)
-        fields.update(self.shot_own_from_neutral(shot, col))
-        fields.update(words_from_neutral(self.shot_words, shot, self.table_ladders(), col))
-        return col.result(self.shot_type(**fields))  # type: ignore[misc]
+        out["sights"] = w.sights if base.sights != w.sights and w.weapon_class != "thrown" else None
+        return out
 
     def find_weapon(self, name: str) -> Weapon | None:
         from xsys.core.catalog import strip_entry

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import msgspec
 
 from .errors import InputError
-from .model import Cover, Light, MeleeWeapon, Shooter, Shot, Target
+from .model import Barrier, Cover, Light, MeleeWeapon, Shooter, Shot, Target
 from .trace import Collector, Result
 from .units import Duration, Illuminance, Length, Speed
 from .vocab import POSTURE_HEIGHT, firearm_skill_for
@@ -83,7 +83,8 @@ class ShotSheet(msgspec.Struct, frozen=True):
     shooter: str = "shooter"  # the shooter's name
     target: str = "target"  # the target's name
     # native characteristics of the shooter (System.characteristics() keys): read through their
-    # ladders, and the context of the skill's level
+    # ladders, and the context of the skill's level; one whose field defaults to None may be left
+    # unstated both ways (else the adult median is written, said)
     characteristics: tuple[str, ...] = ()
     # aiming: (field, seconds one unit of it takes, the most units it holds), and the rule it cites
     aim: tuple[str, float, int] | None = None
@@ -94,8 +95,11 @@ class ShotSheet(msgspec.Struct, frozen=True):
     # step's label, read as the step's representative value (the cover: the share that shows)
     cover: tuple[str, str] | None = None
     light: tuple[str, str] | None = None
-    aids: str = ""  # the vision aids (a list of vocab.VisionAid)
-    barrier: str = ""  # what a target in full cover is shot through
+    aids: str = ""  # the vision aids (a list of vocab.VisionAid, or of the words of ``aid_words``)
+    aid_words: Mapping[str, str] = msgspec.field(default_factory=dict)  # a native aid word -> its VisionAid
+    # what a target in full cover is shot through: a neutral Barrier, or the shot's own Struct of
+    # the same ``material`` and ``thickness``
+    barrier: str = ""
     target_armor: str = ""  # a list of armor lines (System.armor_to_neutral / armor_from_neutral)
     # the target's posture: its field, and the native word a neutral posture is written as (a
     # posture not named is written as itself); a native word reads as the neutral posture of
@@ -131,9 +135,10 @@ def check_words(owner: str, words: tuple[ShotWord, ...], shot_type: Any, paths: 
 
 
 def check(system: type) -> None:
-    """A declared shot sheet names fields its ``shot_type`` has: one clear error at class definition."""
-    sheet = system.__dict__.get("shot_sheet")
-    if sheet is None:
+    """A declared shot sheet names fields its ``shot_type`` has: one clear error at class definition
+    (of the class that declares the one or the other, once both are known)."""
+    sheet = system.shot_sheet
+    if sheet is None or system.shot_type is None or not ({"shot_sheet", "shot_type"} & set(system.__dict__)):
         return
     if not isinstance(sheet, ShotSheet):
         raise TypeError(f"{system.__name__}.shot_sheet must be an xsys.core.shotsheet.ShotSheet")
@@ -222,12 +227,12 @@ def shot_rule(system: "System", path: str, value: Any, shot: Any = None) -> str:
     system's ``shot_rules`` gives the path's nearest enclosing part; the shooter's level, the rule
     its skill is read by (the skill of the shot's weapon class)."""
     sheet = system.shot_sheet
-    for w in (*(sheet.words if sheet is not None else ()), *getattr(system, "shot_words", ())):
+    for w in sheet.words if sheet is not None else ():
         if w.neutral != path:
             continue
         if w.rule:
             return w.rule
-        lad = system.ladders().get(w.ladder)
+        lad = _ladders(system).get(w.ladder)
         if lad is None:
             return ""
         try:
@@ -271,30 +276,51 @@ def _literal_values(tp: Any) -> tuple[Any, ...]:
     return ()
 
 
-def _put(obj: Any, items: list[tuple[list[str], Any]]) -> Any:
-    """`obj` with each (path, value) of `items` set in turn (a later one wins, a whole part set after
-    its fields replaces them), each Struct rebuilt once: a shot is rebuilt once, not once a field."""
-    by_head: dict[str, list[tuple[list[str], Any]]] = {}
-    for path, value in items:
-        by_head.setdefault(path[0], []).append((path[1:], value))
-    changes = {}
-    for head, subs in by_head.items():
-        whole = [i for i, (rest, _) in enumerate(subs) if not rest]
-        base = subs[whole[-1]][1] if whole else getattr(obj, head)
-        rest = subs[whole[-1] + 1:] if whole else subs
-        changes[head] = _put(base, rest) if rest else base
-    return msgspec.structs.replace(obj, **changes)
+_PARTS = {"shooter": Shooter, "target": Target, "cover": Cover, "light": Light}
+
+
+def _set(tree: dict[str, Any], path: str, value: Any) -> None:
+    """`value` at the dotted `path` of a tree of a shot's parts (a later value wins; a whole part
+    set replaces the fields set in it before)."""
+    *parents, last = path.split(".")
+    for name in parents:
+        sub = tree.get(name)
+        if not isinstance(sub, dict):  # a whole part stated before: its fields, to set one of them
+            sub = tree[name] = {f: getattr(sub, f) for f in sub.__struct_fields__} if sub is not None else {}
+        tree = sub
+    tree[last] = value
+
+
+def _build(typ: Any, tree: dict[str, Any]) -> Any:
+    """The Struct `typ` of a tree of its fields, each part built once from its own."""
+    return typ(**{k: _build(_PARTS[k], v) if isinstance(v, dict) and k in _PARTS else v for k, v in tree.items()})
 
 
 # ---- the shot -----------------------------------------------------------------------------
 
-def _word(system: "System", ladder: str, label: str, path: str) -> float:
-    steps = system.ladders()[ladder].steps
-    for step in steps:
+@functools.cache
+def _barrier_type(shot_type: Any, field: str) -> Any:
+    """The Struct a shot's barrier field holds (the neutral Barrier, or the shot's own of the same
+    fields), read once per shot type."""
+    tp = next(f.type for f in msgspec.structs.fields(shot_type) if f.name == field)
+    return next((a for a in typing.get_args(tp) if a is not type(None)), tp)
+
+
+def _ladders(system: "System") -> Mapping[str, "Ladder"]:
+    """The system's ladders, gathered once per system object (a system's ladders are fixed when
+    it is made; some systems build the whole set on each ``ladders()`` call)."""
+    got = system.__dict__.get("_xsys_shot_ladders")
+    if got is None:
+        got = system.__dict__["_xsys_shot_ladders"] = system.ladders()
+    return got
+
+
+def _word(ladder: "Ladder", label: str, system: "System", name: str, path: str) -> float:
+    for step in ladder.steps:
         if step.label == label:
             return float(step.rep)
-    raise InputError(f"not a word of {system.key}'s {ladder} table", path=path,
-                     expected=", ".join(repr(st.label) for st in steps), found=repr(label))
+    raise InputError(f"not a word of {system.key}'s {name} table", path=path,
+                     expected=", ".join(repr(st.label) for st in ladder.steps), found=repr(label))
 
 
 def _get(s: Any, name: str, default: Any = None) -> Any:
@@ -305,52 +331,59 @@ def shot_to_neutral(system: "System", s: Any) -> Result[Shot]:
     """A native shot as the neutral one, by the system's ``shot_sheet``."""
     sh: ShotSheet = system.shot_sheet  # type: ignore[assignment]
     col = Collector(system.key)
+    lad = _ladders(system)
     weapon = system.shot_weapon_to_neutral(s, col)
     if isinstance(weapon, MeleeWeapon):
         raise InputError("a shot needs a ranged weapon", path=f"$.{sh.weapon}", found=repr(weapon.name))
-    specs = system.characteristics()
-    chars = {k: getattr(s, k) for k in sh.characteristics}
+    chars = {k: v for k in sh.characteristics if (v := getattr(s, k)) is not None}
     cls = weapon.weapon_class
     skill = system.skill_for_weapon(cls)
+    rule = system.competence_rule(skill)
     if sh.stated_skill:
         stated = getattr(s, sh.stated_skill) or getattr(getattr(s, sh.weapon), "skill", None)
         if stated and stated != skill:
-            col.loss("merged", f"$.{sh.stated_skill}", f"{stated} is read as {skill}, the skill of a {cls}")
+            col.loss("merged", f"$.{sh.stated_skill}", f"{stated} with a {cls}: the neutral shot rolls {skill}", rule)
     key = firearm_skill_for(cls)
     level = getattr(s, sh.skill)
     ctx = {**chars, "@key": key}
     competence = system.competence(skill, level, ctx)
+    col.step(f"$.{sh.skill}", system.level_text(skill, level), f"{key} competence {competence:.3f}",
+             rules=list(dict.fromkeys([rule, *sh.skill_rules])), source="assumed",
+             note="equated over the battery [core.equating]")
     back = system.level_for(skill, competence, ctx)
     if back != level:
-        col.loss("rounded", f"$.{sh.skill}", f"{system.level_text(skill, level)} has the same competence as "
-                 f"{system.level_text(skill, back)}", system.competence_rule(skill))
-    col.step(f"$.{sh.skill}", system.level_text(skill, level), f"{key} competence {competence:.3f}",
-             rules=list(dict.fromkeys([system.competence_rule(skill), *sh.skill_rules])), source="assumed",
-             note="equated over the battery [core.equating]")
+        col.loss("rounded", f"$.{sh.skill}", f"{system.level_text(skill, level)} has the same {key} competence as "
+                 f"{system.level_text(skill, back)}, which a neutral shot converts back to", rule)
     default_of = _defaults(system.shot_type)
-    for f, rule in sh.native_only.items():
+    for f, why in sh.native_only.items():
         v = getattr(s, f)
         if v != default_of.get(f):
             col.loss("unsupported-field", f"$.{f}", f"{f} = {v!r} has no neutral equivalent (the {system.key} "
-                     "check keeps it)", rule)
-    shooter = Shooter(name=_get(s, sh.shooter, ""), skill=competence,
-                      characteristics={specs[k].neutral: specs[k].ladder.neutral(v) for k, v in chars.items()},
-                      aim_time=Duration(getattr(s, sh.aim[0]) * sh.aim[1]) if sh.aim else Duration(0.0))
-    cover = Cover(exposure=_word(system, sh.cover[1], getattr(s, sh.cover[0]), f"$.{sh.cover[0]}") if sh.cover else 1.0,
-                  barrier=_get(s, sh.barrier))
+                     "check keeps it)", why)
+    shooter = {"name": _get(s, sh.shooter, ""), "skill": competence,
+               "characteristics": system.characteristics_to_neutral(chars, col, "$") if chars else {},
+               "aim_time": Duration(getattr(s, sh.aim[0]) * sh.aim[1]) if sh.aim else Duration(0.0)}
+    light = {"illuminance": Illuminance(_word(lad[sh.light[1]], getattr(s, sh.light[0]), system, sh.light[1],
+                                              f"$.{sh.light[0]}")) if sh.light else Illuminance(10_000.0),
+             "aids": [sh.aid_words.get(a, a) for a in _get(s, sh.aids, [])]}
+    barrier = _get(s, sh.barrier)
+    if barrier is not None and not isinstance(barrier, Barrier):
+        barrier = Barrier(material=barrier.material, thickness=barrier.thickness)
+    cover = {"exposure": _word(lad[sh.cover[1]], getattr(s, sh.cover[0]), system, sh.cover[1], f"$.{sh.cover[0]}")
+             if sh.cover else 1.0, "barrier": barrier}
     armor = [system.armor_to_neutral(a, col, f"$.{sh.target_armor}[{i}]")
              for i, a in enumerate(_get(s, sh.target_armor, []))]
     move = sh.target_movement
-    target = Target(name=_get(s, sh.target, ""), posture=_get(s, sh.target_posture, "standing"), cover=cover,
-                    speed=Speed(float(getattr(s, move[0])) / move[1]) if move else Speed(0.0), armor=armor)
-    light = Light(illuminance=Illuminance(_word(system, sh.light[1], getattr(s, sh.light[0]), f"$.{sh.light[0]}"))
-                  if sh.light else Illuminance(10_000.0), aids=list(_get(s, sh.aids, [])))
-    shot = Shot(name=_get(s, sh.name, ""), shooter=shooter, weapon=weapon, target=target,
-                distance=_get(s, sh.distance, Length(0.0)), light=light)
+    target = {"name": _get(s, sh.target, ""), "posture": _get(s, sh.target_posture, "standing"), "cover": cover,
+              "speed": Speed(float(getattr(s, move[0])) / move[1]) if move else Speed(0.0), "armor": armor}
+    tree = {"name": _get(s, sh.name, ""), "shooter": shooter, "weapon": weapon, "target": target,
+            "distance": _get(s, sh.distance, Length(0.0)), "light": light}
     at = {path: getattr(s, f) for f, path in sh.same.items()}
-    at.update(words_to_neutral(sh.words, s, system.ladders(), col) if sh.words else {})
+    at.update(words_to_neutral(sh.words, s, lad, col) if sh.words else {})
     at.update(system.shot_own_to_neutral(s, col))
-    return col.result(_put(shot, [(path.split("."), value) for path, value in at.items()]) if at else shot)
+    for path, value in at.items():
+        _set(tree, path, value)
+    return col.result(_build(Shot, tree))
 
 
 def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
@@ -358,18 +391,24 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     left to the loss audit, which reads the written shot back."""
     sh: ShotSheet = system.shot_sheet  # type: ignore[assignment]
     col = Collector(system.key)
-    lad = system.ladders()
+    lad = _ladders(system)
     specs = system.characteristics()
     cls = shot.weapon.weapon_class
-    chars = {}
+    default_of = _defaults(system.shot_type)
+    given = shot.shooter.characteristics
+    stated = {specs[k].neutral: given[specs[k].neutral] for k in sh.characteristics if specs[k].neutral in given}
+    chars = {k: v for k, v in system.characteristics_from_neutral(stated, col, "$", default=None).items()
+             if k in sh.characteristics} if stated else {}
     for k in sh.characteristics:
-        x = shot.shooter.characteristics.get(specs[k].neutral)
-        if x is None:  # the median adult's, said
-            x = 0.5
-            col.loss("assumed", f"$.{k}", f"no {specs[k].neutral} in the source; {k} set to the adult median",
-                     specs[k].ladder.step_for(x).rule)
-        chars[k] = specs[k].ladder.native(x)
+        if k not in chars and default_of.get(k, 0) is not None:  # the median adult's, said
+            chars.update(system.characteristics_from_neutral({}, col, "$", unstated=set(specs) - {k}))
     weapon = system.shot_weapon_from_neutral(shot, col, f"$.{sh.weapon}")
+    out: dict[str, Any] = dict(chars)
+    if isinstance(weapon, Mapping):  # a shot that states its weapon in several fields
+        out.update(weapon)
+        weapon = None
+    else:
+        out[sh.weapon] = weapon
     # the skill that fires it: a line's own skill that the sheet writes only beside its line (GURPS Axe
     # Throwing for a thrown hatchet), else its class's
     skill = getattr(weapon, "skill", None)
@@ -378,11 +417,15 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     step = system.skill_ladder(skill, {**chars, "@key": firearm_skill_for(cls)}).step_for(float(shot.shooter.skill))
     col.step(f"$.{sh.skill}", None, f"competence {float(shot.shooter.skill):.3f}", system.level_text(skill, step.native),
              rules=[step.rule], source=step.source, note="equated over the battery [core.equating]")
-    out: dict[str, Any] = {**chars, sh.skill: step.native, sh.weapon: weapon}
+    out[sh.skill] = step.native
     if sh.distance:
         out[sh.distance] = shot.distance
+    barrier = shot.target.cover.barrier
+    if barrier is not None and sh.barrier and _barrier_type(system.shot_type, sh.barrier) is not Barrier:
+        barrier = _barrier_type(system.shot_type, sh.barrier)(material=barrier.material, thickness=barrier.thickness)
+    back = {v: k for k, v in sh.aid_words.items()}
     for name, value in ((sh.name, shot.name), (sh.shooter, shot.shooter.name), (sh.target, shot.target.name),
-                        (sh.aids, list(shot.light.aids)), (sh.barrier, shot.target.cover.barrier),
+                        (sh.aids, [back.get(a, a) for a in shot.light.aids]), (sh.barrier, barrier),
                         (sh.target_posture, sh.posture_written.get(shot.target.posture, shot.target.posture))):
         if name:
             out[name] = value
@@ -402,7 +445,10 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     if sh.cover:
         out[sh.cover[0]] = lad[sh.cover[1]].step_for(shot.target.cover.exposure).label
     if sh.light:
-        out[sh.light[0]] = lad[sh.light[1]].step_for(float(shot.light.illuminance)).label
+        lx = float(shot.light.illuminance)
+        dark = lad[sh.light[1]].step_for(lx)
+        col.step(f"$.{sh.light[0]}", f"{lx:g} lx", None, dark.label, rules=[dark.rule], source=dark.source)
+        out[sh.light[0]] = dark.label
     if sh.target_armor:
         out[sh.target_armor] = [system.armor_from_neutral(a, col, f"$.target.armor[{i}]")
                                 for i, a in enumerate(shot.target.armor)]

@@ -1,11 +1,12 @@
 """What the d100 family's systems state alike converts one way in coc, coc-zh and coc7
 (core.percentile.PercentileSystem): a shot's named weapon, skill value, DEX, light word and aids,
-cover and target armor (shot_parts_to_neutral / shot_parts_from_neutral), and a stat block's weapon
+cover and target armor (core.percentile.D100_SHOT, converted by core.shotsheet), and a stat block's weapon
 line (line_weapon_to_neutral). The same shot or line says the same things in each edition, and
 each system converts only its own fields."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from xsys.conversions import api
@@ -106,7 +107,7 @@ def test_a_weapon_line_reads_as_the_same_weapon_in_either_edition(system):
     assert (garand.catalog, garand.fire_modes) == ("m1-garand", ["semi", "auto"])
 
 
-# ---- the declared shot words (PercentileSystem.shot_words) -------------------------------
+# ---- the declared shot words (each system's shot_sheet.words, core.shotsheet) ----------------
 
 WORDS = {  # each system's declared words, a value other than its default, and the neutral value it reads as
     "coc": [("careful_aim", True, "shooter.aim_time"), ("target_exposure", "half", "target.cover.exposure")],
@@ -127,8 +128,8 @@ def test_a_declared_shot_word_reads_as_its_rows_value_and_comes_back(system, fie
     from xsys.core.registry import default_registry
 
     sys_ = default_registry().system(system)
-    word = next(w for w in sys_.shot_words if w.field == field)
-    ladder = sys_.table_ladders()[word.ladder]
+    word = next(w for w in sys_.shot_sheet.words if w.field == field)
+    ladder = sys_.ladders()[word.ladder]
     step = ladder.step_labelled(value) if word.form == "label" else ladder.step_of(int(value))
     neutral = api.convert(_shot(system, weapon="colt-m1911a1", **{field: value}), "neutral").document
     default = 1.0 if path.endswith("exposure") else 0.0  # in the open, not aiming, not moving
@@ -152,10 +153,13 @@ def test_a_shot_word_naming_no_field_of_the_shot_is_refused_when_the_class_is_de
     from xsys.core.shotsheet import ShotWord
     from xsys.plugins.coc7 import Coc7System
 
+    sheet = Coc7System.shot_sheet
     with pytest.raises(TypeError, match="its field is not one of"):
-        type("Broken", (Coc7System,), {"shot_words": (ShotWord("aim", "shooter.aim_time", "aim"),)})
+        type("Broken", (Coc7System,), {"shot_sheet": msgspec.structs.replace(
+            sheet, words=(ShotWord("aim", "shooter.aim_time", "aim"),))})
     with pytest.raises(TypeError, match="its neutral path is not one of"):
-        type("Broken", (Coc7System,), {"shot_words": (ShotWord("aiming", "shooter.aim", "aim"),)})
+        type("Broken", (Coc7System,), {"shot_sheet": msgspec.structs.replace(
+            sheet, words=(ShotWord("aiming", "shooter.aim", "aim"),))})
 
 
 # ---- a stated armor value wins over its catalog item's (one answer in every d100 system) ----

@@ -124,7 +124,7 @@ def test_a_field_the_neutral_model_has_no_place_for_is_said_with_its_rule():
 def test_a_stated_skill_other_than_its_weapon_class_s_is_said_merged():
     res = GURPS.shot_to_neutral(GurpsShot(skill="Guns (Rifle)", level=12, weapon="glock-17", distance=Length(10.0)))
     assert [(x.kind, x.path, x.message) for x in res.losses if x.kind == "merged"] == [
-        ("merged", "$.skill", "Guns (Rifle) is read as Guns (Pistol), the skill of a handgun")]
+        ("merged", "$.skill", "Guns (Rifle) with a handgun: the neutral shot rolls Guns (Pistol)")]
 
 
 def test_a_level_that_reads_back_as_another_says_so():
@@ -134,7 +134,8 @@ def test_a_level_that_reads_back_as_another_says_so():
     back = GURPS.level_for("Guns (Pistol)", low.value.shooter.skill)
     assert back != 1
     assert [(x.kind, x.path, x.message) for x in low.losses] == [
-        ("rounded", "$.level", f"Guns (Pistol)-1 has the same competence as Guns (Pistol)-{back}")]
+        ("rounded", "$.level", f"Guns (Pistol)-1 has the same handgun competence as Guns (Pistol)-{back}, which a "
+                               "neutral shot converts back to")]
     assert not GURPS.shot_to_neutral(GurpsShot(level=12, weapon="glock-17", distance=Length(10.0))).losses
 
 

@@ -17,7 +17,8 @@ from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
-from xsys.core.shotsheet import ShotWord
+from xsys.core.percentile import D100_SHOT
+from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.trace import Collector
 
 from .model import CocArmor, CocMelee, CocNpc, CocShot, CocWeapon
@@ -317,9 +318,9 @@ class CocSheet(CocRules):
     # ==== shot conversions: the d100 family's (core.percentile), with these words and fields ====
     shot_rules: ClassVar[Mapping[str, str]] = {"light.illuminance": "coc-ja.darkness", "target.armor": "coc-ja.armor.table",
                                                "weapon": "coc-ja.damage"}
-    shot_words: ClassVar[tuple[ShotWord, ...]] = (
+    shot_sheet: ClassVar[ShotSheet | None] = msgspec.structs.replace(D100_SHOT, light=("light", "darkness"), words=(
         ShotWord("careful_aim", "shooter.aim_time", "careful-aim"),
-        ShotWord("target_exposure", "target.cover.exposure", "exposure", form="label"))
+        ShotWord("target_exposure", "target.cover.exposure", "exposure", form="label")))
 
     def shot_own_to_neutral(self, shot: CocShot, col: Collector) -> dict[str, Any]:
         """Its hold, support and rate of fire; two guns, Off-hand Shooting, Keeper doubling, the

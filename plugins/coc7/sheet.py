@@ -18,7 +18,8 @@ from xsys.core.sheet import kept_line
 from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
 from xsys.core.model import (Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack,
                              thrown_blade)
-from xsys.core.shotsheet import ShotWord
+from xsys.core.percentile import D100_SHOT
+from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.trace import Collector
 from xsys.core.units import Length
 
@@ -391,11 +392,11 @@ class Coc7Sheet(Coc7Rules):
     # ==== shot conversions: the d100 family's (core.percentile), with these words and fields ====
     shot_rules: ClassVar[Mapping[str, str]] = {"light.illuminance": "coc7.darkness", "target.armor": "coc7.armor",
                                                "weapon": "coc7.damage"}
-    shot_words: ClassVar[tuple[ShotWord, ...]] = (
+    shot_sheet: ClassVar[ShotSheet | None] = msgspec.structs.replace(D100_SHOT, light=("light", "light"), words=(
         ShotWord("aiming", "shooter.aim_time", "aim"),
         ShotWord("shooter_running", "shooter.speed", "shooter-speed", below=BELOW, rule="coc7.shooter-running"),
         ShotWord("target_full_speed", "target.speed", "target-speed", below=BELOW, rule="coc7.fast-target"),
-        ShotWord("target_cover", "target.cover.exposure", "cover", form="label"))
+        ShotWord("target_cover", "target.cover.exposure", "cover", form="label")))
 
     def shot_own_to_neutral(self, shot: Coc7Shot, col: Collector) -> dict[str, Any]:
         return {"shooter.posture": "prone" if shot.shooter_prone else "standing", "shooter.braced": shot.braced,

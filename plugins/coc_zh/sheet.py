@@ -127,17 +127,13 @@ class CocZhSheet(CocZhRules):
         return Result(out, res.losses, res.trace)
 
     # ==== shot conversions ===============================================================
-    def shot_to_neutral(self, shot: CocZhShot) -> Result[Shot]:
-        res = super().shot_to_neutral(shot)
-        col = Collector(self.key)
-        if res.value.target.cover.barrier is not None:
-            self.barrier_trace(col, "$.cover", res.value.target.cover.barrier)
-        return Result(res.value, res.losses + col.losses, res.trace + col.trace)
+    def shot_own_to_neutral(self, shot: CocZhShot, col: Collector) -> dict[str, Any]:
+        """coc's, and the armor value of what a hidden target stands behind, in both lists."""
+        if shot.cover is not None:
+            self.barrier_trace(col, "$.cover", Barrier(material=shot.cover.material, thickness=shot.cover.thickness))
+        return super().shot_own_to_neutral(shot, col)
 
-    def shot_from_neutral(self, shot: Shot) -> Result[CocZhShot]:
-        res = super().shot_from_neutral(shot)
-        col = Collector(self.key)
+    def shot_own_from_neutral(self, shot: Shot, col: Collector) -> dict[str, Any]:
         if shot.target.cover.barrier is not None:
             self.barrier_trace(col, "$.cover", shot.target.cover.barrier)
-        out = CocZhShot(**{f: getattr(res.value, f) for f in CocZhShot.__struct_fields__})
-        return Result(out, res.losses + col.losses, res.trace + col.trace)
+        return super().shot_own_from_neutral(shot, col)
