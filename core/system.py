@@ -31,6 +31,7 @@ from .sheet import Sheet
 from . import sheet as _sheet
 from .shotsheet import ShotSheet
 from . import shotsheet as _shotsheet
+from . import units as _units
 from .trace import UNWRITTEN_AT_FLOOR, Check, Collector, Modifier, Result, and_list
 from .vocab import SKILL_MEANING, SKILLS, firearm_skill_for
 
@@ -133,6 +134,10 @@ class System:
     # as another: a part of the neutral shot (``light.illuminance``, ``target.armor``, ``weapon``)
     # -> its rule ID; a declared word cites its ladder's rule, the shooter's level its skill's.
     shot_rules: ClassVar[Mapping[str, str]] = {}
+    # Its own units (a turn, a round, the GURPS hex): name -> (quantity type of core.units, its
+    # factor to that type's canonical unit), known wherever a quantity is read from the moment
+    # the class is defined (core.units.define); a name pint does not know (``gurps_turn``).
+    own_units: ClassVar[Mapping[str, tuple[type, float]]] = {}
     # The printed stat block its NPCs read from and write to, by the name a format plugin
     # registers it under (hook xsys_register_text_blocks): one block may serve several systems
     # (the Call of Cthulhu block, both editions). None: its own text_layout(), or no block.
@@ -171,6 +176,8 @@ class System:
             fn = cls.__dict__.get(name)
             if callable(fn):
                 setattr(cls, name, memo.method(fn, typed))
+        for unit, (qtype, factor) in cls.__dict__.get("own_units", {}).items():
+            _units.define(unit, qtype, factor, cls.__name__)
         _sheet.check(cls)  # a sheet naming a field its stat block lacks fails here, not mid-conversion
         _shotsheet.check(cls)
         fn = cls.__dict__.get("npc_from_neutral")

@@ -7,7 +7,9 @@ types below are ``float`` subclasses so that ladders and comparisons run on magn
 user writes, and its answer for each distinct unit string is memoised.
 
 The registry is built lazily, once, with pint's cache folder unless ``XSYS_PINT_CACHE=0``.
-Project units (the GURPS hex, each system's turn) come from ``data/units.txt``.
+A game system's own units (the GURPS hex, each system's turn or round) are its plugin's: a
+``System`` declares them as ``own_units`` and they are known (to :func:`parse` and to pint) from
+the moment its class is defined (:func:`define`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import re
 import sys
 import threading
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from .errors import UnitError
@@ -53,9 +54,8 @@ def ureg():
                     where = hashlib.sha256(os.path.dirname(os.path.abspath(pint.__file__)).encode()).hexdigest()[:12]
                     kwargs["cache_folder"] = str(cache_dir() / "pint" / f"{pint.__version__}-{where}")
                 reg = pint.UnitRegistry(**kwargs)
-                defs = resources.files("xsys.core").joinpath("data/units.txt")
-                with resources.as_file(defs) as path:
-                    reg.load_definitions(str(path))
+                for name, (qtype, factor, _) in _DEFINED.items():
+                    reg.define(f"{name} = {factor!r} * {qtype.unit}")
                 _registry = reg
     return _registry
 
@@ -169,7 +169,6 @@ _FAST: dict[type[_Quantity], dict[str, float]] = {
         "ft": 0.3048, "foot": 0.3048, "feet": 0.3048,
         "yd": 0.9144, "yard": 0.9144, "yards": 0.9144,
         "mi": 1609.344, "mile": 1609.344, "miles": 1609.344,
-        "hex": 1.0,
     },
     Speed: {
         "m/s": 1.0, "km/h": 1000.0 / 3600.0, "kph": 1000.0 / 3600.0,
@@ -179,7 +178,6 @@ _FAST: dict[type[_Quantity], dict[str, float]] = {
         "s": 1.0, "sec": 1.0, "second": 1.0, "seconds": 1.0,
         "min": 60.0, "minute": 60.0, "minutes": 60.0, "h": 3600.0, "hour": 3600.0,
         "ms": 0.001,
-        "gurps_turn": 1.0, "coc_round": 3.0, "nwod_turn": 3.0, "pl_tura": 3.0, "coc7_round": 6.0,
     },
     Illuminance: {"lx": 1.0, "lux": 1.0, "klx": 1000.0},
     Mass: {"kg": 1.0, "g": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "pound": 0.45359237, "t": 1000.0},
@@ -188,6 +186,33 @@ _FAST: dict[type[_Quantity], dict[str, float]] = {
 }
 
 _FAST[SignedLength] = _FAST[Length]
+
+# the units plugins defined: name -> (quantity type, factor to its canonical unit, who defined it)
+_DEFINED: dict[str, tuple[type[_Quantity], float, str]] = {}
+_UNIT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def define(name: str, qtype: type[_Quantity], factor: float, owner: str = "") -> None:
+    """Make `name` a unit of `qtype`: `factor` of its canonical unit (a system's turn of 3 s:
+    ``define("nwod_turn", Duration, 3.0)``), known to :func:`parse` and to pint (``m / nwod_turn``).
+    A name must not be a unit already (choose one pint does not know: ``gurps_turn``, not ``turn``);
+    defining the same unit again is a no-op, another factor under a taken name a ValueError."""
+    if not isinstance(name, str) or not _UNIT_NAME.fullmatch(name):
+        raise ValueError(f"unit name {name!r} is not a word (letters, digits, underscores)")
+    if qtype not in QUANTITY_TYPES or not isinstance(factor, (int, float)) or not math.isfinite(factor) or factor <= 0:
+        raise ValueError(f"unit {name!r}: {qtype!r} is not a quantity type or {factor!r} no positive factor")
+    old = _DEFINED.get(name)
+    if old is not None:
+        if old[0] is qtype and old[1] == float(factor):
+            return
+        raise ValueError(f"unit {name!r} is already {old[1]:g} {old[0].unit} ({old[2] or 'defined before'})")
+    if any(name in units for units in _FAST.values()):
+        raise ValueError(f"unit {name!r} is one of xsys's own units")
+    with _lock:
+        _DEFINED[name] = (qtype, float(factor), owner)
+        _FAST[qtype][name] = float(factor)
+        if _registry is not None:
+            _registry.define(f"{name} = {float(factor)!r} * {qtype.unit}")
 
 _NUMBER_UNIT = re.compile(
     r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?inf(?:inity)?|nan)\s*(.*?)\s*$",

@@ -313,13 +313,13 @@ def test_nothing_the_user_runs_imports_the_developer_tools():
 
 
 SYSTEM_KEYS = frozenset({"coc", "coc7", "coc-zh", "gurps", "nwod", "pl-trudnosc"})
-_NAMES_A_SYSTEM = re.compile(r"^(?:coc|coc7|coc-zh|gurps|nwod|pl-trudnosc)[.:][\w-]|fixtures/(?:coc|coc7|coc_zh|gurps|nwod|"
+_NAMES_A_SYSTEM = re.compile(r"^(?:coc|coc7|coc-zh|gurps|nwod|pl-trudnosc|pl)[.:_][\w-]|fixtures/(?:coc|coc7|coc_zh|gurps|nwod|"
                              r"pl_trudnosc|pl-trudnosc)/")
 
 
 def system_keys_named(source: str) -> list[tuple[int, str]]:
     """String constants of a module (docstrings aside) that are a built-in system's key, start
-    with one ("gurps.ssr", "coc:55") or name one of its fixtures."""
+    with one ("gurps.ssr", "coc:55", a unit of its own: "gurps_turn") or name one of its fixtures."""
     tree = ast.parse(source)
     docs = {id(n.body[0].value) for n in ast.walk(tree)
             if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
@@ -331,8 +331,8 @@ def system_keys_named(source: str) -> list[tuple[int, str]]:
 
 def test_the_key_finder():
     src = 'x = "gurps"\ny = "gurps.ssr"\nz = "fixtures/coc/npcs/a.yaml"\nw = "gurpsish"\nv = "nwod dots"\n' \
-          'def f():\n    """coc"""\n'
-    assert system_keys_named(src) == [(1, "gurps"), (2, "gurps.ssr"), (3, "fixtures/coc/npcs/a.yaml")]
+          'u = "pl_tura"\ndef f():\n    """coc"""\n'
+    assert system_keys_named(src) == [(1, "gurps"), (2, "gurps.ssr"), (3, "fixtures/coc/npcs/a.yaml"), (6, "pl_tura")]
 
 
 def test_no_system_key_outside_its_plugin():

@@ -30,7 +30,9 @@ def test_wheel_in_fresh_venv(tmp_path):
             "assert not (sp / 'core').exists() and not (sp / 'plugins').exists() and not (sp / 'conversions').exists();"
             "assert importlib.util.find_spec('core') is None;"
             "from importlib import resources;"
-            "assert resources.files('xsys.core').joinpath('data/units.txt').is_file();"
+            "assert resources.files('xsys.plugins.gurps').joinpath('tables.toml').is_file();"
+            "from xsys.core.registry import default_registry; from xsys.core import units;"
+            "default_registry().keys(); assert units.parse('3 m / pl_tura', units.Speed) == 1.0;"
             "assert resources.files('xsys.plugins.catalog').joinpath('weapons.toml').is_file();"
             "print('ok')")
     r = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path)

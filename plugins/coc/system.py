@@ -16,13 +16,14 @@ neutral model sheet.py (:class:`CocSheet`); this module is the declaration that 
 
 from __future__ import annotations
 
-from typing import ClassVar, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 from xsys.core import dice
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
 from xsys.core.percentile import LightEffect, build_armor_ladders  # noqa: F401 (public: xsys.plugins.coc)
 from xsys.core.sheet import Sheet
+from xsys.core.units import Duration
 
 from . import rules
 from .model import CocCarried, CocNpc, CocShot
@@ -34,6 +35,8 @@ class CocSystem(CocSheet):
     """Call of Cthulhu (d100, BRP family) with the Japanese firearms rules."""
 
     key: ClassVar[str] = "coc"
+    # coc-ja.round: a combat round is 3 s (seed)
+    own_units: ClassVar[Mapping[str, tuple[type, float]]] = {"coc_round": (Duration, 3.0)}
     name: ClassVar[str] = "Call of Cthulhu"
     edition: ClassVar[str] = "5th/6th edition framework, Japanese firearms house rules"
     dice: ClassVar[str] = "d100 roll-under"

@@ -13,11 +13,12 @@ only the stat-block text layout both editions share.
 
 from __future__ import annotations
 
-from typing import ClassVar, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 from xsys.core.formulas import Formula
 from xsys.core.ladder import Ladder
 from xsys.core.sheet import Sheet
+from xsys.core.units import Duration
 
 from .model import Coc7Carried, Coc7Npc, Coc7Shot
 from .rules import (HERE, characteristic_specs, damage_distribution, load_ladders, load_tables,
@@ -31,6 +32,8 @@ class Coc7System(Coc7Sheet):
     """Call of Cthulhu 7th edition: d100 with difficulty levels and bonus/penalty dice."""
 
     key: ClassVar[str] = "coc7"
+    # coc7.round: a combat round has no fixed length; read as 6 s (assumed)
+    own_units: ClassVar[Mapping[str, tuple[type, float]]] = {"coc7_round": (Duration, 6.0)}
     name: ClassVar[str] = "Call of Cthulhu"
     edition: ClassVar[str] = "7th edition"
     dice: ClassVar[str] = "d100 roll-under; Regular/Hard/Extreme at 1, 1/2, 1/5 of the skill; bonus/penalty dice"

@@ -42,7 +42,7 @@ def _shots(weapon: Weapon) -> tuple[int, bool]:
 
 
 MAX_AIM_TURNS = 100  # GurpsShot.aim_turns' upper bound
-TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (core unit gurps_turn)
+TURN_SECONDS = 1.0  # assumed: a GURPS turn is one second (the plugin's unit gurps_turn, system.py)
 DERIVED = ("HP", "Will", "Per", "Move", "Dodge")
 
 

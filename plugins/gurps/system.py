@@ -17,6 +17,7 @@ from xsys.core.formulas import Formula, RuleNote
 from xsys.core.ladder import Ladder
 from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.system import CharacteristicSpec, percentile_ladder
+from xsys.core.units import Duration, Length
 from xsys.core.vocab import cartridge_in_name  # noqa: F401 (importable from here, as before)
 
 from .native import NATIVE_ONLY, GurpsNpc, GurpsShot
@@ -28,6 +29,9 @@ from .sheet import MAX_AIM_TURNS, TURN_SECONDS, GurpsSheet
 
 class Gurps(GurpsSheet):
     key = "gurps"
+    # gurps.maneuvers: a turn is one second; a hex is one metre (this edition's tables are metric:
+    # assumed, gurps.ssr reads distances in metres)
+    own_units = {"gurps_turn": (Duration, TURN_SECONDS), "hex": (Length, 1.0)}
     name = "GURPS"
     edition = "3rd edition (Japanese Basic Set)"
     dice = "3d6 roll-under"

@@ -22,6 +22,7 @@ from xsys.core.ladder import Ladder
 from xsys.core.sheet import Sheet
 from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.system import CharacteristicSpec, percentile_ladder
+from xsys.core.units import Duration
 
 # documents and the game's names that tests and tools import from this module
 from .model import NwodArmor, NwodBarrier, NwodCarried, NwodNpc, NwodSettings, NwodShot, NwodWeapon
@@ -32,6 +33,8 @@ from .sheet import NwodSheet
 
 class NwodSystem(NwodSheet):
     key = "nwod"
+    # nwod.aim: one turn is 3 s (assumed: the core rulebook's convention)
+    own_units = {"nwod_turn": (Duration, 3.0)}
     name = "new World of Darkness"
     edition = "2004 rules (World of Darkness Rulebook)"
     dice = "d10 pool, 8+ succeeds, 10-again"

@@ -144,7 +144,7 @@ def range_modifier(distance: float, weapon: Literal["short", "long"]) -> int:
 
 def _aim_ladder() -> Ladder:
     """pl.aim: aiming turns spent before the shot <- seconds of aim (full turns count;
-    one tura = 3 s, assumed in core/data/units.txt as ``pl_tura``)."""
+    one tura = 3 s, assumed: the plugin's unit ``pl_tura``, system.py)."""
     tura = turn_seconds()
     rows = [Step(k, k * tura, "pl.aim", "assumed", f"{k} tura" if k == 1 else f"{k} tur")
             for k in range(int(tables()["aim"]["max_turns"]) + 1)]

@@ -24,6 +24,7 @@ from xsys.core.ladder import Ladder
 from xsys.core.sheet import Sheet
 from xsys.core.shotsheet import ShotSheet, ShotWord
 from xsys.core.system import CharacteristicSpec
+from xsys.core.units import Duration
 
 # documents and the game's names that tests and tools import from this module
 from .model import Broń, PlCarried, Postać, Strzał, Umiejętności
@@ -36,6 +37,8 @@ from .sheet import PlSheet
 
 class PlTrudnosc(PlSheet):
     key: ClassVar[str] = KEY
+    # pl.turn: one tura is 3 s (assumed: the text gives no length)
+    own_units: ClassVar[Mapping[str, tuple[type, float]]] = {"pl_tura": (Duration, 3.0)}
     name: ClassVar[str] = "Polish firefight rules — Trudność difficulty system"
     edition: ClassVar[str] = "unidentified source (Walka strzelecka)"
     dice: ClassVar[str] = MECHANICS[DEFAULT_MECHANIC].dice  # replaced per instance by the selected mechanic
