@@ -207,3 +207,50 @@ def test_a_shot_that_does_not_aim_spends_no_time_aiming():
         aim = float(c7.shot_to_neutral(s).value.shooter.aim_time)
         assert aim == (6.0 if s.aiming else 0.0)
         assert GURPS.shot_from_neutral(c7.shot_to_neutral(s).value).value.aim_turns == (6 if s.aiming else 0)
+
+
+# ---- the d100 family's sheet (core.percentile.D100_SHOT) on the same path ------------------
+
+COC, COC7 = get_system("coc"), get_system("coc7")
+
+
+def test_a_characteristic_that_may_be_unstated_stays_unstated_both_ways_and_a_required_one_is_the_median_said():
+    """A d100 shot's DEX defaults to None: a shot stating none gives the neutral shooter no
+    dexterity, and a neutral shooter with none writes no DEX and says nothing; nWoD's Dexterity
+    must be written, so it is the adult median's, said as assumed."""
+    from xsys.plugins.coc7 import Coc7Shot
+
+    there = COC7.shot_to_neutral(Coc7Shot(weapon="colt-m1911a1", distance=Length(10.0), skill_value=50))
+    assert there.value.shooter.characteristics == {}
+    back = COC7.shot_from_neutral(neutral())
+    assert back.value.DEX is None and not [x for x in back.losses if x.path == "$.DEX"]
+    nwod = NWOD.shot_from_neutral(neutral())
+    assert nwod.value.Dexterity == 2  # the median adult's two dots
+    assert ("assumed", "$.Dexterity") in [(x.kind, x.path) for x in nwod.losses]
+    stated = COC7.shot_from_neutral(neutral(shooter=Shooter(skill=0.5, characteristics={"dexterity": 0.9})))
+    assert stated.value.DEX is not None and stated.value.DEX % 5 == 0  # 7th edition writes multiples of five
+
+
+def test_aids_in_the_shot_s_own_words_and_a_barrier_in_its_own_struct_cross_both_ways():
+    from xsys.core.model import Barrier
+
+    shot = neutral(light=Light(illuminance=Illuminance(0.0), aids=["hand-light"]),
+                   target=Target(cover=Cover(exposure=0.0, barrier=Barrier(material="brick", thickness=Length(0.1)))))
+    res = COC.shot_from_neutral(shot)
+    assert res.value.light_aids == ["flashlight"] and type(res.value.cover).__name__ == "CocBarrier"
+    assert (res.value.cover.material, float(res.value.cover.thickness)) == ("brick", 0.1)
+    assert [(t.target_value, t.rules) for t in res.trace if t.path == "$.light"] == [(res.value.light, ["coc-ja.darkness"])]
+    again = COC.shot_to_neutral(res.value).value
+    assert again.light.aids == ["hand-light"] and isinstance(again.target.cover.barrier, Barrier)
+
+
+def test_a_shot_armor_loss_is_placed_at_the_source_s_armor_line():
+    """A loss about one armor item of a shot (target.armor[0] in the neutral shot) is placed at
+    the source's own line of it (target_armor[0]), not at the whole list."""
+    from xsys.conversions import api
+
+    doc = {"system": "gurps", "kind": "shot", "level": 12, "weapon": "glock-17", "distance": "10 m",
+           "target_armor": [{"name": "Kevlar vest", "PD": 2, "DR": 12}]}
+    conv = api.convert(api.from_plain(doc, file="shot.yaml"), "nwod")
+    armor = [x.path for x in conv.losses if "armor" in x.path]
+    assert armor and all(p.startswith("$.target_armor[0]") for p in armor), armor
