@@ -448,16 +448,18 @@ def test_no_loss_line_is_said_twice(source):
         assert not twice, (target, twice)
 
 
-@pytest.mark.parametrize("target, back", [("coc", "0.25 lx"), ("coc7", "10000 lx"), ("coc-zh", "0.25 lx")])
-def test_a_light_the_target_writes_in_a_coarser_band_reads_back_it_is_not_dropped(target, back):
-    """A shot's 2 lx (a street at night) goes to a d100 shot as its light word (good light from
-    1 lx, the plugins' assumed breakpoints), which reads back as the word's 10,000 lx. The audit
-    probed whether the shot writes light at all with four times the value, 9 lx, the same band,
-    and said "no place for it in a coc7 shot; dropped" as a warning. It probes the floor too."""
+@pytest.mark.parametrize("target, lx, back", [("coc", "2 lx", "0.25 lx"), ("coc7", "2 lx", "0.25 lx"),
+                                               ("coc7", "20 lx", "10000 lx"), ("coc-zh", "2 lx", "0.25 lx")])
+def test_a_light_the_target_writes_in_a_coarser_band_reads_back_it_is_not_dropped(target, lx, back):
+    """A shot's 20 lx (a lit street at night) goes to a d100 shot as its light word (good light
+    from 5 lx, the plugins' assumed breakpoints), which reads back as the word's 10,000 lx. The
+    audit probed whether the shot writes light at all with four times the value, the same band,
+    and said "no place for it in a coc7 shot; dropped" as a warning. It probes the floor too (2 lx,
+    deep twilight, is dim light in every d100 shot)."""
     shot = {"system": "neutral", "kind": "shot", "name": "street", "shooter": {"skill": 0.5},
             "weapon": {"name": "pistol", "weapon_class": "handgun", "muzzle_energy": "500 J"},
-            "distance": "10 m", "light": {"illuminance": "2 lx"}}
+            "distance": "10 m", "light": {"illuminance": lx}}
     conv = api.convert(shot, target, trace=False)
     said = [x for x in conv.losses if ".light" in x.path]
     assert [(x.kind, x.message) for x in said] == [
-        ("rounded", f"light.illuminance 2 lx reads back as {back} from a {target} shot")]
+        ("rounded", f"light.illuminance {lx} reads back as {back} from a {target} shot")]
