@@ -49,6 +49,11 @@ class CocZhSystem(CocZhSheet):
     #: for what both stat blocks share (skills without a neutral key, weapon lines, HP).
     parent_key: ClassVar[str] = CocSystem.key
     armor_points_field: ClassVar[str] = "points"  # CocZhArmor.points (coc-zh.armor.table)
+    # coc-zh.skills.scale: a skill's percentage is coc's (one Call of Cthulhu stat block): equated
+    # on coc's checks, so a skill converts unchanged between the two and to coc-zh as to coc; its
+    # own checks (darkness, parry) still roll its shots
+    skill_scale_checks: ClassVar[str] = CocSystem.key
+    skill_scale_rule: ClassVar[str] = "coc-zh.skills.scale"
 
     def __init__(self, settings: Any = None) -> None:
         super().__init__(settings)
