@@ -421,8 +421,9 @@ def shot_from_neutral(system: "System", shot: Shot) -> Result[Any]:
     if sh.distance:
         out[sh.distance] = shot.distance
     barrier = shot.target.cover.barrier
-    if barrier is not None and sh.barrier and _barrier_type(system.shot_type, sh.barrier) is not Barrier:
-        barrier = _barrier_type(system.shot_type, sh.barrier)(material=barrier.material, thickness=barrier.thickness)
+    own = _barrier_type(system.shot_type, sh.barrier) if barrier is not None and sh.barrier else Barrier
+    if own is not Barrier:  # the shot's own Struct of a material and a thickness
+        barrier = own(material=barrier.material, thickness=barrier.thickness)
     back = {v: k for k, v in sh.aid_words.items()}
     for name, value in ((sh.name, shot.name), (sh.shooter, shot.shooter.name), (sh.target, shot.target.name),
                         (sh.aids, [back.get(a, a) for a in shot.light.aids]), (sh.barrier, barrier),

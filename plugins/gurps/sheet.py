@@ -1006,7 +1006,6 @@ class GurpsSheet(GurpsRules):
         return GurpsArmor(name=a.name, PD=pd, DR=dr, locations=locs or ["torso"], DR_at=lower,  # type: ignore[arg-type]
                           catalog=a.catalog)
 
-    # ---- shots -------------------------------------------------------------------------
     # ---- shots: the core's (xsys.core.shotsheet), from the declaration in system.py, and these ----
     def shot_weapon_to_neutral(self, n: GurpsShot, col: Collector) -> Weapon:  # type: ignore[override]
         """A shot's weapon: a catalog weapon (or a class word) by name, else its line at the
