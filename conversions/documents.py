@@ -318,6 +318,23 @@ def _json_keys(raw: bytes) -> int:
     return len(_JSON_KEY.findall(_JSON_STRING.sub(b'"', raw)))
 
 
+_BLANK_COLONS = (b" :", b"\t:", b"\n:", b"\r:")
+
+
+def _same_keys(data: bytes, value: Any) -> bool:
+    """Whether the decoded `value` kept every key the text `data` states. A text with no escape
+    and no blank before any colon counts its '":' pairs against those of the value written back
+    (bytes.count: no regular expression): each key gives one, and so does each string that opens
+    with a colon, in both; a dropped key drops itself and its value, so the counts are equal only
+    when no key was dropped. Any other text is counted token by token (``_json_keys``)."""
+    written = msgspec.json.encode(value)
+    pairs = data.count(b'":')
+    # (every colon right after a quote: no blank before one, without searching for each blank)
+    if b"\\" not in data and (data.count(b":") == pairs or not any(b in data for b in _BLANK_COLONS)):
+        return pairs == written.count(b'":')
+    return _json_keys(data) == _json_keys(written)
+
+
 def _load_json(data: bytes, text: str, file: str) -> Any:
     try:
         value = msgspec.json.decode(data)
@@ -326,7 +343,7 @@ def _load_json(data: bytes, text: str, file: str) -> Any:
     if b":" not in data:
         return value
     try:
-        same = _json_keys(data) == _json_keys(msgspec.json.encode(value))
+        same = _same_keys(data, value)
     except (TypeError, ValueError, OverflowError):  # e.g. an integer msgspec will not write back
         same = False
     if not same:

@@ -254,11 +254,14 @@ class Grouper:
         return g
 
     def add_again(self, prepared: list[tuple[Any, str, int | None, int]], groups: list["_Group"], index: int,
-                  npc_name: str | None) -> None:
+                  npc_name: str | None) -> bool:
         """The losses of an NPC whose stat block came before (conversions/stream_seen.py), NPC
         `index` called `npc_name`: as :meth:`add_prepared` each, in the `groups` the earlier
-        NPC's losses counted in (a loss's group is its group for good)."""
+        NPC's losses counted in (a loss's group is its group for good). True when each of them
+        only counted (no group names the NPC): so it is for every later NPC of that stat block,
+        as places only grow, and :meth:`count_again` adds them."""
         seen, most = self.seen, self.first_npcs
+        named = False
         for (_, _, at, phase), g in zip(prepared, groups):
             place = (phase, seen[phase])
             seen[phase] += 1
@@ -269,8 +272,19 @@ class Grouper:
             if len(npcs) >= most and place >= npcs[-1][0]:
                 g.count += 1  # as _Group.hit: a loss after those of the NPCs named
                 continue
+            named = True
             g.hit(place, index, npc_name, most)
         self.total += len(prepared)
+        return not named
+
+    def count_again(self, phases: tuple[int, int], groups: list["_Group"]) -> None:
+        """:meth:`add_again` for a stat block whose losses only count now: `phases` is how many
+        of them are of reading and of writing."""
+        for g in groups:
+            g.count += 1
+        self.seen[0] += phases[0]
+        self.seen[1] += phases[1]
+        self.total += len(groups)
 
     def result(self) -> list[LossGroup]:
         """The groups, warnings first, then in the order of their first loss."""

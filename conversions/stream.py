@@ -593,8 +593,12 @@ class _Job:
                     held = (read, write)
                 said_name = npc_out.get(grouper.name_field)  # as Grouper.add
                 said_name = said_name if isinstance(said_name, str) else None
-                if again is not None and again.counted is not None:
-                    grouper.add_again(again.groups, again.counted, i, said_name)
+                if again is not None and again.counted_only is not None:
+                    grouper.count_again(again.counted_only, again.counted)  # type: ignore[arg-type]
+                elif again is not None and again.counted is not None:
+                    if grouper.add_again(again.groups, again.counted, i, said_name):
+                        again.counted_only = (sum(p == 0 for *_, p in again.groups),
+                                              sum(p == 1 for *_, p in again.groups))
                 else:
                     counted = [grouper.add_prepared(key, message, None if at is None else i,
                                                     None if at is None else said_name, phase)

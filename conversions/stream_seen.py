@@ -16,7 +16,7 @@ class Again:
     and how the loss report groups them."""
 
     __slots__ = ("before", "after", "out", "read", "write", "groups", "text", "said", "warnings", "strict",
-                 "source", "counted", "chunk")
+                 "source", "counted", "counted_only", "chunk")
 
     def npc(self, name: str, field: str) -> tuple[bytes, dict[str, Any]]:
         """The NPC under `name`: its canonical JSON (for the digest) and its written form."""
@@ -124,6 +124,7 @@ class Seen:
         again.text, again.said = again.before + again.after, said
         again.source = None
         again.counted = None  # the loss groups its losses count in (lossgroups.Grouper.add_again)
+        again.counted_only = None  # (reading, writing) losses, once they only count (Grouper.count_again)
         again.chunk = None  # its written form, rendered, around its name (JSON)
         if raw_key is not None and source_json is not None and source_json.count(quoted[1:-1]) == 1 \
                 and quoted in source_json:

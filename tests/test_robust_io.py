@@ -307,6 +307,40 @@ def test_json_keys_are_counted_with_and_without_escapes(value, writer):
     assert documents._json_keys(_WRITERS[writer](value)) == _keys_in(value)
 
 
+def _object_text(pairs, layout: int) -> str:
+    """A JSON object written from (key, value) pairs as given, repeated keys included: compact,
+    indented, or with blanks before each colon."""
+    c, sep = [(":", ","), (": ", ",\n  "), (" :\n ", ", ")][layout]
+    return "{" + sep.join(json.dumps(k, ensure_ascii=False) + c + json.dumps(v, ensure_ascii=False)
+                          for k, v in pairs) + "}"
+
+
+_KEY_TEXT = st.sampled_from(["a", ":", ":a", "a:", '"', "\\", " ", "é"]) | st.text(max_size=3)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_KEY_TEXT, _JSON_VALUES | _KEY_TEXT), max_size=5), st.sampled_from(range(3)))
+def test_a_dropped_key_is_found_however_the_text_is_written(pairs, layout):
+    """The duplicate-key check (documents._same_keys) says a decoded object kept every key
+    exactly when no key repeats, on texts with and without escapes, blanks before colons and
+    strings that open with a colon."""
+    text = _object_text(pairs, layout).encode()
+    value = msgspec.json.decode(text)
+    repeated = len({k for k, _ in pairs}) != len(pairs)
+    assert documents._same_keys(text, value) is (not repeated)
+
+
+@pytest.mark.parametrize("text, kept", [
+    (rb'{"x": "\u0022:", "x": "\u0022:"}', False),  # written back, the escape becomes a '":' of its own
+    (rb'{"x" : 1, "x": 2}', False),  # a blank before a colon
+    (rb'{":x": ":", ":x": 1}', False),  # strings that open with a colon
+    (rb'{"x": "\u0022:", "y": 1}', True),
+    (rb'{"x": ":", "y": {"x": ":"}}', True),  # the same key in two objects
+])
+def test_a_dropped_key_is_found_in_awkward_texts(text, kept):
+    assert documents._same_keys(text, msgspec.json.decode(text)) is kept
+
+
 @pytest.mark.parametrize("fmt, text", [
     ("json", '{"system": "neutral", "kind": "npc", "name": "x"}'),
     ("toml", 'system = "neutral"\nkind = "npc"\nname = "x"\n'),
