@@ -29,11 +29,12 @@ FIRST_NPCS = 3
 _INDEX = re.compile(r"\[\d+\]")
 _NPC = re.compile(r"\$\.npcs\[(\d+)\]")
 _ITEM = re.compile(r"\$\.npcs\[\d+\]\.(\w+)\[(\d+)\]")
-# a number standing on its own ("Vision 10", "0.25", "+1" (its sign kept), "65%"), not one inside
-# a name or a calibre ("M1903", "7.62x51mm", "AK-47", ".50 BMG", "3e"); dice ("2d+1", "15d",
-# "1d10"). Each starts with its first digit, what stands before it looked at after (a pattern
-# that starts with a digit is searched for fast: a loss of a 10,000-NPC roster costs ~5 us)
-_BEFORE = r"(?<![\w./]\d)(?<!\w-\d)"
+# a number standing on its own ("Vision 10", "0.25", "+1" (its sign kept), "65%", a GURPS level
+# "Stealth-5"), not one inside a name or a calibre ("M1903", "7.62x51mm", "AK-47", ".50 BMG",
+# "3e", "DX-4": after a capital); dice ("2d+1", "15d", "1d10"). Each starts with its first digit,
+# what stands before it looked at after (a pattern that starts with a digit is searched for fast:
+# a loss of a 10,000-NPC roster costs ~5 us)
+_BEFORE = r"(?<![\w./]\d)(?<![A-Z0-9_]-\d)"
 _NUMBER_OR_DICE = re.compile(r"\d" + _BEFORE + r"\d*(?:(d)\d*(?:[+-]\d+)?(?![\w\-/])|(?:\.\d+)?(?![\w\-/]|\.\d))")
 
 

@@ -492,6 +492,7 @@ class LossAudit:
         # path like $.characteristics.size is found as $.SIZ in a coc document
         self._aliases, self._fields = _names_of(system)  # read only
         self._shaped: tuple[Any, System, bytes] | None = None  # the item last shaped for the memo, for whom, its shape
+        self._target: System | None = None  # the system of the item being audited (check)
 
     @property
     def source_sys(self) -> System | None:
@@ -679,6 +680,7 @@ class LossAudit:
         ``losses[first:]``; fix their paths and add what they left out."""
         self._items[prefix] = what
         self._neutral_items[prefix] = neutral
+        self._target = system
         back = self._read_back(system, what, native)
         self.last_read = (native, back)  # the item as its plugin reads it back (read_back_of)
         found: list[_Diff] = []
@@ -1091,9 +1093,10 @@ class LossAudit:
         noted: set[str] = set()  # paths where some loss is more than a note of what was assumed
         words: dict[str, list[str]] = {}  # path -> what the losses there say
         parts: set[str] = set()  # parts of the item lost as a whole (strict)
+        moved: set[str] = set()  # the source's skills the target's losses about its own skills are placed at
         for j, x in enumerate(known):
             sev = _SEVERITY[x.kind]
-            where, exact = self.resolve(x.path) if j < len(earlier) else self._locate(x, prefix)
+            where, exact = self.resolve(x.path) if j < len(earlier) else self._locate(x, prefix, moved)
             for p in (x.path, where) if exact else (x.path,):
                 if said.get(p, -1) < sev:
                     said[p] = sev
@@ -1111,11 +1114,14 @@ class LossAudit:
             # trait its HP names, the GURPS line of a weapon): the note does not say the number moves;
             # a field of a weapon or armor line also beside a loss about its line that does not say
             # the value it reads back as (a grenade's blast that did not cross is not its energy)
+            # (a skill's too, beside the target's loss about its own skill for it: GURPS's note of the
+            # level points can buy does not say what the source's Handgun 20 comes back as)
+            here = (g.path, where) if exact else (g.path,)
             beside = g.kind == "rounded" and " reads back as " in g.message and (
                 g.path not in noted and not (exact and where in noted)
-                or _LINE_FIELD.search(g.path) is not None and not any(
-                    _read_back_value(g.message) in m for q in ((g.path, where) if exact else (g.path,))
-                    for m in words.get(q, ())))
+                or (_LINE_FIELD.search(g.path) is not None
+                    or any(q in moved for q in here) and max(said.get(q, -1) for q in here) <= 0)
+                and not any(_read_back_value(g.message) in m for q in here for m in words.get(q, ())))
             if not beside and (said.get(g.path, -1) >= sev or (exact and said.get(where, -1) >= sev)):
                 continue
             if parts and any(inside(g.path, p) for p in parts):
@@ -1190,11 +1196,17 @@ class LossAudit:
                             at.add(p)
         return out
 
-    def _locate(self, loss: Loss, prefix: str) -> tuple[str, bool]:
-        """Where a plugin's loss is in the source: its path, or, for a skill the target calls
-        by its own name (``$.umiejętności.Broń krótka``), the source's skill that the
-        message names by its neutral key ("the source's handgun competence ...")."""
+    def _locate(self, loss: Loss, prefix: str, moved: set[str] | None = None) -> tuple[str, bool]:
+        """Where a plugin's loss is in the source: its path; for a skill the target calls by its
+        own name, the source's skill it stands for (added to `moved`); or the source's skill that
+        the message names by its neutral key ("the source's handgun competence ...")."""
         where, exact = self.resolve(loss.path)
+        if not exact:
+            own = self._target_skill_line(loss, prefix)
+            if own is not None:
+                if moved is not None:
+                    moved.add(own)
+                return own, True
         # (a skill under the source's skills: its own line; a clamp to the target's untrained
         # level names the neutral skill, which may be a field of its own in the source: GURPS's
         # Dodge, nWoD's Defense)
@@ -1220,6 +1232,27 @@ class LossAudit:
                     if isinstance(val, dict) and native in val:
                         return path_text([*(path_tokens(prefix) or ()), key, native]), True
         return where, exact
+
+    def _target_skill_line(self, loss: Loss, prefix: str) -> str | None:
+        """A target's loss about one of its own skills, that it names first ("Guns (Pistol)-8 is on
+        no 3e sheet ..." at ``$.skills.Guns (Pistol)``: GURPS's skill-cost note), as the source's line
+        of the one skill it stands for: the skill the source calls the neutral skill it covers (coc
+        ``Handgun``); None where the target's skill covers neutral skills that the source states
+        under more than one name, or none, and for a loss about something else there (the 7th
+        edition's Brawl that a club is fought with: the loss is the club skill's)."""
+        target = self._target
+        rel = path_tokens(_within(loss.path, prefix))
+        field = target.sheet.skills if target is not None and target.sheet is not None else "skills"
+        if target is None or loss.system != target.key or not rel or len(rel) != 2 or rel[0] != field \
+                or not isinstance(rel[1], str) or not loss.message.startswith(rel[1]) \
+                or loss.message[len(rel[1]):len(rel[1]) + 1].isalnum():
+            return None
+        try:
+            keys = target.skills().get(rel[1]) or ()
+        except PLUGIN_FAULTS:
+            return None
+        lines = {hit[0] for k in keys if (hit := self.resolve(f"{prefix}.skills.{k}"))[1]}
+        return lines.pop() if len(lines) == 1 else None
 
     def sheet_skill(self, prefix: str, native: str) -> str:
         """The source's line of the skill it calls `native` in the item at `prefix`: under its

@@ -60,6 +60,11 @@ def test_the_message_pattern_generalises_numbers_dice_and_names_not_calibres():
     # numbers inside a name or a calibre are the item's, not the NPC's
     kept = "M1903 fires 7.62x51mm, .50 BMG and .30-06; AK-47; 3e derives it"
     assert message_pattern(kept) == kept
+    # a GURPS skill's level is the NPC's (the Stealth-5 of one NPC, the Stealth-10 of another: one
+    # group, not a group per level that the report then cuts down to "<...>"); a default's
+    # attribute and offset (DX-5) is the rule's
+    assert message_pattern("Stealth-5 is on no 3e sheet: untrained it is 8 (DX-5); written Stealth-4") \
+        == "Stealth-<n> is on no 3e sheet: untrained it is <n> (DX-5); written Stealth-<n>"
     assert message_pattern("Sten Mk II: line for Mickey", npc_name="Mickey", item_name="Sten Mk II") \
         == "<item>: line for <npc>"
 

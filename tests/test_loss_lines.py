@@ -185,6 +185,24 @@ def test_a_line_s_number_that_moves_is_said_beside_a_loss_about_the_line():
     assert "armor[0].stops 119.5 J reads back as 150 J" in next(x.message for x in armor if x.kind == "rounded")
 
 
+def test_a_loss_about_the_target_s_own_skill_is_at_the_source_s_line_of_it():
+    """GURPS's note that a level is on no 3e sheet names its own skill (Guns (Pistol)); it is placed at
+    the source's line of the skill it stands for (coc Handgun, not the whole skills block), and the
+    number the source's Handgun comes back as, which the note does not say, is said beside it. A loss
+    there about another skill (7th edition's Brawl holding a club skill's level) is not moved."""
+    npc = {"system": "coc", "kind": "npc", "name": "Clerk", "STR": 10, "CON": 10, "SIZ": 12, "DEX": 10, "APP": 10,
+           "INT": 12, "POW": 10, "EDU": 14, "skills": {"Handgun": 20, "Shotgun": 30}}
+    at = {}
+    for x in api.convert(api.from_plain(npc), "gurps", trace=False).losses:
+        at.setdefault(x.path, []).append(x.message)
+    assert "$.skills" not in at, at["$.skills"]
+    assert [m.split(" is on ")[0] for m in at["$.skills.Handgun"]][0] == "Guns (Pistol)-8"
+    assert any(m.startswith("Handgun 20 reads back as Handgun 25 ") for m in at["$.skills.Handgun"])
+    chen = _losses("fixtures/coc-zh/npcs/inspector_chen.yaml", "coc7")
+    club = [x for x in chen if "close combat with a club" in x.message]
+    assert club and all(x.path == "$.skills" for x in club), [x.path for x in club]
+
+
 def test_a_close_combat_class_is_said_with_its_article():
     """'crosses as a improvised' and 'as a unarmed' read wrong: a class is said as words
     ("an improvised weapon", "an unarmed attack", "an axe", "a knife")."""
