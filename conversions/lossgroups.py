@@ -12,6 +12,7 @@ NPCs per group, so a streamed roster groups its report in flat memory."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any, Iterable, Literal
 
@@ -166,7 +167,8 @@ class _Kind:
         self.shortest = min(self.shortest, len(words))
 
     def template(self) -> str:
-        """The words all its messages share at their start and end, "<...>" between."""
+        """The words all its messages share at their start and end, "<...>" between (for a kind
+        whose messages are not all kept: ``_template`` aligns those that are)."""
         head = self.head[:self.shortest]
         tail = self.tail[len(self.tail) - min(len(self.tail), self.shortest - len(head)):] if self.tail else []
         return " ".join([*head, "<...>", *tail])
@@ -183,11 +185,24 @@ _DIGITS = str.maketrans("", "", "0123456789")  # "Stealth-7 is ..." and "Stealth
 
 
 def _template(messages: list[str]) -> str:
-    """The words all `messages` share at their start and end, "<...>" between (as _Kind.template)."""
-    k = _Kind((0, 0), messages[0].split(" "))
+    """The words all `messages` share, in their order, "<...>" where they differ: "the source's <...>
+    competence <n> lies above anything <...> can express: clamped ..." (the words in the middle
+    say what the loss is; the start and end alone had left "the source's <...> (competence <n>)")."""
+    words = messages[0].split(" ")
     for m in messages[1:]:
-        k.common(m.split(" "))
-    return k.template()
+        other = m.split(" ")
+        kept: list[str] = []
+        a = b = 0
+        for i, j, n in difflib.SequenceMatcher(a=words, b=other, autojunk=False).get_matching_blocks():
+            if (i > a or j > b) and (not kept or kept[-1] != _GAP):
+                kept.append(_GAP)
+            kept.extend(words[i:i + n])
+            a, b = i + n, j + n
+        words = [w for k, w in enumerate(kept) if w != _GAP or k == 0 or kept[k - 1] != _GAP]
+    return " ".join(words)
+
+
+_GAP = "<...>"
 
 
 # A kind of loss whose messages differ in more ways than this (an nWoD pool merging a
@@ -298,7 +313,10 @@ class Grouper:
                 for message in k.patterns:
                     families.setdefault(_family(message), []).append(message)
                 if len(families) == 1 or k.overflow is not None:
-                    parts = [(k.template(), [*k.patterns.values(), *([k.overflow] if k.overflow else [])])]
+                    # (past MAX_PATTERNS the messages are not all kept: the words at both ends that
+                    # every one of them had)
+                    parts = [(k.template() if k.overflow is not None else _template(list(k.patterns)),
+                              [*k.patterns.values(), *([k.overflow] if k.overflow else [])])]
                 else:  # findings of different words at one place (a weapon's line, its capacity): apart
                     parts = []
                     for messages in families.values():

@@ -171,6 +171,23 @@ def test_a_kind_of_loss_with_many_messages_is_one_group_with_their_shared_words(
     assert [(g.message, g.count) for g in few.result()] == [("kept a", 3), ("kept b", 3), ("kept c", 3)]
 
 
+def test_a_group_of_many_messages_keeps_the_words_they_share_in_the_middle_too():
+    """Four clamped skills of one nWoD Firearms: what the loss says (lies above anything ... can
+    express: clamped) is in the middle of each message; the group keeps it, with "<...>" only
+    where the messages differ (it read "the source's <...> (competence <n>)")."""
+    grouper = Grouper()
+    skills = [("handgun", "Firearms (Handgun)"), ("rifle and shotgun", "Firearms (Rifle/Shotgun)"),
+              ("smg", "Firearms (Submachine Gun)"), ("machine_gun", "Firearms (Machine Gun)")]
+    for i in range(8):
+        key, native = skills[i % 4]
+        grouper.add(Loss.of("clamped", f"$.npcs[{i}].skills.Firearms", f"the source's {key} competence 0.9{i} lies "
+                            f"above anything {native} can express: clamped to its highest level, {native} 99",
+                            "coc-ja.skills"), {"name": f"npc {i}"})
+    (g,) = grouper.result()
+    assert g.count == 8 and g.message == ("the source's <...> competence <n> lies above anything Firearms <...> can "
+                                          "express: clamped to its highest level, Firearms <...> <n>"), g.message
+
+
 def test_findings_of_other_words_at_one_place_are_grouped_apart():
     """One kind of loss at one place, with one rule, may say different things: a GURPS weapon
     line from many table rows, and the capacity no source states. Each kind of finding is its own
