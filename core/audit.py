@@ -26,6 +26,7 @@ from .guard import guard, native_fields
 from .ladder import population_top
 from .model import Combatant, SheetSkill, Shot
 from .registry import PLUGIN_FAULTS
+from .sheet import line_name_field
 from .shotsheet import shot_rule
 from .system import System, on_scale
 from .trace import Loss, and_list, path_text, path_tokens, tracing
@@ -1094,10 +1095,11 @@ class LossAudit:
         words: dict[str, list[str]] = {}  # path -> what the losses there say
         parts: set[str] = set()  # parts of the item lost as a whole (strict)
         moved: set[str] = set()  # the source's skills the target's losses about its own skills are placed at
+        lined: set[int] = set()  # the target's losses about a line of its own list, placed at the source's line
         for j, x in enumerate(known):
             sev = _SEVERITY[x.kind]
-            where, exact = self.resolve(x.path) if j < len(earlier) else self._locate(x, prefix, moved)
-            for p in (x.path, where) if exact else (x.path,):
+            where, exact = self.resolve(x.path) if j < len(earlier) else self._locate(x, prefix, moved, lined)
+            for p in (x.path, where) if exact and id(x) not in lined else (x.path,):
                 if said.get(p, -1) < sev:
                     said[p] = sev
                 if x.kind != "assumed":
@@ -1196,9 +1198,11 @@ class LossAudit:
                             at.add(p)
         return out
 
-    def _locate(self, loss: Loss, prefix: str, moved: set[str] | None = None) -> tuple[str, bool]:
+    def _locate(self, loss: Loss, prefix: str, moved: set[str] | None = None,
+                lined: set[int] | None = None) -> tuple[str, bool]:
         """Where a plugin's loss is in the source: its path; for a skill the target calls by its
-        own name, the source's skill it stands for (added to `moved`); or the source's skill that
+        own name, the source's skill it stands for (added to `moved`); for a line of the target's
+        own list, the source's line of that item (the loss's id added to `lined`); or the source's skill that
         the message names by its neutral key ("the source's handgun competence ...")."""
         where, exact = self.resolve(loss.path)
         if not exact:
@@ -1206,6 +1210,11 @@ class LossAudit:
             if own is not None:
                 if moved is not None:
                     moved.add(own)
+                return own, True
+            own = self._target_list_line(loss, prefix)
+            if own is not None:  # (at the line, not at a field of it: it covers no other finding there)
+                if lined is not None:
+                    lined.add(id(loss))
                 return own, True
         # (a skill under the source's skills: its own line; a clamp to the target's untrained
         # level names the neutral skill, which may be a field of its own in the source: GURPS's
@@ -1253,6 +1262,26 @@ class LossAudit:
             return None
         lines = {hit[0] for k in keys if (hit := self.resolve(f"{prefix}.skills.{k}"))[1]}
         return lines.pop() if len(lines) == 1 else None
+
+    def _target_list_line(self, loss: Loss, prefix: str) -> str | None:
+        """A target's loss about a weapon or armor line of its own list (Polish ``$.pancerz[0].punkty``)
+        as the source's line of the same neutral item (``$.armor[0]``), where the target's line is
+        that item (it bears its name); else None."""
+        target, last = self._target, self.last_read
+        sheet = target.sheet if target is not None else None
+        rel = path_tokens(_within(loss.path, prefix))
+        if sheet is None or last is None or loss.system != target.key or not rel or len(rel) < 2 \
+                or not isinstance(rel[1], int) or rel[0] not in (sheet.weapons, sheet.armor):
+            return None
+        field = "weapons" if rel[0] == sheet.weapons else "armor"
+        lines = getattr(last[0], str(rel[0]), None)
+        items = getattr(self._neutral_items.get(prefix), field, None)
+        if not isinstance(lines, list) or not isinstance(items, list) or rel[1] >= min(len(lines), len(items)):
+            return None
+        if getattr(lines[rel[1]], line_name_field(type(last[0])), None) != items[rel[1]].name:
+            return None
+        found, exact = self.resolve(f"{prefix}.{field}[{rel[1]}]")
+        return found if exact else None
 
     def sheet_skill(self, prefix: str, native: str) -> str:
         """The source's line of the skill it calls `native` in the item at `prefix`: under its

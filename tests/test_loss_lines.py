@@ -203,6 +203,27 @@ def test_a_loss_about_the_target_s_own_skill_is_at_the_source_s_line_of_it():
     assert club and all(x.path == "$.skills" for x in club), [x.path for x in club]
 
 
+def test_a_loss_about_a_line_of_the_target_s_own_list_is_at_the_source_s_line():
+    """The Polish sheet calls its armor pancerz: its note on a line's points stands at the source's
+    armor line, not at the whole NPC (where every Polish weapon and armor note had stood), and does
+    not hide the audit's finding there. A catalog jacket under the scale's first point is said to
+    stop no point here, and its points have a trace step with their rule."""
+    npc = {"system": "coc", "kind": "npc", "name": "Guard", "STR": 12, "CON": 12, "SIZ": 12, "DEX": 12, "APP": 10,
+           "INT": 12, "POW": 10, "EDU": 12, "skills": {"Handgun": 40},
+           "armor": [{"name": "Thick hide coat", "A": 2, "B": 2},
+                     {"name": "Heavy leather jacket", "catalog": "heavy-leather-jacket", "A": 1, "B": 1}]}
+    conv = api.convert(api.from_plain(npc), "pl-trudnosc")
+    at = {}
+    for x in conv.losses:
+        at.setdefault(x.path, []).append(x.message)
+    assert "stops 58.5 J read as 1 armor points (assumed scale)" in at["$.armor[0]"]
+    assert any(m.startswith("armor[0].stops 58.5 J reads back as 75 J") for m in at["$.armor[0]"])
+    assert any(m.startswith("Heavy leather jacket stops 20 J, under the 50 J of 1 armor point") for m in at["$.armor[1]"])
+    assert not any("armor points" in m or "armor point " in m for m in at.get("$", []))
+    steps = {(e.path, str(e.target_value)): e.rules for e in conv.trace if e.path.startswith("$.pancerz")}
+    assert steps == {("$.pancerz[0]", "punkty 1"): ["pl.armor"], ("$.pancerz[1]", "punkty 0"): ["pl.armor"]}
+
+
 def test_a_close_combat_class_is_said_with_its_article():
     """'crosses as a improvised' and 'as a unarmed' read wrong: a class is said as words
     ("an improvised weapon", "an unarmed attack", "an axe", "a knife")."""

@@ -237,16 +237,23 @@ class PlSheet(PlRules):
         on a sheet or a shot written from another system; a Polish stat block's own line that
         left them to its catalog item (``kept``: its native block) comes back as written."""
         entry = catalog().armor.get(a.catalog) if a.catalog else None
+        lad = all_ladders()["armor"]
+        pts = lad.native(a.stops)
         if entry is not None:
             if kept is None or a.name not in set(kept.get("punkty_implicit", [])):
-                line = Pancerz(nazwa=a.name, katalog=entry.id, punkty=all_ladders()["armor"].native(a.stops))
+                line = Pancerz(nazwa=a.name, katalog=entry.id, punkty=pts)
+                if pts == 0:  # (a leather jacket: the scale's first point is a pistol round's tenth)
+                    col.loss("assumed", f"{path}.punkty", f"{a.name} stops {a.stops}, under the {float(lad.steps[1].at):g} J "
+                             f"of 1 armor point on the assumed scale: punkty 0, it takes no point off a hit; its "
+                             f"catalog item {entry.id} keeps the {a.stops} for the way back", "pl.armor")
             else:
                 line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
         else:
-            pts = all_ladders()["armor"].native(a.stops)
             col.loss("rounded", f"{path}.punkty", f"stops {a.stops} read as {pts} armor points (assumed scale)",
                      "pl.armor")
             line = Pancerz(nazwa=a.name, punkty=pts)
+        if col.tracing:
+            col.step(path, a.name, f"stops {a.stops}", f"punkty {pts}", rules=["pl.armor"], source="assumed")
         # where it sits and its deflection, unless the catalog item (or the torso alone) gives
         # them back (xsys.core.armorline)
         more = armorline.extras(a, self.armor_to_neutral(line, Collector(self.key), path))
