@@ -169,13 +169,15 @@ def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str
 def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
                          remembered: Mapping[str, Any] | None = None, kind_skill: str | None = None,
                          neutral: str = "melee", col: Any = None, path: str = "$.skills") -> dict[str, Any]:
-    """See _melee_skills_written; with `col`, the losses that told how a skill left out here was
-    written (a GURPS "written Broadsword-12", a coc7 Sword "written at the untrained 20", beside
-    the one Knife the sheet writes) are taken back: the sheet does not write it."""
+    """See _melee_skills_written; with `col`, the losses and trace steps that told how a skill left
+    out here was written (a GURPS "written Broadsword-12", "Knife-11 is on no 3e sheet ...", a coc7
+    Sword "written at the untrained 20", beside the one Spear the sheet writes) are taken back: the
+    sheet does not write it."""
     out = _melee_skills_written(system, levels, used, remembered, kind_skill, neutral)
     gone = {f"{path}.{k}" for k in levels if k not in out}
     if col is not None and gone:
-        col.losses[:] = [x for x in col.losses if not (x.path in gone and x.kind in ("rounded", "clamped"))]
+        col.losses[:] = [x for x in col.losses if x.path not in gone]
+        col.trace[:] = [x for x in col.trace if x.path not in gone]
     return out
 
 

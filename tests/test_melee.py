@@ -392,3 +392,16 @@ def test_a_7th_edition_knife_line_by_the_size_its_name_says():
     assert seventh.melee_line("knife", "Switchblade") == ("Fighting (Brawl)", "1D4+DB")
     assert seventh.melee_line("knife", "Largest blade") == ("Fighting (Brawl)", "1D4+DB")  # a word, not a part
     assert get_system("coc").melee_line("knife", "Large knife") == ("Knife", "1d4+db")  # (no sizes in its table)
+
+
+def test_the_trace_and_report_speak_only_of_the_melee_skills_a_sheet_writes():
+    """A naginata fought with Spear 50 becomes GURPS Spear-11; the neutral melee had been converted
+    to every GURPS melee skill first (Knife, Axe/Mace, Broadsword ...), and the trace listed each and
+    the report a skill-cost note on Knife-11, a skill the sheet does not have."""
+    f = ROOT / "fixtures/corpus/text-coc/ja-one-per-line-fullwidth.txt"
+    conv = api.convert(api.load(f), "gurps", fresh=True)
+    assert "Spear" in conv.document.skills and "Knife" not in conv.document.skills
+    written = {e.path for e in conv.trace if e.path.startswith("$.skills.")}
+    assert written & {"$.skills.Knife", "$.skills.Axe/Mace", "$.skills.Broadsword"} == set(), written
+    assert "$.skills.Spear" in written
+    assert not [x.message for x in conv.losses if "Knife" in x.message]

@@ -598,12 +598,6 @@ class GurpsSheet(GurpsRules):
         kind = MELEE_LINES[combatant.melee_kind][0] if combatant.melee_kind else None  # gurps.melee: a club is Axe/Mace
         skills = melee_skills_written(self, skills, [w.skill or "" for w in npc.weapons] + [m.skill for m in npc.melee],
                                       blob.get("melee_skills"), kind, col=col)
-        # the level points can buy of a melee skill not written after all (a Knife beside the Spear a
-        # line is fought with) is no loss: the sheet has no such skill (gurps.skill-cost)
-        gone = {f"$.skills.{k}" for k in npc.skills if k not in skills}
-        if gone:
-            col.losses[:] = [x for x in col.losses if not (x.rule == "gurps.skill-cost" and x.path in gone)]
-            col.trace[:] = [x for x in col.trace if not ("gurps.skill-cost" in x.rules and x.path in gone)]
         # a line of a weapon its source fought with a skill of its own: at that skill's competence
         skills = line_skill_levels(self, skills, npc.melee, combatant, st_ctx, col)
         # a line written from its class whose skill the source states none for: at its default
