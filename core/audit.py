@@ -1260,7 +1260,17 @@ class LossAudit:
             keys = target.skills().get(rel[1]) or ()
         except PLUGIN_FAULTS:
             return None
-        lines = {hit[0] for k in keys if (hit := self.resolve(f"{prefix}.skills.{k}"))[1]}
+        source = self._system
+        own = source.sheet.skills if source is not None and source.sheet is not None else "skills"
+        lines = set()
+        for k in keys:
+            hit = self.resolve(f"{prefix}.skills.{k}")
+            if hit[1]:
+                lines.add(hit[0])
+            elif own != "skills":  # a source whose skills are not under "skills" (Polish umiejętności)
+                lines.update(found for native in self._aliases["skills"].get(k, ())
+                             for found, exact in [_resolve(self.plain, f"{prefix}.{own}.{native}", self._keymaps)]
+                             if exact)
         return lines.pop() if len(lines) == 1 else None
 
     def _target_list_line(self, loss: Loss, prefix: str) -> str | None:

@@ -198,6 +198,10 @@ def test_a_loss_about_the_target_s_own_skill_is_at_the_source_s_line_of_it():
     assert "$.skills" not in at, at["$.skills"]
     assert [m.split(" is on ")[0] for m in at["$.skills.Handgun"]][0] == "Guns (Pistol)-8"
     assert any(m.startswith("Handgun 20 reads back as Handgun 25 ") for m in at["$.skills.Handgun"])
+    # a Polish source keeps its skills under umiejętności: Broń krótka is Guns (Pistol)'s line
+    pl = _losses("fixtures/pl-trudnosc/npcs/strzelec_wyborowy.yaml", "gurps")
+    assert [x.path for x in pl if x.message.startswith("Guns (Pistol)-11 is on no 3e sheet")] == \
+        ["$.umiejętności.Broń krótka"]
     chen = _losses("fixtures/coc-zh/npcs/inspector_chen.yaml", "coc7")
     club = [x for x in chen if "close combat with a club" in x.message]
     assert club and all(x.path == "$.skills" for x in club), [x.path for x in club]

@@ -243,9 +243,10 @@ class PlSheet(PlRules):
             if kept is None or a.name not in set(kept.get("punkty_implicit", [])):
                 line = Pancerz(nazwa=a.name, katalog=entry.id, punkty=pts)
                 if pts == 0:  # (a leather jacket: the scale's first point is a pistol round's tenth)
-                    col.loss("assumed", f"{path}.punkty", f"{a.name} stops {a.stops}, under the {float(lad.steps[1].at):g} J "
-                             f"of 1 armor point on the assumed scale: punkty 0, it takes no point off a hit; its "
-                             f"catalog item {entry.id} keeps the {a.stops} for the way back", "pl.armor")
+                    col.loss("assumed", f"{path}.punkty", f"{a.name} stops {a.stops}, under the "
+                             f"{float(lad.steps[1].at):g} J of 1 armor point on the assumed scale: punkty 0, it "
+                             f"takes no point off a hit; its catalog item {entry.id} keeps the {a.stops} for the "
+                             "way back", "pl.armor")
             else:
                 line = Pancerz(nazwa=a.name, katalog=None if a.name == entry.name else entry.id)
         else:
