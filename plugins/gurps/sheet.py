@@ -638,7 +638,7 @@ class GurpsSheet(GurpsRules):
         return _offset_traits(f"Will {will} beside IQ {iq}: 3e makes Will rolls against IQ plus Strong Will "
                               "(or minus Weak Will) levels", will - iq, _plus_minus("Strong Will", "Weak Will"),
                               _signed_level(WILL_TRAIT, "weak"), "Strong or Weak Will",
-                              advantages, disadvantages, col, verbatim)
+                              advantages, disadvantages, col, verbatim, "$.characteristics.will")
 
     @staticmethod
     def _body_traits(derived: Mapping[str, int], ht: int, advantages: list[str], disadvantages: list[str],
