@@ -1232,15 +1232,26 @@ class LossAudit:
         for word in named:
             if word not in NEUTRAL_SKILLS:
                 continue
-            hit = self.resolve(f"{prefix}.skills.{word}")
-            if hit[1]:
-                return hit
-            # a source whose skills are not under "skills" (pl-trudnosc: umiejętności)
-            for native in self._aliases["skills"].get(word, ()):
-                for key, val in (item.items() if isinstance(item, dict) else ()):
-                    if isinstance(val, dict) and native in val:
-                        return path_text([*(path_tokens(prefix) or ()), key, native]), True
+            line = self._neutral_skill_line(prefix, word, item)
+            if line is not None:
+                return line, True
         return where, exact
+
+    def _neutral_skill_line(self, prefix: str, key: str, item: Any = MISSING) -> str | None:
+        """The source's line of the skill it states for neutral skill `key` in the item at `prefix`:
+        under its ``skills`` (by name or alias), else in the block that holds it (pl-trudnosc:
+        umiejętności); None where it states none."""
+        hit = self.resolve(f"{prefix}.skills.{key}")
+        if hit[1]:
+            return hit[0]
+        if item is MISSING:
+            item = _get(self.plain, list(path_tokens(prefix) or ()))
+        # a source whose skills are not under "skills" (pl-trudnosc: umiejętności)
+        for native in self._aliases["skills"].get(key, ()):
+            for field, val in (item.items() if isinstance(item, dict) else ()):
+                if isinstance(val, dict) and native in val:
+                    return path_text([*(path_tokens(prefix) or ()), field, native])
+        return None
 
     def _target_skill_line(self, loss: Loss, prefix: str) -> str | None:
         """A target's loss about one of its own skills, that it names first ("Guns (Pistol)-8 is on
@@ -1260,17 +1271,7 @@ class LossAudit:
             keys = target.skills().get(rel[1]) or ()
         except PLUGIN_FAULTS:
             return None
-        source = self._system
-        own = source.sheet.skills if source is not None and source.sheet is not None else "skills"
-        lines = set()
-        for k in keys:
-            hit = self.resolve(f"{prefix}.skills.{k}")
-            if hit[1]:
-                lines.add(hit[0])
-            elif own != "skills":  # a source whose skills are not under "skills" (Polish umiejętności)
-                lines.update(found for native in self._aliases["skills"].get(k, ())
-                             for found, exact in [_resolve(self.plain, f"{prefix}.{own}.{native}", self._keymaps)]
-                             if exact)
+        lines = {line for k in keys if (line := self._neutral_skill_line(prefix, k)) is not None}
         return lines.pop() if len(lines) == 1 else None
 
     def _target_list_line(self, loss: Loss, prefix: str) -> str | None:
