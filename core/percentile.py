@@ -618,9 +618,13 @@ class PercentileSystem(System):
         return int(base), row.get("rule", self.skill_rule or f"{self.rule_prefix}skills")
 
     def tiers(self, skill: str) -> tuple[Tier, ...]:
-        rule = self.tier_rule or self.skill_rule or f"{self.rule_prefix}skills"
-        rows = self.TIERS or self.tables().get("tiers", ())
-        return tuple(Tier(int(r), str(n), int(lo), int(ty), rule, "assumed") for r, n, lo, ty in rows)
+        found = self.__dict__.get("_tiers")  # one table for every skill: made once per instance
+        if found is None:
+            rule = self.tier_rule or self.skill_rule or f"{self.rule_prefix}skills"
+            rows = self.TIERS or self.tables().get("tiers", ())
+            found = self.__dict__["_tiers"] = tuple(Tier(int(r), str(n), int(lo), int(ty), rule, "assumed")
+                                                    for r, n, lo, ty in rows)
+        return found
 
     # ==== weapons =======================================================================
     def damage_ladder(self, weapon_class: str | None) -> Any:

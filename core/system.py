@@ -1446,10 +1446,67 @@ def tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapp
     """Where source skills of other systems are behind the neutral skills in `keys` that `system`
     writes as `native`, and the competence of `key` (default: the highest of them), whose step is
     written, lies between two of its levels: (the step that keeps the sources' tiers, the trace's
-    note, `key`) when that is not the nearest step (see above, ``core.tiers``); else None."""
-    if _TIER_SOURCES.get() is None or not keys:
+    note, `key`) when that is not the nearest step (see above, ``core.tiers``); else None.
+
+    Answered once per target and everything the answer depends on (:func:`_tier_key`): the skill,
+    its neutral skills' competences and the ladders they are read on, and each source skill behind
+    them (its system, name, level, tier and ladder); a roster's NPCs that state the same skill at
+    the same level ask it once, whatever their other characteristics."""
+    sources = _TIER_SOURCES.get()
+    if sources is None or not keys:
         return None
     key = key or max(keys, key=lambda k: chances[k])  # the neutral skill whose step is written
+    if not getattr(system, "remember", True):
+        return _tier_steps(system, native, keys, context, chances, key)
+    try:
+        mkey, held = _tier_key(sources, system, native, keys, context, chances, key)
+        table = system.__dict__.get("_tier_steps")
+        if table is None:
+            table = system.__dict__["_tier_steps"] = {}
+        found = table.get(mkey)
+    except (TypeError, ValueError, KeyError, LookupError):  # nothing to key on: worked out as it is
+        return _tier_steps(system, native, keys, context, chances, key)
+    if found is None:
+        found = (_tier_steps(system, native, keys, context, chances, key), held)
+        if len(table) >= memo.LIMIT:
+            table.clear()
+        table[mkey] = found
+    return found[0]
+
+
+def _tier_key(sources: "TierSources", system: "System", native: str, keys: Sequence[str],
+              context: Mapping[str, Any], chances: Mapping[str, float], key: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """What :func:`_tier_steps` reads, as a key, and the objects the key names by identity (held
+    by the table's entry, so no other object takes their ids): `native` and `key`; each of `keys`
+    with its competence and the target's ladder of `native` for it (a skill's levels and
+    competences are its ladder's: ``skill_ladder`` builds one per distinct ``skill_context``);
+    the source skill behind it (``TierSources.of``: its system, name, level and tier rank, its
+    ladder there, and its floor where the target leaves a level out, which reads back as the
+    floor); whether the sources are this target's."""
+    held: list[Any] = []
+    parts: list[Any] = [native, key, sources.target is system]
+    unstated = None
+    for k in keys:
+        lad = system.skill_ladder(native, {**context, "@key": k})
+        held.append(lad)
+        f = sources.of(k)
+        if f is None:
+            parts.append((k, float(chances[k]), id(lad), None))
+            continue
+        source, src_native, stated, rank, src_ctx = f
+        their = source.skill_ladder(src_native, {**src_ctx, "@key": k})
+        held += (source, their)
+        if unstated is None:
+            sheet = getattr(system, "sheet", None)
+            unstated = isinstance(sheet, _sheet.Sheet) and sheet.unstated_level is not None
+        floor = source.skill_floor(src_native, src_ctx) if unstated else None
+        parts.append((k, float(chances[k]), id(lad), id(source), src_native, stated, type(stated), rank,
+                      id(their), floor))
+    return tuple(parts), tuple(held)
+
+
+def _tier_steps(system: "System", native: str, keys: Sequence[str], context: Mapping[str, Any],
+                chances: Mapping[str, float], key: str) -> tuple[Step, str, str] | None:
     competence = float(chances[key])
     lad = system.skill_ladder(native, {**context, "@key": key})
     steps = lad.steps

@@ -19,9 +19,35 @@ from .errors import printable  # noqa: F401 - part of this module's interface
 _PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 
 
-@lru_cache(maxsize=8192)
 def path_tokens(path: str) -> tuple[str | int, ...] | None:
-    """``$.npcs[2].skills.spot`` -> ``("npcs", 2, "skills", "spot")``; None for what is no such path."""
+    """``$.npcs[2].skills.spot`` -> ``("npcs", 2, "skills", "spot")``; None for what is no such path.
+
+    An item of a document's list at the head (``$.npcs[2]``, ``$.scenes[0]``) is read apart, so
+    that the rest (``.skills.spot``), the same in every NPC of a roster, is parsed once."""
+    found = _HEADS.get(path)
+    if found is not None:
+        return found
+    b = path.find("[", 2)
+    e = path.find("]", b + 1) if b > 2 else -1
+    index = path[b + 1:e] if e > 0 else ""
+    if e == len(path) - 1 or not (path.startswith("$.") and index.isdigit() and index.isascii()
+                                  and path.find(".", 2, b) < 0):
+        return _path_tokens(path)
+    rest = _path_tokens("$" + path[e + 1:])
+    if rest is None:
+        return None
+    found = (path[2:b], int(index), *rest)
+    if len(_HEADS) >= 8192:
+        _HEADS.clear()
+    _HEADS[path] = found
+    return found
+
+
+_HEADS: dict[str, tuple[str | int, ...]] = {}
+
+
+@lru_cache(maxsize=8192)
+def _path_tokens(path: str) -> tuple[str | int, ...] | None:
     if not path.startswith("$"):
         return None
     out: list[str | int] = []
