@@ -157,7 +157,10 @@ def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str
     reading of a skill whose name says two weapons (GURPS Axe/Mace: a mace is a club)."""
     from .model import melee_class_of
 
-    covering = [k for k, keys in system.skills().items() if tuple(keys) == ("melee",)]
+    covering = system.__dict__.get("_melee_only_skills")  # the system's skills, asked once per instance
+    if covering is None:
+        covering = system.__dict__["_melee_only_skills"] = tuple(
+            k for k, keys in system.skills().items() if tuple(keys) == ("melee",))
     present = [k for k in covering if k in levels]
     if not present:
         return None
