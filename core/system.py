@@ -316,6 +316,14 @@ class System:
         """Every neutral skill this system's stat blocks hold: through a skill or a field."""
         return {k for keys in self.skills().values() for k in keys} | set(self.derived_skills())
 
+    def _skills_once(self) -> Mapping[str, tuple[str, ...]]:
+        """``skills()`` as the instance first declared it, asked once (the core's own look-ups, which
+        change nothing in it: a declaration is the same every time it is asked)."""
+        found = self.__dict__.get("_declared_skills")
+        if found is None:
+            found = self.__dict__["_declared_skills"] = self.skills()
+        return found
+
     # ---- skills: the plugin states its levels and its check; equating is the core's ----
     standard_health: ClassVar[float] = 10.0  # health of a standard adult, in the system's points
     health_rule: ClassVar[str] = ""  # rule ID the standard health comes from
@@ -434,7 +442,7 @@ class System:
         raise NotImplementedError(f"{self.key}: no skill fires {weapon_class}")
 
     def _skill_key(self, skill: str, context: Mapping[str, Any] | None) -> str | None:
-        keys = self.skills().get(skill) or tuple(k for k, f in self.derived_skills().items() if f == skill)
+        keys = self._skills_once().get(skill) or tuple(k for k, f in self.derived_skills().items() if f == skill)
         wanted = (context or {}).get("@key")
         if wanted is None and (context or {}).get("@class"):
             wanted = firearm_skill_for(str(context["@class"]))  # type: ignore[index]
@@ -958,7 +966,10 @@ class System:
             if not found:
                 continue
             # competences of different batteries do not compare: the highest native level wins
-            order = {lv: i for i, lv in enumerate(self.skill_levels(native))}
+            orders = self.__dict__.setdefault("_level_orders", {})  # the levels' order, once per skill
+            order = orders.get(native)
+            if order is None:
+                order = orders[native] = {lv: i for i, lv in enumerate(self.skill_levels(native))}
             k_best, best = max(found, key=lambda f: (order.get(f[1].native, -1), f[0]))
             # the level written, or its neighbour toward the source skills' tiers, every one behind
             # the neutral skills this one covers counted (a broad skill written from several, CoC
@@ -1011,7 +1022,7 @@ class System:
         a trip back into this system restores them, each with a ``rounded`` loss."""
         out: dict[str, Any] = {}
         for native, level in levels.items():
-            for k in self.skills().get(native, ()):
+            for k in self._skills_once().get(native, ()):
                 ctx = {**(context or {}), "@key": k}
                 back = self.level_for(native, self.competence(native, level, ctx), ctx)
                 if back != level:

@@ -24,26 +24,26 @@ def path_tokens(path: str) -> tuple[str | int, ...] | None:
 
     An item of a document's list at the head (``$.npcs[2]``, ``$.scenes[0]``) is read apart, so
     that the rest (``.skills.spot``), the same in every NPC of a roster, is parsed once."""
-    found = _HEADS.get(path)
-    if found is not None:
-        return found
+    try:
+        return _PATHS[path]
+    except KeyError:
+        pass
     b = path.find("[", 2)
     e = path.find("]", b + 1) if b > 2 else -1
     index = path[b + 1:e] if e > 0 else ""
     if e == len(path) - 1 or not (path.startswith("$.") and index.isdigit() and index.isascii()
                                   and path.find(".", 2, b) < 0):
-        return _path_tokens(path)
-    rest = _path_tokens("$" + path[e + 1:])
-    if rest is None:
-        return None
-    found = (path[2:b], int(index), *rest)
-    if len(_HEADS) >= 8192:
-        _HEADS.clear()
-    _HEADS[path] = found
+        found = _path_tokens(path)
+    else:
+        rest = _path_tokens("$" + path[e + 1:])
+        found = None if rest is None else (path[2:b], int(index), *rest)
+    if len(_PATHS) >= 16384:
+        _PATHS.clear()
+    _PATHS[path] = found
     return found
 
 
-_HEADS: dict[str, tuple[str | int, ...]] = {}
+_PATHS: dict[str, tuple[str | int, ...] | None] = {}  # the paths read lately (a roster's NPC's, every item's own)
 
 
 @lru_cache(maxsize=8192)

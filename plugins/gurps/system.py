@@ -71,7 +71,10 @@ class Gurps(GurpsSheet):
         return self.ladders()[name]
 
     def characteristics(self) -> dict[str, CharacteristicSpec]:
-        return {k: CharacteristicSpec(v, self._attr) for k, v in ATTRIBUTES.items()}
+        specs = self.__dict__.get("_specs")  # made once per instance; each caller gets its own dict
+        if specs is None:
+            specs = self.__dict__["_specs"] = {k: CharacteristicSpec(v, self._attr) for k, v in ATTRIBUTES.items()}
+        return dict(specs)
 
     def skills(self) -> dict[str, tuple[str, ...]]:
         return dict(SKILLS)
