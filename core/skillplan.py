@@ -127,13 +127,39 @@ def _prints_every_skill(target: Any) -> bool:
     return field is not None and isinstance(field.type, type) and issubclass(field.type, msgspec.Struct)
 
 
+class _Spec(msgspec.Struct, frozen=True):
+    """A system's skills as a plan reads them, made once per system instance (its declared skills
+    are the same every time it is asked): every skill but its line skills with the neutral skills
+    it covers (in the order it declares them), and for each neutral skill the skills that cover it,
+    in that order."""
+
+    skills: dict[str, tuple[str, ...]]
+    covering: dict[str, tuple[str, ...]]
+
+
+def _spec(system: Any) -> _Spec:
+    held = getattr(system, "__dict__", None)
+    found = held.get("_plan_spec") if held is not None else None
+    if found is None:
+        skills = {n: tuple(ks) for n, ks in system.skills().items() if n not in system.line_skills}
+        covering: dict[str, list[str]] = {}
+        for n, ks in skills.items():
+            for k in dict.fromkeys(ks):
+                covering.setdefault(k, []).append(n)
+        found = _Spec(skills, {k: tuple(v) for k, v in covering.items()})
+        if held is not None:
+            held["_plan_spec"] = found
+    return found
+
+
 def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> Plan:
     """What `target` writes of `combatant`'s skills (see the module's text). ``system_of(key)``:
     the installed system of a key, or None."""
     sheet = combatant.sheet_skills
     if not sheet:
         return Plan(combatant=combatant)
-    spec = {n: ks for n, ks in target.skills().items() if n not in target.line_skills}  # not line skills
+    plan_spec = _spec(target)
+    spec = plan_spec.skills  # not line skills (read only: made once per target)
     covered = target.covered_skills()
     own = set(namespaces(target))
     skills = combatant.skills
@@ -154,7 +180,11 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
     # implied skills: written under a target skill no narrower than the broad one, or one in use
     written: set[str] = set()
     why: dict[str, str] = {}
-    for native, keys in spec.items():
+    position = {n: i for i, n in enumerate(spec)} if len(skills) * 4 < len(spec) else None
+    relevant = spec if position is None else sorted(  # (those that cover a skill the NPC has, in order)
+        {n for k in skills for n in plan_spec.covering.get(k, ())}, key=position.__getitem__)
+    for native in relevant:
+        keys = spec[native]
         present = [k for k in keys if k in skills]
         if not present:
             continue
@@ -274,7 +304,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
         k = s.covers[0]
         if reference_class(k) or k not in out_skills:
             continue
-        twins = [n for n, ks in spec.items() if k in ks]
+        twins = list(plan_spec.covering.get(k, ()))
         if name in twins:
             continue
         owner = system_of(s.system)
@@ -282,7 +312,7 @@ def plan(target: Any, combatant: Combatant, system_of: Callable[[str], Any]) -> 
             continue
         if name in owner.line_skills and _written_beside_a_line(owner, name, s.level, float(out_skills[k])):
             continue  # its own sheet writes it again beside the weapon line that uses it
-        theirs = [n for n, ks in owner.skills().items() if k in ks and n not in owner.line_skills]
+        theirs = list(_spec(owner).covering.get(k, ()))
         broad = [n for n in twins if len(spec[n]) > 1]
         if broad and len(theirs) == 1 and twins == broad:
             # written under a broad skill (CoC Conceal as nWoD Larceny): read back, the broad
@@ -353,12 +383,13 @@ def twins(target: Any, combatant: Combatant) -> frozenset[str]:
     sheet = combatant.sheet_skills
     if not sheet:
         return frozenset()
-    spec = {n: ks for n, ks in target.skills().items() if n not in target.line_skills}  # not line skills
+    plan_spec = _spec(target)
+    spec = plan_spec.skills  # not line skills
     omit: set[str] = set()
     for k in _stated(sheet):
         if reference_class(k):
             continue
-        natives = [n for n, ks in spec.items() if k in ks]
+        natives = plan_spec.covering.get(k, ())
         if len(natives) > 1 and any(n in sheet for n in natives):
             omit |= {n for n in natives if n not in sheet and list(spec[n]) == [k]}
     return frozenset(omit)
