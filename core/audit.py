@@ -197,11 +197,14 @@ def _norm(key: Any) -> str:
     return str(key).lower().replace("-", "_").replace(" ", "_")
 
 
-def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = None) -> tuple[str, bool]:
+def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = None,
+             tokens: Sequence[str | int] | None = None) -> tuple[str, bool]:
     """The path in the source document that `path` names: (path, exact). Keys match
     without case or separators; ``a_b`` may be ``a.b`` and the reverse; what does not
-    exist is cut back to the nearest existing parent (exact is then False)."""
-    tokens = path_tokens(path)
+    exist is cut back to the nearest existing parent (exact is then False). `tokens`: the
+    path's tokens where the caller has them (it built the path from them)."""
+    if tokens is None:
+        tokens = path_tokens(path)
     if tokens is None:
         return "$", False
     node = plain
@@ -274,6 +277,15 @@ def _resolve(plain: Any, path: str, keymaps: dict[int, dict[str, Any]] | None = 
                 continue
         break
     return path_text(done), i == len(tokens)
+
+
+def _as_tokens(tokens: Sequence[str | int]) -> tuple[str | int, ...] | None:
+    """`tokens` as :func:`path_tokens` reads their path (path_text) back, without writing and
+    reading it: None (read it) where a name holds what a path reads apart ("Sp. Ops", "[1]")."""
+    for t in tokens:
+        if isinstance(t, str) and (not t or "." in t or "[" in t or "]" in t):
+            return None
+    return tuple(tokens)
 
 
 def _within(path: str, prefix: str) -> str:
@@ -661,7 +673,8 @@ class LossAudit:
         where, natives = list(tokens[:-2]), self._aliases[str(tokens[-2])].get(tokens[-1], [])
         if tokens[-2] == "skills":
             for field in self._fields.get(tokens[-1], ()):
-                found, exact = _resolve(self.plain, path_text(where + [field]), self._keymaps)
+                c = where + [field]
+                found, exact = _resolve(self.plain, path_text(c), self._keymaps, _as_tokens(c))
                 if exact:
                     return found, True
         for native in natives:
@@ -670,7 +683,7 @@ class LossAudit:
             else:
                 candidates = [where[:n] + [native] for n in range(len(where), -1, -1)]
             for c in candidates:
-                found, exact = _resolve(self.plain, path_text(c), self._keymaps)
+                found, exact = _resolve(self.plain, path_text(c), self._keymaps, _as_tokens(c))
                 if exact:
                     return found, True
         return None

@@ -253,13 +253,16 @@ def battery_class(neutral_skill: str | None) -> str | None:
     """The weapon class whose battery a neutral skill is equated over: a firearm skill's class
     (vocab.SKILLS), a close-combat skill's reference weapon (core.melee), else None (the
     unmodified roll)."""
-    from .melee import reference_class
-
     if not neutral_skill or neutral_skill == "throw":
         # throwing is linked on the published tiers (STANDING): on the thrown battery Polish
         # Rzucanie 3 (exploding 2d6 lands nearly every throw) was nWoD Athletics 5 and CoC Throw 86
         return None
-    return SKILLS.get(neutral_skill) or reference_class(neutral_skill)
+    found = SKILLS.get(neutral_skill)
+    if found:
+        return found
+    from .melee import MELEE_SKILLS  # (asked for every ladder: the table, not a function of it)
+
+    return MELEE_SKILLS.get(neutral_skill)
 
 
 def close_combat_health(system: "System", skill: str, weapon_class: str) -> float:

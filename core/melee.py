@@ -307,7 +307,10 @@ def melee_skills_of(system: "System", levels: Mapping[str, Any], neutral: str = 
     """The native melee (or `neutral` "brawl") skills of a stat block worth remembering by name for
     the way back (not with --fresh): all of them, unless it has only the system's first such
     skill, which a conversion writes anyway."""
-    covering = [k for k, keys in system.skills().items() if tuple(keys) == (neutral,)]
+    made = system.__dict__.setdefault("_only_skills", {})  # per neutral skill, once per system instance
+    covering = made.get(neutral)
+    if covering is None:
+        covering = made[neutral] = [k for k, keys in system.skills().items() if tuple(keys) == (neutral,)]
     mine = {k: v for k, v in levels.items() if k in covering}
     return {} if list(mine) in ([], covering[:1]) else mine
 

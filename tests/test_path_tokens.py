@@ -38,3 +38,14 @@ def test_every_path_reads_as_its_grammar_says(tokens, tail):
 @given(st.lists(st.one_of(st.from_regex(r"[A-Za-z_ ]{1,8}", fullmatch=True), st.integers(0, 999)), max_size=6))
 def test_path_text_and_path_tokens_are_inverse(tokens):
     assert path_tokens(path_text(tokens)) == tuple(tokens)
+
+
+@given(st.lists(st.one_of(_names, st.integers(0, 300)), max_size=5))
+def test_tokens_given_with_a_path_are_the_ones_it_reads_as(tokens):
+    # the loss audit hands a path's tokens along where it built the path from them (core.audit._as_tokens)
+    from xsys.core.audit import _as_tokens
+
+    given_ = _as_tokens(tokens)
+    assert given_ is None or given_ == path_tokens(path_text(tokens))
+    if all(isinstance(t, int) or (t and not set(t) & set(".[]")) for t in tokens):
+        assert given_ == tuple(tokens)
