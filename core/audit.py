@@ -1434,6 +1434,9 @@ def _on_scale(system: System, back: Any, neutral_key: str) -> int | None:
     return None
 
 
+_NESTED = (msgspec.Struct, list, tuple, dict)  # what may hold a field left out (a number or a name holds none)
+
+
 def _fill_defaults(obj: Any, plain: Any) -> None:
     """Put back into `plain` (to_builtins of `obj`) the fields it left out for holding their
     default, so that a loss about them has a path in the source."""
@@ -1444,13 +1447,15 @@ def _fill_defaults(obj: Any, plain: Any) -> None:
                 if value is None or value is msgspec.UNSET:
                     continue
                 plain[name] = codec.to_builtins(value)
-            _fill_defaults(value, plain[name])
+            if isinstance(value, _NESTED):
+                _fill_defaults(value, plain[name])
     elif isinstance(obj, (list, tuple)) and isinstance(plain, list) and len(obj) == len(plain):
         for o, p in zip(obj, plain):
-            _fill_defaults(o, p)
+            if isinstance(o, _NESTED):
+                _fill_defaults(o, p)
     elif isinstance(obj, dict) and isinstance(plain, dict):
         for k, v in obj.items():
-            if k in plain:
+            if k in plain and isinstance(v, _NESTED):
                 _fill_defaults(v, plain[k])
 
 
