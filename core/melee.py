@@ -149,6 +149,16 @@ def attack_check(system: "System", *, stat: str, base: Any, target: Any, needs: 
 
 # ---- which native melee skills a stat block writes --------------------------------------
 
+def skills_only_for(system: "System", neutral: str) -> tuple[str, ...]:
+    """`system`'s skills that cover neutral skill `neutral` and nothing else (its melee or brawl
+    skills), in its order; found once per system instance (its declared skills do not change)."""
+    made = system.__dict__.setdefault("_skills_only_for", {})
+    found = made.get(neutral)
+    if found is None:
+        found = made[neutral] = tuple(k for k, keys in system.skills().items() if tuple(keys) == (neutral,))
+    return found
+
+
 def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str, str] | None = None) -> str | None:
     """The weapon class the best of a stat block's close-combat skills names (CoC Club 60 and Knife
     40: "club"; GURPS Broadsword-13: "sword"), which crosses as ``Combatant.melee_kind``; None when
@@ -157,11 +167,7 @@ def melee_kind(system: "System", levels: Mapping[str, Any], classes: Mapping[str
     reading of a skill whose name says two weapons (GURPS Axe/Mace: a mace is a club)."""
     from .model import melee_class_of
 
-    covering = system.__dict__.get("_melee_only_skills")  # the system's skills, asked once per instance
-    if covering is None:
-        covering = system.__dict__["_melee_only_skills"] = tuple(
-            k for k, keys in system.skills().items() if tuple(keys) == ("melee",))
-    present = [k for k in covering if k in levels]
+    present = [k for k in skills_only_for(system, "melee") if k in levels]
     if not present:
         return None
     best = max(present, key=lambda k: levels[k])
@@ -196,7 +202,7 @@ def _melee_skills_written(system: "System", levels: Mapping[str, Any], used: Ite
     melee skills at that level (Knife, Club, Sword, Axe and Spear 55). With `neutral` "brawl", the
     same for the skills that hold the brawl competence (a 7th-edition creature's Fighting, Bite,
     Claws beside Fighting (Brawl))."""
-    covering = [k for k, keys in system.skills().items() if tuple(keys) == (neutral,)]
+    covering = skills_only_for(system, neutral)
     present = [k for k in covering if k in levels]
     if remembered and present:
         # the NPC's own melee skills, remembered from this system (not with --fresh): given back
@@ -307,12 +313,9 @@ def melee_skills_of(system: "System", levels: Mapping[str, Any], neutral: str = 
     """The native melee (or `neutral` "brawl") skills of a stat block worth remembering by name for
     the way back (not with --fresh): all of them, unless it has only the system's first such
     skill, which a conversion writes anyway."""
-    made = system.__dict__.setdefault("_only_skills", {})  # per neutral skill, once per system instance
-    covering = made.get(neutral)
-    if covering is None:
-        covering = made[neutral] = [k for k, keys in system.skills().items() if tuple(keys) == (neutral,)]
+    covering = skills_only_for(system, neutral)
     mine = {k: v for k, v in levels.items() if k in covering}
-    return {} if list(mine) in ([], covering[:1]) else mine
+    return {} if list(mine) in ([], list(covering[:1])) else mine
 
 
 def describe_battery() -> list[dict[str, Any]]:
@@ -323,5 +326,6 @@ def describe_battery() -> list[dict[str, Any]]:
 
 
 __all__ = ["MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
-           "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "describe_battery",
+           "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "skills_only_for",
+           "describe_battery",
            "line_skills_untrained", "line_skill_levels"]

@@ -15,7 +15,8 @@ from xsys.core import armorline
 from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.melee import (line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written,
+                             skills_only_for)
 from xsys.core.model import (Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack,
                              thrown_blade)
 from xsys.core.percentile import D100_SHOT
@@ -366,7 +367,7 @@ class Coc7Sheet(Coc7Rules):
                 col.step(f"$.skills.{best}", f"{written[0]} {level}", f"{best} {level}", rules=["coc7.melee"],
                          source="assumed", note=f"the creature's own attack skill holds its brawl (its {best} "
                                                 f"{lines[best]} before)")
-        covering = [k for k, keys in self.skills().items() if tuple(keys) == ("melee",)]
+        covering = skills_only_for(self, "melee")
         own = set(mine.get("melee_skills") or ()) & set(skills)  # its own sheet's, given back (a Fighting (Whip) 45)
         if any(m.skill in covering for m in melee) or kind in covering or own:
             return skills
