@@ -203,7 +203,8 @@ def _fighting(low: str) -> bool:
 _MELEE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("improvised", ("improvised", "makeshift")),
     # a polearm named with a sword's character (薙刀, the naginata: 刀 is "blade") is a spear
-    ("spear", ("naginata", "薙刀", "なぎなた", "ナギナタ")),
+    # and a bayonet fixed on its rifle, thrust as a spear is (a GURPS block's "Bayonet (fixed): Spear skill")
+    ("spear", ("naginata", "薙刀", "なぎなた", "ナギナタ", "fixed bayonet", "bayonet (fixed)")),
     ("unarmed", ("fist", "punch", "kick", "brawl", "grapple", "head butt", "headbutt", "unarmed", "knuckle",
                  "martial", "karate", "judo", "拳", "こぶし", "パンチ", "キック", "組み付き", "头槌", "拳击", "踢",
                  "素手", "メリケンサック", "ナックル",

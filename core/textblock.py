@@ -233,12 +233,119 @@ def joined_labels(lines: list[str]) -> list[str]:
     return out
 
 
+_LIST_KINDS = frozenset(("skills", "weapons", "melee", "advantages", "disadvantages", "traits", "merits", "zalety",
+                         "spells", "social", "maneuvers", "gear", "attributes", "derived"))
+_POINT_COST = re.compile(r"\[\s*[+-]?\d+(?:\.\d+)?\s*\]")  # a 4th-edition trait's or skill's cost: "[20]"
+_TECH_LEVEL = re.compile(r"/\s*TL\s*\d+", re.IGNORECASE)  # "Guns/TL8": a tech level, no skill level
+_STAT_PAIR = re.compile(r"(?<![\w])[A-Za-z][A-Za-z.]{0,14}\s*:?\s*[+-]?\d")  # "BL 34", "ST: 13"
+_LABEL_END = re.compile(r"(?<![\w])[A-Za-z][A-Za-z.]{0,14}$")  # a stat's label with its value to come
+# what a skill's level (or its difficulty and relative level) starts with: "(A) Per+3 [12]-16", "60%", "DX+2 [8]-16"
+_LEVEL_START = re.compile(r"\(|\[|[+-]?\d|[%●•]|(?:ST|DX|IQ|HT|Will|Per)\b")
+_CONNECTOR_END = re.compile(r"(?<![\w])(?:and|or|of|the|a|an|to|with|for|in|on|at|by|from|as|per)$", re.IGNORECASE)
+
+
+_WHOLE_END = re.compile(r"[\d%●•\])]\s*\*?$")  # an item that ends in its level, dots, cost or brackets
+_TRAIT_KINDS = frozenset(("advantages", "disadvantages", "traits", "merits", "zalety", "social", "spells", "gear"))
+
+
+def _depth_zero_seps(text: str) -> bool:
+    """Whether `text` is a list apart by semicolons or commas (outside brackets)."""
+    return len(split_items(text)) > 1
+
+
+def _depth(text: str) -> int:
+    """Brackets left open at the end of `text` (a trait's "(Tough Skin," wrapped before its ")")."""
+    depth = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+    return depth
+
+
+def _section_after(line: str, headings: dict[str, str] | None, current: str | None) -> str | None:
+    """The section a line leaves the block in: its own heading's, or the last heading run on
+    after a value in it ("... Move 6. Skills: ..."), else the one it was in."""
+    head = heading_of(line, headings)
+    if head is not None:
+        current = head[0]
+    table = {**HEADINGS, **headings} if headings else HEADINGS
+    for m in _INLINE_HEADING.finditer(line):
+        if fold(m.group(1)) in table:
+            current = table[fold(m.group(1))]
+    return current
+
+
+def _wrapped(prev: str, line: str, section: str | None, headings: dict[str, str] | None = None) -> str | None:
+    """How `line` goes on from `prev` where the text was broken at a page's width in the middle of
+    an item (a PDF's or a book's copied text): "" (joined as one word: "Climbing-" / "13",
+    "Shandassa-" / "Native"), " " (joined by a space), or None (a line of its own)."""
+    end = prev.rstrip()
+    if not end or not line or section == "notes":
+        return None
+    head = heading_of(end, headings)
+    if head is not None and not head[1]:
+        return None  # a heading on a line of its own ("Attacks" over "Fighting: 45% ...")
+    if re.search(r"[^\W\d_]-$", end) and re.match(r"[^\W_]", line):
+        return ""  # a word or a skill broken at its hyphen ("Climbing-" over "13")
+    if _depth(end) > 0 and not end.endswith(("(", "[")) or end.endswith(("(", "[")):
+        return " "  # an item whose bracket the line break left open ("(Tough Skin," over "-40%) [3];")
+    if end[-1] in ",;:.。、":
+        return None  # the item ended where the line did
+    if _POINT_COST.match(line) and not _POINT_COST.sub("", line[:line.find("]") + 1]).strip():
+        return " "  # its point cost on the next line ("HT 12" over "[20]")
+    if _CONNECTOR_END.search(end) and section in _LIST_KINDS:
+        return " "  # a phrase cut after its "of" or "and"
+    tail = split_items(end)[-1] if split_items(end) else ""
+    levelled = bool(re.search(r"\d|[●•○◦]", _TECH_LEVEL.sub("", tail)))
+    if section == "skills" and not levelled and _LEVEL_START.match(line):
+        return " "  # a skill's name with its level on the next line ("Desert Survival" over "(A) Per+3 [12]-16")
+    if section in _TRAIT_KINDS and _depth_zero_seps(end) and not _WHOLE_END.search(tail):
+        return " "  # a list of traits apart by semicolons or commas whose last one the line break cut
+    if section in ("weapons", "melee") and not levelled and 0 < len(tail.split()) <= 2 \
+            and re.match(r"[^\W\d][\w' .-]{0,30}:\s", line):
+        return " "  # a weapon's name broken before its stats ("... crushing; Large" over "Knife: 2d-3 cutting")
+    if line.startswith("(") and section in _LIST_KINDS and not levelled and section != "weapons":
+        return " "  # a trait's details ("Sense of Duty" over "(Halmaro and Guild) [-10]")
+    if re.match(r"[+-]?\d", line) and _LABEL_END.search(end) and _STAT_PAIR.search(end):
+        return " "  # a stat's label at the end of a line of stats, its value on the next ("BL 34, HP" over "13")
+    return None
+
+
+def unwrapped(lines: list[str], headings: dict[str, str] | None = None) -> list[str]:
+    """The block with each item broken across lines by the page's width put back on one line
+    (:func:`_wrapped`: "Skills: Broadsword (A) DX+2 [8]-16; Desert Survival" over "(A) Per+3
+    [12]-16; ..." is one list, as the book means it); a line joined to the one above is left
+    empty, so that every other line keeps its number in a report. Lines are joined only within
+    a section of items, a stat line, or where a bracket or a hyphen is left open; never across
+    an empty line, a heading or a section of prose."""
+    out = list(lines)
+    section: str | None = None
+    last = -1  # the line the next one may go on from (-1: none)
+    for i, raw in enumerate(lines):
+        line = normalize(raw)
+        if not line:
+            last = -1
+            continue
+        if last >= 0 and heading_of(line, headings) is None:
+            glue = _wrapped(normalize(out[last]), line, section, headings)
+            if glue is not None:
+                out[last] = out[last].rstrip() + glue + raw.strip()
+                out[i] = ""
+                section = _section_after(line, headings, section)
+                continue
+        section = _section_after(line, headings, section)
+        last = i
+    return out
+
+
 class Walk:
     """Goes through the lines once; the system's reader says what each line is."""
 
     def __init__(self, r: Read, lines: list[str], headings: dict[str, str] | None = None) -> None:
         self.r = r
-        self.lines = joined_labels(lines)
+        self.lines = unwrapped(joined_labels(lines), headings)
         self.headings = headings  # a system's own headings (GURPS "Gear:", nWoD "Weapons/Attacks:")
 
     def run(self, stats: Callable[[str], str | None], section: Callable[[str, str, int], None],

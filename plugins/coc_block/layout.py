@@ -914,14 +914,16 @@ def coc_layout(lines: list[str]) -> list[str]:
                 out[k] = nf[k] = f"{nf[k]} {nf[j]}"
                 out[j] = nf[j] = ""
                 j += 1
-    for k, x in enumerate(nf):
-        nxt = k + 1 if k + 1 < len(nf) else None
-        if nxt is not None and re.search(r"(?<!\d)\d{1,3}\s*%", x) and re.search(r"[,.，、]\s*[^\W\d_][^,.%\d]{0,40}$", x) \
-                and re.match(r"\d{1,3}\s*%\s*(?:[,.，、]|$)", nf[nxt]):
+    for k in range(len(nf)):
+        nxt = k + 1
+        while nxt < len(nf) and re.search(r"(?<!\d)\d{1,3}\s*%", nf[k]) \
+                and re.search(r"[,.，、]\s*[^\W\d_][^,.%\d]{0,40}$", nf[k]) and re.match(r"\d{1,3}\s*%\s*(?:[,.，、]|$)", nf[nxt]):
             # a list wrapped where a skill's name and its chance part ("..., Chemistry" / "55%, Credit
-            # Rating 95%, ..."): the two lines are one (the second left blank, the line numbers kept)
-            out[k] = nf[k] = f"{x} {nf[nxt]}"
+            # Rating 95%, ..."): the two lines are one (the second left blank, the line numbers kept), and
+            # so on where the joined line is broken again ("..., Psychology" / "50%.")
+            out[k] = nf[k] = f"{nf[k]} {nf[nxt]}"
             out[nxt] = nf[nxt] = ""
+            nxt += 1
     i = 0
     while i < len(out):
         text = nf[i]

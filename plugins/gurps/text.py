@@ -78,6 +78,20 @@ _GURPS_DAMAGE = re.compile(
     rf"\s*(?:\((?P<div>[\d.]+)\))?\s*(?P<type>{_GURPS_TYPES})?\.?(?:\s*(?:/|or)\s*(?P<type2>{_GURPS_TYPES}))?$",
     re.IGNORECASE)
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji
+# damage as the Basic Set's prose writes it ('2 dice cutting', '1 die impaling', '2d+2 crushing', 'small
+# piercing'): the dice and the damage type as a weapon table abbreviates them (2d cut, 1d imp, 2d+2 cr, pi-)
+_LONG_TYPES = {"cutting": "cut", "crushing": "cr", "impaling": "imp", "small piercing": "pi-", "large piercing": "pi+",
+               "huge piercing": "pi++", "piercing": "pi", "burning": "burn", "corrosion": "cor", "toxic": "tox"}
+_LONG_TYPE = re.compile(r"(?<=[\d\s)])(" + "|".join(sorted(_LONG_TYPES, key=len, reverse=True)) + r")\.?$", re.IGNORECASE)
+_DICE_WORDS = re.compile(r"^(\d+)\s+di(?:c)?e\b", re.IGNORECASE)
+
+
+def _short_damage(text: str) -> str:
+    """A weapon's damage in the Basic Set's prose ('2 dice cutting') as its tables write it ('2d cut');
+    anything else as it is."""
+    short = _DICE_WORDS.sub(lambda m: f"{m.group(1)}d", text)
+    short = _LONG_TYPE.sub(lambda m: _LONG_TYPES[m.group(1).lower()], short)
+    return short if _GURPS_DAMAGE.match(short) else text
 _RANGE_PAIR = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?\s*/\s*([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)
 _REACH = re.compile(r"([\d,]+)\s*(m|yds?|yards?)?\.?", re.IGNORECASE)  # a 1/2D or Max: '160', '150 m', '160 yd'
 _GURPS_KEY = re.compile(r"^(acc|ss|rof|shots|st|skill|type|1/2\s*d(?:am)?\.?|½\s*d|max|range|rcl|malf\.?|bulk|wt\.?|"
@@ -588,9 +602,12 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         clean = re.sub(r"\s*\((?:E|A|H|VH)\)", "", clean)
         clean = re.sub(r"\s*[*†‡]+$", "", clean.strip())
         # the relative level ('DX+1') is written without spaces; 'DX [2]-11' is DX itself, then the level
-        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]?\s*\d+$)",
+        clean = re.sub(r"\b(?:ST|DX|IQ|HT|Will|Per)[+-]\d+\b|\b(?:ST|DX|IQ|HT|Will|Per)\b(?=\s*[-–]\s*\d+$)",
                        "", clean).strip()
         m = _GURPS_SKILL.match(clean)
+        if m and set(m.group("name").split()[-1:]) & set(GURPS_ATTRIBUTES + GURPS_DERIVED + GURPS_IGNORED):
+            # an attribute or a derived stat, no skill ('Dodge 8', 'Per 10', a footnote's '... the golem has DX 10')
+            return False
         used = re.fullmatch(r"(?P<skill>.+?[-–]\s*\d{1,2})\s*\((?P<with>[^()]+)\)", clean) if not m else None
         if used:  # 'Guns (Pistol)-15 (Colt .45 automatic)': the skill, and the weapon it is used with, said
             m = _GURPS_SKILL.match(used.group("skill"))
@@ -629,7 +646,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         return True
 
     def weapon_item(item: str, n: int) -> None:
-        bare = re.fullmatch(r"(?P<name>[^,()]+?),\s*(?P<rest>(?:\d+d|sw|thr)\b.*)", item.strip())
+        bare = re.fullmatch(r"(?P<name>[^,():]+?),\s*(?P<rest>(?:\d+d|sw|thr)\b.*)", item.strip())
         if bare and not item.strip().endswith(")"):
             # a sourcebook's line with no brackets: 'S&W Model 13 .357 Magnum, 3d-1 cr, SS 10, Acc 2, ...'
             item = f"{bare.group('name').strip()} ({bare.group('rest').strip()})"
@@ -659,7 +676,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         yards: list[str] = []  # 1/2D and Max in yards, in metres
         ranged = False
         for p in split_items(details):
-            p = p.strip()
+            p = _short_damage(p.strip())
             d = _GURPS_DAMAGE.match(p)
             if d:
                 if "damage" in w or any(x[0] is w for x in relative):
@@ -744,6 +761,9 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 ranged = True
             elif key == "skill":
                 w["skill"] = val
+            elif key == "reach" and (span := re.fullmatch(r"(C|\d)(?:\s*[,-]\s*(\d))?\s*\*?", val, re.IGNORECASE)):
+                # a close-combat weapon's reach (C: close combat; 1, 2: yards), a column of the melee table
+                w["reach"] = span.group(1).upper() + (f",{span.group(2)}" if span.group(2) else "")
             elif key == "type":
                 t = fold(val).rstrip(".")
                 if t in ("cr", "cut", "imp"):
@@ -765,7 +785,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         if entry is not None:
             w["catalog"] = entry.id
         melee = not ranged and entry is None and w.get("type") in ("cut", "imp") or (
-            not ranged and entry is None and melee_class_of(name) != "improvised")
+            not ranged and entry is None and melee_class_of(name) != "improvised") or (not ranged and "reach" in w)
         if "skill" not in w and ranged and _THROWN_OF.get(_gurps_melee_skill(name)) and \
                 melee_class_of(name) in ("knife", "axe", "spear"):
             w["skill"] = _gurps_melee_skill(name)  # a blade with ranged stats: thrown (below)
@@ -898,7 +918,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
         (Accented) [4]', 'Wealth: Average', 'Status: 1'): no combat statistic and no 3rd-edition
         field, so the line is kept in the notes, said once; another line under such a heading (it
         lasts to the next one) is read as a line with no heading."""
-        raw = normalize(lines[n - 1]) if 0 < n <= len(lines) else item
+        walked = walk.lines  # (the block's lines as the walk reads them: a wrapped line joined)
+        raw = normalize(walked[n - 1]) if 0 < n <= len(walked) else item
         head = heading_of(raw, GURPS_HEADINGS)
         if head is not None and head[0] == "social":
             if n not in social_seen:
@@ -938,8 +959,12 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind}, Acc {acc.group(1)}, "
                             f"1/2D {reach.group(1)}, Max {reach.group(2)})", n)
                 rest = rest[:acc.start()].strip(" .;,")  # what it says before its Acc and range (a house rule)
-            else:
-                weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind})", n)
+            else:  # (with its reach, where the first attack states one: a close-combat line)
+                first = re.match(r"Reach\s+(C|\d)(\s*,\s*\d)?\*?\s*(?:[;,.]\s*|$)", rest, re.IGNORECASE)
+                reach = f", Reach {first.group(1)}{(first.group(2) or '').replace(' ', '').replace(',', '-')}" \
+                    if first else ""
+                rest = rest[first.end():].strip(" .;,") if first else rest
+                weapon_item(f"{attack.group('name').strip()} ({attack.group('dice')} {kind}{reach})", n)
             attack_levels.setdefault(attack.group("name").strip(), (int(attack.group("level")), n))
             if rest:  # its reach, its second mode, a house rule's damage: the line holds one attack
                 r.unread.append((n, f"{attack.group('name').strip()}: {rest} (a gurps weapon line holds its first "
@@ -974,7 +999,8 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
             return True
         return bool(re.search(r"-\s*\d+$", text)) and skill_item(text, n)
 
-    Walk(r, _tab_tables(lines), GURPS_HEADINGS).run(stats, section, loose)
+    walk = Walk(r, _tab_tables(lines), GURPS_HEADINGS)
+    walk.run(stats, section, loose)
     r.assumed.extend(japanese)
     # a close-combat attack's level ('Bite (15): 2d cutting') where the block states no level of the skill it is
     # fought with (a creature's Brawling): the skill at the best such level, said
