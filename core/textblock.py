@@ -340,6 +340,9 @@ def unwrapped(lines: list[str], headings: dict[str, str] | None = None) -> list[
     return out
 
 
+_PROSE_WORD = re.compile(r"\b[^\W\d_]*[a-z][^\W\d_]*\b")  # a word in lower case: prose, not a stat's label
+
+
 class Walk:
     """Goes through the lines once; the system's reader says what each line is."""
 
@@ -380,6 +383,12 @@ class Walk:
                 section("notes", raw.strip(), n)  # a spell's description, indented under its name
                 continue
             self.r.line = n
+            if current == "notes" and seen_stats and len(_PROSE_WORD.findall(line)) >= 5:
+                # a sentence under a Notes heading after the stats is prose, whatever numbers it mentions ("A
+                # nonwarrior would have ST 10 (and lower damage), DX 10, HP"): no stats of the NPC's (they had
+                # replaced the block's own); a line of stats there ("MP: 14") is read, and said, as before
+                section("notes", raw.strip(), n)
+                continue
             cut = self._first_heading(line)
             if cut is not None:  # "ST 12, DX 13 ... Skills: Brawling-14. Weapons: Colt .45: Dmg 2d+1, ST 10": the
                 # stats before the first heading run on after them (a sourcebook's box as one paragraph), the

@@ -133,3 +133,18 @@ def test_attack_lines_keep_their_reach_and_a_fixed_bayonet_is_a_spear():
     assert melee["Rifle butt stroke"][0] == "1"
     assert [w["name"] for w in doc["weapons"]] == ["Carcano M91 6.5mm"]
     assert any("Bayonet: second attack" in t or "Bayonet: 1d imp, Reach C" in t for _, t in unread(doc))
+
+
+def test_numbers_in_the_notes_are_not_the_npcs_stats():
+    """A bestiary's notes after the stats tell of a variant ('A scout would have ST 9 (and lower damage), DX
+    13, HP' / '9, and better Stealth. Chieftains have IQ 11+ ...'): prose in the notes, not the NPC's own ST,
+    DX, HP and IQ (they had replaced them: the last value read won). A line of stats there is read and said."""
+    doc = read("Marsh Ghoul\nST: 12 HP: 12 Speed: 5.50\nDX: 11 Will: 10 Move: 5\nIQ: 8 Per: 11\nHT: 11 FP: 11\n"
+               "Dodge: 8 Parry: 9 DR: 1\nSkills: Brawling-13; Stealth-12.\n"
+               "Notes: Wears rags and bones, and smells of the fen. A scout\n"
+               "would have ST 9 (and lower damage), DX 13, HP\n"
+               "9, Speed 6.00, and better Stealth. Chieftains have\n"
+               "IQ 11+ and higher skills, and often carry a club.\n")
+    assert (doc["ST"], doc["DX"], doc["IQ"]) == (12, 11, 8)
+    assert "would have ST 9" in doc["notes"] and "IQ 11+ and higher skills" in doc["notes"]
+    assert not any("ST 9" in t for _, t in unread(doc))
