@@ -1038,3 +1038,11 @@ def test_a_players_remarks_after_a_skills_dots_are_no_specialties():
     assert doc["specialties"] == {"Firearms": ["Pistol"], "Crafts": ["Auto Repair"]}
     said = "\n".join(unread_texts(doc))
     assert "Academics (eh....duh?): a remark, not a specialty" in said and "Survival (see above)" in said
+
+
+def test_a_stat_stated_again_further_down_keeps_the_blocks_first_and_is_said():
+    """A GURPS block's 'DX 10' on a line after its stats (a variant, a footnote's stat line) had replaced
+    its DX 13 with no word: the first is the block's, the later one is said unread (as the CoC reader does)."""
+    doc = read("Tester\nST 12 DX 13 IQ 10 HT 11\nSkills: Brawling-13.\nDX 10\n")
+    assert doc["DX"] == 13
+    assert "DX 10 (DX 13 read on line 2 is kept)" in unread_texts(doc)

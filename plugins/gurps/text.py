@@ -334,6 +334,7 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
     notes: list[str] = []
     gear: list[str] = []
     other: dict[str, tuple[str, int]] = {}  # stats a gurps document has no field for: key -> (value, line)
+    stat_lines: dict[str, int] = {}  # an attribute or derived stat read -> the line it was read on (the first)
     costs: dict[str, tuple[int, int]] = {}  # attribute -> (value, its bracketed point cost)
     said_costs: list[int] = []  # lines whose point costs were left out
     relative: list[tuple[dict[str, Any], str, int]] = []  # weapons whose damage is thr/sw + add, read at the end
@@ -567,7 +568,14 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                              "worked out again from ST: not carried")
         for k, v in found.items():
             if k in GURPS_ATTRIBUTES or k in GURPS_DERIVED:
-                doc[k] = int(float(v))
+                value, first = int(float(v)), stat_lines.get(k)
+                if first is not None and doc.get(k) != value:
+                    # the block's own stat is the first (a later 'DX 10' had replaced DX 13 with no word), the
+                    # later one said, as the CoC reader does
+                    r.unread.append((r.line, f"{k} {v} ({k} {doc[k]} read on line {first} is kept)"))
+                    continue
+                doc[k] = value
+                stat_lines.setdefault(k, r.line)
             elif k == "Basic Move":  # 4e's name for Move (Basic Speed rounded down)
                 doc["Move"] = int(float(v))
                 marks.setdefault("Basic Move", f"Basic Move {v}")
