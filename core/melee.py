@@ -183,11 +183,18 @@ def melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iter
     Sword "written at the untrained 20", beside the one Spear the sheet writes) are taken back: the
     sheet does not write it."""
     out = _melee_skills_written(system, levels, used, remembered, kind_skill, neutral)
-    gone = {f"{path}.{k}" for k in levels if k not in out}
+    taken_back(col, [k for k in levels if k not in out], path)
+    return out
+
+
+def taken_back(col: Any, skills: Iterable[str], path: str = "$.skills") -> None:
+    """The losses and trace steps a collector holds of `skills` (at ``path.<skill>``), taken back
+    where a sheet in the end does not write them: no loss of a skill the output has not (a
+    "written at the untrained Fist/Punch 50" beside a dog that bites and writes no punch)."""
+    gone = {f"{path}.{k}" for k in skills}
     if col is not None and gone:
         col.losses[:] = [x for x in col.losses if x.path not in gone]
         col.trace[:] = [x for x in col.trace if x.path not in gone]
-    return out
 
 
 def _melee_skills_written(system: "System", levels: Mapping[str, Any], used: Iterable[str],
@@ -325,7 +332,7 @@ def describe_battery() -> list[dict[str, Any]]:
             for it in MELEE_BATTERY]
 
 
-__all__ = ["MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
+__all__ = ["taken_back", "MeleeItem", "MELEE_BATTERY", "MELEE_ATTACKS", "BLOWS_TO_DOWN", "MELEE_SKILLS", "MELEE_CLASSES", "reference_class", "reference_armor",
            "attack_check", "add_dists", "dice_dist", "melee_kind", "melee_skills_written", "melee_skills_of", "skills_only_for",
            "describe_battery",
            "line_skills_untrained", "line_skill_levels"]

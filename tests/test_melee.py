@@ -405,3 +405,17 @@ def test_the_trace_and_report_speak_only_of_the_melee_skills_a_sheet_writes():
     assert written & {"$.skills.Knife", "$.skills.Axe/Mace", "$.skills.Broadsword"} == set(), written
     assert "$.skills.Spear" in written
     assert not [x.message for x in conv.losses if "Knife" in x.message]
+
+
+def test_a_biting_creature_read_into_its_own_system_is_said_no_punch(tmp_path):
+    """A 6th-edition hound that bites (no Fist/Punch on its sheet) read into coc: its brawl is its Bite, and
+    no Fist/Punch is written; the report had said 'Fist/Punch 40 ... written at the untrained Fist/Punch
+    50', a warning about a skill the sheet does not have (the loss of a skill a sheet finally leaves out is
+    taken back, as core.melee.melee_skills_written does)."""
+    src = tmp_path / "hound.txt"
+    src.write_text("WATCH HOUND\nSTR 11 CON 12 SIZ 8 POW 6 DEX 14 HP 10\nWeapons: Bite 45%, damage 1D6\n"
+                   "Skills: Listen 70%, Track by Scent 85%.\n", encoding="utf-8")
+    conv = api.convert(src, "coc", trace=True)
+    assert "Fist/Punch" not in conv.document.skills and conv.document.skills["Bite"] == 45
+    assert not [x for x in conv.losses if "Fist/Punch" in x.path or "written at the untrained" in x.message]
+    assert not [t for t in conv.trace if t.path.endswith("Fist/Punch")]

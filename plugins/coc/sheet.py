@@ -15,7 +15,8 @@ from xsys.core import armorline
 from xsys.core.catalog import capacity_note, grenade_blast
 from xsys.core.codec import dec_hook
 from xsys.core.sheet import kept_line
-from xsys.core.melee import line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written
+from xsys.core.melee import (line_skill_levels, line_skills_untrained, melee_kind, melee_skills_of, melee_skills_written,
+                             taken_back)
 from xsys.core.model import Armor, Combatant, MeleeWeapon, Shot, Weapon, melee_class_of, melee_weapon, natural_attack
 from xsys.core.percentile import D100_SHOT
 from xsys.core.shotsheet import ShotSheet, ShotWord
@@ -200,6 +201,8 @@ class CocSheet(CocRules):
         (core.melee.melee_skills_written); a line written from its class whose skill the source
         states none for, at its base chance."""
         skills = self._punch_of_a_kick(levels, combatant, self._own_skills(combatant), context)
+        if "Fist/Punch" in levels and "Fist/Punch" not in skills:
+            taken_back(col, ["Fist/Punch"])  # (how it was written, floored at its base: no punch is written)
         native = combatant.native.get(self.key, {})
         # remembered names: this system's, else a sibling's that shares its skills (coc-zh <-> coc)
         names = native.get("melee_skills") or next(
