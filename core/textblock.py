@@ -371,6 +371,8 @@ class Walk:
                     or re.fullmatch(r"[-=_*~]{3,}", line):  # a rule or a page's front-matter fence ("---")
                 continue
             head = heading_of(line, self.headings)
+            if head is not None and head[0] == "attributes" and not head[1] and not seen_stats and not name_set:
+                continue  # a page's title over the block ("Attributes" above the name and its stats: Roll20's)
             if head is not None:
                 current, rest = head
                 if current == "notes":  # prose keeps its own punctuation (full-width included)
@@ -840,6 +842,9 @@ def _dot_table_lines(lines: list[str]) -> list[str]:
     return [", ".join(o) for o in out]
 
 
+_BREWERY = re.compile(r"^\s*(?:\{\{[\w-]*(?:[,:][^{}]*)?|\}\}|:{1,3}|\\(?:page|column)(?:break)?)\s*$")
+
+
 def _page_lines(lines: list[str]) -> list[str]:
     """The block's lines without a page's furniture: a front matter's title as the name line (its
     other keys that describe the NPC as lines of their own, the page's own settings dropped) and
@@ -866,6 +871,10 @@ def _page_lines(lines: list[str]) -> list[str]:
                     kept.append(value)
             out = [*kept, *([""] * (end + 1 - len(kept))), *out[end + 1:]] if len(kept) <= end + 1 \
                 else [*kept, *out[end + 1:]]
+    if any(_BREWERY.match(x) for x in out):
+        # a Homebrewery page's markup (the naturalcrit editor many homebrew documents are written in):
+        # its blocks' '{{cocStatsBlock' and '}}', a ':' of vertical space, '\\page' and '\\column' are no text
+        out = ["" if _BREWERY.match(x) else x for x in out]
     if not any(_HTML_TAG.search(x) for x in out):
         return out
     result: list[str] = []

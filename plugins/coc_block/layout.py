@@ -311,8 +311,12 @@ def coc_weapon_parts(item: str) -> tuple[str, int | None, dict[str, Any], list[s
     if m:  # "Revolver 60% ダメージ 1D10", "Shotgun 50% - Damage 4D6": the damage on the same part
         head, attrs["damage"] = re.sub(r"(?<=%)\s*[—–-]$", "", m.group(1)), m.group(2).strip()
     else:
-        m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?::|[—–-])?\s*({_DICE})$", head, re.IGNORECASE)
-        if m:  # "コルト・ガバメント 55% 1D10+2", a bestiary's "Bite 55% — 1D8+DB"
+        each = re.match(rf"^(.*{_DICE})\s+(each|apiece)$", head, re.IGNORECASE)
+        if each:  # "Claws (x2) 55%, 1D6+1D6 each": the dice of one; that each attack rolls them, said
+            head = each.group(1)
+            said_after.insert(0, each.group(2))
+        m = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?::|[—–,-])?\s*({_DICE})$", head, re.IGNORECASE)
+        if m:  # "コルト・ガバメント 55% 1D10+2", a bestiary's "Bite 55% — 1D8+DB", an older scenario's "Bite 35%, 1D10+1D6"
             head, attrs["damage"] = m.group(1), m.group(2).strip()
     if "damage" not in attrs:
         om = re.match(rf"^(.*?(?<!\d)\d+\s*%\s*{_HALF_FIFTH})\s*(?:[,，、;]\s*)?({_DAMAGE_WORD}\s*:?\s*\S.*)$", head,

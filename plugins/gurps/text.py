@@ -675,6 +675,14 @@ def read_gurps(lines: list[str], system: str, thrust_swing: Callable[[int], tupl
                 r.unread.append((n, f"{name}: another attack mode '{x}' (a gurps line holds one attack: its first "
                                     "close-combat and its first ranged mode are read)"))
             return
+        if len(modes) > 1 and len(near) == len(modes):
+            # close-combat modes only ('Small Knife (Reach C, 1d-2 imp / Reach C,1, 1d-2 cut)'): the first is the
+            # line (its damage had been the last mode's, its first said unread), the others said
+            weapon_item(f"{name} ({near[0]})", n)
+            for x in near[1:]:
+                r.unread.append((n, f"{name}: another attack mode '{x}' (a gurps line holds one attack: its first "
+                                    "close-combat mode is read)"))
+            return
         details = re.sub(r"(?<=\d),(?=\d{3}\b)", "", details)  # 'Max 1,850': a thousands separator
         w: dict[str, Any] = {"name": name}
         left: list[str] = []
