@@ -903,6 +903,83 @@ def read(text: str, registry: Registry | None = None) -> Read:
     return r
 
 
+# a row of a table of several NPCs' stats: a name, then one number a column ("ZEKE    14  15  11 ...")
+_TABLE_ROW = re.compile(r"^\s*\|?\s*(?P<name>[^\W\d_][^\d|]*?)\s*\|?\s+(?P<nums>[+-]?\d+(?:\s*\|?\s*[+-]?\d+)*)\s*\|?\s*$")
+
+
+def group_table(lines: list[str], found: dict[str, TextLayout]) -> tuple[int, list[str], list[tuple[int, str, list[str]]]] | None:
+    """A table of several NPCs' stats, as scenarios print a family or a gang: a header line of stat
+    names (three of a layout's stats at least, ``STR CON SIZ POW DEX HP``) and two rows or more below
+    it, each a name and one number a column (``ZEKE 14 15 11 12 17 13``). (header line index, its
+    names, rows as (line index, name, values)); None where the block has no such table."""
+    for h, raw in enumerate(lines):
+        names = [t for t in re.split(r"[\s|]+", normalize(raw)) if t]
+        if len(names) < 3 or not all(re.fullmatch(r"[^\W\d_]{1,5}", t) for t in names) \
+                or max((layout.score([" ".join(f"{t} 10" for t in names)]) for layout in found.values()), default=0) < 3:
+            continue  # (the header's names as a layout's stats: a line of them, each with a number, scores 3)
+        rows: list[tuple[int, str, list[str]]] = []
+        for k in range(h + 1, len(lines)):
+            m = _TABLE_ROW.match(normalize(lines[k]))
+            values = re.findall(r"[+-]?\d+", m.group("nums")) if m else []
+            if m is None or len(values) != len(names):
+                break
+            rows.append((k, m.group("name").strip(), values))
+        if len(rows) >= 2:
+            return h, names, rows
+    return None
+
+
+def group_document(text: str, registry: Registry | None = None, fmt: str = "text") -> dict[str, Any] | None:
+    """A block whose stats are a table of several NPCs (:func:`group_table`) as a roster: each row
+    read as the block with that row's stats as its stat line, its name as the name and the lines
+    around the table (the group's title, its weapons and skills) as they are; one read report, each
+    line said once (a row's own line with its NPC's name). None where the block has no such table."""
+    lines = text.splitlines()
+    table = group_table(lines, layouts(registry))
+    if table is None:
+        return None
+    h, names, rows = table
+    title = next((i for i in range(h) if lines[i].strip()), None)
+    npcs: list[dict[str, Any]] = []
+    report: dict[str, Any] = {"format": fmt, "unread": [], "assumed": [
+        f"lines {h + 1}-{rows[-1][0] + 1}: a table of {len(rows)} NPCs' stats ({' '.join(names)}): each row an NPC "
+        "of this roster, the lines around the table (the title, weapons, skills ...) each one's"]}
+    said: set[tuple[Any, ...]] = set()
+    assumed: dict[str, list[str]] = {}  # what reading assumed -> the NPCs it was assumed for
+    system = None
+    for k, name, values in rows:
+        own = list(lines)
+        for j, _, _ in rows:
+            own[j] = ""
+        own[k] = " ".join(f"{n} {v}" for n, v in zip(names, values))
+        own[h] = name if title is None else lines[title].strip()  # (the group's title: a line under the name)
+        if title is not None:
+            own[title] = name
+        doc = document(read("\n".join(own), registry), fmt)
+        got = doc.pop("system")
+        if system is not None and got != system:
+            return None  # (rows read as different systems: no table of one game's NPCs)
+        system = got
+        doc.pop("kind", None)
+        read_report = doc.pop("xsys", {}).get("read", {})
+        for u in read_report.get("unread", ()):
+            text_ = f"{name}: {u['text']}" if u.get("line") in (k + 1, h + 1) else u["text"]
+            if (u.get("line"), text_) not in said:
+                said.add((u.get("line"), text_))
+                report["unread"].append({**u, "text": text_})
+        for a in read_report.get("assumed", ()):
+            assumed.setdefault(a, []).append(name)
+        for key in ("reader", "edition"):
+            if read_report.get(key):
+                report.setdefault(key, read_report[key])
+        npcs.append(doc)
+    # (said once where it holds for every row, else with the names of the rows it holds for)
+    report["assumed"] += [a if len(who) == len(rows) else f"{', '.join(who)}: {a}" for a, who in assumed.items()]
+    report = {k: v for k, v in report.items() if v}
+    group = lines[title].strip() if title is not None else f"{len(npcs)} NPCs"
+    return {"system": system, "kind": "roster", "name": group, "npcs": npcs, "xsys": {"read": report}}
+
+
 def document(r: Read, fmt: str = "text") -> dict[str, Any]:
     """The native NPC document of a read block, with its ``xsys.read`` report when the reading
     says something (a block that reads clean, as every block xsys writes, has none)."""

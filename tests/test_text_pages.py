@@ -54,3 +54,41 @@ def test_a_gurps_weapon_with_close_combat_modes_only():
     knife = next(m for m in doc["melee"] if m["name"] == "Small Knife")
     assert (knife["damage"], knife["type"], knife["reach"], knife["skill"]) == ("1d-2", "imp", "C", "Knife")
     assert any("another attack mode 'Reach C,1, 1d-2 cut'" in t for t in unread(doc))
+
+
+GANG = """The Doyle brothers, bootleggers
+        STR CON SIZ INT POW DEX  HP
+SEAMUS   15  14  13  10  11  12  14
+PADRAIG  13  16  12  11   9  14  14
+LIAM     11  12  10  14  12  15  11
+Damage Bonus: +1D4
+Weapons: .45 Revolver 45%, 1D10+2; Brawl 60%, 1D3+1D4.
+Skills: Drive Auto 50%, Listen 40%.
+"""
+
+
+def test_a_table_of_several_npcs_is_a_roster(tmp_path):
+    """A scenario's family or gang printed as one table (a header of stat names, a row an NPC, then the
+    weapons and skills they share): a roster of one NPC a row, each with the shared lines (it had been
+    refused: 'cannot tell which system this stat block is for'); converted like any roster."""
+    doc = read(GANG)
+    assert (doc["system"], doc["kind"], doc["name"]) == ("coc", "roster", "The Doyle brothers, bootleggers")
+    assert [(n["name"], n["STR"], n["DEX"], n["HP"]) for n in doc["npcs"]] == \
+        [("SEAMUS", 15, 12, 14), ("PADRAIG", 13, 14, 14), ("LIAM", 11, 15, 11)]
+    assert all(n["skills"]["Handgun"] == 45 and n["skills"]["Drive Auto"] == 50 for n in doc["npcs"])
+    said = doc["xsys"]["read"]["assumed"]
+    assert said[0].startswith("lines 2-5: a table of 3 NPCs' stats (STR CON SIZ INT POW DEX HP)")
+    from xsys.conversions import api
+
+    src = tmp_path / "doyles.txt"
+    src.write_text(GANG, encoding="utf-8")
+    out = api.convert(src, "gurps", trace=False).document
+    assert [n.name for n in out.npcs] == ["SEAMUS", "PADRAIG", "LIAM"] and out.npcs[0].ST > out.npcs[2].ST
+
+
+def test_one_row_under_stat_names_is_no_table():
+    """A header with a single row under it is no group (one NPC's stats in a table are read as they were)."""
+    from xsys.core.textblock import group_table, layouts
+
+    assert group_table(["STR CON SIZ DEX", "BOB 10 11 12 13", "Skills: Listen 40%"], layouts()) is None
+    assert group_table(GANG.splitlines(), layouts())[0] == 1

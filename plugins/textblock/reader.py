@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from xsys.core.errors import InputError
-from xsys.core.textblock import document, read
+from xsys.core.textblock import document, group_document, read
 
 
 def load(data: bytes) -> dict[str, Any]:
@@ -21,4 +21,5 @@ def load(data: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise InputError("a text stat block must be UTF-8", expected="UTF-8 text",
                          found=f"byte {data[exc.start]:#04x} at offset {exc.start}") from None
-    return document(read(text))
+    # a table of several NPCs' stats (a family, a gang): a roster, each row an NPC
+    return group_document(text) or document(read(text))
