@@ -1070,7 +1070,9 @@ def text_of(doc: dict[str, Any], registry: Registry | None = None) -> str:
     system, kind = doc.get("system"), doc.get("kind")
     found = layouts(registry) if kind == "npc" else {}
     if kind != "npc" or system not in found:
-        raise InputError("a text stat block holds one NPC of a system that declares a text layout", path="$.kind",
+        raise InputError("a text stat block holds one NPC of a system that declares a text layout"
+                         + ("; write a roster as YAML, JSON or TOML (--format yaml, or -o NAME.yaml)" if kind == "roster"
+                            else ""), path="$.kind",
                          expected="an npc of " + ", ".join(found or layouts(registry)), found=f"{kind} of {system}")
     layout = found[str(system)]
     lines = _comment(doc.get("xsys"))

@@ -92,3 +92,15 @@ def test_one_row_under_stat_names_is_no_table():
 
     assert group_table(["STR CON SIZ DEX", "BOB 10 11 12 13", "Skills: Listen 40%"], layouts()) is None
     assert group_table(GANG.splitlines(), layouts())[0] == 1
+
+
+def test_a_roster_asked_for_as_text_is_refused_with_the_way_to_write_it():
+    """A table read as a roster and written back as text (the input's format by default): text holds one
+    NPC, so the message says how to write the roster instead."""
+    import pytest
+
+    from xsys.core.errors import InputError
+    from xsys.core.textblock import text_of
+
+    with pytest.raises(InputError, match=r"write a roster as YAML, JSON or TOML \(--format yaml"):
+        text_of(read(GANG))
