@@ -248,11 +248,6 @@ _WHOLE_END = re.compile(r"[\d%●•\])]\s*\*?$")  # an item that ends in its le
 _TRAIT_KINDS = frozenset(("advantages", "disadvantages", "traits", "merits", "zalety", "social", "spells", "gear"))
 
 
-def _depth_zero_seps(text: str) -> bool:
-    """Whether `text` is a list apart by semicolons or commas (outside brackets)."""
-    return len(split_items(text)) > 1
-
-
 def _depth(text: str) -> int:
     """Brackets left open at the end of `text` (a trait's "(Tough Skin," wrapped before its ")")."""
     depth = 0
@@ -289,7 +284,7 @@ def _wrapped(prev: str, line: str, section: str | None, headings: dict[str, str]
         return None  # a heading on a line of its own ("Attacks" over "Fighting: 45% ...")
     if re.search(r"[^\W\d_]-$", end) and re.match(r"[^\W_]", line):
         return ""  # a word or a skill broken at its hyphen ("Climbing-" over "13")
-    if _depth(end) > 0 and not end.endswith(("(", "[")) or end.endswith(("(", "[")):
+    if _depth(end) > 0:
         return " "  # an item whose bracket the line break left open ("(Tough Skin," over "-40%) [3];")
     if end[-1] in ",;:.。、":
         return None  # the item ended where the line did
@@ -297,11 +292,12 @@ def _wrapped(prev: str, line: str, section: str | None, headings: dict[str, str]
         return " "  # its point cost on the next line ("HT 12" over "[20]")
     if _CONNECTOR_END.search(end) and section in _LIST_KINDS:
         return " "  # a phrase cut after its "of" or "and"
-    tail = split_items(end)[-1] if split_items(end) else ""
+    items = split_items(end)
+    tail = items[-1] if items else ""
     levelled = bool(re.search(r"\d|[●•○◦]", _TECH_LEVEL.sub("", tail)))
     if section == "skills" and not levelled and _LEVEL_START.match(line):
         return " "  # a skill's name with its level on the next line ("Desert Survival" over "(A) Per+3 [12]-16")
-    if section in _TRAIT_KINDS and _depth_zero_seps(end) and not _WHOLE_END.search(tail):
+    if section in _TRAIT_KINDS and len(items) > 1 and not _WHOLE_END.search(tail):
         return " "  # a list of traits apart by semicolons or commas whose last one the line break cut
     if section in ("weapons", "melee") and not levelled and 0 < len(tail.split()) <= 2 \
             and re.match(r"[^\W\d][\w' .-]{0,30}:\s", line):
