@@ -852,3 +852,14 @@ def test_every_foreign_skill_name_reads_as_a_skill_the_coc7_sheet_writes():
         assert source["language"] and source["source"]
         for english in source["names"]:
             assert english in seventh_only or coc_skill(english), (source["language"], english)
+
+
+def test_a_note_the_actor_holds_twice_is_said_once(tmp_path):
+    """A module's actor with its keeper note ('Role: informant') said again in its description's last
+    paragraph: the notes say it once, where it says the most (it had led the notes and come again)."""
+    html = ("<p><em>A harbour clerk who sells rumours.</em></p>"
+            "<p><strong>Role:</strong> informant | <strong>Occupation:</strong> clerk</p>")
+    plain = actor("npc", description={"keeper": "<p><strong>Role:</strong> informant</p>", "value": html})
+    notes = read(tmp_path, plain)["notes"]
+    assert notes.count("Role: informant") == 1 and "Occupation: clerk" in notes
+    assert notes.startswith("A harbour clerk")

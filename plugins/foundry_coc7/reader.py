@@ -971,6 +971,10 @@ class _Actor:
                     parts.append(f"{title}: {_text(section['value'])}" if title else _text(section["value"]))
         parts.append(_text(self.body.get("backstory")))
         notes = [p for p in parts if p]
+        # a text the actor holds twice (a module's keeper note that its description says again: "Role:
+        # antagonist/neutral" in both) is said once, where it says the most
+        notes = [p for i, p in enumerate(notes) if not any(p in q and (len(q) > len(p) or j < i)
+                                                            for j, q in enumerate(notes) if j != i)]
         if notes:
             self.lines.append(("Notes: " + one_line(" ".join(notes)), f"{self.root}.description"))
 
